@@ -1,0 +1,24 @@
+/* io.h — tensor files: NumPy .npy and .npz, and CSV.
+ *
+ * Every writer writes to a temporary file in the same folder, then renames it
+ * into place, so an interrupted write never leaves a half-written file under
+ * the real name. Readers check every header field and length: a truncated or
+ * corrupt file is a clear error naming the file, never a crash.
+ */
+#ifndef AG_TENSOR_IO_H
+#define AG_TENSOR_IO_H
+
+#include "tensor.h"
+
+bool tensor_save_npy(const Tensor *t, const char *path);
+Tensor *tensor_load_npy(const char *path);
+/* .npz: an uncompressed zip of NAME.npy members (numpy.savez layout). */
+bool tensor_save_npz(const char *path, const char *const *names, Tensor *const *ts, int n);
+/* returns the member count (>= 0) or -1; *names and *ts are malloc'd arrays of
+ * malloc'd names and new references, which the caller frees/releases. Members
+ * compressed with deflate (numpy.savez_compressed) are an error for now. */
+int tensor_load_npz(const char *path, char ***names, Tensor ***ts);
+/* A float32 2-D tensor of the numeric cells; header=true skips the first line. */
+Tensor *tensor_load_csv(const char *path, bool header);
+
+#endif

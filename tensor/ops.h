@@ -1,0 +1,193 @@
+/* ops.h — the forward computations of SPEC §6.
+ *
+ * Conventions (see tensor.h): results are new references or NULL with
+ * tensor_error() set; arguments are borrowed. Dimensions may be negative
+ * (counted from the end) and are checked. Binary ops broadcast as NumPy does
+ * and promote dtypes as PyTorch does; a `double` scalar operand never raises
+ * a tensor's dtype, except that a non-integral scalar with an int64/bool
+ * tensor gives float32 (SPEC §11).
+ *
+ * The elementwise ops come from one X-macro table each, so the names used by
+ * the bindings, the derivative table in autograd/ and the kernels stay in step.
+ */
+#ifndef AG_TENSOR_OPS_H
+#define AG_TENSOR_OPS_H
+
+#include "tensor.h"
+
+/* Unary elementwise ops: X(enum suffix, name). Integer inputs to the float
+ * functions (exp, log, ...) give float32, as in PyTorch. */
+#define TENSOR_UNARY_OPS(X)                                                    \
+  X(NEG, "neg")                                                                \
+  X(ABS, "abs")                                                                \
+  X(SQRT, "sqrt")                                                              \
+  X(EXP, "exp")                                                                \
+  X(LOG, "log")                                                                \
+  X(SIN, "sin")                                                                \
+  X(COS, "cos")                                                                \
+  X(TAN, "tan")                                                                \
+  X(TANH, "tanh")                                                              \
+  X(SIGMOID, "sigmoid")                                                        \
+  X(RELU, "relu")                                                              \
+  X(GELU, "gelu")                                                              \
+  X(SIGN, "sign")                                                              \
+  X(FLOOR, "floor")                                                            \
+  X(CEIL, "ceil")                                                              \
+  X(ROUND, "round")                                                            \
+  X(LOGICAL_NOT, "logical_not")
+
+typedef enum {
+#define X(e, n) UN_##e,
+  TENSOR_UNARY_OPS(X)
+#undef X
+  UN_COUNT
+} UnaryOp;
+
+/* Binary elementwise ops, broadcasting. Comparisons give bool tensors. DIV on
+ * integer tensors gives float32 (true division). MOD takes the sign of the
+ * divisor (Python/PyTorch remainder). */
+#define TENSOR_BINARY_OPS(X)                                                   \
+  X(ADD, "add")                                                                \
+  X(SUB, "sub")                                                                \
+  X(MUL, "mul")                                                                \
+  X(DIV, "div")                                                                \
+  X(POW, "pow")                                                                \
+  X(MOD, "remainder")                                                          \
+  X(MAXIMUM, "maximum")                                                        \
+  X(MINIMUM, "minimum")                                                        \
+  X(EQ, "eq")                                                                  \
+  X(NE, "ne")                                                                  \
+  X(LT, "lt")                                                                  \
+  X(LE, "le")                                                                  \
+  X(GT, "gt")                                                                  \
+  X(GE, "ge")                                                                  \
+  X(LOGICAL_AND, "logical_and")                                                \
+  X(LOGICAL_OR, "logical_or")
+
+typedef enum {
+#define X(e, n) BIN_##e,
+  TENSOR_BINARY_OPS(X)
+#undef X
+  BIN_COUNT
+} BinaryOp;
+
+extern const char *const tensor_unary_names[UN_COUNT];
+extern const char *const tensor_binary_names[BIN_COUNT];
+
+/* ---- creation ---- */
+Tensor *tensor_arange(double start, double end, double step, DType dt);
+Tensor *tensor_linspace(double start, double end, int64_t n, DType dt);
+Tensor *tensor_eye(int64_t n, int64_t m, DType dt);
+Tensor *tensor_clone(const Tensor *t);      /* contiguous copy, same dtype */
+Tensor *tensor_contiguous(const Tensor *t); /* t itself (retained) if already contiguous */
+Tensor *tensor_to_dtype(const Tensor *t, DType dt); /* t retained if same dtype */
+Tensor *tensor_alias(const Tensor *t);      /* same storage and geometry, no meta (detach) */
+
+/* ---- elementwise ---- */
+Tensor *tensor_unary(UnaryOp op, const Tensor *a);
+Tensor *tensor_binary(BinaryOp op, const Tensor *a, const Tensor *b);
+Tensor *tensor_binary_scalar(BinaryOp op, const Tensor *a, double s); /* a op s */
+Tensor *tensor_scalar_binary(BinaryOp op, double s, const Tensor *a); /* s op a */
+/* clamp: pass NAN for a missing bound. */
+Tensor *tensor_clamp(const Tensor *a, double lo, double hi);
+Tensor *tensor_where(const Tensor *cond, const Tensor *a, const Tensor *b);
+/* Shape of the broadcast of two shapes; false (with the PyTorch error) if they don't broadcast. */
+bool tensor_broadcast_shape(int na, const int64_t *sa, int nb, const int64_t *sb,
+                            int *nout, int64_t *out);
+
+/* ---- in place (each bumps the version counter) ---- */
+bool tensor_binary_(BinaryOp op, Tensor *a, const Tensor *b); /* a = a op b, b broadcast to a */
+bool tensor_binary_scalar_(BinaryOp op, Tensor *a, double s);
+bool tensor_unary_(UnaryOp op, Tensor *a);
+bool tensor_fill_(Tensor *a, double v);
+bool tensor_copy_(Tensor *dst, const Tensor *src); /* broadcasts src, converts dtype */
+bool tensor_clamp_(Tensor *a, double lo, double hi);
+
+/* ---- reductions ----
+ * dims == NULL / ndims == 0 means over all dimensions. sum of bool/int64 gives
+ * int64; mean of integers is an error as in PyTorch. */
+Tensor *tensor_sum(const Tensor *a, const int *dims, int ndims, bool keepdim);
+Tensor *tensor_mean(const Tensor *a, const int *dims, int ndims, bool keepdim);
+Tensor *tensor_prod(const Tensor *a, int dim, bool has_dim, bool keepdim);
+/* max/min over all elements (has_dim false) or along dim with indices
+ * (int64) returned through *indices (may be NULL when has_dim is false). */
+Tensor *tensor_max(const Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices);
+Tensor *tensor_min(const Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices);
+Tensor *tensor_argmax(const Tensor *a, int dim, bool has_dim, bool keepdim);
+Tensor *tensor_argmin(const Tensor *a, int dim, bool has_dim, bool keepdim);
+/* var/std with Bessel's correction (unbiased) by default, as PyTorch. */
+Tensor *tensor_var(const Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
+Tensor *tensor_std(const Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
+Tensor *tensor_norm(const Tensor *a, double p, const int *dims, int ndims, bool keepdim);
+Tensor *tensor_logsumexp(const Tensor *a, const int *dims, int ndims, bool keepdim);
+/* Sums a (broadcast) gradient back down to `shape`: the one un-broadcast helper. */
+Tensor *tensor_sum_to_shape(const Tensor *a, int ndim, const int64_t *shape);
+
+/* ---- shape (views share storage where PyTorch's do) ---- */
+/* reshape/view accept one -1. view fails when strides don't allow it, with
+ * PyTorch's message; reshape copies then. */
+Tensor *tensor_reshape(const Tensor *a, int ndim, const int64_t *shape);
+Tensor *tensor_view(const Tensor *a, int ndim, const int64_t *shape);
+bool tensor_reshape_is_view(const Tensor *a, int ndim, const int64_t *shape);
+Tensor *tensor_flatten(const Tensor *a, int start_dim, int end_dim);
+Tensor *tensor_squeeze(const Tensor *a, int dim, bool has_dim);
+Tensor *tensor_unsqueeze(const Tensor *a, int dim);
+Tensor *tensor_transpose(const Tensor *a, int d0, int d1);
+Tensor *tensor_permute(const Tensor *a, const int *perm, int n);
+Tensor *tensor_expand(const Tensor *a, int ndim, const int64_t *shape); /* -1 keeps a size */
+Tensor *tensor_t(const Tensor *a); /* <= 2-D transpose */
+Tensor *tensor_cat(Tensor *const *ts, int n, int dim);
+Tensor *tensor_stack(Tensor *const *ts, int n, int dim);
+/* split into pieces of `size` along dim (last may be smaller); returns count, fills *out (malloc'd array). */
+int tensor_split(const Tensor *a, int64_t size, int dim, Tensor ***out);
+int tensor_split_sizes(const Tensor *a, const int64_t *sizes, int nsizes, int dim, Tensor ***out);
+int tensor_chunk(const Tensor *a, int chunks, int dim, Tensor ***out);
+
+/* ---- indexing ----
+ * One index item of t[...]. The bindings turn script values into these. */
+typedef enum { IDX_INT, IDX_SLICE, IDX_NEWAXIS, IDX_ELLIPSIS, IDX_TENSOR } IndexKind;
+typedef struct {
+  IndexKind kind;
+  int64_t i;                      /* IDX_INT */
+  int64_t start, stop, step;      /* IDX_SLICE */
+  bool has_start, has_stop;       /* IDX_SLICE: missing bounds */
+  const Tensor *tensor;           /* IDX_TENSOR: int64 indices or bool mask */
+} IndexItem;
+
+Tensor *tensor_select(const Tensor *a, int dim, int64_t i);  /* view; i may be negative */
+Tensor *tensor_slice(const Tensor *a, int dim, int64_t start, int64_t stop, int64_t step); /* view, clamped bounds */
+/* Basic indexing only (ints, slices, newaxis, ellipsis) gives a view; any
+ * tensor item makes a copy (advanced indexing, NumPy rules). */
+Tensor *tensor_index(const Tensor *a, const IndexItem *items, int n);
+bool tensor_index_is_basic(const IndexItem *items, int n);
+/* t[items] = v (v broadcast; a number is a 0-d tensor). In place. */
+bool tensor_index_put_(Tensor *a, const IndexItem *items, int n, const Tensor *v);
+/* like tensor_index_put_ but adds into a (repeated indices accumulate): the backward of indexing. */
+bool tensor_index_add_(Tensor *a, const IndexItem *items, int n, const Tensor *v);
+Tensor *tensor_index_select(const Tensor *a, int dim, const Tensor *index);
+Tensor *tensor_gather(const Tensor *a, int dim, const Tensor *index);
+/* out = zeros like a; out.scatter_add_(dim, index, src) */
+Tensor *tensor_scatter_add(const Tensor *a, int dim, const Tensor *index, const Tensor *src);
+Tensor *tensor_masked_fill(const Tensor *a, const Tensor *mask, double v);
+
+/* ---- linear algebra (OpenBLAS) ---- */
+Tensor *tensor_matmul(const Tensor *a, const Tensor *b); /* PyTorch's 1-D/2-D/batched rules */
+Tensor *tensor_mm(const Tensor *a, const Tensor *b);
+Tensor *tensor_bmm(const Tensor *a, const Tensor *b);
+Tensor *tensor_mv(const Tensor *a, const Tensor *v);
+Tensor *tensor_dot(const Tensor *a, const Tensor *b);
+Tensor *tensor_outer(const Tensor *a, const Tensor *b);
+
+/* ---- neural-network functions (forward values) ---- */
+Tensor *tensor_softmax(const Tensor *a, int dim);
+Tensor *tensor_log_softmax(const Tensor *a, int dim);
+typedef enum { RED_NONE, RED_MEAN, RED_SUM } Reduction;
+Tensor *tensor_mse_loss(const Tensor *a, const Tensor *b, Reduction r);
+Tensor *tensor_l1_loss(const Tensor *a, const Tensor *b, Reduction r);
+/* nll_loss: input (N,C) or (C) log-probabilities, target int64 (N) or 0-d. */
+Tensor *tensor_nll_loss(const Tensor *logp, const Tensor *target, Reduction r);
+Tensor *tensor_cross_entropy(const Tensor *logits, const Tensor *target, Reduction r);
+Tensor *tensor_binary_cross_entropy(const Tensor *p, const Tensor *target, Reduction r);
+/* dropout with a mask from tensor_dropout_mask (random.h): a * mask. */
+
+#endif

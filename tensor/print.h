@@ -1,0 +1,22 @@
+/* print.h — PyTorch 1.13's tensor repr, with Ag's booleans and dtype names.
+ *
+ * tensor_repr(t, extras, n) gives exactly what PyTorch prints for
+ * repr(t) (precision 4, scientific mode when the ratio of magnitudes asks
+ * for it, integer-valued floats as `2.`, column alignment, wrapping at 80
+ * columns, summarisation with `...` above 1000 elements), except that
+ * booleans are `true`/`false` (same column widths as True/False) and the
+ * dtype suffix reads `dtype=float64`. `extras` are further suffixes such as
+ * "requires_grad=true" or "grad_fn=<AddBackward0>", appended after the dtype
+ * suffix. The result is malloc'd; the caller frees it.
+ */
+#ifndef AG_TENSOR_PRINT_H
+#define AG_TENSOR_PRINT_H
+
+#include "tensor.h"
+
+char *tensor_repr(const Tensor *t, const char *const *extras, int nextras);
+/* The body alone, as str() of a tensor element list would show it, without
+ * "tensor(" and suffixes: used by tests and the graph printer. */
+char *tensor_body_str(const Tensor *t);
+
+#endif

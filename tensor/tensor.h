@@ -1,0 +1,103 @@
+/* tensor.h — Ag's strided n-dimensional arrays (the `tensor/` component).
+ *
+ * tensor/ knows nothing of autograd or the VM. It offers:
+ *   - the Tensor and Storage structs (reference counted, views share storage);
+ *   - dtypes float32 (default), float64, int64 and bool with PyTorch's promotion;
+ *   - every forward computation of SPEC §6 (ops.h), printing (print.h),
+ *     random numbers (random.h) and file formats (io.h).
+ *
+ * Ownership: every function that returns a Tensor* returns a NEW reference
+ * (refcount already counted for the caller), or NULL after setting the error
+ * message (tensor_error()). Arguments are borrowed. tensor_release() drops a
+ * reference; the last release frees the tensor and, if it was the last view,
+ * its storage.
+ *
+ * Autograd attaches its per-tensor state through `meta` (an opaque TensorMeta
+ * whose first field is its destructor), so this component never sees it.
+ *
+ * Errors: a failing function returns NULL (or false / -1) and records a message
+ * in a thread-local buffer, like errno. Messages use PyTorch's wording where
+ * PyTorch has one.
+ */
+#ifndef AG_TENSOR_H
+#define AG_TENSOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TENSOR_MAX_DIMS 16
+
+typedef enum { DT_BOOL, DT_INT64, DT_FLOAT32, DT_FLOAT64, DT_COUNT } DType;
+
+typedef struct Storage {
+  int64_t refcount;
+  size_t nbytes;
+  void *data;
+  /* The version counter of every view of this storage: each in-place write
+   * through any view bumps it (autograd compares it with the version a saved
+   * tensor had). */
+  int64_t version;
+} Storage;
+
+typedef struct TensorMeta TensorMeta;
+struct TensorMeta {
+  void (*destroy)(TensorMeta *meta); /* called when the tensor is freed */
+};
+
+typedef struct Tensor {
+  int64_t refcount;
+  DType dtype;
+  int ndim;
+  int64_t numel;
+  int64_t offset; /* in elements, into storage */
+  int64_t shape[TENSOR_MAX_DIMS];
+  int64_t stride[TENSOR_MAX_DIMS]; /* in elements */
+  Storage *storage;
+  TensorMeta *meta; /* owned; NULL unless autograd attached state */
+} Tensor;
+
+/* ---- errors ---- */
+const char *tensor_error(void);                     /* last message */
+void tensor_set_error(const char *fmt, ...)         /* printf-style */
+    __attribute__((format(printf, 1, 2)));
+
+/* ---- interruption ----
+ * Long kernels poll this flag (set from a SIGINT handler by the embedder) and
+ * fail with the error "Interrupted" when it is set. */
+extern volatile int tensor_interrupt_requested;
+
+/* ---- dtypes ---- */
+const char *dtype_name(DType dt);   /* "float32", "float64", "int64", "bool" */
+size_t dtype_size(DType dt);
+bool dtype_is_float(DType dt);
+DType dtype_promote(DType a, DType b); /* PyTorch's promotion of two tensors */
+
+/* ---- lifetime ---- */
+Tensor *tensor_retain(Tensor *t);
+void tensor_release(Tensor *t);
+
+/* ---- construction ---- */
+/* A new contiguous tensor, uninitialised / zeroed. A shape whose byte size
+ * overflows or cannot be allocated is an error, never a crash. */
+Tensor *tensor_empty(DType dt, int ndim, const int64_t *shape);
+Tensor *tensor_zeros(DType dt, int ndim, const int64_t *shape);
+Tensor *tensor_full(DType dt, int ndim, const int64_t *shape, double value);
+Tensor *tensor_scalar(DType dt, double value); /* 0-d */
+/* A view sharing `base`'s storage with the given geometry (no checks). */
+Tensor *tensor_view_of(const Tensor *base, int ndim, const int64_t *shape,
+                       const int64_t *stride, int64_t offset);
+
+/* ---- element access ---- */
+bool tensor_is_contiguous(const Tensor *t);
+double tensor_get_flat(const Tensor *t, int64_t i); /* i-th element in row-major order */
+void tensor_set_flat(Tensor *t, int64_t i, double v);
+double tensor_item(const Tensor *t); /* error unless numel == 1: returns NAN, check tensor_error */
+static inline void *tensor_data(const Tensor *t) {
+  return (char *)t->storage->data + (size_t)t->offset * (t->dtype == DT_FLOAT32 ? 4
+                                                           : t->dtype == DT_BOOL ? 1 : 8);
+}
+void tensor_bump_version(Tensor *t);
+static inline int64_t tensor_version(const Tensor *t) { return t->storage->version; }
+
+#endif
