@@ -38,7 +38,12 @@ typedef struct Storage {
    * through any view bumps it (autograd compares it with the version a saved
    * tensor had). */
   int64_t version;
+  size_t capacity; /* bytes allocated for data (>= nbytes) */
+  bool is_inline;  /* data lives in the same allocation, right after this header */
 } Storage;
+
+/* Data of at most this many bytes is stored inline with its Storage header. */
+#define TENSOR_INLINE_BYTES 64
 
 typedef struct TensorMeta TensorMeta;
 struct TensorMeta {
@@ -76,6 +81,8 @@ DType dtype_promote(DType a, DType b); /* PyTorch's promotion of two tensors */
 /* ---- lifetime ---- */
 Tensor *tensor_retain(Tensor *t);
 void tensor_release(Tensor *t);
+/* Frees this thread's caches of tensor structs and buffers (at exit; optional). */
+void tensor_free_caches(void);
 
 /* ---- construction ---- */
 /* A new contiguous tensor, uninitialised / zeroed. A shape whose byte size

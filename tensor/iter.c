@@ -1,0 +1,120 @@
+/* iter.c — the strided elementwise loop (see iter.h). */
+#include "tensor/iter.h"
+
+#include <string.h>
+
+void iter_init(TensorIter *it, int ndim, const int64_t *shape) {
+  it->nops = 0;
+  it->ndim = ndim;
+  it->numel = 1;
+  for (int i = 0; i < ndim; i++) {
+    it->shape[i] = shape[i];
+    it->numel *= shape[i];
+  }
+}
+
+void iter_add(TensorIter *it, const Tensor *t) {
+  int k = it->nops++;
+  size_t esize = dtype_size(t->dtype);
+  int lead = it->ndim - t->ndim;
+  for (int i = 0; i < it->ndim; i++) {
+    int j = i - lead;
+    bool broadcast = j < 0 || (t->shape[j] == 1 && it->shape[i] != 1);
+    it->stride[k][i] = broadcast ? 0 : t->stride[j] * (int64_t)esize;
+  }
+  it->base[k] = (char *)t->storage->data + (size_t)t->offset * esize;
+}
+
+/* Drops size-1 dims and merges dim i into i+1 when every operand allows it. */
+static void iter_coalesce(TensorIter *it) {
+  int out = 0;
+  for (int i = 0; i < it->ndim; i++) {
+    if (it->shape[i] == 1) continue;
+    if (out > 0) {
+      int prev = out - 1;
+      bool mergeable = true;
+      for (int k = 0; k < it->nops; k++)
+        if (it->stride[k][prev] != it->stride[k][i] * it->shape[i]) mergeable = false;
+      if (mergeable) {
+        it->shape[prev] *= it->shape[i];
+        for (int k = 0; k < it->nops; k++) it->stride[k][prev] = it->stride[k][i];
+        continue;
+      }
+    }
+    it->shape[out] = it->shape[i];
+    for (int k = 0; k < it->nops; k++) it->stride[k][out] = it->stride[k][i];
+    out++;
+  }
+  if (out == 0) { /* a single element */
+    it->shape[0] = 1;
+    for (int k = 0; k < it->nops; k++) it->stride[k][0] = 0;
+    out = 1;
+  }
+  it->ndim = out;
+}
+
+/* Runs elements [start, end) of the (coalesced) iteration. */
+static void iter_run_range(const TensorIter *it, int64_t start, int64_t end, IterInner fn,
+                           const void *ctx) {
+  int nd = it->ndim, last = nd - 1;
+  int64_t coord[TENSOR_MAX_DIMS];
+  char *ptr[ITER_MAX_OPS];
+  int64_t inner_stride[ITER_MAX_OPS];
+  int64_t rem = start;
+  for (int d = last; d >= 0; d--) {
+    coord[d] = rem % it->shape[d];
+    rem /= it->shape[d];
+  }
+  for (int k = 0; k < it->nops; k++) {
+    ptr[k] = it->base[k];
+    for (int d = 0; d < nd; d++) ptr[k] += coord[d] * it->stride[k][d];
+    inner_stride[k] = it->stride[k][last];
+  }
+  int64_t i = start;
+  while (i < end) {
+    int64_t run = it->shape[last] - coord[last];
+    if (run > end - i) run = end - i;
+    fn(run, ptr, inner_stride, ctx);
+    i += run;
+    if (i >= end) break;
+    /* advance the odometer by `run` along the last dim, carrying upward */
+    coord[last] += run;
+    for (int k = 0; k < it->nops; k++) ptr[k] += run * it->stride[k][last];
+    for (int d = last; d > 0 && coord[d] == it->shape[d]; d--) {
+      coord[d] = 0;
+      coord[d - 1]++;
+      for (int k = 0; k < it->nops; k++)
+        ptr[k] += it->stride[k][d - 1] - it->shape[d] * it->stride[k][d];
+    }
+  }
+}
+
+bool tensor_check_interrupt(void) {
+  if (!tensor_interrupt_requested) return false;
+  tensor_set_error("Interrupted");
+  return true;
+}
+
+bool iter_run(TensorIter *it, IterInner fn, const void *ctx) {
+  if (it->numel == 0) return true;
+  iter_coalesce(it);
+  int64_t total = it->numel;
+  if (total <= ITER_CHUNK) {
+    iter_run_range(it, 0, total, fn, ctx);
+    return true;
+  }
+  int64_t nchunks = (total + ITER_CHUNK - 1) / ITER_CHUNK;
+  int interrupted = 0;
+#pragma omp parallel for schedule(static) if (total >= ITER_PARALLEL_MIN)
+  for (int64_t c = 0; c < nchunks; c++) {
+    if (tensor_interrupt_requested) {
+      interrupted = 1;
+      continue;
+    }
+    int64_t start = c * ITER_CHUNK;
+    int64_t end = start + ITER_CHUNK < total ? start + ITER_CHUNK : total;
+    iter_run_range(it, start, end, fn, ctx);
+  }
+  if (interrupted) tensor_set_error("Interrupted");
+  return !interrupted;
+}

@@ -1,0 +1,44 @@
+/* iter.h — the strided loop under every elementwise kernel (internal to tensor/).
+ *
+ * A TensorIter walks up to ITER_MAX_OPS operands over one common shape: operand
+ * 0 is the output, the others are inputs broadcast to that shape (stride 0 on
+ * broadcast dimensions). Adjacent dimensions that are contiguous for every
+ * operand are merged, so a contiguous tensor of any rank becomes one flat loop.
+ * The work is cut into chunks of ITER_CHUNK elements: chunks run on all cores
+ * (OpenMP) when the tensor is large, and each chunk polls the interrupt flag.
+ * A kernel (IterInner) processes one run of n elements along the innermost
+ * dimension, given a pointer and a byte stride per operand.
+ */
+#ifndef AG_TENSOR_ITER_H
+#define AG_TENSOR_ITER_H
+
+#include "tensor/tensor.h"
+
+#define ITER_MAX_OPS 4
+#define ITER_CHUNK ((int64_t)1 << 16)
+/* Below this many elements a loop stays on one thread. */
+#define ITER_PARALLEL_MIN ((int64_t)1 << 17)
+
+typedef struct {
+  int nops;
+  int ndim;
+  int64_t numel;
+  int64_t shape[TENSOR_MAX_DIMS];
+  int64_t stride[ITER_MAX_OPS][TENSOR_MAX_DIMS]; /* bytes */
+  char *base[ITER_MAX_OPS];
+} TensorIter;
+
+typedef void (*IterInner)(int64_t n, char *const *ptrs, const int64_t *strides, const void *ctx);
+
+/* Starts an iteration over `shape`. */
+void iter_init(TensorIter *it, int ndim, const int64_t *shape);
+/* Adds an operand; t must broadcast to the iteration shape (caller checked). */
+void iter_add(TensorIter *it, const Tensor *t);
+/* Runs fn over every element; false with "Interrupted" if the user interrupted. */
+bool iter_run(TensorIter *it, IterInner fn, const void *ctx);
+
+/* Whether a long loop should stop: checked once per chunk by kernels that do
+ * not go through iter_run. Sets the "Interrupted" error when true. */
+bool tensor_check_interrupt(void);
+
+#endif

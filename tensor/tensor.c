@@ -1,0 +1,450 @@
+/* tensor.c — Tensor/Storage lifetime, errors, dtypes and element access.
+ *
+ * Allocation is the hot path of small-tensor workloads (millions of 0-d ops)
+ * and of big elementwise chains (fresh 40 MB buffers page-fault on first
+ * touch). Three thread-local caches address that:
+ *   - a free list of Tensor structs;
+ *   - a free list of Storage blocks whose data (up to TENSOR_INLINE_BYTES) is
+ *     stored inline, right after the Storage header, in the same allocation;
+ *   - a small cache of recently freed large data buffers, bounded in total bytes.
+ * The caches are per thread (only the thread running the VM allocates), and
+ * are compiled out under AddressSanitizer so it still sees every use-after-free.
+ */
+#include "tensor/tensor.h"
+#include "tensor/tensor_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+volatile int tensor_interrupt_requested = 0;
+
+/* ---- errors ---- */
+
+static _Thread_local char error_message[1024];
+
+const char *tensor_error(void) { return error_message; }
+
+void tensor_set_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(error_message, sizeof error_message, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- dtypes ---- */
+
+static const char *const dtype_names[DT_COUNT] = {"bool", "int64", "float32", "float64"};
+static const size_t dtype_sizes[DT_COUNT] = {1, 8, 4, 8};
+
+const char *dtype_name(DType dt) { return dt < DT_COUNT ? dtype_names[dt] : "?"; }
+size_t dtype_size(DType dt) { return dtype_sizes[dt]; }
+bool dtype_is_float(DType dt) { return dt == DT_FLOAT32 || dt == DT_FLOAT64; }
+DType dtype_promote(DType a, DType b) { return a > b ? a : b; }
+
+/* ---- caches ---- */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TENSOR_USE_CACHES 0
+#else
+#define TENSOR_USE_CACHES 1
+#endif
+
+enum { TENSOR_POOL_MAX = 4096, STORAGE_POOL_MAX = 4096 };
+#define BIG_CACHE_SLOTS 16
+#define BIG_CACHE_MIN_BYTES ((size_t)1 << 20)
+#define BIG_CACHE_MAX_TOTAL ((size_t)768 << 20)
+
+/* Free lists are linked through the first word of each freed block. */
+typedef struct FreeBlock {
+  struct FreeBlock *next;
+} FreeBlock;
+
+typedef struct {
+  FreeBlock *tensors;
+  int ntensors;
+  FreeBlock *storages;
+  int nstorages;
+  void *big[BIG_CACHE_SLOTS];
+  size_t big_size[BIG_CACHE_SLOTS];
+  size_t big_total;
+} AllocCache;
+
+static _Thread_local AllocCache cache;
+
+static Tensor *tensor_struct_alloc(void) {
+  if (TENSOR_USE_CACHES && cache.tensors) {
+    FreeBlock *b = cache.tensors;
+    cache.tensors = b->next;
+    cache.ntensors--;
+    return (Tensor *)b;
+  }
+  return malloc(sizeof(Tensor));
+}
+
+static void tensor_struct_free(Tensor *t) {
+  if (TENSOR_USE_CACHES && cache.ntensors < TENSOR_POOL_MAX) {
+    FreeBlock *b = (FreeBlock *)t;
+    b->next = cache.tensors;
+    cache.tensors = b;
+    cache.ntensors++;
+    return;
+  }
+  free(t);
+}
+
+/* Takes a cached big buffer of exactly `nbytes`-ish size (within 1/8 above). */
+static void *big_cache_take(size_t nbytes, size_t *capacity) {
+  int best = -1;
+  for (int i = 0; i < BIG_CACHE_SLOTS; i++) {
+    size_t sz = cache.big_size[i];
+    if (cache.big[i] && sz >= nbytes && sz - nbytes <= nbytes / 8 &&
+        (best < 0 || sz < cache.big_size[best]))
+      best = i;
+  }
+  if (best < 0) return NULL;
+  void *p = cache.big[best];
+  *capacity = cache.big_size[best];
+  cache.big[best] = NULL;
+  cache.big_total -= *capacity;
+  return p;
+}
+
+/* Keeps a freed big buffer for reuse; evicts older ones to stay in budget. */
+static void big_cache_put(void *p, size_t capacity) {
+  if (!TENSOR_USE_CACHES || capacity < BIG_CACHE_MIN_BYTES || capacity > BIG_CACHE_MAX_TOTAL) {
+    free(p);
+    return;
+  }
+  for (int i = 0; i < BIG_CACHE_SLOTS && cache.big_total + capacity > BIG_CACHE_MAX_TOTAL; i++) {
+    if (cache.big[i]) {
+      free(cache.big[i]);
+      cache.big_total -= cache.big_size[i];
+      cache.big[i] = NULL;
+    }
+  }
+  for (int i = 0; i < BIG_CACHE_SLOTS; i++) {
+    if (!cache.big[i]) {
+      cache.big[i] = p;
+      cache.big_size[i] = capacity;
+      cache.big_total += capacity;
+      return;
+    }
+  }
+  free(cache.big[0]);
+  cache.big_total -= cache.big_size[0];
+  cache.big[0] = p;
+  cache.big_size[0] = capacity;
+  cache.big_total += capacity;
+}
+
+void tensor_free_caches(void) {
+  while (cache.tensors) {
+    FreeBlock *b = cache.tensors;
+    cache.tensors = b->next;
+    free(b);
+  }
+  cache.ntensors = 0;
+  while (cache.storages) {
+    FreeBlock *b = cache.storages;
+    cache.storages = b->next;
+    free(b);
+  }
+  cache.nstorages = 0;
+  for (int i = 0; i < BIG_CACHE_SLOTS; i++) {
+    free(cache.big[i]);
+    cache.big[i] = NULL;
+  }
+  cache.big_total = 0;
+}
+
+/* The inline block: header padded to 16 bytes, then the data. */
+#define STORAGE_HEADER ((sizeof(Storage) + 15) & ~(size_t)15)
+
+static Storage *storage_alloc_inline(bool zero) {
+  Storage *s;
+  if (TENSOR_USE_CACHES && cache.storages) {
+    FreeBlock *b = cache.storages;
+    cache.storages = b->next;
+    cache.nstorages--;
+    s = (Storage *)b;
+  } else {
+    s = malloc(STORAGE_HEADER + TENSOR_INLINE_BYTES);
+    if (!s) return NULL;
+  }
+  s->data = (char *)s + STORAGE_HEADER;
+  s->capacity = TENSOR_INLINE_BYTES;
+  s->is_inline = true;
+  if (zero) memset(s->data, 0, TENSOR_INLINE_BYTES);
+  return s;
+}
+
+static void *data_alloc(size_t nbytes, bool zero, size_t *capacity) {
+  void *p = TENSOR_USE_CACHES && nbytes >= BIG_CACHE_MIN_BYTES ? big_cache_take(nbytes, capacity)
+                                                              : NULL;
+  if (p) {
+    if (zero) memset(p, 0, nbytes);
+    return p;
+  }
+  *capacity = nbytes;
+  p = zero ? calloc(1, nbytes) : malloc(nbytes);
+  if (!p && nbytes >= BIG_CACHE_MIN_BYTES) { /* retry once without the cache's memory */
+    for (int i = 0; i < BIG_CACHE_SLOTS; i++) {
+      free(cache.big[i]);
+      cache.big[i] = NULL;
+    }
+    cache.big_total = 0;
+    p = zero ? calloc(1, nbytes) : malloc(nbytes);
+  }
+  return p;
+}
+
+Storage *tensor_storage_new(size_t nbytes, bool zero) {
+  Storage *s;
+  if (nbytes <= TENSOR_INLINE_BYTES) {
+    s = storage_alloc_inline(zero);
+  } else {
+    s = malloc(sizeof(Storage));
+    if (s) {
+      s->is_inline = false;
+      s->data = data_alloc(nbytes, zero, &s->capacity);
+      if (!s->data) {
+        free(s);
+        s = NULL;
+      }
+    }
+  }
+  if (!s) {
+    tensor_set_error("DefaultCPUAllocator: can't allocate memory: you tried to allocate %zu "
+                     "bytes. Error code 12 (Cannot allocate memory)",
+                     nbytes);
+    return NULL;
+  }
+  s->refcount = 1;
+  s->nbytes = nbytes;
+  s->version = 0;
+  return s;
+}
+
+static void storage_release(Storage *s) {
+  if (--s->refcount > 0) return;
+  if (s->is_inline) {
+    if (TENSOR_USE_CACHES && cache.nstorages < STORAGE_POOL_MAX) {
+      FreeBlock *b = (FreeBlock *)s;
+      b->next = cache.storages;
+      cache.storages = b;
+      cache.nstorages++;
+      return;
+    }
+  } else {
+    big_cache_put(s->data, s->capacity);
+  }
+  free(s);
+}
+
+/* ---- lifetime ---- */
+
+Tensor *tensor_retain(Tensor *t) {
+  if (t) t->refcount++;
+  return t;
+}
+
+void tensor_release(Tensor *t) {
+  if (!t || --t->refcount > 0) return;
+  if (t->meta) t->meta->destroy(t->meta);
+  storage_release(t->storage);
+  tensor_struct_free(t);
+}
+
+/* ---- construction ---- */
+
+bool tensor_check_shape(int ndim, const int64_t *shape, int64_t *numel) {
+  if (ndim < 0 || ndim > TENSOR_MAX_DIMS) {
+    tensor_set_error("tensors may have at most %d dimensions, got %d", TENSOR_MAX_DIMS, ndim);
+    return false;
+  }
+  int64_t n = 1;
+  bool overflow = false;
+  for (int i = 0; i < ndim; i++) {
+    if (shape[i] < 0) {
+      char buf[512];
+      tensor_format_shape(buf, sizeof buf, ndim, shape);
+      tensor_set_error("Trying to create tensor with negative dimension %lld: %s",
+                       (long long)shape[i], buf);
+      return false;
+    }
+    if (__builtin_mul_overflow(n, shape[i], &n)) overflow = true;
+  }
+  if (overflow && n != 0) {
+    char buf[512];
+    tensor_format_shape(buf, sizeof buf, ndim, shape);
+    tensor_set_error("Trying to create tensor with a shape whose size overflows: %s", buf);
+    return false;
+  }
+  for (int i = 0; i < ndim; i++) /* a zero anywhere makes the product 0 despite overflow */
+    if (shape[i] == 0) n = 0;
+  *numel = n;
+  return true;
+}
+
+void tensor_format_shape(char *buf, size_t cap, int ndim, const int64_t *shape) {
+  size_t len = 0;
+  len += (size_t)snprintf(buf, cap, "[");
+  for (int i = 0; i < ndim && len < cap; i++)
+    len += (size_t)snprintf(buf + len, cap - len, "%s%lld", i ? ", " : "", (long long)shape[i]);
+  if (len < cap) snprintf(buf + len, cap - len, "]");
+}
+
+void tensor_contiguous_strides(int ndim, const int64_t *shape, int64_t *stride) {
+  int64_t s = 1;
+  for (int i = ndim - 1; i >= 0; i--) {
+    stride[i] = s;
+    s *= shape[i] > 0 ? shape[i] : 1;
+  }
+}
+
+static Tensor *tensor_new_struct(DType dt, int ndim, const int64_t *shape, int64_t numel) {
+  Tensor *t = tensor_struct_alloc();
+  if (!t) {
+    tensor_set_error("out of memory");
+    return NULL;
+  }
+  t->refcount = 1;
+  t->dtype = dt;
+  t->ndim = ndim;
+  t->numel = numel;
+  t->offset = 0;
+  t->storage = NULL;
+  t->meta = NULL;
+  if (ndim > 0) memcpy(t->shape, shape, (size_t)ndim * sizeof(int64_t));
+  return t;
+}
+
+static Tensor *tensor_alloc(DType dt, int ndim, const int64_t *shape, bool zero) {
+  int64_t numel;
+  if (!tensor_check_shape(ndim, shape, &numel)) return NULL;
+  size_t nbytes;
+  if (__builtin_mul_overflow((size_t)numel, dtype_size(dt), &nbytes) || nbytes > (size_t)PTRDIFF_MAX) {
+    tensor_set_error("Trying to create tensor with %lld elements of %zu bytes: too large",
+                     (long long)numel, dtype_size(dt));
+    return NULL;
+  }
+  Storage *s = tensor_storage_new(nbytes, zero);
+  if (!s) return NULL;
+  Tensor *t = tensor_new_struct(dt, ndim, shape, numel);
+  if (!t) {
+    storage_release(s);
+    return NULL;
+  }
+  t->storage = s;
+  tensor_contiguous_strides(ndim, shape, t->stride);
+  return t;
+}
+
+Tensor *tensor_empty(DType dt, int ndim, const int64_t *shape) {
+  return tensor_alloc(dt, ndim, shape, false);
+}
+
+Tensor *tensor_zeros(DType dt, int ndim, const int64_t *shape) {
+  return tensor_alloc(dt, ndim, shape, true);
+}
+
+Tensor *tensor_full(DType dt, int ndim, const int64_t *shape, double value) {
+  if (value == 0) return tensor_zeros(dt, ndim, shape);
+  Tensor *t = tensor_empty(dt, ndim, shape);
+  if (t && !tensor_fill_raw(t, value)) {
+    tensor_release(t);
+    return NULL;
+  }
+  return t;
+}
+
+Tensor *tensor_scalar(DType dt, double value) {
+  Tensor *t = tensor_empty(dt, 0, NULL);
+  if (t) tensor_store_double(dt, tensor_data(t), value);
+  return t;
+}
+
+Tensor *tensor_view_of(const Tensor *base, int ndim, const int64_t *shape, const int64_t *stride,
+                       int64_t offset) {
+  int64_t numel = 1;
+  for (int i = 0; i < ndim; i++) numel *= shape[i];
+  Tensor *t = tensor_new_struct(base->dtype, ndim, shape, numel);
+  if (!t) return NULL;
+  if (ndim > 0) memcpy(t->stride, stride, (size_t)ndim * sizeof(int64_t));
+  t->offset = offset;
+  t->storage = base->storage;
+  t->storage->refcount++;
+  return t;
+}
+
+/* ---- element access ---- */
+
+bool tensor_is_contiguous(const Tensor *t) {
+  int64_t expected = 1;
+  for (int i = t->ndim - 1; i >= 0; i--) {
+    if (t->shape[i] == 1) continue;
+    if (t->shape[i] == 0) return true;
+    if (t->stride[i] != expected) return false;
+    expected *= t->shape[i];
+  }
+  return true;
+}
+
+int64_t tensor_flat_offset(const Tensor *t, int64_t i) {
+  int64_t off = t->offset;
+  for (int d = t->ndim - 1; d >= 0; d--) {
+    int64_t n = t->shape[d];
+    off += (i % n) * t->stride[d];
+    i /= n;
+  }
+  return off;
+}
+
+double tensor_load_double(DType dt, const void *p) {
+  switch (dt) {
+  case DT_BOOL: return *(const uint8_t *)p ? 1.0 : 0.0;
+  case DT_INT64: return (double)*(const int64_t *)p;
+  case DT_FLOAT32: return *(const float *)p;
+  default: return *(const double *)p;
+  }
+}
+
+int64_t tensor_double_to_i64(double v) {
+  /* x86's conversion gives INT64_MIN for NaN and out-of-range values (as PyTorch shows);
+   * doing it explicitly avoids undefined behaviour. */
+  if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return INT64_MIN;
+  return (int64_t)v;
+}
+
+void tensor_store_double(DType dt, void *p, double v) {
+  switch (dt) {
+  case DT_BOOL: *(uint8_t *)p = v != 0; break;
+  case DT_INT64: *(int64_t *)p = tensor_double_to_i64(v); break;
+  case DT_FLOAT32: *(float *)p = (float)v; break;
+  default: *(double *)p = v; break;
+  }
+}
+
+double tensor_get_flat(const Tensor *t, int64_t i) {
+  const char *base = t->storage->data;
+  return tensor_load_double(t->dtype, base + (size_t)tensor_flat_offset(t, i) * dtype_size(t->dtype));
+}
+
+void tensor_set_flat(Tensor *t, int64_t i, double v) {
+  char *base = t->storage->data;
+  tensor_store_double(t->dtype, base + (size_t)tensor_flat_offset(t, i) * dtype_size(t->dtype), v);
+}
+
+double tensor_item(const Tensor *t) {
+  if (t->numel != 1) {
+    tensor_set_error("a Tensor with %lld elements cannot be converted to Scalar",
+                     (long long)t->numel);
+    return NAN;
+  }
+  return tensor_get_flat(t, 0);
+}
+
+void tensor_bump_version(Tensor *t) { t->storage->version++; }

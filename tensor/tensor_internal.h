@@ -1,0 +1,37 @@
+/* tensor_internal.h — helpers shared by the tensor/ source files (not a public API).
+ *
+ * Kernels work on raw typed pointers; these helpers convert between dtypes
+ * through double (exact for everything but int64 above 2^53, which only the
+ * generic slow paths use), format shapes for error messages, and check shapes.
+ */
+#ifndef AG_TENSOR_INTERNAL_H
+#define AG_TENSOR_INTERNAL_H
+
+#include "tensor/tensor.h"
+
+double tensor_load_double(DType dt, const void *p);
+void tensor_store_double(DType dt, void *p, double v);
+int64_t tensor_double_to_i64(double v);
+/* Storage offset (in elements) of the i-th element in row-major order. */
+int64_t tensor_flat_offset(const Tensor *t, int64_t i);
+/* "[2, 3]" into buf. */
+void tensor_format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);
+/* Checks dims are >= 0 and the element count does not overflow. */
+bool tensor_check_shape(int ndim, const int64_t *shape, int64_t *numel);
+void tensor_contiguous_strides(int ndim, const int64_t *shape, int64_t *stride);
+Storage *tensor_storage_new(size_t nbytes, bool zero);
+
+/* Errors unless every element of t has its own memory (no expanded dims). */
+bool tensor_check_writable(const Tensor *t);
+/* Fill / copy without bumping the version (for tensors being built). */
+bool tensor_fill_raw(Tensor *a, double v);
+bool tensor_copy_raw(Tensor *dst, const Tensor *src); /* src broadcast to dst, converted */
+bool tensor_shares_storage(const Tensor *a, const Tensor *b);
+/* b, or a copy of b when b overlaps a differently (so writing a can't corrupt b). */
+Tensor *tensor_unaliased_input(const Tensor *a, const Tensor *b);
+/* Errors (PyTorch's words) unless src broadcasts to dst's exact shape. */
+bool tensor_check_broadcasts_to(const Tensor *src, const Tensor *dst);
+/* Wraps a possibly negative dim into [0, ndim); a 0-d tensor accepts -1 and 0. */
+bool tensor_wrap_dim(int *dim, int ndim);
+
+#endif
