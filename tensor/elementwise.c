@@ -60,3 +60,507 @@ bool tensor_wrap_dim(int *dim, int ndim) {
   if (*dim < 0) *dim += n;
   return true;
 }
+
+/* ---- dtype rules ---- */
+
+static int dtype_category(DType dt) { return dt == DT_BOOL ? 0 : dt == DT_INT64 ? 1 : 2; }
+
+const char *tensor_dtype_torch_name(DType dt) {
+  static const char *const names[DT_COUNT] = {"Bool", "Long", "Float", "Double"};
+  return names[dt];
+}
+
+/* PyTorch's combine_categories: `lower` (a 0-d tensor or a number) only counts
+ * when it is of a higher category than `higher` (a tensor with dimensions). */
+static DType combine_categories(DType higher, DType lower) {
+  if (dtype_is_float(higher)) return higher;
+  if (higher == DT_BOOL || dtype_is_float(lower)) return dtype_promote(higher, lower);
+  return higher;
+}
+
+DType tensor_result_type(const Tensor *a, const Tensor *b) {
+  bool a_dim = a->ndim > 0, b_dim = b->ndim > 0;
+  if (a_dim == b_dim) return dtype_promote(a->dtype, b->dtype);
+  return a_dim ? combine_categories(a->dtype, b->dtype) : combine_categories(b->dtype, a->dtype);
+}
+
+DType tensor_scalar_result_type(DType t, double s) {
+  DType sdt = (isfinite(s) && s == floor(s)) ? DT_INT64 : DT_FLOAT32;
+  return combine_categories(t, sdt);
+}
+
+bool tensor_can_cast(DType from, DType to) { return dtype_category(from) <= dtype_category(to); }
+
+static bool binary_is_comparison(BinaryOp op) { return op >= BIN_EQ; }
+
+/* The dtype the kernel computes in, given the promoted operand dtype. */
+static bool binary_compute_dtype(BinaryOp op, DType promoted, DType *ct) {
+  *ct = promoted;
+  if (op == BIN_DIV && !dtype_is_float(promoted)) *ct = DT_FLOAT32;
+  if (promoted == DT_BOOL) {
+    if (op == BIN_SUB) {
+      tensor_set_error("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                       "Use the `^` or `logical_xor()` operator instead.");
+      return false;
+    }
+    if (op == BIN_POW || op == BIN_MOD) *ct = DT_INT64;
+  }
+  return true;
+}
+
+/* ---- binary kernels ---- */
+
+/* One kernel per (op, dtype): a contiguous loop, two loops for a broadcast
+ * scalar operand (the x*2 case), and a strided fallback. */
+#define DEFINE_BIN(name, T, OT, EXPR)                                                        \
+  static void name(int64_t n, char *const *p, const int64_t *s, const void *ctx) {          \
+    (void)ctx;                                                                               \
+    OT *o = (OT *)p[0];                                                                      \
+    const T *a = (const T *)p[1], *b = (const T *)p[2];                                      \
+    if (s[0] == sizeof(OT) && s[1] == sizeof(T) && s[2] == sizeof(T)) {                      \
+      for (int64_t i = 0; i < n; i++) {                                                      \
+        T x = a[i], y = b[i];                                                                \
+        o[i] = (EXPR);                                                                       \
+      }                                                                                      \
+    } else if (s[0] == sizeof(OT) && s[1] == sizeof(T) && s[2] == 0) {                       \
+      T y = b[0];                                                                            \
+      for (int64_t i = 0; i < n; i++) {                                                      \
+        T x = a[i];                                                                          \
+        o[i] = (EXPR);                                                                       \
+      }                                                                                      \
+    } else if (s[0] == sizeof(OT) && s[1] == 0 && s[2] == sizeof(T)) {                       \
+      T x = a[0];                                                                            \
+      for (int64_t i = 0; i < n; i++) {                                                      \
+        T y = b[i];                                                                          \
+        o[i] = (EXPR);                                                                       \
+      }                                                                                      \
+    } else {                                                                                 \
+      for (int64_t i = 0; i < n; i++) {                                                      \
+        T x = *(const T *)(p[1] + i * s[1]), y = *(const T *)(p[2] + i * s[2]);              \
+        *(OT *)(p[0] + i * s[0]) = (EXPR);                                                   \
+      }                                                                                      \
+    }                                                                                        \
+  }
+
+/* int64 arithmetic wraps (as PyTorch's does) instead of overflowing. */
+#define WRAP(op, x, y) ((int64_t)((uint64_t)(x)op(uint64_t)(y)))
+
+static inline int64_t ipow(int64_t base, int64_t e) {
+  if (e < 0) return base == 1 ? 1 : base == -1 ? ((e & 1) ? -1 : 1) : 0;
+  uint64_t r = 1, b = (uint64_t)base;
+  while (e) {
+    if (e & 1) r *= b;
+    b *= b;
+    e >>= 1;
+  }
+  return (int64_t)r;
+}
+static inline int64_t imod(int64_t x, int64_t y) {
+  if (y == 0 || y == -1) return 0; /* y == 0 is reported before the kernel runs */
+  int64_t r = x % y;
+  return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
+}
+static inline float fmodf_py(float x, float y) {
+  float r = fmodf(x, y);
+  return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
+}
+static inline double fmod_py(double x, double y) {
+  double r = fmod(x, y);
+  return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
+}
+#define FMAX(x, y) ((x) != (x) || (y) != (y) ? (x) + (y) : (x) > (y) ? (x) : (y))
+#define FMIN(x, y) ((x) != (x) || (y) != (y) ? (x) + (y) : (x) < (y) ? (x) : (y))
+
+DEFINE_BIN(add_b, uint8_t, uint8_t, x | y)
+DEFINE_BIN(add_i, int64_t, int64_t, WRAP(+, x, y))
+DEFINE_BIN(add_f, float, float, x + y)
+DEFINE_BIN(add_d, double, double, x + y)
+DEFINE_BIN(sub_i, int64_t, int64_t, WRAP(-, x, y))
+DEFINE_BIN(sub_f, float, float, x - y)
+DEFINE_BIN(sub_d, double, double, x - y)
+DEFINE_BIN(mul_b, uint8_t, uint8_t, x &y)
+DEFINE_BIN(mul_i, int64_t, int64_t, WRAP(*, x, y))
+DEFINE_BIN(mul_f, float, float, x *y)
+DEFINE_BIN(mul_d, double, double, x *y)
+DEFINE_BIN(div_f, float, float, x / y)
+DEFINE_BIN(div_d, double, double, x / y)
+DEFINE_BIN(pow_i, int64_t, int64_t, ipow(x, y))
+DEFINE_BIN(pow_f, float, float, powf(x, y))
+DEFINE_BIN(pow_d, double, double, pow(x, y))
+DEFINE_BIN(mod_i, int64_t, int64_t, imod(x, y))
+DEFINE_BIN(mod_f, float, float, fmodf_py(x, y))
+DEFINE_BIN(mod_d, double, double, fmod_py(x, y))
+DEFINE_BIN(max_b, uint8_t, uint8_t, x | y)
+DEFINE_BIN(max_i, int64_t, int64_t, x > y ? x : y)
+DEFINE_BIN(max_f, float, float, FMAX(x, y))
+DEFINE_BIN(max_d, double, double, FMAX(x, y))
+DEFINE_BIN(min_b, uint8_t, uint8_t, x &y)
+DEFINE_BIN(min_i, int64_t, int64_t, x < y ? x : y)
+DEFINE_BIN(min_f, float, float, FMIN(x, y))
+DEFINE_BIN(min_d, double, double, FMIN(x, y))
+
+#define DEFINE_BIN_BOOL_OUT(op, EXPR)                                                        \
+  DEFINE_BIN(op##_b, uint8_t, uint8_t, EXPR)                                                 \
+  DEFINE_BIN(op##_i, int64_t, uint8_t, EXPR)                                                 \
+  DEFINE_BIN(op##_f, float, uint8_t, EXPR)                                                   \
+  DEFINE_BIN(op##_d, double, uint8_t, EXPR)
+DEFINE_BIN_BOOL_OUT(eq, x == y)
+DEFINE_BIN_BOOL_OUT(ne, x != y)
+DEFINE_BIN_BOOL_OUT(lt, x < y)
+DEFINE_BIN_BOOL_OUT(le, x <= y)
+DEFINE_BIN_BOOL_OUT(gt, x > y)
+DEFINE_BIN_BOOL_OUT(ge, x >= y)
+DEFINE_BIN_BOOL_OUT(land, (x != 0) & (y != 0))
+DEFINE_BIN_BOOL_OUT(lor, (x != 0) | (y != 0))
+
+#define ALL4(op) {op##_b, op##_i, op##_f, op##_d}
+#define NUM3(op) {NULL, op##_i, op##_f, op##_d}
+static const IterInner binary_kernels[BIN_COUNT][DT_COUNT] = {
+    [BIN_ADD] = ALL4(add),        [BIN_SUB] = NUM3(sub), [BIN_MUL] = ALL4(mul),
+    [BIN_DIV] = {NULL, NULL, div_f, div_d},
+    [BIN_POW] = NUM3(pow),        [BIN_MOD] = NUM3(mod), [BIN_MAXIMUM] = ALL4(max),
+    [BIN_MINIMUM] = ALL4(min),    [BIN_EQ] = ALL4(eq),   [BIN_NE] = ALL4(ne),
+    [BIN_LT] = ALL4(lt),          [BIN_LE] = ALL4(le),   [BIN_GT] = ALL4(gt),
+    [BIN_GE] = ALL4(ge),          [BIN_LOGICAL_AND] = ALL4(land),
+    [BIN_LOGICAL_OR] = ALL4(lor),
+};
+
+/* Integer remainder by zero is an error in PyTorch (floats give nan). */
+static bool check_int_divisor(BinaryOp op, DType ct, const Tensor *b) {
+  if (op != BIN_MOD || ct != DT_INT64) return true;
+  for (int64_t i = 0; i < b->numel; i++) {
+    if (tensor_get_flat(b, i) == 0) {
+      tensor_set_error("ZeroDivisionError");
+      return false;
+    }
+  }
+  return true;
+}
+
+/* out = a op b where a and b already have dtype ct and broadcast to out. */
+static bool binary_run(BinaryOp op, DType ct, Tensor *out, const Tensor *a, const Tensor *b) {
+  if (!check_int_divisor(op, ct, b)) return false;
+  TensorIter it;
+  iter_init(&it, out->ndim, out->shape);
+  iter_add(&it, out);
+  iter_add(&it, a);
+  iter_add(&it, b);
+  return iter_run(&it, binary_kernels[op][ct], NULL);
+}
+
+/* Converts both operands to ct, allocates the result and runs the kernel. */
+static Tensor *binary_compute(BinaryOp op, const Tensor *a, const Tensor *b, DType promoted) {
+  DType ct;
+  int nd;
+  int64_t shape[TENSOR_MAX_DIMS];
+  if (!binary_compute_dtype(op, promoted, &ct)) return NULL;
+  if (!tensor_broadcast_shape(a->ndim, a->shape, b->ndim, b->shape, &nd, shape)) return NULL;
+  Tensor *ca = tensor_to_dtype(a, ct);
+  Tensor *cb = ca ? tensor_to_dtype(b, ct) : NULL;
+  Tensor *out = cb ? tensor_empty(binary_is_comparison(op) ? DT_BOOL : ct, nd, shape) : NULL;
+  if (out && !binary_run(op, ct, out, ca, cb)) {
+    tensor_release(out);
+    out = NULL;
+  }
+  tensor_release(ca);
+  tensor_release(cb);
+  return out;
+}
+
+Tensor *tensor_binary(BinaryOp op, const Tensor *a, const Tensor *b) {
+  return binary_compute(op, a, b, tensor_result_type(a, b));
+}
+
+/* x ** 2 is common enough (losses, x*x) to deserve the multiply kernel. */
+Tensor *tensor_binary_scalar(BinaryOp op, const Tensor *a, double s) {
+  DType promoted = tensor_scalar_result_type(a->dtype, s);
+  if (op == BIN_POW && s == 2 && dtype_is_float(a->dtype)) return tensor_binary(BIN_MUL, a, a);
+  if (op == BIN_POW && s < 0 && !dtype_is_float(promoted)) {
+    tensor_set_error("Integers to negative integer powers are not allowed.");
+    return NULL;
+  }
+  Tensor *st = tensor_scalar(promoted, s);
+  if (!st) return NULL;
+  Tensor *out = binary_compute(op, a, st, promoted);
+  tensor_release(st);
+  return out;
+}
+
+Tensor *tensor_scalar_binary(BinaryOp op, double s, const Tensor *a) {
+  DType promoted = tensor_scalar_result_type(a->dtype, s);
+  Tensor *st = tensor_scalar(promoted, s);
+  if (!st) return NULL;
+  Tensor *out = binary_compute(op, st, a, promoted);
+  tensor_release(st);
+  return out;
+}
+
+static bool check_cast_to(DType result, DType out) {
+  if (tensor_can_cast(result, out)) return true;
+  tensor_set_error("result type %s can't be cast to the desired output type %s",
+                   tensor_dtype_torch_name(result), tensor_dtype_torch_name(out));
+  return false;
+}
+
+/* Writes `result` (same shape as a) into a. */
+static bool store_result_(Tensor *a, Tensor *result) {
+  bool ok = result && tensor_copy_raw(a, result);
+  tensor_release(result);
+  return ok;
+}
+
+bool tensor_binary_(BinaryOp op, Tensor *a, const Tensor *b) {
+  DType ct;
+  DType promoted = tensor_result_type(a, b);
+  if (!tensor_check_broadcasts_to(b, a) || !tensor_check_writable(a)) return false;
+  if (!binary_compute_dtype(op, promoted, &ct)) return false;
+  if (!check_cast_to(binary_is_comparison(op) ? DT_BOOL : ct, a->dtype)) return false;
+  tensor_bump_version(a);
+  if (ct != a->dtype || binary_is_comparison(op))
+    return store_result_(a, tensor_binary(op, a, b));
+  Tensor *cb = tensor_to_dtype(b, ct);
+  Tensor *ub = cb ? tensor_unaliased_input(a, cb) : NULL;
+  bool ok = ub && binary_run(op, ct, a, a, ub);
+  tensor_release(cb);
+  tensor_release(ub);
+  return ok;
+}
+
+bool tensor_binary_scalar_(BinaryOp op, Tensor *a, double s) {
+  DType promoted = tensor_scalar_result_type(a->dtype, s);
+  Tensor *st = tensor_scalar(promoted, s);
+  if (!st) return false;
+  bool ok = tensor_binary_(op, a, st);
+  tensor_release(st);
+  return ok;
+}
+
+/* ---- unary kernels ---- */
+
+#define DEFINE_UN(name, T, OT, EXPR)                                                         \
+  static void name(int64_t n, char *const *p, const int64_t *s, const void *ctx) {          \
+    (void)ctx;                                                                               \
+    if (s[0] == sizeof(OT) && s[1] == sizeof(T)) {                                           \
+      OT *o = (OT *)p[0];                                                                    \
+      const T *a = (const T *)p[1];                                                          \
+      for (int64_t i = 0; i < n; i++) {                                                      \
+        T x = a[i];                                                                          \
+        o[i] = (EXPR);                                                                       \
+      }                                                                                      \
+    } else {                                                                                 \
+      for (int64_t i = 0; i < n; i++) {                                                      \
+        T x = *(const T *)(p[1] + i * s[1]);                                                 \
+        *(OT *)(p[0] + i * s[0]) = (EXPR);                                                   \
+      }                                                                                      \
+    }                                                                                        \
+  }
+
+#define DEFINE_UN_FLOAT(op, EXPR_F, EXPR_D)                                                  \
+  DEFINE_UN(op##_f, float, float, EXPR_F)                                                    \
+  DEFINE_UN(op##_d, double, double, EXPR_D)
+
+static inline float sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
+static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+static inline float geluf(float x) { return 0.5f * x * (1.0f + erff(x * (float)M_SQRT1_2)); }
+static inline double gelu(double x) { return 0.5 * x * (1.0 + erf(x * M_SQRT1_2)); }
+
+DEFINE_UN_FLOAT(neg, -x, -x)
+DEFINE_UN(neg_i, int64_t, int64_t, WRAP(-, 0, x))
+DEFINE_UN_FLOAT(abs, fabsf(x), fabs(x))
+DEFINE_UN(abs_i, int64_t, int64_t, x < 0 ? WRAP(-, 0, x) : x)
+DEFINE_UN_FLOAT(sqrt, sqrtf(x), sqrt(x))
+DEFINE_UN_FLOAT(exp, expf(x), exp(x))
+DEFINE_UN_FLOAT(log, logf(x), log(x))
+DEFINE_UN_FLOAT(sin, sinf(x), sin(x))
+DEFINE_UN_FLOAT(cos, cosf(x), cos(x))
+DEFINE_UN_FLOAT(tan, tanf(x), tan(x))
+DEFINE_UN_FLOAT(tanh, tanhf(x), tanh(x))
+DEFINE_UN_FLOAT(sigmoid, sigmoidf(x), sigmoid(x))
+DEFINE_UN_FLOAT(relu, x > 0 ? x : (x != x ? x : 0.0f), x > 0 ? x : (x != x ? x : 0.0))
+DEFINE_UN(relu_i, int64_t, int64_t, x > 0 ? x : 0)
+DEFINE_UN_FLOAT(gelu, geluf(x), gelu(x))
+DEFINE_UN_FLOAT(sign, (float)((x > 0) - (x < 0)), (double)((x > 0) - (x < 0)))
+DEFINE_UN(sign_i, int64_t, int64_t, (x > 0) - (x < 0))
+DEFINE_UN_FLOAT(floor, floorf(x), floor(x))
+DEFINE_UN_FLOAT(ceil, ceilf(x), ceil(x))
+DEFINE_UN_FLOAT(round, rintf(x), rint(x))
+DEFINE_UN(copy_b, uint8_t, uint8_t, x)
+DEFINE_UN(copy_i, int64_t, int64_t, x)
+DEFINE_UN(lnot_b, uint8_t, uint8_t, !x)
+DEFINE_UN(lnot_i, int64_t, uint8_t, x == 0)
+DEFINE_UN(lnot_f, float, uint8_t, x == 0)
+DEFINE_UN(lnot_d, double, uint8_t, x == 0)
+
+#define FLOAT2(op) {NULL, NULL, op##_f, op##_d}
+#define INT_FLOAT(op) {NULL, op##_i, op##_f, op##_d}
+#define SAME_FOR_INT(op) {copy_b, copy_i, op##_f, op##_d}
+static const IterInner unary_kernels[UN_COUNT][DT_COUNT] = {
+    [UN_NEG] = INT_FLOAT(neg),     [UN_ABS] = {copy_b, abs_i, abs_f, abs_d},
+    [UN_SQRT] = FLOAT2(sqrt),      [UN_EXP] = FLOAT2(exp),
+    [UN_LOG] = FLOAT2(log),        [UN_SIN] = FLOAT2(sin),
+    [UN_COS] = FLOAT2(cos),        [UN_TAN] = FLOAT2(tan),
+    [UN_TANH] = FLOAT2(tanh),      [UN_SIGMOID] = FLOAT2(sigmoid),
+    [UN_RELU] = {copy_b, relu_i, relu_f, relu_d},
+    [UN_GELU] = FLOAT2(gelu),      [UN_SIGN] = {copy_b, sign_i, sign_f, sign_d},
+    [UN_FLOOR] = SAME_FOR_INT(floor), [UN_CEIL] = SAME_FOR_INT(ceil),
+    [UN_ROUND] = SAME_FOR_INT(round), [UN_LOGICAL_NOT] = ALL4(lnot),
+};
+
+/* The dtype a unary op computes in: floating functions turn integers into float32. */
+static bool unary_compute_dtype(UnaryOp op, DType in, DType *ct) {
+  if (op == UN_NEG && in == DT_BOOL) {
+    tensor_set_error("Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                     "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+    return false;
+  }
+  *ct = unary_kernels[op][in] ? in : DT_FLOAT32;
+  return true;
+}
+
+static bool unary_run(UnaryOp op, DType ct, Tensor *out, const Tensor *a) {
+  TensorIter it;
+  iter_init(&it, out->ndim, out->shape);
+  iter_add(&it, out);
+  iter_add(&it, a);
+  return iter_run(&it, unary_kernels[op][ct], NULL);
+}
+
+Tensor *tensor_unary(UnaryOp op, const Tensor *a) {
+  DType ct;
+  if (!unary_compute_dtype(op, a->dtype, &ct)) return NULL;
+  Tensor *ca = tensor_to_dtype(a, ct);
+  if (!ca) return NULL;
+  Tensor *out = tensor_empty(op == UN_LOGICAL_NOT ? DT_BOOL : ct, a->ndim, a->shape);
+  if (out && !unary_run(op, ct, out, ca)) {
+    tensor_release(out);
+    out = NULL;
+  }
+  tensor_release(ca);
+  return out;
+}
+
+bool tensor_unary_(UnaryOp op, Tensor *a) {
+  DType ct;
+  if (!unary_compute_dtype(op, a->dtype, &ct)) return false;
+  DType od = op == UN_LOGICAL_NOT ? DT_BOOL : ct;
+  if (!check_cast_to(od, a->dtype) || !tensor_check_writable(a)) return false;
+  tensor_bump_version(a);
+  if (od != a->dtype) return store_result_(a, tensor_unary(op, a));
+  return unary_run(op, ct, a, a);
+}
+
+/* ---- clamp ---- */
+
+typedef struct {
+  double lo, hi;
+} ClampBounds;
+
+#define DEFINE_CLAMP(name, T, LO_MISSING, HI_MISSING)                                       \
+  static void name(int64_t n, char *const *p, const int64_t *s, const void *ctx) {          \
+    const ClampBounds *cb = ctx;                                                             \
+    T lo = isnan(cb->lo) ? (LO_MISSING) : (T)cb->lo;                                         \
+    T hi = isnan(cb->hi) ? (HI_MISSING) : (T)cb->hi;                                         \
+    for (int64_t i = 0; i < n; i++) {                                                        \
+      T x = *(const T *)(p[1] + i * s[1]);                                                   \
+      if (x < lo) x = lo;                                                                    \
+      if (x > hi) x = hi;                                                                    \
+      *(T *)(p[0] + i * s[0]) = x;                                                           \
+    }                                                                                        \
+  }
+DEFINE_CLAMP(clamp_i, int64_t, INT64_MIN, INT64_MAX)
+DEFINE_CLAMP(clamp_f, float, -INFINITY, INFINITY)
+DEFINE_CLAMP(clamp_d, double, -INFINITY, INFINITY)
+static const IterInner clamp_kernels[DT_COUNT] = {NULL, clamp_i, clamp_f, clamp_d};
+
+static bool clamp_dtype(DType in, double lo, double hi, DType *ct) {
+  if (isnan(lo) && isnan(hi)) {
+    tensor_set_error("torch.clamp: At least one of 'min' or 'max' must not be None");
+    return false;
+  }
+  if (in == DT_BOOL) {
+    tensor_set_error("\"clamp_cpu\" not implemented for 'Bool'");
+    return false;
+  }
+  *ct = in;
+  if (!isnan(lo)) *ct = tensor_scalar_result_type(*ct, lo);
+  if (!isnan(hi)) *ct = tensor_scalar_result_type(*ct, hi);
+  return true;
+}
+
+static bool clamp_run(Tensor *out, const Tensor *a, double lo, double hi) {
+  ClampBounds cb = {lo, hi};
+  TensorIter it;
+  iter_init(&it, out->ndim, out->shape);
+  iter_add(&it, out);
+  iter_add(&it, a);
+  return iter_run(&it, clamp_kernels[out->dtype], &cb);
+}
+
+Tensor *tensor_clamp(const Tensor *a, double lo, double hi) {
+  DType ct;
+  if (!clamp_dtype(a->dtype, lo, hi, &ct)) return NULL;
+  Tensor *ca = tensor_to_dtype(a, ct);
+  Tensor *out = ca ? tensor_empty(ct, a->ndim, a->shape) : NULL;
+  if (out && !clamp_run(out, ca, lo, hi)) {
+    tensor_release(out);
+    out = NULL;
+  }
+  tensor_release(ca);
+  return out;
+}
+
+bool tensor_clamp_(Tensor *a, double lo, double hi) {
+  DType ct;
+  if (!clamp_dtype(a->dtype, lo, hi, &ct)) return false;
+  if (!check_cast_to(ct, a->dtype) || !tensor_check_writable(a)) return false;
+  tensor_bump_version(a);
+  return clamp_run(a, a, lo, hi);
+}
+
+/* ---- where ---- */
+
+#define DEFINE_WHERE(name, T)                                                                \
+  static void name(int64_t n, char *const *p, const int64_t *s, const void *ctx) {          \
+    (void)ctx;                                                                               \
+    for (int64_t i = 0; i < n; i++) {                                                        \
+      bool c = *(const uint8_t *)(p[1] + i * s[1]);                                          \
+      *(T *)(p[0] + i * s[0]) = *(const T *)(p[c ? 2 : 3] + i * s[c ? 2 : 3]);               \
+    }                                                                                        \
+  }
+DEFINE_WHERE(where_1, uint8_t)
+DEFINE_WHERE(where_4, uint32_t)
+DEFINE_WHERE(where_8, uint64_t)
+
+Tensor *tensor_where(const Tensor *cond, const Tensor *a, const Tensor *b) {
+  if (cond->dtype != DT_BOOL) {
+    tensor_set_error("where expected condition to be a boolean tensor, but got a tensor with "
+                     "dtype %s",
+                     tensor_dtype_torch_name(cond->dtype));
+    return NULL;
+  }
+  int nd, nd2;
+  int64_t shape[TENSOR_MAX_DIMS], shape2[TENSOR_MAX_DIMS];
+  if (!tensor_broadcast_shape(cond->ndim, cond->shape, a->ndim, a->shape, &nd, shape) ||
+      !tensor_broadcast_shape(nd, shape, b->ndim, b->shape, &nd2, shape2))
+    return NULL;
+  DType ct = tensor_result_type(a, b);
+  Tensor *ca = tensor_to_dtype(a, ct);
+  Tensor *cb = ca ? tensor_to_dtype(b, ct) : NULL;
+  Tensor *out = cb ? tensor_empty(ct, nd2, shape2) : NULL;
+  if (out) {
+    TensorIter it;
+    iter_init(&it, nd2, shape2);
+    iter_add(&it, out);
+    iter_add(&it, cond);
+    iter_add(&it, ca);
+    iter_add(&it, cb);
+    size_t es = dtype_size(ct);
+    if (!iter_run(&it, es == 1 ? where_1 : es == 4 ? where_4 : where_8, NULL)) {
+      tensor_release(out);
+      out = NULL;
+    }
+  }
+  tensor_release(ca);
+  tensor_release(cb);
+  return out;
+}

@@ -74,6 +74,15 @@ typedef enum {
 extern const char *const tensor_unary_names[UN_COUNT];
 extern const char *const tensor_binary_names[BIN_COUNT];
 
+/* ---- dtype rules ---- */
+/* PyTorch's result_type of two tensors: a 0-d operand only raises the dtype of
+ * an operand with dimensions when it is of a higher category (bool < integer < float). */
+DType tensor_result_type(const Tensor *a, const Tensor *b);
+/* The dtype of `tensor op number` (the number is integral or not). */
+DType tensor_scalar_result_type(DType t, double s);
+bool tensor_can_cast(DType from, DType to); /* same or higher category */
+const char *tensor_dtype_torch_name(DType dt); /* "Float", "Long", ... for messages */
+
 /* ---- creation ---- */
 Tensor *tensor_arange(double start, double end, double step, DType dt);
 Tensor *tensor_linspace(double start, double end, int64_t n, DType dt);
