@@ -1,16 +1,334 @@
 /* autograd.h — define-by-run automatic differentiation (the `autograd/` component).
  *
- * (Contract stub: the autograd component fills this header in; the VM relies
- * only on the declarations below to hold graph nodes as script values.)
+ * The design is PyTorch's eager autograd, written as plainly as micrograd:
+ *
+ *   - Per-tensor state (requires_grad, .grad, grad_fn, hooks, ...) hangs off
+ *     Tensor.meta (an AgMeta, private to this component). tensor/ never sees it.
+ *   - Every differentiable op (ops.c, the ag_* functions below) calls the
+ *     tensor/ op and, when grad mode is on and an input requires grad,
+ *     records a GradNode: its kind (one X-macro table of PyTorch 1.13's node
+ *     names), its edges to the nodes of its inputs (next_functions), the
+ *     values its derivative needs and the script line that ran it.
+ *   - Every derivative formula lives in derivatives.c, one entry per kind,
+ *     written with the ag_* ops themselves so that a backward run with
+ *     create_graph records its own graph (higher-order derivatives).
+ *   - The engine (engine.c) counts dependencies from the roots and runs the
+ *     nodes from a ready queue (latest node first, as PyTorch), never
+ *     recursing on the C stack, so a chain of a million nodes works.
+ *
+ * No reference cycles: a tensor owns its grad_fn; a node owns the nodes it
+ * points to and data-only aliases of the tensors it saved (same storage and
+ * version counter, no meta), plus the version they had. A leaf's
+ * AccumulateGrad node owns the leaf; the leaf only points back weakly. So the
+ * graph is freed as soon as nothing refers to it (refcounts, freed
+ * iteratively: dropping a million-node chain does not recurse either).
+ *
+ * Errors follow tensor/'s convention: NULL / false plus tensor_error().
+ * Script-level things (hooks written in Ag, custom Function subclasses)
+ * reach the engine as opaque callbacks; a callback that fails returns a
+ * failure and the binding keeps its own error object.
+ *
+ * Thread-local state (as allowed): grad mode, anomaly mode, the current
+ * script line, the lines of recent in-place writes, the node/meta free lists
+ * and the deferred-release list.
  */
 #ifndef AG_AUTOGRAD_H
 #define AG_AUTOGRAD_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tensor/ops.h"
+#include "tensor/random.h"
 #include "tensor/tensor.h"
 
 typedef struct GradNode GradNode;
 
+/* ---- node kinds: X(name) with PyTorch 1.13's exact names ---- */
+#define AG_NODE_KINDS(X)                                                        \
+  X(AccumulateGrad)                                                             \
+  X(AddBackward0)                                                               \
+  X(SubBackward0)                                                               \
+  X(RsubBackward1)                                                              \
+  X(MulBackward0)                                                               \
+  X(DivBackward0)                                                               \
+  X(ReciprocalBackward0)                                                        \
+  X(PowBackward0)                                                               \
+  X(PowBackward1)                                                               \
+  X(PowBackward2)                                                               \
+  X(RemainderBackward0)                                                         \
+  X(RemainderBackward1)                                                         \
+  X(MaximumBackward0)                                                           \
+  X(MinimumBackward0)                                                           \
+  X(NegBackward0)                                                               \
+  X(AbsBackward0)                                                               \
+  X(SqrtBackward0)                                                              \
+  X(ExpBackward0)                                                               \
+  X(LogBackward0)                                                               \
+  X(SinBackward0)                                                               \
+  X(CosBackward0)                                                               \
+  X(TanBackward0)                                                               \
+  X(TanhBackward0)                                                              \
+  X(SigmoidBackward0)                                                           \
+  X(ReluBackward0)                                                              \
+  X(GeluBackward0)                                                              \
+  X(ErfBackward0)                                                               \
+  X(SignBackward0)                                                              \
+  X(FloorBackward0)                                                             \
+  X(CeilBackward0)                                                              \
+  X(RoundBackward0)                                                             \
+  X(ClampBackward1)                                                             \
+  X(ClampMinBackward0)                                                          \
+  X(ClampMaxBackward0)                                                          \
+  X(WhereBackward0)                                                             \
+  X(SumBackward0)                                                               \
+  X(SumBackward1)                                                               \
+  X(MeanBackward0)                                                              \
+  X(MeanBackward1)                                                              \
+  X(ProdBackward0)                                                              \
+  X(ProdBackward1)                                                              \
+  X(MaxBackward0)                                                               \
+  X(MaxBackward1)                                                               \
+  X(MinBackward0)                                                               \
+  X(MinBackward1)                                                               \
+  X(VarBackward0)                                                               \
+  X(StdBackward0)                                                               \
+  X(NormBackward1)                                                              \
+  X(LogsumexpBackward0)                                                         \
+  X(ViewBackward0)                                                              \
+  X(ReshapeAliasBackward0)                                                      \
+  X(UnsafeViewBackward0)                                                        \
+  X(SqueezeBackward0)                                                           \
+  X(SqueezeBackward1)                                                           \
+  X(UnsqueezeBackward0)                                                         \
+  X(TransposeBackward0)                                                         \
+  X(TBackward0)                                                                 \
+  X(PermuteBackward0)                                                           \
+  X(ExpandBackward0)                                                            \
+  X(CatBackward0)                                                               \
+  X(StackBackward0)                                                             \
+  X(SplitBackward0)                                                             \
+  X(SplitWithSizesBackward0)                                                    \
+  X(UnbindBackward0)                                                            \
+  X(SelectBackward0)                                                            \
+  X(SliceBackward0)                                                             \
+  X(IndexBackward0)                                                             \
+  X(IndexPutBackward0)                                                          \
+  X(CopySlices)                                                                 \
+  X(IndexSelectBackward0)                                                       \
+  X(GatherBackward0)                                                            \
+  X(ScatterAddBackward0)                                                        \
+  X(MmBackward0)                                                                \
+  X(BmmBackward0)                                                               \
+  X(MvBackward0)                                                                \
+  X(DotBackward0)                                                               \
+  X(SoftmaxBackward0)                                                           \
+  X(LogSoftmaxBackward0)                                                        \
+  X(MseLossBackward0)                                                           \
+  X(L1LossBackward0)                                                            \
+  X(NllLossBackward0)                                                           \
+  X(BinaryCrossEntropyBackward0)                                                \
+  X(ToCopyBackward0)                                                            \
+  X(CloneBackward0)                                                             \
+  X(CopyBackwards)                                                              \
+  X(FillBackward0)                                                              \
+  X(ZeroBackward0)                                                              \
+  X(UniformBackward0)                                                           \
+  X(NormalBackward0)                                                            \
+  X(CustomBackward) /* an Ag Function subclass: prints as <NAMEBackward> */
+
+typedef enum {
+#define AG_NODE_ENUM(name) AG_NODE_##name,
+  AG_NODE_KINDS(AG_NODE_ENUM)
+#undef AG_NODE_ENUM
+  AG_NODE_COUNT
+} AgNodeKind;
+
+/* ---- modes and context (thread-local) ---- */
+bool ag_is_grad_enabled(void);
+bool ag_set_grad_enabled(bool enabled); /* returns the previous mode */
+void ag_set_anomaly(bool enabled, bool check_forward);
+bool ag_anomaly_enabled(void);
+/* The script line of the op being run: recorded on new nodes and in-place writes. */
+void ag_set_current_line(int line);
+int ag_current_line(void);
+
+/* ---- per-tensor state ---- */
+bool ag_requires_grad(const Tensor *t);
+/* Leaves only (PyTorch's errors for non-leaves and non-float dtypes). */
+bool ag_set_requires_grad(Tensor *t, bool requires_grad);
+bool ag_is_leaf(const Tensor *t);              /* true unless the tensor has a grad_fn */
+GradNode *ag_grad_fn(const Tensor *t);          /* borrowed; NULL for leaves */
+int ag_output_nr(const Tensor *t);
+Tensor *ag_get_grad(const Tensor *t);            /* borrowed; NULL when unset */
+/* Assigns .grad (NULL clears); the shape and dtype must match the tensor's. */
+bool ag_set_grad(Tensor *t, Tensor *grad);
+bool ag_retain_grad(Tensor *t);                  /* no-op on leaves */
+bool ag_retains_grad(const Tensor *t);
+/* The AccumulateGrad node of a leaf that requires grad (created on demand;
+ * borrowed: the caller retains it to keep it). NULL otherwise. */
+GradNode *ag_grad_accumulator(Tensor *t);
+/* The script variable name the binding knows the tensor by (for graphs). */
+void ag_set_name(Tensor *t, const char *name);
+const char *ag_name(const Tensor *t);            /* NULL when unnamed */
+
+/* Tensor hooks: call() receives the gradient flowing into the tensor and
+ * returns NULL to keep it or a new reference that replaces it; it sets
+ * *failed (and returns NULL) when the script hook raised. release() frees ctx
+ * when the hook goes away. */
+typedef struct {
+  Tensor *(*call)(void *ctx, Tensor *grad, bool *failed);
+  void (*release)(void *ctx);
+} AgHookFns;
+/* Returns a handle (> 0) for ag_remove_hook, or -1 on error (tensor does not
+ * require grad). On a leaf the hook runs before accumulation into .grad; on a
+ * non-leaf it is attached to the node that computes the tensor. */
+int ag_register_hook(Tensor *t, AgHookFns fns, void *ctx);
+bool ag_remove_hook(Tensor *t, int handle);
+
+/* ---- graph nodes ---- */
 GradNode *grad_node_retain(GradNode *node);
 void grad_node_release(GradNode *node);
+AgNodeKind grad_node_kind(const GradNode *node);
+const char *grad_node_name(const GradNode *node); /* "MulBackward0", "MyFnBackward" */
+const char *ag_node_kind_name(AgNodeKind kind);
+uint64_t grad_node_id(const GradNode *node);      /* stable, increasing in creation order */
+int grad_node_line(const GradNode *node);         /* script line of the forward op, 0 if unknown */
+int grad_node_num_next(const GradNode *node);
+/* next_functions[i]: borrowed node (NULL when that input needs no gradient) and its input_nr. */
+GradNode *grad_node_next(const GradNode *node, int i, int *input_nr);
+Tensor *grad_node_variable(const GradNode *node); /* AccumulateGrad's leaf (borrowed), else NULL */
+/* Saved values, for show_saved displays: the i-th saved tensor (borrowed
+ * data-only alias; NULL once freed by backward) and its role name. */
+int grad_node_num_saved(const GradNode *node);
+Tensor *grad_node_saved(const GradNode *node, int i, const char **name);
+/* The shape and dtype of the forward output(s) this node differentiates. */
+int grad_node_num_outputs(const GradNode *node);
+bool grad_node_output_info(const GradNode *node, int i, DType *dtype, int *ndim,
+                           const int64_t **shape);
+void *grad_node_custom_ctx(const GradNode *node); /* a custom node's ctx, else NULL */
+
+/* ---- custom functions (Ag Function subclasses) ----
+ * The binding runs forward() with grad mode off, then calls ag_custom_record
+ * with every argument of apply (NULL for non-tensors) and the outputs.
+ * backward() receives one gradient per output (zeros where none flowed) and
+ * writes at most max_out new references (NULL = no gradient) to out; it
+ * returns how many gradients the script returned, or -1 when it raised.
+ * release_saved() (may be NULL) drops ctx's saved tensors when a backward
+ * without retain_graph frees the graph; release() frees ctx with the node. */
+typedef struct {
+  int (*backward)(void *ctx, Tensor *const *grads, int ngrads, Tensor **out, int max_out,
+                  bool *failed);
+  void (*release_saved)(void *ctx);
+  void (*release)(void *ctx);
+} AgFunctionFns;
+/* needs_input_grad for apply's arguments: grad mode on and the argument is a
+ * tensor that requires grad. Fills flags[nargs]; returns whether any is set. */
+bool ag_custom_needs_input_grad(Tensor *const *args, int nargs, bool *flags);
+/* Records the node "<name>Backward" when some argument needs a gradient
+ * (otherwise returns true doing nothing, and ctx is released). On success the
+ * node owns ctx. An output that is one of the arguments is replaced by an
+ * alias, so that the argument keeps its own history. */
+bool ag_custom_record(const char *name, AgFunctionFns fns, void *ctx, Tensor *const *args,
+                      int nargs, Tensor **outputs, int noutputs);
+
+/* ---- the engine ----
+ * ag_backward: .backward() for n roots; grad_roots[i] may be NULL for a
+ * scalar root (a gradient of 1). inputs (may be NULL) restricts accumulation
+ * to those tensors. ag_grad: autograd.grad; fills results[ninputs] with new
+ * references (NULL for unused inputs when allow_unused). */
+bool ag_backward(Tensor *const *roots, Tensor *const *grad_roots, int n, bool retain_graph,
+                 bool create_graph, Tensor *const *inputs, int ninputs);
+bool ag_grad(Tensor *const *outputs, Tensor *const *grad_outputs, int noutputs,
+             Tensor *const *inputs, int ninputs, bool retain_graph, bool create_graph,
+             bool allow_unused, Tensor **results);
+
+/* ---- differentiable ops (mirroring tensor/ops.h: same arguments and errors) ----
+ * Each returns a new reference or NULL with tensor_error() set. */
+Tensor *ag_unary(UnaryOp op, Tensor *a);
+Tensor *ag_binary(BinaryOp op, Tensor *a, Tensor *b);
+Tensor *ag_binary_scalar(BinaryOp op, Tensor *a, double s); /* a op s */
+Tensor *ag_scalar_binary(BinaryOp op, double s, Tensor *a); /* s op a */
+Tensor *ag_clamp(Tensor *a, double lo, double hi);          /* NAN: no bound */
+Tensor *ag_clamp_min(Tensor *a, double lo);
+Tensor *ag_clamp_max(Tensor *a, double hi);
+Tensor *ag_where(const Tensor *cond, Tensor *a, Tensor *b);
+
+Tensor *ag_sum(Tensor *a, const int *dims, int ndims, bool keepdim); /* dims NULL: all */
+Tensor *ag_mean(Tensor *a, const int *dims, int ndims, bool keepdim);
+Tensor *ag_prod(Tensor *a, int dim, bool has_dim, bool keepdim);
+Tensor *ag_max(Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices);
+Tensor *ag_min(Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices);
+Tensor *ag_var(Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
+Tensor *ag_std(Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
+Tensor *ag_norm(Tensor *a, double p, const int *dims, int ndims, bool keepdim);
+Tensor *ag_logsumexp(Tensor *a, const int *dims, int ndims, bool keepdim);
+/* The un-broadcast helper, differentiable (its backward expands). */
+Tensor *ag_sum_to_shape(Tensor *a, int ndim, const int64_t *shape);
+
+Tensor *ag_reshape(Tensor *a, int ndim, const int64_t *shape);
+Tensor *ag_view(Tensor *a, int ndim, const int64_t *shape);
+Tensor *ag_flatten(Tensor *a, int start_dim, int end_dim);
+Tensor *ag_squeeze(Tensor *a, int dim, bool has_dim);
+Tensor *ag_unsqueeze(Tensor *a, int dim);
+Tensor *ag_transpose(Tensor *a, int d0, int d1);
+Tensor *ag_permute(Tensor *a, const int *perm, int n);
+Tensor *ag_expand(Tensor *a, int ndim, const int64_t *shape);
+Tensor *ag_t(Tensor *a);
+Tensor *ag_contiguous(Tensor *a); /* a itself (retained) if contiguous, else CloneBackward0 */
+Tensor *ag_cat(Tensor *const *ts, int n, int dim);
+Tensor *ag_stack(Tensor *const *ts, int n, int dim);
+/* Multi-output: return the count and a malloc'd array of new references in *out. */
+int ag_split(Tensor *a, int64_t size, int dim, Tensor ***out);
+int ag_split_sizes(Tensor *a, const int64_t *sizes, int nsizes, int dim, Tensor ***out);
+int ag_chunk(Tensor *a, int chunks, int dim, Tensor ***out);
+int ag_unbind(Tensor *a, int dim, Tensor ***out);
+
+Tensor *ag_select(Tensor *a, int dim, int64_t i);
+Tensor *ag_slice(Tensor *a, int dim, int64_t start, int64_t stop, int64_t step);
+/* t[items]: SelectBackward0 / SliceBackward0 for one basic item, IndexBackward0 otherwise
+ * (a chain of basic items records one node per item, as PyTorch). */
+Tensor *ag_index(Tensor *a, const IndexItem *items, int n);
+/* t[items] = v in place: CopySlices (basic indexing) or IndexPutBackward0. */
+bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v);
+Tensor *ag_index_select(Tensor *a, int dim, const Tensor *index);
+Tensor *ag_gather(Tensor *a, int dim, const Tensor *index);
+
+Tensor *ag_matmul(Tensor *a, Tensor *b);
+Tensor *ag_mm(Tensor *a, Tensor *b);
+Tensor *ag_bmm(Tensor *a, Tensor *b);
+Tensor *ag_mv(Tensor *a, Tensor *v);
+Tensor *ag_dot(Tensor *a, Tensor *b);
+Tensor *ag_outer(Tensor *a, Tensor *b);
+
+Tensor *ag_softmax(Tensor *a, int dim);
+Tensor *ag_log_softmax(Tensor *a, int dim);
+Tensor *ag_mse_loss(Tensor *a, Tensor *b, Reduction r);
+Tensor *ag_l1_loss(Tensor *a, Tensor *b, Reduction r);
+Tensor *ag_nll_loss(Tensor *logp, const Tensor *target, Reduction r);
+Tensor *ag_cross_entropy(Tensor *logits, const Tensor *target, Reduction r);
+Tensor *ag_binary_cross_entropy(Tensor *p, Tensor *target, Reduction r);
+/* training false or p == 0: a itself (retained); else a * mask (MulBackward0, as PyTorch). */
+Tensor *ag_dropout(TensorRng *rng, Tensor *a, double p, bool training);
+
+Tensor *ag_to_dtype(Tensor *a, DType dt); /* a itself (retained) when dt is its dtype */
+Tensor *ag_clone(Tensor *a);
+Tensor *ag_detach(const Tensor *a);        /* shares storage, no history */
+bool ag_detach_(Tensor *a);                /* drops a's history in place */
+
+/* ---- in place (each bumps the version counter once) ----
+ * On a leaf that requires grad with grad mode on: PyTorch's leaf error.
+ * On a non-leaf (or when the other operand requires grad) the op is recorded
+ * and the tensor's history is rebased onto the new node. */
+bool ag_check_inplace(const Tensor *a); /* the leaf rule alone */
+bool ag_binary_(BinaryOp op, Tensor *a, Tensor *b);
+bool ag_binary_scalar_(BinaryOp op, Tensor *a, double s);
+bool ag_unary_(UnaryOp op, Tensor *a);
+bool ag_clamp_(Tensor *a, double lo, double hi);
+bool ag_fill_(Tensor *a, double v);
+bool ag_zero_(Tensor *a);
+bool ag_copy_(Tensor *dst, Tensor *src);
+bool ag_uniform_(TensorRng *rng, Tensor *a, double lo, double hi);
+bool ag_normal_(TensorRng *rng, Tensor *a, double mean, double std);
 
 #endif
