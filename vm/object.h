@@ -11,7 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "autograd/autograd.h"
 #include "chunk.h"
+#include "table.h"
+#include "tensor/tensor.h"
 #include "value.h"
 
 typedef enum {
@@ -31,6 +34,7 @@ typedef enum {
   OBJ_TENSOR,
   OBJ_NODE,  /* an autograd graph node (grad_fn) */
   OBJ_DTYPE, /* float32 float64 int64 bool */
+  OBJ_TYPE_COUNT
 } ObjType;
 
 struct Obj {
@@ -57,6 +61,192 @@ typedef struct ObjFunction {
   ObjString *name;    /* NULL for a module's top level */
   ObjString *file;    /* source file, for errors and tracebacks */
   int line;           /* line of the definition */
+  /* Filled by the VM on the first call from the prologue's OP_DEFAULT chain:
+   * param_has_default[i] says parameter i (slot i+1) has a default. */
+  bool *param_has_default;
+  bool defaults_scanned;
 } ObjFunction;
+
+/* ---- the other object kinds (the VM's own; see SPEC §3) ---- */
+
+typedef struct ObjList {
+  Obj obj;
+  int count;
+  int capacity;
+  Value *items;
+} ObjList;
+
+typedef struct ObjMap {
+  Obj obj;
+  Table table; /* insertion-ordered */
+} ObjMap;
+
+/* range(start, stop, step): lazy, never materialised. */
+typedef struct ObjRange {
+  Obj obj;
+  double start, stop, step;
+} ObjRange;
+
+/* a:b:c inside [ ]; each part may be nil. */
+typedef struct ObjSlice {
+  Obj obj;
+  Value start, stop, step;
+} ObjSlice;
+
+/* A captured variable: open while `location` points into the value stack,
+ * closed once the variable's frame returns (location = &closed). */
+typedef struct ObjUpvalue {
+  Obj obj;
+  Value *location;
+  Value closed;
+  struct ObjUpvalue *next; /* the VM's list of open upvalues, by stack address */
+} ObjUpvalue;
+
+typedef struct ObjClosure {
+  Obj obj;
+  ObjFunction *function;
+  ObjUpvalue **upvalues;
+  int upvalue_count;
+} ObjClosure;
+
+/* Keyword arguments handed to a native: names[i] = values[i]. */
+typedef struct AgKwargs {
+  int count;
+  ObjString *const *names;
+  const Value *values;
+} AgKwargs;
+
+/* A native function. `self` is the receiver when called as a method (a list
+ * for xs.append, the instance for a native class method), else nil. The args
+ * are on the VM stack (GC-safe) and must not be kept. Returns the result, or
+ * VM_EXCEPTION (vm.h) after vm_throw_error()/vm_throw(). */
+typedef Value (*AgNativeFn)(AgVM *vm, Value self, int argc, const Value *args,
+                            const AgKwargs *kw);
+
+typedef struct ObjNative {
+  Obj obj;
+  AgNativeFn fn;
+  ObjString *name;
+  int min_args;
+  int max_args;      /* -1: any number */
+  bool takes_kwargs; /* else a keyword argument is an error naming it */
+} ObjNative;
+
+typedef struct ObjClass {
+  Obj obj;
+  ObjString *name;
+  struct ObjClass *parent;
+  Table methods; /* inherited ones copied in (OP_INHERIT) */
+  Value init;    /* cached methods["init"], or NIL_VAL */
+} ObjClass;
+
+typedef struct ObjInstance {
+  Obj obj;
+  ObjClass *klass;
+  Table fields; /* insertion-ordered */
+} ObjInstance;
+
+typedef struct ObjBoundMethod {
+  Obj obj;
+  Value receiver;
+  Value method; /* a closure or a native */
+} ObjBoundMethod;
+
+typedef enum { MODULE_LOADING, MODULE_LOADED } ModuleState;
+
+/* A namespace of globals: an imported file, the main script (or REPL
+ * session), or a built-in module (nn, optim, autograd). `names` maps each
+ * global's name to its slot in vm->globals, so `util.f` reads the live value. */
+typedef struct ObjModule {
+  Obj obj;
+  ObjString *name;
+  ObjString *path; /* absolute path of the file, or NULL */
+  Table names;     /* name -> slot number */
+  ModuleState state;
+} ObjModule;
+
+/* Wraps one reference to a Tensor; the GC releases it. */
+typedef struct ObjTensor {
+  Obj obj;
+  Tensor *tensor;
+  size_t external_bytes; /* counted toward the GC trigger */
+} ObjTensor;
+
+/* Wraps one reference to an autograd graph node. */
+typedef struct ObjNode {
+  Obj obj;
+  GradNode *node;
+} ObjNode;
+
+typedef struct ObjDType {
+  Obj obj;
+  DType dtype;
+} ObjDType;
+
+#define OBJ_TYPE(v) (AS_OBJ(v)->type)
+static inline bool is_obj_type(Value v, ObjType t) { return IS_OBJ(v) && AS_OBJ(v)->type == t; }
+#define IS_STRING(v) is_obj_type(v, OBJ_STRING)
+#define IS_LIST(v) is_obj_type(v, OBJ_LIST)
+#define IS_MAP(v) is_obj_type(v, OBJ_MAP)
+#define IS_RANGE(v) is_obj_type(v, OBJ_RANGE)
+#define IS_SLICE(v) is_obj_type(v, OBJ_SLICE)
+#define IS_FUNCTION(v) is_obj_type(v, OBJ_FUNCTION)
+#define IS_CLOSURE(v) is_obj_type(v, OBJ_CLOSURE)
+#define IS_NATIVE(v) is_obj_type(v, OBJ_NATIVE)
+#define IS_CLASS(v) is_obj_type(v, OBJ_CLASS)
+#define IS_INSTANCE(v) is_obj_type(v, OBJ_INSTANCE)
+#define IS_BOUND_METHOD(v) is_obj_type(v, OBJ_BOUND_METHOD)
+#define IS_MODULE(v) is_obj_type(v, OBJ_MODULE)
+#define IS_TENSOR(v) is_obj_type(v, OBJ_TENSOR)
+#define IS_NODE(v) is_obj_type(v, OBJ_NODE)
+#define IS_DTYPE(v) is_obj_type(v, OBJ_DTYPE)
+
+#define AS_STRING(v) ((ObjString *)AS_OBJ(v))
+#define AS_CSTRING(v) (((ObjString *)AS_OBJ(v))->chars)
+#define AS_LIST(v) ((ObjList *)AS_OBJ(v))
+#define AS_MAP(v) ((ObjMap *)AS_OBJ(v))
+#define AS_RANGE(v) ((ObjRange *)AS_OBJ(v))
+#define AS_SLICE(v) ((ObjSlice *)AS_OBJ(v))
+#define AS_FUNCTION(v) ((ObjFunction *)AS_OBJ(v))
+#define AS_CLOSURE(v) ((ObjClosure *)AS_OBJ(v))
+#define AS_NATIVE(v) ((ObjNative *)AS_OBJ(v))
+#define AS_CLASS(v) ((ObjClass *)AS_OBJ(v))
+#define AS_INSTANCE(v) ((ObjInstance *)AS_OBJ(v))
+#define AS_BOUND_METHOD(v) ((ObjBoundMethod *)AS_OBJ(v))
+#define AS_MODULE(v) ((ObjModule *)AS_OBJ(v))
+#define AS_TENSOR_OBJ(v) ((ObjTensor *)AS_OBJ(v))
+#define AS_NODE_OBJ(v) ((ObjNode *)AS_OBJ(v))
+#define AS_DTYPE(v) ((ObjDType *)AS_OBJ(v))
+
+/* ---- constructors (all may collect garbage: protect what you hold) ---- */
+uint32_t obj_hash_bytes(const char *chars, int length);
+ObjString *obj_copy_string(AgVM *vm, const char *chars, int length);
+/* Takes ownership of `chars` (allocated with vm_reallocate, length + 1 bytes). */
+ObjString *obj_take_string(AgVM *vm, char *chars, int length);
+ObjString *obj_string(AgVM *vm, const char *cstr); /* copy of a C string */
+ObjString *obj_printf_string(AgVM *vm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+ObjFunction *obj_new_function(AgVM *vm);
+ObjClosure *obj_new_closure(AgVM *vm, ObjFunction *function);
+ObjUpvalue *obj_new_upvalue(AgVM *vm, Value *slot);
+ObjNative *obj_new_native(AgVM *vm, const char *name, AgNativeFn fn, int min_args, int max_args,
+                          bool takes_kwargs);
+ObjList *obj_new_list(AgVM *vm);
+void obj_list_append(AgVM *vm, ObjList *list, Value v); /* list must be reachable */
+ObjMap *obj_new_map(AgVM *vm);
+ObjRange *obj_new_range(AgVM *vm, double start, double stop, double step);
+ObjSlice *obj_new_slice(AgVM *vm, Value start, Value stop, Value step);
+ObjClass *obj_new_class(AgVM *vm, ObjString *name);
+ObjInstance *obj_new_instance(AgVM *vm, ObjClass *klass);
+ObjBoundMethod *obj_new_bound_method(AgVM *vm, Value receiver, Value method);
+ObjModule *obj_new_module(AgVM *vm, ObjString *name, ObjString *path);
+/* Takes over one reference of `tensor` (released when collected). */
+ObjTensor *obj_new_tensor(AgVM *vm, Tensor *tensor);
+/* Takes over one reference of `node`. */
+ObjNode *obj_new_node(AgVM *vm, GradNode *node);
+ObjDType *obj_new_dtype(AgVM *vm, DType dtype);
+
+/* Number of items in a range (0 when empty). */
+int64_t obj_range_length(const ObjRange *r);
 
 #endif

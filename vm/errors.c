@@ -1,0 +1,215 @@
+/* errors.c — Error values, tracebacks, throwing and reporting uncaught errors.
+ *
+ * A runtime error is an instance of the built-in class Error (or a subclass)
+ * with fields `message` (a string) and `traceback` (a list of
+ * [function, file, line] lists, outermost call first), captured when the
+ * error is made or first thrown. Thrown non-Error values keep their
+ * traceback on the VM (vm->exception_trace) while they are in flight.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vm/memory.h"
+#include "vm/vm.h"
+
+/* Frames kept at each end of a very deep traceback (stack overflow). */
+#define TRACE_KEEP 25
+
+static int frame_line(const CallFrame *frame) {
+  const Chunk *chunk = &frame->closure->function->chunk;
+  int offset = (int)(frame->ip - chunk->code) - 1;
+  if (offset < 0) offset = 0;
+  if (offset >= chunk->count) offset = chunk->count - 1;
+  return chunk->count > 0 ? chunk->lines[offset] : frame->closure->function->line;
+}
+
+static Value trace_entry(AgVM *vm, const CallFrame *frame) {
+  ObjFunction *f = frame->closure->function;
+  ObjList *entry = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(entry));
+  ObjString *name = f->name ? f->name : obj_string(vm, "<script>");
+  obj_list_append(vm, entry, OBJ_VAL(name));
+  obj_list_append(vm, entry, f->file ? OBJ_VAL(f->file) : OBJ_VAL(obj_string(vm, "<input>")));
+  obj_list_append(vm, entry, NUMBER_VAL(frame_line(frame)));
+  vm_pop_root(vm);
+  return OBJ_VAL(entry);
+}
+
+/* The current call stack as a traceback list, outermost first. */
+static ObjList *capture_trace(AgVM *vm) {
+  ObjList *trace = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(trace));
+  int n = vm->frame_count;
+  for (int i = 0; i < n; i++) {
+    if (n > 2 * TRACE_KEEP && i == TRACE_KEEP) {
+      obj_list_append(vm, trace, NUMBER_VAL(n - 2 * TRACE_KEEP)); /* "... N more" */
+      i = n - TRACE_KEEP - 1;
+      continue;
+    }
+    obj_list_append(vm, trace, trace_entry(vm, &vm->frames[i]));
+  }
+  vm_pop_root(vm);
+  return trace;
+}
+
+static bool is_error_instance(AgVM *vm, Value v) {
+  if (!IS_INSTANCE(v)) return false;
+  for (ObjClass *k = AS_INSTANCE(v)->klass; k != NULL; k = k->parent) {
+    if (k == vm->error_class) return true;
+  }
+  return false;
+}
+
+ObjInstance *vm_new_error(AgVM *vm, ObjClass *klass, ObjString *message) {
+  vm_push_root(vm, OBJ_VAL(message));
+  ObjInstance *err = obj_new_instance(vm, klass);
+  vm_push_root(vm, OBJ_VAL(err));
+  table_set(vm, &err->fields, OBJ_VAL(vm->message_string), OBJ_VAL(message));
+  ObjList *trace = capture_trace(vm);
+  table_set(vm, &err->fields, OBJ_VAL(vm->traceback_string), OBJ_VAL(trace));
+  vm_pop_roots(vm, 2);
+  return err;
+}
+
+Value vm_throw(AgVM *vm, Value thrown) {
+  vm->exception = thrown;
+  vm->has_exception = true;
+  vm->exception_trace = NULL;
+  if (is_error_instance(vm, thrown)) {
+    Value trace;
+    ObjInstance *err = AS_INSTANCE(thrown);
+    if (!table_get(&err->fields, OBJ_VAL(vm->traceback_string), &trace) || IS_NIL(trace)) {
+      ObjList *t = capture_trace(vm);
+      table_set(vm, &err->fields, OBJ_VAL(vm->traceback_string), OBJ_VAL(t));
+    }
+  } else {
+    vm->exception_trace = capture_trace(vm);
+  }
+  return VM_EXCEPTION;
+}
+
+Value vm_throw_error(AgVM *vm, const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  ObjString *message = obj_string(vm, buf);
+  ObjInstance *err = vm_new_error(vm, vm->error_class, message);
+  return vm_throw(vm, OBJ_VAL(err));
+}
+
+Value vm_take_exception(AgVM *vm) {
+  Value v = vm->exception;
+  vm->exception = NIL_VAL;
+  vm->has_exception = false;
+  return v;
+}
+
+const char *vm_exception_message(AgVM *vm, Value exc) {
+  Value message;
+  if (IS_INSTANCE(exc) && table_get(&AS_INSTANCE(exc)->fields, OBJ_VAL(vm->message_string), &message) &&
+      IS_STRING(message)) {
+    return AS_CSTRING(message);
+  }
+  vm_push_root(vm, exc);
+  Value s = vm_to_str(vm, exc);
+  vm_pop_root(vm);
+  if (IS_EXCEPTION(s)) {
+    vm_take_exception(vm);
+    return "(an error that cannot be shown)";
+  }
+  return AS_CSTRING(s);
+}
+
+/* ---- reporting ---- */
+
+static ObjList *trace_of(AgVM *vm, Value exc) {
+  Value trace;
+  if (IS_INSTANCE(exc) && table_get(&AS_INSTANCE(exc)->fields, OBJ_VAL(vm->traceback_string), &trace) &&
+      IS_LIST(trace)) {
+    return AS_LIST(trace);
+  }
+  return vm->exception_trace;
+}
+
+static bool trace_entry_ok(Value e) {
+  return IS_LIST(e) && AS_LIST(e)->count == 3 && IS_STRING(AS_LIST(e)->items[0]) &&
+         IS_STRING(AS_LIST(e)->items[1]) && IS_NUMBER(AS_LIST(e)->items[2]);
+}
+
+static void print_trace(FILE *out, ObjList *trace) {
+  fprintf(out, "Traceback (innermost last):\n");
+  for (int i = 0; i < trace->count; i++) {
+    Value e = trace->items[i];
+    if (IS_NUMBER(e)) {
+      fprintf(out, "  ... %.0f more calls ...\n", AS_NUMBER(e));
+    } else if (trace_entry_ok(e)) {
+      ObjList *l = AS_LIST(e);
+      fprintf(out, "  in %s at %s:%.0f\n", AS_CSTRING(l->items[0]), AS_CSTRING(l->items[1]),
+              AS_NUMBER(l->items[2]));
+    }
+  }
+}
+
+void vm_report_exception(AgVM *vm, FILE *out, bool color) {
+  if (!vm->has_exception) return;
+  Value exc = vm->exception;
+  vm_push_root(vm, exc);
+  ObjList *trace = trace_of(vm, exc);
+  vm_push_root(vm, trace ? OBJ_VAL(trace) : NIL_VAL);
+  const char *message = vm_exception_message(vm, exc);
+  fflush(stdout);
+  Value last = NIL_VAL;
+  if (trace && trace->count > 0) last = trace->items[trace->count - 1];
+  if (trace_entry_ok(last)) {
+    fprintf(out, "%s:%.0f: ", AS_CSTRING(AS_LIST(last)->items[1]), AS_NUMBER(AS_LIST(last)->items[2]));
+  }
+  fprintf(out, "%serror:%s %s\n", color ? "\033[1;31m" : "", color ? "\033[0m" : "", message);
+  if (trace && trace->count > 0) print_trace(out, trace);
+  vm_pop_roots(vm, 2);
+  vm_take_exception(vm);
+  vm->exception_trace = NULL;
+}
+
+/* ---- class Error ---- */
+
+static Value error_init(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
+  Value message = argc > 0 ? args[0] : OBJ_VAL(obj_string(vm, ""));
+  if (!IS_STRING(message)) {
+    message = vm_to_str(vm, message);
+    if (IS_EXCEPTION(message)) return message;
+  }
+  if (IS_INSTANCE(self)) {
+    ObjInstance *err = AS_INSTANCE(self);
+    table_set(vm, &err->fields, OBJ_VAL(vm->message_string), message);
+    table_set(vm, &err->fields, OBJ_VAL(vm->traceback_string), NIL_VAL);
+  }
+  return NIL_VAL;
+}
+
+static Value error_str(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
+  return OBJ_VAL(obj_string(vm, vm_exception_message(vm, self)));
+}
+
+static ObjClass *define_class(AgVM *vm, const char *name, ObjClass *parent) {
+  ObjClass *k = obj_new_class(vm, obj_string(vm, name));
+  vm_define_builtin(vm, name, OBJ_VAL(k));
+  if (parent) {
+    table_add_all(vm, &parent->methods, &k->methods);
+    k->parent = parent;
+    k->init = parent->init;
+  }
+  return k;
+}
+
+void vm_install_core(AgVM *vm) {
+  vm->error_class = define_class(vm, "Error", NULL);
+  ObjNative *init = obj_new_native(vm, "init", error_init, 0, 1, false);
+  table_set(vm, &vm->error_class->methods, OBJ_VAL(vm->init_string), OBJ_VAL(init));
+  vm->error_class->init = OBJ_VAL(init);
+  ObjNative *str = obj_new_native(vm, "str", error_str, 0, 0, false);
+  table_set(vm, &vm->error_class->methods, OBJ_VAL(vm->str_string), OBJ_VAL(str));
+  vm->interrupted_class = define_class(vm, "Interrupted", vm->error_class);
+}

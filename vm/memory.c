@@ -1,0 +1,339 @@
+/* memory.c — allocation, the mark-sweep collector, temporary roots and pins
+ * (design in memory.h). */
+#include "vm/memory.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "vm/vm.h"
+
+#define GC_MIN_HEAP (1024 * 1024)
+
+void *vm_reallocate(AgVM *vm, void *ptr, size_t old_size, size_t new_size) {
+  vm->bytes_allocated += new_size;
+  vm->bytes_allocated -= old_size;
+  if (new_size > old_size && vm->gc_paused == 0 &&
+      (vm->gc_stress || vm->bytes_allocated > vm->next_gc)) {
+    vm_collect_garbage(vm);
+  }
+  if (new_size == 0) {
+    free(ptr);
+    return NULL;
+  }
+  void *result = realloc(ptr, new_size);
+  if (result == NULL) {
+    fprintf(stderr, "ag: out of memory (allocating %zu bytes)\n", new_size);
+    abort();
+  }
+  return result;
+}
+
+void vm_add_external_bytes(AgVM *vm, ptrdiff_t delta) {
+  if (delta < 0 && (size_t)(-delta) > vm->bytes_allocated) {
+    vm->bytes_allocated = 0;
+    return;
+  }
+  vm->bytes_allocated += (size_t)delta;
+}
+
+Obj *vm_allocate_object(AgVM *vm, size_t size, ObjType type) {
+  Obj *obj = (Obj *)vm_reallocate(vm, NULL, 0, size);
+  obj->type = type;
+  obj->marked = false;
+  obj->next = vm->objects;
+  vm->objects = obj;
+  return obj;
+}
+
+/* ---- freeing ---- */
+
+static void free_function(AgVM *vm, ObjFunction *f) {
+  chunk_free(vm, &f->chunk);
+  int names = f->arity + (f->has_rest ? 1 : 0);
+  if (f->param_names) AG_FREE_ARRAY(vm, ObjString *, f->param_names, names);
+  if (f->param_has_default) AG_FREE_ARRAY(vm, bool, f->param_has_default, f->arity);
+  AG_FREE(vm, ObjFunction, f);
+}
+
+void vm_free_object(AgVM *vm, Obj *obj) {
+  switch (obj->type) {
+  case OBJ_STRING: {
+    ObjString *s = (ObjString *)obj;
+    vm_reallocate(vm, s, sizeof(ObjString) + (size_t)s->length + 1, 0);
+    break;
+  }
+  case OBJ_LIST: {
+    ObjList *l = (ObjList *)obj;
+    AG_FREE_ARRAY(vm, Value, l->items, l->capacity);
+    AG_FREE(vm, ObjList, l);
+    break;
+  }
+  case OBJ_MAP:
+    table_free(vm, &((ObjMap *)obj)->table);
+    AG_FREE(vm, ObjMap, obj);
+    break;
+  case OBJ_RANGE: AG_FREE(vm, ObjRange, obj); break;
+  case OBJ_SLICE: AG_FREE(vm, ObjSlice, obj); break;
+  case OBJ_FUNCTION: free_function(vm, (ObjFunction *)obj); break;
+  case OBJ_CLOSURE: {
+    ObjClosure *c = (ObjClosure *)obj;
+    if (c->upvalues) AG_FREE_ARRAY(vm, ObjUpvalue *, c->upvalues, c->upvalue_count);
+    AG_FREE(vm, ObjClosure, c);
+    break;
+  }
+  case OBJ_UPVALUE: AG_FREE(vm, ObjUpvalue, obj); break;
+  case OBJ_NATIVE: AG_FREE(vm, ObjNative, obj); break;
+  case OBJ_CLASS:
+    table_free(vm, &((ObjClass *)obj)->methods);
+    AG_FREE(vm, ObjClass, obj);
+    break;
+  case OBJ_INSTANCE:
+    table_free(vm, &((ObjInstance *)obj)->fields);
+    AG_FREE(vm, ObjInstance, obj);
+    break;
+  case OBJ_BOUND_METHOD: AG_FREE(vm, ObjBoundMethod, obj); break;
+  case OBJ_MODULE:
+    table_free(vm, &((ObjModule *)obj)->names);
+    AG_FREE(vm, ObjModule, obj);
+    break;
+  case OBJ_TENSOR: {
+    ObjTensor *t = (ObjTensor *)obj;
+    tensor_release(t->tensor);
+    vm_add_external_bytes(vm, -(ptrdiff_t)t->external_bytes);
+    AG_FREE(vm, ObjTensor, t);
+    break;
+  }
+  case OBJ_NODE:
+    grad_node_release(((ObjNode *)obj)->node);
+    AG_FREE(vm, ObjNode, obj);
+    break;
+  case OBJ_DTYPE: AG_FREE(vm, ObjDType, obj); break;
+  case OBJ_TYPE_COUNT: break;
+  }
+}
+
+void vm_free_objects(AgVM *vm) {
+  Obj *obj = vm->objects;
+  while (obj != NULL) {
+    Obj *next = obj->next;
+    vm_free_object(vm, obj);
+    obj = next;
+  }
+  vm->objects = NULL;
+  free(vm->gray_stack);
+  vm->gray_stack = NULL;
+  vm->gray_capacity = 0;
+}
+
+/* ---- marking ---- */
+
+void vm_mark_object(AgVM *vm, Obj *obj) {
+  if (obj == NULL || obj->marked) return;
+  obj->marked = true;
+  if (vm->gray_count == vm->gray_capacity) {
+    vm->gray_capacity = AG_GROW_CAPACITY(vm->gray_capacity);
+    /* The gray stack is the collector's own: plain realloc, not counted. */
+    Obj **grown = realloc(vm->gray_stack, sizeof(Obj *) * (size_t)vm->gray_capacity);
+    if (grown == NULL) {
+      fprintf(stderr, "ag: out of memory in the garbage collector\n");
+      abort();
+    }
+    vm->gray_stack = grown;
+  }
+  vm->gray_stack[vm->gray_count++] = obj;
+}
+
+void vm_mark_value(AgVM *vm, Value v) {
+  if (IS_OBJ(v)) vm_mark_object(vm, AS_OBJ(v));
+}
+
+static void mark_values(AgVM *vm, const Value *values, int n) {
+  for (int i = 0; i < n; i++) vm_mark_value(vm, values[i]);
+}
+
+static void mark_table(AgVM *vm, const Table *t) {
+  for (int i = 0; i < t->used; i++) {
+    vm_mark_value(vm, t->entries[i].key);
+    vm_mark_value(vm, t->entries[i].value);
+  }
+}
+
+static void blacken_function(AgVM *vm, ObjFunction *f) {
+  vm_mark_object(vm, (Obj *)f->name);
+  vm_mark_object(vm, (Obj *)f->file);
+  mark_values(vm, f->chunk.constants, f->chunk.const_count);
+  int names = f->arity + (f->has_rest ? 1 : 0);
+  if (f->param_names) {
+    for (int i = 0; i < names; i++) vm_mark_object(vm, (Obj *)f->param_names[i]);
+  }
+}
+
+static void blacken(AgVM *vm, Obj *obj) {
+  switch (obj->type) {
+  case OBJ_LIST: mark_values(vm, ((ObjList *)obj)->items, ((ObjList *)obj)->count); break;
+  case OBJ_MAP: mark_table(vm, &((ObjMap *)obj)->table); break;
+  case OBJ_SLICE: {
+    ObjSlice *s = (ObjSlice *)obj;
+    vm_mark_value(vm, s->start);
+    vm_mark_value(vm, s->stop);
+    vm_mark_value(vm, s->step);
+    break;
+  }
+  case OBJ_FUNCTION: blacken_function(vm, (ObjFunction *)obj); break;
+  case OBJ_CLOSURE: {
+    ObjClosure *c = (ObjClosure *)obj;
+    vm_mark_object(vm, (Obj *)c->function);
+    for (int i = 0; i < c->upvalue_count; i++) vm_mark_object(vm, (Obj *)c->upvalues[i]);
+    break;
+  }
+  case OBJ_UPVALUE: vm_mark_value(vm, ((ObjUpvalue *)obj)->closed); break;
+  case OBJ_NATIVE: vm_mark_object(vm, (Obj *)((ObjNative *)obj)->name); break;
+  case OBJ_CLASS: {
+    ObjClass *k = (ObjClass *)obj;
+    vm_mark_object(vm, (Obj *)k->name);
+    vm_mark_object(vm, (Obj *)k->parent);
+    mark_table(vm, &k->methods);
+    vm_mark_value(vm, k->init);
+    break;
+  }
+  case OBJ_INSTANCE:
+    vm_mark_object(vm, (Obj *)((ObjInstance *)obj)->klass);
+    mark_table(vm, &((ObjInstance *)obj)->fields);
+    break;
+  case OBJ_BOUND_METHOD:
+    vm_mark_value(vm, ((ObjBoundMethod *)obj)->receiver);
+    vm_mark_value(vm, ((ObjBoundMethod *)obj)->method);
+    break;
+  case OBJ_MODULE: {
+    ObjModule *m = (ObjModule *)obj;
+    vm_mark_object(vm, (Obj *)m->name);
+    vm_mark_object(vm, (Obj *)m->path);
+    mark_table(vm, &m->names);
+    break;
+  }
+  case OBJ_STRING:
+  case OBJ_RANGE:
+  case OBJ_TENSOR:
+  case OBJ_NODE:
+  case OBJ_DTYPE:
+  case OBJ_TYPE_COUNT: break;
+  }
+}
+
+static void mark_roots(AgVM *vm) {
+  for (Value *v = vm->stack; v < vm->stack_top; v++) vm_mark_value(vm, *v);
+  for (int i = 0; i < vm->frame_count; i++) {
+    vm_mark_object(vm, (Obj *)vm->frames[i].closure);
+    vm_mark_object(vm, (Obj *)vm->frames[i].module_init);
+  }
+  for (ObjUpvalue *u = vm->open_upvalues; u != NULL; u = u->next) vm_mark_object(vm, (Obj *)u);
+  mark_values(vm, vm->globals, vm->global_count);
+  for (int i = 0; i < vm->global_count; i++) vm_mark_object(vm, (Obj *)vm->global_names[i]);
+  mark_table(vm, &vm->builtins);
+  mark_table(vm, &vm->modules);
+  mark_table(vm, &vm->list_methods);
+  mark_table(vm, &vm->map_methods);
+  mark_table(vm, &vm->string_methods);
+  vm_mark_object(vm, (Obj *)vm->main_module);
+  vm_mark_object(vm, (Obj *)vm->compiling_module);
+  vm_mark_object(vm, (Obj *)vm->error_class);
+  vm_mark_object(vm, (Obj *)vm->interrupted_class);
+  vm_mark_object(vm, (Obj *)vm->stdout_obj);
+  vm_mark_object(vm, (Obj *)vm->stderr_obj);
+  for (int i = 0; i < DT_COUNT; i++) vm_mark_object(vm, (Obj *)vm->dtypes[i]);
+  ObjString *names[] = {vm->init_string,    vm->call_string,      vm->str_string,
+                        vm->message_string, vm->traceback_string, vm->enter_string,
+                        vm->exit_string};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) vm_mark_object(vm, (Obj *)names[i]);
+  if (vm->has_exception) vm_mark_value(vm, vm->exception);
+  vm_mark_object(vm, (Obj *)vm->exception_trace);
+  vm_mark_object(vm, (Obj *)vm->args);
+  mark_values(vm, vm->temp_roots, vm->temp_root_count);
+  mark_values(vm, vm->pins, (int)vm->pin_count);
+}
+
+static void trace_references(AgVM *vm) {
+  while (vm->gray_count > 0) blacken(vm, vm->gray_stack[--vm->gray_count]);
+}
+
+/* The intern set holds strings weakly. */
+static void remove_white_strings(AgVM *vm) {
+  Table *t = &vm->strings;
+  for (int i = 0; i < t->used; i++) {
+    Value key = t->entries[i].key;
+    if (IS_OBJ(key) && !AS_OBJ(key)->marked) table_remove(t, key);
+  }
+}
+
+static void sweep(AgVM *vm) {
+  Obj **link = &vm->objects;
+  while (*link != NULL) {
+    Obj *obj = *link;
+    if (obj->marked) {
+      obj->marked = false;
+      link = &obj->next;
+    } else {
+      *link = obj->next;
+      vm_free_object(vm, obj);
+    }
+  }
+}
+
+void vm_collect_garbage(AgVM *vm) {
+  vm->gc_paused++; /* freeing must not start a nested collection */
+  mark_roots(vm);
+  trace_references(vm);
+  remove_white_strings(vm);
+  sweep(vm);
+  vm->gc_paused--;
+  vm->next_gc = vm->bytes_allocated * 2;
+  if (vm->next_gc < GC_MIN_HEAP) vm->next_gc = GC_MIN_HEAP;
+}
+
+/* ---- temporary roots ---- */
+
+void vm_push_root(AgVM *vm, Value v) {
+  if (vm->temp_root_count == vm->temp_root_capacity) {
+    int cap = AG_GROW_CAPACITY(vm->temp_root_capacity);
+    Value *grown = realloc(vm->temp_roots, sizeof(Value) * (size_t)cap);
+    if (grown == NULL) abort();
+    vm->temp_roots = grown;
+    vm->temp_root_capacity = cap;
+  }
+  vm->temp_roots[vm->temp_root_count++] = v;
+}
+
+void vm_pop_root(AgVM *vm) { vm->temp_root_count--; }
+
+void vm_pop_roots(AgVM *vm, int n) { vm->temp_root_count -= n; }
+
+/* ---- pins ---- */
+
+uint32_t vm_pin(AgVM *vm, Value v) {
+  if (vm->pin_free_count > 0) {
+    uint32_t h = vm->pin_free[--vm->pin_free_count];
+    vm->pins[h] = v;
+    return h;
+  }
+  if (vm->pin_count == vm->pin_capacity) {
+    uint32_t cap = vm->pin_capacity < 8 ? 8 : vm->pin_capacity * 2;
+    Value *pins = realloc(vm->pins, sizeof(Value) * cap);
+    uint32_t *free_list = realloc(vm->pin_free, sizeof(uint32_t) * cap);
+    if (pins == NULL || free_list == NULL) abort();
+    vm->pins = pins;
+    vm->pin_free = free_list;
+    vm->pin_capacity = cap;
+  }
+  vm->pins[vm->pin_count] = v;
+  return vm->pin_count++;
+}
+
+Value vm_pinned(AgVM *vm, uint32_t handle) {
+  return handle < vm->pin_count ? vm->pins[handle] : NIL_VAL;
+}
+
+void vm_unpin(AgVM *vm, uint32_t handle) {
+  if (handle >= vm->pin_count) return;
+  vm->pins[handle] = NIL_VAL;
+  vm->pin_free[vm->pin_free_count++] = handle;
+}

@@ -1,0 +1,225 @@
+/* object.c — constructors of heap objects (see object.h). */
+#include "vm/object.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vm/memory.h"
+#include "vm/vm.h"
+
+#define ALLOCATE_OBJ(vm, type, kind) ((type *)vm_allocate_object((vm), sizeof(type), (kind)))
+
+uint32_t obj_hash_bytes(const char *chars, int length) {
+  uint32_t hash = 2166136261u; /* FNV-1a */
+  for (int i = 0; i < length; i++) {
+    hash ^= (uint8_t)chars[i];
+    hash *= 16777619u;
+  }
+  return hash;
+}
+
+/* A new string object with room for length bytes, registered in the intern
+ * set. The caller has checked that no equal string exists. */
+static ObjString *allocate_string(AgVM *vm, const char *chars, int length, uint32_t hash) {
+  ObjString *s = (ObjString *)vm_allocate_object(vm, sizeof(ObjString) + (size_t)length + 1, OBJ_STRING);
+  s->length = length;
+  s->hash = hash;
+  memcpy(s->chars, chars, (size_t)length);
+  s->chars[length] = '\0';
+  vm_push_root(vm, OBJ_VAL(s));
+  table_set(vm, &vm->strings, OBJ_VAL(s), NIL_VAL);
+  vm_pop_root(vm);
+  return s;
+}
+
+ObjString *obj_copy_string(AgVM *vm, const char *chars, int length) {
+  uint32_t hash = obj_hash_bytes(chars, length);
+  ObjString *interned = table_find_string(&vm->strings, chars, length, hash);
+  if (interned != NULL) return interned;
+  return allocate_string(vm, chars, length, hash);
+}
+
+ObjString *obj_take_string(AgVM *vm, char *chars, int length) {
+  ObjString *s = obj_copy_string(vm, chars, length);
+  AG_FREE_ARRAY(vm, char, chars, length + 1);
+  return s;
+}
+
+ObjString *obj_string(AgVM *vm, const char *cstr) {
+  return obj_copy_string(vm, cstr, (int)strlen(cstr));
+}
+
+ObjString *obj_printf_string(AgVM *vm, const char *fmt, ...) {
+  char small[256];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n < 0) return obj_copy_string(vm, "", 0);
+  if ((size_t)n < sizeof small) return obj_copy_string(vm, small, n);
+  char *big = AG_ALLOCATE(vm, char, n + 1);
+  va_start(ap, fmt);
+  vsnprintf(big, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return obj_take_string(vm, big, n);
+}
+
+ObjFunction *obj_new_function(AgVM *vm) {
+  ObjFunction *f = ALLOCATE_OBJ(vm, ObjFunction, OBJ_FUNCTION);
+  f->arity = 0;
+  f->has_rest = false;
+  f->upvalue_count = 0;
+  f->max_slots = 0;
+  f->param_names = NULL;
+  chunk_init(&f->chunk);
+  f->name = NULL;
+  f->file = NULL;
+  f->line = 0;
+  f->param_has_default = NULL;
+  f->defaults_scanned = false;
+  return f;
+}
+
+ObjClosure *obj_new_closure(AgVM *vm, ObjFunction *function) {
+  ObjUpvalue **upvalues = NULL;
+  if (function->upvalue_count > 0) {
+    upvalues = AG_ALLOCATE(vm, ObjUpvalue *, function->upvalue_count);
+    for (int i = 0; i < function->upvalue_count; i++) upvalues[i] = NULL;
+  }
+  /* The upvalue array is not yet reachable: allocate the closure with GC
+   * paused so a collection cannot run in between and leak or free it. */
+  vm->gc_paused++;
+  ObjClosure *c = ALLOCATE_OBJ(vm, ObjClosure, OBJ_CLOSURE);
+  vm->gc_paused--;
+  c->function = function;
+  c->upvalues = upvalues;
+  c->upvalue_count = function->upvalue_count;
+  return c;
+}
+
+ObjUpvalue *obj_new_upvalue(AgVM *vm, Value *slot) {
+  ObjUpvalue *u = ALLOCATE_OBJ(vm, ObjUpvalue, OBJ_UPVALUE);
+  u->location = slot;
+  u->closed = NIL_VAL;
+  u->next = NULL;
+  return u;
+}
+
+ObjNative *obj_new_native(AgVM *vm, const char *name, AgNativeFn fn, int min_args, int max_args,
+                          bool takes_kwargs) {
+  ObjString *s = obj_string(vm, name);
+  vm_push_root(vm, OBJ_VAL(s));
+  ObjNative *n = ALLOCATE_OBJ(vm, ObjNative, OBJ_NATIVE);
+  vm_pop_root(vm);
+  n->fn = fn;
+  n->name = s;
+  n->min_args = min_args;
+  n->max_args = max_args;
+  n->takes_kwargs = takes_kwargs;
+  return n;
+}
+
+ObjList *obj_new_list(AgVM *vm) {
+  ObjList *l = ALLOCATE_OBJ(vm, ObjList, OBJ_LIST);
+  l->count = 0;
+  l->capacity = 0;
+  l->items = NULL;
+  return l;
+}
+
+void obj_list_append(AgVM *vm, ObjList *list, Value v) {
+  if (list->count == list->capacity) {
+    int cap = AG_GROW_CAPACITY(list->capacity);
+    vm_push_root(vm, v);
+    list->items = AG_GROW_ARRAY(vm, Value, list->items, list->capacity, cap);
+    vm_pop_root(vm);
+    list->capacity = cap;
+  }
+  list->items[list->count++] = v;
+}
+
+ObjMap *obj_new_map(AgVM *vm) {
+  ObjMap *m = ALLOCATE_OBJ(vm, ObjMap, OBJ_MAP);
+  table_init(&m->table);
+  return m;
+}
+
+ObjRange *obj_new_range(AgVM *vm, double start, double stop, double step) {
+  ObjRange *r = ALLOCATE_OBJ(vm, ObjRange, OBJ_RANGE);
+  r->start = start;
+  r->stop = stop;
+  r->step = step;
+  return r;
+}
+
+int64_t obj_range_length(const ObjRange *r) {
+  double n = r->step > 0 ? ceil((r->stop - r->start) / r->step) : ceil((r->start - r->stop) / -r->step);
+  if (!(n > 0)) return 0;
+  if (n > 9e15) return (int64_t)9e15;
+  return (int64_t)n;
+}
+
+ObjSlice *obj_new_slice(AgVM *vm, Value start, Value stop, Value step) {
+  ObjSlice *s = ALLOCATE_OBJ(vm, ObjSlice, OBJ_SLICE);
+  s->start = start;
+  s->stop = stop;
+  s->step = step;
+  return s;
+}
+
+ObjClass *obj_new_class(AgVM *vm, ObjString *name) {
+  ObjClass *k = ALLOCATE_OBJ(vm, ObjClass, OBJ_CLASS);
+  k->name = name;
+  k->parent = NULL;
+  table_init(&k->methods);
+  k->init = NIL_VAL;
+  return k;
+}
+
+ObjInstance *obj_new_instance(AgVM *vm, ObjClass *klass) {
+  ObjInstance *i = ALLOCATE_OBJ(vm, ObjInstance, OBJ_INSTANCE);
+  i->klass = klass;
+  table_init(&i->fields);
+  return i;
+}
+
+ObjBoundMethod *obj_new_bound_method(AgVM *vm, Value receiver, Value method) {
+  ObjBoundMethod *b = ALLOCATE_OBJ(vm, ObjBoundMethod, OBJ_BOUND_METHOD);
+  b->receiver = receiver;
+  b->method = method;
+  return b;
+}
+
+ObjModule *obj_new_module(AgVM *vm, ObjString *name, ObjString *path) {
+  ObjModule *m = ALLOCATE_OBJ(vm, ObjModule, OBJ_MODULE);
+  m->name = name;
+  m->path = path;
+  table_init(&m->names);
+  m->state = MODULE_LOADING;
+  return m;
+}
+
+ObjTensor *obj_new_tensor(AgVM *vm, Tensor *tensor) {
+  size_t bytes = tensor->storage ? tensor->storage->nbytes : 0;
+  /* Count the storage first, so this very allocation may trigger the
+   * collection that frees earlier big temporaries. */
+  vm_add_external_bytes(vm, (ptrdiff_t)bytes);
+  ObjTensor *t = ALLOCATE_OBJ(vm, ObjTensor, OBJ_TENSOR);
+  t->tensor = tensor;
+  t->external_bytes = bytes;
+  return t;
+}
+
+ObjNode *obj_new_node(AgVM *vm, GradNode *node) {
+  ObjNode *n = ALLOCATE_OBJ(vm, ObjNode, OBJ_NODE);
+  n->node = node;
+  return n;
+}
+
+ObjDType *obj_new_dtype(AgVM *vm, DType dtype) {
+  ObjDType *d = ALLOCATE_OBJ(vm, ObjDType, OBJ_DTYPE);
+  d->dtype = dtype;
+  return d;
+}

@@ -1,0 +1,163 @@
+/* state.c — creating and freeing a VM, global slots and namespaces. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vm/memory.h"
+#include "vm/vm.h"
+
+static void *xcalloc(size_t n, size_t size) {
+  void *p = calloc(n, size);
+  if (p == NULL) {
+    fprintf(stderr, "ag: out of memory\n");
+    abort();
+  }
+  return p;
+}
+
+static void init_tables(AgVM *vm) {
+  table_init(&vm->builtins);
+  table_init(&vm->modules);
+  table_init(&vm->list_methods);
+  table_init(&vm->map_methods);
+  table_init(&vm->string_methods);
+  table_init(&vm->strings);
+}
+
+static void init_names(AgVM *vm) {
+  vm->init_string = obj_string(vm, "init");
+  vm->call_string = obj_string(vm, "call");
+  vm->str_string = obj_string(vm, "str");
+  vm->message_string = obj_string(vm, "message");
+  vm->traceback_string = obj_string(vm, "traceback");
+  vm->enter_string = obj_string(vm, "enter");
+  vm->exit_string = obj_string(vm, "exit");
+  for (int i = 0; i < DT_COUNT; i++) vm->dtypes[i] = obj_new_dtype(vm, (DType)i);
+  vm->main_module = obj_new_module(vm, obj_string(vm, "<script>"), NULL);
+  vm->main_module->state = MODULE_LOADED;
+  vm->compiling_module = vm->main_module;
+}
+
+void vm_install_core(AgVM *vm); /* errors.c: class Error, Interrupted */
+
+AgVM *vm_new(void) {
+  AgVM *vm = xcalloc(1, sizeof(AgVM));
+  vm->stack = xcalloc(VM_STACK_MAX, sizeof(Value));
+  vm->stack_top = vm->stack;
+  vm->stack_limit = vm->stack + VM_STACK_MAX;
+  vm->frames = xcalloc(VM_FRAMES_MAX, sizeof(CallFrame));
+  vm->exception = NIL_VAL;
+  vm->next_gc = 1024 * 1024;
+  const char *stress = getenv("AG_GC_STRESS");
+  vm->gc_stress = stress != NULL && stress[0] != '\0' && strcmp(stress, "0") != 0;
+  init_tables(vm);
+  vm->gc_paused++; /* nothing is rooted until the VM is set up */
+  init_names(vm);
+  vm_install_core(vm);
+  vm->gc_paused--;
+  return vm;
+}
+
+void vm_free(AgVM *vm) {
+  if (vm == NULL) return;
+  vm->stack_top = vm->stack;
+  table_free(vm, &vm->builtins);
+  table_free(vm, &vm->modules);
+  table_free(vm, &vm->list_methods);
+  table_free(vm, &vm->map_methods);
+  table_free(vm, &vm->string_methods);
+  table_free(vm, &vm->strings);
+  vm_free_objects(vm);
+  free(vm->globals);
+  free(vm->global_names);
+  free(vm->handlers);
+  free(vm->temp_roots);
+  free(vm->pins);
+  free(vm->pin_free);
+  free(vm->frames);
+  free(vm->stack);
+  free(vm);
+}
+
+/* ---- globals ---- */
+
+static int new_global_slot(AgVM *vm, ObjString *name, Value initial) {
+  if (vm->global_count == vm->global_capacity) {
+    int cap = vm->global_capacity < 64 ? 64 : vm->global_capacity * 2;
+    Value *globals = realloc(vm->globals, sizeof(Value) * (size_t)cap);
+    ObjString **names = realloc(vm->global_names, sizeof(ObjString *) * (size_t)cap);
+    if (globals == NULL || names == NULL) abort();
+    vm->globals = globals;
+    vm->global_names = names;
+    vm->global_capacity = cap;
+  }
+  vm->globals[vm->global_count] = initial;
+  vm->global_names[vm->global_count] = name;
+  return vm->global_count++;
+}
+
+static int module_slot(AgVM *vm, ObjModule *module, ObjString *name) {
+  Value slot;
+  if (table_get(&module->names, OBJ_VAL(name), &slot)) return (int)AS_NUMBER(slot);
+  Value initial = UNDEF_VAL;
+  table_get(&vm->builtins, OBJ_VAL(name), &initial);
+  int index = new_global_slot(vm, name, initial);
+  vm_push_root(vm, OBJ_VAL(name));
+  table_set(vm, &module->names, OBJ_VAL(name), NUMBER_VAL(index));
+  vm_pop_root(vm);
+  return index;
+}
+
+int vm_global_slot(AgVM *vm, ObjString *name) {
+  return module_slot(vm, vm->compiling_module, name);
+}
+
+void vm_define_builtin(AgVM *vm, const char *name, Value value) {
+  vm_push_root(vm, value);
+  ObjString *s = obj_string(vm, name);
+  vm_push_root(vm, OBJ_VAL(s));
+  table_set(vm, &vm->builtins, OBJ_VAL(s), value);
+  /* Namespaces that already use the name see the built-in unless they set it. */
+  Value slot;
+  if (table_get(&vm->main_module->names, OBJ_VAL(s), &slot) && IS_UNDEF(vm->globals[(int)AS_NUMBER(slot)])) {
+    vm->globals[(int)AS_NUMBER(slot)] = value;
+  }
+  vm_pop_roots(vm, 2);
+}
+
+ObjNative *vm_define_native(AgVM *vm, const char *name, AgNativeFn fn, int min_args, int max_args,
+                            bool takes_kwargs) {
+  ObjNative *n = obj_new_native(vm, name, fn, min_args, max_args, takes_kwargs);
+  vm_define_builtin(vm, name, OBJ_VAL(n));
+  return n;
+}
+
+void vm_set_global(AgVM *vm, const char *name, Value value) {
+  vm_push_root(vm, value);
+  ObjString *s = obj_string(vm, name);
+  vm_push_root(vm, OBJ_VAL(s));
+  int slot = module_slot(vm, vm->main_module, s);
+  vm->globals[slot] = value;
+  vm_pop_roots(vm, 2);
+}
+
+bool vm_get_global(AgVM *vm, const char *name, Value *out) {
+  ObjString *s = obj_string(vm, name);
+  Value slot;
+  if (!table_get(&vm->main_module->names, OBJ_VAL(s), &slot)) {
+    return table_get(&vm->builtins, OBJ_VAL(s), out);
+  }
+  Value v = vm->globals[(int)AS_NUMBER(slot)];
+  if (IS_UNDEF(v)) return false;
+  *out = v;
+  return true;
+}
+
+void vm_add_method(AgVM *vm, Table *methods, const char *name, AgNativeFn fn, int min_args,
+                   int max_args, bool takes_kwargs) {
+  ObjNative *n = obj_new_native(vm, name, fn, min_args, max_args, takes_kwargs);
+  vm_push_root(vm, OBJ_VAL(n));
+  table_set(vm, methods, OBJ_VAL(n->name), OBJ_VAL(n));
+  vm_pop_root(vm);
+}
+
+ObjDType *vm_dtype(AgVM *vm, DType dt) { return vm->dtypes[dt]; }

@@ -1,0 +1,167 @@
+/* table.c — the insertion-ordered hash table (see table.h). */
+#include "vm/table.h"
+
+#include <string.h>
+
+#include "vm/memory.h"
+#include "vm/object.h"
+
+void table_init(Table *t) {
+  t->count = 0;
+  t->used = 0;
+  t->capacity = 0;
+  t->index_mask = -1;
+  t->entries = NULL;
+  t->index = NULL;
+}
+
+void table_free(AgVM *vm, Table *t) {
+  AG_FREE_ARRAY(vm, TableEntry, t->entries, t->capacity);
+  if (t->index) AG_FREE_ARRAY(vm, int32_t, t->index, t->index_mask + 1);
+  table_init(t);
+}
+
+static uint32_t hash_bits(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return (uint32_t)x;
+}
+
+uint32_t table_hash_value(Value key) {
+  if (IS_OBJ(key)) {
+    if (AS_OBJ(key)->type == OBJ_STRING) return AS_STRING(key)->hash;
+    return hash_bits((uint64_t)(uintptr_t)AS_OBJ(key));
+  }
+  if (IS_NUMBER(key)) {
+    double d = AS_NUMBER(key);
+    if (d == 0) key = 0; /* -0 and 0 are one key */
+  }
+  return hash_bits(key);
+}
+
+bool table_keys_equal(Value a, Value b) {
+  if (a == b) return true;
+  return IS_NUMBER(a) && IS_NUMBER(b) && AS_NUMBER(a) == AS_NUMBER(b);
+}
+
+static int find_position(const Table *t, Value key) {
+  if (t->index == NULL) {
+    for (int i = 0; i < t->used; i++) {
+      if (table_keys_equal(t->entries[i].key, key)) return i;
+    }
+    return -1;
+  }
+  uint32_t slot = table_hash_value(key) & (uint32_t)t->index_mask;
+  for (;;) {
+    int32_t pos = t->index[slot];
+    if (pos < 0) return -1;
+    if (table_keys_equal(t->entries[pos].key, key)) return pos;
+    slot = (slot + 1) & (uint32_t)t->index_mask;
+  }
+}
+
+TableEntry *table_find(const Table *t, Value key) {
+  if (t->count == 0) return NULL;
+  int pos = find_position(t, key);
+  return pos < 0 ? NULL : &t->entries[pos];
+}
+
+bool table_get(const Table *t, Value key, Value *out) {
+  TableEntry *e = table_find(t, key);
+  if (e == NULL) return false;
+  *out = e->value;
+  return true;
+}
+
+static void index_insert(Table *t, Value key, int32_t pos) {
+  uint32_t slot = table_hash_value(key) & (uint32_t)t->index_mask;
+  while (t->index[slot] >= 0) slot = (slot + 1) & (uint32_t)t->index_mask;
+  t->index[slot] = pos;
+}
+
+/* Compacts tombstones away, resizes the entry array to hold `capacity`, and
+ * rebuilds the index when the table is large enough to need one. */
+static void rebuild(AgVM *vm, Table *t, int capacity) {
+  TableEntry *entries = AG_ALLOCATE(vm, TableEntry, capacity);
+  int n = 0;
+  for (int i = 0; i < t->used; i++) {
+    if (!IS_UNDEF(t->entries[i].key)) entries[n++] = t->entries[i];
+  }
+  AG_FREE_ARRAY(vm, TableEntry, t->entries, t->capacity);
+  if (t->index) AG_FREE_ARRAY(vm, int32_t, t->index, t->index_mask + 1);
+  t->entries = entries;
+  t->capacity = capacity;
+  t->used = n;
+  t->count = n;
+  t->index = NULL;
+  t->index_mask = -1;
+  if (capacity > TABLE_LINEAR_MAX) {
+    int size = 16;
+    while (size < capacity * 2) size *= 2;
+    t->index = AG_ALLOCATE(vm, int32_t, size);
+    memset(t->index, 0xff, sizeof(int32_t) * (size_t)size);
+    t->index_mask = size - 1;
+    for (int i = 0; i < n; i++) index_insert(t, entries[i].key, i);
+  }
+}
+
+bool table_set(AgVM *vm, Table *t, Value key, Value value) {
+  TableEntry *e = table_find(t, key);
+  if (e != NULL) {
+    e->value = value;
+    return false;
+  }
+  if (t->used == t->capacity) {
+    /* Grow only when live entries fill half or more; else compacting is enough. */
+    int cap = t->count * 2 >= t->capacity ? AG_GROW_CAPACITY(t->capacity) : t->capacity;
+    if (cap < 4) cap = 4;
+    rebuild(vm, t, cap);
+  }
+  int pos = t->used++;
+  t->entries[pos].key = key;
+  t->entries[pos].value = value;
+  t->count++;
+  if (t->index) index_insert(t, key, pos);
+  return true;
+}
+
+bool table_remove(Table *t, Value key) {
+  TableEntry *e = table_find(t, key);
+  if (e == NULL) return false;
+  /* The index keeps pointing at the tombstone, so probe chains stay intact. */
+  e->key = UNDEF_VAL;
+  e->value = NIL_VAL;
+  t->count--;
+  return true;
+}
+
+void table_add_all(AgVM *vm, const Table *from, Table *to) {
+  for (int i = 0; i < from->used; i++) {
+    const TableEntry *e = &from->entries[i];
+    if (!IS_UNDEF(e->key)) table_set(vm, to, e->key, e->value);
+  }
+}
+
+static bool string_matches(Value key, const char *chars, int length, uint32_t hash) {
+  if (!IS_OBJ(key) || AS_OBJ(key)->type != OBJ_STRING) return false;
+  ObjString *s = AS_STRING(key);
+  return s->hash == hash && s->length == length && memcmp(s->chars, chars, (size_t)length) == 0;
+}
+
+ObjString *table_find_string(const Table *t, const char *chars, int length, uint32_t hash) {
+  if (t->count == 0) return NULL;
+  if (t->index == NULL) {
+    for (int i = 0; i < t->used; i++) {
+      if (string_matches(t->entries[i].key, chars, length, hash)) return AS_STRING(t->entries[i].key);
+    }
+    return NULL;
+  }
+  uint32_t slot = hash & (uint32_t)t->index_mask;
+  for (;;) {
+    int32_t pos = t->index[slot];
+    if (pos < 0) return NULL;
+    if (string_matches(t->entries[pos].key, chars, length, hash)) return AS_STRING(t->entries[pos].key);
+    slot = (slot + 1) & (uint32_t)t->index_mask;
+  }
+}

@@ -1,0 +1,224 @@
+/* vm.h — the Ag virtual machine: state, interpreter and the C API.
+ *
+ * One AgVM holds everything a running program owns (no globals except the
+ * Ctrl-C flag): the value stack, call frames, handler stack, global slots,
+ * the heap and the collector's state. Every function takes the VM first, so
+ * tests make a fresh VM each.
+ *
+ * The interpreter is a bytecode loop (vm.c) dispatched by computed goto under
+ * GCC/Clang, a switch elsewhere. Numbers are NaN-boxed (value.h), so number
+ * arithmetic and comparisons are inlined fast paths; globals are array slots;
+ * OP_INVOKE calls a method without allocating a bound method; a call pushes a
+ * frame on a preallocated stack and allocates nothing.
+ *
+ * Errors: a runtime error is an `Error` instance (fields `message` and
+ * `traceback`) thrown through the handler stack, so `try`/`catch` catches it.
+ * C code raises with vm_throw_error()/vm_throw() and returns VM_EXCEPTION to
+ * the interpreter, which unwinds. Natives may re-enter the interpreter with
+ * vm_call(); an exception not caught inside comes back as VM_EXCEPTION.
+ *
+ * Pieces written above the VM plug in through function pointers: the compiler
+ * (compile hook, for `import` and vm_run_source) and tensors (AgTensorHooks,
+ * installed by stdlib/lib_tensor.c). Without hooks, tensor operations fail
+ * with a clear error.
+ */
+#ifndef AG_VM_H
+#define AG_VM_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "memory.h"
+#include "object.h"
+#include "table.h"
+#include "value.h"
+
+/* Returned by natives and C API calls when an exception is pending. Never a
+ * script value. */
+#define VM_EXCEPTION ((Value)(AG_QNAN | 7))
+#define IS_EXCEPTION(v) ((v) == VM_EXCEPTION)
+
+#define VM_FRAMES_MAX 10000
+#define VM_STACK_MAX (1 << 20)     /* values */
+#define VM_NATIVE_DEPTH_MAX 200    /* nested vm_call()s from C */
+
+typedef enum { VM_OK, VM_COMPILE_ERROR, VM_RUNTIME_ERROR, VM_EXIT } VmResult;
+
+typedef struct {
+  ObjClosure *closure;
+  uint8_t *ip;
+  Value *slots;
+  ObjModule *module_init; /* non-NULL: this frame runs an imported module's top level */
+} CallFrame;
+
+typedef struct {
+  int frame_index;   /* the frame that executed OP_TRY */
+  int stack_height;  /* values on the stack then */
+  uint8_t *catch_ip;
+} Handler;
+
+/* Compiles `source` in the VM's current namespace (vm->compiling_module);
+ * prints syntax errors to stderr itself; NULL on error. Set by stdlib. */
+typedef ObjFunction *(*VmCompileHook)(AgVM *vm, const char *source, const char *file);
+
+/* Operations on tensor and node values (OBJ_TENSOR / OBJ_NODE), installed by
+ * the tensor library. Each returns a Value or VM_EXCEPTION (after throwing). */
+typedef struct AgTensorHooks {
+  /* op is OP_ADD..OP_MATMUL, OP_EQUAL..OP_GREATER_EQUAL, OP_IN; one of a, b is
+   * a tensor or node. */
+  Value (*binary)(AgVM *vm, int op, Value a, Value b);
+  Value (*unary)(AgVM *vm, int op, Value a); /* OP_NEGATE */
+  int (*truthy)(AgVM *vm, Value v);          /* 0/1, -1 after throwing */
+  Value (*get_index)(AgVM *vm, Value obj, int n, const Value *index);
+  Value (*set_index)(AgVM *vm, Value obj, int n, const Value *index, Value v);
+  /* obj.name: an attribute or a method bound to obj */
+  Value (*get_attr)(AgVM *vm, Value obj, ObjString *name);
+  Value (*set_attr)(AgVM *vm, Value obj, ObjString *name, Value v);
+  /* obj.name(args) without making a bound method */
+  Value (*invoke)(AgVM *vm, Value obj, ObjString *name, int argc, const Value *args,
+                  const AgKwargs *kw);
+  int64_t (*length)(AgVM *vm, Value obj); /* len() and iteration; -1 after throwing */
+  Value (*repr)(AgVM *vm, Value v);       /* a string */
+  bool (*to_number)(AgVM *vm, Value v, double *out); /* one-element tensor; throws */
+} AgTensorHooks;
+
+/* Ctrl-C: set by the SIGINT handler, polled by loops and calls. */
+extern volatile sig_atomic_t vm_interrupt_requested;
+
+struct AgVM {
+  /* execution */
+  Value *stack;
+  Value *stack_top;
+  Value *stack_limit;
+  CallFrame *frames;
+  int frame_count;
+  Handler *handlers;
+  int handler_count;
+  int handler_capacity;
+  ObjUpvalue *open_upvalues;
+  int native_depth;
+
+  /* exceptions */
+  Value exception;        /* the value being thrown, when one is pending */
+  bool has_exception;
+  ObjList *exception_trace; /* traceback of a thrown non-Error value */
+  int exit_code;          /* exit(code) unwinds with VM_EXIT */
+  bool exiting;
+
+  /* globals: one array of slots, named per namespace */
+  Value *globals;
+  ObjString **global_names;
+  int global_count;
+  int global_capacity;
+  Table builtins;              /* name -> value: seeds new slots */
+  ObjModule *main_module;      /* the script / REPL session namespace */
+  ObjModule *compiling_module; /* namespace vm_global_slot() resolves in */
+  Table modules;               /* absolute path -> ObjModule */
+
+  /* built-in classes and method tables */
+  ObjClass *error_class;
+  ObjClass *interrupted_class;
+  Table list_methods, map_methods, string_methods;
+  ObjInstance *stdout_obj, *stderr_obj;
+  ObjDType *dtypes[DT_COUNT];
+  ObjString *init_string, *call_string, *str_string, *message_string, *traceback_string;
+  ObjString *enter_string, *exit_string;
+
+  /* plug-ins */
+  VmCompileHook compile_hook;
+  const AgTensorHooks *tensor_hooks;
+  bool trace_graph; /* ag --trace-graph (read by autograd bindings) */
+  ObjList *args;    /* the script's `args` */
+
+  /* heap */
+  Obj *objects;
+  Table strings; /* intern set (weak) */
+  size_t bytes_allocated;
+  size_t next_gc;
+  bool gc_stress;
+  int gc_paused;
+  Obj **gray_stack;
+  int gray_count;
+  int gray_capacity;
+  Value *temp_roots;
+  int temp_root_count;
+  int temp_root_capacity;
+  Value *pins;
+  uint32_t *pin_free;
+  uint32_t pin_count; /* slots in use or free-listed */
+  uint32_t pin_free_count;
+  uint32_t pin_capacity;
+};
+
+AgVM *vm_new(void);
+void vm_free(AgVM *vm);
+
+/* Index of global `name` in the namespace being compiled, creating a slot
+ * (UNDEF, or the built-in of that name) on first use. Called by the compiler. */
+int vm_global_slot(AgVM *vm, ObjString *name);
+/* Defines a built-in global (visible in every namespace unless shadowed). */
+void vm_define_builtin(AgVM *vm, const char *name, Value value);
+ObjNative *vm_define_native(AgVM *vm, const char *name, AgNativeFn fn, int min_args,
+                            int max_args, bool takes_kwargs);
+/* Sets a global of the main namespace. */
+void vm_set_global(AgVM *vm, const char *name, Value value);
+bool vm_get_global(AgVM *vm, const char *name, Value *out);
+
+/* Runs source / a file / a compiled top-level function in the main namespace.
+ * An uncaught error is reported to stderr (vm_report_exception). */
+VmResult vm_run_source(AgVM *vm, const char *source, const char *file);
+VmResult vm_run_file(AgVM *vm, const char *path);
+VmResult vm_run_function(AgVM *vm, ObjFunction *function);
+/* Reads a whole file (malloc'd, caller frees), or NULL with errno set. */
+char *vm_read_file(const char *path, size_t *length);
+
+/* Calls from C (natives, autograd hooks, nn code). Returns the result or
+ * VM_EXCEPTION with the exception pending. */
+Value vm_call(AgVM *vm, Value callee, int argc, const Value *args);
+Value vm_call_kw(AgVM *vm, Value callee, int argc, const Value *args, const AgKwargs *kw);
+/* receiver.name(args...) as the script would call it. */
+Value vm_invoke(AgVM *vm, Value receiver, ObjString *name, int argc, const Value *args,
+                const AgKwargs *kw);
+Value vm_invoke_cstr(AgVM *vm, Value receiver, const char *name, int argc, const Value *args);
+/* receiver.name (fields, methods bound, built-in attributes). */
+Value vm_get_attr(AgVM *vm, Value receiver, ObjString *name);
+Value vm_get_index(AgVM *vm, Value obj, Value index);
+
+/* Raising: both return VM_EXCEPTION. */
+Value vm_throw_error(AgVM *vm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+Value vm_throw(AgVM *vm, Value thrown);
+/* An Error instance (class Error or a subclass) with message and traceback. */
+ObjInstance *vm_new_error(AgVM *vm, ObjClass *klass, ObjString *message);
+/* Takes the pending exception (clearing it). */
+Value vm_take_exception(AgVM *vm);
+/* Prints the pending exception as an uncaught error to `out`, clears it. */
+void vm_report_exception(AgVM *vm, FILE *out, bool color);
+/* The message of an exception value: Error.message or str(v). */
+const char *vm_exception_message(AgVM *vm, Value exc);
+
+/* Value helpers. */
+const char *vm_type_name(Value v);     /* "number", "list", the class name ... */
+int vm_truthy(AgVM *vm, Value v);      /* 0/1, or -1 after throwing */
+/* a == b as the language defines it; -1 after throwing (tensor hooks). */
+bool vm_values_equal(Value a, Value b);
+Value vm_to_str(AgVM *vm, Value v);    /* str(v): a string, or VM_EXCEPTION */
+Value vm_to_repr(AgVM *vm, Value v);   /* repr(v) */
+/* Appends Python-style repr of a number (SPEC §11) to buf; returns length. */
+int vm_format_number(double d, char *buf, size_t size);
+/* f-string / format(): v formatted with spec (Python's mini-language subset). */
+Value vm_format_value(AgVM *vm, Value v, const char *spec);
+/* Compares for sorting: a < b; -1 after throwing. */
+int vm_less_than(AgVM *vm, Value a, Value b);
+
+/* Built-in types' methods (natives called with self = receiver). */
+void vm_add_method(AgVM *vm, Table *methods, const char *name, AgNativeFn fn, int min_args,
+                   int max_args, bool takes_kwargs);
+ObjDType *vm_dtype(AgVM *vm, DType dt);
+/* Checks keyword arguments against `names` (NULL-terminated); out[i] gets
+ * the value or UNDEF_VAL. Unknown names throw naming `fname`. */
+bool vm_parse_kwargs(AgVM *vm, const char *fname, const AgKwargs *kw, const char *const *names,
+                     Value *out);
+
+#endif
