@@ -169,3 +169,5 @@ bool tensor_copy_(Tensor *dst, const Tensor *src) {
   tensor_release(s);
   return ok;
 }
+
+IterInner tensor_convert_kernel(DType to, DType from) { return convert_kernels[to][from]; }

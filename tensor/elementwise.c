@@ -564,3 +564,5 @@ Tensor *tensor_where(const Tensor *cond, const Tensor *a, const Tensor *b) {
   tensor_release(cb);
   return out;
 }
+
+IterInner tensor_binary_kernel(BinaryOp op, DType dt) { return binary_kernels[op][dt]; }

@@ -7,6 +7,8 @@
 #ifndef AG_TENSOR_INTERNAL_H
 #define AG_TENSOR_INTERNAL_H
 
+#include "tensor/iter.h"
+#include "tensor/ops.h"
 #include "tensor/tensor.h"
 
 double tensor_load_double(DType dt, const void *p);
@@ -33,5 +35,8 @@ Tensor *tensor_unaliased_input(const Tensor *a, const Tensor *b);
 bool tensor_check_broadcasts_to(const Tensor *src, const Tensor *dst);
 /* Wraps a possibly negative dim into [0, ndim); a 0-d tensor accepts -1 and 0. */
 bool tensor_wrap_dim(int *dim, int ndim);
+/* The raw kernels, for code that drives its own loops (indexing). */
+IterInner tensor_convert_kernel(DType to, DType from);
+IterInner tensor_binary_kernel(BinaryOp op, DType dt); /* dt: operands' dtype */
 
 #endif

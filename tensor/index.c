@@ -1,0 +1,571 @@
+/* index.c — t[items] for reading, assignment and accumulation, plus
+ * index_select, gather, scatter_add and masked_fill.
+ *
+ * Indexing runs in two stages, as in PyTorch. First the basic items (ints,
+ * slices, new axes, the ellipsis) build a view; a dimension indexed by a
+ * tensor is kept whole. Then, if there are tensor items (int64 indices; a bool
+ * mask becomes one index tensor per masked dimension), they are broadcast to
+ * one shape B and each position b of B picks a sub-block of the view. The
+ * result's B dimensions go where the indexed dimensions were when those are
+ * adjacent, else first (NumPy's rule; ints were already applied as selects,
+ * as PyTorch does). Reading, writing and adding share that plan; adding walks
+ * the positions in order so repeated indices accumulate.
+ */
+#include "tensor/ops.h"
+#include "tensor/tensor_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  Tensor *v; /* the view after basic indexing */
+  int nadv;
+  int adv_dim[TENSOR_MAX_DIMS];
+  Tensor *idx[TENSOR_MAX_DIMS]; /* int64 index tensors (owned) */
+  int bdim;
+  int64_t bshape[TENSOR_MAX_DIMS];
+  int64_t bnumel;
+  int64_t *offs; /* per position of B: the element offset into v's storage */
+  int rest_ndim, pre;
+  int64_t rest_shape[TENSOR_MAX_DIMS], rest_stride[TENSOR_MAX_DIMS];
+  int out_ndim;
+  int64_t out_shape[TENSOR_MAX_DIMS];
+} IndexPlan;
+
+static void plan_free(IndexPlan *pl) {
+  tensor_release(pl->v);
+  for (int j = 0; j < pl->nadv; j++) tensor_release(pl->idx[j]);
+  free(pl->offs);
+}
+
+static bool item_is_mask(const IndexItem *it) {
+  return it->kind == IDX_TENSOR && it->tensor->dtype == DT_BOOL;
+}
+
+/* How many dims of the input the items consume (the ellipsis excluded). */
+static bool count_consumed(const Tensor *a, const IndexItem *items, int n, int *consumed) {
+  int c = 0, ellipses = 0;
+  for (int k = 0; k < n; k++) {
+    switch (items[k].kind) {
+    case IDX_INT:
+    case IDX_SLICE: c++; break;
+    case IDX_NEWAXIS: break;
+    case IDX_ELLIPSIS: ellipses++; break;
+    case IDX_TENSOR: c += item_is_mask(&items[k]) ? items[k].tensor->ndim : 1; break;
+    }
+  }
+  if (ellipses > 1) {
+    tensor_set_error("an index can only have a single ellipsis ('...')");
+    return false;
+  }
+  if (c > a->ndim) {
+    tensor_set_error("too many indices for tensor of dimension %d", a->ndim);
+    return false;
+  }
+  *consumed = c;
+  return true;
+}
+
+static bool replace_view(Tensor **cur, Tensor *next) {
+  if (!next) return false;
+  tensor_release(*cur);
+  *cur = next;
+  return true;
+}
+
+/* A bool mask over dims [pos, pos+k) becomes k int64 index tensors. */
+static bool add_mask(IndexPlan *pl, const Tensor *mask, int pos) {
+  const Tensor *v = pl->v;
+  for (int d = 0; d < mask->ndim; d++) {
+    if (mask->shape[d] != v->shape[pos + d]) {
+      tensor_set_error("The shape of the mask [%lld] at index %d does not match the shape of the "
+                       "indexed tensor [%lld] at index %d",
+                       (long long)mask->shape[d], d, (long long)v->shape[pos + d], pos + d);
+      return false;
+    }
+  }
+  int64_t count = 0;
+  for (int64_t i = 0; i < mask->numel; i++) count += tensor_get_flat(mask, i) != 0;
+  int k = mask->ndim;
+  for (int d = 0; d < k; d++) {
+    pl->idx[pl->nadv + d] = tensor_empty(DT_INT64, 1, &count);
+    pl->adv_dim[pl->nadv + d] = pos + d;
+    if (!pl->idx[pl->nadv + d]) {
+      for (int e = 0; e < d; e++) tensor_release(pl->idx[pl->nadv + e]);
+      return false;
+    }
+  }
+  int64_t at = 0;
+  for (int64_t i = 0; i < mask->numel; i++) {
+    if (tensor_get_flat(mask, i) == 0) continue;
+    int64_t rem = i;
+    for (int d = k - 1; d >= 0; d--) {
+      ((int64_t *)tensor_data(pl->idx[pl->nadv + d]))[at] = rem % mask->shape[d];
+      rem /= mask->shape[d];
+    }
+    at++;
+  }
+  pl->nadv += k;
+  return true;
+}
+
+static bool add_index_tensor(IndexPlan *pl, const Tensor *t, int pos) {
+  if (t->dtype != DT_INT64) {
+    tensor_set_error("tensors used as indices must be long, int, byte or bool tensors");
+    return false;
+  }
+  pl->adv_dim[pl->nadv] = pos;
+  pl->idx[pl->nadv++] = tensor_retain((Tensor *)t);
+  return true;
+}
+
+static bool apply_int(IndexPlan *pl, int pos, int real_dim, int64_t i) {
+  int64_t size = pl->v->shape[pos];
+  if (i < -size || i >= size) {
+    tensor_set_error("index %lld is out of bounds for dimension %d with size %lld", (long long)i,
+                     real_dim, (long long)size);
+    return false;
+  }
+  return replace_view(&pl->v, tensor_select(pl->v, pos, i));
+}
+
+/* Stage one: the view, with tensor-indexed dims kept whole and recorded. */
+static bool apply_basic(IndexPlan *pl, const Tensor *a, const IndexItem *items, int n) {
+  int consumed;
+  if (!count_consumed(a, items, n, &consumed)) return false;
+  pl->v = tensor_alias(a);
+  if (!pl->v) return false;
+  int pos = 0, real = 0;
+  for (int k = 0; k < n; k++) {
+    const IndexItem *it = &items[k];
+    bool ok = true;
+    switch (it->kind) {
+    case IDX_ELLIPSIS:
+      pos += a->ndim - consumed;
+      real += a->ndim - consumed;
+      break;
+    case IDX_INT: ok = apply_int(pl, pos, real++, it->i); break;
+    case IDX_SLICE:
+      if (it->step <= 0) {
+        tensor_set_error("step must be greater than zero");
+        return false;
+      }
+      ok = replace_view(&pl->v, tensor_slice(pl->v, pos++, it->has_start ? it->start : 0,
+                                             it->has_stop ? it->stop : INT64_MAX, it->step));
+      real++;
+      break;
+    case IDX_NEWAXIS: ok = replace_view(&pl->v, tensor_unsqueeze(pl->v, pos++)); break;
+    case IDX_TENSOR:
+      if (item_is_mask(it)) {
+        ok = add_mask(pl, it->tensor, pos);
+        pos += it->tensor->ndim;
+        real += it->tensor->ndim;
+      } else if (it->tensor->ndim == 0 && it->tensor->dtype == DT_INT64) {
+        ok = apply_int(pl, pos, real++, (int64_t)tensor_get_flat(it->tensor, 0));
+      } else {
+        ok = add_index_tensor(pl, it->tensor, pos++);
+        real++;
+      }
+      break;
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* Broadcasts the index tensors to B and turns them into storage offsets. */
+static bool plan_offsets(IndexPlan *pl) {
+  pl->bdim = 0;
+  for (int j = 0; j < pl->nadv; j++) {
+    int nd;
+    int64_t shape[TENSOR_MAX_DIMS];
+    const Tensor *t = pl->idx[j];
+    if (!tensor_broadcast_shape(pl->bdim, pl->bshape, t->ndim, t->shape, &nd, shape)) {
+      tensor_set_error("shape mismatch: indexing tensors could not be broadcast together");
+      return false;
+    }
+    pl->bdim = nd;
+    memcpy(pl->bshape, shape, sizeof shape);
+  }
+  if (!tensor_check_shape(pl->bdim, pl->bshape, &pl->bnumel)) return false;
+  pl->offs = malloc((size_t)(pl->bnumel > 0 ? pl->bnumel : 1) * sizeof(int64_t));
+  if (!pl->offs) {
+    tensor_set_error("out of memory");
+    return false;
+  }
+  for (int64_t b = 0; b < pl->bnumel; b++) pl->offs[b] = pl->v->offset;
+  for (int j = 0; j < pl->nadv; j++) {
+    Tensor *e = tensor_expand(pl->idx[j], pl->bdim, pl->bshape);
+    if (!e) return false;
+    int d = pl->adv_dim[j];
+    int64_t size = pl->v->shape[d], stride = pl->v->stride[d];
+    for (int64_t b = 0; b < pl->bnumel; b++) {
+      int64_t i = ((const int64_t *)e->storage->data)[tensor_flat_offset(e, b)];
+      if (i < -size || i >= size) {
+        tensor_set_error("index %lld is out of bounds for dimension %d with size %lld",
+                         (long long)i, d, (long long)size);
+        tensor_release(e);
+        return false;
+      }
+      pl->offs[b] += (i < 0 ? i + size : i) * stride;
+    }
+    tensor_release(e);
+  }
+  return true;
+}
+
+/* The remaining (non-indexed) dims and where B goes in the result. */
+static void plan_layout(IndexPlan *pl) {
+  bool adjacent = true;
+  for (int j = 1; j < pl->nadv; j++)
+    if (pl->adv_dim[j] != pl->adv_dim[j - 1] + 1) adjacent = false;
+  pl->rest_ndim = 0;
+  pl->pre = 0;
+  for (int d = 0; d < pl->v->ndim; d++) {
+    bool indexed = false;
+    for (int j = 0; j < pl->nadv; j++) indexed |= pl->adv_dim[j] == d;
+    if (indexed) continue;
+    if (adjacent && d < pl->adv_dim[0]) pl->pre++;
+    pl->rest_shape[pl->rest_ndim] = pl->v->shape[d];
+    pl->rest_stride[pl->rest_ndim++] = pl->v->stride[d];
+  }
+  int n = 0;
+  for (int d = 0; d < pl->pre; d++) pl->out_shape[n++] = pl->rest_shape[d];
+  for (int d = 0; d < pl->bdim; d++) pl->out_shape[n++] = pl->bshape[d];
+  for (int d = pl->pre; d < pl->rest_ndim; d++) pl->out_shape[n++] = pl->rest_shape[d];
+  pl->out_ndim = n;
+}
+
+static bool plan_make(IndexPlan *pl, const Tensor *a, const IndexItem *items, int n) {
+  memset(pl, 0, sizeof *pl);
+  if (!apply_basic(pl, a, items, n)) return false;
+  if (pl->nadv == 0) return true;
+  if (pl->bdim + pl->v->ndim - pl->nadv > TENSOR_MAX_DIMS) {
+    tensor_set_error("indexing result has too many dimensions");
+    return false;
+  }
+  if (!plan_offsets(pl)) return false;
+  plan_layout(pl);
+  return true;
+}
+
+/* ---- the loop over B ---- */
+
+typedef enum { LOOP_READ, LOOP_WRITE, LOOP_ADD } LoopMode;
+
+/* A stack view of v's remaining dims at storage offset off. */
+static void rest_view(const IndexPlan *pl, const Tensor *base, int64_t off, Tensor *out) {
+  *out = *base;
+  out->ndim = pl->rest_ndim;
+  memcpy(out->shape, pl->rest_shape, sizeof pl->rest_shape);
+  memcpy(out->stride, pl->rest_stride, sizeof pl->rest_stride);
+  out->offset = off;
+  out->numel = 1;
+  for (int d = 0; d < pl->rest_ndim; d++) out->numel *= pl->rest_shape[d];
+  out->meta = NULL;
+}
+
+/* `other` has shape B + rest: the destination of a read, the source of a write/add. */
+static void other_view(const IndexPlan *pl, const Tensor *other, int64_t b, Tensor *out) {
+  int64_t off = other->offset, rem = b;
+  for (int d = pl->bdim - 1; d >= 0; d--) {
+    off += (rem % pl->bshape[d]) * other->stride[d];
+    rem /= pl->bshape[d];
+  }
+  *out = *other;
+  out->ndim = pl->rest_ndim;
+  memcpy(out->shape, other->shape + pl->bdim, (size_t)pl->rest_ndim * sizeof(int64_t));
+  memcpy(out->stride, other->stride + pl->bdim, (size_t)pl->rest_ndim * sizeof(int64_t));
+  out->offset = off;
+  out->numel = 1;
+  for (int d = 0; d < pl->rest_ndim; d++) out->numel *= out->shape[d];
+  out->meta = NULL;
+}
+
+static bool run_pair(LoopMode mode, Tensor *dst, const Tensor *src) {
+  TensorIter it;
+  iter_init(&it, dst->ndim, dst->shape);
+  iter_add(&it, dst);
+  if (mode == LOOP_ADD) iter_add(&it, dst);
+  iter_add(&it, src);
+  IterInner fn = mode == LOOP_ADD ? tensor_binary_kernel(BIN_ADD, dst->dtype)
+                                  : tensor_convert_kernel(dst->dtype, src->dtype);
+  return iter_run(&it, fn, NULL);
+}
+
+static void add_element(DType dt, char *dst, const char *src) {
+  switch (dt) {
+  case DT_FLOAT32: *(float *)dst += *(const float *)src; break;
+  case DT_FLOAT64: *(double *)dst += *(const double *)src; break;
+  case DT_INT64:
+    *(int64_t *)dst = (int64_t)((uint64_t) * (int64_t *)dst + (uint64_t) * (const int64_t *)src);
+    break;
+  default: *(uint8_t *)dst |= *(const uint8_t *)src;
+  }
+}
+
+static bool index_loop(const IndexPlan *pl, LoopMode mode, Tensor *other) {
+  Tensor vb, ob;
+  size_t es = dtype_size(pl->v->dtype);
+  char *vdata = pl->v->storage->data;
+  for (int64_t b = 0; b < pl->bnumel; b++) {
+    if ((b & 0xFFFF) == 0 && tensor_check_interrupt()) return false;
+    rest_view(pl, pl->v, pl->offs[b], &vb);
+    other_view(pl, other, b, &ob);
+    if (vb.numel == 1) {
+      char *vp = vdata + (size_t)vb.offset * es;
+      char *op = (char *)other->storage->data + (size_t)ob.offset * es;
+      if (mode == LOOP_READ) memcpy(op, vp, es);
+      else if (mode == LOOP_WRITE) memcpy(vp, op, es);
+      else add_element(pl->v->dtype, vp, op);
+      continue;
+    }
+    bool ok = mode == LOOP_READ ? run_pair(mode, &ob, &vb) : run_pair(mode, &vb, &ob);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* ---- public entry points ---- */
+
+bool tensor_index_is_basic(const IndexItem *items, int n) {
+  for (int k = 0; k < n; k++)
+    if (items[k].kind == IDX_TENSOR &&
+        !(items[k].tensor->ndim == 0 && items[k].tensor->dtype == DT_INT64))
+      return false;
+  return true;
+}
+
+/* The B-first permutation of a tensor laid out like the result (pre, B, rest). */
+static Tensor *b_first(const IndexPlan *pl, const Tensor *t) {
+  int perm[TENSOR_MAX_DIMS], n = 0;
+  for (int d = 0; d < pl->bdim; d++) perm[n++] = pl->pre + d;
+  for (int d = 0; d < pl->pre; d++) perm[n++] = d;
+  for (int d = pl->pre + pl->bdim; d < pl->out_ndim; d++) perm[n++] = d;
+  return tensor_permute(t, perm, pl->out_ndim);
+}
+
+Tensor *tensor_index(const Tensor *a, const IndexItem *items, int n) {
+  IndexPlan pl;
+  if (!plan_make(&pl, a, items, n)) {
+    plan_free(&pl);
+    return NULL;
+  }
+  if (pl.nadv == 0) {
+    Tensor *v = pl.v;
+    pl.v = NULL;
+    plan_free(&pl);
+    return v;
+  }
+  Tensor *out = tensor_empty(a->dtype, pl.out_ndim, pl.out_shape);
+  Tensor *perm = out ? b_first(&pl, out) : NULL;
+  if (!perm || !index_loop(&pl, LOOP_READ, perm)) {
+    tensor_release(out);
+    out = NULL;
+  }
+  tensor_release(perm);
+  plan_free(&pl);
+  return out;
+}
+
+static bool check_value_shape(const Tensor *value, int ndim, const int64_t *shape) {
+  int nd;
+  int64_t bs[TENSOR_MAX_DIMS];
+  bool ok = tensor_broadcast_shape(ndim, shape, value->ndim, value->shape, &nd, bs) &&
+            nd == ndim && memcmp(bs, shape, (size_t)nd * sizeof(int64_t)) == 0;
+  if (!ok) {
+    char s1[256], s2[256];
+    tensor_format_shape(s1, sizeof s1, value->ndim, value->shape);
+    tensor_format_shape(s2, sizeof s2, ndim, shape);
+    tensor_set_error("shape mismatch: value tensor of shape %s cannot be broadcast to indexing "
+                     "result of shape %s",
+                     s1, s2);
+  }
+  return ok;
+}
+
+/* Basic indexing on the left of `=`/`+=`: a plain elementwise copy/add into the view. */
+static bool put_basic(Tensor *v, const Tensor *value, bool accumulate) {
+  if (!check_value_shape(value, v->ndim, v->shape) || !tensor_check_writable(v)) return false;
+  Tensor *cv = tensor_to_dtype(value, v->dtype);
+  Tensor *uv = cv ? tensor_unaliased_input(v, cv) : NULL;
+  bool ok = false;
+  if (uv) {
+    TensorIter it;
+    iter_init(&it, v->ndim, v->shape);
+    iter_add(&it, v);
+    if (accumulate) iter_add(&it, v);
+    iter_add(&it, uv);
+    ok = iter_run(&it, accumulate ? tensor_binary_kernel(BIN_ADD, v->dtype)
+                                  : tensor_convert_kernel(v->dtype, v->dtype),
+                  NULL);
+  }
+  tensor_release(cv);
+  tensor_release(uv);
+  return ok;
+}
+
+static bool put_advanced(const IndexPlan *pl, const Tensor *value, bool accumulate) {
+  if (!check_value_shape(value, pl->out_ndim, pl->out_shape) || !tensor_check_writable(pl->v))
+    return false;
+  Tensor *cv = tensor_to_dtype(value, pl->v->dtype);
+  Tensor *uv = cv ? tensor_unaliased_input(pl->v, cv) : NULL;
+  Tensor *ev = uv ? tensor_expand(uv, pl->out_ndim, pl->out_shape) : NULL;
+  Tensor *pv = ev ? b_first(pl, ev) : NULL;
+  bool ok = pv && index_loop(pl, accumulate ? LOOP_ADD : LOOP_WRITE, pv);
+  Tensor *tmp[] = {cv, uv, ev, pv};
+  for (int i = 0; i < 4; i++) tensor_release(tmp[i]);
+  return ok;
+}
+
+static bool index_put_impl(Tensor *a, const IndexItem *items, int n, const Tensor *v, bool acc) {
+  IndexPlan pl;
+  bool ok = plan_make(&pl, a, items, n);
+  if (ok) {
+    tensor_bump_version(a);
+    ok = pl.nadv == 0 ? put_basic(pl.v, v, acc) : put_advanced(&pl, v, acc);
+  }
+  plan_free(&pl);
+  return ok;
+}
+
+bool tensor_index_put_(Tensor *a, const IndexItem *items, int n, const Tensor *v) {
+  return index_put_impl(a, items, n, v, false);
+}
+
+bool tensor_index_add_(Tensor *a, const IndexItem *items, int n, const Tensor *v) {
+  return index_put_impl(a, items, n, v, true);
+}
+
+/* ---- index_select, gather, scatter_add, masked_fill ---- */
+
+Tensor *tensor_index_select(const Tensor *a, int dim, const Tensor *index) {
+  if (!tensor_wrap_dim(&dim, a->ndim)) return NULL;
+  if (index->ndim > 1) {
+    tensor_set_error("index_select(): Index is supposed to be a vector");
+    return NULL;
+  }
+  if (index->dtype != DT_INT64) {
+    tensor_set_error("index_select(): Expected dtype int64 for index");
+    return NULL;
+  }
+  if (a->ndim == 0) return tensor_clone(a);
+  int64_t len = index->numel;
+  Tensor *flat = tensor_reshape(index, 1, &len);
+  if (!flat) return NULL;
+  IndexItem items[TENSOR_MAX_DIMS];
+  for (int d = 0; d < dim; d++)
+    items[d] = (IndexItem){.kind = IDX_SLICE, .step = 1};
+  items[dim] = (IndexItem){.kind = IDX_TENSOR, .tensor = flat};
+  Tensor *out = tensor_index(a, items, dim + 1);
+  tensor_release(flat);
+  if (!out && strstr(tensor_error(), "out of bounds")) tensor_set_error("index out of range in self");
+  return out;
+}
+
+/* gather/scatter share the check that index fits in a (except along dim). */
+static bool check_gather_shapes(const char *what, const Tensor *a, int dim, const Tensor *index) {
+  if (index->dtype != DT_INT64) {
+    tensor_set_error("%s(): Expected dtype int64 for index", what);
+    return false;
+  }
+  int an = a->ndim ? a->ndim : 1, in = index->ndim ? index->ndim : 1;
+  if (an != in) {
+    tensor_set_error("Index tensor must have the same number of dimensions as input tensor");
+    return false;
+  }
+  for (int d = 0; d < index->ndim && a->ndim; d++) {
+    if (d != dim && index->shape[d] > a->shape[d]) {
+      char s1[256], s2[256];
+      tensor_format_shape(s1, sizeof s1, index->ndim, index->shape);
+      tensor_format_shape(s2, sizeof s2, a->ndim, a->shape);
+      tensor_set_error("Size does not match at dimension %d expected index %s to be smaller than "
+                       "self %s apart from dimension %d",
+                       d, s1, s2, dim);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* For element i of index: the offset in `t` (in elements) it addresses along dim. */
+static bool gather_offset(const Tensor *t, int dim, const Tensor *index, int64_t i, int64_t *off) {
+  int64_t rem = i, o = t->offset;
+  int64_t k = ((const int64_t *)index->storage->data)[tensor_flat_offset(index, i)];
+  int64_t size = t->ndim ? t->shape[dim] : 1;
+  if (k < -size || k >= size) {
+    tensor_set_error("index %lld is out of bounds for dimension %d with size %lld", (long long)k,
+                     dim, (long long)size);
+    return false;
+  }
+  if (k < 0) k += size;
+  for (int d = index->ndim - 1; d >= 0; d--) {
+    int64_t c = rem % index->shape[d];
+    rem /= index->shape[d];
+    o += (d == dim ? k : c) * t->stride[d];
+  }
+  if (index->ndim == 0 && t->ndim) o += k * t->stride[0];
+  *off = o;
+  return true;
+}
+
+Tensor *tensor_gather(const Tensor *a, int dim, const Tensor *index) {
+  if (!tensor_wrap_dim(&dim, a->ndim) || !check_gather_shapes("gather", a, dim, index))
+    return NULL;
+  Tensor *out = tensor_empty(a->dtype, index->ndim, index->shape);
+  if (!out) return NULL;
+  size_t es = dtype_size(a->dtype);
+  char *od = tensor_data(out);
+  for (int64_t i = 0; i < index->numel; i++) {
+    int64_t off;
+    if (!gather_offset(a, dim, index, i, &off)) {
+      tensor_release(out);
+      return NULL;
+    }
+    memcpy(od + (size_t)i * es, (const char *)a->storage->data + (size_t)off * es, es);
+  }
+  return out;
+}
+
+Tensor *tensor_scatter_add(const Tensor *a, int dim, const Tensor *index, const Tensor *src) {
+  if (!tensor_wrap_dim(&dim, a->ndim) || !check_gather_shapes("scatter_add", a, dim, index))
+    return NULL;
+  for (int d = 0; d < index->ndim; d++) {
+    if (src->ndim != index->ndim || index->shape[d] > src->shape[d]) {
+      tensor_set_error("Expected index to be smaller than src apart from dimension %d", dim);
+      return NULL;
+    }
+  }
+  Tensor *out = tensor_zeros(a->dtype, a->ndim, a->shape);
+  if (!out) return NULL;
+  size_t es = dtype_size(a->dtype);
+  for (int64_t i = 0; i < index->numel; i++) {
+    int64_t off, rem = i, soff = src->offset;
+    if (!gather_offset(out, dim, index, i, &off)) {
+      tensor_release(out);
+      return NULL;
+    }
+    for (int d = index->ndim - 1; d >= 0; d--) {
+      soff += (rem % index->shape[d]) * src->stride[d];
+      rem /= index->shape[d];
+    }
+    char *dst = (char *)out->storage->data + (size_t)off * es;
+    double v = tensor_load_double(src->dtype, (const char *)src->storage->data +
+                                                   (size_t)soff * dtype_size(src->dtype));
+    tensor_store_double(a->dtype, dst, tensor_load_double(a->dtype, dst) + v);
+  }
+  return out;
+}
+
+Tensor *tensor_masked_fill(const Tensor *a, const Tensor *mask, double v) {
+  if (mask->dtype != DT_BOOL) {
+    tensor_set_error("masked_fill_ only supports boolean masks, but got mask with dtype %s",
+                     tensor_dtype_torch_name(mask->dtype));
+    return NULL;
+  }
+  Tensor *s = tensor_scalar(a->dtype, v);
+  if (!s) return NULL;
+  Tensor *out = tensor_where(mask, s, a);
+  tensor_release(s);
+  return out;
+}

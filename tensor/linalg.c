@@ -1,0 +1,321 @@
+/* linalg.c — matmul (PyTorch's 1-D/2-D/batched rules), mm, bmm, mv, dot, outer.
+ *
+ * Float products go to OpenBLAS. A strided operand is passed as a BLAS
+ * transpose when its memory already is a (transposed) matrix with a leading
+ * dimension BLAS accepts — so x @ w.T never copies w — and copied only when
+ * its strides fit neither layout. int64 products use a plain loop.
+ */
+#include "tensor/ops.h"
+#include "tensor/tensor_internal.h"
+
+#include <cblas.h>
+#include <limits.h>
+#include <string.h>
+
+/* ---- how BLAS sees a 2-D operand ---- */
+
+typedef struct {
+  const Tensor *t; /* the matrix (possibly a contiguous copy) */
+  Tensor *owned;   /* the copy, if one was made */
+  bool trans;
+  int64_t ld;
+} BlasOperand;
+
+/* Row-major as-is (unit column stride) or transposed (unit row stride). */
+static bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, bool *trans,
+                        int64_t *ld) {
+  int64_t r = rows > 1 ? rows : 1, c = cols > 1 ? cols : 1;
+  if ((s1 == 1 || cols <= 1) && (rows <= 1 || s0 >= c)) {
+    *trans = false;
+    *ld = rows <= 1 ? c : s0;
+    return true;
+  }
+  if ((s0 == 1 || rows <= 1) && (cols <= 1 || s1 >= r)) {
+    *trans = true;
+    *ld = cols <= 1 ? r : s1;
+    return true;
+  }
+  return false;
+}
+
+/* Prepares matrix view m (rows x cols) for BLAS, copying only if needed. */
+static bool blas_operand(const Tensor *m, BlasOperand *op) {
+  op->owned = NULL;
+  op->t = m;
+  if (blas_layout(m->shape[0], m->shape[1], m->stride[0], m->stride[1], &op->trans, &op->ld))
+    return true;
+  op->owned = tensor_clone(m);
+  if (!op->owned) return false;
+  op->t = op->owned;
+  op->trans = false;
+  op->ld = m->shape[1] > 1 ? m->shape[1] : 1;
+  return true;
+}
+
+static bool fits_blas_int(int64_t v) { return v <= INT_MAX; }
+
+/* C (m x n, contiguous, at c) = A (m x k) @ B (k x n), floats through BLAS. */
+static bool gemm_float(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_off) {
+  int64_t m = a->shape[0], k = a->shape[1], n = b->shape[1];
+  char *cd = (char *)c->storage->data + (size_t)c_off * dtype_size(c->dtype);
+  if (m == 0 || n == 0) return true;
+  if (k == 0) {
+    memset(cd, 0, (size_t)(m * n) * dtype_size(c->dtype));
+    return true;
+  }
+  if (!fits_blas_int(m) || !fits_blas_int(n) || !fits_blas_int(k)) {
+    tensor_set_error("matrix dimensions too large for BLAS");
+    return false;
+  }
+  BlasOperand oa, ob;
+  if (!blas_operand(a, &oa)) return false;
+  if (!blas_operand(b, &ob)) {
+    tensor_release(oa.owned);
+    return false;
+  }
+  enum CBLAS_TRANSPOSE ta = oa.trans ? CblasTrans : CblasNoTrans;
+  enum CBLAS_TRANSPOSE tb = ob.trans ? CblasTrans : CblasNoTrans;
+  if (c->dtype == DT_FLOAT32)
+    cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, tensor_data(oa.t),
+                (int)oa.ld, tensor_data(ob.t), (int)ob.ld, 0.0f, (float *)cd, (int)n);
+  else
+    cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0, tensor_data(oa.t),
+                (int)oa.ld, tensor_data(ob.t), (int)ob.ld, 0.0, (double *)cd, (int)n);
+  tensor_release(oa.owned);
+  tensor_release(ob.owned);
+  return true;
+}
+
+static void gemm_int(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_off) {
+  int64_t m = a->shape[0], k = a->shape[1], n = b->shape[1];
+  int64_t *cd = (int64_t *)c->storage->data + c_off;
+  const int64_t *ad = a->storage->data, *bd = b->storage->data;
+  memset(cd, 0, (size_t)(m * n) * sizeof(int64_t));
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t p = 0; p < k; p++) {
+      uint64_t x = (uint64_t)ad[a->offset + i * a->stride[0] + p * a->stride[1]];
+      for (int64_t j = 0; j < n; j++)
+        cd[i * n + j] = (int64_t)((uint64_t)cd[i * n + j] +
+                                  x * (uint64_t)bd[b->offset + p * b->stride[0] + j * b->stride[1]]);
+    }
+}
+
+static bool gemm_into(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_off) {
+  if (c->dtype == DT_INT64) {
+    gemm_int(a, b, c, c_off);
+    return !tensor_check_interrupt();
+  }
+  return gemm_float(a, b, c, c_off);
+}
+
+/* ---- checks ---- */
+
+static bool check_dtypes(const Tensor *a, const Tensor *b) {
+  if (a->dtype != b->dtype) {
+    tensor_set_error("expected scalar type %s but found %s", tensor_dtype_torch_name(a->dtype),
+                     tensor_dtype_torch_name(b->dtype));
+    return false;
+  }
+  if (a->dtype == DT_BOOL) {
+    tensor_set_error("\"addmm_impl_cpu_\" not implemented for 'Bool'");
+    return false;
+  }
+  return true;
+}
+
+static bool check_ndim(const char *what, const Tensor *t, int want) {
+  if (t->ndim == want) return true;
+  tensor_set_error("%s must be a %s, but got %dD", what, want == 2 ? "matrix" : want == 3 ? "3D tensor" : "vector", t->ndim);
+  return false;
+}
+
+/* ---- public ops ---- */
+
+Tensor *tensor_mm(const Tensor *a, const Tensor *b) {
+  if (!check_ndim("self", a, 2) || !check_ndim("mat2", b, 2) || !check_dtypes(a, b)) return NULL;
+  if (a->shape[1] != b->shape[0]) {
+    tensor_set_error("mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                     (long long)a->shape[0], (long long)a->shape[1], (long long)b->shape[0],
+                     (long long)b->shape[1]);
+    return NULL;
+  }
+  int64_t shape[2] = {a->shape[0], b->shape[1]};
+  Tensor *c = tensor_empty(a->dtype, 2, shape);
+  if (c && !gemm_into(a, b, c, 0)) {
+    tensor_release(c);
+    return NULL;
+  }
+  return c;
+}
+
+/* A stack view of batch item i (flattened over the leading dims) of t, which
+ * is (batch..., rows, cols). */
+static void batch_matrix(const Tensor *t, int nbatch, int64_t i, Tensor *out) {
+  int64_t off = t->offset;
+  for (int d = nbatch - 1; d >= 0; d--) {
+    off += (i % t->shape[d]) * t->stride[d];
+    i /= t->shape[d];
+  }
+  *out = *t;
+  out->ndim = 2;
+  out->shape[0] = t->shape[nbatch];
+  out->shape[1] = t->shape[nbatch + 1];
+  out->stride[0] = t->stride[nbatch];
+  out->stride[1] = t->stride[nbatch + 1];
+  out->offset = off;
+  out->numel = out->shape[0] * out->shape[1];
+  out->meta = NULL;
+}
+
+/* Batched product of a (batch..., m, k) and b (batch..., k, n) of equal batch shapes. */
+static Tensor *batched_mm(const Tensor *a, const Tensor *b) {
+  int nb = a->ndim - 2;
+  int64_t shape[TENSOR_MAX_DIMS];
+  memcpy(shape, a->shape, (size_t)nb * sizeof(int64_t));
+  shape[nb] = a->shape[nb];
+  shape[nb + 1] = b->shape[nb + 1];
+  Tensor *c = tensor_empty(a->dtype, a->ndim, shape);
+  if (!c) return NULL;
+  int64_t batches = 1, per = shape[nb] * shape[nb + 1];
+  for (int d = 0; d < nb; d++) batches *= shape[d];
+  for (int64_t i = 0; i < batches; i++) {
+    Tensor ma, mb;
+    batch_matrix(a, nb, i, &ma);
+    batch_matrix(b, nb, i, &mb);
+    if (!gemm_into(&ma, &mb, c, i * per)) {
+      tensor_release(c);
+      return NULL;
+    }
+  }
+  return c;
+}
+
+Tensor *tensor_bmm(const Tensor *a, const Tensor *b) {
+  if (!check_ndim("batch1", a, 3) || !check_ndim("batch2", b, 3) || !check_dtypes(a, b))
+    return NULL;
+  if (b->shape[0] != a->shape[0] || b->shape[1] != a->shape[2]) {
+    tensor_set_error("Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] "
+                     "but got: [%lld, %lld].",
+                     (long long)a->shape[0], (long long)a->shape[2], (long long)b->shape[0],
+                     (long long)b->shape[1]);
+    return NULL;
+  }
+  return batched_mm(a, b);
+}
+
+Tensor *tensor_mv(const Tensor *a, const Tensor *v) {
+  if (!check_ndim("self", a, 2) || !check_ndim("vec", v, 1) || !check_dtypes(a, v)) return NULL;
+  if (a->shape[1] != v->shape[0]) {
+    tensor_set_error("size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
+                     (long long)a->shape[0], (long long)a->shape[0], (long long)a->shape[1],
+                     (long long)v->shape[0]);
+    return NULL;
+  }
+  Tensor *col = tensor_unsqueeze(v, 1);
+  Tensor *c = col ? tensor_mm(a, col) : NULL;
+  Tensor *out = c ? tensor_squeeze(c, 1, true) : NULL;
+  tensor_release(col);
+  tensor_release(c);
+  return out;
+}
+
+Tensor *tensor_dot(const Tensor *a, const Tensor *b) {
+  if (a->ndim != 1 || b->ndim != 1) {
+    tensor_set_error("1D tensors expected, but got %dD and %dD tensors", a->ndim, b->ndim);
+    return NULL;
+  }
+  if (a->dtype != b->dtype) {
+    tensor_set_error("dot : expected both vectors to have same dtype, but found %s and %s",
+                     tensor_dtype_torch_name(a->dtype), tensor_dtype_torch_name(b->dtype));
+    return NULL;
+  }
+  if (a->numel != b->numel) {
+    tensor_set_error("inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the "
+                     "same number of elements, but got %lld and %lld elements respectively",
+                     (long long)a->numel, (long long)b->numel, (long long)a->numel,
+                     (long long)b->numel);
+    return NULL;
+  }
+  Tensor *out = tensor_zeros(a->dtype == DT_BOOL ? DT_BOOL : a->dtype, 0, NULL);
+  if (!out) return NULL;
+  int64_t n = a->numel;
+  if (a->dtype == DT_FLOAT32 && fits_blas_int(n) && fits_blas_int(a->stride[0]) && fits_blas_int(b->stride[0]))
+    *(float *)tensor_data(out) = cblas_sdot((int)n, tensor_data(a), (int)a->stride[0], tensor_data(b), (int)b->stride[0]);
+  else if (a->dtype == DT_FLOAT64 && fits_blas_int(n) && fits_blas_int(a->stride[0]) && fits_blas_int(b->stride[0]))
+    *(double *)tensor_data(out) = cblas_ddot((int)n, tensor_data(a), (int)a->stride[0], tensor_data(b), (int)b->stride[0]);
+  else {
+    double s = 0;
+    for (int64_t i = 0; i < n; i++) s += tensor_get_flat(a, i) * tensor_get_flat(b, i);
+    tensor_set_flat(out, 0, s);
+  }
+  return out;
+}
+
+Tensor *tensor_outer(const Tensor *a, const Tensor *b) {
+  if (a->ndim != 1 || b->ndim != 1) {
+    tensor_set_error("outer: Expected 1-D argument self, but got %dD", a->ndim != 1 ? a->ndim : b->ndim);
+    return NULL;
+  }
+  Tensor *col = tensor_unsqueeze(a, 1);
+  Tensor *out = col ? tensor_binary(BIN_MUL, col, b) : NULL;
+  tensor_release(col);
+  return out;
+}
+
+/* ---- matmul ---- */
+
+/* Broadcasts the batch dims of a (..., m, k) and b (..., k, n), then multiplies. */
+static Tensor *matmul_batched(const Tensor *a, const Tensor *b) {
+  if (a->shape[a->ndim - 1] != b->shape[b->ndim - 2]) {
+    tensor_set_error("mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                     (long long)(a->numel / (a->shape[a->ndim - 1] ? a->shape[a->ndim - 1] : 1)),
+                     (long long)a->shape[a->ndim - 1], (long long)b->shape[b->ndim - 2],
+                     (long long)b->shape[b->ndim - 1]);
+    return NULL;
+  }
+  int nb;
+  int64_t batch[TENSOR_MAX_DIMS], sa[TENSOR_MAX_DIMS], sb[TENSOR_MAX_DIMS];
+  if (!tensor_broadcast_shape(a->ndim - 2, a->shape, b->ndim - 2, b->shape, &nb, batch))
+    return NULL;
+  memcpy(sa, batch, (size_t)nb * sizeof(int64_t));
+  memcpy(sb, batch, (size_t)nb * sizeof(int64_t));
+  sa[nb] = a->shape[a->ndim - 2];
+  sa[nb + 1] = a->shape[a->ndim - 1];
+  sb[nb] = b->shape[b->ndim - 2];
+  sb[nb + 1] = b->shape[b->ndim - 1];
+  Tensor *ea = tensor_expand(a, nb + 2, sa);
+  Tensor *eb = ea ? tensor_expand(b, nb + 2, sb) : NULL;
+  Tensor *out = eb ? batched_mm(ea, eb) : NULL;
+  tensor_release(ea);
+  tensor_release(eb);
+  return out;
+}
+
+Tensor *tensor_matmul(const Tensor *a, const Tensor *b) {
+  if (a->ndim == 0 || b->ndim == 0) {
+    tensor_set_error("both arguments to matmul need to be at least 1D, but they are %dD and %dD",
+                     a->ndim, b->ndim);
+    return NULL;
+  }
+  if (!check_dtypes(a, b)) return NULL;
+  if (a->ndim == 1 && b->ndim == 1) return tensor_dot(a, b);
+  if (a->ndim == 2 && b->ndim == 1) return tensor_mv(a, b);
+  if (a->ndim == 2 && b->ndim == 2) return tensor_mm(a, b);
+  /* a 1-D operand gets a unit dim (removed again afterwards) */
+  Tensor *ua = a->ndim == 1 ? tensor_unsqueeze(a, 0) : tensor_retain((Tensor *)a);
+  Tensor *ub = b->ndim == 1 ? tensor_unsqueeze(b, 1) : tensor_retain((Tensor *)b);
+  Tensor *r = ua && ub ? (ua->ndim == 2 && ub->ndim == 2 ? tensor_mm(ua, ub) : matmul_batched(ua, ub)) : NULL;
+  Tensor *out = r;
+  if (r && b->ndim == 1) {
+    out = tensor_squeeze(r, r->ndim - 1, true);
+    tensor_release(r);
+    r = out;
+  }
+  if (r && a->ndim == 1) {
+    out = tensor_squeeze(r, r->ndim - 2, true);
+    tensor_release(r);
+  }
+  tensor_release(ua);
+  tensor_release(ub);
+  return out;
+}
