@@ -1061,6 +1061,24 @@ int tensor_load_npz(const char *path, char ***names, Tensor ***ts) {
   return n;
 }
 
+/* ---- sniffing ---- */
+
+TensorFileKind tensor_file_kind(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    READ_ERROR(path, "%s", strerror(errno));
+    return TENSOR_FILE_ERROR;
+  }
+  unsigned char head[6] = {0};
+  size_t n = fread(head, 1, sizeof head, f);
+  fclose(f);
+  if (n == sizeof head && memcmp(head, NPY_MAGIC, sizeof NPY_MAGIC) == 0) return TENSOR_FILE_NPY;
+  /* a zip starts with a local header, or is empty (only the end record) */
+  if (n >= 4 && (get_le(head, 4) == ZIP_LOCAL_SIG || get_le(head, 4) == ZIP_END_SIG))
+    return TENSOR_FILE_NPZ;
+  return TENSOR_FILE_OTHER;
+}
+
 /* ---- CSV ---- */
 
 typedef struct {

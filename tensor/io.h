@@ -18,6 +18,10 @@ bool tensor_save_npz(const char *path, const char *const *names, Tensor *const *
  * malloc'd names and new references, which the caller frees/releases. Members
  * compressed with deflate (numpy.savez_compressed) are an error for now. */
 int tensor_load_npz(const char *path, char ***names, Tensor ***ts);
+/* What a file holds, judged by its first bytes as numpy.load does (so a
+ * misnamed file still loads): lets load() return a tensor or a map. */
+typedef enum { TENSOR_FILE_NPY, TENSOR_FILE_NPZ, TENSOR_FILE_OTHER, TENSOR_FILE_ERROR } TensorFileKind;
+TensorFileKind tensor_file_kind(const char *path); /* _ERROR: cannot open (error set) */
 /* A float32 2-D tensor of the numeric cells; header=true skips the first line. */
 Tensor *tensor_load_csv(const char *path, bool header);
 

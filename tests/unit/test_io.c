@@ -615,6 +615,23 @@ START_TEST(npz_survives_every_truncation_and_corruption) {
 }
 END_TEST
 
+START_TEST(file_kind_sniffs_magic_bytes) {
+  const char *path = path_in_dir("k.bin");
+  write_bytes(path, NPY_F4_NEW, sizeof NPY_F4_NEW);
+  ck_assert_int_eq(tensor_file_kind(path), TENSOR_FILE_NPY);
+  write_bytes(path, NPZ_NUMPY, sizeof NPZ_NUMPY);
+  ck_assert_int_eq(tensor_file_kind(path), TENSOR_FILE_NPZ);
+  ck_assert(tensor_save_npz(path, NULL, NULL, 0));
+  ck_assert_int_eq(tensor_file_kind(path), TENSOR_FILE_NPZ);
+  write_text(path, "1,2\n");
+  ck_assert_int_eq(tensor_file_kind(path), TENSOR_FILE_OTHER);
+  write_text(path, "");
+  ck_assert_int_eq(tensor_file_kind(path), TENSOR_FILE_OTHER);
+  ck_assert_int_eq(tensor_file_kind(path_in_dir("none")), TENSOR_FILE_ERROR);
+  expect_load_error("No such file");
+}
+END_TEST
+
 /* ---- CSV ---- */
 
 START_TEST(csv_with_and_without_header) {
@@ -699,6 +716,7 @@ int main(void) {
   tcase_add_test(tc, npz_member_layout_is_numpy_readable);
   tcase_add_test(tc, npz_errors);
   tcase_add_test(tc, npz_survives_every_truncation_and_corruption);
+  tcase_add_test(tc, file_kind_sniffs_magic_bytes);
   tcase_add_test(tc, csv_with_and_without_header);
   tcase_add_test(tc, csv_empty_inputs);
   tcase_add_test(tc, csv_errors_name_line_and_cell);
