@@ -94,6 +94,7 @@ test-only: $(AG_BIN) unit
 	sh tests/run_scripts.sh $(AG_BIN)
 	AG_GC_STRESS=1 sh tests/run_scripts.sh $(AG_BIN) tests/scripts/lang
 	sh tests/run_conformance.sh $(AG_BIN)
+	sh tests/run_tutorial.sh $(AG_BIN) docs/tutorial.md
 	sh tests/fuzz_smoke.sh $(AG_BIN)
 
 test: deps
