@@ -1,0 +1,213 @@
+/* nn.c — forward values of the neural-network functions: softmax,
+ * log_softmax (both subtract the row max first, so large logits never
+ * overflow) and the losses. */
+#include "tensor/ops.h"
+#include "tensor/tensor_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+static bool require_float_input(const Tensor *a, const char *what) {
+  if (dtype_is_float(a->dtype)) return true;
+  tensor_set_error("\"%s\" not implemented for '%s'", what, tensor_dtype_torch_name(a->dtype));
+  return false;
+}
+
+/* One row along the softmax dim: n elements `inner` apart. */
+#define SOFTMAX_ROW(T, LOG)                                                                  \
+  do {                                                                                       \
+    const T *x = (const T *)in + base;                                                       \
+    T *y = (T *)out + base;                                                                  \
+    T mx = -INFINITY;                                                                        \
+    for (int64_t j = 0; j < n; j++)                                                          \
+      if (x[j * inner] > mx || x[j * inner] != x[j * inner]) mx = x[j * inner];              \
+    if (isinf(mx) && mx < 0) mx = 0;                                                         \
+    double sum = 0;                                                                          \
+    for (int64_t j = 0; j < n; j++) sum += exp((double)(x[j * inner] - mx));                 \
+    if (LOG) {                                                                               \
+      T lse = (T)log(sum);                                                                   \
+      for (int64_t j = 0; j < n; j++) y[j * inner] = x[j * inner] - mx - lse;                \
+    } else {                                                                                 \
+      for (int64_t j = 0; j < n; j++) y[j * inner] = (T)(exp((double)(x[j * inner] - mx)) / sum); \
+    }                                                                                        \
+  } while (0)
+
+static Tensor *softmax_impl(const Tensor *a, int dim, bool want_log) {
+  if (!require_float_input(a, want_log ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl"))
+    return NULL;
+  if (!tensor_wrap_dim(&dim, a->ndim)) return NULL;
+  Tensor *c = tensor_contiguous(a);
+  Tensor *o = c ? tensor_empty(a->dtype, a->ndim, a->shape) : NULL;
+  if (!o) {
+    tensor_release(c);
+    return NULL;
+  }
+  int64_t n = a->ndim ? a->shape[dim] : 1, outer = 1, inner = 1;
+  for (int d = 0; d < dim; d++) outer *= a->shape[d];
+  for (int d = dim + 1; d < a->ndim; d++) inner *= a->shape[d];
+  const void *in = tensor_data(c);
+  void *out = tensor_data(o);
+  int64_t rows = outer * inner;
+#pragma omp parallel for schedule(static) if (a->numel >= (1 << 17))
+  for (int64_t r = 0; r < rows; r++) {
+    int64_t base = (r / inner) * n * inner + r % inner;
+    if (a->dtype == DT_FLOAT32) {
+      if (want_log) SOFTMAX_ROW(float, 1);
+      else SOFTMAX_ROW(float, 0);
+    } else {
+      if (want_log) SOFTMAX_ROW(double, 1);
+      else SOFTMAX_ROW(double, 0);
+    }
+  }
+  tensor_release(c);
+  if (tensor_check_interrupt()) {
+    tensor_release(o);
+    return NULL;
+  }
+  return o;
+}
+
+Tensor *tensor_softmax(const Tensor *a, int dim) { return softmax_impl(a, dim, false); }
+Tensor *tensor_log_softmax(const Tensor *a, int dim) { return softmax_impl(a, dim, true); }
+
+/* ---- losses ---- */
+
+/* Applies the reduction to per-element losses (takes ownership of `loss`). */
+static Tensor *reduce_loss(Tensor *loss, Reduction r) {
+  if (!loss || r == RED_NONE) return loss;
+  Tensor *out = r == RED_MEAN ? tensor_mean(loss, NULL, 0, false) : tensor_sum(loss, NULL, 0, false);
+  tensor_release(loss);
+  return out;
+}
+
+static bool loss_dtypes(const Tensor *a, const Tensor *b, const char *what) {
+  if (!dtype_is_float(a->dtype) || !dtype_is_float(b->dtype)) {
+    tensor_set_error("\"%s\" not implemented for '%s'", what,
+                     tensor_dtype_torch_name(dtype_is_float(a->dtype) ? b->dtype : a->dtype));
+    return false;
+  }
+  return true;
+}
+
+Tensor *tensor_mse_loss(const Tensor *a, const Tensor *b, Reduction r) {
+  if (!loss_dtypes(a, b, "mse_cpu")) return NULL;
+  Tensor *d = tensor_binary(BIN_SUB, a, b);
+  Tensor *sq = d ? tensor_binary(BIN_MUL, d, d) : NULL;
+  tensor_release(d);
+  return reduce_loss(sq, r);
+}
+
+Tensor *tensor_l1_loss(const Tensor *a, const Tensor *b, Reduction r) {
+  if (!loss_dtypes(a, b, "abs_cpu")) return NULL;
+  Tensor *d = tensor_binary(BIN_SUB, a, b);
+  Tensor *ab = d ? tensor_unary(UN_ABS, d) : NULL;
+  tensor_release(d);
+  return reduce_loss(ab, r);
+}
+
+#define NLL_IGNORE_INDEX (-100)
+
+static bool nll_check(const Tensor *logp, const Tensor *target) {
+  if (!require_float_input(logp, "nll_loss_forward_reduce_cuda_kernel_2d_index")) return false;
+  if (target->dtype != DT_INT64) {
+    tensor_set_error("expected scalar type Long but found %s", tensor_dtype_torch_name(target->dtype));
+    return false;
+  }
+  if (logp->ndim < 1 || logp->ndim > 2) {
+    tensor_set_error("input tensor should be 1D or 2D");
+    return false;
+  }
+  if (target->ndim > 1) {
+    tensor_set_error("0D or 1D target tensor expected, multi-target not supported");
+    return false;
+  }
+  int64_t batch = logp->ndim == 2 ? logp->shape[0] : 1;
+  int64_t tbatch = target->ndim == 1 ? target->shape[0] : 1;
+  if ((logp->ndim == 2) != (target->ndim == 1) || batch != tbatch) {
+    tensor_set_error("Expected input batch_size (%lld) to match target batch_size (%lld).",
+                     (long long)batch, (long long)tbatch);
+    return false;
+  }
+  return true;
+}
+
+Tensor *tensor_nll_loss(const Tensor *logp, const Tensor *target, Reduction r) {
+  if (!nll_check(logp, target)) return NULL;
+  int64_t batch = logp->ndim == 2 ? logp->shape[0] : 1, classes = logp->shape[logp->ndim - 1];
+  Tensor *loss = tensor_zeros(logp->dtype, target->ndim, target->shape);
+  if (!loss) return NULL;
+  double total = 0, counted = 0;
+  for (int64_t i = 0; i < batch; i++) {
+    int64_t t = (int64_t)tensor_get_flat(target, i);
+    if (t == NLL_IGNORE_INDEX) continue;
+    if (t < 0 || t >= classes) {
+      tensor_set_error("Target %lld is out of bounds.", (long long)t);
+      tensor_release(loss);
+      return NULL;
+    }
+    double v = -tensor_get_flat(logp, i * classes + t);
+    tensor_set_flat(loss, i, v);
+    total += v;
+    counted++;
+  }
+  if (r == RED_NONE) return loss;
+  tensor_release(loss);
+  return tensor_scalar(logp->dtype, r == RED_SUM ? total : total / counted);
+}
+
+/* Class-probability targets: -sum(target * log_softmax) over the class dim. */
+static Tensor *soft_cross_entropy(const Tensor *logp, const Tensor *target, Reduction r) {
+  if (logp->ndim != target->ndim ||
+      memcmp(logp->shape, target->shape, (size_t)logp->ndim * sizeof(int64_t)) != 0) {
+    tensor_set_error("Expected target size to match input size for probability targets");
+    return NULL;
+  }
+  int cdim = logp->ndim == 1 ? 0 : 1;
+  Tensor *prod = tensor_binary(BIN_MUL, logp, target);
+  Tensor *s = prod ? tensor_sum(prod, &cdim, 1, false) : NULL;
+  Tensor *neg = s ? tensor_unary(UN_NEG, s) : NULL;
+  tensor_release(prod);
+  tensor_release(s);
+  return reduce_loss(neg, r);
+}
+
+Tensor *tensor_cross_entropy(const Tensor *logits, const Tensor *target, Reduction r) {
+  if (logits->ndim < 1 || logits->ndim > 2) {
+    tensor_set_error("cross_entropy: input tensor should be 1D or 2D, got %dD", logits->ndim);
+    return NULL;
+  }
+  Tensor *logp = tensor_log_softmax(logits, logits->ndim == 1 ? 0 : 1);
+  if (!logp) return NULL;
+  Tensor *out = dtype_is_float(target->dtype) ? soft_cross_entropy(logp, target, r)
+                                              : tensor_nll_loss(logp, target, r);
+  tensor_release(logp);
+  return out;
+}
+
+/* PyTorch clamps each log term at -100 so p = 0 or 1 gives a finite loss. */
+Tensor *tensor_binary_cross_entropy(const Tensor *p, const Tensor *target, Reduction r) {
+  if (!loss_dtypes(p, target, "binary_cross_entropy")) return NULL;
+  if (p->ndim != target->ndim ||
+      memcmp(p->shape, target->shape, (size_t)p->ndim * sizeof(int64_t)) != 0) {
+    char s1[256], s2[256];
+    tensor_format_shape(s1, sizeof s1, target->ndim, target->shape);
+    tensor_format_shape(s2, sizeof s2, p->ndim, p->shape);
+    tensor_set_error("Using a target size (torch.Size(%s)) that is different to the input size "
+                     "(torch.Size(%s)) is deprecated. Please ensure they have the same size.",
+                     s1, s2);
+    return NULL;
+  }
+  Tensor *loss = tensor_empty(p->dtype, p->ndim, p->shape);
+  if (!loss) return NULL;
+  for (int64_t i = 0; i < p->numel; i++) {
+    double x = tensor_get_flat(p, i), t = tensor_get_flat(target, i);
+    if (!(x >= 0 && x <= 1)) {
+      tensor_set_error("all elements of input should be between 0 and 1");
+      tensor_release(loss);
+      return NULL;
+    }
+    double lx = fmax(log(x), -100.0), l1x = fmax(log1p(-x), -100.0);
+    tensor_set_flat(loss, i, -(t * lx + (1 - t) * l1x));
+  }
+  return reduce_loss(loss, r);
+}
