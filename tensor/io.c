@@ -7,7 +7,8 @@
  *   a multiple of 64 bytes; then the raw elements.
  * .npz: a zip archive of NAME.npy members, stored uncompressed, as numpy.savez
  *   writes it. The reader trusts the central directory (numpy's local headers
- *   may carry zip64 placeholders) and checks every member's CRC-32.
+ *   may carry zip64 placeholders), checks every member's CRC-32, and also
+ *   inflates deflated members (numpy.savez_compressed).
  *
  * Files are read whole into memory and parsed from there, so every length can
  * be checked against the bytes actually present before anything is allocated
@@ -685,6 +686,8 @@ enum {
   ZIP_LOCAL_SIZE = 30,
   ZIP_CENTRAL_SIZE = 46,
   ZIP_END_SIZE = 22,
+  ZIP_STORED = 0,
+  ZIP_DEFLATED = 8,
   ZIP_VERSION = 20,        /* 2.0: what Python's zipfile writes for stored members */
   ZIP_MADE_BY_UNIX = 0x0314 /* unix, version 2.0 */
 };
@@ -833,6 +836,258 @@ bool tensor_save_npz(const char *path, const char *const *names, Tensor *const *
   return ok;
 }
 
+/* ---- inflate (RFC 1951), for numpy.savez_compressed members ----
+ *
+ * A small, careful decoder in the manner of zlib's "puff": canonical Huffman
+ * codes decoded a bit at a time. Every input read and every output write is
+ * bounds-checked, since the stream comes from an untrusted file. */
+
+enum { INFLATE_MAX_BITS = 15, INFLATE_MAX_LITLEN = 288, INFLATE_MAX_DIST = 30 };
+
+typedef struct {
+  const uint8_t *in;
+  size_t in_len, in_pos;
+  uint32_t bit_buf;
+  int bit_count;
+  uint8_t *out;
+  size_t out_len, out_pos;
+  const char *problem; /* set on the first error */
+} Inflater;
+
+typedef struct {
+  int16_t count[INFLATE_MAX_BITS + 1]; /* number of codes of each length */
+  int16_t symbol[INFLATE_MAX_LITLEN];  /* symbols ordered by code */
+} Huffman;
+
+static void inflate_fail(Inflater *s, const char *problem) {
+  if (!s->problem) s->problem = problem;
+}
+
+/* `need` bits (up to 16), least significant first, as DEFLATE packs them. */
+static uint32_t inflate_bits(Inflater *s, int need) {
+  while (s->bit_count < need) {
+    if (s->in_pos == s->in_len) {
+      inflate_fail(s, "the compressed data ends early");
+      return 0;
+    }
+    s->bit_buf |= (uint32_t)s->in[s->in_pos++] << s->bit_count;
+    s->bit_count += 8;
+  }
+  uint32_t v = s->bit_buf & ((1u << need) - 1);
+  s->bit_buf >>= need;
+  s->bit_count -= need;
+  return v;
+}
+
+/* Builds the decoding tables from code lengths. Returns the unused code space:
+ * 0 for a complete code, > 0 for an incomplete one, < 0 if over-subscribed. */
+static int huffman_build(Huffman *h, const uint8_t *lengths, int n) {
+  memset(h->count, 0, sizeof h->count);
+  for (int i = 0; i < n; i++) h->count[lengths[i]]++;
+  if (h->count[0] == n) return 0; /* no codes: complete, but unusable */
+  int left = 1;
+  for (int len = 1; len <= INFLATE_MAX_BITS; len++) {
+    left = left * 2 - h->count[len];
+    if (left < 0) return left;
+  }
+  int16_t offsets[INFLATE_MAX_BITS + 1];
+  offsets[1] = 0;
+  for (int len = 1; len < INFLATE_MAX_BITS; len++) offsets[len + 1] = offsets[len] + h->count[len];
+  for (int i = 0; i < n; i++)
+    if (lengths[i]) h->symbol[offsets[lengths[i]]++] = (int16_t)i;
+  return left;
+}
+
+/* The next symbol, walking the canonical code one bit at a time. */
+static int huffman_decode(Inflater *s, const Huffman *h) {
+  int code = 0, first = 0, index = 0;
+  for (int len = 1; len <= INFLATE_MAX_BITS; len++) {
+    code |= (int)inflate_bits(s, 1);
+    if (s->problem) return -1;
+    int count = h->count[len];
+    if (code - count < first) return h->symbol[index + (code - first)];
+    index += count;
+    first = (first + count) << 1;
+    code <<= 1;
+  }
+  inflate_fail(s, "invalid Huffman code");
+  return -1;
+}
+
+static void inflate_stored(Inflater *s) {
+  s->bit_buf = 0; /* a stored block starts at a byte boundary */
+  s->bit_count = 0;
+  if (s->in_len - s->in_pos < 4) {
+    inflate_fail(s, "the compressed data ends early");
+    return;
+  }
+  size_t len = get_le(s->in + s->in_pos, 2), nlen = get_le(s->in + s->in_pos + 2, 2);
+  s->in_pos += 4;
+  if (len != (~nlen & 0xFFFF)) inflate_fail(s, "a stored block's length check fails");
+  else if (len > s->in_len - s->in_pos) inflate_fail(s, "the compressed data ends early");
+  else if (len > s->out_len - s->out_pos) inflate_fail(s, "more data than the member's size");
+  if (s->problem) return;
+  memcpy(s->out + s->out_pos, s->in + s->in_pos, len);
+  s->in_pos += len;
+  s->out_pos += len;
+}
+
+static const uint16_t LENGTH_BASE[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,
+                                         15, 17, 19, 23, 27, 31, 35, 43, 51,  59,
+                                         67, 83, 99, 115, 131, 163, 195, 227, 258};
+static const uint8_t LENGTH_EXTRA[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+                                         2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+static const uint16_t DIST_BASE[30] = {1,    2,    3,    4,    5,    7,     9,     13,    17,  25,
+                                       33,   49,   65,   97,   129,  193,   257,   385,   513, 769,
+                                       1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+static const uint8_t DIST_EXTRA[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
+                                       6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+
+/* A back-reference: copy `len` bytes from `dist` bytes back in the output. */
+static void inflate_copy(Inflater *s, int len_symbol, const Huffman *dist_code) {
+  int li = len_symbol - 257;
+  if (li >= 29) {
+    inflate_fail(s, "invalid length symbol");
+    return;
+  }
+  size_t len = LENGTH_BASE[li] + inflate_bits(s, LENGTH_EXTRA[li]);
+  int di = huffman_decode(s, dist_code);
+  if (s->problem) return;
+  if (di >= INFLATE_MAX_DIST) {
+    inflate_fail(s, "invalid distance symbol");
+    return;
+  }
+  size_t dist = DIST_BASE[di] + inflate_bits(s, DIST_EXTRA[di]);
+  if (s->problem) return;
+  if (dist > s->out_pos) inflate_fail(s, "a distance reaches before the start");
+  else if (len > s->out_len - s->out_pos) inflate_fail(s, "more data than the member's size");
+  for (; !s->problem && len > 0; len--, s->out_pos++) s->out[s->out_pos] = s->out[s->out_pos - dist];
+}
+
+static void inflate_codes(Inflater *s, const Huffman *lit_code, const Huffman *dist_code) {
+  for (;;) {
+    int symbol = huffman_decode(s, lit_code);
+    if (s->problem || symbol == 256) return;
+    if (symbol < 256) {
+      if (s->out_pos == s->out_len) {
+        inflate_fail(s, "more data than the member's size");
+        return;
+      }
+      s->out[s->out_pos++] = (uint8_t)symbol;
+    } else {
+      inflate_copy(s, symbol, dist_code);
+      if (s->problem) return;
+    }
+  }
+}
+
+static void inflate_fixed(Inflater *s) {
+  uint8_t lengths[INFLATE_MAX_LITLEN];
+  Huffman lit_code, dist_code;
+  for (int i = 0; i < INFLATE_MAX_LITLEN; i++)
+    lengths[i] = i < 144 ? 8 : i < 256 ? 9 : i < 280 ? 7 : 8;
+  huffman_build(&lit_code, lengths, INFLATE_MAX_LITLEN);
+  memset(lengths, 5, INFLATE_MAX_DIST);
+  huffman_build(&dist_code, lengths, INFLATE_MAX_DIST);
+  inflate_codes(s, &lit_code, &dist_code);
+}
+
+/* Reads the literal/length and distance code lengths, themselves Huffman
+ * coded with run-length symbols 16 (repeat), 17 and 18 (zeros). */
+static bool inflate_read_lengths(Inflater *s, uint8_t *lengths, int total) {
+  static const uint8_t order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+  uint8_t cl_lengths[19] = {0};
+  int ncode = (int)inflate_bits(s, 4) + 4;
+  for (int i = 0; i < ncode; i++) cl_lengths[order[i]] = (uint8_t)inflate_bits(s, 3);
+  Huffman cl_code;
+  if (s->problem) return false;
+  if (huffman_build(&cl_code, cl_lengths, 19) != 0) {
+    inflate_fail(s, "invalid code-length code");
+    return false;
+  }
+  for (int i = 0; i < total && !s->problem;) {
+    int symbol = huffman_decode(s, &cl_code);
+    if (symbol < 16) {
+      if (symbol >= 0) lengths[i++] = (uint8_t)symbol;
+      continue;
+    }
+    if (symbol == 16 && i == 0) {
+      inflate_fail(s, "a repeat with no previous length");
+      break;
+    }
+    uint8_t value = symbol == 16 ? lengths[i - 1] : 0;
+    int repeat = symbol == 16 ? 3 + (int)inflate_bits(s, 2)
+                 : symbol == 17 ? 3 + (int)inflate_bits(s, 3)
+                                : 11 + (int)inflate_bits(s, 7);
+    if (i + repeat > total) inflate_fail(s, "too many code lengths");
+    while (!s->problem && repeat--) lengths[i++] = value;
+  }
+  return !s->problem;
+}
+
+/* An incomplete code is allowed only when it is a single one-bit code. */
+static bool huffman_usable(const Huffman *h, int left, int n) {
+  return left == 0 || (left > 0 && n - h->count[0] == 1 && h->count[1] == 1);
+}
+
+static void inflate_dynamic(Inflater *s) {
+  int nlen = (int)inflate_bits(s, 5) + 257;
+  int ndist = (int)inflate_bits(s, 5) + 1;
+  if (s->problem) return;
+  if (nlen > 286 || ndist > INFLATE_MAX_DIST) {
+    inflate_fail(s, "too many length or distance codes");
+    return;
+  }
+  uint8_t lengths[INFLATE_MAX_LITLEN + INFLATE_MAX_DIST] = {0};
+  if (!inflate_read_lengths(s, lengths, nlen + ndist)) return;
+  if (lengths[256] == 0) {
+    inflate_fail(s, "no end-of-block code");
+    return;
+  }
+  Huffman lit_code, dist_code;
+  int lit_left = huffman_build(&lit_code, lengths, nlen);
+  int dist_left = huffman_build(&dist_code, lengths + nlen, ndist);
+  if (!huffman_usable(&lit_code, lit_left, nlen) || !huffman_usable(&dist_code, dist_left, ndist)) {
+    inflate_fail(s, "invalid Huffman code lengths");
+    return;
+  }
+  inflate_codes(s, &lit_code, &dist_code);
+}
+
+/* Inflates a raw DEFLATE stream that must produce exactly `size` bytes.
+ * Returns a malloc'd buffer, or NULL with the error set. */
+static uint8_t *inflate_member(const uint8_t *in, size_t in_len, size_t size, const char *where) {
+  /* DEFLATE cannot expand more than 1032:1; a larger claim is corrupt, and
+   * refusing it keeps a tiny file from making us allocate gigabytes. */
+  if (size / 1032 > in_len + 1) {
+    READ_ERROR(where, "corrupt zip: impossible uncompressed size %zu", size);
+    return NULL;
+  }
+  Inflater s = {.in = in, .in_len = in_len, .out_len = size};
+  s.out = malloc(size ? size : 1);
+  if (!s.out) {
+    READ_ERROR(where, "out of memory");
+    return NULL;
+  }
+  bool last = false;
+  while (!last && !s.problem) {
+    last = inflate_bits(&s, 1);
+    uint32_t type = inflate_bits(&s, 2);
+    if (s.problem) break;
+    if (type == 0) inflate_stored(&s);
+    else if (type == 1) inflate_fixed(&s);
+    else if (type == 2) inflate_dynamic(&s);
+    else inflate_fail(&s, "invalid block type");
+  }
+  if (!s.problem && s.out_pos != size) s.problem = "less data than the member's size";
+  if (s.problem) {
+    READ_ERROR(where, "corrupt compressed member: %s", s.problem);
+    free(s.out);
+    return NULL;
+  }
+  return s.out;
+}
+
 /* ---- .npz reading ---- */
 
 typedef struct {
@@ -956,16 +1211,14 @@ static bool zip_parse_entry(const ZipArchive *z, const uint8_t *p, size_t room, 
   return true;
 }
 
-/* The member's data in the archive, after checking method, bounds and CRC. */
-static const uint8_t *zip_member_data(const ZipArchive *z, const ZipEntry *e, const char *where) {
+/* The member's raw (possibly compressed) bytes, after checking bounds. */
+static const uint8_t *zip_member_raw(const ZipArchive *z, const ZipEntry *e, const char *where) {
   if (e->flags & 1) {
     READ_ERROR(where, "encrypted members are not supported");
     return NULL;
   }
-  if (e->method != 0) {
-    READ_ERROR(where, e->method == 8 ? "compressed .npz members are not supported (save with "
-                                       "numpy.savez, not numpy.savez_compressed)"
-                                     : "unsupported zip compression method");
+  if (e->method != ZIP_STORED && e->method != ZIP_DEFLATED) {
+    READ_ERROR(where, "unsupported zip compression method %u", e->method);
     return NULL;
   }
   if (e->local_offset > z->len || z->len - e->local_offset < ZIP_LOCAL_SIZE ||
@@ -975,15 +1228,34 @@ static const uint8_t *zip_member_data(const ZipArchive *z, const ZipEntry *e, co
   }
   const uint8_t *local = z->buf + e->local_offset;
   uint64_t start = e->local_offset + ZIP_LOCAL_SIZE + get_le(local + 26, 2) + get_le(local + 28, 2);
-  if (e->comp_size != e->size || start > z->len || e->size > z->len - start) {
+  bool sizes_ok = e->method == ZIP_DEFLATED || e->comp_size == e->size;
+  if (!sizes_ok || start > z->len || e->comp_size > z->len - start) {
     READ_ERROR(where, "corrupt zip: member data lies outside the file");
     return NULL;
   }
-  if (crc32_update(0, z->buf + start, e->size) != e->crc) {
+  return z->buf + start;
+}
+
+/* The member's uncompressed bytes with their CRC-32 checked: a pointer into
+ * the archive for a stored member, or a buffer left in *owned (the caller
+ * frees it) for a deflated one (numpy.savez_compressed). */
+static const uint8_t *zip_member_bytes(const ZipArchive *z, const ZipEntry *e, const char *where,
+                                       uint8_t **owned) {
+  *owned = NULL;
+  const uint8_t *raw = zip_member_raw(z, e, where);
+  if (!raw) return NULL;
+  const uint8_t *data = raw;
+  if (e->method == ZIP_DEFLATED) {
+    data = *owned = inflate_member(raw, (size_t)e->comp_size, (size_t)e->size, where);
+    if (!data) return NULL;
+  }
+  if (crc32_update(0, data, (size_t)e->size) != e->crc) {
     READ_ERROR(where, "CRC-32 mismatch: the member is corrupt");
+    free(*owned);
+    *owned = NULL;
     return NULL;
   }
-  return z->buf + start;
+  return data;
 }
 
 /* Loads one member into names[i]/ts[i]. */
@@ -995,14 +1267,13 @@ static bool npz_load_member(const ZipArchive *z, const ZipEntry *e, char **name,
     READ_ERROR(where, "not a .npy member");
     return false;
   }
-  const uint8_t *data = zip_member_data(z, e, where);
+  uint8_t *owned;
+  const uint8_t *data = zip_member_bytes(z, e, where, &owned);
   if (!data) return false;
   *name = strndup(e->name, e->name_len - 4);
-  if (!*name) {
-    READ_ERROR(where, "out of memory");
-    return false;
-  }
-  *t = npy_decode(data, e->size, where);
+  *t = *name ? npy_decode(data, (size_t)e->size, where) : NULL;
+  if (!*name) READ_ERROR(where, "out of memory");
+  free(owned);
   if (!*t) {
     free(*name);
     *name = NULL;

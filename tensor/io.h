@@ -16,7 +16,8 @@ Tensor *tensor_load_npy(const char *path);
 bool tensor_save_npz(const char *path, const char *const *names, Tensor *const *ts, int n);
 /* returns the member count (>= 0) or -1; *names and *ts are malloc'd arrays of
  * malloc'd names and new references, which the caller frees/releases. Members
- * compressed with deflate (numpy.savez_compressed) are an error for now. */
+ * may be stored (numpy.savez) or deflated (numpy.savez_compressed); names are
+ * the member names without ".npy", in archive order. */
 int tensor_load_npz(const char *path, char ***names, Tensor ***ts);
 /* What a file holds, judged by its first bytes as numpy.load does (so a
  * misnamed file still loads): lets load() return a tensor or a map. */
