@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Fuzz smoke test: thousands of mutated and random inputs go through
+# `ag --check FILE` and `ag FILE`, each under `timeout 2`. The interpreter may
+# reject them (exit 1 or 2) or run out of time, but it must never crash: a
+# signal (exit >= 128 other than the timeout's 124/137) or any AddressSanitizer,
+# LeakSanitizer or UBSan ("file.c:L:C: runtime error:") report is a failure,
+# and so is `--check` running out of time (compiling must always finish).
+# Failing inputs are saved to build/fuzz-failures/ with a note of what happened.
+#
+# usage: sh tests/fuzz_smoke.sh AG_BINARY [COUNT]
+#   COUNT        inputs to try (default: FUZZ_COUNT or 3000)
+#   FUZZ_SEED    seed (default 1); the same seed gives the same inputs
+#   FUZZ_JOBS    parallel jobs (default 2)
+#   FUZZ_TIMEOUT seconds per run (default 2)
+# Corpus: tests/scripts/**/*.ag and the shared conformance scripts.
+# Ends with "N passed, M failed"; exit status 1 if any failed.
+
+# Invoked as `sh tests/fuzz_smoke.sh`: re-run under bash.
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
+set -u
+
+die() { echo "fuzz_smoke.sh: $*" >&2; exit 2; }
+[ $# -ge 1 ] || die "usage: fuzz_smoke.sh AG_BINARY [COUNT]"
+
+ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
+AG=$1
+case "$AG" in
+  /*) ;;
+  */*) AG="$PWD/$AG" ;;
+  *) if [ -e "$AG" ]; then AG="$PWD/$AG"; else AG=$(command -v -- "$AG") || die "interpreter not found: $1"; fi ;;
+esac
+[ -x "$AG" ] || die "interpreter not found or not executable: $AG"
+
+COUNT=${2:-${FUZZ_COUNT:-3000}}
+SEED=${FUZZ_SEED:-1}
+JOBS=${FUZZ_JOBS:-2}
+LIMIT=${FUZZ_TIMEOUT:-2}
+case "$COUNT$SEED$JOBS" in *[!0-9]*) die "COUNT, FUZZ_SEED and FUZZ_JOBS must be numbers" ;; esac
+
+# Build the mutator (tests/fuzz/mutate.c) into build/fuzz/.
+MUTATE="$ROOT/build/fuzz/mutate"
+mkdir -p "$ROOT/build/fuzz" || die "cannot create build/fuzz"
+if [ ! -x "$MUTATE" ] || [ "$ROOT/tests/fuzz/mutate.c" -nt "$MUTATE" ]; then
+  ${CC:-cc} -std=c11 -O2 -Wall -o "$MUTATE" "$ROOT/tests/fuzz/mutate.c" || die "cannot build the mutator"
+fi
+
+corpus=()
+while IFS= read -r f; do corpus+=("$f"); done < <(find "$ROOT/tests/scripts" -type f -name '*.ag' | LC_ALL=C sort)
+for d in "$ROOT/../shared/conformance" /work/shared/conformance; do
+  if [ -d "$d" ]; then
+    while IFS= read -r f; do corpus+=("$f"); done < <(find "$d" -maxdepth 1 -type f -name '*.ag' | LC_ALL=C sort)
+    break
+  fi
+done
+[ ${#corpus[@]} -gt 0 ] || die "no corpus files found"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ag-fuzz.XXXXXX") || die "cannot create a temporary directory"
+trap 'rm -rf -- "$WORK"' EXIT
+mkdir -p "$WORK/cases" "$WORK/results"
+# Mutated imports of "lib/..." find the import tests' modules.
+[ -d "$ROOT/tests/scripts/lang/import/lib" ] && ln -s "$ROOT/tests/scripts/lang/import/lib" "$WORK/cases/lib"
+
+"$MUTATE" "$SEED" "$COUNT" "$WORK/cases" "${corpus[@]}" || die "the mutator failed"
+
+FAILDIR="$ROOT/build/fuzz-failures"
+rm -f -- "$FAILDIR"/seed"${SEED}"_case_*  # results of an earlier run with this seed
+export AG LIMIT WORK FAILDIR SEED
+
+# fuzz_one CASE_FILE: prints "ok NAME" or "FAIL NAME: why"; saves failing inputs.
+fuzz_one() {
+  local f=$1 name rc why="" mode
+  name=$(basename -- "$f" .ag)
+  local run="$WORK/run_$name"
+  mkdir -p "$run"
+  local label
+  for mode in check run; do
+    label="ag"; [ $mode = check ] && label="ag --check"
+    if [ $mode = check ]; then
+      (cd "$run" && NO_COLOR=1 timeout -k 1 "$LIMIT" "$AG" --check "$f" </dev/null >/dev/null 2>"$run/err") 2>/dev/null
+    else
+      (cd "$run" && NO_COLOR=1 timeout -k 1 "$LIMIT" "$AG" "$f" </dev/null >/dev/null 2>"$run/err") 2>/dev/null
+    fi
+    rc=$?
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+      [ $mode = check ] && why="ag --check did not finish in ${LIMIT}s"
+    elif [ $rc -ge 128 ]; then
+      # a script may call exit(N) with a large N itself: only real signals count then
+      case $rc in
+        132|133|134|135|136|139|159) why="$label died with status $rc (signal $((rc - 128)))" ;;
+        *) grep -q 'exit' "$f" || why="$label died with status $rc (signal $((rc - 128)))" ;;
+      esac
+    fi
+    if [ -z "$why" ] && grep -q -E 'AddressSanitizer|LeakSanitizer|\.[ch]:[0-9]+:[0-9]+: runtime error:' "$run/err"; then
+      why="sanitizer report from $label"
+    fi
+    if [ -n "$why" ]; then
+      mkdir -p "$FAILDIR"
+      cp -- "$f" "$FAILDIR/seed${SEED}_$name.ag"
+      { echo "$why"; echo "reproduce: $label build/fuzz-failures/seed${SEED}_$name.ag"; echo "--- stderr (head)"; head -c 4000 "$run/err"; } >"$FAILDIR/seed${SEED}_$name.txt"
+      echo "FAIL $name: $why (saved build/fuzz-failures/seed${SEED}_$name.ag)"
+      rm -rf -- "$run"
+      return 0
+    fi
+  done
+  rm -rf -- "$run"
+  echo "ok $name"
+}
+export -f fuzz_one
+
+find "$WORK/cases" -maxdepth 1 -name 'case_*.ag' | LC_ALL=C sort |
+  xargs -P "$JOBS" -n 20 bash -c 'for f in "$@"; do fuzz_one "$f"; done' fuzz_worker >"$WORK/results/all"
+
+passed=$(grep -c '^ok ' "$WORK/results/all")
+failed=$(grep -c '^FAIL ' "$WORK/results/all")
+grep '^FAIL ' "$WORK/results/all" | LC_ALL=C sort | head -n 50
+[ "$failed" -gt 50 ] && echo "... and $((failed - 50)) more (see build/fuzz-failures/)"
+missing=$((COUNT - passed - failed))
+if [ $missing -ne 0 ]; then
+  echo "FAIL $missing inputs produced no result"
+  failed=$((failed + missing))
+fi
+echo "fuzz: seed $SEED, $COUNT inputs, each through ag --check and ag"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
