@@ -1393,6 +1393,19 @@ static bool line_is_blank(const char *line, const char *end) {
   return line == end;
 }
 
+/* The number in [s, e) (already trimmed), parsed in the C locale so that a
+ * locale with a decimal comma cannot change the result. */
+static bool csv_number(const char *s, const char *e, locale_t c_locale, double *out) {
+  char text[128];
+  size_t n = (size_t)(e - s);
+  if (n == 0 || n >= sizeof text) return false;
+  memcpy(text, s, n);
+  text[n] = '\0';
+  char *stop;
+  *out = strtod_l(text, &stop, c_locale);
+  return *stop == '\0';
+}
+
 /* Parses one data line into the table; false with an error naming the cell. */
 static bool csv_parse_line(CsvTable *tab, const char *line, const char *end, const char *path,
                            int64_t lineno, locale_t c_locale) {
@@ -1408,19 +1421,12 @@ static bool csv_parse_line(CsvTable *tab, const char *line, const char *end, con
     if (!cell_end) cell_end = end;
     const char *s = cell, *e = cell_end;
     trim_cell(&s, &e);
-    char text[128];
-    size_t n = (size_t)(e - s);
-    char *stop = text;
-    double v = 0;
-    if (n > 0 && n < sizeof text) {
-      memcpy(text, s, n);
-      text[n] = '\0';
-      v = strtod_l(text, &stop, c_locale);
-    }
-    if (n == 0 || n >= sizeof text || *stop != '\0') {
+    double v;
+    if (!csv_number(s, e, c_locale, &v)) {
+      int shown = e - s > 40 ? 40 : (int)(e - s);
       tensor_set_error("cannot read %s: line %" PRId64 ", column %" PRId64
                        ": cannot parse '%.*s' as a number",
-                       path, lineno, c + 1, (int)(n > 40 ? 40 : n), s);
+                       path, lineno, c + 1, shown, s);
       return false;
     }
     if (!csv_push(tab, (float)v)) {

@@ -1,9 +1,17 @@
 /* io.h — tensor files: NumPy .npy and .npz, and CSV.
  *
- * Every writer writes to a temporary file in the same folder, then renames it
- * into place, so an interrupted write never leaves a half-written file under
- * the real name. Readers check every header field and length: a truncated or
- * corrupt file is a clear error naming the file, never a crash.
+ * Every writer writes to a temporary file in the same folder (PATH.tmp.XXXXXX),
+ * fsyncs it and renames it into place, so an interrupted write never leaves a
+ * half-written file under the real name; on failure the temporary is removed.
+ * Readers check every header field and length: a truncated or corrupt file is
+ * a clear error naming the file ("cannot read PATH: ..."), never a crash.
+ *
+ * .npy: written as format 1.0 with descr '<f4' '<f8' '<i8' '|b1'; read from
+ * versions 1.0-3.0, C or Fortran order, either byte order; integer arrays of
+ * any width (i1..i8, u1..u8) load as int64.
+ * .npz: a zip archive of NAME.npy members, like numpy.savez (written stored,
+ * without zip64, so at most 4 GiB). CSV: numbers separated by commas, one row
+ * per line, blank lines skipped, parsed in the C locale.
  */
 #ifndef AG_TENSOR_IO_H
 #define AG_TENSOR_IO_H
@@ -12,7 +20,7 @@
 
 bool tensor_save_npy(const Tensor *t, const char *path);
 Tensor *tensor_load_npy(const char *path);
-/* .npz: an uncompressed zip of NAME.npy members (numpy.savez layout). */
+/* Writes names[i] as member "names[i].npy"; names must be distinct. */
 bool tensor_save_npz(const char *path, const char *const *names, Tensor *const *ts, int n);
 /* returns the member count (>= 0) or -1; *names and *ts are malloc'd arrays of
  * malloc'd names and new references, which the caller frees/releases. Members
