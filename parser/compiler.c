@@ -1,0 +1,931 @@
+/* compiler.c — the driver, error reporting, scopes and variables, functions,
+ * classes and statements. See compiler.h for the design and internal.h for
+ * how the files share the work. */
+#include <assert.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser/internal.h"
+
+static void statement(Parser *p);
+
+/* ---- errors ---- */
+
+static bool is_end_of_input(const Parser *p, const Token *tok) {
+  if (p->in_field) return false; /* the end of an f-string field is not the end of input */
+  return tok->type == TOK_EOF || (tok->type == TOK_ERROR && tok->at_eof);
+}
+
+/* Prints line `line` of the source and a caret under column `col`. */
+static void print_source_line(const Parser *p, FILE *out, int line, int col) {
+  const char *s = p->source;
+  for (int l = 1; l < line && *s; s++)
+    if (*s == '\n') l++;
+  const char *end = strchr(s, '\n');
+  int len = end ? (int)(end - s) : (int)strlen(s);
+  if (len > 0 && s[len - 1] == '\r') len--;
+  fprintf(out, "%.*s\n", len, s);
+  /* tabs are kept so the caret lines up; UTF-8 continuation bytes take no column */
+  for (int i = 0, c = 1; i < len && c < col; i++) {
+    if (((unsigned char)s[i] & 0xC0) == 0x80) continue;
+    fputc(s[i] == '\t' ? '\t' : ' ', out);
+    c++;
+  }
+  fprintf(out, "%s^%s\n", p->opts->color ? "\033[1;32m" : "", p->opts->color ? "\033[0m" : "");
+}
+
+static void verror_at(Parser *p, const Token *tok, const char *fmt, va_list ap) {
+  if (p->panic) return;
+  p->panic = true;
+  if (p->error_count == 0 && is_end_of_input(p, tok)) p->incomplete = true;
+  p->error_count++;
+  FILE *out = p->opts->errors ? p->opts->errors : stderr;
+  bool color = p->opts->color;
+  fprintf(out, "%s%s:%d:%d: %serror:%s ", color ? "\033[1m" : "", p->file, tok->line, tok->col,
+          color ? "\033[1;31m" : "", color ? "\033[0m" : "");
+  vfprintf(out, fmt, ap);
+  fputc('\n', out);
+  print_source_line(p, out, tok->line, tok->col);
+}
+
+void parse_error_at(Parser *p, const Token *tok, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  verror_at(p, tok, fmt, ap);
+  va_end(ap);
+}
+
+void parse_error(Parser *p, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  verror_at(p, &p->previous, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- tokens ---- */
+
+/* Lexical errors are reported when their token would become current. */
+static void skip_error_tokens(Parser *p) {
+  while (p->current.type == TOK_ERROR) {
+    parse_error_at(p, &p->current, "%s", p->current.message);
+    p->current = p->next;
+    p->next = lex_next(p->lexer);
+  }
+}
+
+void parse_advance(Parser *p) {
+  p->previous = p->current;
+  p->current = p->next;
+  p->next = lex_next(p->lexer);
+  skip_error_tokens(p);
+}
+
+void parse_start_tokens(Parser *p) {
+  p->current = lex_next(p->lexer);
+  p->next = lex_next(p->lexer);
+  skip_error_tokens(p);
+  p->previous = p->current;
+}
+
+bool parse_check(const Parser *p, TokenType type) { return p->current.type == type; }
+
+bool parse_match(Parser *p, TokenType type) {
+  if (!parse_check(p, type)) return false;
+  parse_advance(p);
+  return true;
+}
+
+void parse_consume(Parser *p, TokenType type, const char *message) {
+  if (parse_check(p, type)) {
+    parse_advance(p);
+    return;
+  }
+  parse_error_at(p, &p->current, "%s", message);
+}
+
+void parse_skip_newlines(Parser *p) {
+  while (parse_check(p, TOK_NEWLINE)) parse_advance(p);
+}
+
+static void skip_separators(Parser *p) {
+  while (parse_check(p, TOK_NEWLINE) || parse_check(p, TOK_SEMICOLON)) parse_advance(p);
+}
+
+bool parse_enter(Parser *p) {
+  if (++p->nesting > PARSE_MAX_NESTING) {
+    parse_error_at(p, &p->current, "expression or block nested too deeply");
+    p->nesting--;
+    return false;
+  }
+  return true;
+}
+
+void parse_leave(Parser *p) { p->nesting--; }
+
+ObjString *parse_intern(Parser *p, const char *chars, int length) {
+  return obj_copy_string(p->vm, chars, length);
+}
+
+/* Skips to the start of the next statement in the block being compiled. */
+static void synchronize(Parser *p) {
+  p->panic = false;
+  lex_reset_to_block(p->lexer);
+  int braces = 0;
+  while (!parse_check(p, TOK_EOF)) {
+    switch (p->current.type) {
+    case TOK_NEWLINE: case TOK_SEMICOLON:
+      if (braces == 0) {
+        parse_advance(p);
+        return;
+      }
+      break;
+    case TOK_LET: case TOK_FN: case TOK_CLASS: case TOK_IF: case TOK_WHILE: case TOK_FOR:
+    case TOK_RETURN: case TOK_TRY: case TOK_THROW: case TOK_WITH: case TOK_IMPORT:
+      if (braces == 0) return;
+      break;
+    case TOK_LEFT_BRACE: braces++; break;
+    case TOK_RIGHT_BRACE:
+      if (braces == 0) return;
+      braces--;
+      break;
+    default: break;
+    }
+    parse_advance(p);
+  }
+}
+
+/* ---- scopes and variables ---- */
+
+static bool names_equal(const char *a, int alen, const char *b, int blen) {
+  return alen == blen && memcmp(a, b, (size_t)alen) == 0;
+}
+
+static void add_local(Parser *p, const char *name, int length) {
+  FnCompiler *fc = p->fc;
+  if (fc->local_count == PARSE_MAX_LOCALS) {
+    parse_error(p, "too many local variables in one function (the limit is 256)");
+    return;
+  }
+  Local *l = &fc->locals[fc->local_count++];
+  l->name = name;
+  l->length = length;
+  l->depth = -1;
+  l->captured = false;
+}
+
+static void mark_initialized(Parser *p) {
+  FnCompiler *fc = p->fc;
+  if (fc->local_count == 0) return;
+  fc->locals[fc->local_count - 1].depth = fc->scope_depth;
+  /* a local lives in the stack slot its initialiser pushed */
+  assert(p->error_count > 0 || fc->depth == fc->local_count);
+}
+
+/* A local whose value is already on the top of the stack. */
+static void add_initialized_local(Parser *p, const char *name, int length) {
+  add_local(p, name, length);
+  mark_initialized(p);
+}
+
+static void begin_scope(Parser *p) { p->fc->scope_depth++; }
+
+static void pop_local(Parser *p, const Local *l) {
+  emit_op(p, l->captured ? OP_CLOSE_UPVALUE : OP_POP);
+}
+
+static void end_scope(Parser *p) {
+  FnCompiler *fc = p->fc;
+  fc->scope_depth--;
+  while (fc->local_count > 0 && fc->locals[fc->local_count - 1].depth > fc->scope_depth) {
+    pop_local(p, &fc->locals[fc->local_count - 1]);
+    fc->local_count--;
+  }
+}
+
+/* Pops (without forgetting) the locals deeper than `depth`: break/continue. */
+static void emit_pops_above(Parser *p, int depth) {
+  FnCompiler *fc = p->fc;
+  for (int i = fc->local_count - 1; i >= 0 && fc->locals[i].depth > depth; i--)
+    pop_local(p, &fc->locals[i]);
+}
+
+static int resolve_local(Parser *p, FnCompiler *fc, const Token *name) {
+  for (int i = fc->local_count - 1; i >= 0; i--) {
+    const Local *l = &fc->locals[i];
+    if (!names_equal(l->name, l->length, name->start, name->length)) continue;
+    if (l->depth == -1)
+      parse_error_at(p, name, "can't use local variable '%.*s' in its own initializer", name->length, name->start);
+    return i;
+  }
+  return -1;
+}
+
+static int add_upvalue(Parser *p, FnCompiler *fc, int index, bool is_local) {
+  int count = fc->function->upvalue_count;
+  for (int i = 0; i < count; i++)
+    if (fc->upvalues[i].index == index && fc->upvalues[i].is_local == is_local) return i;
+  if (count == PARSE_MAX_UPVALUES) {
+    parse_error(p, "too many captured variables in one function (the limit is 256)");
+    return 0;
+  }
+  fc->upvalues[count].is_local = is_local;
+  fc->upvalues[count].index = (uint8_t)index;
+  return fc->function->upvalue_count++;
+}
+
+static int resolve_upvalue(Parser *p, FnCompiler *fc, const Token *name) {
+  if (fc->enclosing == NULL) return -1;
+  int local = resolve_local(p, fc->enclosing, name);
+  if (local >= 0) {
+    fc->enclosing->locals[local].captured = true;
+    return add_upvalue(p, fc, local, true);
+  }
+  int up = resolve_upvalue(p, fc->enclosing, name);
+  return up >= 0 ? add_upvalue(p, fc, up, false) : -1;
+}
+
+static int global_slot(Parser *p, const Token *name) {
+  int slot = vm_global_slot(p->vm, parse_intern(p, name->start, name->length));
+  if (slot > UINT16_MAX) {
+    parse_error_at(p, name, "too many global variables (the limit is 65536)");
+    return 0;
+  }
+  return slot;
+}
+
+typedef struct {
+  OpCode get, set;
+  int arg;
+  bool wide; /* u16 operand (globals) */
+} VarAccess;
+
+static VarAccess resolve_variable(Parser *p, const Token *name) {
+  int arg = resolve_local(p, p->fc, name);
+  if (arg >= 0) return (VarAccess){OP_GET_LOCAL, OP_SET_LOCAL, arg, false};
+  arg = resolve_upvalue(p, p->fc, name);
+  if (arg >= 0) return (VarAccess){OP_GET_UPVALUE, OP_SET_UPVALUE, arg, false};
+  return (VarAccess){OP_GET_GLOBAL, OP_SET_GLOBAL, global_slot(p, name), true};
+}
+
+static void emit_access(Parser *p, OpCode op, const VarAccess *v, const Token *name) {
+  p->at_line = name->line;
+  p->at_col = name->col;
+  if (v->wide) emit_op_u16(p, op, v->arg);
+  else emit_op_u8(p, op, v->arg);
+  p->at_line = p->at_col = 0;
+}
+
+void parse_named_variable(Parser *p, Token name, bool can_assign) {
+  if (name.line == 0) name.line = p->previous.line, name.col = p->previous.col;
+  VarAccess v = resolve_variable(p, &name);
+  if (can_assign && parse_match(p, TOK_EQUAL)) {
+    parse_expression(p);
+    emit_access(p, v.set, &v, &name);
+    p->assigned = true;
+  } else if (can_assign && parse_is_compound_op(p->current.type)) {
+    Token op = p->current;
+    parse_advance(p);
+    emit_access(p, v.get, &v, &name);
+    parse_expression(p);
+    p->at_line = op.line, p->at_col = op.col;
+    emit_op(p, parse_compound_opcode(op.type));
+    p->at_line = p->at_col = 0;
+    emit_access(p, v.set, &v, &name);
+    p->assigned = true;
+  } else {
+    emit_access(p, v.get, &v, &name);
+  }
+}
+
+static bool at_top_level(const Parser *p) { return p->fc->scope_depth == 0 && p->fc->kind == FN_SCRIPT; }
+
+/* `let`, fn, class, import: a local is declared now (its slot is the value the
+ * initialiser will push); a global is defined after, by define_variable. */
+static void declare_variable(Parser *p, const Token *name) {
+  if (!at_top_level(p)) add_local(p, name->start, name->length);
+}
+
+static void define_variable(Parser *p, const Token *name) {
+  if (at_top_level(p)) {
+    p->at_line = name->line, p->at_col = name->col;
+    emit_op_u16(p, OP_DEFINE_GLOBAL, global_slot(p, name));
+    p->at_line = p->at_col = 0;
+  } else {
+    mark_initialized(p);
+  }
+}
+
+/* A keyword where a name belongs is skipped after the error, so that
+ * resynchronising does not start a statement at it (`let if = 3`). */
+static Token consume_name(Parser *p, const char *message) {
+  if (parse_match(p, TOK_IDENTIFIER)) return p->previous;
+  parse_error_at(p, &p->current, "%s", message);
+  Token bad = p->current;
+  if (lex_is_keyword(bad.type)) parse_advance(p);
+  bad.type = TOK_ERROR;
+  return bad;
+}
+
+/* ---- blocks ---- */
+
+/* Statements up to the closing '}' (the '{' is consumed by the caller). */
+static void block_body(Parser *p) {
+  if (!parse_enter(p)) return;
+  for (;;) {
+    skip_separators(p);
+    if (parse_check(p, TOK_RIGHT_BRACE) || parse_check(p, TOK_EOF)) break;
+    const char *before = p->current.start;
+    statement(p);
+    /* guarantee progress after an error that consumed nothing */
+    if (p->current.start == before && !parse_check(p, TOK_RIGHT_BRACE) && !parse_check(p, TOK_EOF))
+      parse_advance(p);
+  }
+  parse_consume(p, TOK_RIGHT_BRACE, "expected '}' to close the block");
+  parse_leave(p);
+}
+
+void parse_block(Parser *p) {
+  parse_consume(p, TOK_LEFT_BRACE, "expected '{' to start a block");
+  if (p->previous.type == TOK_LEFT_BRACE) block_body(p);
+}
+
+static void scoped_block(Parser *p) {
+  begin_scope(p);
+  parse_block(p);
+  end_scope(p);
+}
+
+/* ---- functions ---- */
+
+static void init_fn_compiler(Parser *p, FnCompiler *fc, FnKind kind, const Token *name) {
+  fc->enclosing = p->fc;
+  fc->scope_depth = 0;
+  fc->loop = NULL;
+  fc->handler_count = 0;
+  fc->kind = kind;
+  fc->function = obj_new_function(p->vm);
+  fc->function->file = p->file_string;
+  fc->function->line = name ? name->line : 1;
+  fc->function->max_slots = 1;
+  if (name != NULL) fc->function->name = parse_intern(p, name->start, name->length);
+  p->fc = fc;
+  fc->depth = 1; /* slot 0: the callee, or self in a method */
+  bool method = kind == FN_METHOD || kind == FN_INIT;
+  fc->locals[0] = (Local){method ? "self" : "", method ? 4 : 0, 0, false};
+  fc->local_count = 1;
+}
+
+static ObjFunction *end_fn_compiler(Parser *p) {
+  FnCompiler *fc = p->fc;
+  if (fc->kind == FN_INIT) emit_op_u8(p, OP_GET_LOCAL, 0);
+  else emit_op(p, OP_NIL);
+  emit_op(p, OP_RETURN);
+  ObjFunction *fn = fc->function;
+  p->fc = fc->enclosing;
+  return fn;
+}
+
+typedef struct {
+  const char *names[256];
+  int lengths[256];
+  int count;
+} ParamList;
+
+static void add_parameter(Parser *p, ParamList *params, const Token *name) {
+  for (int i = 0; i < params->count; i++)
+    if (names_equal(params->names[i], params->lengths[i], name->start, name->length))
+      parse_error_at(p, name, "duplicate parameter '%.*s'", name->length, name->start);
+  if (params->count == 255) {
+    parse_error_at(p, name, "too many parameters (the limit is 255)");
+    return;
+  }
+  params->names[params->count] = name->start;
+  params->lengths[params->count++] = name->length;
+  emit_adjust_depth(p, 1); /* the caller pushed it */
+  add_initialized_local(p, name->start, name->length);
+}
+
+/* `= expr` after a parameter: code in the prologue that runs when the caller
+ * did not pass it (OP_DEFAULT skips it otherwise). */
+static void default_value(Parser *p, int slot) {
+  emit_op_u8(p, OP_DEFAULT, slot);
+  emit_u16(p, 0xffff);
+  int jump = emit_offset(p) - 2;
+  parse_expression(p);
+  emit_op_u8(p, OP_SET_LOCAL, slot);
+  emit_op(p, OP_POP);
+  emit_patch_jump(p, jump);
+}
+
+static void parameter_list(Parser *p, ParamList *params) {
+  ObjFunction *fn = p->fc->function;
+  parse_consume(p, TOK_LEFT_PAREN, "expected '(' after the function name");
+  while (!parse_check(p, TOK_RIGHT_PAREN) && !parse_check(p, TOK_EOF)) {
+    if (fn->has_rest) parse_error_at(p, &p->current, "the rest parameter '...' must be the last one");
+    bool rest = parse_match(p, TOK_ELLIPSIS);
+    Token name = consume_name(p, "expected a parameter name");
+    if (name.type != TOK_IDENTIFIER) return;
+    add_parameter(p, params, &name);
+    if (rest) fn->has_rest = true;
+    else fn->arity++;
+    if (parse_match(p, TOK_EQUAL)) {
+      if (rest) parse_error(p, "the rest parameter cannot have a default");
+      default_value(p, p->fc->local_count - 1);
+    }
+    if (!parse_match(p, TOK_COMMA)) break;
+  }
+  parse_consume(p, TOK_RIGHT_PAREN, "expected ')' after the parameters");
+}
+
+static void store_param_names(Parser *p, ObjFunction *fn, const ParamList *params) {
+  if (params->count == 0) return;
+  fn->param_names = AG_ALLOCATE(p->vm, ObjString *, params->count);
+  for (int i = 0; i < params->count; i++) fn->param_names[i] = NULL;
+  for (int i = 0; i < params->count; i++)
+    fn->param_names[i] = parse_intern(p, params->names[i], params->lengths[i]);
+}
+
+/* Compiles `(params) { body }` into a new function and emits OP_CLOSURE. */
+void parse_function(Parser *p, FnKind kind, Token name) {
+  FnCompiler fc;
+  init_fn_compiler(p, &fc, kind, &name);
+  begin_scope(p);
+  ParamList params;
+  params.count = 0;
+  parameter_list(p, &params);
+  store_param_names(p, fc.function, &params);
+  parse_consume(p, TOK_LEFT_BRACE, "expected '{' before the function body");
+  if (p->previous.type == TOK_LEFT_BRACE) block_body(p);
+  ObjFunction *fn = end_fn_compiler(p);
+  emit_op_u16(p, OP_CLOSURE, emit_constant_index(p, OBJ_VAL(fn)));
+  for (int i = 0; i < fn->upvalue_count; i++) {
+    emit_u8(p, fc.upvalues[i].is_local ? 1 : 0);
+    emit_u8(p, fc.upvalues[i].index);
+  }
+}
+
+static void fn_declaration(Parser *p) {
+  Token name = consume_name(p, "expected a function name after 'fn'");
+  if (name.type != TOK_IDENTIFIER) return;
+  declare_variable(p, &name);
+  /* a local function may call itself: it is initialised before its body */
+  if (!at_top_level(p)) p->fc->locals[p->fc->local_count - 1].depth = p->fc->scope_depth;
+  parse_function(p, FN_FUNCTION, name);
+  define_variable(p, &name);
+}
+
+/* ---- classes ---- */
+
+static void method(Parser *p) {
+  if (!parse_match(p, TOK_FN)) {
+    parse_error_at(p, &p->current, "expected a method ('fn name(...) { ... }') in the class body");
+    return;
+  }
+  Token name = consume_name(p, "expected a method name after 'fn'");
+  if (name.type != TOK_IDENTIFIER) return;
+  FnKind kind = names_equal(name.start, name.length, "init", 4) ? FN_INIT : FN_METHOD;
+  parse_function(p, kind, name);
+  emit_op_u16(p, OP_METHOD, emit_name_constant(p, name.start, name.length));
+}
+
+static void class_body(Parser *p) {
+  parse_consume(p, TOK_LEFT_BRACE, "expected '{' before the class body");
+  if (p->previous.type != TOK_LEFT_BRACE) return;
+  for (;;) {
+    skip_separators(p);
+    if (parse_check(p, TOK_RIGHT_BRACE) || parse_check(p, TOK_EOF)) break;
+    method(p);
+    if (p->panic) synchronize(p);
+  }
+  parse_consume(p, TOK_RIGHT_BRACE, "expected '}' after the class body");
+}
+
+static void class_declaration(Parser *p) {
+  Token name = consume_name(p, "expected a class name after 'class'");
+  if (name.type != TOK_IDENTIFIER) return;
+  declare_variable(p, &name);
+  emit_op_u16(p, OP_CLASS, emit_name_constant(p, name.start, name.length));
+  define_variable(p, &name);
+  ClassInfo info = {p->cls, false};
+  p->cls = &info;
+  if (parse_match(p, TOK_COLON)) {
+    begin_scope(p);
+    parse_expression(p);
+    add_initialized_local(p, "super", 5); /* the hidden binding `super.m()` uses */
+    parse_named_variable(p, name, false);
+    emit_op(p, OP_INHERIT);
+    info.has_parent = true;
+  } else {
+    parse_named_variable(p, name, false);
+  }
+  class_body(p);
+  emit_op(p, OP_POP); /* the class */
+  if (info.has_parent) end_scope(p);
+  p->cls = info.enclosing;
+}
+
+/* ---- simple statements ---- */
+
+static void end_statement(Parser *p) {
+  if (p->panic) return;
+  if (parse_match(p, TOK_NEWLINE) || parse_match(p, TOK_SEMICOLON)) return;
+  if (parse_check(p, TOK_RIGHT_BRACE) || parse_check(p, TOK_EOF)) return;
+  parse_error_at(p, &p->current, "expected a newline or ';' after the statement, not %s",
+                 lex_token_name(p->current.type));
+}
+
+static void expression_statement(Parser *p) {
+  p->assigned = false;
+  parse_expression(p);
+  if (p->opts->repl && at_top_level(p) && !p->assigned) emit_op(p, OP_REPL_SHOW);
+  else emit_op(p, OP_POP);
+}
+
+static void destructuring_let(Parser *p) {
+  Token names[256];
+  int count = 0;
+  do {
+    Token name = consume_name(p, "expected a variable name in 'let [...]'");
+    if (name.type != TOK_IDENTIFIER) return;
+    if (count < 255) names[count++] = name;
+    else parse_error(p, "too many names to unpack (the limit is 255)");
+  } while (parse_match(p, TOK_COMMA));
+  parse_consume(p, TOK_RIGHT_BRACKET, "expected ']' after the names");
+  parse_consume(p, TOK_EQUAL, "expected '=' after 'let [...]'");
+  parse_expression(p);
+  emit_op_var(p, OP_UNPACK, count);
+  emit_u8(p, count);
+  if (at_top_level(p)) {
+    for (int i = count - 1; i >= 0; i--) define_variable(p, &names[i]);
+    emit_op(p, OP_POP); /* the list */
+    return;
+  }
+  /* the list stays in a hidden slot under the names */
+  FnCompiler *fc = p->fc;
+  fc->depth -= count;
+  add_initialized_local(p, " list", 5);
+  for (int i = 0; i < count; i++) {
+    fc->depth++;
+    add_initialized_local(p, names[i].start, names[i].length);
+  }
+}
+
+static void let_statement(Parser *p) {
+  if (parse_match(p, TOK_LEFT_BRACKET)) {
+    destructuring_let(p);
+    return;
+  }
+  Token name = consume_name(p, "expected a variable name after 'let'");
+  if (name.type != TOK_IDENTIFIER) return;
+  declare_variable(p, &name);
+  if (parse_match(p, TOK_EQUAL)) {
+    if (parse_check(p, TOK_FN) && p->next.type == TOK_LEFT_PAREN) p->lambda_name = name;
+    parse_expression(p);
+    p->lambda_name.start = NULL;
+  } else {
+    emit_op(p, OP_NIL);
+  }
+  define_variable(p, &name);
+}
+
+/* Leaves the handler blocks above `keep` (innermost first): pops each
+ * handler and calls exit() of each `with`. */
+static void unwind_handlers(Parser *p, int keep) {
+  FnCompiler *fc = p->fc;
+  for (int i = fc->handler_count - 1; i >= keep; i--) {
+    emit_op(p, OP_END_TRY);
+    if (!fc->handlers[i].is_with) continue;
+    emit_op_u8(p, OP_GET_LOCAL, fc->handlers[i].ctx_slot);
+    emit_op_var(p, OP_INVOKE, 0);
+    emit_u16(p, emit_name_constant(p, "exit", 4));
+    emit_u8(p, 0);
+    emit_op(p, OP_POP);
+  }
+}
+
+static bool has_with_block(const FnCompiler *fc) {
+  for (int i = 0; i < fc->handler_count; i++)
+    if (fc->handlers[i].is_with) return true;
+  return false;
+}
+
+/* A top-level `return` ends the script (or the imported module); its value is
+ * ignored there. */
+static void return_statement(Parser *p) {
+  FnCompiler *fc = p->fc;
+  Token keyword = p->previous;
+  bool bare = parse_check(p, TOK_NEWLINE) || parse_check(p, TOK_SEMICOLON) ||
+              parse_check(p, TOK_RIGHT_BRACE) || parse_check(p, TOK_EOF);
+  if (bare && fc->kind == FN_INIT) emit_op_u8(p, OP_GET_LOCAL, 0);
+  else if (bare) emit_op(p, OP_NIL);
+  else if (fc->kind == FN_INIT) parse_error_at(p, &keyword, "'init' cannot return a value");
+  else parse_expression(p);
+  int depth = fc->depth;
+  if (has_with_block(fc)) unwind_handlers(p, 0);
+  emit_op(p, OP_RETURN);
+  fc->depth = depth - 1;
+}
+
+static void loop_jump(Parser *p, bool is_break) {
+  FnCompiler *fc = p->fc;
+  Loop *loop = fc->loop;
+  if (loop == NULL) {
+    parse_error(p, is_break ? "'break' outside a loop" : "'continue' outside a loop");
+    return;
+  }
+  int depth = fc->depth;
+  unwind_handlers(p, loop->handler_count);
+  emit_pops_above(p, loop->scope_depth);
+  if (!is_break) {
+    emit_loop(p, loop->start);
+  } else {
+    if (loop->break_count == loop->break_capacity) {
+      loop->break_capacity = loop->break_capacity ? loop->break_capacity * 2 : 4;
+      int *grown = realloc(loop->breaks, sizeof(int) * (size_t)loop->break_capacity);
+      if (grown == NULL) abort();
+      loop->breaks = grown;
+    }
+    loop->breaks[loop->break_count++] = emit_jump(p, OP_JUMP);
+  }
+  fc->depth = depth; /* code after a jump is reached from elsewhere, at this depth */
+}
+
+static void throw_statement(Parser *p) {
+  Token keyword = p->previous;
+  parse_expression(p);
+  p->at_line = keyword.line, p->at_col = keyword.col;
+  emit_op(p, OP_THROW);
+  p->at_line = p->at_col = 0;
+}
+
+static void import_statement(Parser *p) {
+  parse_consume(p, TOK_STRING, "expected the file path (a string) after 'import'");
+  if (p->previous.type != TOK_STRING) return;
+  Token path = p->previous;
+  char *buf = malloc((size_t)path.length);
+  if (buf == NULL) abort();
+  int n = lex_unescape(path.start + 1, path.length - 2, false, buf);
+  int k = emit_constant_index(p, OBJ_VAL(parse_intern(p, buf, n)));
+  free(buf);
+  parse_consume(p, TOK_AS, "expected 'as NAME' after the import path");
+  Token name = consume_name(p, "expected a module name after 'as'");
+  if (name.type != TOK_IDENTIFIER) return;
+  declare_variable(p, &name);
+  p->at_line = path.line, p->at_col = path.col;
+  emit_op_u16(p, OP_IMPORT, k);
+  p->at_line = p->at_col = 0;
+  define_variable(p, &name);
+}
+
+/* ---- control flow ---- */
+
+static void if_statement(Parser *p) {
+  parse_expression(p);
+  int then_jump = emit_jump(p, OP_JUMP_IF_FALSE);
+  scoped_block(p);
+  if (!parse_check(p, TOK_ELIF) && !parse_check(p, TOK_ELSE)) {
+    emit_patch_jump(p, then_jump);
+    return;
+  }
+  int else_jump = emit_jump(p, OP_JUMP);
+  emit_patch_jump(p, then_jump);
+  if (parse_match(p, TOK_ELIF) || (parse_match(p, TOK_ELSE) && parse_match(p, TOK_IF))) {
+    if (parse_enter(p)) {
+      if_statement(p);
+      parse_leave(p);
+    }
+  } else {
+    scoped_block(p);
+  }
+  emit_patch_jump(p, else_jump);
+}
+
+static void begin_loop(Parser *p, Loop *loop, int start) {
+  FnCompiler *fc = p->fc;
+  memset(loop, 0, sizeof *loop);
+  loop->enclosing = fc->loop;
+  loop->start = start;
+  loop->scope_depth = fc->scope_depth;
+  loop->handler_count = fc->handler_count;
+  fc->loop = loop;
+}
+
+static void end_loop(Parser *p, Loop *loop) {
+  for (int i = 0; i < loop->break_count; i++) emit_patch_jump(p, loop->breaks[i]);
+  free(loop->breaks);
+  p->fc->loop = loop->enclosing;
+}
+
+static void while_statement(Parser *p) {
+  int start = emit_offset(p);
+  parse_expression(p);
+  int exit_jump = emit_jump(p, OP_JUMP_IF_FALSE);
+  Loop loop;
+  begin_loop(p, &loop, start);
+  scoped_block(p);
+  emit_loop(p, start);
+  emit_patch_jump(p, exit_jump);
+  end_loop(p, &loop);
+}
+
+/* for x in xs { } / for a, b in pairs { }: the sequence and the position
+ * are hidden locals; each iteration binds fresh locals, so closures made in
+ * the body capture that iteration's values. */
+static void for_statement(Parser *p) {
+  FnCompiler *fc = p->fc;
+  begin_scope(p);
+  Token first = consume_name(p, "expected a loop variable name after 'for'");
+  Token second = first;
+  bool pair = parse_match(p, TOK_COMMA);
+  if (pair) second = consume_name(p, "expected a second loop variable name after ','");
+  parse_consume(p, TOK_IN, "expected 'in' after the loop variable");
+  parse_expression(p);
+  int seq_slot = fc->local_count;
+  add_initialized_local(p, " seq", 4);
+  emit_op(p, OP_ITER_PREP);
+  add_initialized_local(p, " pos", 4);
+  int start = emit_offset(p);
+  emit_op_var(p, OP_ITER_NEXT, 1);
+  emit_u8(p, seq_slot);
+  emit_u16(p, 0xffff);
+  int exit_jump = emit_offset(p) - 2;
+  Loop loop;
+  begin_loop(p, &loop, start);
+  begin_scope(p);
+  if (pair) {
+    add_initialized_local(p, " item", 5);
+    emit_op_var(p, OP_UNPACK, 2);
+    emit_u8(p, 2);
+    fc->depth -= 2;
+    fc->depth++;
+    add_initialized_local(p, first.start, first.length);
+    fc->depth++;
+    add_initialized_local(p, second.start, second.length);
+  } else {
+    add_initialized_local(p, first.start, first.length);
+  }
+  parse_block(p);
+  end_scope(p);
+  emit_loop(p, start);
+  emit_patch_jump(p, exit_jump);
+  end_loop(p, &loop);
+  end_scope(p);
+}
+
+static void push_handler(Parser *p, bool is_with, int ctx_slot) {
+  FnCompiler *fc = p->fc;
+  if (fc->handler_count == PARSE_MAX_HANDLERS) {
+    parse_error(p, "too many nested 'try'/'with' blocks");
+    return;
+  }
+  fc->handlers[fc->handler_count++] = (HandlerBlock){is_with, ctx_slot};
+}
+
+/* The body of try or with: a protected block. Returns the TRY jump to patch
+ * at the handler's code. */
+static int protected_block(Parser *p, bool is_with, int ctx_slot) {
+  int try_jump = emit_jump(p, OP_TRY);
+  int handlers = p->fc->handler_count;
+  push_handler(p, is_with, ctx_slot);
+  scoped_block(p);
+  p->fc->handler_count = handlers;
+  emit_op(p, OP_END_TRY);
+  return try_jump;
+}
+
+static void try_statement(Parser *p) {
+  int try_jump = protected_block(p, false, 0);
+  int end_jump = emit_jump(p, OP_JUMP);
+  emit_patch_jump(p, try_jump);
+  parse_consume(p, TOK_CATCH, "expected 'catch' after the try block");
+  begin_scope(p);
+  emit_adjust_depth(p, 1); /* the handler starts with the thrown value pushed */
+  if (parse_match(p, TOK_IDENTIFIER)) add_initialized_local(p, p->previous.start, p->previous.length);
+  else add_initialized_local(p, " error", 6);
+  parse_block(p);
+  end_scope(p);
+  emit_patch_jump(p, end_jump);
+}
+
+static void call_exit(Parser *p, int ctx_slot) {
+  emit_op_u8(p, OP_GET_LOCAL, ctx_slot);
+  emit_op_var(p, OP_INVOKE, 0);
+  emit_u16(p, emit_name_constant(p, "exit", 4));
+  emit_u8(p, 0);
+  emit_op(p, OP_POP);
+}
+
+/* with ctx [as name] { body }: enter() first; exit() on every way out. An
+ * error in the body runs exit() and is thrown again. `as name` binds what
+ * enter() returned, as Python's `with` does. */
+static void with_statement(Parser *p) {
+  FnCompiler *fc = p->fc;
+  Token keyword = p->previous;
+  begin_scope(p);
+  parse_expression(p);
+  int ctx_slot = fc->local_count;
+  add_initialized_local(p, " ctx", 4);
+  emit_op_u8(p, OP_GET_LOCAL, ctx_slot);
+  p->at_line = keyword.line, p->at_col = keyword.col;
+  emit_op_var(p, OP_INVOKE, 0);
+  emit_u16(p, emit_name_constant(p, "enter", 5));
+  emit_u8(p, 0);
+  p->at_line = p->at_col = 0;
+  if (parse_match(p, TOK_AS)) {
+    Token name = consume_name(p, "expected a name after 'as'");
+    add_initialized_local(p, name.start, name.length);
+  } else {
+    emit_op(p, OP_POP);
+  }
+  int try_jump = protected_block(p, true, ctx_slot);
+  call_exit(p, ctx_slot);
+  int end_jump = emit_jump(p, OP_JUMP);
+  emit_patch_jump(p, try_jump);
+  emit_adjust_depth(p, 1); /* the thrown value */
+  call_exit(p, ctx_slot);
+  emit_op(p, OP_THROW);
+  emit_patch_jump(p, end_jump);
+  end_scope(p);
+}
+
+/* ---- statements ---- */
+
+static bool simple_keyword_statement(Parser *p) {
+  switch (p->current.type) {
+  case TOK_LET: parse_advance(p); let_statement(p); return true;
+  case TOK_RETURN: parse_advance(p); return_statement(p); return true;
+  case TOK_BREAK: parse_advance(p); loop_jump(p, true); return true;
+  case TOK_CONTINUE: parse_advance(p); loop_jump(p, false); return true;
+  case TOK_THROW: parse_advance(p); throw_statement(p); return true;
+  case TOK_IMPORT: parse_advance(p); import_statement(p); return true;
+  default: return false;
+  }
+}
+
+static bool block_statement(Parser *p) {
+  switch (p->current.type) {
+  case TOK_IF: parse_advance(p); if_statement(p); return true;
+  case TOK_WHILE: parse_advance(p); while_statement(p); return true;
+  case TOK_FOR: parse_advance(p); for_statement(p); return true;
+  case TOK_TRY: parse_advance(p); try_statement(p); return true;
+  case TOK_WITH: parse_advance(p); with_statement(p); return true;
+  case TOK_CLASS: parse_advance(p); class_declaration(p); return true;
+  case TOK_FN:
+    if (p->next.type != TOK_IDENTIFIER) return false;
+    parse_advance(p);
+    fn_declaration(p);
+    return true;
+  default: return false;
+  }
+}
+
+static void statement(Parser *p) {
+  TokenType t = p->current.type;
+  if (t == TOK_ELIF || t == TOK_ELSE || t == TOK_CATCH) {
+    parse_error_at(p, &p->current, "%s without a matching %s", lex_token_name(t),
+                   t == TOK_CATCH ? "'try'" : "'if'");
+  } else if (!simple_keyword_statement(p) && !block_statement(p)) {
+    expression_statement(p);
+  }
+  end_statement(p);
+  if (p->panic) synchronize(p);
+}
+
+/* ---- the entry point ---- */
+
+CompileResult compile_source(AgVM *vm, const char *source, const CompileOptions *opts) {
+  CompileOptions defaults = {"<input>", false, NULL, false};
+  if (opts == NULL) opts = &defaults;
+  Lexer lexer;
+  lex_init(&lexer, source);
+  Parser p;
+  memset(&p, 0, sizeof p);
+  p.vm = vm;
+  p.opts = opts;
+  p.file = opts->file ? opts->file : "<input>";
+  p.source = source;
+  p.lexer = &lexer;
+  vm->gc_paused++; /* nothing made here is reachable from the VM's roots yet */
+  p.file_string = parse_intern(&p, p.file, (int)strlen(p.file));
+  FnCompiler top;
+  init_fn_compiler(&p, &top, FN_SCRIPT, NULL);
+  parse_start_tokens(&p);
+  for (;;) {
+    skip_separators(&p);
+    if (parse_check(&p, TOK_EOF)) break;
+    const char *before = p.current.start;
+    if (parse_check(&p, TOK_RIGHT_BRACE)) {
+      parse_error_at(&p, &p.current, "unexpected '}' (no block is open)");
+      p.panic = false;
+      parse_advance(&p);
+      continue;
+    }
+    statement(&p);
+    if (p.current.start == before && !parse_check(&p, TOK_EOF)) parse_advance(&p);
+  }
+  ObjFunction *fn = end_fn_compiler(&p);
+  vm->gc_paused--;
+  CompileResult result = {p.error_count ? NULL : fn, p.error_count, p.error_count > 0 && p.incomplete};
+  return result;
+}

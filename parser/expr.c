@@ -1,0 +1,624 @@
+/* expr.c — expressions: a Pratt parser driven by one rules table (as clox).
+ *
+ * Precedence, loosest first (SPEC §4): assignment; or; and; not; comparisons
+ * and `in`; + -; * / % @; unary -; ** (right-associative, and its right
+ * operand may start with a unary minus: 2 ** -1); calls, indexing and
+ * attributes. Assignment is compiled by the target's own parse function when
+ * it sees `=` or `op=` after itself, so `a.b += 1` needs no lookahead.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser/internal.h"
+
+typedef enum {
+  PREC_NONE,
+  PREC_ASSIGNMENT,
+  PREC_OR,
+  PREC_AND,
+  PREC_NOT,
+  PREC_COMPARISON,
+  PREC_TERM,
+  PREC_FACTOR,
+  PREC_UNARY,
+  PREC_POWER,
+  PREC_CALL,
+  PREC_PRIMARY
+} Precedence;
+
+typedef void (*ParseFn)(Parser *p, bool can_assign);
+
+typedef struct {
+  ParseFn prefix;
+  ParseFn infix;
+  Precedence precedence;
+} ParseRule;
+
+static const ParseRule *get_rule(TokenType type);
+
+/* ---- helpers ---- */
+
+bool parse_is_compound_op(TokenType t) {
+  return t == TOK_PLUS_EQUAL || t == TOK_MINUS_EQUAL || t == TOK_STAR_EQUAL ||
+         t == TOK_SLASH_EQUAL || t == TOK_AT_EQUAL;
+}
+
+OpCode parse_compound_opcode(TokenType t) {
+  switch (t) {
+  case TOK_PLUS_EQUAL: return OP_ADD;
+  case TOK_MINUS_EQUAL: return OP_SUBTRACT;
+  case TOK_STAR_EQUAL: return OP_MULTIPLY;
+  case TOK_SLASH_EQUAL: return OP_DIVIDE;
+  default: return OP_MATMUL;
+  }
+}
+
+/* Emits op with the position of `tok`, so a runtime error names its line. */
+static void emit_op_at(Parser *p, const Token *tok, OpCode op, int effect, bool var) {
+  p->at_line = tok->line;
+  p->at_col = tok->col;
+  if (var) emit_op_var(p, op, effect);
+  else emit_op(p, op);
+  p->at_line = p->at_col = 0;
+}
+
+/* Names after '.' may be keywords too (`x.in` is odd but harmless). */
+static bool consume_member_name(Parser *p, const char *message) {
+  if (parse_check(p, TOK_IDENTIFIER) || lex_is_keyword(p->current.type)) {
+    parse_advance(p);
+    return true;
+  }
+  parse_error_at(p, &p->current, "%s", message);
+  return false;
+}
+
+/* ---- the core loop ---- */
+
+void parse_precedence_expression(Parser *p, int precedence) {
+  if (!parse_enter(p)) return;
+  ParseFn prefix = get_rule(p->current.type)->prefix;
+  if (prefix == NULL) { /* not consumed: a '}' here still closes its block */
+    parse_error_at(p, &p->current, "expected expression");
+    parse_leave(p);
+    return;
+  }
+  parse_advance(p);
+  bool can_assign = precedence <= PREC_ASSIGNMENT;
+  prefix(p, can_assign);
+  while (precedence <= (int)get_rule(p->current.type)->precedence) {
+    parse_advance(p);
+    get_rule(p->previous.type)->infix(p, can_assign);
+  }
+  if (can_assign && (parse_check(p, TOK_EQUAL) || parse_is_compound_op(p->current.type)))
+    parse_error_at(p, &p->current, "invalid assignment target");
+  parse_leave(p);
+}
+
+void parse_expression(Parser *p) { parse_precedence_expression(p, PREC_ASSIGNMENT); }
+
+/* ---- literals ---- */
+
+static void number(Parser *p, bool can_assign) {
+  (void)can_assign;
+  emit_constant(p, NUMBER_VAL(lex_number_value(&p->previous)));
+}
+
+static ObjString *decode_string(Parser *p, const char *body, int length, bool fstring_text) {
+  char *buf = malloc((size_t)length + 1);
+  if (buf == NULL) {
+    parse_error(p, "out of memory");
+    return parse_intern(p, "", 0);
+  }
+  int n = lex_unescape(body, length, fstring_text, buf);
+  ObjString *s = parse_intern(p, buf, n);
+  free(buf);
+  return s;
+}
+
+static void string(Parser *p, bool can_assign) {
+  (void)can_assign;
+  const Token *t = &p->previous;
+  emit_constant(p, OBJ_VAL(decode_string(p, t->start + 1, t->length - 2, false)));
+}
+
+static void literal(Parser *p, bool can_assign) {
+  (void)can_assign;
+  switch (p->previous.type) {
+  case TOK_TRUE: emit_op(p, OP_TRUE); break;
+  case TOK_FALSE: emit_op(p, OP_FALSE); break;
+  default: emit_op(p, OP_NIL); break;
+  }
+}
+
+/* ---- f-strings ---- */
+
+/* Compiles a field's source with a lexer of its own, then returns to the
+ * string's lexer; positions stay those of the whole file. */
+static void fstring_field(Parser *p, const LexFPart *part) {
+  Lexer sub;
+  lex_init_at(&sub, part->start, part->length, part->line, part->col);
+  Lexer *outer = p->lexer;
+  Token previous = p->previous, current = p->current, next = p->next;
+  bool was_in_field = p->in_field;
+  p->lexer = &sub;
+  p->in_field = true;
+  parse_start_tokens(p);
+  parse_expression(p);
+  parse_skip_newlines(p);
+  if (!parse_check(p, TOK_EOF)) parse_error_at(p, &p->current, "expected '}' after the f-string expression");
+  p->lexer = outer;
+  p->in_field = was_in_field;
+  p->previous = previous, p->current = current, p->next = next;
+}
+
+static void fstring(Parser *p, bool can_assign) {
+  (void)can_assign;
+  Token tok = p->previous;
+  LexFCursor cur;
+  LexFPart part;
+  int count = 0;
+  bool single_is_string = false; /* one part that is already a string */
+  lex_fstring_begin(&cur, &tok);
+  while (lex_fstring_next(&cur, &part)) {
+    if (part.kind == LEX_FPART_TEXT) {
+      emit_constant(p, OBJ_VAL(decode_string(p, part.start, part.length, true)));
+      single_is_string = true;
+    } else {
+      fstring_field(p, &part);
+      single_is_string = part.spec != NULL;
+      if (part.spec != NULL)
+        emit_op_u16(p, OP_FORMAT, emit_name_constant(p, part.spec, part.spec_length));
+    }
+    if (++count == 255) { /* BUILD_STRING takes a u8 count: fold and go on */
+      emit_op_var(p, OP_BUILD_STRING, 1 - count);
+      emit_u8(p, count);
+      count = 1;
+      single_is_string = true;
+    }
+  }
+  if (count == 0) {
+    emit_constant(p, OBJ_VAL(parse_intern(p, "", 0)));
+  } else if (count > 1 || !single_is_string) {
+    emit_op_var(p, OP_BUILD_STRING, 1 - count);
+    emit_u8(p, count);
+  }
+}
+
+/* ---- names ---- */
+
+static void variable(Parser *p, bool can_assign) { parse_named_variable(p, p->previous, can_assign); }
+
+static Token synthetic_token(const char *text) {
+  Token t = {TOK_IDENTIFIER, text, (int)strlen(text), 0, 0, NULL, false};
+  return t;
+}
+
+static void self_(Parser *p, bool can_assign) {
+  (void)can_assign;
+  if (p->cls == NULL) {
+    parse_error_at(p, &p->previous, "'self' used outside a class method");
+    return;
+  }
+  parse_named_variable(p, synthetic_token("self"), false);
+}
+
+/* ---- calls ---- */
+
+/* Whether the call arguments starting at p->current are positional only (no
+ * keyword argument, no spread), so that a method call can use OP_INVOKE.
+ * Scans ahead on a copy of the lexer; the real one reports any errors. */
+static bool plain_arguments_ahead(Parser *p) {
+  Lexer copy = *p->lexer;
+  Token window[2] = {p->current, p->next};
+  int depth = 0;
+  for (;;) {
+    Token t = window[0];
+    if (t.type == TOK_EOF || t.type == TOK_ERROR) return true;
+    if (t.type == TOK_LEFT_PAREN || t.type == TOK_LEFT_BRACKET || t.type == TOK_LEFT_BRACE) {
+      depth++;
+    } else if (t.type == TOK_RIGHT_PAREN || t.type == TOK_RIGHT_BRACKET || t.type == TOK_RIGHT_BRACE) {
+      if (depth == 0) return true;
+      depth--;
+    } else if (depth == 0 && (t.type == TOK_ELLIPSIS || (t.type == TOK_IDENTIFIER && window[1].type == TOK_EQUAL))) {
+      return false;
+    }
+    window[0] = window[1];
+    window[1] = window[0].type == TOK_EOF ? window[0] : lex_next(&copy);
+  }
+}
+
+typedef struct {
+  int positional;      /* pushed one by one (before any spread) */
+  bool spread;         /* positional arguments were gathered into a list */
+  int kw_count;
+  ObjString *kw_names[256];
+} ArgList;
+
+static void keyword_argument(Parser *p, ArgList *args) {
+  Token name = p->current;
+  parse_advance(p); /* name */
+  parse_advance(p); /* = */
+  ObjString *s = parse_intern(p, name.start, name.length);
+  for (int i = 0; i < args->kw_count; i++)
+    if (args->kw_names[i] == s) parse_error_at(p, &name, "keyword argument '%s' given twice", s->chars);
+  if (args->kw_count == 255) {
+    parse_error_at(p, &name, "too many keyword arguments (the limit is 255)");
+    return;
+  }
+  args->kw_names[args->kw_count++] = s;
+  parse_expression(p);
+}
+
+static void positional_argument(Parser *p, ArgList *args) {
+  if (args->kw_count > 0) parse_error_at(p, &p->current, "positional argument after keyword arguments");
+  bool spread = parse_match(p, TOK_ELLIPSIS);
+  if (spread && !args->spread) {
+    emit_op_var(p, OP_LIST, 1 - args->positional);
+    emit_u16(p, args->positional);
+    args->spread = true;
+  }
+  parse_expression(p);
+  if (spread) emit_op(p, OP_LIST_EXTEND);
+  else if (args->spread) emit_op(p, OP_LIST_APPEND);
+  else if (++args->positional > 255) parse_error(p, "too many arguments (the limit is 255)");
+}
+
+/* Parses `a, k=v, ...xs)` after '('. */
+static void argument_list(Parser *p, ArgList *args) {
+  memset(args, 0, offsetof(ArgList, kw_names));
+  while (!parse_check(p, TOK_RIGHT_PAREN) && !parse_check(p, TOK_EOF)) {
+    if (parse_check(p, TOK_IDENTIFIER) && p->next.type == TOK_EQUAL) keyword_argument(p, args);
+    else positional_argument(p, args);
+    if (!parse_match(p, TOK_COMMA)) break;
+  }
+  parse_consume(p, TOK_RIGHT_PAREN, "expected ')' after arguments");
+}
+
+static int keyword_names_constant(Parser *p, const ArgList *args) {
+  ObjList *names = obj_new_list(p->vm);
+  for (int i = 0; i < args->kw_count; i++) obj_list_append(p->vm, names, OBJ_VAL(args->kw_names[i]));
+  return emit_constant_index(p, OBJ_VAL(names));
+}
+
+/* With the callee below the arguments. */
+static void emit_call(Parser *p, const Token *paren, const ArgList *args) {
+  if (args->spread) {
+    int names = keyword_names_constant(p, args);
+    emit_op_at(p, paren, OP_CALL_SPREAD, -1 - args->kw_count, true);
+    emit_u8(p, args->kw_count);
+    emit_u16(p, names);
+  } else if (args->kw_count > 0) {
+    int names = keyword_names_constant(p, args);
+    emit_op_at(p, paren, OP_CALL_KW, -args->positional - args->kw_count, true);
+    emit_u8(p, args->positional);
+    emit_u8(p, args->kw_count);
+    emit_u16(p, names);
+  } else {
+    emit_op_at(p, paren, OP_CALL, -args->positional, true);
+    emit_u8(p, args->positional);
+  }
+}
+
+static void call(Parser *p, bool can_assign) {
+  (void)can_assign;
+  Token paren = p->previous;
+  ArgList args;
+  argument_list(p, &args);
+  emit_call(p, &paren, &args);
+}
+
+/* ---- attributes and methods ---- */
+
+static void method_call(Parser *p, int name) {
+  Token paren = p->previous;
+  if (!plain_arguments_ahead(p)) {
+    emit_op_u16(p, OP_GET_FIELD, name);
+    call(p, false);
+    return;
+  }
+  ArgList args;
+  argument_list(p, &args);
+  emit_op_at(p, &paren, OP_INVOKE, -args.positional, true);
+  emit_u16(p, name);
+  emit_u8(p, args.positional);
+}
+
+static void dot(Parser *p, bool can_assign) {
+  if (!consume_member_name(p, "expected an attribute name after '.'")) return;
+  Token member = p->previous;
+  int name = emit_name_constant(p, member.start, member.length);
+  if (can_assign && parse_match(p, TOK_EQUAL)) {
+    parse_expression(p);
+    emit_op_at(p, &member, OP_SET_FIELD, 0, false);
+    emit_u16(p, name);
+    p->assigned = true;
+  } else if (can_assign && parse_is_compound_op(p->current.type)) {
+    Token op = p->current;
+    parse_advance(p);
+    emit_op(p, OP_DUP);
+    emit_op_u16(p, OP_GET_FIELD, name);
+    parse_expression(p);
+    emit_op_at(p, &op, parse_compound_opcode(op.type), 0, false);
+    emit_op_u16(p, OP_SET_FIELD, name);
+    p->assigned = true;
+  } else if (parse_match(p, TOK_LEFT_PAREN)) {
+    method_call(p, name);
+  } else {
+    emit_op_at(p, &member, OP_GET_FIELD, 0, false);
+    emit_u16(p, name);
+  }
+}
+
+static void super_(Parser *p, bool can_assign) {
+  (void)can_assign;
+  Token keyword = p->previous;
+  if (p->cls == NULL) parse_error_at(p, &keyword, "'super' used outside a class method");
+  else if (!p->cls->has_parent) parse_error_at(p, &keyword, "'super' used in a class without a parent class");
+  parse_consume(p, TOK_DOT, "expected '.' after 'super'");
+  if (!consume_member_name(p, "expected a method name after 'super.'")) return;
+  int name = emit_name_constant(p, p->previous.start, p->previous.length);
+  parse_named_variable(p, synthetic_token("self"), false);
+  if (parse_match(p, TOK_LEFT_PAREN) && plain_arguments_ahead(p)) {
+    Token paren = p->previous;
+    ArgList args;
+    argument_list(p, &args);
+    parse_named_variable(p, synthetic_token("super"), false);
+    emit_op_at(p, &paren, OP_SUPER_INVOKE, -args.positional - 1, true);
+    emit_u16(p, name);
+    emit_u8(p, args.positional);
+    return;
+  }
+  bool is_call = p->previous.type == TOK_LEFT_PAREN;
+  parse_named_variable(p, synthetic_token("super"), false);
+  emit_op_u16(p, OP_GET_SUPER, name);
+  if (is_call) call(p, false);
+}
+
+/* ---- indexing ---- */
+
+static bool slice_part_ends(const Parser *p) {
+  return parse_check(p, TOK_COLON) || parse_check(p, TOK_COMMA) || parse_check(p, TOK_RIGHT_BRACKET);
+}
+
+/* Compiles one index item; a slice pushes start, stop, step and OP_SLICE. */
+static void index_or_slice(Parser *p) {
+  bool has_start = !parse_check(p, TOK_COLON);
+  if (has_start) parse_expression(p);
+  if (!parse_check(p, TOK_COLON)) return;
+  if (!has_start) emit_op(p, OP_NIL);
+  parse_advance(p); /* ':' */
+  if (slice_part_ends(p)) emit_op(p, OP_NIL);
+  else parse_expression(p);
+  if (parse_match(p, TOK_COLON) && !slice_part_ends(p)) parse_expression(p);
+  else emit_op(p, OP_NIL);
+  emit_op(p, OP_SLICE);
+}
+
+/* Pushes copies of the n values below the top-of-stack region starting at
+ * stack depth `base` (multi-index compound assignment). */
+static void duplicate_from(Parser *p, int base, int n) {
+  if (base + n > 256) {
+    parse_error(p, "expression too complex for a compound index assignment");
+    return;
+  }
+  for (int i = 0; i < n; i++) emit_op_u8(p, OP_GET_LOCAL, base + i);
+}
+
+static void index_compound(Parser *p, int count, const Token *bracket) {
+  Token op = p->current;
+  parse_advance(p);
+  if (count == 1) {
+    emit_op(p, OP_DUP2);
+    emit_op_at(p, bracket, OP_GET_INDEX, 0, false);
+  } else {
+    duplicate_from(p, p->fc->depth - count - 1, count + 1);
+    emit_op_at(p, bracket, OP_GET_INDEX_N, -count, true);
+    emit_u8(p, count);
+  }
+  parse_expression(p);
+  emit_op_at(p, &op, parse_compound_opcode(op.type), 0, false);
+  if (count == 1) {
+    emit_op(p, OP_SET_INDEX);
+  } else {
+    emit_op_var(p, OP_SET_INDEX_N, -count - 1);
+    emit_u8(p, count);
+  }
+}
+
+static void index_(Parser *p, bool can_assign) {
+  Token bracket = p->previous;
+  int count = 0;
+  do {
+    if (parse_check(p, TOK_RIGHT_BRACKET)) break;
+    index_or_slice(p);
+    count++;
+  } while (parse_match(p, TOK_COMMA));
+  parse_consume(p, TOK_RIGHT_BRACKET, "expected ']' after the index");
+  if (count == 0) {
+    parse_error_at(p, &p->previous, "expected an index inside '[ ]'");
+    return;
+  }
+  if (count > 255) {
+    parse_error_at(p, &bracket, "too many index items (the limit is 255)");
+    return;
+  }
+  if (can_assign && parse_match(p, TOK_EQUAL)) {
+    parse_expression(p);
+    if (count == 1) emit_op_at(p, &bracket, OP_SET_INDEX, 0, false);
+    else {
+      emit_op_at(p, &bracket, OP_SET_INDEX_N, -count - 1, true);
+      emit_u8(p, count);
+    }
+    p->assigned = true;
+  } else if (can_assign && parse_is_compound_op(p->current.type)) {
+    index_compound(p, count, &bracket);
+    p->assigned = true;
+  } else if (count == 1) {
+    emit_op_at(p, &bracket, OP_GET_INDEX, 0, false);
+  } else {
+    emit_op_at(p, &bracket, OP_GET_INDEX_N, -count, true);
+    emit_u8(p, count);
+  }
+}
+
+/* ---- collections ---- */
+
+static void list(Parser *p, bool can_assign) {
+  (void)can_assign;
+  int count = 0;
+  bool appending = false; /* after a spread (or 65535 items) items are appended */
+  while (!parse_check(p, TOK_RIGHT_BRACKET) && !parse_check(p, TOK_EOF)) {
+    bool spread = parse_match(p, TOK_ELLIPSIS);
+    if ((spread || count == UINT16_MAX) && !appending) {
+      emit_op_var(p, OP_LIST, 1 - count);
+      emit_u16(p, count);
+      appending = true;
+    }
+    parse_expression(p);
+    if (spread) emit_op(p, OP_LIST_EXTEND);
+    else if (appending) emit_op(p, OP_LIST_APPEND);
+    else count++;
+    if (!parse_match(p, TOK_COMMA)) break;
+  }
+  parse_consume(p, TOK_RIGHT_BRACKET, "expected ']' after the list items");
+  if (!appending) {
+    emit_op_var(p, OP_LIST, 1 - count);
+    emit_u16(p, count);
+  }
+}
+
+static void map(Parser *p, bool can_assign) {
+  (void)can_assign;
+  int count = 0;
+  parse_skip_newlines(p);
+  while (!parse_check(p, TOK_RIGHT_BRACE) && !parse_check(p, TOK_EOF)) {
+    parse_expression(p);
+    parse_consume(p, TOK_COLON, "expected ':' after the map key");
+    parse_expression(p);
+    if (++count > UINT16_MAX) parse_error(p, "too many entries in a map literal");
+    parse_skip_newlines(p);
+    if (!parse_match(p, TOK_COMMA)) break;
+    parse_skip_newlines(p);
+  }
+  parse_skip_newlines(p);
+  parse_consume(p, TOK_RIGHT_BRACE, "expected '}' after the map entries");
+  emit_op_var(p, OP_MAP, 1 - 2 * count);
+  emit_u16(p, count);
+}
+
+static void grouping(Parser *p, bool can_assign) {
+  (void)can_assign;
+  parse_expression(p);
+  parse_consume(p, TOK_RIGHT_PAREN, "expected ')' after the expression");
+}
+
+static void lambda(Parser *p, bool can_assign) {
+  (void)can_assign;
+  Token name = p->lambda_name;
+  p->lambda_name.start = NULL;
+  if (name.start == NULL) name = synthetic_token("anonymous");
+  name.line = p->previous.line;
+  parse_function(p, FN_FUNCTION, name);
+}
+
+/* ---- operators ---- */
+
+static void unary(Parser *p, bool can_assign) {
+  (void)can_assign;
+  Token op = p->previous;
+  if (op.type == TOK_NOT) {
+    parse_precedence_expression(p, PREC_NOT);
+    emit_op_at(p, &op, OP_NOT, 0, false);
+  } else {
+    parse_precedence_expression(p, PREC_UNARY);
+    emit_op_at(p, &op, OP_NEGATE, 0, false);
+  }
+}
+
+static OpCode binary_opcode(TokenType t) {
+  switch (t) {
+  case TOK_PLUS: return OP_ADD;
+  case TOK_MINUS: return OP_SUBTRACT;
+  case TOK_STAR: return OP_MULTIPLY;
+  case TOK_SLASH: return OP_DIVIDE;
+  case TOK_PERCENT: return OP_MODULO;
+  case TOK_AT: return OP_MATMUL;
+  case TOK_STAR_STAR: return OP_POWER;
+  case TOK_EQUAL_EQUAL: return OP_EQUAL;
+  case TOK_BANG_EQUAL: return OP_NOT_EQUAL;
+  case TOK_LESS: return OP_LESS;
+  case TOK_LESS_EQUAL: return OP_LESS_EQUAL;
+  case TOK_GREATER: return OP_GREATER;
+  case TOK_GREATER_EQUAL: return OP_GREATER_EQUAL;
+  default: return OP_IN;
+  }
+}
+
+static void binary(Parser *p, bool can_assign) {
+  (void)can_assign;
+  Token op = p->previous;
+  if (op.type == TOK_STAR_STAR) parse_precedence_expression(p, PREC_UNARY); /* right-assoc */
+  else parse_precedence_expression(p, (int)get_rule(op.type)->precedence + 1);
+  emit_op_at(p, &op, binary_opcode(op.type), 0, false);
+}
+
+/* `a not in b` */
+static void not_in(Parser *p, bool can_assign) {
+  (void)can_assign;
+  Token op = p->previous;
+  parse_consume(p, TOK_IN, "expected 'in' after 'not' (or 'not' before an expression)");
+  parse_precedence_expression(p, PREC_COMPARISON + 1);
+  emit_op_at(p, &op, OP_IN, 0, false);
+  emit_op(p, OP_NOT);
+}
+
+/* and/or keep the deciding operand, as Python's do. */
+static void and_(Parser *p, bool can_assign) {
+  (void)can_assign;
+  int end = emit_jump(p, OP_AND);
+  parse_precedence_expression(p, PREC_AND + 1);
+  emit_patch_jump(p, end);
+}
+
+static void or_(Parser *p, bool can_assign) {
+  (void)can_assign;
+  int end = emit_jump(p, OP_OR);
+  parse_precedence_expression(p, PREC_OR + 1);
+  emit_patch_jump(p, end);
+}
+
+static const ParseRule rules[TOK_COUNT] = {
+    [TOK_LEFT_PAREN] = {grouping, call, PREC_CALL},
+    [TOK_LEFT_BRACKET] = {list, index_, PREC_CALL},
+    [TOK_LEFT_BRACE] = {map, NULL, PREC_NONE},
+    [TOK_DOT] = {NULL, dot, PREC_CALL},
+    [TOK_MINUS] = {unary, binary, PREC_TERM},
+    [TOK_PLUS] = {NULL, binary, PREC_TERM},
+    [TOK_STAR] = {NULL, binary, PREC_FACTOR},
+    [TOK_SLASH] = {NULL, binary, PREC_FACTOR},
+    [TOK_PERCENT] = {NULL, binary, PREC_FACTOR},
+    [TOK_AT] = {NULL, binary, PREC_FACTOR},
+    [TOK_STAR_STAR] = {NULL, binary, PREC_POWER},
+    [TOK_EQUAL_EQUAL] = {NULL, binary, PREC_COMPARISON},
+    [TOK_BANG_EQUAL] = {NULL, binary, PREC_COMPARISON},
+    [TOK_LESS] = {NULL, binary, PREC_COMPARISON},
+    [TOK_LESS_EQUAL] = {NULL, binary, PREC_COMPARISON},
+    [TOK_GREATER] = {NULL, binary, PREC_COMPARISON},
+    [TOK_GREATER_EQUAL] = {NULL, binary, PREC_COMPARISON},
+    [TOK_IN] = {NULL, binary, PREC_COMPARISON},
+    [TOK_NOT] = {unary, not_in, PREC_COMPARISON},
+    [TOK_AND] = {NULL, and_, PREC_AND},
+    [TOK_OR] = {NULL, or_, PREC_OR},
+    [TOK_IDENTIFIER] = {variable, NULL, PREC_NONE},
+    [TOK_NUMBER] = {number, NULL, PREC_NONE},
+    [TOK_STRING] = {string, NULL, PREC_NONE},
+    [TOK_FSTRING] = {fstring, NULL, PREC_NONE},
+    [TOK_TRUE] = {literal, NULL, PREC_NONE},
+    [TOK_FALSE] = {literal, NULL, PREC_NONE},
+    [TOK_NIL] = {literal, NULL, PREC_NONE},
+    [TOK_SELF] = {self_, NULL, PREC_NONE},
+    [TOK_SUPER] = {super_, NULL, PREC_NONE},
+    [TOK_FN] = {lambda, NULL, PREC_NONE},
+};
+
+static const ParseRule *get_rule(TokenType type) { return &rules[type]; }

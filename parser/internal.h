@@ -1,0 +1,138 @@
+/* internal.h — state shared by the compiler's files (not a public API).
+ *
+ * compiler.c  the driver, error reporting, scopes and variables, statements
+ * expr.c      expressions: the Pratt rules table and its parse functions
+ * emit.c      bytecode emission: operands, constants, jumps and the stack-depth
+ *             bookkeeping that yields ObjFunction.max_slots
+ *
+ * Stack depth: `depth` counts every value the current frame has on the stack
+ * (slot 0, locals and temporaries) after the code emitted so far, using the
+ * effects of vm/opcodes.h. Locals live in the stack slots that their
+ * initialisers pushed, so a local's slot is always depth - 1 when it is
+ * declared, and a temporary at a known depth can be re-read with GET_LOCAL.
+ */
+#ifndef AG_PARSER_INTERNAL_H
+#define AG_PARSER_INTERNAL_H
+
+#include "lexer/lexer.h"
+#include "parser/compiler.h"
+#include "vm/opcodes.h"
+#include "vm/vm.h"
+
+#define PARSE_MAX_LOCALS 256
+#define PARSE_MAX_UPVALUES 256
+#define PARSE_MAX_HANDLERS 64
+#define PARSE_MAX_NESTING 200 /* expressions and blocks, guards the C stack */
+
+typedef struct {
+  const char *name; /* hidden locals start with a space, so no script name matches */
+  int length;
+  int depth; /* scope depth, or -1 while its initialiser runs */
+  bool captured;
+} Local;
+
+typedef struct {
+  uint8_t index;
+  bool is_local;
+} UpvalueRef;
+
+typedef enum { FN_SCRIPT, FN_FUNCTION, FN_METHOD, FN_INIT } FnKind;
+
+/* A try or with block whose handler is live: leaving it early (break,
+ * continue, return) pops the handler, and for `with` calls exit() first. */
+typedef struct {
+  bool is_with;
+  int ctx_slot; /* with: the local holding the context object */
+} HandlerBlock;
+
+typedef struct Loop {
+  struct Loop *enclosing;
+  int start;         /* offset `continue` loops back to */
+  int scope_depth;   /* locals deeper than this are dropped by break/continue */
+  int handler_count; /* handler blocks already open when the loop began */
+  int *breaks;       /* offsets of break jumps to patch (malloc'd) */
+  int break_count, break_capacity;
+} Loop;
+
+typedef struct FnCompiler {
+  struct FnCompiler *enclosing;
+  ObjFunction *function;
+  FnKind kind;
+  Local locals[PARSE_MAX_LOCALS];
+  int local_count;
+  UpvalueRef upvalues[PARSE_MAX_UPVALUES];
+  int scope_depth;
+  int depth; /* values on the stack now */
+  Loop *loop;
+  HandlerBlock handlers[PARSE_MAX_HANDLERS];
+  int handler_count;
+} FnCompiler;
+
+typedef struct ClassInfo {
+  struct ClassInfo *enclosing;
+  bool has_parent;
+} ClassInfo;
+
+typedef struct {
+  AgVM *vm;
+  const CompileOptions *opts;
+  const char *file;
+  const char *source; /* the whole text, for quoting lines in messages */
+  Lexer *lexer;
+  Token previous, current, next;
+  bool panic;
+  bool incomplete;
+  int error_count;
+  int nesting;
+  bool assigned; /* set when an assignment is compiled (REPL echo) */
+  bool in_field; /* compiling an f-string field: its end is not the input's end */
+  int at_line, at_col; /* position for emitted bytes when non-zero (an operator) */
+  Token lambda_name;   /* `let f = fn(...)`: names the function expression */
+  ObjString *file_string;
+  FnCompiler *fc;
+  ClassInfo *cls;
+} Parser;
+
+/* compiler.c */
+void parse_error_at(Parser *p, const Token *tok, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void parse_error(Parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void parse_advance(Parser *p);
+bool parse_check(const Parser *p, TokenType type);
+bool parse_match(Parser *p, TokenType type);
+void parse_consume(Parser *p, TokenType type, const char *message);
+void parse_skip_newlines(Parser *p);
+bool parse_enter(Parser *p); /* nesting guard: false (after an error) when too deep */
+void parse_leave(Parser *p);
+void parse_named_variable(Parser *p, Token name, bool can_assign);
+void parse_function(Parser *p, FnKind kind, Token name);
+void parse_block(Parser *p);
+ObjString *parse_intern(Parser *p, const char *chars, int length);
+
+/* expr.c */
+void parse_expression(Parser *p);
+void parse_precedence_expression(Parser *p, int precedence);
+bool parse_is_compound_op(TokenType t);
+/* The binary opcode of a compound assignment token (`+=` is OP_ADD). */
+OpCode parse_compound_opcode(TokenType t);
+void parse_start_tokens(Parser *p); /* primes current/next from p->lexer */
+
+/* emit.c */
+void emit_byte(Parser *p, uint8_t byte);
+void emit_op(Parser *p, OpCode op);            /* fixed stack effect from the table */
+void emit_op_var(Parser *p, OpCode op, int effect); /* VAR ops: effect given */
+void emit_u8(Parser *p, int v);
+void emit_u16(Parser *p, int v);
+void emit_op_u8(Parser *p, OpCode op, int operand);
+void emit_op_u16(Parser *p, OpCode op, int operand);
+int emit_constant_index(Parser *p, Value v);   /* checked K index */
+void emit_constant(Parser *p, Value v);        /* OP_CONSTANT */
+int emit_name_constant(Parser *p, const char *chars, int length);
+int emit_jump(Parser *p, OpCode op);           /* returns the operand's offset */
+void emit_patch_jump(Parser *p, int offset);
+void emit_loop(Parser *p, int start);
+void emit_adjust_depth(Parser *p, int delta);
+Chunk *emit_chunk(Parser *p);
+int emit_offset(Parser *p); /* bytes emitted so far in the current function */
+
+#endif
