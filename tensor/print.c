@@ -11,6 +11,7 @@
 #include "tensor/print.h"
 
 #include <inttypes.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,9 +259,29 @@ static void append_body(StrBuf *sb, const Tensor *t, int indent) {
     append_nested(sb, &f, t, 0, t->offset, indent, summarize);
 }
 
+/* printf's %f follows LC_NUMERIC; PyTorch always writes a decimal point, so
+ * the formatting runs under the C locale whatever the embedder set. */
+typedef struct {
+  locale_t c_locale, saved;
+} NumericLocale;
+
+static void numeric_locale_enter(NumericLocale *nl) {
+  nl->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+  nl->saved = nl->c_locale ? uselocale(nl->c_locale) : (locale_t)0;
+}
+
+static void numeric_locale_leave(NumericLocale *nl) {
+  if (!nl->c_locale) return;
+  uselocale(nl->saved);
+  freelocale(nl->c_locale);
+}
+
 char *tensor_body_str(const Tensor *t) {
   StrBuf sb = {0};
+  NumericLocale nl;
+  numeric_locale_enter(&nl);
   append_body(&sb, t, 0);
+  numeric_locale_leave(&nl);
   return sb_finish(&sb);
 }
 
@@ -321,8 +342,11 @@ char *tensor_repr(const Tensor *t, const char *const *extras, int nextras) {
   }
   for (int i = 0; i < nextras; i++) suffixes[n++] = extras[i];
   StrBuf sb = {0};
+  NumericLocale nl;
+  numeric_locale_enter(&nl);
   sb_append(&sb, prefix);
   append_body(&sb, t, indent);
   append_suffixes(&sb, suffixes, n, indent);
+  numeric_locale_leave(&nl);
   return sb_finish(&sb);
 }
