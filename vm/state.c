@@ -161,3 +161,20 @@ void vm_add_method(AgVM *vm, Table *methods, const char *name, AgNativeFn fn, in
 }
 
 ObjDType *vm_dtype(AgVM *vm, DType dt) { return vm->dtypes[dt]; }
+
+bool vm_parse_kwargs(AgVM *vm, const char *fname, const AgKwargs *kw, const char *const *names, Value *out) {
+  int n = 0;
+  while (names[n] != NULL) out[n++] = UNDEF_VAL;
+  for (int k = 0; kw != NULL && k < kw->count; k++) {
+    int found = -1;
+    for (int i = 0; i < n && found < 0; i++) {
+      if (strcmp(kw->names[k]->chars, names[i]) == 0) found = i;
+    }
+    if (found < 0) {
+      vm_throw_error(vm, "unexpected keyword argument '%s' in call to %s()", kw->names[k]->chars, fname);
+      return false;
+    }
+    out[found] = kw->values[k];
+  }
+  return true;
+}

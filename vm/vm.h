@@ -51,6 +51,7 @@ typedef struct {
   uint8_t *ip;
   Value *slots;
   ObjModule *module_init; /* non-NULL: this frame runs an imported module's top level */
+  bool is_init;           /* a constructor call: returns slot 0 (the new instance) */
 } CallFrame;
 
 typedef struct {
@@ -131,6 +132,11 @@ struct AgVM {
   const AgTensorHooks *tensor_hooks;
   bool trace_graph; /* ag --trace-graph (read by autograd bindings) */
   ObjList *args;    /* the script's `args` */
+  /* State of the libraries bound above the VM (stdlib/lib.h: the RNG, the
+   * pinned classes of the tensor bindings ...): created and freed by them. */
+  void *lib_state;
+  void (*lib_state_free)(AgVM *vm, void *state);
+  void (*lib_state_mark)(AgVM *vm, void *state); /* marks its Values for the GC */
 
   /* heap */
   Obj *objects;

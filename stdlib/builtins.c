@@ -1,0 +1,450 @@
+/* builtins.c — the global functions and constants of SPEC §5 (see
+ * builtins.h). */
+#include "stdlib/builtins.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "parser/compiler.h"
+#include "stdlib/builtins_internal.h"
+#include "vm/buffer.h"
+#include "vm/internal.h"
+#include "vm/opcodes.h"
+
+/* ---- output and input ---- */
+
+static bool write_value(AgVM *vm, FILE *out, Value v) {
+  Value s = vm_to_str(vm, v);
+  if (IS_EXCEPTION(s)) return false;
+  fwrite(AS_CSTRING(s), 1, (size_t)AS_STRING(s)->length, out);
+  return true;
+}
+
+static FILE *stream_of(AgVM *vm, Value file) {
+  if (IS_UNDEF(file) || IS_NIL(file) || (IS_INSTANCE(file) && AS_INSTANCE(file) == vm->stdout_obj)) return stdout;
+  if (IS_INSTANCE(file) && AS_INSTANCE(file) == vm->stderr_obj) return stderr;
+  return NULL;
+}
+
+LIB_NATIVE(lib_print) {
+  static const char *const names[] = {"sep", "end", "file", NULL};
+  Value opt[3];
+  if (!vm_parse_kwargs(vm, "print", kw, names, opt)) return VM_EXCEPTION;
+  FILE *out = stream_of(vm, opt[2]);
+  if (out == NULL) return vm_throw_error(vm, "print() file must be stdout or stderr, not %s", vm_type_name(opt[2]));
+  for (int i = 0; i < argc; i++) {
+    if (i > 0 && !write_value(vm, out, IS_UNDEF(opt[0]) ? OBJ_VAL(obj_string(vm, " ")) : opt[0])) return VM_EXCEPTION;
+    if (!write_value(vm, out, args[i])) return VM_EXCEPTION;
+  }
+  if (IS_UNDEF(opt[1])) fputc('\n', out);
+  else if (!write_value(vm, out, opt[1])) return VM_EXCEPTION;
+  return NIL_VAL;
+}
+
+LIB_NATIVE(lib_input) {
+  if (argc > 0) {
+    if (!write_value(vm, stdout, args[0])) return VM_EXCEPTION;
+  }
+  fflush(stdout);
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n = getline(&line, &cap, stdin);
+  if (n < 0) {
+    free(line);
+    return NIL_VAL;
+  }
+  if (n > 0 && line[n - 1] == '\n') n--;
+  ObjString *s = obj_copy_string(vm, line, (int)n);
+  free(line);
+  return OBJ_VAL(s);
+}
+
+LIB_NATIVE(lib_stream_write) {
+  FILE *out = stream_of(vm, self);
+  if (out == NULL) return vm_throw_error(vm, "write() needs stdout or stderr");
+  for (int i = 0; i < argc; i++) {
+    if (!write_value(vm, out, args[i])) return VM_EXCEPTION;
+  }
+  return NIL_VAL;
+}
+
+LIB_NATIVE(lib_stream_flush) {
+  FILE *out = stream_of(vm, self);
+  if (out) fflush(out);
+  return NIL_VAL;
+}
+
+/* ---- sequences ---- */
+
+LIB_NATIVE(lib_len) {
+  int64_t n = vm_length(vm, args[0]);
+  return n < 0 ? VM_EXCEPTION : NUMBER_VAL((double)n);
+}
+
+LIB_NATIVE(lib_range) {
+  double a[3] = {0, 0, 1};
+  for (int i = 0; i < argc; i++) {
+    if (!lib_number_arg(vm, "range", args, i, &a[i])) return VM_EXCEPTION;
+  }
+  if (argc == 1) {
+    a[1] = a[0];
+    a[0] = 0;
+  }
+  if (a[2] == 0) return vm_throw_error(vm, "range() step cannot be zero");
+  return OBJ_VAL(obj_new_range(vm, a[0], a[1], a[2]));
+}
+
+static Value pair(AgVM *vm, Value a, Value b) {
+  ObjList *p = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(p));
+  obj_list_append(vm, p, a);
+  obj_list_append(vm, p, b);
+  vm_pop_root(vm);
+  return OBJ_VAL(p);
+}
+
+LIB_NATIVE(lib_enumerate) {
+  double start = 0;
+  if (argc > 1 && !lib_number_arg(vm, "enumerate", args, 1, &start)) return VM_EXCEPTION;
+  Value items = lib_to_list(vm, args[0]);
+  if (IS_EXCEPTION(items)) return items;
+  vm_push_root(vm, items);
+  ObjList *out = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(out));
+  ObjList *src = AS_LIST(items);
+  for (int i = 0; i < src->count; i++) obj_list_append(vm, out, pair(vm, NUMBER_VAL(start + i), src->items[i]));
+  vm_pop_roots(vm, 2);
+  return OBJ_VAL(out);
+}
+
+LIB_NATIVE(lib_zip) {
+  ObjList *lists = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(lists));
+  int shortest = argc > 0 ? INT32_MAX : 0;
+  for (int i = 0; i < argc; i++) {
+    Value l = lib_to_list(vm, args[i]);
+    if (IS_EXCEPTION(l)) {
+      vm_pop_root(vm);
+      return l;
+    }
+    obj_list_append(vm, lists, l);
+    if (AS_LIST(l)->count < shortest) shortest = AS_LIST(l)->count;
+  }
+  ObjList *out = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(out));
+  for (int j = 0; j < shortest; j++) {
+    ObjList *row = obj_new_list(vm);
+    obj_list_append(vm, out, OBJ_VAL(row));
+    for (int i = 0; i < argc; i++) obj_list_append(vm, row, AS_LIST(lists->items[i])->items[j]);
+  }
+  vm_pop_roots(vm, 2);
+  return OBJ_VAL(out);
+}
+
+/* Sorts `list` in place (sorted() passes a fresh copy, list.sort() itself). */
+static Value sort_list(AgVM *vm, ObjList *list, Value key, Value reverse) {
+  if (!IS_UNDEF(reverse) && !IS_BOOL(reverse)) return vm_throw_error(vm, "sorted() reverse must be a bool");
+  bool rev = IS_BOOL(reverse) && AS_BOOL(reverse);
+  if (IS_UNDEF(key) || IS_NIL(key)) {
+    return lib_sort_values(vm, list->items, NULL, list->count, rev) ? OBJ_VAL(list) : VM_EXCEPTION;
+  }
+  ObjList *keys = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(keys));
+  for (int i = 0; i < list->count; i++) {
+    Value k = vm_call(vm, key, 1, &list->items[i]);
+    if (IS_EXCEPTION(k)) {
+      vm_pop_root(vm);
+      return k;
+    }
+    obj_list_append(vm, keys, k);
+  }
+  bool ok = keys->count == list->count && lib_sort_values(vm, list->items, keys->items, list->count, rev);
+  vm_pop_root(vm);
+  return ok ? OBJ_VAL(list) : VM_EXCEPTION;
+}
+
+LIB_NATIVE(lib_sorted) {
+  static const char *const names[] = {"key", "reverse", NULL};
+  Value opt[2];
+  if (!vm_parse_kwargs(vm, "sorted", kw, names, opt)) return VM_EXCEPTION;
+  Value copy = lib_to_list(vm, args[0]);
+  if (IS_EXCEPTION(copy)) return copy;
+  vm_push_root(vm, copy);
+  Value r = sort_list(vm, AS_LIST(copy), opt[0], opt[1]);
+  vm_pop_root(vm);
+  return r;
+}
+
+LIB_NATIVE(lib_list_sort) {
+  static const char *const names[] = {"key", "reverse", NULL};
+  Value opt[2];
+  if (!vm_parse_kwargs(vm, "sort", kw, names, opt)) return VM_EXCEPTION;
+  Value r = sort_list(vm, AS_LIST(self), opt[0], opt[1]);
+  return IS_EXCEPTION(r) ? r : NIL_VAL;
+}
+
+/* ---- conversions ---- */
+
+LIB_NATIVE(lib_str) { return argc == 0 ? OBJ_VAL(obj_string(vm, "")) : vm_to_str(vm, args[0]); }
+
+LIB_NATIVE(lib_repr) { return vm_to_repr(vm, args[0]); }
+
+static bool parse_number(const char *s, double *out) {
+  while (isspace((unsigned char)*s)) s++;
+  if (*s == '\0') return false;
+  char *end;
+  *out = strtod(s, &end);
+  while (isspace((unsigned char)*end)) end++;
+  return *end == '\0';
+}
+
+static Value to_number(AgVM *vm, const char *fname, Value v) {
+  if (IS_NUMBER(v)) return v;
+  if (IS_BOOL(v)) return NUMBER_VAL(AS_BOOL(v) ? 1 : 0);
+  if (IS_STRING(v)) {
+    double d;
+    if (parse_number(AS_CSTRING(v), &d)) return NUMBER_VAL(d);
+    char shown[96];
+    vm_short_repr(vm, v, shown, sizeof shown);
+    return vm_throw_error(vm, "%s() cannot parse %s as a number", fname, shown);
+  }
+  if ((IS_TENSOR(v) || IS_NODE(v)) && vm->tensor_hooks) {
+    double d;
+    if (!vm->tensor_hooks->to_number(vm, v, &d)) return VM_EXCEPTION;
+    return NUMBER_VAL(d);
+  }
+  return vm_throw_error(vm, "%s() cannot convert %s to a number", fname, vm_type_name(v));
+}
+
+LIB_NATIVE(lib_num) { return to_number(vm, "num", args[0]); }
+
+LIB_NATIVE(lib_int) {
+  Value n = to_number(vm, "int", args[0]);
+  if (IS_EXCEPTION(n)) return n;
+  double d = AS_NUMBER(n);
+  if (!isfinite(d)) return vm_throw_error(vm, "int() cannot convert %s to an integer", isnan(d) ? "nan" : "inf");
+  return NUMBER_VAL(trunc(d));
+}
+
+LIB_NATIVE(lib_type) { return OBJ_VAL(obj_string(vm, vm_type_name(args[0]))); }
+
+/* ---- errors and control ---- */
+
+LIB_NATIVE(lib_assert) {
+  int t = vm_truthy(vm, args[0]);
+  if (t < 0) return VM_EXCEPTION;
+  if (t) return NIL_VAL;
+  if (argc < 2) return vm_throw_error(vm, "assertion failed");
+  Value message = vm_to_str(vm, args[1]);
+  if (IS_EXCEPTION(message)) return message;
+  return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->error_class, AS_STRING(message))));
+}
+
+LIB_NATIVE(lib_error) {
+  Value message = vm_to_str(vm, args[0]);
+  if (IS_EXCEPTION(message)) return message;
+  return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->error_class, AS_STRING(message))));
+}
+
+LIB_NATIVE(lib_clock) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return NUMBER_VAL((double)ts.tv_sec + (double)ts.tv_nsec * 1e-9);
+}
+
+LIB_NATIVE(lib_exit) {
+  int64_t code = 0;
+  if (argc > 0 && !lib_int_arg(vm, "exit", args, 0, &code)) return VM_EXCEPTION;
+  vm->exit_code = (int)code;
+  vm->exiting = true;
+  vm->has_exception = true;
+  vm->exception = NIL_VAL;
+  return VM_EXCEPTION;
+}
+
+/* ---- min / max / sum ---- */
+
+static bool is_tensor_value(Value v) { return IS_TENSOR(v) || IS_NODE(v); }
+
+static Value extreme(AgVM *vm, const char *fname, int argc, const Value *args, bool want_max) {
+  if (argc == 1 && is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], fname, 0, NULL);
+  const Value *items = args;
+  int n = argc;
+  if (argc == 1) {
+    if (!IS_LIST(args[0])) return vm_throw_error(vm, "%s() of one argument needs a list, not %s", fname, vm_type_name(args[0]));
+    items = AS_LIST(args[0])->items;
+    n = AS_LIST(args[0])->count;
+  }
+  if (n == 0) return vm_throw_error(vm, "%s() of an empty list", fname);
+  Value best = items[0];
+  for (int i = 1; i < n; i++) {
+    int better = want_max ? vm_less_than(vm, best, items[i]) : vm_less_than(vm, items[i], best);
+    if (better < 0) return VM_EXCEPTION;
+    if (better) best = items[i];
+  }
+  return best;
+}
+
+LIB_NATIVE(lib_min) { return extreme(vm, "min", argc, args, false); }
+LIB_NATIVE(lib_max) { return extreme(vm, "max", argc, args, true); }
+
+LIB_NATIVE(lib_sum) {
+  if (argc == 1 && is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], "sum", 0, NULL);
+  const Value *items = args;
+  int n = argc;
+  if (argc == 1) {
+    if (!IS_LIST(args[0])) return vm_throw_error(vm, "sum() of one argument needs a list, not %s", vm_type_name(args[0]));
+    items = AS_LIST(args[0])->items;
+    n = AS_LIST(args[0])->count;
+  }
+  Value total = NUMBER_VAL(0);
+  for (int i = 0; i < n; i++) {
+    if (IS_NUMBER(total) && IS_NUMBER(items[i])) {
+      total = NUMBER_VAL(AS_NUMBER(total) + AS_NUMBER(items[i]));
+      continue;
+    }
+    vm_push_root(vm, total);
+    Value next = vm_binary_op(vm, OP_ADD, total, items[i]);
+    vm_pop_root(vm);
+    if (IS_EXCEPTION(next)) return next;
+    total = next;
+  }
+  return total;
+}
+
+/* ---- math on numbers (tensors: the method of the same name) ---- */
+
+typedef double (*MathFn)(double);
+
+static Value math1(AgVM *vm, const char *fname, MathFn fn, Value x) {
+  if (IS_NUMBER(x)) return NUMBER_VAL(fn(AS_NUMBER(x)));
+  if (is_tensor_value(x)) return vm_invoke_cstr(vm, x, fname, 0, NULL);
+  return vm_throw_error(vm, "%s() expects a number or a tensor, not %s", fname, vm_type_name(x));
+}
+
+#define MATH_NATIVE(name, fn) \
+  LIB_NATIVE(lib_##name) { return math1(vm, #name, fn, args[0]); }
+MATH_NATIVE(abs, fabs)
+MATH_NATIVE(floor, floor)
+MATH_NATIVE(ceil, ceil)
+MATH_NATIVE(sqrt, sqrt)
+MATH_NATIVE(exp, exp)
+MATH_NATIVE(log, log)
+MATH_NATIVE(sin, sin)
+MATH_NATIVE(cos, cos)
+MATH_NATIVE(tan, tan)
+MATH_NATIVE(tanh, tanh)
+
+/* Half to even, as Python's round(); with ndigits, of the scaled value. */
+LIB_NATIVE(lib_round) {
+  if (is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], "round", 0, NULL);
+  double x;
+  if (!lib_number_arg(vm, "round", args, 0, &x)) return VM_EXCEPTION;
+  if (argc < 2 || IS_NIL(args[1])) return NUMBER_VAL(nearbyint(x));
+  int64_t digits;
+  if (!lib_int_arg(vm, "round", args, 1, &digits)) return VM_EXCEPTION;
+  if (digits > 300 || digits < -300) return NUMBER_VAL(x);
+  double scale = pow(10, (double)digits);
+  double r = nearbyint(x * scale) / scale;
+  return NUMBER_VAL(isfinite(r) ? r : x);
+}
+
+/* ---- the compile hook ---- */
+
+static ObjFunction *compile_hook(AgVM *vm, const char *source, const char *file) {
+  CompileOptions opts = {file, false, stderr, false};
+  const char *no_color = getenv("NO_COLOR");
+  opts.color = isatty(2) && (no_color == NULL || no_color[0] == '\0');
+  CompileResult r = compile_source(vm, source, &opts);
+  return r.error_count > 0 ? NULL : r.function;
+}
+
+/* ---- installation ---- */
+
+void lib_set_args(AgVM *vm, int argc, char **argv) {
+  ObjList *list = obj_new_list(vm);
+  vm->args = list;
+  for (int i = 0; i < argc; i++) obj_list_append(vm, list, OBJ_VAL(obj_string(vm, argv[i])));
+  vm_define_builtin(vm, "args", OBJ_VAL(list));
+}
+
+static ObjInstance *make_stream(AgVM *vm, ObjClass *klass, const char *name) {
+  ObjInstance *s = obj_new_instance(vm, klass);
+  vm_push_root(vm, OBJ_VAL(s));
+  table_set(vm, &s->fields, OBJ_VAL(obj_string(vm, "name")), OBJ_VAL(obj_string(vm, name)));
+  vm_define_builtin(vm, name, OBJ_VAL(s));
+  vm_pop_root(vm);
+  return s;
+}
+
+static void install_streams(AgVM *vm) {
+  ObjClass *file = obj_new_class(vm, obj_string(vm, "File"));
+  vm_push_root(vm, OBJ_VAL(file));
+  vm_add_method(vm, &file->methods, "write", lib_stream_write, 0, -1, false);
+  vm_add_method(vm, &file->methods, "flush", lib_stream_flush, 0, 0, false);
+  vm->stdout_obj = make_stream(vm, file, "stdout");
+  vm->stderr_obj = make_stream(vm, file, "stderr");
+  vm_pop_root(vm);
+}
+
+static void install_constants(AgVM *vm) {
+  vm_define_builtin(vm, "pi", NUMBER_VAL(3.14159265358979323846));
+  vm_define_builtin(vm, "inf", NUMBER_VAL(INFINITY));
+  vm_define_builtin(vm, "nan", NUMBER_VAL(NAN));
+  static const struct { const char *name; DType dt; } dtypes[] = {
+      {"float32", DT_FLOAT32}, {"float64", DT_FLOAT64}, {"int64", DT_INT64}, {"bool", DT_BOOL},
+      {"float", DT_FLOAT32},   {"double", DT_FLOAT64},  {"long", DT_INT64}};
+  for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++) {
+    vm_define_builtin(vm, dtypes[i].name, OBJ_VAL(vm_dtype(vm, dtypes[i].dt)));
+  }
+}
+
+static void install_functions(AgVM *vm) {
+  vm_define_native(vm, "print", lib_print, 0, -1, true);
+  vm_define_native(vm, "input", lib_input, 0, 1, false);
+  vm_define_native(vm, "len", lib_len, 1, 1, false);
+  vm_define_native(vm, "range", lib_range, 1, 3, false);
+  vm_define_native(vm, "enumerate", lib_enumerate, 1, 2, false);
+  vm_define_native(vm, "zip", lib_zip, 0, -1, false);
+  vm_define_native(vm, "sorted", lib_sorted, 1, 1, true);
+  vm_define_native(vm, "str", lib_str, 0, 1, false);
+  vm_define_native(vm, "repr", lib_repr, 1, 1, false);
+  vm_define_native(vm, "num", lib_num, 1, 1, false);
+  vm_define_native(vm, "int", lib_int, 1, 1, false);
+  vm_define_native(vm, "type", lib_type, 1, 1, false);
+  vm_define_native(vm, "assert", lib_assert, 1, 2, false);
+  vm_define_native(vm, "error", lib_error, 1, 1, false);
+  vm_define_native(vm, "clock", lib_clock, 0, 0, false);
+  vm_define_native(vm, "exit", lib_exit, 0, 1, false);
+  vm_define_native(vm, "min", lib_min, 1, -1, false);
+  vm_define_native(vm, "max", lib_max, 1, -1, false);
+  vm_define_native(vm, "sum", lib_sum, 1, -1, false);
+  vm_define_native(vm, "abs", lib_abs, 1, 1, false);
+  vm_define_native(vm, "round", lib_round, 1, 2, false);
+  vm_define_native(vm, "floor", lib_floor, 1, 1, false);
+  vm_define_native(vm, "ceil", lib_ceil, 1, 1, false);
+  vm_define_native(vm, "sqrt", lib_sqrt, 1, 1, false);
+  vm_define_native(vm, "exp", lib_exp, 1, 1, false);
+  vm_define_native(vm, "log", lib_log, 1, 1, false);
+  vm_define_native(vm, "sin", lib_sin, 1, 1, false);
+  vm_define_native(vm, "cos", lib_cos, 1, 1, false);
+  vm_define_native(vm, "tan", lib_tan, 1, 1, false);
+  vm_define_native(vm, "tanh", lib_tanh, 1, 1, false);
+}
+
+void lib_install_builtins(AgVM *vm) {
+  vm->compile_hook = compile_hook;
+  install_functions(vm);
+  install_constants(vm);
+  install_streams(vm);
+  lib_install_list_methods(vm);
+  vm_add_method(vm, &vm->list_methods, "sort", lib_list_sort, 0, 0, true);
+  lib_install_map_methods(vm);
+  lib_install_string_methods(vm);
+  if (vm->args == NULL) lib_set_args(vm, 0, NULL);
+}

@@ -1,0 +1,25 @@
+/* builtins_internal.h — helpers shared by the core library's files. */
+#ifndef AG_BUILTINS_INTERNAL_H
+#define AG_BUILTINS_INTERNAL_H
+
+#include "vm/vm.h"
+
+#define LIB_NATIVE(name) \
+  static Value name(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw)
+
+/* Argument checks: on a wrong type they throw "FN() expects a number for
+ * argument N, not T" and return false. */
+bool lib_number_arg(AgVM *vm, const char *fname, const Value *args, int i, double *out);
+bool lib_int_arg(AgVM *vm, const char *fname, const Value *args, int i, int64_t *out);
+bool lib_string_arg(AgVM *vm, const char *fname, const Value *args, int i, ObjString **out);
+bool lib_list_arg(AgVM *vm, const char *fname, const Value *args, int i, ObjList **out);
+/* Items of any iterable as a new list (rooted by the caller after return). */
+Value lib_to_list(AgVM *vm, Value iterable);
+/* Stable sort of list items in place; keys parallel to items (or NULL). */
+bool lib_sort_values(AgVM *vm, Value *items, Value *keys, int n, bool reverse);
+
+void lib_install_list_methods(AgVM *vm);
+void lib_install_map_methods(AgVM *vm);
+void lib_install_string_methods(AgVM *vm);
+
+#endif

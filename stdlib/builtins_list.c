@@ -1,0 +1,97 @@
+/* builtins_list.c — methods of lists: append pop insert extend index
+ * contains copy reverse (and sort, in builtins.c). */
+#include <math.h>
+
+#include "stdlib/builtins_internal.h"
+#include "vm/internal.h"
+
+LIB_NATIVE(list_append) {
+  obj_list_append(vm, AS_LIST(self), args[0]);
+  return NIL_VAL;
+}
+
+/* An index for pop/insert: integral, negative counts from the end. */
+static bool position_arg(AgVM *vm, const char *fname, const Value *args, int i, int64_t *out) {
+  return lib_int_arg(vm, fname, args, i, out);
+}
+
+LIB_NATIVE(list_pop) {
+  ObjList *l = AS_LIST(self);
+  if (l->count == 0) return vm_throw_error(vm, "pop from an empty list");
+  int64_t i = l->count - 1;
+  if (argc > 0) {
+    int64_t given;
+    if (!position_arg(vm, "pop", args, 0, &given)) return VM_EXCEPTION;
+    if (!vm_normalize_index((double)given, l->count, &i)) {
+      return vm_throw_error(vm, "pop index %lld out of range for length %d", (long long)given, l->count);
+    }
+  }
+  Value v = l->items[i];
+  for (int64_t j = i; j < l->count - 1; j++) l->items[j] = l->items[j + 1];
+  l->count--;
+  return v;
+}
+
+LIB_NATIVE(list_insert) {
+  ObjList *l = AS_LIST(self);
+  int64_t i;
+  if (!position_arg(vm, "insert", args, 0, &i)) return VM_EXCEPTION;
+  if (i < 0) i += l->count;
+  if (i < 0) i = 0;
+  if (i > l->count) i = l->count;
+  obj_list_append(vm, l, args[1]); /* grows; then shift into place */
+  for (int64_t j = l->count - 1; j > i; j--) l->items[j] = l->items[j - 1];
+  l->items[i] = args[1];
+  return NIL_VAL;
+}
+
+LIB_NATIVE(list_extend) { return vm_extend_list(vm, AS_LIST(self), args[0]) ? NIL_VAL : VM_EXCEPTION; }
+
+LIB_NATIVE(list_index) {
+  ObjList *l = AS_LIST(self);
+  for (int i = 0; i < l->count; i++) {
+    if (vm_values_equal(l->items[i], args[0])) return NUMBER_VAL(i);
+  }
+  char shown[96];
+  vm_short_repr(vm, args[0], shown, sizeof shown);
+  return vm_throw_error(vm, "%s is not in the list", shown);
+}
+
+LIB_NATIVE(list_contains) {
+  ObjList *l = AS_LIST(self);
+  for (int i = 0; i < l->count; i++) {
+    if (vm_values_equal(l->items[i], args[0])) return TRUE_VAL;
+  }
+  return FALSE_VAL;
+}
+
+LIB_NATIVE(list_copy) {
+  ObjList *l = AS_LIST(self);
+  ObjList *out = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(out));
+  for (int i = 0; i < l->count; i++) obj_list_append(vm, out, l->items[i]);
+  vm_pop_root(vm);
+  return OBJ_VAL(out);
+}
+
+LIB_NATIVE(list_reverse) {
+  ObjList *l = AS_LIST(self);
+  for (int i = 0, j = l->count - 1; i < j; i++, j--) {
+    Value t = l->items[i];
+    l->items[i] = l->items[j];
+    l->items[j] = t;
+  }
+  return NIL_VAL;
+}
+
+void lib_install_list_methods(AgVM *vm) {
+  Table *t = &vm->list_methods;
+  vm_add_method(vm, t, "append", list_append, 1, 1, false);
+  vm_add_method(vm, t, "pop", list_pop, 0, 1, false);
+  vm_add_method(vm, t, "insert", list_insert, 2, 2, false);
+  vm_add_method(vm, t, "extend", list_extend, 1, 1, false);
+  vm_add_method(vm, t, "index", list_index, 1, 1, false);
+  vm_add_method(vm, t, "contains", list_contains, 1, 1, false);
+  vm_add_method(vm, t, "copy", list_copy, 0, 0, false);
+  vm_add_method(vm, t, "reverse", list_reverse, 0, 0, false);
+}

@@ -1,0 +1,69 @@
+/* builtins_map.c — methods of maps: keys values items get has remove copy. */
+#include "stdlib/builtins_internal.h"
+#include "vm/internal.h"
+
+typedef enum { WANT_KEYS, WANT_VALUES, WANT_ITEMS } MapView;
+
+static Value pair(AgVM *vm, Value a, Value b) {
+  ObjList *p = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(p));
+  obj_list_append(vm, p, a);
+  obj_list_append(vm, p, b);
+  vm_pop_root(vm);
+  return OBJ_VAL(p);
+}
+
+static Value map_view(AgVM *vm, ObjMap *m, MapView view) {
+  ObjList *out = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(out));
+  for (int i = 0; i < m->table.used; i++) {
+    TableEntry *e = &m->table.entries[i];
+    if (IS_UNDEF(e->key)) continue;
+    Value v = view == WANT_KEYS ? e->key : view == WANT_VALUES ? e->value : pair(vm, e->key, e->value);
+    obj_list_append(vm, out, v);
+  }
+  vm_pop_root(vm);
+  return OBJ_VAL(out);
+}
+
+LIB_NATIVE(map_keys) { return map_view(vm, AS_MAP(self), WANT_KEYS); }
+LIB_NATIVE(map_values) { return map_view(vm, AS_MAP(self), WANT_VALUES); }
+LIB_NATIVE(map_items) { return map_view(vm, AS_MAP(self), WANT_ITEMS); }
+
+LIB_NATIVE(map_get) {
+  Value v;
+  if (table_get(&AS_MAP(self)->table, args[0], &v)) return v;
+  return argc > 1 ? args[1] : NIL_VAL;
+}
+
+LIB_NATIVE(map_has) { return BOOL_VAL(table_find(&AS_MAP(self)->table, args[0]) != NULL); }
+
+LIB_NATIVE(map_remove) {
+  Value v;
+  if (!table_get(&AS_MAP(self)->table, args[0], &v)) {
+    char shown[96];
+    vm_short_repr(vm, args[0], shown, sizeof shown);
+    return vm_throw_error(vm, "key %s not found in map", shown);
+  }
+  table_remove(&AS_MAP(self)->table, args[0]);
+  return v;
+}
+
+LIB_NATIVE(map_copy) {
+  ObjMap *out = obj_new_map(vm);
+  vm_push_root(vm, OBJ_VAL(out));
+  table_add_all(vm, &AS_MAP(self)->table, &out->table);
+  vm_pop_root(vm);
+  return OBJ_VAL(out);
+}
+
+void lib_install_map_methods(AgVM *vm) {
+  Table *t = &vm->map_methods;
+  vm_add_method(vm, t, "keys", map_keys, 0, 0, false);
+  vm_add_method(vm, t, "values", map_values, 0, 0, false);
+  vm_add_method(vm, t, "items", map_items, 0, 0, false);
+  vm_add_method(vm, t, "get", map_get, 1, 2, false);
+  vm_add_method(vm, t, "has", map_has, 1, 1, false);
+  vm_add_method(vm, t, "remove", map_remove, 1, 1, false);
+  vm_add_method(vm, t, "copy", map_copy, 0, 0, false);
+}

@@ -1,0 +1,150 @@
+/* builtins_string.c — methods of strings: split join strip lstrip rstrip
+ * upper lower replace find startswith endswith. Strings are byte strings;
+ * case mapping is ASCII. */
+#include <ctype.h>
+#include <string.h>
+
+#include "stdlib/builtins_internal.h"
+#include "vm/buffer.h"
+#include "vm/internal.h"
+
+static Value split_whitespace(AgVM *vm, ObjString *s, ObjList *out) {
+  int i = 0;
+  while (i < s->length) {
+    while (i < s->length && isspace((unsigned char)s->chars[i])) i++;
+    int start = i;
+    while (i < s->length && !isspace((unsigned char)s->chars[i])) i++;
+    if (i > start) obj_list_append(vm, out, OBJ_VAL(obj_copy_string(vm, s->chars + start, i - start)));
+  }
+  return OBJ_VAL(out);
+}
+
+LIB_NATIVE(string_split) {
+  ObjString *s = AS_STRING(self);
+  ObjList *out = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(out));
+  Value result;
+  if (argc == 0 || IS_NIL(args[0])) {
+    result = split_whitespace(vm, s, out);
+  } else {
+    ObjString *sep;
+    if (!lib_string_arg(vm, "split", args, 0, &sep)) {
+      vm_pop_root(vm);
+      return VM_EXCEPTION;
+    }
+    if (sep->length == 0) {
+      vm_pop_root(vm);
+      return vm_throw_error(vm, "split() separator is empty");
+    }
+    const char *at = s->chars, *end = s->chars + s->length;
+    const char *hit;
+    while ((hit = memmem(at, (size_t)(end - at), sep->chars, (size_t)sep->length)) != NULL) {
+      obj_list_append(vm, out, OBJ_VAL(obj_copy_string(vm, at, (int)(hit - at))));
+      at = hit + sep->length;
+    }
+    obj_list_append(vm, out, OBJ_VAL(obj_copy_string(vm, at, (int)(end - at))));
+    result = OBJ_VAL(out);
+  }
+  vm_pop_root(vm);
+  return result;
+}
+
+LIB_NATIVE(string_join) {
+  ObjList *items;
+  if (!lib_list_arg(vm, "join", args, 0, &items)) return VM_EXCEPTION;
+  ObjString *sep = AS_STRING(self);
+  VmBuf b;
+  vm_buf_init(&b);
+  for (int i = 0; i < items->count; i++) {
+    if (!IS_STRING(items->items[i])) {
+      vm_buf_free(&b);
+      return vm_throw_error(vm, "join() expects a list of strings, but item %d is %s", i, vm_type_name(items->items[i]));
+    }
+    if (i > 0) vm_buf_add(&b, sep->chars, (size_t)sep->length);
+    vm_buf_add(&b, AS_CSTRING(items->items[i]), (size_t)AS_STRING(items->items[i])->length);
+  }
+  return OBJ_VAL(vm_buf_to_string(vm, &b));
+}
+
+static bool strip_char(const ObjString *chars, char c) {
+  if (chars == NULL) return isspace((unsigned char)c);
+  return memchr(chars->chars, c, (size_t)chars->length) != NULL;
+}
+
+static Value strip(AgVM *vm, Value self, int argc, const Value *args, const char *fname, bool left, bool right) {
+  ObjString *s = AS_STRING(self);
+  ObjString *chars = NULL;
+  if (argc > 0 && !IS_NIL(args[0]) && !lib_string_arg(vm, fname, args, 0, &chars)) return VM_EXCEPTION;
+  int start = 0, end = s->length;
+  while (left && start < end && strip_char(chars, s->chars[start])) start++;
+  while (right && end > start && strip_char(chars, s->chars[end - 1])) end--;
+  return OBJ_VAL(obj_copy_string(vm, s->chars + start, end - start));
+}
+
+LIB_NATIVE(string_strip) { return strip(vm, self, argc, args, "strip", true, true); }
+LIB_NATIVE(string_lstrip) { return strip(vm, self, argc, args, "lstrip", true, false); }
+LIB_NATIVE(string_rstrip) { return strip(vm, self, argc, args, "rstrip", false, true); }
+
+static Value map_case(AgVM *vm, Value self, int (*fn)(int)) {
+  ObjString *s = AS_STRING(self);
+  char *chars = AG_ALLOCATE(vm, char, s->length + 1);
+  for (int i = 0; i < s->length; i++) chars[i] = (char)fn((unsigned char)s->chars[i]);
+  chars[s->length] = '\0';
+  return OBJ_VAL(obj_take_string(vm, chars, s->length));
+}
+
+LIB_NATIVE(string_upper) { return map_case(vm, self, toupper); }
+LIB_NATIVE(string_lower) { return map_case(vm, self, tolower); }
+
+LIB_NATIVE(string_replace) {
+  ObjString *s = AS_STRING(self), *old, *new_text;
+  if (!lib_string_arg(vm, "replace", args, 0, &old) || !lib_string_arg(vm, "replace", args, 1, &new_text)) {
+    return VM_EXCEPTION;
+  }
+  if (old->length == 0) return self;
+  VmBuf b;
+  vm_buf_init(&b);
+  const char *at = s->chars, *end = s->chars + s->length, *hit;
+  while ((hit = memmem(at, (size_t)(end - at), old->chars, (size_t)old->length)) != NULL) {
+    vm_buf_add(&b, at, (size_t)(hit - at));
+    vm_buf_add(&b, new_text->chars, (size_t)new_text->length);
+    at = hit + old->length;
+  }
+  vm_buf_add(&b, at, (size_t)(end - at));
+  return OBJ_VAL(vm_buf_to_string(vm, &b));
+}
+
+LIB_NATIVE(string_find) {
+  ObjString *s = AS_STRING(self), *sub;
+  if (!lib_string_arg(vm, "find", args, 0, &sub)) return VM_EXCEPTION;
+  const char *hit = memmem(s->chars, (size_t)s->length, sub->chars, (size_t)sub->length);
+  return NUMBER_VAL(hit ? (double)(hit - s->chars) : -1);
+}
+
+LIB_NATIVE(string_startswith) {
+  ObjString *s = AS_STRING(self), *p;
+  if (!lib_string_arg(vm, "startswith", args, 0, &p)) return VM_EXCEPTION;
+  return BOOL_VAL(p->length <= s->length && memcmp(s->chars, p->chars, (size_t)p->length) == 0);
+}
+
+LIB_NATIVE(string_endswith) {
+  ObjString *s = AS_STRING(self), *p;
+  if (!lib_string_arg(vm, "endswith", args, 0, &p)) return VM_EXCEPTION;
+  return BOOL_VAL(p->length <= s->length &&
+                  memcmp(s->chars + s->length - p->length, p->chars, (size_t)p->length) == 0);
+}
+
+void lib_install_string_methods(AgVM *vm) {
+  Table *t = &vm->string_methods;
+  vm_add_method(vm, t, "split", string_split, 0, 1, false);
+  vm_add_method(vm, t, "join", string_join, 1, 1, false);
+  vm_add_method(vm, t, "strip", string_strip, 0, 1, false);
+  vm_add_method(vm, t, "lstrip", string_lstrip, 0, 1, false);
+  vm_add_method(vm, t, "rstrip", string_rstrip, 0, 1, false);
+  vm_add_method(vm, t, "upper", string_upper, 0, 0, false);
+  vm_add_method(vm, t, "lower", string_lower, 0, 0, false);
+  vm_add_method(vm, t, "replace", string_replace, 2, 2, false);
+  vm_add_method(vm, t, "find", string_find, 1, 1, false);
+  vm_add_method(vm, t, "startswith", string_startswith, 1, 1, false);
+  vm_add_method(vm, t, "endswith", string_endswith, 1, 1, false);
+}

@@ -1,0 +1,40 @@
+/* internal.h — what the VM's own files share and nothing else uses: the slow
+ * paths of operators, attribute and index access (ops.c), import
+ * (import.c) and string formatting (format.c) that the dispatch loop (vm.c)
+ * calls when its inline fast paths do not apply. Each returns the result or
+ * VM_EXCEPTION after throwing. */
+#ifndef AG_VM_INTERNAL_H
+#define AG_VM_INTERNAL_H
+
+#include "vm/vm.h"
+
+Value vm_binary_op(AgVM *vm, int op, Value a, Value b);
+Value vm_unary_op(AgVM *vm, int op, Value a);
+Value vm_set_attr(AgVM *vm, Value obj, ObjString *name, Value v);
+Value vm_get_index_n(AgVM *vm, Value obj, int n, const Value *index);
+Value vm_set_index_n(AgVM *vm, Value obj, int n, const Value *index, Value v);
+/* Adds every item of an iterable to list (spread, list.extend). */
+bool vm_extend_list(AgVM *vm, ObjList *list, Value iterable);
+/* The sequence a for loop walks (maps become a snapshot of their keys). */
+Value vm_iter_prepare(AgVM *vm, Value iterable);
+/* Next item of seq at *pos: 1 = item stored, 0 = done, -1 = thrown. */
+int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item);
+/* Number of items (len()); -1 after throwing. */
+int64_t vm_length(AgVM *vm, Value v);
+/* Index resolution shared by lists and strings: false if out of range. */
+bool vm_normalize_index(double index, int64_t length, int64_t *out);
+Value vm_slice_list(AgVM *vm, ObjList *list, ObjSlice *slice);
+Value vm_slice_string(AgVM *vm, ObjString *s, ObjSlice *slice);
+Value vm_tensors_unavailable(AgVM *vm);
+bool vm_is_valid_map_key(Value key);
+Value vm_map_key_error(AgVM *vm, Value key);
+/* repr() of a value for messages, truncated; written to buf. */
+void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
+
+/* import.c: pushes the module (loaded) or a frame running it (first import). */
+typedef enum { CALL_ERROR, CALL_FRAME, CALL_DONE } CallStatus;
+CallStatus vm_import(AgVM *vm, ObjString *path);
+CallStatus vm_call_closure(AgVM *vm, ObjClosure *closure, int argc, int nkw,
+                           ObjString *const *kwnames, bool is_init);
+
+#endif

@@ -1,0 +1,507 @@
+/* ops.c — slow paths of the dispatch loop: operators on non-numbers,
+ * attribute access, indexing, slicing and iteration (see internal.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vm/buffer.h"
+#include "vm/internal.h"
+#include "vm/opcodes.h"
+
+static const char *op_symbol(int op) {
+  switch (op) {
+  case OP_ADD: return "+";
+  case OP_SUBTRACT: return "-";
+  case OP_MULTIPLY: return "*";
+  case OP_DIVIDE: return "/";
+  case OP_MODULO: return "%";
+  case OP_POWER: return "**";
+  case OP_MATMUL: return "@";
+  case OP_LESS: return "<";
+  case OP_LESS_EQUAL: return "<=";
+  case OP_GREATER: return ">";
+  case OP_GREATER_EQUAL: return ">=";
+  case OP_EQUAL: return "==";
+  case OP_NOT_EQUAL: return "!=";
+  case OP_IN: return "in";
+  case OP_NEGATE: return "-";
+  default: return "?";
+  }
+}
+
+Value vm_tensors_unavailable(AgVM *vm) {
+  return vm_throw_error(vm, "tensor operations are not available (no tensor library installed)");
+}
+
+static bool is_tensorish(Value v) { return IS_TENSOR(v) || IS_NODE(v); }
+
+static Value operand_error(AgVM *vm, int op, Value a, Value b) {
+  return vm_throw_error(vm, "unsupported operand types for %s: '%s' and '%s'", op_symbol(op),
+                        vm_type_name(a), vm_type_name(b));
+}
+
+double vm_python_mod(double a, double b);
+double vm_python_mod(double a, double b) {
+  double r = fmod(a, b);
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
+
+static Value number_op(AgVM *vm, int op, double a, double b) {
+  switch (op) {
+  case OP_ADD: return NUMBER_VAL(a + b);
+  case OP_SUBTRACT: return NUMBER_VAL(a - b);
+  case OP_MULTIPLY: return NUMBER_VAL(a * b);
+  case OP_DIVIDE: return NUMBER_VAL(a / b);
+  case OP_MODULO: return NUMBER_VAL(vm_python_mod(a, b));
+  case OP_POWER: return NUMBER_VAL(pow(a, b));
+  case OP_LESS: return BOOL_VAL(a < b);
+  case OP_LESS_EQUAL: return BOOL_VAL(a <= b);
+  case OP_GREATER: return BOOL_VAL(a > b);
+  case OP_GREATER_EQUAL: return BOOL_VAL(a >= b);
+  default: return operand_error(vm, op, NUMBER_VAL(a), NUMBER_VAL(b));
+  }
+}
+
+static Value concat_strings(AgVM *vm, ObjString *a, ObjString *b) {
+  int length = a->length + b->length;
+  char *chars = AG_ALLOCATE(vm, char, length + 1);
+  memcpy(chars, a->chars, (size_t)a->length);
+  memcpy(chars + a->length, b->chars, (size_t)b->length);
+  chars[length] = '\0';
+  return OBJ_VAL(obj_take_string(vm, chars, length));
+}
+
+static Value concat_lists(AgVM *vm, ObjList *a, ObjList *b) {
+  ObjList *out = obj_new_list(vm);
+  int n = a->count + b->count;
+  vm_push_root(vm, OBJ_VAL(out));
+  out->items = AG_ALLOCATE(vm, Value, n);
+  vm_pop_root(vm);
+  out->capacity = n;
+  memcpy(out->items, a->items, sizeof(Value) * (size_t)a->count);
+  memcpy(out->items + a->count, b->items, sizeof(Value) * (size_t)b->count);
+  out->count = n;
+  return OBJ_VAL(out);
+}
+
+/* "ab" * 3 and [0] * 3, as in Python. */
+static Value repeat(AgVM *vm, Value seq, double times) {
+  if (times != floor(times)) return vm_throw_error(vm, "can only repeat a sequence an integral number of times");
+  int64_t n = times < 0 ? 0 : (int64_t)times;
+  if (IS_STRING(seq)) {
+    ObjString *s = AS_STRING(seq);
+    if (n * (int64_t)s->length > (int64_t)1 << 30) return vm_throw_error(vm, "repeated string is too long");
+    VmBuf b;
+    vm_buf_init(&b);
+    for (int64_t i = 0; i < n; i++) vm_buf_add(&b, s->chars, (size_t)s->length);
+    return OBJ_VAL(vm_buf_to_string(vm, &b));
+  }
+  ObjList *src = AS_LIST(seq);
+  if (n * (int64_t)src->count > (int64_t)1 << 28) return vm_throw_error(vm, "repeated list is too long");
+  ObjList *out = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(out));
+  for (int64_t i = 0; i < n; i++) {
+    for (int j = 0; j < src->count; j++) obj_list_append(vm, out, src->items[j]);
+  }
+  vm_pop_root(vm);
+  return OBJ_VAL(out);
+}
+
+static Value contains(AgVM *vm, Value item, Value container) {
+  if (IS_LIST(container)) {
+    ObjList *l = AS_LIST(container);
+    for (int i = 0; i < l->count; i++) {
+      if (vm_values_equal(item, l->items[i])) return TRUE_VAL;
+    }
+    return FALSE_VAL;
+  }
+  if (IS_MAP(container)) return BOOL_VAL(table_find(&AS_MAP(container)->table, item) != NULL);
+  if (IS_STRING(container)) {
+    if (!IS_STRING(item)) return vm_throw_error(vm, "'in <string>' needs a string on the left, not %s", vm_type_name(item));
+    return BOOL_VAL(strstr(AS_CSTRING(container), AS_CSTRING(item)) != NULL);
+  }
+  if (IS_RANGE(container)) {
+    if (!IS_NUMBER(item)) return FALSE_VAL;
+    ObjRange *r = AS_RANGE(container);
+    double k = (AS_NUMBER(item) - r->start) / r->step;
+    return BOOL_VAL(k >= 0 && k == floor(k) && k < (double)obj_range_length(r));
+  }
+  return vm_throw_error(vm, "argument of type %s is not iterable", vm_type_name(container));
+}
+
+static Value compare(AgVM *vm, int op, Value a, Value b) {
+  bool ok = (IS_STRING(a) && IS_STRING(b)) || (IS_LIST(a) && IS_LIST(b));
+  if (!ok) return operand_error(vm, op, a, b);
+  bool swap = op == OP_GREATER || op == OP_LESS_EQUAL;
+  int lt = swap ? vm_less_than(vm, b, a) : vm_less_than(vm, a, b);
+  if (lt < 0) return VM_EXCEPTION;
+  if (op == OP_LESS || op == OP_GREATER) return BOOL_VAL(lt);
+  return BOOL_VAL(!lt);
+}
+
+Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
+  if (is_tensorish(a) || is_tensorish(b)) {
+    if (op == OP_IN && !is_tensorish(b)) return contains(vm, a, b);
+    if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
+    return vm->tensor_hooks->binary(vm, op, a, b);
+  }
+  if (op == OP_EQUAL) return BOOL_VAL(vm_values_equal(a, b));
+  if (op == OP_NOT_EQUAL) return BOOL_VAL(!vm_values_equal(a, b));
+  if (op == OP_IN) return contains(vm, a, b);
+  if (IS_NUMBER(a) && IS_NUMBER(b)) return number_op(vm, op, AS_NUMBER(a), AS_NUMBER(b));
+  switch (op) {
+  case OP_ADD:
+    if (IS_STRING(a) && IS_STRING(b)) return concat_strings(vm, AS_STRING(a), AS_STRING(b));
+    if (IS_LIST(a) && IS_LIST(b)) return concat_lists(vm, AS_LIST(a), AS_LIST(b));
+    break;
+  case OP_MULTIPLY:
+    if ((IS_STRING(a) || IS_LIST(a)) && IS_NUMBER(b)) return repeat(vm, a, AS_NUMBER(b));
+    if ((IS_STRING(b) || IS_LIST(b)) && IS_NUMBER(a)) return repeat(vm, b, AS_NUMBER(a));
+    break;
+  case OP_LESS:
+  case OP_LESS_EQUAL:
+  case OP_GREATER:
+  case OP_GREATER_EQUAL: return compare(vm, op, a, b);
+  default: break;
+  }
+  return operand_error(vm, op, a, b);
+}
+
+Value vm_unary_op(AgVM *vm, int op, Value a) {
+  if (IS_NUMBER(a)) return NUMBER_VAL(-AS_NUMBER(a));
+  if (is_tensorish(a)) {
+    if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
+    return vm->tensor_hooks->unary(vm, op, a);
+  }
+  return vm_throw_error(vm, "unsupported operand type for %s: '%s'", op_symbol(op), vm_type_name(a));
+}
+
+/* ---- attributes ---- */
+
+static Value bind(AgVM *vm, Value receiver, Value method) {
+  return OBJ_VAL(obj_new_bound_method(vm, receiver, method));
+}
+
+static Value builtin_method(AgVM *vm, Table *methods, Value receiver, ObjString *name) {
+  Value method;
+  if (table_get(methods, OBJ_VAL(name), &method)) return bind(vm, receiver, method);
+  return vm_throw_error(vm, "%s has no method '%s'", vm_type_name(receiver), name->chars);
+}
+
+static Value module_attr(AgVM *vm, ObjModule *m, ObjString *name) {
+  Value slot;
+  if (table_get(&m->names, OBJ_VAL(name), &slot)) {
+    Value v = vm->globals[(int)AS_NUMBER(slot)];
+    if (!IS_UNDEF(v)) return v;
+  }
+  return vm_throw_error(vm, "module %s has no global '%s'", m->name->chars, name->chars);
+}
+
+Value vm_get_attr(AgVM *vm, Value obj, ObjString *name) {
+  Value v;
+  if (IS_INSTANCE(obj)) {
+    ObjInstance *inst = AS_INSTANCE(obj);
+    if (table_get(&inst->fields, OBJ_VAL(name), &v)) return v;
+    if (table_get(&inst->klass->methods, OBJ_VAL(name), &v)) return bind(vm, obj, v);
+    return vm_throw_error(vm, "%s instance has no field or method '%s'", inst->klass->name->chars, name->chars);
+  }
+  if (!IS_OBJ(obj)) goto no_attr;
+  switch (OBJ_TYPE(obj)) {
+  case OBJ_CLASS:
+    if (table_get(&AS_CLASS(obj)->methods, OBJ_VAL(name), &v)) return bind(vm, obj, v);
+    return vm_throw_error(vm, "class %s has no method '%s'", AS_CLASS(obj)->name->chars, name->chars);
+  case OBJ_MODULE: return module_attr(vm, AS_MODULE(obj), name);
+  case OBJ_LIST: return builtin_method(vm, &vm->list_methods, obj, name);
+  case OBJ_MAP: return builtin_method(vm, &vm->map_methods, obj, name);
+  case OBJ_STRING: return builtin_method(vm, &vm->string_methods, obj, name);
+  case OBJ_TENSOR:
+  case OBJ_NODE:
+    if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
+    return vm->tensor_hooks->get_attr(vm, obj, name);
+  default: break;
+  }
+no_attr:
+  return vm_throw_error(vm, "%s has no attribute '%s'", vm_type_name(obj), name->chars);
+}
+
+Value vm_set_attr(AgVM *vm, Value obj, ObjString *name, Value v) {
+  if (IS_INSTANCE(obj)) {
+    table_set(vm, &AS_INSTANCE(obj)->fields, OBJ_VAL(name), v);
+    return v;
+  }
+  if (is_tensorish(obj)) {
+    if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
+    return vm->tensor_hooks->set_attr(vm, obj, name, v);
+  }
+  return vm_throw_error(vm, "cannot set attribute '%s' on %s", name->chars, vm_type_name(obj));
+}
+
+/* ---- indexing ---- */
+
+bool vm_normalize_index(double index, int64_t length, int64_t *out) {
+  if (index < 0) index += (double)length;
+  if (!(index >= 0 && index < (double)length)) return false;
+  *out = (int64_t)index;
+  return true;
+}
+
+void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size) {
+  Value r = vm_to_repr(vm, v);
+  if (IS_EXCEPTION(r)) {
+    vm_take_exception(vm);
+    snprintf(buf, size, "<%s>", vm_type_name(v));
+    return;
+  }
+  ObjString *s = AS_STRING(r);
+  if ((size_t)s->length < size) snprintf(buf, size, "%s", s->chars);
+  else snprintf(buf, size, "%.*s...", (int)size - 4, s->chars);
+}
+
+bool vm_is_valid_map_key(Value key) { return IS_NUMBER(key) || IS_BOOL(key) || IS_STRING(key); }
+
+Value vm_map_key_error(AgVM *vm, Value key) {
+  return vm_throw_error(vm, "map keys must be strings, numbers or booleans, not %s", vm_type_name(key));
+}
+
+static Value sequence_index(AgVM *vm, const char *what, Value index, int64_t length, int64_t *out) {
+  if (!IS_NUMBER(index)) {
+    return vm_throw_error(vm, "%s indices must be numbers or slices, not %s", what, vm_type_name(index));
+  }
+  double d = AS_NUMBER(index);
+  if (d != floor(d)) return vm_throw_error(vm, "%s index %g is not an integer", what, d);
+  if (!vm_normalize_index(d, length, out)) {
+    char num[64];
+    vm_format_number(d, num, sizeof num);
+    return vm_throw_error(vm, "%s index %s out of range for length %lld", what, num, (long long)length);
+  }
+  return NIL_VAL;
+}
+
+/* Python's slice.indices(): clamps start/stop for the given step. */
+static bool slice_bounds(AgVM *vm, ObjSlice *s, int64_t length, int64_t *start, int64_t *stop, int64_t *step) {
+  Value parts[3] = {s->start, s->stop, s->step};
+  for (int i = 0; i < 3; i++) {
+    if (!IS_NIL(parts[i]) && (!IS_NUMBER(parts[i]) || AS_NUMBER(parts[i]) != floor(AS_NUMBER(parts[i])))) {
+      vm_throw_error(vm, "slice indices must be integers or nil, not %s", vm_type_name(parts[i]));
+      return false;
+    }
+  }
+  *step = IS_NIL(s->step) ? 1 : (int64_t)AS_NUMBER(s->step);
+  if (*step == 0) {
+    vm_throw_error(vm, "slice step cannot be zero");
+    return false;
+  }
+  int64_t lo = *step < 0 ? -1 : 0, hi = *step < 0 ? length - 1 : length;
+  int64_t v[2];
+  Value given[2] = {s->start, s->stop};
+  int64_t defaults[2] = {*step < 0 ? hi : lo, *step < 0 ? lo : hi};
+  for (int i = 0; i < 2; i++) {
+    if (IS_NIL(given[i])) {
+      v[i] = defaults[i];
+      continue;
+    }
+    double d = AS_NUMBER(given[i]);
+    if (d < 0) d += (double)length;
+    if (d < (double)lo) d = (double)lo;
+    if (d > (double)hi) d = (double)hi;
+    v[i] = (int64_t)d;
+  }
+  *start = v[0];
+  *stop = v[1];
+  return true;
+}
+
+Value vm_slice_list(AgVM *vm, ObjList *list, ObjSlice *slice) {
+  int64_t start, stop, step;
+  if (!slice_bounds(vm, slice, list->count, &start, &stop, &step)) return VM_EXCEPTION;
+  ObjList *out = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(out));
+  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) obj_list_append(vm, out, list->items[i]);
+  vm_pop_root(vm);
+  return OBJ_VAL(out);
+}
+
+Value vm_slice_string(AgVM *vm, ObjString *s, ObjSlice *slice) {
+  int64_t start, stop, step;
+  if (!slice_bounds(vm, slice, s->length, &start, &stop, &step)) return VM_EXCEPTION;
+  if (step == 1) return OBJ_VAL(obj_copy_string(vm, s->chars + start, stop > start ? (int)(stop - start) : 0));
+  VmBuf b;
+  vm_buf_init(&b);
+  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) vm_buf_addc(&b, s->chars[i]);
+  return OBJ_VAL(vm_buf_to_string(vm, &b));
+}
+
+static Value index_one(AgVM *vm, Value obj, Value index) {
+  int64_t i;
+  switch (OBJ_TYPE(obj)) {
+  case OBJ_LIST:
+    if (IS_SLICE(index)) return vm_slice_list(vm, AS_LIST(obj), AS_SLICE(index));
+    if (IS_EXCEPTION(sequence_index(vm, "list", index, AS_LIST(obj)->count, &i))) return VM_EXCEPTION;
+    return AS_LIST(obj)->items[i];
+  case OBJ_STRING:
+    if (IS_SLICE(index)) return vm_slice_string(vm, AS_STRING(obj), AS_SLICE(index));
+    if (IS_EXCEPTION(sequence_index(vm, "string", index, AS_STRING(obj)->length, &i))) return VM_EXCEPTION;
+    return OBJ_VAL(obj_copy_string(vm, AS_CSTRING(obj) + i, 1));
+  case OBJ_MAP: {
+    Value v;
+    if (table_get(&AS_MAP(obj)->table, index, &v)) return v;
+    char key[128];
+    vm_short_repr(vm, index, key, sizeof key);
+    return vm_throw_error(vm, "key %s not found in map", key);
+  }
+  case OBJ_RANGE: {
+    ObjRange *r = AS_RANGE(obj);
+    if (IS_EXCEPTION(sequence_index(vm, "range", index, obj_range_length(r), &i))) return VM_EXCEPTION;
+    return NUMBER_VAL(r->start + (double)i * r->step);
+  }
+  default: return vm_throw_error(vm, "cannot index %s", vm_type_name(obj));
+  }
+}
+
+Value vm_get_index(AgVM *vm, Value obj, Value index) { return vm_get_index_n(vm, obj, 1, &index); }
+
+Value vm_get_index_n(AgVM *vm, Value obj, int n, const Value *index) {
+  if (is_tensorish(obj)) {
+    if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
+    return vm->tensor_hooks->get_index(vm, obj, n, index);
+  }
+  if (!IS_OBJ(obj)) return vm_throw_error(vm, "cannot index %s", vm_type_name(obj));
+  if (n != 1) return vm_throw_error(vm, "%s takes one index, not %d", vm_type_name(obj), n);
+  return index_one(vm, obj, index[0]);
+}
+
+Value vm_set_index_n(AgVM *vm, Value obj, int n, const Value *index, Value v) {
+  if (is_tensorish(obj)) {
+    if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
+    return vm->tensor_hooks->set_index(vm, obj, n, index, v);
+  }
+  if (n != 1 && (IS_LIST(obj) || IS_MAP(obj))) {
+    return vm_throw_error(vm, "%s takes one index, not %d", vm_type_name(obj), n);
+  }
+  if (IS_LIST(obj)) {
+    int64_t i;
+    if (IS_EXCEPTION(sequence_index(vm, "list", index[0], AS_LIST(obj)->count, &i))) return VM_EXCEPTION;
+    AS_LIST(obj)->items[i] = v;
+    return v;
+  }
+  if (IS_MAP(obj)) {
+    if (!vm_is_valid_map_key(index[0])) return vm_map_key_error(vm, index[0]);
+    table_set(vm, &AS_MAP(obj)->table, index[0], v);
+    return v;
+  }
+  if (IS_STRING(obj)) return vm_throw_error(vm, "strings are immutable");
+  return vm_throw_error(vm, "cannot assign to an index of %s", vm_type_name(obj));
+}
+
+/* ---- iteration ---- */
+
+static int utf8_length(unsigned char c) {
+  if (c < 0x80) return 1;
+  if ((c >> 5) == 0x6) return 2;
+  if ((c >> 4) == 0xe) return 3;
+  if ((c >> 3) == 0x1e) return 4;
+  return 1;
+}
+
+int64_t vm_length(AgVM *vm, Value v) {
+  if (IS_OBJ(v)) {
+    switch (OBJ_TYPE(v)) {
+    case OBJ_STRING: return AS_STRING(v)->length;
+    case OBJ_LIST: return AS_LIST(v)->count;
+    case OBJ_MAP: return AS_MAP(v)->table.count;
+    case OBJ_RANGE: return obj_range_length(AS_RANGE(v));
+    case OBJ_TENSOR:
+      if (vm->tensor_hooks == NULL) {
+        vm_tensors_unavailable(vm);
+        return -1;
+      }
+      return vm->tensor_hooks->length(vm, v);
+    default: break;
+    }
+  }
+  vm_throw_error(vm, "object of type %s has no len()", vm_type_name(v));
+  return -1;
+}
+
+static Value map_keys(AgVM *vm, ObjMap *m) {
+  ObjList *keys = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(keys));
+  for (int i = 0; i < m->table.used; i++) {
+    if (!IS_UNDEF(m->table.entries[i].key)) obj_list_append(vm, keys, m->table.entries[i].key);
+  }
+  vm_pop_root(vm);
+  return OBJ_VAL(keys);
+}
+
+Value vm_iter_prepare(AgVM *vm, Value iterable) {
+  if (IS_OBJ(iterable)) {
+    switch (OBJ_TYPE(iterable)) {
+    case OBJ_LIST:
+    case OBJ_STRING:
+    case OBJ_RANGE: return iterable;
+    case OBJ_TENSOR:
+      if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
+      return iterable;
+    case OBJ_MAP: return map_keys(vm, AS_MAP(iterable));
+    default: break;
+    }
+  }
+  return vm_throw_error(vm, "object of type %s is not iterable", vm_type_name(iterable));
+}
+
+int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item) {
+  int64_t i = (int64_t)*pos;
+  switch (OBJ_TYPE(seq)) {
+  case OBJ_LIST:
+    if (i >= AS_LIST(seq)->count) return 0;
+    *item = AS_LIST(seq)->items[i];
+    break;
+  case OBJ_STRING: {
+    ObjString *s = AS_STRING(seq);
+    if (i >= s->length) return 0;
+    int n = utf8_length((unsigned char)s->chars[i]);
+    if (i + n > s->length) n = (int)(s->length - i);
+    *item = OBJ_VAL(obj_copy_string(vm, s->chars + i, n));
+    *pos += n;
+    return 1;
+  }
+  case OBJ_RANGE: {
+    ObjRange *r = AS_RANGE(seq);
+    double v = r->start + (double)i * r->step;
+    if (r->step > 0 ? v >= r->stop : v <= r->stop) return 0;
+    *item = NUMBER_VAL(v);
+    break;
+  }
+  case OBJ_TENSOR: {
+    int64_t n = vm->tensor_hooks->length(vm, seq);
+    if (n < 0) return -1;
+    if (i >= n) return 0;
+    Value index = NUMBER_VAL((double)i);
+    *item = vm->tensor_hooks->get_index(vm, seq, 1, &index);
+    if (IS_EXCEPTION(*item)) return -1;
+    break;
+  }
+  default: return 0;
+  }
+  *pos += 1;
+  return 1;
+}
+
+bool vm_extend_list(AgVM *vm, ObjList *list, Value iterable) {
+  if (IS_LIST(iterable)) {
+    ObjList *src = AS_LIST(iterable);
+    int n = src->count; /* xs.extend(xs) doubles xs once */
+    for (int i = 0; i < n; i++) obj_list_append(vm, list, src->items[i]);
+    return true;
+  }
+  Value seq = vm_iter_prepare(vm, iterable);
+  if (IS_EXCEPTION(seq)) return false;
+  vm_push_root(vm, seq);
+  double pos = 0;
+  Value item;
+  int status;
+  while ((status = vm_iter_next(vm, seq, &pos, &item)) == 1) obj_list_append(vm, list, item);
+  vm_pop_root(vm);
+  return status == 0;
+}

@@ -1,0 +1,356 @@
+/* values.c — what values look like and how they compare: type names,
+ * truthiness, equality, ordering, str()/repr() and number formatting
+ * (SPEC §3, §11). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vm/buffer.h"
+#include "vm/opcodes.h"
+#include "vm/vm.h"
+
+/* Containers nested deeper than this print as "[...]" / "{...}" (cycles). */
+#define PRINT_DEPTH_MAX 64
+#define EQUAL_DEPTH_MAX 200
+
+const char *vm_type_name(Value v) {
+  if (IS_NUMBER(v)) return "number";
+  if (IS_NIL(v)) return "nil";
+  if (IS_BOOL(v)) return "bool";
+  if (!IS_OBJ(v)) return "undefined";
+  switch (OBJ_TYPE(v)) {
+  case OBJ_STRING: return "string";
+  case OBJ_LIST: return "list";
+  case OBJ_MAP: return "map";
+  case OBJ_RANGE: return "range";
+  case OBJ_SLICE: return "slice";
+  case OBJ_FUNCTION:
+  case OBJ_CLOSURE:
+  case OBJ_NATIVE:
+  case OBJ_BOUND_METHOD: return "function";
+  case OBJ_UPVALUE: return "upvalue";
+  case OBJ_CLASS: return "class";
+  case OBJ_INSTANCE: return AS_INSTANCE(v)->klass->name->chars;
+  case OBJ_MODULE: return "module";
+  case OBJ_TENSOR: return "tensor";
+  case OBJ_NODE: return "node";
+  case OBJ_DTYPE: return "dtype";
+  case OBJ_TYPE_COUNT: break;
+  }
+  return "object";
+}
+
+int vm_truthy(AgVM *vm, Value v) {
+  if (IS_BOOL(v)) return AS_BOOL(v);
+  if (IS_NUMBER(v)) return AS_NUMBER(v) != 0;
+  if (IS_NIL(v)) return 0;
+  if (!IS_OBJ(v)) return 0;
+  switch (OBJ_TYPE(v)) {
+  case OBJ_STRING: return AS_STRING(v)->length != 0;
+  case OBJ_LIST: return AS_LIST(v)->count != 0;
+  case OBJ_MAP: return AS_MAP(v)->table.count != 0;
+  case OBJ_RANGE: return obj_range_length(AS_RANGE(v)) != 0;
+  case OBJ_TENSOR:
+    if (vm->tensor_hooks == NULL) {
+      vm_throw_error(vm, "tensor operations are not available");
+      return -1;
+    }
+    return vm->tensor_hooks->truthy(vm, v);
+  default: return 1;
+  }
+}
+
+static bool equal_depth(Value a, Value b, int depth);
+
+static bool lists_equal(ObjList *a, ObjList *b, int depth) {
+  if (a->count != b->count) return false;
+  for (int i = 0; i < a->count; i++) {
+    if (!equal_depth(a->items[i], b->items[i], depth + 1)) return false;
+  }
+  return true;
+}
+
+/* Map equality ignores insertion order. */
+static bool maps_equal(ObjMap *a, ObjMap *b, int depth) {
+  if (a->table.count != b->table.count) return false;
+  for (int i = 0; i < a->table.used; i++) {
+    TableEntry *e = &a->table.entries[i];
+    if (IS_UNDEF(e->key)) continue;
+    TableEntry *other = table_find(&b->table, e->key);
+    if (other == NULL || !equal_depth(e->value, other->value, depth + 1)) return false;
+  }
+  return true;
+}
+
+static bool equal_depth(Value a, Value b, int depth) {
+  if (IS_NUMBER(a) && IS_NUMBER(b)) return AS_NUMBER(a) == AS_NUMBER(b);
+  if (a == b) return true;
+  if (!IS_OBJ(a) || !IS_OBJ(b) || OBJ_TYPE(a) != OBJ_TYPE(b)) return false;
+  if (depth > EQUAL_DEPTH_MAX) return false;
+  switch (OBJ_TYPE(a)) {
+  case OBJ_LIST: return lists_equal(AS_LIST(a), AS_LIST(b), depth);
+  case OBJ_MAP: return maps_equal(AS_MAP(a), AS_MAP(b), depth);
+  case OBJ_RANGE: {
+    ObjRange *x = AS_RANGE(a), *y = AS_RANGE(b);
+    return x->start == y->start && x->stop == y->stop && x->step == y->step;
+  }
+  case OBJ_DTYPE: return AS_DTYPE(a)->dtype == AS_DTYPE(b)->dtype;
+  default: return false;
+  }
+}
+
+bool vm_values_equal(Value a, Value b) { return equal_depth(a, b, 0); }
+
+static int compare_lists(AgVM *vm, ObjList *a, ObjList *b) {
+  for (int i = 0; i < a->count && i < b->count; i++) {
+    int lt = vm_less_than(vm, a->items[i], b->items[i]);
+    if (lt != 0) return lt;
+    lt = vm_less_than(vm, b->items[i], a->items[i]);
+    if (lt != 0) return lt < 0 ? -1 : 0;
+  }
+  return a->count < b->count;
+}
+
+int vm_less_than(AgVM *vm, Value a, Value b) {
+  if (IS_NUMBER(a) && IS_NUMBER(b)) return AS_NUMBER(a) < AS_NUMBER(b);
+  if (IS_STRING(a) && IS_STRING(b)) {
+    ObjString *x = AS_STRING(a), *y = AS_STRING(b);
+    int n = x->length < y->length ? x->length : y->length;
+    int c = memcmp(x->chars, y->chars, (size_t)n);
+    return c < 0 || (c == 0 && x->length < y->length);
+  }
+  if (IS_LIST(a) && IS_LIST(b)) return compare_lists(vm, AS_LIST(a), AS_LIST(b));
+  if (IS_BOOL(a) && IS_BOOL(b)) return !AS_BOOL(a) && AS_BOOL(b);
+  vm_throw_error(vm, "'<' is not supported between %s and %s", vm_type_name(a), vm_type_name(b));
+  return -1;
+}
+
+/* ---- numbers ---- */
+
+/* Shortest "d.ddde±X" that reads back as d: digits into `digits`, returns
+ * the decimal exponent. */
+static int shortest_digits(double d, char *digits, size_t size) {
+  char tmp[40];
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(tmp, sizeof tmp, "%.*e", prec - 1, d);
+    if (strtod(tmp, NULL) == d) break;
+  }
+  char *e = strchr(tmp, 'e');
+  int exponent = atoi(e + 1);
+  size_t n = 0;
+  for (char *p = tmp; p < e && n + 1 < size; p++) {
+    if (*p >= '0' && *p <= '9') digits[n++] = *p;
+  }
+  while (n > 1 && digits[n - 1] == '0') n--;
+  digits[n] = '\0';
+  return exponent;
+}
+
+/* Fixed notation for 0 <= exponent < 16. */
+static int format_fixed(const char *sign, const char *digits, int exponent, char *buf, size_t size) {
+  int n = (int)strlen(digits);
+  if (exponent + 1 >= n) return snprintf(buf, size, "%s%s%0*d", sign, digits, exponent + 1 - n, 0);
+  return snprintf(buf, size, "%s%.*s.%s", sign, exponent + 1, digits, digits + exponent + 1);
+}
+
+int vm_format_number(double d, char *buf, size_t size) {
+  if (isnan(d)) return snprintf(buf, size, "nan");
+  if (isinf(d)) return snprintf(buf, size, d > 0 ? "inf" : "-inf");
+  if (d == 0) return snprintf(buf, size, signbit(d) ? "-0" : "0");
+  if (d == trunc(d) && fabs(d) < 1e16) return snprintf(buf, size, "%.0f", d);
+  char digits[32];
+  const char *sign = d < 0 ? "-" : "";
+  int exponent = shortest_digits(fabs(d), digits, sizeof digits);
+  if (exponent >= -4 && exponent < 16) {
+    if (exponent < 0) {
+      /* "%0*d" with width 0 would still print one zero: build the zeros by hand. */
+      char zeros[8] = "0000";
+      zeros[-exponent - 1] = '\0';
+      return snprintf(buf, size, "%s0.%s%s", sign, zeros, digits);
+    }
+    return format_fixed(sign, digits, exponent, buf, size);
+  }
+  const char *exp_sign = exponent < 0 ? "-" : "+";
+  int mag = abs(exponent);
+  if (digits[1] == '\0') return snprintf(buf, size, "%s%se%s%02d", sign, digits, exp_sign, mag);
+  return snprintf(buf, size, "%s%c.%se%s%02d", sign, digits[0], digits + 1, exp_sign, mag);
+}
+
+/* ---- str / repr ---- */
+
+static bool append_value(AgVM *vm, VmBuf *b, Value v, bool quote, int depth);
+
+static void append_quoted(VmBuf *b, const ObjString *s) {
+  vm_buf_addc(b, '"');
+  for (int i = 0; i < s->length; i++) {
+    unsigned char c = (unsigned char)s->chars[i];
+    switch (c) {
+    case '"': vm_buf_adds(b, "\\\""); break;
+    case '\\': vm_buf_adds(b, "\\\\"); break;
+    case '\n': vm_buf_adds(b, "\\n"); break;
+    case '\t': vm_buf_adds(b, "\\t"); break;
+    case '\r': vm_buf_adds(b, "\\r"); break;
+    case '\0': vm_buf_adds(b, "\\0"); break;
+    default:
+      if (c < 0x20 || c == 0x7f) vm_buf_printf(b, "\\x%02x", c);
+      else vm_buf_addc(b, (char)c);
+    }
+  }
+  vm_buf_addc(b, '"');
+}
+
+static bool append_list(AgVM *vm, VmBuf *b, ObjList *l, int depth) {
+  if (depth > PRINT_DEPTH_MAX) {
+    vm_buf_adds(b, "[...]");
+    return true;
+  }
+  vm_buf_addc(b, '[');
+  for (int i = 0; i < l->count; i++) {
+    if (i > 0) vm_buf_adds(b, ", ");
+    if (!append_value(vm, b, l->items[i], true, depth + 1)) return false;
+  }
+  vm_buf_addc(b, ']');
+  return true;
+}
+
+static bool append_map(AgVM *vm, VmBuf *b, ObjMap *m, int depth) {
+  if (depth > PRINT_DEPTH_MAX) {
+    vm_buf_adds(b, "{...}");
+    return true;
+  }
+  vm_buf_addc(b, '{');
+  bool first = true;
+  for (int i = 0; i < m->table.used; i++) {
+    TableEntry *e = &m->table.entries[i];
+    if (IS_UNDEF(e->key)) continue;
+    if (!first) vm_buf_adds(b, ", ");
+    first = false;
+    if (!append_value(vm, b, e->key, true, depth + 1)) return false;
+    vm_buf_adds(b, ": ");
+    if (!append_value(vm, b, e->value, true, depth + 1)) return false;
+  }
+  vm_buf_addc(b, '}');
+  return true;
+}
+
+static void append_number(VmBuf *b, double d) {
+  char tmp[64];
+  int n = vm_format_number(d, tmp, sizeof tmp);
+  vm_buf_add(b, tmp, (size_t)n);
+}
+
+/* An instance prints through its class's `str` method when it has one. */
+static bool append_instance(AgVM *vm, VmBuf *b, Value v) {
+  ObjInstance *inst = AS_INSTANCE(v);
+  Value method;
+  if (!table_get(&inst->klass->methods, OBJ_VAL(vm->str_string), &method)) {
+    vm_buf_printf(b, "<%s instance>", inst->klass->name->chars);
+    return true;
+  }
+  Value s = vm_invoke(vm, v, vm->str_string, 0, NULL, NULL);
+  if (IS_EXCEPTION(s)) return false;
+  if (!IS_STRING(s)) {
+    vm_throw_error(vm, "%s.str() must return a string, not %s", inst->klass->name->chars, vm_type_name(s));
+    return false;
+  }
+  vm_buf_add(b, AS_CSTRING(s), (size_t)AS_STRING(s)->length);
+  return true;
+}
+
+static bool append_tensor(AgVM *vm, VmBuf *b, Value v) {
+  if (vm->tensor_hooks == NULL) {
+    vm_buf_adds(b, IS_TENSOR(v) ? "<tensor>" : "<node>");
+    return true;
+  }
+  Value s = vm->tensor_hooks->repr(vm, v);
+  if (IS_EXCEPTION(s)) return false;
+  if (IS_STRING(s)) vm_buf_add(b, AS_CSTRING(s), (size_t)AS_STRING(s)->length);
+  return true;
+}
+
+static const char *function_name(ObjFunction *f) { return f->name ? f->name->chars : "<script>"; }
+
+static void append_range(VmBuf *b, ObjRange *r) {
+  vm_buf_adds(b, "range(");
+  append_number(b, r->start);
+  vm_buf_adds(b, ", ");
+  append_number(b, r->stop);
+  if (r->step != 1) {
+    vm_buf_adds(b, ", ");
+    append_number(b, r->step);
+  }
+  vm_buf_addc(b, ')');
+}
+
+static bool append_object(AgVM *vm, VmBuf *b, Value v, bool quote, int depth) {
+  switch (OBJ_TYPE(v)) {
+  case OBJ_STRING:
+    if (quote) append_quoted(b, AS_STRING(v));
+    else vm_buf_add(b, AS_CSTRING(v), (size_t)AS_STRING(v)->length);
+    return true;
+  case OBJ_LIST: return append_list(vm, b, AS_LIST(v), depth);
+  case OBJ_MAP: return append_map(vm, b, AS_MAP(v), depth);
+  case OBJ_RANGE: append_range(b, AS_RANGE(v)); return true;
+  case OBJ_SLICE: {
+    ObjSlice *s = AS_SLICE(v);
+    vm_buf_adds(b, "slice(");
+    if (!append_value(vm, b, s->start, true, depth + 1)) return false;
+    vm_buf_adds(b, ", ");
+    if (!append_value(vm, b, s->stop, true, depth + 1)) return false;
+    vm_buf_adds(b, ", ");
+    if (!append_value(vm, b, s->step, true, depth + 1)) return false;
+    vm_buf_addc(b, ')');
+    return true;
+  }
+  case OBJ_FUNCTION: vm_buf_printf(b, "<fn %s>", function_name(AS_FUNCTION(v))); return true;
+  case OBJ_CLOSURE: vm_buf_printf(b, "<fn %s>", function_name(AS_CLOSURE(v)->function)); return true;
+  case OBJ_NATIVE: vm_buf_printf(b, "<fn %s>", AS_NATIVE(v)->name->chars); return true;
+  case OBJ_BOUND_METHOD: {
+    Value m = AS_BOUND_METHOD(v)->method;
+    const char *name = IS_CLOSURE(m) ? function_name(AS_CLOSURE(m)->function) : AS_NATIVE(m)->name->chars;
+    vm_buf_printf(b, "<fn %s>", name);
+    return true;
+  }
+  case OBJ_UPVALUE: vm_buf_adds(b, "<upvalue>"); return true;
+  case OBJ_CLASS: vm_buf_printf(b, "<class %s>", AS_CLASS(v)->name->chars); return true;
+  case OBJ_INSTANCE: return append_instance(vm, b, v);
+  case OBJ_MODULE: vm_buf_printf(b, "<module %s>", AS_MODULE(v)->name->chars); return true;
+  case OBJ_TENSOR:
+  case OBJ_NODE: return append_tensor(vm, b, v);
+  case OBJ_DTYPE: vm_buf_adds(b, dtype_name(AS_DTYPE(v)->dtype)); return true;
+  case OBJ_TYPE_COUNT: break;
+  }
+  return true;
+}
+
+static bool append_value(AgVM *vm, VmBuf *b, Value v, bool quote, int depth) {
+  if (IS_NUMBER(v)) append_number(b, AS_NUMBER(v));
+  else if (IS_NIL(v)) vm_buf_adds(b, "nil");
+  else if (IS_BOOL(v)) vm_buf_adds(b, AS_BOOL(v) ? "true" : "false");
+  else if (IS_OBJ(v)) return append_object(vm, b, v, quote, depth);
+  else vm_buf_adds(b, "<undefined>");
+  return true;
+}
+
+static Value stringify(AgVM *vm, Value v, bool quote) {
+  if (IS_STRING(v) && !quote) return v;
+  VmBuf b;
+  vm_buf_init(&b);
+  if (!append_value(vm, &b, v, quote, 0)) {
+    vm_buf_free(&b);
+    return VM_EXCEPTION;
+  }
+  return OBJ_VAL(vm_buf_to_string(vm, &b));
+}
+
+Value vm_to_str(AgVM *vm, Value v) {
+  if (IS_NUMBER(v)) {
+    char tmp[64];
+    int n = vm_format_number(AS_NUMBER(v), tmp, sizeof tmp);
+    return OBJ_VAL(obj_copy_string(vm, tmp, n));
+  }
+  return stringify(vm, v, false);
+}
+
+Value vm_to_repr(AgVM *vm, Value v) { return stringify(vm, v, true); }

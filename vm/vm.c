@@ -1,0 +1,1271 @@
+/* vm.c — the dispatch loop and calls.
+ *
+ * The loop keeps the current frame's ip and slots in locals and writes the
+ * ip back (SYNC) before anything that may throw or call, so tracebacks see
+ * where each frame is. Number arithmetic and comparisons are inline; other
+ * operand types take the slow paths in ops.c. Natives may call back into
+ * Ag (vm_call), which runs a nested loop down to the frame it pushed; an
+ * exception that no handler of those frames catches travels back up as
+ * VM_EXCEPTION.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vm/internal.h"
+#include "vm/opcodes.h"
+
+volatile sig_atomic_t vm_interrupt_requested = 0;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define VM_COMPUTED_GOTO 1
+#endif
+
+#define KW_MAX 256
+
+static inline void push(AgVM *vm, Value v) { *vm->stack_top++ = v; }
+static inline Value pop(AgVM *vm) { return *--vm->stack_top; }
+static inline Value peek(AgVM *vm, int distance) { return vm->stack_top[-1 - distance]; }
+
+static const char *function_name(const ObjFunction *f) { return f->name ? f->name->chars : "<script>"; }
+
+/* ---- upvalues ---- */
+
+static ObjUpvalue *capture_upvalue(AgVM *vm, Value *local) {
+  ObjUpvalue *prev = NULL;
+  ObjUpvalue *u = vm->open_upvalues;
+  while (u != NULL && u->location > local) {
+    prev = u;
+    u = u->next;
+  }
+  if (u != NULL && u->location == local) return u;
+  ObjUpvalue *created = obj_new_upvalue(vm, local);
+  created->next = u;
+  if (prev == NULL) vm->open_upvalues = created;
+  else prev->next = created;
+  return created;
+}
+
+static void close_upvalues(AgVM *vm, Value *last) {
+  while (vm->open_upvalues != NULL && vm->open_upvalues->location >= last) {
+    ObjUpvalue *u = vm->open_upvalues;
+    u->closed = *u->location;
+    u->location = &u->closed;
+    vm->open_upvalues = u->next;
+  }
+}
+
+/* ---- argument binding ---- */
+
+/* Which parameters have defaults, read once from the prologue's chain of
+ * OP_DEFAULT instructions (each skips its default's code). */
+static void scan_defaults(AgVM *vm, ObjFunction *f) {
+  f->defaults_scanned = true;
+  if (f->arity == 0) return;
+  f->param_has_default = AG_ALLOCATE(vm, bool, f->arity);
+  memset(f->param_has_default, 0, sizeof(bool) * (size_t)f->arity);
+  const uint8_t *code = f->chunk.code;
+  int pos = 0;
+  while (pos + 3 < f->chunk.count && code[pos] == OP_DEFAULT) {
+    int slot = code[pos + 1];
+    int jump = (code[pos + 2] << 8) | code[pos + 3];
+    if (slot >= 1 && slot <= f->arity) f->param_has_default[slot - 1] = true;
+    pos += 4 + jump;
+  }
+}
+
+static int count_required(AgVM *vm, ObjFunction *f) {
+  if (!f->defaults_scanned) scan_defaults(vm, f);
+  int n = 0;
+  for (int i = 0; i < f->arity; i++) n += f->param_has_default[i] ? 0 : 1;
+  return n;
+}
+
+static CallStatus arity_error(AgVM *vm, const char *name, int min, int max, int given) {
+  const char *were = given == 1 ? "was" : "were";
+  if (min == max) {
+    vm_throw_error(vm, "%s() takes %d argument%s but %d %s given", name, min, min == 1 ? "" : "s", given, were);
+  } else if (max < 0) {
+    vm_throw_error(vm, "%s() takes at least %d argument%s but %d %s given", name, min, min == 1 ? "" : "s", given,
+                   were);
+  } else {
+    vm_throw_error(vm, "%s() takes %d to %d arguments but %d %s given", name, min, max, given, were);
+  }
+  return CALL_ERROR;
+}
+
+static int param_index(const ObjFunction *f, ObjString *name) {
+  for (int i = 0; i < f->arity; i++) {
+    if (f->param_names && f->param_names[i] == name) return i;
+  }
+  return -1;
+}
+
+/* Collects positionals beyond the named parameters into the rest list. */
+static ObjList *make_rest(AgVM *vm, ObjFunction *f, Value *args, int argc) {
+  ObjList *rest = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(rest));
+  for (int i = f->arity; i < argc; i++) obj_list_append(vm, rest, args[i]);
+  vm_pop_root(vm);
+  return rest;
+}
+
+/* Rearranges [args][kw values] on the stack into the frame's parameter
+ * slots: positionals, keywords by name, UNDEF for the rest (their defaults
+ * run in the callee), then the rest list. */
+static bool bind_arguments(AgVM *vm, ObjFunction *f, int argc, int nkw, ObjString *const *kwnames) {
+  Value *args = vm->stack_top - nkw - argc;
+  const char *name = function_name(f);
+  if (argc > f->arity && !f->has_rest) {
+    int required = count_required(vm, f);
+    arity_error(vm, name, required, f->arity, argc);
+    return false;
+  }
+  ObjList *rest = f->has_rest ? make_rest(vm, f, args, argc) : NULL;
+  Value kwvals[KW_MAX];
+  for (int i = 0; i < nkw; i++) kwvals[i] = args[argc + i];
+  int given = argc < f->arity ? argc : f->arity;
+  vm->stack_top = args + given;
+  for (int i = given; i < f->arity; i++) push(vm, UNDEF_VAL);
+  if (rest) push(vm, OBJ_VAL(rest));
+  for (int k = 0; k < nkw; k++) {
+    int p = param_index(f, kwnames[k]);
+    if (p < 0) {
+      vm_throw_error(vm, "unexpected keyword argument '%s' in call to %s()", kwnames[k]->chars, name);
+      return false;
+    }
+    if (!IS_UNDEF(args[p])) {
+      vm_throw_error(vm, "%s() got multiple values for argument '%s'", name, kwnames[k]->chars);
+      return false;
+    }
+    args[p] = kwvals[k];
+  }
+  if (given + nkw < f->arity) {
+    if (!f->defaults_scanned) scan_defaults(vm, f);
+    for (int i = 0; i < f->arity; i++) {
+      if (IS_UNDEF(args[i]) && !f->param_has_default[i]) {
+        const char *param = f->param_names ? f->param_names[i]->chars : "?";
+        vm_throw_error(vm, "missing argument '%s' in call to %s()", param, name);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+static CallStatus stack_overflow(AgVM *vm) {
+  vm_throw_error(vm, "stack overflow");
+  return CALL_ERROR;
+}
+
+static CallStatus interrupted(AgVM *vm) {
+  vm_interrupt_requested = 0;
+  tensor_interrupt_requested = 0;
+  ObjInstance *err = vm_new_error(vm, vm->interrupted_class, obj_string(vm, "Interrupted"));
+  vm_throw(vm, OBJ_VAL(err));
+  return CALL_ERROR;
+}
+
+CallStatus vm_call_closure(AgVM *vm, ObjClosure *closure, int argc, int nkw, ObjString *const *kwnames,
+                           bool is_init) {
+  ObjFunction *f = closure->function;
+  if (nkw != 0 || argc != f->arity || f->has_rest) {
+    if (!bind_arguments(vm, f, argc, nkw, kwnames)) return CALL_ERROR;
+  }
+  if (vm->frame_count == VM_FRAMES_MAX || vm->stack_top + f->max_slots + 16 > vm->stack_limit) {
+    return stack_overflow(vm);
+  }
+  if (vm_interrupt_requested) return interrupted(vm);
+  CallFrame *frame = &vm->frames[vm->frame_count++];
+  frame->closure = closure;
+  frame->ip = f->chunk.code;
+  frame->slots = vm->stack_top - f->arity - (f->has_rest ? 1 : 0) - 1;
+  frame->module_init = NULL;
+  frame->is_init = is_init;
+  return CALL_FRAME;
+}
+
+static CallStatus call_native(AgVM *vm, ObjNative *native, Value self, int argc, int nkw,
+                              ObjString *const *kwnames) {
+  if (argc < native->min_args || (native->max_args >= 0 && argc > native->max_args)) {
+    return arity_error(vm, native->name->chars, native->min_args, native->max_args, argc);
+  }
+  if (nkw > 0 && !native->takes_kwargs) {
+    vm_throw_error(vm, "unexpected keyword argument '%s' in call to %s()", kwnames[0]->chars, native->name->chars);
+    return CALL_ERROR;
+  }
+  Value *args = vm->stack_top - nkw - argc;
+  AgKwargs kw = {nkw, kwnames, args + argc};
+  Value result = native->fn(vm, self, argc, args, &kw);
+  if (IS_EXCEPTION(result)) return CALL_ERROR;
+  vm->stack_top = args - 1;
+  push(vm, result);
+  return CALL_DONE;
+}
+
+/* Calls a method with the receiver already in the callee slot. */
+static CallStatus call_method(AgVM *vm, Value method, Value receiver, int argc, int nkw,
+                              ObjString *const *kwnames, bool is_init) {
+  if (IS_CLOSURE(method)) return vm_call_closure(vm, AS_CLOSURE(method), argc, nkw, kwnames, is_init);
+  if (IS_NATIVE(method)) {
+    CallStatus s = call_native(vm, AS_NATIVE(method), receiver, argc, nkw, kwnames);
+    if (s == CALL_DONE && is_init) vm->stack_top[-1] = receiver;
+    return s;
+  }
+  /* Any other callable stored as a method: call it without a receiver. */
+  vm->stack_top[-argc - nkw - 1] = method;
+  vm_throw_error(vm, "method is not a function");
+  return CALL_ERROR;
+}
+
+static CallStatus construct(AgVM *vm, ObjClass *klass, int argc, int nkw, ObjString *const *kwnames) {
+  Value *slot = vm->stack_top - nkw - argc - 1;
+  ObjInstance *inst = obj_new_instance(vm, klass);
+  *slot = OBJ_VAL(inst);
+  if (IS_NIL(klass->init)) {
+    if (argc + nkw > 0) {
+      vm_throw_error(vm, "%s() takes no arguments (the class has no init) but %d were given", klass->name->chars,
+                     argc + nkw);
+      return CALL_ERROR;
+    }
+    vm->stack_top = slot + 1;
+    return CALL_DONE;
+  }
+  return call_method(vm, klass->init, *slot, argc, nkw, kwnames, true);
+}
+
+static CallStatus call_value(AgVM *vm, Value callee, int argc, int nkw, ObjString *const *kwnames) {
+  if (IS_OBJ(callee)) {
+    switch (OBJ_TYPE(callee)) {
+    case OBJ_CLOSURE: return vm_call_closure(vm, AS_CLOSURE(callee), argc, nkw, kwnames, false);
+    case OBJ_NATIVE: return call_native(vm, AS_NATIVE(callee), NIL_VAL, argc, nkw, kwnames);
+    case OBJ_BOUND_METHOD: {
+      ObjBoundMethod *b = AS_BOUND_METHOD(callee);
+      vm->stack_top[-argc - nkw - 1] = b->receiver;
+      return call_method(vm, b->method, b->receiver, argc, nkw, kwnames, false);
+    }
+    case OBJ_CLASS: return construct(vm, AS_CLASS(callee), argc, nkw, kwnames);
+    case OBJ_INSTANCE: {
+      Value method;
+      if (table_get(&AS_INSTANCE(callee)->klass->methods, OBJ_VAL(vm->call_string), &method)) {
+        return call_method(vm, method, callee, argc, nkw, kwnames, false);
+      }
+      vm_throw_error(vm, "%s instance is not callable (its class has no call method)", vm_type_name(callee));
+      return CALL_ERROR;
+    }
+    default: break;
+    }
+  }
+  vm_throw_error(vm, "cannot call %s", vm_type_name(callee));
+  return CALL_ERROR;
+}
+
+/* recv.name(args) with recv in the callee slot; no bound method is made. */
+static CallStatus invoke(AgVM *vm, ObjString *name, int argc, int nkw, ObjString *const *kwnames) {
+  Value *slot = vm->stack_top - nkw - argc - 1;
+  Value receiver = *slot;
+  Value method;
+  if (IS_INSTANCE(receiver)) {
+    ObjInstance *inst = AS_INSTANCE(receiver);
+    if (inst->fields.count > 0 && table_get(&inst->fields, OBJ_VAL(name), &method)) {
+      *slot = method;
+      return call_value(vm, method, argc, nkw, kwnames);
+    }
+    if (table_get(&inst->klass->methods, OBJ_VAL(name), &method)) {
+      return call_method(vm, method, receiver, argc, nkw, kwnames, false);
+    }
+    vm_throw_error(vm, "%s instance has no field or method '%s'", inst->klass->name->chars, name->chars);
+    return CALL_ERROR;
+  }
+  Table *methods = NULL;
+  if (IS_LIST(receiver)) methods = &vm->list_methods;
+  else if (IS_STRING(receiver)) methods = &vm->string_methods;
+  else if (IS_MAP(receiver)) methods = &vm->map_methods;
+  else if (IS_CLASS(receiver)) methods = &AS_CLASS(receiver)->methods;
+  if (methods != NULL && table_get(methods, OBJ_VAL(name), &method)) {
+    return call_method(vm, method, receiver, argc, nkw, kwnames, false);
+  }
+  if ((IS_TENSOR(receiver) || IS_NODE(receiver)) && vm->tensor_hooks != NULL) {
+    Value *args = slot + 1;
+    AgKwargs kw = {nkw, kwnames, args + argc};
+    Value result = vm->tensor_hooks->invoke(vm, receiver, name, argc, args, &kw);
+    if (IS_EXCEPTION(result)) return CALL_ERROR;
+    vm->stack_top = slot;
+    push(vm, result);
+    return CALL_DONE;
+  }
+  /* modules, and everything else: attribute lookup, then a call */
+  Value callee = vm_get_attr(vm, receiver, name);
+  if (IS_EXCEPTION(callee)) return CALL_ERROR;
+  *slot = callee;
+  return call_value(vm, callee, argc, nkw, kwnames);
+}
+
+/* ---- exceptions ---- */
+
+static void forget_unfinished_modules(AgVM *vm, int from_frame) {
+  for (int i = from_frame; i < vm->frame_count; i++) {
+    ObjModule *m = vm->frames[i].module_init;
+    if (m != NULL && m->path != NULL) table_remove(&vm->modules, OBJ_VAL(m->path));
+  }
+}
+
+/* Unwinds to the innermost handler at or above frame `base`; false when
+ * there is none (the frames down to base are popped). */
+static bool unwind(AgVM *vm, int base) {
+  if (!vm->exiting && vm->handler_count > 0) {
+    Handler *h = &vm->handlers[vm->handler_count - 1];
+    if (h->frame_index >= base) {
+      vm->handler_count--;
+      forget_unfinished_modules(vm, h->frame_index + 1);
+      vm->frame_count = h->frame_index + 1;
+      close_upvalues(vm, vm->stack + h->stack_height);
+      vm->stack_top = vm->stack + h->stack_height;
+      push(vm, vm_take_exception(vm));
+      vm->exception_trace = NULL;
+      vm->frames[vm->frame_count - 1].ip = h->catch_ip;
+      return true;
+    }
+  }
+  forget_unfinished_modules(vm, base);
+  close_upvalues(vm, vm->frames[base].slots);
+  vm->stack_top = vm->frames[base].slots;
+  vm->frame_count = base;
+  while (vm->handler_count > 0 && vm->handlers[vm->handler_count - 1].frame_index >= base) vm->handler_count--;
+  return false;
+}
+
+static void push_handler(AgVM *vm, uint8_t *catch_ip) {
+  if (vm->handler_count == vm->handler_capacity) {
+    int cap = AG_GROW_CAPACITY(vm->handler_capacity);
+    Handler *grown = realloc(vm->handlers, sizeof(Handler) * (size_t)cap);
+    if (grown == NULL) abort();
+    vm->handlers = grown;
+    vm->handler_capacity = cap;
+  }
+  Handler *h = &vm->handlers[vm->handler_count++];
+  h->frame_index = vm->frame_count - 1;
+  h->stack_height = (int)(vm->stack_top - vm->stack);
+  h->catch_ip = catch_ip;
+}
+
+/* ---- helpers of single opcodes ---- */
+
+static Value make_list(AgVM *vm, int n) {
+  ObjList *list = obj_new_list(vm);
+  if (n > 0) {
+    vm_push_root(vm, OBJ_VAL(list));
+    list->items = AG_ALLOCATE(vm, Value, n);
+    vm_pop_root(vm);
+    list->capacity = n;
+    memcpy(list->items, vm->stack_top - n, sizeof(Value) * (size_t)n);
+    list->count = n;
+  }
+  return OBJ_VAL(list);
+}
+
+static Value make_map(AgVM *vm, int pairs) {
+  ObjMap *map = obj_new_map(vm);
+  vm_push_root(vm, OBJ_VAL(map));
+  Value *kv = vm->stack_top - 2 * pairs;
+  for (int i = 0; i < pairs; i++) {
+    if (!vm_is_valid_map_key(kv[2 * i])) {
+      vm_pop_root(vm);
+      return vm_map_key_error(vm, kv[2 * i]);
+    }
+    table_set(vm, &map->table, kv[2 * i], kv[2 * i + 1]);
+  }
+  vm_pop_root(vm);
+  return OBJ_VAL(map);
+}
+
+static bool unpack(AgVM *vm, Value seq, int n) {
+  if (IS_LIST(seq)) {
+    ObjList *l = AS_LIST(seq);
+    if (l->count != n) {
+      vm_throw_error(vm, "cannot unpack a list of %d item%s into %d names", l->count, l->count == 1 ? "" : "s", n);
+      return false;
+    }
+    for (int i = 0; i < n; i++) push(vm, l->items[i]);
+    return true;
+  }
+  if (IS_TENSOR(seq) && vm->tensor_hooks != NULL) {
+    int64_t len = vm->tensor_hooks->length(vm, seq);
+    if (len < 0) return false;
+    if (len != n) {
+      vm_throw_error(vm, "cannot unpack a tensor of %lld items into %d names", (long long)len, n);
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      Value index = NUMBER_VAL(i);
+      Value item = vm->tensor_hooks->get_index(vm, seq, 1, &index);
+      if (IS_EXCEPTION(item)) return false;
+      push(vm, item);
+    }
+    return true;
+  }
+  vm_throw_error(vm, "cannot unpack %s (a list is needed)", vm_type_name(seq));
+  return false;
+}
+
+static Value build_string(AgVM *vm, int n) {
+  int total = 0;
+  for (int i = n; i > 0; i--) {
+    Value v = vm_to_str(vm, peek(vm, i - 1));
+    if (IS_EXCEPTION(v)) return v;
+    vm->stack_top[-i] = v; /* replace in place: stays rooted */
+    total += AS_STRING(v)->length;
+  }
+  char *chars = AG_ALLOCATE(vm, char, total + 1);
+  int at = 0;
+  for (int i = n; i > 0; i--) {
+    ObjString *s = AS_STRING(peek(vm, i - 1));
+    memcpy(chars + at, s->chars, (size_t)s->length);
+    at += s->length;
+  }
+  chars[total] = '\0';
+  return OBJ_VAL(obj_take_string(vm, chars, total));
+}
+
+static bool inherit(AgVM *vm, Value parent, ObjClass *klass) {
+  if (!IS_CLASS(parent)) {
+    vm_throw_error(vm, "class %s: the parent must be a class, not %s", klass->name->chars, vm_type_name(parent));
+    return false;
+  }
+  ObjClass *p = AS_CLASS(parent);
+  table_add_all(vm, &p->methods, &klass->methods);
+  klass->parent = p;
+  klass->init = p->init;
+  return true;
+}
+
+static void define_method(AgVM *vm, ObjString *name) {
+  Value method = peek(vm, 0);
+  ObjClass *klass = AS_CLASS(peek(vm, 1));
+  table_set(vm, &klass->methods, OBJ_VAL(name), method);
+  if (name == vm->init_string) klass->init = method;
+  pop(vm);
+}
+
+static void repl_show(AgVM *vm, Value v) {
+  if (IS_NIL(v)) return;
+  Value r = vm_to_repr(vm, v);
+  if (IS_EXCEPTION(r)) return;
+  fwrite(AS_CSTRING(r), 1, (size_t)AS_STRING(r)->length, stdout);
+  fputc('\n', stdout);
+  vm_set_global(vm, "_", v);
+}
+
+static void kw_names_of(Value list, ObjString **out) {
+  ObjList *l = AS_LIST(list);
+  for (int i = 0; i < l->count && i < KW_MAX; i++) out[i] = AS_STRING(l->items[i]);
+}
+
+/* Pushes the list's items as positional arguments (CALL_SPREAD). */
+static bool spread_arguments(AgVM *vm, int nkw, int *argc) {
+  Value kwvals[KW_MAX];
+  for (int i = 0; i < nkw; i++) kwvals[i] = vm->stack_top[-nkw + i];
+  Value list = vm->stack_top[-nkw - 1];
+  if (!IS_LIST(list)) {
+    vm_throw_error(vm, "spread arguments must be a list, not %s", vm_type_name(list));
+    return false;
+  }
+  ObjList *l = AS_LIST(list);
+  if (l->count > 255 * 64 || vm->stack_top + l->count + nkw + 16 > vm->stack_limit) {
+    vm_throw_error(vm, "too many arguments in a spread call (%d)", l->count);
+    return false;
+  }
+  vm->stack_top -= nkw + 1;
+  /* The list stays alive through its items being on the stack; the list
+   * object itself is not needed after copying. */
+  for (int i = 0; i < l->count; i++) push(vm, l->items[i]);
+  for (int i = 0; i < nkw; i++) push(vm, kwvals[i]);
+  *argc = l->count;
+  return true;
+}
+
+/* ---- the loop ---- */
+
+static Value run(AgVM *vm, int base) {
+  CallFrame *frame;
+  uint8_t *ip;
+  Value *slots;
+  Value *constants;
+
+#define LOAD_FRAME()                                                                               \
+  do {                                                                                             \
+    frame = &vm->frames[vm->frame_count - 1];                                                      \
+    ip = frame->ip;                                                                                \
+    slots = frame->slots;                                                                          \
+    constants = frame->closure->function->chunk.constants;                                         \
+  } while (0)
+#define SYNC() (frame->ip = ip)
+#define READ_BYTE() (*ip++)
+#define READ_SHORT() (ip += 2, (uint16_t)((ip[-2] << 8) | ip[-1]))
+#define READ_CONSTANT() (constants[READ_SHORT()])
+#define READ_STRING() AS_STRING(READ_CONSTANT())
+#define THROW() goto exception
+#define CHECK(v)                                                                                   \
+  do {                                                                                             \
+    if (IS_EXCEPTION(v)) THROW();                                                                  \
+  } while (0)
+#define AFTER_CALL(status)                                                                         \
+  do {                                                                                             \
+    CallStatus s_ = (status);                                                                      \
+    if (s_ == CALL_ERROR) THROW();                                                                 \
+    if (s_ == CALL_FRAME) LOAD_FRAME();                                                            \
+  } while (0)
+#define NUMBER_BINARY(op, opcode, make)                                                            \
+  do {                                                                                             \
+    Value b_ = vm->stack_top[-1], a_ = vm->stack_top[-2];                                          \
+    if (IS_NUMBER(a_) && IS_NUMBER(b_)) {                                                          \
+      vm->stack_top--;                                                                             \
+      vm->stack_top[-1] = make(AS_NUMBER(a_) op AS_NUMBER(b_));                                    \
+    } else {                                                                                       \
+      SYNC();                                                                                      \
+      Value r_ = vm_binary_op(vm, opcode, a_, b_);                                                 \
+      CHECK(r_);                                                                                   \
+      vm->stack_top--;                                                                             \
+      vm->stack_top[-1] = r_;                                                                      \
+    }                                                                                              \
+  } while (0)
+#define SLOW_BINARY(opcode)                                                                        \
+  do {                                                                                             \
+    SYNC();                                                                                        \
+    Value r_ = vm_binary_op(vm, opcode, vm->stack_top[-2], vm->stack_top[-1]);                     \
+    CHECK(r_);                                                                                     \
+    vm->stack_top--;                                                                               \
+    vm->stack_top[-1] = r_;                                                                        \
+  } while (0)
+
+#ifdef VM_COMPUTED_GOTO
+  static void *dispatch_table[] = {
+#define AG_OPCODE_LABEL(name, operands, effect) &&L_##name,
+      AG_OPCODES(AG_OPCODE_LABEL)
+#undef AG_OPCODE_LABEL
+  };
+#define VM_CASE(name) L_##name:
+#define VM_DISPATCH() goto *dispatch_table[*ip++]
+#else
+#define VM_CASE(name) case OP_##name:
+#define VM_DISPATCH() goto dispatch
+#endif
+
+  LOAD_FRAME();
+#ifdef VM_COMPUTED_GOTO
+  VM_DISPATCH();
+#else
+dispatch:
+  switch (*ip++) {
+#endif
+
+  VM_CASE(CONSTANT) {
+    push(vm, READ_CONSTANT());
+    VM_DISPATCH();
+  }
+  VM_CASE(NIL) {
+    push(vm, NIL_VAL);
+    VM_DISPATCH();
+  }
+  VM_CASE(TRUE) {
+    push(vm, TRUE_VAL);
+    VM_DISPATCH();
+  }
+  VM_CASE(FALSE) {
+    push(vm, FALSE_VAL);
+    VM_DISPATCH();
+  }
+  VM_CASE(POP) {
+    vm->stack_top--;
+    VM_DISPATCH();
+  }
+  VM_CASE(DUP) {
+    push(vm, peek(vm, 0));
+    VM_DISPATCH();
+  }
+  VM_CASE(DUP2) {
+    Value a = peek(vm, 1), b = peek(vm, 0);
+    push(vm, a);
+    push(vm, b);
+    VM_DISPATCH();
+  }
+  VM_CASE(GET_LOCAL) {
+    push(vm, slots[READ_BYTE()]);
+    VM_DISPATCH();
+  }
+  VM_CASE(SET_LOCAL) {
+    slots[READ_BYTE()] = peek(vm, 0);
+    VM_DISPATCH();
+  }
+  VM_CASE(GET_UPVALUE) {
+    push(vm, *frame->closure->upvalues[READ_BYTE()]->location);
+    VM_DISPATCH();
+  }
+  VM_CASE(SET_UPVALUE) {
+    *frame->closure->upvalues[READ_BYTE()]->location = peek(vm, 0);
+    VM_DISPATCH();
+  }
+  VM_CASE(GET_GLOBAL) {
+    uint16_t slot = READ_SHORT();
+    Value v = vm->globals[slot];
+    if (IS_UNDEF(v)) {
+      SYNC();
+      vm_throw_error(vm, "undefined variable '%s'", vm->global_names[slot]->chars);
+      THROW();
+    }
+    push(vm, v);
+    VM_DISPATCH();
+  }
+  VM_CASE(DEFINE_GLOBAL) {
+    vm->globals[READ_SHORT()] = pop(vm);
+    VM_DISPATCH();
+  }
+  VM_CASE(SET_GLOBAL) {
+    uint16_t slot = READ_SHORT();
+    if (IS_UNDEF(vm->globals[slot])) {
+      SYNC();
+      vm_throw_error(vm, "undefined variable '%s'", vm->global_names[slot]->chars);
+      THROW();
+    }
+    vm->globals[slot] = peek(vm, 0);
+    VM_DISPATCH();
+  }
+  VM_CASE(GET_FIELD) {
+    ObjString *name = READ_STRING();
+    Value obj = peek(vm, 0);
+    Value v;
+    if (IS_INSTANCE(obj) && table_get(&AS_INSTANCE(obj)->fields, OBJ_VAL(name), &v)) {
+      vm->stack_top[-1] = v;
+      VM_DISPATCH();
+    }
+    SYNC();
+    v = vm_get_attr(vm, obj, name);
+    CHECK(v);
+    vm->stack_top[-1] = v;
+    VM_DISPATCH();
+  }
+  VM_CASE(SET_FIELD) {
+    ObjString *name = READ_STRING();
+    Value obj = peek(vm, 1), v = peek(vm, 0);
+    if (IS_INSTANCE(obj)) {
+      table_set(vm, &AS_INSTANCE(obj)->fields, OBJ_VAL(name), v);
+    } else {
+      SYNC();
+      CHECK(vm_set_attr(vm, obj, name, v));
+    }
+    vm->stack_top -= 2;
+    push(vm, v);
+    VM_DISPATCH();
+  }
+  VM_CASE(GET_INDEX) {
+    Value obj = peek(vm, 1), index = peek(vm, 0);
+    if (IS_LIST(obj) && IS_NUMBER(index)) {
+      ObjList *l = AS_LIST(obj);
+      double d = AS_NUMBER(index);
+      if (d >= 0 && d < l->count && d == (double)(int)d) {
+        vm->stack_top--;
+        vm->stack_top[-1] = l->items[(int)d];
+        VM_DISPATCH();
+      }
+    }
+    SYNC();
+    Value v = vm_get_index_n(vm, obj, 1, &vm->stack_top[-1]);
+    CHECK(v);
+    vm->stack_top--;
+    vm->stack_top[-1] = v;
+    VM_DISPATCH();
+  }
+  VM_CASE(GET_INDEX_N) {
+    int n = READ_BYTE();
+    SYNC();
+    Value v = vm_get_index_n(vm, peek(vm, n), n, vm->stack_top - n);
+    CHECK(v);
+    vm->stack_top -= n;
+    vm->stack_top[-1] = v;
+    VM_DISPATCH();
+  }
+  VM_CASE(SET_INDEX) {
+    Value obj = peek(vm, 2), index = peek(vm, 1), v = peek(vm, 0);
+    if (IS_LIST(obj) && IS_NUMBER(index)) {
+      ObjList *l = AS_LIST(obj);
+      double d = AS_NUMBER(index);
+      if (d >= 0 && d < l->count && d == (double)(int)d) {
+        l->items[(int)d] = v;
+        vm->stack_top -= 2;
+        vm->stack_top[-1] = v;
+        VM_DISPATCH();
+      }
+    }
+    SYNC();
+    CHECK(vm_set_index_n(vm, obj, 1, &vm->stack_top[-2], v));
+    vm->stack_top -= 2;
+    vm->stack_top[-1] = v;
+    VM_DISPATCH();
+  }
+  VM_CASE(SET_INDEX_N) {
+    int n = READ_BYTE();
+    Value v = peek(vm, 0);
+    SYNC();
+    CHECK(vm_set_index_n(vm, peek(vm, n + 1), n, vm->stack_top - n - 1, v));
+    vm->stack_top -= n + 1;
+    vm->stack_top[-1] = v;
+    VM_DISPATCH();
+  }
+  VM_CASE(SLICE) {
+    SYNC();
+    ObjSlice *s = obj_new_slice(vm, peek(vm, 2), peek(vm, 1), peek(vm, 0));
+    vm->stack_top -= 2;
+    vm->stack_top[-1] = OBJ_VAL(s);
+    VM_DISPATCH();
+  }
+  VM_CASE(GET_SUPER) {
+    ObjString *name = READ_STRING();
+    SYNC();
+    ObjClass *parent = AS_CLASS(pop(vm));
+    Value method;
+    if (!table_get(&parent->methods, OBJ_VAL(name), &method)) {
+      vm_throw_error(vm, "class %s has no method '%s'", parent->name->chars, name->chars);
+      THROW();
+    }
+    ObjBoundMethod *b = obj_new_bound_method(vm, peek(vm, 0), method);
+    vm->stack_top[-1] = OBJ_VAL(b);
+    VM_DISPATCH();
+  }
+  VM_CASE(EQUAL) {
+    Value b = peek(vm, 0), a = peek(vm, 1);
+    if (IS_NUMBER(a) && IS_NUMBER(b)) {
+      vm->stack_top--;
+      vm->stack_top[-1] = BOOL_VAL(AS_NUMBER(a) == AS_NUMBER(b));
+      VM_DISPATCH();
+    }
+    SLOW_BINARY(OP_EQUAL);
+    VM_DISPATCH();
+  }
+  VM_CASE(NOT_EQUAL) {
+    Value b = peek(vm, 0), a = peek(vm, 1);
+    if (IS_NUMBER(a) && IS_NUMBER(b)) {
+      vm->stack_top--;
+      vm->stack_top[-1] = BOOL_VAL(AS_NUMBER(a) != AS_NUMBER(b));
+      VM_DISPATCH();
+    }
+    SLOW_BINARY(OP_NOT_EQUAL);
+    VM_DISPATCH();
+  }
+  VM_CASE(LESS) {
+    NUMBER_BINARY(<, OP_LESS, BOOL_VAL);
+    VM_DISPATCH();
+  }
+  VM_CASE(LESS_EQUAL) {
+    NUMBER_BINARY(<=, OP_LESS_EQUAL, BOOL_VAL);
+    VM_DISPATCH();
+  }
+  VM_CASE(GREATER) {
+    NUMBER_BINARY(>, OP_GREATER, BOOL_VAL);
+    VM_DISPATCH();
+  }
+  VM_CASE(GREATER_EQUAL) {
+    NUMBER_BINARY(>=, OP_GREATER_EQUAL, BOOL_VAL);
+    VM_DISPATCH();
+  }
+  VM_CASE(IN) {
+    SLOW_BINARY(OP_IN);
+    VM_DISPATCH();
+  }
+  VM_CASE(ADD) {
+    NUMBER_BINARY(+, OP_ADD, NUMBER_VAL);
+    VM_DISPATCH();
+  }
+  VM_CASE(SUBTRACT) {
+    NUMBER_BINARY(-, OP_SUBTRACT, NUMBER_VAL);
+    VM_DISPATCH();
+  }
+  VM_CASE(MULTIPLY) {
+    NUMBER_BINARY(*, OP_MULTIPLY, NUMBER_VAL);
+    VM_DISPATCH();
+  }
+  VM_CASE(DIVIDE) {
+    NUMBER_BINARY(/, OP_DIVIDE, NUMBER_VAL);
+    VM_DISPATCH();
+  }
+  VM_CASE(MODULO) {
+    SLOW_BINARY(OP_MODULO);
+    VM_DISPATCH();
+  }
+  VM_CASE(POWER) {
+    SLOW_BINARY(OP_POWER);
+    VM_DISPATCH();
+  }
+  VM_CASE(MATMUL) {
+    SLOW_BINARY(OP_MATMUL);
+    VM_DISPATCH();
+  }
+  VM_CASE(NEGATE) {
+    Value a = peek(vm, 0);
+    if (IS_NUMBER(a)) {
+      vm->stack_top[-1] = NUMBER_VAL(-AS_NUMBER(a));
+      VM_DISPATCH();
+    }
+    SYNC();
+    Value r = vm_unary_op(vm, OP_NEGATE, a);
+    CHECK(r);
+    vm->stack_top[-1] = r;
+    VM_DISPATCH();
+  }
+  VM_CASE(NOT) {
+    Value a = peek(vm, 0);
+    if (IS_BOOL(a)) {
+      vm->stack_top[-1] = BOOL_VAL(!AS_BOOL(a));
+      VM_DISPATCH();
+    }
+    SYNC();
+    int t = vm_truthy(vm, a);
+    if (t < 0) THROW();
+    vm->stack_top[-1] = BOOL_VAL(!t);
+    VM_DISPATCH();
+  }
+  VM_CASE(JUMP) {
+    uint16_t offset = READ_SHORT();
+    ip += offset;
+    VM_DISPATCH();
+  }
+  VM_CASE(JUMP_IF_FALSE) {
+    uint16_t offset = READ_SHORT();
+    Value c = pop(vm);
+    int t;
+    if (IS_BOOL(c)) {
+      t = AS_BOOL(c);
+    } else {
+      SYNC();
+      vm->stack_top++; /* keep it rooted while testing */
+      t = vm_truthy(vm, c);
+      vm->stack_top--;
+      if (t < 0) THROW();
+    }
+    if (!t) ip += offset;
+    VM_DISPATCH();
+  }
+  VM_CASE(AND) {
+    uint16_t offset = READ_SHORT();
+    SYNC();
+    int t = vm_truthy(vm, peek(vm, 0));
+    if (t < 0) THROW();
+    if (!t) ip += offset;
+    else vm->stack_top--;
+    VM_DISPATCH();
+  }
+  VM_CASE(OR) {
+    uint16_t offset = READ_SHORT();
+    SYNC();
+    int t = vm_truthy(vm, peek(vm, 0));
+    if (t < 0) THROW();
+    if (t) ip += offset;
+    else vm->stack_top--;
+    VM_DISPATCH();
+  }
+  VM_CASE(LOOP) {
+    uint16_t offset = READ_SHORT();
+    ip -= offset;
+    if (vm_interrupt_requested) {
+      SYNC();
+      interrupted(vm);
+      THROW();
+    }
+    VM_DISPATCH();
+  }
+  VM_CASE(CALL) {
+    int argc = READ_BYTE();
+    Value callee = peek(vm, argc);
+    SYNC();
+    if (IS_CLOSURE(callee)) {
+      ObjClosure *closure = AS_CLOSURE(callee);
+      ObjFunction *f = closure->function;
+      if (argc == f->arity && !f->has_rest && vm->frame_count < VM_FRAMES_MAX &&
+          vm->stack_top + f->max_slots + 16 <= vm->stack_limit && !vm_interrupt_requested) {
+        frame = &vm->frames[vm->frame_count++];
+        frame->closure = closure;
+        frame->ip = ip = f->chunk.code;
+        frame->slots = slots = vm->stack_top - argc - 1;
+        frame->module_init = NULL;
+        frame->is_init = false;
+        constants = f->chunk.constants;
+        VM_DISPATCH();
+      }
+    }
+    AFTER_CALL(call_value(vm, callee, argc, 0, NULL));
+    VM_DISPATCH();
+  }
+  VM_CASE(CALL_KW) {
+    int argc = READ_BYTE();
+    int nkw = READ_BYTE();
+    Value names = READ_CONSTANT();
+    SYNC();
+    ObjString *kwnames[KW_MAX];
+    kw_names_of(names, kwnames);
+    AFTER_CALL(call_value(vm, peek(vm, argc + nkw), argc, nkw, kwnames));
+    VM_DISPATCH();
+  }
+  VM_CASE(CALL_SPREAD) {
+    int nkw = READ_BYTE();
+    Value names = READ_CONSTANT();
+    SYNC();
+    ObjString *kwnames[KW_MAX];
+    kw_names_of(names, kwnames);
+    int argc;
+    if (!spread_arguments(vm, nkw, &argc)) THROW();
+    AFTER_CALL(call_value(vm, peek(vm, argc + nkw), argc, nkw, kwnames));
+    VM_DISPATCH();
+  }
+  VM_CASE(INVOKE) {
+    ObjString *name = READ_STRING();
+    int argc = READ_BYTE();
+    SYNC();
+    AFTER_CALL(invoke(vm, name, argc, 0, NULL));
+    VM_DISPATCH();
+  }
+  VM_CASE(SUPER_INVOKE) {
+    ObjString *name = READ_STRING();
+    int argc = READ_BYTE();
+    SYNC();
+    ObjClass *parent = AS_CLASS(pop(vm));
+    Value method;
+    if (!table_get(&parent->methods, OBJ_VAL(name), &method)) {
+      vm_throw_error(vm, "class %s has no method '%s'", parent->name->chars, name->chars);
+      THROW();
+    }
+    AFTER_CALL(call_method(vm, method, peek(vm, argc), argc, 0, NULL, false));
+    VM_DISPATCH();
+  }
+  VM_CASE(CLOSURE) {
+    ObjFunction *f = AS_FUNCTION(READ_CONSTANT());
+    SYNC();
+    ObjClosure *closure = obj_new_closure(vm, f);
+    push(vm, OBJ_VAL(closure));
+    for (int i = 0; i < closure->upvalue_count; i++) {
+      uint8_t is_local = READ_BYTE();
+      uint8_t index = READ_BYTE();
+      closure->upvalues[i] = is_local ? capture_upvalue(vm, slots + index) : frame->closure->upvalues[index];
+    }
+    VM_DISPATCH();
+  }
+  VM_CASE(CLOSE_UPVALUE) {
+    close_upvalues(vm, vm->stack_top - 1);
+    vm->stack_top--;
+    VM_DISPATCH();
+  }
+  VM_CASE(RETURN) {
+    Value result = pop(vm);
+    close_upvalues(vm, slots);
+    int index = vm->frame_count - 1;
+    while (vm->handler_count > 0 && vm->handlers[vm->handler_count - 1].frame_index >= index) vm->handler_count--;
+    if (frame->is_init) result = slots[0];
+    if (frame->module_init != NULL) {
+      frame->module_init->state = MODULE_LOADED;
+      result = OBJ_VAL(frame->module_init);
+    }
+    vm->frame_count--;
+    vm->stack_top = slots;
+    if (vm->frame_count == base) return result;
+    push(vm, result);
+    LOAD_FRAME();
+    VM_DISPATCH();
+  }
+  VM_CASE(DEFAULT) {
+    uint8_t slot = READ_BYTE();
+    uint16_t offset = READ_SHORT();
+    if (!IS_UNDEF(slots[slot])) ip += offset;
+    VM_DISPATCH();
+  }
+  VM_CASE(CLASS) {
+    ObjString *name = READ_STRING();
+    SYNC();
+    push(vm, OBJ_VAL(obj_new_class(vm, name)));
+    VM_DISPATCH();
+  }
+  VM_CASE(INHERIT) {
+    SYNC();
+    if (!inherit(vm, peek(vm, 1), AS_CLASS(peek(vm, 0)))) THROW();
+    VM_DISPATCH();
+  }
+  VM_CASE(METHOD) {
+    ObjString *name = READ_STRING();
+    SYNC();
+    define_method(vm, name);
+    VM_DISPATCH();
+  }
+  VM_CASE(LIST) {
+    int n = READ_SHORT();
+    SYNC();
+    Value list = make_list(vm, n);
+    vm->stack_top -= n;
+    push(vm, list);
+    VM_DISPATCH();
+  }
+  VM_CASE(LIST_APPEND) {
+    SYNC();
+    obj_list_append(vm, AS_LIST(peek(vm, 1)), peek(vm, 0));
+    vm->stack_top--;
+    VM_DISPATCH();
+  }
+  VM_CASE(LIST_EXTEND) {
+    SYNC();
+    if (!vm_extend_list(vm, AS_LIST(peek(vm, 1)), peek(vm, 0))) THROW();
+    vm->stack_top--;
+    VM_DISPATCH();
+  }
+  VM_CASE(MAP) {
+    int pairs = READ_SHORT();
+    SYNC();
+    Value map = make_map(vm, pairs);
+    CHECK(map);
+    vm->stack_top -= 2 * pairs;
+    push(vm, map);
+    VM_DISPATCH();
+  }
+  VM_CASE(UNPACK) {
+    int n = READ_BYTE();
+    SYNC();
+    if (!unpack(vm, peek(vm, 0), n)) THROW();
+    VM_DISPATCH();
+  }
+  VM_CASE(BUILD_STRING) {
+    int n = READ_BYTE();
+    SYNC();
+    Value s = build_string(vm, n);
+    CHECK(s);
+    vm->stack_top -= n;
+    push(vm, s);
+    VM_DISPATCH();
+  }
+  VM_CASE(FORMAT) {
+    ObjString *spec = READ_STRING();
+    SYNC();
+    Value s = vm_format_value(vm, peek(vm, 0), spec->chars);
+    CHECK(s);
+    vm->stack_top[-1] = s;
+    VM_DISPATCH();
+  }
+  VM_CASE(ITER_PREP) {
+    SYNC();
+    Value seq = vm_iter_prepare(vm, peek(vm, 0));
+    CHECK(seq);
+    vm->stack_top[-1] = seq;
+    push(vm, NUMBER_VAL(0));
+    VM_DISPATCH();
+  }
+  VM_CASE(ITER_NEXT) {
+    uint8_t slot = READ_BYTE();
+    uint16_t offset = READ_SHORT();
+    Value seq = slots[slot];
+    double pos = AS_NUMBER(slots[slot + 1]);
+    if (IS_LIST(seq)) {
+      ObjList *l = AS_LIST(seq);
+      if (pos >= l->count) {
+        ip += offset;
+      } else {
+        push(vm, l->items[(int)pos]);
+        slots[slot + 1] = NUMBER_VAL(pos + 1);
+      }
+      VM_DISPATCH();
+    }
+    if (IS_RANGE(seq)) {
+      ObjRange *r = AS_RANGE(seq);
+      double v = r->start + pos * r->step;
+      if (r->step > 0 ? v >= r->stop : v <= r->stop) {
+        ip += offset;
+      } else {
+        push(vm, NUMBER_VAL(v));
+        slots[slot + 1] = NUMBER_VAL(pos + 1);
+      }
+      VM_DISPATCH();
+    }
+    SYNC();
+    Value item;
+    int status = vm_iter_next(vm, seq, &pos, &item);
+    if (status < 0) THROW();
+    if (status == 0) {
+      ip += offset;
+    } else {
+      push(vm, item);
+      slots[slot + 1] = NUMBER_VAL(pos);
+    }
+    VM_DISPATCH();
+  }
+  VM_CASE(TRY) {
+    uint16_t offset = READ_SHORT();
+    push_handler(vm, ip + offset);
+    VM_DISPATCH();
+  }
+  VM_CASE(END_TRY) {
+    vm->handler_count--;
+    VM_DISPATCH();
+  }
+  VM_CASE(THROW) {
+    SYNC();
+    vm_throw(vm, peek(vm, 0));
+    vm->stack_top--;
+    THROW();
+  }
+  VM_CASE(IMPORT) {
+    ObjString *path = READ_STRING();
+    SYNC();
+    AFTER_CALL(vm_import(vm, path));
+    VM_DISPATCH();
+  }
+  VM_CASE(REPL_SHOW) {
+    SYNC();
+    repl_show(vm, peek(vm, 0));
+    if (vm->has_exception) THROW();
+    vm->stack_top--;
+    VM_DISPATCH();
+  }
+
+#ifndef VM_COMPUTED_GOTO
+  default:
+    vm_throw_error(vm, "bad opcode %d", ip[-1]);
+    THROW();
+  }
+#endif
+
+exception:
+  if (!unwind(vm, base)) return VM_EXCEPTION;
+  LOAD_FRAME();
+  VM_DISPATCH();
+
+#undef LOAD_FRAME
+#undef SYNC
+#undef READ_BYTE
+#undef READ_SHORT
+#undef READ_CONSTANT
+#undef READ_STRING
+#undef THROW
+#undef CHECK
+#undef AFTER_CALL
+#undef NUMBER_BINARY
+#undef SLOW_BINARY
+}
+
+/* ---- entry points ---- */
+
+Value vm_call_kw(AgVM *vm, Value callee, int argc, const Value *args, const AgKwargs *kw) {
+  int nkw = kw ? kw->count : 0;
+  if (vm->native_depth >= VM_NATIVE_DEPTH_MAX || vm->stack_top + argc + nkw + 16 > vm->stack_limit ||
+      nkw > KW_MAX) {
+    return vm_throw_error(vm, "stack overflow");
+  }
+  Value *base_slot = vm->stack_top;
+  push(vm, callee);
+  for (int i = 0; i < argc; i++) push(vm, args[i]);
+  for (int i = 0; i < nkw; i++) push(vm, kw->values[i]);
+  CallStatus status = call_value(vm, callee, argc, nkw, kw ? kw->names : NULL);
+  Value result = VM_EXCEPTION;
+  if (status == CALL_DONE) {
+    result = vm->stack_top[-1];
+  } else if (status == CALL_FRAME) {
+    vm->native_depth++;
+    result = run(vm, vm->frame_count - 1);
+    vm->native_depth--;
+  }
+  vm->stack_top = base_slot;
+  return result;
+}
+
+Value vm_call(AgVM *vm, Value callee, int argc, const Value *args) {
+  return vm_call_kw(vm, callee, argc, args, NULL);
+}
+
+Value vm_invoke(AgVM *vm, Value receiver, ObjString *name, int argc, const Value *args, const AgKwargs *kw) {
+  int nkw = kw ? kw->count : 0;
+  if (vm->native_depth >= VM_NATIVE_DEPTH_MAX || vm->stack_top + argc + nkw + 16 > vm->stack_limit) {
+    return vm_throw_error(vm, "stack overflow");
+  }
+  Value *base_slot = vm->stack_top;
+  push(vm, receiver);
+  for (int i = 0; i < argc; i++) push(vm, args[i]);
+  for (int i = 0; i < nkw; i++) push(vm, kw->values[i]);
+  CallStatus status = invoke(vm, name, argc, nkw, kw ? kw->names : NULL);
+  Value result = VM_EXCEPTION;
+  if (status == CALL_DONE) {
+    result = vm->stack_top[-1];
+  } else if (status == CALL_FRAME) {
+    vm->native_depth++;
+    result = run(vm, vm->frame_count - 1);
+    vm->native_depth--;
+  }
+  vm->stack_top = base_slot;
+  return result;
+}
+
+Value vm_invoke_cstr(AgVM *vm, Value receiver, const char *name, int argc, const Value *args) {
+  vm_push_root(vm, receiver);
+  ObjString *s = obj_string(vm, name);
+  vm_pop_root(vm);
+  return vm_invoke(vm, receiver, s, argc, args, NULL);
+}
+
+static VmResult finish(AgVM *vm, Value result) {
+  if (!IS_EXCEPTION(result)) return VM_OK;
+  if (vm->exiting) {
+    vm_take_exception(vm);
+    return VM_EXIT;
+  }
+  vm_report_exception(vm, stderr, false);
+  return VM_RUNTIME_ERROR;
+}
+
+VmResult vm_run_function(AgVM *vm, ObjFunction *function) {
+  vm_push_root(vm, OBJ_VAL(function));
+  ObjClosure *closure = obj_new_closure(vm, function);
+  vm_pop_root(vm);
+  return finish(vm, vm_call(vm, OBJ_VAL(closure), 0, NULL));
+}
+
+VmResult vm_run_source(AgVM *vm, const char *source, const char *file) {
+  if (vm->compile_hook == NULL) {
+    fprintf(stderr, "ag: no compiler installed\n");
+    return VM_COMPILE_ERROR;
+  }
+  vm->compiling_module = vm->main_module;
+  vm->gc_paused++;
+  ObjFunction *f = vm->compile_hook(vm, source, file);
+  vm->gc_paused--;
+  if (f == NULL) return VM_COMPILE_ERROR;
+  return vm_run_function(vm, f);
+}
+
+char *vm_read_file(const char *path, size_t *length) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  size_t cap = 4096, n = 0;
+  char *data = malloc(cap);
+  size_t got;
+  while (data != NULL && (got = fread(data + n, 1, cap - n - 1, f)) > 0) {
+    n += got;
+    if (cap - n - 1 == 0) {
+      char *grown = realloc(data, cap * 2);
+      if (grown == NULL) free(data);
+      data = grown;
+      cap *= 2;
+    }
+  }
+  bool failed = ferror(f);
+  fclose(f);
+  if (data == NULL || failed) {
+    free(data);
+    return NULL;
+  }
+  data[n] = '\0';
+  if (length) *length = n;
+  return data;
+}
+
+VmResult vm_run_file(AgVM *vm, const char *path) {
+  char *source = vm_read_file(path, NULL);
+  if (source == NULL) {
+    fprintf(stderr, "ag: cannot open %s: %s\n", path, strerror(errno));
+    return VM_COMPILE_ERROR;
+  }
+  VmResult r = vm_run_source(vm, source, path);
+  free(source);
+  return r;
+}
