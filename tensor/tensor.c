@@ -56,6 +56,8 @@ enum { TENSOR_POOL_MAX = 4096, STORAGE_POOL_MAX = 4096 };
 #define BIG_CACHE_SLOTS 16
 #define BIG_CACHE_MIN_BYTES ((size_t)1 << 20)
 #define BIG_CACHE_MAX_TOTAL ((size_t)768 << 20)
+/* Larger requests fail without asking malloc (AddressSanitizer's own limit). */
+#define TENSOR_MAX_BYTES ((size_t)1 << 40)
 
 /* Free lists are linked through the first word of each freed block. */
 typedef struct FreeBlock {
@@ -202,8 +204,10 @@ static void *data_alloc(size_t nbytes, bool zero, size_t *capacity) {
 }
 
 Storage *tensor_storage_new(size_t nbytes, bool zero) {
-  Storage *s;
-  if (nbytes <= TENSOR_INLINE_BYTES) {
+  Storage *s = NULL;
+  if (nbytes > TENSOR_MAX_BYTES) {
+    /* fail early: no allocator should be asked for a terabyte */
+  } else if (nbytes <= TENSOR_INLINE_BYTES) {
     s = storage_alloc_inline(zero);
   } else {
     s = malloc(sizeof(Storage));
@@ -277,15 +281,15 @@ bool tensor_check_shape(int ndim, const int64_t *shape, int64_t *numel) {
     }
     if (__builtin_mul_overflow(n, shape[i], &n)) overflow = true;
   }
-  if (overflow && n != 0) {
+  bool has_zero = false;
+  for (int i = 0; i < ndim; i++) has_zero |= shape[i] == 0;
+  if (overflow && !has_zero) {
     char buf[512];
     tensor_format_shape(buf, sizeof buf, ndim, shape);
     tensor_set_error("Trying to create tensor with a shape whose size overflows: %s", buf);
     return false;
   }
-  for (int i = 0; i < ndim; i++) /* a zero anywhere makes the product 0 despite overflow */
-    if (shape[i] == 0) n = 0;
-  *numel = n;
+  *numel = has_zero ? 0 : n; /* a zero anywhere makes the product 0 despite overflow */
   return true;
 }
 

@@ -1,0 +1,671 @@
+/* test_tensor.c — the tensor core: construction, dtypes and promotion,
+ * elementwise ops against naive loops, broadcasting, views sharing storage,
+ * in-place ops and versions, reductions, joins, errors and huge shapes. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "test_tensor_helpers.h"
+
+/* ---- construction ---- */
+
+START_TEST(test_construction) {
+  Tensor *z = tensor_zeros(DT_FLOAT32, 2, TT_SHAPE(2, 3));
+  ck_assert_int_eq(z->numel, 6);
+  ck_assert_int_eq(z->stride[0], 3);
+  ck_assert_int_eq(z->stride[1], 1);
+  ck_assert(tensor_is_contiguous(z));
+  for (int i = 0; i < 6; i++) ck_assert(tensor_get_flat(z, i) == 0);
+  Tensor *f = tensor_full(DT_INT64, 1, TT_SHAPE(5), 7);
+  ck_assert_int_eq(tensor_version(f), 0);
+  for (int i = 0; i < 5; i++) ck_assert(tensor_get_flat(f, i) == 7);
+  Tensor *s = tensor_scalar(DT_FLOAT64, 2.5);
+  ck_assert_int_eq(s->ndim, 0);
+  ck_assert(tensor_item(s) == 2.5);
+  ck_assert(isnan(tensor_item(z)));
+  ck_assert(strstr(tensor_error(), "a Tensor with 6 elements cannot be converted to Scalar"));
+  Tensor *b = tensor_full(DT_BOOL, 1, TT_SHAPE(3), 5);
+  ck_assert(tensor_get_flat(b, 2) == 1);
+  ck_assert_str_eq(dtype_name(DT_FLOAT32), "float32");
+  ck_assert_int_eq(dtype_size(DT_BOOL), 1);
+  Tensor *e = tensor_zeros(DT_FLOAT32, 2, TT_SHAPE(0, 4));
+  ck_assert_int_eq(e->numel, 0);
+  tensor_release(z);
+  tensor_release(f);
+  tensor_release(s);
+  tensor_release(b);
+  tensor_release(e);
+}
+END_TEST
+
+START_TEST(test_retain_release_and_views) {
+  Tensor *a = tt_iota(DT_FLOAT32, 1, (int64_t)6);
+  Tensor *v = tensor_view(a, 2, TT_SHAPE(2, 3));
+  ck_assert_ptr_eq(v->storage, a->storage);
+  tensor_release(a); /* the view keeps the storage alive */
+  ck_assert(tensor_get_flat(v, 5) == 5);
+  tensor_retain(v);
+  tensor_release(v);
+  ck_assert_int_eq(v->refcount, 1);
+  tensor_release(v);
+}
+END_TEST
+
+START_TEST(test_huge_shapes) {
+  tt_check_error(tensor_zeros(DT_FLOAT32, 2, TT_SHAPE(1000000, 1000000)), "bytes");
+  tt_check_error(tensor_empty(DT_FLOAT32, 2, TT_SHAPE((int64_t)1 << 62, (int64_t)1 << 62)),
+                 "Trying to create tensor");
+  tt_check_error(tensor_empty(DT_FLOAT64, 1, TT_SHAPE((int64_t)1 << 62)), "Trying to create tensor");
+  tt_check_error(tensor_zeros(DT_FLOAT32, 2, TT_SHAPE(2, -1)),
+                 "Trying to create tensor with negative dimension -1: [2, -1]");
+  Tensor *x = tt_iota(DT_FLOAT32, 1, (int64_t)3);
+  tt_check_error(tensor_expand(x, 3, TT_SHAPE((int64_t)1 << 40, (int64_t)1 << 40, 3)),
+                 "Trying to create tensor");
+  tt_check_error(tensor_reshape(x, 2, TT_SHAPE(-1, 0)), "invalid for input of size 3");
+  tensor_release(x);
+}
+END_TEST
+
+/* ---- dtypes ---- */
+
+START_TEST(test_promotion) {
+  Tensor *f = tensor_zeros(DT_FLOAT32, 1, TT_SHAPE(2));
+  Tensor *d = tensor_zeros(DT_FLOAT64, 1, TT_SHAPE(2));
+  Tensor *i = tensor_zeros(DT_INT64, 1, TT_SHAPE(2));
+  Tensor *b = tensor_zeros(DT_BOOL, 1, TT_SHAPE(2));
+  Tensor *d0 = tensor_scalar(DT_FLOAT64, 1);
+  Tensor *f0 = tensor_scalar(DT_FLOAT32, 1);
+  ck_assert_int_eq(tensor_result_type(f, d), DT_FLOAT64);
+  ck_assert_int_eq(tensor_result_type(i, f), DT_FLOAT32);
+  ck_assert_int_eq(tensor_result_type(b, i), DT_INT64);
+  ck_assert_int_eq(tensor_result_type(f, d0), DT_FLOAT32); /* 0-d does not raise float32 */
+  ck_assert_int_eq(tensor_result_type(d0, i), DT_FLOAT64);  /* ... but raises a category */
+  ck_assert_int_eq(tensor_result_type(i, f0), DT_FLOAT32);
+  ck_assert_int_eq(tensor_scalar_result_type(DT_INT64, 0.5), DT_FLOAT32);
+  ck_assert_int_eq(tensor_scalar_result_type(DT_INT64, 2), DT_INT64);
+  ck_assert_int_eq(tensor_scalar_result_type(DT_BOOL, 1), DT_INT64);
+  ck_assert_int_eq(tensor_scalar_result_type(DT_FLOAT64, 2.5), DT_FLOAT64);
+  ck_assert_int_eq(tensor_scalar_result_type(DT_FLOAT32, 2.5), DT_FLOAT32);
+
+  Tensor *r = tensor_binary(BIN_DIV, i, i);
+  ck_assert_int_eq(r->dtype, DT_FLOAT32);
+  tensor_release(r);
+  r = tensor_binary_scalar(BIN_MUL, i, 0.5);
+  ck_assert_int_eq(r->dtype, DT_FLOAT32);
+  tensor_release(r);
+  r = tensor_binary_scalar(BIN_MUL, i, 3);
+  ck_assert_int_eq(r->dtype, DT_INT64);
+  tensor_release(r);
+  r = tensor_binary(BIN_LT, f, d);
+  ck_assert_int_eq(r->dtype, DT_BOOL);
+  tensor_release(r);
+  r = tensor_unary(UN_EXP, i);
+  ck_assert_int_eq(r->dtype, DT_FLOAT32);
+  ck_assert(tensor_get_flat(r, 0) == 1);
+  tensor_release(r);
+  r = tensor_binary(BIN_ADD, b, b);
+  ck_assert_int_eq(r->dtype, DT_BOOL);
+  tensor_release(r);
+  tt_check_error(tensor_binary(BIN_SUB, b, b), "Subtraction, the `-` operator, with two bool");
+  tt_check_error(tensor_unary(UN_NEG, b), "Negation, the `-` operator, on a bool tensor");
+  Tensor *ops[] = {f, d, i, b, d0, f0};
+  for (int k = 0; k < 6; k++) tensor_release(ops[k]);
+}
+END_TEST
+
+START_TEST(test_conversion) {
+  Tensor *f = tt_make(DT_FLOAT32, 1, TT_SHAPE(4), TT_VALS(-1.7, 0, 2.9, NAN));
+  Tensor *i = tensor_to_dtype(f, DT_INT64);
+  ck_assert(tensor_get_flat(i, 0) == -1);
+  ck_assert(tensor_get_flat(i, 2) == 2);
+  Tensor *b = tensor_to_dtype(f, DT_BOOL);
+  tt_check_values(b, TT_VALS(1, 0, 1, 1), 0);
+  Tensor *same = tensor_to_dtype(f, DT_FLOAT32);
+  ck_assert_ptr_eq(same, f);
+  tensor_release(same);
+  tensor_release(f);
+  tensor_release(i);
+  tensor_release(b);
+}
+END_TEST
+
+/* ---- elementwise against naive loops ---- */
+
+static double ref_binary(BinaryOp op, double x, double y) {
+  switch (op) {
+  case BIN_ADD: return x + y;
+  case BIN_SUB: return x - y;
+  case BIN_MUL: return x * y;
+  case BIN_DIV: return x / y;
+  case BIN_POW: return pow(x, y);
+  case BIN_MOD: {
+    double r = fmod(x, y);
+    return (r != 0 && (r < 0) != (y < 0)) ? r + y : r;
+  }
+  case BIN_MAXIMUM: return x > y ? x : y;
+  case BIN_MINIMUM: return x < y ? x : y;
+  case BIN_EQ: return x == y;
+  case BIN_NE: return x != y;
+  case BIN_LT: return x < y;
+  case BIN_LE: return x <= y;
+  case BIN_GT: return x > y;
+  case BIN_GE: return x >= y;
+  case BIN_LOGICAL_AND: return x != 0 && y != 0;
+  case BIN_LOGICAL_OR: return x != 0 || y != 0;
+  default: return NAN;
+  }
+}
+
+/* a (2,3) against b given in several layouts: same shape, transposed view,
+ * a broadcast row, a broadcast column, a 0-d tensor and a scalar. */
+static void check_binary_op(BinaryOp op, DType dt) {
+  double av[6] = {1.5, -2, 3, 0.5, 4, -1}, bv[6] = {2, 0.5, -3, 1.5, 4, 2};
+  if (dt == DT_INT64) { /* nonzero integers of both signs */
+    const double ai[6] = {3, -2, 5, 1, 4, -7}, bi[6] = {2, 1, -3, 6, 4, 2};
+    memcpy(av, ai, sizeof av);
+    memcpy(bv, bi, sizeof bv);
+  }
+  Tensor *a = tt_make(dt, 2, TT_SHAPE(2, 3), av);
+  Tensor *b = tt_make(dt, 2, TT_SHAPE(2, 3), bv);
+  Tensor *bt_base = tt_make(dt, 2, TT_SHAPE(3, 2), TT_VALS(bv[0], bv[3], bv[1], bv[4], bv[2], bv[5]));
+  Tensor *bt = tensor_t(bt_base); /* non-contiguous, same values as b */
+  double tol = dt == DT_FLOAT64 ? 1e-12 : 1e-6; /* int division gives float32 */
+  for (int layout = 0; layout < 2; layout++) {
+    Tensor *r = tensor_binary(op, a, layout ? bt : b);
+    ck_assert_msg(r != NULL, "%s: %s", tensor_binary_names[op], tensor_error());
+    for (int k = 0; k < 6; k++) {
+      double want = ref_binary(op, tensor_get_flat(a, k), tensor_get_flat(b, k));
+      if (dt == DT_INT64 && op == BIN_DIV) want = (float)want;
+      ck_assert_msg(tt_close(tensor_get_flat(r, k), want, tol), "%s[%d] layout %d: %g vs %g",
+                    tensor_binary_names[op], k, layout, tensor_get_flat(r, k), want);
+    }
+    tensor_release(r);
+  }
+  Tensor *row = tensor_slice(b, 0, 0, 1, 1);          /* (1,3) */
+  Tensor *col = tensor_slice(b, 1, 1, 2, 1);          /* (2,1) */
+  Tensor *r1 = tensor_binary(op, a, row), *r2 = tensor_binary(op, col, a);
+  Tensor *r3 = tensor_binary_scalar(op, a, bv[4]), *r4 = tensor_scalar_binary(op, bv[4], a);
+  for (int k = 0; k < 6; k++) {
+    double x = tensor_get_flat(a, k);
+    ck_assert(tt_close(tensor_get_flat(r1, k), ref_binary(op, x, bv[k % 3]), tol));
+    ck_assert_msg(tt_close(tensor_get_flat(r2, k), ref_binary(op, bv[(k / 3) * 3 + 1], x), tol),
+                  "%s dt %d [%d]: %g vs %g", tensor_binary_names[op], dt, k, tensor_get_flat(r2, k),
+                  ref_binary(op, bv[(k / 3) * 3 + 1], x));
+    ck_assert(tt_close(tensor_get_flat(r3, k), ref_binary(op, x, bv[4]), tol));
+    ck_assert(tt_close(tensor_get_flat(r4, k), ref_binary(op, bv[4], x), tol));
+  }
+  Tensor *rel[] = {a, b, bt_base, bt, row, col, r1, r2, r3, r4};
+  for (int k = 0; k < 10; k++) tensor_release(rel[k]);
+}
+
+START_TEST(test_binary_ops) {
+  for (int op = 0; op < BIN_COUNT; op++) {
+    check_binary_op((BinaryOp)op, DT_FLOAT32);
+    check_binary_op((BinaryOp)op, DT_FLOAT64);
+    if (op != BIN_POW) check_binary_op((BinaryOp)op, DT_INT64);
+  }
+}
+END_TEST
+
+START_TEST(test_int_semantics) {
+  Tensor *a = tt_make(DT_INT64, 1, TT_SHAPE(4), TT_VALS(-7, 7, -7, 7));
+  Tensor *b = tt_make(DT_INT64, 1, TT_SHAPE(4), TT_VALS(2, -2, -2, 2));
+  Tensor *m = tensor_binary(BIN_MOD, a, b);
+  tt_check_values(m, TT_VALS(1, -1, -1, 1), 0);
+  Tensor *p = tensor_binary_scalar(BIN_POW, b, 3);
+  tt_check_values(p, TT_VALS(8, -8, -8, 8), 0);
+  ck_assert_int_eq(p->dtype, DT_INT64);
+  tt_check_error(tensor_binary_scalar(BIN_POW, b, -1), "Integers to negative integer powers");
+  tt_check_error(tensor_binary_scalar(BIN_MOD, a, 0), "ZeroDivisionError");
+  Tensor *big = tt_make(DT_INT64, 1, TT_SHAPE(1), TT_VALS(9.2e18));
+  Tensor *wrap = tensor_binary(BIN_ADD, big, big); /* wraps like PyTorch, no UB */
+  ck_assert(tensor_get_flat(wrap, 0) < 0);
+  Tensor *rel[] = {a, b, m, p, big, wrap};
+  for (int k = 0; k < 6; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+static double ref_unary(UnaryOp op, double x) {
+  switch (op) {
+  case UN_NEG: return -x;
+  case UN_ABS: return fabs(x);
+  case UN_SQRT: return sqrt(x);
+  case UN_EXP: return exp(x);
+  case UN_LOG: return log(x);
+  case UN_SIN: return sin(x);
+  case UN_COS: return cos(x);
+  case UN_TAN: return tan(x);
+  case UN_TANH: return tanh(x);
+  case UN_SIGMOID: return 1 / (1 + exp(-x));
+  case UN_RELU: return x > 0 ? x : 0;
+  case UN_GELU: return 0.5 * x * (1 + erf(x / sqrt(2)));
+  case UN_SIGN: return (x > 0) - (x < 0);
+  case UN_FLOOR: return floor(x);
+  case UN_CEIL: return ceil(x);
+  case UN_ROUND: return nearbyint(x);
+  case UN_LOGICAL_NOT: return x == 0;
+  default: return NAN;
+  }
+}
+
+START_TEST(test_unary_ops) {
+  const double vals[8] = {0.25, -1.5, 2.5, 3.7, -0.5, 0, 1.5, 10};
+  for (int dt = DT_FLOAT32; dt <= DT_FLOAT64; dt++) {
+    Tensor *base = tt_make((DType)dt, 2, TT_SHAPE(2, 4), vals);
+    Tensor *tr = tensor_t(base); /* strided input */
+    for (int op = 0; op < UN_COUNT; op++) {
+      Tensor *r = tensor_unary((UnaryOp)op, tr);
+      ck_assert_msg(r != NULL, "%s", tensor_error());
+      for (int64_t k = 0; k < 8; k++) {
+        double x = tensor_get_flat(tr, k);
+        ck_assert_msg(tt_close(tensor_get_flat(r, k), ref_unary((UnaryOp)op, x), 1e-6),
+                      "%s(%g) = %g", tensor_unary_names[op], x, tensor_get_flat(r, k));
+      }
+      tensor_release(r);
+    }
+    tensor_release(tr);
+    tensor_release(base);
+  }
+  Tensor *i = tt_make(DT_INT64, 1, TT_SHAPE(3), TT_VALS(-2, 0, 3));
+  Tensor *ab = tensor_unary(UN_ABS, i), *rl = tensor_unary(UN_RELU, i), *sq = tensor_unary(UN_SQRT, i);
+  ck_assert_int_eq(ab->dtype, DT_INT64);
+  tt_check_values(ab, TT_VALS(2, 0, 3), 0);
+  tt_check_values(rl, TT_VALS(0, 0, 3), 0);
+  ck_assert_int_eq(sq->dtype, DT_FLOAT32);
+  Tensor *rel[] = {i, ab, rl, sq};
+  for (int k = 0; k < 4; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+START_TEST(test_broadcasting) {
+  Tensor *a = tt_iota(DT_FLOAT32, 2, (int64_t)2, (int64_t)3);
+  Tensor *b = tt_iota(DT_FLOAT32, 1, (int64_t)4);
+  tt_check_error(tensor_binary(BIN_ADD, a, b),
+                 "The size of tensor a (3) must match the size of tensor b (4) at non-singleton "
+                 "dimension 1");
+  Tensor *c = tt_iota(DT_FLOAT32, 3, (int64_t)4, (int64_t)1, (int64_t)1);
+  Tensor *r = tensor_binary(BIN_ADD, a, c); /* (2,3) + (4,1,1) -> (4,2,3) */
+  tt_check_shape(r, 3, TT_SHAPE(4, 2, 3));
+  ck_assert(tensor_get_flat(r, 23) == 5 + 3);
+  int nd;
+  int64_t out[TENSOR_MAX_DIMS];
+  ck_assert(tensor_broadcast_shape(2, TT_SHAPE(5, 1), 3, TT_SHAPE(2, 1, 7), &nd, out));
+  ck_assert_int_eq(nd, 3);
+  ck_assert_int_eq(out[0], 2);
+  ck_assert_int_eq(out[1], 5);
+  ck_assert_int_eq(out[2], 7);
+  Tensor *rel[] = {a, b, c, r};
+  for (int k = 0; k < 4; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+START_TEST(test_clamp_where) {
+  Tensor *a = tt_make(DT_FLOAT32, 1, TT_SHAPE(5), TT_VALS(-2, -0.5, 0.5, 2, NAN));
+  Tensor *c = tensor_clamp(a, -1, 1);
+  tt_check_values(c, TT_VALS(-1, -0.5, 0.5, 1, NAN), 0);
+  Tensor *lo = tensor_clamp(a, 0, NAN);
+  tt_check_values(lo, TT_VALS(0, 0, 0.5, 2, NAN), 0);
+  tt_check_error(tensor_clamp(a, NAN, NAN), "At least one of 'min' or 'max'");
+  Tensor *cond = tensor_binary_scalar(BIN_GT, a, 0);
+  Tensor *z = tensor_scalar(DT_FLOAT32, 9);
+  Tensor *w = tensor_where(cond, a, z);
+  tt_check_values(w, TT_VALS(9, 9, 0.5, 2, 9), 0);
+  tt_check_error(tensor_where(a, a, z), "where expected condition to be a boolean tensor");
+  Tensor *mf = tensor_masked_fill(a, cond, -3);
+  tt_check_values(mf, TT_VALS(-2, -0.5, -3, -3, NAN), 0);
+  ck_assert(tensor_clamp_(a, -1, 0));
+  tt_check_values(a, TT_VALS(-1, -0.5, 0, 0, NAN), 0);
+  Tensor *rel[] = {a, c, lo, cond, z, w, mf};
+  for (int k = 0; k < 7; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+/* ---- in place ---- */
+
+START_TEST(test_inplace) {
+  Tensor *a = tt_iota(DT_FLOAT32, 2, (int64_t)2, (int64_t)3);
+  Tensor *row = tt_make(DT_FLOAT32, 1, TT_SHAPE(3), TT_VALS(10, 20, 30));
+  int64_t v0 = tensor_version(a);
+  ck_assert(tensor_binary_(BIN_ADD, a, row));
+  ck_assert_int_eq(tensor_version(a), v0 + 1);
+  tt_check_values(a, TT_VALS(10, 21, 32, 13, 24, 35), 0);
+  Tensor *view = tensor_select(a, 0, 1); /* a view shares the version counter */
+  ck_assert(tensor_binary_scalar_(BIN_MUL, view, 2));
+  ck_assert_int_eq(tensor_version(a), v0 + 2);
+  tt_check_values(a, TT_VALS(10, 21, 32, 26, 48, 70), 0);
+  ck_assert(tensor_unary_(UN_NEG, a));
+  ck_assert(tensor_fill_(view, 1));
+  tt_check_values(a, TT_VALS(-10, -21, -32, 1, 1, 1), 0);
+  Tensor *i = tt_iota(DT_INT64, 1, (int64_t)3);
+  ck_assert(!tensor_binary_scalar_(BIN_MUL, i, 0.5));
+  ck_assert(strstr(tensor_error(), "result type Float can't be cast to the desired output type Long"));
+  ck_assert(!tensor_binary_(BIN_ADD, row, a));
+  ck_assert(strstr(tensor_error(), "output with shape [3] doesn't match the broadcast shape [2, 3]"));
+  Tensor *e = tensor_expand(row, 2, TT_SHAPE(4, 3));
+  ck_assert(!tensor_fill_(e, 0));
+  ck_assert(strstr(tensor_error(), "more than one element of the written-to tensor"));
+  Tensor *src = tt_make(DT_INT64, 1, TT_SHAPE(3), TT_VALS(7, 8, 9));
+  ck_assert(tensor_copy_(view, src));
+  tt_check_values(view, TT_VALS(7, 8, 9), 0);
+  /* overlapping copy through a temporary: a[1:] = a[:-1] */
+  Tensor *seq = tt_iota(DT_FLOAT32, 1, (int64_t)5);
+  Tensor *dst = tensor_slice(seq, 0, 1, 5, 1), *srcv = tensor_slice(seq, 0, 0, 4, 1);
+  ck_assert(tensor_copy_(dst, srcv));
+  tt_check_values(seq, TT_VALS(0, 0, 1, 2, 3), 0);
+  Tensor *rel[] = {a, row, view, i, e, src, seq, dst, srcv};
+  for (int k = 0; k < 9; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+/* ---- views ---- */
+
+START_TEST(test_views_share_storage) {
+  Tensor *a = tt_iota(DT_FLOAT32, 2, (int64_t)3, (int64_t)4);
+  Tensor *views[] = {
+      tensor_reshape(a, 2, TT_SHAPE(4, 3)), tensor_view(a, 3, TT_SHAPE(2, -1, 2)),
+      tensor_transpose(a, 0, 1),            tensor_permute(a, (const int[]){1, 0}, 2),
+      tensor_t(a),                          tensor_select(a, 1, -1),
+      tensor_slice(a, 1, 1, 4, 2),          tensor_unsqueeze(a, 1),
+      tensor_flatten(a, 0, -1),             tensor_alias(a),
+  };
+  for (int k = 0; k < 10; k++) {
+    ck_assert_msg(views[k] != NULL, "%d: %s", k, tensor_error());
+    ck_assert_ptr_eq(views[k]->storage, a->storage);
+  }
+  tt_check_shape(views[1], 3, TT_SHAPE(2, 3, 2));
+  tt_check_values(views[2], TT_VALS(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11), 0);
+  tt_check_values(views[5], TT_VALS(3, 7, 11), 0);
+  tt_check_values(views[6], TT_VALS(1, 3, 5, 7, 9, 11), 0);
+  tt_check_shape(views[6], 2, TT_SHAPE(3, 2));
+  ck_assert(!tensor_is_contiguous(views[2]));
+  /* a transposed tensor can't be viewed flat, but reshape copies */
+  tt_check_error(tensor_view(views[2], 1, TT_SHAPE(12)),
+                 "view size is not compatible with input tensor's size and stride (at least one "
+                 "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+  ck_assert(!tensor_reshape_is_view(views[2], 1, TT_SHAPE(12)));
+  ck_assert(tensor_reshape_is_view(views[2], 3, TT_SHAPE(2, 2, 3)));
+  Tensor *flat = tensor_reshape(views[2], 1, TT_SHAPE(12));
+  ck_assert_ptr_ne(flat->storage, a->storage);
+  tt_check_values(flat, TT_VALS(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11), 0);
+  tt_check_error(tensor_reshape(a, 1, TT_SHAPE(5)), "shape '[5]' is invalid for input of size 12");
+  tt_check_error(tensor_reshape(a, 2, TT_SHAPE(-1, -1)), "only one dimension can be inferred");
+  Tensor *contig = tensor_contiguous(views[2]);
+  ck_assert(tensor_is_contiguous(contig));
+  Tensor *same = tensor_contiguous(a);
+  ck_assert_ptr_eq(same, a);
+  for (int k = 0; k < 10; k++) tensor_release(views[k]);
+  tensor_release(flat);
+  tensor_release(contig);
+  tensor_release(same);
+  tensor_release(a);
+}
+END_TEST
+
+START_TEST(test_squeeze_expand) {
+  Tensor *a = tt_iota(DT_FLOAT32, 3, (int64_t)1, (int64_t)3, (int64_t)1);
+  Tensor *s = tensor_squeeze(a, 0, false), *s0 = tensor_squeeze(a, 0, true),
+         *s1 = tensor_squeeze(a, 1, true);
+  tt_check_shape(s, 1, TT_SHAPE(3));
+  tt_check_shape(s0, 2, TT_SHAPE(3, 1));
+  tt_check_shape(s1, 3, TT_SHAPE(1, 3, 1));
+  Tensor *e = tensor_expand(a, 4, TT_SHAPE(2, -1, 3, 4));
+  tt_check_shape(e, 4, TT_SHAPE(2, 1, 3, 4));
+  ck_assert_ptr_eq(e->storage, a->storage);
+  ck_assert(tensor_get_flat(e, 23) == 2);
+  tt_check_error(tensor_expand(a, 3, TT_SHAPE(1, 4, 1)),
+                 "The expanded size of the tensor (4) must match the existing size (3) at "
+                 "non-singleton dimension 1.  Target sizes: [1, 4, 1].  Tensor sizes: [1, 3, 1]");
+  tt_check_error(tensor_unsqueeze(a, 5), "Dimension out of range (expected to be in range of [-4, 3], but got 5)");
+  tt_check_error(tensor_transpose(a, 0, 3), "Dimension out of range (expected to be in range of [-3, 2], but got 3)");
+  Tensor *z = tensor_scalar(DT_FLOAT32, 1);
+  tt_check_error(tensor_sum(z, (const int[]){2}, 1, false),
+                 "Dimension out of range (expected to be in range of [-1, 0], but got 2)");
+  Tensor *u = tensor_unsqueeze(z, 0);
+  tt_check_shape(u, 1, TT_SHAPE(1));
+  Tensor *rel[] = {a, s, s0, s1, e, z, u};
+  for (int k = 0; k < 7; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+START_TEST(test_cat_stack_split) {
+  Tensor *a = tt_iota(DT_FLOAT32, 2, (int64_t)2, (int64_t)2);
+  Tensor *b = tt_make(DT_FLOAT64, 2, TT_SHAPE(2, 1), TT_VALS(8, 9));
+  Tensor *c = tensor_cat((Tensor *const[]){a, b}, 2, 1);
+  tt_check_shape(c, 2, TT_SHAPE(2, 3));
+  ck_assert_int_eq(c->dtype, DT_FLOAT64);
+  tt_check_values(c, TT_VALS(0, 1, 8, 2, 3, 9), 0);
+  tt_check_error(tensor_cat((Tensor *const[]){a, b}, 2, 0),
+                 "Sizes of tensors must match except in dimension 0. Expected size 2 but got size 1 "
+                 "for tensor number 1 in the list.");
+  Tensor *s = tensor_stack((Tensor *const[]){a, a}, 2, 2);
+  tt_check_shape(s, 3, TT_SHAPE(2, 2, 2));
+  tt_check_values(s, TT_VALS(0, 0, 1, 1, 2, 2, 3, 3), 0);
+  tt_check_error(tensor_stack((Tensor *const[]){a, b}, 2, 0),
+                 "stack expects each tensor to be equal size, but got [2, 2] at entry 0 and [2, 1] at entry 1");
+  Tensor *x = tt_iota(DT_FLOAT32, 1, (int64_t)5);
+  Tensor **parts;
+  int n = tensor_split(x, 2, 0, &parts);
+  ck_assert_int_eq(n, 3);
+  ck_assert_int_eq(parts[2]->numel, 1);
+  ck_assert(tensor_get_flat(parts[2], 0) == 4);
+  ck_assert_ptr_eq(parts[1]->storage, x->storage);
+  for (int k = 0; k < n; k++) tensor_release(parts[k]);
+  free(parts);
+  n = tensor_chunk(x, 2, 0, &parts);
+  ck_assert_int_eq(n, 2);
+  ck_assert_int_eq(parts[0]->numel, 3);
+  for (int k = 0; k < n; k++) tensor_release(parts[k]);
+  free(parts);
+  n = tensor_split_sizes(x, TT_SHAPE(1, 4), 2, 0, &parts);
+  ck_assert_int_eq(n, 2);
+  ck_assert_int_eq(parts[1]->numel, 4);
+  for (int k = 0; k < n; k++) tensor_release(parts[k]);
+  free(parts);
+  ck_assert_int_eq(tensor_split_sizes(x, TT_SHAPE(1, 1), 2, 0, &parts), -1);
+  ck_assert(strstr(tensor_error(), "split_with_sizes expects split_sizes to sum exactly to 5"));
+  Tensor *rel[] = {a, b, c, s, x};
+  for (int k = 0; k < 5; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+/* ---- reductions ---- */
+
+START_TEST(test_reductions) {
+  Tensor *a = tt_make(DT_FLOAT32, 2, TT_SHAPE(2, 3), TT_VALS(1, 5, 2, 4, -1, 3));
+  Tensor *s = tensor_sum(a, NULL, 0, false);
+  ck_assert_int_eq(s->ndim, 0);
+  ck_assert(tensor_item(s) == 14);
+  Tensor *s0 = tensor_sum(a, (const int[]){0}, 1, false);
+  tt_check_values(s0, TT_VALS(5, 4, 5), 0);
+  Tensor *s1k = tensor_sum(a, (const int[]){-1}, 1, true);
+  tt_check_shape(s1k, 2, TT_SHAPE(2, 1));
+  tt_check_values(s1k, TT_VALS(8, 6), 0);
+  Tensor *m = tensor_mean(a, (const int[]){1}, 1, false);
+  tt_check_values(m, TT_VALS(8.0 / 3, 2), 1e-6);
+  Tensor *p = tensor_prod(a, 1, true, false);
+  tt_check_values(p, TT_VALS(10, -12), 0);
+  Tensor *idx;
+  Tensor *mx = tensor_max(a, 1, true, false, &idx);
+  tt_check_values(mx, TT_VALS(5, 4), 0);
+  tt_check_values(idx, TT_VALS(1, 0), 0);
+  ck_assert_int_eq(idx->dtype, DT_INT64);
+  Tensor *mn_all = tensor_min(a, 0, false, false, NULL);
+  ck_assert(tensor_item(mn_all) == -1);
+  Tensor *am = tensor_argmax(a, 0, false, false);
+  ck_assert(tensor_item(am) == 1);
+  Tensor *amin = tensor_argmin(a, 0, true, true);
+  tt_check_shape(amin, 2, TT_SHAPE(1, 3));
+  tt_check_values(amin, TT_VALS(0, 1, 0), 0);
+  Tensor *v = tensor_var(a, (const int[]){1}, 1, true, false);
+  tt_check_values(v, TT_VALS(4.333333333, 7), 1e-6);
+  Tensor *sd = tensor_std(a, NULL, 0, false, false);
+  double mean = 14.0 / 6, ss = 0;
+  const double vals[6] = {1, 5, 2, 4, -1, 3};
+  for (int k = 0; k < 6; k++) ss += (vals[k] - mean) * (vals[k] - mean);
+  ck_assert(tt_close(tensor_item(sd), sqrt(ss / 6), 1e-6));
+  Tensor *n2 = tensor_norm(a, 2, NULL, 0, false);
+  ck_assert(tt_close(tensor_item(n2), sqrt(56), 1e-6));
+  Tensor *n1 = tensor_norm(a, 1, (const int[]){0}, 1, false);
+  tt_check_values(n1, TT_VALS(5, 6, 5), 1e-6);
+  Tensor *ninf = tensor_norm(a, INFINITY, NULL, 0, false);
+  ck_assert(tensor_item(ninf) == 5);
+  Tensor *lse = tensor_logsumexp(a, (const int[]){1}, 1, false);
+  tt_check_values(lse, TT_VALS(log(exp(1) + exp(5) + exp(2)), log(exp(4) + exp(-1) + exp(3))), 1e-6);
+  Tensor *rel[] = {a, s, s0, s1k, m, p, mx, idx, mn_all, am, amin, v, sd, n2, n1, ninf, lse};
+  for (size_t k = 0; k < sizeof rel / sizeof *rel; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+START_TEST(test_reduction_dtypes_and_errors) {
+  Tensor *b = tt_make(DT_BOOL, 1, TT_SHAPE(4), TT_VALS(1, 0, 1, 1));
+  Tensor *s = tensor_sum(b, NULL, 0, false);
+  ck_assert_int_eq(s->dtype, DT_INT64);
+  ck_assert(tensor_item(s) == 3);
+  tt_check_error(tensor_mean(b, NULL, 0, false), "mean(): could not infer output dtype");
+  Tensor *e = tensor_zeros(DT_FLOAT32, 2, TT_SHAPE(0, 3));
+  tt_check_error(tensor_max(e, 0, false, false, NULL), "Expected reduction dim to be specified");
+  tt_check_error(tensor_max(e, 0, true, false, NULL), "Expected reduction dim 0 to have non-zero size");
+  Tensor *es = tensor_sum(e, (const int[]){0}, 1, false);
+  tt_check_values(es, TT_VALS(0, 0, 0), 0);
+  Tensor *nanv = tt_make(DT_FLOAT32, 1, TT_SHAPE(3), TT_VALS(1, NAN, 3));
+  Tensor *idx;
+  Tensor *mx = tensor_max(nanv, 0, true, false, &idx);
+  ck_assert(isnan(tensor_item(mx)));
+  ck_assert(tensor_item(idx) == 1);
+  tt_check_error(tensor_sum(e, (const int[]){0, 0}, 2, false), "appears multiple times");
+  Tensor *rel[] = {b, s, e, es, nanv, mx, idx};
+  for (int k = 0; k < 7; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+/* A big reduction runs in parallel chunks; compare against a double loop. */
+START_TEST(test_big_reductions) {
+  int64_t n = 3000000;
+  Tensor *a = tensor_arange(0, (double)n, 1, DT_FLOAT32);
+  Tensor *x = tensor_unary(UN_SIN, a);
+  double ref = 0;
+  const float *xd = tensor_data(x);
+  for (int64_t i = 0; i < n; i++) ref += xd[i];
+  Tensor *s = tensor_sum(x, NULL, 0, false);
+  ck_assert(tt_close(tensor_item(s), (float)ref, 1e-6));
+  Tensor *idx;
+  Tensor *mx = tensor_max(x, 0, true, false, &idx);
+  ck_assert(tensor_item(mx) == xd[(int64_t)tensor_item(idx)]);
+  Tensor *m2 = tensor_reshape(x, 2, TT_SHAPE(1000, 3000));
+  Tensor *cols = tensor_sum(m2, (const int[]){0}, 1, false);
+  double c7 = 0;
+  for (int64_t r = 0; r < 1000; r++) c7 += xd[r * 3000 + 7];
+  ck_assert(tt_close(tensor_get_flat(cols, 7), c7, 1e-5));
+  Tensor *rel[] = {a, x, s, mx, idx, m2, cols};
+  for (int k = 0; k < 7; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+START_TEST(test_sum_to_shape) {
+  Tensor *g = tt_iota(DT_FLOAT32, 3, (int64_t)2, (int64_t)3, (int64_t)4);
+  Tensor *r = tensor_sum_to_shape(g, 2, TT_SHAPE(3, 1));
+  tt_check_shape(r, 2, TT_SHAPE(3, 1));
+  double want[3] = {0, 0, 0};
+  for (int i = 0; i < 24; i++) want[(i / 4) % 3] += i;
+  tt_check_values(r, want, 0);
+  Tensor *same = tensor_sum_to_shape(g, 3, g->shape);
+  tt_check_shape(same, 3, g->shape);
+  Tensor *sc = tensor_sum_to_shape(g, 0, NULL);
+  ck_assert(tensor_item(sc) == 276);
+  tt_check_error(tensor_sum_to_shape(g, 1, TT_SHAPE(5)), "not expandable");
+  Tensor *rel[] = {g, r, same, sc};
+  for (int k = 0; k < 4; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+START_TEST(test_creation_ops) {
+  Tensor *a = tensor_arange(0, 5, 1, DT_INT64);
+  tt_check_values(a, TT_VALS(0, 1, 2, 3, 4), 0);
+  Tensor *b = tensor_arange(1, 2, 0.25, DT_FLOAT32);
+  tt_check_values(b, TT_VALS(1, 1.25, 1.5, 1.75), 0);
+  Tensor *c = tensor_arange(5, 0, -2, DT_FLOAT64);
+  tt_check_values(c, TT_VALS(5, 3, 1), 0);
+  tt_check_error(tensor_arange(0, 5, 0, DT_FLOAT32), "step must be nonzero");
+  tt_check_error(tensor_arange(0, 5, -1, DT_FLOAT32), "upper bound and larger bound inconsistent with step sign");
+  Tensor *l = tensor_linspace(0, 1, 5, DT_FLOAT32);
+  tt_check_values(l, TT_VALS(0, 0.25, 0.5, 0.75, 1), 0);
+  Tensor *e = tensor_eye(2, 3, DT_FLOAT32);
+  tt_check_values(e, TT_VALS(1, 0, 0, 0, 1, 0), 0);
+  Tensor *rel[] = {a, b, c, l, e};
+  for (int k = 0; k < 5; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+START_TEST(test_interrupt) {
+  Tensor *a = tensor_zeros(DT_FLOAT32, 1, TT_SHAPE(1 << 20));
+  tensor_interrupt_requested = 1;
+  tt_check_error(tensor_unary(UN_EXP, a), "Interrupted");
+  tt_check_error(tensor_sum(a, NULL, 0, false), "Interrupted");
+  tensor_interrupt_requested = 0;
+  Tensor *e = tensor_unary(UN_EXP, a);
+  ck_assert(e != NULL);
+  tensor_release(e);
+  tensor_release(a);
+}
+END_TEST
+
+/* Buffers come back from the cache: zeros must still be zero, sizes right. */
+START_TEST(test_buffer_reuse) {
+  for (int round = 0; round < 5; round++) {
+    Tensor *a = tensor_full(DT_FLOAT32, 1, TT_SHAPE(1 << 20), 3);
+    Tensor *b = tensor_binary(BIN_MUL, a, a);
+    ck_assert(tensor_get_flat(b, (1 << 20) - 1) == 9);
+    tensor_release(a);
+    tensor_release(b);
+    Tensor *z = tensor_zeros(DT_FLOAT32, 1, TT_SHAPE(1 << 20));
+    ck_assert(tensor_get_flat(z, 12345) == 0);
+    tensor_release(z);
+  }
+  for (int k = 0; k < 10000; k++) { /* small tensors through the pools */
+    Tensor *s = tensor_scalar(DT_FLOAT64, k);
+    Tensor *t = tensor_binary_scalar(BIN_ADD, s, 1);
+    ck_assert(tensor_item(t) == k + 1);
+    tensor_release(s);
+    tensor_release(t);
+  }
+  tensor_free_caches();
+}
+END_TEST
+
+static Suite *tensor_suite(void) {
+  Suite *s = suite_create("tensor");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, test_construction);
+  tcase_add_test(tc, test_retain_release_and_views);
+  tcase_add_test(tc, test_huge_shapes);
+  tcase_add_test(tc, test_promotion);
+  tcase_add_test(tc, test_conversion);
+  tcase_add_test(tc, test_binary_ops);
+  tcase_add_test(tc, test_int_semantics);
+  tcase_add_test(tc, test_unary_ops);
+  tcase_add_test(tc, test_broadcasting);
+  tcase_add_test(tc, test_clamp_where);
+  tcase_add_test(tc, test_inplace);
+  tcase_add_test(tc, test_views_share_storage);
+  tcase_add_test(tc, test_squeeze_expand);
+  tcase_add_test(tc, test_cat_stack_split);
+  tcase_add_test(tc, test_reductions);
+  tcase_add_test(tc, test_reduction_dtypes_and_errors);
+  tcase_add_test(tc, test_big_reductions);
+  tcase_add_test(tc, test_sum_to_shape);
+  tcase_add_test(tc, test_creation_ops);
+  tcase_add_test(tc, test_interrupt);
+  tcase_add_test(tc, test_buffer_reuse);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(tensor_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  tensor_free_caches();
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
