@@ -1,6 +1,6 @@
 /* embedded.h — the Ag library files compiled into the binary.
  *
- * tools/embed.sh turns every stdlib/*.ag file into a C string at build time
+ * tools/embed.sh turns every .ag file of stdlib/ into a C string at build time
  * (build/MODE/gen/embedded.c); the VM loads them as the built-in modules
  * (`nn`, `optim`, ...) so students can read the library's source with
  * source(...) while needing nothing but the one `ag` binary.
