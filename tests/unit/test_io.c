@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tensor/io.h"
@@ -665,6 +668,42 @@ START_TEST(writer_replaces_atomically_and_keeps_mode) {
 }
 END_TEST
 
+/* A write that fails half-way (here: the file size limit) must leave the old
+ * file untouched and no temporary behind (teardown checks the folder). */
+static void save_with_size_limit_in_child(bool npz) {
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim = {4096, 4096};
+    setrlimit(RLIMIT_FSIZE, &lim);
+    Tensor *t = tensor_zeros(DT_FLOAT64, 1, (int64_t[]){10000});
+    const char *name = "w";
+    bool ok = npz ? tensor_save_npz(path_in_dir("keep.npz"), &name, &t, 1)
+                  : tensor_save_npy(t, path_in_dir("keep.npy"));
+    bool clear = strstr(tensor_error(), "cannot write") && strstr(tensor_error(), "too large");
+    _exit(!ok && clear ? 0 : 1);
+  }
+  int status;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+START_TEST(failed_write_keeps_the_old_file) {
+  write_text(path_in_dir("keep.npy"), "old");
+  write_text(path_in_dir("keep.npz"), "old");
+  save_with_size_limit_in_child(false);
+  save_with_size_limit_in_child(true);
+  size_t n;
+  unsigned char *b = read_bytes(path_in_dir("keep.npy"), &n);
+  ck_assert(n == 3 && memcmp(b, "old", 3) == 0);
+  free(b);
+  b = read_bytes(path_in_dir("keep.npz"), &n);
+  ck_assert(n == 3 && memcmp(b, "old", 3) == 0);
+  free(b);
+}
+END_TEST
+
 /* ---- .npz ---- */
 
 static Tensor *find_member(char **names, Tensor **ts, int n, const char *name) {
@@ -943,6 +982,7 @@ int main(void) {
   tcase_add_test(tc, npy_rejects_uint64_beyond_int64);
   tcase_add_test(tc, missing_files_and_bad_paths);
   tcase_add_test(tc, writer_replaces_atomically_and_keeps_mode);
+  tcase_add_test(tc, failed_write_keeps_the_old_file);
   tcase_add_test(tc, npz_reads_numpy_savez);
   tcase_add_test(tc, npz_round_trip);
   tcase_add_test(tc, npz_member_layout_is_numpy_readable);
