@@ -9,6 +9,11 @@
 
 #include "tensor.h"
 
+/* The seed a fresh generator should get when the script sets none:
+ * PyTorch's default_rng_seed_val (the stream itself differs from PyTorch's
+ * mt19937, so only reproducibility within Ag is promised). */
+#define TENSOR_RNG_DEFAULT_SEED 67280421310721ULL
+
 typedef struct TensorRng {
   uint64_t s[4];
 } TensorRng;
