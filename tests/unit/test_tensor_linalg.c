@@ -1,0 +1,231 @@
+/* test_tensor_linalg.c — matmul/mm/bmm/mv/dot/outer against a naive loop for
+ * every operand layout, and softmax, log_softmax and the losses. */
+#include <check.h>
+#include <stdlib.h>
+
+#include "test_tensor_helpers.h"
+
+/* Naive (m x k) @ (k x n) through tensor_get_flat on 2-D tensors. */
+static double naive_entry(const Tensor *a, const Tensor *b, int64_t i, int64_t j) {
+  double s = 0;
+  int64_t k = a->shape[1];
+  for (int64_t p = 0; p < k; p++)
+    s += tensor_get_flat(a, i * k + p) * tensor_get_flat(b, p * b->shape[1] + j);
+  return s;
+}
+
+static void check_mm(const Tensor *a, const Tensor *b, double tol) {
+  Tensor *c = tensor_mm(a, b);
+  ck_assert_msg(c != NULL, "%s", tensor_error());
+  tt_check_shape(c, 2, TT_SHAPE(a->shape[0], b->shape[1]));
+  for (int64_t i = 0; i < c->shape[0]; i++)
+    for (int64_t j = 0; j < c->shape[1]; j++)
+      ck_assert_msg(tt_close(tensor_get_flat(c, i * c->shape[1] + j), naive_entry(a, b, i, j), tol),
+                    "c[%lld][%lld]", (long long)i, (long long)j);
+  tensor_release(c);
+}
+
+/* A (rows x cols) operand in one of four layouts holding values f(i, j). */
+static Tensor *matrix_in_layout(DType dt, int64_t rows, int64_t cols, int layout, double seed) {
+  Tensor *base, *out;
+  if (layout == 1) { /* transposed view of a (cols x rows) tensor */
+    base = tensor_empty(dt, 2, TT_SHAPE(cols, rows));
+    out = tensor_t(base);
+  } else if (layout == 2) { /* every other column of a wider tensor: needs a copy */
+    base = tensor_empty(dt, 2, TT_SHAPE(rows, 2 * cols));
+    out = tensor_slice(base, 1, 0, 2 * cols, 2);
+  } else if (layout == 3) { /* rows of a wider tensor: lda > cols */
+    base = tensor_empty(dt, 2, TT_SHAPE(rows, cols + 3));
+    out = tensor_slice(base, 1, 1, cols + 1, 1);
+  } else {
+    base = tensor_empty(dt, 2, TT_SHAPE(rows, cols));
+    out = tensor_alias(base);
+  }
+  for (int64_t i = 0; i < rows * cols; i++)
+    tensor_set_flat(out, i, dt == DT_INT64 ? (double)((i * 7 + (int64_t)seed) % 11) - 5
+                                          : sin((double)i * 0.37 + seed));
+  tensor_release(base);
+  return out;
+}
+
+START_TEST(test_mm_layouts) {
+  const DType dts[] = {DT_FLOAT32, DT_FLOAT64, DT_INT64};
+  for (int d = 0; d < 3; d++)
+    for (int la = 0; la < 4; la++)
+      for (int lb = 0; lb < 4; lb++) {
+        Tensor *a = matrix_in_layout(dts[d], 5, 7, la, 1);
+        Tensor *b = matrix_in_layout(dts[d], 7, 3, lb, 2);
+        check_mm(a, b, dts[d] == DT_FLOAT32 ? 1e-5 : 1e-12);
+        tensor_release(a);
+        tensor_release(b);
+      }
+  /* degenerate shapes: a row vector, a column, an empty inner dim */
+  Tensor *r = matrix_in_layout(DT_FLOAT32, 1, 4, 1, 0), *c = matrix_in_layout(DT_FLOAT32, 4, 1, 1, 0);
+  check_mm(r, c, 1e-5);
+  check_mm(c, r, 1e-5);
+  Tensor *e1 = tensor_zeros(DT_FLOAT32, 2, TT_SHAPE(3, 0)), *e2 = tensor_zeros(DT_FLOAT32, 2, TT_SHAPE(0, 2));
+  Tensor *z = tensor_mm(e1, e2);
+  tt_check_values(z, TT_VALS(0, 0, 0, 0, 0, 0), 0);
+  Tensor *rel[] = {r, c, e1, e2, z};
+  for (int k = 0; k < 5; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+START_TEST(test_matmul_rules) {
+  Tensor *v3 = tt_iota(DT_FLOAT32, 1, (int64_t)3);
+  Tensor *m23 = tt_iota(DT_FLOAT32, 2, (int64_t)2, (int64_t)3);
+  Tensor *m34 = tt_iota(DT_FLOAT32, 2, (int64_t)3, (int64_t)4);
+  Tensor *dot = tensor_matmul(v3, v3);
+  ck_assert_int_eq(dot->ndim, 0);
+  ck_assert(tensor_item(dot) == 5);
+  Tensor *mv = tensor_matmul(m23, v3);
+  tt_check_shape(mv, 1, TT_SHAPE(2));
+  tt_check_values(mv, TT_VALS(5, 14), 0);
+  Tensor *vm = tensor_matmul(v3, m34);
+  tt_check_shape(vm, 1, TT_SHAPE(4));
+  tt_check_values(vm, TT_VALS(20, 23, 26, 29), 0);
+  /* batched with broadcasting: (2,1,2,3) @ (4,3,4) -> (2,4,2,4) */
+  Tensor *ba = tt_iota(DT_FLOAT32, 4, (int64_t)2, (int64_t)1, (int64_t)2, (int64_t)3);
+  Tensor *bb = tt_iota(DT_FLOAT32, 3, (int64_t)4, (int64_t)3, (int64_t)4);
+  Tensor *bc = tensor_matmul(ba, bb);
+  tt_check_shape(bc, 4, TT_SHAPE(2, 4, 2, 4));
+  for (int x = 0; x < 2; x++)
+    for (int y = 0; y < 4; y++) {
+      Tensor *sa = tensor_select(ba, 0, x), *sa2 = tensor_select(sa, 0, 0);
+      Tensor *sb = tensor_select(bb, 0, y);
+      Tensor *ref = tensor_mm(sa2, sb);
+      for (int k = 0; k < 8; k++)
+        ck_assert(tensor_get_flat(bc, (x * 4 + y) * 8 + k) == tensor_get_flat(ref, k));
+      Tensor *rel[] = {sa, sa2, sb, ref};
+      for (int k = 0; k < 4; k++) tensor_release(rel[k]);
+    }
+  Tensor *col = tensor_select(m34, 1, 0);
+  Tensor *bv = tensor_matmul(ba, col); /* (2,1,2,3) @ (3) -> (2,1,2) */
+  tt_check_shape(bv, 3, TT_SHAPE(2, 1, 2));
+  tt_check_values(bv, TT_VALS(20, 56, 92, 128), 0);
+  Tensor *m45 = tt_iota(DT_FLOAT32, 2, (int64_t)4, (int64_t)5);
+  tt_check_error(tensor_matmul(m23, m45), "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
+  Tensor *v2 = tt_iota(DT_FLOAT32, 1, (int64_t)2);
+  tt_check_error(tensor_dot(v3, v2),
+                 "inconsistent tensor size, expected tensor [3] and src [2] to have the same number "
+                 "of elements, but got 3 and 2 elements respectively");
+  Tensor *d64 = tensor_to_dtype(m34, DT_FLOAT64);
+  tt_check_error(tensor_matmul(m23, d64), "expected scalar type Float but found Double");
+  Tensor *s0 = tensor_scalar(DT_FLOAT32, 1);
+  tt_check_error(tensor_matmul(s0, v3), "both arguments to matmul need to be at least 1D");
+  tt_check_error(tensor_bmm(ba, bb), "batch1 must be a 3D tensor");
+  Tensor *out = tensor_outer(v3, v2);
+  tt_check_shape(out, 2, TT_SHAPE(3, 2));
+  tt_check_values(out, TT_VALS(0, 0, 0, 1, 0, 2), 0);
+  Tensor *rel[] = {v3, m23, m34, dot, mv, vm, ba, bb, bc, col, bv, m45, v2, d64, s0, out};
+  for (size_t k = 0; k < sizeof rel / sizeof *rel; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+START_TEST(test_bmm_mv_int) {
+  Tensor *a = tt_iota(DT_INT64, 3, (int64_t)2, (int64_t)2, (int64_t)3);
+  Tensor *b = tt_iota(DT_INT64, 3, (int64_t)2, (int64_t)3, (int64_t)1);
+  Tensor *c = tensor_bmm(a, b);
+  tt_check_shape(c, 3, TT_SHAPE(2, 2, 1));
+  tt_check_values(c, TT_VALS(5, 14, 86 + 0 * 1, 122), 0);
+  Tensor *bad = tt_iota(DT_INT64, 3, (int64_t)2, (int64_t)4, (int64_t)1);
+  tt_check_error(tensor_bmm(a, bad), "Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [2, 4].");
+  Tensor *rel[] = {a, b, c, bad};
+  for (int k = 0; k < 4; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+START_TEST(test_softmax) {
+  Tensor *a = tt_make(DT_FLOAT32, 2, TT_SHAPE(2, 3), TT_VALS(1, 2, 3, 1000, 1000, -1000));
+  Tensor *s = tensor_softmax(a, 1);
+  double e = exp(1) + exp(2) + exp(3);
+  tt_check_values(s, TT_VALS(exp(1) / e, exp(2) / e, exp(3) / e, 0.5, 0.5, 0), 1e-6);
+  Tensor *ls = tensor_log_softmax(a, -1);
+  tt_check_values(ls, TT_VALS(1 - log(e), 2 - log(e), 3 - log(e), -log(2), -log(2), -2000 - log(2)), 1e-6);
+  Tensor *s0 = tensor_softmax(a, 0); /* along a strided dim */
+  ck_assert(tt_close(tensor_get_flat(s0, 0) + tensor_get_flat(s0, 3), 1, 1e-6));
+  ck_assert(tt_close(tensor_get_flat(s0, 2), 1, 1e-6));
+  Tensor *i = tt_iota(DT_INT64, 1, (int64_t)3);
+  tt_check_error(tensor_softmax(i, 0), "not implemented for 'Long'");
+  tt_check_error(tensor_softmax(a, 2), "Dimension out of range");
+  Tensor *rel[] = {a, s, ls, s0, i};
+  for (int k = 0; k < 5; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+START_TEST(test_losses) {
+  Tensor *a = tt_make(DT_FLOAT32, 1, TT_SHAPE(3), TT_VALS(1, 2, 3));
+  Tensor *b = tt_make(DT_FLOAT32, 1, TT_SHAPE(3), TT_VALS(1.5, 2, 1));
+  Tensor *mse = tensor_mse_loss(a, b, RED_MEAN), *mses = tensor_mse_loss(a, b, RED_SUM),
+         *msen = tensor_mse_loss(a, b, RED_NONE);
+  ck_assert(tt_close(tensor_item(mse), 4.25 / 3, 1e-6));
+  ck_assert(tt_close(tensor_item(mses), 4.25, 1e-6));
+  tt_check_values(msen, TT_VALS(0.25, 0, 4), 1e-6);
+  Tensor *l1 = tensor_l1_loss(a, b, RED_MEAN);
+  ck_assert(tt_close(tensor_item(l1), 2.5 / 3, 1e-6));
+  Tensor *logits = tt_make(DT_FLOAT32, 2, TT_SHAPE(2, 3), TT_VALS(1, 2, 3, 0, 0, 0));
+  Tensor *t = tt_make(DT_INT64, 1, TT_SHAPE(2), TT_VALS(2, 0));
+  Tensor *ce = tensor_cross_entropy(logits, t, RED_MEAN);
+  double e = exp(1) + exp(2) + exp(3);
+  double want = ((log(e) - 3) + log(3)) / 2;
+  ck_assert(tt_close(tensor_item(ce), want, 1e-6));
+  Tensor *cen = tensor_cross_entropy(logits, t, RED_NONE);
+  tt_check_values(cen, TT_VALS(log(e) - 3, log(3)), 1e-6);
+  Tensor *row = tensor_select(logits, 0, 0), *t0 = tensor_scalar(DT_INT64, 2);
+  Tensor *ce1 = tensor_cross_entropy(row, t0, RED_MEAN);
+  ck_assert(tt_close(tensor_item(ce1), log(e) - 3, 1e-6));
+  Tensor *lp = tensor_log_softmax(logits, 1);
+  Tensor *nll = tensor_nll_loss(lp, t, RED_SUM);
+  ck_assert(tt_close(tensor_item(nll), 2 * want, 1e-6));
+  Tensor *bad_t = tt_make(DT_INT64, 1, TT_SHAPE(2), TT_VALS(3, 0));
+  tt_check_error(tensor_nll_loss(lp, bad_t, RED_MEAN), "Target 3 is out of bounds.");
+  Tensor *short_t = tt_make(DT_INT64, 1, TT_SHAPE(3), TT_VALS(0, 0, 0));
+  tt_check_error(tensor_cross_entropy(logits, short_t, RED_MEAN),
+                 "Expected input batch_size (2) to match target batch_size (3).");
+  tt_check_error(tensor_nll_loss(lp, a, RED_MEAN), "expected scalar type Long but found Float");
+  Tensor *p = tt_make(DT_FLOAT32, 1, TT_SHAPE(3), TT_VALS(0.9, 0.2, 0));
+  Tensor *y = tt_make(DT_FLOAT32, 1, TT_SHAPE(3), TT_VALS(1, 0, 1));
+  Tensor *bce = tensor_binary_cross_entropy(p, y, RED_NONE);
+  tt_check_values(bce, TT_VALS(-log(0.9), -log(0.8), 100), 1e-6);
+  Tensor *toolarge = tt_make(DT_FLOAT32, 1, TT_SHAPE(3), TT_VALS(1.5, 0, 0));
+  tt_check_error(tensor_binary_cross_entropy(toolarge, y, RED_MEAN), "all elements of input should be between 0 and 1");
+  Tensor *rel[] = {a, b, mse, mses, msen, l1, logits, t, ce, cen, row, t0, ce1, lp, nll, bad_t, short_t, p, y, bce, toolarge};
+  for (size_t k = 0; k < sizeof rel / sizeof *rel; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+/* The benchmark shape: 1024x1024 sgemm, checked at a few entries. */
+START_TEST(test_big_sgemm) {
+  int64_t n = 256;
+  Tensor *a = matrix_in_layout(DT_FLOAT32, n, n, 0, 0.5), *b = matrix_in_layout(DT_FLOAT32, n, n, 1, 0.25);
+  Tensor *c = tensor_matmul(a, b);
+  for (int64_t i = 0; i < n; i += 51)
+    for (int64_t j = 0; j < n; j += 37)
+      ck_assert(tt_close(tensor_get_flat(c, i * n + j), naive_entry(a, b, i, j), 1e-4));
+  Tensor *rel[] = {a, b, c};
+  for (int k = 0; k < 3; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+static Suite *linalg_suite(void) {
+  Suite *s = suite_create("tensor_linalg");
+  TCase *tc = tcase_create("linalg");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, test_mm_layouts);
+  tcase_add_test(tc, test_matmul_rules);
+  tcase_add_test(tc, test_bmm_mv_int);
+  tcase_add_test(tc, test_softmax);
+  tcase_add_test(tc, test_losses);
+  tcase_add_test(tc, test_big_sgemm);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(linalg_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  tensor_free_caches();
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
