@@ -485,6 +485,18 @@ static bool spread_arguments(AgVM *vm, int nkw, int *argc) {
   return true;
 }
 
+/* Python's %: integer arithmetic when both sides are exact integers (the
+ * common case, and much faster than fmod), fmod with a sign fix otherwise. */
+double vm_python_mod(double a, double b);
+static inline double number_modulo(double a, double b) {
+  if (b >= 1 && b <= 9e15 && a >= -9e15 && a <= 9e15 && a == (double)(int64_t)a && b == (double)(int64_t)b) {
+    int64_t m = (int64_t)a % (int64_t)b;
+    if (m < 0) m += (int64_t)b;
+    return (double)m;
+  }
+  return vm_python_mod(a, b);
+}
+
 /* ---- the loop ---- */
 
 static Value run(AgVM *vm, int base) {
@@ -789,6 +801,12 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(MODULO) {
+    Value b = peek(vm, 0), a = peek(vm, 1);
+    if (IS_NUMBER(a) && IS_NUMBER(b)) {
+      vm->stack_top--;
+      vm->stack_top[-1] = NUMBER_VAL(number_modulo(AS_NUMBER(a), AS_NUMBER(b)));
+      VM_DISPATCH();
+    }
     SLOW_BINARY(OP_MODULO);
     VM_DISPATCH();
   }
@@ -1209,7 +1227,9 @@ static VmResult finish(AgVM *vm, Value result) {
     vm_take_exception(vm);
     return VM_EXIT;
   }
-  vm_report_exception(vm, stderr, false);
+  Value exc = vm->exception;
+  vm->uncaught_interrupt = IS_INSTANCE(exc) && AS_INSTANCE(exc)->klass == vm->interrupted_class;
+  vm_report_exception(vm, stderr, vm->color);
   return VM_RUNTIME_ERROR;
 }
 

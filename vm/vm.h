@@ -131,6 +131,8 @@ struct AgVM {
   VmCompileHook compile_hook;
   const AgTensorHooks *tensor_hooks;
   bool trace_graph; /* ag --trace-graph (read by autograd bindings) */
+  bool color;       /* colour error reports (main sets it: terminal, no NO_COLOR) */
+  bool uncaught_interrupt; /* the last uncaught error was Interrupted (exit 130) */
   ObjList *args;    /* the script's `args` */
   /* State of the libraries bound above the VM (stdlib/lib.h: the RNG, the
    * pinned classes of the tensor bindings ...): created and freed by them. */

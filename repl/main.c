@@ -1,0 +1,169 @@
+/* main.c — the `ag` program: argument handling, then a script, `-e` code,
+ * stdin, or the REPL (SPEC §1).
+ *
+ * Exit status: 0 success, 1 uncaught runtime error, 2 usage or syntax error,
+ * 130 interrupted by Ctrl-C, or the code given to exit().
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "parser/compiler.h"
+#include "repl/repl.h"
+#include "stdlib/builtins.h"
+#include "tensor/tensor.h"
+#include "vm/buffer.h"
+#include "vm/debug.h"
+#include "vm/vm.h"
+
+#define AG_VERSION "0.1.0"
+
+typedef enum { MODE_RUN, MODE_EVAL, MODE_CHECK, MODE_DIS } RunMode;
+
+typedef struct {
+  RunMode mode;
+  const char *file; /* script, or NULL for stdin / REPL */
+  const char *code; /* -e CODE */
+  bool trace_graph;
+  int script_argc;
+  char **script_argv;
+} Options;
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: ag [options] [FILE.ag [ARG...]]\n"
+          "\n"
+          "  ag                    REPL on a terminal; otherwise runs stdin as one script\n"
+          "  ag FILE.ag [ARG...]   runs the script; `args` holds the ARGs\n"
+          "  -e CODE               runs CODE\n"
+          "  --check FILE.ag       compiles only and reports every syntax error\n"
+          "  --dis FILE.ag         prints the bytecode of every function\n"
+          "  --trace-graph         prints the graph walked by each backward() to stderr\n"
+          "  --version             prints the version\n"
+          "  --help                prints this help\n"
+          "\n"
+          "Exit status: 0 success, 1 runtime error, 2 usage or syntax error, 130 interrupted.\n");
+}
+
+static bool wants_color(void) {
+  const char *no_color = getenv("NO_COLOR");
+  return isatty(2) && (no_color == NULL || no_color[0] == '\0');
+}
+
+/* Parses options; returns -1 to go on, else an exit status. */
+static int parse_options(int argc, char **argv, Options *o) {
+  memset(o, 0, sizeof *o);
+  int i = 1;
+  for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      usage(stdout);
+      return 0;
+    } else if (strcmp(a, "--version") == 0) {
+      printf("ag %s\n", AG_VERSION);
+      return 0;
+    } else if (strcmp(a, "--trace-graph") == 0) {
+      o->trace_graph = true;
+    } else if ((strcmp(a, "--check") == 0 || strcmp(a, "--dis") == 0) && i + 1 < argc) {
+      o->mode = a[2] == 'c' ? MODE_CHECK : MODE_DIS;
+      o->file = argv[++i];
+    } else if (strcmp(a, "-e") == 0 && i + 1 < argc) {
+      o->mode = MODE_EVAL;
+      o->code = argv[++i];
+    } else if (strcmp(a, "--") == 0) {
+      i++;
+      break;
+    } else {
+      fprintf(stderr, "ag: unknown or incomplete option '%s'\n", a);
+      usage(stderr);
+      return 2;
+    }
+  }
+  if (o->mode == MODE_RUN && i < argc) o->file = argv[i++];
+  o->script_argc = argc - i;
+  o->script_argv = argv + i;
+  return -1;
+}
+
+static void on_sigint(int sig) {
+  (void)sig;
+  if (vm_interrupt_requested) _exit(130); /* a second Ctrl-C while stuck: leave */
+  vm_interrupt_requested = 1;
+  tensor_interrupt_requested = 1;
+}
+
+static void install_sigint(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+}
+
+static int status_of(AgVM *vm, VmResult r) {
+  switch (r) {
+  case VM_OK: return 0;
+  case VM_COMPILE_ERROR: return 2;
+  case VM_EXIT: return vm->exit_code;
+  case VM_RUNTIME_ERROR: return vm->uncaught_interrupt ? 130 : 1;
+  }
+  return 1;
+}
+
+/* --check and --dis: compile without running. */
+static int compile_only(AgVM *vm, const Options *o) {
+  char *source = vm_read_file(o->file, NULL);
+  if (source == NULL) {
+    fprintf(stderr, "ag: cannot open %s\n", o->file);
+    return 2;
+  }
+  CompileOptions opts = {o->file, false, stderr, vm->color};
+  vm->gc_paused++;
+  CompileResult r = compile_source(vm, source, &opts);
+  vm->gc_paused--;
+  free(source);
+  if (r.error_count > 0 || r.function == NULL) return 2;
+  if (o->mode == MODE_DIS) dis_function_vm(stdout, vm, r.function);
+  return 0;
+}
+
+static int run_stdin(AgVM *vm) {
+  VmBuf b;
+  vm_buf_init(&b);
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0) vm_buf_add(&b, chunk, n);
+  VmResult r = vm_run_source(vm, b.data ? b.data : "", "<stdin>");
+  vm_buf_free(&b);
+  return status_of(vm, r);
+}
+
+static int run(AgVM *vm, const Options *o) {
+  switch (o->mode) {
+  case MODE_CHECK:
+  case MODE_DIS: return compile_only(vm, o);
+  case MODE_EVAL: return status_of(vm, vm_run_source(vm, o->code, "<string>"));
+  case MODE_RUN: break;
+  }
+  if (o->file != NULL) return status_of(vm, vm_run_file(vm, o->file));
+  if (isatty(0)) return repl_run(vm);
+  return run_stdin(vm);
+}
+
+int main(int argc, char **argv) {
+  Options o;
+  int early = parse_options(argc, argv, &o);
+  if (early >= 0) return early;
+  AgVM *vm = vm_new();
+  vm->color = wants_color();
+  vm->trace_graph = o.trace_graph;
+  lib_install_builtins(vm);
+  lib_set_args(vm, o.script_argc, o.script_argv);
+  install_sigint();
+  int status = run(vm, &o);
+  fflush(stdout);
+  vm_free(vm);
+  return status;
+}
