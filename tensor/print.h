@@ -7,7 +7,14 @@
  * booleans are `true`/`false` (same column widths as True/False) and the
  * dtype suffix reads `dtype=float64`. `extras` are further suffixes such as
  * "requires_grad=true" or "grad_fn=<AddBackward0>", appended after the dtype
- * suffix. The result is malloc'd; the caller frees it.
+ * suffix. The result is malloc'd; the caller frees it (NULL, with the tensor
+ * error set, only if memory runs out or nextras is above 64).
+ *
+ * Suffixes follow PyTorch's order and wrapping: "size=(0, 3)" for empty
+ * tensors that are not 1-D, then "dtype=..." (float64 only; for empty tensors
+ * every dtype but float32), then the extras; a suffix that would pass column
+ * 80 starts a new line indented under "tensor(". Numbers are formatted in the
+ * C locale whatever LC_NUMERIC the embedder set.
  */
 #ifndef AG_TENSOR_PRINT_H
 #define AG_TENSOR_PRINT_H
