@@ -38,7 +38,10 @@ static void print_source_line(const Parser *p, FILE *out, int line, int col) {
 static void verror_at(Parser *p, const Token *tok, const char *fmt, va_list ap) {
   if (p->panic) return;
   p->panic = true;
-  if (p->error_count == 0 && is_end_of_input(p, tok)) p->incomplete = true;
+  bool at_end = is_end_of_input(p, tok);
+  if (at_end && p->reported_end) return; /* one "input ended early" message is enough */
+  p->reported_end = p->reported_end || at_end;
+  if (p->error_count == 0 && at_end) p->incomplete = true;
   p->error_count++;
   FILE *out = p->opts->errors ? p->opts->errors : stderr;
   bool color = p->opts->color;
@@ -164,7 +167,8 @@ static bool names_equal(const char *a, int alen, const char *b, int blen) {
 static void add_local(Parser *p, const char *name, int length) {
   FnCompiler *fc = p->fc;
   if (fc->local_count == PARSE_MAX_LOCALS) {
-    parse_error(p, "too many local variables in one function (the limit is 256)");
+    if (!fc->too_many_locals) parse_error(p, "too many local variables in one function (the limit is 256)");
+    fc->too_many_locals = true; /* one message per function */
     return;
   }
   Local *l = &fc->locals[fc->local_count++];
@@ -360,6 +364,7 @@ static void scoped_block(Parser *p) {
 
 static void init_fn_compiler(Parser *p, FnCompiler *fc, FnKind kind, const Token *name) {
   fc->enclosing = p->fc;
+  fc->too_many_locals = false;
   fc->scope_depth = 0;
   fc->loop = NULL;
   fc->handler_count = 0;

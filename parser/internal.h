@@ -66,6 +66,7 @@ typedef struct FnCompiler {
   Loop *loop;
   HandlerBlock handlers[PARSE_MAX_HANDLERS];
   int handler_count;
+  bool too_many_locals; /* reported once */
 } FnCompiler;
 
 typedef struct ClassInfo {
@@ -85,6 +86,7 @@ typedef struct {
   int error_count;
   int nesting;
   bool assigned; /* set when an assignment is compiled (REPL echo) */
+  bool reported_end; /* an error at the end of input was reported */
   bool in_field; /* compiling an f-string field: its end is not the input's end */
   int at_line, at_col; /* position for emitted bytes when non-zero (an operator) */
   Token lambda_name;   /* `let f = fn(...)`: names the function expression */

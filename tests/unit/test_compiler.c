@@ -1,0 +1,421 @@
+/* test_compiler.c — the compiler: bytecode shapes, error reports, the REPL's
+ * `incomplete`, the disassembler, and small programs run end to end on a
+ * fresh VM (core language only, no library functions). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser/compiler.h"
+#include "vm/debug.h"
+#include "vm/opcodes.h"
+#include "vm/vm.h"
+
+static AgVM *vm;
+
+static void setup(void) { vm = vm_new(); }
+static void teardown(void) { vm_free(vm); }
+
+typedef struct {
+  CompileResult result;
+  char *errors; /* malloc'd text written to opts.errors */
+} Compiled;
+
+static Compiled compile_text(const char *src, bool repl) {
+  Compiled c;
+  size_t len = 0;
+  c.errors = NULL;
+  FILE *err = open_memstream(&c.errors, &len);
+  CompileOptions opts = {"t.ag", repl, err, false};
+  c.result = compile_source(vm, src, &opts);
+  fclose(err);
+  return c;
+}
+
+static ObjFunction *compile_ok(const char *src) {
+  Compiled c = compile_text(src, false);
+  ck_assert_msg(c.result.function != NULL, "did not compile:\n%s", c.errors);
+  ck_assert_int_eq(c.result.error_count, 0);
+  free(c.errors);
+  return c.result.function;
+}
+
+/* The messages for a source that must fail; caller frees. */
+static char *compile_errors(const char *src, int expected_count, bool expected_incomplete) {
+  Compiled c = compile_text(src, false);
+  ck_assert_msg(c.result.function == NULL, "compiled but should not: %s", src);
+  ck_assert_msg(c.result.error_count == expected_count, "%s: %d errors, expected %d:\n%s", src,
+                c.result.error_count, expected_count, c.errors);
+  ck_assert_msg(c.result.incomplete == expected_incomplete, "%s: incomplete should be %d", src,
+                expected_incomplete);
+  return c.errors;
+}
+
+static void expect_error(const char *src, const char *message) {
+  char *errors = compile_errors(src, 1, false);
+  ck_assert_msg(strstr(errors, message) != NULL, "%s: expected '%s' in:\n%s", src, message, errors);
+  free(errors);
+}
+
+static ObjFunction *find_function(ObjFunction *in, const char *name) {
+  for (int i = 0; i < in->chunk.const_count; i++) {
+    Value v = in->chunk.constants[i];
+    if (!IS_FUNCTION(v)) continue;
+    ObjFunction *f = AS_FUNCTION(v);
+    if (f->name != NULL && strcmp(f->name->chars, name) == 0) return f;
+    ObjFunction *inner = find_function(f, name);
+    if (inner != NULL) return inner;
+  }
+  return NULL;
+}
+
+static bool has_opcode(ObjFunction *fn, OpCode op) {
+  Chunk *c = &fn->chunk;
+  for (int offset = 0; offset < c->count;) {
+    if (c->code[offset] == op) return true;
+    FILE *null = fopen("/dev/null", "w");
+    offset = dis_instruction(null, NULL, c, offset);
+    fclose(null);
+  }
+  return false;
+}
+
+/* Runs src; returns global `name` (the test fails if the run fails). */
+static Value run_and_get(const char *src, const char *name) {
+  ObjFunction *fn = compile_ok(src);
+  ck_assert_int_eq(vm_run_function(vm, fn), VM_OK);
+  Value v;
+  ck_assert_msg(vm_get_global(vm, name, &v), "no global %s", name);
+  return v;
+}
+
+static void expect_true(const char *src) { ck_assert(run_and_get(src, "ok") == TRUE_VAL); }
+
+/* ---- bytecode ---- */
+
+START_TEST(compound_assign_on_a_local_is_five_instructions) {
+  ObjFunction *f = find_function(compile_ok("fn f(i) { i += 1 }"), "f");
+  ck_assert_ptr_nonnull(f);
+  const uint8_t *code = f->chunk.code;
+  ck_assert_int_eq(code[0], OP_GET_LOCAL);
+  ck_assert_int_eq(code[1], 1);
+  ck_assert_int_eq(code[2], OP_CONSTANT);
+  ck_assert_int_eq(code[5], OP_ADD);
+  ck_assert_int_eq(code[6], OP_SET_LOCAL);
+  ck_assert_int_eq(code[7], 1);
+  ck_assert_int_eq(code[8], OP_POP);
+  ck_assert_int_eq(code[9], OP_NIL);
+  ck_assert_int_eq(code[10], OP_RETURN);
+  ck_assert_int_eq(f->chunk.count, 11);
+}
+END_TEST
+
+START_TEST(power_binds_tighter_than_unary_minus) {
+  ObjFunction *fn = compile_ok("-2 ** 2");
+  const uint8_t *code = fn->chunk.code;
+  ck_assert_int_eq(code[0], OP_CONSTANT);
+  ck_assert_int_eq(code[3], OP_CONSTANT);
+  ck_assert_int_eq(code[6], OP_POWER);
+  ck_assert_int_eq(code[7], OP_NEGATE);
+}
+END_TEST
+
+START_TEST(functions_record_parameters) {
+  ObjFunction *f = find_function(compile_ok("fn f(a, b=1, ...rest) { return a }"), "f");
+  ck_assert_int_eq(f->arity, 2);
+  ck_assert(f->has_rest);
+  ck_assert_str_eq(f->param_names[0]->chars, "a");
+  ck_assert_str_eq(f->param_names[2]->chars, "rest");
+  ck_assert_int_eq(f->chunk.code[0], OP_DEFAULT); /* the prologue comes first */
+  ck_assert_int_eq(f->chunk.code[1], 2);
+  ck_assert_int_eq(f->line, 1);
+  ck_assert_str_eq(f->file->chars, "t.ag");
+}
+END_TEST
+
+START_TEST(max_slots_counts_locals_and_temporaries) {
+  ObjFunction *f = find_function(compile_ok("fn f(a) { return [a, a, a] }"), "f");
+  ck_assert_int_eq(f->max_slots, 5); /* callee, a, three items */
+  ObjFunction *g = find_function(compile_ok("fn g() { let x = 1\n let y = 2\n return x }"), "g");
+  ck_assert_int_eq(g->max_slots, 4);
+}
+END_TEST
+
+START_TEST(calls_pick_the_right_opcode) {
+  ObjFunction *fn = compile_ok("f(1)\nf(1, k=2)\nf(...xs)\no.m(1)\no.m(k=1)");
+  ck_assert(has_opcode(fn, OP_CALL));
+  ck_assert(has_opcode(fn, OP_CALL_KW));
+  ck_assert(has_opcode(fn, OP_CALL_SPREAD));
+  ck_assert(has_opcode(fn, OP_INVOKE));
+  ck_assert(!has_opcode(compile_ok("o.m(k=1)"), OP_INVOKE));
+}
+END_TEST
+
+START_TEST(multi_index_uses_the_n_forms) {
+  ObjFunction *fn = compile_ok("t[0, 1:] = v\nt[1, ::2]\nt[0, 1] += 1");
+  ck_assert(has_opcode(fn, OP_SET_INDEX_N));
+  ck_assert(has_opcode(fn, OP_GET_INDEX_N));
+  ck_assert(has_opcode(fn, OP_SLICE));
+}
+END_TEST
+
+START_TEST(repl_mode_shows_expressions_but_not_assignments) {
+  Compiled c = compile_text("1 + 2", true);
+  ck_assert(has_opcode(c.result.function, OP_REPL_SHOW));
+  free(c.errors);
+  c = compile_text("x = 3", true);
+  ck_assert(!has_opcode(c.result.function, OP_REPL_SHOW));
+  free(c.errors);
+  c = compile_text("1 + 2", false);
+  ck_assert(!has_opcode(c.result.function, OP_REPL_SHOW));
+  free(c.errors);
+}
+END_TEST
+
+START_TEST(bytes_carry_lines) {
+  ObjFunction *fn = compile_ok("let a = 1\n\nlet b = a +\n  2");
+  Chunk *c = &fn->chunk;
+  bool saw_add = false;
+  for (int offset = 0; offset < c->count; offset++) {
+    if (c->code[offset] == OP_ADD) {
+      ck_assert_int_eq(c->lines[offset], 3);
+      ck_assert_int_eq(c->cols[offset], 11);
+      saw_add = true;
+      break;
+    }
+  }
+  ck_assert(saw_add);
+}
+END_TEST
+
+START_TEST(disassembler_shows_every_function) {
+  ObjFunction *fn = compile_ok("fn add(a, b=1) { return a + b }\nlet s = f\"{add(1):.2f}\"");
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  dis_function(out, fn);
+  fclose(out);
+  ck_assert_ptr_nonnull(strstr(text, "== <script> t.ag"));
+  ck_assert_ptr_nonnull(strstr(text, "== fn add(a, b) t.ag:1"));
+  ck_assert_ptr_nonnull(strstr(text, "DEFAULT"));
+  ck_assert_ptr_nonnull(strstr(text, "FORMAT"));
+  ck_assert_ptr_nonnull(strstr(text, "\".2f\""));
+  ck_assert_ptr_nonnull(strstr(text, "CLOSURE"));
+  ck_assert_ptr_nonnull(strstr(text, "<fn add>"));
+  free(text);
+}
+END_TEST
+
+/* ---- errors ---- */
+
+START_TEST(error_format_has_position_line_and_caret) {
+  char *errors = compile_errors("let ok = 1\nlet a = )", 1, false);
+  ck_assert_str_eq(errors, "t.ag:2:9: error: expected expression\nlet a = )\n        ^\n");
+  free(errors);
+}
+END_TEST
+
+START_TEST(caret_keeps_tabs) {
+  char *errors = compile_errors("\tlet = 1", 1, false);
+  ck_assert_str_eq(errors, "t.ag:1:6: error: expected a variable name after 'let'\n\tlet = 1\n\t    ^\n");
+  free(errors);
+}
+END_TEST
+
+START_TEST(each_mistake_reports_once) {
+  char *errors = compile_errors("let a = )\nlet b = 2\nlet c = (1 +)\nfn f() {\n  let = 1\n}\nlet if = 3", 4, false);
+  ck_assert_ptr_nonnull(strstr(errors, "t.ag:1:9:"));
+  ck_assert_ptr_nonnull(strstr(errors, "t.ag:3:13:"));
+  ck_assert_ptr_nonnull(strstr(errors, "t.ag:5:7:"));
+  ck_assert_ptr_nonnull(strstr(errors, "t.ag:7:5:"));
+  free(errors);
+}
+END_TEST
+
+START_TEST(incomplete_input) {
+  static const char *open[] = {"if x {", "foo(1,", "let x = 1 +", "print(\"abc", "[1, 2", "class A {\n fn f() {",
+                               "let m = {", "x = f\"{y"};
+  for (size_t i = 0; i < sizeof open / sizeof open[0]; i++) free(compile_errors(open[i], 1, true));
+  static const char *wrong[] = {"let = 1", "foo(1))", "if x { ) }", "f\"{1 +}\""};
+  for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) free(compile_errors(wrong[i], 1, false));
+}
+END_TEST
+
+START_TEST(messages_in_plain_words) {
+  expect_error("break", "'break' outside a loop");
+  expect_error("while true { fn f() { continue } }", "'continue' outside a loop");
+  expect_error("1 = 2", "invalid assignment target");
+  expect_error("a + b += 1", "invalid assignment target");
+  expect_error("f(1 2)", "expected ')' after arguments");
+  expect_error("fn f() { let x = x }", "can't use local variable 'x' in its own initializer");
+  expect_error("class A { fn init() { return 1 } }", "'init' cannot return a value");
+  expect_error("self", "'self' used outside a class method");
+  expect_error("class A { fn f() { super.f() } }", "'super' used in a class without a parent class");
+  expect_error("fn f(a, a) {}", "duplicate parameter 'a'");
+  expect_error("fn f(...a, b) {}", "the rest parameter '...' must be the last one");
+  expect_error("f(k=1, 2)", "positional argument after keyword arguments");
+  expect_error("f(k=1, k=2)", "keyword argument 'k' given twice");
+  expect_error("else { }", "'else' without a matching 'if'");
+  expect_error("let x = 1 2", "expected a newline or ';' after the statement");
+  expect_error("x = \"a\\qb\"", "invalid escape sequence");
+  expect_error("import x as y", "expected the file path (a string) after 'import'");
+  expect_error("}", "unexpected '}'");
+}
+END_TEST
+
+START_TEST(too_many_locals) {
+  char src[8192];
+  int n = snprintf(src, sizeof src, "fn f() {\n");
+  for (int i = 0; i < 300; i++) n += snprintf(src + n, sizeof src - (size_t)n, "let v%d = %d\n", i, i);
+  snprintf(src + n, sizeof src - (size_t)n, "}\n");
+  expect_error(src, "too many local variables");
+}
+END_TEST
+
+START_TEST(deep_nesting_is_an_error_not_a_crash) {
+  char src[4096];
+  memset(src, '(', 3000);
+  src[3000] = '\0';
+  Compiled c = compile_text(src, false);
+  ck_assert_ptr_null(c.result.function);
+  ck_assert_ptr_nonnull(strstr(c.errors, "nested too deeply"));
+  free(c.errors);
+}
+END_TEST
+
+START_TEST(top_level_globals_may_be_redeclared) {
+  compile_ok("let x = 1\nlet x = x + 1\nfn f() {}\nfn f() {}");
+}
+END_TEST
+
+/* ---- programs ---- */
+
+START_TEST(arithmetic_and_logic) {
+  expect_true("let ok = -2 ** 2 == -4 and 2 ** 3 ** 2 == 512 and 2 ** -1 == 0.5 and (not 1 == 2)\n"
+              "ok = ok and 7 % 3 == 1 and 10 - 4 - 3 == 3 and 1 + 2 * 3 == 7 and (nil or \"d\") == \"d\"\n"
+              "ok = ok and (0 and 1) == 0 and 3 in [1, 3] and 4 not in [1, 3] and 0x1F + 1_000 == 1031");
+}
+END_TEST
+
+START_TEST(closures_capture_each_iteration) {
+  expect_true("let fs = [0]\nfor i in [1, 2, 3] { fs = fs + [fn() { return i }] }\n"
+              "let ok = fs[1]() * 100 + fs[2]() * 10 + fs[3]() == 123");
+}
+END_TEST
+
+START_TEST(closures_under_stress_gc) {
+  vm->gc_stress = true;
+  expect_true("fn counter() {\n let n = 0\n return fn() { n += 1\n return n }\n}\n"
+              "let c = counter()\nc()\nc()\nlet ok = c() == 3");
+}
+END_TEST
+
+START_TEST(defaults_keywords_rest_and_spread) {
+  expect_true("fn f(a, b=a * 2, ...rest) { return [a, b, rest] }\n"
+              "let ok = f(1) == [1, 2, []] and f(1, b=5) == [1, 5, []]\n"
+              "ok = ok and f(...[1, 2, 3, 4]) == [1, 2, [3, 4]] and f(0, ...[7], 8) == [0, 7, [8]]\n"
+              "ok = ok and f(b=3, a=4) == [4, 3, []] and [0, ...[1, 2], 3] == [0, 1, 2, 3]");
+}
+END_TEST
+
+START_TEST(with_exits_on_every_way_out) {
+  ck_assert_str_eq(AS_CSTRING(run_and_get(
+                       "let log = \"\"\n"
+                       "class C {\n fn enter() { log = log + \"<\" }\n fn exit() { log = log + \">\" }\n}\n"
+                       "for i in [1, 2, 3] {\n with C() {\n  if i == 2 { continue }\n"
+                       "  if i == 3 { break }\n  log = log + \"b\"\n }\n}\n"
+                       "fn g() { with C() { return \"r\" } }\nlet r = g()\nlog = log + r\n"
+                       "try { with C() { throw \"x\" } } catch e { log = log + e }\n",
+                       "log")),
+                   "<b><><><>r<>x");
+}
+END_TEST
+
+START_TEST(try_catch_and_rethrow) {
+  expect_true("let got = nil\ntry {\n try { throw 1 } catch e { throw e + 1 }\n} catch e2 { got = e2 }\n"
+              "fn f() { for x in [1, 2] { try { return x * 10 } catch e { } } }\n"
+              "let ok = got == 2 and f() == 10");
+}
+END_TEST
+
+START_TEST(classes_and_super) {
+  expect_true("class A {\n fn init(x) { self.x = x }\n fn get() { return self.x }\n}\n"
+              "class B : A {\n fn init(x) { super.init(x * 2) }\n fn get() { return super.get() + 1 }\n"
+              " fn later() { let s = fn() { return self.x }\n return s() }\n}\n"
+              "let b = B(5)\nb.x += 1\nlet ok = b.get() == 12 and b.later() == 11");
+}
+END_TEST
+
+START_TEST(indexing_and_destructuring) {
+  expect_true("let m = [[1, 2], [3, 4]]\nm[1][0] += 10\nm[0][1] *= 3\n"
+              "let [a, b] = m\nfn g() { let [x, y] = [5, 6]\n return x * y }\n"
+              "let pairs = 0\nfor p, q in [[1, 2], [3, 4]] { pairs = pairs + p * q }\n"
+              "let ok = m == [[1, 6], [13, 4]] and a == [1, 6] and g() == 30 and pairs == 14");
+}
+END_TEST
+
+START_TEST(fstrings_run) {
+  expect_true("let n = 7\nlet ok = f\"n = {n}, {n + 1}\" == \"n = 7, 8\" and f\"{{}}\" == \"{}\" and f\"\" == \"\"");
+}
+END_TEST
+
+START_TEST(top_level_return_ends_the_script) {
+  ck_assert(run_and_get("let x = 1\nif x { return }\nx = 2", "x") == NUMBER_VAL(1));
+}
+END_TEST
+
+START_TEST(while_break_continue) {
+  expect_true("let i = 0\nlet s = 0\nwhile true {\n i += 1\n if i % 2 == 0 { continue }\n"
+              " if i > 9 { break }\n s += i\n}\nlet ok = s == 25");
+}
+END_TEST
+
+static Suite *compiler_suite(void) {
+  Suite *s = suite_create("compiler");
+  TCase *code = tcase_create("bytecode");
+  tcase_add_checked_fixture(code, setup, teardown);
+  tcase_add_test(code, compound_assign_on_a_local_is_five_instructions);
+  tcase_add_test(code, power_binds_tighter_than_unary_minus);
+  tcase_add_test(code, functions_record_parameters);
+  tcase_add_test(code, max_slots_counts_locals_and_temporaries);
+  tcase_add_test(code, calls_pick_the_right_opcode);
+  tcase_add_test(code, multi_index_uses_the_n_forms);
+  tcase_add_test(code, repl_mode_shows_expressions_but_not_assignments);
+  tcase_add_test(code, bytes_carry_lines);
+  tcase_add_test(code, disassembler_shows_every_function);
+  suite_add_tcase(s, code);
+  TCase *errors = tcase_create("errors");
+  tcase_add_checked_fixture(errors, setup, teardown);
+  tcase_add_test(errors, error_format_has_position_line_and_caret);
+  tcase_add_test(errors, caret_keeps_tabs);
+  tcase_add_test(errors, each_mistake_reports_once);
+  tcase_add_test(errors, incomplete_input);
+  tcase_add_test(errors, messages_in_plain_words);
+  tcase_add_test(errors, too_many_locals);
+  tcase_add_test(errors, deep_nesting_is_an_error_not_a_crash);
+  tcase_add_test(errors, top_level_globals_may_be_redeclared);
+  suite_add_tcase(s, errors);
+  TCase *run = tcase_create("programs");
+  tcase_add_checked_fixture(run, setup, teardown);
+  tcase_add_test(run, arithmetic_and_logic);
+  tcase_add_test(run, closures_capture_each_iteration);
+  tcase_add_test(run, closures_under_stress_gc);
+  tcase_add_test(run, defaults_keywords_rest_and_spread);
+  tcase_add_test(run, with_exits_on_every_way_out);
+  tcase_add_test(run, try_catch_and_rethrow);
+  tcase_add_test(run, classes_and_super);
+  tcase_add_test(run, indexing_and_destructuring);
+  tcase_add_test(run, fstrings_run);
+  tcase_add_test(run, top_level_return_ends_the_script);
+  tcase_add_test(run, while_break_continue);
+  suite_add_tcase(s, run);
+  return s;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(compiler_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
