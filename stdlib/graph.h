@@ -1,0 +1,105 @@
+/* graph.h — seeing the autograd graph (SPEC §9): a tree on the terminal,
+ * Graphviz DOT (and SVG/PNG through Graphviz's `dot`), a diff of two graphs
+ * and the `ag --trace-graph` report. Plain C over the introspection API of
+ * autograd.h; nothing here knows the VM (stdlib/lib_graph.c binds it).
+ *
+ * THE TREE (print_graph, the REPL's :graph, --trace-graph)
+ *
+ *   MeanBackward0                   []  line 9
+ *   └─ AddBackward0                 []  line 8
+ *      ├─ MulBackward0              []  line 6
+ *      │  ├─ #1 AccumulateGrad x    []
+ *      │  └─ #2 AccumulateGrad y    []
+ *      └─ AddBackward0              []  line 7
+ *         ├─ AccumulateGrad x       []  (see #1 above)
+ *         └─ AccumulateGrad y       []  (see #2 above)
+ *
+ *   - One node a line: the node's name, the shape of the tensor it produced
+ *     (`[]` for a scalar, `[2, 3]`; the dtype follows when it is not float32;
+ *     `(output k of n)` for nodes with several outputs) and the script line of
+ *     the forward operation (`line N`, absent when unknown).
+ *   - Children are the node's next_functions, in order, drawn with ├─ └─ │.
+ *   - A leaf that requires grad is its AccumulateGrad node followed by the
+ *     variable's name when the bindings know it (ag_name); it has no line.
+ *   - An input that needs no gradient (a nil entry of next_functions) is the
+ *     line `nil`, so positions match node.next_functions exactly.
+ *   - A node reached along several paths gets a number `#N` (in order of first
+ *     appearance) and is printed in full once; later it is one line ending in
+ *     `(see #N above)`. Only shared nodes are numbered.
+ *   - The name and shape columns are aligned (the first column is aligned up
+ *     to GRAPH_ALIGN_MAX display columns; deeper lines just use two spaces).
+ *     No trailing blanks. A tensor without a graph prints one line in
+ *     parentheses saying why.
+ *
+ * THE DIFF (graph_diff(a, b)): both trees walked together, children matched
+ * by position. A line is prefixed by two characters: "  " (in both), "- "
+ * (only in a) or "+ " (only in b). Two nodes match when their names (and, for
+ * leaves, variable names) agree; a matched pair whose shape or line differs
+ * prints as a "- " line and a "+ " line, and its children are still matched.
+ * Nodes that do not match print as whole subtrees. Keeping the "  " and "- "
+ * lines gives a's tree, the "  " and "+ " lines b's. The last line is
+ *   summary: only in a: 2 nodes (MulBackward0 x1, SelectBackward0 x1);
+ *            only in b: 0 nodes; in both: 7 nodes
+ * (on one line), op counts sorted by count, then name.
+ *
+ * THE TRACE (--trace-graph): at each backward, to stderr,
+ *   backward #2: 7 nodes: AddBackward0 x3, MulBackward0 x3, AccumulateGrad x1
+ * then the tree and an empty line. Nodes are the distinct nodes reachable
+ * from the root, AccumulateGrad included.
+ *
+ * DOT (to_dot, save_graph) follows torchviz's make_dot: operations are grey
+ * boxes labelled with the node name and script line, leaves are light-blue
+ * boxes labelled with the variable name and shape (joined to their
+ * AccumulateGrad box), the output tensor is a green box, edges run from
+ * inputs to the operations that use them; with show_saved, every saved
+ * tensor still held is an orange box joined to its node by an undirected
+ * edge. Node ids come from the order of a depth-first walk from the root
+ * (n1, n2, ...; v3 is the leaf of n3, s2_0 the first saved tensor of n2,
+ * `out` the output), never from pointers, so the text is deterministic.
+ *
+ * Nothing here changes the graph, and every walk uses an explicit stack, so
+ * a graph of a million nodes cannot overflow the C stack. Functions that can
+ * fail return false / NULL with tensor_error() set (out of memory, files).
+ */
+#ifndef AG_STDLIB_GRAPH_H
+#define AG_STDLIB_GRAPH_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "autograd/autograd.h"
+
+#define GRAPH_ALIGN_MAX 60
+
+/* What a graph hangs from: a tensor (its grad_fn and output number) or a
+ * node given directly (`print_graph(t.grad_fn)`). Borrowed. */
+typedef struct {
+  GradNode *node;       /* NULL: no graph (a leaf, or no grad required) */
+  int output_nr;        /* which output of node the tensor is */
+  const Tensor *tensor; /* NULL when the root was given as a node */
+} GraphRoot;
+
+GraphRoot graph_root_of_tensor(const Tensor *t);
+GraphRoot graph_root_of_node(GradNode *node);
+
+/* The tree of the graph under root. */
+bool graph_print_tree(FILE *out, GraphRoot root);
+bool graph_print_tensor(FILE *out, const Tensor *t); /* for the REPL's :graph */
+
+/* The diff of the graphs under a and b, ending with the summary line. */
+bool graph_print_diff(FILE *out, GraphRoot a, GraphRoot b);
+
+/* Graphviz DOT text (malloc'd; the caller frees), or NULL on error. */
+char *graph_to_dot(GraphRoot root, bool show_saved);
+
+/* Writes PATH (.dot, or .svg/.png rendered by Graphviz's `dot` found on
+ * PATH) through a temporary file in the same folder renamed into place.
+ * Errors (set in tensor_error()): unknown extension, `dot` not found, `dot`
+ * failing, files that cannot be written. */
+bool graph_save(GraphRoot root, const char *path, bool show_saved);
+
+/* The --trace-graph report of one backward through root (header line, tree,
+ * empty line). The backward number counts calls on this thread. */
+void graph_print_trace(FILE *out, Tensor *root);
+
+#endif
