@@ -114,6 +114,10 @@ typedef struct GradNode GradNode;
   X(SliceBackward0)                                                             \
   X(IndexBackward0)                                                             \
   X(IndexPutBackward0)                                                          \
+  X(IndexPutImplBackward0)     /* zeros with g put at an index: indexing's backward */ \
+  X(SelectBackwardBackward0)                                                    \
+  X(SliceBackwardBackward0)                                                     \
+  X(IndexFillBackward0)        /* g with an indexed region zeroed */            \
   X(CopySlices)                                                                 \
   X(IndexSelectBackward0)                                                       \
   X(GatherBackward0)                                                            \
@@ -125,7 +129,6 @@ typedef struct GradNode GradNode;
   X(SoftmaxBackward0)                                                           \
   X(LogSoftmaxBackward0)                                                        \
   X(MseLossBackward0)                                                           \
-  X(L1LossBackward0)                                                            \
   X(NllLossBackward0)                                                           \
   X(BinaryCrossEntropyBackward0)                                                \
   X(ToCopyBackward0)                                                            \
@@ -165,8 +168,8 @@ Tensor *ag_get_grad(const Tensor *t);            /* borrowed; NULL when unset */
 bool ag_set_grad(Tensor *t, Tensor *grad);
 bool ag_retain_grad(Tensor *t);                  /* no-op on leaves */
 bool ag_retains_grad(const Tensor *t);
-/* The AccumulateGrad node of a leaf that requires grad (created on demand;
- * borrowed: the caller retains it to keep it). NULL otherwise. */
+/* The AccumulateGrad node of a leaf that requires grad, created on demand:
+ * a NEW reference (the leaf itself points to it only weakly). NULL otherwise. */
 GradNode *ag_grad_accumulator(Tensor *t);
 /* The script variable name the binding knows the tensor by (for graphs). */
 void ag_set_name(Tensor *t, const char *name);

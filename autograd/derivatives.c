@@ -1,0 +1,763 @@
+/* derivatives.c — every derivative formula, one entry per node kind.
+ *
+ * A formula receives the gradient of each output of the forward op (g) and
+ * writes the gradient of each input it is asked for (needs[i]). Formulas are
+ * written with the differentiable ag_* ops: with grad mode off (a plain
+ * backward) they are just tensor ops; during a create_graph backward they
+ * record their own graph, which is how higher-order derivatives work. A
+ * gradient may keep the broadcast shape of the forward: the engine sums it
+ * back to the input's shape (the one un-broadcast helper) and casts dtypes.
+ *
+ * Temporaries live in a Scope that releases them at the end; the wrappers
+ * below pass NULL through, so a formula is a straight line of math and a
+ * failure anywhere shows up once at the end.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "autograd/internal.h"
+
+#define SCOPE_CAP 64
+typedef struct {
+  Tensor *tmp[SCOPE_CAP];
+  int n;
+  bool failed;
+} Scope;
+
+static Tensor *keep(Scope *s, Tensor *t) {
+  if (!t || s->n == SCOPE_CAP) {
+    if (t) {
+      tensor_release(t);
+      tensor_set_error("internal error: derivative formula uses too many temporaries");
+    }
+    s->failed = true;
+    return NULL;
+  }
+  return s->tmp[s->n++] = t;
+}
+
+static void scope_end(Scope *s) {
+  for (int i = 0; i < s->n; i++) tensor_release(s->tmp[i]);
+}
+
+/* Hands the result to out[i] (a new reference) and closes the scope. */
+static void give(Tensor **out, int i, Tensor *t) {
+  tensor_release(out[i]);
+  out[i] = tensor_retain(t);
+}
+
+static bool done(Scope *s, GradNode *n, Tensor **out) {
+  scope_end(s);
+  if (!s->failed) return true;
+  for (int i = 0; i < n->nnext; i++) {
+    tensor_release(out[i]);
+    out[i] = NULL;
+  }
+  return false;
+}
+
+/* ---- NULL-passing wrappers ---- */
+static Tensor *bin(Scope *s, BinaryOp op, Tensor *a, Tensor *b) {
+  return a && b ? keep(s, ag_binary(op, a, b)) : NULL;
+}
+static Tensor *add(Scope *s, Tensor *a, Tensor *b) { return bin(s, BIN_ADD, a, b); }
+static Tensor *sub(Scope *s, Tensor *a, Tensor *b) { return bin(s, BIN_SUB, a, b); }
+static Tensor *mul(Scope *s, Tensor *a, Tensor *b) { return bin(s, BIN_MUL, a, b); }
+static Tensor *dv(Scope *s, Tensor *a, Tensor *b) { return bin(s, BIN_DIV, a, b); }
+static Tensor *muls(Scope *s, Tensor *a, double k) {
+  return a ? keep(s, ag_binary_scalar(BIN_MUL, a, k)) : NULL;
+}
+static Tensor *adds(Scope *s, Tensor *a, double k) {
+  return a ? keep(s, ag_binary_scalar(BIN_ADD, a, k)) : NULL;
+}
+static Tensor *rsubs(Scope *s, double k, Tensor *a) { /* k - a */
+  return a ? keep(s, ag_scalar_binary(BIN_SUB, k, a)) : NULL;
+}
+static Tensor *powsc(Scope *s, Tensor *a, double k) {
+  return a ? keep(s, ag_binary_scalar(BIN_POW, a, k)) : NULL;
+}
+static Tensor *un(Scope *s, UnaryOp op, Tensor *a) { return a ? keep(s, ag_unary(op, a)) : NULL; }
+static Tensor *neg(Scope *s, Tensor *a) { return un(s, UN_NEG, a); }
+static Tensor *where(Scope *s, Tensor *cond, Tensor *a, Tensor *b) {
+  return cond && a && b ? keep(s, ag_where(cond, a, b)) : NULL;
+}
+/* A constant (no history) comparison mask, as a bool tensor. */
+static Tensor *cmp(Scope *s, BinaryOp op, Tensor *a, Tensor *b) {
+  return a && b ? keep(s, tensor_binary(op, a, b)) : NULL;
+}
+static Tensor *cmps(Scope *s, BinaryOp op, Tensor *a, double k) {
+  return a ? keep(s, tensor_binary_scalar(op, a, k)) : NULL;
+}
+static Tensor *zero_like(Scope *s, const Tensor *g) {
+  return g ? keep(s, tensor_scalar(g->dtype, 0.0)) : NULL;
+}
+static Tensor *zeros_of(Scope *s, const AgInfo *in, DType dt) {
+  return keep(s, tensor_zeros(dt, in->ndim, info_shape(in)));
+}
+static Tensor *saved(Scope *s, GradNode *n, int i) { return keep(s, node_unpack(n, i)); }
+static Tensor *expand_to(Scope *s, Tensor *a, const AgInfo *in) {
+  return a ? keep(s, ag_expand(a, in->ndim, info_shape(in))) : NULL;
+}
+static Tensor *reshape_to(Scope *s, Tensor *a, const AgInfo *in) {
+  return a ? keep(s, ag_reshape(a, in->ndim, info_shape(in))) : NULL;
+}
+static Tensor *sum_dim(Scope *s, Tensor *a, int dim, bool keepdim) {
+  return a ? keep(s, ag_sum(a, &dim, 1, keepdim)) : NULL;
+}
+
+#define G (g[0])
+#define IN (&n->in_info[0])
+
+/* ---- arithmetic ---- */
+
+static bool d_add(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  if (needs[0]) give(out, 0, G);
+  if (n->nnext > 1 && needs[1]) give(out, 1, G);
+  return true;
+}
+
+static bool d_sub(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  if (needs[0]) give(out, 0, G);
+  if (n->nnext > 1 && needs[1]) give(out, 1, neg(&s, G));
+  return done(&s, n, out);
+}
+
+static bool d_rsub(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, neg(&s, G));
+  return done(&s, n, out);
+}
+
+static bool d_mul(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  if (needs[0]) give(out, 0, n->p.flag ? muls(&s, G, n->p.s0) : mul(&s, G, saved(&s, n, 1)));
+  if (n->nnext > 1 && needs[1]) give(out, 1, mul(&s, G, saved(&s, n, 0)));
+  return done(&s, n, out);
+}
+
+static bool d_div(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  if (n->p.flag) {
+    give(out, 0, muls(&s, G, 1.0 / n->p.s0));
+    return done(&s, n, out);
+  }
+  Tensor *b = saved(&s, n, 1);
+  if (needs[0]) give(out, 0, dv(&s, G, b));
+  if (needs[1]) give(out, 1, neg(&s, dv(&s, mul(&s, G, saved(&s, n, 0)), mul(&s, b, b))));
+  return done(&s, n, out);
+}
+
+static bool d_reciprocal(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *r = saved(&s, n, 0);
+  give(out, 0, neg(&s, mul(&s, G, mul(&s, r, r))));
+  return done(&s, n, out);
+}
+
+/* x ** p for a number p: p * x^(p-1), zero for p == 0. */
+static bool d_pow_scalar(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  double p = n->p.s0;
+  if (p == 0) give(out, 0, zeros_of(&s, IN, G->dtype));
+  else give(out, 0, mul(&s, G, muls(&s, powsc(&s, saved(&s, n, 0), p - 1), p)));
+  return done(&s, n, out);
+}
+
+static bool d_pow_tensor(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *a = saved(&s, n, 0), *b = saved(&s, n, 1), *zero = zero_like(&s, G);
+  if (needs[0]) {
+    Tensor *full = mul(&s, G, mul(&s, b, bin(&s, BIN_POW, a, adds(&s, b, -1))));
+    give(out, 0, where(&s, cmps(&s, BIN_EQ, b, 0), zero, full));
+  }
+  if (needs[1]) {
+    Tensor *full = mul(&s, G, mul(&s, saved(&s, n, 2), un(&s, UN_LOG, a)));
+    Tensor *mask = cmp(&s, BIN_LOGICAL_AND, cmps(&s, BIN_EQ, a, 0), cmps(&s, BIN_GE, b, 0));
+    give(out, 1, where(&s, mask, zero, full));
+  }
+  return done(&s, n, out);
+}
+
+/* s ** x: result * log(s). */
+static bool d_pow_base(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, muls(&s, mul(&s, G, saved(&s, n, 0)), log(n->p.s0)));
+  return done(&s, n, out);
+}
+
+static bool d_remainder(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  if (needs[0]) give(out, 0, G);
+  if (n->nnext > 1 && needs[1]) {
+    Tensor *q = un(&s, UN_FLOOR, dv(&s, saved(&s, n, 0), saved(&s, n, 1)));
+    give(out, 1, neg(&s, mul(&s, G, q)));
+  }
+  return done(&s, n, out);
+}
+
+/* maximum/minimum: the gradient goes to the winner, split evenly on ties. */
+static bool d_extremum2(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs, BinaryOp wins) {
+  Scope s = {0};
+  Tensor *a = saved(&s, n, 0), *b = saved(&s, n, 1), *zero = zero_like(&s, G);
+  Tensor *tie = cmp(&s, BIN_EQ, a, b), *half = muls(&s, G, 0.5);
+  if (needs[0]) give(out, 0, where(&s, tie, half, where(&s, cmp(&s, wins, a, b), G, zero)));
+  if (needs[1]) give(out, 1, where(&s, tie, half, where(&s, cmp(&s, wins, b, a), G, zero)));
+  return done(&s, n, out);
+}
+static bool d_maximum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  return d_extremum2(n, g, out, needs, BIN_GT);
+}
+static bool d_minimum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  return d_extremum2(n, g, out, needs, BIN_LT);
+}
+
+/* ---- unary ---- */
+
+static bool d_neg(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, neg(&s, G));
+  return done(&s, n, out);
+}
+
+static bool d_abs(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, mul(&s, G, un(&s, UN_SIGN, saved(&s, n, 0))));
+  return done(&s, n, out);
+}
+
+static bool d_sqrt(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, dv(&s, G, muls(&s, saved(&s, n, 0), 2)));
+  return done(&s, n, out);
+}
+
+static bool d_exp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, mul(&s, G, saved(&s, n, 0)));
+  return done(&s, n, out);
+}
+
+static bool d_log(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, dv(&s, G, saved(&s, n, 0)));
+  return done(&s, n, out);
+}
+
+static bool d_sin(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, mul(&s, G, un(&s, UN_COS, saved(&s, n, 0))));
+  return done(&s, n, out);
+}
+
+static bool d_cos(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, neg(&s, mul(&s, G, un(&s, UN_SIN, saved(&s, n, 0)))));
+  return done(&s, n, out);
+}
+
+static bool d_tan(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *r = saved(&s, n, 0);
+  give(out, 0, mul(&s, G, adds(&s, mul(&s, r, r), 1)));
+  return done(&s, n, out);
+}
+
+static bool d_tanh(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *r = saved(&s, n, 0);
+  give(out, 0, mul(&s, G, rsubs(&s, 1, mul(&s, r, r))));
+  return done(&s, n, out);
+}
+
+static bool d_sigmoid(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *r = saved(&s, n, 0);
+  give(out, 0, mul(&s, G, mul(&s, r, rsubs(&s, 1, r))));
+  return done(&s, n, out);
+}
+
+static bool d_relu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, where(&s, cmps(&s, BIN_GT, saved(&s, n, 0), 0), G, zero_like(&s, G)));
+  return done(&s, n, out);
+}
+
+/* The standard normal density exp(-x^2/2) / sqrt(2 pi). */
+static Tensor *normal_pdf(Scope *s, Tensor *x) {
+  return muls(s, un(s, UN_EXP, muls(s, mul(s, x, x), -0.5)), 0.3989422804014327);
+}
+
+/* gelu(x) = x * Phi(x): gelu'(x) = Phi(x) + x * phi(x). */
+static bool d_gelu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *x = saved(&s, n, 0);
+  Tensor *cdf = x ? keep(&s, ag_normal_cdf(x)) : NULL;
+  give(out, 0, mul(&s, G, add(&s, cdf, mul(&s, x, normal_pdf(&s, x)))));
+  return done(&s, n, out);
+}
+
+static bool d_normal_cdf(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, mul(&s, G, normal_pdf(&s, saved(&s, n, 0))));
+  return done(&s, n, out);
+}
+
+static bool d_zero(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  for (int i = 0; i < n->nnext; i++)
+    if (needs[i]) give(out, i, zeros_of(&s, &n->in_info[i], n->in_info[i].dtype));
+  return done(&s, n, out);
+}
+
+static bool d_clamp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *x = saved(&s, n, 0), *zero = zero_like(&s, G), *r = G;
+  if (!isnan(n->p.s0)) r = where(&s, cmps(&s, BIN_GE, x, n->p.s0), r, zero);
+  if (!isnan(n->p.s1)) r = where(&s, cmps(&s, BIN_LE, x, n->p.s1), r, zero);
+  give(out, 0, r);
+  return done(&s, n, out);
+}
+
+static bool d_where(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *cond = saved(&s, n, 0), *zero = zero_like(&s, G);
+  if (needs[0]) give(out, 0, where(&s, cond, G, zero));
+  if (needs[1]) give(out, 1, where(&s, cond, zero, G));
+  return done(&s, n, out);
+}
+
+/* ---- reductions ---- */
+
+/* The reduced gradient brought back to the input's shape. */
+static Tensor *expand_reduced(Scope *s, GradNode *n, Tensor *grad) {
+  Tensor *x = grad;
+  if (!n->p.keepdim && x && x->ndim != IN->ndim) {
+    int dims[TENSOR_MAX_DIMS], nd = n->p.ndims;
+    memcpy(dims, n->p.dims, sizeof dims);
+    for (int i = 1; i < nd; i++) /* ascending, so each unsqueeze lands in place */
+      for (int j = i; j > 0 && dims[j - 1] > dims[j]; j--) {
+        int t = dims[j];
+        dims[j] = dims[j - 1];
+        dims[j - 1] = t;
+      }
+    for (int i = 0; i < nd && x; i++) x = keep(s, ag_unsqueeze(x, dims[i]));
+  }
+  return expand_to(s, x, IN);
+}
+
+static double reduced_count(const GradNode *n) {
+  double count = 1;
+  for (int i = 0; i < n->p.ndims; i++) count *= (double)info_shape(IN)[n->p.dims[i]];
+  return count;
+}
+
+static bool d_sum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, n->p.i0 == 1 ? expand_to(&s, G, IN) : expand_reduced(&s, n, G));
+  return done(&s, n, out);
+}
+
+static bool d_mean(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, muls(&s, expand_reduced(&s, n, G), 1.0 / reduced_count(n)));
+  return done(&s, n, out);
+}
+
+/* Product of the other elements along each reduced row, by direct loops:
+ * used when the input holds zeros (division by x is then not possible). */
+static Tensor *prod_of_others(Tensor *x, int dim, bool all) {
+  Tensor *src = all ? tensor_reshape(x, 1, (int64_t[1]){x->numel}) : tensor_transpose(x, dim, -1);
+  Tensor *c = src ? tensor_to_dtype(src, DT_FLOAT64) : NULL;
+  Tensor *cc = c ? tensor_contiguous(c) : NULL;
+  Tensor *res = cc ? tensor_empty(DT_FLOAT64, cc->ndim, cc->shape) : NULL;
+  if (res) {
+    int64_t k = cc->ndim ? cc->shape[cc->ndim - 1] : 1, rows = k ? cc->numel / k : 0;
+    const double *v = tensor_data(cc);
+    double *r = tensor_data(res);
+    for (int64_t row = 0; row < rows; row++)
+      for (int64_t j = 0; j < k; j++) {
+        double p = 1;
+        for (int64_t i = 0; i < k; i++)
+          if (i != j) p *= v[row * k + i];
+        r[row * k + j] = p;
+      }
+  }
+  Tensor *back = NULL;
+  if (res) back = all ? tensor_reshape(res, x->ndim, x->shape) : tensor_transpose(res, dim, -1);
+  Tensor *typed = back ? tensor_to_dtype(back, x->dtype) : NULL;
+  tensor_release(src);
+  tensor_release(c);
+  tensor_release(cc);
+  tensor_release(res);
+  tensor_release(back);
+  return typed;
+}
+
+static bool d_prod(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *x = saved(&s, n, 0), *r = saved(&s, n, 1);
+  Tensor *ge = expand_reduced(&s, n, G);
+  Tensor *zeros = cmps(&s, BIN_EQ, x, 0);
+  Tensor *any = zeros ? keep(&s, tensor_sum(zeros, NULL, 0, false)) : NULL;
+  if (any && tensor_item(any) == 0) {
+    give(out, 0, dv(&s, mul(&s, ge, expand_reduced(&s, n, r)), x));
+  } else if (x && ge) {
+    bool all = n->kind == AG_NODE_ProdBackward0;
+    give(out, 0, mul(&s, ge, keep(&s, prod_of_others(x, n->p.dims[0], all))));
+  }
+  return done(&s, n, out);
+}
+
+/* max()/min() over everything: shared evenly among the tied elements. */
+static bool d_extreme_all(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *mask = cmp(&s, BIN_EQ, saved(&s, n, 0), saved(&s, n, 1));
+  Tensor *count = mask ? keep(&s, tensor_sum(mask, NULL, 0, false)) : NULL;
+  Tensor *share = count ? dv(&s, G, keep(&s, tensor_to_dtype(count, G->dtype))) : NULL;
+  give(out, 0, where(&s, mask, share, zero_like(&s, G)));
+  return done(&s, n, out);
+}
+
+/* max(dim)/min(dim): the gradient goes to the selected index. */
+static bool d_extreme_dim(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  int dim = n->p.dims[0];
+  Tensor *idx = saved(&s, n, 0), *grad = G;
+  if (!n->p.keepdim) {
+    idx = idx ? keep(&s, tensor_unsqueeze(idx, dim)) : NULL;
+    grad = keep(&s, ag_unsqueeze(grad, dim));
+  }
+  give(out, 0, idx && grad ? keep(&s, ag_scatter_add_into(IN, dim, idx, grad)) : NULL);
+  return done(&s, n, out);
+}
+
+static Tensor *centered(Scope *s, GradNode *n, Tensor *x) {
+  return x ? sub(s, x, keep(s, ag_mean(x, n->p.dims, n->p.ndims, true))) : NULL;
+}
+
+static bool d_var(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  double k = 2.0 / (reduced_count(n) - n->p.s0);
+  give(out, 0, muls(&s, mul(&s, expand_reduced(&s, n, G), centered(&s, n, saved(&s, n, 0))), k));
+  return done(&s, n, out);
+}
+
+static bool d_std(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *r = saved(&s, n, 1);
+  Tensor *scaled = where(&s, cmps(&s, BIN_EQ, r, 0), zero_like(&s, G), dv(&s, G, r));
+  double k = 1.0 / (reduced_count(n) - n->p.s0);
+  give(out, 0, muls(&s, mul(&s, expand_reduced(&s, n, scaled), centered(&s, n, saved(&s, n, 0))), k));
+  return done(&s, n, out);
+}
+
+static bool d_norm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  double p = n->p.s0;
+  Tensor *x = saved(&s, n, 0), *r = saved(&s, n, 1), *zero = zero_like(&s, G);
+  Tensor *sign = un(&s, UN_SIGN, x);
+  if (p == 1) {
+    give(out, 0, mul(&s, expand_reduced(&s, n, G), sign));
+  } else if (isinf(p)) {
+    Tensor *ax = un(&s, UN_ABS, x), *re = expand_reduced(&s, n, r);
+    Tensor *mask = cmp(&s, BIN_EQ, ax, re);
+    Tensor *count = mask ? keep(&s, ag_sum(keep(&s, tensor_to_dtype(mask, G->dtype)), n->p.dims,
+                                           n->p.ndims, true)) : NULL;
+    Tensor *share = mul(&s, expand_reduced(&s, n, G), dv(&s, sign, expand_to(&s, count, IN)));
+    give(out, 0, where(&s, mask, share, zero));
+  } else {
+    Tensor *scale = where(&s, cmps(&s, BIN_EQ, r, 0), zero, dv(&s, G, powsc(&s, r, p - 1)));
+    Tensor *px = p == 2 ? x : mul(&s, x, powsc(&s, un(&s, UN_ABS, x), p - 2));
+    give(out, 0, mul(&s, expand_reduced(&s, n, scale), px));
+  }
+  return done(&s, n, out);
+}
+
+static bool d_logsumexp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *x = saved(&s, n, 0), *re = expand_reduced(&s, n, saved(&s, n, 1));
+  give(out, 0, mul(&s, expand_reduced(&s, n, G), un(&s, UN_EXP, sub(&s, x, re))));
+  return done(&s, n, out);
+}
+
+/* ---- shape ---- */
+
+static bool d_reshape(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, reshape_to(&s, G, IN));
+  return done(&s, n, out);
+}
+
+static bool d_transpose(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_transpose(G, (int)n->p.i0, (int)n->p.i1)));
+  return done(&s, n, out);
+}
+
+static bool d_t(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_t(G)));
+  return done(&s, n, out);
+}
+
+static bool d_permute(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  int inverse[TENSOR_MAX_DIMS];
+  for (int i = 0; i < n->p.ndims; i++) inverse[n->p.dims[i]] = i;
+  give(out, 0, keep(&s, ag_permute(G, inverse, n->p.ndims)));
+  return done(&s, n, out);
+}
+
+static bool d_expand(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_sum_to_shape(G, IN->ndim, info_shape(IN))));
+  return done(&s, n, out);
+}
+
+static bool d_cat(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  int dim = (int)n->p.i0;
+  int64_t offset = 0;
+  for (int i = 0; i < n->nnext; i++) {
+    int64_t size = n->in_info[i].ndim > dim ? info_shape(&n->in_info[i])[dim] : 0;
+    if (needs[i]) give(out, i, keep(&s, ag_slice(G, dim, offset, offset + size, 1)));
+    offset += size;
+  }
+  return done(&s, n, out);
+}
+
+static bool d_stack(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  for (int i = 0; i < n->nnext; i++)
+    if (needs[i]) give(out, i, keep(&s, ag_select(G, (int)n->p.i0, i)));
+  return done(&s, n, out);
+}
+
+static bool d_split(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_cat(g, n->noutputs, (int)n->p.i0)));
+  return done(&s, n, out);
+}
+
+static bool d_unbind(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_stack(g, n->noutputs, (int)n->p.i0)));
+  return done(&s, n, out);
+}
+
+/* ---- indexing ---- */
+
+static AgNodeKind index_backward_kind(AgNodeKind k) {
+  return k == AG_NODE_SelectBackward0  ? AG_NODE_SelectBackwardBackward0
+         : k == AG_NODE_SliceBackward0 ? AG_NODE_SliceBackwardBackward0
+                                       : AG_NODE_IndexPutImplBackward0;
+}
+
+static bool d_index(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_index_backward(G, IN, n->p.items, n->p.nitems, index_backward_kind(n->kind))));
+  return done(&s, n, out);
+}
+
+/* The backward of indexing's backward: index again. */
+static bool d_index_again(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_index(G, n->p.items, n->p.nitems)));
+  return done(&s, n, out);
+}
+
+static bool d_index_fill(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_index_fill_zero(G, n->p.items, n->p.nitems)));
+  return done(&s, n, out);
+}
+
+/* t[items] = v: the overwritten region of t gets nothing, v gets what reached it. */
+static bool d_index_put(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  if (needs[0]) give(out, 0, keep(&s, ag_index_fill_zero(G, n->p.items, n->p.nitems)));
+  if (needs[1]) give(out, 1, keep(&s, ag_index(G, n->p.items, n->p.nitems)));
+  return done(&s, n, out);
+}
+
+static bool d_gather(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *idx = saved(&s, n, 0);
+  give(out, 0, idx ? keep(&s, ag_scatter_add_into(IN, (int)n->p.i0, idx, G)) : NULL);
+  return done(&s, n, out);
+}
+
+static bool d_scatter_add(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *idx = saved(&s, n, 0);
+  give(out, 0, idx ? keep(&s, ag_gather(G, (int)n->p.i0, idx)) : NULL);
+  return done(&s, n, out);
+}
+
+/* ---- matrix products ---- */
+
+static Tensor *tr(Scope *s, Tensor *a) { return a ? keep(s, ag_t(a)) : NULL; }
+static Tensor *tr12(Scope *s, Tensor *a) { return a ? keep(s, ag_transpose(a, 1, 2)) : NULL; }
+
+static bool d_mm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *b = needs[0] ? tr(&s, saved(&s, n, 1)) : NULL;
+  if (needs[0] && b) give(out, 0, keep(&s, ag_mm(G, b)));
+  Tensor *a = needs[1] ? tr(&s, saved(&s, n, 0)) : NULL;
+  if (needs[1] && a) give(out, 1, keep(&s, ag_mm(a, G)));
+  return done(&s, n, out);
+}
+
+static bool d_bmm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *b = needs[0] ? tr12(&s, saved(&s, n, 1)) : NULL;
+  if (needs[0] && b) give(out, 0, keep(&s, ag_bmm(G, b)));
+  Tensor *a = needs[1] ? tr12(&s, saved(&s, n, 0)) : NULL;
+  if (needs[1] && a) give(out, 1, keep(&s, ag_bmm(a, G)));
+  return done(&s, n, out);
+}
+
+static bool d_mv(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *v = needs[0] ? saved(&s, n, 1) : NULL;
+  if (needs[0] && v) give(out, 0, keep(&s, ag_outer(G, v)));
+  Tensor *a = needs[1] ? tr(&s, saved(&s, n, 0)) : NULL;
+  if (needs[1] && a) give(out, 1, keep(&s, ag_mv(a, G)));
+  return done(&s, n, out);
+}
+
+static bool d_dot(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  if (needs[0]) give(out, 0, mul(&s, G, saved(&s, n, 1)));
+  if (needs[1]) give(out, 1, mul(&s, G, saved(&s, n, 0)));
+  return done(&s, n, out);
+}
+
+/* ---- neural-network functions ---- */
+
+static bool d_softmax(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *y = saved(&s, n, 0);
+  Tensor *dot = sum_dim(&s, mul(&s, G, y), (int)n->p.i0, true);
+  give(out, 0, mul(&s, y, sub(&s, G, dot)));
+  return done(&s, n, out);
+}
+
+static bool d_log_softmax(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *p = un(&s, UN_EXP, saved(&s, n, 0));
+  give(out, 0, sub(&s, G, mul(&s, p, sum_dim(&s, G, (int)n->p.i0, true))));
+  return done(&s, n, out);
+}
+
+/* The loss gradient scaled by the reduction (mean divides by the element count). */
+static Tensor *loss_scale(Scope *s, GradNode *n, Tensor *grad, int64_t count) {
+  return n->p.red == RED_MEAN && count > 0 ? muls(s, grad, 1.0 / (double)count) : grad;
+}
+
+static bool d_mse(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *d = sub(&s, saved(&s, n, 0), saved(&s, n, 1));
+  int64_t count = d ? d->numel : 0;
+  Tensor *grad = mul(&s, muls(&s, d, 2.0), loss_scale(&s, n, G, count));
+  if (needs[0]) give(out, 0, grad);
+  if (needs[1]) give(out, 1, neg(&s, grad));
+  return done(&s, n, out);
+}
+
+static bool d_nll(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *target = saved(&s, n, 0);
+  bool batched = IN->ndim == 2;
+  int64_t rows = batched ? info_shape(IN)[0] : 1;
+  int64_t col[2] = {rows, 1};
+  Tensor *idx = target ? keep(&s, tensor_reshape(target, batched ? 2 : 1, col)) : NULL;
+  Tensor *src = neg(&s, loss_scale(&s, n, G, rows));
+  src = n->p.red == RED_NONE && batched ? (src ? keep(&s, ag_unsqueeze(src, 1)) : NULL)
+                                        : (src ? keep(&s, ag_expand(src, batched ? 2 : 1, col)) : NULL);
+  give(out, 0, idx && src ? keep(&s, ag_scatter_add_into(IN, batched ? 1 : 0, idx, src)) : NULL);
+  return done(&s, n, out);
+}
+
+/* log clamped at -100, as PyTorch's binary_cross_entropy does. */
+static Tensor *clamped_log(Scope *s, Tensor *x) {
+  Tensor *l = un(s, UN_LOG, x);
+  return l ? keep(s, ag_clamp_min(l, -100)) : NULL;
+}
+
+static bool d_bce(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *p = saved(&s, n, 0), *t = saved(&s, n, 1);
+  Tensor *ge = loss_scale(&s, n, G, p ? p->numel : 0);
+  if (needs[0]) {
+    Tensor *denom = mul(&s, rsubs(&s, 1, p), p);
+    denom = denom ? keep(&s, ag_clamp_min(denom, 1e-12)) : NULL;
+    give(out, 0, mul(&s, ge, dv(&s, sub(&s, p, t), denom)));
+  }
+  if (needs[1])
+    give(out, 1, mul(&s, ge, sub(&s, clamped_log(&s, rsubs(&s, 1, p)), clamped_log(&s, p))));
+  return done(&s, n, out);
+}
+
+/* ---- copies ---- */
+
+static bool d_identity(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  give(out, 0, G);
+  return true;
+}
+
+static bool d_to_copy(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_to_dtype(G, IN->dtype)));
+  return done(&s, n, out);
+}
+
+/* dst.copy_(src): dst's old value is gone, src gets everything. */
+static bool d_copy(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  if (needs[0]) give(out, 0, zeros_of(&s, IN, G->dtype));
+  if (needs[1]) give(out, 1, G);
+  return done(&s, n, out);
+}
+
+#define F(kind, fn) [AG_NODE_##kind] = fn
+const AgDerivFn ag_derivatives[AG_NODE_COUNT] = {
+    F(AddBackward0, d_add), F(SubBackward0, d_sub), F(RsubBackward1, d_rsub),
+    F(MulBackward0, d_mul), F(DivBackward0, d_div), F(ReciprocalBackward0, d_reciprocal),
+    F(PowBackward0, d_pow_scalar), F(PowBackward1, d_pow_tensor), F(PowBackward2, d_pow_base),
+    F(RemainderBackward0, d_remainder), F(RemainderBackward1, d_remainder),
+    F(MaximumBackward0, d_maximum), F(MinimumBackward0, d_minimum),
+    F(NegBackward0, d_neg), F(AbsBackward0, d_abs), F(SqrtBackward0, d_sqrt),
+    F(ExpBackward0, d_exp), F(LogBackward0, d_log), F(SinBackward0, d_sin),
+    F(CosBackward0, d_cos), F(TanBackward0, d_tan), F(TanhBackward0, d_tanh),
+    F(SigmoidBackward0, d_sigmoid), F(ReluBackward0, d_relu), F(GeluBackward0, d_gelu),
+    F(ErfBackward0, d_normal_cdf), F(SignBackward0, d_zero), F(FloorBackward0, d_zero),
+    F(CeilBackward0, d_zero), F(RoundBackward0, d_zero), F(ClampBackward1, d_clamp),
+    F(ClampMinBackward0, d_clamp), F(ClampMaxBackward0, d_clamp), F(WhereBackward0, d_where),
+    F(SumBackward0, d_sum), F(SumBackward1, d_sum), F(MeanBackward0, d_mean),
+    F(MeanBackward1, d_mean), F(ProdBackward0, d_prod), F(ProdBackward1, d_prod),
+    F(MaxBackward0, d_extreme_dim), F(MaxBackward1, d_extreme_all),
+    F(MinBackward0, d_extreme_dim), F(MinBackward1, d_extreme_all), F(VarBackward0, d_var),
+    F(StdBackward0, d_std), F(NormBackward1, d_norm), F(LogsumexpBackward0, d_logsumexp),
+    F(ViewBackward0, d_reshape), F(ReshapeAliasBackward0, d_reshape),
+    F(UnsafeViewBackward0, d_reshape), F(SqueezeBackward0, d_reshape),
+    F(SqueezeBackward1, d_reshape), F(UnsqueezeBackward0, d_reshape),
+    F(TransposeBackward0, d_transpose), F(TBackward0, d_t), F(PermuteBackward0, d_permute),
+    F(ExpandBackward0, d_expand), F(CatBackward0, d_cat), F(StackBackward0, d_stack),
+    F(SplitBackward0, d_split), F(SplitWithSizesBackward0, d_split),
+    F(UnbindBackward0, d_unbind), F(SelectBackward0, d_index), F(SliceBackward0, d_index),
+    F(IndexBackward0, d_index), F(IndexSelectBackward0, d_index),
+    F(IndexPutBackward0, d_index_put), F(CopySlices, d_index_put),
+    F(IndexPutImplBackward0, d_index_again), F(SelectBackwardBackward0, d_index_again),
+    F(SliceBackwardBackward0, d_index_again), F(IndexFillBackward0, d_index_fill),
+    F(GatherBackward0, d_gather), F(ScatterAddBackward0, d_scatter_add), F(MmBackward0, d_mm),
+    F(BmmBackward0, d_bmm), F(MvBackward0, d_mv), F(DotBackward0, d_dot),
+    F(SoftmaxBackward0, d_softmax), F(LogSoftmaxBackward0, d_log_softmax),
+    F(MseLossBackward0, d_mse), F(NllLossBackward0, d_nll),
+    F(BinaryCrossEntropyBackward0, d_bce), F(ToCopyBackward0, d_to_copy),
+    F(CloneBackward0, d_identity), F(CopyBackwards, d_copy), F(FillBackward0, d_zero),
+    F(ZeroBackward0, d_zero), F(UniformBackward0, d_zero), F(NormalBackward0, d_zero),
+    /* AccumulateGrad and CustomBackward are run by the engine itself. */
+};

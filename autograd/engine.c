@@ -1,0 +1,619 @@
+/* engine.c — the backward pass, in micrograd's shape but without recursion.
+ *
+ * A run (one backward() or autograd.grad() call) is a Graph: one Task per
+ * node reachable from the roots, found with an explicit stack, each counting
+ * the edges that point at it (deps). The roots' gradients are seeded into
+ * their tasks' input buffers; a task whose deps reach zero goes into a ready
+ * heap, which hands out the most recently created node first (as PyTorch's
+ * ready queue; AccumulateGrad first of all). Running a task sums its
+ * buffered gradients, calls the node's derivative formula for the inputs
+ * that some wanted tensor depends on, and adds the results into the
+ * buffers of the nodes it points to.
+ *
+ * All state of a run lives in its Graph, so a hook may itself call backward.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "autograd/internal.h"
+
+bool ag_anomaly_check_forward(void);
+
+typedef struct {
+  GradNode *node;
+  int deps;
+  bool useful; /* some wanted gradient flows through this node */
+  bool hit;    /* a wanted gradient is taken right here */
+  bool target; /* AccumulateGrad that must accumulate (backward with inputs) */
+  bool runs;   /* its formula must run: a useful node lies below it */
+  Tensor **buf; /* one gradient per output of the node's forward */
+  Tensor *buf_inline;
+} Task;
+
+/* A wanted gradient taken at (node, output_nr): autograd.grad's results, or
+ * backward(inputs=) on a non-leaf (accumulated into that tensor's .grad). */
+typedef struct {
+  GradNode *node;
+  int output_nr;
+  int result;
+  Tensor *accumulate_into;
+} Capture;
+
+typedef struct {
+  Task *tasks;
+  int ntasks, cap;
+  int *map; /* open addressing: task index + 1, 0 = empty */
+  int mapcap;
+  int *heap;
+  int nheap;
+  Capture *caps;
+  int ncaps;
+  Tensor **results;
+  bool all_useful; /* backward() without inputs: everything runs */
+  bool accumulate; /* backward() (vs grad(): .grad untouched) */
+  bool retain_graph, create_graph;
+} Graph;
+
+/* ---- the task table ---- */
+
+static size_t hash_ptr(const void *p, int cap) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return (size_t)x & (size_t)(cap - 1);
+}
+
+static int task_find(const Graph *g, const GradNode *n) {
+  for (size_t h = hash_ptr(n, g->mapcap);; h = (h + 1) & (size_t)(g->mapcap - 1)) {
+    int k = g->map[h];
+    if (k == 0) return -1;
+    if (g->tasks[k - 1].node == n) return k - 1;
+  }
+}
+
+static bool map_grow(Graph *g) {
+  int cap = g->mapcap ? g->mapcap * 2 : 64;
+  int *map = calloc((size_t)cap, sizeof *map);
+  if (!map) return false;
+  free(g->map);
+  g->map = map;
+  g->mapcap = cap;
+  for (int i = 0; i < g->ntasks; i++) {
+    size_t h = hash_ptr(g->tasks[i].node, cap);
+    while (map[h]) h = (h + 1) & (size_t)(cap - 1);
+    map[h] = i + 1;
+  }
+  return true;
+}
+
+/* The task of n, added when new (*added says so); -1 when out of memory. */
+static int task_add(Graph *g, GradNode *n, bool *added) {
+  int k = g->mapcap ? task_find(g, n) : -1;
+  *added = k < 0;
+  if (k >= 0) return k;
+  if ((g->ntasks + 1) * 2 > g->mapcap && !map_grow(g)) return -1;
+  if (g->ntasks == g->cap) {
+    int cap = g->cap ? g->cap * 2 : 64;
+    Task *tasks = realloc(g->tasks, (size_t)cap * sizeof *tasks);
+    if (!tasks) return -1;
+    g->tasks = tasks;
+    g->cap = cap;
+  }
+  Task *t = &g->tasks[g->ntasks];
+  memset(t, 0, sizeof *t);
+  t->node = n;
+  size_t h = hash_ptr(n, g->mapcap);
+  while (g->map[h]) h = (h + 1) & (size_t)(g->mapcap - 1);
+  g->map[h] = ++g->ntasks;
+  return g->ntasks - 1;
+}
+
+static Tensor **task_buf(Task *t) {
+  if (!t->buf) {
+    int n = t->node->noutputs;
+    t->buf = n <= 1 ? &t->buf_inline : calloc((size_t)n, sizeof *t->buf);
+  }
+  return t->buf;
+}
+
+static void task_clear_buf(Task *t) {
+  if (!t->buf) return;
+  for (int i = 0; i < t->node->noutputs; i++) tensor_release(t->buf[i]);
+  if (t->buf != &t->buf_inline) free(t->buf);
+  t->buf = NULL;
+  t->buf_inline = NULL;
+}
+
+static void graph_free(Graph *g) {
+  for (int i = 0; i < g->ntasks; i++) task_clear_buf(&g->tasks[i]);
+  free(g->tasks);
+  free(g->map);
+  free(g->heap);
+  free(g->caps);
+}
+
+/* ---- discovery: every reachable node and its number of incoming edges ---- */
+
+static bool oom(void) {
+  tensor_set_error("out of memory");
+  return false;
+}
+
+static bool graph_discover(Graph *g, GradNode *const *roots, int nroots) {
+  int cap = 64, top = 0;
+  GradNode **stack = malloc((size_t)cap * sizeof *stack);
+  if (!stack) return oom();
+  bool added;
+  for (int i = 0; i < nroots; i++) {
+    if (task_add(g, roots[i], &added) < 0) goto fail;
+    if (added) stack[top++] = roots[i];
+    if (top == cap) {
+      GradNode **s = realloc(stack, (size_t)(cap *= 2) * sizeof *stack);
+      if (!s) goto fail;
+      stack = s;
+    }
+  }
+  while (top > 0) {
+    GradNode *n = stack[--top];
+    for (int i = 0; i < n->nnext; i++) {
+      GradNode *child = n->next[i].node;
+      if (!child) continue;
+      int k = task_add(g, child, &added);
+      if (k < 0) goto fail;
+      g->tasks[k].deps++;
+      if (!added) continue;
+      if (top == cap) {
+        GradNode **s = realloc(stack, (size_t)(cap *= 2) * sizeof *stack);
+        if (!s) goto fail;
+        stack = s;
+      }
+      stack[top++] = child;
+    }
+  }
+  free(stack);
+  return true;
+fail:
+  free(stack);
+  return oom();
+}
+
+/* Marks what must run when only some tensors are wanted: a node is useful if
+ * a wanted gradient is taken at it or at a node below it. Children are
+ * settled before parents by walking a topological order backwards. */
+static bool graph_mark_useful(Graph *g) {
+  int n = g->ntasks;
+  int *deps = malloc((size_t)(n ? n : 1) * sizeof *deps);
+  int *order = malloc((size_t)(n ? n : 1) * sizeof *order);
+  if (!deps || !order) {
+    free(deps);
+    free(order);
+    return oom();
+  }
+  int head = 0, tail = 0;
+  for (int i = 0; i < n; i++) {
+    deps[i] = g->tasks[i].deps;
+    if (deps[i] == 0) order[tail++] = i;
+  }
+  while (head < tail) {
+    GradNode *node = g->tasks[order[head++]].node;
+    for (int e = 0; e < node->nnext; e++) {
+      if (!node->next[e].node) continue;
+      int k = task_find(g, node->next[e].node);
+      if (--deps[k] == 0) order[tail++] = k;
+    }
+  }
+  for (int i = tail - 1; i >= 0; i--) {
+    Task *t = &g->tasks[order[i]];
+    bool below = false;
+    for (int e = 0; e < t->node->nnext && !below; e++)
+      if (t->node->next[e].node) below = g->tasks[task_find(g, t->node->next[e].node)].useful;
+    t->runs = below || t->target;
+    t->useful = t->runs || t->hit;
+  }
+  free(deps);
+  free(order);
+  return true;
+}
+
+/* ---- the ready heap: largest node id first ---- */
+
+static bool heap_push(Graph *g, int k) {
+  if (!g->heap) {
+    g->heap = malloc((size_t)(g->ntasks ? g->ntasks : 1) * sizeof *g->heap);
+    if (!g->heap) return oom();
+  }
+  int i = g->nheap++;
+  while (i > 0) {
+    int parent = (i - 1) / 2;
+    if (g->tasks[g->heap[parent]].node->id >= g->tasks[k].node->id) break;
+    g->heap[i] = g->heap[parent];
+    i = parent;
+  }
+  g->heap[i] = k;
+  return true;
+}
+
+static int heap_pop(Graph *g) {
+  int top = g->heap[0];
+  int last = g->heap[--g->nheap];
+  int i = 0;
+  for (;;) {
+    int child = 2 * i + 1;
+    if (child >= g->nheap) break;
+    if (child + 1 < g->nheap &&
+        g->tasks[g->heap[child + 1]].node->id > g->tasks[g->heap[child]].node->id)
+      child++;
+    if (g->tasks[last].node->id >= g->tasks[g->heap[child]].node->id) break;
+    g->heap[i] = g->heap[child];
+    i = child;
+  }
+  if (g->nheap > 0) g->heap[i] = last;
+  return top;
+}
+
+/* ---- gradients ---- */
+
+/* *slot += grad (takes the reference to grad). */
+static bool buffer_add(Tensor **slot, Tensor *grad) {
+  if (!*slot) {
+    *slot = grad;
+    return true;
+  }
+  Tensor *sum = ag_binary(BIN_ADD, *slot, grad);
+  tensor_release(grad);
+  if (!sum) return false;
+  tensor_release(*slot);
+  *slot = sum;
+  return true;
+}
+
+/* A gradient we may keep as .grad without copying: nobody else sees it. */
+static bool can_steal(const Tensor *g) {
+  return g->refcount == 1 && !g->meta && g->storage->refcount == 1 && tensor_is_contiguous(g);
+}
+
+/* .grad += grad as AccumulateGrad does: in place unless building a graph. */
+static bool accumulate_into(Tensor *var, Tensor *grad, bool create_graph) {
+  AgMeta *m = meta_get(var);
+  if (!m) return false;
+  Tensor *sum;
+  if (!m->grad) {
+    sum = create_graph ? ag_clone(grad) : can_steal(grad) ? tensor_retain(grad) : tensor_clone(grad);
+  } else if (!create_graph && !m->grad->meta) {
+    return tensor_binary_(BIN_ADD, m->grad, grad);
+  } else {
+    sum = ag_binary(BIN_ADD, m->grad, grad);
+  }
+  if (!sum) return false;
+  tensor_release(m->grad);
+  m->grad = sum;
+  return true;
+}
+
+static bool run_accumulate(Graph *g, GradNode *n, Tensor **buf) {
+  AgMeta *m = meta_of(n->variable);
+  if (m && !hooks_run(m->hooks, -1, &buf[0])) return false;
+  return accumulate_into(n->variable, buf[0], g->create_graph);
+}
+
+/* Tensor hooks and retain_grad of a non-leaf's outputs, before its node runs. */
+static bool run_pre_hooks(Graph *g, GradNode *n, Tensor **buf) {
+  AgNodeExtra *x = n->extra;
+  if (!x) return true;
+  for (int o = 0; o < n->noutputs; o++) {
+    if (!buf[o]) continue;
+    if (x->hooks && !hooks_run(x->hooks, o, &buf[o])) return false;
+    if (g->accumulate && x->retain && x->retain[o] && !accumulate_into(x->retain[o], buf[o], g->create_graph))
+      return false;
+  }
+  return true;
+}
+
+static bool run_captures(Graph *g, GradNode *n, Tensor **buf) {
+  for (int c = 0; c < g->ncaps; c++) {
+    Capture *cap = &g->caps[c];
+    Tensor *grad = cap->node == n ? buf[cap->output_nr] : NULL;
+    if (!grad) continue;
+    if (cap->accumulate_into) {
+      if (!accumulate_into(cap->accumulate_into, grad, g->create_graph)) return false;
+    } else if (!buffer_add(&g->results[cap->result], tensor_retain(grad))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+
+static bool expandable_to(const Tensor *g, const AgInfo *in) {
+  /* g may be reduced to in's shape when in broadcasts to g's shape */
+  if (in->ndim > g->ndim) return false;
+  const int64_t *s = info_shape(in);
+  for (int d = 0; d < in->ndim; d++) {
+    int64_t gs = g->shape[g->ndim - in->ndim + d];
+    if (s[d] != gs && s[d] != 1) return false;
+  }
+  return true;
+}
+
+/* Makes a formula's gradient fit its input: dtype cast, broadcast reduced. */
+static Tensor *validate_grad(GradNode *n, int i, Tensor *grad) {
+  const AgInfo *in = &n->in_info[i];
+  bool same = grad->ndim == in->ndim &&
+              (in->ndim == 0 || !memcmp(grad->shape, info_shape(in), (size_t)in->ndim * 8));
+  if (!same) {
+    if (!expandable_to(grad, in)) {
+      char got[256], want[256];
+      ag_format_shape(got, sizeof got, grad->ndim, grad->shape);
+      ag_format_shape(want, sizeof want, in->ndim, info_shape(in));
+      int index = n->extra && n->extra->edge_arg ? n->extra->edge_arg[i] : i;
+      tensor_set_error("Function %s returned an invalid gradient at index %d - got %s but "
+                       "expected shape compatible with %s",
+                       grad_node_name(n), index, got, want);
+      tensor_release(grad);
+      return NULL;
+    }
+    Tensor *r = ag_sum_to_shape(grad, in->ndim, info_shape(in));
+    tensor_release(grad);
+    if (!(grad = r)) return NULL;
+  }
+  if (grad->dtype != in->dtype && dtype_is_float(in->dtype)) {
+    Tensor *r = ag_to_dtype(grad, in->dtype);
+    tensor_release(grad);
+    grad = r;
+  }
+  return grad;
+}
+
+static bool anomaly_check(GradNode *n, Tensor *const *out) {
+  for (int i = 0; i < n->nnext; i++) {
+    if (!out[i] || !ag_any_nan(out[i])) continue;
+    char where[96] = "";
+    if (n->line > 0) snprintf(where, sizeof where, " The forward operation was at line %d.", n->line);
+    tensor_set_error("Function '%s' returned nan values in its %dth output.%s", grad_node_name(n),
+                     i, where);
+    return false;
+  }
+  return true;
+}
+
+/* Gradients never flowed into some outputs of a multi-output node: zeros. */
+static bool fill_missing(GradNode *n, Tensor **buf) {
+  for (int o = 0; o < n->noutputs; o++) {
+    if (buf[o]) continue;
+    const AgInfo *info = &n->out_info[o];
+    buf[o] = tensor_zeros(info->dtype, info->ndim, info_shape(info));
+    if (!buf[o]) return false;
+  }
+  return true;
+}
+
+/* Calls the node's formula; out[nnext] receives new references. */
+static bool call_node(Graph *g, Task *t, Tensor **buf, Tensor **out) {
+  GradNode *n = t->node;
+  bool needs_inline[8];
+  bool *needs = n->nnext <= 8 ? needs_inline : calloc((size_t)n->nnext, sizeof *needs);
+  if (!needs) return oom();
+  for (int i = 0; i < n->nnext; i++) {
+    GradNode *child = n->next[i].node;
+    needs[i] = child && (g->all_useful || g->tasks[task_find(g, child)].useful);
+  }
+  bool ok = fill_missing(n, buf);
+  if (ok && n->kind == AG_NODE_CustomBackward) ok = custom_apply(n, buf, out, needs);
+  else if (ok) ok = ag_derivatives[n->kind](n, buf, out, needs);
+  for (int i = 0; i < n->nnext && ok; i++) {
+    if (!needs[i]) {
+      tensor_release(out[i]);
+      out[i] = NULL;
+    } else if (out[i] && !(out[i] = validate_grad(n, i, out[i]))) {
+      ok = false;
+    }
+  }
+  if (ok && ag_anomaly_enabled()) ok = anomaly_check(n, out);
+  if (needs != needs_inline) free(needs);
+  return ok;
+}
+
+static bool propagate(Graph *g, GradNode *n, Tensor **out) {
+  for (int i = 0; i < n->nnext; i++) {
+    GradNode *child = n->next[i].node;
+    if (!child) continue;
+    int k = task_find(g, child);
+    Task *ct = &g->tasks[k];
+    if (out[i]) {
+      Tensor **buf = task_buf(ct);
+      if (!buf) return oom();
+      Tensor *grad = out[i];
+      out[i] = NULL;
+      if (!buffer_add(&buf[n->next[i].input_nr], grad)) return false;
+    }
+    if (--ct->deps == 0 && (g->all_useful || ct->useful) && !heap_push(g, k)) return false;
+  }
+  return true;
+}
+
+static bool release_deps(Graph *g, GradNode *n) {
+  for (int i = 0; i < n->nnext; i++) {
+    if (!n->next[i].node) continue;
+    int k = task_find(g, n->next[i].node);
+    Task *ct = &g->tasks[k];
+    if (--ct->deps == 0 && (g->all_useful || ct->useful) && !heap_push(g, k)) return false;
+  }
+  return true;
+}
+
+static bool buf_empty(const Task *t) {
+  if (!t->buf) return true;
+  for (int i = 0; i < t->node->noutputs; i++)
+    if (t->buf[i]) return false;
+  return true;
+}
+
+static bool run_task(Graph *g, int k) {
+  Task *t = &g->tasks[k];
+  GradNode *n = t->node;
+  if (buf_empty(t)) return release_deps(g, n); /* no gradient flowed here */
+  Tensor **buf = t->buf;
+  if (!run_pre_hooks(g, n, buf) || !run_captures(g, n, buf)) return false;
+  bool runs = g->all_useful || t->runs;
+  if (n->kind == AG_NODE_AccumulateGrad) {
+    bool ok = !runs || !g->accumulate || run_accumulate(g, n, buf);
+    task_clear_buf(t);
+    return ok;
+  }
+  if (!runs) {
+    task_clear_buf(t);
+    return true;
+  }
+  Tensor *out_inline[4] = {NULL};
+  Tensor **out = n->nnext <= 4 ? out_inline : calloc((size_t)n->nnext, sizeof *out);
+  if (!out) return oom();
+  bool ok = call_node(g, t, buf, out);
+  task_clear_buf(&g->tasks[k]);
+  if (ok && !g->retain_graph) node_release_saved(n);
+  ok = ok && propagate(g, n, out);
+  for (int i = 0; i < n->nnext; i++) tensor_release(out[i]);
+  if (out != out_inline) free(out);
+  return ok;
+}
+
+static bool graph_run(Graph *g) {
+  for (int k = 0; k < g->ntasks; k++)
+    if (g->tasks[k].deps == 0 && !heap_push(g, k)) return false;
+  while (g->nheap > 0) {
+    if (tensor_interrupt_requested) {
+      tensor_set_error("Interrupted");
+      return false;
+    }
+    if (!run_task(g, heap_pop(g))) return false;
+  }
+  return true;
+}
+
+/* ---- the public entry points ---- */
+
+static Tensor *root_grad(Tensor *root, Tensor *given, int i) {
+  if (!given) {
+    if (root->numel != 1) {
+      tensor_set_error("grad can be implicitly created only for scalar outputs");
+      return NULL;
+    }
+    return tensor_full(root->dtype, root->ndim, root->shape, 1.0);
+  }
+  bool same = given->ndim == root->ndim &&
+              (root->ndim == 0 || !memcmp(given->shape, root->shape, (size_t)root->ndim * 8));
+  if (!same) {
+    char got[256], want[256];
+    ag_format_shape(got, sizeof got, given->ndim, given->shape);
+    ag_format_shape(want, sizeof want, root->ndim, root->shape);
+    tensor_set_error("Mismatch in shape: grad_output[%d] has a shape of %s and output[%d] has a "
+                     "shape of %s.", i, got, i, want);
+    return NULL;
+  }
+  return given->dtype == root->dtype ? tensor_retain(given) : tensor_to_dtype(given, root->dtype);
+}
+
+/* Seeds the roots' gradients; roots[] receive the root nodes (new references). */
+static bool seed_roots(Graph *g, Tensor *const *roots, Tensor *const *grads, int n,
+                       GradNode **root_nodes) {
+  for (int i = 0; i < n; i++) {
+    AgEdge e = tensor_edge(roots[i]);
+    if (!e.node) {
+      tensor_set_error("element %d of tensors does not require grad and does not have a grad_fn", i);
+      return false;
+    }
+    root_nodes[i] = e.node;
+  }
+  if (!graph_discover(g, root_nodes, n)) return false;
+  for (int i = 0; i < n; i++) {
+    Tensor *grad = root_grad(roots[i], grads ? grads[i] : NULL, i);
+    if (!grad) return false;
+    Task *t = &g->tasks[task_find(g, root_nodes[i])];
+    Tensor **buf = task_buf(t);
+    if (!buf) {
+      tensor_release(grad);
+      return oom();
+    }
+    if (!buffer_add(&buf[roots[i]->meta ? ag_output_nr(roots[i]) : 0], grad)) return false;
+  }
+  return true;
+}
+
+/* Registers the wanted tensors: their nodes become capture points or targets. */
+static bool mark_inputs(Graph *g, Tensor *const *inputs, int n) {
+  g->caps = calloc((size_t)(n ? n : 1), sizeof *g->caps);
+  if (!g->caps) return oom();
+  for (int i = 0; i < n; i++) {
+    if (!ag_requires_grad(inputs[i])) {
+      tensor_set_error("One of the differentiated Tensors does not require grad");
+      return false;
+    }
+    AgEdge e = tensor_edge(inputs[i]);
+    int k = e.node ? task_find(g, e.node) : -1;
+    grad_node_release(e.node); /* the leaf or the graph keeps it alive */
+    if (k < 0) continue; /* not part of this graph */
+    Task *t = &g->tasks[k];
+    if (g->accumulate && t->node->kind == AG_NODE_AccumulateGrad) {
+      t->target = true;
+      continue;
+    }
+    t->hit = true;
+    g->caps[g->ncaps++] = (Capture){t->node, e.input_nr, i, g->accumulate ? inputs[i] : NULL};
+  }
+  return true;
+}
+
+static bool engine_run(Graph *g, Tensor *const *roots, Tensor *const *grads, int n,
+                       Tensor *const *inputs, int ninputs) {
+  GradNode **root_nodes = calloc((size_t)(n ? n : 1), sizeof *root_nodes);
+  if (!root_nodes) return oom();
+  bool ok = seed_roots(g, roots, grads, n, root_nodes);
+  g->all_useful = inputs == NULL;
+  if (ok && inputs) ok = mark_inputs(g, inputs, ninputs) && graph_mark_useful(g);
+  bool was_enabled = ag_set_grad_enabled(g->create_graph);
+  if (ok) ok = graph_run(g);
+  ag_set_grad_enabled(was_enabled);
+  for (int i = 0; i < n; i++) grad_node_release(root_nodes[i]);
+  free(root_nodes);
+  return ok;
+}
+
+bool ag_backward(Tensor *const *roots, Tensor *const *grad_roots, int n, bool retain_graph,
+                 bool create_graph, Tensor *const *inputs, int ninputs) {
+  Graph g = {0};
+  g.accumulate = true;
+  g.retain_graph = retain_graph || create_graph;
+  g.create_graph = create_graph;
+  if (inputs && ninputs == 0) {
+    tensor_set_error("'inputs' argument to backward() cannot be empty.");
+    return false;
+  }
+  bool ok = engine_run(&g, roots, grad_roots, n, inputs, ninputs);
+  graph_free(&g);
+  return ok;
+}
+
+bool ag_grad(Tensor *const *outputs, Tensor *const *grad_outputs, int noutputs,
+             Tensor *const *inputs, int ninputs, bool retain_graph, bool create_graph,
+             bool allow_unused, Tensor **results) {
+  Graph g = {0};
+  g.retain_graph = retain_graph;
+  g.create_graph = create_graph;
+  g.results = results;
+  for (int i = 0; i < ninputs; i++) results[i] = NULL;
+  bool ok = engine_run(&g, outputs, grad_outputs, noutputs, inputs, ninputs);
+  for (int i = 0; ok && i < ninputs; i++) {
+    if (results[i] || allow_unused) continue;
+    tensor_set_error("One of the differentiated Tensors appears to not have been used in the "
+                     "graph. Set allow_unused=true if this is the desired behavior.");
+    ok = false;
+  }
+  if (!ok)
+    for (int i = 0; i < ninputs; i++) {
+      tensor_release(results[i]);
+      results[i] = NULL;
+    }
+  graph_free(&g);
+  return ok;
+}

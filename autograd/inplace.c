@@ -1,0 +1,239 @@
+/* inplace.c — in-place ops and history rebasing.
+ *
+ * An in-place op on a tensor whose history matters is recorded as the
+ * out-of-place op, whose result is then written into the tensor (one
+ * version bump) and whose node becomes the tensor's grad_fn ("rebasing" its
+ * history). When the formula needs the old value, the op reads a copy that
+ * carries the old history, so the node never saves a tensor that is about
+ * to be overwritten.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "autograd/internal.h"
+
+static bool same_shape(const Tensor *a, const Tensor *b) {
+  return a->ndim == b->ndim && (a->ndim == 0 || !memcmp(a->shape, b->shape, (size_t)a->ndim * 8));
+}
+
+static bool is_leaf_requiring_grad(const Tensor *t) { return ag_requires_grad(t) && ag_is_leaf(t); }
+
+bool ag_check_inplace(const Tensor *a) {
+  if (!ag_is_grad_enabled()) return true;
+  if (is_leaf_requiring_grad(a)) {
+    tensor_set_error("a leaf Variable that requires grad is being used in an in-place operation.");
+    return false;
+  }
+  const Tensor *base = a->meta ? meta_of(a)->view_base : NULL;
+  if (base && is_leaf_requiring_grad(base)) {
+    tensor_set_error("a view of a leaf Variable that requires grad is being used in an in-place "
+                     "operation.");
+    return false;
+  }
+  return true;
+}
+
+/* Whether the in-place op must be recorded; false with an error when it can't be. */
+static bool should_record_inplace(Tensor *a, Tensor *other, bool *record) {
+  Tensor *ins[2] = {a, other};
+  *record = ag_should_record(ins, other ? 2 : 1);
+  if (!*record) return true;
+  if (!dtype_is_float(a->dtype)) {
+    tensor_set_error("result type Float can't be cast to the desired output type %s",
+                     a->dtype == DT_INT64 ? "Long" : "Bool");
+    return false;
+  }
+  if (a->meta && meta_of(a)->view_base) {
+    tensor_set_error("in-place modification of a view of a tensor that requires grad is not "
+                     "supported: assign through the base tensor (t[...] = v) or clone() the "
+                     "view first");
+    return false;
+  }
+  return true;
+}
+
+/* Moves a's retain_grad from its old node to its new one. */
+static void retain_forget(Tensor *a) {
+  AgMeta *m = meta_of(a);
+  if (m && m->retains_grad && m->grad_fn && m->grad_fn->extra && m->grad_fn->extra->retain)
+    m->grad_fn->extra->retain[m->output_nr] = NULL;
+}
+
+/* Makes n (output 0) the new grad_fn of a. */
+static bool rebase(Tensor *a, GradNode *n) {
+  retain_forget(a);
+  if (!node_set_output(n, 0, a)) return false;
+  AgMeta *m = meta_of(a);
+  if (m->retains_grad) {
+    m->retains_grad = false;
+    return ag_retain_grad(a);
+  }
+  return true;
+}
+
+/* A copy of a that carries a's history (the op reads it instead of a). */
+static Tensor *history_copy(Tensor *a) {
+  Tensor *c = tensor_clone(a);
+  if (!c || !ag_requires_grad(a)) return c;
+  AgMeta *m = meta_get(c);
+  if (!m) {
+    tensor_release(c);
+    return NULL;
+  }
+  m->requires_grad = true;
+  m->grad_fn = grad_node_retain(meta_of(a)->grad_fn);
+  m->output_nr = meta_of(a)->output_nr;
+  return c;
+}
+
+/* Writes the recorded out-of-place result r into a and rebases a onto r's node. */
+static bool adopt_result(Tensor *a, Tensor *r) {
+  if (!same_shape(a, r)) {
+    char ra[256], rr[256];
+    ag_format_shape(ra, sizeof ra, a->ndim, a->shape);
+    ag_format_shape(rr, sizeof rr, r->ndim, r->shape);
+    tensor_set_error("output with shape %s doesn't match the broadcast shape %s", ra, rr);
+    tensor_release(r);
+    return false;
+  }
+  bool ok = tensor_copy_(a, r);
+  if (ok) ag_note_inplace_write(a);
+  if (ok && ag_grad_fn(r)) ok = rebase(a, ag_grad_fn(r));
+  tensor_release(r);
+  return ok;
+}
+
+static Tensor *source_for(Tensor *a, bool reads_old_value) {
+  return reads_old_value ? history_copy(a) : tensor_retain(a);
+}
+
+bool ag_binary_(BinaryOp op, Tensor *a, Tensor *b) {
+  bool record;
+  if (!ag_check_inplace(a) || !should_record_inplace(a, b, &record)) return false;
+  if (!record) {
+    bool ok = tensor_binary_(op, a, b);
+    if (ok) ag_note_inplace_write(a);
+    return ok;
+  }
+  Tensor *src = source_for(a, op != BIN_ADD && op != BIN_SUB);
+  Tensor *r = src ? ag_binary(op, src, b) : NULL;
+  tensor_release(src);
+  return r && adopt_result(a, r);
+}
+
+bool ag_binary_scalar_(BinaryOp op, Tensor *a, double s) {
+  bool record;
+  if (!ag_check_inplace(a) || !should_record_inplace(a, NULL, &record)) return false;
+  if (!record) {
+    bool ok = tensor_binary_scalar_(op, a, s);
+    if (ok) ag_note_inplace_write(a);
+    return ok;
+  }
+  bool reads = op == BIN_POW || op == BIN_MAXIMUM || op == BIN_MINIMUM;
+  Tensor *src = source_for(a, reads);
+  Tensor *r = src ? ag_binary_scalar(op, src, s) : NULL;
+  tensor_release(src);
+  return r && adopt_result(a, r);
+}
+
+bool ag_unary_(UnaryOp op, Tensor *a) {
+  bool record;
+  if (!ag_check_inplace(a) || !should_record_inplace(a, NULL, &record)) return false;
+  if (!record) {
+    bool ok = tensor_unary_(op, a);
+    if (ok) ag_note_inplace_write(a);
+    return ok;
+  }
+  Tensor *src = source_for(a, op != UN_NEG);
+  Tensor *r = src ? ag_unary(op, src) : NULL;
+  tensor_release(src);
+  return r && adopt_result(a, r);
+}
+
+bool ag_clamp_(Tensor *a, double lo, double hi) {
+  bool record;
+  if (!ag_check_inplace(a) || !should_record_inplace(a, NULL, &record)) return false;
+  if (!record) {
+    bool ok = tensor_clamp_(a, lo, hi);
+    if (ok) ag_note_inplace_write(a);
+    return ok;
+  }
+  Tensor *src = source_for(a, true);
+  Tensor *r = src ? ag_clamp(src, lo, hi) : NULL;
+  tensor_release(src);
+  return r && adopt_result(a, r);
+}
+
+/* The op wrote new values that do not depend on the old ones: a node with
+ * zero gradient replaces a's history (fill_, zero_, uniform_, normal_). */
+static bool overwrite_record(Tensor *a, AgNodeKind kind, bool record) {
+  ag_note_inplace_write(a);
+  if (!record) return true;
+  GradNode *n = ag_record_node(kind, &a, 1, 0, 1);
+  if (!n) return false;
+  bool ok = rebase(a, n);
+  node_finish(n);
+  return ok;
+}
+
+bool ag_fill_(Tensor *a, double v) {
+  bool record;
+  if (!ag_check_inplace(a) || !should_record_inplace(a, NULL, &record)) return false;
+  return tensor_fill_(a, v) && overwrite_record(a, AG_NODE_FillBackward0, record);
+}
+
+bool ag_zero_(Tensor *a) {
+  bool record;
+  if (!ag_check_inplace(a) || !should_record_inplace(a, NULL, &record)) return false;
+  return tensor_fill_(a, 0) && overwrite_record(a, AG_NODE_ZeroBackward0, record);
+}
+
+bool ag_uniform_(TensorRng *rng, Tensor *a, double lo, double hi) {
+  bool record;
+  if (!ag_check_inplace(a) || !should_record_inplace(a, NULL, &record)) return false;
+  return tensor_uniform_(rng, a, lo, hi) && overwrite_record(a, AG_NODE_UniformBackward0, record);
+}
+
+bool ag_normal_(TensorRng *rng, Tensor *a, double mean, double std) {
+  bool record;
+  if (!ag_check_inplace(a) || !should_record_inplace(a, NULL, &record)) return false;
+  return tensor_normal_(rng, a, mean, std) && overwrite_record(a, AG_NODE_NormalBackward0, record);
+}
+
+/* n (recorded before the write, with edges to a's old history) becomes a's grad_fn. */
+static bool rebase_finish(Tensor *a, GradNode *n) {
+  bool ok = rebase(a, n);
+  node_finish(n);
+  return ok;
+}
+
+bool ag_copy_(Tensor *dst, Tensor *src) {
+  bool record;
+  if (!ag_check_inplace(dst) || !should_record_inplace(dst, src, &record)) return false;
+  GradNode *n = record ? ag_record_node(AG_NODE_CopyBackwards, (Tensor *[2]){dst, src}, 2, 0, 1) : NULL;
+  if (record && !n) return false;
+  if (!tensor_copy_(dst, src)) {
+    if (n) node_finish(n);
+    return false;
+  }
+  ag_note_inplace_write(dst);
+  return !record || rebase_finish(dst, n);
+}
+
+bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v) {
+  bool record;
+  if (!ag_check_inplace(a) || !should_record_inplace(a, v, &record)) return false;
+  GradNode *node = NULL;
+  if (record) {
+    AgNodeKind kind = tensor_index_is_basic(items, n) ? AG_NODE_CopySlices : AG_NODE_IndexPutBackward0;
+    node = ag_record_node(kind, (Tensor *[2]){a, v}, 2, 0, 1);
+    if (!node) return false;
+    node_set_params_items(node, items, n);
+  }
+  if (!tensor_index_put_(a, items, n, v)) {
+    if (node) node_finish(node);
+    return false;
+  }
+  ag_note_inplace_write(a);
+  return !record || rebase_finish(a, node);
+}

@@ -1,0 +1,184 @@
+/* internal.h — the structures shared by the files of autograd/ (not public).
+ *
+ * AgMeta is the per-tensor state behind Tensor.meta; GradNode is one node of
+ * the recorded graph. Both come from thread-local free lists (node.c) since a
+ * training loop creates and frees millions of them. A node keeps the shape
+ * and dtype of each input and output (AgInfo) because most derivative
+ * formulas need them after the tensors themselves are gone.
+ */
+#ifndef AG_AUTOGRAD_INTERNAL_H
+#define AG_AUTOGRAD_INTERNAL_H
+
+#include <stddef.h>
+
+#include "autograd/autograd.h"
+
+/* Shape and dtype of a tensor, small shapes inline. */
+typedef struct {
+  DType dtype;
+  int ndim;
+  union {
+    int64_t small[4];
+    int64_t *big; /* ndim > 4: malloc'd */
+  } u;
+} AgInfo;
+
+static inline const int64_t *info_shape(const AgInfo *i) {
+  return i->ndim <= 4 ? i->u.small : i->u.big;
+}
+static inline int64_t info_numel(const AgInfo *i) {
+  int64_t n = 1;
+  for (int d = 0; d < i->ndim; d++) n *= info_shape(i)[d];
+  return n;
+}
+
+typedef struct {
+  GradNode *node; /* NULL: that input needs no gradient */
+  int input_nr;
+} AgEdge;
+
+/* A value a derivative formula needs, saved without creating a cycle. */
+typedef struct {
+  Tensor *data;      /* data-only alias; NULL when not saved or freed */
+  GradNode *grad_fn; /* the saved tensor's gradient edge (retained), for create_graph */
+  int output_nr;
+  int64_t version;   /* the version counter when saved */
+  bool is_output;    /* an output of this very node (its edge is the node itself) */
+  bool requires_grad;
+  const char *name;  /* "self", "other", "result", ... */
+} AgSaved;
+
+typedef struct AgHook {
+  int handle;
+  int output_nr; /* hooks on a node: which output's gradient they see */
+  AgHookFns fns;
+  void *ctx;
+  struct AgHook *next;
+} AgHook;
+
+/* Op parameters a formula needs (which fields mean what is per kind). */
+typedef struct {
+  double s0, s1;
+  int64_t i0, i1, i2;
+  int ndims;
+  int dims[TENSOR_MAX_DIMS];
+  bool keepdim, flag;
+  Reduction red;
+  IndexItem *items; /* owned; tensor items hold retained aliases */
+  int nitems;
+} AgParams;
+
+/* Rarely needed parts of a node, allocated on demand. */
+typedef struct {
+  AgHook *hooks;   /* tensor hooks of non-leaf outputs */
+  Tensor **retain; /* per output: weak pointer to a tensor that retains its grad */
+  char *custom_name;
+  AgFunctionFns fns;
+  void *ctx;
+  int nargs;       /* custom: arguments of apply; edge i belongs to argument edge_arg[i] */
+  int *edge_arg;
+} AgNodeExtra;
+
+#define AG_INLINE_EDGES 2
+#define AG_INLINE_SAVED 3
+
+struct GradNode {
+  int64_t refcount;
+  uint64_t id;
+  AgNodeKind kind;
+  int line;
+  bool released;  /* saved values freed by a backward without retain_graph */
+  bool has_saved; /* PyTorch saves variables here: a second backward fails */
+  int nnext, nsaved, noutputs;
+  AgEdge *next;
+  AgInfo *in_info; /* per edge: shape/dtype of that input */
+  AgSaved *saved;
+  AgInfo *out_info;
+  AgEdge next_inline[AG_INLINE_EDGES];
+  AgInfo in_inline[AG_INLINE_EDGES];
+  AgSaved saved_inline[AG_INLINE_SAVED];
+  AgInfo out_inline[1];
+  AgParams p;
+  Tensor *variable; /* AccumulateGrad: the leaf (strong) */
+  AgNodeExtra *extra;
+  GradNode *free_next; /* free list / deferred release list */
+};
+
+typedef struct {
+  TensorMeta base;
+  bool requires_grad;
+  bool retains_grad;
+  int output_nr;
+  Tensor *grad;
+  GradNode *grad_fn;     /* owned */
+  GradNode *accumulator; /* weak: the AccumulateGrad node owns the tensor */
+  AgHook *hooks;         /* leaf hooks */
+  char *name;
+  Tensor *view_base;     /* owned: the tensor this one is a differentiable view of */
+} AgMeta;
+
+/* ---- meta.c ---- */
+static inline AgMeta *meta_of(const Tensor *t) { return (AgMeta *)t->meta; }
+AgMeta *meta_get(Tensor *t); /* creates on demand; NULL when out of memory */
+/* Its gradient edge (grad_fn, AccumulateGrad or none), the node a new reference. */
+AgEdge tensor_edge(Tensor *t);
+void hooks_free(AgHook *h);
+/* Runs hooks (for output_nr, or all when output_nr < 0) on *grad; false when one failed. */
+bool hooks_run(AgHook *h, int output_nr, Tensor **grad);
+int next_hook_handle(void);
+void ag_note_inplace_write(Tensor *t); /* remembers the line of a version bump */
+int ag_inplace_write_line(const Storage *s, int64_t version); /* 0 if unknown */
+bool ag_any_nan(const Tensor *t);
+/* "[2, 3]" into buf (truncated to cap). */
+void ag_format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);
+
+/* ---- node.c ---- */
+GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs);
+void info_set(AgInfo *info, const Tensor *t);
+void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape);
+void node_set_input(GradNode *n, int i, Tensor *t); /* t may be NULL or not require grad */
+void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output);
+/* Makes `out` an output of n (grad_fn, requires_grad). false when out of memory. */
+bool node_set_output(GradNode *n, int i, Tensor *out);
+/* Drops the builder's reference after the outputs were set. */
+void node_finish(GradNode *n);
+Tensor *node_unpack(GradNode *n, int i); /* new ref, version-checked; NULL + error */
+void node_release_saved(GradNode *n);
+AgNodeExtra *node_extra(GradNode *n);
+void node_set_params_items(GradNode *n, const IndexItem *items, int nitems);
+/* Any input requires grad and grad mode is on. */
+bool ag_should_record(Tensor *const *ts, int n);
+
+/* ---- ops.c: recording helpers ---- */
+/* out is a float tensor, grad mode is on and an input requires grad. */
+bool ag_record_wanted(Tensor *const *inputs, int n, const Tensor *out);
+/* A node with an edge to each input (NULL entries: no edge, [nil, 0]). */
+GradNode *ag_record_node(AgNodeKind kind, Tensor *const *inputs, int nin, int nsaved, int nout);
+/* Makes out the single output of n and drops the builder's reference; on
+ * failure (n NULL included) releases out and returns NULL. */
+Tensor *ag_record_finish(GradNode *n, Tensor *out);
+
+/* ---- derivatives.c ---- */
+/* grads: one per output (never NULL); out: one per edge, filled where needs[i]. */
+typedef bool (*AgDerivFn)(GradNode *n, Tensor *const *grads, Tensor **out, const bool *needs);
+extern const AgDerivFn ag_derivatives[AG_NODE_COUNT];
+
+/* ---- custom.c ---- */
+bool custom_apply(GradNode *n, Tensor *const *grads, Tensor **out, const bool *needs);
+
+/* ---- ops.c internals used by the formulas ---- */
+/* zeros of the input's shape with g written (accumulated) at items: the
+ * backward of indexing, itself differentiable. */
+Tensor *ag_index_backward(Tensor *g, const AgInfo *in, const IndexItem *items, int n,
+                          AgNodeKind kind);
+/* zeros of shape `in` with src scatter-added along dim at index. */
+Tensor *ag_scatter_add_into(const AgInfo *in, int dim, const Tensor *index, Tensor *src);
+/* erf-based normal CDF, differentiable (ErfBackward0). */
+Tensor *ag_normal_cdf(Tensor *x);
+/* g with the region `items` zeroed (the base's share of index assignment). */
+Tensor *ag_index_fill_zero(Tensor *g, const IndexItem *items, int n);
+bool ag_anomaly_check_forward(void);
+/* dims normalised to 0..ndim-1 (all dims when dims is NULL) into p. */
+void params_set_dims(AgParams *p, const int *dims, int ndims, int ndim);
+
+#endif

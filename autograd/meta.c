@@ -1,0 +1,285 @@
+/* meta.c — modes and the autograd state of each tensor (AgMeta). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "autograd/internal.h"
+
+/* ---- modes (thread-local, as PyTorch's) ---- */
+
+static _Thread_local bool grad_disabled; /* zero-initialised: grad mode on */
+static _Thread_local bool anomaly_on, anomaly_forward;
+static _Thread_local int current_line;
+static _Thread_local int hook_counter;
+
+bool ag_is_grad_enabled(void) { return !grad_disabled; }
+
+bool ag_set_grad_enabled(bool enabled) {
+  bool previous = !grad_disabled;
+  grad_disabled = !enabled;
+  return previous;
+}
+
+void ag_set_anomaly(bool enabled, bool check_forward) {
+  anomaly_on = enabled;
+  anomaly_forward = enabled && check_forward;
+}
+
+bool ag_anomaly_enabled(void) { return anomaly_on; }
+bool ag_anomaly_check_forward(void) { return anomaly_forward; }
+void ag_set_current_line(int line) { current_line = line; }
+int ag_current_line(void) { return current_line; }
+int next_hook_handle(void) { return ++hook_counter; }
+
+/* ---- where in-place writes happened ----
+ * The version counter lives in tensor/'s Storage, which has no room for a
+ * line; a small ring of the latest writes (storage, new version, line) lets
+ * the version error name the line that modified a saved tensor. */
+#define WRITE_RING 256
+typedef struct {
+  const Storage *storage;
+  int64_t version;
+  int line;
+} WriteNote;
+static _Thread_local WriteNote write_ring[WRITE_RING];
+static _Thread_local unsigned write_pos;
+
+void ag_note_inplace_write(Tensor *t) {
+  WriteNote *w = &write_ring[write_pos++ % WRITE_RING];
+  w->storage = t->storage;
+  w->version = tensor_version(t);
+  w->line = current_line;
+}
+
+int ag_inplace_write_line(const Storage *s, int64_t version) {
+  for (unsigned k = 0; k < WRITE_RING; k++) {
+    const WriteNote *w = &write_ring[(write_pos - 1 - k) % WRITE_RING];
+    if (w->storage == s && w->version == version) return w->line;
+  }
+  return 0;
+}
+
+void ag_format_shape(char *buf, size_t cap, int ndim, const int64_t *shape) {
+  size_t len = (size_t)snprintf(buf, cap, "[");
+  for (int d = 0; d < ndim && len < cap; d++)
+    len += (size_t)snprintf(buf + len, cap - len, "%s%lld", d ? ", " : "", (long long)shape[d]);
+  if (len < cap) snprintf(buf + len, cap - len, "]");
+}
+
+bool ag_any_nan(const Tensor *t) {
+  if (!dtype_is_float(t->dtype)) return false;
+  for (int64_t i = 0; i < t->numel; i++)
+    if (isnan(tensor_get_flat(t, i))) return true;
+  return false;
+}
+
+/* ---- the meta itself ---- */
+
+void hooks_free(AgHook *h) {
+  while (h) {
+    AgHook *next = h->next;
+    if (h->fns.release) h->fns.release(h->ctx);
+    free(h);
+    h = next;
+  }
+}
+
+static void meta_destroy(TensorMeta *base) {
+  AgMeta *m = (AgMeta *)base;
+  if (m->grad_fn && m->grad_fn->extra && m->grad_fn->extra->retain) {
+    Tensor **slot = &m->grad_fn->extra->retain[m->output_nr];
+    *slot = NULL; /* the node only pointed to us weakly */
+  }
+  tensor_release(m->grad);
+  grad_node_release(m->grad_fn);
+  hooks_free(m->hooks);
+  free(m->name);
+  tensor_release(m->view_base);
+  free(m);
+}
+
+AgMeta *meta_get(Tensor *t) {
+  if (t->meta) return meta_of(t);
+  AgMeta *m = calloc(1, sizeof *m);
+  if (!m) {
+    tensor_set_error("out of memory");
+    return NULL;
+  }
+  m->base.destroy = meta_destroy;
+  t->meta = &m->base;
+  return m;
+}
+
+bool ag_requires_grad(const Tensor *t) { return t && t->meta && meta_of(t)->requires_grad; }
+bool ag_is_leaf(const Tensor *t) { return !t->meta || !meta_of(t)->grad_fn; }
+GradNode *ag_grad_fn(const Tensor *t) { return t->meta ? meta_of(t)->grad_fn : NULL; }
+int ag_output_nr(const Tensor *t) { return t->meta ? meta_of(t)->output_nr : 0; }
+Tensor *ag_get_grad(const Tensor *t) { return t->meta ? meta_of(t)->grad : NULL; }
+bool ag_retains_grad(const Tensor *t) { return t->meta && meta_of(t)->retains_grad; }
+const char *ag_name(const Tensor *t) { return t->meta ? meta_of(t)->name : NULL; }
+
+bool ag_set_requires_grad(Tensor *t, bool requires_grad) {
+  if (!ag_is_leaf(t)) {
+    if (requires_grad) return true;
+    tensor_set_error("you can only change requires_grad flags of leaf variables. If you want "
+                     "to use a computed variable in a subgraph that doesn't require "
+                     "differentiation use var_no_grad = var.detach().");
+    return false;
+  }
+  if (requires_grad && !dtype_is_float(t->dtype)) {
+    tensor_set_error("only Tensors of floating point and complex dtype can require gradients");
+    return false;
+  }
+  if (!requires_grad && !t->meta) return true;
+  AgMeta *m = meta_get(t);
+  if (!m) return false;
+  m->requires_grad = requires_grad;
+  return true;
+}
+
+static bool same_shape(const Tensor *a, const Tensor *b) {
+  if (a->ndim != b->ndim) return false;
+  for (int d = 0; d < a->ndim; d++)
+    if (a->shape[d] != b->shape[d]) return false;
+  return true;
+}
+
+bool ag_set_grad(Tensor *t, Tensor *grad) {
+  if (grad && !same_shape(t, grad)) {
+    tensor_set_error("assigned grad has data of a different size");
+    return false;
+  }
+  if (grad && grad->dtype != t->dtype) {
+    tensor_set_error("assigned grad has data of a different type");
+    return false;
+  }
+  if (!grad && !t->meta) return true;
+  AgMeta *m = meta_get(t);
+  if (!m) return false;
+  tensor_retain(grad);
+  tensor_release(m->grad);
+  m->grad = grad;
+  return true;
+}
+
+bool ag_retain_grad(Tensor *t) {
+  if (!ag_requires_grad(t)) {
+    tensor_set_error("can't retain_grad on Tensor that has requires_grad=False");
+    return false;
+  }
+  AgMeta *m = meta_of(t);
+  if (!m->grad_fn || m->retains_grad) return true;
+  AgNodeExtra *x = node_extra(m->grad_fn);
+  if (!x) return false;
+  if (!x->retain) {
+    x->retain = calloc((size_t)m->grad_fn->noutputs, sizeof *x->retain);
+    if (!x->retain) {
+      tensor_set_error("out of memory");
+      return false;
+    }
+  }
+  x->retain[m->output_nr] = t;
+  m->retains_grad = true;
+  return true;
+}
+
+void ag_set_name(Tensor *t, const char *name) {
+  AgMeta *m = meta_get(t);
+  if (!m) return;
+  free(m->name);
+  m->name = name ? strdup(name) : NULL;
+}
+
+AgEdge tensor_edge(Tensor *t) {
+  AgEdge e = {NULL, 0};
+  if (!ag_requires_grad(t)) return e;
+  AgMeta *m = meta_of(t);
+  if (m->grad_fn) {
+    e.node = grad_node_retain(m->grad_fn);
+    e.input_nr = m->output_nr;
+  } else {
+    e.node = ag_grad_accumulator(t);
+  }
+  return e;
+}
+
+GradNode *ag_grad_accumulator(Tensor *t) {
+  if (!ag_requires_grad(t) || !ag_is_leaf(t)) return NULL;
+  AgMeta *m = meta_of(t);
+  if (m->accumulator) return grad_node_retain(m->accumulator);
+  GradNode *n = node_new(AG_NODE_AccumulateGrad, 0, 0, 1);
+  if (!n) return NULL;
+  n->id = UINT64_MAX; /* PyTorch runs accumulation as soon as it is ready */
+  info_set(&n->out_info[0], t);
+  n->variable = tensor_retain(t);
+  m->accumulator = n;
+  return n; /* the caller's reference; the leaf only points back weakly */
+}
+
+/* ---- hooks ---- */
+
+int ag_register_hook(Tensor *t, AgHookFns fns, void *ctx) {
+  if (!ag_requires_grad(t)) {
+    tensor_set_error("cannot register a hook on a tensor that doesn't require gradient");
+    return -1;
+  }
+  AgHook *h = calloc(1, sizeof *h);
+  if (!h) {
+    tensor_set_error("out of memory");
+    return -1;
+  }
+  AgMeta *m = meta_of(t);
+  h->handle = next_hook_handle();
+  h->output_nr = m->output_nr;
+  h->fns = fns;
+  h->ctx = ctx;
+  AgHook **list = &m->hooks;
+  if (m->grad_fn) {
+    AgNodeExtra *x = node_extra(m->grad_fn);
+    if (!x) {
+      free(h);
+      return -1;
+    }
+    list = &x->hooks;
+  }
+  while (*list) list = &(*list)->next; /* hooks run in registration order */
+  *list = h;
+  return h->handle;
+}
+
+static bool hook_list_remove(AgHook **list, int handle) {
+  for (; *list; list = &(*list)->next) {
+    if ((*list)->handle != handle) continue;
+    AgHook *h = *list;
+    *list = h->next;
+    h->next = NULL;
+    hooks_free(h);
+    return true;
+  }
+  return false;
+}
+
+bool ag_remove_hook(Tensor *t, int handle) {
+  if (!t->meta) return false;
+  AgMeta *m = meta_of(t);
+  if (hook_list_remove(&m->hooks, handle)) return true;
+  return m->grad_fn && m->grad_fn->extra && hook_list_remove(&m->grad_fn->extra->hooks, handle);
+}
+
+bool hooks_run(AgHook *h, int output_nr, Tensor **grad) {
+  for (; h; h = h->next) {
+    if (output_nr >= 0 && h->output_nr != output_nr) continue;
+    bool failed = false;
+    Tensor *replaced = h->fns.call(h->ctx, *grad, &failed);
+    if (failed) {
+      tensor_release(replaced);
+      return false;
+    }
+    if (replaced) {
+      tensor_release(*grad);
+      *grad = replaced;
+    }
+  }
+  return true;
+}

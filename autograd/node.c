@@ -1,0 +1,344 @@
+/* node.c — graph nodes: allocation, recording, saved values, introspection. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "autograd/internal.h"
+
+static const char *const kind_names[AG_NODE_COUNT] = {
+#define AG_NODE_NAME(name) #name,
+    AG_NODE_KINDS(AG_NODE_NAME)
+#undef AG_NODE_NAME
+};
+_Static_assert(sizeof kind_names / sizeof kind_names[0] == AG_NODE_COUNT,
+               "one name per node kind");
+
+const char *ag_node_kind_name(AgNodeKind kind) {
+  return kind >= 0 && kind < AG_NODE_COUNT ? kind_names[kind] : "?";
+}
+
+/* ---- allocation: a thread-local free list; releases are deferred into a
+ * list and drained in a loop, so freeing a long chain never recurses ---- */
+
+#define NODE_POOL_MAX 4096
+static _Thread_local GradNode *node_pool;
+static _Thread_local int node_pool_size;
+static _Thread_local uint64_t node_counter;
+static _Thread_local GradNode *dying;
+static _Thread_local bool draining;
+
+static bool node_alloc_arrays(GradNode *n, int nnext, int nsaved, int noutputs) {
+  n->next = nnext <= AG_INLINE_EDGES ? n->next_inline : calloc((size_t)nnext, sizeof *n->next);
+  n->in_info = nnext <= AG_INLINE_EDGES ? n->in_inline : calloc((size_t)nnext, sizeof *n->in_info);
+  n->saved = nsaved <= AG_INLINE_SAVED ? n->saved_inline : calloc((size_t)nsaved, sizeof *n->saved);
+  n->out_info = noutputs <= 1 ? n->out_inline : calloc((size_t)noutputs, sizeof *n->out_info);
+  return n->next && n->in_info && n->saved && n->out_info;
+}
+
+static void node_free_arrays(GradNode *n) {
+  for (int i = 0; i < n->nnext; i++)
+    if (n->in_info[i].ndim > 4) free(n->in_info[i].u.big);
+  for (int i = 0; i < n->noutputs; i++)
+    if (n->out_info[i].ndim > 4) free(n->out_info[i].u.big);
+  if (n->next != n->next_inline) free(n->next);
+  if (n->in_info != n->in_inline) free(n->in_info);
+  if (n->saved != n->saved_inline) free(n->saved);
+  if (n->out_info != n->out_inline) free(n->out_info);
+}
+
+GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs) {
+  GradNode *n = node_pool;
+  if (n) {
+    node_pool = n->free_next;
+    node_pool_size--;
+  } else {
+    n = malloc(sizeof *n);
+    if (!n) {
+      tensor_set_error("out of memory");
+      return NULL;
+    }
+  }
+  memset(n, 0, sizeof *n);
+  n->refcount = 1;
+  n->kind = kind;
+  n->id = ++node_counter;
+  n->line = ag_current_line();
+  n->nnext = nnext;
+  n->nsaved = nsaved;
+  n->noutputs = noutputs;
+  if (!node_alloc_arrays(n, nnext, nsaved, noutputs)) {
+    node_free_arrays(n);
+    free(n);
+    tensor_set_error("out of memory");
+    return NULL;
+  }
+  return n;
+}
+
+static void saved_clear(AgSaved *s) {
+  tensor_release(s->data);
+  s->data = NULL;
+  grad_node_release(s->grad_fn);
+  s->grad_fn = NULL;
+}
+
+static void extra_free(GradNode *n) {
+  AgNodeExtra *x = n->extra;
+  if (!x) return;
+  hooks_free(x->hooks);
+  free(x->retain);
+  if (x->fns.release) x->fns.release(x->ctx);
+  free(x->custom_name);
+  free(x->edge_arg);
+  free(x);
+}
+
+static void params_free(AgParams *p) {
+  for (int i = 0; i < p->nitems; i++)
+    if (p->items[i].kind == IDX_TENSOR) tensor_release((Tensor *)p->items[i].tensor);
+  free(p->items);
+}
+
+/* Frees one node; the nodes it referred to are pushed onto `dying`. */
+static void node_destroy(GradNode *n) {
+  for (int i = 0; i < n->nnext; i++) grad_node_release(n->next[i].node);
+  for (int i = 0; i < n->nsaved; i++) saved_clear(&n->saved[i]);
+  params_free(&n->p);
+  extra_free(n);
+  if (n->variable) {
+    AgMeta *m = meta_of(n->variable);
+    if (m && m->accumulator == n) m->accumulator = NULL;
+    tensor_release(n->variable);
+  }
+  node_free_arrays(n);
+  if (node_pool_size < NODE_POOL_MAX) {
+    n->free_next = node_pool;
+    node_pool = n;
+    node_pool_size++;
+  } else {
+    free(n);
+  }
+}
+
+GradNode *grad_node_retain(GradNode *node) {
+  if (node) node->refcount++;
+  return node;
+}
+
+void grad_node_release(GradNode *node) {
+  if (!node || --node->refcount > 0) return;
+  node->free_next = dying;
+  dying = node;
+  if (draining) return;
+  draining = true;
+  while (dying) {
+    GradNode *n = dying;
+    dying = n->free_next;
+    node_destroy(n);
+  }
+  draining = false;
+}
+
+AgNodeExtra *node_extra(GradNode *n) {
+  if (!n->extra) {
+    n->extra = calloc(1, sizeof *n->extra);
+    if (!n->extra) tensor_set_error("out of memory");
+  }
+  return n->extra;
+}
+
+/* ---- recording ---- */
+
+bool ag_should_record(Tensor *const *ts, int n) {
+  if (!ag_is_grad_enabled()) return false;
+  for (int i = 0; i < n; i++)
+    if (ag_requires_grad(ts[i])) return true;
+  return false;
+}
+
+void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
+  if (info->ndim > 4) free(info->u.big);
+  info->dtype = dt;
+  info->ndim = ndim;
+  int64_t *dst = info->u.small;
+  if (ndim > 4) {
+    info->u.big = malloc((size_t)ndim * sizeof(int64_t));
+    dst = info->u.big;
+    if (!dst) { /* keep the struct valid; shapes are then reported as 0-d */
+      info->ndim = 0;
+      return;
+    }
+  }
+  if (ndim > 0) memcpy(dst, shape, (size_t)ndim * sizeof(int64_t));
+}
+
+void info_set(AgInfo *info, const Tensor *t) { info_set_shape(info, t->dtype, t->ndim, t->shape); }
+
+void node_set_input(GradNode *n, int i, Tensor *t) {
+  if (!t) return;
+  info_set(&n->in_info[i], t);
+  AgEdge e = tensor_edge(t);
+  n->next[i] = e;
+}
+
+void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output) {
+  AgSaved *s = &n->saved[i];
+  n->has_saved = true;
+  s->name = name;
+  if (!t) return;
+  s->data = tensor_alias(t);
+  s->version = tensor_version(t);
+  s->is_output = is_output;
+  s->requires_grad = is_output || ag_requires_grad(t); /* an output is about to require grad */
+  if (!is_output && s->requires_grad) {
+    AgEdge e = tensor_edge(t);
+    s->grad_fn = e.node;
+    s->output_nr = e.input_nr;
+  }
+  if (is_output) s->output_nr = ag_output_nr(t);
+}
+
+bool node_set_output(GradNode *n, int i, Tensor *out) {
+  AgMeta *m = meta_get(out);
+  if (!m) return false;
+  if (m->grad_fn) grad_node_release(m->grad_fn);
+  m->grad_fn = grad_node_retain(n);
+  m->output_nr = i;
+  m->requires_grad = true;
+  info_set(&n->out_info[i], out);
+  return true;
+}
+
+void node_finish(GradNode *n) { grad_node_release(n); }
+
+void node_set_params_items(GradNode *n, const IndexItem *items, int nitems) {
+  n->p.items = calloc((size_t)(nitems > 0 ? nitems : 1), sizeof *items);
+  if (!n->p.items) return;
+  n->p.nitems = nitems;
+  for (int k = 0; k < nitems; k++) {
+    n->p.items[k] = items[k];
+    if (items[k].kind == IDX_TENSOR) n->p.items[k].tensor = tensor_alias(items[k].tensor);
+  }
+}
+
+/* ---- saved values ---- */
+
+static void format_type_and_shape(char *buf, size_t cap, const Tensor *t) {
+  const char *type = t->dtype == DT_FLOAT64   ? "torch.DoubleTensor"
+                     : t->dtype == DT_FLOAT32 ? "torch.FloatTensor"
+                     : t->dtype == DT_INT64   ? "torch.LongTensor"
+                                              : "torch.BoolTensor";
+  size_t len = (size_t)snprintf(buf, cap, "%s [", type);
+  for (int d = 0; d < t->ndim && len < cap; d++)
+    len += (size_t)snprintf(buf + len, cap - len, "%s%lld", d ? ", " : "", (long long)t->shape[d]);
+  if (len < cap) snprintf(buf + len, cap - len, "]");
+}
+
+static void version_error(GradNode *n, const AgSaved *s) {
+  char what[256], owner[160] = "", lines[160] = "";
+  format_type_and_shape(what, sizeof what, s->data);
+  GradNode *fn = s->is_output ? n : s->grad_fn;
+  if (fn && fn->kind != AG_NODE_AccumulateGrad)
+    snprintf(owner, sizeof owner, ", which is output %d of %s,", s->output_nr, grad_node_name(fn));
+  int64_t now = tensor_version(s->data);
+  int write_line = ag_inplace_write_line(s->data->storage, now);
+  if (n->line > 0 && write_line > 0)
+    snprintf(lines, sizeof lines, " (it was saved for %s at line %d and modified in place at line %d)",
+             grad_node_name(n), n->line, write_line);
+  else if (n->line > 0)
+    snprintf(lines, sizeof lines, " (it was saved for %s at line %d)", grad_node_name(n), n->line);
+  tensor_set_error("one of the variables needed for gradient computation has been modified by "
+                   "an inplace operation: [%s]%s is at version %lld; expected version %lld "
+                   "instead.%s Hint: enable anomaly detection to find the operation that failed "
+                   "to compute its gradient, with autograd.detect_anomaly().",
+                   what, owner, (long long)now, (long long)s->version, lines);
+}
+
+static void freed_error(void) {
+  tensor_set_error("Trying to backward through the graph a second time (or directly access "
+                   "saved tensors after they have already been freed). Saved intermediate "
+                   "values of the graph are freed when you call .backward() or "
+                   "autograd.grad(). Specify retain_graph=true if you need to backward through "
+                   "the graph a second time or if you need to access saved tensors after "
+                   "calling backward.");
+}
+
+/* The saved tensor, with its history when grad mode is on (create_graph). */
+Tensor *node_unpack(GradNode *n, int i) {
+  AgSaved *s = &n->saved[i];
+  if (n->released) {
+    freed_error();
+    return NULL;
+  }
+  if (!s->data) {
+    tensor_set_error("internal error: %s has no saved value %d", grad_node_name(n), i);
+    return NULL;
+  }
+  if (tensor_version(s->data) != s->version) {
+    version_error(n, s);
+    return NULL;
+  }
+  if (!s->requires_grad || !ag_is_grad_enabled()) return tensor_retain(s->data);
+  Tensor *t = tensor_alias(s->data);
+  AgMeta *m = t ? meta_get(t) : NULL;
+  if (!m) {
+    tensor_release(t);
+    return NULL;
+  }
+  m->requires_grad = true;
+  m->grad_fn = grad_node_retain(s->is_output ? n : s->grad_fn);
+  m->output_nr = s->output_nr;
+  return t;
+}
+
+void node_release_saved(GradNode *n) {
+  if (n->has_saved) n->released = true;
+  for (int i = 0; i < n->nsaved; i++) saved_clear(&n->saved[i]);
+  if (n->kind == AG_NODE_CustomBackward && n->extra && n->extra->fns.release_saved)
+    n->extra->fns.release_saved(n->extra->ctx);
+}
+
+/* ---- introspection ---- */
+
+AgNodeKind grad_node_kind(const GradNode *node) { return node->kind; }
+
+const char *grad_node_name(const GradNode *node) {
+  if (node->kind == AG_NODE_CustomBackward && node->extra && node->extra->custom_name)
+    return node->extra->custom_name;
+  return kind_names[node->kind];
+}
+
+uint64_t grad_node_id(const GradNode *node) { return node->id; }
+int grad_node_line(const GradNode *node) { return node->line; }
+int grad_node_num_next(const GradNode *node) { return node->nnext; }
+
+GradNode *grad_node_next(const GradNode *node, int i, int *input_nr) {
+  if (i < 0 || i >= node->nnext) return NULL;
+  if (input_nr) *input_nr = node->next[i].input_nr;
+  return node->next[i].node;
+}
+
+Tensor *grad_node_variable(const GradNode *node) { return node->variable; }
+int grad_node_num_saved(const GradNode *node) { return node->nsaved; }
+
+Tensor *grad_node_saved(const GradNode *node, int i, const char **name) {
+  if (i < 0 || i >= node->nsaved) return NULL;
+  if (name) *name = node->saved[i].name;
+  return node->saved[i].data;
+}
+
+int grad_node_num_outputs(const GradNode *node) { return node->noutputs; }
+
+bool grad_node_output_info(const GradNode *node, int i, DType *dtype, int *ndim,
+                           const int64_t **shape) {
+  if (i < 0 || i >= node->noutputs) return false;
+  const AgInfo *info = &node->out_info[i];
+  if (dtype) *dtype = info->dtype;
+  if (ndim) *ndim = info->ndim;
+  if (shape) *shape = info_shape(info);
+  return true;
+}
+
+void *grad_node_custom_ctx(const GradNode *node) {
+  return node->kind == AG_NODE_CustomBackward && node->extra ? node->extra->ctx : NULL;
+}

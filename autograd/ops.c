@@ -1,0 +1,529 @@
+/* ops.c — differentiable elementwise ops, reductions, losses and casts.
+ *
+ * Each op runs the tensor/ computation and, when grad mode is on and an
+ * input requires grad (and the result is a float tensor), records a node:
+ * its inputs (edges), what its formula in derivatives.c needs (saved values
+ * and params), and makes the result that node's output.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "autograd/internal.h"
+
+/* ---- recording helpers (shared with ops_shape.c and inplace.c) ---- */
+
+bool ag_record_wanted(Tensor *const *inputs, int n, const Tensor *out) {
+  return out && dtype_is_float(out->dtype) && ag_should_record(inputs, n);
+}
+
+/* A node with an edge to each input (NULL entries give no edge). */
+GradNode *ag_record_node(AgNodeKind kind, Tensor *const *inputs, int nin, int nsaved, int nout) {
+  GradNode *n = node_new(kind, nin, nsaved, nout);
+  if (!n) return NULL;
+  for (int i = 0; i < nin; i++) node_set_input(n, i, inputs[i]);
+  return n;
+}
+
+static bool forward_nan_check(GradNode *n, const Tensor *out) {
+  if (!ag_anomaly_check_forward() || !ag_any_nan(out)) return true;
+  tensor_set_error("Function '%s' produced nan values in its forward output (line %d).",
+                   grad_node_name(n), n->line);
+  return false;
+}
+
+/* Makes out the only output of n; on failure releases both and returns NULL. */
+Tensor *ag_record_finish(GradNode *n, Tensor *out) {
+  if (!n || !node_set_output(n, 0, out) || !forward_nan_check(n, out)) {
+    if (n) node_finish(n);
+    tensor_release(out);
+    return NULL;
+  }
+  node_finish(n);
+  return out;
+}
+
+void params_set_dims(AgParams *p, const int *dims, int ndims, int ndim) {
+  if (!dims) {
+    p->ndims = ndim;
+    for (int d = 0; d < ndim; d++) p->dims[d] = d;
+    p->flag = true; /* over everything */
+    return;
+  }
+  p->ndims = ndims;
+  for (int k = 0; k < ndims && k < TENSOR_MAX_DIMS; k++)
+    p->dims[k] = dims[k] < 0 ? dims[k] + ndim : dims[k];
+}
+
+/* ---- elementwise ---- */
+
+static Tensor *ag_scalar_binary_reciprocal(Tensor *a);
+
+static const AgNodeKind unary_kind[UN_COUNT] = {
+    [UN_NEG] = AG_NODE_NegBackward0,       [UN_ABS] = AG_NODE_AbsBackward0,
+    [UN_SQRT] = AG_NODE_SqrtBackward0,     [UN_EXP] = AG_NODE_ExpBackward0,
+    [UN_LOG] = AG_NODE_LogBackward0,       [UN_SIN] = AG_NODE_SinBackward0,
+    [UN_COS] = AG_NODE_CosBackward0,       [UN_TAN] = AG_NODE_TanBackward0,
+    [UN_TANH] = AG_NODE_TanhBackward0,     [UN_SIGMOID] = AG_NODE_SigmoidBackward0,
+    [UN_RELU] = AG_NODE_ReluBackward0,     [UN_GELU] = AG_NODE_GeluBackward0,
+    [UN_SIGN] = AG_NODE_SignBackward0,     [UN_FLOOR] = AG_NODE_FloorBackward0,
+    [UN_CEIL] = AG_NODE_CeilBackward0,     [UN_ROUND] = AG_NODE_RoundBackward0,
+    [UN_LOGICAL_NOT] = AG_NODE_AccumulateGrad, /* bool result: never recorded */
+};
+
+/* What each unary formula needs: its input ("self") or its output ("result"). */
+static bool unary_saves_result(UnaryOp op) {
+  return op == UN_SQRT || op == UN_EXP || op == UN_TAN || op == UN_TANH || op == UN_SIGMOID ||
+         op == UN_RELU;
+}
+static bool unary_saves_self(UnaryOp op) {
+  return op == UN_ABS || op == UN_LOG || op == UN_SIN || op == UN_COS || op == UN_GELU;
+}
+
+Tensor *ag_unary(UnaryOp op, Tensor *a) {
+  Tensor *out = tensor_unary(op, a);
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  bool saves = unary_saves_result(op) || unary_saves_self(op);
+  GradNode *n = ag_record_node(unary_kind[op], &a, 1, saves ? 1 : 0, 1);
+  if (n && unary_saves_self(op)) node_save(n, 0, "self", a, false);
+  if (n && unary_saves_result(op)) node_save(n, 0, "result", out, true);
+  return ag_record_finish(n, out);
+}
+
+static const AgNodeKind binary_kind[BIN_COUNT] = {
+    [BIN_ADD] = AG_NODE_AddBackward0,      [BIN_SUB] = AG_NODE_SubBackward0,
+    [BIN_MUL] = AG_NODE_MulBackward0,      [BIN_DIV] = AG_NODE_DivBackward0,
+    [BIN_POW] = AG_NODE_PowBackward1,      [BIN_MOD] = AG_NODE_RemainderBackward1,
+    [BIN_MAXIMUM] = AG_NODE_MaximumBackward0, [BIN_MINIMUM] = AG_NODE_MinimumBackward0,
+};
+
+static bool binary_differentiable(BinaryOp op) {
+  return op == BIN_ADD || op == BIN_SUB || op == BIN_MUL || op == BIN_DIV || op == BIN_POW ||
+         op == BIN_MOD || op == BIN_MAXIMUM || op == BIN_MINIMUM;
+}
+
+/* Saves what the formula of a op b needs: saved[0] self, [1] other, [2] result. */
+static void binary_save(GradNode *n, BinaryOp op, Tensor *a, Tensor *b, Tensor *out) {
+  bool need_a = n->next[0].node != NULL, need_b = n->next[1].node != NULL;
+  switch (op) {
+  case BIN_MUL:
+    if (need_b) node_save(n, 0, "self", a, false);
+    if (need_a) node_save(n, 1, "other", b, false);
+    break;
+  case BIN_DIV:
+    if (need_b) node_save(n, 0, "self", a, false);
+    node_save(n, 1, "other", b, false);
+    break;
+  case BIN_POW:
+    node_save(n, 0, "self", a, false);
+    node_save(n, 1, "exponent", b, false);
+    if (need_b) node_save(n, 2, "result", out, true);
+    break;
+  case BIN_MOD:
+  case BIN_MAXIMUM:
+  case BIN_MINIMUM:
+    node_save(n, 0, "self", a, false);
+    node_save(n, 1, "other", b, false);
+    break;
+  default:
+    break;
+  }
+}
+
+Tensor *ag_binary(BinaryOp op, Tensor *a, Tensor *b) {
+  Tensor *out = tensor_binary(op, a, b);
+  Tensor *ins[2] = {a, b};
+  if (!binary_differentiable(op) || !ag_record_wanted(ins, 2, out)) return out;
+  GradNode *n = ag_record_node(binary_kind[op], ins, 2, 3, 1);
+  if (n) binary_save(n, op, a, b, out);
+  return ag_record_finish(n, out);
+}
+
+/* a op s: the scalar is an input without an edge ([nil, 0]) where PyTorch
+ * wraps it as a tensor (add, sub, mul, div); pow and remainder take it as a
+ * plain Scalar argument (no entry at all). */
+Tensor *ag_binary_scalar(BinaryOp op, Tensor *a, double s) {
+  if (op == BIN_MAXIMUM || op == BIN_MINIMUM) {
+    Tensor *st = tensor_scalar(a->dtype, s);
+    Tensor *out = st ? ag_binary(op, a, st) : NULL;
+    tensor_release(st);
+    return out;
+  }
+  Tensor *out = tensor_binary_scalar(op, a, s);
+  if (!binary_differentiable(op) || !ag_record_wanted(&a, 1, out)) return out;
+  bool wrapped = op == BIN_ADD || op == BIN_SUB || op == BIN_MUL || op == BIN_DIV;
+  AgNodeKind kind = op == BIN_POW ? AG_NODE_PowBackward0
+                    : op == BIN_MOD ? AG_NODE_RemainderBackward0 : binary_kind[op];
+  Tensor *ins[2] = {a, NULL};
+  GradNode *n = ag_record_node(kind, ins, wrapped ? 2 : 1, 1, 1);
+  if (n) {
+    n->p.s0 = s;
+    n->p.flag = true; /* the other operand is the scalar s0 */
+    if (op == BIN_POW) node_save(n, 0, "self", a, false);
+    n->has_saved = op == BIN_MUL || op == BIN_DIV || op == BIN_POW;
+  }
+  return ag_record_finish(n, out);
+}
+
+/* s op a, named as PyTorch's reflected operators name them. */
+Tensor *ag_scalar_binary(BinaryOp op, double s, Tensor *a) {
+  switch (op) {
+  case BIN_ADD:
+  case BIN_MUL:
+    return ag_binary_scalar(op, a, s); /* __radd__/__rmul__ */
+  case BIN_DIV: {                       /* __rtruediv__: a.reciprocal() * s */
+    Tensor *r = ag_scalar_binary_reciprocal(a);
+    Tensor *out = r ? ag_binary_scalar(BIN_MUL, r, s) : NULL;
+    tensor_release(r);
+    return out;
+  }
+  case BIN_SUB:
+  case BIN_POW: {
+    Tensor *out = tensor_scalar_binary(op, s, a);
+    if (!ag_record_wanted(&a, 1, out)) return out;
+    GradNode *n = ag_record_node(op == BIN_SUB ? AG_NODE_RsubBackward1 : AG_NODE_PowBackward2,
+                                 &a, 1, 1, 1);
+    if (n) n->p.s0 = s;
+    if (n && op == BIN_POW) node_save(n, 0, "result", out, true);
+    return ag_record_finish(n, out);
+  }
+  default: {
+    Tensor *st = tensor_scalar(a->dtype, s);
+    Tensor *out = st ? ag_binary(op, st, a) : NULL;
+    tensor_release(st);
+    return out;
+  }
+  }
+}
+
+/* 1 / a, recorded as ReciprocalBackward0 (saves the result). */
+static Tensor *ag_scalar_binary_reciprocal(Tensor *a) {
+  Tensor *out = tensor_scalar_binary(BIN_DIV, 1.0, a);
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node(AG_NODE_ReciprocalBackward0, &a, 1, 1, 1);
+  if (n) node_save(n, 0, "result", out, true);
+  return ag_record_finish(n, out);
+}
+
+static Tensor *clamp_record(AgNodeKind kind, Tensor *a, double lo, double hi) {
+  Tensor *out = tensor_clamp(a, lo, hi);
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node(kind, &a, 1, 1, 1);
+  if (n) {
+    node_save(n, 0, "self", a, false);
+    n->p.s0 = lo;
+    n->p.s1 = hi;
+  }
+  return ag_record_finish(n, out);
+}
+
+Tensor *ag_clamp(Tensor *a, double lo, double hi) {
+  if (isnan(lo) && isnan(hi)) {
+    tensor_set_error("torch.clamp: At least one of 'min' or 'max' must not be None");
+    return NULL;
+  }
+  return clamp_record(AG_NODE_ClampBackward1, a, lo, hi);
+}
+Tensor *ag_clamp_min(Tensor *a, double lo) { return clamp_record(AG_NODE_ClampMinBackward0, a, lo, NAN); }
+Tensor *ag_clamp_max(Tensor *a, double hi) { return clamp_record(AG_NODE_ClampMaxBackward0, a, NAN, hi); }
+
+Tensor *ag_where(const Tensor *cond, Tensor *a, Tensor *b) {
+  Tensor *out = tensor_where(cond, a, b);
+  Tensor *ins[2] = {a, b};
+  if (!ag_record_wanted(ins, 2, out)) return out;
+  GradNode *n = ag_record_node(AG_NODE_WhereBackward0, ins, 2, 1, 1);
+  if (n) node_save(n, 0, "condition", (Tensor *)cond, false);
+  return ag_record_finish(n, out);
+}
+
+/* ---- reductions ---- */
+
+static GradNode *reduction_record(AgNodeKind kind, Tensor *a, const int *dims, int ndims,
+                                  bool keepdim) {
+  GradNode *n = ag_record_node(kind, &a, 1, 2, 1);
+  if (n) {
+    params_set_dims(&n->p, dims, ndims, a->ndim);
+    n->p.keepdim = keepdim;
+  }
+  return n;
+}
+
+Tensor *ag_sum(Tensor *a, const int *dims, int ndims, bool keepdim) {
+  Tensor *out = tensor_sum(a, dims, ndims, keepdim);
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  bool all = !dims;
+  return ag_record_finish(reduction_record(all ? AG_NODE_SumBackward0 : AG_NODE_SumBackward1, a,
+                                           dims, ndims, keepdim),
+                          out);
+}
+
+Tensor *ag_mean(Tensor *a, const int *dims, int ndims, bool keepdim) {
+  Tensor *out = tensor_mean(a, dims, ndims, keepdim);
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  bool all = !dims;
+  return ag_record_finish(reduction_record(all ? AG_NODE_MeanBackward0 : AG_NODE_MeanBackward1, a,
+                                           dims, ndims, keepdim),
+                          out);
+}
+
+Tensor *ag_sum_to_shape(Tensor *a, int ndim, const int64_t *shape) {
+  Tensor *out = tensor_sum_to_shape(a, ndim, shape);
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node(AG_NODE_SumBackward1, &a, 1, 0, 1);
+  if (n) n->p.i0 = 1; /* "sum to size": the backward expands straight back */
+  return ag_record_finish(n, out);
+}
+
+Tensor *ag_prod(Tensor *a, int dim, bool has_dim, bool keepdim) {
+  Tensor *out = tensor_prod(a, dim, has_dim, keepdim);
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node(has_dim ? AG_NODE_ProdBackward1 : AG_NODE_ProdBackward0, &a, 1, 2, 1);
+  if (n) {
+    node_save(n, 0, "self", a, false);
+    node_save(n, 1, "result", out, true);
+    params_set_dims(&n->p, has_dim ? &dim : NULL, 1, a->ndim);
+    n->p.keepdim = keepdim;
+  }
+  return ag_record_finish(n, out);
+}
+
+static Tensor *extreme(bool is_max, Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices) {
+  Tensor *idx = NULL;
+  Tensor *out = is_max ? tensor_max(a, dim, has_dim, keepdim, has_dim ? &idx : NULL)
+                       : tensor_min(a, dim, has_dim, keepdim, has_dim ? &idx : NULL);
+  if (indices) *indices = idx;
+  if (!ag_record_wanted(&a, 1, out)) {
+    if (!indices) tensor_release(idx);
+    return out;
+  }
+  AgNodeKind kind = is_max ? (has_dim ? AG_NODE_MaxBackward0 : AG_NODE_MaxBackward1)
+                           : (has_dim ? AG_NODE_MinBackward0 : AG_NODE_MinBackward1);
+  GradNode *n = ag_record_node(kind, &a, 1, 2, 1);
+  if (n && has_dim) {
+    node_save(n, 0, "indices", idx, false);
+    params_set_dims(&n->p, &dim, 1, a->ndim);
+    n->p.keepdim = keepdim;
+  } else if (n) {
+    node_save(n, 0, "self", a, false);
+    node_save(n, 1, "result", out, true);
+  }
+  if (!indices) tensor_release(idx);
+  out = ag_record_finish(n, out);
+  if (!out && indices) {
+    tensor_release(*indices);
+    *indices = NULL;
+  }
+  return out;
+}
+
+Tensor *ag_max(Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices) {
+  return extreme(true, a, dim, has_dim, keepdim, indices);
+}
+Tensor *ag_min(Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices) {
+  return extreme(false, a, dim, has_dim, keepdim, indices);
+}
+
+static Tensor *moment_record(AgNodeKind kind, Tensor *a, Tensor *out, const int *dims, int ndims,
+                             bool keepdim, double extra) {
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node(kind, &a, 1, 2, 1);
+  if (n) {
+    node_save(n, 0, "self", a, false);
+    if (kind != AG_NODE_VarBackward0) node_save(n, 1, "result", out, true);
+    params_set_dims(&n->p, dims, ndims, a->ndim);
+    n->p.keepdim = keepdim;
+    n->p.s0 = extra;
+  }
+  return ag_record_finish(n, out);
+}
+
+Tensor *ag_var(Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim) {
+  Tensor *out = tensor_var(a, dims, ndims, unbiased, keepdim);
+  return moment_record(AG_NODE_VarBackward0, a, out, dims, ndims, keepdim, unbiased ? 1 : 0);
+}
+Tensor *ag_std(Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim) {
+  Tensor *out = tensor_std(a, dims, ndims, unbiased, keepdim);
+  return moment_record(AG_NODE_StdBackward0, a, out, dims, ndims, keepdim, unbiased ? 1 : 0);
+}
+Tensor *ag_norm(Tensor *a, double p, const int *dims, int ndims, bool keepdim) {
+  Tensor *out = tensor_norm(a, p, dims, ndims, keepdim);
+  return moment_record(AG_NODE_NormBackward1, a, out, dims, ndims, keepdim, p);
+}
+Tensor *ag_logsumexp(Tensor *a, const int *dims, int ndims, bool keepdim) {
+  Tensor *out = tensor_logsumexp(a, dims, ndims, keepdim);
+  return moment_record(AG_NODE_LogsumexpBackward0, a, out, dims, ndims, keepdim, 0);
+}
+
+/* ---- neural-network functions ---- */
+
+static Tensor *softmax_record(AgNodeKind kind, Tensor *a, Tensor *out, int dim) {
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node(kind, &a, 1, 1, 1);
+  if (n) {
+    node_save(n, 0, "result", out, true);
+    n->p.i0 = dim < 0 ? dim + a->ndim : dim;
+  }
+  return ag_record_finish(n, out);
+}
+
+Tensor *ag_softmax(Tensor *a, int dim) {
+  return softmax_record(AG_NODE_SoftmaxBackward0, a, tensor_softmax(a, dim), dim);
+}
+Tensor *ag_log_softmax(Tensor *a, int dim) {
+  return softmax_record(AG_NODE_LogSoftmaxBackward0, a, tensor_log_softmax(a, dim), dim);
+}
+
+static Tensor *pair_loss_record(AgNodeKind kind, Tensor *a, Tensor *b, Tensor *out, Reduction r) {
+  Tensor *ins[2] = {a, b};
+  if (!ag_record_wanted(ins, 2, out)) return out;
+  GradNode *n = ag_record_node(kind, ins, 2, 2, 1);
+  if (n) {
+    node_save(n, 0, "self", a, false);
+    node_save(n, 1, "target", b, false);
+    n->p.red = r;
+  }
+  return ag_record_finish(n, out);
+}
+
+Tensor *ag_mse_loss(Tensor *a, Tensor *b, Reduction r) {
+  return pair_loss_record(AG_NODE_MseLossBackward0, a, b, tensor_mse_loss(a, b, r), r);
+}
+
+Tensor *ag_binary_cross_entropy(Tensor *p, Tensor *target, Reduction r) {
+  return pair_loss_record(AG_NODE_BinaryCrossEntropyBackward0, p, target,
+                          tensor_binary_cross_entropy(p, target, r), r);
+}
+
+static Tensor *reduce(Tensor *t, Reduction r) {
+  if (r == RED_NONE) return tensor_retain(t);
+  return r == RED_SUM ? ag_sum(t, NULL, 0, false) : ag_mean(t, NULL, 0, false);
+}
+
+/* As PyTorch 1.13 composes it: (a - b).abs() then the reduction. */
+Tensor *ag_l1_loss(Tensor *a, Tensor *b, Reduction r) {
+  if (!ag_should_record((Tensor *[2]){a, b}, 2)) return tensor_l1_loss(a, b, r);
+  Tensor *d = ag_binary(BIN_SUB, a, b);
+  Tensor *abs = d ? ag_unary(UN_ABS, d) : NULL;
+  Tensor *out = abs ? reduce(abs, r) : NULL;
+  tensor_release(d);
+  tensor_release(abs);
+  return out;
+}
+
+Tensor *ag_nll_loss(Tensor *logp, const Tensor *target, Reduction r) {
+  Tensor *out = tensor_nll_loss(logp, target, r);
+  if (!ag_record_wanted(&logp, 1, out)) return out;
+  GradNode *n = ag_record_node(AG_NODE_NllLossBackward0, &logp, 1, 1, 1);
+  if (n) {
+    node_save(n, 0, "target", (Tensor *)target, false);
+    n->p.red = r;
+  }
+  return ag_record_finish(n, out);
+}
+
+Tensor *ag_cross_entropy(Tensor *logits, const Tensor *target, Reduction r) {
+  if (!ag_should_record(&logits, 1)) return tensor_cross_entropy(logits, target, r);
+  Tensor *lp = ag_log_softmax(logits, logits->ndim >= 2 ? 1 : 0);
+  Tensor *out = lp ? ag_nll_loss(lp, target, r) : NULL;
+  tensor_release(lp);
+  return out;
+}
+
+Tensor *ag_dropout(TensorRng *rng, Tensor *a, double p, bool training) {
+  if (p < 0 || p > 1) {
+    tensor_set_error("dropout probability has to be between 0 and 1, but got %g", p);
+    return NULL;
+  }
+  if (!training || p == 0 || a->numel == 0) return tensor_retain(a);
+  Tensor *mask = tensor_dropout_mask(rng, a, p);
+  Tensor *out = mask ? ag_binary(BIN_MUL, a, mask) : NULL;
+  tensor_release(mask);
+  return out;
+}
+
+/* ---- dtype, copies, history ---- */
+
+Tensor *ag_to_dtype(Tensor *a, DType dt) {
+  if (a->dtype == dt) return tensor_retain(a);
+  Tensor *out = tensor_to_dtype(a, dt);
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  return ag_record_finish(ag_record_node(AG_NODE_ToCopyBackward0, &a, 1, 0, 1), out);
+}
+
+Tensor *ag_clone(Tensor *a) {
+  Tensor *out = tensor_clone(a);
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  return ag_record_finish(ag_record_node(AG_NODE_CloneBackward0, &a, 1, 0, 1), out);
+}
+
+Tensor *ag_contiguous(Tensor *a) {
+  if (tensor_is_contiguous(a)) return tensor_retain(a);
+  return ag_clone(a);
+}
+
+Tensor *ag_detach(const Tensor *a) { return tensor_alias(a); }
+
+bool ag_detach_(Tensor *a) {
+  if (!a->meta) return true;
+  AgMeta *m = meta_of(a);
+  if (m->view_base) {
+    tensor_set_error("Can't detach views in-place. Use detach() instead.");
+    return false;
+  }
+  if (m->grad_fn && m->retains_grad && m->grad_fn->extra && m->grad_fn->extra->retain)
+    m->grad_fn->extra->retain[m->output_nr] = NULL;
+  grad_node_release(m->grad_fn);
+  m->grad_fn = NULL;
+  m->output_nr = 0;
+  m->requires_grad = false;
+  m->retains_grad = false;
+  return true;
+}
+
+/* ---- internal differentiable helpers used by the formulas ---- */
+
+/* Standard normal CDF via erfc: GELU's derivative needs it, tensor/ has no erf. */
+static Tensor *normal_cdf_values(const Tensor *x) {
+  Tensor *c = tensor_contiguous(x);
+  Tensor *out = c ? tensor_empty(x->dtype, x->ndim, x->shape) : NULL;
+  if (!out) {
+    tensor_release(c);
+    return NULL;
+  }
+  if (x->dtype == DT_FLOAT32) {
+    const float *src = tensor_data(c);
+    float *dst = tensor_data(out);
+    for (int64_t i = 0; i < x->numel; i++) dst[i] = (float)(0.5 * erfc(-src[i] * M_SQRT1_2));
+  } else {
+    const double *src = tensor_data(c);
+    double *dst = tensor_data(out);
+    for (int64_t i = 0; i < x->numel; i++) dst[i] = 0.5 * erfc(-src[i] * M_SQRT1_2);
+  }
+  tensor_release(c);
+  return out;
+}
+
+Tensor *ag_normal_cdf(Tensor *x) {
+  if (!dtype_is_float(x->dtype)) {
+    tensor_set_error("normal_cdf expects a float tensor");
+    return NULL;
+  }
+  Tensor *out = normal_cdf_values(x);
+  if (!ag_record_wanted(&x, 1, out)) return out;
+  GradNode *n = ag_record_node(AG_NODE_ErfBackward0, &x, 1, 1, 1);
+  if (n) node_save(n, 0, "self", x, false);
+  return ag_record_finish(n, out);
+}
+
+Tensor *ag_scatter_add_into(const AgInfo *in, int dim, const Tensor *index, Tensor *src) {
+  Tensor *zeros = tensor_zeros(src->dtype, in->ndim, info_shape(in));
+  Tensor *out = zeros ? tensor_scatter_add(zeros, dim, index, src) : NULL;
+  tensor_release(zeros);
+  if (!ag_record_wanted(&src, 1, out)) return out;
+  GradNode *n = ag_record_node(AG_NODE_ScatterAddBackward0, &src, 1, 1, 1);
+  if (n) {
+    node_save(n, 0, "index", (Tensor *)index, false);
+    n->p.i0 = dim;
+  }
+  return ag_record_finish(n, out);
+}

@@ -1,0 +1,470 @@
+/* ops_shape.c — differentiable shape ops, joining/splitting, indexing and
+ * matrix products. Views keep a reference to the tensor they view
+ * (AgMeta.view_base) so that in-place writes through them can be refused. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "autograd/internal.h"
+
+static int wrap(int dim, int ndim) { return dim < 0 ? dim + ndim : dim; }
+
+/* Records a view op of one input with no saved values. */
+static Tensor *view_record(AgNodeKind kind, Tensor *a, Tensor *out, GradNode **node) {
+  if (node) *node = NULL;
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node(kind, &a, 1, 0, 1);
+  if (node) *node = n;
+  out = ag_record_finish(n, out);
+  if (out && out->storage == a->storage) {
+    Tensor *base = a->meta && meta_of(a)->view_base ? meta_of(a)->view_base : a;
+    meta_of(out)->view_base = tensor_retain(base);
+  }
+  return out;
+}
+
+static Tensor *view_record_dims(AgNodeKind kind, Tensor *a, Tensor *out, int d0, int d1) {
+  GradNode *n;
+  out = view_record(kind, a, out, &n);
+  if (out && n) {
+    n->p.i0 = d0;
+    n->p.i1 = d1;
+  }
+  return out;
+}
+
+Tensor *ag_view(Tensor *a, int ndim, const int64_t *shape) {
+  return view_record(AG_NODE_ViewBackward0, a, tensor_view(a, ndim, shape), NULL);
+}
+
+/* A viewable reshape aliases (ReshapeAliasBackward0, as PyTorch 1.13); any
+ * other copies: clone then _unsafe_view. */
+Tensor *ag_reshape(Tensor *a, int ndim, const int64_t *shape) {
+  if (!ag_should_record(&a, 1)) return tensor_reshape(a, ndim, shape);
+  if (tensor_reshape_is_view(a, ndim, shape))
+    return view_record(AG_NODE_ReshapeAliasBackward0, a, tensor_reshape(a, ndim, shape), NULL);
+  Tensor *c = ag_clone(a);
+  Tensor *out = c ? tensor_view(c, ndim, shape) : NULL;
+  if (out && !ag_record_wanted(&c, 1, out)) {
+    tensor_release(c);
+    return out;
+  }
+  out = out ? ag_record_finish(ag_record_node(AG_NODE_UnsafeViewBackward0, &c, 1, 0, 1), out) : NULL;
+  tensor_release(c);
+  return out;
+}
+
+Tensor *ag_flatten(Tensor *a, int start_dim, int end_dim) {
+  if (!ag_should_record(&a, 1)) return tensor_flatten(a, start_dim, end_dim);
+  Tensor *shape_of = tensor_flatten(a, start_dim, end_dim); /* validates, gives the shape */
+  if (!shape_of) return NULL;
+  Tensor *out = shape_of->ndim == a->ndim && a->ndim > 0 ? tensor_retain(a) : NULL;
+  if (!out) out = ag_reshape(a, shape_of->ndim, shape_of->shape);
+  tensor_release(shape_of);
+  return out;
+}
+
+Tensor *ag_squeeze(Tensor *a, int dim, bool has_dim) {
+  AgNodeKind kind = has_dim ? AG_NODE_SqueezeBackward1 : AG_NODE_SqueezeBackward0;
+  return view_record(kind, a, tensor_squeeze(a, dim, has_dim), NULL);
+}
+
+Tensor *ag_unsqueeze(Tensor *a, int dim) {
+  return view_record_dims(AG_NODE_UnsqueezeBackward0, a, tensor_unsqueeze(a, dim),
+                          wrap(dim, a->ndim + 1), 0);
+}
+
+Tensor *ag_transpose(Tensor *a, int d0, int d1) {
+  return view_record_dims(AG_NODE_TransposeBackward0, a, tensor_transpose(a, d0, d1),
+                          wrap(d0, a->ndim), wrap(d1, a->ndim));
+}
+
+Tensor *ag_t(Tensor *a) { return view_record(AG_NODE_TBackward0, a, tensor_t(a), NULL); }
+
+Tensor *ag_permute(Tensor *a, const int *perm, int n) {
+  GradNode *node;
+  Tensor *out = view_record(AG_NODE_PermuteBackward0, a, tensor_permute(a, perm, n), &node);
+  if (out && node) params_set_dims(&node->p, perm, n, a->ndim);
+  return out;
+}
+
+Tensor *ag_expand(Tensor *a, int ndim, const int64_t *shape) {
+  return view_record(AG_NODE_ExpandBackward0, a, tensor_expand(a, ndim, shape), NULL);
+}
+
+/* ---- joining and splitting ---- */
+
+static Tensor *join_record(AgNodeKind kind, Tensor *const *ts, int n, Tensor *out, int dim) {
+  if (!ag_record_wanted(ts, n, out)) return out;
+  GradNode *node = ag_record_node(kind, ts, n, 0, 1);
+  if (node) node->p.i0 = wrap(dim, out->ndim);
+  return ag_record_finish(node, out);
+}
+
+Tensor *ag_cat(Tensor *const *ts, int n, int dim) {
+  return join_record(AG_NODE_CatBackward0, ts, n, tensor_cat(ts, n, dim), dim);
+}
+
+Tensor *ag_stack(Tensor *const *ts, int n, int dim) {
+  return join_record(AG_NODE_StackBackward0, ts, n, tensor_stack(ts, n, dim), dim);
+}
+
+static void release_all(Tensor **ts, int n) {
+  for (int i = 0; i < n; i++) tensor_release(ts[i]);
+  free(ts);
+}
+
+/* Makes the count pieces of a outputs of one node; -1 on failure (pieces freed). */
+static int pieces_record(AgNodeKind kind, Tensor *a, int count, Tensor ***out, int dim) {
+  if (count < 0 || !ag_should_record(&a, 1) || !dtype_is_float(a->dtype)) return count;
+  GradNode *n = ag_record_node(kind, &a, 1, 0, count);
+  bool ok = n != NULL;
+  for (int i = 0; ok && i < count; i++) ok = node_set_output(n, i, (*out)[i]);
+  if (n) {
+    n->p.i0 = wrap(dim, a->ndim);
+    node_finish(n);
+  }
+  if (ok) return count;
+  release_all(*out, count);
+  *out = NULL;
+  return -1;
+}
+
+int ag_split(Tensor *a, int64_t size, int dim, Tensor ***out) {
+  return pieces_record(AG_NODE_SplitBackward0, a, tensor_split(a, size, dim, out), out, dim);
+}
+
+int ag_split_sizes(Tensor *a, const int64_t *sizes, int nsizes, int dim, Tensor ***out) {
+  return pieces_record(AG_NODE_SplitWithSizesBackward0, a,
+                       tensor_split_sizes(a, sizes, nsizes, dim, out), out, dim);
+}
+
+int ag_chunk(Tensor *a, int chunks, int dim, Tensor ***out) {
+  return pieces_record(AG_NODE_SplitBackward0, a, tensor_chunk(a, chunks, dim, out), out, dim);
+}
+
+int ag_unbind(Tensor *a, int dim, Tensor ***out) {
+  *out = NULL;
+  if (a->ndim == 0) {
+    tensor_set_error("Dimension specified as 0 but tensor has no dimensions");
+    return -1;
+  }
+  int d = wrap(dim, a->ndim);
+  if (d < 0 || d >= a->ndim) {
+    tensor_set_error("Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+                     -a->ndim, a->ndim - 1, dim);
+    return -1;
+  }
+  int count = (int)a->shape[d];
+  Tensor **pieces = calloc((size_t)(count ? count : 1), sizeof *pieces);
+  if (!pieces) {
+    tensor_set_error("out of memory");
+    return -1;
+  }
+  for (int i = 0; i < count; i++) {
+    if (!(pieces[i] = tensor_select(a, d, i))) {
+      release_all(pieces, i);
+      return -1;
+    }
+  }
+  *out = pieces;
+  return pieces_record(AG_NODE_UnbindBackward0, a, count, out, d);
+}
+
+/* ---- indexing ---- */
+
+static IndexItem full_slice(void) {
+  IndexItem it = {0};
+  it.kind = IDX_SLICE;
+  it.step = 1;
+  return it;
+}
+
+/* Records kind with params items = [:, ..., :, last] (last at dim). */
+static Tensor *dim_item_record(AgNodeKind kind, Tensor *a, Tensor *out, int dim, IndexItem last,
+                               const Tensor *saved_index) {
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node(kind, &a, 1, saved_index ? 1 : 0, 1);
+  if (n) {
+    IndexItem items[TENSOR_MAX_DIMS + 1];
+    for (int d = 0; d < dim; d++) items[d] = full_slice();
+    items[dim] = last;
+    node_set_params_items(n, items, dim + 1);
+    n->p.i0 = dim;
+    if (saved_index) node_save(n, 0, "index", (Tensor *)saved_index, false);
+  }
+  out = ag_record_finish(n, out);
+  if (out && out->storage == a->storage) {
+    Tensor *base = a->meta && meta_of(a)->view_base ? meta_of(a)->view_base : a;
+    meta_of(out)->view_base = tensor_retain(base);
+  }
+  return out;
+}
+
+Tensor *ag_select(Tensor *a, int dim, int64_t i) {
+  Tensor *out = tensor_select(a, dim, i);
+  if (!out) return NULL;
+  IndexItem it = {0};
+  it.kind = IDX_INT;
+  it.i = i;
+  return dim_item_record(AG_NODE_SelectBackward0, a, out, wrap(dim, a->ndim), it, NULL);
+}
+
+Tensor *ag_slice(Tensor *a, int dim, int64_t start, int64_t stop, int64_t step) {
+  Tensor *out = tensor_slice(a, dim, start, stop, step);
+  if (!out) return NULL;
+  IndexItem it = full_slice();
+  it.start = start;
+  it.stop = stop;
+  it.step = step;
+  it.has_start = it.has_stop = true;
+  return dim_item_record(AG_NODE_SliceBackward0, a, out, wrap(dim, a->ndim), it, NULL);
+}
+
+Tensor *ag_index_select(Tensor *a, int dim, const Tensor *index) {
+  Tensor *out = tensor_index_select(a, dim, index);
+  if (!out) return NULL;
+  IndexItem it = {0};
+  it.kind = IDX_TENSOR;
+  it.tensor = index;
+  return dim_item_record(AG_NODE_IndexSelectBackward0, a, out, wrap(dim, a->ndim), it, index);
+}
+
+Tensor *ag_gather(Tensor *a, int dim, const Tensor *index) {
+  Tensor *out = tensor_gather(a, dim, index);
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node(AG_NODE_GatherBackward0, &a, 1, 1, 1);
+  if (n) {
+    node_save(n, 0, "index", (Tensor *)index, false);
+    n->p.i0 = wrap(dim, a->ndim);
+  }
+  return ag_record_finish(n, out);
+}
+
+static bool consumes_dim(IndexKind k) { return k == IDX_INT || k == IDX_SLICE; }
+
+static bool is_full_slice(const IndexItem *it) {
+  return it->kind == IDX_SLICE && !it->has_start && !it->has_stop && it->step == 1;
+}
+
+/* One basic item applied at *dim, as a recorded view (NULL item: skipped). */
+static Tensor *basic_item(Tensor *cur, const IndexItem *it, int *dim) {
+  switch (it->kind) {
+  case IDX_INT:
+    return ag_select(cur, *dim, it->i);
+  case IDX_SLICE: {
+    int d = (*dim)++;
+    if (it->step <= 0) {
+      tensor_set_error("step must be greater than zero");
+      return NULL;
+    }
+    return ag_slice(cur, d, it->has_start ? it->start : 0, it->has_stop ? it->stop : INT64_MAX,
+                    it->step);
+  }
+  case IDX_NEWAXIS:
+    return ag_unsqueeze(cur, (*dim)++);
+  default:
+    tensor_set_error("internal error: not a basic index");
+    return NULL;
+  }
+}
+
+/* Basic indexing as PyTorch records it: one view node per item, full slices skipped. */
+static Tensor *index_basic(Tensor *a, const IndexItem *items, int n) {
+  int consuming = 0;
+  for (int k = 0; k < n; k++) consuming += consumes_dim(items[k].kind);
+  if (consuming > a->ndim) {
+    tensor_set_error("too many indices for tensor of dimension %d", a->ndim);
+    return NULL;
+  }
+  Tensor *cur = tensor_retain(a);
+  int dim = 0, left = consuming;
+  for (int k = 0; k < n && cur; k++) {
+    const IndexItem *it = &items[k];
+    if (it->kind == IDX_ELLIPSIS) {
+      dim = cur->ndim - left;
+      continue;
+    }
+    if (consumes_dim(it->kind)) left--;
+    if (is_full_slice(it)) {
+      dim++;
+      continue;
+    }
+    Tensor *next = basic_item(cur, it, &dim);
+    tensor_release(cur);
+    cur = next;
+  }
+  if (cur == a) { /* only full slices: still a new view, as t[:] is */
+    tensor_release(cur);
+    cur = a->ndim > 0 ? ag_slice(a, 0, 0, INT64_MAX, 1) : view_record(AG_NODE_ViewBackward0, a, tensor_alias(a), NULL);
+  }
+  return cur;
+}
+
+Tensor *ag_index(Tensor *a, const IndexItem *items, int n) {
+  if (!ag_should_record(&a, 1) || !dtype_is_float(a->dtype)) return tensor_index(a, items, n);
+  if (tensor_index_is_basic(items, n)) {
+    Tensor *check = tensor_index(a, items, n); /* the exact errors of tensor/ */
+    if (!check) return NULL;
+    tensor_release(check);
+    return index_basic(a, items, n);
+  }
+  Tensor *out = tensor_index(a, items, n);
+  if (!out) return NULL;
+  GradNode *node = ag_record_node(AG_NODE_IndexBackward0, &a, 1, 0, 1);
+  if (node) node_set_params_items(node, items, n);
+  return ag_record_finish(node, out);
+}
+
+Tensor *ag_index_backward(Tensor *g, const AgInfo *in, const IndexItem *items, int n,
+                          AgNodeKind kind) {
+  Tensor *out = tensor_zeros(g->dtype, in->ndim, info_shape(in));
+  if (!out || !tensor_index_add_(out, items, n, g)) {
+    tensor_release(out);
+    return NULL;
+  }
+  if (!ag_record_wanted(&g, 1, out)) return out;
+  GradNode *node = ag_record_node(kind, &g, 1, 0, 1);
+  if (node) node_set_params_items(node, items, n);
+  return ag_record_finish(node, out);
+}
+
+Tensor *ag_index_fill_zero(Tensor *g, const IndexItem *items, int n) {
+  Tensor *out = tensor_clone(g);
+  Tensor *zero = out ? tensor_scalar(g->dtype, 0) : NULL;
+  bool ok = zero && tensor_index_put_(out, items, n, zero);
+  tensor_release(zero);
+  if (!ok) {
+    tensor_release(out);
+    return NULL;
+  }
+  if (!ag_record_wanted(&g, 1, out)) return out;
+  GradNode *node = ag_record_node(AG_NODE_IndexFillBackward0, &g, 1, 0, 1);
+  if (node) node_set_params_items(node, items, n);
+  return ag_record_finish(node, out);
+}
+
+/* ---- matrix products ---- */
+
+/* a op b with saved[0] = self (when b needs a gradient), saved[1] = the other. */
+static Tensor *product_record(AgNodeKind kind, Tensor *a, Tensor *b, Tensor *out,
+                              const char *other_name) {
+  Tensor *ins[2] = {a, b};
+  if (!ag_record_wanted(ins, 2, out)) return out;
+  GradNode *n = ag_record_node(kind, ins, 2, 2, 1);
+  if (n && n->next[1].node) node_save(n, 0, "self", a, false);
+  if (n && n->next[0].node) node_save(n, 1, other_name, b, false);
+  return ag_record_finish(n, out);
+}
+
+Tensor *ag_mm(Tensor *a, Tensor *b) {
+  return product_record(AG_NODE_MmBackward0, a, b, tensor_mm(a, b), "mat2");
+}
+Tensor *ag_bmm(Tensor *a, Tensor *b) {
+  return product_record(AG_NODE_BmmBackward0, a, b, tensor_bmm(a, b), "mat2");
+}
+Tensor *ag_mv(Tensor *a, Tensor *v) {
+  return product_record(AG_NODE_MvBackward0, a, v, tensor_mv(a, v), "vec");
+}
+Tensor *ag_dot(Tensor *a, Tensor *b) {
+  return product_record(AG_NODE_DotBackward0, a, b, tensor_dot(a, b), "tensor");
+}
+
+/* PyTorch's outer: self.reshape({n, 1}) * vec2. */
+Tensor *ag_outer(Tensor *a, Tensor *b) {
+  if (!ag_should_record((Tensor *[2]){a, b}, 2)) return tensor_outer(a, b);
+  if (a->ndim != 1 || b->ndim != 1) {
+    tensor_set_error("outer: expected 1-D tensors, but got %dD and %dD", a->ndim, b->ndim);
+    return NULL;
+  }
+  int64_t shape[2] = {a->shape[0], 1};
+  Tensor *col = ag_reshape(a, 2, shape);
+  Tensor *out = col ? ag_binary(BIN_MUL, col, b) : NULL;
+  tensor_release(col);
+  return out;
+}
+
+/* Applies f to a and releases a (for chains of ops). */
+#define THEN(var, expr)                                                                        \
+  do {                                                                                         \
+    Tensor *next_ = (var) ? (expr) : NULL;                                                     \
+    tensor_release(var);                                                                       \
+    (var) = next_;                                                                             \
+  } while (0)
+
+/* (..., n, m) @ (m, p) or (m): fold the batch into the rows. */
+static Tensor *matmul_folded(Tensor *a, Tensor *b) {
+  int64_t rows[2] = {-1, a->shape[a->ndim - 1]};
+  int64_t out_shape[TENSOR_MAX_DIMS];
+  int nout = a->ndim - 1;
+  memcpy(out_shape, a->shape, (size_t)nout * sizeof(int64_t));
+  if (b->ndim == 2) out_shape[nout++] = b->shape[1];
+  Tensor *flat = ag_contiguous(a);
+  THEN(flat, ag_view(flat, 2, rows));
+  THEN(flat, b->ndim == 2 ? ag_mm(flat, b) : ag_mv(flat, b));
+  if (!flat) return NULL;
+  Tensor *out = tensor_view(flat, nout, out_shape);
+  if (out && ag_record_wanted(&flat, 1, out))
+    out = ag_record_finish(ag_record_node(AG_NODE_UnsafeViewBackward0, &flat, 1, 0, 1), out);
+  tensor_release(flat);
+  return out;
+}
+
+/* The general batched case: broadcast the batch dims, bmm, view back. */
+static Tensor *matmul_batched(Tensor *a, Tensor *b) {
+  bool a_vec = a->ndim == 1, b_vec = b->ndim == 1;
+  Tensor *x = a_vec ? ag_unsqueeze(a, 0) : tensor_retain(a);
+  Tensor *y = b_vec ? ag_unsqueeze(b, -1) : tensor_retain(b);
+  if (!x || !y) goto fail;
+  int64_t n = x->shape[x->ndim - 2], m1 = x->shape[x->ndim - 1];
+  int64_t m2 = y->shape[y->ndim - 2], p = y->shape[y->ndim - 1];
+  int nb;
+  int64_t batch[TENSOR_MAX_DIMS];
+  if (!tensor_broadcast_shape(x->ndim - 2, x->shape, y->ndim - 2, y->shape, &nb, batch)) goto fail;
+  int64_t bprod = 1, xs[TENSOR_MAX_DIMS], ys[TENSOR_MAX_DIMS], out_shape[TENSOR_MAX_DIMS];
+  for (int d = 0; d < nb; d++) bprod *= batch[d];
+  memcpy(xs, batch, (size_t)nb * 8);
+  memcpy(ys, batch, (size_t)nb * 8);
+  memcpy(out_shape, batch, (size_t)nb * 8);
+  xs[nb] = n, xs[nb + 1] = m1, ys[nb] = m2, ys[nb + 1] = p;
+  int nout = nb;
+  if (!a_vec) out_shape[nout++] = n;
+  if (!b_vec) out_shape[nout++] = p;
+  THEN(x, ag_expand(x, nb + 2, xs));
+  THEN(x, ag_reshape(x, 3, (int64_t[3]){bprod, n, m1}));
+  THEN(y, ag_expand(y, nb + 2, ys));
+  THEN(y, ag_reshape(y, 3, (int64_t[3]){bprod, m2, p}));
+  if (!x || !y) goto fail;
+  Tensor *prod = ag_bmm(x, y);
+  tensor_release(x);
+  tensor_release(y);
+  if (!prod) return NULL;
+  Tensor *out = tensor_view(prod, nout, out_shape);
+  if (out && ag_record_wanted(&prod, 1, out))
+    out = ag_record_finish(ag_record_node(AG_NODE_UnsafeViewBackward0, &prod, 1, 0, 1), out);
+  tensor_release(prod);
+  return out;
+fail:
+  tensor_release(x);
+  tensor_release(y);
+  return NULL;
+}
+
+/* PyTorch 1.13's matmul dispatch on the operands' ranks. */
+Tensor *ag_matmul(Tensor *a, Tensor *b) {
+  if (!ag_should_record((Tensor *[2]){a, b}, 2)) return tensor_matmul(a, b);
+  if (a->ndim == 0 || b->ndim == 0) return tensor_matmul(a, b); /* its error */
+  if (a->ndim == 1 && b->ndim == 1) return ag_dot(a, b);
+  if (a->ndim == 2 && b->ndim == 1) return ag_mv(a, b);
+  if (a->ndim == 2 && b->ndim == 2) return ag_mm(a, b);
+  if (a->ndim == 1 && b->ndim == 2) {
+    Tensor *row = ag_unsqueeze(a, 0);
+    THEN(row, ag_mm(row, b));
+    THEN(row, ag_squeeze(row, 0, true));
+    return row;
+  }
+  int64_t k_a = a->shape[a->ndim - 1];
+  int64_t k_b = b->ndim == 1 ? b->shape[0] : b->shape[b->ndim - 2];
+  if (k_a != k_b) return tensor_matmul(a, b); /* fails with tensor/'s wording */
+  if (a->ndim >= 3 && b->ndim <= 2) return matmul_folded(a, b);
+  return matmul_batched(a, b);
+}
