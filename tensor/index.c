@@ -109,6 +109,17 @@ static bool add_mask(IndexPlan *pl, const Tensor *mask, int pos) {
   return true;
 }
 
+/* t[true] / t[false]: a new unit axis, then kept whole or emptied (NumPy's rule). */
+static bool add_scalar_mask(IndexPlan *pl, const Tensor *mask, int pos) {
+  if (!replace_view(&pl->v, tensor_unsqueeze(pl->v, pos))) return false;
+  int64_t count = tensor_get_flat(mask, 0) != 0;
+  Tensor *zeros = tensor_zeros(DT_INT64, 1, &count);
+  if (!zeros) return false;
+  pl->adv_dim[pl->nadv] = pos;
+  pl->idx[pl->nadv++] = zeros;
+  return true;
+}
+
 static bool add_index_tensor(IndexPlan *pl, const Tensor *t, int pos) {
   if (t->dtype != DT_INT64) {
     tensor_set_error("tensors used as indices must be long, int, byte or bool tensors");
@@ -156,7 +167,9 @@ static bool apply_basic(IndexPlan *pl, const Tensor *a, const IndexItem *items, 
       break;
     case IDX_NEWAXIS: ok = replace_view(&pl->v, tensor_unsqueeze(pl->v, pos++)); break;
     case IDX_TENSOR:
-      if (item_is_mask(it)) {
+      if (item_is_mask(it) && it->tensor->ndim == 0) {
+        ok = add_scalar_mask(pl, it->tensor, pos++);
+      } else if (item_is_mask(it)) {
         ok = add_mask(pl, it->tensor, pos);
         pos += it->tensor->ndim;
         real += it->tensor->ndim;
@@ -518,7 +531,7 @@ Tensor *tensor_gather(const Tensor *a, int dim, const Tensor *index) {
   char *od = tensor_data(out);
   for (int64_t i = 0; i < index->numel; i++) {
     int64_t off;
-    if (!gather_offset(a, dim, index, i, &off)) {
+    if (((i & 0xFFFF) == 0 && tensor_check_interrupt()) || !gather_offset(a, dim, index, i, &off)) {
       tensor_release(out);
       return NULL;
     }
@@ -541,7 +554,7 @@ Tensor *tensor_scatter_add(const Tensor *a, int dim, const Tensor *index, const 
   size_t es = dtype_size(a->dtype);
   for (int64_t i = 0; i < index->numel; i++) {
     int64_t off, rem = i, soff = src->offset;
-    if (!gather_offset(out, dim, index, i, &off)) {
+    if (((i & 0xFFFF) == 0 && tensor_check_interrupt()) || !gather_offset(out, dim, index, i, &off)) {
       tensor_release(out);
       return NULL;
     }

@@ -54,6 +54,31 @@ static bool blas_operand(const Tensor *m, BlasOperand *op) {
 
 static bool fits_blas_int(int64_t v) { return v <= INT_MAX; }
 
+/* A matrix-vector product as gemv, for C with one column (A @ x) or one row
+ * (x^T @ B = (B^T x)^T). False when the matrix's strides don't suit BLAS. */
+static bool gemv_float(const Tensor *a, const Tensor *b, char *cd) {
+  int64_t k = a->shape[1], n = b->shape[1];
+  const Tensor *mat = n == 1 ? a : b, *vec = n == 1 ? b : a;
+  int64_t rows = mat->shape[0], cols = mat->shape[1];
+  int64_t inc = k == 1 ? 1 : n == 1 ? vec->stride[0] : vec->stride[1];
+  bool trans;
+  int64_t ld;
+  if (!blas_layout(rows, cols, mat->stride[0], mat->stride[1], &trans, &ld) || inc <= 0 ||
+      !fits_blas_int(inc) || !fits_blas_int(ld))
+    return false;
+  /* y = mat @ x needs mat as stored (NoTrans) unless its memory is transposed;
+   * y = mat^T @ x (the one-row case) the other way round. */
+  enum CBLAS_TRANSPOSE t = (n == 1) != trans ? CblasNoTrans : CblasTrans;
+  int r = (int)(trans ? cols : rows), c = (int)(trans ? rows : cols);
+  if (mat->dtype == DT_FLOAT32)
+    cblas_sgemv(CblasRowMajor, t, r, c, 1.0f, tensor_data(mat), (int)ld, tensor_data(vec),
+                (int)inc, 0.0f, (float *)cd, 1);
+  else
+    cblas_dgemv(CblasRowMajor, t, r, c, 1.0, tensor_data(mat), (int)ld, tensor_data(vec),
+                (int)inc, 0.0, (double *)cd, 1);
+  return true;
+}
+
 /* C (m x n, contiguous, at c) = A (m x k) @ B (k x n), floats through BLAS. */
 static bool gemm_float(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_off) {
   int64_t m = a->shape[0], k = a->shape[1], n = b->shape[1];
@@ -67,6 +92,7 @@ static bool gemm_float(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_of
     tensor_set_error("matrix dimensions too large for BLAS");
     return false;
   }
+  if ((n == 1 || m == 1) && gemv_float(a, b, cd)) return true;
   BlasOperand oa, ob;
   if (!blas_operand(a, &oa)) return false;
   if (!blas_operand(b, &ob)) {
@@ -91,7 +117,7 @@ static void gemm_int(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_off)
   int64_t *cd = (int64_t *)c->storage->data + c_off;
   const int64_t *ad = a->storage->data, *bd = b->storage->data;
   memset(cd, 0, (size_t)(m * n) * sizeof(int64_t));
-  for (int64_t i = 0; i < m; i++)
+  for (int64_t i = 0; i < m && !tensor_interrupt_requested; i++)
     for (int64_t p = 0; p < k; p++) {
       uint64_t x = (uint64_t)ad[a->offset + i * a->stride[0] + p * a->stride[1]];
       for (int64_t j = 0; j < n; j++)

@@ -105,8 +105,13 @@ START_TEST(test_mask_reading) {
   IndexItem ibad[] = {tidx(badmask)};
   tt_check_error(tensor_index(a, ibad, 1),
                  "The shape of the mask [3] at index 0 does not match the shape of the indexed tensor [2] at index 0");
-  Tensor *rel[] = {a, mask, r, rowmask, r2, badmask};
-  for (int k = 0; k < 6; k++) tensor_release(rel[k]);
+  Tensor *yes = tensor_scalar(DT_BOOL, 1), *no = tensor_scalar(DT_BOOL, 0);
+  IndexItem iy[] = {tidx(yes)}, in[] = {tidx(no), ii(1)};
+  Tensor *ry = tensor_index(a, iy, 1), *rn = tensor_index(a, in, 2);
+  tt_check_shape(ry, 3, TT_SHAPE(1, 2, 3));
+  tt_check_shape(rn, 2, TT_SHAPE(0, 3));
+  Tensor *rel[] = {a, mask, r, rowmask, r2, badmask, yes, no, ry, rn};
+  for (int k = 0; k < 10; k++) tensor_release(rel[k]);
 }
 END_TEST
 

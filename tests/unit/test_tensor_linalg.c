@@ -56,8 +56,13 @@ START_TEST(test_mm_layouts) {
         Tensor *a = matrix_in_layout(dts[d], 5, 7, la, 1);
         Tensor *b = matrix_in_layout(dts[d], 7, 3, lb, 2);
         check_mm(a, b, dts[d] == DT_FLOAT32 ? 1e-5 : 1e-12);
-        tensor_release(a);
-        tensor_release(b);
+        /* one output column or row: the gemv paths */
+        Tensor *bc = matrix_in_layout(dts[d], 7, 1, lb, 3), *ar = matrix_in_layout(dts[d], 1, 7, la, 4);
+        check_mm(a, bc, dts[d] == DT_FLOAT32 ? 1e-5 : 1e-12);
+        check_mm(ar, b, dts[d] == DT_FLOAT32 ? 1e-5 : 1e-12);
+        check_mm(ar, bc, dts[d] == DT_FLOAT32 ? 1e-5 : 1e-12);
+        Tensor *rel[] = {a, b, bc, ar};
+        for (int k = 0; k < 4; k++) tensor_release(rel[k]);
       }
   /* degenerate shapes: a row vector, a column, an empty inner dim */
   Tensor *r = matrix_in_layout(DT_FLOAT32, 1, 4, 1, 0), *c = matrix_in_layout(DT_FLOAT32, 4, 1, 1, 0);
