@@ -632,6 +632,74 @@ START_TEST(test_buffer_reuse) {
 }
 END_TEST
 
+/* Random views (permuted, sliced with steps, expanded) of random shapes,
+ * combined with broadcasting: the strided iterator against a naive loop. */
+static Tensor *random_view(Tensor *base, unsigned *seed) {
+  Tensor *v = tensor_alias(base);
+  for (int step = 0; step < 3; step++) {
+    Tensor *next = NULL;
+    int r = rand_r(seed) % 3;
+    int d = v->ndim ? rand_r(seed) % v->ndim : 0;
+    if (r == 0 && v->ndim >= 2) next = tensor_transpose(v, d, (d + 1) % v->ndim);
+    else if (r == 1 && v->ndim && v->shape[d] > 1) next = tensor_slice(v, d, rand_r(seed) % 2, v->shape[d], 1 + rand_r(seed) % 2);
+    if (next) {
+      tensor_release(v);
+      v = next;
+    }
+  }
+  return v;
+}
+
+START_TEST(test_random_strided_binary) {
+  unsigned seed = 12345;
+  for (int trial = 0; trial < 300; trial++) {
+    int nd = 1 + rand_r(&seed) % 4;
+    int64_t shape[4];
+    for (int d = 0; d < nd; d++) shape[d] = 1 + rand_r(&seed) % 5;
+    Tensor *ba = tensor_empty(DT_FLOAT64, nd, shape), *bb = tensor_empty(DT_FLOAT64, nd, shape);
+    for (int64_t i = 0; i < ba->numel; i++) {
+      tensor_set_flat(ba, i, (double)(rand_r(&seed) % 100));
+      tensor_set_flat(bb, i, (double)(rand_r(&seed) % 100));
+    }
+    Tensor *va = random_view(ba, &seed), *vb = random_view(bb, &seed);
+    /* make vb broadcastable to va: size-1 dims where the shapes differ */
+    int64_t bshape[4];
+    for (int d = 0; d < va->ndim; d++) bshape[d] = (d < vb->ndim && vb->shape[d] == va->shape[d]) ? va->shape[d] : 1;
+    Tensor *vb2 = NULL;
+    IndexItem items[4];
+    for (int d = 0; d < va->ndim; d++)
+      items[d] = (IndexItem){.kind = IDX_SLICE, .start = 0, .stop = bshape[d], .step = 1,
+                             .has_start = true, .has_stop = true};
+    vb2 = vb->ndim == va->ndim ? tensor_index(vb, items, va->ndim) : tensor_scalar(DT_FLOAT64, 3);
+    ck_assert_msg(vb2 != NULL, "%s", tensor_error());
+    Tensor *r = tensor_binary(BIN_SUB, va, vb2);
+    ck_assert_msg(r != NULL, "%s", tensor_error());
+    for (int64_t i = 0; i < r->numel; i++) {
+      int64_t rem = i, j = 0, mul = 1;
+      for (int d = r->ndim - 1; d >= 0; d--) { /* the broadcast source index in vb2 */
+        int64_t c = rem % r->shape[d];
+        rem /= r->shape[d];
+        if (vb2->ndim) {
+          j += (vb2->shape[d] == 1 ? 0 : c) * mul;
+          mul *= vb2->shape[d];
+        }
+      }
+      ck_assert(tensor_get_flat(r, i) == tensor_get_flat(va, i) - tensor_get_flat(vb2, j));
+    }
+    Tensor *cl = tensor_clone(va);
+    for (int64_t i = 0; i < cl->numel; i++) ck_assert(tensor_get_flat(cl, i) == tensor_get_flat(va, i));
+    Tensor *s = tensor_sum(va, (const int[]){0}, 1, false);
+    for (int64_t j = 0; j < s->numel; j++) {
+      double want = 0;
+      for (int64_t i = j; i < va->numel; i += s->numel) want += tensor_get_flat(va, i);
+      ck_assert(tensor_get_flat(s, j) == want);
+    }
+    Tensor *rel[] = {ba, bb, va, vb, vb2, r, cl, s};
+    for (int k = 0; k < 8; k++) tensor_release(rel[k]);
+  }
+}
+END_TEST
+
 static Suite *tensor_suite(void) {
   Suite *s = suite_create("tensor");
   TCase *tc = tcase_create("core");
@@ -645,6 +713,7 @@ static Suite *tensor_suite(void) {
   tcase_add_test(tc, test_int_semantics);
   tcase_add_test(tc, test_unary_ops);
   tcase_add_test(tc, test_broadcasting);
+  tcase_add_test(tc, test_random_strided_binary);
   tcase_add_test(tc, test_clamp_where);
   tcase_add_test(tc, test_inplace);
   tcase_add_test(tc, test_views_share_storage);
