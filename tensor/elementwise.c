@@ -271,10 +271,24 @@ Tensor *tensor_binary(BinaryOp op, const Tensor *a, const Tensor *b) {
   return binary_compute(op, a, b, tensor_result_type(a, b));
 }
 
-/* x ** 2 is common enough (losses, x*x) to deserve the multiply kernel. */
+/* Float powers PyTorch computes without pow(): x*x, x*x*x, sqrt(x), 1/x. */
+static Tensor *pow_special(const Tensor *a, double s) {
+  if (s == 2) return tensor_binary(BIN_MUL, a, a);
+  if (s == 0.5) return tensor_unary(UN_SQRT, a);
+  if (s == -1) return tensor_scalar_binary(BIN_DIV, 1, a);
+  if (s == 3) {
+    Tensor *sq = tensor_binary(BIN_MUL, a, a);
+    Tensor *cube = sq ? tensor_binary(BIN_MUL, sq, a) : NULL;
+    tensor_release(sq);
+    return cube;
+  }
+  return NULL;
+}
+
 Tensor *tensor_binary_scalar(BinaryOp op, const Tensor *a, double s) {
   DType promoted = tensor_scalar_result_type(a->dtype, s);
-  if (op == BIN_POW && s == 2 && dtype_is_float(a->dtype)) return tensor_binary(BIN_MUL, a, a);
+  if (op == BIN_POW && dtype_is_float(a->dtype) && (s == 2 || s == 0.5 || s == -1 || s == 3))
+    return pow_special(a, s);
   if (op == BIN_POW && s < 0 && !dtype_is_float(promoted)) {
     tensor_set_error("Integers to negative integer powers are not allowed.");
     return NULL;

@@ -225,6 +225,26 @@ START_TEST(test_int_semantics) {
 }
 END_TEST
 
+START_TEST(test_pow_scalars) {
+  Tensor *a = tt_make(DT_FLOAT64, 1, TT_SHAPE(3), TT_VALS(0.5, 2, 9));
+  const double exps[] = {2, 0.5, -1, 3, 1.5, 0};
+  for (int k = 0; k < 6; k++) {
+    Tensor *r = tensor_binary_scalar(BIN_POW, a, exps[k]);
+    ck_assert_int_eq(r->dtype, DT_FLOAT64);
+    for (int i = 0; i < 3; i++)
+      ck_assert(tt_close(tensor_get_flat(r, i), pow(tensor_get_flat(a, i), exps[k]), 1e-15));
+    tensor_release(r);
+  }
+  Tensor *i = tt_make(DT_INT64, 1, TT_SHAPE(2), TT_VALS(4, 9));
+  Tensor *r = tensor_binary_scalar(BIN_POW, i, 0.5);
+  ck_assert_int_eq(r->dtype, DT_FLOAT32);
+  tt_check_values(r, TT_VALS(2, 3), 0);
+  tensor_release(r);
+  tensor_release(i);
+  tensor_release(a);
+}
+END_TEST
+
 static double ref_unary(UnaryOp op, double x) {
   switch (op) {
   case UN_NEG: return -x;
@@ -711,6 +731,7 @@ static Suite *tensor_suite(void) {
   tcase_add_test(tc, test_conversion);
   tcase_add_test(tc, test_binary_ops);
   tcase_add_test(tc, test_int_semantics);
+  tcase_add_test(tc, test_pow_scalars);
   tcase_add_test(tc, test_unary_ops);
   tcase_add_test(tc, test_broadcasting);
   tcase_add_test(tc, test_random_strided_binary);
