@@ -452,8 +452,12 @@ static void repl_show(AgVM *vm, Value v) {
   if (IS_NIL(v)) return;
   Value r = vm_to_repr(vm, v);
   if (IS_EXCEPTION(r)) return;
-  fwrite(AS_CSTRING(r), 1, (size_t)AS_STRING(r)->length, stdout);
-  fputc('\n', stdout);
+  if (vm->repl_print != NULL) {
+    vm->repl_print(vm, v, AS_STRING(r));
+  } else {
+    fwrite(AS_CSTRING(r), 1, (size_t)AS_STRING(r)->length, stdout);
+    fputc('\n', stdout);
+  }
   vm_set_global(vm, "_", v);
 }
 

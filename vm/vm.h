@@ -132,6 +132,9 @@ struct AgVM {
   const AgTensorHooks *tensor_hooks;
   bool trace_graph; /* ag --trace-graph (read by autograd bindings) */
   bool color;       /* colour error reports (main sets it: terminal, no NO_COLOR) */
+  /* The REPL's printer for OP_REPL_SHOW (repr is v's repr), to colour it;
+   * NULL: plain text on stdout. */
+  void (*repl_print)(AgVM *vm, Value v, ObjString *repr);
   bool uncaught_interrupt; /* the last uncaught error was Interrupted (exit 130) */
   ObjList *args;    /* the script's `args` */
   /* State of the libraries bound above the VM (stdlib/lib.h: the RNG, the
