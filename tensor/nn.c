@@ -50,6 +50,7 @@ static Tensor *softmax_impl(const Tensor *a, int dim, bool want_log) {
   int64_t rows = outer * inner;
 #pragma omp parallel for schedule(static) if (a->numel >= (1 << 17))
   for (int64_t r = 0; r < rows; r++) {
+    if (tensor_interrupt_requested) continue;
     int64_t base = (r / inner) * n * inner + r % inner;
     if (a->dtype == DT_FLOAT32) {
       if (want_log) SOFTMAX_ROW(float, 1);

@@ -86,7 +86,7 @@ const char *tensor_dtype_torch_name(DType dt); /* "Float", "Long", ... for messa
 /* ---- creation ---- */
 Tensor *tensor_arange(double start, double end, double step, DType dt);
 Tensor *tensor_linspace(double start, double end, int64_t n, DType dt);
-Tensor *tensor_eye(int64_t n, int64_t m, DType dt);
+Tensor *tensor_eye(int64_t n, int64_t m, DType dt); /* m < 0: square */
 Tensor *tensor_clone(const Tensor *t);      /* contiguous copy, same dtype */
 Tensor *tensor_contiguous(const Tensor *t); /* t itself (retained) if already contiguous */
 Tensor *tensor_to_dtype(const Tensor *t, DType dt); /* t retained if same dtype */
@@ -129,7 +129,8 @@ Tensor *tensor_var(const Tensor *a, const int *dims, int ndims, bool unbiased, b
 Tensor *tensor_std(const Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
 Tensor *tensor_norm(const Tensor *a, double p, const int *dims, int ndims, bool keepdim);
 Tensor *tensor_logsumexp(const Tensor *a, const int *dims, int ndims, bool keepdim);
-/* Sums a (broadcast) gradient back down to `shape`: the one un-broadcast helper. */
+/* Sums a (broadcast) gradient back down to `shape`: the one un-broadcast helper.
+ * When nothing needs summing the result is a view of a (shares its storage). */
 Tensor *tensor_sum_to_shape(const Tensor *a, int ndim, const int64_t *shape);
 
 /* ---- shape (views share storage where PyTorch's do) ---- */
@@ -179,7 +180,9 @@ Tensor *tensor_gather(const Tensor *a, int dim, const Tensor *index);
 Tensor *tensor_scatter_add(const Tensor *a, int dim, const Tensor *index, const Tensor *src);
 Tensor *tensor_masked_fill(const Tensor *a, const Tensor *mask, double v);
 
-/* ---- linear algebra (OpenBLAS) ---- */
+/* ---- linear algebra (OpenBLAS) ----
+ * Both operands must have the same dtype (PyTorch: "expected scalar type Float
+ * but found Double"); bool is refused; int64 uses a plain loop. */
 Tensor *tensor_matmul(const Tensor *a, const Tensor *b); /* PyTorch's 1-D/2-D/batched rules */
 Tensor *tensor_mm(const Tensor *a, const Tensor *b);
 Tensor *tensor_bmm(const Tensor *a, const Tensor *b);
@@ -193,7 +196,9 @@ Tensor *tensor_log_softmax(const Tensor *a, int dim);
 typedef enum { RED_NONE, RED_MEAN, RED_SUM } Reduction;
 Tensor *tensor_mse_loss(const Tensor *a, const Tensor *b, Reduction r);
 Tensor *tensor_l1_loss(const Tensor *a, const Tensor *b, Reduction r);
-/* nll_loss: input (N,C) or (C) log-probabilities, target int64 (N) or 0-d. */
+/* nll_loss: input (N,C) or (C) log-probabilities, target int64 (N) or 0-d;
+ * targets equal to -100 are ignored (PyTorch's default ignore_index).
+ * cross_entropy also takes class probabilities: a float target shaped like logits. */
 Tensor *tensor_nll_loss(const Tensor *logp, const Tensor *target, Reduction r);
 Tensor *tensor_cross_entropy(const Tensor *logits, const Tensor *target, Reduction r);
 Tensor *tensor_binary_cross_entropy(const Tensor *p, const Tensor *target, Reduction r);

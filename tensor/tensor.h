@@ -15,6 +15,11 @@
  * Autograd attaches its per-tensor state through `meta` (an opaque TensorMeta
  * whose first field is its destructor), so this component never sees it.
  *
+ * Allocation: Tensor structs, small storages (data inline, up to
+ * TENSOR_INLINE_BYTES) and recently freed large buffers are recycled through
+ * per-thread caches (bounded; off under AddressSanitizer), so millions of 0-d
+ * ops never reach malloc and big temporaries don't page-fault every time.
+ *
  * Errors: a failing function returns NULL (or false / -1) and records a message
  * in a thread-local buffer, like errno. Messages use PyTorch's wording where
  * PyTorch has one.
