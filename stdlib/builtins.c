@@ -233,6 +233,26 @@ LIB_NATIVE(lib_int) {
 
 LIB_NATIVE(lib_type) { return OBJ_VAL(obj_string(vm, vm_type_name(args[0]))); }
 
+/* isinstance(v, cls): v is an instance of cls or of a class derived from it. */
+LIB_NATIVE(lib_isinstance) {
+  if (!IS_CLASS(args[1])) return vm_throw_error(vm, "isinstance() expects a class as argument 2, not %s", vm_type_name(args[1]));
+  if (!IS_INSTANCE(args[0])) return FALSE_VAL;
+  for (ObjClass *k = AS_INSTANCE(args[0])->klass; k != NULL; k = k->parent) {
+    if (k == AS_CLASS(args[1])) return TRUE_VAL;
+  }
+  return FALSE_VAL;
+}
+
+/* vars(instance): its fields as a map, in assignment order. */
+LIB_NATIVE(lib_vars) {
+  if (!IS_INSTANCE(args[0])) return vm_throw_error(vm, "vars() expects an instance, not %s", vm_type_name(args[0]));
+  ObjMap *m = obj_new_map(vm);
+  vm_push_root(vm, OBJ_VAL(m));
+  table_add_all(vm, &AS_INSTANCE(args[0])->fields, &m->table);
+  vm_pop_root(vm);
+  return OBJ_VAL(m);
+}
+
 /* ---- errors and control ---- */
 
 LIB_NATIVE(lib_assert) {
@@ -417,6 +437,8 @@ static void install_functions(AgVM *vm) {
   vm_define_native(vm, "num", lib_num, 1, 1, false);
   vm_define_native(vm, "int", lib_int, 1, 1, false);
   vm_define_native(vm, "type", lib_type, 1, 1, false);
+  vm_define_native(vm, "isinstance", lib_isinstance, 2, 2, false);
+  vm_define_native(vm, "vars", lib_vars, 1, 1, false);
   vm_define_native(vm, "assert", lib_assert, 1, 2, false);
   vm_define_native(vm, "error", lib_error, 1, 1, false);
   vm_define_native(vm, "clock", lib_clock, 0, 0, false);
@@ -438,6 +460,7 @@ static void install_functions(AgVM *vm) {
 }
 
 void lib_install_builtins(AgVM *vm) {
+  vm->gc_paused++; /* nothing made here is rooted until it is bound */
   vm->compile_hook = compile_hook;
   install_functions(vm);
   install_constants(vm);
@@ -447,4 +470,5 @@ void lib_install_builtins(AgVM *vm) {
   lib_install_map_methods(vm);
   lib_install_string_methods(vm);
   if (vm->args == NULL) lib_set_args(vm, 0, NULL);
+  vm->gc_paused--;
 }

@@ -47,7 +47,10 @@ static CallStatus start_module(AgVM *vm, ObjString *abs, const char *display) {
     vm_throw_error(vm, "cannot import \"%s\": %s", display, strerror(errno));
     return CALL_ERROR;
   }
-  ObjModule *module = obj_new_module(vm, module_name(vm, display), abs);
+  ObjString *name = module_name(vm, display);
+  vm_push_root(vm, OBJ_VAL(name));
+  ObjModule *module = obj_new_module(vm, name, abs);
+  vm_pop_root(vm);
   vm_push_root(vm, OBJ_VAL(module));
   table_set(vm, &vm->modules, OBJ_VAL(abs), OBJ_VAL(module));
   ObjFunction *f = compile_module(vm, module, source, display);

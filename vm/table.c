@@ -116,7 +116,11 @@ bool table_set(AgVM *vm, Table *t, Value key, Value value) {
     /* Grow only when live entries fill half or more; else compacting is enough. */
     int cap = t->count * 2 >= t->capacity ? AG_GROW_CAPACITY(t->capacity) : t->capacity;
     if (cap < 4) cap = 4;
+    /* The new pair may be reachable from nowhere else yet. */
+    vm_push_root(vm, key);
+    vm_push_root(vm, value);
     rebuild(vm, t, cap);
+    vm_pop_roots(vm, 2);
   }
   int pos = t->used++;
   t->entries[pos].key = key;
