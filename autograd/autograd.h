@@ -189,6 +189,9 @@ typedef struct {
 int ag_register_hook(Tensor *t, AgHookFns fns, void *ctx);
 bool ag_remove_hook(Tensor *t, int handle);
 
+/* Frees the thread's free lists of nodes (for leak checkers at exit). */
+void ag_free_caches(void);
+
 /* ---- graph nodes ---- */
 GradNode *grad_node_retain(GradNode *node);
 void grad_node_release(GradNode *node);

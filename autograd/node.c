@@ -120,6 +120,15 @@ static void node_destroy(GradNode *n) {
   }
 }
 
+void ag_free_caches(void) {
+  while (node_pool) {
+    GradNode *n = node_pool;
+    node_pool = n->free_next;
+    free(n);
+  }
+  node_pool_size = 0;
+}
+
 GradNode *grad_node_retain(GradNode *node) {
   if (node) node->refcount++;
   return node;

@@ -1,0 +1,751 @@
+/* test_autograd_ops.c — every differentiable op against finite differences.
+ *
+ * gradcheck() builds the analytic Jacobian row by row with ag_grad (one
+ * one-hot output gradient per output element) and the numerical one by
+ * central differences in float64, and fails the test naming the worst entry
+ * when they disagree. gradgradcheck() runs gradcheck on the function
+ * "inputs -> first derivatives" computed with create_graph, so it checks the
+ * formulas' own derivatives (higher order).
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "autograd/autograd.h"
+#include "tensor/ops.h"
+#include "tensor/random.h"
+
+typedef Tensor *(*Fn)(Tensor *const *x, void *ctx);
+
+#define MAXIN 4
+
+static Tensor *make(int ndim, const int64_t *shape, const double *vals) {
+  Tensor *t = tensor_empty(DT_FLOAT64, ndim, shape);
+  ck_assert_msg(t != NULL, "%s", tensor_error());
+  for (int64_t i = 0; i < t->numel; i++) tensor_set_flat(t, i, vals[i]);
+  return t;
+}
+
+/* A float64 leaf requiring grad with varied, kink-free values. */
+static Tensor *leaf(int ndim, const int64_t *shape, double base) {
+  int64_t n = 1;
+  for (int d = 0; d < ndim; d++) n *= shape[d];
+  double *v = malloc((size_t)(n ? n : 1) * sizeof *v);
+  for (int64_t i = 0; i < n; i++) v[i] = base + 0.37 * (double)i - 0.11 * (double)((i * 7) % 5);
+  Tensor *t = make(ndim, shape, v);
+  free(v);
+  ck_assert(ag_set_requires_grad(t, true));
+  return t;
+}
+
+static Tensor *output_of(Fn f, Tensor *const *x, void *ctx) {
+  Tensor *out = f(x, ctx);
+  ck_assert_msg(out != NULL, "forward failed: %s", tensor_error());
+  return out;
+}
+
+/* Values of f with x[i] element k moved by delta. */
+static Tensor *shifted_value(Fn f, Tensor *const *x, void *ctx, int i, int64_t k, double delta) {
+  double old = tensor_get_flat(x[i], k);
+  tensor_set_flat(x[i], k, old + delta);
+  Tensor *out = output_of(f, x, ctx);
+  Tensor *v = tensor_to_dtype(out, DT_FLOAT64);
+  tensor_release(out);
+  if (v && v->storage == x[i]->storage) { /* a view of x: keep this value */
+    Tensor *copy = tensor_clone(v);
+    tensor_release(v);
+    v = copy;
+  }
+  tensor_set_flat(x[i], k, old);
+  return v;
+}
+
+/* analytic[i][j][k] = d out_j / d x_i[k]; true when every input is float. */
+static void analytic_jacobian(Fn f, Tensor *const *x, int n, void *ctx, int64_t m, double **jac) {
+  for (int64_t j = 0; j < m; j++) {
+    Tensor *out = output_of(f, x, ctx);
+    if (!ag_requires_grad(out)) { /* constant in every input */
+      tensor_release(out);
+      continue;
+    }
+    Tensor *onehot = tensor_zeros(out->dtype, out->ndim, out->shape);
+    tensor_set_flat(onehot, j, 1.0);
+    Tensor *grads[MAXIN] = {NULL};
+    bool ok = ag_grad(&out, &onehot, 1, x, n, false, false, true, grads);
+    ck_assert_msg(ok, "analytic gradient failed: %s", tensor_error());
+    for (int i = 0; i < n; i++) {
+      for (int64_t k = 0; grads[i] && k < x[i]->numel; k++)
+        jac[i][j * x[i]->numel + k] = tensor_get_flat(grads[i], k);
+      tensor_release(grads[i]);
+    }
+    tensor_release(onehot);
+    tensor_release(out);
+  }
+}
+
+/* False (with the worst entry in `where`) when analytic and numerical differ. */
+static bool gradcheck_ok(Fn f, Tensor *const *x, int n, void *ctx, double atol, double rtol,
+                         char *where, size_t cap) {
+  const double eps = 1e-6;
+  Tensor *out = output_of(f, x, ctx);
+  int64_t m = out->numel;
+  tensor_release(out);
+  double *jac[MAXIN];
+  for (int i = 0; i < n; i++) jac[i] = calloc((size_t)(m * x[i]->numel + 1), sizeof(double));
+  analytic_jacobian(f, x, n, ctx, m, jac);
+  double worst = 0;
+  for (int i = 0; i < n; i++) {
+    for (int64_t k = 0; k < x[i]->numel; k++) {
+      Tensor *hi = shifted_value(f, x, ctx, i, k, eps), *lo = shifted_value(f, x, ctx, i, k, -eps);
+      for (int64_t j = 0; j < m; j++) {
+        double num = (tensor_get_flat(hi, j) - tensor_get_flat(lo, j)) / (2 * eps);
+        double ana = jac[i][j * x[i]->numel + k];
+        double excess = fabs(ana - num) - (atol + rtol * fabs(num));
+        if (excess > worst || isnan(ana) != isnan(num)) {
+          worst = isnan(excess) ? INFINITY : excess;
+          snprintf(where, cap, "input %d element %lld, output %lld: analytic %.10g vs numerical %.10g",
+                   i, (long long)k, (long long)j, ana, num);
+        }
+      }
+      tensor_release(hi);
+      tensor_release(lo);
+    }
+  }
+  for (int i = 0; i < n; i++) free(jac[i]);
+  return worst <= 0;
+}
+
+static void gradcheck_tol(const char *name, Fn f, Tensor *const *x, int n, void *ctx, double atol,
+                          double rtol) {
+  char where[256] = "";
+  bool ok = gradcheck_ok(f, x, n, ctx, atol, rtol, where, sizeof where);
+  ck_assert_msg(ok, "gradcheck %s failed: %s", name, where);
+}
+
+static void gradcheck(const char *name, Fn f, Tensor *const *x, int n, void *ctx) {
+  gradcheck_tol(name, f, x, n, ctx, 1e-5, 1e-3);
+}
+
+/* ---- gradgradcheck: the first derivatives as a function of the inputs ---- */
+
+typedef struct {
+  Fn f;
+  void *ctx;
+  int n;
+} GG;
+
+static Tensor *first_derivatives(Tensor *const *x, void *p) {
+  GG *gg = p;
+  Tensor *out = output_of(gg->f, x, gg->ctx);
+  Tensor *v = tensor_empty(out->dtype, out->ndim, out->shape); /* a fixed, uneven direction */
+  for (int64_t i = 0; i < v->numel; i++) tensor_set_flat(v, i, 0.5 + 0.25 * (double)(i % 3));
+  Tensor *grads[MAXIN] = {NULL};
+  bool ok = ag_grad(&out, &v, 1, x, gg->n, true, true, true, grads);
+  ck_assert_msg(ok, "first derivative failed: %s", tensor_error());
+  Tensor *flat[MAXIN];
+  for (int i = 0; i < gg->n; i++) {
+    Tensor *g = grads[i] ? grads[i] : tensor_zeros(x[i]->dtype, x[i]->ndim, x[i]->shape);
+    flat[i] = ag_reshape(g, 1, (int64_t[1]){-1});
+    tensor_release(g);
+  }
+  Tensor *all = ag_cat(flat, gg->n, 0);
+  for (int i = 0; i < gg->n; i++) tensor_release(flat[i]);
+  tensor_release(v);
+  tensor_release(out);
+  return all;
+}
+
+static void gradgradcheck(const char *name, Fn f, Tensor *const *x, int n, void *ctx) {
+  GG gg = {f, ctx, n};
+  gradcheck_tol(name, first_derivatives, x, n, &gg, 1e-4, 2e-3);
+}
+
+static void release_all(Tensor **x, int n) {
+  for (int i = 0; i < n; i++) tensor_release(x[i]);
+}
+
+/* ---- the functions under test ---- */
+
+static Tensor *f_unary(Tensor *const *x, void *ctx) { return ag_unary(*(UnaryOp *)ctx, x[0]); }
+
+START_TEST(unary_ops) {
+  UnaryOp ops[] = {UN_NEG, UN_ABS, UN_SQRT, UN_EXP, UN_LOG, UN_SIN, UN_COS,
+                   UN_TAN, UN_TANH, UN_SIGMOID, UN_RELU, UN_GELU};
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+    Tensor *x = leaf(2, (int64_t[]){2, 3}, ops[i] == UN_RELU || ops[i] == UN_ABS || ops[i] == UN_GELU ? -0.9 : 0.2);
+    if (ops[i] == UN_RELU || ops[i] == UN_ABS) tensor_set_flat(x, 2, 0.5); /* stay off the kink */
+    gradcheck(tensor_unary_names[ops[i]], f_unary, &x, 1, &ops[i]);
+    if (ops[i] != UN_RELU) gradgradcheck(tensor_unary_names[ops[i]], f_unary, &x, 1, &ops[i]);
+    tensor_release(x);
+  }
+}
+END_TEST
+
+static Tensor *f_piecewise_zero(Tensor *const *x, void *ctx) {
+  Tensor *r = ag_unary(*(UnaryOp *)ctx, x[0]);
+  Tensor *out = ag_binary(BIN_MUL, r, x[0]);
+  tensor_release(r);
+  return out;
+}
+
+START_TEST(piecewise_constant_ops) { /* sign/floor/ceil/round: zero derivative */
+  UnaryOp ops[] = {UN_SIGN, UN_FLOOR, UN_CEIL, UN_ROUND};
+  for (size_t i = 0; i < 4; i++) {
+    Tensor *x = leaf(1, (int64_t[]){4}, 0.3);
+    gradcheck(tensor_unary_names[ops[i]], f_piecewise_zero, &x, 1, &ops[i]);
+    tensor_release(x);
+  }
+}
+END_TEST
+
+static Tensor *f_binary(Tensor *const *x, void *ctx) { return ag_binary(*(BinaryOp *)ctx, x[0], x[1]); }
+
+START_TEST(binary_ops_broadcasting) {
+  BinaryOp ops[] = {BIN_ADD, BIN_SUB, BIN_MUL, BIN_DIV, BIN_POW, BIN_MAXIMUM, BIN_MINIMUM};
+  int64_t shapes[][2][3] = {{{2, 3, 0}, {3, 0, 0}}, {{2, 1, 0}, {1, 3, 0}}, {{3, 0, 0}, {3, 0, 0}}};
+  int nd[][2] = {{2, 1}, {2, 2}, {1, 1}};
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    for (int s = 0; s < 3; s++) {
+      Tensor *x[2] = {leaf(nd[s][0], shapes[s][0], 0.5), leaf(nd[s][1], shapes[s][1], 0.8)};
+      gradcheck(tensor_binary_names[ops[i]], f_binary, x, 2, &ops[i]);
+      if (ops[i] != BIN_MAXIMUM && ops[i] != BIN_MINIMUM)
+        gradgradcheck(tensor_binary_names[ops[i]], f_binary, x, 2, &ops[i]);
+      release_all(x, 2);
+    }
+}
+END_TEST
+
+START_TEST(remainder_op) {
+  BinaryOp op = BIN_MOD;
+  Tensor *x[2] = {leaf(1, (int64_t[]){4}, 2.3), leaf(1, (int64_t[]){4}, 0.7)};
+  gradcheck("remainder", f_binary, x, 2, &op);
+  release_all(x, 2);
+}
+END_TEST
+
+typedef struct {
+  BinaryOp op;
+  double s;
+  bool scalar_first;
+} ScalarCase;
+
+static Tensor *f_scalar(Tensor *const *x, void *ctx) {
+  ScalarCase *c = ctx;
+  return c->scalar_first ? ag_scalar_binary(c->op, c->s, x[0]) : ag_binary_scalar(c->op, x[0], c->s);
+}
+
+START_TEST(scalar_operand_ops) {
+  ScalarCase cases[] = {{BIN_ADD, 2, false}, {BIN_SUB, 2, false}, {BIN_MUL, 3, false},
+                        {BIN_DIV, 4, false}, {BIN_POW, 3, false}, {BIN_POW, 0.5, false},
+                        {BIN_POW, 0, false}, {BIN_ADD, 2, true},  {BIN_SUB, 2, true},
+                        {BIN_MUL, 3, true},  {BIN_DIV, 2, true},  {BIN_POW, 2, true},
+                        {BIN_MOD, 0.65, false}, {BIN_MAXIMUM, 0.9, false}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    Tensor *x = leaf(2, (int64_t[]){2, 2}, 0.4);
+    gradcheck(tensor_binary_names[cases[i].op], f_scalar, &x, 1, &cases[i]);
+    if (cases[i].op != BIN_MOD && cases[i].op != BIN_MAXIMUM)
+      gradgradcheck(tensor_binary_names[cases[i].op], f_scalar, &x, 1, &cases[i]);
+    tensor_release(x);
+  }
+}
+END_TEST
+
+static Tensor *f_clamp(Tensor *const *x, void *ctx) {
+  int which = *(int *)ctx;
+  return which == 0 ? ag_clamp(x[0], 0.5, 1.5) : which == 1 ? ag_clamp_min(x[0], 0.9) : ag_clamp_max(x[0], 0.9);
+}
+
+static Tensor *f_where(Tensor *const *x, void *ctx) {
+  Tensor *cond = tensor_binary_scalar(BIN_GT, x[0], 0.9);
+  Tensor *out = ag_where(cond, x[0], x[1]);
+  tensor_release(cond);
+  return out;
+}
+
+START_TEST(clamp_and_where) {
+  for (int which = 0; which < 3; which++) {
+    Tensor *x = leaf(1, (int64_t[]){6}, 0.3);
+    gradcheck("clamp", f_clamp, &x, 1, &which);
+    tensor_release(x);
+  }
+  Tensor *x[2] = {leaf(2, (int64_t[]){2, 3}, 0.3), leaf(1, (int64_t[]){3}, -1)};
+  gradcheck("where", f_where, x, 2, NULL);
+  gradgradcheck("where", f_where, x, 2, NULL);
+  release_all(x, 2);
+}
+END_TEST
+
+typedef struct {
+  int kind; /* 0 sum 1 mean 2 var 3 std 4 norm 5 logsumexp */
+  int ndims;
+  int dims[2];
+  bool keepdim;
+  double p;
+} RedCase;
+
+static Tensor *f_reduce(Tensor *const *x, void *ctx) {
+  RedCase *c = ctx;
+  const int *dims = c->ndims ? c->dims : NULL;
+  switch (c->kind) {
+  case 0: return ag_sum(x[0], dims, c->ndims, c->keepdim);
+  case 1: return ag_mean(x[0], dims, c->ndims, c->keepdim);
+  case 2: return ag_var(x[0], dims, c->ndims, true, c->keepdim);
+  case 3: return ag_std(x[0], dims, c->ndims, c->p == 0, c->keepdim);
+  case 4: return ag_norm(x[0], c->p, dims, c->ndims, c->keepdim);
+  default: return ag_logsumexp(x[0], dims, c->ndims, c->keepdim);
+  }
+}
+
+START_TEST(reductions) {
+  RedCase cases[] = {{0, 0, {0}, false, 0}, {0, 1, {1}, false, 0}, {0, 2, {0, 2}, true, 0},
+                     {0, 1, {-1}, false, 0}, {1, 0, {0}, false, 0}, {1, 1, {0}, true, 0},
+                     {2, 0, {0}, false, 0}, {2, 1, {1}, false, 0}, {3, 0, {0}, false, 0},
+                     {3, 1, {2}, true, 1}, {4, 0, {0}, false, 2}, {4, 1, {1}, false, 1},
+                     {4, 1, {2}, true, 3}, {5, 0, {0}, false, 0}, {5, 1, {1}, true, 0}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    Tensor *x = leaf(3, (int64_t[]){2, 3, 2}, 0.3);
+    char name[64];
+    snprintf(name, sizeof name, "reduction case %zu", i);
+    gradcheck(name, f_reduce, &x, 1, &cases[i]);
+    gradgradcheck(name, f_reduce, &x, 1, &cases[i]);
+    tensor_release(x);
+  }
+}
+END_TEST
+
+static Tensor *f_prod(Tensor *const *x, void *ctx) {
+  int dim = *(int *)ctx;
+  return ag_prod(x[0], dim, dim >= 0, false);
+}
+
+START_TEST(prod_with_and_without_zeros) {
+  for (int dim = -1; dim < 2; dim++) {
+    Tensor *x = leaf(2, (int64_t[]){2, 3}, 0.4);
+    gradcheck("prod", f_prod, &x, 1, &dim);
+    gradgradcheck("prod", f_prod, &x, 1, &dim);
+    tensor_set_flat(x, 1, 0.0);
+    gradcheck("prod with a zero", f_prod, &x, 1, &dim);
+    tensor_set_flat(x, 4, 0.0);
+    gradcheck("prod with two zeros", f_prod, &x, 1, &dim);
+    tensor_release(x);
+  }
+}
+END_TEST
+
+static Tensor *f_extreme(Tensor *const *x, void *ctx) {
+  int c = *(int *)ctx;
+  Tensor *idx = NULL;
+  Tensor *out = c < 2 ? (c == 0 ? ag_max : ag_min)(x[0], 0, false, false, NULL)
+                      : (c == 2 ? ag_max : ag_min)(x[0], 1, true, c == 3, &idx);
+  tensor_release(idx);
+  return out;
+}
+
+START_TEST(max_min) {
+  for (int c = 0; c < 4; c++) {
+    Tensor *x = leaf(2, (int64_t[]){3, 4}, 0.1);
+    gradcheck("max/min", f_extreme, &x, 1, &c);
+    gradgradcheck("max/min", f_extreme, &x, 1, &c);
+    tensor_release(x);
+  }
+  /* ties share the gradient evenly, as PyTorch's max() */
+  Tensor *x = make(1, (int64_t[]){3}, (double[]){2, 5, 5});
+  ag_set_requires_grad(x, true);
+  Tensor *m = ag_max(x, 0, false, false, NULL);
+  ck_assert(ag_backward(&m, NULL, 1, false, false, NULL, 0));
+  ck_assert_double_eq(tensor_get_flat(ag_get_grad(x), 1), 0.5);
+  ck_assert_double_eq(tensor_get_flat(ag_get_grad(x), 0), 0.0);
+  tensor_release(m);
+  tensor_release(x);
+}
+END_TEST
+
+typedef struct {
+  int kind;
+} ShapeCase;
+
+static Tensor *f_shape(Tensor *const *x, void *ctx) {
+  int k = *(int *)ctx;
+  Tensor *a = x[0]; /* shape [2, 3, 4] */
+  switch (k) {
+  case 0: return ag_reshape(a, 2, (int64_t[]){4, -1});
+  case 1: return ag_view(a, 2, (int64_t[]){6, 4});
+  case 2: return ag_flatten(a, 1, 2);
+  case 3: return ag_transpose(a, 0, 2);
+  case 4: return ag_permute(a, (int[]){2, 0, 1}, 3);
+  case 5: return ag_unsqueeze(a, 1);
+  case 6: {
+    Tensor *u = ag_unsqueeze(a, 0);
+    Tensor *r = ag_squeeze(u, 0, true);
+    tensor_release(u);
+    return r;
+  }
+  case 7: {
+    Tensor *s = ag_select(a, 1, 1);
+    Tensor *r = ag_t(s);
+    tensor_release(s);
+    return r;
+  }
+  case 8: {
+    Tensor *s = ag_slice(a, 2, 0, 1, 1);
+    Tensor *r = ag_expand(s, 4, (int64_t[]){2, 2, 3, 5});
+    tensor_release(s);
+    return r;
+  }
+  case 9: { /* reshape of a non-contiguous tensor copies */
+    Tensor *t = ag_transpose(a, 0, 1);
+    Tensor *r = ag_reshape(t, 1, (int64_t[]){24});
+    tensor_release(t);
+    return r;
+  }
+  case 10: {
+    Tensor *t = ag_transpose(a, 1, 2);
+    Tensor *r = ag_contiguous(t);
+    tensor_release(t);
+    return r;
+  }
+  default: return ag_squeeze(a, 0, false);
+  }
+}
+
+START_TEST(shape_ops) {
+  for (int k = 0; k < 12; k++) {
+    Tensor *x = leaf(3, (int64_t[]){2, 3, 4}, 0.1);
+    char name[32];
+    snprintf(name, sizeof name, "shape case %d", k);
+    gradcheck(name, f_shape, &x, 1, &k);
+    if (k % 3 == 0) gradgradcheck(name, f_shape, &x, 1, &k);
+    tensor_release(x);
+  }
+}
+END_TEST
+
+/* Weighted sum of all pieces, so each piece's gradient differs. */
+static Tensor *weigh_pieces(Tensor **pieces, int count) {
+  Tensor *total = NULL;
+  for (int i = 0; i < count; i++) {
+    Tensor *w = ag_binary_scalar(BIN_MUL, pieces[i], (double)(i + 1));
+    Tensor *s = ag_sum(w, NULL, 0, false);
+    Tensor *t = total ? ag_binary(BIN_ADD, total, s) : tensor_retain(s);
+    tensor_release(total);
+    tensor_release(w);
+    tensor_release(s);
+    total = t;
+    tensor_release(pieces[i]);
+  }
+  free(pieces);
+  return total;
+}
+
+static Tensor *f_join(Tensor *const *x, void *ctx) {
+  int k = *(int *)ctx;
+  Tensor **pieces = NULL;
+  int count;
+  switch (k) {
+  case 0: return ag_cat(x, 2, 1);
+  case 1: {
+    Tensor *y = ag_binary_scalar(BIN_MUL, x[1], 2);
+    Tensor *ins[2] = {x[0], y};
+    Tensor *r = ag_stack(ins, 2, 1);
+    tensor_release(y);
+    return r;
+  }
+  case 2: count = ag_split(x[0], 2, 0, &pieces); break;
+  case 3: count = ag_split_sizes(x[1], (int64_t[]){1, 2}, 2, 1, &pieces); break;
+  case 4: count = ag_chunk(x[0], 2, 1, &pieces); break;
+  default: count = ag_unbind(x[0], 1, &pieces); break;
+  }
+  ck_assert_msg(count > 0, "%s", tensor_error());
+  /* only some pieces used: the others get zeros */
+  if (k == 5 && count > 2) {
+    tensor_release(pieces[1]);
+    pieces[1] = ag_binary_scalar(BIN_MUL, pieces[0], 0.0);
+  }
+  return weigh_pieces(pieces, count);
+}
+
+START_TEST(join_and_split) {
+  for (int k = 0; k < 6; k++) {
+    Tensor *x[2] = {leaf(2, (int64_t[]){3, 3}, 0.1), leaf(2, (int64_t[]){3, 3}, 0.7)};
+    gradcheck("join/split", f_join, x, 2, &k);
+    gradgradcheck("join/split", f_join, x, 2, &k);
+    release_all(x, 2);
+  }
+}
+END_TEST
+
+static IndexItem it_int(int64_t i) { return (IndexItem){.kind = IDX_INT, .i = i}; }
+static IndexItem it_slice(int64_t a, int64_t b, int64_t s) {
+  return (IndexItem){.kind = IDX_SLICE, .start = a, .stop = b, .step = s, .has_start = true, .has_stop = true};
+}
+static IndexItem it_all(void) { return (IndexItem){.kind = IDX_SLICE, .step = 1}; }
+static IndexItem it_tensor(const Tensor *t) { return (IndexItem){.kind = IDX_TENSOR, .tensor = t}; }
+
+static Tensor *f_index(Tensor *const *x, void *ctx) {
+  int k = *(int *)ctx;
+  Tensor *a = x[0]; /* [3, 4] */
+  Tensor *idx = tensor_empty(DT_INT64, 1, (int64_t[]){3});
+  tensor_set_flat(idx, 0, 2), tensor_set_flat(idx, 1, 0), tensor_set_flat(idx, 2, 2);
+  Tensor *out = NULL;
+  switch (k) {
+  case 0: out = ag_index(a, (IndexItem[]){it_int(-1)}, 1); break;
+  case 1: out = ag_index(a, (IndexItem[]){it_all(), it_slice(1, 4, 2)}, 2); break;
+  case 2: out = ag_index(a, (IndexItem[]){it_slice(0, 3, 2), it_int(1)}, 2); break;
+  case 3: out = ag_index(a, (IndexItem[]){it_tensor(idx)}, 1); break; /* repeated rows */
+  case 4: {
+    Tensor *mask = tensor_binary_scalar(BIN_GT, a, 1.5);
+    out = ag_index(a, (IndexItem[]){it_tensor(mask)}, 1);
+    tensor_release(mask);
+    break;
+  }
+  case 5: out = ag_index(a, (IndexItem[]){it_all(), it_tensor(idx)}, 2); break;
+  case 6: out = ag_index_select(a, 1, idx); break;
+  case 7: {
+    Tensor *gi = tensor_empty(DT_INT64, 2, (int64_t[]){3, 2});
+    for (int i = 0; i < 6; i++) tensor_set_flat(gi, i, (i * 3) % 4);
+    out = ag_gather(a, 1, gi);
+    tensor_release(gi);
+    break;
+  }
+  case 8: out = ag_index(a, (IndexItem[]){{.kind = IDX_NEWAXIS}, it_int(1)}, 2); break;
+  default: out = ag_index(a, (IndexItem[]){{.kind = IDX_ELLIPSIS}, it_int(2)}, 2); break;
+  }
+  tensor_release(idx);
+  return out;
+}
+
+START_TEST(indexing) {
+  for (int k = 0; k < 10; k++) {
+    Tensor *x = leaf(2, (int64_t[]){3, 4}, 0.1);
+    char name[32];
+    snprintf(name, sizeof name, "index case %d", k);
+    gradcheck(name, f_index, &x, 1, &k);
+    gradgradcheck(name, f_index, &x, 1, &k);
+    tensor_release(x);
+  }
+}
+END_TEST
+
+/* y = x * 1; y[items] = v * 2: CopySlices / IndexPutBackward0. */
+static Tensor *f_index_put(Tensor *const *x, void *ctx) {
+  int k = *(int *)ctx;
+  Tensor *y = ag_binary_scalar(BIN_MUL, x[0], 1.0);
+  Tensor *v = ag_binary_scalar(BIN_MUL, x[1], 2.0);
+  Tensor *idx = tensor_empty(DT_INT64, 1, (int64_t[]){2});
+  tensor_set_flat(idx, 0, 2), tensor_set_flat(idx, 1, 0);
+  bool ok = k == 0 ? ag_index_put_(y, (IndexItem[]){it_int(1)}, 1, v)
+                   : ag_index_put_(y, (IndexItem[]){it_tensor(idx)}, 1, v);
+  ck_assert_msg(ok, "%s", tensor_error());
+  tensor_release(v);
+  tensor_release(idx);
+  Tensor *out = ag_binary(BIN_MUL, y, y);
+  tensor_release(y);
+  return out;
+}
+
+START_TEST(index_assignment) {
+  for (int k = 0; k < 2; k++) {
+    Tensor *x[2] = {leaf(2, (int64_t[]){3, 4}, 0.1), leaf(1, (int64_t[]){4}, 0.5)};
+    gradcheck("index_put_", f_index_put, x, 2, &k);
+    release_all(x, 2);
+  }
+}
+END_TEST
+
+static Tensor *f_matmul(Tensor *const *x, void *ctx) {
+  int k = *(int *)ctx;
+  switch (k) {
+  case 7: return ag_mm(x[0], x[1]);
+  case 8: return ag_bmm(x[0], x[1]);
+  case 9: return ag_mv(x[0], x[1]);
+  case 10: return ag_dot(x[0], x[1]);
+  case 11: return ag_outer(x[0], x[1]);
+  default: return ag_matmul(x[0], x[1]);
+  }
+}
+
+START_TEST(matrix_products) {
+  struct { int na, nb; int64_t a[3], b[3]; } cases[] = {
+      {1, 1, {3}, {3}},          {2, 1, {2, 3}, {3}},       {1, 2, {3}, {3, 2}},
+      {2, 2, {2, 3}, {3, 2}},    {3, 2, {2, 2, 3}, {3, 2}}, {3, 3, {2, 2, 3}, {2, 3, 2}},
+      {2, 3, {2, 3}, {2, 3, 2}}, {2, 2, {2, 3}, {3, 4}},    {3, 3, {2, 2, 3}, {2, 3, 2}},
+      {2, 1, {2, 3}, {3}},       {1, 1, {4}, {4}},          {1, 1, {2}, {3}}};
+  for (int k = 0; k < 12; k++) {
+    Tensor *x[2] = {leaf(cases[k].na, cases[k].a, 0.2), leaf(cases[k].nb, cases[k].b, -0.4)};
+    char name[32];
+    snprintf(name, sizeof name, "matmul case %d", k);
+    gradcheck(name, f_matmul, x, 2, &k);
+    gradgradcheck(name, f_matmul, x, 2, &k);
+    release_all(x, 2);
+  }
+}
+END_TEST
+
+START_TEST(strided_leaf_inputs) {
+  /* a non-contiguous leaf (a transposed view) as the input */
+  Tensor *base = leaf(2, (int64_t[]){3, 2}, 0.2);
+  ag_set_requires_grad(base, false);
+  Tensor *x[2] = {tensor_transpose(base, 0, 1), leaf(2, (int64_t[]){3, 2}, 0.1)};
+  ag_set_requires_grad(x[0], true);
+  int k = 7;
+  gradcheck("mm of a transposed leaf", f_matmul, x, 2, &k);
+  BinaryOp op = BIN_MUL;
+  Tensor *y[2] = {x[0], tensor_t(x[1])};
+  ag_set_requires_grad(y[1], true);
+  gradcheck("mul of strided leaves", f_binary, y, 2, &op);
+  tensor_release(y[1]);
+  release_all(x, 2);
+  tensor_release(base);
+}
+END_TEST
+
+static Tensor *f_nn(Tensor *const *x, void *ctx) {
+  int k = *(int *)ctx;
+  Tensor *target = tensor_empty(DT_INT64, 1, (int64_t[]){2});
+  tensor_set_flat(target, 0, 2), tensor_set_flat(target, 1, 0);
+  Tensor *out = NULL;
+  switch (k) {
+  case 0: out = ag_softmax(x[0], 1); break;
+  case 1: out = ag_log_softmax(x[0], 0); break;
+  case 2: out = ag_mse_loss(x[0], x[1], RED_MEAN); break;
+  case 3: out = ag_mse_loss(x[0], x[1], RED_NONE); break;
+  case 4: out = ag_l1_loss(x[0], x[1], RED_SUM); break;
+  case 5: out = ag_cross_entropy(x[0], target, RED_MEAN); break;
+  case 6: {
+    Tensor *lp = ag_log_softmax(x[0], 1);
+    out = ag_nll_loss(lp, target, RED_NONE);
+    tensor_release(lp);
+    break;
+  }
+  case 7: out = ag_cross_entropy(x[0], target, RED_SUM); break;
+  default: { /* binary cross entropy on probabilities in (0, 1) */
+    Tensor *p = ag_unary(UN_SIGMOID, x[0]);
+    Tensor *t = ag_unary(UN_SIGMOID, x[1]);
+    out = ag_binary_cross_entropy(p, t, k == 8 ? RED_MEAN : RED_NONE);
+    tensor_release(p);
+    tensor_release(t);
+  }
+  }
+  tensor_release(target);
+  return out;
+}
+
+START_TEST(nn_functions) {
+  for (int k = 0; k < 10; k++) {
+    Tensor *x[2] = {leaf(2, (int64_t[]){2, 3}, -0.3), leaf(2, (int64_t[]){2, 3}, 0.2)};
+    char name[32];
+    snprintf(name, sizeof name, "nn case %d", k);
+    gradcheck(name, f_nn, x, 2, &k);
+    if (k != 4) gradgradcheck(name, f_nn, x, 2, &k);
+    release_all(x, 2);
+  }
+}
+END_TEST
+
+static Tensor *f_dropout(Tensor *const *x, void *ctx) {
+  TensorRng rng;
+  rng_seed(&rng, 7); /* the same mask on every call */
+  return ag_dropout(&rng, x[0], 0.5, true);
+}
+
+static Tensor *f_dtype(Tensor *const *x, void *ctx) {
+  Tensor *f = ag_to_dtype(x[0], DT_FLOAT32);
+  Tensor *sq = ag_binary(BIN_MUL, f, f);
+  Tensor *out = ag_to_dtype(sq, DT_FLOAT64);
+  tensor_release(f);
+  tensor_release(sq);
+  return out;
+}
+
+START_TEST(dropout_and_dtype) {
+  Tensor *x = leaf(1, (int64_t[]){8}, 0.3);
+  gradcheck("dropout", f_dropout, &x, 1, NULL);
+  /* through float32 (finite differences are too coarse there): d(x^2) = 2x,
+   * and the gradient reaching the float64 leaf is float64 */
+  Tensor *y = f_dtype(&x, NULL);
+  Tensor *s = ag_sum(y, NULL, 0, false);
+  ck_assert(ag_backward(&s, NULL, 1, false, false, NULL, 0));
+  ck_assert_int_eq(ag_get_grad(x)->dtype, DT_FLOAT64);
+  for (int64_t i = 0; i < x->numel; i++)
+    ck_assert_double_eq_tol(tensor_get_flat(ag_get_grad(x), i), 2 * tensor_get_flat(x, i), 1e-5);
+  tensor_release(s);
+  tensor_release(y);
+  tensor_release(x);
+}
+END_TEST
+
+static Tensor *f_inplace(Tensor *const *x, void *ctx) {
+  Tensor *y = ag_binary_scalar(BIN_MUL, x[0], 1.0);
+  ck_assert(ag_binary_(BIN_MUL, y, x[1]));
+  ck_assert(ag_binary_scalar_(BIN_ADD, y, 0.5));
+  ck_assert(ag_unary_(UN_SIGMOID, y));
+  ck_assert(ag_binary_(BIN_DIV, y, x[0]));
+  ck_assert(ag_clamp_(y, 0.0, 10.0));
+  ck_assert(ag_binary_scalar_(BIN_POW, y, 2.0));
+  return y;
+}
+
+START_TEST(in_place_chain) {
+  Tensor *x[2] = {leaf(1, (int64_t[]){4}, 0.4), leaf(1, (int64_t[]){4}, -0.2)};
+  gradcheck("in-place chain", f_inplace, x, 2, NULL);
+  gradgradcheck("in-place chain", f_inplace, x, 2, NULL);
+  release_all(x, 2);
+}
+END_TEST
+
+/* The gradcheck itself must fail loudly on a wrong gradient. */
+static Tensor *f_wrong(Tensor *const *x, void *ctx) {
+  /* sin's value with exp's derivative: a deliberately inconsistent pair */
+  Tensor *e = ag_unary(UN_EXP, x[0]);
+  Tensor *d = tensor_unary(UN_SIN, x[0]);
+  Tensor *diff = tensor_binary(BIN_SUB, d, e);
+  Tensor *out = ag_binary(BIN_ADD, e, diff); /* value sin, gradient exp */
+  tensor_release(e);
+  tensor_release(d);
+  tensor_release(diff);
+  return out;
+}
+
+START_TEST(gradcheck_catches_a_wrong_gradient) {
+  Tensor *x = leaf(1, (int64_t[]){3}, 0.3);
+  char where[256] = "";
+  ck_assert(!gradcheck_ok(f_wrong, &x, 1, NULL, 1e-5, 1e-3, where, sizeof where));
+  ck_assert_msg(strstr(where, "analytic") != NULL, "%s", where);
+  tensor_release(x);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("autograd_ops");
+  TCase *tc = tcase_create("gradcheck");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, unary_ops);
+  tcase_add_test(tc, piecewise_constant_ops);
+  tcase_add_test(tc, binary_ops_broadcasting);
+  tcase_add_test(tc, remainder_op);
+  tcase_add_test(tc, scalar_operand_ops);
+  tcase_add_test(tc, clamp_and_where);
+  tcase_add_test(tc, reductions);
+  tcase_add_test(tc, prod_with_and_without_zeros);
+  tcase_add_test(tc, max_min);
+  tcase_add_test(tc, shape_ops);
+  tcase_add_test(tc, join_and_split);
+  tcase_add_test(tc, indexing);
+  tcase_add_test(tc, index_assignment);
+  tcase_add_test(tc, matrix_products);
+  tcase_add_test(tc, strided_leaf_inputs);
+  tcase_add_test(tc, nn_functions);
+  tcase_add_test(tc, dropout_and_dtype);
+  tcase_add_test(tc, in_place_chain);
+  tcase_add_test(tc, gradcheck_catches_a_wrong_gradient);
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  ag_free_caches();
+  tensor_free_caches();
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
