@@ -322,11 +322,41 @@ static bool cat_check(Tensor *const *ts, int n, int dim, DType *dt, int64_t *tot
   return true;
 }
 
+static bool is_legacy_empty(const Tensor *t) { return t->ndim == 1 && t->shape[0] == 0; }
+
+/* PyTorch skips 1-D empty tensors (zeros(0)) in cat, so they can start an
+ * accumulator; they still take part in the result dtype. */
+static Tensor *cat_without_empties(Tensor *const *ts, int n, int dim) {
+  Tensor **kept = malloc((size_t)n * sizeof *kept);
+  if (!kept) {
+    tensor_set_error("out of memory");
+    return NULL;
+  }
+  int k = 0;
+  DType dt = ts[0]->dtype;
+  for (int i = 0; i < n; i++) {
+    dt = dtype_promote(dt, ts[i]->dtype);
+    if (!is_legacy_empty(ts[i])) kept[k++] = ts[i];
+  }
+  Tensor *out = tensor_cat(kept, k, dim);
+  free(kept);
+  Tensor *conv = out ? tensor_to_dtype(out, dt) : NULL;
+  tensor_release(out);
+  return conv;
+}
+
 Tensor *tensor_cat(Tensor *const *ts, int n, int dim) {
   if (n <= 0) {
     tensor_set_error("torch.cat(): expected a non-empty list of Tensors");
     return NULL;
   }
+  int empties = 0, first_real = -1;
+  for (int i = 0; i < n; i++) {
+    if (is_legacy_empty(ts[i])) empties++;
+    else if (first_real < 0) first_real = i;
+  }
+  if (empties > 0 && first_real >= 0 && ts[first_real]->ndim != 1)
+    return cat_without_empties(ts, n, dim);
   if (!tensor_wrap_dim(&dim, ts[0]->ndim)) return NULL;
   DType dt;
   int64_t total;

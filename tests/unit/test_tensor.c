@@ -447,6 +447,31 @@ START_TEST(test_squeeze_expand) {
 }
 END_TEST
 
+START_TEST(test_shape_errors) {
+  Tensor *a = tt_iota(DT_FLOAT32, 3, (int64_t)2, (int64_t)3, (int64_t)4);
+  tt_check_error(tensor_permute(a, (const int[]){0, 0, 1}, 3), "permute(): duplicate dims are not allowed.");
+  tt_check_error(tensor_permute(a, (const int[]){0, 1}, 2), "number of dimensions in the tensor input does not match");
+  tt_check_error(tensor_t(a), "t() expects a tensor with <= 2 dimensions, but self is 3D");
+  tt_check_error(tensor_expand(a, 2, TT_SHAPE(3, 4)), "the number of sizes provided (2) must be greater or equal to the number of dimensions in the tensor (3)");
+  tt_check_error(tensor_expand(a, 4, TT_SHAPE(-1, 2, 3, 4)), "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension 0");
+  tt_check_error(tensor_flatten(a, 2, 1), "flatten() has invalid args: start_dim cannot come after end_dim");
+  Tensor *f = tensor_flatten(a, 1, 2);
+  tt_check_shape(f, 2, TT_SHAPE(2, 12));
+  ck_assert_ptr_eq(f->storage, a->storage);
+  tt_check_error(tensor_select(a, 1, -4), "index -4 is out of bounds for dimension 1 with size 3");
+  Tensor *s = tensor_scalar(DT_FLOAT32, 1);
+  tt_check_error(tensor_select(s, 0, 0), "select() cannot be applied to a 0-dim tensor.");
+  tt_check_error(tensor_slice(a, 0, 0, 2, 0), "slice step must be positive");
+  tt_check_error(tensor_cat((Tensor *const[]){a, s}, 2, 0), "zero-dimensional tensor (at position 1) cannot be concatenated");
+  tt_check_error(tensor_cat(NULL, 0, 0), "expected a non-empty list of Tensors");
+  Tensor **parts = NULL;
+  ck_assert_int_eq(tensor_chunk(a, 0, 0, &parts), -1);
+  ck_assert(strstr(tensor_error(), "chunk expects `chunks` to be greater than 0, got: 0"));
+  Tensor *rel[] = {a, f, s};
+  for (int k = 0; k < 3; k++) tensor_release(rel[k]);
+}
+END_TEST
+
 START_TEST(test_cat_stack_split) {
   Tensor *a = tt_iota(DT_FLOAT32, 2, (int64_t)2, (int64_t)2);
   Tensor *b = tt_make(DT_FLOAT64, 2, TT_SHAPE(2, 1), TT_VALS(8, 9));
@@ -483,8 +508,12 @@ START_TEST(test_cat_stack_split) {
   free(parts);
   ck_assert_int_eq(tensor_split_sizes(x, TT_SHAPE(1, 1), 2, 0, &parts), -1);
   ck_assert(strstr(tensor_error(), "split_with_sizes expects split_sizes to sum exactly to 5"));
-  Tensor *rel[] = {a, b, c, s, x};
-  for (int k = 0; k < 5; k++) tensor_release(rel[k]);
+  Tensor *empty = tensor_zeros(DT_FLOAT32, 1, TT_SHAPE(0));
+  Tensor *acc = tensor_cat((Tensor *const[]){empty, a}, 2, 1); /* zeros(0) starts an accumulator */
+  tt_check_shape(acc, 2, TT_SHAPE(2, 2));
+  tt_check_values(acc, TT_VALS(0, 1, 2, 3), 0);
+  Tensor *rel[] = {a, b, c, s, x, empty, acc};
+  for (int k = 0; k < 7; k++) tensor_release(rel[k]);
 }
 END_TEST
 
@@ -740,6 +769,7 @@ static Suite *tensor_suite(void) {
   tcase_add_test(tc, test_views_share_storage);
   tcase_add_test(tc, test_squeeze_expand);
   tcase_add_test(tc, test_cat_stack_split);
+  tcase_add_test(tc, test_shape_errors);
   tcase_add_test(tc, test_reductions);
   tcase_add_test(tc, test_reduction_dtypes_and_errors);
   tcase_add_test(tc, test_big_reductions);
