@@ -356,7 +356,7 @@ Tensor *tensor_zeros(DType dt, int ndim, const int64_t *shape) {
 }
 
 Tensor *tensor_full(DType dt, int ndim, const int64_t *shape, double value) {
-  if (value == 0) return tensor_zeros(dt, ndim, shape);
+  if (value == 0 && !signbit(value)) return tensor_zeros(dt, ndim, shape);
   Tensor *t = tensor_empty(dt, ndim, shape);
   if (t && !tensor_fill_raw(t, value)) {
     tensor_release(t);
@@ -387,10 +387,10 @@ Tensor *tensor_view_of(const Tensor *base, int ndim, const int64_t *shape, const
 /* ---- element access ---- */
 
 bool tensor_is_contiguous(const Tensor *t) {
+  if (t->numel == 0) return true;
   int64_t expected = 1;
   for (int i = t->ndim - 1; i >= 0; i--) {
     if (t->shape[i] == 1) continue;
-    if (t->shape[i] == 0) return true;
     if (t->stride[i] != expected) return false;
     expected *= t->shape[i];
   }
