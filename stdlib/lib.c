@@ -1,0 +1,330 @@
+/* lib.c — lib_install: the per-VM library state, the built-in modules
+ * (nn, optim, autograd: the embedded stdlib .ag files, each compiled into its own
+ * namespace), source(), and the reflection built-ins nn.ag relies on
+ * (vars, isinstance, getfield, setfield).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stdlib/embedded.h"
+#include "stdlib/lib.h"
+#include "stdlib/lib_graph.h"
+#include "stdlib/lib_internal.h"
+
+#define NATIVE_ARGS AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw
+
+/* ---- state ---- */
+
+static void mark_table_entries(AgVM *vm, const Table *t) {
+  for (int i = 0; i < t->used; i++) {
+    vm_mark_value(vm, t->entries[i].key);
+    vm_mark_value(vm, t->entries[i].value);
+  }
+}
+
+static void state_mark(AgVM *vm, void *state) {
+  LibState *st = state;
+  mark_table_entries(vm, &st->tensor_names);
+  mark_table_entries(vm, &st->node_names);
+  for (int i = 0; i < LT_COUNT; i++) {
+    vm_mark_object(vm, (Obj *)st->methods[i]);
+    vm_mark_object(vm, (Obj *)st->wrapped[i]);
+  }
+  Obj *objs[] = {(Obj *)st->function_class,  (Obj *)st->ctx_class,     (Obj *)st->handle_class,
+                 (Obj *)st->autograd_module, (Obj *)st->s_forward,     (Obj *)st->s_backward,
+                 (Obj *)st->s_saved_tensors, (Obj *)st->s_needs_input_grad, (Obj *)st->s_mode,
+                 (Obj *)st->s_prev,          (Obj *)st->s_tensor,      (Obj *)st->s_id};
+  for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) vm_mark_object(vm, objs[i]);
+  for (int i = 0; i < 4; i++) vm_mark_object(vm, (Obj *)st->context_classes[i]);
+}
+
+static void state_free(AgVM *vm, void *state) {
+  LibState *st = state;
+  table_free(vm, &st->tensor_names);
+  table_free(vm, &st->node_names);
+  free(st);
+}
+
+static void state_new(AgVM *vm) {
+  LibState *st = calloc(1, sizeof *st);
+  if (st == NULL) {
+    fprintf(stderr, "ag: out of memory\n");
+    abort();
+  }
+  table_init(&st->tensor_names);
+  table_init(&st->node_names);
+  rng_seed(&st->rng, 0x5eed); /* a fixed default, as reproducible runs are the norm */
+  vm->lib_state = st;
+  vm->lib_state_free = state_free;
+  vm->lib_state_mark = state_mark;
+}
+
+/* ---- built-in modules ---- */
+
+void lib_module_define(AgVM *vm, ObjModule *module, const char *name, Value value) {
+  vm_push_root(vm, value);
+  ObjModule *saved = vm->compiling_module;
+  vm->compiling_module = module;
+  ObjString *s = obj_string(vm, name);
+  vm_push_root(vm, OBJ_VAL(s));
+  int slot = vm_global_slot(vm, s);
+  vm->globals[slot] = value;
+  vm->compiling_module = saved;
+  vm_pop_roots(vm, 2);
+}
+
+static const char *embedded_text(const char *file) {
+  for (const EmbeddedFile *f = ag_embedded_files; f->name != NULL; f++) {
+    if (strcmp(f->name, file) == 0) return f->text;
+  }
+  return NULL;
+}
+
+/* Compiles and runs stdlib/NAME.ag in `module`; false (reported) on error. */
+static bool run_module(AgVM *vm, ObjModule *module, const char *file) {
+  const char *text = embedded_text(file);
+  if (text == NULL || vm->compile_hook == NULL) return false;
+  ObjModule *saved = vm->compiling_module;
+  vm->compiling_module = module;
+  vm->gc_paused++;
+  ObjFunction *fn = vm->compile_hook(vm, text, file);
+  vm->gc_paused--;
+  vm->compiling_module = saved;
+  if (fn == NULL) return false;
+  vm_push_root(vm, OBJ_VAL(fn));
+  ObjClosure *closure = obj_new_closure(vm, fn);
+  vm_pop_root(vm);
+  vm_push_root(vm, OBJ_VAL(closure));
+  Value r = vm_call(vm, OBJ_VAL(closure), 0, NULL);
+  vm_pop_root(vm);
+  if (IS_EXCEPTION(r)) {
+    vm_report_exception(vm, stderr, false);
+    return false;
+  }
+  module->state = MODULE_LOADED;
+  return true;
+}
+
+static ObjModule *new_module(AgVM *vm, const char *name) {
+  ObjString *s = obj_string(vm, name);
+  vm_push_root(vm, OBJ_VAL(s));
+  ObjModule *m = obj_new_module(vm, s, NULL);
+  vm_pop_root(vm);
+  return m;
+}
+
+static void install_module(AgVM *vm, const char *name, const char *file) {
+  ObjModule *m = new_module(vm, name);
+  vm_push_root(vm, OBJ_VAL(m));
+  if (strcmp(name, "autograd") == 0) {
+    lib_state(vm)->autograd_module = m;
+    lib_install_autograd_module(vm, m);
+  }
+  if (run_module(vm, m, file)) vm_define_builtin(vm, name, OBJ_VAL(m));
+  vm_pop_root(vm);
+}
+
+/* ---- source() ---- */
+
+/* The index just past the brace that closes the first `{` at or after i,
+ * skipping strings and comments; -1 if unbalanced. */
+static long balanced_end(const char *s, long i) {
+  int depth = 0;
+  for (; s[i] != '\0'; i++) {
+    char c = s[i];
+    if (c == '#') {
+      while (s[i + 1] != '\0' && s[i + 1] != '\n') i++;
+    } else if (c == '"' || c == '\'') {
+      for (i++; s[i] != '\0' && s[i] != c; i++) {
+        if (s[i] == '\\' && s[i + 1] != '\0') i++;
+      }
+      if (s[i] == '\0') return -1;
+    } else if (c == '{') {
+      depth++;
+    } else if (c == '}' && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return -1;
+}
+
+static long line_start(const char *s, int line) {
+  long i = 0;
+  for (int l = 1; l < line && s[i] != '\0'; i++) {
+    if (s[i] == '\n') l++;
+  }
+  return i;
+}
+
+/* Moves back over the comment lines right above a definition. */
+static long with_comments(const char *s, long start) {
+  while (start > 0) {
+    long prev = start - 1; /* the '\n' ending the line above */
+    while (prev > 0 && s[prev - 1] != '\n') prev--;
+    long k = prev;
+    while (s[k] == ' ' || s[k] == '\t') k++;
+    if (s[k] != '#') break;
+    start = prev;
+  }
+  return start;
+}
+
+/* The line where `keyword NAME` starts a definition, or 0. */
+static int find_definition(const char *s, const char *keyword, const char *name) {
+  size_t kl = strlen(keyword), nl = strlen(name);
+  int line = 1;
+  for (const char *p = s; *p != '\0'; line++) {
+    const char *q = p;
+    while (*q == ' ' || *q == '\t') q++;
+    if (strncmp(q, keyword, kl) == 0 && q[kl] == ' ') {
+      q += kl;
+      while (*q == ' ') q++;
+      if (strncmp(q, name, nl) == 0 && !isalnum((unsigned char)q[nl]) && q[nl] != '_') return line;
+    }
+    p = strchr(p, '\n');
+    if (p == NULL) break;
+    p++;
+  }
+  return 0;
+}
+
+static Value cut_source(AgVM *vm, const char *text, int line, const char *what) {
+  long start = line_start(text, line);
+  long end = balanced_end(text, start);
+  if (end < 0) return vm_throw_error(vm, "source(): could not find the source of %s", what);
+  start = with_comments(text, start);
+  return OBJ_VAL(obj_copy_string(vm, text + start, (int)(end - start)));
+}
+
+/* The text of the file a function was compiled from (embedded or on disk). */
+static const char *function_text(ObjFunction *f, char **owned) {
+  *owned = NULL;
+  if (f->file == NULL) return NULL;
+  const char *text = embedded_text(f->file->chars);
+  if (text != NULL) return text;
+  *owned = vm_read_file(f->file->chars, NULL);
+  return *owned;
+}
+
+static Value source_of_function(AgVM *vm, ObjFunction *f) {
+  char *owned;
+  const char *text = function_text(f, &owned);
+  const char *name = f->name ? f->name->chars : "<script>";
+  if (text == NULL) return vm_throw_error(vm, "source(): the source of %s is not available", name);
+  Value r = cut_source(vm, text, f->line, name);
+  free(owned);
+  return r;
+}
+
+/* A class: its file is that of any of its (or its parents') methods. */
+static Value source_of_class(AgVM *vm, ObjClass *k) {
+  const char *name = k->name->chars;
+  for (int i = 0; i < k->methods.used; i++) {
+    Value m = k->methods.entries[i].value;
+    if (IS_UNDEF(k->methods.entries[i].key) || !IS_CLOSURE(m)) continue;
+    char *owned;
+    const char *text = function_text(AS_CLOSURE(m)->function, &owned);
+    int line = text ? find_definition(text, "class", name) : 0;
+    if (line > 0) {
+      Value r = cut_source(vm, text, line, name);
+      free(owned);
+      return r;
+    }
+    free(owned);
+  }
+  for (const EmbeddedFile *f = ag_embedded_files; f->name != NULL; f++) {
+    int line = find_definition(f->text, "class", name);
+    if (line > 0) return cut_source(vm, f->text, line, name);
+  }
+  return vm_throw_error(vm, "source(): the source of class %s is not available", name);
+}
+
+static Value native_source(NATIVE_ARGS) {
+  Value v = args[0];
+  if (IS_BOUND_METHOD(v)) v = AS_BOUND_METHOD(v)->method;
+  if (IS_CLOSURE(v)) return source_of_function(vm, AS_CLOSURE(v)->function);
+  if (IS_CLASS(v)) return source_of_class(vm, AS_CLASS(v));
+  if (IS_NATIVE(v))
+    return vm_throw_error(vm, "source(): %s is built in (written in C), it has no Ag source",
+                          AS_NATIVE(v)->name->chars);
+  return vm_throw_error(vm, "source() expects a function or a class, not %s", vm_type_name(v));
+}
+
+/* ---- reflection ---- */
+
+static Value native_vars(NATIVE_ARGS) {
+  if (!IS_INSTANCE(args[0]))
+    return vm_throw_error(vm, "vars() argument must be an instance, not %s", vm_type_name(args[0]));
+  ObjMap *m = obj_new_map(vm);
+  vm_push_root(vm, OBJ_VAL(m));
+  table_add_all(vm, &AS_INSTANCE(args[0])->fields, &m->table);
+  vm_pop_root(vm);
+  return OBJ_VAL(m);
+}
+
+static bool is_subclass(ObjClass *k, ObjClass *of) {
+  for (; k != NULL; k = k->parent) {
+    if (k == of) return true;
+  }
+  return false;
+}
+
+static Value native_isinstance(NATIVE_ARGS) {
+  Value cls = args[1];
+  const Value *classes = &cls;
+  int n = 1;
+  if (IS_LIST(cls)) {
+    classes = AS_LIST(cls)->items;
+    n = AS_LIST(cls)->count;
+  }
+  for (int i = 0; i < n; i++) {
+    if (!IS_CLASS(classes[i]))
+      return vm_throw_error(vm, "isinstance() arg 2 must be a class or a list of classes, not %s",
+                            vm_type_name(classes[i]));
+    if (IS_INSTANCE(args[0]) && is_subclass(AS_INSTANCE(args[0])->klass, AS_CLASS(classes[i])))
+      return TRUE_VAL;
+  }
+  return FALSE_VAL;
+}
+
+static Value native_getfield(NATIVE_ARGS) {
+  if (!IS_STRING(args[1]))
+    return vm_throw_error(vm, "getfield(): the name must be a string, not %s", vm_type_name(args[1]));
+  if (argc == 3 && IS_INSTANCE(args[0])) {
+    Value v;
+    if (table_get(&AS_INSTANCE(args[0])->fields, args[1], &v)) return v;
+    return args[2];
+  }
+  return vm_get_attr(vm, args[0], AS_STRING(args[1]));
+}
+
+static Value native_setfield(NATIVE_ARGS) {
+  if (!IS_INSTANCE(args[0]))
+    return vm_throw_error(vm, "setfield() needs an instance, not %s", vm_type_name(args[0]));
+  if (!IS_STRING(args[1]))
+    return vm_throw_error(vm, "setfield(): the name must be a string, not %s", vm_type_name(args[1]));
+  table_set(vm, &AS_INSTANCE(args[0])->fields, args[1], args[2]);
+  return args[2];
+}
+
+/* ---- installation ---- */
+
+void lib_install(AgVM *vm) {
+  state_new(vm);
+  lib_install_tensor(vm);
+  lib_install_create(vm);
+  lib_install_nnfunc(vm);
+  lib_install_io(vm);
+  lib_install_autograd(vm);
+  vm_define_native(vm, "source", native_source, 1, 1, false);
+  vm_define_native(vm, "vars", native_vars, 1, 1, false);
+  vm_define_native(vm, "isinstance", native_isinstance, 2, 2, false);
+  vm_define_native(vm, "getfield", native_getfield, 2, 3, false);
+  vm_define_native(vm, "setfield", native_setfield, 3, 3, false);
+  lib_graph_install(vm);
+  /* The Ag-written modules last: they compile against every built-in above. */
+  install_module(vm, "autograd", "autograd.ag");
+  install_module(vm, "nn", "nn.ag");
+  install_module(vm, "optim", "optim.ag");
+}

@@ -1,0 +1,769 @@
+/* lib_autograd.c — autograd in the language: .grad, graph nodes as values,
+ * backward(), register_hook with Ag functions, autograd.grad, the grad-mode
+ * and anomaly contexts for `with`, and custom Function subclasses.
+ *
+ * Script callbacks (hooks, Function.backward) reach the engine as AgHookFns /
+ * AgFunctionFns whose ctx pins the Ag values they need (vm_pin), so the
+ * collector keeps them while the graph lives. When a callback raises, its
+ * exception stays pending on the VM and the engine's failure is turned back
+ * into that exception rather than a new one.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stdlib/graph.h"
+#include "stdlib/lib_internal.h"
+#include "vm/opcodes.h"
+
+#define NATIVE_ARGS AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw
+
+/* After an engine call failed: the script's own exception, or tensor_error(). */
+static Value engine_failure(AgVM *vm) {
+  if (vm->has_exception) return VM_EXCEPTION;
+  return lib_throw_tensor_error(vm);
+}
+
+/* ---- .grad ---- */
+
+static void warn_non_leaf_grad(AgVM *vm) {
+  LibState *st = lib_state(vm);
+  if (st->warned_nonleaf_grad) return;
+  st->warned_nonleaf_grad = true;
+  const char *file = "<input>";
+  if (vm->frame_count > 0) {
+    ObjFunction *f = vm->frames[vm->frame_count - 1].closure->function;
+    if (f->file != NULL) file = f->file->chars;
+  }
+  fprintf(stderr,
+          "%s:%d: UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor is being "
+          "accessed. Its .grad attribute won't be populated during autograd.backward(). If you "
+          "indeed want the .grad field to be populated for a non-leaf Tensor, use "
+          ".retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, "
+          "make sure you access the leaf Tensor instead. See "
+          "github.com/pytorch/pytorch/pull/30531 for more informations.\n",
+          file, lib_current_line(vm));
+}
+
+Value lib_get_grad(AgVM *vm, Value self) {
+  Tensor *t = lib_t(self);
+  Tensor *g = ag_get_grad(t);
+  if (g == NULL && !ag_is_leaf(t) && !ag_retains_grad(t)) warn_non_leaf_grad(vm);
+  if (g == NULL) return NIL_VAL;
+  return OBJ_VAL(obj_new_tensor(vm, tensor_retain(g)));
+}
+
+Value lib_set_grad(AgVM *vm, Value self, Value v) {
+  if (!IS_NIL(v) && !IS_TENSOR(v))
+    return vm_throw_error(vm, "assigned grad expected to be a Tensor or None but got grad of type %s",
+                          vm_type_name(v));
+  if (!ag_set_grad(lib_t(self), IS_NIL(v) ? NULL : lib_t(v))) return lib_throw_tensor_error(vm);
+  return v;
+}
+
+/* ---- graph nodes ---- */
+
+typedef enum { NODE_NAME, NODE_NEXT_FUNCTIONS, NODE_VARIABLE, NODE_LINE, NODE_ATTR_COUNT } NodeAttr;
+static const char *const node_attr_names[NODE_ATTR_COUNT] = {"name", "next_functions", "variable",
+                                                             "line"};
+
+Value lib_node_value(AgVM *vm, GradNode *node) {
+  if (node == NULL) return NIL_VAL;
+  return OBJ_VAL(obj_new_node(vm, grad_node_retain(node)));
+}
+
+static Value next_functions(AgVM *vm, GradNode *node) {
+  ObjList *list = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(list));
+  for (int i = 0; i < grad_node_num_next(node); i++) {
+    int input_nr = 0;
+    GradNode *next = grad_node_next(node, i, &input_nr);
+    ObjList *pair = obj_new_list(vm);
+    vm_push_root(vm, OBJ_VAL(pair));
+    Value nv = lib_node_value(vm, next);
+    vm_push_root(vm, nv);
+    obj_list_append(vm, pair, nv);
+    obj_list_append(vm, pair, NUMBER_VAL(input_nr));
+    obj_list_append(vm, list, OBJ_VAL(pair));
+    vm_pop_roots(vm, 2);
+  }
+  vm_pop_root(vm);
+  return OBJ_VAL(list);
+}
+
+static int node_attr_id(AgVM *vm, ObjString *name) {
+  Value id;
+  if (!table_get(&lib_state(vm)->node_names, OBJ_VAL(name), &id)) return -1;
+  return (int)AS_NUMBER(id);
+}
+
+static Value native_node_name(NATIVE_ARGS) {
+  if (!IS_NODE(self)) return vm_throw_error(vm, "name() must be called on a graph node");
+  return OBJ_VAL(obj_string(vm, grad_node_name(AS_NODE_OBJ(self)->node)));
+}
+
+Value lib_node_get_attr(AgVM *vm, Value node, ObjString *name) {
+  GradNode *n = AS_NODE_OBJ(node)->node;
+  switch (node_attr_id(vm, name)) {
+  case NODE_NAME: {
+    ObjNative *m = obj_new_native(vm, "name", native_node_name, 0, 0, false);
+    vm_push_root(vm, OBJ_VAL(m));
+    Value bound = OBJ_VAL(obj_new_bound_method(vm, node, OBJ_VAL(m)));
+    vm_pop_root(vm);
+    return bound;
+  }
+  case NODE_NEXT_FUNCTIONS: return next_functions(vm, n);
+  case NODE_VARIABLE: {
+    Tensor *v = grad_node_variable(n);
+    if (v == NULL) return vm_throw_error(vm, "'%s' object has no attribute 'variable'", grad_node_name(n));
+    return OBJ_VAL(obj_new_tensor(vm, tensor_retain(v)));
+  }
+  case NODE_LINE: return NUMBER_VAL(grad_node_line(n));
+  default: return vm_throw_error(vm, "'%s' object has no attribute '%s'", grad_node_name(n), name->chars);
+  }
+}
+
+Value lib_node_invoke(AgVM *vm, Value node, ObjString *name, int argc, const Value *args,
+                      const AgKwargs *kw) {
+  if (node_attr_id(vm, name) == NODE_NAME) return native_node_name(vm, node, argc, args, kw);
+  Value callee = lib_node_get_attr(vm, node, name);
+  if (IS_EXCEPTION(callee)) return callee;
+  vm_push_root(vm, callee);
+  Value r = vm_call_kw(vm, callee, argc, args, kw);
+  vm_pop_root(vm);
+  return r;
+}
+
+/* Nodes compare by identity: two wrappers of the same GradNode are equal. */
+Value lib_node_binary(AgVM *vm, int op, Value a, Value b) {
+  bool same = IS_NODE(a) && IS_NODE(b) && AS_NODE_OBJ(a)->node == AS_NODE_OBJ(b)->node;
+  if (op == OP_EQUAL) return BOOL_VAL(same);
+  if (op == OP_NOT_EQUAL) return BOOL_VAL(!same);
+  return vm_throw_error(vm, "unsupported operand type(s) for a graph node: '%s' and '%s'",
+                        vm_type_name(a), vm_type_name(b));
+}
+
+/* ---- register_hook ---- */
+
+typedef struct {
+  AgVM *vm;
+  uint32_t fn_pin;
+} ScriptHook;
+
+static Tensor *script_hook_call(void *ctx, Tensor *grad, bool *failed) {
+  ScriptHook *h = ctx;
+  AgVM *vm = h->vm;
+  Value g = OBJ_VAL(obj_new_tensor(vm, tensor_retain(grad)));
+  vm_push_root(vm, g);
+  Value r = vm_call(vm, vm_pinned(vm, h->fn_pin), 1, &g);
+  vm_pop_root(vm);
+  if (IS_EXCEPTION(r)) {
+    *failed = true;
+    return NULL;
+  }
+  if (IS_NIL(r)) return NULL;
+  if (!IS_TENSOR(r)) {
+    vm_throw_error(vm, "a tensor hook must return a tensor or nil, not %s", vm_type_name(r));
+    *failed = true;
+    return NULL;
+  }
+  return tensor_retain(lib_t(r));
+}
+
+static void script_hook_release(void *ctx) {
+  ScriptHook *h = ctx;
+  vm_unpin(h->vm, h->fn_pin);
+  free(h);
+}
+
+static Value native_handle_remove(NATIVE_ARGS) {
+  LibState *st = lib_state(vm);
+  ObjInstance *inst = AS_INSTANCE(self);
+  Value t, id;
+  if (!table_get(&inst->fields, OBJ_VAL(st->s_tensor), &t) || !IS_TENSOR(t) ||
+      !table_get(&inst->fields, OBJ_VAL(st->s_id), &id) || !IS_NUMBER(id))
+    return vm_throw_error(vm, "remove() needs a hook handle");
+  ag_remove_hook(lib_t(t), (int)AS_NUMBER(id));
+  return NIL_VAL;
+}
+
+Value lt_register_hook(NATIVE_ARGS) {
+  LibState *st = lib_state(vm);
+  Value fn = args[0];
+  if (!IS_CLOSURE(fn) && !IS_NATIVE(fn) && !IS_BOUND_METHOD(fn))
+    return vm_throw_error(vm, "register_hook expects a function, not %s", vm_type_name(fn));
+  if (!ag_requires_grad(lib_t(self)))
+    return vm_throw_error(vm, "cannot register a hook on a tensor that doesn't require gradient");
+  ScriptHook *h = malloc(sizeof *h);
+  if (h == NULL) return vm_throw_error(vm, "out of memory");
+  h->vm = vm;
+  h->fn_pin = vm_pin(vm, fn);
+  AgHookFns fns = {script_hook_call, script_hook_release};
+  int handle = ag_register_hook(lib_t(self), fns, h);
+  if (handle < 0) {
+    script_hook_release(h);
+    return lib_throw_tensor_error(vm);
+  }
+  ObjInstance *inst = obj_new_instance(vm, st->handle_class);
+  vm_push_root(vm, OBJ_VAL(inst));
+  table_set(vm, &inst->fields, OBJ_VAL(st->s_tensor), self);
+  table_set(vm, &inst->fields, OBJ_VAL(st->s_id), NUMBER_VAL(handle));
+  vm_pop_root(vm);
+  return OBJ_VAL(inst);
+}
+
+/* ---- backward and grad ---- */
+
+/* A tensor or a list of tensors (entries may be nil when allow_nil) as a
+ * malloc'd array of borrowed tensors; NULL after throwing. */
+static Tensor **tensor_array(AgVM *vm, Value v, const char *what, bool allow_nil, int *n) {
+  const Value *items = &v;
+  int count = 1;
+  if (IS_LIST(v)) {
+    items = AS_LIST(v)->items;
+    count = AS_LIST(v)->count;
+  }
+  Tensor **ts = calloc((size_t)(count ? count : 1), sizeof *ts);
+  if (ts == NULL) {
+    vm_throw_error(vm, "out of memory");
+    return NULL;
+  }
+  for (int i = 0; i < count; i++) {
+    if (IS_TENSOR(items[i])) {
+      ts[i] = lib_t(items[i]);
+    } else if (!(allow_nil && IS_NIL(items[i]))) {
+      free(ts);
+      vm_throw_error(vm, "%s must be a tensor or a list of tensors, not %s", what,
+                     vm_type_name(items[i]));
+      return NULL;
+    }
+  }
+  *n = count;
+  return ts;
+}
+
+/* PyTorch's checks before any work, with its messages. */
+static bool check_roots(AgVM *vm, Tensor *const *roots, Tensor *const *grads, int n) {
+  for (int i = 0; i < n; i++) {
+    if (!ag_requires_grad(roots[i])) {
+      vm_throw_error(vm, "element %d of tensors does not require grad and does not have a grad_fn", i);
+      return false;
+    }
+    if ((grads == NULL || grads[i] == NULL) && roots[i]->numel != 1) {
+      vm_throw_error(vm, "grad can be implicitly created only for scalar outputs");
+      return false;
+    }
+  }
+  return true;
+}
+
+static void trace_backward(AgVM *vm, Tensor *root) {
+  if (!vm->trace_graph) return;
+  graph_print_trace(stderr, root);
+  fflush(stderr);
+}
+
+Value lt_backward(NATIVE_ARGS) {
+  static const char *const names[] = {"gradient", "retain_graph", "create_graph", "inputs"};
+  Value v[4];
+  bool retain, create;
+  if (!lib_bind(vm, "backward", argc, args, kw, names, 4, v)) return VM_EXCEPTION;
+  if (!lib_flag(vm, v[2], false, &create)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v[1]) && IS_NIL(v[1])) v[1] = UNDEF_VAL;
+  if (!lib_flag(vm, v[1], create, &retain)) return VM_EXCEPTION;
+  Tensor *root = lib_t(self);
+  Tensor *grad = NULL;
+  if (!IS_UNDEF(v[0]) && !IS_NIL(v[0])) {
+    grad = lib_as_tensor(vm, v[0], root->dtype, "backward");
+    if (grad == NULL) return VM_EXCEPTION;
+  }
+  Tensor **inputs = NULL;
+  int ninputs = 0;
+  bool ok = check_roots(vm, &root, &grad, 1);
+  if (ok && !IS_UNDEF(v[3]) && !IS_NIL(v[3])) {
+    inputs = tensor_array(vm, v[3], "inputs", false, &ninputs);
+    ok = inputs != NULL;
+  }
+  if (ok) {
+    lib_sync_line(vm);
+    trace_backward(vm, root);
+    ok = ag_backward(&root, &grad, 1, retain, create, inputs, ninputs);
+    if (!ok) engine_failure(vm);
+  }
+  free(inputs);
+  tensor_release(grad);
+  return ok ? NIL_VAL : VM_EXCEPTION;
+}
+
+typedef struct {
+  Tensor **outputs, **grad_outputs, **inputs;
+  int noutputs, ninputs;
+} GradCall;
+
+static void grad_call_free(GradCall *g) {
+  free(g->outputs);
+  free(g->grad_outputs);
+  free(g->inputs);
+}
+
+static bool grad_call_prepare(AgVM *vm, const Value *v, GradCall *g) {
+  int ngrads = 0;
+  memset(g, 0, sizeof *g);
+  g->outputs = tensor_array(vm, v[0], "outputs", false, &g->noutputs);
+  if (g->outputs == NULL) return false;
+  g->inputs = tensor_array(vm, v[1], "inputs", false, &g->ninputs);
+  if (g->inputs == NULL) return false;
+  if (!IS_UNDEF(v[2]) && !IS_NIL(v[2])) {
+    g->grad_outputs = tensor_array(vm, v[2], "grad_outputs", true, &ngrads);
+    if (g->grad_outputs == NULL) return false;
+    if (ngrads != g->noutputs) {
+      vm_throw_error(vm, "grad requires one grad_output per output: got %d outputs and %d grad_outputs",
+                     g->noutputs, ngrads);
+      return false;
+    }
+  }
+  return check_roots(vm, g->outputs, g->grad_outputs, g->noutputs);
+}
+
+/* autograd.grad(outputs, inputs, grad_outputs=nil, retain_graph=nil,
+ * create_graph=false, allow_unused=false): a list, one entry per input. */
+static Value native_grad(NATIVE_ARGS) {
+  static const char *const names[] = {"outputs",      "inputs",       "grad_outputs",
+                                      "retain_graph", "create_graph", "allow_unused"};
+  Value v[6];
+  bool retain, create, allow_unused;
+  if (!lib_bind(vm, "grad", argc, args, kw, names, 6, v)) return VM_EXCEPTION;
+  if (IS_UNDEF(v[1])) return vm_throw_error(vm, "grad() missing required argument 'inputs'");
+  if (!IS_UNDEF(v[3]) && IS_NIL(v[3])) v[3] = UNDEF_VAL;
+  if (!lib_flag(vm, v[4], false, &create) || !lib_flag(vm, v[3], create, &retain) ||
+      !lib_flag(vm, v[5], false, &allow_unused))
+    return VM_EXCEPTION;
+  GradCall g;
+  if (!grad_call_prepare(vm, v, &g)) {
+    grad_call_free(&g);
+    return VM_EXCEPTION;
+  }
+  Tensor **results = calloc((size_t)(g.ninputs ? g.ninputs : 1), sizeof *results);
+  bool ok = results != NULL;
+  if (ok) {
+    lib_sync_line(vm);
+    if (vm->trace_graph) trace_backward(vm, g.outputs[0]);
+    ok = ag_grad(g.outputs, g.grad_outputs, g.noutputs, g.inputs, g.ninputs, retain, create,
+                 allow_unused, results);
+  }
+  int n = g.ninputs;
+  grad_call_free(&g);
+  if (!ok) {
+    free(results);
+    return results == NULL ? vm_throw_error(vm, "out of memory") : engine_failure(vm);
+  }
+  ObjList *list = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(list));
+  for (int i = 0; i < n; i++) {
+    Value r = results[i] ? OBJ_VAL(obj_new_tensor(vm, results[i])) : NIL_VAL;
+    vm_push_root(vm, r);
+    obj_list_append(vm, list, r);
+    vm_pop_root(vm);
+  }
+  vm_pop_root(vm);
+  free(results);
+  return OBJ_VAL(list);
+}
+
+/* autograd.backward(tensors, grad_tensors=nil, retain_graph=nil, create_graph=false, inputs=nil) */
+static Value native_autograd_backward(NATIVE_ARGS) {
+  static const char *const names[] = {"tensors", "grad_tensors", "retain_graph", "create_graph",
+                                      "inputs"};
+  Value v[5];
+  bool retain, create;
+  if (!lib_bind(vm, "backward", argc, args, kw, names, 5, v)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v[2]) && IS_NIL(v[2])) v[2] = UNDEF_VAL;
+  if (!lib_flag(vm, v[3], false, &create) || !lib_flag(vm, v[2], create, &retain)) return VM_EXCEPTION;
+  GradCall g;
+  Value gv[3] = {v[0], IS_UNDEF(v[4]) || IS_NIL(v[4]) ? v[0] : v[4], v[1]};
+  if (!grad_call_prepare(vm, gv, &g)) {
+    grad_call_free(&g);
+    return VM_EXCEPTION;
+  }
+  bool restrict_inputs = !(IS_UNDEF(v[4]) || IS_NIL(v[4]));
+  lib_sync_line(vm);
+  trace_backward(vm, g.outputs[0]);
+  bool ok = ag_backward(g.outputs, g.grad_outputs, g.noutputs, retain, create,
+                        restrict_inputs ? g.inputs : NULL, restrict_inputs ? g.ninputs : 0);
+  grad_call_free(&g);
+  return ok ? NIL_VAL : engine_failure(vm);
+}
+
+/* ---- grad mode and anomaly contexts ---- */
+
+enum { CTX_NO_GRAD, CTX_ENABLE_GRAD, CTX_SET_GRAD, CTX_ANOMALY };
+
+static Value new_context(AgVM *vm, int kind, Value mode, Value prev) {
+  LibState *st = lib_state(vm);
+  ObjInstance *inst = obj_new_instance(vm, st->context_classes[kind]);
+  vm_push_root(vm, OBJ_VAL(inst));
+  table_set(vm, &inst->fields, OBJ_VAL(st->s_mode), mode);
+  table_set(vm, &inst->fields, OBJ_VAL(st->s_prev), prev);
+  vm_pop_root(vm);
+  return OBJ_VAL(inst);
+}
+
+static Value field(AgVM *vm, Value inst, ObjString *name) {
+  Value v = NIL_VAL;
+  if (IS_INSTANCE(inst)) table_get(&AS_INSTANCE(inst)->fields, OBJ_VAL(name), &v);
+  return v;
+}
+
+static void set_field(AgVM *vm, Value inst, ObjString *name, Value v) {
+  table_set(vm, &AS_INSTANCE(inst)->fields, OBJ_VAL(name), v);
+}
+
+/* enter(): switch the mode, remembering the one before. */
+static Value native_grad_enter(NATIVE_ARGS) {
+  LibState *st = lib_state(vm);
+  bool mode = AS_BOOL(field(vm, self, st->s_mode));
+  set_field(vm, self, st->s_prev, BOOL_VAL(ag_set_grad_enabled(mode)));
+  return NIL_VAL;
+}
+
+/* exit(): restore it, however the block was left. */
+static Value native_grad_exit(NATIVE_ARGS) {
+  Value prev = field(vm, self, lib_state(vm)->s_prev);
+  if (IS_BOOL(prev)) ag_set_grad_enabled(AS_BOOL(prev));
+  return NIL_VAL;
+}
+
+static Value native_no_grad(NATIVE_ARGS) { return new_context(vm, CTX_NO_GRAD, FALSE_VAL, NIL_VAL); }
+static Value native_enable_grad(NATIVE_ARGS) {
+  return new_context(vm, CTX_ENABLE_GRAD, TRUE_VAL, NIL_VAL);
+}
+
+/* set_grad_enabled(flag) takes effect at once (as a plain call too); as a
+ * context its exit() restores the mode from before the call. */
+static Value native_set_grad_enabled(NATIVE_ARGS) {
+  bool flag;
+  if (!lib_flag(vm, args[0], true, &flag)) return VM_EXCEPTION;
+  bool prev = ag_set_grad_enabled(flag);
+  return new_context(vm, CTX_SET_GRAD, BOOL_VAL(flag), BOOL_VAL(prev));
+}
+
+static Value native_nothing(NATIVE_ARGS) { return NIL_VAL; }
+
+static Value native_is_grad_enabled(NATIVE_ARGS) { return BOOL_VAL(ag_is_grad_enabled()); }
+
+static Value native_detect_anomaly(NATIVE_ARGS) {
+  static const char *const names[] = {"check_forward"};
+  Value v[1];
+  bool check_forward;
+  if (!lib_bind(vm, "detect_anomaly", argc, args, kw, names, 1, v)) return VM_EXCEPTION;
+  if (!lib_flag(vm, v[0], false, &check_forward)) return VM_EXCEPTION;
+  return new_context(vm, CTX_ANOMALY, BOOL_VAL(check_forward), NIL_VAL);
+}
+
+static Value native_anomaly_enter(NATIVE_ARGS) {
+  LibState *st = lib_state(vm);
+  set_field(vm, self, st->s_prev, BOOL_VAL(ag_anomaly_enabled()));
+  ag_set_anomaly(true, AS_BOOL(field(vm, self, st->s_mode)));
+  return NIL_VAL;
+}
+
+static Value native_anomaly_exit(NATIVE_ARGS) {
+  Value prev = field(vm, self, lib_state(vm)->s_prev);
+  ag_set_anomaly(IS_BOOL(prev) && AS_BOOL(prev), false);
+  return NIL_VAL;
+}
+
+/* ---- custom Functions ---- */
+
+typedef struct {
+  AgVM *vm;
+  uint32_t class_pin, ctx_pin;
+} CustomCtx;
+
+static void custom_release_saved(void *vctx) {
+  CustomCtx *c = vctx;
+  Value ctx = vm_pinned(c->vm, c->ctx_pin);
+  if (IS_INSTANCE(ctx)) table_remove(&AS_INSTANCE(ctx)->fields, OBJ_VAL(lib_state(c->vm)->s_saved_tensors));
+}
+
+static void custom_release(void *vctx) {
+  CustomCtx *c = vctx;
+  vm_unpin(c->vm, c->class_pin);
+  vm_unpin(c->vm, c->ctx_pin);
+  free(c);
+}
+
+/* Stores one gradient the script's backward returned; false after throwing. */
+static bool custom_gradient(AgVM *vm, Value g, Tensor **out) {
+  if (IS_NIL(g)) {
+    *out = NULL;
+    return true;
+  }
+  if (!IS_TENSOR(g)) {
+    vm_throw_error(vm, "backward() must return tensors or nil, not %s", vm_type_name(g));
+    return false;
+  }
+  *out = tensor_retain(lib_t(g));
+  return true;
+}
+
+static int custom_results(AgVM *vm, Value r, Tensor **out, int max_out, bool *failed) {
+  const Value *items = &r;
+  int n = 1;
+  if (IS_LIST(r)) {
+    items = AS_LIST(r)->items;
+    n = AS_LIST(r)->count;
+  }
+  for (int i = 0; i < n && i < max_out; i++) {
+    if (!custom_gradient(vm, items[i], &out[i])) {
+      *failed = true;
+      return -1;
+    }
+  }
+  return n;
+}
+
+static int custom_backward(void *vctx, Tensor *const *grads, int ngrads, Tensor **out, int max_out,
+                           bool *failed) {
+  CustomCtx *c = vctx;
+  AgVM *vm = c->vm;
+  Value *bargs = malloc(sizeof(Value) * (size_t)(ngrads + 1));
+  if (bargs == NULL) {
+    tensor_set_error("out of memory");
+    *failed = true;
+    return -1;
+  }
+  bargs[0] = vm_pinned(vm, c->ctx_pin);
+  for (int i = 0; i < ngrads; i++) {
+    bargs[i + 1] = OBJ_VAL(obj_new_tensor(vm, tensor_retain(grads[i])));
+    vm_push_root(vm, bargs[i + 1]);
+  }
+  Value r = vm_invoke(vm, vm_pinned(vm, c->class_pin), lib_state(vm)->s_backward, ngrads + 1,
+                      bargs, NULL);
+  vm_pop_roots(vm, ngrads);
+  free(bargs);
+  if (IS_EXCEPTION(r)) {
+    *failed = true;
+    return -1;
+  }
+  vm_push_root(vm, r);
+  int n = custom_results(vm, r, out, max_out, failed);
+  vm_pop_root(vm);
+  return n;
+}
+
+/* ctx.save_for_backward(...tensors) */
+static Value native_save_for_backward(NATIVE_ARGS) {
+  for (int i = 0; i < argc; i++) {
+    if (!IS_TENSOR(args[i]) && !IS_NIL(args[i]))
+      return vm_throw_error(vm, "save_for_backward can only save tensors, but argument %d is of type %s",
+                            i, vm_type_name(args[i]));
+  }
+  ObjList *saved = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(saved));
+  for (int i = 0; i < argc; i++) obj_list_append(vm, saved, args[i]);
+  set_field(vm, self, lib_state(vm)->s_saved_tensors, OBJ_VAL(saved));
+  vm_pop_root(vm);
+  return NIL_VAL;
+}
+
+static Value new_function_ctx(AgVM *vm, const bool *needs, int n) {
+  LibState *st = lib_state(vm);
+  ObjInstance *ctx = obj_new_instance(vm, st->ctx_class);
+  vm_push_root(vm, OBJ_VAL(ctx));
+  ObjList *flags = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(flags));
+  for (int i = 0; i < n; i++) obj_list_append(vm, flags, BOOL_VAL(needs[i]));
+  table_set(vm, &ctx->fields, OBJ_VAL(st->s_needs_input_grad), OBJ_VAL(flags));
+  vm_pop_roots(vm, 2);
+  return OBJ_VAL(ctx);
+}
+
+/* Runs forward(ctx, ...args) with grad mode off. */
+static Value run_forward(AgVM *vm, Value klass, Value ctx, int argc, const Value *args) {
+  Value *fargs = malloc(sizeof(Value) * (size_t)(argc + 1));
+  if (fargs == NULL) return vm_throw_error(vm, "out of memory");
+  fargs[0] = ctx;
+  memcpy(fargs + 1, args, sizeof(Value) * (size_t)argc);
+  bool prev = ag_set_grad_enabled(false);
+  Value out = vm_invoke(vm, klass, lib_state(vm)->s_forward, argc + 1, fargs, NULL);
+  ag_set_grad_enabled(prev);
+  free(fargs);
+  return out;
+}
+
+/* The forward's outputs (a tensor or a list of tensors), retained. */
+static Tensor **forward_outputs(AgVM *vm, Value out, int *n) {
+  int count = 0;
+  Tensor **ts = tensor_array(vm, out, "forward() result", false, &count);
+  if (ts == NULL) return NULL;
+  for (int i = 0; i < count; i++) tensor_retain(ts[i]);
+  *n = count;
+  return ts;
+}
+
+/* Wraps outputs the record replaced (aliases of arguments) anew. */
+static Value wrap_outputs(AgVM *vm, Value out, Tensor **outs, int n) {
+  if (!IS_LIST(out)) {
+    Value r = outs[0] == lib_t(out) ? out : OBJ_VAL(obj_new_tensor(vm, tensor_retain(outs[0])));
+    return r;
+  }
+  ObjList *list = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(list));
+  for (int i = 0; i < n; i++) {
+    Value orig = AS_LIST(out)->items[i];
+    Value r = outs[i] == lib_t(orig) ? orig : OBJ_VAL(obj_new_tensor(vm, tensor_retain(outs[i])));
+    vm_push_root(vm, r);
+    obj_list_append(vm, list, r);
+    vm_pop_root(vm);
+  }
+  vm_pop_root(vm);
+  return OBJ_VAL(list);
+}
+
+static void release_all(Tensor **ts, int n) {
+  for (int i = 0; i < n; i++) tensor_release(ts[i]);
+  free(ts);
+}
+
+static Value record_custom(AgVM *vm, Value klass, Value ctx, Value out, Tensor **targs, int argc) {
+  int nout = 0;
+  Tensor **outs = forward_outputs(vm, out, &nout);
+  if (outs == NULL) return VM_EXCEPTION;
+  CustomCtx *c = malloc(sizeof *c);
+  if (c == NULL) {
+    release_all(outs, nout);
+    return vm_throw_error(vm, "out of memory");
+  }
+  c->vm = vm;
+  c->class_pin = vm_pin(vm, klass);
+  c->ctx_pin = vm_pin(vm, ctx);
+  AgFunctionFns fns = {custom_backward, custom_release_saved, custom_release};
+  lib_sync_line(vm);
+  if (!ag_custom_record(AS_CLASS(klass)->name->chars, fns, c, targs, argc, outs, nout)) {
+    release_all(outs, nout);
+    return lib_throw_tensor_error(vm);
+  }
+  Value r = wrap_outputs(vm, out, outs, nout);
+  release_all(outs, nout);
+  return r;
+}
+
+/* MyFn.apply(...args): self is the Function subclass. */
+static Value native_apply(NATIVE_ARGS) {
+  if (!IS_CLASS(self)) return vm_throw_error(vm, "apply() must be called on a Function subclass");
+  Tensor **targs = calloc((size_t)(argc ? argc : 1), sizeof *targs);
+  bool *needs = calloc((size_t)(argc ? argc : 1), sizeof *needs);
+  if (targs == NULL || needs == NULL) {
+    free(targs);
+    free(needs);
+    return vm_throw_error(vm, "out of memory");
+  }
+  for (int i = 0; i < argc; i++) targs[i] = IS_TENSOR(args[i]) ? lib_t(args[i]) : NULL;
+  bool any = ag_custom_needs_input_grad(targs, argc, needs);
+  Value ctx = new_function_ctx(vm, needs, argc);
+  vm_push_root(vm, ctx);
+  Value out = run_forward(vm, self, ctx, argc, args);
+  Value r = out;
+  if (!IS_EXCEPTION(out) && any) {
+    vm_push_root(vm, out);
+    r = record_custom(vm, self, ctx, out, targs, argc);
+    vm_pop_root(vm);
+  }
+  vm_pop_root(vm);
+  free(targs);
+  free(needs);
+  return r;
+}
+
+static Value native_function_default(NATIVE_ARGS) {
+  return vm_throw_error(vm, "a Function subclass must define forward(ctx, ...) and backward(ctx, ...grads)");
+}
+
+/* ---- installation ---- */
+
+static ObjClass *new_class(AgVM *vm, const char *name) {
+  ObjString *s = obj_string(vm, name);
+  vm_push_root(vm, OBJ_VAL(s));
+  ObjClass *k = obj_new_class(vm, s);
+  vm_pop_root(vm);
+  return k;
+}
+
+static ObjClass *context_class(AgVM *vm, const char *name, AgNativeFn enter, AgNativeFn exit) {
+  ObjClass *k = new_class(vm, name);
+  vm_push_root(vm, OBJ_VAL(k));
+  vm_add_method(vm, &k->methods, "enter", enter, 0, 0, false);
+  vm_add_method(vm, &k->methods, "exit", exit, 0, -1, false);
+  vm_pop_root(vm);
+  return k;
+}
+
+static void install_classes(AgVM *vm) {
+  LibState *st = lib_state(vm);
+  st->context_classes[CTX_NO_GRAD] = context_class(vm, "no_grad", native_grad_enter, native_grad_exit);
+  st->context_classes[CTX_ENABLE_GRAD] =
+      context_class(vm, "enable_grad", native_grad_enter, native_grad_exit);
+  st->context_classes[CTX_SET_GRAD] =
+      context_class(vm, "set_grad_enabled", native_nothing, native_grad_exit);
+  st->context_classes[CTX_ANOMALY] =
+      context_class(vm, "detect_anomaly", native_anomaly_enter, native_anomaly_exit);
+  st->handle_class = new_class(vm, "RemovableHandle");
+  vm_add_method(vm, &st->handle_class->methods, "remove", native_handle_remove, 0, 0, false);
+  st->ctx_class = new_class(vm, "FunctionCtx");
+  vm_add_method(vm, &st->ctx_class->methods, "save_for_backward", native_save_for_backward, 0, -1, false);
+  st->function_class = new_class(vm, "Function");
+  vm_add_method(vm, &st->function_class->methods, "apply", native_apply, 0, -1, false);
+  vm_add_method(vm, &st->function_class->methods, "forward", native_function_default, 0, -1, false);
+  vm_add_method(vm, &st->function_class->methods, "backward", native_function_default, 0, -1, false);
+}
+
+static ObjString *intern(AgVM *vm, const char *s) { return obj_string(vm, s); }
+
+void lib_install_autograd(AgVM *vm) {
+  LibState *st = lib_state(vm);
+  st->s_forward = intern(vm, "forward");
+  st->s_backward = intern(vm, "backward");
+  st->s_saved_tensors = intern(vm, "saved_tensors");
+  st->s_needs_input_grad = intern(vm, "needs_input_grad");
+  st->s_mode = intern(vm, "mode");
+  st->s_prev = intern(vm, "prev");
+  st->s_tensor = intern(vm, "tensor");
+  st->s_id = intern(vm, "id");
+  for (int i = 0; i < NODE_ATTR_COUNT; i++) {
+    ObjString *s = intern(vm, node_attr_names[i]);
+    vm_push_root(vm, OBJ_VAL(s));
+    table_set(vm, &st->node_names, OBJ_VAL(s), NUMBER_VAL(i));
+    vm_pop_root(vm);
+  }
+  install_classes(vm);
+  vm_define_builtin(vm, "Function", OBJ_VAL(st->function_class));
+  vm_define_native(vm, "no_grad", native_no_grad, 0, 0, false);
+  vm_define_native(vm, "enable_grad", native_enable_grad, 0, 0, false);
+  vm_define_native(vm, "set_grad_enabled", native_set_grad_enabled, 1, 1, false);
+  vm_define_native(vm, "is_grad_enabled", native_is_grad_enabled, 0, 0, false);
+}
+
+void lib_install_autograd_module(AgVM *vm, ObjModule *module) {
+  LibState *st = lib_state(vm);
+  static const struct {
+    const char *name;
+    AgNativeFn fn;
+    int min, max;
+    bool kw;
+  } natives[] = {
+      {"grad", native_grad, 1, 6, true},
+      {"backward", native_autograd_backward, 1, 5, true},
+      {"detect_anomaly", native_detect_anomaly, 0, 1, true},
+      {"no_grad", native_no_grad, 0, 0, false},
+      {"enable_grad", native_enable_grad, 0, 0, false},
+      {"set_grad_enabled", native_set_grad_enabled, 1, 1, false},
+  };
+  for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++) {
+    ObjNative *n = obj_new_native(vm, natives[i].name, natives[i].fn, natives[i].min, natives[i].max,
+                                  natives[i].kw);
+    vm_push_root(vm, OBJ_VAL(n));
+    lib_module_define(vm, module, natives[i].name, OBJ_VAL(n));
+    vm_pop_root(vm);
+  }
+  lib_module_define(vm, module, "Function", OBJ_VAL(st->function_class));
+}

@@ -1,0 +1,333 @@
+/* lib_create.c — the global functions that make tensors: tensor(), zeros,
+ * ones, full, *_like, rand, randn, randint, randperm, arange, linspace, eye,
+ * manual_seed, cat, stack, where; and the dtype globals.
+ *
+ * Every creation function takes dtype= and requires_grad=; a shape is given
+ * as numbers or as one list (zeros(2, 3) == zeros([2, 3])).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "stdlib/lib_internal.h"
+
+#define NATIVE_ARGS AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw
+
+typedef struct {
+  DType dtype;
+  bool has_dtype;
+  bool requires_grad;
+} Options;
+
+/* dtype= and requires_grad= (and nothing else) among the keywords. */
+static bool options(AgVM *vm, const char *fname, const AgKwargs *kw, Options *o) {
+  static const char *const names[] = {"dtype", "requires_grad"};
+  Value v[2];
+  o->dtype = DT_FLOAT32;
+  o->has_dtype = false;
+  if (!lib_bind(vm, fname, 0, NULL, kw, names, 2, v)) return false;
+  if (!IS_UNDEF(v[0]) && !IS_NIL(v[0])) {
+    if (!lib_dtype(vm, v[0], &o->dtype)) return false;
+    o->has_dtype = true;
+  }
+  return lib_flag(vm, v[1], false, &o->requires_grad);
+}
+
+/* Wraps a new tensor, making it require grad when asked. */
+static Value finish(AgVM *vm, Tensor *t, const Options *o) {
+  if (t == NULL) return lib_throw_tensor_error(vm);
+  if (o->requires_grad && !ag_set_requires_grad(t, true)) {
+    tensor_release(t);
+    return lib_throw_tensor_error(vm);
+  }
+  return OBJ_VAL(obj_new_tensor(vm, t));
+}
+
+static bool creation_shape(AgVM *vm, int argc, const Value *args, int *ndim, int64_t *shape) {
+  if (!lib_shape(vm, argc, args, ndim, shape)) return false;
+  for (int i = 0; i < *ndim; i++) {
+    if (shape[i] >= 0) continue;
+    char buf[256];
+    int n = 0;
+    for (int j = 0; j < *ndim && n < 200; j++)
+      n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%lld", j ? ", " : "", (long long)shape[j]);
+    vm_throw_error(vm, "Trying to create tensor with negative dimension %lld: [%s]",
+                   (long long)shape[i], buf);
+    return false;
+  }
+  return true;
+}
+
+static Value native_tensor(NATIVE_ARGS) {
+  static const char *const names[] = {"data", "dtype", "requires_grad"};
+  Value v[3];
+  Options o = {DT_FLOAT32, false, false};
+  if (!lib_bind(vm, "tensor", argc, args, kw, names, 3, v)) return VM_EXCEPTION;
+  if (IS_UNDEF(v[0])) return vm_throw_error(vm, "tensor() missing required argument 'data'");
+  if (!IS_UNDEF(v[1]) && !IS_NIL(v[1])) {
+    if (!lib_dtype(vm, v[1], &o.dtype)) return VM_EXCEPTION;
+    o.has_dtype = true;
+  }
+  if (!lib_flag(vm, v[2], false, &o.requires_grad)) return VM_EXCEPTION;
+  Tensor *t = lib_tensor_from_value(vm, v[0], o.has_dtype, o.dtype);
+  if (t == NULL) return VM_EXCEPTION;
+  return finish(vm, t, &o);
+}
+
+static Value filled(AgVM *vm, const char *fname, int argc, const Value *args, const AgKwargs *kw,
+                    double value) {
+  Options o;
+  int ndim;
+  int64_t shape[TENSOR_MAX_DIMS];
+  if (!options(vm, fname, kw, &o) || !creation_shape(vm, argc, args, &ndim, shape)) return VM_EXCEPTION;
+  return finish(vm, tensor_full(o.dtype, ndim, shape, value), &o);
+}
+
+static Value native_zeros(NATIVE_ARGS) { return filled(vm, "zeros", argc, args, kw, 0); }
+static Value native_ones(NATIVE_ARGS) { return filled(vm, "ones", argc, args, kw, 1); }
+
+static Value native_full(NATIVE_ARGS) {
+  double value;
+  if (!lib_number(vm, args[1], "fill_value", &value)) return VM_EXCEPTION;
+  Options o;
+  int ndim;
+  int64_t shape[TENSOR_MAX_DIMS];
+  if (!options(vm, "full", kw, &o) || !creation_shape(vm, 1, args, &ndim, shape)) return VM_EXCEPTION;
+  if (!o.has_dtype && IS_BOOL(args[1])) o.dtype = DT_BOOL;
+  return finish(vm, tensor_full(o.dtype, ndim, shape, value), &o);
+}
+
+/* zeros_like(t): t's shape and dtype unless dtype= says otherwise. */
+static bool like(AgVM *vm, const char *fname, Value t, const AgKwargs *kw, Options *o) {
+  if (!IS_TENSOR(t)) {
+    lib_type_error(vm, fname, "input", t);
+    return false;
+  }
+  if (!options(vm, fname, kw, o)) return false;
+  if (!o->has_dtype) o->dtype = lib_t(t)->dtype;
+  return true;
+}
+
+static Value filled_like(AgVM *vm, const char *fname, Value t, const AgKwargs *kw, double value) {
+  Options o;
+  if (!like(vm, fname, t, kw, &o)) return VM_EXCEPTION;
+  return finish(vm, tensor_full(o.dtype, lib_t(t)->ndim, lib_t(t)->shape, value), &o);
+}
+
+static Value native_zeros_like(NATIVE_ARGS) { return filled_like(vm, "zeros_like", args[0], kw, 0); }
+static Value native_ones_like(NATIVE_ARGS) { return filled_like(vm, "ones_like", args[0], kw, 1); }
+
+static Value native_full_like(NATIVE_ARGS) {
+  double value;
+  if (!lib_number(vm, args[1], "fill_value", &value)) return VM_EXCEPTION;
+  return filled_like(vm, "full_like", args[0], kw, value);
+}
+
+/* ---- random ---- */
+
+typedef Tensor *(*RandomFn)(TensorRng *, DType, int, const int64_t *);
+
+static Value random_tensor(AgVM *vm, const char *fname, RandomFn fn, int argc, const Value *args,
+                           const AgKwargs *kw) {
+  Options o;
+  int ndim;
+  int64_t shape[TENSOR_MAX_DIMS];
+  if (!options(vm, fname, kw, &o) || !creation_shape(vm, argc, args, &ndim, shape)) return VM_EXCEPTION;
+  if (!dtype_is_float(o.dtype))
+    return vm_throw_error(vm, "\"%s\" not implemented for '%s'", fname,
+                          tensor_dtype_torch_name(o.dtype));
+  return finish(vm, fn(&lib_state(vm)->rng, o.dtype, ndim, shape), &o);
+}
+
+static Value native_rand(NATIVE_ARGS) { return random_tensor(vm, "rand", tensor_rand, argc, args, kw); }
+static Value native_randn(NATIVE_ARGS) { return random_tensor(vm, "randn", tensor_randn, argc, args, kw); }
+
+static Value random_like(AgVM *vm, const char *fname, RandomFn fn, Value t, const AgKwargs *kw) {
+  Options o;
+  if (!like(vm, fname, t, kw, &o)) return VM_EXCEPTION;
+  if (!dtype_is_float(o.dtype))
+    return vm_throw_error(vm, "\"%s\" not implemented for '%s'", fname,
+                          tensor_dtype_torch_name(o.dtype));
+  return finish(vm, fn(&lib_state(vm)->rng, o.dtype, lib_t(t)->ndim, lib_t(t)->shape), &o);
+}
+
+static Value native_rand_like(NATIVE_ARGS) { return random_like(vm, "rand_like", tensor_rand, args[0], kw); }
+static Value native_randn_like(NATIVE_ARGS) { return random_like(vm, "randn_like", tensor_randn, args[0], kw); }
+
+/* randint(low, high, shape) or randint(high, shape). */
+static Value native_randint(NATIVE_ARGS) {
+  int64_t low = 0, high;
+  Value shape_arg = args[argc - 1];
+  if (argc == 3 && !lib_int(vm, args[0], "low", &low)) return VM_EXCEPTION;
+  if (!lib_int(vm, args[argc - 2], "high", &high)) return VM_EXCEPTION;
+  if (high <= low)
+    return vm_throw_error(vm, "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld",
+                          (long long)low, (long long)high);
+  Options o;
+  int ndim;
+  int64_t shape[TENSOR_MAX_DIMS];
+  if (!options(vm, "randint", kw, &o) || !creation_shape(vm, 1, &shape_arg, &ndim, shape)) return VM_EXCEPTION;
+  DType dt = o.has_dtype ? o.dtype : DT_INT64;
+  return finish(vm, tensor_randint(&lib_state(vm)->rng, low, high, dt, ndim, shape), &o);
+}
+
+static Value native_randperm(NATIVE_ARGS) {
+  int64_t n;
+  Options o;
+  if (!lib_int(vm, args[0], "n", &n) || !options(vm, "randperm", kw, &o)) return VM_EXCEPTION;
+  if (n < 0) return vm_throw_error(vm, "n must be non-negative, got %lld", (long long)n);
+  Tensor *t = tensor_randperm(&lib_state(vm)->rng, n);
+  if (t != NULL && o.has_dtype && o.dtype != DT_INT64) {
+    Tensor *c = tensor_to_dtype(t, o.dtype);
+    tensor_release(t);
+    t = c;
+  }
+  return finish(vm, t, &o);
+}
+
+static Value native_manual_seed(NATIVE_ARGS) {
+  int64_t seed;
+  if (!lib_int(vm, args[0], "seed", &seed)) return VM_EXCEPTION;
+  rng_seed(&lib_state(vm)->rng, (uint64_t)seed);
+  return NIL_VAL;
+}
+
+/* ---- ranges ---- */
+
+static bool integral(double d) { return d == floor(d); }
+
+static Value native_arange(NATIVE_ARGS) {
+  double a[3] = {0, 0, 1};
+  for (int i = 0; i < argc; i++) {
+    if (!lib_number(vm, args[i], "arange() argument", &a[i])) return VM_EXCEPTION;
+  }
+  double start = argc == 1 ? 0 : a[0], end = argc == 1 ? a[0] : a[1], step = argc == 3 ? a[2] : 1;
+  Options o;
+  if (!options(vm, "arange", kw, &o)) return VM_EXCEPTION;
+  if (step == 0) return vm_throw_error(vm, "step must be nonzero");
+  if ((step > 0 && end < start) || (step < 0 && end > start))
+    return vm_throw_error(vm, "upper bound and larger bound inconsistent with step sign");
+  if (!o.has_dtype) o.dtype = integral(start) && integral(end) && integral(step) ? DT_INT64 : DT_FLOAT32;
+  return finish(vm, tensor_arange(start, end, step, o.dtype), &o);
+}
+
+static Value native_linspace(NATIVE_ARGS) {
+  double start, end;
+  int64_t steps;
+  Options o;
+  if (!lib_number(vm, args[0], "start", &start) || !lib_number(vm, args[1], "end", &end) ||
+      !lib_int(vm, args[2], "steps", &steps) || !options(vm, "linspace", kw, &o))
+    return VM_EXCEPTION;
+  if (steps < 0) return vm_throw_error(vm, "number of steps must be non-negative");
+  return finish(vm, tensor_linspace(start, end, steps, o.dtype), &o);
+}
+
+static Value native_eye(NATIVE_ARGS) {
+  int64_t n, m;
+  Options o;
+  if (!lib_int(vm, args[0], "n", &n) || !options(vm, "eye", kw, &o)) return VM_EXCEPTION;
+  m = n;
+  if (argc == 2 && !IS_NIL(args[1]) && !lib_int(vm, args[1], "m", &m)) return VM_EXCEPTION;
+  if (n < 0 || m < 0) return vm_throw_error(vm, "n must be greater or equal to 0, got %lld", (long long)(n < 0 ? n : m));
+  return finish(vm, tensor_eye(n, m, o.dtype), &o);
+}
+
+/* ---- joining and selecting ---- */
+
+/* The tensors of a list argument, borrowed; NULL after throwing. */
+static Tensor **tensor_items(AgVM *vm, const char *fname, Value list, int *n) {
+  if (!IS_LIST(list)) {
+    vm_throw_error(vm, "%s(): argument 'tensors' must be a list of tensors, not %s", fname,
+                   vm_type_name(list));
+    return NULL;
+  }
+  ObjList *l = AS_LIST(list);
+  if (l->count == 0) {
+    vm_throw_error(vm, "%s(): expected a non-empty list of Tensors", fname);
+    return NULL;
+  }
+  Tensor **ts = malloc(sizeof(Tensor *) * (size_t)l->count);
+  if (ts == NULL) {
+    vm_throw_error(vm, "out of memory");
+    return NULL;
+  }
+  for (int i = 0; i < l->count; i++) {
+    if (!IS_TENSOR(l->items[i])) {
+      free(ts);
+      vm_throw_error(vm, "%s(): expected Tensor as element %d in argument 0, but got %s", fname, i,
+                     vm_type_name(l->items[i]));
+      return NULL;
+    }
+    ts[i] = lib_t(l->items[i]);
+  }
+  *n = l->count;
+  return ts;
+}
+
+static Value join(AgVM *vm, const char *fname, bool stack, int argc, const Value *args,
+                  const AgKwargs *kw) {
+  static const char *const names[] = {"tensors", "dim"};
+  Value v[2];
+  int dim = 0, n;
+  if (!lib_bind(vm, fname, argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v[1]) && !lib_dim(vm, v[1], &dim)) return VM_EXCEPTION;
+  Tensor **ts = tensor_items(vm, fname, v[0], &n);
+  if (ts == NULL) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *r = stack ? ag_stack(ts, n, dim) : ag_cat(ts, n, dim);
+  free(ts);
+  return lib_wrap(vm, r);
+}
+
+static Value native_cat(NATIVE_ARGS) { return join(vm, "cat", false, argc, args, kw); }
+static Value native_stack(NATIVE_ARGS) { return join(vm, "stack", true, argc, args, kw); }
+
+static Value native_where(NATIVE_ARGS) {
+  if (!IS_TENSOR(args[0])) return lib_type_error(vm, "where", "condition", args[0]);
+  Tensor *cond = lib_t(args[0]);
+  if (cond->dtype != DT_BOOL)
+    return vm_throw_error(vm, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
+                          tensor_dtype_torch_name(cond->dtype));
+  DType like_dt = IS_TENSOR(args[1]) ? lib_t(args[1])->dtype
+                  : IS_TENSOR(args[2]) ? lib_t(args[2])->dtype : DT_FLOAT32;
+  Tensor *a = lib_as_tensor(vm, args[1], like_dt, "where");
+  if (a == NULL) return VM_EXCEPTION;
+  Tensor *b = lib_as_tensor(vm, args[2], like_dt, "where");
+  if (b == NULL) {
+    tensor_release(a);
+    return VM_EXCEPTION;
+  }
+  lib_sync_line(vm);
+  Tensor *r = ag_where(cond, a, b);
+  tensor_release(a);
+  tensor_release(b);
+  return lib_wrap(vm, r);
+}
+
+void lib_install_create(AgVM *vm) {
+  vm_define_native(vm, "tensor", native_tensor, 1, 3, true);
+  vm_define_native(vm, "zeros", native_zeros, 0, -1, true);
+  vm_define_native(vm, "ones", native_ones, 0, -1, true);
+  vm_define_native(vm, "full", native_full, 2, 2, true);
+  vm_define_native(vm, "zeros_like", native_zeros_like, 1, 1, true);
+  vm_define_native(vm, "ones_like", native_ones_like, 1, 1, true);
+  vm_define_native(vm, "full_like", native_full_like, 2, 2, true);
+  vm_define_native(vm, "rand", native_rand, 0, -1, true);
+  vm_define_native(vm, "randn", native_randn, 0, -1, true);
+  vm_define_native(vm, "rand_like", native_rand_like, 1, 1, true);
+  vm_define_native(vm, "randn_like", native_randn_like, 1, 1, true);
+  vm_define_native(vm, "randint", native_randint, 2, 3, true);
+  vm_define_native(vm, "randperm", native_randperm, 1, 1, true);
+  vm_define_native(vm, "manual_seed", native_manual_seed, 1, 1, false);
+  vm_define_native(vm, "arange", native_arange, 1, 3, true);
+  vm_define_native(vm, "linspace", native_linspace, 3, 3, true);
+  vm_define_native(vm, "eye", native_eye, 1, 2, true);
+  vm_define_native(vm, "cat", native_cat, 1, 2, true);
+  vm_define_native(vm, "stack", native_stack, 1, 2, true);
+  vm_define_native(vm, "where", native_where, 3, 3, false);
+  static const struct { const char *name; DType dt; } dtypes[] = {
+      {"float32", DT_FLOAT32}, {"float64", DT_FLOAT64}, {"int64", DT_INT64}, {"bool", DT_BOOL},
+      {"float", DT_FLOAT32},   {"double", DT_FLOAT64},  {"long", DT_INT64},
+  };
+  for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
+    vm_define_builtin(vm, dtypes[i].name, OBJ_VAL(vm_dtype(vm, dtypes[i].dt)));
+}

@@ -1,0 +1,225 @@
+/* lib_internal.h — what the stdlib/lib_*.c files share (not used elsewhere).
+ *
+ * Tensor functions that are both methods (x.sum(dim=0)) and globals
+ * (sum(x, dim=0)) are listed once in LIB_TENSOR_FNS. Each has one
+ * implementation `lt_NAME(vm, self, argc, args, kw)` where `self` is the
+ * receiving tensor and args are the arguments after it; lib_tensor.c turns
+ * the table into the method dispatch table, the bound-method natives and the
+ * global functions. A global whose first argument is not a tensor falls back
+ * to the VM's own built-in of the same name when the table says WRAP (sum of
+ * a list, abs of a number), so the numeric built-ins keep working.
+ */
+#ifndef AG_LIB_INTERNAL_H
+#define AG_LIB_INTERNAL_H
+
+#include "autograd/autograd.h"
+#include "tensor/ops.h"
+#include "tensor/random.h"
+#include "vm/memory.h"
+#include "vm/vm.h"
+
+/* Flags: M method, G global, W global that wraps the VM's built-in. */
+#define LF_M 1
+#define LF_G 2
+#define LF_W 4
+#define LF_MG (LF_M | LF_G)
+#define LF_MGW (LF_M | LF_G | LF_W)
+
+/* X(name, min_args, max_args, flags): args after the receiver; -1 = any. */
+#define LIB_TENSOR_FNS(X)                                                      \
+  X(item, 0, 0, LF_M)                                                          \
+  X(tolist, 0, 0, LF_M)                                                        \
+  X(numel, 0, 0, LF_MG)                                                        \
+  X(size, 0, 1, LF_M)                                                          \
+  X(dim, 0, 0, LF_M)                                                           \
+  X(clone, 0, 0, LF_MG)                                                        \
+  X(detach, 0, 0, LF_MG)                                                       \
+  X(detach_, 0, 0, LF_M)                                                       \
+  X(requires_grad_, 0, 1, LF_M)                                                \
+  X(retain_grad, 0, 0, LF_M)                                                   \
+  X(register_hook, 1, 1, LF_M)                                                 \
+  X(backward, 0, 4, LF_M)                                                      \
+  X(float, 0, 0, LF_M)                                                         \
+  X(double, 0, 0, LF_M)                                                        \
+  X(long, 0, 0, LF_M)                                                          \
+  X(bool, 0, 0, LF_M)                                                          \
+  X(to, 1, 1, LF_M)                                                            \
+  X(contiguous, 0, 0, LF_M)                                                    \
+  X(is_contiguous, 0, 0, LF_M)                                                 \
+  X(sum, 0, 2, LF_MGW)                                                         \
+  X(mean, 0, 2, LF_MG)                                                         \
+  X(prod, 0, 2, LF_MG)                                                         \
+  X(max, 0, 2, LF_MGW)                                                         \
+  X(min, 0, 2, LF_MGW)                                                         \
+  X(argmax, 0, 2, LF_MG)                                                       \
+  X(argmin, 0, 2, LF_MG)                                                       \
+  X(std, 0, 3, LF_MG)                                                          \
+  X(var, 0, 3, LF_MG)                                                          \
+  X(norm, 0, 3, LF_MG)                                                         \
+  X(logsumexp, 0, 2, LF_MG)                                                    \
+  X(any, 0, 1, LF_MG)                                                          \
+  X(all, 0, 1, LF_MG)                                                          \
+  X(reshape, 0, -1, LF_MG)                                                     \
+  X(view, 0, -1, LF_M)                                                         \
+  X(flatten, 0, 2, LF_MG)                                                      \
+  X(squeeze, 0, 1, LF_MG)                                                      \
+  X(unsqueeze, 1, 1, LF_MG)                                                    \
+  X(transpose, 2, 2, LF_MG)                                                    \
+  X(permute, 0, -1, LF_MG)                                                     \
+  X(expand, 0, -1, LF_M)                                                       \
+  X(expand_as, 1, 1, LF_M)                                                     \
+  X(t, 0, 0, LF_MG)                                                            \
+  X(split, 1, 2, LF_MG)                                                        \
+  X(chunk, 1, 2, LF_MG)                                                        \
+  X(unbind, 0, 1, LF_MG)                                                       \
+  X(add_, 1, 1, LF_M)                                                          \
+  X(sub_, 1, 1, LF_M)                                                          \
+  X(mul_, 1, 1, LF_M)                                                          \
+  X(div_, 1, 1, LF_M)                                                          \
+  X(zero_, 0, 0, LF_M)                                                         \
+  X(fill_, 1, 1, LF_M)                                                         \
+  X(copy_, 1, 1, LF_M)                                                         \
+  X(clamp_, 0, 2, LF_M)                                                        \
+  X(normal_, 0, 2, LF_M)                                                       \
+  X(uniform_, 0, 2, LF_M)                                                      \
+  X(index_select, 2, 2, LF_MG)                                                 \
+  X(gather, 2, 2, LF_MG)                                                       \
+  X(abs, 0, 0, LF_MGW)                                                         \
+  X(sqrt, 0, 0, LF_MGW)                                                        \
+  X(exp, 0, 0, LF_MGW)                                                         \
+  X(log, 0, 0, LF_MGW)                                                         \
+  X(sin, 0, 0, LF_MGW)                                                         \
+  X(cos, 0, 0, LF_MGW)                                                         \
+  X(tan, 0, 0, LF_MGW)                                                         \
+  X(tanh, 0, 0, LF_MGW)                                                        \
+  X(floor, 0, 0, LF_MGW)                                                       \
+  X(ceil, 0, 0, LF_MGW)                                                        \
+  X(round, 0, 0, LF_MGW)                                                       \
+  X(sigmoid, 0, 0, LF_MG)                                                      \
+  X(relu, 0, 0, LF_MG)                                                         \
+  X(gelu, 0, 0, LF_MG)                                                         \
+  X(neg, 0, 0, LF_MG)                                                          \
+  X(sign, 0, 0, LF_MG)                                                         \
+  X(logical_not, 0, 0, LF_MG)                                                  \
+  X(pow, 1, 1, LF_MG)                                                          \
+  X(clamp, 0, 2, LF_MG)                                                        \
+  X(add, 1, 1, LF_MG)                                                          \
+  X(sub, 1, 1, LF_MG)                                                          \
+  X(mul, 1, 1, LF_MG)                                                          \
+  X(div, 1, 1, LF_MG)                                                          \
+  X(remainder, 1, 1, LF_MG)                                                    \
+  X(maximum, 1, 1, LF_MG)                                                      \
+  X(minimum, 1, 1, LF_MG)                                                      \
+  X(eq, 1, 1, LF_MG)                                                           \
+  X(ne, 1, 1, LF_MG)                                                           \
+  X(lt, 1, 1, LF_MG)                                                           \
+  X(le, 1, 1, LF_MG)                                                           \
+  X(gt, 1, 1, LF_MG)                                                           \
+  X(ge, 1, 1, LF_MG)                                                           \
+  X(matmul, 1, 1, LF_MG)                                                       \
+  X(mm, 1, 1, LF_MG)                                                           \
+  X(bmm, 1, 1, LF_MG)                                                          \
+  X(mv, 1, 1, LF_MG)                                                           \
+  X(dot, 1, 1, LF_MG)                                                          \
+  X(outer, 1, 1, LF_MG)                                                        \
+  X(softmax, 0, 1, LF_MG)                                                      \
+  X(log_softmax, 0, 1, LF_MG)                                                  \
+  X(masked_fill, 2, 2, LF_M)
+
+typedef Value (*LibTensorImpl)(AgVM *vm, Value self, int argc, const Value *args,
+                               const AgKwargs *kw);
+
+typedef enum {
+#define LIB_FN_ENUM(name, lo, hi, flags) LT_##name,
+  LIB_TENSOR_FNS(LIB_FN_ENUM)
+#undef LIB_FN_ENUM
+      LT_COUNT
+} LibTensorFn;
+
+#define LIB_FN_DECL(name, lo, hi, flags)                                                 \
+  Value lt_##name(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw);
+LIB_TENSOR_FNS(LIB_FN_DECL)
+#undef LIB_FN_DECL
+
+/* Per-VM state (vm->lib_state). */
+typedef struct LibState {
+  TensorRng rng;
+  Table tensor_names;   /* interned name -> NUMBER(id): attributes and methods of tensors */
+  Table node_names;     /* likewise for graph nodes */
+  ObjNative *methods[LT_COUNT]; /* natives with method arity, for bound methods */
+  ObjNative *wrapped[LT_COUNT]; /* the VM's built-in a W global falls back to */
+  ObjClass *function_class;   /* Function */
+  ObjClass *ctx_class;        /* the ctx of a Function's forward/backward */
+  ObjClass *context_classes[4]; /* no_grad, enable_grad, set_grad_enabled, detect_anomaly */
+  ObjClass *handle_class;     /* what register_hook returns (remove()) */
+  ObjModule *autograd_module;
+  ObjString *s_forward, *s_backward, *s_saved_tensors, *s_needs_input_grad;
+  ObjString *s_mode, *s_prev, *s_tensor, *s_id;
+  bool warned_nonleaf_grad;
+} LibState;
+
+static inline LibState *lib_state(AgVM *vm) { return (LibState *)vm->lib_state; }
+
+/* The script line running now (the innermost frame's), for new graph nodes. */
+static inline int lib_current_line(AgVM *vm) {
+  if (vm->frame_count == 0) return 0;
+  const CallFrame *frame = &vm->frames[vm->frame_count - 1];
+  const Chunk *chunk = &frame->closure->function->chunk;
+  if (chunk->count == 0) return 0;
+  long offset = (long)(frame->ip - chunk->code) - 1;
+  if (offset < 0) offset = 0;
+  if (offset >= chunk->count) offset = chunk->count - 1;
+  return chunk->lines[offset];
+}
+static inline void lib_sync_line(AgVM *vm) { ag_set_current_line(lib_current_line(vm)); }
+
+static inline Tensor *lib_t(Value v) { return AS_TENSOR_OBJ(v)->tensor; }
+
+/* ---- lib_tensor.c: values <-> tensors ---- */
+/* Wraps a new reference (NULL: throws tensor_error()). */
+Value lib_wrap(AgVM *vm, Tensor *t);
+Value lib_throw_tensor_error(AgVM *vm);
+/* Binds positionals then keywords to names[n]; out[i] = UNDEF_VAL when absent. */
+bool lib_bind(AgVM *vm, const char *fname, int argc, const Value *args, const AgKwargs *kw,
+              const char *const *names, int n, Value *out);
+bool lib_int(AgVM *vm, Value v, const char *what, int64_t *out);
+bool lib_dim(AgVM *vm, Value v, int *out); /* one dimension number */
+/* nil/UNDEF: all dims (ndims 0); a number; a list of numbers. */
+bool lib_dims(AgVM *vm, Value v, int *dims, int *ndims);
+bool lib_flag(AgVM *vm, Value v, bool dflt, bool *out);
+bool lib_number(AgVM *vm, Value v, const char *what, double *out);
+/* dtype= : UNDEF/nil leave *out unchanged. */
+bool lib_dtype(AgVM *vm, Value v, DType *out);
+/* A shape given as numbers or as one list (or a tensor's shape). */
+bool lib_shape(AgVM *vm, int argc, const Value *args, int *ndim, int64_t *shape);
+Value lib_shape_list(AgVM *vm, int ndim, const int64_t *shape);
+/* A new list of wrapped tensors (takes the references, frees the array). */
+Value lib_tensor_list(AgVM *vm, Tensor **ts, int n);
+/* A tensor operand: a tensor (retained) or a number / bool / nested list
+ * (a new tensor of dtype `like`). NULL after throwing. */
+Tensor *lib_as_tensor(AgVM *vm, Value v, DType like, const char *what);
+/* tensor(data, dtype): NULL after throwing. */
+Tensor *lib_tensor_from_value(AgVM *vm, Value data, bool has_dtype, DType dtype);
+Value lib_type_error(AgVM *vm, const char *fname, const char *param, Value got);
+
+/* ---- lib_create.c / lib_methods.c / lib_nnfunc.c / lib_io.c / lib_autograd.c ---- */
+void lib_install_tensor(AgVM *vm);
+void lib_install_create(AgVM *vm);
+void lib_install_nnfunc(AgVM *vm);
+void lib_install_io(AgVM *vm);
+void lib_install_autograd(AgVM *vm);
+/* Natives of the autograd module (grad, detect_anomaly, Function, backward). */
+void lib_install_autograd_module(AgVM *vm, ObjModule *module);
+
+/* Attributes of tensors and nodes that live in lib_autograd.c. */
+Value lib_node_value(AgVM *vm, GradNode *node); /* nil for NULL; retains */
+Value lib_get_grad(AgVM *vm, Value self);
+Value lib_set_grad(AgVM *vm, Value self, Value v);
+Value lib_node_get_attr(AgVM *vm, Value node, ObjString *name);
+Value lib_node_invoke(AgVM *vm, Value node, ObjString *name, int argc, const Value *args,
+                      const AgKwargs *kw);
+Value lib_node_binary(AgVM *vm, int op, Value a, Value b);
+/* Defines `name` in a module's namespace. */
+void lib_module_define(AgVM *vm, ObjModule *module, const char *name, Value value);
+
+#endif

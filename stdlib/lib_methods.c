@@ -1,0 +1,659 @@
+/* lib_methods.c — the tensor functions of LIB_TENSOR_FNS that are plain
+ * math: elementwise ops, reductions, shape ops, in-place ops, conversions.
+ * Each is reached as a method (x.sum(dim=0)) or as a global (sum(x, dim=0))
+ * through lib_tensor.c's dispatch; `self` is the receiving tensor.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stdlib/lib_internal.h"
+
+#define LT_ARGS AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw
+
+static bool no_kwargs(AgVM *vm, const char *fname, const AgKwargs *kw) {
+  if (kw == NULL || kw->count == 0) return true;
+  vm_throw_error(vm, "%s() got an unexpected keyword argument '%s'", fname, kw->names[0]->chars);
+  return false;
+}
+
+/* ---- elementwise ---- */
+
+static Value unary(AgVM *vm, Value self, UnaryOp op, const char *name, const AgKwargs *kw) {
+  if (!no_kwargs(vm, name, kw)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_unary(op, lib_t(self)));
+}
+
+#define UNARY_FN(name, op)                                                                  \
+  Value lt_##name(LT_ARGS) { return unary(vm, self, op, #name, kw); }
+UNARY_FN(abs, UN_ABS)
+UNARY_FN(sqrt, UN_SQRT)
+UNARY_FN(exp, UN_EXP)
+UNARY_FN(log, UN_LOG)
+UNARY_FN(sin, UN_SIN)
+UNARY_FN(cos, UN_COS)
+UNARY_FN(tan, UN_TAN)
+UNARY_FN(tanh, UN_TANH)
+UNARY_FN(floor, UN_FLOOR)
+UNARY_FN(ceil, UN_CEIL)
+UNARY_FN(round, UN_ROUND)
+UNARY_FN(sigmoid, UN_SIGMOID)
+UNARY_FN(relu, UN_RELU)
+UNARY_FN(gelu, UN_GELU)
+UNARY_FN(neg, UN_NEG)
+UNARY_FN(sign, UN_SIGN)
+UNARY_FN(logical_not, UN_LOGICAL_NOT)
+#undef UNARY_FN
+
+static Value binary(AgVM *vm, Value self, BinaryOp op, const char *name, Value other,
+                    const AgKwargs *kw) {
+  if (!no_kwargs(vm, name, kw)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *t = lib_t(self);
+  if (IS_TENSOR(other)) return lib_wrap(vm, ag_binary(op, t, lib_t(other)));
+  if (IS_NUMBER(other)) return lib_wrap(vm, ag_binary_scalar(op, t, AS_NUMBER(other)));
+  if (IS_BOOL(other)) return lib_wrap(vm, ag_binary_scalar(op, t, AS_BOOL(other)));
+  return lib_type_error(vm, name, "other", other);
+}
+
+#define BINARY_FN(name, op)                                                                 \
+  Value lt_##name(LT_ARGS) { return binary(vm, self, op, #name, args[0], kw); }
+BINARY_FN(pow, BIN_POW)
+BINARY_FN(add, BIN_ADD)
+BINARY_FN(sub, BIN_SUB)
+BINARY_FN(mul, BIN_MUL)
+BINARY_FN(div, BIN_DIV)
+BINARY_FN(remainder, BIN_MOD)
+BINARY_FN(eq, BIN_EQ)
+BINARY_FN(ne, BIN_NE)
+BINARY_FN(lt, BIN_LT)
+BINARY_FN(le, BIN_LE)
+BINARY_FN(gt, BIN_GT)
+BINARY_FN(ge, BIN_GE)
+#undef BINARY_FN
+
+/* maximum/minimum take tensors (a number becomes a 0-d tensor). */
+static Value tensor_binary_fn(AgVM *vm, Value self, BinaryOp op, const char *name, Value other,
+                              const AgKwargs *kw) {
+  if (!no_kwargs(vm, name, kw)) return VM_EXCEPTION;
+  Tensor *o = lib_as_tensor(vm, other, lib_t(self)->dtype, name);
+  if (o == NULL) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *r = ag_binary(op, lib_t(self), o);
+  tensor_release(o);
+  return lib_wrap(vm, r);
+}
+
+Value lt_maximum(LT_ARGS) { return tensor_binary_fn(vm, self, BIN_MAXIMUM, "maximum", args[0], kw); }
+Value lt_minimum(LT_ARGS) { return tensor_binary_fn(vm, self, BIN_MINIMUM, "minimum", args[0], kw); }
+
+static Value clamp_bounds(AgVM *vm, const char *name, int argc, const Value *args,
+                          const AgKwargs *kw, double *lo, double *hi) {
+  static const char *const names[] = {"min", "max"};
+  Value v[2];
+  if (!lib_bind(vm, name, argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  *lo = NAN;
+  *hi = NAN;
+  if (!IS_UNDEF(v[0]) && !IS_NIL(v[0]) && !lib_number(vm, v[0], "min", lo)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v[1]) && !IS_NIL(v[1]) && !lib_number(vm, v[1], "max", hi)) return VM_EXCEPTION;
+  if (isnan(*lo) && isnan(*hi))
+    return vm_throw_error(vm, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  return NIL_VAL;
+}
+
+Value lt_clamp(LT_ARGS) {
+  double lo, hi;
+  if (IS_EXCEPTION(clamp_bounds(vm, "clamp", argc, args, kw, &lo, &hi))) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *t = lib_t(self);
+  if (isnan(hi)) return lib_wrap(vm, ag_clamp_min(t, lo));
+  if (isnan(lo)) return lib_wrap(vm, ag_clamp_max(t, hi));
+  return lib_wrap(vm, ag_clamp(t, lo, hi));
+}
+
+Value lt_masked_fill(LT_ARGS) {
+  if (!no_kwargs(vm, "masked_fill", kw)) return VM_EXCEPTION;
+  if (!IS_TENSOR(args[0]) || lib_t(args[0])->dtype != DT_BOOL)
+    return vm_throw_error(vm, "masked_fill only supports boolean masks");
+  Tensor *value = lib_as_tensor(vm, args[1], lib_t(self)->dtype, "masked_fill");
+  if (value == NULL) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *r = ag_where(lib_t(args[0]), value, lib_t(self));
+  tensor_release(value);
+  return lib_wrap(vm, r);
+}
+
+/* ---- linear algebra ---- */
+
+typedef Tensor *(*MatFn)(Tensor *, Tensor *);
+
+static Value matrix_fn(AgVM *vm, Value self, MatFn fn, const char *name, Value other,
+                       const AgKwargs *kw) {
+  if (!no_kwargs(vm, name, kw)) return VM_EXCEPTION;
+  if (!IS_TENSOR(other)) return lib_type_error(vm, name, "other", other);
+  lib_sync_line(vm);
+  return lib_wrap(vm, fn(lib_t(self), lib_t(other)));
+}
+
+Value lt_matmul(LT_ARGS) { return matrix_fn(vm, self, ag_matmul, "matmul", args[0], kw); }
+Value lt_mm(LT_ARGS) { return matrix_fn(vm, self, ag_mm, "mm", args[0], kw); }
+Value lt_bmm(LT_ARGS) { return matrix_fn(vm, self, ag_bmm, "bmm", args[0], kw); }
+Value lt_mv(LT_ARGS) { return matrix_fn(vm, self, ag_mv, "mv", args[0], kw); }
+Value lt_dot(LT_ARGS) { return matrix_fn(vm, self, ag_dot, "dot", args[0], kw); }
+Value lt_outer(LT_ARGS) { return matrix_fn(vm, self, ag_outer, "outer", args[0], kw); }
+
+/* ---- reductions ---- */
+
+typedef struct {
+  int dims[TENSOR_MAX_DIMS];
+  int ndims;
+  bool keepdim;
+  bool has_dim;
+} Reduce;
+
+/* dim=nil, keepdim=false (the names after `names[0]` vary per function). */
+static bool reduce_args(AgVM *vm, const char *fname, int argc, const Value *args,
+                        const AgKwargs *kw, Reduce *r) {
+  static const char *const names[] = {"dim", "keepdim"};
+  Value v[2];
+  if (!lib_bind(vm, fname, argc, args, kw, names, 2, v)) return false;
+  if (!lib_dims(vm, v[0], r->dims, &r->ndims)) return false;
+  r->has_dim = r->ndims > 0;
+  return lib_flag(vm, v[1], false, &r->keepdim);
+}
+
+Value lt_sum(LT_ARGS) {
+  Reduce r;
+  if (!reduce_args(vm, "sum", argc, args, kw, &r)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_sum(lib_t(self), r.has_dim ? r.dims : NULL, r.ndims, r.keepdim));
+}
+
+Value lt_mean(LT_ARGS) {
+  Reduce r;
+  if (!reduce_args(vm, "mean", argc, args, kw, &r)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_mean(lib_t(self), r.has_dim ? r.dims : NULL, r.ndims, r.keepdim));
+}
+
+Value lt_logsumexp(LT_ARGS) {
+  Reduce r;
+  if (!reduce_args(vm, "logsumexp", argc, args, kw, &r)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_logsumexp(lib_t(self), r.has_dim ? r.dims : NULL, r.ndims, r.keepdim));
+}
+
+static bool single_dim(AgVM *vm, const char *fname, const Reduce *r) {
+  if (r->ndims <= 1) return true;
+  vm_throw_error(vm, "%s(): dim must be a single dimension", fname);
+  return false;
+}
+
+Value lt_prod(LT_ARGS) {
+  Reduce r;
+  if (!reduce_args(vm, "prod", argc, args, kw, &r) || !single_dim(vm, "prod", &r)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_prod(lib_t(self), r.dims[0], r.has_dim, r.keepdim));
+}
+
+typedef Tensor *(*ExtremeFn)(Tensor *, int, bool, bool, Tensor **);
+
+/* max(), max(dim=d) -> [values, indices], max(other) -> maximum. */
+static Value extreme(AgVM *vm, Value self, ExtremeFn fn, BinaryOp pairwise, const char *fname,
+                     int argc, const Value *args, const AgKwargs *kw) {
+  if (argc >= 1 && IS_TENSOR(args[0]))
+    return tensor_binary_fn(vm, self, pairwise, fname, args[0], kw);
+  Reduce r;
+  if (!reduce_args(vm, fname, argc, args, kw, &r) || !single_dim(vm, fname, &r)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  if (!r.has_dim) return lib_wrap(vm, fn(lib_t(self), 0, false, false, NULL));
+  Tensor **pair = malloc(2 * sizeof(Tensor *));
+  if (pair == NULL) return vm_throw_error(vm, "out of memory");
+  pair[0] = fn(lib_t(self), r.dims[0], true, r.keepdim, &pair[1]);
+  if (pair[0] == NULL) {
+    free(pair);
+    return lib_throw_tensor_error(vm);
+  }
+  return lib_tensor_list(vm, pair, 2);
+}
+
+Value lt_max(LT_ARGS) { return extreme(vm, self, ag_max, BIN_MAXIMUM, "max", argc, args, kw); }
+Value lt_min(LT_ARGS) { return extreme(vm, self, ag_min, BIN_MINIMUM, "min", argc, args, kw); }
+
+typedef Tensor *(*ArgFn)(const Tensor *, int, bool, bool);
+
+static Value arg_extreme(AgVM *vm, Value self, ArgFn fn, const char *fname, int argc,
+                         const Value *args, const AgKwargs *kw) {
+  Reduce r;
+  if (!reduce_args(vm, fname, argc, args, kw, &r) || !single_dim(vm, fname, &r)) return VM_EXCEPTION;
+  return lib_wrap(vm, fn(lib_t(self), r.dims[0], r.has_dim, r.keepdim));
+}
+
+Value lt_argmax(LT_ARGS) { return arg_extreme(vm, self, tensor_argmax, "argmax", argc, args, kw); }
+Value lt_argmin(LT_ARGS) { return arg_extreme(vm, self, tensor_argmin, "argmin", argc, args, kw); }
+
+typedef Tensor *(*SpreadFn)(Tensor *, const int *, int, bool, bool);
+
+/* std/var(dim=nil, unbiased=true, keepdim=false), PyTorch 1.13's order. */
+static Value spread(AgVM *vm, Value self, SpreadFn fn, const char *fname, int argc,
+                    const Value *args, const AgKwargs *kw) {
+  static const char *const names[] = {"dim", "unbiased", "keepdim"};
+  Value v[3];
+  Reduce r;
+  bool unbiased;
+  if (!lib_bind(vm, fname, argc, args, kw, names, 3, v)) return VM_EXCEPTION;
+  if (!lib_dims(vm, v[0], r.dims, &r.ndims) || !lib_flag(vm, v[1], true, &unbiased) ||
+      !lib_flag(vm, v[2], false, &r.keepdim))
+    return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, fn(lib_t(self), r.ndims ? r.dims : NULL, r.ndims, unbiased, r.keepdim));
+}
+
+Value lt_std(LT_ARGS) { return spread(vm, self, ag_std, "std", argc, args, kw); }
+Value lt_var(LT_ARGS) { return spread(vm, self, ag_var, "var", argc, args, kw); }
+
+Value lt_norm(LT_ARGS) {
+  static const char *const names[] = {"p", "dim", "keepdim"};
+  Value v[3];
+  Reduce r;
+  double p = 2;
+  if (!lib_bind(vm, "norm", argc, args, kw, names, 3, v)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v[0]) && !IS_NIL(v[0]) && !lib_number(vm, v[0], "p", &p)) return VM_EXCEPTION;
+  if (!lib_dims(vm, v[1], r.dims, &r.ndims) || !lib_flag(vm, v[2], false, &r.keepdim))
+    return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_norm(lib_t(self), p, r.ndims ? r.dims : NULL, r.ndims, r.keepdim));
+}
+
+/* any/all: counts the non-zero elements (no gradient; bool result). */
+static Value truth_reduce(AgVM *vm, Value self, bool all, const char *fname, int argc,
+                          const Value *args, const AgKwargs *kw) {
+  static const char *const names[] = {"dim", "keepdim"};
+  Value v[2];
+  Reduce r;
+  if (!lib_bind(vm, fname, argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  if (!lib_dims(vm, v[0], r.dims, &r.ndims) || !lib_flag(vm, v[1], false, &r.keepdim))
+    return VM_EXCEPTION;
+  Tensor *t = lib_t(self);
+  Tensor *nz = tensor_binary_scalar(BIN_NE, t, 0);
+  if (nz == NULL) return lib_throw_tensor_error(vm);
+  Tensor *count = tensor_sum(nz, r.ndims ? r.dims : NULL, r.ndims, r.keepdim);
+  tensor_release(nz);
+  if (count == NULL) return lib_throw_tensor_error(vm);
+  double total = count->numel > 0 ? (double)t->numel / (double)count->numel : 0;
+  Tensor *res = all ? tensor_binary_scalar(BIN_EQ, count, total)
+                    : tensor_binary_scalar(BIN_GT, count, 0);
+  tensor_release(count);
+  return lib_wrap(vm, res);
+}
+
+Value lt_any(LT_ARGS) { return truth_reduce(vm, self, false, "any", argc, args, kw); }
+Value lt_all(LT_ARGS) { return truth_reduce(vm, self, true, "all", argc, args, kw); }
+
+/* ---- shapes ---- */
+
+static Value reshape_like(AgVM *vm, Value self, bool view, int argc, const Value *args,
+                          const AgKwargs *kw) {
+  int ndim;
+  int64_t shape[TENSOR_MAX_DIMS];
+  if (!no_kwargs(vm, view ? "view" : "reshape", kw)) return VM_EXCEPTION;
+  if (!lib_shape(vm, argc, args, &ndim, shape)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *t = lib_t(self);
+  return lib_wrap(vm, view ? ag_view(t, ndim, shape) : ag_reshape(t, ndim, shape));
+}
+
+Value lt_reshape(LT_ARGS) { return reshape_like(vm, self, false, argc, args, kw); }
+Value lt_view(LT_ARGS) { return reshape_like(vm, self, true, argc, args, kw); }
+
+Value lt_expand(LT_ARGS) {
+  int ndim;
+  int64_t shape[TENSOR_MAX_DIMS];
+  if (!no_kwargs(vm, "expand", kw) || !lib_shape(vm, argc, args, &ndim, shape)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_expand(lib_t(self), ndim, shape));
+}
+
+Value lt_expand_as(LT_ARGS) {
+  if (!IS_TENSOR(args[0])) return lib_type_error(vm, "expand_as", "other", args[0]);
+  Tensor *o = lib_t(args[0]);
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_expand(lib_t(self), o->ndim, o->shape));
+}
+
+Value lt_flatten(LT_ARGS) {
+  static const char *const names[] = {"start_dim", "end_dim"};
+  Value v[2];
+  int start = 0, end = -1;
+  if (!lib_bind(vm, "flatten", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v[0]) && !lib_dim(vm, v[0], &start)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v[1]) && !lib_dim(vm, v[1], &end)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_flatten(lib_t(self), start, end));
+}
+
+Value lt_squeeze(LT_ARGS) {
+  static const char *const names[] = {"dim"};
+  Value v[1];
+  int dim = 0;
+  if (!lib_bind(vm, "squeeze", argc, args, kw, names, 1, v)) return VM_EXCEPTION;
+  bool has_dim = !IS_UNDEF(v[0]) && !IS_NIL(v[0]);
+  if (has_dim && !lib_dim(vm, v[0], &dim)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_squeeze(lib_t(self), dim, has_dim));
+}
+
+static bool one_dim_arg(AgVM *vm, const char *fname, int argc, const Value *args,
+                        const AgKwargs *kw, int dflt, bool required, int *dim) {
+  static const char *const names[] = {"dim"};
+  Value v[1];
+  if (!lib_bind(vm, fname, argc, args, kw, names, 1, v)) return false;
+  *dim = dflt;
+  if (IS_UNDEF(v[0]) || IS_NIL(v[0])) {
+    if (!required) return true;
+    vm_throw_error(vm, "%s() missing required argument 'dim'", fname);
+    return false;
+  }
+  return lib_dim(vm, v[0], dim);
+}
+
+Value lt_unsqueeze(LT_ARGS) {
+  int dim;
+  if (!one_dim_arg(vm, "unsqueeze", argc, args, kw, 0, true, &dim)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_unsqueeze(lib_t(self), dim));
+}
+
+Value lt_transpose(LT_ARGS) {
+  static const char *const names[] = {"dim0", "dim1"};
+  Value v[2];
+  int d0, d1;
+  if (!lib_bind(vm, "transpose", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  if (!lib_dim(vm, v[0], &d0) || !lib_dim(vm, v[1], &d1)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_transpose(lib_t(self), d0, d1));
+}
+
+Value lt_permute(LT_ARGS) {
+  int64_t dims[TENSOR_MAX_DIMS];
+  int perm[TENSOR_MAX_DIMS];
+  int n;
+  if (!no_kwargs(vm, "permute", kw) || !lib_shape(vm, argc, args, &n, dims)) return VM_EXCEPTION;
+  for (int i = 0; i < n; i++) perm[i] = (int)dims[i];
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_permute(lib_t(self), perm, n));
+}
+
+Value lt_t(LT_ARGS) {
+  if (!no_kwargs(vm, "t", kw)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_t(lib_t(self)));
+}
+
+static Value pieces(AgVM *vm, int n, Tensor **out) {
+  if (n < 0) return lib_throw_tensor_error(vm);
+  return lib_tensor_list(vm, out, n);
+}
+
+Value lt_split(LT_ARGS) {
+  static const char *const names[] = {"split_size_or_sections", "dim"};
+  Value v[2];
+  int dim = 0;
+  if (!lib_bind(vm, "split", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v[1]) && !lib_dim(vm, v[1], &dim)) return VM_EXCEPTION;
+  Tensor **out = NULL;
+  if (IS_LIST(v[0])) {
+    int64_t sizes[64];
+    ObjList *l = AS_LIST(v[0]);
+    if (l->count > 64) return vm_throw_error(vm, "split(): at most 64 sections");
+    for (int i = 0; i < l->count; i++) {
+      if (!lib_int(vm, l->items[i], "a split size", &sizes[i])) return VM_EXCEPTION;
+    }
+    lib_sync_line(vm);
+    return pieces(vm, ag_split_sizes(lib_t(self), sizes, l->count, dim, &out), out);
+  }
+  int64_t size;
+  if (!lib_int(vm, v[0], "split_size", &size)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return pieces(vm, ag_split(lib_t(self), size, dim, &out), out);
+}
+
+Value lt_chunk(LT_ARGS) {
+  static const char *const names[] = {"chunks", "dim"};
+  Value v[2];
+  int dim = 0;
+  int64_t chunks;
+  if (!lib_bind(vm, "chunk", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  if (!lib_int(vm, v[0], "chunks", &chunks)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v[1]) && !lib_dim(vm, v[1], &dim)) return VM_EXCEPTION;
+  if (chunks <= 0 || chunks > 1 << 30) return vm_throw_error(vm, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks);
+  Tensor **out = NULL;
+  lib_sync_line(vm);
+  return pieces(vm, ag_chunk(lib_t(self), (int)chunks, dim, &out), out);
+}
+
+Value lt_unbind(LT_ARGS) {
+  int dim;
+  if (!one_dim_arg(vm, "unbind", argc, args, kw, 0, false, &dim)) return VM_EXCEPTION;
+  Tensor **out = NULL;
+  lib_sync_line(vm);
+  return pieces(vm, ag_unbind(lib_t(self), dim, &out), out);
+}
+
+static Value softmax_like(AgVM *vm, Value self, bool log, int argc, const Value *args,
+                          const AgKwargs *kw) {
+  const char *fname = log ? "log_softmax" : "softmax";
+  Tensor *t = lib_t(self);
+  /* PyTorch's legacy implicit dim when none is given. */
+  int dflt = (t->ndim == 0 || t->ndim == 1 || t->ndim == 3) ? 0 : 1;
+  int dim;
+  if (!one_dim_arg(vm, fname, argc, args, kw, dflt, false, &dim)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, log ? ag_log_softmax(t, dim) : ag_softmax(t, dim));
+}
+
+Value lt_softmax(LT_ARGS) { return softmax_like(vm, self, false, argc, args, kw); }
+Value lt_log_softmax(LT_ARGS) { return softmax_like(vm, self, true, argc, args, kw); }
+
+/* ---- indexing functions ---- */
+
+static Value index_fn(AgVM *vm, Value self, bool gather, int argc, const Value *args,
+                      const AgKwargs *kw) {
+  const char *fname = gather ? "gather" : "index_select";
+  static const char *const names[] = {"dim", "index"};
+  Value v[2];
+  int dim;
+  if (!lib_bind(vm, fname, argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  if (!lib_dim(vm, v[0], &dim)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[1])) return lib_type_error(vm, fname, "index", v[1]);
+  lib_sync_line(vm);
+  Tensor *t = lib_t(self);
+  return lib_wrap(vm, gather ? ag_gather(t, dim, lib_t(v[1])) : ag_index_select(t, dim, lib_t(v[1])));
+}
+
+Value lt_index_select(LT_ARGS) { return index_fn(vm, self, false, argc, args, kw); }
+Value lt_gather(LT_ARGS) { return index_fn(vm, self, true, argc, args, kw); }
+
+/* ---- in place: each returns the tensor itself ---- */
+
+static Value done_in_place(AgVM *vm, bool ok, Value self) {
+  return ok ? self : lib_throw_tensor_error(vm);
+}
+
+static Value binary_in_place(AgVM *vm, Value self, BinaryOp op, const char *name, Value other,
+                             const AgKwargs *kw) {
+  if (!no_kwargs(vm, name, kw)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *t = lib_t(self);
+  if (IS_TENSOR(other)) return done_in_place(vm, ag_binary_(op, t, lib_t(other)), self);
+  double s;
+  if (!lib_number(vm, other, "other", &s)) return VM_EXCEPTION;
+  return done_in_place(vm, ag_binary_scalar_(op, t, s), self);
+}
+
+Value lt_add_(LT_ARGS) { return binary_in_place(vm, self, BIN_ADD, "add_", args[0], kw); }
+Value lt_sub_(LT_ARGS) { return binary_in_place(vm, self, BIN_SUB, "sub_", args[0], kw); }
+Value lt_mul_(LT_ARGS) { return binary_in_place(vm, self, BIN_MUL, "mul_", args[0], kw); }
+Value lt_div_(LT_ARGS) { return binary_in_place(vm, self, BIN_DIV, "div_", args[0], kw); }
+
+Value lt_zero_(LT_ARGS) {
+  lib_sync_line(vm);
+  return done_in_place(vm, ag_zero_(lib_t(self)), self);
+}
+
+Value lt_fill_(LT_ARGS) {
+  double v;
+  if (!lib_number(vm, args[0], "value", &v)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return done_in_place(vm, ag_fill_(lib_t(self), v), self);
+}
+
+Value lt_copy_(LT_ARGS) {
+  Tensor *src = lib_as_tensor(vm, args[0], lib_t(self)->dtype, "copy_");
+  if (src == NULL) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  bool ok = ag_copy_(lib_t(self), src);
+  tensor_release(src);
+  return done_in_place(vm, ok, self);
+}
+
+Value lt_clamp_(LT_ARGS) {
+  double lo, hi;
+  if (IS_EXCEPTION(clamp_bounds(vm, "clamp_", argc, args, kw, &lo, &hi))) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return done_in_place(vm, ag_clamp_(lib_t(self), lo, hi), self);
+}
+
+static bool two_numbers(AgVM *vm, const char *fname, const char *const *names, double d0,
+                        double d1, int argc, const Value *args, const AgKwargs *kw, double *a,
+                        double *b) {
+  Value v[2];
+  if (!lib_bind(vm, fname, argc, args, kw, names, 2, v)) return false;
+  *a = d0;
+  *b = d1;
+  if (!IS_UNDEF(v[0]) && !lib_number(vm, v[0], names[0], a)) return false;
+  return IS_UNDEF(v[1]) || lib_number(vm, v[1], names[1], b);
+}
+
+Value lt_normal_(LT_ARGS) {
+  static const char *const names[] = {"mean", "std"};
+  double mean, std;
+  if (!two_numbers(vm, "normal_", names, 0, 1, argc, args, kw, &mean, &std)) return VM_EXCEPTION;
+  if (std < 0) return vm_throw_error(vm, "normal expects std >= 0.0, but found std %g", std);
+  lib_sync_line(vm);
+  return done_in_place(vm, ag_normal_(&lib_state(vm)->rng, lib_t(self), mean, std), self);
+}
+
+Value lt_uniform_(LT_ARGS) {
+  static const char *const names[] = {"from", "to"};
+  double lo, hi;
+  if (!two_numbers(vm, "uniform_", names, 0, 1, argc, args, kw, &lo, &hi)) return VM_EXCEPTION;
+  if (lo > hi)
+    return vm_throw_error(vm, "uniform_ expects to return a [from, to) range, but found from=%g > to=%g", lo, hi);
+  lib_sync_line(vm);
+  return done_in_place(vm, ag_uniform_(&lib_state(vm)->rng, lib_t(self), lo, hi), self);
+}
+
+/* ---- conversions and queries ---- */
+
+static Value scalar_value(Tensor *t, int64_t i) {
+  double d = tensor_get_flat(t, i);
+  return t->dtype == DT_BOOL ? BOOL_VAL(d != 0) : NUMBER_VAL(d);
+}
+
+Value lt_item(LT_ARGS) {
+  Tensor *t = lib_t(self);
+  if (t->numel != 1)
+    return vm_throw_error(vm, "a Tensor with %lld elements cannot be converted to Scalar",
+                          (long long)t->numel);
+  return scalar_value(t, 0);
+}
+
+/* Nested lists of dimension d onward, starting at flat element *pos. */
+static Value to_list(AgVM *vm, Tensor *t, int d, int64_t *pos) {
+  if (d == t->ndim) return scalar_value(t, (*pos)++);
+  ObjList *l = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(l));
+  for (int64_t i = 0; i < t->shape[d]; i++) {
+    Value item = to_list(vm, t, d + 1, pos);
+    vm_push_root(vm, item);
+    obj_list_append(vm, l, item);
+    vm_pop_root(vm);
+  }
+  vm_pop_root(vm);
+  return OBJ_VAL(l);
+}
+
+Value lt_tolist(LT_ARGS) {
+  int64_t pos = 0;
+  return to_list(vm, lib_t(self), 0, &pos);
+}
+
+Value lt_numel(LT_ARGS) { return NUMBER_VAL((double)lib_t(self)->numel); }
+Value lt_dim(LT_ARGS) { return NUMBER_VAL(lib_t(self)->ndim); }
+
+Value lt_size(LT_ARGS) {
+  int dim;
+  Tensor *t = lib_t(self);
+  if (!one_dim_arg(vm, "size", argc, args, kw, 0, false, &dim)) return VM_EXCEPTION;
+  if (argc == 0 && (kw == NULL || kw->count == 0)) return lib_shape_list(vm, t->ndim, t->shape);
+  int n = t->ndim == 0 ? 1 : t->ndim;
+  if (dim < -n || dim >= n)
+    return vm_throw_error(vm, "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+                          -n, n - 1, dim);
+  if (t->ndim == 0) return NUMBER_VAL(1);
+  return NUMBER_VAL((double)t->shape[dim < 0 ? dim + t->ndim : dim]);
+}
+
+Value lt_is_contiguous(LT_ARGS) { return BOOL_VAL(tensor_is_contiguous(lib_t(self))); }
+
+Value lt_clone(LT_ARGS) {
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_clone(lib_t(self)));
+}
+
+Value lt_contiguous(LT_ARGS) {
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_contiguous(lib_t(self)));
+}
+
+Value lt_detach(LT_ARGS) { return lib_wrap(vm, ag_detach(lib_t(self))); }
+
+Value lt_detach_(LT_ARGS) {
+  return ag_detach_(lib_t(self)) ? self : lib_throw_tensor_error(vm);
+}
+
+Value lt_requires_grad_(LT_ARGS) {
+  static const char *const names[] = {"requires_grad"};
+  Value v[1];
+  bool flag;
+  if (!lib_bind(vm, "requires_grad_", argc, args, kw, names, 1, v)) return VM_EXCEPTION;
+  if (!lib_flag(vm, v[0], true, &flag)) return VM_EXCEPTION;
+  if (!ag_set_requires_grad(lib_t(self), flag)) return lib_throw_tensor_error(vm);
+  return self;
+}
+
+Value lt_retain_grad(LT_ARGS) {
+  if (!ag_retain_grad(lib_t(self))) return lib_throw_tensor_error(vm);
+  return NIL_VAL;
+}
+
+static Value convert(AgVM *vm, Value self, DType dt) {
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_to_dtype(lib_t(self), dt));
+}
+
+Value lt_float(LT_ARGS) { return convert(vm, self, DT_FLOAT32); }
+Value lt_double(LT_ARGS) { return convert(vm, self, DT_FLOAT64); }
+Value lt_long(LT_ARGS) { return convert(vm, self, DT_INT64); }
+Value lt_bool(LT_ARGS) { return convert(vm, self, DT_BOOL); }
+
+Value lt_to(LT_ARGS) {
+  static const char *const names[] = {"dtype"};
+  Value v[1];
+  if (!lib_bind(vm, "to", argc, args, kw, names, 1, v)) return VM_EXCEPTION;
+  if (IS_STRING(v[0]) && strcmp(AS_CSTRING(v[0]), "cpu") == 0) return self; /* the one device */
+  if (!IS_DTYPE(v[0])) return vm_throw_error(vm, "to() expects a dtype, not %s", vm_type_name(v[0]));
+  return convert(vm, self, AS_DTYPE(v[0])->dtype);
+}

@@ -1,0 +1,102 @@
+/* lib_nnfunc.c — the neural-network functions of SPEC §6 as globals:
+ * mse_loss, l1_loss, cross_entropy, nll_loss, binary_cross_entropy,
+ * dropout and linear. (softmax/log_softmax and the activations are tensor
+ * functions in LIB_TENSOR_FNS, so they are methods as well.)
+ */
+#include <string.h>
+
+#include "stdlib/lib_internal.h"
+
+#define NATIVE_ARGS AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw
+
+static bool reduction_of(AgVM *vm, Value v, Reduction *out) {
+  *out = RED_MEAN;
+  if (IS_UNDEF(v)) return true;
+  const char *s = IS_STRING(v) ? AS_CSTRING(v) : "";
+  if (strcmp(s, "mean") == 0) *out = RED_MEAN;
+  else if (strcmp(s, "sum") == 0) *out = RED_SUM;
+  else if (strcmp(s, "none") == 0) *out = RED_NONE;
+  else {
+    Value shown = vm_to_str(vm, v);
+    if (IS_EXCEPTION(shown)) return false;
+    vm_throw_error(vm, "%s is not a valid value for reduction", AS_CSTRING(shown));
+    return false;
+  }
+  return true;
+}
+
+typedef Tensor *(*LossFn)(Tensor *input, Tensor *target, Reduction r);
+
+/* fname(input, target, reduction="mean") with two tensors. */
+static Value loss(AgVM *vm, const char *fname, LossFn fn, int argc, const Value *args,
+                  const AgKwargs *kw) {
+  static const char *const names[] = {"input", "target", "reduction"};
+  Value v[3];
+  Reduction r;
+  if (!lib_bind(vm, fname, argc, args, kw, names, 3, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, fname, "input", v[0]);
+  if (!IS_TENSOR(v[1])) return lib_type_error(vm, fname, "target", v[1]);
+  if (!reduction_of(vm, v[2], &r)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, fn(lib_t(v[0]), lib_t(v[1]), r));
+}
+
+static Tensor *cross_entropy(Tensor *a, Tensor *t, Reduction r) { return ag_cross_entropy(a, t, r); }
+static Tensor *nll_loss(Tensor *a, Tensor *t, Reduction r) { return ag_nll_loss(a, t, r); }
+
+static Value native_mse_loss(NATIVE_ARGS) { return loss(vm, "mse_loss", ag_mse_loss, argc, args, kw); }
+static Value native_l1_loss(NATIVE_ARGS) { return loss(vm, "l1_loss", ag_l1_loss, argc, args, kw); }
+static Value native_cross_entropy(NATIVE_ARGS) {
+  return loss(vm, "cross_entropy", cross_entropy, argc, args, kw);
+}
+static Value native_nll_loss(NATIVE_ARGS) { return loss(vm, "nll_loss", nll_loss, argc, args, kw); }
+static Value native_binary_cross_entropy(NATIVE_ARGS) {
+  return loss(vm, "binary_cross_entropy", ag_binary_cross_entropy, argc, args, kw);
+}
+
+/* dropout(x, p=0.5, training=true) */
+static Value native_dropout(NATIVE_ARGS) {
+  static const char *const names[] = {"input", "p", "training"};
+  Value v[3];
+  double p = 0.5;
+  bool training;
+  if (!lib_bind(vm, "dropout", argc, args, kw, names, 3, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "dropout", "input", v[0]);
+  if (!IS_UNDEF(v[1]) && !lib_number(vm, v[1], "p", &p)) return VM_EXCEPTION;
+  if (!lib_flag(vm, v[2], true, &training)) return VM_EXCEPTION;
+  if (!(p >= 0 && p <= 1))
+    return vm_throw_error(vm, "dropout probability has to be between 0 and 1, but got %g", p);
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_dropout(&lib_state(vm)->rng, lib_t(v[0]), p, training));
+}
+
+/* linear(x, w, b=nil) = x @ w.T + b. PyTorch records AddmmBackward0 for a
+ * 2-D x with a bias; without an addmm op we record t, matmul and add. */
+static Value native_linear(NATIVE_ARGS) {
+  static const char *const names[] = {"input", "weight", "bias"};
+  Value v[3];
+  if (!lib_bind(vm, "linear", argc, args, kw, names, 3, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "linear", "input", v[0]);
+  if (!IS_TENSOR(v[1])) return lib_type_error(vm, "linear", "weight", v[1]);
+  bool has_bias = !IS_UNDEF(v[2]) && !IS_NIL(v[2]);
+  if (has_bias && !IS_TENSOR(v[2])) return lib_type_error(vm, "linear", "bias", v[2]);
+  lib_sync_line(vm);
+  Tensor *wt = ag_t(lib_t(v[1]));
+  if (wt == NULL) return lib_throw_tensor_error(vm);
+  Tensor *y = ag_matmul(lib_t(v[0]), wt);
+  tensor_release(wt);
+  if (y == NULL || !has_bias) return lib_wrap(vm, y);
+  Tensor *r = ag_binary(BIN_ADD, y, lib_t(v[2]));
+  tensor_release(y);
+  return lib_wrap(vm, r);
+}
+
+void lib_install_nnfunc(AgVM *vm) {
+  vm_define_native(vm, "mse_loss", native_mse_loss, 2, 3, true);
+  vm_define_native(vm, "l1_loss", native_l1_loss, 2, 3, true);
+  vm_define_native(vm, "cross_entropy", native_cross_entropy, 2, 3, true);
+  vm_define_native(vm, "nll_loss", native_nll_loss, 2, 3, true);
+  vm_define_native(vm, "binary_cross_entropy", native_binary_cross_entropy, 2, 3, true);
+  vm_define_native(vm, "dropout", native_dropout, 1, 3, true);
+  vm_define_native(vm, "linear", native_linear, 2, 3, true);
+}

@@ -1,0 +1,813 @@
+/* lib_tensor.c — tensors as language values: the VM's AgTensorHooks
+ * (operators, truthiness, indexing, attributes, method calls, len, repr,
+ * formatting) and the dispatch of LIB_TENSOR_FNS to methods and globals.
+ *
+ * Every operation that may record a graph node first tells autograd the
+ * script line that runs it (lib_sync_line), so nodes know where they came
+ * from.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stdlib/lib_internal.h"
+#include "tensor/print.h"
+#include "vm/opcodes.h"
+
+/* Attribute ids; method ids follow as LIB_ATTR_COUNT + LibTensorFn. */
+#define LIB_TENSOR_ATTRS(X)                                                    \
+  X(SHAPE, "shape")                                                            \
+  X(NDIM, "ndim")                                                              \
+  X(DTYPE, "dtype")                                                            \
+  X(REQUIRES_GRAD, "requires_grad")                                            \
+  X(GRAD, "grad")                                                              \
+  X(GRAD_FN, "grad_fn")                                                        \
+  X(IS_LEAF, "is_leaf")                                                        \
+  X(T_ATTR, "T")                                                               \
+  X(DATA, "data")                                                              \
+  X(VERSION, "_version")                                                       \
+  X(OUTPUT_NR, "output_nr")
+
+typedef enum {
+#define ATTR_ENUM(e, n) ATTR_##e,
+  LIB_TENSOR_ATTRS(ATTR_ENUM)
+#undef ATTR_ENUM
+      LIB_ATTR_COUNT
+} LibTensorAttr;
+
+static const char *const attr_names[LIB_ATTR_COUNT] = {
+#define ATTR_NAME(e, n) n,
+    LIB_TENSOR_ATTRS(ATTR_NAME)
+#undef ATTR_NAME
+};
+
+typedef struct {
+  const char *name;
+  LibTensorImpl fn;
+  int min_args, max_args;
+  int flags;
+} LibFnDef;
+
+static const LibFnDef fn_defs[LT_COUNT] = {
+#define FN_DEF(name, lo, hi, flags) {#name, lt_##name, lo, hi, flags},
+    LIB_TENSOR_FNS(FN_DEF)
+#undef FN_DEF
+};
+
+/* ---- helpers shared by the lib files ---- */
+
+Value lib_throw_tensor_error(AgVM *vm) {
+  const char *msg = tensor_error();
+  return vm_throw_error(vm, "%s", msg && msg[0] ? msg : "tensor operation failed");
+}
+
+Value lib_wrap(AgVM *vm, Tensor *t) {
+  if (t == NULL) return lib_throw_tensor_error(vm);
+  return OBJ_VAL(obj_new_tensor(vm, t));
+}
+
+Value lib_type_error(AgVM *vm, const char *fname, const char *param, Value got) {
+  return vm_throw_error(vm, "%s(): argument '%s' must be Tensor, not %s", fname, param,
+                        vm_type_name(got));
+}
+
+static int find_name(ObjString *name, const char *const *names, int n) {
+  for (int i = 0; i < n; i++) {
+    if (strcmp(names[i], name->chars) == 0) return i;
+  }
+  return -1;
+}
+
+bool lib_bind(AgVM *vm, const char *fname, int argc, const Value *args, const AgKwargs *kw,
+              const char *const *names, int n, Value *out) {
+  if (argc > n) {
+    vm_throw_error(vm, "%s() takes at most %d argument%s (%d given)", fname, n, n == 1 ? "" : "s",
+                   argc);
+    return false;
+  }
+  for (int i = 0; i < n; i++) out[i] = i < argc ? args[i] : UNDEF_VAL;
+  if (kw == NULL) return true;
+  for (int k = 0; k < kw->count; k++) {
+    int i = find_name(kw->names[k], names, n);
+    if (i < 0) {
+      vm_throw_error(vm, "%s() got an unexpected keyword argument '%s'", fname, kw->names[k]->chars);
+      return false;
+    }
+    if (!IS_UNDEF(out[i])) {
+      vm_throw_error(vm, "%s() got multiple values for argument '%s'", fname, names[i]);
+      return false;
+    }
+    out[i] = kw->values[k];
+  }
+  return true;
+}
+
+bool lib_number(AgVM *vm, Value v, const char *what, double *out) {
+  if (IS_NUMBER(v)) {
+    *out = AS_NUMBER(v);
+    return true;
+  }
+  if (IS_BOOL(v)) {
+    *out = AS_BOOL(v) ? 1 : 0;
+    return true;
+  }
+  if (IS_TENSOR(v) && lib_t(v)->numel == 1) {
+    *out = tensor_item(lib_t(v));
+    return true;
+  }
+  vm_throw_error(vm, "%s must be a number, not %s", what, vm_type_name(v));
+  return false;
+}
+
+bool lib_int(AgVM *vm, Value v, const char *what, int64_t *out) {
+  double d;
+  if (IS_NUMBER(v)) {
+    d = AS_NUMBER(v);
+  } else if (IS_TENSOR(v) && lib_t(v)->numel == 1 && !dtype_is_float(lib_t(v)->dtype)) {
+    d = tensor_item(lib_t(v));
+  } else {
+    vm_throw_error(vm, "%s must be an integer, not %s", what, vm_type_name(v));
+    return false;
+  }
+  if (d != floor(d) || fabs(d) > 9e15) {
+    vm_throw_error(vm, "%s must be an integer, not %g", what, d);
+    return false;
+  }
+  *out = (int64_t)d;
+  return true;
+}
+
+bool lib_dim(AgVM *vm, Value v, int *out) {
+  int64_t d;
+  if (!lib_int(vm, v, "dim", &d)) return false;
+  if (d < -TENSOR_MAX_DIMS || d > TENSOR_MAX_DIMS) {
+    vm_throw_error(vm, "Dimension out of range (got %lld)", (long long)d);
+    return false;
+  }
+  *out = (int)d;
+  return true;
+}
+
+bool lib_dims(AgVM *vm, Value v, int *dims, int *ndims) {
+  *ndims = 0;
+  if (IS_UNDEF(v) || IS_NIL(v)) return true;
+  if (!IS_LIST(v)) {
+    if (!lib_dim(vm, v, &dims[0])) return false;
+    *ndims = 1;
+    return true;
+  }
+  ObjList *l = AS_LIST(v);
+  if (l->count > TENSOR_MAX_DIMS) {
+    vm_throw_error(vm, "too many dimensions: %d", l->count);
+    return false;
+  }
+  for (int i = 0; i < l->count; i++) {
+    if (!lib_dim(vm, l->items[i], &dims[i])) return false;
+  }
+  *ndims = l->count;
+  return true;
+}
+
+bool lib_flag(AgVM *vm, Value v, bool dflt, bool *out) {
+  if (IS_UNDEF(v)) {
+    *out = dflt;
+    return true;
+  }
+  int t = vm_truthy(vm, v);
+  if (t < 0) return false;
+  *out = t != 0;
+  return true;
+}
+
+bool lib_dtype(AgVM *vm, Value v, DType *out) {
+  if (IS_UNDEF(v) || IS_NIL(v)) return true;
+  if (!IS_DTYPE(v)) {
+    vm_throw_error(vm, "dtype must be a dtype (float32, float64, int64, bool), not %s",
+                   vm_type_name(v));
+    return false;
+  }
+  *out = AS_DTYPE(v)->dtype;
+  return true;
+}
+
+bool lib_shape(AgVM *vm, int argc, const Value *args, int *ndim, int64_t *shape) {
+  const Value *items = args;
+  int n = argc;
+  if (argc == 1 && IS_LIST(args[0])) {
+    items = AS_LIST(args[0])->items;
+    n = AS_LIST(args[0])->count;
+  }
+  if (n > TENSOR_MAX_DIMS) {
+    vm_throw_error(vm, "a shape has at most %d dimensions, got %d", TENSOR_MAX_DIMS, n);
+    return false;
+  }
+  for (int i = 0; i < n; i++) {
+    if (!lib_int(vm, items[i], "a size", &shape[i])) return false;
+  }
+  *ndim = n;
+  return true;
+}
+
+Value lib_shape_list(AgVM *vm, int ndim, const int64_t *shape) {
+  ObjList *l = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(l));
+  for (int i = 0; i < ndim; i++) obj_list_append(vm, l, NUMBER_VAL((double)shape[i]));
+  vm_pop_root(vm);
+  return OBJ_VAL(l);
+}
+
+Value lib_tensor_list(AgVM *vm, Tensor **ts, int n) {
+  ObjList *l = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(l));
+  int i = 0;
+  for (; i < n; i++) {
+    Value w = OBJ_VAL(obj_new_tensor(vm, ts[i]));
+    vm_push_root(vm, w);
+    obj_list_append(vm, l, w);
+    vm_pop_root(vm);
+  }
+  free(ts);
+  vm_pop_root(vm);
+  return OBJ_VAL(l);
+}
+
+/* ---- tensor(data): nested lists ---- */
+
+typedef struct {
+  int ndim;
+  int64_t shape[TENSOR_MAX_DIMS];
+  bool all_bool;
+} DataShape;
+
+static bool leaf_value(AgVM *vm, Value v, double *out, bool *is_bool) {
+  *is_bool = IS_BOOL(v);
+  if (IS_NUMBER(v) || IS_BOOL(v)) return lib_number(vm, v, "a tensor element", out);
+  if (IS_TENSOR(v) && lib_t(v)->numel == 1) {
+    *out = tensor_item(lib_t(v));
+    *is_bool = lib_t(v)->dtype == DT_BOOL;
+    return true;
+  }
+  if (IS_TENSOR(v)) {
+    vm_throw_error(vm, "only one element tensors can be converted to Python scalars");
+  } else {
+    vm_throw_error(vm, "tensor(): invalid data type '%s'", vm_type_name(v));
+  }
+  return false;
+}
+
+static bool infer_shape(AgVM *vm, Value data, DataShape *ds) {
+  ds->ndim = 0;
+  Value v = data;
+  while (IS_LIST(v)) {
+    if (ds->ndim == TENSOR_MAX_DIMS) {
+      vm_throw_error(vm, "tensor(): too many dimensions (at most %d)", TENSOR_MAX_DIMS);
+      return false;
+    }
+    ObjList *l = AS_LIST(v);
+    ds->shape[ds->ndim++] = l->count;
+    if (l->count == 0) break;
+    v = l->items[0];
+  }
+  return true;
+}
+
+/* Writes the leaves of `v` (at depth d) into t in row-major order. */
+static bool fill_from(AgVM *vm, Value v, int d, const DataShape *ds, Tensor *t, int64_t *pos,
+                      bool *all_bool) {
+  if (d == ds->ndim) {
+    double x;
+    bool b;
+    if (IS_LIST(v)) {
+      vm_throw_error(vm, "expected a number at dim %d, got a list (ragged nested lists)", d);
+      return false;
+    }
+    if (!leaf_value(vm, v, &x, &b)) return false;
+    if (!b) *all_bool = false;
+    if (t != NULL) tensor_set_flat(t, (*pos), x);
+    (*pos)++;
+    return true;
+  }
+  if (!IS_LIST(v)) {
+    vm_throw_error(vm, "expected sequence of length %lld at dim %d (got %s)",
+                   (long long)ds->shape[d], d, vm_type_name(v));
+    return false;
+  }
+  ObjList *l = AS_LIST(v);
+  if (l->count != ds->shape[d]) {
+    vm_throw_error(vm, "expected sequence of length %lld at dim %d (got %d)",
+                   (long long)ds->shape[d], d, l->count);
+    return false;
+  }
+  for (int i = 0; i < l->count; i++) {
+    if (!fill_from(vm, l->items[i], d + 1, ds, t, pos, all_bool)) return false;
+  }
+  return true;
+}
+
+static Tensor *tensor_from_list(AgVM *vm, Value data, bool has_dtype, DType dtype) {
+  DataShape ds;
+  if (!infer_shape(vm, data, &ds)) return NULL;
+  /* A first pass checks the nesting and finds the dtype (all booleans: bool). */
+  int64_t pos = 0;
+  bool all_bool = true;
+  if (!fill_from(vm, data, 0, &ds, NULL, &pos, &all_bool)) return NULL;
+  if (pos == 0) all_bool = false;
+  DType dt = has_dtype ? dtype : (all_bool ? DT_BOOL : DT_FLOAT32);
+  Tensor *t = tensor_empty(dt, ds.ndim, ds.shape);
+  if (t == NULL) {
+    lib_throw_tensor_error(vm);
+    return NULL;
+  }
+  pos = 0;
+  fill_from(vm, data, 0, &ds, t, &pos, &all_bool);
+  return t;
+}
+
+Tensor *lib_tensor_from_value(AgVM *vm, Value data, bool has_dtype, DType dtype) {
+  Tensor *t = NULL;
+  if (IS_NUMBER(data)) {
+    t = tensor_scalar(has_dtype ? dtype : DT_FLOAT32, AS_NUMBER(data));
+  } else if (IS_BOOL(data)) {
+    t = tensor_scalar(has_dtype ? dtype : DT_BOOL, AS_BOOL(data) ? 1 : 0);
+  } else if (IS_TENSOR(data)) {
+    Tensor *c = tensor_clone(lib_t(data));
+    if (c != NULL && has_dtype && c->dtype != dtype) {
+      t = tensor_to_dtype(c, dtype);
+      tensor_release(c);
+    } else {
+      t = c;
+    }
+  } else if (IS_LIST(data)) {
+    return tensor_from_list(vm, data, has_dtype, dtype);
+  } else {
+    vm_throw_error(vm, "tensor(): invalid data type '%s'", vm_type_name(data));
+    return NULL;
+  }
+  if (t == NULL) lib_throw_tensor_error(vm);
+  return t;
+}
+
+Tensor *lib_as_tensor(AgVM *vm, Value v, DType like, const char *what) {
+  if (IS_TENSOR(v)) return tensor_retain(lib_t(v));
+  if (IS_NUMBER(v) || IS_BOOL(v)) {
+    double d = IS_NUMBER(v) ? AS_NUMBER(v) : AS_BOOL(v);
+    DType dt = IS_BOOL(v) ? DT_BOOL : tensor_scalar_result_type(like, d);
+    Tensor *t = tensor_scalar(dt, d);
+    if (t == NULL) lib_throw_tensor_error(vm);
+    return t;
+  }
+  if (IS_LIST(v)) return lib_tensor_from_value(vm, v, false, like);
+  lib_type_error(vm, what, "other", v);
+  return NULL;
+}
+
+/* ---- operators ---- */
+
+static int binary_op_of(int op) {
+  switch (op) {
+  case OP_ADD: return BIN_ADD;
+  case OP_SUBTRACT: return BIN_SUB;
+  case OP_MULTIPLY: return BIN_MUL;
+  case OP_DIVIDE: return BIN_DIV;
+  case OP_MODULO: return BIN_MOD;
+  case OP_POWER: return BIN_POW;
+  case OP_EQUAL: return BIN_EQ;
+  case OP_NOT_EQUAL: return BIN_NE;
+  case OP_LESS: return BIN_LT;
+  case OP_LESS_EQUAL: return BIN_LE;
+  case OP_GREATER: return BIN_GT;
+  case OP_GREATER_EQUAL: return BIN_GE;
+  default: return -1;
+  }
+}
+
+static const char *op_symbol(int op) {
+  switch (op) {
+  case OP_ADD: return "+";
+  case OP_SUBTRACT: return "-";
+  case OP_MULTIPLY: return "*";
+  case OP_DIVIDE: return "/";
+  case OP_MODULO: return "%";
+  case OP_POWER: return "**";
+  case OP_MATMUL: return "@";
+  case OP_LESS: return "<";
+  case OP_LESS_EQUAL: return "<=";
+  case OP_GREATER: return ">";
+  case OP_GREATER_EQUAL: return ">=";
+  case OP_IN: return "in";
+  default: return "?";
+  }
+}
+
+static bool is_scalar_operand(Value v) { return IS_NUMBER(v) || IS_BOOL(v); }
+static double scalar_of(Value v) { return IS_NUMBER(v) ? AS_NUMBER(v) : (double)AS_BOOL(v); }
+
+/* `x in t`: (t == x).any(), as PyTorch's Tensor.__contains__. */
+static Value tensor_contains(AgVM *vm, Value item, Value container) {
+  Tensor *t = lib_t(container);
+  Tensor *eq = NULL;
+  if (IS_TENSOR(item)) eq = tensor_binary(BIN_EQ, t, lib_t(item));
+  else if (is_scalar_operand(item)) eq = tensor_binary_scalar(BIN_EQ, t, scalar_of(item));
+  else
+    return vm_throw_error(vm, "Tensor.__contains__ only supports Tensor or scalar, but you passed in a %s",
+                          vm_type_name(item));
+  if (eq == NULL) return lib_throw_tensor_error(vm);
+  bool found = false;
+  for (int64_t i = 0; i < eq->numel && !found; i++) found = tensor_get_flat(eq, i) != 0;
+  tensor_release(eq);
+  return BOOL_VAL(found);
+}
+
+static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
+  if (IS_NODE(a) || IS_NODE(b)) return lib_node_binary(vm, op, a, b);
+  if (op == OP_IN) return tensor_contains(vm, a, b);
+  lib_sync_line(vm);
+  bool ta = IS_TENSOR(a), tb = IS_TENSOR(b);
+  if (op == OP_MATMUL) {
+    if (ta && tb) return lib_wrap(vm, ag_matmul(lib_t(a), lib_t(b)));
+  } else {
+    int bop = binary_op_of(op);
+    if (bop >= 0 && ta && tb) return lib_wrap(vm, ag_binary((BinaryOp)bop, lib_t(a), lib_t(b)));
+    if (bop >= 0 && ta && is_scalar_operand(b))
+      return lib_wrap(vm, ag_binary_scalar((BinaryOp)bop, lib_t(a), scalar_of(b)));
+    if (bop >= 0 && tb && is_scalar_operand(a))
+      return lib_wrap(vm, ag_scalar_binary((BinaryOp)bop, scalar_of(a), lib_t(b)));
+  }
+  /* A tensor equals nothing but tensors and numbers (t == nil is false). */
+  if (op == OP_EQUAL) return FALSE_VAL;
+  if (op == OP_NOT_EQUAL) return TRUE_VAL;
+  return vm_throw_error(vm, "unsupported operand type(s) for %s: '%s' and '%s'", op_symbol(op),
+                        vm_type_name(a), vm_type_name(b));
+}
+
+static Value hook_unary(AgVM *vm, int op, Value a) {
+  if (!IS_TENSOR(a)) return vm_throw_error(vm, "bad operand type for unary -: '%s'", vm_type_name(a));
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_unary(UN_NEG, lib_t(a)));
+}
+
+static int hook_truthy(AgVM *vm, Value v) {
+  if (IS_NODE(v)) return 1;
+  Tensor *t = lib_t(v);
+  if (t->numel == 1) return tensor_item(t) != 0;
+  if (t->numel == 0) vm_throw_error(vm, "Boolean value of Tensor with no values is ambiguous");
+  else vm_throw_error(vm, "Boolean value of Tensor with more than one value is ambiguous");
+  return -1;
+}
+
+static bool hook_to_number(AgVM *vm, Value v, double *out) {
+  if (!IS_TENSOR(v)) {
+    vm_throw_error(vm, "a graph node is not a number");
+    return false;
+  }
+  Tensor *t = lib_t(v);
+  if (t->numel != 1) {
+    vm_throw_error(vm, "unsupported format string passed to Tensor.__format__ "
+                       "(only one-element tensors take a numeric format)");
+    return false;
+  }
+  *out = tensor_item(t);
+  return true;
+}
+
+static int64_t hook_length(AgVM *vm, Value v) {
+  if (!IS_TENSOR(v)) {
+    vm_throw_error(vm, "object of type 'node' has no len()");
+    return -1;
+  }
+  Tensor *t = lib_t(v);
+  if (t->ndim == 0) {
+    vm_throw_error(vm, "len() of a 0-d tensor");
+    return -1;
+  }
+  return t->shape[0];
+}
+
+/* repr: PyTorch's, plus requires_grad / grad_fn suffixes. */
+static Value hook_repr(AgVM *vm, Value v) {
+  if (IS_NODE(v)) {
+    GradNode *n = AS_NODE_OBJ(v)->node;
+    return OBJ_VAL(obj_printf_string(vm, "<%s>", grad_node_name(n)));
+  }
+  Tensor *t = lib_t(v);
+  char grad_fn[160];
+  const char *extras[1];
+  int nextras = 0;
+  GradNode *fn = ag_grad_fn(t);
+  if (fn != NULL) {
+    snprintf(grad_fn, sizeof grad_fn, "grad_fn=<%s>", grad_node_name(fn));
+    extras[nextras++] = grad_fn;
+  } else if (ag_requires_grad(t)) {
+    extras[nextras++] = "requires_grad=true";
+  }
+  char *s = tensor_repr(t, extras, nextras);
+  if (s == NULL) return lib_throw_tensor_error(vm);
+  ObjString *str = obj_copy_string(vm, s, (int)strlen(s));
+  free(s);
+  return OBJ_VAL(str);
+}
+
+/* ---- indexing ---- */
+
+typedef struct {
+  IndexItem items[TENSOR_MAX_DIMS + 1];
+  Tensor *owned[TENSOR_MAX_DIMS + 1]; /* tensors made from lists */
+  int n, nowned;
+} Index;
+
+static void index_free(Index *ix) {
+  for (int i = 0; i < ix->nowned; i++) tensor_release(ix->owned[i]);
+}
+
+static bool slice_bound(AgVM *vm, Value v, int64_t *out, bool *has) {
+  *has = !IS_NIL(v);
+  if (!*has) return true;
+  return lib_int(vm, v, "slice indices", out);
+}
+
+static bool index_item(AgVM *vm, Value v, Index *ix, IndexItem *it) {
+  memset(it, 0, sizeof *it);
+  if (IS_NUMBER(v)) {
+    it->kind = IDX_INT;
+    if (AS_NUMBER(v) != floor(AS_NUMBER(v))) {
+      vm_throw_error(vm, "only integers, slices (`:`), nil, bool masks and int64 tensors are valid indices (got %g)",
+                     AS_NUMBER(v));
+      return false;
+    }
+    return lib_int(vm, v, "an index", &it->i);
+  }
+  if (IS_NIL(v)) {
+    it->kind = IDX_NEWAXIS;
+    return true;
+  }
+  if (IS_SLICE(v)) {
+    ObjSlice *s = AS_SLICE(v);
+    bool has_step;
+    it->kind = IDX_SLICE;
+    it->step = 1;
+    if (!slice_bound(vm, s->start, &it->start, &it->has_start)) return false;
+    if (!slice_bound(vm, s->stop, &it->stop, &it->has_stop)) return false;
+    if (!slice_bound(vm, s->step, &it->step, &has_step)) return false;
+    if (!has_step) it->step = 1;
+    if (it->step <= 0) {
+      vm_throw_error(vm, "step must be greater than zero");
+      return false;
+    }
+    return true;
+  }
+  if (IS_TENSOR(v)) {
+    it->kind = IDX_TENSOR;
+    it->tensor = lib_t(v);
+    return true;
+  }
+  if (IS_LIST(v)) {
+    Tensor *t = lib_tensor_from_value(vm, v, false, DT_INT64);
+    if (t == NULL) return false;
+    if (t->dtype == DT_FLOAT32) { /* integral numbers: int64 indices */
+      Tensor *l = tensor_to_dtype(t, DT_INT64);
+      tensor_release(t);
+      t = l;
+    }
+    ix->owned[ix->nowned++] = t;
+    it->kind = IDX_TENSOR;
+    it->tensor = t;
+    return true;
+  }
+  vm_throw_error(vm, "only integers, slices (`:`), nil, bool masks and int64 tensors are valid indices (got %s)",
+                 vm_type_name(v));
+  return false;
+}
+
+static bool build_index(AgVM *vm, int n, const Value *index, Index *ix) {
+  ix->n = 0;
+  ix->nowned = 0;
+  if (n > TENSOR_MAX_DIMS + 1) {
+    vm_throw_error(vm, "too many indices for tensor");
+    return false;
+  }
+  for (int i = 0; i < n; i++) {
+    if (!index_item(vm, index[i], ix, &ix->items[i])) {
+      index_free(ix);
+      return false;
+    }
+    ix->n++;
+  }
+  return true;
+}
+
+static Value hook_get_index(AgVM *vm, Value obj, int n, const Value *index) {
+  if (!IS_TENSOR(obj)) return vm_throw_error(vm, "'node' object is not subscriptable");
+  lib_sync_line(vm);
+  Tensor *t = lib_t(obj);
+  if (n == 1 && IS_NUMBER(index[0]) && t->ndim > 0) { /* the common t[i] */
+    double d = AS_NUMBER(index[0]);
+    if (d == floor(d) && fabs(d) < 9e15) return lib_wrap(vm, ag_select(t, 0, (int64_t)d));
+  }
+  Index ix;
+  if (!build_index(vm, n, index, &ix)) return VM_EXCEPTION;
+  Tensor *r = ag_index(t, ix.items, ix.n);
+  index_free(&ix);
+  return lib_wrap(vm, r);
+}
+
+static Value hook_set_index(AgVM *vm, Value obj, int n, const Value *index, Value v) {
+  if (!IS_TENSOR(obj)) return vm_throw_error(vm, "'node' object does not support item assignment");
+  lib_sync_line(vm);
+  Tensor *t = lib_t(obj);
+  Tensor *src = lib_as_tensor(vm, v, t->dtype, "index assignment");
+  if (src == NULL) return VM_EXCEPTION;
+  Index ix;
+  if (!build_index(vm, n, index, &ix)) {
+    tensor_release(src);
+    return VM_EXCEPTION;
+  }
+  bool ok = ag_index_put_(t, ix.items, ix.n, src);
+  index_free(&ix);
+  tensor_release(src);
+  if (!ok) return lib_throw_tensor_error(vm);
+  return v;
+}
+
+/* ---- attributes and methods ---- */
+
+static Value attr_t(AgVM *vm, Tensor *t) {
+  if (t->ndim <= 2) return lib_wrap(vm, ag_t(t));
+  int perm[TENSOR_MAX_DIMS];
+  for (int i = 0; i < t->ndim; i++) perm[i] = t->ndim - 1 - i;
+  return lib_wrap(vm, ag_permute(t, perm, t->ndim));
+}
+
+static Value get_attribute(AgVM *vm, Value self, int id) {
+  Tensor *t = lib_t(self);
+  switch ((LibTensorAttr)id) {
+  case ATTR_SHAPE: return lib_shape_list(vm, t->ndim, t->shape);
+  case ATTR_NDIM: return NUMBER_VAL(t->ndim);
+  case ATTR_DTYPE: return OBJ_VAL(vm_dtype(vm, t->dtype));
+  case ATTR_REQUIRES_GRAD: return BOOL_VAL(ag_requires_grad(t));
+  case ATTR_GRAD: return lib_get_grad(vm, self);
+  case ATTR_GRAD_FN: return lib_node_value(vm, ag_grad_fn(t));
+  case ATTR_IS_LEAF: return BOOL_VAL(ag_is_leaf(t));
+  case ATTR_T_ATTR: lib_sync_line(vm); return attr_t(vm, t);
+  case ATTR_DATA: return lib_wrap(vm, ag_detach(t));
+  case ATTR_VERSION: return NUMBER_VAL((double)tensor_version(t));
+  case ATTR_OUTPUT_NR: return NUMBER_VAL(ag_output_nr(t));
+  case LIB_ATTR_COUNT: break;
+  }
+  return NIL_VAL;
+}
+
+static int lookup_id(AgVM *vm, ObjString *name) {
+  Value id;
+  if (!table_get(&lib_state(vm)->tensor_names, OBJ_VAL(name), &id)) return -1;
+  return (int)AS_NUMBER(id);
+}
+
+static Value hook_get_attr(AgVM *vm, Value obj, ObjString *name) {
+  if (IS_NODE(obj)) return lib_node_get_attr(vm, obj, name);
+  int id = lookup_id(vm, name);
+  if (id < 0) return vm_throw_error(vm, "'tensor' object has no attribute '%s'", name->chars);
+  if (id < LIB_ATTR_COUNT) return get_attribute(vm, obj, id);
+  ObjNative *m = lib_state(vm)->methods[id - LIB_ATTR_COUNT];
+  return OBJ_VAL(obj_new_bound_method(vm, obj, OBJ_VAL(m)));
+}
+
+static Value set_requires_grad(AgVM *vm, Tensor *t, Value v) {
+  bool flag;
+  if (!lib_flag(vm, v, true, &flag)) return VM_EXCEPTION;
+  if (!ag_set_requires_grad(t, flag)) return lib_throw_tensor_error(vm);
+  return v;
+}
+
+static Value hook_set_attr(AgVM *vm, Value obj, ObjString *name, Value v) {
+  if (IS_NODE(obj)) return vm_throw_error(vm, "cannot set attribute '%s' of a graph node", name->chars);
+  int id = lookup_id(vm, name);
+  if (id == ATTR_REQUIRES_GRAD) return set_requires_grad(vm, lib_t(obj), v);
+  if (id == ATTR_GRAD) return lib_set_grad(vm, obj, v);
+  if (id < 0) return vm_throw_error(vm, "'tensor' object has no attribute '%s'", name->chars);
+  return vm_throw_error(vm, "attribute '%s' of 'tensor' objects is not writable", name->chars);
+}
+
+static Value arity_error(AgVM *vm, const LibFnDef *def, int argc) {
+  if (argc < def->min_args)
+    return vm_throw_error(vm, "%s() takes at least %d argument%s (%d given)", def->name,
+                          def->min_args, def->min_args == 1 ? "" : "s", argc);
+  return vm_throw_error(vm, "%s() takes at most %d argument%s (%d given)", def->name, def->max_args,
+                        def->max_args == 1 ? "" : "s", argc);
+}
+
+static Value hook_invoke(AgVM *vm, Value obj, ObjString *name, int argc, const Value *args,
+                         const AgKwargs *kw) {
+  if (IS_NODE(obj)) return lib_node_invoke(vm, obj, name, argc, args, kw);
+  int id = lookup_id(vm, name);
+  if (id >= LIB_ATTR_COUNT) {
+    const LibFnDef *def = &fn_defs[id - LIB_ATTR_COUNT];
+    if (argc < def->min_args || (def->max_args >= 0 && argc > def->max_args))
+      return arity_error(vm, def, argc);
+    return def->fn(vm, obj, argc, args, kw);
+  }
+  Value callee = hook_get_attr(vm, obj, name);
+  if (IS_EXCEPTION(callee)) return callee;
+  vm_push_root(vm, callee);
+  Value r = vm_call_kw(vm, callee, argc, args, kw);
+  vm_pop_root(vm);
+  return r;
+}
+
+static const AgTensorHooks tensor_hooks = {
+    .binary = hook_binary,
+    .unary = hook_unary,
+    .truthy = hook_truthy,
+    .get_index = hook_get_index,
+    .set_index = hook_set_index,
+    .get_attr = hook_get_attr,
+    .set_attr = hook_set_attr,
+    .invoke = hook_invoke,
+    .length = hook_length,
+    .repr = hook_repr,
+    .to_number = hook_to_number,
+};
+
+/* ---- globals: sum(x, dim=0) is x.sum(dim=0) ---- */
+
+static Value call_wrapped(AgVM *vm, ObjNative *orig, int argc, const Value *args,
+                          const AgKwargs *kw) {
+  if (argc < orig->min_args || (orig->max_args >= 0 && argc > orig->max_args))
+    return vm_throw_error(vm, "%s() takes %d to %d arguments (%d given)", orig->name->chars,
+                          orig->min_args, orig->max_args, argc);
+  if (kw != NULL && kw->count > 0 && !orig->takes_kwargs)
+    return vm_throw_error(vm, "%s() got an unexpected keyword argument '%s'", orig->name->chars,
+                          kw->names[0]->chars);
+  return orig->fn(vm, NIL_VAL, argc, args, kw);
+}
+
+static Value dispatch(AgVM *vm, int id, Value self, int argc, const Value *args,
+                      const AgKwargs *kw) {
+  const LibFnDef *def = &fn_defs[id];
+  if (IS_TENSOR(self)) return def->fn(vm, self, argc, args, kw);
+  if (argc > 0 && IS_TENSOR(args[0])) {
+    /* a wrapping global's arity is the union of both: check ours */
+    if (argc - 1 < def->min_args || (def->max_args >= 0 && argc - 1 > def->max_args))
+      return arity_error(vm, def, argc - 1);
+    return def->fn(vm, args[0], argc - 1, args + 1, kw);
+  }
+  if (id == LT_pow && argc == 2 && IS_NUMBER(args[0]) && IS_TENSOR(args[1])) { /* pow(2, x) */
+    lib_sync_line(vm);
+    return lib_wrap(vm, ag_scalar_binary(BIN_POW, AS_NUMBER(args[0]), lib_t(args[1])));
+  }
+  ObjNative *orig = lib_state(vm)->wrapped[id];
+  if (orig != NULL) return call_wrapped(vm, orig, argc, args, kw);
+  return lib_type_error(vm, def->name, "input", argc > 0 ? args[0] : NIL_VAL);
+}
+
+#define FN_NATIVE(name, lo, hi, flags)                                                      \
+  static Value nat_##name(AgVM *vm, Value self, int argc, const Value *args,                \
+                          const AgKwargs *kw) {                                             \
+    return dispatch(vm, LT_##name, self, argc, args, kw);                                   \
+  }
+LIB_TENSOR_FNS(FN_NATIVE)
+#undef FN_NATIVE
+
+static const AgNativeFn fn_natives[LT_COUNT] = {
+#define FN_NATIVE_PTR(name, lo, hi, flags) nat_##name,
+    LIB_TENSOR_FNS(FN_NATIVE_PTR)
+#undef FN_NATIVE_PTR
+};
+
+static void add_name(AgVM *vm, Table *t, const char *name, int id) {
+  ObjString *s = obj_string(vm, name);
+  vm_push_root(vm, OBJ_VAL(s));
+  table_set(vm, t, OBJ_VAL(s), NUMBER_VAL(id));
+  vm_pop_root(vm);
+}
+
+static void install_global(AgVM *vm, int id) {
+  LibState *st = lib_state(vm);
+  const LibFnDef *def = &fn_defs[id];
+  Value existing;
+  if ((def->flags & LF_W) && table_get(&vm->builtins, OBJ_VAL(obj_string(vm, def->name)), &existing) &&
+      IS_NATIVE(existing) && AS_NATIVE(existing)->fn != fn_natives[id]) {
+    st->wrapped[id] = AS_NATIVE(existing);
+  }
+  int min = def->min_args + 1, max = def->max_args < 0 ? -1 : def->max_args + 1;
+  ObjNative *orig = st->wrapped[id];
+  if (orig != NULL) {
+    if (orig->min_args < min) min = orig->min_args;
+    if (max >= 0 && (orig->max_args < 0 || orig->max_args > max)) max = orig->max_args;
+  }
+  vm_define_native(vm, def->name, fn_natives[id], min, max, true);
+}
+
+void lib_install_tensor(AgVM *vm) {
+  LibState *st = lib_state(vm);
+  for (int i = 0; i < LIB_ATTR_COUNT; i++) add_name(vm, &st->tensor_names, attr_names[i], i);
+  for (int id = 0; id < LT_COUNT; id++) {
+    const LibFnDef *def = &fn_defs[id];
+    if (def->flags & LF_M) {
+      add_name(vm, &st->tensor_names, def->name, LIB_ATTR_COUNT + id);
+      st->methods[id] =
+          obj_new_native(vm, def->name, fn_natives[id], def->min_args, def->max_args, true);
+    }
+    if (def->flags & LF_G) install_global(vm, id);
+  }
+  vm->tensor_hooks = &tensor_hooks;
+}
