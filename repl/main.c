@@ -13,6 +13,7 @@
 #include "parser/compiler.h"
 #include "repl/repl.h"
 #include "stdlib/builtins.h"
+#include "stdlib/lib.h"
 #include "tensor/tensor.h"
 #include "vm/buffer.h"
 #include "vm/debug.h"
@@ -160,6 +161,7 @@ int main(int argc, char **argv) {
   vm->color = wants_color();
   vm->trace_graph = o.trace_graph;
   lib_install_builtins(vm);
+  lib_install(vm);
   lib_set_args(vm, o.script_argc, o.script_argv);
   install_sigint();
   int status = run(vm, &o);

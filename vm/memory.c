@@ -250,6 +250,7 @@ static void mark_roots(AgVM *vm) {
   vm_mark_object(vm, (Obj *)vm->args);
   mark_values(vm, vm->temp_roots, vm->temp_root_count);
   mark_values(vm, vm->pins, (int)vm->pin_count);
+  if (vm->lib_state_mark != NULL) vm->lib_state_mark(vm, vm->lib_state);
 }
 
 static void trace_references(AgVM *vm) {

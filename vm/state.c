@@ -59,6 +59,9 @@ AgVM *vm_new(void) {
 
 void vm_free(AgVM *vm) {
   if (vm == NULL) return;
+  if (vm->lib_state_free != NULL) vm->lib_state_free(vm, vm->lib_state);
+  vm->lib_state = NULL;
+  vm->lib_state_mark = NULL;
   vm->stack_top = vm->stack;
   table_free(vm, &vm->builtins);
   table_free(vm, &vm->modules);
