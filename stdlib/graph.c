@@ -365,6 +365,7 @@ static void print_padded(FILE *out, const char *text, int width) {
 static void rows_print(FILE *out, const Rows *r) {
   int left_w = 0, shape_w = 0;
   for (int i = 0; i < r->count; i++) {
+    if (!r->rows[i].shape[0] && !r->rows[i].where[0]) continue; /* printed bare */
     int w = display_width(r->rows[i].left);
     if (w <= GRAPH_ALIGN_MAX && w > left_w) left_w = w;
     w = display_width(r->rows[i].shape);
@@ -470,24 +471,35 @@ static char side_mark(const Walk *w, int side) {
 
 static int children_of(const GradNode *node) { return node ? grad_node_num_next(node) : 0; }
 
+static NodeInfo *info_of(Walk *w, int side, const GradNode *node) {
+  int i = set_find(&w->set[side], node);
+  return i >= 0 ? &w->set[side].items[i] : NULL;
+}
+
 /* Shows one node of one graph at depth (a reference if already shown) and
- * queues its children. */
+ * queues its children. A node that is the very same object in the other
+ * graph too (a leaf used by both runs) is shown once for both: it shares its
+ * number with the other side and counts as in both. */
 static void show_single(Walk *w, int side, int depth, GradNode *node, int output_nr) {
   char mark = side_mark(w, side);
   if (!node) {
     rows_add_text(&w->rows, mark, depth, "nil");
     return;
   }
-  NodeInfo *info = &w->set[side].items[set_find(&w->set[side], node)];
+  NodeInfo *info = info_of(w, side, node);
   if (info->printed) {
     rows_add_node(&w->rows, mark, depth, node, output_nr, info->number, true);
     return;
   }
+  NodeInfo *twin = w->diff ? info_of(w, 1 - side, node) : NULL;
   info->printed = true;
-  if (info->refs >= 2) info->number = ++w->next_number;
+  if (info->refs >= 2 || twin) info->number = ++w->next_number;
+  if (twin) *twin = (NodeInfo){node, twin->refs, info->number, true, node};
+  info->partner = twin ? node : NULL;
   rows_add_node(&w->rows, mark, depth, node, output_nr, info->number, false);
   OpCount *c = op_count(w, grad_node_name(node));
-  if (c) c->only[side]++;
+  if (c && twin) c->both++;
+  else if (c) c->only[side]++;
   if (children_of(node) > 0)
     walk_push(w, (Frame){side, {side == SIDE_A ? node : NULL, side == SIDE_B ? node : NULL},
                          0, depth, 0, children_of(node), false});
@@ -518,8 +530,7 @@ static bool nodes_identical(const GradNode *a, int nra, const GradNode *b, int n
 /* A matched pair seen for the first time: one common line, or a - and a +
  * line when shape or line changed; then their children, matched. */
 static void show_matched(Walk *w, int depth, GradNode *a, int nra, GradNode *b, int nrb) {
-  NodeInfo *ia = &w->set[0].items[set_find(&w->set[0], a)];
-  NodeInfo *ib = &w->set[1].items[set_find(&w->set[1], b)];
+  NodeInfo *ia = info_of(w, SIDE_A, a), *ib = info_of(w, SIDE_B, b);
   ia->printed = ib->printed = true;
   ia->partner = b;
   ib->partner = a;
@@ -547,8 +558,7 @@ static void show_pair(Walk *w, int depth, bool has_a, GradNode *a, int nra, bool
     return;
   }
   if (has_a && has_b && a && b) {
-    NodeInfo *ia = &w->set[0].items[set_find(&w->set[0], a)];
-    NodeInfo *ib = &w->set[1].items[set_find(&w->set[1], b)];
+    NodeInfo *ia = info_of(w, SIDE_A, a), *ib = info_of(w, SIDE_B, b);
     if (ia->printed && ib->printed && ia->partner == b) {
       rows_add_node(&w->rows, ' ', depth, a, nra, ia->number, true);
       return;
@@ -680,8 +690,12 @@ static bool walk_diff(Walk *w, GraphRoot a, GraphRoot b) {
   if (!set_collect(&w->set[0], a.node, NULL) || !set_collect(&w->set[1], b.node, NULL) ||
       !rows_set_last(&w->rows, 0, true))
     return false;
+  if (!a.node && !b.node) rows_add_text(&w->rows, ' ', 0, "(no graph behind either tensor)");
+  else if (!a.node) rows_add_text(&w->rows, '-', 0, no_graph_text(a));
   show_pair(w, 0, a.node != NULL, a.node, a.output_nr, b.node != NULL, b.node, b.output_nr);
-  return walk_run(w);
+  bool ok = walk_run(w);
+  if (a.node && !b.node) rows_add_text(&w->rows, '+', 0, no_graph_text(b));
+  return ok && !w->rows.failed;
 }
 
 static char *diff_summary(Walk *w) {
@@ -700,7 +714,6 @@ bool graph_print_diff(FILE *out, GraphRoot a, GraphRoot b) {
   bool ok = walk_diff(&w, a, b);
   char *summary = ok ? diff_summary(&w) : NULL;
   if (summary) {
-    if (!a.node && !b.node) fputs("  (no graph behind either tensor)\n", out);
     rows_print(out, &w.rows);
     fprintf(out, "%s\n", summary);
   }
@@ -843,7 +856,7 @@ static void dot_compose(Str *s, const Dot *d) {
   double size = d->statements * 0.15;
   if (size < 12) size = 12;
   str_add(s, "digraph {\n");
-  str_addf(s, "\tgraph [size=\"%.2f,%.2f\"]\n", size, size);
+  str_addf(s, "\tgraph [size=\"%g,%g\"]\n", size, size);
   str_add(s, "\tnode [align=left fontname=monospace fontsize=10 height=0.2 ranksep=0.1 "
              "shape=box style=filled]\n");
   str_add(s, d->body.data ? d->body.data : "");
