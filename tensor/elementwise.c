@@ -85,7 +85,9 @@ DType tensor_result_type(const Tensor *a, const Tensor *b) {
 }
 
 DType tensor_scalar_result_type(DType t, double s) {
-  DType sdt = (isfinite(s) && s == floor(s)) ? DT_INT64 : DT_FLOAT32;
+  /* an integral number beyond int64's range counts as a float, not as garbage */
+  bool integral = isfinite(s) && s == floor(s) && fabs(s) < 9.2e18;
+  DType sdt = integral ? DT_INT64 : DT_FLOAT32;
   return combine_categories(t, sdt);
 }
 
