@@ -411,12 +411,14 @@ Value lt_split(LT_ARGS) {
       if (!lib_int(vm, l->items[i], "a split size", &sizes[i])) return VM_EXCEPTION;
     }
     lib_sync_line(vm);
-    return pieces(vm, ag_split_sizes(lib_t(self), sizes, l->count, dim, &out), out);
+    int n = ag_split_sizes(lib_t(self), sizes, l->count, dim, &out);
+  return pieces(vm, n, out);
   }
   int64_t size;
   if (!lib_int(vm, v[0], "split_size", &size)) return VM_EXCEPTION;
   lib_sync_line(vm);
-  return pieces(vm, ag_split(lib_t(self), size, dim, &out), out);
+  int n = ag_split(lib_t(self), size, dim, &out);
+  return pieces(vm, n, out);
 }
 
 Value lt_chunk(LT_ARGS) {
@@ -430,7 +432,8 @@ Value lt_chunk(LT_ARGS) {
   if (chunks <= 0 || chunks > 1 << 30) return vm_throw_error(vm, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks);
   Tensor **out = NULL;
   lib_sync_line(vm);
-  return pieces(vm, ag_chunk(lib_t(self), (int)chunks, dim, &out), out);
+  int n = ag_chunk(lib_t(self), (int)chunks, dim, &out);
+  return pieces(vm, n, out);
 }
 
 Value lt_unbind(LT_ARGS) {
@@ -438,7 +441,8 @@ Value lt_unbind(LT_ARGS) {
   if (!one_dim_arg(vm, "unbind", argc, args, kw, 0, false, &dim)) return VM_EXCEPTION;
   Tensor **out = NULL;
   lib_sync_line(vm);
-  return pieces(vm, ag_unbind(lib_t(self), dim, &out), out);
+  int n = ag_unbind(lib_t(self), dim, &out);
+  return pieces(vm, n, out);
 }
 
 static Value softmax_like(AgVM *vm, Value self, bool log, int argc, const Value *args,
