@@ -399,7 +399,7 @@ static bool call_node(Graph *g, Task *t, Tensor **buf, Tensor **out) {
     GradNode *child = n->next[i].node;
     needs[i] = child && (g->all_useful || g->tasks[task_find(g, child)].useful);
   }
-  bool ok = fill_missing(n, buf);
+  bool ok = node_check_saved(n) && fill_missing(n, buf);
   if (ok && n->kind == AG_NODE_CustomBackward) ok = custom_apply(n, buf, out, needs);
   else if (ok) ok = ag_derivatives[n->kind](n, buf, out, needs);
   for (int i = 0; i < n->nnext && ok; i++) {

@@ -143,6 +143,8 @@ bool node_set_output(GradNode *n, int i, Tensor *out);
 /* Drops the builder's reference after the outputs were set. */
 void node_finish(GradNode *n);
 Tensor *node_unpack(GradNode *n, int i); /* new ref, version-checked; NULL + error */
+/* False (PyTorch's "backward through the graph a second time") once freed. */
+bool node_check_saved(const GradNode *n);
 void node_release_saved(GradNode *n);
 AgNodeExtra *node_extra(GradNode *n);
 void node_set_params_items(GradNode *n, const IndexItem *items, int nitems);

@@ -272,13 +272,16 @@ static void freed_error(void) {
                    "calling backward.");
 }
 
+bool node_check_saved(const GradNode *n) {
+  if (!n->released) return true;
+  freed_error();
+  return false;
+}
+
 /* The saved tensor, with its history when grad mode is on (create_graph). */
 Tensor *node_unpack(GradNode *n, int i) {
   AgSaved *s = &n->saved[i];
-  if (n->released) {
-    freed_error();
-    return NULL;
-  }
+  if (!node_check_saved(n)) return NULL;
   if (!s->data) {
     tensor_set_error("internal error: %s has no saved value %d", grad_node_name(n), i);
     return NULL;
