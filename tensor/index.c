@@ -431,13 +431,25 @@ static bool put_advanced(const IndexPlan *pl, const Tensor *value, bool accumula
   return ok;
 }
 
+/* PyTorch drops a value's leading unit dims beyond the indexed result's rank
+ * (t[0] = x.reshape(1, 3) works). */
+static Tensor *strip_leading_ones(const Tensor *v, int ndim) {
+  int drop = 0;
+  while (v->ndim - drop > ndim && v->shape[drop] == 1) drop++;
+  return tensor_view_of(v, v->ndim - drop, v->shape + drop, v->stride + drop, v->offset);
+}
+
 static bool index_put_impl(Tensor *a, const IndexItem *items, int n, const Tensor *v, bool acc) {
   IndexPlan pl;
   bool ok = plan_make(&pl, a, items, n);
-  if (ok) {
+  Tensor *sv = ok ? strip_leading_ones(v, pl.nadv == 0 ? pl.v->ndim : pl.out_ndim) : NULL;
+  if (sv) {
     tensor_bump_version(a);
-    ok = pl.nadv == 0 ? put_basic(pl.v, v, acc) : put_advanced(&pl, v, acc);
+    ok = pl.nadv == 0 ? put_basic(pl.v, sv, acc) : put_advanced(&pl, sv, acc);
+  } else {
+    ok = false;
   }
+  tensor_release(sv);
   plan_free(&pl);
   return ok;
 }

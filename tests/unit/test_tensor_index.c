@@ -145,6 +145,12 @@ START_TEST(test_index_put) {
     ck_assert(tensor_get_flat(a, r * 4 + 2) == -1);
     ck_assert(tensor_get_flat(a, r * 4 + 1) == -2);
   }
+  Tensor *lead = tt_make(DT_FLOAT32, 3, TT_SHAPE(1, 1, 3), TT_VALS(4, 5, 6)); /* leading 1s drop */
+  ck_assert(tensor_index_put_(a, i1, 2, lead));
+  Tensor *row0 = tensor_select(a, 0, 0);
+  tt_check_values(row0, TT_VALS(0, 4, 5, 6), 0);
+  tensor_release(row0);
+  tensor_release(lead);
   Tensor *wrong = tt_make(DT_FLOAT32, 1, TT_SHAPE(5), TT_VALS(1, 2, 3, 4, 5));
   ck_assert(!tensor_index_put_(a, i1, 2, wrong));
   ck_assert(strstr(tensor_error(), "shape mismatch: value tensor of shape [5] cannot be broadcast to indexing result of shape [3]"));
