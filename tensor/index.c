@@ -173,8 +173,6 @@ static bool apply_basic(IndexPlan *pl, const Tensor *a, const IndexItem *items, 
         ok = add_mask(pl, it->tensor, pos);
         pos += it->tensor->ndim;
         real += it->tensor->ndim;
-      } else if (it->tensor->ndim == 0 && it->tensor->dtype == DT_INT64) {
-        ok = apply_int(pl, pos, real++, (int64_t)tensor_get_flat(it->tensor, 0));
       } else {
         ok = add_index_tensor(pl, it->tensor, pos++);
         real++;
@@ -343,9 +341,7 @@ static bool index_loop(const IndexPlan *pl, LoopMode mode, Tensor *other) {
 
 bool tensor_index_is_basic(const IndexItem *items, int n) {
   for (int k = 0; k < n; k++)
-    if (items[k].kind == IDX_TENSOR &&
-        !(items[k].tensor->ndim == 0 && items[k].tensor->dtype == DT_INT64))
-      return false;
+    if (items[k].kind == IDX_TENSOR) return false;
   return true;
 }
 

@@ -78,6 +78,15 @@ START_TEST(test_advanced_reading) {
   Tensor *r3 = tensor_index(a, i_int, 3);
   tt_check_shape(r3, 2, TT_SHAPE(3, 3));
   tt_check_values(r3, TT_VALS(2, 0, 3, 6, 4, 7, 10, 8, 11), 0);
+  /* a 0-d index tensor removes its dim, like an int, but copies (advanced) */
+  Tensor *zero_d = tensor_scalar(DT_INT64, -1);
+  IndexItem i0d[] = {all(), tidx(zero_d)};
+  Tensor *r0 = tensor_index(a, i0d, 2);
+  tt_check_shape(r0, 2, TT_SHAPE(2, 4));
+  tt_check_values(r0, TT_VALS(8, 9, 10, 11, 20, 21, 22, 23), 0);
+  ck_assert_ptr_ne(r0->storage, a->storage);
+  tensor_release(r0);
+  tensor_release(zero_d);
   Tensor *oob = tt_make(DT_INT64, 1, TT_SHAPE(1), TT_VALS(5));
   IndexItem i_oob[] = {tidx(oob)};
   tt_check_error(tensor_index(a, i_oob, 1), "index 5 is out of bounds for dimension 0 with size 2");
