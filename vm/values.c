@@ -154,11 +154,28 @@ static int format_fixed(const char *sign, const char *digits, int exponent, char
   return snprintf(buf, size, "%s%.*s.%s", sign, exponent + 1, digits, digits + exponent + 1);
 }
 
+/* Integral values below 1e16 print as integers; done by hand because
+ * snprintf's float path is slow and f-strings print many counters. */
+static int format_integer(double d, char *buf, size_t size) {
+  char tmp[24];
+  int n = 0;
+  uint64_t v = (uint64_t)fabs(d);
+  do {
+    tmp[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v > 0);
+  if (d < 0) tmp[n++] = '-';
+  if ((size_t)n >= size) return snprintf(buf, size, "%.0f", d);
+  for (int i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+  buf[n] = '\0';
+  return n;
+}
+
 int vm_format_number(double d, char *buf, size_t size) {
   if (isnan(d)) return snprintf(buf, size, "nan");
   if (isinf(d)) return snprintf(buf, size, d > 0 ? "inf" : "-inf");
   if (d == 0) return snprintf(buf, size, signbit(d) ? "-0" : "0");
-  if (d == trunc(d) && fabs(d) < 1e16) return snprintf(buf, size, "%.0f", d);
+  if (d == trunc(d) && fabs(d) < 1e16) return format_integer(d, buf, size);
   char digits[32];
   const char *sign = d < 0 ? "-" : "";
   int exponent = shortest_digits(fabs(d), digits, sizeof digits);

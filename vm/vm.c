@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/buffer.h"
 #include "vm/internal.h"
 #include "vm/opcodes.h"
 
@@ -409,23 +410,29 @@ static bool unpack(AgVM *vm, Value seq, int n) {
   return false;
 }
 
+/* f-string pieces: strings and numbers are appended directly, so no
+ * intermediate strings are made (or interned). */
 static Value build_string(AgVM *vm, int n) {
-  int total = 0;
+  VmBuf b;
+  vm_buf_init(&b);
   for (int i = n; i > 0; i--) {
-    Value v = vm_to_str(vm, peek(vm, i - 1));
-    if (IS_EXCEPTION(v)) return v;
-    vm->stack_top[-i] = v; /* replace in place: stays rooted */
-    total += AS_STRING(v)->length;
+    Value v = peek(vm, i - 1);
+    if (IS_NUMBER(v)) {
+      char num[64];
+      int len = vm_format_number(AS_NUMBER(v), num, sizeof num);
+      vm_buf_add(&b, num, (size_t)len);
+      continue;
+    }
+    if (!IS_STRING(v)) {
+      v = vm_to_str(vm, v);
+      if (IS_EXCEPTION(v)) {
+        vm_buf_free(&b);
+        return v;
+      }
+    }
+    vm_buf_add(&b, AS_CSTRING(v), (size_t)AS_STRING(v)->length);
   }
-  char *chars = AG_ALLOCATE(vm, char, total + 1);
-  int at = 0;
-  for (int i = n; i > 0; i--) {
-    ObjString *s = AS_STRING(peek(vm, i - 1));
-    memcpy(chars + at, s->chars, (size_t)s->length);
-    at += s->length;
-  }
-  chars[total] = '\0';
-  return OBJ_VAL(obj_take_string(vm, chars, total));
+  return OBJ_VAL(vm_buf_to_string(vm, &b));
 }
 
 static bool inherit(AgVM *vm, Value parent, ObjClass *klass) {
