@@ -1,0 +1,235 @@
+/* complete.c — Tab completion in the REPL (see complete.h). */
+#include "repl/complete.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <readline/readline.h>
+
+#include "lexer/lexer.h"
+#include "repl/help.h"
+
+/* Readline's completion callbacks take no context pointer, so the VM being
+ * completed against is kept here (one REPL per process). */
+static AgVM *completion_vm;
+
+/* The words offered for the word being completed; `prefix` ("x.") is put
+ * before each when it is returned. */
+typedef struct {
+  char **items;
+  size_t count, capacity;
+  char prefix[256];
+} Candidates;
+
+static Candidates current;
+
+static void candidates_clear(Candidates *c) {
+  for (size_t i = 0; i < c->count; i++) free(c->items[i]);
+  c->count = 0;
+  c->prefix[0] = '\0';
+}
+
+static void candidate_add(Candidates *c, const char *word) {
+  for (size_t i = 0; i < c->count; i++) {
+    if (strcmp(c->items[i], word) == 0) return;
+  }
+  if (c->count == c->capacity) {
+    size_t cap = c->capacity ? c->capacity * 2 : 64;
+    char **grown = realloc(c->items, cap * sizeof *grown);
+    if (grown == NULL) return;
+    c->items = grown;
+    c->capacity = cap;
+  }
+  char *copy = strdup(word);
+  if (copy != NULL) c->items[c->count++] = copy;
+}
+
+static void candidate_add_cb(void *ctx, const char *word) { candidate_add(ctx, word); }
+
+/* Adds the string keys of a table; for a namespace (slots), only names whose
+ * global is defined. */
+static void add_table_keys(Candidates *c, AgVM *vm, const Table *t, bool slots) {
+  for (int i = 0; i < t->used; i++) {
+    Value key = t->entries[i].key;
+    if (!IS_STRING(key)) continue;
+    if (slots && IS_UNDEF(vm->globals[(int)AS_NUMBER(t->entries[i].value)])) continue;
+    candidate_add(c, AS_CSTRING(key));
+  }
+}
+
+/* ---- resolving a dotted prefix without running anything ---- */
+
+static ObjString *find_name(AgVM *vm, const char *name, size_t len) {
+  return table_find_string(&vm->strings, name, (int)len, obj_hash_bytes(name, (int)len));
+}
+
+static bool slot_value(AgVM *vm, const Table *names, ObjString *name, Value *out) {
+  Value slot;
+  if (!table_get(names, OBJ_VAL(name), &slot)) return false;
+  *out = vm->globals[(int)AS_NUMBER(slot)];
+  return !IS_UNDEF(*out);
+}
+
+static bool global_value(AgVM *vm, ObjString *name, Value *out) {
+  return slot_value(vm, &vm->main_module->names, name, out) ||
+         table_get(&vm->builtins, OBJ_VAL(name), out);
+}
+
+/* Tensor attributes that are plain reads (no warning, no copy). */
+static bool pure_tensor_attribute(const char *name) {
+  return strcmp(name, "T") == 0 || strcmp(name, "data") == 0 || strcmp(name, "grad_fn") == 0;
+}
+
+static bool attribute_value(AgVM *vm, Value obj, ObjString *name, Value *out) {
+  if (IS_INSTANCE(obj)) {
+    ObjInstance *in = AS_INSTANCE(obj);
+    return table_get(&in->fields, OBJ_VAL(name), out) ||
+           table_get(&in->klass->methods, OBJ_VAL(name), out);
+  }
+  if (IS_CLASS(obj)) return table_get(&AS_CLASS(obj)->methods, OBJ_VAL(name), out);
+  if (IS_MODULE(obj)) return slot_value(vm, &AS_MODULE(obj)->names, name, out);
+  if (IS_TENSOR(obj) && pure_tensor_attribute(name->chars)) {
+    *out = vm_get_attr(vm, obj, name);
+    if (!IS_EXCEPTION(*out)) return true;
+    vm_take_exception(vm);
+  }
+  return false;
+}
+
+static bool is_identifier(const char *s, size_t len) {
+  if (len == 0 || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (size_t i = 0; i < len; i++) {
+    char ch = s[i];
+    bool ok = ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+              (ch >= '0' && ch <= '9');
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* The value of `a.b.c` (path[0..len)), or false. */
+static bool resolve_path(AgVM *vm, const char *path, size_t len, Value *out) {
+  size_t start = 0;
+  for (bool first = true; start <= len; first = false) {
+    const char *dot = memchr(path + start, '.', len - start);
+    size_t end = dot ? (size_t)(dot - path) : len;
+    if (!is_identifier(path + start, end - start)) return false;
+    ObjString *name = find_name(vm, path + start, end - start);
+    if (name == NULL) return false;
+    if (first ? !global_value(vm, name, out) : !attribute_value(vm, *out, name, out)) return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+/* ---- the words ---- */
+
+static void add_member_names(Candidates *c, AgVM *vm, Value v) {
+  if (IS_INSTANCE(v)) {
+    add_table_keys(c, vm, &AS_INSTANCE(v)->fields, false);
+    add_table_keys(c, vm, &AS_INSTANCE(v)->klass->methods, false);
+  } else if (IS_CLASS(v)) {
+    add_table_keys(c, vm, &AS_CLASS(v)->methods, false);
+  } else if (IS_MODULE(v)) {
+    add_table_keys(c, vm, &AS_MODULE(v)->names, true);
+  } else if (IS_LIST(v)) {
+    add_table_keys(c, vm, &vm->list_methods, false);
+  } else if (IS_MAP(v)) {
+    add_table_keys(c, vm, &vm->map_methods, false);
+  } else if (IS_STRING(v)) {
+    add_table_keys(c, vm, &vm->string_methods, false);
+  } else if (IS_TENSOR(v)) {
+    help_for_each_member("Tensor", candidate_add_cb, c);
+  } else if (IS_NODE(v)) {
+    help_for_each_member("Node", candidate_add_cb, c);
+  }
+}
+
+static void add_keywords(Candidates *c) {
+  for (int t = TOK_LET; t <= TOK_AS; t++) {
+    const char *quoted = lex_token_name((TokenType)t);
+    char word[32];
+    snprintf(word, sizeof word, "%.*s", (int)strlen(quoted) - 2, quoted + 1);
+    candidate_add(c, word);
+  }
+}
+
+static void collect_words(Candidates *c, AgVM *vm, const char *text) {
+  const char *dot = strrchr(text, '.');
+  if (dot == NULL) {
+    add_keywords(c);
+    add_table_keys(c, vm, &vm->main_module->names, true);
+    add_table_keys(c, vm, &vm->builtins, false);
+    return;
+  }
+  size_t len = (size_t)(dot - text);
+  Value v;
+  if (len + 2 > sizeof c->prefix || !resolve_path(vm, text, len, &v)) return;
+  snprintf(c->prefix, sizeof c->prefix, "%.*s", (int)len + 1, text);
+  add_member_names(c, vm, v);
+}
+
+static void collect_commands(Candidates *c) {
+  for (size_t i = 0; repl_command_name(i) != NULL; i++) {
+    char word[32];
+    snprintf(word, sizeof word, ":%s", repl_command_name(i));
+    candidate_add(c, word);
+  }
+}
+
+static void collect_help_topics(Candidates *c) {
+  size_t n;
+  const HelpEntry *entries = help_entries(&n);
+  for (size_t i = 0; i < n; i++) candidate_add(c, entries[i].name);
+}
+
+/* ---- readline glue ---- */
+
+static char *next_candidate(const char *text, int state) {
+  static size_t index;
+  if (state == 0) index = 0;
+  size_t plen = strlen(current.prefix);
+  const char *want = text + plen;
+  size_t wlen = strlen(want);
+  while (index < current.count) {
+    const char *word = current.items[index++];
+    if (strncmp(word, want, wlen) != 0) continue;
+    char *match = malloc(plen + strlen(word) + 1);
+    if (match == NULL) return NULL;
+    memcpy(match, current.prefix, plen);
+    strcpy(match + plen, word);
+    return match;
+  }
+  return NULL;
+}
+
+/* The command word of a `:` line, or NULL. */
+static const char *command_of_line(void) {
+  const char *line = rl_line_buffer + strspn(rl_line_buffer, " \t");
+  return line[0] == ':' ? line : NULL;
+}
+
+static char **attempt_completion(const char *text, int start, int end) {
+  (void)end;
+  rl_attempted_completion_over = 1; /* never fall back to file names */
+  candidates_clear(&current);
+  const char *command = command_of_line();
+  if (command != NULL && rl_line_buffer + start <= command) {
+    collect_commands(&current);
+  } else if (command != NULL && strncmp(command, ":load ", 6) == 0) {
+    return rl_completion_matches(text, rl_filename_completion_function);
+  } else if (command != NULL && strncmp(command, ":help ", 6) == 0) {
+    collect_help_topics(&current);
+  } else {
+    collect_words(&current, completion_vm, text);
+  }
+  return rl_completion_matches(text, next_candidate);
+}
+
+void complete_install(AgVM *vm) {
+  completion_vm = vm;
+  rl_attempted_completion_function = attempt_completion;
+  /* `.` and `:` stay inside a word: `x.ba` and `:he` complete as a whole. */
+  rl_completer_word_break_characters = " \t\n\"'`@$><=;|&{([,+-*/%!~^";
+  rl_completion_append_character = '\0';
+}

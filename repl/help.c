@@ -1,0 +1,209 @@
+/* help.c — showing the help table (help_table.c): `:help`, the reference
+ * Markdown, the member lists for completion, and the coverage check. */
+#include "repl/help.h"
+
+#include <string.h>
+
+#include "lexer/lexer.h"
+
+#define BOLD "\033[1m"
+#define DIM "\033[2m"
+#define RESET "\033[0m"
+#define WRAP_COLUMNS 78
+
+/* help_table.c */
+extern const HelpEntry help_table[];
+extern const size_t help_table_count;
+
+static const char *const section_titles[HELP_SECTION_COUNT] = {
+    [HELP_BUILTINS] = "Built-in functions and constants",
+    [HELP_METHODS] = "Methods of lists, maps and strings",
+    [HELP_TENSORS] = "Tensors: creation and functions",
+    [HELP_TENSOR] = "Tensor attributes and methods",
+    [HELP_AUTOGRAD] = "Autograd",
+    [HELP_NN] = "nn: layers and losses",
+    [HELP_OPTIM] = "optim: optimizers",
+    [HELP_GRAPH] = "Seeing the graph, reflection",
+    [HELP_KEYWORDS] = "Keywords",
+    [HELP_REPL] = "REPL commands",
+};
+
+const HelpEntry *help_entries(size_t *count) {
+  *count = help_table_count;
+  return help_table;
+}
+
+static const char *after_last_dot(const char *name) {
+  const char *dot = strrchr(name, '.');
+  return dot && dot[1] ? dot + 1 : name;
+}
+
+static bool entry_matches(const HelpEntry *e, const char *topic) {
+  return strcmp(e->name, topic) == 0 || strcmp(after_last_dot(e->name), topic) == 0;
+}
+
+/* Prints `text` wrapped at word boundaries, each line indented. */
+static void print_wrapped(FILE *out, const char *text, const char *indent) {
+  size_t column = 0;
+  while (*text) {
+    size_t word = strcspn(text, " ");
+    if (column > 0 && column + 1 + word > WRAP_COLUMNS) {
+      fputc('\n', out);
+      column = 0;
+    }
+    if (column == 0) column = (size_t)fprintf(out, "%s", indent);
+    else column += (size_t)fprintf(out, " ");
+    column += fwrite(text, 1, word, out);
+    text += word;
+    text += strspn(text, " ");
+  }
+  fputc('\n', out);
+}
+
+static void print_indented(FILE *out, const char *text, const char *indent) {
+  while (*text) {
+    size_t n = strcspn(text, "\n");
+    fprintf(out, "%s%.*s\n", indent, (int)n, text);
+    text += n;
+    if (*text == '\n') text++;
+  }
+}
+
+static void print_entry(FILE *out, const HelpEntry *e, bool color) {
+  fprintf(out, "%s%s%s  %s(%s)%s\n", color ? BOLD : "", e->signature, color ? RESET : "",
+          color ? DIM : "", section_titles[e->section], color ? RESET : "");
+  print_wrapped(out, e->text, "  ");
+  if (e->example[0] != '\0') {
+    fputs("  example:\n", out);
+    print_indented(out, e->example, "    ");
+  }
+}
+
+/* The names of one section, wrapped. */
+static void print_section_names(FILE *out, HelpSection s) {
+  size_t column = 0;
+  for (size_t i = 0; i < help_table_count; i++) {
+    const char *name = help_table[i].name;
+    if (help_table[i].section != s) continue;
+    if (column > 0 && column + 1 + strlen(name) > WRAP_COLUMNS) {
+      fputc('\n', out);
+      column = 0;
+    }
+    column += (size_t)fprintf(out, column == 0 ? "  %s" : " %s", name);
+  }
+  fputc('\n', out);
+}
+
+static void print_topics(FILE *out, bool color) {
+  fputs("Ag help. `:help NAME` explains one of these names:\n", out);
+  for (int s = 0; s < HELP_SECTION_COUNT; s++) {
+    fprintf(out, "\n%s%s%s\n", color ? BOLD : "", section_titles[s], color ? RESET : "");
+    print_section_names(out, (HelpSection)s);
+  }
+}
+
+void help_show(FILE *out, const char *topic, bool color) {
+  if (topic == NULL || topic[0] == '\0') {
+    print_topics(out, color);
+    return;
+  }
+  int found = 0;
+  for (size_t i = 0; i < help_table_count; i++) {
+    if (!entry_matches(&help_table[i], topic)) continue;
+    if (found++ > 0) fputc('\n', out);
+    print_entry(out, &help_table[i], color);
+  }
+  if (found == 0) fprintf(out, "no help for '%s' (`:help` lists the topics)\n", topic);
+  fflush(out);
+}
+
+void help_for_each_member(const char *type, void (*fn)(void *ctx, const char *name), void *ctx) {
+  size_t tlen = strlen(type);
+  bool tensor = strcmp(type, "Tensor") == 0;
+  for (size_t i = 0; i < help_table_count; i++) {
+    const HelpEntry *e = &help_table[i];
+    if (strncmp(e->name, type, tlen) == 0 && e->name[tlen] == '.') fn(ctx, e->name + tlen + 1);
+    else if (tensor && (e->flags & HELP_TENSOR_METHOD)) fn(ctx, after_last_dot(e->name));
+  }
+}
+
+/* ---- docs/reference.md ---- */
+
+static void write_reference_entry(FILE *out, const HelpEntry *e) {
+  fprintf(out, "### `%s`\n\n```\n%s\n```\n\n%s\n\n", e->name, e->signature, e->text);
+  if (e->example[0] != '\0') fprintf(out, "```ag\n%s\n```\n\n", e->example);
+}
+
+void help_write_reference(FILE *out) {
+  fputs("# Ag reference\n\n"
+        "Every built-in of Ag, generated from the REPL's help table (repl/help_table.c)\n"
+        "by `ag --help-reference`; do not edit by hand. In the REPL, `:help NAME` shows\n"
+        "the same text, and `:help` lists the names.\n\n",
+        out);
+  for (int s = 0; s < HELP_SECTION_COUNT; s++) fprintf(out, "- [%s](#s%d)\n", section_titles[s], s);
+  fputc('\n', out);
+  for (int s = 0; s < HELP_SECTION_COUNT; s++) {
+    fprintf(out, "<a id=\"s%d\"></a>\n\n## %s\n\n", s, section_titles[s]);
+    for (size_t i = 0; i < help_table_count; i++) {
+      if (help_table[i].section == (HelpSection)s) write_reference_entry(out, &help_table[i]);
+    }
+  }
+}
+
+/* ---- coverage ---- */
+
+static bool has_entry(const char *prefix, const char *name) {
+  char full[128];
+  snprintf(full, sizeof full, "%s%s", prefix, name);
+  for (size_t i = 0; i < help_table_count; i++) {
+    if (strcmp(help_table[i].name, full) == 0) return true;
+  }
+  return false;
+}
+
+static int check_table(FILE *out, const Table *t, const char *prefix) {
+  int missing = 0;
+  for (int i = 0; i < t->used; i++) {
+    Value key = t->entries[i].key;
+    if (!IS_STRING(key) || AS_CSTRING(key)[0] == '_' || has_entry(prefix, AS_CSTRING(key))) continue;
+    fprintf(out, "undocumented: %s%s\n", prefix, AS_CSTRING(key));
+    missing++;
+  }
+  return missing;
+}
+
+static int check_module(AgVM *vm, FILE *out, const char *name) {
+  Value v;
+  if (!vm_get_global(vm, name, &v) || !IS_MODULE(v)) {
+    fprintf(out, "missing module: %s\n", name);
+    return 1;
+  }
+  char prefix[32];
+  snprintf(prefix, sizeof prefix, "%s.", name);
+  return check_table(out, &AS_MODULE(v)->names, prefix);
+}
+
+static int check_keywords(FILE *out) {
+  int missing = 0;
+  for (int t = TOK_LET; t <= TOK_AS; t++) {
+    char word[32];
+    const char *quoted = lex_token_name((TokenType)t);
+    snprintf(word, sizeof word, "%.*s", (int)strlen(quoted) - 2, quoted + 1);
+    if (has_entry("", word)) continue;
+    fprintf(out, "undocumented: keyword %s\n", word);
+    missing++;
+  }
+  return missing;
+}
+
+int help_print_missing(AgVM *vm, FILE *out) {
+  int missing = check_table(out, &vm->builtins, "");
+  missing += check_table(out, &vm->list_methods, "list.");
+  missing += check_table(out, &vm->map_methods, "map.");
+  missing += check_table(out, &vm->string_methods, "str.");
+  missing += check_module(vm, out, "nn");
+  missing += check_module(vm, out, "optim");
+  missing += check_module(vm, out, "autograd");
+  missing += check_keywords(out);
+  return missing;
+}

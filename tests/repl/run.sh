@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# REPL tests: each tests/repl/cases/*.pty is a keystroke script for
+# ptydriver (see ptydriver.c for the directives), run against the real `ag`
+# on a pseudo-terminal, in a fresh temporary HOME with its own AG_HISTORY,
+# NO_COLOR=1 and TERM=dumb unless the case's first line says otherwise:
+#   # env: NAME=VALUE ...     extra environment (VALUE may use $TMP)
+#   # unset: NAME ...         variables to remove (e.g. NO_COLOR)
+# Also diffs `ag --help-reference` with docs/reference.md and requires
+# `ag --help-missing` to find nothing.
+#
+# usage: sh tests/repl/run.sh AG_BINARY PTYDRIVER
+# Prints FAIL lines with the driver's report, then "N passed, M failed";
+# exit status 1 if any failed.
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
+set -u
+
+[ $# -eq 2 ] || { echo "usage: run.sh AG_BINARY PTYDRIVER" >&2; exit 2; }
+ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd)
+AG=$(cd -- "$(dirname -- "$1")" && pwd)/$(basename -- "$1")
+DRIVER=$(cd -- "$(dirname -- "$2")" && pwd)/$(basename -- "$2")
+passed=0
+failed=0
+
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; }
+
+# The case's `# env:` and `# unset:` header lines, as arguments for env(1).
+case_env() {
+  local file=$1 tmp=$2 line
+  while IFS= read -r line; do
+    case "$line" in
+      "# env: "*) for kv in ${line#\# env: }; do printf '%s\n' "${kv//\$TMP/$tmp}"; done ;;
+      "# unset: "*) for k in ${line#\# unset: }; do printf -- '-u\n%s\n' "$k"; done ;;
+      "#"*) ;;
+      *) break ;;
+    esac
+  done < "$file"
+}
+
+run_case() {
+  local file=$1 tmp out
+  tmp=$(mktemp -d)
+  mkdir -p "$tmp/home"
+  local extra=()
+  mapfile -t extra < <(case_env "$file" "$tmp")
+  if out=$(cd "$ROOT" && env HOME="$tmp/home" AG_HISTORY="$tmp/history" NO_COLOR=1 TERM=dumb \
+      TMP="$tmp" "${extra[@]}" "$DRIVER" "$file" "$AG" 2>&1); then
+    pass
+  else
+    fail "${file#$ROOT/}"
+    printf '%s\n' "$out" | sed 's/^/    /'
+  fi
+  rm -rf "$tmp"
+}
+
+for f in "$ROOT"/tests/repl/cases/*.pty; do run_case "$f"; done
+
+if "$AG" --help-reference 2>&1 | diff -u "$ROOT/docs/reference.md" - > /tmp/ag-ref.$$; then
+  pass
+else
+  fail "docs/reference.md differs from ag --help-reference (regenerate it)"
+  head -40 /tmp/ag-ref.$$ | sed 's/^/    /'
+fi
+rm -f /tmp/ag-ref.$$
+
+if out=$("$AG" --help-missing 2>&1) && [ -z "$out" ]; then
+  pass
+else
+  fail "ag --help-missing: built-ins without help"
+  printf '%s\n' "$out" | head -40 | sed 's/^/    /'
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
