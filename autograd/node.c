@@ -20,7 +20,7 @@ const char *ag_node_kind_name(AgNodeKind kind) {
 /* ---- allocation: a thread-local free list; releases are deferred into a
  * list and drained in a loop, so freeing a long chain never recurses ---- */
 
-#define NODE_POOL_MAX 4096
+#define NODE_POOL_MAX 65536
 static _Thread_local GradNode *node_pool;
 static _Thread_local int node_pool_size;
 static _Thread_local uint64_t node_counter;

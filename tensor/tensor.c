@@ -52,7 +52,7 @@ DType dtype_promote(DType a, DType b) { return a > b ? a : b; }
 #define TENSOR_USE_CACHES 1
 #endif
 
-enum { TENSOR_POOL_MAX = 4096, STORAGE_POOL_MAX = 4096 };
+enum { TENSOR_POOL_MAX = 65536, STORAGE_POOL_MAX = 65536 };
 #define BIG_CACHE_SLOTS 16
 #define BIG_CACHE_MIN_BYTES ((size_t)1 << 20)
 #define BIG_CACHE_MAX_TOTAL ((size_t)768 << 20)
