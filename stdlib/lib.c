@@ -4,6 +4,7 @@
  * (vars, isinstance, getfield, setfield).
  */
 #include <ctype.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -310,7 +311,18 @@ static Value native_setfield(NATIVE_ARGS) {
 
 /* ---- installation ---- */
 
+/* A training loop frees and re-allocates the same graph every step: keep
+ * freed memory in the process instead of returning it to the kernel and
+ * faulting fresh zeroed pages back in (that was a quarter of the time of a
+ * scalar autograd loop). */
+static void tune_malloc(void) {
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
+  mallopt(M_TOP_PAD, 16 << 20);
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+}
+
 void lib_install(AgVM *vm) {
+  tune_malloc();
   state_new(vm);
   lib_install_tensor(vm);
   lib_install_create(vm);
