@@ -41,9 +41,9 @@ bool tensor_fill_raw(Tensor *a, double v) {
   char value[8];
   tensor_store_double(a->dtype, value, v);
   TensorIter it;
-  iter_init(&it, a->ndim, a->shape);
-  iter_add(&it, a);
-  return iter_run(&it, fill_kernels[a->dtype], value);
+  tensor_iter_init(&it, a->ndim, a->shape);
+  tensor_iter_add(&it, a);
+  return tensor_iter_run(&it, fill_kernels[a->dtype], value);
 }
 
 bool tensor_fill_(Tensor *a, double v) {
@@ -101,10 +101,10 @@ static const IterInner convert_kernels[DT_COUNT][DT_COUNT] = {
 /* dst = src (src broadcast to dst's shape, already checked), converting dtype. */
 bool tensor_copy_raw(Tensor *dst, const Tensor *src) {
   TensorIter it;
-  iter_init(&it, dst->ndim, dst->shape);
-  iter_add(&it, dst);
-  iter_add(&it, src);
-  return iter_run(&it, convert_kernels[dst->dtype][src->dtype], NULL);
+  tensor_iter_init(&it, dst->ndim, dst->shape);
+  tensor_iter_add(&it, dst);
+  tensor_iter_add(&it, src);
+  return tensor_iter_run(&it, convert_kernels[dst->dtype][src->dtype], NULL);
 }
 
 Tensor *tensor_to_dtype(const Tensor *t, DType dt) {

@@ -243,11 +243,11 @@ static bool check_int_divisor(BinaryOp op, DType ct, const Tensor *b) {
 static bool binary_run(BinaryOp op, DType ct, Tensor *out, const Tensor *a, const Tensor *b) {
   if (!check_int_divisor(op, ct, b)) return false;
   TensorIter it;
-  iter_init(&it, out->ndim, out->shape);
-  iter_add(&it, out);
-  iter_add(&it, a);
-  iter_add(&it, b);
-  return iter_run(&it, binary_kernels[op][ct], NULL);
+  tensor_iter_init(&it, out->ndim, out->shape);
+  tensor_iter_add(&it, out);
+  tensor_iter_add(&it, a);
+  tensor_iter_add(&it, b);
+  return tensor_iter_run(&it, binary_kernels[op][ct], NULL);
 }
 
 /* Converts both operands to ct, allocates the result and runs the kernel. */
@@ -435,10 +435,10 @@ static bool unary_compute_dtype(UnaryOp op, DType in, DType *ct) {
 
 static bool unary_run(UnaryOp op, DType ct, Tensor *out, const Tensor *a) {
   TensorIter it;
-  iter_init(&it, out->ndim, out->shape);
-  iter_add(&it, out);
-  iter_add(&it, a);
-  return iter_run(&it, unary_kernels[op][ct], NULL);
+  tensor_iter_init(&it, out->ndim, out->shape);
+  tensor_iter_add(&it, out);
+  tensor_iter_add(&it, a);
+  return tensor_iter_run(&it, unary_kernels[op][ct], NULL);
 }
 
 Tensor *tensor_unary(UnaryOp op, const Tensor *a) {
@@ -506,10 +506,10 @@ static bool clamp_dtype(DType in, double lo, double hi, DType *ct) {
 static bool clamp_run(Tensor *out, const Tensor *a, double lo, double hi) {
   ClampBounds cb = {lo, hi};
   TensorIter it;
-  iter_init(&it, out->ndim, out->shape);
-  iter_add(&it, out);
-  iter_add(&it, a);
-  return iter_run(&it, clamp_kernels[out->dtype], &cb);
+  tensor_iter_init(&it, out->ndim, out->shape);
+  tensor_iter_add(&it, out);
+  tensor_iter_add(&it, a);
+  return tensor_iter_run(&it, clamp_kernels[out->dtype], &cb);
 }
 
 Tensor *tensor_clamp(const Tensor *a, double lo, double hi) {
@@ -565,13 +565,13 @@ Tensor *tensor_where(const Tensor *cond, const Tensor *a, const Tensor *b) {
   Tensor *out = cb ? tensor_empty(ct, nd2, shape2) : NULL;
   if (out) {
     TensorIter it;
-    iter_init(&it, nd2, shape2);
-    iter_add(&it, out);
-    iter_add(&it, cond);
-    iter_add(&it, ca);
-    iter_add(&it, cb);
+    tensor_iter_init(&it, nd2, shape2);
+    tensor_iter_add(&it, out);
+    tensor_iter_add(&it, cond);
+    tensor_iter_add(&it, ca);
+    tensor_iter_add(&it, cb);
     size_t es = dtype_size(ct);
-    if (!iter_run(&it, es == 1 ? where_1 : es == 4 ? where_4 : where_8, NULL)) {
+    if (!tensor_iter_run(&it, es == 1 ? where_1 : es == 4 ? where_4 : where_8, NULL)) {
       tensor_release(out);
       out = NULL;
     }

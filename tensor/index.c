@@ -295,13 +295,13 @@ static void other_view(const IndexPlan *pl, const Tensor *other, int64_t b, Tens
 
 static bool run_pair(LoopMode mode, Tensor *dst, const Tensor *src) {
   TensorIter it;
-  iter_init(&it, dst->ndim, dst->shape);
-  iter_add(&it, dst);
-  if (mode == LOOP_ADD) iter_add(&it, dst);
-  iter_add(&it, src);
+  tensor_iter_init(&it, dst->ndim, dst->shape);
+  tensor_iter_add(&it, dst);
+  if (mode == LOOP_ADD) tensor_iter_add(&it, dst);
+  tensor_iter_add(&it, src);
   IterInner fn = mode == LOOP_ADD ? tensor_binary_kernel(BIN_ADD, dst->dtype)
                                   : tensor_convert_kernel(dst->dtype, src->dtype);
-  return iter_run(&it, fn, NULL);
+  return tensor_iter_run(&it, fn, NULL);
 }
 
 static void add_element(DType dt, char *dst, const char *src) {
@@ -401,11 +401,11 @@ static bool put_basic(Tensor *v, const Tensor *value, bool accumulate) {
   bool ok = false;
   if (uv) {
     TensorIter it;
-    iter_init(&it, v->ndim, v->shape);
-    iter_add(&it, v);
-    if (accumulate) iter_add(&it, v);
-    iter_add(&it, uv);
-    ok = iter_run(&it, accumulate ? tensor_binary_kernel(BIN_ADD, v->dtype)
+    tensor_iter_init(&it, v->ndim, v->shape);
+    tensor_iter_add(&it, v);
+    if (accumulate) tensor_iter_add(&it, v);
+    tensor_iter_add(&it, uv);
+    ok = tensor_iter_run(&it, accumulate ? tensor_binary_kernel(BIN_ADD, v->dtype)
                                   : tensor_convert_kernel(v->dtype, v->dtype),
                   NULL);
   }

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-void iter_init(TensorIter *it, int ndim, const int64_t *shape) {
+void tensor_iter_init(TensorIter *it, int ndim, const int64_t *shape) {
   it->nops = 0;
   it->ndim = ndim;
   it->numel = 1;
@@ -13,7 +13,7 @@ void iter_init(TensorIter *it, int ndim, const int64_t *shape) {
   }
 }
 
-void iter_add(TensorIter *it, const Tensor *t) {
+void tensor_iter_add(TensorIter *it, const Tensor *t) {
   int k = it->nops++;
   size_t esize = dtype_size(t->dtype);
   int lead = it->ndim - t->ndim;
@@ -95,7 +95,7 @@ bool tensor_check_interrupt(void) {
   return true;
 }
 
-bool iter_run(TensorIter *it, IterInner fn, const void *ctx) {
+bool tensor_iter_run(TensorIter *it, IterInner fn, const void *ctx) {
   if (it->numel == 0) return true;
   iter_coalesce(it);
   int64_t total = it->numel;

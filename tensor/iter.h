@@ -31,11 +31,11 @@ typedef struct {
 typedef void (*IterInner)(int64_t n, char *const *ptrs, const int64_t *strides, const void *ctx);
 
 /* Starts an iteration over `shape`. */
-void iter_init(TensorIter *it, int ndim, const int64_t *shape);
+void tensor_iter_init(TensorIter *it, int ndim, const int64_t *shape);
 /* Adds an operand; t must broadcast to the iteration shape (caller checked). */
-void iter_add(TensorIter *it, const Tensor *t);
+void tensor_iter_add(TensorIter *it, const Tensor *t);
 /* Runs fn over every element; false with "Interrupted" if the user interrupted. */
-bool iter_run(TensorIter *it, IterInner fn, const void *ctx);
+bool tensor_iter_run(TensorIter *it, IterInner fn, const void *ctx);
 
 /* Whether a long loop should stop: checked once per chunk by kernels that do
  * not go through iter_run. Sets the "Interrupted" error when true. */
