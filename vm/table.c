@@ -17,7 +17,7 @@ void table_init(Table *t) {
 
 void table_free(AgVM *vm, Table *t) {
   AG_FREE_ARRAY(vm, TableEntry, t->entries, t->capacity);
-  if (t->index) AG_FREE_ARRAY(vm, int32_t, t->index, t->index_mask + 1);
+  if (t->index) AG_FREE_ARRAY(vm, int64_t, t->index, t->index_mask + 1);
   table_init(t);
 }
 
@@ -52,11 +52,13 @@ static int find_position(const Table *t, Value key) {
     }
     return -1;
   }
-  uint32_t slot = table_hash_value(key) & (uint32_t)t->index_mask;
+  uint32_t hash = table_hash_value(key);
+  uint32_t slot = hash & (uint32_t)t->index_mask;
   for (;;) {
-    int32_t pos = t->index[slot];
-    if (pos < 0) return -1;
-    if (table_keys_equal(t->entries[pos].key, key)) return pos;
+    int64_t tagged = t->index[slot];
+    if (tagged == -1) return -1;
+    int pos = (int)(tagged & 0xffffffff);
+    if ((uint32_t)(tagged >> 32) == hash && table_keys_equal(t->entries[pos].key, key)) return pos;
     slot = (slot + 1) & (uint32_t)t->index_mask;
   }
 }
@@ -75,9 +77,10 @@ bool table_get(const Table *t, Value key, Value *out) {
 }
 
 static void index_insert(Table *t, Value key, int32_t pos) {
-  uint32_t slot = table_hash_value(key) & (uint32_t)t->index_mask;
-  while (t->index[slot] >= 0) slot = (slot + 1) & (uint32_t)t->index_mask;
-  t->index[slot] = pos;
+  uint32_t hash = table_hash_value(key);
+  uint32_t slot = hash & (uint32_t)t->index_mask;
+  while (t->index[slot] != -1) slot = (slot + 1) & (uint32_t)t->index_mask;
+  t->index[slot] = (int64_t)((uint64_t)hash << 32 | (uint32_t)pos);
 }
 
 /* Compacts tombstones away, resizes the entry array to hold `capacity`, and
@@ -89,7 +92,7 @@ static void rebuild(AgVM *vm, Table *t, int capacity) {
     if (!IS_UNDEF(t->entries[i].key)) entries[n++] = t->entries[i];
   }
   AG_FREE_ARRAY(vm, TableEntry, t->entries, t->capacity);
-  if (t->index) AG_FREE_ARRAY(vm, int32_t, t->index, t->index_mask + 1);
+  if (t->index) AG_FREE_ARRAY(vm, int64_t, t->index, t->index_mask + 1);
   t->entries = entries;
   t->capacity = capacity;
   t->used = n;
@@ -99,8 +102,8 @@ static void rebuild(AgVM *vm, Table *t, int capacity) {
   if (capacity > TABLE_LINEAR_MAX) {
     int size = 16;
     while (size < capacity * 2) size *= 2;
-    t->index = AG_ALLOCATE(vm, int32_t, size);
-    memset(t->index, 0xff, sizeof(int32_t) * (size_t)size);
+    t->index = AG_ALLOCATE(vm, int64_t, size);
+    memset(t->index, 0xff, sizeof(int64_t) * (size_t)size);
     t->index_mask = size - 1;
     for (int i = 0; i < n; i++) index_insert(t, entries[i].key, i);
   }
@@ -163,9 +166,12 @@ ObjString *table_find_string(const Table *t, const char *chars, int length, uint
   }
   uint32_t slot = hash & (uint32_t)t->index_mask;
   for (;;) {
-    int32_t pos = t->index[slot];
-    if (pos < 0) return NULL;
-    if (string_matches(t->entries[pos].key, chars, length, hash)) return AS_STRING(t->entries[pos].key);
+    int64_t tagged = t->index[slot];
+    if (tagged == -1) return NULL;
+    int pos = (int)(tagged & 0xffffffff);
+    if ((uint32_t)(tagged >> 32) == hash && string_matches(t->entries[pos].key, chars, length, hash)) {
+      return AS_STRING(t->entries[pos].key);
+    }
     slot = (slot + 1) & (uint32_t)t->index_mask;
   }
 }

@@ -8,8 +8,9 @@
  *
  * Small tables (up to TABLE_LINEAR_MAX entries) have no index and are
  * searched linearly: an instance with a few fields costs one allocation and
- * no hashing. Larger ones add an open-addressing index of int32 positions
- * into the entry array (load factor at most 1/2).
+ * no hashing. Larger ones add an open-addressing index (linear probing, load
+ * factor at most 1/2) of positions into the entry array, each tagged with
+ * its key's hash.
  *
  * Keys are strings (interned, so compared by pointer), numbers (compared by
  * value; -0 and 0 are the same key) and booleans. Other values hash by
@@ -39,7 +40,9 @@ typedef struct {
   int capacity; /* of entries */
   int index_mask;   /* index size - 1, or -1 when there is no index */
   TableEntry *entries;
-  int32_t *index;   /* -1 = empty, else a position in entries */
+  /* -1 = empty, else (hash << 32 | position in entries): the stored hash
+   * lets a probe skip non-matching slots without touching the entries. */
+  int64_t *index;
 } Table;
 
 void table_init(Table *t);
