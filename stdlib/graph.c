@@ -225,6 +225,24 @@ GraphRoot graph_root_of_tensor(const Tensor *t) {
 
 GraphRoot graph_root_of_node(GradNode *node) { return (GraphRoot){node, 0, NULL}; }
 
+int graph_leaves(GraphRoot root, Tensor ***out) {
+  NodeSet set = {0};
+  *out = NULL;
+  if (!set_collect(&set, root.node, NULL)) return -1;
+  int n = 0;
+  *out = malloc(((size_t)set.count + 1) * sizeof **out);
+  for (int i = 0; *out && i < set.count; i++) {
+    Tensor *v = grad_node_variable(set.items[i].node);
+    if (v) (*out)[n++] = v;
+  }
+  set_free(&set);
+  if (!*out) {
+    tensor_set_error("out of memory");
+    return -1;
+  }
+  return n;
+}
+
 /* ---- describing one node ---- */
 
 static bool is_accumulator(const GradNode *node) {

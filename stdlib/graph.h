@@ -82,6 +82,11 @@ typedef struct {
 GraphRoot graph_root_of_tensor(const Tensor *t);
 GraphRoot graph_root_of_node(GradNode *node);
 
+/* The leaf tensors of the graph (the variables of its AccumulateGrad nodes),
+ * in walk order: a malloc'd array of borrowed pointers in *out; the count, or
+ * -1 on error. Lets the bindings name leaves (ag_set_name) before drawing. */
+int graph_leaves(GraphRoot root, Tensor ***out);
+
 /* The tree of the graph under root. */
 bool graph_print_tree(FILE *out, GraphRoot root);
 bool graph_print_tensor(FILE *out, const Tensor *t); /* for the REPL's :graph */

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stdlib/graph.h"
 #include "stdlib/lib_internal.h"
@@ -19,6 +20,103 @@ static bool root_arg(AgVM *vm, const char *fname, const char *param, Value v, Gr
   return true;
 }
 
+/* ---- naming leaves ----
+ * A leaf is shown by the name the script knows it by, as torchviz's params=
+ * does: a global of the main script (`x`, `weights`) or the dotted path to it
+ * through instances and lists (`model.fc1.weight`, `layers.0.bias`). Names are
+ * lent for the drawing and taken back after, so nothing outlives it. */
+
+#define NAME_DEPTH_MAX 4 /* model.block.layers.0.weight */
+
+typedef struct {
+  Tensor **leaves; /* the graph's leaves: the ones that want names */
+  int nleaves;
+  Tensor **lent;   /* the leaves we named, to unname afterwards */
+  int nlent;
+} Naming;
+
+static void name_if_leaf(Naming *n, Tensor *t, const char *name) {
+  if (ag_name(t)) return; /* named already (by us earlier, or by the bindings) */
+  for (int i = 0; i < n->nleaves; i++) {
+    if (n->leaves[i] != t) continue;
+    ag_set_name(t, name);
+    n->lent[n->nlent++] = t;
+    return;
+  }
+}
+
+static void name_in_value(Naming *n, Value v, const char *path, int depth);
+
+static void name_in_fields(Naming *n, const Table *fields, const char *path, int depth) {
+  for (int i = 0; i < fields->used; i++) {
+    const TableEntry *e = &fields->entries[i];
+    if (!IS_STRING(e->key)) continue;
+    char *sub = NULL;
+    if (asprintf(&sub, "%s.%s", path, AS_CSTRING(e->key)) < 0) return;
+    name_in_value(n, e->value, sub, depth + 1);
+    free(sub);
+  }
+}
+
+static void name_in_list(Naming *n, const ObjList *list, const char *path, int depth) {
+  for (int i = 0; i < list->count; i++) {
+    char *sub = NULL;
+    if (asprintf(&sub, "%s.%d", path, i) < 0) return;
+    name_in_value(n, list->items[i], sub, depth + 1);
+    free(sub);
+  }
+}
+
+static void name_in_value(Naming *n, Value v, const char *path, int depth) {
+  if (IS_TENSOR(v)) name_if_leaf(n, AS_TENSOR_OBJ(v)->tensor, path);
+  else if (depth >= NAME_DEPTH_MAX) return;
+  else if (IS_INSTANCE(v)) name_in_fields(n, &AS_INSTANCE(v)->fields, path, depth);
+  else if (IS_LIST(v)) name_in_list(n, AS_LIST(v), path, depth);
+}
+
+/* Lends names to the unnamed leaves of root's graph; false when out of memory. */
+static bool naming_begin(AgVM *vm, Naming *n, GraphRoot root) {
+  *n = (Naming){0};
+  n->nleaves = graph_leaves(root, &n->leaves);
+  if (n->nleaves < 0) return false;
+  n->lent = malloc(((size_t)n->nleaves + 1) * sizeof *n->lent);
+  if (!n->lent) {
+    free(n->leaves);
+    tensor_set_error("out of memory");
+    return false;
+  }
+  const Table *names = &vm->main_module->names;
+  for (int i = 0; i < names->used && n->nlent < n->nleaves; i++) {
+    const TableEntry *e = &names->entries[i];
+    if (IS_UNDEF(e->key) || !IS_STRING(e->key) || !IS_NUMBER(e->value)) continue;
+    Value v = vm->globals[(int)AS_NUMBER(e->value)];
+    name_in_value(n, v, AS_CSTRING(e->key), 0);
+  }
+  return true;
+}
+
+static void naming_end(Naming *n) {
+  for (int i = 0; i < n->nlent; i++) ag_set_name(n->lent[i], NULL);
+  free(n->lent);
+  free(n->leaves);
+}
+
+bool lib_graph_print(AgVM *vm, FILE *out, Tensor *t) {
+  GraphRoot root = graph_root_of_tensor(t);
+  Naming n;
+  if (!naming_begin(vm, &n, root)) return false;
+  bool ok = graph_print_tree(out, root);
+  naming_end(&n);
+  return ok;
+}
+
+void lib_graph_trace(AgVM *vm, Tensor *root) {
+  Naming n;
+  bool named = naming_begin(vm, &n, graph_root_of_tensor(root));
+  graph_print_trace(stderr, root);
+  if (named) naming_end(&n);
+}
+
 static Value throw_graph_error(AgVM *vm, const char *fname) {
   return vm_throw_error(vm, "%s: %s", fname, tensor_error());
 }
@@ -31,7 +129,13 @@ static Value native_print_graph(AgVM *vm, Value self, int argc, const Value *arg
   if (!lib_bind(vm, "print_graph", argc, args, kw, names, 1, a) ||
       !root_arg(vm, "print_graph", "t", a[0], &root))
     return VM_EXCEPTION;
-  if (!graph_print_tree(stdout, root)) return throw_graph_error(vm, "print_graph");
+  Naming n;
+  bool ok = naming_begin(vm, &n, root);
+  if (ok) {
+    ok = graph_print_tree(stdout, root);
+    naming_end(&n);
+  }
+  if (!ok) return throw_graph_error(vm, "print_graph");
   return NIL_VAL;
 }
 
@@ -44,7 +148,12 @@ static Value native_to_dot(AgVM *vm, Value self, int argc, const Value *args,
   if (!lib_bind(vm, "to_dot", argc, args, kw, names, 2, a) ||
       !root_arg(vm, "to_dot", "t", a[0], &root) || !lib_flag(vm, a[1], false, &show_saved))
     return VM_EXCEPTION;
-  char *text = graph_to_dot(root, show_saved);
+  Naming n;
+  char *text = NULL;
+  if (naming_begin(vm, &n, root)) {
+    text = graph_to_dot(root, show_saved);
+    naming_end(&n);
+  }
   if (!text) return throw_graph_error(vm, "to_dot");
   ObjString *s = obj_string(vm, text);
   free(text);
@@ -63,7 +172,13 @@ static Value native_save_graph(AgVM *vm, Value self, int argc, const Value *args
   if (!IS_STRING(a[1]))
     return vm_throw_error(vm, "save_graph(): argument 'path' must be a string, not %s",
                           vm_type_name(a[1]));
-  if (!graph_save(root, AS_CSTRING(a[1]), show_saved)) return throw_graph_error(vm, "save_graph");
+  Naming n;
+  bool ok = naming_begin(vm, &n, root);
+  if (ok) {
+    ok = graph_save(root, AS_CSTRING(a[1]), show_saved);
+    naming_end(&n);
+  }
+  if (!ok) return throw_graph_error(vm, "save_graph");
   return NIL_VAL;
 }
 
@@ -75,7 +190,15 @@ static Value native_graph_diff(AgVM *vm, Value self, int argc, const Value *args
   if (!lib_bind(vm, "graph_diff", argc, args, kw, names, 2, a) ||
       !root_arg(vm, "graph_diff", "a", a[0], &ra) || !root_arg(vm, "graph_diff", "b", a[1], &rb))
     return VM_EXCEPTION;
-  if (!graph_print_diff(stdout, ra, rb)) return throw_graph_error(vm, "graph_diff");
+  Naming na, nb;
+  if (!naming_begin(vm, &na, ra)) return throw_graph_error(vm, "graph_diff");
+  bool ok = naming_begin(vm, &nb, rb);
+  if (ok) {
+    ok = graph_print_diff(stdout, ra, rb);
+    naming_end(&nb);
+  }
+  naming_end(&na);
+  if (!ok) return throw_graph_error(vm, "graph_diff");
   return NIL_VAL;
 }
 

@@ -8,12 +8,27 @@
  *
  * Each takes a tensor or a graph node (t.grad_fn) and returns nil (to_dot
  * its text). lib_install() calls lib_graph_install().
+ *
+ * Leaves are shown by the names the script knows them by: a global of the
+ * main script (`x`) or the dotted path to it through instances and lists
+ * (`model.fc1.weight`, `layers.0.bias`), looked up at drawing time (a name
+ * the bindings set with ag_set_name wins).
  */
 #ifndef AG_LIB_GRAPH_H
 #define AG_LIB_GRAPH_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 #include "vm/vm.h"
 
 void lib_graph_install(AgVM *vm);
+
+/* The REPL's `:graph EXPR`: print_graph of t to out, leaves named; false
+ * with tensor_error() set on failure. */
+bool lib_graph_print(AgVM *vm, FILE *out, Tensor *t);
+/* --trace-graph at a backward through root: graph_print_trace to stderr,
+ * leaves named. */
+void lib_graph_trace(AgVM *vm, Tensor *root);
 
 #endif
