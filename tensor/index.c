@@ -199,6 +199,10 @@ static bool plan_offsets(IndexPlan *pl) {
     memcpy(pl->bshape, shape, sizeof shape);
   }
   if (!tensor_check_shape(pl->bdim, pl->bshape, &pl->bnumel)) return false;
+  if ((uint64_t)pl->bnumel > ((uint64_t)1 << 40)) {
+    tensor_set_error("indexing result too large (%lld index positions)", (long long)pl->bnumel);
+    return false;
+  }
   pl->offs = malloc((size_t)(pl->bnumel > 0 ? pl->bnumel : 1) * sizeof(int64_t));
   if (!pl->offs) {
     tensor_set_error("out of memory");

@@ -286,7 +286,7 @@ Tensor *tensor_slice(const Tensor *a, int dim, int64_t start, int64_t stop, int6
   int64_t shape[TENSOR_MAX_DIMS], stride[TENSOR_MAX_DIMS];
   memcpy(shape, a->shape, sizeof shape);
   memcpy(stride, a->stride, sizeof stride);
-  shape[dim] = (stop - start + step - 1) / step;
+  shape[dim] = stop > start ? (stop - start - 1) / step + 1 : 0;
   stride[dim] = a->stride[dim] * step;
   return tensor_view_of(a, a->ndim, shape, stride, a->offset + start * a->stride[dim]);
 }
@@ -317,7 +317,10 @@ static bool cat_check(Tensor *const *ts, int n, int dim, DType *dt, int64_t *tot
       }
     }
     *dt = dtype_promote(*dt, t->dtype);
-    *total += t->shape[dim];
+    if (__builtin_add_overflow(*total, t->shape[dim], total)) {
+      tensor_set_error("cat: the result's size along dimension %d overflows", dim);
+      return false;
+    }
   }
   return true;
 }
@@ -473,7 +476,7 @@ int tensor_split(const Tensor *a, int64_t size, int dim, Tensor ***out) {
     return -1;
   }
   int64_t n = a->shape[dim];
-  int64_t count = n == 0 ? 1 : (n + size - 1) / size;
+  int64_t count = n == 0 ? 1 : (n - 1) / size + 1;
   if (count > (1 << 24)) {
     tensor_set_error("split would make too many pieces (%lld)", (long long)count);
     return -1;
@@ -483,7 +486,7 @@ int tensor_split(const Tensor *a, int64_t size, int dim, Tensor ***out) {
     tensor_set_error("out of memory");
     return -1;
   }
-  for (int64_t k = 0; k < count; k++) sizes[k] = (k + 1) * size <= n ? size : n - k * size;
+  for (int64_t k = 0; k < count; k++) sizes[k] = n - k * size >= size ? size : n - k * size;
   int r = split_into(a, dim, sizes, (int)count, out);
   free(sizes);
   return r;

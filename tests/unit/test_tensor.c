@@ -62,6 +62,17 @@ START_TEST(test_huge_shapes) {
   tt_check_error(tensor_expand(x, 3, TT_SHAPE((int64_t)1 << 40, (int64_t)1 << 40, 3)),
                  "Trying to create tensor");
   tt_check_error(tensor_reshape(x, 2, TT_SHAPE(-1, 0)), "invalid for input of size 3");
+  /* huge steps and sizes don't overflow */
+  Tensor *one = tensor_slice(x, 0, 1, INT64_MAX, INT64_MAX);
+  tt_check_shape(one, 1, TT_SHAPE(1));
+  Tensor **parts;
+  ck_assert_int_eq(tensor_split(x, INT64_MAX, 0, &parts), 1);
+  tensor_release(parts[0]);
+  free(parts);
+  Tensor *wide = tensor_expand(x, 2, TT_SHAPE((int64_t)1 << 61, 3));
+  tt_check_error(tensor_cat((Tensor *const[]){wide, wide, wide, wide, wide}, 5, 0), "overflow");
+  tensor_release(wide);
+  tensor_release(one);
   tensor_release(x);
 }
 END_TEST
