@@ -85,6 +85,39 @@ void hooks_free(AgHook *h) {
   }
 }
 
+/* A thread-local free list: every recorded op's output gets a meta. */
+#define META_POOL_MAX 65536
+static _Thread_local AgMeta *meta_pool;
+static _Thread_local int meta_pool_size;
+
+static AgMeta *meta_alloc(void) {
+  AgMeta *m = meta_pool;
+  if (!m) return calloc(1, sizeof *m);
+  meta_pool = (AgMeta *)m->grad; /* the free list is threaded through .grad */
+  meta_pool_size--;
+  memset(m, 0, sizeof *m);
+  return m;
+}
+
+static void meta_free(AgMeta *m) {
+  if (meta_pool_size >= META_POOL_MAX) {
+    free(m);
+    return;
+  }
+  m->grad = (Tensor *)meta_pool;
+  meta_pool = m;
+  meta_pool_size++;
+}
+
+void ag_free_meta_cache(void) {
+  while (meta_pool) {
+    AgMeta *m = meta_pool;
+    meta_pool = (AgMeta *)m->grad;
+    free(m);
+  }
+  meta_pool_size = 0;
+}
+
 static void meta_destroy(TensorMeta *base) {
   AgMeta *m = (AgMeta *)base;
   if (m->grad_fn && m->grad_fn->extra && m->grad_fn->extra->retain) {
@@ -96,12 +129,12 @@ static void meta_destroy(TensorMeta *base) {
   hooks_free(m->hooks);
   free(m->name);
   tensor_release(m->view_base);
-  free(m);
+  meta_free(m);
 }
 
 AgMeta *meta_get(Tensor *t) {
   if (t->meta) return meta_of(t);
-  AgMeta *m = calloc(1, sizeof *m);
+  AgMeta *m = meta_alloc();
   if (!m) {
     tensor_set_error("out of memory");
     return NULL;

@@ -121,6 +121,7 @@ static void node_destroy(GradNode *n) {
 }
 
 void ag_free_caches(void) {
+  ag_free_meta_cache();
   while (node_pool) {
     GradNode *n = node_pool;
     node_pool = n->free_next;
