@@ -816,8 +816,10 @@ static void dot_statement(Dot *d, const char *fmt, ...) {
 static void dot_tensor_node(Dot *d, const char *id, const char *name, const Tensor *t,
                             const char *color) {
   Str label = {0};
-  if (name) add_escaped(&label, name);
-  str_add(&label, "\\n");
+  if (name) {
+    add_escaped(&label, name);
+    str_add(&label, "\\n");
+  }
   add_shape(&label, t->ndim, t->shape);
   if (t->dtype != DT_FLOAT32) str_addf(&label, " %s", dtype_name(t->dtype));
   char *text = str_finish(&label);

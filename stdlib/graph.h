@@ -83,8 +83,8 @@ GraphRoot graph_root_of_tensor(const Tensor *t);
 GraphRoot graph_root_of_node(GradNode *node);
 
 /* The leaf tensors of the graph (the variables of its AccumulateGrad nodes),
- * in walk order: a malloc'd array of borrowed pointers in *out; the count, or
- * -1 on error. Lets the bindings name leaves (ag_set_name) before drawing. */
+ * in walk order: a malloc'd array of borrowed pointers in *out, with room for
+ * one more; the count, or -1 on error. Lets the bindings name leaves (ag_set_name) before drawing. */
 int graph_leaves(GraphRoot root, Tensor ***out);
 
 /* The tree of the graph under root. */

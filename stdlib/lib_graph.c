@@ -29,7 +29,7 @@ static bool root_arg(AgVM *vm, const char *fname, const char *param, Value v, Gr
 #define NAME_DEPTH_MAX 4 /* model.block.layers.0.weight */
 
 typedef struct {
-  Tensor **leaves; /* the graph's leaves: the ones that want names */
+  Tensor **leaves; /* the graph's leaves and its output: the ones that want names */
   int nleaves;
   Tensor **lent;   /* the leaves we named, to unname afterwards */
   int nlent;
@@ -79,6 +79,7 @@ static bool naming_begin(AgVM *vm, Naming *n, GraphRoot root) {
   *n = (Naming){0};
   n->nleaves = graph_leaves(root, &n->leaves);
   if (n->nleaves < 0) return false;
+  if (root.tensor) n->leaves[n->nleaves++] = (Tensor *)root.tensor; /* the output, too */
   n->lent = malloc(((size_t)n->nleaves + 1) * sizeof *n->lent);
   if (!n->lent) {
     free(n->leaves);
