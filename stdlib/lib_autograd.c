@@ -54,7 +54,7 @@ Value lib_get_grad(AgVM *vm, Value self) {
 
 Value lib_set_grad(AgVM *vm, Value self, Value v) {
   if (!IS_NIL(v) && !IS_TENSOR(v))
-    return vm_throw_error(vm, "assigned grad expected to be a Tensor or None but got grad of type %s",
+    return vm_throw_error(vm, "assigned grad expected to be a Tensor or nil but got grad of type %s",
                           vm_type_name(v));
   if (!ag_set_grad(lib_t(self), IS_NIL(v) ? NULL : lib_t(v))) return lib_throw_tensor_error(vm);
   return v;

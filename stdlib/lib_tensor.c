@@ -614,6 +614,8 @@ static Value hook_set_index(AgVM *vm, Value obj, int n, const Value *index, Valu
   if (!IS_TENSOR(obj)) return vm_throw_error(vm, "'node' object does not support item assignment");
   lib_sync_line(vm);
   Tensor *t = lib_t(obj);
+  if (!IS_TENSOR(v) && !IS_NUMBER(v) && !IS_BOOL(v) && !IS_LIST(v))
+    return vm_throw_error(vm, "can't assign a %s to a tensor", vm_type_name(v));
   Tensor *src = lib_as_tensor(vm, v, t->dtype, "index assignment");
   if (src == NULL) return VM_EXCEPTION;
   Index ix;
@@ -687,6 +689,13 @@ static Value hook_set_attr(AgVM *vm, Value obj, ObjString *name, Value v) {
   return vm_throw_error(vm, "attribute '%s' of 'tensor' objects is not writable", name->chars);
 }
 
+/* Keywords may supply required parameters (x.unsqueeze(dim=0)), so the
+ * minimum counts them; the natives themselves declare no minimum. */
+static bool arity_ok(const LibFnDef *def, int argc, const AgKwargs *kw) {
+  int given = argc + (kw != NULL ? kw->count : 0);
+  return given >= def->min_args && (def->max_args < 0 || argc <= def->max_args);
+}
+
 static Value arity_error(AgVM *vm, const LibFnDef *def, int argc) {
   if (argc < def->min_args)
     return vm_throw_error(vm, "%s() takes at least %d argument%s (%d given)", def->name,
@@ -701,8 +710,7 @@ static Value hook_invoke(AgVM *vm, Value obj, ObjString *name, int argc, const V
   int id = lookup_id(vm, name);
   if (id >= LIB_ATTR_COUNT) {
     const LibFnDef *def = &fn_defs[id - LIB_ATTR_COUNT];
-    if (argc < def->min_args || (def->max_args >= 0 && argc > def->max_args))
-      return arity_error(vm, def, argc);
+    if (!arity_ok(def, argc, kw)) return arity_error(vm, def, argc);
     return def->fn(vm, obj, argc, args, kw);
   }
   Value callee = hook_get_attr(vm, obj, name);
@@ -743,11 +751,12 @@ static Value call_wrapped(AgVM *vm, ObjNative *orig, int argc, const Value *args
 static Value dispatch(AgVM *vm, int id, Value self, int argc, const Value *args,
                       const AgKwargs *kw) {
   const LibFnDef *def = &fn_defs[id];
-  if (IS_TENSOR(self)) return def->fn(vm, self, argc, args, kw);
+  if (IS_TENSOR(self)) {
+    if (!arity_ok(def, argc, kw)) return arity_error(vm, def, argc);
+    return def->fn(vm, self, argc, args, kw);
+  }
   if (argc > 0 && IS_TENSOR(args[0])) {
-    /* a wrapping global's arity is the union of both: check ours */
-    if (argc - 1 < def->min_args || (def->max_args >= 0 && argc - 1 > def->max_args))
-      return arity_error(vm, def, argc - 1);
+    if (!arity_ok(def, argc - 1, kw)) return arity_error(vm, def, argc - 1);
     return def->fn(vm, args[0], argc - 1, args + 1, kw);
   }
   if (id == LT_pow && argc == 2 && IS_NUMBER(args[0]) && IS_TENSOR(args[1])) { /* pow(2, x) */
@@ -788,7 +797,7 @@ static void install_global(AgVM *vm, int id) {
       IS_NATIVE(existing) && AS_NATIVE(existing)->fn != fn_natives[id]) {
     st->wrapped[id] = AS_NATIVE(existing);
   }
-  int min = def->min_args + 1, max = def->max_args < 0 ? -1 : def->max_args + 1;
+  int min = 1, max = def->max_args < 0 ? -1 : def->max_args + 1;
   ObjNative *orig = st->wrapped[id];
   if (orig != NULL) {
     if (orig->min_args < min) min = orig->min_args;
@@ -804,8 +813,7 @@ void lib_install_tensor(AgVM *vm) {
     const LibFnDef *def = &fn_defs[id];
     if (def->flags & LF_M) {
       add_name(vm, &st->tensor_names, def->name, LIB_ATTR_COUNT + id);
-      st->methods[id] =
-          obj_new_native(vm, def->name, fn_natives[id], def->min_args, def->max_args, true);
+      st->methods[id] = obj_new_native(vm, def->name, fn_natives[id], 0, def->max_args, true);
     }
     if (def->flags & LF_G) install_global(vm, id);
   }
