@@ -96,6 +96,7 @@ static bool equal_depth(Value a, Value b, int depth) {
     return x->start == y->start && x->stop == y->stop && x->step == y->step;
   }
   case OBJ_DTYPE: return AS_DTYPE(a)->dtype == AS_DTYPE(b)->dtype;
+  case OBJ_NODE: return AS_NODE_OBJ(a)->node == AS_NODE_OBJ(b)->node; /* identity of the graph node */
   default: return false;
   }
 }
