@@ -764,6 +764,7 @@ static char *trace_header(const NodeSet *set, int number) {
 
 void graph_print_trace(FILE *out, Tensor *root) {
   int number = ++trace_count;
+  fflush(stdout); /* the report lands after what the script printed before it */
   GraphRoot r = graph_root_of_tensor(root);
   NodeSet set = {0};
   char *header = set_collect(&set, r.node, NULL) ? trace_header(&set, number) : NULL;

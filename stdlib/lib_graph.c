@@ -26,13 +26,15 @@ static bool root_arg(AgVM *vm, const char *fname, const char *param, Value v, Gr
  * through instances and lists (`model.fc1.weight`, `layers.0.bias`). Names are
  * lent for the drawing and taken back after, so nothing outlives it. */
 
-#define NAME_DEPTH_MAX 4 /* model.block.layers.0.weight */
+#define NAME_DEPTH_MAX 4       /* model.block.layers.0.weight */
+#define NAME_VISITS_MAX 200000 /* values looked at: a web of objects stays cheap */
 
 typedef struct {
   Tensor **leaves; /* the graph's leaves and its output: the ones that want names */
   int nleaves;
   Tensor **lent;   /* the leaves we named, to unname afterwards */
   int nlent;
+  int visits;
 } Naming;
 
 static void name_if_leaf(Naming *n, Tensor *t, const char *name) {
@@ -68,6 +70,7 @@ static void name_in_list(Naming *n, const ObjList *list, const char *path, int d
 }
 
 static void name_in_value(Naming *n, Value v, const char *path, int depth) {
+  if (++n->visits > NAME_VISITS_MAX || n->nlent == n->nleaves) return;
   if (IS_TENSOR(v)) name_if_leaf(n, AS_TENSOR_OBJ(v)->tensor, path);
   else if (depth >= NAME_DEPTH_MAX) return;
   else if (IS_INSTANCE(v)) name_in_fields(n, &AS_INSTANCE(v)->fields, path, depth);
@@ -102,8 +105,14 @@ static void naming_end(Naming *n) {
   free(n->leaves);
 }
 
-bool lib_graph_print(AgVM *vm, FILE *out, Tensor *t) {
-  GraphRoot root = graph_root_of_tensor(t);
+bool lib_graph_print(AgVM *vm, FILE *out, Value v) {
+  GraphRoot root;
+  if (IS_TENSOR(v)) root = graph_root_of_tensor(AS_TENSOR_OBJ(v)->tensor);
+  else if (IS_NODE(v)) root = graph_root_of_node(AS_NODE_OBJ(v)->node);
+  else {
+    tensor_set_error("expected a tensor or a graph node, not %s", vm_type_name(v));
+    return false;
+  }
   Naming n;
   if (!naming_begin(vm, &n, root)) return false;
   bool ok = graph_print_tree(out, root);

@@ -24,9 +24,9 @@
 
 void lib_graph_install(AgVM *vm);
 
-/* The REPL's `:graph EXPR`: print_graph of t to out, leaves named; false
- * with tensor_error() set on failure. */
-bool lib_graph_print(AgVM *vm, FILE *out, Tensor *t);
+/* The REPL's `:graph EXPR`: print_graph of v (a tensor or a node) to out,
+ * leaves named; false with tensor_error() set otherwise or on failure. */
+bool lib_graph_print(AgVM *vm, FILE *out, Value v);
 /* --trace-graph at a backward through root: graph_print_trace to stderr,
  * leaves named. */
 void lib_graph_trace(AgVM *vm, Tensor *root);
