@@ -119,6 +119,8 @@ typedef struct GradNode GradNode;
   X(SliceBackwardBackward0)                                                     \
   X(IndexFillBackward0)        /* g with an indexed region zeroed */            \
   X(CopySlices)                                                                 \
+  X(AsStridedBackward0)        /* a view rebuilt from its base's new history */  \
+  X(AsStridedScatterBackward0) /* zeros with g written into a view's region */   \
   X(IndexSelectBackward0)                                                       \
   X(GatherBackward0)                                                            \
   X(ScatterAddBackward0)                                                        \

@@ -568,17 +568,40 @@ static bool d_index_again(GradNode *n, Tensor *const *g, Tensor **out, const boo
   return done(&s, n, out);
 }
 
+/* g with the written region zeroed: index items, or a view's region. */
+static Tensor *zero_region(Scope *s, GradNode *n, Tensor *grad) {
+  return keep(s, n->p.geom ? ag_strided_zero(grad, n->p.geom)
+                           : ag_index_fill_zero(grad, n->p.items, n->p.nitems));
+}
+
+static Tensor *take_region(Scope *s, GradNode *n, Tensor *grad) {
+  return keep(s, n->p.geom ? ag_strided_get(grad, n->p.geom) : ag_index(grad, n->p.items, n->p.nitems));
+}
+
 static bool d_index_fill(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  give(out, 0, keep(&s, ag_index_fill_zero(G, n->p.items, n->p.nitems)));
+  give(out, 0, zero_region(&s, n, G));
   return done(&s, n, out);
 }
 
-/* t[items] = v: the overwritten region of t gets nothing, v gets what reached it. */
+/* t[items] = v (or a write through a view of t): the overwritten region of t
+ * gets nothing, v gets what reached the region. */
 static bool d_index_put(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  if (needs[0]) give(out, 0, keep(&s, ag_index_fill_zero(G, n->p.items, n->p.nitems)));
-  if (needs[1]) give(out, 1, keep(&s, ag_index(G, n->p.items, n->p.nitems)));
+  if (needs[0]) give(out, 0, zero_region(&s, n, G));
+  if (needs[1]) give(out, 1, take_region(&s, n, G));
+  return done(&s, n, out);
+}
+
+static bool d_strided_get(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_strided_embed(G, IN, n->p.geom)));
+  return done(&s, n, out);
+}
+
+static bool d_strided_embed(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_strided_get(G, n->p.geom)));
   return done(&s, n, out);
 }
 
@@ -752,6 +775,7 @@ const AgDerivFn ag_derivatives[AG_NODE_COUNT] = {
     F(IndexPutBackward0, d_index_put), F(CopySlices, d_index_put),
     F(IndexPutImplBackward0, d_index_again), F(SelectBackwardBackward0, d_index_again),
     F(SliceBackwardBackward0, d_index_again), F(IndexFillBackward0, d_index_fill),
+    F(AsStridedBackward0, d_strided_get), F(AsStridedScatterBackward0, d_strided_embed),
     F(GatherBackward0, d_gather), F(ScatterAddBackward0, d_scatter_add), F(MmBackward0, d_mm),
     F(BmmBackward0, d_bmm), F(MvBackward0, d_mv), F(DotBackward0, d_dot),
     F(SoftmaxBackward0, d_softmax), F(LogSoftmaxBackward0, d_log_softmax),

@@ -43,13 +43,64 @@ static bool should_record_inplace(Tensor *a, Tensor *other, bool *record) {
                      a->dtype == DT_INT64 ? "Long" : "Bool");
     return false;
   }
-  if (a->meta && meta_of(a)->view_base) {
-    tensor_set_error("in-place modification of a view of a tensor that requires grad is not "
-                     "supported: assign through the base tensor (t[...] = v) or clone() the "
-                     "view first");
+  for (int d = 0; d < a->ndim; d++)
+    if (a->stride[d] == 0 && a->shape[d] > 1) {
+      tensor_set_error("unsupported operation: more than one element of the written-to tensor "
+                       "refers to a single memory location. Please clone() the tensor before "
+                       "performing the operation.");
+      return false;
+    }
+  const Tensor *base = a->meta ? meta_of(a)->view_base : NULL;
+  if (base && !tensor_is_contiguous(base)) {
+    tensor_set_error("in-place write through a view of a non-contiguous tensor that requires "
+                     "grad is not supported: clone() the view first");
     return false;
   }
   return true;
+}
+
+/* The view's region in its base, as AgGeom's int64 layout (malloc'd). */
+static int64_t *view_geometry(const Tensor *v, const Tensor *base) {
+  int64_t *g = malloc((size_t)(2 + 2 * v->ndim) * sizeof *g);
+  if (!g) {
+    tensor_set_error("out of memory");
+    return NULL;
+  }
+  g[0] = v->ndim;
+  g[1] = v->offset - base->offset;
+  memcpy(g + 2, v->shape, (size_t)v->ndim * sizeof *g);
+  memcpy(g + 2 + v->ndim, v->stride, (size_t)v->ndim * sizeof *g);
+  return g;
+}
+
+static bool rebase(Tensor *a, GradNode *n);
+
+/* After a recorded write through view v: its base's history becomes
+ * CopySlices(old base, new v) and v becomes a view of that new history, as
+ * PyTorch does. (Other views of the base taken earlier keep their history.) */
+static bool propagate_to_base(Tensor *v) {
+  Tensor *base = v->meta ? meta_of(v)->view_base : NULL;
+  if (!base) return true;
+  GradNode *copy = ag_record_node(AG_NODE_CopySlices, (Tensor *[2]){base, v}, 2, 0, 1);
+  if (!copy || !(copy->p.geom = view_geometry(v, base))) {
+    if (copy) node_finish(copy);
+    return false;
+  }
+  bool ok = rebase(base, copy);
+  node_finish(copy);
+  GradNode *view = ok ? ag_record_node(AG_NODE_AsStridedBackward0, &base, 1, 0, 1) : NULL;
+  if (!view || !(view->p.geom = view_geometry(v, base))) {
+    if (view) node_finish(view);
+    return false;
+  }
+  ok = rebase(v, view);
+  node_finish(view);
+  return ok;
+}
+
+/* The end of every in-place op: a recorded write through a view reaches its base. */
+static bool inplace_done(Tensor *a, bool record, bool ok) {
+  return ok && (!record || propagate_to_base(a));
 }
 
 /* Moves a's retain_grad from its old node to its new one. */
@@ -118,7 +169,7 @@ bool ag_binary_(BinaryOp op, Tensor *a, Tensor *b) {
   Tensor *src = source_for(a, op != BIN_ADD && op != BIN_SUB);
   Tensor *r = src ? ag_binary(op, src, b) : NULL;
   tensor_release(src);
-  return r && adopt_result(a, r);
+  return inplace_done(a, record, r && adopt_result(a, r));
 }
 
 bool ag_binary_scalar_(BinaryOp op, Tensor *a, double s) {
@@ -133,7 +184,7 @@ bool ag_binary_scalar_(BinaryOp op, Tensor *a, double s) {
   Tensor *src = source_for(a, reads);
   Tensor *r = src ? ag_binary_scalar(op, src, s) : NULL;
   tensor_release(src);
-  return r && adopt_result(a, r);
+  return inplace_done(a, record, r && adopt_result(a, r));
 }
 
 bool ag_unary_(UnaryOp op, Tensor *a) {
@@ -147,7 +198,7 @@ bool ag_unary_(UnaryOp op, Tensor *a) {
   Tensor *src = source_for(a, op != UN_NEG);
   Tensor *r = src ? ag_unary(op, src) : NULL;
   tensor_release(src);
-  return r && adopt_result(a, r);
+  return inplace_done(a, record, r && adopt_result(a, r));
 }
 
 bool ag_clamp_(Tensor *a, double lo, double hi) {
@@ -161,7 +212,7 @@ bool ag_clamp_(Tensor *a, double lo, double hi) {
   Tensor *src = source_for(a, true);
   Tensor *r = src ? ag_clamp(src, lo, hi) : NULL;
   tensor_release(src);
-  return r && adopt_result(a, r);
+  return inplace_done(a, record, r && adopt_result(a, r));
 }
 
 /* The op wrote new values that do not depend on the old ones: a node with
@@ -173,7 +224,7 @@ static bool overwrite_record(Tensor *a, AgNodeKind kind, bool record) {
   if (!n) return false;
   bool ok = rebase(a, n);
   node_finish(n);
-  return ok;
+  return inplace_done(a, record, ok);
 }
 
 bool ag_fill_(Tensor *a, double v) {
@@ -217,7 +268,7 @@ bool ag_copy_(Tensor *dst, Tensor *src) {
     return false;
   }
   ag_note_inplace_write(dst);
-  return !record || rebase_finish(dst, n);
+  return !record || inplace_done(dst, record, rebase_finish(dst, n));
 }
 
 bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v) {
@@ -235,5 +286,5 @@ bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v) {
     return false;
   }
   ag_note_inplace_write(a);
-  return !record || rebase_finish(a, node);
+  return !record || inplace_done(a, record, rebase_finish(a, node));
 }

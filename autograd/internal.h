@@ -66,7 +66,21 @@ typedef struct {
   Reduction red;
   IndexItem *items; /* owned; tensor items hold retained aliases */
   int nitems;
+  int64_t *geom;    /* owned: a view's region in its contiguous base (AgGeom layout) */
 } AgParams;
+
+/* A view's region inside its contiguous base, flattened into int64s:
+ * [ndim, offset, shape[ndim], stride[ndim]] (what a CopySlices needs). */
+typedef struct {
+  int ndim;
+  int64_t offset;
+  const int64_t *shape, *stride;
+} AgGeom;
+
+static inline AgGeom geom_of(const int64_t *g) {
+  AgGeom r = {(int)g[0], g[1], g + 2, g + 2 + g[0]};
+  return r;
+}
 
 /* Rarely needed parts of a node, allocated on demand. */
 typedef struct {
@@ -180,6 +194,12 @@ Tensor *ag_scatter_add_into(const AgInfo *in, int dim, const Tensor *index, Tens
 Tensor *ag_normal_cdf(Tensor *x);
 /* g with the region `items` zeroed (the base's share of index assignment). */
 Tensor *ag_index_fill_zero(Tensor *g, const IndexItem *items, int n);
+/* The region `geom` of g (shaped as the base) as a new tensor; the base-shaped
+ * zeros with g written into the region; g with the region zeroed. All three
+ * are differentiable (each one's backward is another of them). */
+Tensor *ag_strided_get(Tensor *g, const int64_t *geom);
+Tensor *ag_strided_embed(Tensor *g, const AgInfo *base, const int64_t *geom);
+Tensor *ag_strided_zero(Tensor *g, const int64_t *geom);
 bool ag_anomaly_check_forward(void);
 /* dims normalised to 0..ndim-1 (all dims when dims is NULL) into p. */
 void params_set_dims(AgParams *p, const int *dims, int ndims, int ndim);

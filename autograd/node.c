@@ -97,6 +97,7 @@ static void params_free(AgParams *p) {
   for (int i = 0; i < p->nitems; i++)
     if (p->items[i].kind == IDX_TENSOR) tensor_release((Tensor *)p->items[i].tensor);
   free(p->items);
+  free(p->geom);
 }
 
 /* Frees one node; the nodes it referred to are pushed onto `dying`. */

@@ -468,3 +468,56 @@ Tensor *ag_matmul(Tensor *a, Tensor *b) {
   if (a->ndim >= 3 && b->ndim <= 2) return matmul_folded(a, b);
   return matmul_batched(a, b);
 }
+
+/* ---- a view's region inside its base (in-place writes through views) ---- */
+
+static Tensor *region_of(Tensor *contiguous, const int64_t *geom) {
+  AgGeom g = geom_of(geom);
+  return tensor_view_of(contiguous, g.ndim, g.shape, g.stride, contiguous->offset + g.offset);
+}
+
+static Tensor *geom_record(AgNodeKind kind, Tensor *g, Tensor *out, const int64_t *geom) {
+  if (!ag_record_wanted(&g, 1, out)) return out;
+  GradNode *n = ag_record_node(kind, &g, 1, 0, 1);
+  size_t len = (size_t)(2 + 2 * geom[0]) * sizeof(int64_t);
+  if (n && (n->p.geom = malloc(len))) memcpy(n->p.geom, geom, len);
+  else if (n) {
+    node_finish(n);
+    n = NULL;
+    tensor_set_error("out of memory");
+  }
+  return ag_record_finish(n, out);
+}
+
+Tensor *ag_strided_get(Tensor *g, const int64_t *geom) {
+  Tensor *c = tensor_contiguous(g);
+  Tensor *view = c ? region_of(c, geom) : NULL;
+  Tensor *out = view ? tensor_clone(view) : NULL;
+  tensor_release(view);
+  tensor_release(c);
+  return geom_record(AG_NODE_AsStridedBackward0, g, out, geom);
+}
+
+Tensor *ag_strided_embed(Tensor *g, const AgInfo *base, const int64_t *geom) {
+  Tensor *out = tensor_zeros(g->dtype, base->ndim, info_shape(base));
+  Tensor *view = out ? region_of(out, geom) : NULL;
+  bool ok = view && tensor_copy_(view, g);
+  tensor_release(view);
+  if (!ok) {
+    tensor_release(out);
+    return NULL;
+  }
+  return geom_record(AG_NODE_AsStridedScatterBackward0, g, out, geom);
+}
+
+Tensor *ag_strided_zero(Tensor *g, const int64_t *geom) {
+  Tensor *out = tensor_clone(g);
+  Tensor *view = out ? region_of(out, geom) : NULL;
+  bool ok = view && tensor_fill_(view, 0);
+  tensor_release(view);
+  if (!ok) {
+    tensor_release(out);
+    return NULL;
+  }
+  return geom_record(AG_NODE_IndexFillBackward0, g, out, geom);
+}

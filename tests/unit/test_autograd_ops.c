@@ -545,6 +545,40 @@ static Tensor *f_index_put(Tensor *const *x, void *ctx) {
   return out;
 }
 
+/* Writes through views of a non-leaf reach the base (CopySlices on the base). */
+static Tensor *f_view_write(Tensor *const *x, void *ctx) {
+  int k = *(int *)ctx;
+  Tensor *y = ag_binary_scalar(BIN_MUL, x[0], 2.0); /* [3, 4] */
+  Tensor *v = k == 0 ? ag_select(y, 0, 1) : ag_transpose(y, 0, 1);
+  bool ok;
+  if (k == 0) {
+    ok = ag_binary_(BIN_MUL, v, x[1]); /* row 1 *= x1 */
+  } else {
+    IndexItem items[2] = {{.kind = IDX_INT, .i = 2}, {.kind = IDX_INT, .i = 0}};
+    Tensor *w = ag_select(x[1], 0, 3);
+    ok = ag_index_put_(v, items, 2, w); /* y[0, 2] = x1[3] through y.T */
+    tensor_release(w);
+  }
+  ck_assert_msg(ok, "%s", tensor_error());
+  ck_assert_str_eq(grad_node_name(ag_grad_fn(y)), "CopySlices");
+  Tensor *yy = ag_binary(BIN_MUL, y, y), *vv = ag_unary(UN_SIN, v);
+  Tensor *a = ag_sum(yy, NULL, 0, false), *b = ag_sum(vv, NULL, 0, false);
+  Tensor *out = ag_binary(BIN_ADD, a, b);
+  Tensor *all[] = {y, v, yy, vv, a, b};
+  for (int i = 0; i < 6; i++) tensor_release(all[i]);
+  return out;
+}
+
+START_TEST(writes_through_views) {
+  for (int k = 0; k < 2; k++) {
+    Tensor *x[2] = {leaf(2, (int64_t[]){3, 4}, 0.1), leaf(1, (int64_t[]){4}, 0.5)};
+    gradcheck("write through a view", f_view_write, x, 2, &k);
+    gradgradcheck("write through a view", f_view_write, x, 2, &k);
+    release_all(x, 2);
+  }
+}
+END_TEST
+
 START_TEST(index_assignment) {
   for (int k = 0; k < 2; k++) {
     Tensor *x[2] = {leaf(2, (int64_t[]){3, 4}, 0.1), leaf(1, (int64_t[]){4}, 0.5)};
@@ -734,6 +768,7 @@ int main(void) {
   tcase_add_test(tc, join_and_split);
   tcase_add_test(tc, indexing);
   tcase_add_test(tc, index_assignment);
+  tcase_add_test(tc, writes_through_views);
   tcase_add_test(tc, matrix_products);
   tcase_add_test(tc, strided_leaf_inputs);
   tcase_add_test(tc, nn_functions);
