@@ -5,14 +5,14 @@
  *
  * THE TREE (print_graph, the REPL's :graph, --trace-graph)
  *
- *   MeanBackward0                   []  line 9
- *   └─ AddBackward0                 []  line 8
- *      ├─ MulBackward0              []  line 6
- *      │  ├─ #1 AccumulateGrad x    []
- *      │  └─ #2 AccumulateGrad y    []
- *      └─ AddBackward0              []  line 7
- *         ├─ AccumulateGrad x       []  (see #1 above)
- *         └─ AccumulateGrad y       []  (see #2 above)
+ *   MeanBackward0                 []  line 7
+ *   └─ AddBackward0               []  line 6
+ *      ├─ MulBackward0            []  line 4
+ *      │  ├─ #1 AccumulateGrad x  []
+ *      │  └─ #2 AccumulateGrad y  []
+ *      └─ AddBackward0            []  line 5
+ *         ├─ AccumulateGrad x     []  (see #1 above)
+ *         └─ AccumulateGrad y     []  (see #2 above)
  *
  *   - One node a line: the node's name, the shape of the tensor it produced
  *     (`[]` for a scalar, `[2, 3]`; the dtype follows when it is not float32;
