@@ -46,13 +46,22 @@ static void candidate_add(Candidates *c, const char *word) {
 
 static void candidate_add_cb(void *ctx, const char *word) { candidate_add(ctx, word); }
 
-/* Adds the string keys of a table; for a namespace (slots), only names whose
- * global is defined. */
+/* Entry i of a namespace is defined there, not just a built-in it uses. */
+static bool own_global(AgVM *vm, const Table *names, int i) {
+  Value v = vm->globals[(int)AS_NUMBER(names->entries[i].value)];
+  Value builtin;
+  if (IS_UNDEF(v)) return false;
+  return names == &vm->main_module->names ||
+         !table_get(&vm->builtins, names->entries[i].key, &builtin) || builtin != v;
+}
+
+/* Adds the string keys of a table; for a namespace (slots), only the names
+ * it defines. */
 static void add_table_keys(Candidates *c, AgVM *vm, const Table *t, bool slots) {
   for (int i = 0; i < t->used; i++) {
     Value key = t->entries[i].key;
     if (!IS_STRING(key)) continue;
-    if (slots && IS_UNDEF(vm->globals[(int)AS_NUMBER(t->entries[i].value)])) continue;
+    if (slots && !own_global(vm, t, i)) continue;
     candidate_add(c, AS_CSTRING(key));
   }
 }
@@ -212,6 +221,7 @@ static const char *command_of_line(void) {
 static char **attempt_completion(const char *text, int start, int end) {
   (void)end;
   rl_attempted_completion_over = 1; /* never fall back to file names */
+  rl_completion_append_character = '\0'; /* readline resets it before each completion */
   candidates_clear(&current);
   const char *command = command_of_line();
   if (command != NULL && rl_line_buffer + start <= command) {
@@ -231,5 +241,4 @@ void complete_install(AgVM *vm) {
   rl_attempted_completion_function = attempt_completion;
   /* `.` and `:` stay inside a word: `x.ba` and `:he` complete as a whole. */
   rl_completer_word_break_characters = " \t\n\"'`@$><=;|&{([,+-*/%!~^";
-  rl_completion_append_character = '\0';
 }

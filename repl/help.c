@@ -161,11 +161,22 @@ static bool has_entry(const char *prefix, const char *name) {
   return false;
 }
 
-static int check_table(FILE *out, const Table *t, const char *prefix) {
+/* A module's global that is only a built-in it uses (nn's `len`). */
+static bool borrowed_builtin(AgVM *vm, const Table *module_names, int i) {
+  if (module_names == NULL) return false;
+  Value mine = vm->globals[(int)AS_NUMBER(module_names->entries[i].value)];
+  Value builtin;
+  return IS_UNDEF(mine) || (table_get(&vm->builtins, module_names->entries[i].key, &builtin) &&
+                            builtin == mine);
+}
+
+/* For a module, t is its names and `module` true. */
+static int check_table(AgVM *vm, FILE *out, const Table *t, bool module, const char *prefix) {
   int missing = 0;
   for (int i = 0; i < t->used; i++) {
     Value key = t->entries[i].key;
     if (!IS_STRING(key) || AS_CSTRING(key)[0] == '_' || has_entry(prefix, AS_CSTRING(key))) continue;
+    if (borrowed_builtin(vm, module ? t : NULL, i)) continue;
     fprintf(out, "undocumented: %s%s\n", prefix, AS_CSTRING(key));
     missing++;
   }
@@ -180,7 +191,7 @@ static int check_module(AgVM *vm, FILE *out, const char *name) {
   }
   char prefix[32];
   snprintf(prefix, sizeof prefix, "%s.", name);
-  return check_table(out, &AS_MODULE(v)->names, prefix);
+  return check_table(vm, out, &AS_MODULE(v)->names, true, prefix);
 }
 
 static int check_keywords(FILE *out) {
@@ -197,13 +208,21 @@ static int check_keywords(FILE *out) {
 }
 
 int help_print_missing(AgVM *vm, FILE *out) {
-  int missing = check_table(out, &vm->builtins, "");
-  missing += check_table(out, &vm->list_methods, "list.");
-  missing += check_table(out, &vm->map_methods, "map.");
-  missing += check_table(out, &vm->string_methods, "str.");
+  int missing = check_table(vm, out, &vm->builtins, false, "");
+  missing += check_table(vm, out, &vm->list_methods, false, "list.");
+  missing += check_table(vm, out, &vm->map_methods, false, "map.");
+  missing += check_table(vm, out, &vm->string_methods, false, "str.");
   missing += check_module(vm, out, "nn");
   missing += check_module(vm, out, "optim");
   missing += check_module(vm, out, "autograd");
   missing += check_keywords(out);
   return missing;
+}
+
+int help_main(AgVM *vm, const char *option) {
+  if (strcmp(option, "--help-reference") == 0) {
+    help_write_reference(stdout);
+    return 0;
+  }
+  return help_print_missing(vm, stdout) > 0 ? 1 : 0;
 }

@@ -61,4 +61,8 @@ void help_write_reference(FILE *out);
 /* Prints the built-ins of `vm` that have no entry; returns their number. */
 int help_print_missing(AgVM *vm, FILE *out);
 
+/* `ag --help-reference` (the Markdown on stdout) and `ag --help-missing`
+ * (exit 1 when something is undocumented). */
+int help_main(AgVM *vm, const char *option);
+
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "parser/compiler.h"
+#include "repl/help.h"
 #include "repl/repl.h"
 #include "stdlib/builtins.h"
 #include "stdlib/lib.h"
@@ -28,6 +29,7 @@ typedef struct {
   const char *file; /* script, or NULL for stdin / REPL */
   const char *code; /* -e CODE */
   bool trace_graph;
+  const char *help_option; /* --help-reference, --help-missing (repl/help.h) */
   int script_argc;
   char **script_argv;
 } Options;
@@ -65,6 +67,8 @@ static int parse_options(int argc, char **argv, Options *o) {
     } else if (strcmp(a, "--version") == 0) {
       printf("ag %s\n", AG_VERSION);
       return 0;
+    } else if (strcmp(a, "--help-reference") == 0 || strcmp(a, "--help-missing") == 0) {
+      o->help_option = a;
     } else if (strcmp(a, "--trace-graph") == 0) {
       o->trace_graph = true;
     } else if ((strcmp(a, "--check") == 0 || strcmp(a, "--dis") == 0) && i + 1 < argc) {
@@ -142,6 +146,7 @@ static int run_stdin(AgVM *vm) {
 }
 
 static int run(AgVM *vm, const Options *o) {
+  if (o->help_option != NULL) return help_main(vm, o->help_option);
   switch (o->mode) {
   case MODE_CHECK:
   case MODE_DIS: return compile_only(vm, o);

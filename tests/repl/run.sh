@@ -5,8 +5,8 @@
 # NO_COLOR=1 and TERM=dumb unless the case's first line says otherwise:
 #   # env: NAME=VALUE ...     extra environment (VALUE may use $TMP)
 #   # unset: NAME ...         variables to remove (e.g. NO_COLOR)
-# Also diffs `ag --help-reference` with docs/reference.md and requires
-# `ag --help-missing` to find nothing.
+# Also diffs `ag --help-reference` with docs/reference.md, requires
+# `ag --help-missing` to find nothing and runs every example of the reference.
 #
 # usage: sh tests/repl/run.sh AG_BINARY PTYDRIVER
 # Prints FAIL lines with the driver's report, then "N passed, M failed";
@@ -69,6 +69,27 @@ else
   fail "ag --help-missing: built-ins without help"
   printf '%s\n' "$out" | head -40 | sed 's/^/    /'
 fi
+
+# Every example of the reference runs (exit 0) from a scratch directory;
+# examples of REPL commands and those needing files ("# given ...") are skipped.
+run_examples() {
+  local scratch name code status=0
+  scratch=$(mktemp -d)
+  while IFS= read -r -d '' name && IFS= read -r -d '' code; do
+    case "$code" in ":"* | "# given"*) continue ;; esac
+    if ! (cd "$scratch" && timeout 20 "$AG" -e "$code" < /dev/null > /dev/null 2> "$scratch/err"); then
+      echo "    example of $name failed:"; sed 's/^/      /' "$scratch/err" | head -8
+      status=1
+    fi
+  done < <(awk '
+    /^### `/ { name = $2; gsub("`", "", name) }
+    /^```ag$/ { inside = 1; code = ""; next }
+    /^```$/ && inside { inside = 0; printf "%s%c%s%c", name, 0, code, 0; next }
+    inside { code = code (code == "" ? "" : "\n") $0 }' "$ROOT/docs/reference.md")
+  rm -rf "$scratch"
+  return $status
+}
+if out=$(run_examples); then pass; else fail "examples in docs/reference.md"; printf '%s\n' "$out"; fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
