@@ -477,12 +477,14 @@ static Value native_anomaly_exit(NATIVE_ARGS) {
 typedef struct {
   AgVM *vm;
   uint32_t class_pin, ctx_pin;
+  bool saved_freed; /* backward without retain_graph dropped ctx.saved_tensors */
 } CustomCtx;
 
 static void custom_release_saved(void *vctx) {
   CustomCtx *c = vctx;
   Value ctx = vm_pinned(c->vm, c->ctx_pin);
-  if (IS_INSTANCE(ctx)) table_remove(&AS_INSTANCE(ctx)->fields, OBJ_VAL(lib_state(c->vm)->s_saved_tensors));
+  if (IS_INSTANCE(ctx) && table_remove(&AS_INSTANCE(ctx)->fields, OBJ_VAL(lib_state(c->vm)->s_saved_tensors)))
+    c->saved_freed = true;
 }
 
 static void custom_release(void *vctx) {
@@ -526,6 +528,15 @@ static int custom_backward(void *vctx, Tensor *const *grads, int ngrads, Tensor 
                            bool *failed) {
   CustomCtx *c = vctx;
   AgVM *vm = c->vm;
+  if (c->saved_freed) {
+    vm_throw_error(vm, "Trying to backward through the graph a second time (or directly access saved "
+                       "tensors after they have already been freed). Saved intermediate values of the "
+                       "graph are freed when you call .backward() or autograd.grad(). Specify "
+                       "retain_graph=true if you need to backward through the graph a second time or if "
+                       "you need to access saved tensors after calling backward.");
+    *failed = true;
+    return -1;
+  }
   Value *bargs = malloc(sizeof(Value) * (size_t)(ngrads + 1));
   if (bargs == NULL) {
     tensor_set_error("out of memory");
@@ -635,6 +646,7 @@ static Value record_custom(AgVM *vm, Value klass, Value ctx, Value out, Tensor *
     return vm_throw_error(vm, "out of memory");
   }
   c->vm = vm;
+  c->saved_freed = false;
   c->class_pin = vm_pin(vm, klass);
   c->ctx_pin = vm_pin(vm, ctx);
   AgFunctionFns fns = {custom_backward, custom_release_saved, custom_release};
