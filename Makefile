@@ -17,7 +17,7 @@ BUILD := build/$(MODE)
 
 WARN := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow=local
 CPPFLAGS += -D_GNU_SOURCE -I. $(shell pkg-config --cflags openblas 2>/dev/null)
-LIBS := $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas) -lreadline -lm -lpthread -fopenmp
+LIBS := $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas) -lreadline -lm -lpthread
 
 ifeq ($(MODE),release)
   OPT := -O2 -g -DNDEBUG
@@ -28,7 +28,7 @@ else ifeq ($(MODE),sanitize)
          -fno-omit-frame-pointer -DAG_DEBUG
   LDFLAGS += -fsanitize=address,undefined
 endif
-CFLAGS += $(WARN) $(OPT) -fopenmp -MMD -MP
+CFLAGS += $(WARN) $(OPT) -MMD -MP
 
 CORE_DIRS := lexer parser vm autograd tensor stdlib
 CORE_SRC := $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c))

@@ -1,5 +1,8 @@
 /* iter.c — the strided elementwise loop (see iter.h). */
 #include "tensor/iter.h"
+#include "tensor/parallel.h"
+
+#include <stdatomic.h>
 
 #include <string.h>
 
@@ -95,6 +98,24 @@ bool tensor_check_interrupt(void) {
   return true;
 }
 
+typedef struct {
+  const TensorIter *it;
+  IterInner fn;
+  const void *ctx;
+  atomic_bool interrupted;
+} IterJob;
+
+static void iter_chunk(int64_t c, void *arg) {
+  IterJob *job = arg;
+  if (tensor_interrupt_requested) {
+    atomic_store(&job->interrupted, true);
+    return;
+  }
+  int64_t start = c * ITER_CHUNK, total = job->it->numel;
+  int64_t end = start + ITER_CHUNK < total ? start + ITER_CHUNK : total;
+  iter_run_range(job->it, start, end, job->fn, job->ctx);
+}
+
 bool tensor_iter_run(TensorIter *it, IterInner fn, const void *ctx) {
   if (it->numel == 0) return true;
   iter_coalesce(it);
@@ -103,18 +124,14 @@ bool tensor_iter_run(TensorIter *it, IterInner fn, const void *ctx) {
     iter_run_range(it, 0, total, fn, ctx);
     return true;
   }
+  IterJob job = {.it = it, .fn = fn, .ctx = ctx};
+  atomic_init(&job.interrupted, false);
   int64_t nchunks = (total + ITER_CHUNK - 1) / ITER_CHUNK;
-  int interrupted = 0;
-#pragma omp parallel for schedule(static) if (total >= ITER_PARALLEL_MIN)
-  for (int64_t c = 0; c < nchunks; c++) {
-    if (tensor_interrupt_requested) {
-      interrupted = 1;
-      continue;
-    }
-    int64_t start = c * ITER_CHUNK;
-    int64_t end = start + ITER_CHUNK < total ? start + ITER_CHUNK : total;
-    iter_run_range(it, start, end, fn, ctx);
+  if (total >= ITER_PARALLEL_MIN) {
+    tensor_parallel_for(nchunks, iter_chunk, &job);
+  } else {
+    for (int64_t c = 0; c < nchunks; c++) iter_chunk(c, &job);
   }
-  if (interrupted) tensor_set_error("Interrupted");
-  return !interrupted;
+  if (atomic_load(&job.interrupted)) tensor_set_error("Interrupted");
+  return !atomic_load(&job.interrupted);
 }

@@ -5,7 +5,7 @@
  * broadcast dimensions). Adjacent dimensions that are contiguous for every
  * operand are merged, so a contiguous tensor of any rank becomes one flat loop.
  * The work is cut into chunks of ITER_CHUNK elements: chunks run on all cores
- * (OpenMP) when the tensor is large, and each chunk polls the interrupt flag.
+ * (parallel.h) when the tensor is large, and each chunk polls the interrupt flag.
  * A kernel (IterInner) processes one run of n elements along the innermost
  * dimension, given a pointer and a byte stride per operand.
  */
@@ -16,8 +16,9 @@
 
 #define ITER_MAX_OPS 4
 #define ITER_CHUNK ((int64_t)1 << 16)
-/* Below this many elements a loop stays on one thread. */
-#define ITER_PARALLEL_MIN ((int64_t)1 << 17)
+/* Below this many elements a loop stays on one thread: waking a worker costs
+ * more than it saves. */
+#define ITER_PARALLEL_MIN ((int64_t)1 << 18)
 
 typedef struct {
   int nops;

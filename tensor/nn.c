@@ -1,7 +1,9 @@
 /* nn.c — forward values of the neural-network functions: softmax,
  * log_softmax (both subtract the row max first, so large logits never
  * overflow) and the losses. */
+#include "tensor/iter.h"
 #include "tensor/ops.h"
+#include "tensor/parallel.h"
 #include "tensor/tensor_internal.h"
 
 #include <math.h>
@@ -32,6 +34,34 @@ static bool require_float_input(const Tensor *a, const char *what) {
     }                                                                                        \
   } while (0)
 
+typedef struct {
+  const void *in;
+  void *out;
+  DType dt;
+  bool want_log;
+  int64_t n, inner, rows, rows_per_block;
+} SoftmaxJob;
+
+/* Rows [b * rows_per_block, ...) of the (outer, n, inner) view. */
+static void softmax_block(int64_t b, void *arg) {
+  const SoftmaxJob *job = arg;
+  const void *in = job->in;
+  void *out = job->out;
+  int64_t n = job->n, inner = job->inner;
+  int64_t first = b * job->rows_per_block;
+  int64_t last = first + job->rows_per_block < job->rows ? first + job->rows_per_block : job->rows;
+  for (int64_t r = first; r < last && !tensor_interrupt_requested; r++) {
+    int64_t base = (r / inner) * n * inner + r % inner;
+    if (job->dt == DT_FLOAT32) {
+      if (job->want_log) SOFTMAX_ROW(float, 1);
+      else SOFTMAX_ROW(float, 0);
+    } else {
+      if (job->want_log) SOFTMAX_ROW(double, 1);
+      else SOFTMAX_ROW(double, 0);
+    }
+  }
+}
+
 static Tensor *softmax_impl(const Tensor *a, int dim, bool want_log) {
   if (!require_float_input(a, want_log ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl"))
     return NULL;
@@ -42,24 +72,16 @@ static Tensor *softmax_impl(const Tensor *a, int dim, bool want_log) {
     tensor_release(c);
     return NULL;
   }
-  int64_t n = a->ndim ? a->shape[dim] : 1, outer = 1, inner = 1;
-  for (int d = 0; d < dim; d++) outer *= a->shape[d];
-  for (int d = dim + 1; d < a->ndim; d++) inner *= a->shape[d];
-  const void *in = tensor_data(c);
-  void *out = tensor_data(o);
-  int64_t rows = outer * inner;
-#pragma omp parallel for schedule(static) if (a->numel >= (1 << 17))
-  for (int64_t r = 0; r < rows; r++) {
-    if (tensor_interrupt_requested) continue;
-    int64_t base = (r / inner) * n * inner + r % inner;
-    if (a->dtype == DT_FLOAT32) {
-      if (want_log) SOFTMAX_ROW(float, 1);
-      else SOFTMAX_ROW(float, 0);
-    } else {
-      if (want_log) SOFTMAX_ROW(double, 1);
-      else SOFTMAX_ROW(double, 0);
-    }
-  }
+  SoftmaxJob job = {.in = tensor_data(c), .out = tensor_data(o), .dt = a->dtype, .want_log = want_log,
+                    .n = a->ndim ? a->shape[dim] : 1, .inner = 1, .rows = 1};
+  for (int d = 0; d < dim; d++) job.rows *= a->shape[d];
+  for (int d = dim + 1; d < a->ndim; d++) job.inner *= a->shape[d];
+  job.rows *= job.inner;
+  job.rows_per_block = job.n >= ITER_CHUNK ? 1 : ITER_CHUNK / (job.n > 0 ? job.n : 1);
+  int64_t blocks = (job.rows + job.rows_per_block - 1) / job.rows_per_block;
+  if (a->numel >= ITER_PARALLEL_MIN) tensor_parallel_for(blocks, softmax_block, &job);
+  else
+    for (int64_t b = 0; b < blocks; b++) softmax_block(b, &job);
   tensor_release(c);
   if (tensor_check_interrupt()) {
     tensor_release(o);

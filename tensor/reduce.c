@@ -10,6 +10,7 @@
  */
 #include "tensor/iter.h"
 #include "tensor/ops.h"
+#include "tensor/parallel.h"
 #include "tensor/tensor_internal.h"
 
 #include <math.h>
@@ -231,53 +232,77 @@ static void reduce_row(RedKind k, const Tensor *mk, int64_t m, RedAcc *acc) {
   }
 }
 
+/* A parallel reduction job: either chunks of one long row (parts[c] holds
+ * chunk c's partial result) or blocks of whole rows written straight out. */
+typedef struct {
+  RedKind k;
+  const Tensor *mk;
+  RedAcc *parts;
+  int64_t rows_per_block;
+  DType out_dt;
+  char *od;
+  int64_t *id;
+} RedJob;
+
+static void single_chunk(int64_t c, void *arg) {
+  RedJob *job = arg;
+  const Tensor *mk = job->mk;
+  size_t es = dtype_size(mk->dtype);
+  int64_t K = mk->shape[1], stride = mk->stride[1] * (int64_t)es;
+  int64_t j = c * ITER_CHUNK, len = K - j < ITER_CHUNK ? K - j : ITER_CHUNK;
+  acc_init(job->k, &job->parts[c]);
+  if (!tensor_interrupt_requested)
+    acc_run(job->k, mk->dtype, (const char *)tensor_data(mk) + j * stride, len, stride, j,
+            &job->parts[c]);
+}
+
 /* One output: chunks of the single row are reduced in parallel, then combined. */
 static void reduce_single(RedKind k, const Tensor *mk, RedAcc *out) {
   int64_t K = mk->shape[1];
   int64_t nchunks = (K + ITER_CHUNK - 1) / ITER_CHUNK;
-  if (nchunks <= 1) {
-    reduce_row(k, mk, 0, out);
-    return;
-  }
-  RedAcc *parts = malloc((size_t)nchunks * sizeof *parts);
+  RedAcc *parts = nchunks > 1 ? malloc((size_t)nchunks * sizeof *parts) : NULL;
   if (!parts) {
     reduce_row(k, mk, 0, out);
     return;
   }
-  size_t es = dtype_size(mk->dtype);
-  const char *row = (const char *)tensor_data(mk);
-  int64_t stride = mk->stride[1] * (int64_t)es;
-#pragma omp parallel for schedule(static) if (K >= ITER_PARALLEL_MIN)
-  for (int64_t c = 0; c < nchunks; c++) {
-    int64_t j = c * ITER_CHUNK, len = K - j < ITER_CHUNK ? K - j : ITER_CHUNK;
-    acc_init(k, &parts[c]);
-    if (!tensor_interrupt_requested) acc_run(k, mk->dtype, row + j * stride, len, stride, j, &parts[c]);
-  }
+  RedJob job = {.k = k, .mk = mk, .parts = parts};
+  if (K >= ITER_PARALLEL_MIN) tensor_parallel_for(nchunks, single_chunk, &job);
+  else
+    for (int64_t c = 0; c < nchunks; c++) single_chunk(c, &job);
   *out = parts[0];
   for (int64_t c = 1; c < nchunks; c++) acc_combine(k, mk->dtype, out, &parts[c]);
   free(parts);
 }
 
+static void row_block(int64_t b, void *arg) {
+  RedJob *job = arg;
+  int64_t M = job->mk->shape[0], first = b * job->rows_per_block;
+  int64_t last = first + job->rows_per_block < M ? first + job->rows_per_block : M;
+  size_t oes = dtype_size(job->out_dt);
+  for (int64_t m = first; m < last; m++) {
+    RedAcc acc;
+    reduce_row(job->k, job->mk, m, &acc);
+    acc_store(job->mk->dtype, job->out_dt, job->od + (size_t)m * oes, &acc);
+    if (job->id) job->id[m] = acc.idx;
+  }
+}
+
 /* Runs the plan: values into `out` (dtype out->dtype), indices into `idx` if given. */
 static bool reduce_into(RedKind k, const RedPlan *pl, Tensor *out, Tensor *idx) {
   const Tensor *mk = pl->mk;
-  DType in_dt = mk->dtype;
-  char *od = tensor_data(out);
-  int64_t *id = idx ? tensor_data(idx) : NULL;
-  size_t oes = dtype_size(out->dtype);
   if (pl->M == 1) {
     RedAcc acc;
     reduce_single(k, mk, &acc);
-    acc_store(in_dt, out->dtype, od, &acc);
-    if (id) id[0] = acc.idx;
-  } else {
-#pragma omp parallel for schedule(static) if (pl->M * pl->K >= ITER_PARALLEL_MIN && pl->M > 1)
-    for (int64_t m = 0; m < pl->M; m++) {
-      RedAcc acc;
-      reduce_row(k, mk, m, &acc);
-      acc_store(in_dt, out->dtype, od + (size_t)m * oes, &acc);
-      if (id) id[m] = acc.idx;
-    }
+    acc_store(mk->dtype, out->dtype, tensor_data(out), &acc);
+    if (idx) *(int64_t *)tensor_data(idx) = acc.idx;
+  } else if (pl->M > 1) {
+    int64_t rows = pl->K >= ITER_CHUNK ? 1 : ITER_CHUNK / (pl->K > 0 ? pl->K : 1);
+    RedJob job = {.k = k, .mk = mk, .rows_per_block = rows, .out_dt = out->dtype,
+                  .od = tensor_data(out), .id = idx ? tensor_data(idx) : NULL};
+    int64_t blocks = (pl->M + rows - 1) / rows;
+    if (pl->M * pl->K >= ITER_PARALLEL_MIN) tensor_parallel_for(blocks, row_block, &job);
+    else
+      for (int64_t b = 0; b < blocks; b++) row_block(b, &job);
   }
   return !tensor_check_interrupt();
 }
