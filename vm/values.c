@@ -103,17 +103,26 @@ static bool equal_depth(Value a, Value b, int depth) {
 
 bool vm_values_equal(Value a, Value b) { return equal_depth(a, b, 0); }
 
-static int compare_lists(AgVM *vm, ObjList *a, ObjList *b) {
+static int less_depth(AgVM *vm, Value a, Value b, int depth);
+
+/* Lexicographic: the first pair that differs decides. */
+static int compare_lists(AgVM *vm, ObjList *a, ObjList *b, int depth) {
+  if (depth > EQUAL_DEPTH_MAX) {
+    vm_throw_error(vm, "lists nested too deeply to compare");
+    return -1;
+  }
   for (int i = 0; i < a->count && i < b->count; i++) {
-    int lt = vm_less_than(vm, a->items[i], b->items[i]);
+    int lt = less_depth(vm, a->items[i], b->items[i], depth + 1);
     if (lt != 0) return lt;
-    lt = vm_less_than(vm, b->items[i], a->items[i]);
+    lt = less_depth(vm, b->items[i], a->items[i], depth + 1);
     if (lt != 0) return lt < 0 ? -1 : 0;
   }
   return a->count < b->count;
 }
 
-int vm_less_than(AgVM *vm, Value a, Value b) {
+int vm_less_than(AgVM *vm, Value a, Value b) { return less_depth(vm, a, b, 0); }
+
+static int less_depth(AgVM *vm, Value a, Value b, int depth) {
   if (IS_NUMBER(a) && IS_NUMBER(b)) return AS_NUMBER(a) < AS_NUMBER(b);
   if (IS_STRING(a) && IS_STRING(b)) {
     ObjString *x = AS_STRING(a), *y = AS_STRING(b);
@@ -121,7 +130,7 @@ int vm_less_than(AgVM *vm, Value a, Value b) {
     int c = memcmp(x->chars, y->chars, (size_t)n);
     return c < 0 || (c == 0 && x->length < y->length);
   }
-  if (IS_LIST(a) && IS_LIST(b)) return compare_lists(vm, AS_LIST(a), AS_LIST(b));
+  if (IS_LIST(a) && IS_LIST(b)) return compare_lists(vm, AS_LIST(a), AS_LIST(b), depth);
   if (IS_BOOL(a) && IS_BOOL(b)) return !AS_BOOL(a) && AS_BOOL(b);
   vm_throw_error(vm, "'<' is not supported between %s and %s", vm_type_name(a), vm_type_name(b));
   return -1;
@@ -197,7 +206,24 @@ int vm_format_number(double d, char *buf, size_t size) {
 
 /* ---- str / repr ---- */
 
-static bool append_value(AgVM *vm, VmBuf *b, Value v, bool quote, int depth);
+/* The containers being printed, outermost first: one that contains itself
+ * prints as [...] / {...}, as in Python. */
+typedef struct {
+  Obj *open[PRINT_DEPTH_MAX];
+  int depth;
+} PrintPath;
+
+static bool append_value(AgVM *vm, VmBuf *b, Value v, bool quote, PrintPath *path);
+
+/* Enters container o; false when it is already open (a cycle) or too deep. */
+static bool path_enter(PrintPath *path, Obj *o) {
+  if (path->depth >= PRINT_DEPTH_MAX) return false;
+  for (int i = 0; i < path->depth; i++) {
+    if (path->open[i] == o) return false;
+  }
+  path->open[path->depth++] = o;
+  return true;
+}
 
 static void append_quoted(VmBuf *b, const ObjString *s) {
   vm_buf_addc(b, '"');
@@ -218,22 +244,23 @@ static void append_quoted(VmBuf *b, const ObjString *s) {
   vm_buf_addc(b, '"');
 }
 
-static bool append_list(AgVM *vm, VmBuf *b, ObjList *l, int depth) {
-  if (depth > PRINT_DEPTH_MAX) {
+static bool append_list(AgVM *vm, VmBuf *b, ObjList *l, PrintPath *path) {
+  if (!path_enter(path, &l->obj)) {
     vm_buf_adds(b, "[...]");
     return true;
   }
   vm_buf_addc(b, '[');
   for (int i = 0; i < l->count; i++) {
     if (i > 0) vm_buf_adds(b, ", ");
-    if (!append_value(vm, b, l->items[i], true, depth + 1)) return false;
+    if (!append_value(vm, b, l->items[i], true, path)) return false;
   }
   vm_buf_addc(b, ']');
+  path->depth--;
   return true;
 }
 
-static bool append_map(AgVM *vm, VmBuf *b, ObjMap *m, int depth) {
-  if (depth > PRINT_DEPTH_MAX) {
+static bool append_map(AgVM *vm, VmBuf *b, ObjMap *m, PrintPath *path) {
+  if (!path_enter(path, &m->obj)) {
     vm_buf_adds(b, "{...}");
     return true;
   }
@@ -244,11 +271,12 @@ static bool append_map(AgVM *vm, VmBuf *b, ObjMap *m, int depth) {
     if (IS_UNDEF(e->key)) continue;
     if (!first) vm_buf_adds(b, ", ");
     first = false;
-    if (!append_value(vm, b, e->key, true, depth + 1)) return false;
+    if (!append_value(vm, b, e->key, true, path)) return false;
     vm_buf_adds(b, ": ");
-    if (!append_value(vm, b, e->value, true, depth + 1)) return false;
+    if (!append_value(vm, b, e->value, true, path)) return false;
   }
   vm_buf_addc(b, '}');
+  path->depth--;
   return true;
 }
 
@@ -301,23 +329,23 @@ static void append_range(VmBuf *b, ObjRange *r) {
   vm_buf_addc(b, ')');
 }
 
-static bool append_object(AgVM *vm, VmBuf *b, Value v, bool quote, int depth) {
+static bool append_object(AgVM *vm, VmBuf *b, Value v, bool quote, PrintPath *path) {
   switch (OBJ_TYPE(v)) {
   case OBJ_STRING:
     if (quote) append_quoted(b, AS_STRING(v));
     else vm_buf_add(b, AS_CSTRING(v), (size_t)AS_STRING(v)->length);
     return true;
-  case OBJ_LIST: return append_list(vm, b, AS_LIST(v), depth);
-  case OBJ_MAP: return append_map(vm, b, AS_MAP(v), depth);
+  case OBJ_LIST: return append_list(vm, b, AS_LIST(v), path);
+  case OBJ_MAP: return append_map(vm, b, AS_MAP(v), path);
   case OBJ_RANGE: append_range(b, AS_RANGE(v)); return true;
   case OBJ_SLICE: {
     ObjSlice *s = AS_SLICE(v);
     vm_buf_adds(b, "slice(");
-    if (!append_value(vm, b, s->start, true, depth + 1)) return false;
+    if (!append_value(vm, b, s->start, true, path)) return false;
     vm_buf_adds(b, ", ");
-    if (!append_value(vm, b, s->stop, true, depth + 1)) return false;
+    if (!append_value(vm, b, s->stop, true, path)) return false;
     vm_buf_adds(b, ", ");
-    if (!append_value(vm, b, s->step, true, depth + 1)) return false;
+    if (!append_value(vm, b, s->step, true, path)) return false;
     vm_buf_addc(b, ')');
     return true;
   }
@@ -342,11 +370,11 @@ static bool append_object(AgVM *vm, VmBuf *b, Value v, bool quote, int depth) {
   return true;
 }
 
-static bool append_value(AgVM *vm, VmBuf *b, Value v, bool quote, int depth) {
+static bool append_value(AgVM *vm, VmBuf *b, Value v, bool quote, PrintPath *path) {
   if (IS_NUMBER(v)) append_number(b, AS_NUMBER(v));
   else if (IS_NIL(v)) vm_buf_adds(b, "nil");
   else if (IS_BOOL(v)) vm_buf_adds(b, AS_BOOL(v) ? "true" : "false");
-  else if (IS_OBJ(v)) return append_object(vm, b, v, quote, depth);
+  else if (IS_OBJ(v)) return append_object(vm, b, v, quote, path);
   else vm_buf_adds(b, "<undefined>");
   return true;
 }
@@ -355,7 +383,9 @@ static Value stringify(AgVM *vm, Value v, bool quote) {
   if (IS_STRING(v) && !quote) return v;
   VmBuf b;
   vm_buf_init(&b);
-  if (!append_value(vm, &b, v, quote, 0)) {
+  PrintPath path;
+  path.depth = 0;
+  if (!append_value(vm, &b, v, quote, &path)) {
     vm_buf_free(&b);
     return VM_EXCEPTION;
   }
