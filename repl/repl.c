@@ -17,7 +17,7 @@
 #include "parser/compiler.h"
 #include "repl/complete.h"
 #include "repl/help.h"
-#include "stdlib/graph.h"
+#include "stdlib/lib_graph.h"
 #include "tensor/tensor.h"
 #include "vm/buffer.h"
 #include "vm/memory.h"
@@ -332,12 +332,12 @@ static void cmd_graph(Repl *r, const char *arg) {
   }
   Value v;
   if (!evaluate(r, arg, &v)) return;
+  if (!IS_TENSOR(v) && !IS_NODE(v)) {
+    report_error(r, ":graph needs a tensor or a graph node, not %s", vm_type_name(v));
+    return;
+  }
   vm_push_root(r->vm, v);
-  bool ok = true;
-  if (IS_TENSOR(v)) ok = graph_print_tensor(stdout, AS_TENSOR_OBJ(v)->tensor);
-  else if (IS_NODE(v)) ok = graph_print_tree(stdout, graph_root_of_node(AS_NODE_OBJ(v)->node));
-  else report_error(r, ":graph needs a tensor or a graph node, not %s", vm_type_name(v));
-  if (!ok) report_error(r, "%s", tensor_error());
+  if (!lib_graph_print(r->vm, stdout, v)) report_error(r, "%s", tensor_error());
   vm_pop_root(r->vm);
   fflush(stdout);
 }

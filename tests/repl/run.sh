@@ -5,6 +5,8 @@
 # NO_COLOR=1 and TERM=dumb unless the case's first line says otherwise:
 #   # env: NAME=VALUE ...     extra environment (VALUE may use $TMP)
 #   # unset: NAME ...         variables to remove (e.g. NO_COLOR)
+#   # sessions: N             run ag N times in a row on the same terminal
+#   # then: SHELL-COMMAND     must succeed after the session ($TMP is set)
 # Also diffs `ag --help-reference` with docs/reference.md, requires
 # `ag --help-missing` to find nothing and runs every example of the reference.
 #
@@ -37,14 +39,24 @@ case_env() {
   done < "$file"
 }
 
+# A header value of the case ("# NAME: VALUE" among the first comment lines).
+header() { sed -n "/^[^#]/q; s/^# $1: //p" "$2" | head -1; }
+
 run_case() {
-  local file=$1 tmp out
+  local file=$1 tmp out sessions check
   tmp=$(mktemp -d)
   mkdir -p "$tmp/home"
   local extra=()
   mapfile -t extra < <(case_env "$file" "$tmp")
+  sessions=$(header sessions "$file")
+  check=$(header then "$file")
+  local cmd=("$AG")
+  if [ -n "$sessions" ]; then
+    cmd=(sh -c 'for i in $(seq "$1"); do "$0" || exit; done' "$AG" "$sessions")
+  fi
   if out=$(cd "$ROOT" && env HOME="$tmp/home" AG_HISTORY="$tmp/history" NO_COLOR=1 TERM=dumb \
-      TMP="$tmp" "${extra[@]}" "$DRIVER" "$file" "$AG" 2>&1); then
+      TMP="$tmp" "${extra[@]}" "$DRIVER" "$file" "${cmd[@]}" 2>&1) &&
+      { [ -z "$check" ] || out=$(TMP="$tmp" sh -c "$check" 2>&1) || { out="then: $check failed"; false; }; }; then
     pass
   else
     fail "${file#$ROOT/}"
