@@ -28,10 +28,11 @@ Tensor *tensor_arange(double start, double end, double step, DType dt) {
   void *data = tensor_data(t);
   switch (dt) {
   case DT_INT64: {
-    int64_t s = (int64_t)start, st = (int64_t)step;
+    uint64_t s = (uint64_t)tensor_double_to_i64(start), st = (uint64_t)tensor_double_to_i64(step);
     bool integral = start == floor(start) && step == floor(step);
-    for (int64_t i = 0; i < n; i++)
-      ((int64_t *)data)[i] = integral ? s + st * i : tensor_double_to_i64(start + step * (double)i);
+    for (int64_t i = 0; i < n; i++) /* exact integer steps (wrapping, never UB) */
+      ((int64_t *)data)[i] = integral ? (int64_t)(s + st * (uint64_t)i)
+                                      : tensor_double_to_i64(start + step * (double)i);
     break;
   }
   case DT_FLOAT32:

@@ -161,7 +161,7 @@ Tensor *tensor_nll_loss(const Tensor *logp, const Tensor *target, Reduction r) {
   if (!loss) return NULL;
   double total = 0, counted = 0;
   for (int64_t i = 0; i < batch; i++) {
-    int64_t t = (int64_t)tensor_get_flat(target, i);
+    int64_t t = tensor_double_to_i64(tensor_get_flat(target, i));
     if (t == NLL_IGNORE_INDEX) continue;
     if (t < 0 || t >= classes) {
       tensor_set_error("Target %lld is out of bounds.", (long long)t);
