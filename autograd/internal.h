@@ -174,6 +174,8 @@ GradNode *ag_record_node(AgNodeKind kind, Tensor *const *inputs, int nin, int ns
 /* Makes out the single output of n and drops the builder's reference; on
  * failure (n NULL included) releases out and returns NULL. */
 Tensor *ag_record_finish(GradNode *n, Tensor *out);
+/* out itself, or an alias of it when it carries autograd state (an input handed back). */
+Tensor *ag_fresh_result(Tensor *out);
 
 /* ---- derivatives.c ---- */
 /* grads: one per output (never NULL); out: one per edge, filled where needs[i]. */

@@ -32,9 +32,19 @@ static bool forward_nan_check(GradNode *n, const Tensor *out) {
   return false;
 }
 
+/* A tensor/ op may hand back its input itself (a no-op view): the result must
+ * be a tensor of its own, or recording would rewrite the input's history. */
+Tensor *ag_fresh_result(Tensor *out) {
+  if (!out || !out->meta) return out;
+  Tensor *alias = tensor_alias(out);
+  tensor_release(out);
+  return alias;
+}
+
 /* Makes out the only output of n; on failure releases both and returns NULL. */
 Tensor *ag_record_finish(GradNode *n, Tensor *out) {
-  if (!n || !node_set_output(n, 0, out) || !forward_nan_check(n, out)) {
+  out = ag_fresh_result(out);
+  if (!n || !out || !node_set_output(n, 0, out) || !forward_nan_check(n, out)) {
     if (n) node_finish(n);
     tensor_release(out);
     return NULL;

@@ -118,7 +118,10 @@ static int pieces_record(AgNodeKind kind, Tensor *a, int count, Tensor ***out, i
   if (count < 0 || !ag_should_record(&a, 1) || !dtype_is_float(a->dtype)) return count;
   GradNode *n = ag_record_node(kind, &a, 1, 0, count);
   bool ok = n != NULL;
-  for (int i = 0; ok && i < count; i++) ok = node_set_output(n, i, (*out)[i]);
+  for (int i = 0; ok && i < count; i++) {
+    (*out)[i] = ag_fresh_result((*out)[i]);
+    ok = (*out)[i] && node_set_output(n, i, (*out)[i]);
+  }
   if (n) {
     n->p.i0 = wrap(dim, a->ndim);
     node_finish(n);
