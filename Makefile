@@ -75,6 +75,12 @@ $(LIBAG): $(CORE_OBJ)
 $(AG_BIN): $(REPL_OBJ) $(LIBAG)
 	$(CC) $(LDFLAGS) -o $@ $(REPL_OBJ) $(LIBAG) $(LIBS)
 
+# The REPL's tests drive ./ag through a pseudo-terminal (tests/repl/).
+PTYDRIVER := $(BUILD)/tests/repl/ptydriver
+$(PTYDRIVER): tests/repl/ptydriver.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -lutil
+
 $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(LIBAG)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIBAG) $(CHECK_LIBS) $(LIBS)
@@ -90,12 +96,13 @@ demo: deps
 	./ag examples/demo.ag
 
 # Everything the suite runs, in the current MODE.
-test-only: $(AG_BIN) unit
+test-only: $(AG_BIN) $(PTYDRIVER) unit
 	sh tests/run_scripts.sh $(AG_BIN)
 	AG_GC_STRESS=1 sh tests/run_scripts.sh $(AG_BIN) tests/scripts/lang
 	sh tests/run_conformance.sh $(AG_BIN)
 	sh tests/run_tutorial.sh $(AG_BIN) docs/tutorial.md
 	sh tests/fuzz_smoke.sh $(AG_BIN)
+	sh tests/repl/run.sh $(AG_BIN) $(PTYDRIVER)
 
 test: deps
 	@$(MAKE) --no-print-directory ag

@@ -24,7 +24,9 @@
  * last directive it exits 0. The program is killed if it is still running.
  * AG_PTY_VERBOSE=1 prints the transcript after a success too.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <poll.h>
 #include <pty.h>
