@@ -91,6 +91,7 @@ typedef struct {
   int refs;          /* edges into it from nodes of this graph */
   int number;        /* its #N once printed (shared nodes only), else 0 */
   bool printed;      /* already shown in full by the current walk */
+  bool common;       /* diff: shown on a line of both graphs */
   GradNode *partner; /* diff: the node of the other graph it was matched with */
 } NodeInfo;
 
@@ -438,8 +439,6 @@ typedef struct {
   int nframes, frame_cap;
   int next_number;
   bool diff; /* rows carry a marker */
-  OpCount *ops;
-  int nops, ops_cap;
   bool failed;
 } Walk;
 
@@ -448,7 +447,6 @@ static void walk_free(Walk *w) {
   set_free(&w->set[1]);
   rows_free(&w->rows);
   free(w->frames);
-  free(w->ops);
 }
 
 static void walk_push(Walk *w, Frame f) {
@@ -463,23 +461,6 @@ static void walk_push(Walk *w, Frame f) {
     w->frame_cap = cap;
   }
   w->frames[w->nframes++] = f;
-}
-
-static OpCount *op_count(Walk *w, const char *name) {
-  for (int i = 0; i < w->nops; i++)
-    if (strcmp(w->ops[i].name, name) == 0) return &w->ops[i];
-  if (w->nops == w->ops_cap) {
-    int cap = w->ops_cap ? w->ops_cap * 2 : 16;
-    OpCount *ops = realloc(w->ops, (size_t)cap * sizeof *ops);
-    if (!ops) {
-      w->failed = true;
-      return NULL;
-    }
-    w->ops = ops;
-    w->ops_cap = cap;
-  }
-  w->ops[w->nops] = (OpCount){.name = name};
-  return &w->ops[w->nops++];
 }
 
 static char side_mark(const Walk *w, int side) {
@@ -511,13 +492,19 @@ static void show_single(Walk *w, int side, int depth, GradNode *node, int output
   }
   NodeInfo *twin = w->diff ? info_of(w, 1 - side, node) : NULL;
   info->printed = true;
-  if (info->refs >= 2 || twin) info->number = ++w->next_number;
-  if (twin) *twin = (NodeInfo){node, twin->refs, info->number, true, node};
+  if (twin && twin->printed && twin->number) { /* shown in full on the other side */
+    info->number = twin->number;
+    rows_add_node(&w->rows, mark, depth, node, output_nr, info->number, true);
+    return;
+  }
+  if (info->refs >= 2 || (twin && !twin->printed)) info->number = ++w->next_number;
+  if (twin && !twin->printed) {
+    twin->printed = true;
+    twin->number = info->number;
+    twin->partner = node;
+  }
   info->partner = twin ? node : NULL;
   rows_add_node(&w->rows, mark, depth, node, output_nr, info->number, false);
-  OpCount *c = op_count(w, grad_node_name(node));
-  if (c && twin) c->both++;
-  else if (c) c->only[side]++;
   if (children_of(node) > 0)
     walk_push(w, (Frame){side, {side == SIDE_A ? node : NULL, side == SIDE_B ? node : NULL},
                          0, depth, 0, children_of(node), false});
@@ -553,15 +540,12 @@ static void show_matched(Walk *w, int depth, GradNode *a, int nra, GradNode *b, 
   ia->partner = b;
   ib->partner = a;
   if (ia->refs >= 2 || ib->refs >= 2) ia->number = ib->number = ++w->next_number;
-  OpCount *c = op_count(w, grad_node_name(a));
   if (nodes_identical(a, nra, b, nrb)) {
     rows_add_node(&w->rows, ' ', depth, a, nra, ia->number, false);
-    if (c) c->both++;
+    ia->common = ib->common = true;
   } else {
     rows_add_node(&w->rows, '-', depth, a, nra, ia->number, false);
     rows_add_node(&w->rows, '+', depth, b, nrb, ib->number, false);
-    if (c) c->only[0]++;
-    if (c) c->only[1]++;
   }
   int count = children_of(a) > children_of(b) ? children_of(a) : children_of(b);
   if (count > 0) walk_push(w, (Frame){SIDE_PAIR, {a, b}, 0, depth, 0, count, false});
@@ -716,14 +700,40 @@ static bool walk_diff(Walk *w, GraphRoot a, GraphRoot b) {
   return ok && !w->rows.failed;
 }
 
+/* Counts per op: a node is in both graphs when it was shown on a common line
+ * or is the very same object in the other graph (counted once, from a's
+ * side); otherwise it is only in its own graph. */
+static OpCount *count_ops(const Walk *w, int *nops) {
+  int cap = w->set[0].count + w->set[1].count + 1;
+  OpCount *ops = calloc((size_t)cap, sizeof *ops);
+  *nops = 0;
+  for (int side = 0; ops && side < 2; side++) {
+    for (int i = 0; i < w->set[side].count; i++) {
+      const NodeInfo *info = &w->set[side].items[i];
+      bool both = info->common || set_find(&w->set[1 - side], info->node) >= 0;
+      if (both && side == 1) continue;
+      const char *name = grad_node_name(info->node);
+      int k = 0;
+      while (k < *nops && strcmp(ops[k].name, name) != 0) k++;
+      if (k == *nops) ops[(*nops)++] = (OpCount){.name = name};
+      if (both) ops[k].both++;
+      else ops[k].only[side]++;
+    }
+  }
+  return ops;
+}
+
 static char *diff_summary(Walk *w) {
-  Str s = {0};
+  int nops;
+  OpCount *ops = count_ops(w, &nops);
+  Str s = {.failed = !ops};
   str_add(&s, "summary: only in a: ");
-  add_op_counts(&s, w->ops, w->nops, 0, false);
+  if (ops) add_op_counts(&s, ops, nops, 0, false);
   str_add(&s, "; only in b: ");
-  add_op_counts(&s, w->ops, w->nops, 1, false);
+  if (ops) add_op_counts(&s, ops, nops, 1, false);
   str_add(&s, "; in both: ");
-  add_op_counts(&s, w->ops, w->nops, 2, false);
+  if (ops) add_op_counts(&s, ops, nops, 2, false);
+  free(ops);
   return str_finish(&s);
 }
 

@@ -428,6 +428,29 @@ START_TEST(diff_custom_and_shared) {
 }
 END_TEST
 
+/* Nodes matched with a partner at one position and met again elsewhere. */
+START_TEST(diff_crossed_pairs) {
+  Tensor *x = scalar_leaf("x", 1);
+  Tensor *p = AT(2, ag_unary(UN_EXP, x)), *q = AT(2, ag_unary(UN_EXP, x));
+  Tensor *sq = AT(3, ag_unary(UN_SIN, q)), *cp = AT(3, ag_unary(UN_COS, p));
+  Tensor *a = AT(4, ag_binary(BIN_ADD, p, sq));
+  Tensor *b = AT(4, ag_binary(BIN_ADD, q, cp));
+  expect_text(diff_of(a, b),
+              "  AddBackward0               []  line 4\n"
+              "  ├─ ExpBackward0            []  line 2\n"
+              "  │  └─ #1 AccumulateGrad x  []\n"
+              "- └─ SinBackward0            []  line 3\n"
+              "-    └─ ExpBackward0         []  line 2\n"
+              "-       └─ AccumulateGrad x  []  (see #1 above)\n"
+              "+ └─ CosBackward0            []  line 3\n"
+              "+    └─ ExpBackward0         []  line 2\n"
+              "+       └─ AccumulateGrad x  []  (see #1 above)\n"
+              "summary: only in a: 1 node (SinBackward0 x1); only in b: 1 node (CosBackward0 x1); in both: 4 nodes (ExpBackward0 x2, AccumulateGrad x1, AddBackward0 x1)\n");
+  Tensor *tmp[] = {x, p, q, sq, cp, a, b};
+  release_all(tmp, 7);
+}
+END_TEST
+
 START_TEST(diff_without_graph) {
   Tensor *x = scalar_leaf("x", 1);
   Tensor *y = AT(2, ag_unary(UN_SIN, x));
@@ -763,6 +786,7 @@ int main(void) {
   tcase_add_test(diff, diff_same_graph);
   tcase_add_test(diff, diff_branches);
   tcase_add_test(diff, diff_custom_and_shared);
+  tcase_add_test(diff, diff_crossed_pairs);
   tcase_add_test(diff, diff_without_graph);
   suite_add_tcase(s, diff);
   TCase *dot = tcase_create("dot");
