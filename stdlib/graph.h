@@ -37,7 +37,11 @@
  * leaves, variable names) agree; a matched pair whose shape or line differs
  * prints as a "- " line and a "+ " line, and its children are still matched.
  * Nodes that do not match print as whole subtrees. Keeping the "  " and "- "
- * lines gives a's tree, the "  " and "+ " lines b's. The last line is
+ * lines gives a's tree, the "  " and "+ " lines b's. A node that is the very
+ * same object in both graphs (a leaf, a subgraph built once) is numbered
+ * and shown in full once; the other side refers to it. The last line counts
+ * distinct nodes: in both (shown on a common line, or the same object in both
+ * graphs), only in a, only in b:
  *   summary: only in a: 2 nodes (MulBackward0 x1, SelectBackward0 x1);
  *            only in b: 0 nodes; in both: 7 nodes
  * (on one line), op counts sorted by count, then name.
