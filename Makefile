@@ -86,7 +86,7 @@ $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(LIBAG)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIBAG) $(CHECK_LIBS) $(LIBS)
 
 unit: $(UNIT_BIN)
-	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; CK_FORK=yes $$t; done
+	@failed=0; for t in $(UNIT_BIN); do echo "== $$t"; CK_FORK=yes $$t || failed=1; done; exit $$failed
 
 deps:
 	@sh tools/install-deps.sh
