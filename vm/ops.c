@@ -79,8 +79,8 @@ static Value concat_lists(AgVM *vm, ObjList *a, ObjList *b) {
   out->items = AG_ALLOCATE(vm, Value, n);
   vm_pop_root(vm);
   out->capacity = n;
-  memcpy(out->items, a->items, sizeof(Value) * (size_t)a->count);
-  memcpy(out->items + a->count, b->items, sizeof(Value) * (size_t)b->count);
+  if (a->count > 0) memcpy(out->items, a->items, sizeof(Value) * (size_t)a->count);
+  if (b->count > 0) memcpy(out->items + a->count, b->items, sizeof(Value) * (size_t)b->count);
   out->count = n;
   return OBJ_VAL(out);
 }
