@@ -120,10 +120,8 @@ void ag_free_meta_cache(void) {
 
 static void meta_destroy(TensorMeta *base) {
   AgMeta *m = (AgMeta *)base;
-  if (m->grad_fn && m->grad_fn->extra && m->grad_fn->extra->retain) {
-    Tensor **slot = &m->grad_fn->extra->retain[m->output_nr];
-    *slot = NULL; /* the node only pointed to us weakly */
-  }
+  if (m->retains_grad && m->grad_fn && m->grad_fn->extra && m->grad_fn->extra->retain)
+    m->grad_fn->extra->retain[m->output_nr] = NULL; /* the node only pointed to us weakly */
   tensor_release(m->grad);
   grad_node_release(m->grad_fn);
   hooks_free(m->hooks);

@@ -257,6 +257,69 @@ START_TEST(version_counter_error_names_lines) {
 }
 END_TEST
 
+START_TEST(version_error_on_a_saved_input) {
+  Tensor *x = vec(2, (double[]){1, 2}, true);
+  Tensor *h = ag_binary_scalar(BIN_ADD, x, 1);
+  Tensor *y = ag_binary(BIN_MUL, h, h); /* saves h, an output of AddBackward0 */
+  ck_assert(ag_binary_scalar_(BIN_MUL, h, 2));
+  ck_assert(ag_binary_scalar_(BIN_MUL, h, 2));
+  Tensor *s = ag_sum(y, NULL, 0, false);
+  ck_assert(!backward(s));
+  assert_error_contains("[torch.FloatTensor [2]], which is output 0 of AddBackward0, is at version 2; "
+                        "expected version 0 instead.");
+  tensor_release(s);
+  tensor_release(y);
+  tensor_release(h);
+  tensor_release(x);
+}
+END_TEST
+
+START_TEST(interrupt_stops_backward) {
+  Tensor *x = scalar(1.0, true);
+  Tensor *y = ag_unary(UN_EXP, x);
+  tensor_interrupt_requested = 1;
+  bool ok = backward(y);
+  tensor_interrupt_requested = 0;
+  ck_assert(!ok);
+  ck_assert_str_eq(tensor_error(), "Interrupted");
+  tensor_release(y);
+  tensor_release(x);
+}
+END_TEST
+
+START_TEST(retained_grad_accumulates_and_follows_rebase) {
+  Tensor *x = vec(2, (double[]){1, 2}, true);
+  Tensor *h = ag_binary_scalar(BIN_MUL, x, 3);
+  ck_assert(ag_retain_grad(h));
+  ck_assert(ag_retains_grad(h));
+  ck_assert(ag_binary_scalar_(BIN_ADD, h, 1)); /* new grad_fn: retain_grad moves along */
+  Tensor *s = ag_sum(h, NULL, 0, false);
+  ck_assert(backward_retain(s));
+  ck_assert(backward(s));
+  ck_assert_double_eq(grad_at(h, 0), 2);
+  ck_assert_double_eq(grad_at(x, 1), 6);
+  tensor_release(s);
+  tensor_release(h); /* the node's weak pointer to h is cleared */
+  tensor_release(x);
+}
+END_TEST
+
+START_TEST(create_graph_backward_keeps_history_in_grad) {
+  Tensor *x = scalar(2.0, true);
+  Tensor *y = ag_binary_scalar(BIN_POW, x, 3);
+  ck_assert(ag_backward(&y, NULL, 1, false, true, NULL, 0));
+  Tensor *g = tensor_retain(ag_get_grad(x)); /* 3 x^2 = 12, with a graph */
+  ck_assert(ag_requires_grad(g));
+  ck_assert_double_eq(tensor_item(g), 12);
+  ck_assert(ag_set_grad(x, NULL));
+  ck_assert(backward(g)); /* d(3x^2)/dx = 6x */
+  ck_assert_double_eq(grad_at(x, 0), 12);
+  tensor_release(g);
+  tensor_release(y);
+  tensor_release(x);
+}
+END_TEST
+
 START_TEST(inplace_on_leaf_and_non_leaf) {
   Tensor *w = vec(2, (double[]){1, 2}, true);
   ck_assert(!ag_binary_scalar_(BIN_ADD, w, 1));
@@ -621,6 +684,10 @@ int main(void) {
   tcase_add_test(tc, hooks_run_in_order_and_can_be_removed);
   tcase_add_test(tc, failing_hook_fails_backward);
   tcase_add_test(tc, version_counter_error_names_lines);
+  tcase_add_test(tc, version_error_on_a_saved_input);
+  tcase_add_test(tc, interrupt_stops_backward);
+  tcase_add_test(tc, retained_grad_accumulates_and_follows_rebase);
+  tcase_add_test(tc, create_graph_backward_keeps_history_in_grad);
   tcase_add_test(tc, inplace_on_leaf_and_non_leaf);
   tcase_add_test(tc, inplace_makes_plain_tensor_require_grad);
   tcase_add_test(tc, copy_fill_and_index_assignment);
