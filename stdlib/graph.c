@@ -356,15 +356,21 @@ static void rows_add(Rows *r, char mark, Str *left, Str *shape, Str *where) {
   r->rows[r->count++] = (Row){mark, l, s, w};
 }
 
-/* A row for node at depth: in full (number > 0 when shared) or as a reference. */
+/* How a node's row reads: in full, as a reference to where it was shown, or
+ * cut at the depth limit (its subtree follows in its own block). */
+typedef enum { ROW_FULL, ROW_REFERENCE, ROW_BREAK, ROW_RESUME } RowKind;
+
 static void rows_add_node(Rows *r, char mark, int depth, const GradNode *node, int output_nr,
-                          int number, bool reference) {
+                          int number, RowKind kind) {
   Str left = {0}, shape = {0}, where = {0};
   add_prefix(&left, r, depth);
-  add_label(&left, node, reference ? 0 : number);
+  add_label(&left, node, kind == ROW_REFERENCE ? 0 : number);
   add_node_shape(&shape, node, output_nr);
-  if (reference) str_addf(&where, "(see #%d above)", number);
+  if (kind == ROW_REFERENCE) str_addf(&where, "(see #%d above)", number);
   else add_line(&where, node);
+  const char *note = kind == ROW_BREAK ? "(continued below)"
+                     : kind == ROW_RESUME ? "(continued from above)" : NULL;
+  if (note) str_addf(&where, "%s%s", where.len ? "  " : "", note);
   rows_add(r, mark, &left, &shape, &where);
 }
 
@@ -440,6 +446,8 @@ typedef struct {
   int next_number;
   bool diff; /* rows carry a marker */
   bool failed;
+  Frame *cut; /* tree: nodes cut at GRAPH_DEPTH_MAX, shown later in blocks of their own */
+  int ncut, cut_cap, cut_done;
 } Walk;
 
 static void walk_free(Walk *w) {
@@ -447,6 +455,7 @@ static void walk_free(Walk *w) {
   set_free(&w->set[1]);
   rows_free(&w->rows);
   free(w->frames);
+  free(w->cut);
 }
 
 static void walk_push(Walk *w, Frame f) {
@@ -475,6 +484,24 @@ static NodeInfo *info_of(Walk *w, int side, const GradNode *node) {
   return i >= 0 ? &w->set[side].items[i] : NULL;
 }
 
+/* A node at the depth limit: shown numbered, its subtree queued for a block
+ * of its own (so lines stay short however deep the graph). */
+static void cut_here(Walk *w, NodeInfo *info, int depth, GradNode *node, int output_nr) {
+  if (!info->number) info->number = ++w->next_number;
+  rows_add_node(&w->rows, 0, depth, node, output_nr, info->number, ROW_BREAK);
+  if (w->ncut == w->cut_cap) {
+    int cap = w->cut_cap ? w->cut_cap * 2 : 16;
+    Frame *cut = realloc(w->cut, (size_t)cap * sizeof *cut);
+    if (!cut) {
+      w->failed = true;
+      return;
+    }
+    w->cut = cut;
+    w->cut_cap = cap;
+  }
+  w->cut[w->ncut++] = (Frame){SIDE_A, {node, NULL}, output_nr, 0, 0, children_of(node), false};
+}
+
 /* Shows one node of one graph at depth (a reference if already shown) and
  * queues its children. A node that is the very same object in the other
  * graph too (a leaf used by both runs) is shown once for both: it shares its
@@ -487,14 +514,14 @@ static void show_single(Walk *w, int side, int depth, GradNode *node, int output
   }
   NodeInfo *info = info_of(w, side, node);
   if (info->printed) {
-    rows_add_node(&w->rows, mark, depth, node, output_nr, info->number, true);
+    rows_add_node(&w->rows, mark, depth, node, output_nr, info->number, ROW_REFERENCE);
     return;
   }
   NodeInfo *twin = w->diff ? info_of(w, 1 - side, node) : NULL;
   info->printed = true;
   if (twin && twin->printed && twin->number) { /* shown in full on the other side */
     info->number = twin->number;
-    rows_add_node(&w->rows, mark, depth, node, output_nr, info->number, true);
+    rows_add_node(&w->rows, mark, depth, node, output_nr, info->number, ROW_REFERENCE);
     return;
   }
   if (info->refs >= 2 || (twin && !twin->printed)) info->number = ++w->next_number;
@@ -504,7 +531,11 @@ static void show_single(Walk *w, int side, int depth, GradNode *node, int output
     twin->partner = node;
   }
   info->partner = twin ? node : NULL;
-  rows_add_node(&w->rows, mark, depth, node, output_nr, info->number, false);
+  if (!w->diff && depth >= GRAPH_DEPTH_MAX && children_of(node) > 0) {
+    cut_here(w, info, depth, node, output_nr);
+    return;
+  }
+  rows_add_node(&w->rows, mark, depth, node, output_nr, info->number, ROW_FULL);
   if (children_of(node) > 0)
     walk_push(w, (Frame){side, {side == SIDE_A ? node : NULL, side == SIDE_B ? node : NULL},
                          0, depth, 0, children_of(node), false});
@@ -541,11 +572,11 @@ static void show_matched(Walk *w, int depth, GradNode *a, int nra, GradNode *b, 
   ib->partner = a;
   if (ia->refs >= 2 || ib->refs >= 2) ia->number = ib->number = ++w->next_number;
   if (nodes_identical(a, nra, b, nrb)) {
-    rows_add_node(&w->rows, ' ', depth, a, nra, ia->number, false);
+    rows_add_node(&w->rows, ' ', depth, a, nra, ia->number, ROW_FULL);
     ia->common = ib->common = true;
   } else {
-    rows_add_node(&w->rows, '-', depth, a, nra, ia->number, false);
-    rows_add_node(&w->rows, '+', depth, b, nrb, ib->number, false);
+    rows_add_node(&w->rows, '-', depth, a, nra, ia->number, ROW_FULL);
+    rows_add_node(&w->rows, '+', depth, b, nrb, ib->number, ROW_FULL);
   }
   int count = children_of(a) > children_of(b) ? children_of(a) : children_of(b);
   if (count > 0) walk_push(w, (Frame){SIDE_PAIR, {a, b}, 0, depth, 0, count, false});
@@ -562,7 +593,7 @@ static void show_pair(Walk *w, int depth, bool has_a, GradNode *a, int nra, bool
   if (has_a && has_b && a && b) {
     NodeInfo *ia = info_of(w, SIDE_A, a), *ib = info_of(w, SIDE_B, b);
     if (ia->printed && ib->printed && ia->partner == b) {
-      rows_add_node(&w->rows, ' ', depth, a, nra, ia->number, true);
+      rows_add_node(&w->rows, ' ', depth, a, nra, ia->number, ROW_REFERENCE);
       return;
     }
     if (!ia->printed && !ib->printed && nodes_match(a, b)) {
@@ -627,11 +658,28 @@ static const char *no_graph_text(GraphRoot root) {
   return "(no graph: the tensor does not require grad)";
 }
 
+/* The subtrees cut at the depth limit, each after an empty line, headed by
+ * its node again. */
+static bool walk_cut_blocks(Walk *w) {
+  bool ok = true;
+  while (ok && w->cut_done < w->ncut) {
+    Frame f = w->cut[w->cut_done++];
+    GradNode *node = f.node[0];
+    NodeInfo *info = info_of(w, SIDE_A, node);
+    rows_add_text(&w->rows, 0, 0, "");
+    rows_add_node(&w->rows, 0, 0, node, f.output_nr, info->number, ROW_RESUME);
+    f.output_nr = 0;
+    walk_push(w, f);
+    ok = walk_run(w);
+  }
+  return ok;
+}
+
 static bool walk_tree(Walk *w, GraphRoot root) {
   if (!set_collect(&w->set[0], root.node, NULL) || !rows_set_last(&w->rows, 0, true)) return false;
   if (root.node) show_single(w, SIDE_A, 0, root.node, root.output_nr);
   else rows_add_text(&w->rows, 0, 0, no_graph_text(root));
-  return walk_run(w);
+  return walk_run(w) && walk_cut_blocks(w);
 }
 
 bool graph_print_tree(FILE *out, GraphRoot root) {

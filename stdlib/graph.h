@@ -26,8 +26,12 @@
  *   - A node reached along several paths gets a number `#N` (in order of first
  *     appearance) and is printed in full once; later it is one line ending in
  *     `(see #N above)`. Only shared nodes are numbered.
+ *   - A node GRAPH_DEPTH_MAX levels down that has inputs gets a number and
+ *     `(continued below)`; its subtree follows after an empty line as a block
+ *     of its own, headed by the node again with `(continued from above)`. So
+ *     lines stay short (and the output linear in the graph) however deep it is.
  *   - The name and shape columns are aligned (the first column is aligned up
- *     to GRAPH_ALIGN_MAX display columns; deeper lines just use two spaces).
+ *     to GRAPH_ALIGN_MAX display columns; longer lines just use two spaces).
  *     No trailing blanks. A tensor without a graph prints one line in
  *     parentheses saying why.
  *
@@ -73,7 +77,8 @@
 
 #include "autograd/autograd.h"
 
-#define GRAPH_ALIGN_MAX 60
+#define GRAPH_ALIGN_MAX 100
+#define GRAPH_DEPTH_MAX 20 /* tree levels drawn before a subtree moves to its own block */
 
 /* What a graph hangs from: a tensor (its grad_fn and output number) or a
  * node given directly (`print_graph(t.grad_fn)`). Borrowed. */

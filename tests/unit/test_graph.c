@@ -302,6 +302,66 @@ START_TEST(deep_chain) {
 }
 END_TEST
 
+/* Past GRAPH_DEPTH_MAX levels a subtree moves to a block of its own. */
+START_TEST(tree_depth_limit) {
+  Tensor *x = scalar_leaf("x", 0);
+  Tensor *y = long_chain(x, GRAPH_DEPTH_MAX + 2);
+  Tensor *z = AT(3, ag_binary(BIN_MUL, y, x));
+  expect_text(tree_of(graph_root_of_tensor(z)),
+              "MulBackward0                                                                 []  line 3\n"
+              "├─ AddBackward0                                                              []  line 2\n"
+              "│  ├─ AddBackward0                                                           []  line 2\n"
+              "│  │  ├─ AddBackward0                                                        []  line 2\n"
+              "│  │  │  ├─ AddBackward0                                                     []  line 2\n"
+              "│  │  │  │  ├─ AddBackward0                                                  []  line 2\n"
+              "│  │  │  │  │  ├─ AddBackward0                                               []  line 2\n"
+              "│  │  │  │  │  │  ├─ AddBackward0                                            []  line 2\n"
+              "│  │  │  │  │  │  │  ├─ AddBackward0                                         []  line 2\n"
+              "│  │  │  │  │  │  │  │  ├─ AddBackward0                                      []  line 2\n"
+              "│  │  │  │  │  │  │  │  │  ├─ AddBackward0                                   []  line 2\n"
+              "│  │  │  │  │  │  │  │  │  │  ├─ AddBackward0                                []  line 2\n"
+              "│  │  │  │  │  │  │  │  │  │  │  ├─ AddBackward0                             []  line 2\n"
+              "│  │  │  │  │  │  │  │  │  │  │  │  ├─ AddBackward0                          []  line 2\n"
+              "│  │  │  │  │  │  │  │  │  │  │  │  │  ├─ AddBackward0                       []  line 2\n"
+              "│  │  │  │  │  │  │  │  │  │  │  │  │  │  ├─ AddBackward0                    []  line 2\n"
+              "│  │  │  │  │  │  │  │  │  │  │  │  │  │  │  ├─ AddBackward0                 []  line 2\n"
+              "│  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  ├─ AddBackward0              []  line 2\n"
+              "│  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  ├─ AddBackward0           []  line 2\n"
+              "│  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  ├─ AddBackward0        []  line 2\n"
+              "│  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  ├─ #1 AddBackward0  []  line 2  (continued below)\n"
+              "│  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "│  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "│  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "│  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "│  │  │  │  │  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "│  │  │  │  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "│  │  │  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "│  │  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "│  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "│  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "│  │  │  │  │  │  │  │  │  └─ nil\n"
+              "│  │  │  │  │  │  │  │  └─ nil\n"
+              "│  │  │  │  │  │  │  └─ nil\n"
+              "│  │  │  │  │  │  └─ nil\n"
+              "│  │  │  │  │  └─ nil\n"
+              "│  │  │  │  └─ nil\n"
+              "│  │  │  └─ nil\n"
+              "│  │  └─ nil\n"
+              "│  └─ nil\n"
+              "└─ #2 AccumulateGrad x                                                       []\n"
+              "\n"
+              "#1 AddBackward0                                                              []  line 2  (continued from above)\n"
+              "├─ AddBackward0                                                              []  line 2\n"
+              "│  ├─ AddBackward0                                                           []  line 2\n"
+              "│  │  ├─ AccumulateGrad x                                                    []  (see #2 above)\n"
+              "│  │  └─ nil\n"
+              "│  └─ nil\n"
+              "└─ nil\n");
+  Tensor *tmp[] = {x, y, z};
+  release_all(tmp, 3);
+}
+END_TEST
+
 /* ---- the diff ---- */
 
 START_TEST(diff_dynamic_model) {
@@ -778,6 +838,7 @@ int main(void) {
   tcase_add_test(tree, tree_custom_function);
   tcase_add_test(tree, tree_outputs_and_dtypes);
   tcase_add_test(tree, tree_without_graph);
+  tcase_add_test(tree, tree_depth_limit);
   tcase_add_test(tree, deep_chain);
   tcase_set_timeout(tree, 60);
   suite_add_tcase(s, tree);
