@@ -163,7 +163,11 @@ static Value sort_list(AgVM *vm, ObjList *list, Value key, Value reverse) {
     }
     obj_list_append(vm, keys, k);
   }
-  bool ok = keys->count == list->count && lib_sort_values(vm, list->items, keys->items, list->count, rev);
+  if (keys->count != list->count) {
+    vm_pop_root(vm);
+    return vm_throw_error(vm, "the list changed size while its sort keys were computed");
+  }
+  bool ok = lib_sort_values(vm, list->items, keys->items, list->count, rev);
   vm_pop_root(vm);
   return ok ? OBJ_VAL(list) : VM_EXCEPTION;
 }
@@ -315,21 +319,21 @@ LIB_NATIVE(lib_max) { return extreme(vm, "max", argc, args, true); }
 
 LIB_NATIVE(lib_sum) {
   if (argc == 1 && is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], "sum", 0, NULL);
-  const Value *items = args;
-  int n = argc;
-  if (argc == 1) {
-    if (!IS_LIST(args[0])) return vm_throw_error(vm, "sum() of one argument needs a list, not %s", vm_type_name(args[0]));
-    items = AS_LIST(args[0])->items;
-    n = AS_LIST(args[0])->count;
+  if (argc == 1 && !IS_LIST(args[0])) {
+    return vm_throw_error(vm, "sum() of one argument needs a list, not %s", vm_type_name(args[0]));
   }
+  ObjList *list = argc == 1 ? AS_LIST(args[0]) : NULL;
+  int n = list ? list->count : argc;
   Value total = NUMBER_VAL(0);
-  for (int i = 0; i < n; i++) {
-    if (IS_NUMBER(total) && IS_NUMBER(items[i])) {
-      total = NUMBER_VAL(AS_NUMBER(total) + AS_NUMBER(items[i]));
+  /* Items are re-read each time: adding tensors may run code that changes the list. */
+  for (int i = 0; i < n && (list == NULL || i < list->count); i++) {
+    Value item = list ? list->items[i] : args[i];
+    if (IS_NUMBER(total) && IS_NUMBER(item)) {
+      total = NUMBER_VAL(AS_NUMBER(total) + AS_NUMBER(item));
       continue;
     }
     vm_push_root(vm, total);
-    Value next = vm_binary_op(vm, OP_ADD, total, items[i]);
+    Value next = vm_binary_op(vm, OP_ADD, total, item);
     vm_pop_root(vm);
     if (IS_EXCEPTION(next)) return next;
     total = next;

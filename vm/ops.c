@@ -64,6 +64,7 @@ static Value number_op(AgVM *vm, int op, double a, double b) {
 }
 
 static Value concat_strings(AgVM *vm, ObjString *a, ObjString *b) {
+  if ((int64_t)a->length + b->length > (int64_t)1 << 30) return vm_throw_error(vm, "string too long");
   int length = a->length + b->length;
   char *chars = AG_ALLOCATE(vm, char, length + 1);
   memcpy(chars, a->chars, (size_t)a->length);
