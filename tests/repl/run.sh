@@ -6,6 +6,7 @@
 #   # env: NAME=VALUE ...     extra environment (VALUE may use $TMP)
 #   # unset: NAME ...         variables to remove (e.g. NO_COLOR)
 #   # sessions: N             run ag N times in a row on the same terminal
+#   # args: ARG ...           run `ag ARG ...` instead of the bare REPL
 #   # then: SHELL-COMMAND     must succeed after the session ($TMP is set)
 # Also diffs `ag --help-reference` with docs/reference.md, requires
 # `ag --help-missing` to find nothing and runs every example of the reference.
@@ -26,36 +27,36 @@ failed=0
 pass() { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); echo "FAIL $1"; }
 
-# The case's `# env:` and `# unset:` header lines, as arguments for env(1).
+# The environment of a case: the defaults, then its `# env:` lines, minus
+# its `# unset:` names; one NAME=VALUE a line, for env -i.
 case_env() {
-  local file=$1 tmp=$2 line
-  while IFS= read -r line; do
-    case "$line" in
-      "# env: "*) for kv in ${line#\# env: }; do printf '%s\n' "${kv//\$TMP/$tmp}"; done ;;
-      "# unset: "*) for k in ${line#\# unset: }; do printf -- '-u\n%s\n' "$k"; done ;;
-      "#"*) ;;
-      *) break ;;
-    esac
-  done < "$file"
+  local file=$1 tmp=$2 kv
+  local unset=" $(header unset "$file") "
+  for kv in "PATH=$PATH" "HOME=$tmp/home" "AG_HISTORY=$tmp/history" NO_COLOR=1 TERM=dumb \
+      $(header env "$file" | sed "s|\$TMP|$tmp|g"); do
+    case "$unset" in *" ${kv%%=*} "*) continue ;; esac
+    printf '%s\n' "$kv"
+  done
 }
 
 # A header value of the case ("# NAME: VALUE" among the first comment lines).
 header() { sed -n "/^[^#]/q; s/^# $1: //p" "$2" | head -1; }
 
 run_case() {
-  local file=$1 tmp out sessions check
+  local file=$1 tmp out sessions check args
   tmp=$(mktemp -d)
   mkdir -p "$tmp/home"
-  local extra=()
-  mapfile -t extra < <(case_env "$file" "$tmp")
+  local environment=()
+  mapfile -t environment < <(case_env "$file" "$tmp")
   sessions=$(header sessions "$file")
   check=$(header then "$file")
   local cmd=("$AG")
+  read -r -a args <<< "$(header args "$file")"
+  cmd+=("${args[@]}")
   if [ -n "$sessions" ]; then
     cmd=(sh -c 'for i in $(seq "$1"); do "$0" || exit; done' "$AG" "$sessions")
   fi
-  if out=$(cd "$ROOT" && env HOME="$tmp/home" AG_HISTORY="$tmp/history" NO_COLOR=1 TERM=dumb \
-      TMP="$tmp" "${extra[@]}" "$DRIVER" "$file" "${cmd[@]}" 2>&1) &&
+  if out=$(cd "$ROOT" && env -i "${environment[@]}" "$DRIVER" "$file" "${cmd[@]}" 2>&1) &&
       { [ -z "$check" ] || out=$(TMP="$tmp" sh -c "$check" 2>&1) || { out="then: $check failed"; false; }; }; then
     pass
   else
