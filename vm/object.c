@@ -202,7 +202,11 @@ ObjModule *obj_new_module(AgVM *vm, ObjString *name, ObjString *path) {
 }
 
 ObjTensor *obj_new_tensor(AgVM *vm, Tensor *tensor) {
+  /* A view counts its own elements, not its base's whole storage: iterating
+   * a big tensor (for v in x) would otherwise collect every few items. */
   size_t bytes = tensor->storage ? tensor->storage->nbytes : 0;
+  size_t own = (size_t)tensor->numel * dtype_size(tensor->dtype);
+  if (own < bytes) bytes = own;
   /* Count the storage first, so this very allocation may trigger the
    * collection that frees earlier big temporaries. */
   vm_add_external_bytes(vm, (ptrdiff_t)bytes);
