@@ -394,16 +394,19 @@ Tensor *ag_outer(Tensor *a, Tensor *b) {
     (var) = next_;                                                                             \
   } while (0)
 
-/* (..., n, m) @ (m, p) or (m): fold the batch into the rows. */
+/* (..., n, m) @ (m, p) or (m): fold the batch into the rows (as PyTorch
+ * 1.13: a vector operand becomes a column, then mm and _unsafe_view). */
 static Tensor *matmul_folded(Tensor *a, Tensor *b) {
   int64_t rows[2] = {-1, a->shape[a->ndim - 1]};
   int64_t out_shape[TENSOR_MAX_DIMS];
   int nout = a->ndim - 1;
   memcpy(out_shape, a->shape, (size_t)nout * sizeof(int64_t));
   if (b->ndim == 2) out_shape[nout++] = b->shape[1];
-  Tensor *flat = ag_contiguous(a);
+  Tensor *col = b->ndim == 1 ? ag_unsqueeze(b, -1) : tensor_retain(b);
+  Tensor *flat = col ? ag_contiguous(a) : NULL;
   THEN(flat, ag_view(flat, 2, rows));
-  THEN(flat, b->ndim == 2 ? ag_mm(flat, b) : ag_mv(flat, b));
+  THEN(flat, ag_mm(flat, col));
+  tensor_release(col);
   if (!flat) return NULL;
   Tensor *out = tensor_view(flat, nout, out_shape);
   if (out && ag_record_wanted(&flat, 1, out))
