@@ -325,9 +325,14 @@ Tensor *ag_detach(const Tensor *a);        /* shares storage, no history */
 bool ag_detach_(Tensor *a);                /* drops a's history in place */
 
 /* ---- in place (each bumps the version counter once) ----
- * On a leaf that requires grad with grad mode on: PyTorch's leaf error.
- * On a non-leaf (or when the other operand requires grad) the op is recorded
- * and the tensor's history is rebased onto the new node. */
+ * On a leaf that requires grad with grad mode on: PyTorch's leaf error (and
+ * "a view of a leaf Variable ..." for views of such leaves). On a non-leaf
+ * (or when the other operand requires grad) the op is recorded and the
+ * tensor's history is rebased onto the new node. A recorded write through a
+ * view (of select/slice/transpose/view/...) also rebases the view's base:
+ * base.grad_fn becomes CopySlices and the view's AsStridedBackward0, as in
+ * PyTorch. Limits: views taken before the write keep their old history, and
+ * writing through a view of a non-contiguous base is refused. */
 bool ag_check_inplace(const Tensor *a); /* the leaf rule alone */
 bool ag_binary_(BinaryOp op, Tensor *a, Tensor *b);
 bool ag_binary_scalar_(BinaryOp op, Tensor *a, double s);

@@ -141,42 +141,44 @@ static bool oom(void) {
   return false;
 }
 
-static bool graph_discover(Graph *g, GradNode *const *roots, int nroots) {
-  int cap = 64, top = 0;
-  GradNode **stack = malloc((size_t)cap * sizeof *stack);
-  if (!stack) return oom();
-  bool added;
-  for (int i = 0; i < nroots; i++) {
-    if (task_add(g, roots[i], &added) < 0) goto fail;
-    if (added) stack[top++] = roots[i];
-    if (top == cap) {
-      GradNode **s = realloc(stack, (size_t)(cap *= 2) * sizeof *stack);
-      if (!s) goto fail;
-      stack = s;
-    }
+typedef struct {
+  GradNode **items;
+  int top, cap;
+} NodeStack;
+
+static bool stack_push(NodeStack *s, GradNode *n) {
+  if (s->top == s->cap) {
+    int cap = s->cap ? s->cap * 2 : 64;
+    GradNode **items = realloc(s->items, (size_t)cap * sizeof *items);
+    if (!items) return false;
+    s->items = items;
+    s->cap = cap;
   }
-  while (top > 0) {
-    GradNode *n = stack[--top];
-    for (int i = 0; i < n->nnext; i++) {
-      GradNode *child = n->next[i].node;
-      if (!child) continue;
-      int k = task_add(g, child, &added);
-      if (k < 0) goto fail;
-      g->tasks[k].deps++;
-      if (!added) continue;
-      if (top == cap) {
-        GradNode **s = realloc(stack, (size_t)(cap *= 2) * sizeof *stack);
-        if (!s) goto fail;
-        stack = s;
-      }
-      stack[top++] = child;
-    }
-  }
-  free(stack);
+  s->items[s->top++] = n;
   return true;
-fail:
-  free(stack);
-  return oom();
+}
+
+/* Adds n's task (counting one more incoming edge unless it is a root) and
+ * queues n for a visit the first time it is seen. */
+static bool discover_one(Graph *g, NodeStack *s, GradNode *n, bool is_root) {
+  bool added;
+  int k = task_add(g, n, &added);
+  if (k < 0) return false;
+  if (!is_root) g->tasks[k].deps++;
+  return !added || stack_push(s, n);
+}
+
+static bool graph_discover(Graph *g, GradNode *const *roots, int nroots) {
+  NodeStack s = {0};
+  bool ok = true;
+  for (int i = 0; ok && i < nroots; i++) ok = discover_one(g, &s, roots[i], true);
+  while (ok && s.top > 0) {
+    GradNode *n = s.items[--s.top];
+    for (int i = 0; ok && i < n->nnext; i++)
+      if (n->next[i].node) ok = discover_one(g, &s, n->next[i].node, false);
+  }
+  free(s.items);
+  return ok || oom();
 }
 
 /* Marks what must run when only some tensors are wanted: a node is useful if
