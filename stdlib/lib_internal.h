@@ -202,6 +202,10 @@ Tensor *lib_as_tensor(AgVM *vm, Value v, DType like, const char *what);
 Tensor *lib_tensor_from_value(AgVM *vm, Value data, bool has_dtype, DType dtype);
 Value lib_type_error(AgVM *vm, const char *fname, const char *param, Value got);
 
+/* ---- lib_index.c: the get_index / set_index hooks ---- */
+Value lib_get_index(AgVM *vm, Value obj, int n, const Value *index);
+Value lib_set_index(AgVM *vm, Value obj, int n, const Value *index, Value v);
+
 /* ---- lib_create.c / lib_methods.c / lib_nnfunc.c / lib_io.c / lib_autograd.c ---- */
 void lib_install_tensor(AgVM *vm);
 void lib_install_create(AgVM *vm);

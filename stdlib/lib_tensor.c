@@ -507,129 +507,6 @@ static Value hook_repr(AgVM *vm, Value v) {
   return OBJ_VAL(str);
 }
 
-/* ---- indexing ---- */
-
-typedef struct {
-  IndexItem items[TENSOR_MAX_DIMS + 1];
-  Tensor *owned[TENSOR_MAX_DIMS + 1]; /* tensors made from lists */
-  int n, nowned;
-} Index;
-
-static void index_free(Index *ix) {
-  for (int i = 0; i < ix->nowned; i++) tensor_release(ix->owned[i]);
-}
-
-static bool slice_bound(AgVM *vm, Value v, int64_t *out, bool *has) {
-  *has = !IS_NIL(v);
-  if (!*has) return true;
-  return lib_int(vm, v, "slice indices", out);
-}
-
-static bool index_item(AgVM *vm, Value v, Index *ix, IndexItem *it) {
-  memset(it, 0, sizeof *it);
-  if (IS_NUMBER(v)) {
-    it->kind = IDX_INT;
-    if (AS_NUMBER(v) != floor(AS_NUMBER(v))) {
-      vm_throw_error(vm, "only integers, slices (`:`), nil, bool masks and int64 tensors are valid indices (got %g)",
-                     AS_NUMBER(v));
-      return false;
-    }
-    return lib_int(vm, v, "an index", &it->i);
-  }
-  if (IS_NIL(v)) {
-    it->kind = IDX_NEWAXIS;
-    return true;
-  }
-  if (IS_SLICE(v)) {
-    ObjSlice *s = AS_SLICE(v);
-    bool has_step;
-    it->kind = IDX_SLICE;
-    it->step = 1;
-    if (!slice_bound(vm, s->start, &it->start, &it->has_start)) return false;
-    if (!slice_bound(vm, s->stop, &it->stop, &it->has_stop)) return false;
-    if (!slice_bound(vm, s->step, &it->step, &has_step)) return false;
-    if (!has_step) it->step = 1;
-    if (it->step <= 0) {
-      vm_throw_error(vm, "step must be greater than zero");
-      return false;
-    }
-    return true;
-  }
-  if (IS_TENSOR(v)) {
-    it->kind = IDX_TENSOR;
-    it->tensor = lib_t(v);
-    return true;
-  }
-  if (IS_LIST(v)) {
-    Tensor *t = lib_tensor_from_value(vm, v, false, DT_INT64);
-    if (t == NULL) return false;
-    if (t->dtype == DT_FLOAT32) { /* integral numbers: int64 indices */
-      Tensor *l = tensor_to_dtype(t, DT_INT64);
-      tensor_release(t);
-      t = l;
-    }
-    ix->owned[ix->nowned++] = t;
-    it->kind = IDX_TENSOR;
-    it->tensor = t;
-    return true;
-  }
-  vm_throw_error(vm, "only integers, slices (`:`), nil, bool masks and int64 tensors are valid indices (got %s)",
-                 vm_type_name(v));
-  return false;
-}
-
-static bool build_index(AgVM *vm, int n, const Value *index, Index *ix) {
-  ix->n = 0;
-  ix->nowned = 0;
-  if (n > TENSOR_MAX_DIMS + 1) {
-    vm_throw_error(vm, "too many indices for tensor");
-    return false;
-  }
-  for (int i = 0; i < n; i++) {
-    if (!index_item(vm, index[i], ix, &ix->items[i])) {
-      index_free(ix);
-      return false;
-    }
-    ix->n++;
-  }
-  return true;
-}
-
-static Value hook_get_index(AgVM *vm, Value obj, int n, const Value *index) {
-  if (!IS_TENSOR(obj)) return vm_throw_error(vm, "'node' object is not subscriptable");
-  lib_sync_line(vm);
-  Tensor *t = lib_t(obj);
-  if (n == 1 && IS_NUMBER(index[0]) && t->ndim > 0) { /* the common t[i] */
-    double d = AS_NUMBER(index[0]);
-    if (d == floor(d) && fabs(d) < 9e15) return lib_wrap(vm, ag_select(t, 0, (int64_t)d));
-  }
-  Index ix;
-  if (!build_index(vm, n, index, &ix)) return VM_EXCEPTION;
-  Tensor *r = ag_index(t, ix.items, ix.n);
-  index_free(&ix);
-  return lib_wrap(vm, r);
-}
-
-static Value hook_set_index(AgVM *vm, Value obj, int n, const Value *index, Value v) {
-  if (!IS_TENSOR(obj)) return vm_throw_error(vm, "'node' object does not support item assignment");
-  lib_sync_line(vm);
-  Tensor *t = lib_t(obj);
-  if (!IS_TENSOR(v) && !IS_NUMBER(v) && !IS_BOOL(v) && !IS_LIST(v))
-    return vm_throw_error(vm, "can't assign a %s to a tensor", vm_type_name(v));
-  Tensor *src = lib_as_tensor(vm, v, t->dtype, "index assignment");
-  if (src == NULL) return VM_EXCEPTION;
-  Index ix;
-  if (!build_index(vm, n, index, &ix)) {
-    tensor_release(src);
-    return VM_EXCEPTION;
-  }
-  bool ok = ag_index_put_(t, ix.items, ix.n, src);
-  index_free(&ix);
-  tensor_release(src);
-  if (!ok) return lib_throw_tensor_error(vm);
-  return v;
-}
-
 /* ---- attributes and methods ---- */
 
 static Value attr_t(AgVM *vm, Tensor *t) {
@@ -725,8 +602,8 @@ static const AgTensorHooks tensor_hooks = {
     .binary = hook_binary,
     .unary = hook_unary,
     .truthy = hook_truthy,
-    .get_index = hook_get_index,
-    .set_index = hook_set_index,
+    .get_index = lib_get_index,
+    .set_index = lib_set_index,
     .get_attr = hook_get_attr,
     .set_attr = hook_set_attr,
     .invoke = hook_invoke,
