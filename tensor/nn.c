@@ -131,7 +131,7 @@ Tensor *tensor_l1_loss(const Tensor *a, const Tensor *b, Reduction r) {
 #define NLL_IGNORE_INDEX (-100)
 
 static bool nll_check(const Tensor *logp, const Tensor *target) {
-  if (!require_float_input(logp, "nll_loss_forward_reduce_cuda_kernel_2d_index")) return false;
+  if (!require_float_input(logp, "nll_loss_out_frame")) return false;
   if (target->dtype != DT_INT64) {
     tensor_set_error("expected scalar type Long but found %s", tensor_dtype_torch_name(target->dtype));
     return false;
