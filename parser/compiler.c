@@ -463,7 +463,9 @@ void parse_function(Parser *p, FnKind kind, Token name) {
   parse_consume(p, TOK_LEFT_BRACE, "expected '{' before the function body");
   if (p->previous.type == TOK_LEFT_BRACE) block_body(p);
   ObjFunction *fn = end_fn_compiler(p);
+  p->at_line = name.line, p->at_col = name.col > 0 ? name.col : 1;
   emit_op_u16(p, OP_CLOSURE, emit_constant_index(p, OBJ_VAL(fn)));
+  p->at_line = p->at_col = 0;
   for (int i = 0; i < fn->upvalue_count; i++) {
     emit_u8(p, fc.upvalues[i].is_local ? 1 : 0);
     emit_u8(p, fc.upvalues[i].index);
@@ -500,8 +502,11 @@ static void class_body(Parser *p) {
   for (;;) {
     skip_separators(p);
     if (parse_check(p, TOK_RIGHT_BRACE) || parse_check(p, TOK_EOF)) break;
+    const char *before = p->current.start;
     method(p);
     if (p->panic) synchronize(p);
+    if (p->current.start == before && !parse_check(p, TOK_RIGHT_BRACE) && !parse_check(p, TOK_EOF))
+      parse_advance(p); /* always make progress */
   }
   parse_consume(p, TOK_RIGHT_BRACE, "expected '}' after the class body");
 }
@@ -609,10 +614,11 @@ static void unwind_handlers(Parser *p, int keep) {
   }
 }
 
-static bool has_with_block(const FnCompiler *fc) {
+/* The outermost open `with` block, or -1. */
+static int outermost_with(const FnCompiler *fc) {
   for (int i = 0; i < fc->handler_count; i++)
-    if (fc->handlers[i].is_with) return true;
-  return false;
+    if (fc->handlers[i].is_with) return i;
+  return -1;
 }
 
 /* A top-level `return` ends the script (or the imported module); its value is
@@ -627,7 +633,10 @@ static void return_statement(Parser *p) {
   else if (fc->kind == FN_INIT) parse_error_at(p, &keyword, "'init' cannot return a value");
   else parse_expression(p);
   int depth = fc->depth;
-  if (has_with_block(fc)) unwind_handlers(p, 0);
+  /* handlers outside every `with` stay: RETURN drops them, and an error in
+   * an exit() is still caught by a try around the with */
+  int with = outermost_with(fc);
+  if (with >= 0) unwind_handlers(p, with);
   emit_op(p, OP_RETURN);
   fc->depth = depth - 1;
 }

@@ -517,7 +517,8 @@ static void lambda(Parser *p, bool can_assign) {
   Token name = p->lambda_name;
   p->lambda_name.start = NULL;
   if (name.start == NULL) name = synthetic_token("anonymous");
-  name.line = p->previous.line;
+  name.line = p->previous.line; /* the `fn` keyword */
+  name.col = p->previous.col;
   parse_function(p, FN_FUNCTION, name);
 }
 

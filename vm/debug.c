@@ -1,7 +1,6 @@
 /* debug.c — the disassembler; see debug.h. */
 #include "vm/debug.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "vm/opcodes.h"
@@ -21,13 +20,9 @@ static const int op_operand_bytes[OP_COUNT] = {
 
 /* ---- values ---- */
 
-/* The shortest %g form that reads back to the same double. */
 static void print_number(FILE *out, double d) {
-  char buf[40];
-  for (int precision = 1; precision <= 17; precision++) {
-    snprintf(buf, sizeof buf, "%.*g", precision, d);
-    if (strtod(buf, NULL) == d) break;
-  }
+  char buf[64];
+  vm_format_number(d, buf, sizeof buf);
   fputs(buf, out);
 }
 
