@@ -656,6 +656,53 @@ START_TEST(node_names_of_composite_ops) {
 }
 END_TEST
 
+/* Bad arguments give an error (never a crash) and record nothing. */
+START_TEST(bad_inputs_are_errors) {
+  Tensor *x = tensor_zeros(DT_FLOAT32, 2, (int64_t[]){2, 3});
+  ag_set_requires_grad(x, true);
+  Tensor *v = tensor_zeros(DT_FLOAT32, 1, (int64_t[]){4});
+  Tensor *f64 = tensor_zeros(DT_FLOAT64, 1, (int64_t[]){2});
+  Tensor *idx = tensor_zeros(DT_INT64, 1, (int64_t[]){2});
+  tensor_set_flat(idx, 0, 7);
+  Tensor *ts[2] = {x, v}, **pieces = NULL;
+  Tensor *results[] = {
+      ag_sum(x, (int[]){5}, 1, false),      ag_mean(x, (int[]){-3}, 1, true),
+      ag_select(x, 0, 2),                   ag_slice(x, 3, 0, 1, 1),
+      ag_mm(x, x),                          ag_matmul(x, v),
+      ag_dot(v, f64),                       ag_mv(x, v),
+      ag_bmm(x, x),                         ag_view(x, 1, (int64_t[]){5}),
+      ag_reshape(x, 2, (int64_t[]){-1, -1}), ag_expand(x, 2, (int64_t[]){4, 3}),
+      ag_permute(x, (int[]){0, 0}, 2),      ag_transpose(x, 0, 2),
+      ag_squeeze(x, 4, true),               ag_unsqueeze(x, 4),
+      ag_cat(ts, 2, 0),                     ag_stack(ts, 2, 0),
+      ag_binary(BIN_ADD, x, v),             ag_where(f64, x, x),
+      ag_index_select(x, 1, idx),           ag_gather(x, 0, idx),
+      ag_index(x, (IndexItem[]){{.kind = IDX_INT, .i = 0}, {.kind = IDX_INT, .i = 0}, {.kind = IDX_INT, .i = 0}}, 3),
+      ag_softmax(x, 2),                     ag_log_softmax(x, -3),
+      ag_nll_loss(x, v, RED_MEAN),          ag_cross_entropy(x, idx, RED_MEAN),
+      ag_mse_loss(x, v, RED_MEAN),          ag_binary_cross_entropy(x, v, RED_SUM),
+      ag_clamp(x, NAN, NAN),                ag_prod(x, 3, true, false),
+      ag_max(x, 2, true, false, NULL),      ag_norm(x, 2, (int[]){9}, 1, false),
+  };
+  for (size_t i = 0; i < sizeof results / sizeof results[0]; i++) {
+    ck_assert_msg(results[i] == NULL, "bad call %zu succeeded", i);
+    ck_assert_msg(tensor_error()[0] != '\0', "bad call %zu left no message", i);
+  }
+  ck_assert_int_eq(ag_split(x, 0, 0, &pieces), -1);
+  ck_assert_int_eq(ag_chunk(x, 0, 0, &pieces), -1);
+  ck_assert_int_eq(ag_unbind(x, 3, &pieces), -1);
+  ck_assert(!ag_index_put_(x, (IndexItem[]){{.kind = IDX_INT, .i = 9}}, 1, v));
+  /* empty tensors flow through the engine */
+  Tensor *e = tensor_zeros(DT_FLOAT32, 2, (int64_t[]){0, 3});
+  ag_set_requires_grad(e, true);
+  Tensor *es = ag_sum(e, NULL, 0, false);
+  ck_assert(backward(es));
+  ck_assert_int_eq(ag_get_grad(e)->numel, 0);
+  Tensor *all[] = {es, e, idx, f64, v, x};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) tensor_release(all[i]);
+}
+END_TEST
+
 /* A training-like loop: the graph of every step is freed (ASan checks leaks). */
 START_TEST(loop_frees_every_graph) {
   Tensor *w = scalar(0.5, true);
@@ -699,6 +746,7 @@ int main(void) {
   tcase_add_test(tc, custom_function_nodes);
   tcase_add_test(tc, next_functions_follow_pytorch);
   tcase_add_test(tc, node_names_of_composite_ops);
+  tcase_add_test(tc, bad_inputs_are_errors);
   tcase_add_test(tc, loop_frees_every_graph);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
