@@ -426,7 +426,7 @@ enum { SIDE_A, SIDE_B, SIDE_PAIR, SIDE_PENDING };
 typedef struct {
   int side;
   GradNode *node[2];
-  int output_nr; /* SIDE_PENDING: of node[1] */
+  int output_nr[2]; /* which output of each node the edge uses */
   int depth;
   int next, count; /* children: the next position and how many */
   bool is_last;    /* SIDE_PENDING: the position's last flag */
@@ -484,11 +484,27 @@ static NodeInfo *info_of(Walk *w, int side, const GradNode *node) {
   return i >= 0 ? &w->set[side].items[i] : NULL;
 }
 
-/* A node at the depth limit: shown numbered, its subtree queued for a block
- * of its own (so lines stay short however deep the graph). */
-static void cut_here(Walk *w, NodeInfo *info, int depth, GradNode *node, int output_nr) {
-  if (!info->number) info->number = ++w->next_number;
-  rows_add_node(&w->rows, 0, depth, node, output_nr, info->number, ROW_BREAK);
+/* The row(s) of the node(s) a frame lists the children of: one for a node
+ * of one graph, one common row or a - and a + row for a matched pair. */
+static void frame_rows(Walk *w, const Frame *f, int depth, RowKind kind) {
+  if (f->side != SIDE_PAIR) {
+    int side = f->side;
+    const NodeInfo *info = info_of(w, side, f->node[side]);
+    rows_add_node(&w->rows, side_mark(w, side), depth, f->node[side], f->output_nr[side],
+                  info->number, kind);
+    return;
+  }
+  const NodeInfo *ia = info_of(w, SIDE_A, f->node[0]);
+  if (ia->common) {
+    rows_add_node(&w->rows, ' ', depth, f->node[0], f->output_nr[0], ia->number, kind);
+    return;
+  }
+  rows_add_node(&w->rows, '-', depth, f->node[0], f->output_nr[0], ia->number, kind);
+  rows_add_node(&w->rows, '+', depth, f->node[1], f->output_nr[1], ia->number, kind);
+}
+
+/* Queues a frame whose rows were cut at the depth limit. */
+static void cut_push(Walk *w, Frame f) {
   if (w->ncut == w->cut_cap) {
     int cap = w->cut_cap ? w->cut_cap * 2 : 16;
     Frame *cut = realloc(w->cut, (size_t)cap * sizeof *cut);
@@ -499,7 +515,23 @@ static void cut_here(Walk *w, NodeInfo *info, int depth, GradNode *node, int out
     w->cut = cut;
     w->cut_cap = cap;
   }
-  w->cut[w->ncut++] = (Frame){SIDE_A, {node, NULL}, output_nr, 0, 0, children_of(node), false};
+  w->cut[w->ncut++] = f;
+}
+
+/* Shows the node(s) of f at depth and lists their children next; at the
+ * depth limit, numbered and `(continued below)`, the children in a block of
+ * their own later (so lines stay short however deep the graph). */
+static void show_frame(Walk *w, Frame f, int depth) {
+  bool cut = depth >= GRAPH_DEPTH_MAX && f.count > 0;
+  if (cut) {
+    NodeInfo *info = info_of(w, f.side == SIDE_B ? SIDE_B : SIDE_A, f.node[f.side == SIDE_B]);
+    if (!info->number) info->number = ++w->next_number;
+    if (f.side == SIDE_PAIR) info_of(w, SIDE_B, f.node[1])->number = info->number;
+  }
+  frame_rows(w, &f, depth, cut ? ROW_BREAK : ROW_FULL);
+  f.depth = depth;
+  if (cut) cut_push(w, f);
+  else if (f.count > 0) walk_push(w, f);
 }
 
 /* Shows one node of one graph at depth (a reference if already shown) and
@@ -531,14 +563,10 @@ static void show_single(Walk *w, int side, int depth, GradNode *node, int output
     twin->partner = node;
   }
   info->partner = twin ? node : NULL;
-  if (!w->diff && depth >= GRAPH_DEPTH_MAX && children_of(node) > 0) {
-    cut_here(w, info, depth, node, output_nr);
-    return;
-  }
-  rows_add_node(&w->rows, mark, depth, node, output_nr, info->number, ROW_FULL);
-  if (children_of(node) > 0)
-    walk_push(w, (Frame){side, {side == SIDE_A ? node : NULL, side == SIDE_B ? node : NULL},
-                         0, depth, 0, children_of(node), false});
+  Frame f = {.side = side, .count = children_of(node)};
+  f.node[side] = node;
+  f.output_nr[side] = output_nr;
+  show_frame(w, f, depth);
 }
 
 static bool same_text(const char *x, const char *y) {
@@ -571,15 +599,9 @@ static void show_matched(Walk *w, int depth, GradNode *a, int nra, GradNode *b, 
   ia->partner = b;
   ib->partner = a;
   if (ia->refs >= 2 || ib->refs >= 2) ia->number = ib->number = ++w->next_number;
-  if (nodes_identical(a, nra, b, nrb)) {
-    rows_add_node(&w->rows, ' ', depth, a, nra, ia->number, ROW_FULL);
-    ia->common = ib->common = true;
-  } else {
-    rows_add_node(&w->rows, '-', depth, a, nra, ia->number, ROW_FULL);
-    rows_add_node(&w->rows, '+', depth, b, nrb, ib->number, ROW_FULL);
-  }
+  if (nodes_identical(a, nra, b, nrb)) ia->common = ib->common = true;
   int count = children_of(a) > children_of(b) ? children_of(a) : children_of(b);
-  if (count > 0) walk_push(w, (Frame){SIDE_PAIR, {a, b}, 0, depth, 0, count, false});
+  show_frame(w, (Frame){SIDE_PAIR, {a, b}, {nra, nrb}, depth, 0, count, false}, depth);
 }
 
 /* Position `depth` of both graphs: a and b may be NULL (nil inputs); has_a /
@@ -604,7 +626,7 @@ static void show_pair(Walk *w, int depth, bool has_a, GradNode *a, int nra, bool
   /* Mismatch: a's subtree now, b's line once a's subtree is done. */
   if (has_b) {
     bool is_last = w->rows.last[depth];
-    walk_push(w, (Frame){SIDE_PENDING, {NULL, b}, nrb, depth, 0, 0, is_last});
+    walk_push(w, (Frame){SIDE_PENDING, {NULL, b}, {0, nrb}, depth, 0, 0, is_last});
   }
   if (has_a) show_single(w, SIDE_A, depth, a, nra);
 }
@@ -622,7 +644,7 @@ static void walk_step(Walk *w) {
     Frame p = *f;
     w->nframes--;
     if (rows_set_last(&w->rows, p.depth, p.is_last))
-      show_single(w, SIDE_B, p.depth, p.node[1], p.output_nr);
+      show_single(w, SIDE_B, p.depth, p.node[1], p.output_nr[1]);
     return;
   }
   if (f->next >= f->count) {
@@ -659,16 +681,14 @@ static const char *no_graph_text(GraphRoot root) {
 }
 
 /* The subtrees cut at the depth limit, each after an empty line, headed by
- * its node again. */
+ * its node(s) again. */
 static bool walk_cut_blocks(Walk *w) {
   bool ok = true;
   while (ok && w->cut_done < w->ncut) {
     Frame f = w->cut[w->cut_done++];
-    GradNode *node = f.node[0];
-    NodeInfo *info = info_of(w, SIDE_A, node);
     rows_add_text(&w->rows, 0, 0, "");
-    rows_add_node(&w->rows, 0, 0, node, f.output_nr, info->number, ROW_RESUME);
-    f.output_nr = 0;
+    frame_rows(w, &f, 0, ROW_RESUME);
+    f.depth = 0;
     walk_push(w, f);
     ok = walk_run(w);
   }
@@ -743,7 +763,7 @@ static bool walk_diff(Walk *w, GraphRoot a, GraphRoot b) {
   if (!a.node && !b.node) rows_add_text(&w->rows, ' ', 0, "(no graph behind either tensor)");
   else if (!a.node) rows_add_text(&w->rows, '-', 0, no_graph_text(a));
   show_pair(w, 0, a.node != NULL, a.node, a.output_nr, b.node != NULL, b.node, b.output_nr);
-  bool ok = walk_run(w);
+  bool ok = walk_run(w) && walk_cut_blocks(w);
   if (a.node && !b.node) rows_add_text(&w->rows, '+', 0, no_graph_text(b));
   return ok && !w->rows.failed;
 }

@@ -293,12 +293,24 @@ START_TEST(deep_chain) {
   ck_assert_ptr_nonnull(dot);
   ck_assert_ptr_nonnull(strstr(dot, "\tn200001 [label=\"AccumulateGrad\"]\n"));
   free(dot);
-  Tensor *z = long_chain(x, 3000);
-  FILE *null = fopen("/dev/null", "w");
-  ck_assert(graph_print_tree(null, graph_root_of_tensor(z)));
-  fclose(null);
-  Tensor *tmp[] = {x, y, z};
-  release_all(tmp, 3);
+  /* the tree in blocks of GRAPH_DEPTH_MAX levels: about 4 lines a node */
+  Capture c;
+  ck_assert(graph_print_tree(capture_start(&c), graph_root_of_tensor(y)));
+  char *text = capture_end(&c);
+  ck_assert_uint_lt(strlen(text), 200000 * 200);
+  ck_assert_ptr_nonnull(strstr(text, "\n\n#9999 AddBackward0 "));
+  free(text);
+  /* the diff too (a - b: b is a's graph and one node more) */
+  Tensor *z = AT(3, ag_unary(UN_NEG, y));
+  ck_assert(graph_print_diff(capture_start(&c), graph_root_of_tensor(y), graph_root_of_tensor(z)));
+  text = capture_end(&c);
+  ck_assert_uint_lt(strlen(text), 200000 * 200);
+  ck_assert_ptr_nonnull(strstr(text, "\nsummary: only in a: 0 nodes; only in b: 1 node (NegBackward0 x1); "
+                                     "in both: 200001 nodes (AddBackward0 x200000, AccumulateGrad x1)\n"));
+  free(text);
+  tensor_release(z);
+  Tensor *tmp[] = {x, y};
+  release_all(tmp, 2);
 }
 END_TEST
 
@@ -508,6 +520,65 @@ START_TEST(diff_crossed_pairs) {
               "summary: only in a: 1 node (SinBackward0 x1); only in b: 1 node (CosBackward0 x1); in both: 4 nodes (ExpBackward0 x2, AccumulateGrad x1, AddBackward0 x1)\n");
   Tensor *tmp[] = {x, p, q, sq, cp, a, b};
   release_all(tmp, 7);
+}
+END_TEST
+
+/* The depth limit in a diff: common and changed rows continue below. */
+START_TEST(diff_depth_limit) {
+  Tensor *x = scalar_leaf("x", 0);
+  Tensor *a0 = long_chain(x, GRAPH_DEPTH_MAX + 1), *b0 = long_chain(x, GRAPH_DEPTH_MAX + 1);
+  Tensor *a = AT(5, ag_unary(UN_EXP, a0)), *b = AT(6, ag_unary(UN_EXP, b0));
+  expect_text(diff_of(a, b),
+              "- ExpBackward0                                                                 []  line 5\n"
+              "+ ExpBackward0                                                                 []  line 6\n"
+              "  └─ AddBackward0                                                              []  line 2\n"
+              "     ├─ AddBackward0                                                           []  line 2\n"
+              "     │  ├─ AddBackward0                                                        []  line 2\n"
+              "     │  │  ├─ AddBackward0                                                     []  line 2\n"
+              "     │  │  │  ├─ AddBackward0                                                  []  line 2\n"
+              "     │  │  │  │  ├─ AddBackward0                                               []  line 2\n"
+              "     │  │  │  │  │  ├─ AddBackward0                                            []  line 2\n"
+              "     │  │  │  │  │  │  ├─ AddBackward0                                         []  line 2\n"
+              "     │  │  │  │  │  │  │  ├─ AddBackward0                                      []  line 2\n"
+              "     │  │  │  │  │  │  │  │  ├─ AddBackward0                                   []  line 2\n"
+              "     │  │  │  │  │  │  │  │  │  ├─ AddBackward0                                []  line 2\n"
+              "     │  │  │  │  │  │  │  │  │  │  ├─ AddBackward0                             []  line 2\n"
+              "     │  │  │  │  │  │  │  │  │  │  │  ├─ AddBackward0                          []  line 2\n"
+              "     │  │  │  │  │  │  │  │  │  │  │  │  ├─ AddBackward0                       []  line 2\n"
+              "     │  │  │  │  │  │  │  │  │  │  │  │  │  ├─ AddBackward0                    []  line 2\n"
+              "     │  │  │  │  │  │  │  │  │  │  │  │  │  │  ├─ AddBackward0                 []  line 2\n"
+              "     │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  ├─ AddBackward0              []  line 2\n"
+              "     │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  ├─ AddBackward0           []  line 2\n"
+              "     │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  ├─ AddBackward0        []  line 2\n"
+              "     │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  ├─ #1 AddBackward0  []  line 2  (continued below)\n"
+              "     │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "     │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "     │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "     │  │  │  │  │  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "     │  │  │  │  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "     │  │  │  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "     │  │  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "     │  │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "     │  │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "     │  │  │  │  │  │  │  │  │  └─ nil\n"
+              "     │  │  │  │  │  │  │  │  └─ nil\n"
+              "     │  │  │  │  │  │  │  └─ nil\n"
+              "     │  │  │  │  │  │  └─ nil\n"
+              "     │  │  │  │  │  └─ nil\n"
+              "     │  │  │  │  └─ nil\n"
+              "     │  │  │  └─ nil\n"
+              "     │  │  └─ nil\n"
+              "     │  └─ nil\n"
+              "     └─ nil\n"
+              "\n"
+              "  #1 AddBackward0                                                              []  line 2  (continued from above)\n"
+              "  ├─ AddBackward0                                                              []  line 2\n"
+              "  │  ├─ AccumulateGrad x                                                       []\n"
+              "  │  └─ nil\n"
+              "  └─ nil\n"
+              "summary: only in a: 1 node (ExpBackward0 x1); only in b: 1 node (ExpBackward0 x1); in both: 22 nodes (AddBackward0 x21, AccumulateGrad x1)\n");
+  Tensor *tmp[] = {x, a0, b0, a, b};
+  release_all(tmp, 5);
 }
 END_TEST
 
@@ -848,6 +919,7 @@ int main(void) {
   tcase_add_test(diff, diff_branches);
   tcase_add_test(diff, diff_custom_and_shared);
   tcase_add_test(diff, diff_crossed_pairs);
+  tcase_add_test(diff, diff_depth_limit);
   tcase_add_test(diff, diff_without_graph);
   suite_add_tcase(s, diff);
   TCase *dot = tcase_create("dot");
