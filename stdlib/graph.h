@@ -40,7 +40,8 @@
  * (only in a) or "+ " (only in b). Two nodes match when their names (and, for
  * leaves, variable names) agree; a matched pair whose shape or line differs
  * prints as a "- " line and a "+ " line, and its children are still matched.
- * Nodes that do not match print as whole subtrees. Keeping the "  " and "- "
+ * Nodes that do not match print as whole subtrees. Deep subtrees continue
+ * in blocks of their own, as in the tree. Keeping the "  " and "- "
  * lines gives a's tree, the "  " and "+ " lines b's. A node that is the very
  * same object in both graphs (a leaf, a subgraph built once) is numbered
  * and shown in full once; the other side refers to it. The last line counts
