@@ -19,6 +19,11 @@
  * TENSOR_INLINE_BYTES) and recently freed large buffers are recycled through
  * per-thread caches (bounded; off under AddressSanitizer), so millions of 0-d
  * ops never reach malloc and big temporaries don't page-fault every time.
+ * A request above 1 TiB fails with PyTorch's allocator message, never a crash.
+ *
+ * Threads: loops over large tensors (>= 256K elements) are cut into chunks
+ * run by a small pool of sleeping worker threads plus the caller (see
+ * parallel.h); everything else, and every allocation, stays on the caller.
  *
  * Errors: a failing function returns NULL (or false / -1) and records a message
  * in a thread-local buffer, like errno. Messages use PyTorch's wording where
