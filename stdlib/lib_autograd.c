@@ -273,6 +273,7 @@ Value lt_backward(NATIVE_ARGS) {
   Tensor *root = lib_t(self);
   Tensor *grad = NULL;
   if (!IS_UNDEF(v[0]) && !IS_NIL(v[0])) {
+    if (!IS_TENSOR(v[0]) && !IS_NUMBER(v[0])) return lib_type_error(vm, "backward", "gradient", v[0]);
     grad = lib_as_tensor(vm, v[0], root->dtype, "backward");
     if (grad == NULL) return VM_EXCEPTION;
   }
