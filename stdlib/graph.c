@@ -446,7 +446,7 @@ typedef struct {
   int next_number;
   bool diff; /* rows carry a marker */
   bool failed;
-  Frame *cut; /* tree: nodes cut at GRAPH_DEPTH_MAX, shown later in blocks of their own */
+  Frame *cut; /* frames cut at GRAPH_DEPTH_MAX, listed later in blocks of their own */
   int ncut, cut_cap, cut_done;
 } Walk;
 

@@ -82,7 +82,9 @@ static bool naming_begin(AgVM *vm, Naming *n, GraphRoot root) {
   *n = (Naming){0};
   n->nleaves = graph_leaves(root, &n->leaves);
   if (n->nleaves < 0) return false;
-  if (root.tensor) n->leaves[n->nleaves++] = (Tensor *)root.tensor; /* the output, too */
+  /* The output too; only when it takes part in autograd, as a name is kept in
+   * autograd's per-tensor state, which other tensors should not grow. */
+  if (root.tensor && ag_requires_grad(root.tensor)) n->leaves[n->nleaves++] = (Tensor *)root.tensor;
   n->lent = malloc(((size_t)n->nleaves + 1) * sizeof *n->lent);
   if (!n->lent) {
     free(n->leaves);
