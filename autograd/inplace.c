@@ -60,7 +60,7 @@ static bool should_record_inplace(Tensor *a, Tensor *other, bool *record) {
 }
 
 /* The view's region in its base, as AgGeom's int64 layout (malloc'd). */
-static int64_t *view_geometry(const Tensor *v, const Tensor *base) {
+int64_t *ag_view_geometry(const Tensor *v, const Tensor *base) {
   int64_t *g = malloc((size_t)(2 + 2 * v->ndim) * sizeof *g);
   if (!g) {
     tensor_set_error("out of memory");
@@ -82,18 +82,42 @@ static bool propagate_to_base(Tensor *v) {
   Tensor *base = v->meta ? meta_of(v)->view_base : NULL;
   if (!base) return true;
   GradNode *copy = ag_record_node(AG_NODE_CopySlices, (Tensor *[2]){base, v}, 2, 0, 1);
-  if (!copy || !(copy->p.geom = view_geometry(v, base))) {
+  if (!copy || !(copy->p.geom = ag_view_geometry(v, base))) {
     if (copy) node_finish(copy);
     return false;
   }
   bool ok = rebase(base, copy);
   node_finish(copy);
   GradNode *view = ok ? ag_record_node(AG_NODE_AsStridedBackward0, &base, 1, 0, 1) : NULL;
-  if (!view || !(view->p.geom = view_geometry(v, base))) {
+  if (!view || !(view->p.geom = ag_view_geometry(v, base))) {
     if (view) node_finish(view);
     return false;
   }
   ok = rebase(v, view);
+  node_finish(view);
+  return ok;
+}
+
+void ag_mark_view(Tensor *v, Tensor *a) {
+  if (v->storage != a->storage) return; /* a copy, not a view */
+  Tensor *base = a->meta && meta_of(a)->view_base ? meta_of(a)->view_base : a;
+  AgMeta *m = meta_of(v);
+  m->view_base = tensor_retain(base);
+  m->view_version = tensor_version(v);
+}
+
+bool ag_view_refresh(Tensor *v) {
+  AgMeta *m = v->meta ? meta_of(v) : NULL;
+  if (!m || !m->view_base || m->view_version == tensor_version(v)) return true;
+  Tensor *base = m->view_base;
+  m->view_version = tensor_version(v);
+  if (!ag_requires_grad(base) || !tensor_is_contiguous(base)) return true;
+  GradNode *view = ag_record_node(AG_NODE_AsStridedBackward0, &base, 1, 0, 1);
+  if (!view || !(view->p.geom = ag_view_geometry(v, base))) {
+    if (view) node_finish(view);
+    return false;
+  }
+  bool ok = rebase(v, view);
   node_finish(view);
   return ok;
 }
@@ -110,11 +134,13 @@ static void retain_forget(Tensor *a) {
     m->grad_fn->extra->retain[m->output_nr] = NULL;
 }
 
-/* Makes n (output 0) the new grad_fn of a. */
+/* Makes n (output 0) the new grad_fn of a (a was just written: a view's
+ * history is current again). */
 static bool rebase(Tensor *a, GradNode *n) {
   retain_forget(a);
   if (!node_set_output(n, 0, a)) return false;
   AgMeta *m = meta_of(a);
+  m->view_version = tensor_version(a);
   if (m->retains_grad) {
     m->retains_grad = false;
     return ag_retain_grad(a);
@@ -124,6 +150,7 @@ static bool rebase(Tensor *a, GradNode *n) {
 
 /* A copy of a that carries a's history (the op reads it instead of a). */
 static Tensor *history_copy(Tensor *a) {
+  if (!ag_view_refresh(a)) return NULL;
   Tensor *c = tensor_clone(a);
   if (!c || !ag_requires_grad(a)) return c;
   AgMeta *m = meta_get(c);

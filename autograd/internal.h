@@ -129,6 +129,7 @@ typedef struct {
   AgHook *hooks;         /* leaf hooks */
   char *name;
   Tensor *view_base;     /* owned: the tensor this one is a differentiable view of */
+  int64_t view_version;  /* storage version when a view's grad_fn was last set */
 } AgMeta;
 
 /* ---- meta.c ---- */
@@ -176,6 +177,15 @@ GradNode *ag_record_node(AgNodeKind kind, Tensor *const *inputs, int nin, int ns
 Tensor *ag_record_finish(GradNode *n, Tensor *out);
 /* out itself, or an alias of it when it carries autograd state (an input handed back). */
 Tensor *ag_fresh_result(Tensor *out);
+
+/* ---- inplace.c: views ---- */
+/* Records that v (a recorded view op's result) views base. */
+void ag_mark_view(Tensor *v, Tensor *a);
+/* A view whose storage was written since its grad_fn was set (through its
+ * base or a sibling view) gets a fresh grad_fn: AsStridedBackward0 of the
+ * base's current history, as PyTorch regenerates it. */
+bool ag_view_refresh(Tensor *v);
+int64_t *ag_view_geometry(const Tensor *v, const Tensor *base);
 
 /* ---- derivatives.c ---- */
 /* grads: one per output (never NULL); out: one per edge, filled where needs[i]. */

@@ -144,7 +144,11 @@ AgMeta *meta_get(Tensor *t) {
 
 bool ag_requires_grad(const Tensor *t) { return t && t->meta && meta_of(t)->requires_grad; }
 bool ag_is_leaf(const Tensor *t) { return !t->meta || !meta_of(t)->grad_fn; }
-GradNode *ag_grad_fn(const Tensor *t) { return t->meta ? meta_of(t)->grad_fn : NULL; }
+GradNode *ag_grad_fn(const Tensor *t) {
+  if (!t->meta) return NULL;
+  if (meta_of(t)->view_base) ag_view_refresh((Tensor *)t); /* a stale view's history */
+  return meta_of(t)->grad_fn;
+}
 int ag_output_nr(const Tensor *t) { return t->meta ? meta_of(t)->output_nr : 0; }
 Tensor *ag_get_grad(const Tensor *t) { return t->meta ? meta_of(t)->grad : NULL; }
 bool ag_retains_grad(const Tensor *t) { return t->meta && meta_of(t)->retains_grad; }
@@ -226,6 +230,7 @@ AgEdge tensor_edge(Tensor *t) {
   AgEdge e = {NULL, 0};
   if (!ag_requires_grad(t)) return e;
   AgMeta *m = meta_of(t);
+  if (m->view_base) ag_view_refresh(t); /* on failure the old history is kept */
   if (m->grad_fn) {
     e.node = grad_node_retain(m->grad_fn);
     e.input_nr = m->output_nr;

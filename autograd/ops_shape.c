@@ -15,10 +15,7 @@ static Tensor *view_record(AgNodeKind kind, Tensor *a, Tensor *out, GradNode **n
   GradNode *n = ag_record_node(kind, &a, 1, 0, 1);
   if (node) *node = n;
   out = ag_record_finish(n, out);
-  if (out && out->storage == a->storage) {
-    Tensor *base = a->meta && meta_of(a)->view_base ? meta_of(a)->view_base : a;
-    meta_of(out)->view_base = tensor_retain(base);
-  }
+  if (out) ag_mark_view(out, a);
   return out;
 }
 
@@ -196,10 +193,7 @@ static Tensor *dim_item_record(AgNodeKind kind, Tensor *a, Tensor *out, int dim,
     if (saved_index) node_save(n, 0, "index", (Tensor *)saved_index, false);
   }
   out = ag_record_finish(n, out);
-  if (out && out->storage == a->storage) {
-    Tensor *base = a->meta && meta_of(a)->view_base ? meta_of(a)->view_base : a;
-    meta_of(out)->view_base = tensor_retain(base);
-  }
+  if (out) ag_mark_view(out, a);
   return out;
 }
 

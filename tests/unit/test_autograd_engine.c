@@ -401,6 +401,26 @@ START_TEST(copy_fill_and_index_assignment) {
 }
 END_TEST
 
+/* A view taken before a write to its base sees the write (as PyTorch's
+ * regenerated view history): the overwritten element gets no gradient. */
+START_TEST(stale_views_are_regenerated) {
+  Tensor *x = vec(3, (double[]){1, 2, 3}, true);
+  Tensor *y = ag_binary_scalar(BIN_MUL, x, 2);
+  Tensor *a = ag_slice(y, 0, 0, 2, 1);
+  IndexItem it = {.kind = IDX_INT, .i = 1};
+  Tensor *five = tensor_scalar(DT_FLOAT32, 5);
+  ck_assert(ag_index_put_(y, &it, 1, five));
+  ck_assert_str_eq(grad_node_name(ag_grad_fn(a)), "AsStridedBackward0");
+  Tensor *s = ag_sum(a, NULL, 0, false);
+  ck_assert(backward(s));
+  ck_assert_double_eq(grad_at(x, 0), 2);
+  ck_assert_double_eq(grad_at(x, 1), 0);
+  ck_assert_double_eq(grad_at(x, 2), 0);
+  Tensor *all[] = {s, five, a, y, x};
+  for (int i = 0; i < 5; i++) tensor_release(all[i]);
+}
+END_TEST
+
 START_TEST(view_of_leaf_inplace_error) {
   Tensor *w = vec(3, (double[]){1, 2, 3}, true);
   Tensor *row = ag_select(w, 0, 1);
@@ -739,6 +759,7 @@ int main(void) {
   tcase_add_test(tc, inplace_makes_plain_tensor_require_grad);
   tcase_add_test(tc, copy_fill_and_index_assignment);
   tcase_add_test(tc, view_of_leaf_inplace_error);
+  tcase_add_test(tc, stale_views_are_regenerated);
   tcase_add_test(tc, no_grad_and_detach);
   tcase_add_test(tc, anomaly_mode_names_the_node);
   tcase_add_test(tc, autograd_grad_and_higher_order);
