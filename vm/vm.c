@@ -483,7 +483,7 @@ static bool spread_arguments(AgVM *vm, int nkw, int *argc) {
     return false;
   }
   ObjList *l = AS_LIST(list);
-  if (l->count > 255 * 64 || vm->stack_top + l->count + nkw + 16 > vm->stack_limit) {
+  if (vm->stack_top + l->count + nkw + 16 > vm->stack_limit - VM_STACK_MAX / 2) {
     vm_throw_error(vm, "too many arguments in a spread call (%d)", l->count);
     return false;
   }
