@@ -161,6 +161,10 @@ Tensor *tensor_nll_loss(const Tensor *logp, const Tensor *target, Reduction r) {
   if (!loss) return NULL;
   double total = 0, counted = 0;
   for (int64_t i = 0; i < batch; i++) {
+    if ((i & 0xFFFF) == 0 && tensor_check_interrupt()) {
+      tensor_release(loss);
+      return NULL;
+    }
     int64_t t = tensor_double_to_i64(tensor_get_flat(target, i));
     if (t == NLL_IGNORE_INDEX) continue;
     if (t < 0 || t >= classes) {
@@ -223,6 +227,10 @@ Tensor *tensor_binary_cross_entropy(const Tensor *p, const Tensor *target, Reduc
   Tensor *loss = tensor_empty(p->dtype, p->ndim, p->shape);
   if (!loss) return NULL;
   for (int64_t i = 0; i < p->numel; i++) {
+    if ((i & 0xFFFF) == 0 && tensor_check_interrupt()) {
+      tensor_release(loss);
+      return NULL;
+    }
     double x = tensor_get_flat(p, i), t = tensor_get_flat(target, i);
     if (!(x >= 0 && x <= 1)) {
       tensor_set_error("all elements of input should be between 0 and 1");
