@@ -67,18 +67,17 @@ rm -f -- "$FAILDIR"/seed"${SEED}"_case_*  # results of an earlier run with this 
 export AG LIMIT WORK FAILDIR SEED
 
 # fuzz_one CASE_FILE: prints "ok NAME" or "FAIL NAME: why"; saves failing inputs.
+# Runs in the worker's own scratch directory (the cwd), which scripts may write to.
 fuzz_one() {
-  local f=$1 name rc why="" mode
+  local f=$1 name rc why="" mode label
   name=$(basename -- "$f" .ag)
-  local run="$WORK/run_$name"
-  mkdir -p "$run"
-  local label
   for mode in check run; do
-    label="ag"; [ $mode = check ] && label="ag --check"
     if [ $mode = check ]; then
-      (cd "$run" && NO_COLOR=1 timeout -k 1 "$LIMIT" "$AG" --check "$f" </dev/null >/dev/null 2>"$run/err") 2>/dev/null
+      label="ag --check"
+      NO_COLOR=1 timeout -k 1 "$LIMIT" "$AG" --check "$f" </dev/null >/dev/null 2>err.txt
     else
-      (cd "$run" && NO_COLOR=1 timeout -k 1 "$LIMIT" "$AG" "$f" </dev/null >/dev/null 2>"$run/err") 2>/dev/null
+      label="ag"
+      NO_COLOR=1 timeout -k 1 "$LIMIT" "$AG" "$f" </dev/null >/dev/null 2>err.txt
     fi
     rc=$?
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
@@ -90,25 +89,33 @@ fuzz_one() {
         *) grep -q 'exit' "$f" || why="$label died with status $rc (signal $((rc - 128)))" ;;
       esac
     fi
-    if [ -z "$why" ] && grep -q -E 'AddressSanitizer|LeakSanitizer|\.[ch]:[0-9]+:[0-9]+: runtime error:' "$run/err"; then
+    if [ -z "$why" ] && [ -s err.txt ] &&
+       grep -q -E 'AddressSanitizer|LeakSanitizer|\.[ch]:[0-9]+:[0-9]+: runtime error:' err.txt; then
       why="sanitizer report from $label"
     fi
     if [ -n "$why" ]; then
       mkdir -p "$FAILDIR"
       cp -- "$f" "$FAILDIR/seed${SEED}_$name.ag"
-      { echo "$why"; echo "reproduce: $label build/fuzz-failures/seed${SEED}_$name.ag"; echo "--- stderr (head)"; head -c 4000 "$run/err"; } >"$FAILDIR/seed${SEED}_$name.txt"
+      { echo "$why"; echo "reproduce: $label build/fuzz-failures/seed${SEED}_$name.ag"
+        echo "--- stderr (head)"; head -c 4000 err.txt; } >"$FAILDIR/seed${SEED}_$name.txt"
       echo "FAIL $name: $why (saved build/fuzz-failures/seed${SEED}_$name.ag)"
-      rm -rf -- "$run"
       return 0
     fi
   done
-  rm -rf -- "$run"
   echo "ok $name"
 }
-export -f fuzz_one
+# fuzz_batch CASE_FILE...: one scratch directory per batch of cases
+fuzz_batch() {
+  local dir
+  dir=$(mktemp -d "$WORK/run.XXXXXX") || exit 1
+  cd "$dir" || exit 1
+  for f in "$@"; do fuzz_one "$f"; done 2>/dev/null
+  cd "$WORK" && rm -rf -- "$dir"
+}
+export -f fuzz_one fuzz_batch
 
 find "$WORK/cases" -maxdepth 1 -name 'case_*.ag' | LC_ALL=C sort |
-  xargs -P "$JOBS" -n 20 bash -c 'for f in "$@"; do fuzz_one "$f"; done' fuzz_worker >"$WORK/results/all"
+  xargs -P "$JOBS" -n 25 bash -c 'fuzz_batch "$@"' fuzz_worker >"$WORK/results/all"
 
 passed=$(grep -c '^ok ' "$WORK/results/all")
 failed=$(grep -c '^FAIL ' "$WORK/results/all")
