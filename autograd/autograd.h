@@ -331,8 +331,9 @@ bool ag_detach_(Tensor *a);                /* drops a's history in place */
  * tensor's history is rebased onto the new node. A recorded write through a
  * view (of select/slice/transpose/view/...) also rebases the view's base:
  * base.grad_fn becomes CopySlices and the view's AsStridedBackward0, as in
- * PyTorch. Limits: views taken before the write keep their old history, and
- * writing through a view of a non-contiguous base is refused. */
+ * PyTorch; other views of that base see the write when next used (their
+ * history is regenerated from the base's). Writing through a view of a
+ * non-contiguous base is refused. */
 bool ag_check_inplace(const Tensor *a); /* the leaf rule alone */
 bool ag_binary_(BinaryOp op, Tensor *a, Tensor *b);
 bool ag_binary_scalar_(BinaryOp op, Tensor *a, double s);
