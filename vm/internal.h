@@ -9,6 +9,8 @@
 #include "vm/vm.h"
 
 Value vm_binary_op(AgVM *vm, int op, Value a, Value b);
+/* a % b with the sign of the divisor, as Python's. */
+double vm_python_mod(double a, double b);
 Value vm_unary_op(AgVM *vm, int op, Value a);
 Value vm_set_attr(AgVM *vm, Value obj, ObjString *name, Value v);
 Value vm_get_index_n(AgVM *vm, Value obj, int n, const Value *index);

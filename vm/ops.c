@@ -40,7 +40,6 @@ static Value operand_error(AgVM *vm, int op, Value a, Value b) {
                         vm_type_name(a), vm_type_name(b));
 }
 
-double vm_python_mod(double a, double b);
 double vm_python_mod(double a, double b) {
   double r = fmod(a, b);
   if (r != 0 && ((r < 0) != (b < 0))) r += b;

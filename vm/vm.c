@@ -498,7 +498,6 @@ static bool spread_arguments(AgVM *vm, int nkw, int *argc) {
 
 /* Python's %: integer arithmetic when both sides are exact integers (the
  * common case, and much faster than fmod), fmod with a sign fix otherwise. */
-double vm_python_mod(double a, double b);
 static inline double number_modulo(double a, double b) {
   if (b >= 1 && b <= 9e15 && a >= -9e15 && a <= 9e15 && a == (double)(int64_t)a && b == (double)(int64_t)b) {
     int64_t m = (int64_t)a % (int64_t)b;
