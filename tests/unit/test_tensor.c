@@ -621,6 +621,30 @@ START_TEST(test_big_reductions) {
 }
 END_TEST
 
+/* Sizes around the chunk and parallel thresholds give the serial answers. */
+START_TEST(test_parallel_thresholds) {
+  const int64_t sizes[] = {65535, 65536, 65537, 262143, 262144, 262145, 1000003};
+  for (int k = 0; k < 7; k++) {
+    int64_t n = sizes[k];
+    Tensor *x = tensor_arange(0, (double)n, 1, DT_FLOAT64);
+    Tensor *y2 = tensor_binary_scalar(BIN_MUL, x, 2);
+    Tensor *y = tensor_binary_scalar(BIN_ADD, y2, 1); /* 2i + 1: sums to n^2 exactly */
+    Tensor *s = tensor_sum(y, NULL, 0, false);
+    ck_assert_msg(tensor_item(s) == (double)n * (double)n, "n=%lld sum=%.17g", (long long)n, tensor_item(s));
+    Tensor *am = tensor_argmax(y, 0, false, false);
+    ck_assert(tensor_item(am) == (double)(n - 1));
+    for (int64_t i = 0; i < n; i += 9973) ck_assert(tensor_get_flat(y, i) == 2.0 * (double)i + 1);
+    ck_assert(tensor_get_flat(y, n - 1) == 2.0 * (double)(n - 1) + 1);
+    Tensor *m = tensor_reshape(y, 2, TT_SHAPE(1, n));
+    Tensor *sm = tensor_softmax(m, 1);
+    Tensor *total = tensor_sum(sm, NULL, 0, false);
+    ck_assert(tt_close(tensor_item(total), 1, 1e-9));
+    Tensor *rel[] = {x, y2, y, s, am, m, sm, total};
+    for (int j = 0; j < 8; j++) tensor_release(rel[j]);
+  }
+}
+END_TEST
+
 START_TEST(test_sum_to_shape) {
   Tensor *g = tt_iota(DT_FLOAT32, 3, (int64_t)2, (int64_t)3, (int64_t)4);
   Tensor *r = tensor_sum_to_shape(g, 2, TT_SHAPE(3, 1));
@@ -784,6 +808,7 @@ static Suite *tensor_suite(void) {
   tcase_add_test(tc, test_reductions);
   tcase_add_test(tc, test_reduction_dtypes_and_errors);
   tcase_add_test(tc, test_big_reductions);
+  tcase_add_test(tc, test_parallel_thresholds);
   tcase_add_test(tc, test_sum_to_shape);
   tcase_add_test(tc, test_creation_ops);
   tcase_add_test(tc, test_interrupt);
