@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stdlib/graph.h"
+#include "stdlib/lib_graph.h"
 #include "stdlib/lib_internal.h"
 #include "vm/opcodes.h"
 
@@ -256,9 +256,10 @@ static bool check_roots(AgVM *vm, Tensor *const *roots, Tensor *const *grads, in
   return true;
 }
 
+/* --trace-graph: the graph about to be walked (leaves named), to stderr. */
 static void trace_backward(AgVM *vm, Tensor *root) {
   if (!vm->trace_graph) return;
-  graph_print_trace(stderr, root);
+  lib_graph_trace(vm, root);
   fflush(stderr);
 }
 
