@@ -94,7 +94,7 @@
   X(tanh, 0, 0, LF_MGW)                                                        \
   X(floor, 0, 0, LF_MGW)                                                       \
   X(ceil, 0, 0, LF_MGW)                                                        \
-  X(round, 0, 0, LF_MGW)                                                       \
+  X(round, 0, 1, LF_MGW)                                                       \
   X(sigmoid, 0, 0, LF_MG)                                                      \
   X(relu, 0, 0, LF_MG)                                                         \
   X(gelu, 0, 0, LF_MG)                                                         \

@@ -37,7 +37,6 @@ UNARY_FN(tan, UN_TAN)
 UNARY_FN(tanh, UN_TANH)
 UNARY_FN(floor, UN_FLOOR)
 UNARY_FN(ceil, UN_CEIL)
-UNARY_FN(round, UN_ROUND)
 UNARY_FN(sigmoid, UN_SIGMOID)
 UNARY_FN(relu, UN_RELU)
 UNARY_FN(gelu, UN_GELU)
@@ -45,6 +44,25 @@ UNARY_FN(neg, UN_NEG)
 UNARY_FN(sign, UN_SIGN)
 UNARY_FN(logical_not, UN_LOGICAL_NOT)
 #undef UNARY_FN
+
+/* round(decimals=0): halves to even; with decimals, round(x * 10^d) / 10^d. */
+Value lt_round(LT_ARGS) {
+  static const char *const names[] = {"decimals"};
+  Value v[1];
+  int64_t decimals = 0;
+  if (!lib_bind(vm, "round", argc, args, kw, names, 1, v)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v[0]) && !lib_int(vm, v[0], "decimals", &decimals)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  if (decimals == 0) return lib_wrap(vm, ag_unary(UN_ROUND, lib_t(self)));
+  if (decimals < -300 || decimals > 300) return vm_throw_error(vm, "round(): decimals out of range");
+  double scale = pow(10.0, (double)decimals);
+  Tensor *scaled = ag_binary_scalar(BIN_MUL, lib_t(self), scale);
+  Tensor *rounded = scaled ? ag_unary(UN_ROUND, scaled) : NULL;
+  tensor_release(scaled);
+  Tensor *r = rounded ? ag_binary_scalar(BIN_DIV, rounded, scale) : NULL;
+  tensor_release(rounded);
+  return lib_wrap(vm, r);
+}
 
 static Value binary(AgVM *vm, Value self, BinaryOp op, const char *name, Value other,
                     const AgKwargs *kw) {
