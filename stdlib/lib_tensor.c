@@ -356,7 +356,7 @@ Tensor *lib_as_tensor(AgVM *vm, Value v, DType like, const char *what) {
     if (t == NULL) lib_throw_tensor_error(vm);
     return t;
   }
-  if (IS_LIST(v)) return lib_tensor_from_value(vm, v, false, like);
+  if (IS_LIST(v)) return lib_tensor_from_value(vm, v, true, like); /* t[0] = [1, 2] keeps t's dtype */
   lib_type_error(vm, what, "other", v);
   return NULL;
 }
