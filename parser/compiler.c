@@ -17,7 +17,21 @@ static bool is_end_of_input(const Parser *p, const Token *tok) {
   return tok->type == TOK_EOF || (tok->type == TOK_ERROR && tok->at_eof);
 }
 
-/* Prints line `line` of the source and a caret under column `col`. */
+static bool is_continuation(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
+
+/* Byte offset of 1-based column `col` (columns count code points). */
+static int column_offset(const char *s, int len, int col) {
+  int i = 0;
+  for (int c = 1; i < len && c < col; c++) {
+    i++;
+    while (i < len && is_continuation(s[i])) i++;
+  }
+  return i;
+}
+
+/* Prints line `line` of the source and a caret under column `col`; a very
+ * long line is cut to a window around the column. Tabs are kept so the
+ * caret lines up. */
 static void print_source_line(const Parser *p, FILE *out, int line, int col) {
   const char *s = p->source;
   for (int l = 1; l < line && *s; s++)
@@ -25,13 +39,15 @@ static void print_source_line(const Parser *p, FILE *out, int line, int col) {
   const char *end = strchr(s, '\n');
   int len = end ? (int)(end - s) : (int)strlen(s);
   if (len > 0 && s[len - 1] == '\r') len--;
-  fprintf(out, "%.*s\n", len, s);
-  /* tabs are kept so the caret lines up; UTF-8 continuation bytes take no column */
-  for (int i = 0, c = 1; i < len && c < col; i++) {
-    if (((unsigned char)s[i] & 0xC0) == 0x80) continue;
-    fputc(s[i] == '\t' ? '\t' : ' ', out);
-    c++;
-  }
+  int at = column_offset(s, len, col);
+  int from = len > 160 && at > 80 ? at - 60 : 0;
+  while (from > 0 && is_continuation(s[from])) from--;
+  int to = from + 160 < len ? from + 160 : len;
+  while (to < len && to > from && is_continuation(s[to])) to--;
+  fprintf(out, "%s%.*s%s\n", from ? "... " : "", to - from, s + from, to < len ? " ..." : "");
+  if (from) fputs("    ", out);
+  for (int i = from; i < at; i++)
+    if (!is_continuation(s[i])) fputc(s[i] == '\t' ? '\t' : ' ', out);
   fprintf(out, "%s^%s\n", p->opts->color ? "\033[1;32m" : "", p->opts->color ? "\033[0m" : "");
 }
 
@@ -365,6 +381,7 @@ static void scoped_block(Parser *p) {
 static void init_fn_compiler(Parser *p, FnCompiler *fc, FnKind kind, const Token *name) {
   fc->enclosing = p->fc;
   fc->too_many_locals = false;
+  fc->too_many_constants = false;
   fc->scope_depth = 0;
   fc->loop = NULL;
   fc->handler_count = 0;

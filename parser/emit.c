@@ -60,7 +60,8 @@ void emit_op_u16(Parser *p, OpCode op, int operand) {
 int emit_constant_index(Parser *p, Value v) {
   int index = chunk_add_constant(p->vm, emit_chunk(p), v);
   if (index < 0) {
-    parse_error(p, "too many constants in one function (the limit is 65536)");
+    if (!p->fc->too_many_constants) parse_error(p, "too many constants in one function (the limit is 65536)");
+    p->fc->too_many_constants = true; /* one message per function */
     return 0;
   }
   return index;

@@ -67,6 +67,7 @@ typedef struct FnCompiler {
   HandlerBlock handlers[PARSE_MAX_HANDLERS];
   int handler_count;
   bool too_many_locals; /* reported once */
+  bool too_many_constants;
 } FnCompiler;
 
 typedef struct ClassInfo {
