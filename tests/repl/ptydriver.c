@@ -307,5 +307,7 @@ int main(int argc, char **argv) {
     kill(s.pid, SIGKILL);
     reap(&s, true);
   }
+  free(s.raw.data);
+  free(s.screen.data);
   return result;
 }
