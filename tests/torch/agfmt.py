@@ -1,0 +1,46 @@
+"""Helpers for the PyTorch twins of tests/torch/*.ag: print values the way Ag
+prints them, so `python3 NAME.py` writes the expected output of `ag NAME.ag`."""
+import math
+
+import torch
+
+
+def fmt(v):
+    if v is None:
+        return "nil"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if v != v:
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        r = repr(v)
+        return r[:-2] if r.endswith(".0") else r
+    if isinstance(v, str):
+        return v
+    if isinstance(v, torch.Tensor):
+        s = torch.Tensor.__repr__(v)
+        return s.replace("True", "true").replace("False", "false").replace("torch.", "")
+    if isinstance(v, torch.dtype):
+        return str(v).replace("torch.", "")
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(('"%s"' % x) if isinstance(x, str) else fmt(x) for x in v) + "]"
+    if hasattr(v, "next_functions"):
+        return "<" + type(v).__name__ + ">"
+    raise TypeError(type(v))
+
+
+def P(*vs, sep=" "):
+    print(sep.join(fmt(v) for v in vs))
+
+
+def has(fn, phrase):
+    """Runs fn; returns whether it raised an error whose message contains phrase."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - any error is what we look at
+        return phrase in str(e)
+    return False

@@ -1,0 +1,31 @@
+from agfmt import P
+import torch
+import torch.nn.functional as F
+i = torch.tensor([7, -7, 3], dtype=torch.int64)
+f = torch.tensor([2.5, -1.5, 0.5])
+d = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)
+P(i / 2, i % 3, i * 2, i + 0.5)
+P(f % 2, i + f, f + d, i + d, (i > 0) + (i > 0))
+P(f.dtype, (i + f).dtype, (f * d).dtype, (i == 7).dtype, (i / i).dtype)
+P(i.sum(), i.prod(), i.max(), i.min(), i.argmax(), (i > 0).sum())
+P(f.abs(), f.sqrt(), f.exp(), f.floor(), f.ceil(), f.round())
+P(f > 0, f >= 0.5, f == 0.5, f != 0.5, f < i, 0.5 < f)
+P(torch.arange(5), torch.arange(1, 4), torch.arange(0, 1, 0.25))
+P(torch.eye(3), torch.full([2, 2], 7.0), torch.ones(2, 3, dtype=torch.int64), torch.zeros_like(f))
+m = torch.arange(12).reshape(3, 4)
+P(m.t(), m.transpose(0, 1).contiguous().view(12))
+P(m[1], m[-1, -1], m[:, 1], m[::2, ::3], m[m > 5], m[None, 0].shape)
+P(m.split(2, dim=1)[1], m.chunk(3)[2], m.flatten(), m.unsqueeze(1).shape)
+P(torch.cat([m, m], dim=1).shape, torch.stack([m, m], dim=2).shape, m.expand(2, 3, 4).shape)
+P(m.sum(dim=0), m.float().mean(dim=1), m.float().std(dim=0), list(m.max(dim=0)))
+P(m.float().norm(dim=1), m.float().var(), m.float().logsumexp(dim=0))
+z = torch.zeros(2, 3)
+z[0, 1:] = torch.tensor([5.0, 6.0])
+z[1] = 9
+z[z > 5] = -1
+P(z)
+P(torch.tensor([[1.0, 2.0], [3.0, 4.0]]) @ torch.tensor([[1.0], [1.0]]), torch.tensor([1.0, 2.0]) @ torch.tensor([3.0, 4.0]))
+P(torch.matmul(torch.ones(2, 3, 4), torch.ones(4, 5)).shape, torch.matmul(torch.ones(4), torch.ones(2, 4, 3)).shape)
+P(torch.softmax(torch.tensor([1.0, 2.0, 3.0]), 0), torch.log_softmax(torch.tensor([[1.0, 2.0], [3.0, 5.0]]), 1))
+P(torch.tensor([[0.1, 0.9], [0.8, 0.2]]).argmax(dim=1), torch.sigmoid(torch.tensor([0.0, 2.0])), torch.relu(torch.tensor([-1.0, 1.0])))
+P(F.gelu(torch.tensor([-1.0, 0.0, 1.0])), torch.tanh(torch.tensor([0.5])), torch.clamp(torch.tensor([-2.0, 0.5, 3.0]), min=-1, max=1))
