@@ -326,6 +326,22 @@ static bool grad_call_prepare(AgVM *vm, const Value *v, GradCall *g) {
   return check_roots(vm, g->outputs, g->grad_outputs, g->noutputs);
 }
 
+/* The list autograd.grad returns: tensors (taking the references), nil for unused. */
+static Value results_list(AgVM *vm, Tensor **results, int n) {
+  ObjList *list = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(list));
+  for (int i = 0; i < n; i++) {
+    Value r = results[i] ? OBJ_VAL(obj_new_tensor(vm, results[i])) : NIL_VAL;
+    results[i] = NULL;
+    vm_push_root(vm, r);
+    obj_list_append(vm, list, r);
+    vm_pop_root(vm);
+  }
+  vm_pop_root(vm);
+  free(results);
+  return OBJ_VAL(list);
+}
+
 /* autograd.grad(outputs, inputs, grad_outputs=nil, retain_graph=nil,
  * create_graph=false, allow_unused=false): a list, one entry per input. */
 static Value native_grad(NATIVE_ARGS) {
@@ -358,17 +374,7 @@ static Value native_grad(NATIVE_ARGS) {
     free(results);
     return results == NULL ? vm_throw_error(vm, "out of memory") : engine_failure(vm);
   }
-  ObjList *list = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(list));
-  for (int i = 0; i < n; i++) {
-    Value r = results[i] ? OBJ_VAL(obj_new_tensor(vm, results[i])) : NIL_VAL;
-    vm_push_root(vm, r);
-    obj_list_append(vm, list, r);
-    vm_pop_root(vm);
-  }
-  vm_pop_root(vm);
-  free(results);
-  return OBJ_VAL(list);
+  return results_list(vm, results, n);
 }
 
 /* autograd.backward(tensors, grad_tensors=nil, retain_graph=nil, create_graph=false, inputs=nil) */

@@ -4,6 +4,7 @@
  * t[i] goes straight to a select.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "stdlib/lib_internal.h"
@@ -24,57 +25,62 @@ static bool slice_bound(AgVM *vm, Value v, int64_t *out, bool *has) {
   return lib_int(vm, v, "slice indices", out);
 }
 
+static bool slice_item(AgVM *vm, ObjSlice *s, IndexItem *it) {
+  bool has_step;
+  it->kind = IDX_SLICE;
+  if (!slice_bound(vm, s->start, &it->start, &it->has_start)) return false;
+  if (!slice_bound(vm, s->stop, &it->stop, &it->has_stop)) return false;
+  if (!slice_bound(vm, s->step, &it->step, &has_step)) return false;
+  if (!has_step) it->step = 1;
+  if (it->step > 0) return true;
+  vm_throw_error(vm, "step must be greater than zero");
+  return false;
+}
+
+/* A list of integers (or booleans) indexes like an int64 tensor (a mask). */
+static bool list_item(AgVM *vm, Value v, Index *ix, IndexItem *it) {
+  Tensor *t = lib_tensor_from_value(vm, v, false, DT_INT64);
+  if (t == NULL) return false;
+  if (t->dtype == DT_FLOAT32) {
+    Tensor *l = tensor_to_dtype(t, DT_INT64);
+    tensor_release(t);
+    if (l == NULL) {
+      lib_throw_tensor_error(vm);
+      return false;
+    }
+    t = l;
+  }
+  ix->owned[ix->nowned++] = t;
+  it->kind = IDX_TENSOR;
+  it->tensor = t;
+  return true;
+}
+
+static bool bad_index(AgVM *vm, const char *got) {
+  vm_throw_error(vm, "only integers, slices (`:`), nil, bool masks and int64 tensors are valid "
+                     "indices (got %s)", got);
+  return false;
+}
+
 static bool index_item(AgVM *vm, Value v, Index *ix, IndexItem *it) {
   memset(it, 0, sizeof *it);
   if (IS_NUMBER(v)) {
+    char got[32];
+    snprintf(got, sizeof got, "%g", AS_NUMBER(v));
     it->kind = IDX_INT;
-    if (AS_NUMBER(v) != floor(AS_NUMBER(v))) {
-      vm_throw_error(vm, "only integers, slices (`:`), nil, bool masks and int64 tensors are valid indices (got %g)",
-                     AS_NUMBER(v));
-      return false;
-    }
+    if (AS_NUMBER(v) != floor(AS_NUMBER(v))) return bad_index(vm, got);
     return lib_int(vm, v, "an index", &it->i);
   }
   if (IS_NIL(v)) {
     it->kind = IDX_NEWAXIS;
     return true;
   }
-  if (IS_SLICE(v)) {
-    ObjSlice *s = AS_SLICE(v);
-    bool has_step;
-    it->kind = IDX_SLICE;
-    it->step = 1;
-    if (!slice_bound(vm, s->start, &it->start, &it->has_start)) return false;
-    if (!slice_bound(vm, s->stop, &it->stop, &it->has_stop)) return false;
-    if (!slice_bound(vm, s->step, &it->step, &has_step)) return false;
-    if (!has_step) it->step = 1;
-    if (it->step <= 0) {
-      vm_throw_error(vm, "step must be greater than zero");
-      return false;
-    }
-    return true;
-  }
-  if (IS_TENSOR(v)) {
-    it->kind = IDX_TENSOR;
-    it->tensor = lib_t(v);
-    return true;
-  }
-  if (IS_LIST(v)) {
-    Tensor *t = lib_tensor_from_value(vm, v, false, DT_INT64);
-    if (t == NULL) return false;
-    if (t->dtype == DT_FLOAT32) { /* integral numbers: int64 indices */
-      Tensor *l = tensor_to_dtype(t, DT_INT64);
-      tensor_release(t);
-      t = l;
-    }
-    ix->owned[ix->nowned++] = t;
-    it->kind = IDX_TENSOR;
-    it->tensor = t;
-    return true;
-  }
-  vm_throw_error(vm, "only integers, slices (`:`), nil, bool masks and int64 tensors are valid indices (got %s)",
-                 vm_type_name(v));
-  return false;
+  if (IS_SLICE(v)) return slice_item(vm, AS_SLICE(v), it);
+  if (IS_LIST(v)) return list_item(vm, v, ix, it);
+  if (!IS_TENSOR(v)) return bad_index(vm, vm_type_name(v));
+  it->kind = IDX_TENSOR;
+  it->tensor = lib_t(v);
+  return true;
 }
 
 static bool build_index(AgVM *vm, int n, const Value *index, Index *ix) {
