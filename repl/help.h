@@ -8,7 +8,8 @@
  * help, the completion and the reference never disagree.
  *
  * `ag --help-missing` lists every built-in global, module member, keyword,
- * and list/map/string method that has no entry (a test requires none).
+ * and list/map/string method that has no entry, and every documented tensor
+ * member that a tensor does not have (a test requires none of either).
  */
 #ifndef AG_REPL_HELP_H
 #define AG_REPL_HELP_H
