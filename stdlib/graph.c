@@ -219,12 +219,12 @@ static bool set_collect(NodeSet *set, GradNode *root, const CollectHooks *hooks)
 /* ---- roots ---- */
 
 GraphRoot graph_root_of_tensor(const Tensor *t) {
-  GraphRoot r = {ag_grad_fn(t), 0, t};
+  GraphRoot r = {ag_grad_fn(t), 0, t, NULL};
   if (r.node) r.output_nr = ag_output_nr(t);
   return r;
 }
 
-GraphRoot graph_root_of_node(GradNode *node) { return (GraphRoot){node, 0, NULL}; }
+GraphRoot graph_root_of_node(GradNode *node) { return (GraphRoot){node, 0, NULL, NULL}; }
 
 int graph_leaves(GraphRoot root, Tensor ***out) {
   NodeSet set = {0};
@@ -273,11 +273,20 @@ static void add_node_shape(Str *s, const GradNode *node, int output_nr) {
   if (n > 1) str_addf(s, " (output %d of %d)", output_nr, n);
 }
 
-/* "MulBackward0", "AccumulateGrad x", "#2 AccumulateGrad x". */
-static void add_label(Str *s, const GradNode *node, int number) {
+/* The script's name of output `output_nr` of node, or NULL. */
+static const char *produced_name(const GraphNames *names, const GradNode *node, int output_nr) {
+  for (int i = 0; names && i < names->count; i++)
+    if (names->nodes[i] == node && names->outputs[i] == output_nr) return names->names[i];
+  return NULL;
+}
+
+/* "MulBackward0", "MulBackward0 a", "AccumulateGrad x", "#2 AccumulateGrad x". */
+static void add_label(Str *s, const GradNode *node, int output_nr, int number,
+                      const GraphNames *names) {
   if (number) str_addf(s, "#%d ", number);
   str_add(s, grad_node_name(node));
-  const char *name = leaf_name(node);
+  const char *name = is_accumulator(node) ? leaf_name(node)
+                                          : produced_name(names, node, output_nr);
   if (name) str_addf(s, " %s", name);
 }
 
@@ -301,6 +310,7 @@ typedef struct {
   bool failed;
   bool *last; /* last[d]: the node on the current path at depth d is its parent's last child */
   int last_cap;
+  const GraphNames *names[2]; /* of graph a (rows marked 0, ' ', '-') and b ('+') */
 } Rows;
 
 static void rows_free(Rows *r) {
@@ -364,7 +374,7 @@ static void rows_add_node(Rows *r, char mark, int depth, const GradNode *node, i
                           int number, RowKind kind) {
   Str left = {0}, shape = {0}, where = {0};
   add_prefix(&left, r, depth);
-  add_label(&left, node, kind == ROW_REFERENCE ? 0 : number);
+  add_label(&left, node, output_nr, kind == ROW_REFERENCE ? 0 : number, r->names[mark == '+']);
   add_node_shape(&shape, node, output_nr);
   if (kind == ROW_REFERENCE) str_addf(&where, "(see #%d above)", number);
   else add_line(&where, node);
@@ -696,6 +706,7 @@ static bool walk_cut_blocks(Walk *w) {
 }
 
 static bool walk_tree(Walk *w, GraphRoot root) {
+  w->rows.names[0] = root.names;
   if (!set_collect(&w->set[0], root.node, NULL) || !rows_set_last(&w->rows, 0, true)) return false;
   if (root.node) show_single(w, SIDE_A, 0, root.node, root.output_nr);
   else rows_add_text(&w->rows, 0, 0, no_graph_text(root));
@@ -757,6 +768,8 @@ static void add_op_counts(Str *s, OpCount *ops, int nops, int which, bool colon)
 
 static bool walk_diff(Walk *w, GraphRoot a, GraphRoot b) {
   w->diff = true;
+  w->rows.names[0] = a.names;
+  w->rows.names[1] = b.names;
   if (!set_collect(&w->set[0], a.node, NULL) || !set_collect(&w->set[1], b.node, NULL) ||
       !rows_set_last(&w->rows, 0, true))
     return false;
@@ -841,9 +854,12 @@ static char *trace_header(const NodeSet *set, int number) {
 }
 
 void graph_print_trace(FILE *out, Tensor *root) {
+  graph_print_trace_root(out, graph_root_of_tensor(root));
+}
+
+void graph_print_trace_root(FILE *out, GraphRoot r) {
   int number = ++trace_count;
   fflush(stdout); /* the report lands after what the script printed before it */
-  GraphRoot r = graph_root_of_tensor(root);
   NodeSet set = {0};
   char *header = set_collect(&set, r.node, NULL) ? trace_header(&set, number) : NULL;
   set_free(&set);

@@ -14,7 +14,8 @@
  *         ├─ AccumulateGrad x     []  (see #1 above)
  *         └─ AccumulateGrad y     []  (see #2 above)
  *
- *   - One node a line: the node's name, the shape of the tensor it produced
+ *   - One node a line: the node's name (followed by the script's name of the
+ *     tensor it produced when GraphRoot.names knows one), the shape of the tensor it produced
  *     (`[]` for a scalar, `[2, 3]`; the dtype follows when it is not float32;
  *     `(output k of n)` for nodes with several outputs) and the script line of
  *     the forward operation (`line N`, absent when unknown).
@@ -81,12 +82,23 @@
 #define GRAPH_ALIGN_MAX 100
 #define GRAPH_DEPTH_MAX 20 /* tree levels drawn before a subtree moves to its own block */
 
+/* The script's names of tensors that nodes produced (`a` for a = x * y):
+ * entry i says output outputs[i] of nodes[i] is held by names[i]. The first
+ * entry for a node and output wins. Borrowed. */
+typedef struct {
+  const GradNode *const *nodes;
+  const int *outputs;
+  const char *const *names;
+  int count;
+} GraphNames;
+
 /* What a graph hangs from: a tensor (its grad_fn and output number) or a
  * node given directly (`print_graph(t.grad_fn)`). Borrowed. */
 typedef struct {
   GradNode *node;       /* NULL: no graph (a leaf, or no grad required) */
   int output_nr;        /* which output of node the tensor is */
   const Tensor *tensor; /* NULL when the root was given as a node */
+  const GraphNames *names; /* NULL: operations are shown without names */
 } GraphRoot;
 
 GraphRoot graph_root_of_tensor(const Tensor *t);
@@ -116,5 +128,6 @@ bool graph_save(GraphRoot root, const char *path, bool show_saved);
 /* The --trace-graph report of one backward through root (header line, tree,
  * empty line). The backward number counts calls on this thread. */
 void graph_print_trace(FILE *out, Tensor *root);
+void graph_print_trace_root(FILE *out, GraphRoot root); /* with the root's names */
 
 #endif

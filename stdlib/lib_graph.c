@@ -20,11 +20,13 @@ static bool root_arg(AgVM *vm, const char *fname, const char *param, Value v, Gr
   return true;
 }
 
-/* ---- naming leaves ----
- * A leaf is shown by the name the script knows it by, as torchviz's params=
+/* ---- naming ----
+ * A tensor is shown by the name the script knows it by, as torchviz's params=
  * does: a global of the main script (`x`, `weights`) or the dotted path to it
- * through instances and lists (`model.fc1.weight`, `layers.0.bias`). Names are
- * lent for the drawing and taken back after, so nothing outlives it. */
+ * through instances and lists (`model.fc1.weight`, `layers.0.bias`). Leaves
+ * and the output get the name lent (ag_set_name) for the drawing and taken
+ * back after, so nothing outlives it; the tensors that nodes produced are
+ * passed as a GraphNames table. */
 
 #define NAME_DEPTH_MAX 4       /* model.block.layers.0.weight */
 #define NAME_VISITS_MAX 200000 /* values looked at: a web of objects stays cheap */
@@ -35,7 +37,35 @@ typedef struct {
   Tensor **lent;   /* the leaves we named, to unname afterwards */
   int nlent;
   int visits;
+  /* computed tensors held by the script: the names of what nodes produced */
+  const GradNode **nodes;
+  int *outputs;
+  char **names;
+  int count, cap;
+  GraphNames table;
 } Naming;
+
+/* Remembers that output_nr of node is known as name (first name wins). */
+static void name_produced(Naming *n, const GradNode *node, int output_nr, const char *name) {
+  for (int i = 0; i < n->count; i++)
+    if (n->nodes[i] == node && n->outputs[i] == output_nr) return;
+  if (n->count == n->cap) {
+    int cap = n->cap ? n->cap * 2 : 16;
+    const GradNode **nodes = realloc(n->nodes, (size_t)cap * sizeof *nodes);
+    if (nodes) n->nodes = nodes;
+    int *outputs = nodes ? realloc(n->outputs, (size_t)cap * sizeof *outputs) : NULL;
+    if (outputs) n->outputs = outputs;
+    char **names = outputs ? realloc(n->names, (size_t)cap * sizeof *names) : NULL;
+    if (!names) return; /* out of memory: that node just goes unnamed */
+    n->names = names;
+    n->cap = cap;
+  }
+  char *copy = strdup(name);
+  if (!copy) return;
+  n->nodes[n->count] = node;
+  n->outputs[n->count] = output_nr;
+  n->names[n->count++] = copy;
+}
 
 static void name_if_leaf(Naming *n, Tensor *t, const char *name) {
   if (ag_name(t)) return; /* named already (by us earlier, or by the bindings) */
@@ -70,8 +100,13 @@ static void name_in_list(Naming *n, const ObjList *list, const char *path, int d
 }
 
 static void name_in_value(Naming *n, Value v, const char *path, int depth) {
-  if (++n->visits > NAME_VISITS_MAX || n->nlent == n->nleaves) return;
-  if (IS_TENSOR(v)) name_if_leaf(n, AS_TENSOR_OBJ(v)->tensor, path);
+  if (++n->visits > NAME_VISITS_MAX) return;
+  if (IS_TENSOR(v)) {
+    Tensor *t = AS_TENSOR_OBJ(v)->tensor;
+    GradNode *node = ag_grad_fn(t);
+    if (node) name_produced(n, node, ag_output_nr(t), path);
+    name_if_leaf(n, t, path); /* a leaf of the graph, or its output */
+  }
   else if (depth >= NAME_DEPTH_MAX) return;
   else if (IS_INSTANCE(v)) name_in_fields(n, &AS_INSTANCE(v)->fields, path, depth);
   else if (IS_LIST(v)) name_in_list(n, AS_LIST(v), path, depth);
@@ -92,17 +127,22 @@ static bool naming_begin(AgVM *vm, Naming *n, GraphRoot root) {
     return false;
   }
   const Table *names = &vm->main_module->names;
-  for (int i = 0; i < names->used && n->nlent < n->nleaves; i++) {
+  for (int i = 0; i < names->used; i++) {
     const TableEntry *e = &names->entries[i];
     if (IS_UNDEF(e->key) || !IS_STRING(e->key) || !IS_NUMBER(e->value)) continue;
     Value v = vm->globals[(int)AS_NUMBER(e->value)];
     name_in_value(n, v, AS_CSTRING(e->key), 0);
   }
+  n->table = (GraphNames){n->nodes, n->outputs, (const char *const *)n->names, n->count};
   return true;
 }
 
 static void naming_end(Naming *n) {
   for (int i = 0; i < n->nlent; i++) ag_set_name(n->lent[i], NULL);
+  for (int i = 0; i < n->count; i++) free(n->names[i]);
+  free(n->nodes);
+  free(n->outputs);
+  free(n->names);
   free(n->lent);
   free(n->leaves);
 }
@@ -117,6 +157,7 @@ bool lib_graph_print(AgVM *vm, FILE *out, Value v) {
   }
   Naming n;
   if (!naming_begin(vm, &n, root)) return false;
+  root.names = &n.table;
   bool ok = graph_print_tree(out, root);
   naming_end(&n);
   return ok;
@@ -124,8 +165,10 @@ bool lib_graph_print(AgVM *vm, FILE *out, Value v) {
 
 void lib_graph_trace(AgVM *vm, Tensor *root) {
   Naming n;
-  bool named = naming_begin(vm, &n, graph_root_of_tensor(root));
-  graph_print_trace(stderr, root);
+  GraphRoot r = graph_root_of_tensor(root);
+  bool named = naming_begin(vm, &n, r);
+  if (named) r.names = &n.table;
+  graph_print_trace_root(stderr, r);
   if (named) naming_end(&n);
 }
 
@@ -144,6 +187,7 @@ static Value native_print_graph(AgVM *vm, Value self, int argc, const Value *arg
   Naming n;
   bool ok = naming_begin(vm, &n, root);
   if (ok) {
+    root.names = &n.table;
     ok = graph_print_tree(stdout, root);
     naming_end(&n);
   }
@@ -206,6 +250,8 @@ static Value native_graph_diff(AgVM *vm, Value self, int argc, const Value *args
   if (!naming_begin(vm, &na, ra)) return throw_graph_error(vm, "graph_diff");
   bool ok = naming_begin(vm, &nb, rb);
   if (ok) {
+    ra.names = &na.table;
+    rb.names = &nb.table;
     ok = graph_print_diff(stdout, ra, rb);
     naming_end(&nb);
   }

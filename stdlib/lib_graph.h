@@ -9,10 +9,10 @@
  * Each takes a tensor or a graph node (t.grad_fn) and returns nil (to_dot
  * its text). lib_install() calls lib_graph_install().
  *
- * Leaves are shown by the names the script knows them by: a global of the
- * main script (`x`) or the dotted path to it through instances and lists
- * (`model.fc1.weight`, `layers.0.bias`), looked up at drawing time (a name
- * the bindings set with ag_set_name wins).
+ * Leaves, the output and the tensors nodes produced are shown by the names
+ * the script knows them by: a global of the main script (`x`) or the dotted
+ * path to it through instances and lists (`model.fc1.weight`, `layers.0`),
+ * looked up at drawing time (a leaf name set with ag_set_name wins).
  */
 #ifndef AG_LIB_GRAPH_H
 #define AG_LIB_GRAPH_H

@@ -178,6 +178,43 @@ START_TEST(tree_dynamic_model) {
 END_TEST
 
 
+/* Names of computed tensors, as the bindings look them up in the script. */
+START_TEST(tree_with_names) {
+  Tensor *d = visualize_graph();
+  GradNode *mean = ag_grad_fn(d), *c = grad_node_next(mean, 0, NULL);
+  GradNode *a = grad_node_next(c, 0, NULL), *b = grad_node_next(c, 1, NULL);
+  const GradNode *nodes[] = {mean, a, b, a, c};
+  const int outputs[] = {0, 0, 0, 1, 0};
+  const char *names[] = {"d", "a", "b", "not_an_output", "c"};
+  GraphNames table = {nodes, outputs, names, 4}; /* c left out */
+  GraphRoot root = graph_root_of_tensor(d);
+  root.names = &table;
+  expect_text(tree_of(root),
+              "MeanBackward0 d               []  line 9\n"
+              "└─ AddBackward0               []  line 8\n"
+              "   ├─ MulBackward0 a          []  line 6\n"
+              "   │  ├─ #1 AccumulateGrad x  []\n"
+              "   │  └─ #2 AccumulateGrad y  []\n"
+              "   └─ AddBackward0 b          []  line 7\n"
+              "      ├─ AccumulateGrad x     []  (see #1 above)\n"
+              "      └─ AccumulateGrad y     []  (see #2 above)\n");
+  Capture cap;
+  GraphRoot plain = graph_root_of_tensor(d);
+  ck_assert(graph_print_diff(capture_start(&cap), root, plain));
+  expect_text(capture_end(&cap),
+              "  MeanBackward0 d               []  line 9\n"
+              "  └─ AddBackward0               []  line 8\n"
+              "     ├─ MulBackward0 a          []  line 6\n"
+              "     │  ├─ #1 AccumulateGrad x  []\n"
+              "     │  └─ #2 AccumulateGrad y  []\n"
+              "     └─ AddBackward0 b          []  line 7\n"
+              "        ├─ AccumulateGrad x     []  (see #1 above)\n"
+              "        └─ AccumulateGrad y     []  (see #2 above)\n"
+              "summary: only in a: 0 nodes; only in b: 0 nodes; in both: 6 nodes (AccumulateGrad x2, AddBackward0 x2, MeanBackward0 x1, MulBackward0 x1)\n");
+  tensor_release(d);
+}
+END_TEST
+
 /* x * 3 and a constant operand: the nil entries of next_functions. */
 START_TEST(tree_nil_inputs) {
   Tensor *x = scalar_leaf("x", 2);
@@ -905,6 +942,7 @@ int main(void) {
   TCase *tree = tcase_create("tree");
   tcase_add_test(tree, tree_shared_leaves);
   tcase_add_test(tree, tree_dynamic_model);
+  tcase_add_test(tree, tree_with_names);
   tcase_add_test(tree, tree_nil_inputs);
   tcase_add_test(tree, tree_custom_function);
   tcase_add_test(tree, tree_outputs_and_dtypes);
