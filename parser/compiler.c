@@ -146,7 +146,10 @@ ObjString *parse_intern(Parser *p, const char *chars, int length) {
   return obj_copy_string(p->vm, chars, length);
 }
 
-/* Skips to the start of the next statement in the block being compiled. */
+/* Skips to the start of the next statement in the block being compiled: past
+ * the end of the line (a block opened on it is skipped whole), or to the '}'
+ * that closes the block. Keywords are not trusted as statement starts: after
+ * a mistake they are more often in the middle of the broken line. */
 static void synchronize(Parser *p) {
   p->panic = false;
   lex_reset_to_block(p->lexer);
@@ -158,10 +161,6 @@ static void synchronize(Parser *p) {
         parse_advance(p);
         return;
       }
-      break;
-    case TOK_LET: case TOK_FN: case TOK_CLASS: case TOK_IF: case TOK_WHILE: case TOK_FOR:
-    case TOK_RETURN: case TOK_TRY: case TOK_THROW: case TOK_WITH: case TOK_IMPORT:
-      if (braces == 0) return;
       break;
     case TOK_LEFT_BRACE: braces++; break;
     case TOK_RIGHT_BRACE:
