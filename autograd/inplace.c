@@ -307,6 +307,7 @@ bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v) {
     node = ag_record_node(kind, (Tensor *[2]){a, v}, 2, 0, 1);
     if (!node) return false;
     node_set_params_items(node, items, n);
+    node->has_saved = kind == AG_NODE_IndexPutBackward0; /* PyTorch saves the indices */
   }
   if (!tensor_index_put_(a, items, n, v)) {
     if (node) node_finish(node);

@@ -309,6 +309,7 @@ Tensor *ag_index(Tensor *a, const IndexItem *items, int n) {
   if (!out) return NULL;
   GradNode *node = ag_record_node(AG_NODE_IndexBackward0, &a, 1, 0, 1);
   if (node) node_set_params_items(node, items, n);
+  if (node) node->has_saved = true; /* PyTorch saves the indices */
   return ag_record_finish(node, out);
 }
 
