@@ -5,20 +5,21 @@
  *
  * THE TREE (print_graph, the REPL's :graph, --trace-graph)
  *
- *   MeanBackward0                 []  line 7
- *   └─ AddBackward0               []  line 6
- *      ├─ MulBackward0            []  line 4
+ *   MeanBackward0 d               []  line 7
+ *   └─ AddBackward0 c             []  line 6
+ *      ├─ MulBackward0 a          []  line 4
  *      │  ├─ #1 AccumulateGrad x  []
  *      │  └─ #2 AccumulateGrad y  []
- *      └─ AddBackward0            []  line 5
+ *      └─ AddBackward0 b          []  line 5
  *         ├─ AccumulateGrad x     []  (see #1 above)
  *         └─ AccumulateGrad y     []  (see #2 above)
  *
- *   - One node a line: the node's name (followed by the script's name of the
- *     tensor it produced when GraphRoot.names knows one), the shape of the tensor it produced
- *     (`[]` for a scalar, `[2, 3]`; the dtype follows when it is not float32;
- *     `(output k of n)` for nodes with several outputs) and the script line of
- *     the forward operation (`line N`, absent when unknown).
+ *   - One node a line: the node's name, followed by the script's name of the
+ *     tensor it produced when GraphRoot.names knows one (`MulBackward0 a`);
+ *     the shape of that tensor (`[]` for a scalar, `[2, 3]`; the dtype
+ *     follows when it is not float32; `(output k of n)` for nodes with several
+ *     outputs); the script line of the forward operation (`line N`, absent
+ *     when unknown).
  *   - Children are the node's next_functions, in order, drawn with ├─ └─ │.
  *   - A leaf that requires grad is its AccumulateGrad node followed by the
  *     variable's name when the bindings know it (ag_name); it has no line.
@@ -52,7 +53,8 @@
  *            only in b: 0 nodes; in both: 7 nodes
  * (on one line), op counts sorted by count, then name.
  *
- * THE TRACE (--trace-graph): at each backward, to stderr,
+ * THE TRACE (--trace-graph): at each backward, to stderr (after flushing
+ * stdout, so it lands in order with the script's output),
  *   backward #2: 7 nodes: AddBackward0 x3, MulBackward0 x3, AccumulateGrad x1
  * then the tree and an empty line. Nodes are the distinct nodes reachable
  * from the root, AccumulateGrad included.
