@@ -201,6 +201,8 @@ Tensor *lib_as_tensor(AgVM *vm, Value v, DType like, const char *what);
 /* tensor(data, dtype): NULL after throwing. */
 Tensor *lib_tensor_from_value(AgVM *vm, Value data, bool has_dtype, DType dtype);
 Value lib_type_error(AgVM *vm, const char *fname, const char *param, Value got);
+/* number ** tensor, recorded as PyTorch 1.13 does (PowBackward1). */
+Value lib_scalar_pow(AgVM *vm, double base, Tensor *exponent);
 
 /* ---- lib_index.c: the get_index / set_index hooks ---- */
 Value lib_get_index(AgVM *vm, Value obj, int n, const Value *index);

@@ -124,10 +124,8 @@ Value lt_clamp(LT_ARGS) {
   double lo, hi;
   if (IS_EXCEPTION(clamp_bounds(vm, "clamp", argc, args, kw, &lo, &hi))) return VM_EXCEPTION;
   lib_sync_line(vm);
-  Tensor *t = lib_t(self);
-  if (isnan(hi)) return lib_wrap(vm, ag_clamp_min(t, lo));
-  if (isnan(lo)) return lib_wrap(vm, ag_clamp_max(t, hi));
-  return lib_wrap(vm, ag_clamp(t, lo, hi));
+  /* clamp(min=) alone is still ClampBackward1 in PyTorch (clamp_min is another op). */
+  return lib_wrap(vm, ag_clamp(lib_t(self), lo, hi));
 }
 
 Value lt_masked_fill(LT_ARGS) {
@@ -586,9 +584,7 @@ static Value scalar_value(Tensor *t, int64_t i) {
 
 Value lt_item(LT_ARGS) {
   Tensor *t = lib_t(self);
-  if (t->numel != 1)
-    return vm_throw_error(vm, "a Tensor with %lld elements cannot be converted to Scalar",
-                          (long long)t->numel);
+  if (t->numel != 1) return vm_throw_error(vm, "only one element tensors can be converted to Python scalars");
   return scalar_value(t, 0);
 }
 

@@ -418,6 +418,16 @@ static Value tensor_contains(AgVM *vm, Value item, Value container) {
   return BOOL_VAL(found);
 }
 
+/* 2 ** x: PyTorch 1.13's __rpow__ makes a tensor of the number first, so
+ * the node is PowBackward1 (tensor ** tensor), not PowBackward2. */
+Value lib_scalar_pow(AgVM *vm, double base, Tensor *exponent) {
+  Tensor *b = tensor_scalar(tensor_scalar_result_type(exponent->dtype, base), base);
+  if (b == NULL) return lib_throw_tensor_error(vm);
+  Tensor *r = ag_binary(BIN_POW, b, exponent);
+  tensor_release(b);
+  return lib_wrap(vm, r);
+}
+
 static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
   if (IS_NODE(a) || IS_NODE(b)) return lib_node_binary(vm, op, a, b);
   if (op == OP_IN) return tensor_contains(vm, a, b);
@@ -430,6 +440,7 @@ static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
     if (bop >= 0 && ta && tb) return lib_wrap(vm, ag_binary((BinaryOp)bop, lib_t(a), lib_t(b)));
     if (bop >= 0 && ta && is_scalar_operand(b))
       return lib_wrap(vm, ag_binary_scalar((BinaryOp)bop, lib_t(a), scalar_of(b)));
+    if (bop == BIN_POW && tb && is_scalar_operand(a)) return lib_scalar_pow(vm, scalar_of(a), lib_t(b));
     if (bop >= 0 && tb && is_scalar_operand(a))
       return lib_wrap(vm, ag_scalar_binary((BinaryOp)bop, scalar_of(a), lib_t(b)));
   }
@@ -638,7 +649,7 @@ static Value dispatch(AgVM *vm, int id, Value self, int argc, const Value *args,
   }
   if (id == LT_pow && argc == 2 && IS_NUMBER(args[0]) && IS_TENSOR(args[1])) { /* pow(2, x) */
     lib_sync_line(vm);
-    return lib_wrap(vm, ag_scalar_binary(BIN_POW, AS_NUMBER(args[0]), lib_t(args[1])));
+    return lib_scalar_pow(vm, AS_NUMBER(args[0]), lib_t(args[1]));
   }
   ObjNative *orig = lib_state(vm)->wrapped[id];
   if (orig != NULL) return call_wrapped(vm, orig, argc, args, kw);
