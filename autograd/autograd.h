@@ -125,6 +125,7 @@ typedef struct GradNode GradNode;
   X(GatherBackward0)                                                            \
   X(ScatterAddBackward0)                                                        \
   X(MmBackward0)                                                                \
+  X(AddmmBackward0)                                                             \
   X(BmmBackward0)                                                               \
   X(MvBackward0)                                                                \
   X(DotBackward0)                                                               \
@@ -308,6 +309,12 @@ Tensor *ag_bmm(Tensor *a, Tensor *b);
 Tensor *ag_mv(Tensor *a, Tensor *v);
 Tensor *ag_dot(Tensor *a, Tensor *b);
 Tensor *ag_outer(Tensor *a, Tensor *b);
+/* bias + a @ b for 2-D a, b (bias broadcast): AddmmBackward0. */
+Tensor *ag_addmm(Tensor *bias, Tensor *a, Tensor *b);
+/* F.linear as PyTorch 1.13 records it: addmm(bias, x, w.t()) for a 2-D x
+ * with a bias (a contiguous 3-D x is flattened around it), otherwise
+ * matmul(x, w.t()) plus an in-place add of the bias. bias may be NULL. */
+Tensor *ag_linear(Tensor *x, Tensor *w, Tensor *bias);
 
 Tensor *ag_softmax(Tensor *a, int dim);
 Tensor *ag_log_softmax(Tensor *a, int dim);

@@ -633,6 +633,17 @@ static bool d_mm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs)
   return done(&s, n, out);
 }
 
+/* bias + a @ b: the bias gets g (summed to its shape by the engine). */
+static bool d_addmm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  if (needs[0]) give(out, 0, G);
+  Tensor *b = needs[1] ? tr(&s, saved(&s, n, 1)) : NULL;
+  if (needs[1] && b) give(out, 1, keep(&s, ag_mm(G, b)));
+  Tensor *a = needs[2] ? tr(&s, saved(&s, n, 0)) : NULL;
+  if (needs[2] && a) give(out, 2, keep(&s, ag_mm(a, G)));
+  return done(&s, n, out);
+}
+
 static bool d_bmm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *b = needs[0] ? tr12(&s, saved(&s, n, 1)) : NULL;
@@ -776,7 +787,7 @@ const AgDerivFn ag_derivatives[AG_NODE_COUNT] = {
     F(IndexPutImplBackward0, d_index_again), F(SelectBackwardBackward0, d_index_again),
     F(SliceBackwardBackward0, d_index_again), F(IndexFillBackward0, d_index_fill),
     F(AsStridedBackward0, d_strided_get), F(AsStridedScatterBackward0, d_strided_embed),
-    F(GatherBackward0, d_gather), F(ScatterAddBackward0, d_scatter_add), F(MmBackward0, d_mm),
+    F(GatherBackward0, d_gather), F(ScatterAddBackward0, d_scatter_add), F(MmBackward0, d_mm), F(AddmmBackward0, d_addmm),
     F(BmmBackward0, d_bmm), F(MvBackward0, d_mv), F(DotBackward0, d_dot),
     F(SoftmaxBackward0, d_softmax), F(LogSoftmaxBackward0, d_log_softmax),
     F(MseLossBackward0, d_mse), F(NllLossBackward0, d_nll),

@@ -6,6 +6,14 @@
 
 #include "autograd/internal.h"
 
+/* Applies f to a and releases a (for chains of ops). */
+#define THEN(var, expr)                                                                        \
+  do {                                                                                         \
+    Tensor *next_ = (var) ? (expr) : NULL;                                                     \
+    tensor_release(var);                                                                       \
+    (var) = next_;                                                                             \
+  } while (0)
+
 static int wrap(int dim, int ndim) { return dim < 0 ? dim + ndim : dim; }
 
 /* Records a view op of one input with no saved values. */
@@ -367,6 +375,51 @@ Tensor *ag_dot(Tensor *a, Tensor *b) {
   return product_record(AG_NODE_DotBackward0, a, b, tensor_dot(a, b), "tensor");
 }
 
+Tensor *ag_addmm(Tensor *bias, Tensor *a, Tensor *b) {
+  Tensor *prod = tensor_mm(a, b);
+  Tensor *out = prod ? tensor_binary(BIN_ADD, prod, bias) : NULL;
+  tensor_release(prod);
+  if (out && out->ndim != 2) { /* the bias may broadcast to the product, not beyond */
+    tensor_set_error("The expanded size of the bias must match the product of mat1 and mat2");
+    tensor_release(out);
+    return NULL;
+  }
+  Tensor *ins[3] = {bias, a, b};
+  if (!ag_record_wanted(ins, 3, out)) return out;
+  GradNode *n = ag_record_node(AG_NODE_AddmmBackward0, ins, 3, 2, 1);
+  if (n && n->next[2].node) node_save(n, 0, "mat1", a, false);
+  if (n && n->next[1].node) node_save(n, 1, "mat2", b, false);
+  return ag_record_finish(n, out);
+}
+
+/* x (..., n, k) contiguous 3-D: view to 2-D, addmm, view back. */
+static Tensor *linear_flattened(Tensor *x, Tensor *wt, Tensor *bias) {
+  int64_t rows[2] = {-1, x->shape[2]};
+  Tensor *flat = ag_view(x, 2, rows);
+  Tensor *y = flat ? ag_addmm(bias, flat, wt) : NULL;
+  tensor_release(flat);
+  if (!y) return NULL;
+  Tensor *out = ag_view(y, 3, (int64_t[3]){x->shape[0], x->shape[1], y->shape[1]});
+  tensor_release(y);
+  return out;
+}
+
+Tensor *ag_linear(Tensor *x, Tensor *w, Tensor *bias) {
+  Tensor *wt = ag_t(w);
+  if (!wt) return NULL;
+  Tensor *out;
+  if (bias && x->ndim == 2) {
+    out = ag_addmm(bias, x, wt);
+  } else if (bias && x->ndim == 3 && tensor_is_contiguous(x)) {
+    out = linear_flattened(x, wt, bias);
+  } else { /* PyTorch adds the bias in place; out of place records the same AddBackward0 */
+    out = ag_matmul(x, wt);
+    if (out && bias) THEN(out, ag_binary(BIN_ADD, out, bias));
+  }
+  tensor_release(wt);
+  return out;
+}
+
 /* PyTorch's outer: self.reshape({n, 1}) * vec2. */
 Tensor *ag_outer(Tensor *a, Tensor *b) {
   if (!ag_should_record((Tensor *[2]){a, b}, 2)) return tensor_outer(a, b);
@@ -381,13 +434,6 @@ Tensor *ag_outer(Tensor *a, Tensor *b) {
   return out;
 }
 
-/* Applies f to a and releases a (for chains of ops). */
-#define THEN(var, expr)                                                                        \
-  do {                                                                                         \
-    Tensor *next_ = (var) ? (expr) : NULL;                                                     \
-    tensor_release(var);                                                                       \
-    (var) = next_;                                                                             \
-  } while (0)
 
 /* (..., n, m) @ (m, p) or (m): fold the batch into the rows (as PyTorch
  * 1.13: a vector operand becomes a column, then mm and _unsafe_view). */

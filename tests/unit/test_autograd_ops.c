@@ -618,6 +618,33 @@ START_TEST(matrix_products) {
 }
 END_TEST
 
+static Tensor *f_linear(Tensor *const *x, void *ctx) {
+  int k = *(int *)ctx;
+  return k == 0 ? ag_addmm(x[2], x[0], x[1]) : ag_linear(x[0], x[1], k == 4 ? NULL : x[2]);
+}
+
+START_TEST(addmm_and_linear) {
+  struct { int nx; int64_t xs[3]; } cases[] = {{2, {2, 3}}, {2, {4, 3}}, {3, {2, 2, 3}}, {1, {3}}, {2, {2, 3}}};
+  for (int k = 0; k < 5; k++) {
+    Tensor *x[3] = {leaf(cases[k].nx, cases[k].xs, 0.2), leaf(2, (int64_t[]){2, 3}, -0.3),
+                    leaf(1, (int64_t[]){2}, 0.5)};
+    if (k == 0) { /* addmm: x [2,3] @ w [3,2] */
+      tensor_release(x[1]);
+      x[1] = leaf(2, (int64_t[]){3, 2}, -0.3);
+    }
+    char name[32];
+    snprintf(name, sizeof name, "linear case %d", k);
+    gradcheck(name, f_linear, x, 3, &k);
+    gradgradcheck(name, f_linear, x, 3, &k);
+    Tensor *y = f_linear(x, &k);
+    const char *want[] = {"AddmmBackward0", "AddmmBackward0", "ViewBackward0", "AddBackward0", "MmBackward0"};
+    ck_assert_str_eq(grad_node_name(ag_grad_fn(y)), want[k]);
+    tensor_release(y);
+    release_all(x, 3);
+  }
+}
+END_TEST
+
 START_TEST(strided_leaf_inputs) {
   /* a non-contiguous leaf (a transposed view) as the input */
   Tensor *base = leaf(2, (int64_t[]){3, 2}, 0.2);
@@ -771,6 +798,7 @@ int main(void) {
   tcase_add_test(tc, index_assignment);
   tcase_add_test(tc, writes_through_views);
   tcase_add_test(tc, matrix_products);
+  tcase_add_test(tc, addmm_and_linear);
   tcase_add_test(tc, strided_leaf_inputs);
   tcase_add_test(tc, nn_functions);
   tcase_add_test(tc, dropout_and_dtype);
