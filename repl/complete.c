@@ -8,6 +8,7 @@
 
 #include "lexer/lexer.h"
 #include "repl/help.h"
+#include "vm/memory.h"
 
 /* Readline's completion callbacks take no context pointer, so the VM being
  * completed against is kept here (one REPL per process). */
@@ -98,7 +99,10 @@ static bool attribute_value(AgVM *vm, Value obj, ObjString *name, Value *out) {
   if (IS_CLASS(obj)) return table_get(&AS_CLASS(obj)->methods, OBJ_VAL(name), out);
   if (IS_MODULE(obj)) return slot_value(vm, &AS_MODULE(obj)->names, name, out);
   if (IS_TENSOR(obj) && pure_tensor_attribute(name->chars)) {
+    vm_push_root(vm, obj); /* x.T.data: the view x.T is held by nothing else */
+    vm_push_root(vm, OBJ_VAL(name));
     *out = vm_get_attr(vm, obj, name);
+    vm_pop_roots(vm, 2);
     if (!IS_EXCEPTION(*out)) return true;
     vm_take_exception(vm);
   }

@@ -217,7 +217,10 @@ typedef struct {
 
 static void check_member(void *ctx, const char *name) {
   MemberCheck *c = ctx;
-  Value v = vm_get_attr(c->vm, c->sample, obj_string(c->vm, name));
+  ObjString *key = obj_string(c->vm, name);
+  vm_push_root(c->vm, OBJ_VAL(key));
+  Value v = vm_get_attr(c->vm, c->sample, key);
+  vm_pop_root(c->vm);
   if (!IS_EXCEPTION(v)) return;
   vm_take_exception(c->vm);
   fprintf(c->out, "documented but not a tensor member: %s\n", name);
