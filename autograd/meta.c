@@ -163,7 +163,7 @@ bool ag_set_requires_grad(Tensor *t, bool requires_grad) {
     return false;
   }
   if (requires_grad && !dtype_is_float(t->dtype)) {
-    tensor_set_error("only Tensors of floating point and complex dtype can require gradients");
+    tensor_set_error("Only Tensors of floating point and complex dtype can require gradients");
     return false;
   }
   if (!requires_grad && !t->meta) return true;

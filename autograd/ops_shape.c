@@ -6,7 +6,7 @@
 
 #include "autograd/internal.h"
 
-/* Applies f to a and releases a (for chains of ops). */
+/* var = expr (computed from var), dropping the old var: for chains of ops. */
 #define THEN(var, expr)                                                                        \
   do {                                                                                         \
     Tensor *next_ = (var) ? (expr) : NULL;                                                     \
