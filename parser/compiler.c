@@ -568,6 +568,17 @@ static void expression_statement(Parser *p) {
   else emit_op(p, OP_POP);
 }
 
+/* After OP_UNPACK: the list stays in a hidden local under the n names. */
+static void add_unpacked_locals(Parser *p, const char *hidden, const Token *names, int count) {
+  FnCompiler *fc = p->fc;
+  fc->depth -= count;
+  add_initialized_local(p, hidden, (int)strlen(hidden));
+  for (int i = 0; i < count; i++) {
+    fc->depth++;
+    add_initialized_local(p, names[i].start, names[i].length);
+  }
+}
+
 static void destructuring_let(Parser *p) {
   Token names[256];
   int count = 0;
@@ -587,14 +598,7 @@ static void destructuring_let(Parser *p) {
     emit_op(p, OP_POP); /* the list */
     return;
   }
-  /* the list stays in a hidden slot under the names */
-  FnCompiler *fc = p->fc;
-  fc->depth -= count;
-  add_initialized_local(p, " list", 5);
-  for (int i = 0; i < count; i++) {
-    fc->depth++;
-    add_initialized_local(p, names[i].start, names[i].length);
-  }
+  add_unpacked_locals(p, " list", names, count);
 }
 
 static void let_statement(Parser *p) {
@@ -615,18 +619,21 @@ static void let_statement(Parser *p) {
   define_variable(p, &name);
 }
 
+static void call_exit(Parser *p, int ctx_slot) {
+  emit_op_u8(p, OP_GET_LOCAL, ctx_slot);
+  emit_op_var(p, OP_INVOKE, 0);
+  emit_u16(p, emit_name_constant(p, "exit", 4));
+  emit_u8(p, 0);
+  emit_op(p, OP_POP);
+}
+
 /* Leaves the handler blocks above `keep` (innermost first): pops each
  * handler and calls exit() of each `with`. */
 static void unwind_handlers(Parser *p, int keep) {
   FnCompiler *fc = p->fc;
   for (int i = fc->handler_count - 1; i >= keep; i--) {
     emit_op(p, OP_END_TRY);
-    if (!fc->handlers[i].is_with) continue;
-    emit_op_u8(p, OP_GET_LOCAL, fc->handlers[i].ctx_slot);
-    emit_op_var(p, OP_INVOKE, 0);
-    emit_u16(p, emit_name_constant(p, "exit", 4));
-    emit_u8(p, 0);
-    emit_op(p, OP_POP);
+    if (fc->handlers[i].is_with) call_exit(p, fc->handlers[i].ctx_slot);
   }
 }
 
@@ -784,14 +791,10 @@ static void for_statement(Parser *p) {
   begin_loop(p, &loop, start);
   begin_scope(p);
   if (pair) {
-    add_initialized_local(p, " item", 5);
+    Token names[2] = {first, second};
     emit_op_var(p, OP_UNPACK, 2);
     emit_u8(p, 2);
-    fc->depth -= 2;
-    fc->depth++;
-    add_initialized_local(p, first.start, first.length);
-    fc->depth++;
-    add_initialized_local(p, second.start, second.length);
+    add_unpacked_locals(p, " item", names, 2);
   } else {
     add_initialized_local(p, first.start, first.length);
   }
@@ -836,14 +839,6 @@ static void try_statement(Parser *p) {
   parse_block(p);
   end_scope(p);
   emit_patch_jump(p, end_jump);
-}
-
-static void call_exit(Parser *p, int ctx_slot) {
-  emit_op_u8(p, OP_GET_LOCAL, ctx_slot);
-  emit_op_var(p, OP_INVOKE, 0);
-  emit_u16(p, emit_name_constant(p, "exit", 4));
-  emit_u8(p, 0);
-  emit_op(p, OP_POP);
 }
 
 /* with ctx [as name] { body }: enter() first; exit() on every way out. An
