@@ -20,7 +20,7 @@ const char *const tensor_binary_names[BIN_COUNT] = {
 bool tensor_broadcast_shape(int na, const int64_t *sa, int nb, const int64_t *sb, int *nout,
                             int64_t *out) {
   int n = na > nb ? na : nb;
-  for (int i = 0; i < n; i++) {
+  for (int i = n - 1; i >= 0; i--) { /* from the last dim, so errors name the one PyTorch names */
     int ia = i - (n - na), ib = i - (n - nb);
     int64_t a = ia >= 0 ? sa[ia] : 1, b = ib >= 0 ? sb[ib] : 1;
     if (a != b && a != 1 && b != 1) {
