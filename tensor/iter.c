@@ -116,9 +116,60 @@ static void iter_chunk(int64_t c, void *arg) {
   iter_run_range(job->it, start, end, job->fn, job->ctx);
 }
 
+/* A 2-D loop whose output runs along rows while an input runs down columns
+ * (a transposing copy, x + x.T): walked in ITER_TILE x ITER_TILE tiles so
+ * both sides stay in cache. Chunk b is the band of rows [b*TILE, (b+1)*TILE). */
+#define ITER_TILE 32
+
+static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+
+static bool iter_is_transposing(const TensorIter *it) {
+  if (it->ndim != 2 || it->numel < 4 * ITER_TILE * ITER_TILE) return false;
+  bool out_by_rows = abs64(it->stride[0][1]) <= abs64(it->stride[0][0]);
+  for (int k = 1; k < it->nops; k++) {
+    if (it->stride[k][0] == 0 || it->stride[k][1] == 0) continue; /* broadcast: no reuse issue */
+    if ((abs64(it->stride[k][1]) <= abs64(it->stride[k][0])) != out_by_rows) return true;
+  }
+  return false;
+}
+
+static void iter_band(int64_t band, void *arg) {
+  IterJob *job = arg;
+  const TensorIter *it = job->it;
+  if (tensor_interrupt_requested) {
+    atomic_store(&job->interrupted, true);
+    return;
+  }
+  int64_t r0 = band * ITER_TILE, r1 = r0 + ITER_TILE < it->shape[0] ? r0 + ITER_TILE : it->shape[0];
+  char *ptr[ITER_MAX_OPS];
+  int64_t inner[ITER_MAX_OPS];
+  for (int k = 0; k < it->nops; k++) inner[k] = it->stride[k][1];
+  for (int64_t c0 = 0; c0 < it->shape[1]; c0 += ITER_TILE) {
+    int64_t n = it->shape[1] - c0 < ITER_TILE ? it->shape[1] - c0 : ITER_TILE;
+    for (int64_t r = r0; r < r1; r++) {
+      for (int k = 0; k < it->nops; k++) ptr[k] = it->base[k] + r * it->stride[k][0] + c0 * inner[k];
+      job->fn(n, ptr, inner, job->ctx);
+    }
+  }
+}
+
+static bool iter_run_tiled(TensorIter *it, IterInner fn, const void *ctx) {
+  IterJob job = {.it = it, .fn = fn, .ctx = ctx};
+  atomic_init(&job.interrupted, false);
+  int64_t bands = (it->shape[0] + ITER_TILE - 1) / ITER_TILE;
+  if (it->numel >= ITER_PARALLEL_MIN) {
+    tensor_parallel_for(bands, iter_band, &job);
+  } else {
+    for (int64_t b = 0; b < bands; b++) iter_band(b, &job);
+  }
+  if (atomic_load(&job.interrupted)) tensor_set_error("Interrupted");
+  return !atomic_load(&job.interrupted);
+}
+
 bool tensor_iter_run(TensorIter *it, IterInner fn, const void *ctx) {
   if (it->numel == 0) return true;
   iter_coalesce(it);
+  if (iter_is_transposing(it)) return iter_run_tiled(it, fn, ctx);
   int64_t total = it->numel;
   if (total <= ITER_CHUNK) {
     iter_run_range(it, 0, total, fn, ctx);

@@ -621,6 +621,31 @@ START_TEST(test_big_reductions) {
 }
 END_TEST
 
+/* Transposing loops run tile by tile: odd sizes, big and small, every element right. */
+START_TEST(test_tiled_transposes) {
+  const int64_t dims[][2] = {{67, 45}, {64, 64}, {33, 1000}, {700, 500}};
+  for (int k = 0; k < 4; k++) {
+    int64_t r = dims[k][0], c = dims[k][1];
+    Tensor *a = tensor_arange(0, (double)(r * c), 1, DT_FLOAT64);
+    Tensor *am = tensor_reshape(a, 2, TT_SHAPE(r, c));
+    Tensor *b = tensor_arange(0, (double)(r * c), 1, DT_INT64);
+    Tensor *bm = tensor_reshape(b, 2, TT_SHAPE(c, r));
+    Tensor *bt = tensor_t(bm); /* (r, c), column-major */
+    Tensor *sum = tensor_binary(BIN_ADD, am, bt);
+    Tensor *copy = tensor_clone(bt);
+    for (int64_t i = 0; i < r; i += 3)
+      for (int64_t j = 0; j < c; j += 5) {
+        double want_b = (double)(j * r + i);
+        ck_assert(tensor_get_flat(copy, i * c + j) == want_b);
+        ck_assert(tensor_get_flat(sum, i * c + j) == (double)(i * c + j) + want_b);
+      }
+    ck_assert(tensor_get_flat(copy, r * c - 1) == (double)(r * c - 1));
+    Tensor *rel[] = {a, am, b, bm, bt, sum, copy};
+    for (int j = 0; j < 7; j++) tensor_release(rel[j]);
+  }
+}
+END_TEST
+
 /* Sizes around the chunk and parallel thresholds give the serial answers. */
 START_TEST(test_parallel_thresholds) {
   const int64_t sizes[] = {65535, 65536, 65537, 262143, 262144, 262145, 1000003};
@@ -809,6 +834,7 @@ static Suite *tensor_suite(void) {
   tcase_add_test(tc, test_reduction_dtypes_and_errors);
   tcase_add_test(tc, test_big_reductions);
   tcase_add_test(tc, test_parallel_thresholds);
+  tcase_add_test(tc, test_tiled_transposes);
   tcase_add_test(tc, test_sum_to_shape);
   tcase_add_test(tc, test_creation_ops);
   tcase_add_test(tc, test_interrupt);
