@@ -728,13 +728,13 @@ const HelpEntry help_table[] = {
      "save(value, path)",
      "Writes a tensor as NumPy .npy, or a map of tensors (a state dict) as .npz; the file "
      "is replaced atomically.",
-     "save(arange(3), \"/tmp/ag_help_x.npy\")\n"
-     "print(load(\"/tmp/ag_help_x.npy\"))"},
+     "save(arange(3), \"x.npy\")\n"
+     "print(load(\"x.npy\"))"},
     {"load", HELP_TENSORS, 0,
      "load(path)",
      "Reads a .npy file as a tensor or a .npz file as a map of tensors (NumPy's formats).",
-     "save({\"w\": ones(2)}, \"/tmp/ag_help_m.npz\")\n"
-     "print(load(\"/tmp/ag_help_m.npz\"))"},
+     "save({\"w\": ones(2)}, \"state.npz\")\n"
+     "print(load(\"state.npz\"))"},
     {"load_csv", HELP_TENSORS, 0,
      "load_csv(path, header=true)",
      "Reads a CSV file of numbers as a float32 tensor [rows, columns], skipping the "
@@ -1044,7 +1044,7 @@ const HelpEntry help_table[] = {
      "Writes the graph to a .dot file, or renders .svg / .png through Graphviz's `dot` (a "
      "clear error when it is not installed).",
      "let x = ones(2, requires_grad=true)\n"
-     "save_graph(x * 2, \"/tmp/ag_help_graph.dot\")"},
+     "save_graph(x * 2, \"graph.dot\")"},
     {"graph_diff", HELP_GRAPH, 0,
      "graph_diff(a, b)",
      "Prints the graphs of two tensors side by side as a diff (\"- \" only in a, \"+ \" only "

@@ -2,7 +2,8 @@
 # REPL tests: each tests/repl/cases/*.pty is a keystroke script for
 # ptydriver (see ptydriver.c for the directives), run against the real `ag`
 # on a pseudo-terminal, in a fresh temporary HOME with its own AG_HISTORY,
-# NO_COLOR=1 and TERM=dumb unless the case's first line says otherwise:
+# NO_COLOR=1 and TERM=dumb (AG_GC_STRESS passes through) unless the case's
+# header lines say otherwise:
 #   # env: NAME=VALUE ...     extra environment (VALUE may use $TMP)
 #   # unset: NAME ...         variables to remove (e.g. NO_COLOR)
 #   # sessions: N             run ag N times in a row on the same terminal
@@ -33,6 +34,7 @@ case_env() {
   local file=$1 tmp=$2 kv
   local unset=" $(header unset "$file") "
   for kv in "PATH=$PATH" "HOME=$tmp/home" "AG_HISTORY=$tmp/history" NO_COLOR=1 TERM=dumb \
+      ${AG_GC_STRESS:+AG_GC_STRESS=$AG_GC_STRESS} \
       $(header env "$file" | sed "s|\$TMP|$tmp|g"); do
     case "$unset" in *" ${kv%%=*} "*) continue ;; esac
     printf '%s\n' "$kv"
