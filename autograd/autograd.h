@@ -218,8 +218,9 @@ bool grad_node_output_info(const GradNode *node, int i, DType *dtype, int *ndim,
 void *grad_node_custom_ctx(const GradNode *node); /* a custom node's ctx, else NULL */
 
 /* ---- custom functions (Ag Function subclasses) ----
- * The binding runs forward() with grad mode off, then calls ag_custom_record
- * with every argument of apply (NULL for non-tensors) and the outputs.
+ * The binding runs forward() with grad mode off, restores the mode, then
+ * calls ag_custom_record with every argument of apply (NULL for
+ * non-tensors) and the outputs.
  * backward() receives one gradient per output (zeros where none flowed) and
  * writes at most max_out new references (NULL = no gradient) to out; it
  * returns how many gradients the script returned, or -1 when it raised.
@@ -245,7 +246,9 @@ bool ag_custom_record(const char *name, AgFunctionFns fns, void *ctx, Tensor *co
  * ag_backward: .backward() for n roots; grad_roots[i] may be NULL for a
  * scalar root (a gradient of 1). inputs (may be NULL) restricts accumulation
  * to those tensors. ag_grad: autograd.grad; fills results[ninputs] with new
- * references (NULL for unused inputs when allow_unused). */
+ * references (NULL for unused inputs when allow_unused). retain_graph is
+ * taken as given: PyTorch's default (retain_graph = create_graph) is the
+ * caller's to apply. */
 bool ag_backward(Tensor *const *roots, Tensor *const *grad_roots, int n, bool retain_graph,
                  bool create_graph, Tensor *const *inputs, int ninputs);
 bool ag_grad(Tensor *const *outputs, Tensor *const *grad_outputs, int noutputs,

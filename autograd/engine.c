@@ -585,7 +585,7 @@ bool ag_backward(Tensor *const *roots, Tensor *const *grad_roots, int n, bool re
                  bool create_graph, Tensor *const *inputs, int ninputs) {
   Graph g = {0};
   g.accumulate = true;
-  g.retain_graph = retain_graph || create_graph;
+  g.retain_graph = retain_graph;
   g.create_graph = create_graph;
   if (inputs && ninputs == 0) {
     tensor_set_error("'inputs' argument to backward() cannot be empty.");
