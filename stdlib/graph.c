@@ -880,6 +880,7 @@ typedef struct {
   Str body;
   int statements;
   bool show_saved;
+  const GraphNames *names;
 } Dot;
 
 /* A DOT string literal's contents: quotes and backslashes escaped. */
@@ -888,6 +889,17 @@ static void add_escaped(Str *s, const char *text) {
     if (*p == '"' || *p == '\\') str_addf(s, "\\%c", *p);
     else if (*p == '\n') str_add(s, "\\n");
     else str_addf(s, "%c", *p);
+  }
+}
+
+/* " a" or " parts.0, parts.1": the script's names of what node produced. */
+static void add_produced_names(Str *s, const GraphNames *names, const GradNode *node) {
+  const char *sep = " ";
+  for (int i = 0; names && i < names->count; i++) {
+    if (names->nodes[i] != node || names->outputs[i] >= grad_node_num_outputs(node)) continue;
+    str_add(s, sep);
+    add_escaped(s, names->names[i]);
+    sep = ", ";
   }
 }
 
@@ -951,6 +963,7 @@ static void dot_on_node(void *ctx, int index, GradNode *node) {
   }
   Str label = {0};
   add_escaped(&label, grad_node_name(node));
+  if (!is_accumulator(node)) add_produced_names(&label, d->names, node);
   int line = grad_node_line(node);
   if (line > 0 && !is_accumulator(node)) str_addf(&label, "\\nline %d", line);
   char *text = str_finish(&label);
@@ -979,7 +992,7 @@ static void dot_compose(Str *s, const Dot *d) {
 }
 
 char *graph_to_dot(GraphRoot root, bool show_saved) {
-  Dot d = {.show_saved = show_saved};
+  Dot d = {.show_saved = show_saved, .names = root.names};
   if (root.tensor) {
     dot_tensor_node(&d, "out", ag_name(root.tensor), root.tensor, "darkolivegreen1");
   }

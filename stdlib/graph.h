@@ -60,7 +60,8 @@
  * from the root, AccumulateGrad included.
  *
  * DOT (to_dot, save_graph) follows torchviz's make_dot: operations are grey
- * boxes labelled with the node name and script line, leaves are light-blue
+ * boxes labelled with the node name (and the names of what it produced, as in
+ * the tree) and script line, leaves are light-blue
  * boxes labelled with the variable name and shape (joined to their
  * AccumulateGrad box), the output tensor is a green box, edges run from
  * inputs to the operations that use them; with show_saved, every saved

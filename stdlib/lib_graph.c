@@ -207,6 +207,7 @@ static Value native_to_dot(AgVM *vm, Value self, int argc, const Value *args,
   Naming n;
   char *text = NULL;
   if (naming_begin(vm, &n, root)) {
+    root.names = &n.table;
     text = graph_to_dot(root, show_saved);
     naming_end(&n);
   }
@@ -231,6 +232,7 @@ static Value native_save_graph(AgVM *vm, Value self, int argc, const Value *args
   Naming n;
   bool ok = naming_begin(vm, &n, root);
   if (ok) {
+    root.names = &n.table;
     ok = graph_save(root, AS_CSTRING(a[1]), show_saved);
     naming_end(&n);
   }

@@ -201,6 +201,10 @@ START_TEST(tree_with_names) {
   Capture cap;
   GraphRoot plain = graph_root_of_tensor(d);
   ck_assert(graph_print_diff(capture_start(&cap), root, plain));
+  char *dot = graph_to_dot(root, false);
+  ck_assert_ptr_nonnull(strstr(dot, "\tn3 [label=\"MulBackward0 a\\nline 6\"]\n"));
+  ck_assert_ptr_nonnull(strstr(dot, "\tn2 [label=\"AddBackward0\\nline 8\"]\n"));
+  free(dot);
   expect_text(capture_end(&cap),
               "  MeanBackward0 d               []  line 9\n"
               "  └─ AddBackward0               []  line 8\n"
