@@ -61,10 +61,11 @@ static void verror_at(Parser *p, const Token *tok, const char *fmt, va_list ap) 
   p->error_count++;
   FILE *out = p->opts->errors ? p->opts->errors : stderr;
   bool color = p->opts->color;
+  /* clang's colours: bold position, red "error:", bold message */
   fprintf(out, "%s%s:%d:%d: %serror:%s ", color ? "\033[1m" : "", p->file, tok->line, tok->col,
-          color ? "\033[1;31m" : "", color ? "\033[0m" : "");
+          color ? "\033[31m" : "", color ? "\033[39m" : "");
   vfprintf(out, fmt, ap);
-  fputc('\n', out);
+  fprintf(out, "%s\n", color ? "\033[0m" : "");
   print_source_line(p, out, tok->line, tok->col);
 }
 

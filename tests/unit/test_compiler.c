@@ -206,6 +206,37 @@ START_TEST(disassembler_shows_every_function) {
 }
 END_TEST
 
+START_TEST(disassembler_shows_captures_and_jump_targets) {
+  ObjFunction *fn = compile_ok("fn outer(a) {\n  return fn() { return a }\n}\nwhile false { }");
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  dis_function_vm(out, vm, fn);
+  fclose(out);
+  ck_assert_ptr_nonnull(strstr(text, "|  capture local 1"));
+  ck_assert_ptr_nonnull(strstr(text, "GET_UPVALUE       0"));
+  ck_assert_ptr_nonnull(strstr(text, "JUMP_IF_FALSE"));
+  ck_assert_ptr_nonnull(strstr(text, "-> 00"));
+  ck_assert_ptr_nonnull(strstr(text, "DEFINE_GLOBAL")); /* with a VM, globals show their names */
+  ck_assert_ptr_nonnull(strstr(text, "outer\n"));
+  free(text);
+}
+END_TEST
+
+START_TEST(colored_errors) {
+  size_t len = 0;
+  char *text = NULL;
+  FILE *err = open_memstream(&text, &len);
+  CompileOptions opts = {"c.ag", false, err, true};
+  CompileResult r = compile_source(vm, "let = 1", &opts);
+  fclose(err);
+  ck_assert_int_eq(r.error_count, 1);
+  ck_assert_ptr_nonnull(strstr(text, "\033[31merror:"));
+  ck_assert_ptr_nonnull(strstr(text, "\033[1;32m^"));
+  free(text);
+}
+END_TEST
+
 /* ---- errors ---- */
 
 START_TEST(error_format_has_position_line_and_caret) {
@@ -383,11 +414,13 @@ static Suite *compiler_suite(void) {
   tcase_add_test(code, repl_mode_shows_expressions_but_not_assignments);
   tcase_add_test(code, bytes_carry_lines);
   tcase_add_test(code, disassembler_shows_every_function);
+  tcase_add_test(code, disassembler_shows_captures_and_jump_targets);
   suite_add_tcase(s, code);
   TCase *errors = tcase_create("errors");
   tcase_add_checked_fixture(errors, setup, teardown);
   tcase_add_test(errors, error_format_has_position_line_and_caret);
   tcase_add_test(errors, caret_keeps_tabs);
+  tcase_add_test(errors, colored_errors);
   tcase_add_test(errors, each_mistake_reports_once);
   tcase_add_test(errors, incomplete_input);
   tcase_add_test(errors, messages_in_plain_words);
