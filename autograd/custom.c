@@ -30,7 +30,8 @@ static bool is_argument(const Tensor *t, Tensor *const *args, int nargs) {
 static GradNode *custom_node(const char *name, AgFunctionFns fns, void *ctx, Tensor *const *args,
                              int nargs, int noutputs) {
   int ntensors = 0;
-  for (int i = 0; i < nargs; i++) ntensors += args[i] != NULL;
+  for (int i = 0; i < nargs; i++)
+    ntensors += args[i] != NULL;
   GradNode *n = node_new(AG_NODE_CustomBackward, ntensors, 0, noutputs);
   AgNodeExtra *x = n ? node_extra(n) : NULL;
   if (!x) {
@@ -74,7 +75,7 @@ bool ag_custom_record(const char *name, AgFunctionFns fns, void *ctx, Tensor *co
   for (int i = 0; ok && i < noutputs; i++) {
     Tensor *out = outputs[i];
     info_set(&n->out_info[i], out);
-    if (!dtype_is_float(out->dtype)) continue; /* not differentiable */
+    if (!dtype_is_float(out->dtype)) continue;        /* not differentiable */
     if (is_argument(out, args, nargs) || out->meta) { /* keep the argument's own history */
       Tensor *alias = tensor_alias(out);
       if (!alias) {
@@ -109,7 +110,8 @@ bool custom_apply(GradNode *n, Tensor *const *grads, Tensor **out, const bool *n
     out[e] = res[x->edge_arg[e]];
     res[x->edge_arg[e]] = NULL;
   }
-  for (int i = 0; i < x->nargs; i++) tensor_release(res[i]);
+  for (int i = 0; i < x->nargs; i++)
+    tensor_release(res[i]);
   free(res);
   return ok;
 }

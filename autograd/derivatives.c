@@ -38,7 +38,8 @@ static Tensor *keep(Scope *s, Tensor *t) {
 }
 
 static void scope_end(Scope *s) {
-  for (int i = 0; i < s->n; i++) tensor_release(s->tmp[i]);
+  for (int i = 0; i < s->n; i++)
+    tensor_release(s->tmp[i]);
 }
 
 /* Hands the result to out[i] (a new reference) and closes the scope. */
@@ -160,8 +161,10 @@ static bool d_reciprocal(GradNode *n, Tensor *const *g, Tensor **out, const bool
 static bool d_pow_scalar(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   double p = n->p.s0;
-  if (p == 0) give(out, 0, zeros_of(&s, IN, G->dtype));
-  else give(out, 0, mul(&s, G, muls(&s, powsc(&s, saved(&s, n, 0), p - 1), p)));
+  if (p == 0)
+    give(out, 0, zeros_of(&s, IN, G->dtype));
+  else
+    give(out, 0, mul(&s, G, muls(&s, powsc(&s, saved(&s, n, 0), p - 1), p)));
   return done(&s, n, out);
 }
 
@@ -198,7 +201,8 @@ static bool d_remainder(GradNode *n, Tensor *const *g, Tensor **out, const bool 
 }
 
 /* maximum/minimum: the gradient goes to the winner, split evenly on ties. */
-static bool d_extremum2(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs, BinaryOp wins) {
+static bool d_extremum2(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs,
+                        BinaryOp wins) {
   Scope s = {0};
   Tensor *a = saved(&s, n, 0), *b = saved(&s, n, 1), *zero = zero_like(&s, G);
   Tensor *tie = cmp(&s, BIN_EQ, a, b), *half = muls(&s, G, 0.5);
@@ -342,14 +346,16 @@ static Tensor *expand_reduced(Scope *s, GradNode *n, Tensor *grad) {
         dims[j] = dims[j - 1];
         dims[j - 1] = t;
       }
-    for (int i = 0; i < nd && x; i++) x = keep(s, ag_unsqueeze(x, dims[i]));
+    for (int i = 0; i < nd && x; i++)
+      x = keep(s, ag_unsqueeze(x, dims[i]));
   }
   return expand_to(s, x, IN);
 }
 
 static double reduced_count(const GradNode *n) {
   double count = 1;
-  for (int i = 0; i < n->p.ndims; i++) count *= (double)info_shape(IN)[n->p.dims[i]];
+  for (int i = 0; i < n->p.ndims; i++)
+    count *= (double)info_shape(IN)[n->p.dims[i]];
   return count;
 }
 
@@ -449,7 +455,8 @@ static bool d_std(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   Tensor *r = saved(&s, n, 1);
   Tensor *scaled = where(&s, cmps(&s, BIN_EQ, r, 0), zero_like(&s, G), dv(&s, G, r));
   double k = 1.0 / (reduced_count(n) - n->p.s0);
-  give(out, 0, muls(&s, mul(&s, expand_reduced(&s, n, scaled), centered(&s, n, saved(&s, n, 0))), k));
+  give(out, 0,
+       muls(&s, mul(&s, expand_reduced(&s, n, scaled), centered(&s, n, saved(&s, n, 0))), k));
   return done(&s, n, out);
 }
 
@@ -464,7 +471,8 @@ static bool d_norm(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
     Tensor *ax = un(&s, UN_ABS, x), *re = expand_reduced(&s, n, r);
     Tensor *mask = cmp(&s, BIN_EQ, ax, re);
     Tensor *count = mask ? keep(&s, ag_sum(keep(&s, tensor_to_dtype(mask, G->dtype)), n->p.dims,
-                                           n->p.ndims, true)) : NULL;
+                                           n->p.ndims, true))
+                         : NULL;
     Tensor *share = mul(&s, expand_reduced(&s, n, G), dv(&s, sign, expand_to(&s, count, IN)));
     give(out, 0, where(&s, mask, share, zero));
   } else {
@@ -505,7 +513,8 @@ static bool d_t(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) 
 static bool d_permute(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   int inverse[TENSOR_MAX_DIMS];
-  for (int i = 0; i < n->p.ndims; i++) inverse[n->p.dims[i]] = i;
+  for (int i = 0; i < n->p.ndims; i++)
+    inverse[n->p.dims[i]] = i;
   give(out, 0, keep(&s, ag_permute(G, inverse, n->p.ndims)));
   return done(&s, n, out);
 }
@@ -557,7 +566,8 @@ static AgNodeKind index_backward_kind(AgNodeKind k) {
 
 static bool d_index(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  give(out, 0, keep(&s, ag_index_backward(G, IN, n->p.items, n->p.nitems, index_backward_kind(n->kind))));
+  give(out, 0,
+       keep(&s, ag_index_backward(G, IN, n->p.items, n->p.nitems, index_backward_kind(n->kind))));
   return done(&s, n, out);
 }
 
@@ -575,7 +585,8 @@ static Tensor *zero_region(Scope *s, GradNode *n, Tensor *grad) {
 }
 
 static Tensor *take_region(Scope *s, GradNode *n, Tensor *grad) {
-  return keep(s, n->p.geom ? ag_strided_get(grad, n->p.geom) : ag_index(grad, n->p.items, n->p.nitems));
+  return keep(s, n->p.geom ? ag_strided_get(grad, n->p.geom)
+                           : ag_index(grad, n->p.items, n->p.nitems));
 }
 
 static bool d_index_fill(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -709,8 +720,9 @@ static bool d_nll(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   int64_t col[2] = {rows, 1};
   Tensor *idx = target ? keep(&s, tensor_reshape(target, batched ? 2 : 1, col)) : NULL;
   Tensor *src = neg(&s, loss_scale(&s, n, G, rows));
-  src = n->p.red == RED_NONE && batched ? (src ? keep(&s, ag_unsqueeze(src, 1)) : NULL)
-                                        : (src ? keep(&s, ag_expand(src, batched ? 2 : 1, col)) : NULL);
+  src = n->p.red == RED_NONE && batched
+            ? (src ? keep(&s, ag_unsqueeze(src, 1)) : NULL)
+            : (src ? keep(&s, ag_expand(src, batched ? 2 : 1, col)) : NULL);
   give(out, 0, idx && src ? keep(&s, ag_scatter_add_into(IN, batched ? 1 : 0, idx, src)) : NULL);
   return done(&s, n, out);
 }
@@ -758,41 +770,99 @@ static bool d_copy(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
 
 #define F(kind, fn) [AG_NODE_##kind] = fn
 const AgDerivFn ag_derivatives[AG_NODE_COUNT] = {
-    F(AddBackward0, d_add), F(SubBackward0, d_sub), F(RsubBackward1, d_rsub),
-    F(MulBackward0, d_mul), F(DivBackward0, d_div), F(ReciprocalBackward0, d_reciprocal),
-    F(PowBackward0, d_pow_scalar), F(PowBackward1, d_pow_tensor), F(PowBackward2, d_pow_base),
-    F(RemainderBackward0, d_remainder), F(RemainderBackward1, d_remainder),
-    F(MaximumBackward0, d_maximum), F(MinimumBackward0, d_minimum),
-    F(NegBackward0, d_neg), F(AbsBackward0, d_abs), F(SqrtBackward0, d_sqrt),
-    F(ExpBackward0, d_exp), F(LogBackward0, d_log), F(SinBackward0, d_sin),
-    F(CosBackward0, d_cos), F(TanBackward0, d_tan), F(TanhBackward0, d_tanh),
-    F(SigmoidBackward0, d_sigmoid), F(ReluBackward0, d_relu), F(GeluBackward0, d_gelu),
-    F(ErfBackward0, d_normal_cdf), F(SignBackward0, d_zero), F(FloorBackward0, d_zero),
-    F(CeilBackward0, d_zero), F(RoundBackward0, d_zero), F(ClampBackward1, d_clamp),
-    F(ClampMinBackward0, d_clamp), F(ClampMaxBackward0, d_clamp), F(WhereBackward0, d_where),
-    F(SumBackward0, d_sum), F(SumBackward1, d_sum), F(MeanBackward0, d_mean),
-    F(MeanBackward1, d_mean), F(ProdBackward0, d_prod), F(ProdBackward1, d_prod),
-    F(MaxBackward0, d_extreme_dim), F(MaxBackward1, d_extreme_all),
-    F(MinBackward0, d_extreme_dim), F(MinBackward1, d_extreme_all), F(VarBackward0, d_var),
-    F(StdBackward0, d_std), F(NormBackward1, d_norm), F(LogsumexpBackward0, d_logsumexp),
-    F(ViewBackward0, d_reshape), F(ReshapeAliasBackward0, d_reshape),
-    F(UnsafeViewBackward0, d_reshape), F(SqueezeBackward0, d_reshape),
-    F(SqueezeBackward1, d_reshape), F(UnsqueezeBackward0, d_reshape),
-    F(TransposeBackward0, d_transpose), F(TBackward0, d_t), F(PermuteBackward0, d_permute),
-    F(ExpandBackward0, d_expand), F(CatBackward0, d_cat), F(StackBackward0, d_stack),
-    F(SplitBackward0, d_split), F(SplitWithSizesBackward0, d_split),
-    F(UnbindBackward0, d_unbind), F(SelectBackward0, d_index), F(SliceBackward0, d_index),
-    F(IndexBackward0, d_index), F(IndexSelectBackward0, d_index),
-    F(IndexPutBackward0, d_index_put), F(CopySlices, d_index_put),
-    F(IndexPutImplBackward0, d_index_again), F(SelectBackwardBackward0, d_index_again),
-    F(SliceBackwardBackward0, d_index_again), F(IndexFillBackward0, d_index_fill),
-    F(AsStridedBackward0, d_strided_get), F(AsStridedScatterBackward0, d_strided_embed),
-    F(GatherBackward0, d_gather), F(ScatterAddBackward0, d_scatter_add), F(MmBackward0, d_mm), F(AddmmBackward0, d_addmm),
-    F(BmmBackward0, d_bmm), F(MvBackward0, d_mv), F(DotBackward0, d_dot),
-    F(SoftmaxBackward0, d_softmax), F(LogSoftmaxBackward0, d_log_softmax),
-    F(MseLossBackward0, d_mse), F(NllLossBackward0, d_nll),
-    F(BinaryCrossEntropyBackward0, d_bce), F(ToCopyBackward0, d_to_copy),
-    F(CloneBackward0, d_identity), F(CopyBackwards, d_copy), F(FillBackward0, d_zero),
-    F(ZeroBackward0, d_zero), F(UniformBackward0, d_zero), F(NormalBackward0, d_zero),
+    F(AddBackward0, d_add),
+    F(SubBackward0, d_sub),
+    F(RsubBackward1, d_rsub),
+    F(MulBackward0, d_mul),
+    F(DivBackward0, d_div),
+    F(ReciprocalBackward0, d_reciprocal),
+    F(PowBackward0, d_pow_scalar),
+    F(PowBackward1, d_pow_tensor),
+    F(PowBackward2, d_pow_base),
+    F(RemainderBackward0, d_remainder),
+    F(RemainderBackward1, d_remainder),
+    F(MaximumBackward0, d_maximum),
+    F(MinimumBackward0, d_minimum),
+    F(NegBackward0, d_neg),
+    F(AbsBackward0, d_abs),
+    F(SqrtBackward0, d_sqrt),
+    F(ExpBackward0, d_exp),
+    F(LogBackward0, d_log),
+    F(SinBackward0, d_sin),
+    F(CosBackward0, d_cos),
+    F(TanBackward0, d_tan),
+    F(TanhBackward0, d_tanh),
+    F(SigmoidBackward0, d_sigmoid),
+    F(ReluBackward0, d_relu),
+    F(GeluBackward0, d_gelu),
+    F(ErfBackward0, d_normal_cdf),
+    F(SignBackward0, d_zero),
+    F(FloorBackward0, d_zero),
+    F(CeilBackward0, d_zero),
+    F(RoundBackward0, d_zero),
+    F(ClampBackward1, d_clamp),
+    F(ClampMinBackward0, d_clamp),
+    F(ClampMaxBackward0, d_clamp),
+    F(WhereBackward0, d_where),
+    F(SumBackward0, d_sum),
+    F(SumBackward1, d_sum),
+    F(MeanBackward0, d_mean),
+    F(MeanBackward1, d_mean),
+    F(ProdBackward0, d_prod),
+    F(ProdBackward1, d_prod),
+    F(MaxBackward0, d_extreme_dim),
+    F(MaxBackward1, d_extreme_all),
+    F(MinBackward0, d_extreme_dim),
+    F(MinBackward1, d_extreme_all),
+    F(VarBackward0, d_var),
+    F(StdBackward0, d_std),
+    F(NormBackward1, d_norm),
+    F(LogsumexpBackward0, d_logsumexp),
+    F(ViewBackward0, d_reshape),
+    F(ReshapeAliasBackward0, d_reshape),
+    F(UnsafeViewBackward0, d_reshape),
+    F(SqueezeBackward0, d_reshape),
+    F(SqueezeBackward1, d_reshape),
+    F(UnsqueezeBackward0, d_reshape),
+    F(TransposeBackward0, d_transpose),
+    F(TBackward0, d_t),
+    F(PermuteBackward0, d_permute),
+    F(ExpandBackward0, d_expand),
+    F(CatBackward0, d_cat),
+    F(StackBackward0, d_stack),
+    F(SplitBackward0, d_split),
+    F(SplitWithSizesBackward0, d_split),
+    F(UnbindBackward0, d_unbind),
+    F(SelectBackward0, d_index),
+    F(SliceBackward0, d_index),
+    F(IndexBackward0, d_index),
+    F(IndexSelectBackward0, d_index),
+    F(IndexPutBackward0, d_index_put),
+    F(CopySlices, d_index_put),
+    F(IndexPutImplBackward0, d_index_again),
+    F(SelectBackwardBackward0, d_index_again),
+    F(SliceBackwardBackward0, d_index_again),
+    F(IndexFillBackward0, d_index_fill),
+    F(AsStridedBackward0, d_strided_get),
+    F(AsStridedScatterBackward0, d_strided_embed),
+    F(GatherBackward0, d_gather),
+    F(ScatterAddBackward0, d_scatter_add),
+    F(MmBackward0, d_mm),
+    F(AddmmBackward0, d_addmm),
+    F(BmmBackward0, d_bmm),
+    F(MvBackward0, d_mv),
+    F(DotBackward0, d_dot),
+    F(SoftmaxBackward0, d_softmax),
+    F(LogSoftmaxBackward0, d_log_softmax),
+    F(MseLossBackward0, d_mse),
+    F(NllLossBackward0, d_nll),
+    F(BinaryCrossEntropyBackward0, d_bce),
+    F(ToCopyBackward0, d_to_copy),
+    F(CloneBackward0, d_identity),
+    F(CopyBackwards, d_copy),
+    F(FillBackward0, d_zero),
+    F(ZeroBackward0, d_zero),
+    F(UniformBackward0, d_zero),
+    F(NormalBackward0, d_zero),
     /* AccumulateGrad and CustomBackward are run by the engine itself. */
 };

@@ -23,10 +23,10 @@ bool ag_anomaly_check_forward(void);
 typedef struct {
   GradNode *node;
   int deps;
-  bool useful; /* some wanted gradient flows through this node */
-  bool hit;    /* a wanted gradient is taken right here */
-  bool target; /* AccumulateGrad that must accumulate (backward with inputs) */
-  bool runs;   /* its formula must run: a useful node lies below it */
+  bool useful;  /* some wanted gradient flows through this node */
+  bool hit;     /* a wanted gradient is taken right here */
+  bool target;  /* AccumulateGrad that must accumulate (backward with inputs) */
+  bool runs;    /* its formula must run: a useful node lies below it */
   Tensor **buf; /* one gradient per output of the node's forward */
   Tensor *buf_inline;
 } Task;
@@ -82,7 +82,8 @@ static bool map_grow(Graph *g) {
   g->mapcap = cap;
   for (int i = 0; i < g->ntasks; i++) {
     size_t h = hash_ptr(g->tasks[i].node, cap);
-    while (map[h]) h = (h + 1) & (size_t)(cap - 1);
+    while (map[h])
+      h = (h + 1) & (size_t)(cap - 1);
     map[h] = i + 1;
   }
   return true;
@@ -105,7 +106,8 @@ static int task_add(Graph *g, GradNode *n, bool *added) {
   memset(t, 0, sizeof *t);
   t->node = n;
   size_t h = hash_ptr(n, g->mapcap);
-  while (g->map[h]) h = (h + 1) & (size_t)(g->mapcap - 1);
+  while (g->map[h])
+    h = (h + 1) & (size_t)(g->mapcap - 1);
   g->map[h] = ++g->ntasks;
   return g->ntasks - 1;
 }
@@ -120,14 +122,16 @@ static Tensor **task_buf(Task *t) {
 
 static void task_clear_buf(Task *t) {
   if (!t->buf) return;
-  for (int i = 0; i < t->node->noutputs; i++) tensor_release(t->buf[i]);
+  for (int i = 0; i < t->node->noutputs; i++)
+    tensor_release(t->buf[i]);
   if (t->buf != &t->buf_inline) free(t->buf);
   t->buf = NULL;
   t->buf_inline = NULL;
 }
 
 static void graph_free(Graph *g) {
-  for (int i = 0; i < g->ntasks; i++) task_clear_buf(&g->tasks[i]);
+  for (int i = 0; i < g->ntasks; i++)
+    task_clear_buf(&g->tasks[i]);
   free(g->tasks);
   free(g->map);
   free(g->heap);
@@ -171,7 +175,8 @@ static bool discover_one(Graph *g, NodeStack *s, GradNode *n, bool is_root) {
 static bool graph_discover(Graph *g, GradNode *const *roots, int nroots) {
   NodeStack s = {0};
   bool ok = true;
-  for (int i = 0; ok && i < nroots; i++) ok = discover_one(g, &s, roots[i], true);
+  for (int i = 0; ok && i < nroots; i++)
+    ok = discover_one(g, &s, roots[i], true);
   while (ok && s.top > 0) {
     GradNode *n = s.items[--s.top];
     for (int i = 0; ok && i < n->nnext; i++)
@@ -282,7 +287,9 @@ static bool accumulate_into(Tensor *var, Tensor *grad, bool create_graph) {
   if (!m) return false;
   Tensor *sum;
   if (!m->grad) {
-    sum = create_graph ? ag_clone(grad) : can_steal(grad) ? tensor_retain(grad) : tensor_clone(grad);
+    sum = create_graph      ? ag_clone(grad)
+          : can_steal(grad) ? tensor_retain(grad)
+                            : tensor_clone(grad);
   } else if (!create_graph && !m->grad->meta) {
     return tensor_binary_(BIN_ADD, m->grad, grad);
   } else {
@@ -307,7 +314,8 @@ static bool run_pre_hooks(Graph *g, GradNode *n, Tensor **buf) {
   for (int o = 0; o < n->noutputs; o++) {
     if (!buf[o]) continue;
     if (x->hooks && !hooks_run(x->hooks, o, &buf[o])) return false;
-    if (g->accumulate && x->retain && x->retain[o] && !accumulate_into(x->retain[o], buf[o], g->create_graph))
+    if (g->accumulate && x->retain && x->retain[o] &&
+        !accumulate_into(x->retain[o], buf[o], g->create_graph))
       return false;
   }
   return true;
@@ -326,7 +334,6 @@ static bool run_captures(Graph *g, GradNode *n, Tensor **buf) {
   }
   return true;
 }
-
 
 static bool expandable_to(const Tensor *g, const AgInfo *in) {
   /* g may be reduced to in's shape when in broadcasts to g's shape */
@@ -372,7 +379,8 @@ static bool anomaly_check(GradNode *n, Tensor *const *out) {
   for (int i = 0; i < n->nnext; i++) {
     if (!out[i] || !ag_any_nan(out[i])) continue;
     char where[96] = "";
-    if (n->line > 0) snprintf(where, sizeof where, " The forward operation was at line %d.", n->line);
+    if (n->line > 0)
+      snprintf(where, sizeof where, " The forward operation was at line %d.", n->line);
     tensor_set_error("Function '%s' returned nan values in its %dth output.%s", grad_node_name(n),
                      i, where);
     return false;
@@ -402,8 +410,10 @@ static bool call_node(Graph *g, Task *t, Tensor **buf, Tensor **out) {
     needs[i] = child && (g->all_useful || g->tasks[task_find(g, child)].useful);
   }
   bool ok = node_check_saved(n) && fill_missing(n, buf);
-  if (ok && n->kind == AG_NODE_CustomBackward) ok = custom_apply(n, buf, out, needs);
-  else if (ok) ok = ag_derivatives[n->kind](n, buf, out, needs);
+  if (ok && n->kind == AG_NODE_CustomBackward)
+    ok = custom_apply(n, buf, out, needs);
+  else if (ok)
+    ok = ag_derivatives[n->kind](n, buf, out, needs);
   for (int i = 0; i < n->nnext && ok; i++) {
     if (!needs[i]) {
       tensor_release(out[i]);
@@ -475,7 +485,8 @@ static bool run_task(Graph *g, int k) {
   task_clear_buf(&g->tasks[k]);
   if (ok && !g->retain_graph) node_release_saved(n);
   ok = ok && propagate(g, n, out);
-  for (int i = 0; i < n->nnext; i++) tensor_release(out[i]);
+  for (int i = 0; i < n->nnext; i++)
+    tensor_release(out[i]);
   if (out != out_inline) free(out);
   return ok;
 }
@@ -510,7 +521,8 @@ static Tensor *root_grad(Tensor *root, Tensor *given, int i) {
     ag_format_shape(got, sizeof got, given->ndim, given->shape);
     ag_format_shape(want, sizeof want, root->ndim, root->shape);
     tensor_set_error("Mismatch in shape: grad_output[%d] has a shape of %s and output[%d] has a "
-                     "shape of %s.", i, got, i, want);
+                     "shape of %s.",
+                     i, got, i, want);
     return NULL;
   }
   return given->dtype == root->dtype ? tensor_retain(given) : tensor_to_dtype(given, root->dtype);
@@ -522,7 +534,8 @@ static bool seed_roots(Graph *g, Tensor *const *roots, Tensor *const *grads, int
   for (int i = 0; i < n; i++) {
     AgEdge e = tensor_edge(roots[i]);
     if (!e.node) {
-      tensor_set_error("element %d of tensors does not require grad and does not have a grad_fn", i);
+      tensor_set_error("element %d of tensors does not require grad and does not have a grad_fn",
+                       i);
       return false;
     }
     root_nodes[i] = e.node;
@@ -554,7 +567,7 @@ static bool mark_inputs(Graph *g, Tensor *const *inputs, int n) {
     AgEdge e = tensor_edge(inputs[i]);
     int k = e.node ? task_find(g, e.node) : -1;
     grad_node_release(e.node); /* the leaf or the graph keeps it alive */
-    if (k < 0) continue; /* not part of this graph */
+    if (k < 0) continue;       /* not part of this graph */
     Task *t = &g->tasks[k];
     if (g->accumulate && t->node->kind == AG_NODE_AccumulateGrad) {
       t->target = true;
@@ -576,7 +589,8 @@ static bool engine_run(Graph *g, Tensor *const *roots, Tensor *const *grads, int
   bool was_enabled = ag_set_grad_enabled(g->create_graph);
   if (ok) ok = graph_run(g);
   ag_set_grad_enabled(was_enabled);
-  for (int i = 0; i < n; i++) grad_node_release(root_nodes[i]);
+  for (int i = 0; i < n; i++)
+    grad_node_release(root_nodes[i]);
   free(root_nodes);
   return ok;
 }
@@ -603,7 +617,8 @@ bool ag_grad(Tensor *const *outputs, Tensor *const *grad_outputs, int noutputs,
   g.retain_graph = retain_graph;
   g.create_graph = create_graph;
   g.results = results;
-  for (int i = 0; i < ninputs; i++) results[i] = NULL;
+  for (int i = 0; i < ninputs; i++)
+    results[i] = NULL;
   bool ok = engine_run(&g, outputs, grad_outputs, noutputs, inputs, ninputs);
   for (int i = 0; ok && i < ninputs; i++) {
     if (results[i] || allow_unused) continue;

@@ -288,7 +288,8 @@ static bool rebase_finish(Tensor *a, GradNode *n) {
 bool ag_copy_(Tensor *dst, Tensor *src) {
   bool record;
   if (!ag_check_inplace(dst) || !should_record_inplace(dst, src, &record)) return false;
-  GradNode *n = record ? ag_record_node(AG_NODE_CopyBackwards, (Tensor *[2]){dst, src}, 2, 0, 1) : NULL;
+  GradNode *n =
+      record ? ag_record_node(AG_NODE_CopyBackwards, (Tensor *[2]){dst, src}, 2, 0, 1) : NULL;
   if (record && !n) return false;
   if (!tensor_copy_(dst, src)) {
     if (n) node_finish(n);
@@ -303,7 +304,8 @@ bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v) {
   if (!ag_check_inplace(a) || !should_record_inplace(a, v, &record)) return false;
   GradNode *node = NULL;
   if (record) {
-    AgNodeKind kind = tensor_index_is_basic(items, n) ? AG_NODE_CopySlices : AG_NODE_IndexPutBackward0;
+    AgNodeKind kind =
+        tensor_index_is_basic(items, n) ? AG_NODE_CopySlices : AG_NODE_IndexPutBackward0;
     node = ag_record_node(kind, (Tensor *[2]){a, v}, 2, 0, 1);
     if (!node) return false;
     node_set_params_items(node, items, n);

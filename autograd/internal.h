@@ -28,7 +28,8 @@ static inline const int64_t *info_shape(const AgInfo *i) {
 }
 static inline int64_t info_numel(const AgInfo *i) {
   int64_t n = 1;
-  for (int d = 0; d < i->ndim; d++) n *= info_shape(i)[d];
+  for (int d = 0; d < i->ndim; d++)
+    n *= info_shape(i)[d];
   return n;
 }
 
@@ -42,10 +43,10 @@ typedef struct {
   Tensor *data;      /* data-only alias; NULL when not saved or freed */
   GradNode *grad_fn; /* the saved tensor's gradient edge (retained), for create_graph */
   int output_nr;
-  int64_t version;   /* the version counter when saved */
-  bool is_output;    /* an output of this very node (its edge is the node itself) */
+  int64_t version; /* the version counter when saved */
+  bool is_output;  /* an output of this very node (its edge is the node itself) */
   bool requires_grad;
-  const char *name;  /* "self", "other", "result", ... */
+  const char *name; /* "self", "other", "result", ... */
 } AgSaved;
 
 typedef struct AgHook {
@@ -66,7 +67,7 @@ typedef struct {
   Reduction red;
   IndexItem *items; /* owned; tensor items hold retained aliases */
   int nitems;
-  int64_t *geom;    /* owned: a view's region in its contiguous base (AgGeom layout) */
+  int64_t *geom; /* owned: a view's region in its contiguous base (AgGeom layout) */
 } AgParams;
 
 /* A view's region inside its contiguous base, flattened into int64s:
@@ -89,7 +90,7 @@ typedef struct {
   char *custom_name;
   AgFunctionFns fns;
   void *ctx;
-  int nargs;       /* custom: arguments of apply; edge i belongs to argument edge_arg[i] */
+  int nargs; /* custom: arguments of apply; edge i belongs to argument edge_arg[i] */
   int *edge_arg;
 } AgNodeExtra;
 
@@ -128,8 +129,8 @@ typedef struct {
   GradNode *accumulator; /* weak: the AccumulateGrad node owns the tensor */
   AgHook *hooks;         /* leaf hooks */
   char *name;
-  Tensor *view_base;     /* owned: the tensor this one is a differentiable view of */
-  int64_t view_version;  /* storage version when a view's grad_fn was last set */
+  Tensor *view_base;    /* owned: the tensor this one is a differentiable view of */
+  int64_t view_version; /* storage version when a view's grad_fn was last set */
 } AgMeta;
 
 /* ---- meta.c ---- */

@@ -279,7 +279,8 @@ int ag_register_hook(Tensor *t, AgHookFns fns, void *ctx) {
     }
     list = &x->hooks;
   }
-  while (*list) list = &(*list)->next; /* hooks run in registration order */
+  while (*list)
+    list = &(*list)->next; /* hooks run in registration order */
   *list = h;
   return h->handle;
 }

@@ -10,8 +10,7 @@ static const char *const kind_names[AG_NODE_COUNT] = {
     AG_NODE_KINDS(AG_NODE_NAME)
 #undef AG_NODE_NAME
 };
-_Static_assert(sizeof kind_names / sizeof kind_names[0] == AG_NODE_COUNT,
-               "one name per node kind");
+_Static_assert(sizeof kind_names / sizeof kind_names[0] == AG_NODE_COUNT, "one name per node kind");
 
 const char *ag_node_kind_name(AgNodeKind kind) {
   return kind >= 0 && kind < AG_NODE_COUNT ? kind_names[kind] : "?";
@@ -102,8 +101,10 @@ static void params_free(AgParams *p) {
 
 /* Frees one node; the nodes it referred to are pushed onto `dying`. */
 static void node_destroy(GradNode *n) {
-  for (int i = 0; i < n->nnext; i++) grad_node_release(n->next[i].node);
-  for (int i = 0; i < n->nsaved; i++) saved_clear(&n->saved[i]);
+  for (int i = 0; i < n->nnext; i++)
+    grad_node_release(n->next[i].node);
+  for (int i = 0; i < n->nsaved; i++)
+    saved_clear(&n->saved[i]);
   params_free(&n->p);
   extra_free(n);
   if (n->variable) {
@@ -254,7 +255,8 @@ static void version_error(GradNode *n, const AgSaved *s) {
   int64_t now = tensor_version(s->data);
   int write_line = ag_inplace_write_line(s->data->storage, now);
   if (n->line > 0 && write_line > 0)
-    snprintf(lines, sizeof lines, " (it was saved for %s at line %d and modified in place at line %d)",
+    snprintf(lines, sizeof lines,
+             " (it was saved for %s at line %d and modified in place at line %d)",
              grad_node_name(n), n->line, write_line);
   else if (n->line > 0)
     snprintf(lines, sizeof lines, " (it was saved for %s at line %d)", grad_node_name(n), n->line);
@@ -307,7 +309,8 @@ Tensor *node_unpack(GradNode *n, int i) {
 
 void node_release_saved(GradNode *n) {
   if (n->has_saved) n->released = true;
-  for (int i = 0; i < n->nsaved; i++) saved_clear(&n->saved[i]);
+  for (int i = 0; i < n->nsaved; i++)
+    saved_clear(&n->saved[i]);
   if (n->kind == AG_NODE_CustomBackward && n->extra && n->extra->fns.release_saved)
     n->extra->fns.release_saved(n->extra->ctx);
 }

@@ -21,7 +21,8 @@ bool ag_record_wanted(Tensor *const *inputs, int n, const Tensor *out) {
 GradNode *ag_record_node(AgNodeKind kind, Tensor *const *inputs, int nin, int nsaved, int nout) {
   GradNode *n = node_new(kind, nin, nsaved, nout);
   if (!n) return NULL;
-  for (int i = 0; i < nin; i++) node_set_input(n, i, inputs[i]);
+  for (int i = 0; i < nin; i++)
+    node_set_input(n, i, inputs[i]);
   return n;
 }
 
@@ -56,7 +57,8 @@ Tensor *ag_record_finish(GradNode *n, Tensor *out) {
 void params_set_dims(AgParams *p, const int *dims, int ndims, int ndim) {
   if (!dims) {
     p->ndims = ndim;
-    for (int d = 0; d < ndim; d++) p->dims[d] = d;
+    for (int d = 0; d < ndim; d++)
+      p->dims[d] = d;
     p->flag = true; /* over everything */
     return;
   }
@@ -70,14 +72,14 @@ void params_set_dims(AgParams *p, const int *dims, int ndims, int ndim) {
 static Tensor *ag_scalar_binary_reciprocal(Tensor *a);
 
 static const AgNodeKind unary_kind[UN_COUNT] = {
-    [UN_NEG] = AG_NODE_NegBackward0,       [UN_ABS] = AG_NODE_AbsBackward0,
-    [UN_SQRT] = AG_NODE_SqrtBackward0,     [UN_EXP] = AG_NODE_ExpBackward0,
-    [UN_LOG] = AG_NODE_LogBackward0,       [UN_SIN] = AG_NODE_SinBackward0,
-    [UN_COS] = AG_NODE_CosBackward0,       [UN_TAN] = AG_NODE_TanBackward0,
-    [UN_TANH] = AG_NODE_TanhBackward0,     [UN_SIGMOID] = AG_NODE_SigmoidBackward0,
-    [UN_RELU] = AG_NODE_ReluBackward0,     [UN_GELU] = AG_NODE_GeluBackward0,
-    [UN_SIGN] = AG_NODE_SignBackward0,     [UN_FLOOR] = AG_NODE_FloorBackward0,
-    [UN_CEIL] = AG_NODE_CeilBackward0,     [UN_ROUND] = AG_NODE_RoundBackward0,
+    [UN_NEG] = AG_NODE_NegBackward0,           [UN_ABS] = AG_NODE_AbsBackward0,
+    [UN_SQRT] = AG_NODE_SqrtBackward0,         [UN_EXP] = AG_NODE_ExpBackward0,
+    [UN_LOG] = AG_NODE_LogBackward0,           [UN_SIN] = AG_NODE_SinBackward0,
+    [UN_COS] = AG_NODE_CosBackward0,           [UN_TAN] = AG_NODE_TanBackward0,
+    [UN_TANH] = AG_NODE_TanhBackward0,         [UN_SIGMOID] = AG_NODE_SigmoidBackward0,
+    [UN_RELU] = AG_NODE_ReluBackward0,         [UN_GELU] = AG_NODE_GeluBackward0,
+    [UN_SIGN] = AG_NODE_SignBackward0,         [UN_FLOOR] = AG_NODE_FloorBackward0,
+    [UN_CEIL] = AG_NODE_CeilBackward0,         [UN_ROUND] = AG_NODE_RoundBackward0,
     [UN_LOGICAL_NOT] = AG_NODE_AccumulateGrad, /* bool result: never recorded */
 };
 
@@ -101,9 +103,9 @@ Tensor *ag_unary(UnaryOp op, Tensor *a) {
 }
 
 static const AgNodeKind binary_kind[BIN_COUNT] = {
-    [BIN_ADD] = AG_NODE_AddBackward0,      [BIN_SUB] = AG_NODE_SubBackward0,
-    [BIN_MUL] = AG_NODE_MulBackward0,      [BIN_DIV] = AG_NODE_DivBackward0,
-    [BIN_POW] = AG_NODE_PowBackward1,      [BIN_MOD] = AG_NODE_RemainderBackward1,
+    [BIN_ADD] = AG_NODE_AddBackward0,         [BIN_SUB] = AG_NODE_SubBackward0,
+    [BIN_MUL] = AG_NODE_MulBackward0,         [BIN_DIV] = AG_NODE_DivBackward0,
+    [BIN_POW] = AG_NODE_PowBackward1,         [BIN_MOD] = AG_NODE_RemainderBackward1,
     [BIN_MAXIMUM] = AG_NODE_MaximumBackward0, [BIN_MINIMUM] = AG_NODE_MinimumBackward0,
 };
 
@@ -162,8 +164,9 @@ Tensor *ag_binary_scalar(BinaryOp op, Tensor *a, double s) {
   Tensor *out = tensor_binary_scalar(op, a, s);
   if (!binary_differentiable(op) || !ag_record_wanted(&a, 1, out)) return out;
   bool wrapped = op == BIN_ADD || op == BIN_SUB || op == BIN_MUL || op == BIN_DIV;
-  AgNodeKind kind = op == BIN_POW ? AG_NODE_PowBackward0
-                    : op == BIN_MOD ? AG_NODE_RemainderBackward0 : binary_kind[op];
+  AgNodeKind kind = op == BIN_POW   ? AG_NODE_PowBackward0
+                    : op == BIN_MOD ? AG_NODE_RemainderBackward0
+                                    : binary_kind[op];
   Tensor *ins[2] = {a, NULL};
   GradNode *n = ag_record_node(kind, ins, wrapped ? 2 : 1, 1, 1);
   if (n) {
@@ -181,7 +184,7 @@ Tensor *ag_scalar_binary(BinaryOp op, double s, Tensor *a) {
   case BIN_ADD:
   case BIN_MUL:
     return ag_binary_scalar(op, a, s); /* __radd__/__rmul__ */
-  case BIN_DIV: {                       /* __rtruediv__: a.reciprocal() * s */
+  case BIN_DIV: {                      /* __rtruediv__: a.reciprocal() * s */
     Tensor *r = ag_scalar_binary_reciprocal(a);
     Tensor *out = r ? ag_binary_scalar(BIN_MUL, r, s) : NULL;
     tensor_release(r);
@@ -191,8 +194,8 @@ Tensor *ag_scalar_binary(BinaryOp op, double s, Tensor *a) {
   case BIN_POW: {
     Tensor *out = tensor_scalar_binary(op, s, a);
     if (!ag_record_wanted(&a, 1, out)) return out;
-    GradNode *n = ag_record_node(op == BIN_SUB ? AG_NODE_RsubBackward1 : AG_NODE_PowBackward2,
-                                 &a, 1, 1, 1);
+    GradNode *n =
+        ag_record_node(op == BIN_SUB ? AG_NODE_RsubBackward1 : AG_NODE_PowBackward2, &a, 1, 1, 1);
     if (n) n->p.s0 = s;
     if (n && op == BIN_POW) node_save(n, 0, "result", out, true);
     return ag_record_finish(n, out);
@@ -234,8 +237,12 @@ Tensor *ag_clamp(Tensor *a, double lo, double hi) {
   }
   return clamp_record(AG_NODE_ClampBackward1, a, lo, hi);
 }
-Tensor *ag_clamp_min(Tensor *a, double lo) { return clamp_record(AG_NODE_ClampMinBackward0, a, lo, NAN); }
-Tensor *ag_clamp_max(Tensor *a, double hi) { return clamp_record(AG_NODE_ClampMaxBackward0, a, NAN, hi); }
+Tensor *ag_clamp_min(Tensor *a, double lo) {
+  return clamp_record(AG_NODE_ClampMinBackward0, a, lo, NAN);
+}
+Tensor *ag_clamp_max(Tensor *a, double hi) {
+  return clamp_record(AG_NODE_ClampMaxBackward0, a, NAN, hi);
+}
 
 Tensor *ag_where(const Tensor *cond, Tensor *a, Tensor *b) {
   Tensor *out = tensor_where(cond, a, b);
@@ -262,9 +269,9 @@ Tensor *ag_sum(Tensor *a, const int *dims, int ndims, bool keepdim) {
   Tensor *out = tensor_sum(a, dims, ndims, keepdim);
   if (!ag_record_wanted(&a, 1, out)) return out;
   bool all = !dims;
-  return ag_record_finish(reduction_record(all ? AG_NODE_SumBackward0 : AG_NODE_SumBackward1, a,
-                                           dims, ndims, keepdim),
-                          out);
+  return ag_record_finish(
+      reduction_record(all ? AG_NODE_SumBackward0 : AG_NODE_SumBackward1, a, dims, ndims, keepdim),
+      out);
 }
 
 Tensor *ag_mean(Tensor *a, const int *dims, int ndims, bool keepdim) {
@@ -287,7 +294,8 @@ Tensor *ag_sum_to_shape(Tensor *a, int ndim, const int64_t *shape) {
 Tensor *ag_prod(Tensor *a, int dim, bool has_dim, bool keepdim) {
   Tensor *out = tensor_prod(a, dim, has_dim, keepdim);
   if (!ag_record_wanted(&a, 1, out)) return out;
-  GradNode *n = ag_record_node(has_dim ? AG_NODE_ProdBackward1 : AG_NODE_ProdBackward0, &a, 1, 2, 1);
+  GradNode *n =
+      ag_record_node(has_dim ? AG_NODE_ProdBackward1 : AG_NODE_ProdBackward0, &a, 1, 2, 1);
   if (n) {
     node_save(n, 0, "self", a, false);
     node_save(n, 1, "result", out, true);
@@ -297,7 +305,8 @@ Tensor *ag_prod(Tensor *a, int dim, bool has_dim, bool keepdim) {
   return ag_record_finish(n, out);
 }
 
-static Tensor *extreme(bool is_max, Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices) {
+static Tensor *extreme(bool is_max, Tensor *a, int dim, bool has_dim, bool keepdim,
+                       Tensor **indices) {
   Tensor *idx = NULL;
   Tensor *out = is_max ? tensor_max(a, dim, has_dim, keepdim, has_dim ? &idx : NULL)
                        : tensor_min(a, dim, has_dim, keepdim, has_dim ? &idx : NULL);
@@ -503,11 +512,13 @@ static Tensor *normal_cdf_values(const Tensor *x) {
   if (x->dtype == DT_FLOAT32) {
     const float *src = tensor_data(c);
     float *dst = tensor_data(out);
-    for (int64_t i = 0; i < x->numel; i++) dst[i] = (float)(0.5 * erfc(-src[i] * M_SQRT1_2));
+    for (int64_t i = 0; i < x->numel; i++)
+      dst[i] = (float)(0.5 * erfc(-src[i] * M_SQRT1_2));
   } else {
     const double *src = tensor_data(c);
     double *dst = tensor_data(out);
-    for (int64_t i = 0; i < x->numel; i++) dst[i] = 0.5 * erfc(-src[i] * M_SQRT1_2);
+    for (int64_t i = 0; i < x->numel; i++)
+      dst[i] = 0.5 * erfc(-src[i] * M_SQRT1_2);
   }
   tensor_release(c);
   return out;

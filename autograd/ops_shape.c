@@ -7,11 +7,11 @@
 #include "autograd/internal.h"
 
 /* var = expr (computed from var), dropping the old var: for chains of ops. */
-#define THEN(var, expr)                                                                        \
-  do {                                                                                         \
-    Tensor *next_ = (var) ? (expr) : NULL;                                                     \
-    tensor_release(var);                                                                       \
-    (var) = next_;                                                                             \
+#define THEN(var, expr)                                                                            \
+  do {                                                                                             \
+    Tensor *next_ = (var) ? (expr) : NULL;                                                         \
+    tensor_release(var);                                                                           \
+    (var) = next_;                                                                                 \
   } while (0)
 
 static int wrap(int dim, int ndim) { return dim < 0 ? dim + ndim : dim; }
@@ -53,7 +53,8 @@ Tensor *ag_reshape(Tensor *a, int ndim, const int64_t *shape) {
     tensor_release(c);
     return out;
   }
-  out = out ? ag_record_finish(ag_record_node(AG_NODE_UnsafeViewBackward0, &c, 1, 0, 1), out) : NULL;
+  out =
+      out ? ag_record_finish(ag_record_node(AG_NODE_UnsafeViewBackward0, &c, 1, 0, 1), out) : NULL;
   tensor_release(c);
   return out;
 }
@@ -114,7 +115,8 @@ Tensor *ag_stack(Tensor *const *ts, int n, int dim) {
 }
 
 static void release_all(Tensor **ts, int n) {
-  for (int i = 0; i < n; i++) tensor_release(ts[i]);
+  for (int i = 0; i < n; i++)
+    tensor_release(ts[i]);
   free(ts);
 }
 
@@ -194,7 +196,8 @@ static Tensor *dim_item_record(AgNodeKind kind, Tensor *a, Tensor *out, int dim,
   GradNode *n = ag_record_node(kind, &a, 1, saved_index ? 1 : 0, 1);
   if (n) {
     IndexItem items[TENSOR_MAX_DIMS + 1];
-    for (int d = 0; d < dim; d++) items[d] = full_slice();
+    for (int d = 0; d < dim; d++)
+      items[d] = full_slice();
     items[dim] = last;
     node_set_params_items(n, items, dim + 1);
     n->p.i0 = dim;
@@ -276,7 +279,8 @@ static Tensor *basic_item(Tensor *cur, const IndexItem *it, int *dim) {
 /* Basic indexing as PyTorch records it: one view node per item, full slices skipped. */
 static Tensor *index_basic(Tensor *a, const IndexItem *items, int n) {
   int consuming = 0;
-  for (int k = 0; k < n; k++) consuming += consumes_dim(items[k].kind);
+  for (int k = 0; k < n; k++)
+    consuming += consumes_dim(items[k].kind);
   if (consuming > a->ndim) {
     tensor_set_error("too many indices for tensor of dimension %d", a->ndim);
     return NULL;
@@ -300,7 +304,8 @@ static Tensor *index_basic(Tensor *a, const IndexItem *items, int n) {
   }
   if (cur == a) { /* only full slices: still a new view, as t[:] is */
     tensor_release(cur);
-    cur = a->ndim > 0 ? ag_slice(a, 0, 0, INT64_MAX, 1) : view_record(AG_NODE_ViewBackward0, a, tensor_alias(a), NULL);
+    cur = a->ndim > 0 ? ag_slice(a, 0, 0, INT64_MAX, 1)
+                      : view_record(AG_NODE_ViewBackward0, a, tensor_alias(a), NULL);
   }
   return cur;
 }
@@ -434,7 +439,6 @@ Tensor *ag_outer(Tensor *a, Tensor *b) {
   return out;
 }
 
-
 /* (..., n, m) @ (m, p) or (m): fold the batch into the rows (as PyTorch
  * 1.13: a vector operand becomes a column, then mm and _unsafe_view). */
 static Tensor *matmul_folded(Tensor *a, Tensor *b) {
@@ -468,7 +472,8 @@ static Tensor *matmul_batched(Tensor *a, Tensor *b) {
   int64_t batch[TENSOR_MAX_DIMS];
   if (!tensor_broadcast_shape(x->ndim - 2, x->shape, y->ndim - 2, y->shape, &nb, batch)) goto fail;
   int64_t bprod = 1, xs[TENSOR_MAX_DIMS], ys[TENSOR_MAX_DIMS], out_shape[TENSOR_MAX_DIMS];
-  for (int d = 0; d < nb; d++) bprod *= batch[d];
+  for (int d = 0; d < nb; d++)
+    bprod *= batch[d];
   memcpy(xs, batch, (size_t)nb * 8);
   memcpy(ys, batch, (size_t)nb * 8);
   memcpy(out_shape, batch, (size_t)nb * 8);
@@ -527,7 +532,8 @@ static Tensor *geom_record(AgNodeKind kind, Tensor *g, Tensor *out, const int64_
   if (!ag_record_wanted(&g, 1, out)) return out;
   GradNode *n = ag_record_node(kind, &g, 1, 0, 1);
   size_t len = (size_t)(2 + 2 * geom[0]) * sizeof(int64_t);
-  if (n && (n->p.geom = malloc(len))) memcpy(n->p.geom, geom, len);
+  if (n && (n->p.geom = malloc(len)))
+    memcpy(n->p.geom, geom, len);
   else if (n) {
     node_finish(n);
     n = NULL;

@@ -11,7 +11,8 @@
 
 static Tensor *vec(int n, const double *vals, bool requires_grad) {
   Tensor *t = tensor_empty(DT_FLOAT32, 1, (int64_t[]){n});
-  for (int i = 0; i < n; i++) tensor_set_flat(t, i, vals[i]);
+  for (int i = 0; i < n; i++)
+    tensor_set_flat(t, i, vals[i]);
   if (requires_grad) ck_assert(ag_set_requires_grad(t, true));
   return t;
 }
@@ -23,7 +24,9 @@ static Tensor *scalar(double v, bool requires_grad) {
 }
 
 static bool backward(Tensor *root) { return ag_backward(&root, NULL, 1, false, false, NULL, 0); }
-static bool backward_retain(Tensor *root) { return ag_backward(&root, NULL, 1, true, false, NULL, 0); }
+static bool backward_retain(Tensor *root) {
+  return ag_backward(&root, NULL, 1, true, false, NULL, 0);
+}
 
 static double grad_at(const Tensor *t, int64_t i) {
   Tensor *g = ag_get_grad(t);
@@ -32,7 +35,8 @@ static double grad_at(const Tensor *t, int64_t i) {
 }
 
 static void assert_error_contains(const char *needle) {
-  ck_assert_msg(strstr(tensor_error(), needle) != NULL, "error \"%s\" lacks \"%s\"", tensor_error(), needle);
+  ck_assert_msg(strstr(tensor_error(), needle) != NULL, "error \"%s\" lacks \"%s\"", tensor_error(),
+                needle);
 }
 
 START_TEST(accumulates_across_backwards) {
@@ -42,7 +46,7 @@ START_TEST(accumulates_across_backwards) {
   ck_assert(backward_retain(s));
   ck_assert(backward(s));
   ck_assert_double_eq(grad_at(x, 2), 12); /* 2 * (2 * 3) */
-  ck_assert_ptr_null(ag_get_grad(y));    /* non-leaf: nothing retained */
+  ck_assert_ptr_null(ag_get_grad(y));     /* non-leaf: nothing retained */
   tensor_release(s);
   tensor_release(y);
   tensor_release(x);
@@ -84,7 +88,8 @@ START_TEST(root_errors) {
   Tensor *plain = vec(2, (double[]){1, 2}, false);
   Tensor *ps = ag_sum(plain, NULL, 0, false);
   ck_assert(!backward(ps));
-  ck_assert_str_eq(tensor_error(), "element 0 of tensors does not require grad and does not have a grad_fn");
+  ck_assert_str_eq(tensor_error(),
+                   "element 0 of tensors does not require grad and does not have a grad_fn");
   Tensor *wrong = vec(2, (double[]){1, 1}, false);
   ck_assert(!ag_backward(&y, &wrong, 1, false, false, NULL, 0));
   assert_error_contains("Mismatch in shape");
@@ -122,8 +127,8 @@ END_TEST
 START_TEST(diamond_and_shared_subgraphs) {
   Tensor *x = scalar(3.0, true);
   Tensor *a = ag_unary(UN_EXP, x);
-  Tensor *b = ag_binary(BIN_MUL, a, x);  /* x e^x */
-  Tensor *c = ag_binary(BIN_ADD, a, b);  /* e^x + x e^x */
+  Tensor *b = ag_binary(BIN_MUL, a, x); /* x e^x */
+  Tensor *c = ag_binary(BIN_ADD, a, b); /* e^x + x e^x */
   ck_assert(backward(c));
   ck_assert_double_eq_tol(grad_at(x, 0), exp(3.0) * (2 + 3.0), 1e-3);
   tensor_release(c);
@@ -265,8 +270,9 @@ START_TEST(version_error_on_a_saved_input) {
   ck_assert(ag_binary_scalar_(BIN_MUL, h, 2));
   Tensor *s = ag_sum(y, NULL, 0, false);
   ck_assert(!backward(s));
-  assert_error_contains("[torch.FloatTensor [2]], which is output 0 of AddBackward0, is at version 2; "
-                        "expected version 0 instead.");
+  assert_error_contains(
+      "[torch.FloatTensor [2]], which is output 0 of AddBackward0, is at version 2; "
+      "expected version 0 instead.");
   tensor_release(s);
   tensor_release(y);
   tensor_release(h);
@@ -323,7 +329,8 @@ END_TEST
 START_TEST(inplace_on_leaf_and_non_leaf) {
   Tensor *w = vec(2, (double[]){1, 2}, true);
   ck_assert(!ag_binary_scalar_(BIN_ADD, w, 1));
-  ck_assert_str_eq(tensor_error(), "a leaf Variable that requires grad is being used in an in-place operation.");
+  ck_assert_str_eq(tensor_error(),
+                   "a leaf Variable that requires grad is being used in an in-place operation.");
   ck_assert_int_eq(tensor_version(w), 0);
   Tensor *idx = NULL;
   IndexItem it = {.kind = IDX_INT, .i = 0};
@@ -417,7 +424,8 @@ START_TEST(stale_views_are_regenerated) {
   ck_assert_double_eq(grad_at(x, 1), 0);
   ck_assert_double_eq(grad_at(x, 2), 0);
   Tensor *all[] = {s, five, a, y, x};
-  for (int i = 0; i < 5; i++) tensor_release(all[i]);
+  for (int i = 0; i < 5; i++)
+    tensor_release(all[i]);
 }
 END_TEST
 
@@ -512,7 +520,8 @@ START_TEST(autograd_grad_and_higher_order) {
   ck_assert(!ag_grad(&y, NULL, 1, &plain, 1, true, false, false, res));
   assert_error_contains("does not require grad");
   Tensor *all[] = {plain, u, gg, g, y2, x2, d3y, d2y, dy, y, x};
-  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) tensor_release(all[i]);
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    tensor_release(all[i]);
 }
 END_TEST
 
@@ -542,8 +551,8 @@ END_TEST
 /* ---- custom functions ---- */
 
 typedef struct {
-  int ngrads;       /* how many gradients backward returns */
-  int64_t shape0;   /* shape of the first gradient */
+  int ngrads;     /* how many gradients backward returns */
+  int64_t shape0; /* shape of the first gradient */
   int *released;
   int calls;
 } CustomCtx;
@@ -593,14 +602,17 @@ START_TEST(custom_function_nodes) {
   out = apply_custom(&bad, a, b);
   s = ag_sum(out, NULL, 0, false);
   ck_assert(!backward(s));
-  ck_assert_str_eq(tensor_error(), "function TripleBackward returned an incorrect number of gradients (expected 3, got 2)");
+  ck_assert_str_eq(
+      tensor_error(),
+      "function TripleBackward returned an incorrect number of gradients (expected 3, got 2)");
   tensor_release(s);
   tensor_release(out);
   CustomCtx badshape = {3, 3, &released, 0};
   out = apply_custom(&badshape, a, b);
   s = ag_sum(out, NULL, 0, false);
   ck_assert(!backward(s));
-  ck_assert_str_eq(tensor_error(), "Function TripleBackward returned an invalid gradient at index 0 - got [3] but expected shape compatible with [2]");
+  ck_assert_str_eq(tensor_error(), "Function TripleBackward returned an invalid gradient at index "
+                                   "0 - got [3] but expected shape compatible with [2]");
   tensor_release(s);
   tensor_release(out);
   /* no input needs a gradient: nothing recorded, ctx released at once */
@@ -649,7 +661,8 @@ START_TEST(next_functions_follow_pytorch) {
   ck_assert_ptr_nonnull(grad_node_saved(ag_grad_fn(e), 0, &name));
   ck_assert_str_eq(name, "result");
   Tensor *all[] = {x, k, m, p, mk, r, q, e};
-  for (int i = 7; i >= 0; i--) tensor_release(all[i]);
+  for (int i = 7; i >= 0; i--)
+    tensor_release(all[i]);
 }
 END_TEST
 
@@ -672,7 +685,8 @@ START_TEST(node_names_of_composite_ops) {
   ck_assert_str_eq(grad_node_name(ag_grad_fn(s0)), "SumBackward0");
   ck_assert_str_eq(grad_node_name(ag_grad_fn(s1)), "SumBackward1");
   Tensor *all[] = {s1, s0, mv, v, ce, target, rc, t, r, x};
-  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) tensor_release(all[i]);
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    tensor_release(all[i]);
 }
 END_TEST
 
@@ -686,23 +700,42 @@ START_TEST(bad_inputs_are_errors) {
   tensor_set_flat(idx, 0, 7);
   Tensor *ts[2] = {x, v}, **pieces = NULL;
   Tensor *results[] = {
-      ag_sum(x, (int[]){5}, 1, false),      ag_mean(x, (int[]){-3}, 1, true),
-      ag_select(x, 0, 2),                   ag_slice(x, 3, 0, 1, 1),
-      ag_mm(x, x),                          ag_matmul(x, v),
-      ag_dot(v, f64),                       ag_mv(x, v),
-      ag_bmm(x, x),                         ag_view(x, 1, (int64_t[]){5}),
-      ag_reshape(x, 2, (int64_t[]){-1, -1}), ag_expand(x, 2, (int64_t[]){4, 3}),
-      ag_permute(x, (int[]){0, 0}, 2),      ag_transpose(x, 0, 2),
-      ag_squeeze(x, 4, true),               ag_unsqueeze(x, 4),
-      ag_cat(ts, 2, 0),                     ag_stack(ts, 2, 0),
-      ag_binary(BIN_ADD, x, v),             ag_where(f64, x, x),
-      ag_index_select(x, 1, idx),           ag_gather(x, 0, idx),
-      ag_index(x, (IndexItem[]){{.kind = IDX_INT, .i = 0}, {.kind = IDX_INT, .i = 0}, {.kind = IDX_INT, .i = 0}}, 3),
-      ag_softmax(x, 2),                     ag_log_softmax(x, -3),
-      ag_nll_loss(x, v, RED_MEAN),          ag_cross_entropy(x, idx, RED_MEAN),
-      ag_mse_loss(x, v, RED_MEAN),          ag_binary_cross_entropy(x, v, RED_SUM),
-      ag_clamp(x, NAN, NAN),                ag_prod(x, 3, true, false),
-      ag_max(x, 2, true, false, NULL),      ag_norm(x, 2, (int[]){9}, 1, false),
+      ag_sum(x, (int[]){5}, 1, false),
+      ag_mean(x, (int[]){-3}, 1, true),
+      ag_select(x, 0, 2),
+      ag_slice(x, 3, 0, 1, 1),
+      ag_mm(x, x),
+      ag_matmul(x, v),
+      ag_dot(v, f64),
+      ag_mv(x, v),
+      ag_bmm(x, x),
+      ag_view(x, 1, (int64_t[]){5}),
+      ag_reshape(x, 2, (int64_t[]){-1, -1}),
+      ag_expand(x, 2, (int64_t[]){4, 3}),
+      ag_permute(x, (int[]){0, 0}, 2),
+      ag_transpose(x, 0, 2),
+      ag_squeeze(x, 4, true),
+      ag_unsqueeze(x, 4),
+      ag_cat(ts, 2, 0),
+      ag_stack(ts, 2, 0),
+      ag_binary(BIN_ADD, x, v),
+      ag_where(f64, x, x),
+      ag_index_select(x, 1, idx),
+      ag_gather(x, 0, idx),
+      ag_index(x,
+               (IndexItem[]){
+                   {.kind = IDX_INT, .i = 0}, {.kind = IDX_INT, .i = 0}, {.kind = IDX_INT, .i = 0}},
+               3),
+      ag_softmax(x, 2),
+      ag_log_softmax(x, -3),
+      ag_nll_loss(x, v, RED_MEAN),
+      ag_cross_entropy(x, idx, RED_MEAN),
+      ag_mse_loss(x, v, RED_MEAN),
+      ag_binary_cross_entropy(x, v, RED_SUM),
+      ag_clamp(x, NAN, NAN),
+      ag_prod(x, 3, true, false),
+      ag_max(x, 2, true, false, NULL),
+      ag_norm(x, 2, (int[]){9}, 1, false),
   };
   for (size_t i = 0; i < sizeof results / sizeof results[0]; i++) {
     ck_assert_msg(results[i] == NULL, "bad call %zu succeeded", i);
@@ -719,7 +752,8 @@ START_TEST(bad_inputs_are_errors) {
   ck_assert(backward(es));
   ck_assert_int_eq(ag_get_grad(e)->numel, 0);
   Tensor *all[] = {es, e, idx, f64, v, x};
-  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) tensor_release(all[i]);
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    tensor_release(all[i]);
 }
 END_TEST
 

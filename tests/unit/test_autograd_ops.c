@@ -24,16 +24,19 @@ typedef Tensor *(*Fn)(Tensor *const *x, void *ctx);
 static Tensor *make(int ndim, const int64_t *shape, const double *vals) {
   Tensor *t = tensor_empty(DT_FLOAT64, ndim, shape);
   ck_assert_msg(t != NULL, "%s", tensor_error());
-  for (int64_t i = 0; i < t->numel; i++) tensor_set_flat(t, i, vals[i]);
+  for (int64_t i = 0; i < t->numel; i++)
+    tensor_set_flat(t, i, vals[i]);
   return t;
 }
 
 /* A float64 leaf requiring grad with varied, kink-free values. */
 static Tensor *leaf(int ndim, const int64_t *shape, double base) {
   int64_t n = 1;
-  for (int d = 0; d < ndim; d++) n *= shape[d];
+  for (int d = 0; d < ndim; d++)
+    n *= shape[d];
   double *v = malloc((size_t)(n ? n : 1) * sizeof *v);
-  for (int64_t i = 0; i < n; i++) v[i] = base + 0.37 * (double)i - 0.11 * (double)((i * 7) % 5);
+  for (int64_t i = 0; i < n; i++)
+    v[i] = base + 0.37 * (double)i - 0.11 * (double)((i * 7) % 5);
   Tensor *t = make(ndim, shape, v);
   free(v);
   ck_assert(ag_set_requires_grad(t, true));
@@ -93,7 +96,8 @@ static bool gradcheck_ok(Fn f, Tensor *const *x, int n, void *ctx, double atol, 
   int64_t m = out->numel;
   tensor_release(out);
   double *jac[MAXIN];
-  for (int i = 0; i < n; i++) jac[i] = calloc((size_t)(m * x[i]->numel + 1), sizeof(double));
+  for (int i = 0; i < n; i++)
+    jac[i] = calloc((size_t)(m * x[i]->numel + 1), sizeof(double));
   analytic_jacobian(f, x, n, ctx, m, jac);
   double worst = 0;
   for (int i = 0; i < n; i++) {
@@ -105,15 +109,17 @@ static bool gradcheck_ok(Fn f, Tensor *const *x, int n, void *ctx, double atol, 
         double excess = fabs(ana - num) - (atol + rtol * fabs(num));
         if (excess > worst || isnan(ana) != isnan(num)) {
           worst = isnan(excess) ? INFINITY : excess;
-          snprintf(where, cap, "input %d element %lld, output %lld: analytic %.10g vs numerical %.10g",
-                   i, (long long)k, (long long)j, ana, num);
+          snprintf(where, cap,
+                   "input %d element %lld, output %lld: analytic %.10g vs numerical %.10g", i,
+                   (long long)k, (long long)j, ana, num);
         }
       }
       tensor_release(hi);
       tensor_release(lo);
     }
   }
-  for (int i = 0; i < n; i++) free(jac[i]);
+  for (int i = 0; i < n; i++)
+    free(jac[i]);
   return worst <= 0;
 }
 
@@ -140,7 +146,8 @@ static Tensor *first_derivatives(Tensor *const *x, void *p) {
   GG *gg = p;
   Tensor *out = output_of(gg->f, x, gg->ctx);
   Tensor *v = tensor_empty(out->dtype, out->ndim, out->shape); /* a fixed, uneven direction */
-  for (int64_t i = 0; i < v->numel; i++) tensor_set_flat(v, i, 0.5 + 0.25 * (double)(i % 3));
+  for (int64_t i = 0; i < v->numel; i++)
+    tensor_set_flat(v, i, 0.5 + 0.25 * (double)(i % 3));
   Tensor *grads[MAXIN] = {NULL};
   bool ok = ag_grad(&out, &v, 1, x, gg->n, true, true, true, grads);
   ck_assert_msg(ok, "first derivative failed: %s", tensor_error());
@@ -151,7 +158,8 @@ static Tensor *first_derivatives(Tensor *const *x, void *p) {
     tensor_release(g);
   }
   Tensor *all = ag_cat(flat, gg->n, 0);
-  for (int i = 0; i < gg->n; i++) tensor_release(flat[i]);
+  for (int i = 0; i < gg->n; i++)
+    tensor_release(flat[i]);
   tensor_release(v);
   tensor_release(out);
   return all;
@@ -163,7 +171,8 @@ static void gradgradcheck(const char *name, Fn f, Tensor *const *x, int n, void 
 }
 
 static void release_all(Tensor **x, int n) {
-  for (int i = 0; i < n; i++) tensor_release(x[i]);
+  for (int i = 0; i < n; i++)
+    tensor_release(x[i]);
 }
 
 /* ---- the functions under test ---- */
@@ -171,10 +180,11 @@ static void release_all(Tensor **x, int n) {
 static Tensor *f_unary(Tensor *const *x, void *ctx) { return ag_unary(*(UnaryOp *)ctx, x[0]); }
 
 START_TEST(unary_ops) {
-  UnaryOp ops[] = {UN_NEG, UN_ABS, UN_SQRT, UN_EXP, UN_LOG, UN_SIN, UN_COS,
-                   UN_TAN, UN_TANH, UN_SIGMOID, UN_RELU, UN_GELU};
+  UnaryOp ops[] = {UN_NEG, UN_ABS, UN_SQRT, UN_EXP,     UN_LOG,  UN_SIN,
+                   UN_COS, UN_TAN, UN_TANH, UN_SIGMOID, UN_RELU, UN_GELU};
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-    Tensor *x = leaf(2, (int64_t[]){2, 3}, ops[i] == UN_RELU || ops[i] == UN_ABS || ops[i] == UN_GELU ? -0.9 : 0.2);
+    Tensor *x = leaf(2, (int64_t[]){2, 3},
+                     ops[i] == UN_RELU || ops[i] == UN_ABS || ops[i] == UN_GELU ? -0.9 : 0.2);
     if (ops[i] == UN_RELU || ops[i] == UN_ABS) tensor_set_flat(x, 2, 0.5); /* stay off the kink */
     gradcheck(tensor_unary_names[ops[i]], f_unary, &x, 1, &ops[i]);
     if (ops[i] != UN_RELU) gradgradcheck(tensor_unary_names[ops[i]], f_unary, &x, 1, &ops[i]);
@@ -200,7 +210,9 @@ START_TEST(piecewise_constant_ops) { /* sign/floor/ceil/round: zero derivative *
 }
 END_TEST
 
-static Tensor *f_binary(Tensor *const *x, void *ctx) { return ag_binary(*(BinaryOp *)ctx, x[0], x[1]); }
+static Tensor *f_binary(Tensor *const *x, void *ctx) {
+  return ag_binary(*(BinaryOp *)ctx, x[0], x[1]);
+}
 
 START_TEST(binary_ops_broadcasting) {
   BinaryOp ops[] = {BIN_ADD, BIN_SUB, BIN_MUL, BIN_DIV, BIN_POW, BIN_MAXIMUM, BIN_MINIMUM};
@@ -233,14 +245,15 @@ typedef struct {
 
 static Tensor *f_scalar(Tensor *const *x, void *ctx) {
   ScalarCase *c = ctx;
-  return c->scalar_first ? ag_scalar_binary(c->op, c->s, x[0]) : ag_binary_scalar(c->op, x[0], c->s);
+  return c->scalar_first ? ag_scalar_binary(c->op, c->s, x[0])
+                         : ag_binary_scalar(c->op, x[0], c->s);
 }
 
 START_TEST(scalar_operand_ops) {
-  ScalarCase cases[] = {{BIN_ADD, 2, false}, {BIN_SUB, 2, false}, {BIN_MUL, 3, false},
-                        {BIN_DIV, 4, false}, {BIN_POW, 3, false}, {BIN_POW, 0.5, false},
-                        {BIN_POW, 0, false}, {BIN_ADD, 2, true},  {BIN_SUB, 2, true},
-                        {BIN_MUL, 3, true},  {BIN_DIV, 2, true},  {BIN_POW, 2, true},
+  ScalarCase cases[] = {{BIN_ADD, 2, false},    {BIN_SUB, 2, false},      {BIN_MUL, 3, false},
+                        {BIN_DIV, 4, false},    {BIN_POW, 3, false},      {BIN_POW, 0.5, false},
+                        {BIN_POW, 0, false},    {BIN_ADD, 2, true},       {BIN_SUB, 2, true},
+                        {BIN_MUL, 3, true},     {BIN_DIV, 2, true},       {BIN_POW, 2, true},
                         {BIN_MOD, 0.65, false}, {BIN_MAXIMUM, 0.9, false}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     Tensor *x = leaf(2, (int64_t[]){2, 2}, 0.4);
@@ -254,7 +267,9 @@ END_TEST
 
 static Tensor *f_clamp(Tensor *const *x, void *ctx) {
   int which = *(int *)ctx;
-  return which == 0 ? ag_clamp(x[0], 0.5, 1.5) : which == 1 ? ag_clamp_min(x[0], 0.9) : ag_clamp_max(x[0], 0.9);
+  return which == 0   ? ag_clamp(x[0], 0.5, 1.5)
+         : which == 1 ? ag_clamp_min(x[0], 0.9)
+                      : ag_clamp_max(x[0], 0.9);
 }
 
 static Tensor *f_where(Tensor *const *x, void *ctx) {
@@ -289,21 +304,27 @@ static Tensor *f_reduce(Tensor *const *x, void *ctx) {
   RedCase *c = ctx;
   const int *dims = c->ndims ? c->dims : NULL;
   switch (c->kind) {
-  case 0: return ag_sum(x[0], dims, c->ndims, c->keepdim);
-  case 1: return ag_mean(x[0], dims, c->ndims, c->keepdim);
-  case 2: return ag_var(x[0], dims, c->ndims, true, c->keepdim);
-  case 3: return ag_std(x[0], dims, c->ndims, c->p == 0, c->keepdim);
-  case 4: return ag_norm(x[0], c->p, dims, c->ndims, c->keepdim);
-  default: return ag_logsumexp(x[0], dims, c->ndims, c->keepdim);
+  case 0:
+    return ag_sum(x[0], dims, c->ndims, c->keepdim);
+  case 1:
+    return ag_mean(x[0], dims, c->ndims, c->keepdim);
+  case 2:
+    return ag_var(x[0], dims, c->ndims, true, c->keepdim);
+  case 3:
+    return ag_std(x[0], dims, c->ndims, c->p == 0, c->keepdim);
+  case 4:
+    return ag_norm(x[0], c->p, dims, c->ndims, c->keepdim);
+  default:
+    return ag_logsumexp(x[0], dims, c->ndims, c->keepdim);
   }
 }
 
 START_TEST(reductions) {
-  RedCase cases[] = {{0, 0, {0}, false, 0}, {0, 1, {1}, false, 0}, {0, 2, {0, 2}, true, 0},
+  RedCase cases[] = {{0, 0, {0}, false, 0},  {0, 1, {1}, false, 0}, {0, 2, {0, 2}, true, 0},
                      {0, 1, {-1}, false, 0}, {1, 0, {0}, false, 0}, {1, 1, {0}, true, 0},
-                     {2, 0, {0}, false, 0}, {2, 1, {1}, false, 0}, {3, 0, {0}, false, 0},
-                     {3, 1, {2}, true, 1}, {4, 0, {0}, false, 2}, {4, 1, {1}, false, 1},
-                     {4, 1, {2}, true, 3}, {5, 0, {0}, false, 0}, {5, 1, {1}, true, 0}};
+                     {2, 0, {0}, false, 0},  {2, 1, {1}, false, 0}, {3, 0, {0}, false, 0},
+                     {3, 1, {2}, true, 1},   {4, 0, {0}, false, 2}, {4, 1, {1}, false, 1},
+                     {4, 1, {2}, true, 3},   {5, 0, {0}, false, 0}, {5, 1, {1}, true, 0}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     Tensor *x = leaf(3, (int64_t[]){2, 3, 2}, 0.3);
     char name[64];
@@ -370,12 +391,18 @@ static Tensor *f_shape(Tensor *const *x, void *ctx) {
   int k = *(int *)ctx;
   Tensor *a = x[0]; /* shape [2, 3, 4] */
   switch (k) {
-  case 0: return ag_reshape(a, 2, (int64_t[]){4, -1});
-  case 1: return ag_view(a, 2, (int64_t[]){6, 4});
-  case 2: return ag_flatten(a, 1, 2);
-  case 3: return ag_transpose(a, 0, 2);
-  case 4: return ag_permute(a, (int[]){2, 0, 1}, 3);
-  case 5: return ag_unsqueeze(a, 1);
+  case 0:
+    return ag_reshape(a, 2, (int64_t[]){4, -1});
+  case 1:
+    return ag_view(a, 2, (int64_t[]){6, 4});
+  case 2:
+    return ag_flatten(a, 1, 2);
+  case 3:
+    return ag_transpose(a, 0, 2);
+  case 4:
+    return ag_permute(a, (int[]){2, 0, 1}, 3);
+  case 5:
+    return ag_unsqueeze(a, 1);
   case 6: {
     Tensor *u = ag_unsqueeze(a, 0);
     Tensor *r = ag_squeeze(u, 0, true);
@@ -406,7 +433,8 @@ static Tensor *f_shape(Tensor *const *x, void *ctx) {
     tensor_release(t);
     return r;
   }
-  default: return ag_squeeze(a, 0, false);
+  default:
+    return ag_squeeze(a, 0, false);
   }
 }
 
@@ -444,7 +472,8 @@ static Tensor *f_join(Tensor *const *x, void *ctx) {
   Tensor **pieces = NULL;
   int count;
   switch (k) {
-  case 0: return ag_cat(x, 2, 1);
+  case 0:
+    return ag_cat(x, 2, 1);
   case 1: {
     Tensor *y = ag_binary_scalar(BIN_MUL, x[1], 2);
     Tensor *ins[2] = {x[0], y};
@@ -452,10 +481,18 @@ static Tensor *f_join(Tensor *const *x, void *ctx) {
     tensor_release(y);
     return r;
   }
-  case 2: count = ag_split(x[0], 2, 0, &pieces); break;
-  case 3: count = ag_split_sizes(x[1], (int64_t[]){1, 2}, 2, 1, &pieces); break;
-  case 4: count = ag_chunk(x[0], 2, 1, &pieces); break;
-  default: count = ag_unbind(x[0], 1, &pieces); break;
+  case 2:
+    count = ag_split(x[0], 2, 0, &pieces);
+    break;
+  case 3:
+    count = ag_split_sizes(x[1], (int64_t[]){1, 2}, 2, 1, &pieces);
+    break;
+  case 4:
+    count = ag_chunk(x[0], 2, 1, &pieces);
+    break;
+  default:
+    count = ag_unbind(x[0], 1, &pieces);
+    break;
   }
   ck_assert_msg(count > 0, "%s", tensor_error());
   /* only some pieces used: the others get zeros */
@@ -478,7 +515,8 @@ END_TEST
 
 static IndexItem it_int(int64_t i) { return (IndexItem){.kind = IDX_INT, .i = i}; }
 static IndexItem it_slice(int64_t a, int64_t b, int64_t s) {
-  return (IndexItem){.kind = IDX_SLICE, .start = a, .stop = b, .step = s, .has_start = true, .has_stop = true};
+  return (IndexItem){
+      .kind = IDX_SLICE, .start = a, .stop = b, .step = s, .has_start = true, .has_stop = true};
 }
 static IndexItem it_all(void) { return (IndexItem){.kind = IDX_SLICE, .step = 1}; }
 static IndexItem it_tensor(const Tensor *t) { return (IndexItem){.kind = IDX_TENSOR, .tensor = t}; }
@@ -490,27 +528,44 @@ static Tensor *f_index(Tensor *const *x, void *ctx) {
   tensor_set_flat(idx, 0, 2), tensor_set_flat(idx, 1, 0), tensor_set_flat(idx, 2, 2);
   Tensor *out = NULL;
   switch (k) {
-  case 0: out = ag_index(a, (IndexItem[]){it_int(-1)}, 1); break;
-  case 1: out = ag_index(a, (IndexItem[]){it_all(), it_slice(1, 4, 2)}, 2); break;
-  case 2: out = ag_index(a, (IndexItem[]){it_slice(0, 3, 2), it_int(1)}, 2); break;
-  case 3: out = ag_index(a, (IndexItem[]){it_tensor(idx)}, 1); break; /* repeated rows */
+  case 0:
+    out = ag_index(a, (IndexItem[]){it_int(-1)}, 1);
+    break;
+  case 1:
+    out = ag_index(a, (IndexItem[]){it_all(), it_slice(1, 4, 2)}, 2);
+    break;
+  case 2:
+    out = ag_index(a, (IndexItem[]){it_slice(0, 3, 2), it_int(1)}, 2);
+    break;
+  case 3:
+    out = ag_index(a, (IndexItem[]){it_tensor(idx)}, 1);
+    break; /* repeated rows */
   case 4: {
     Tensor *mask = tensor_binary_scalar(BIN_GT, a, 1.5);
     out = ag_index(a, (IndexItem[]){it_tensor(mask)}, 1);
     tensor_release(mask);
     break;
   }
-  case 5: out = ag_index(a, (IndexItem[]){it_all(), it_tensor(idx)}, 2); break;
-  case 6: out = ag_index_select(a, 1, idx); break;
+  case 5:
+    out = ag_index(a, (IndexItem[]){it_all(), it_tensor(idx)}, 2);
+    break;
+  case 6:
+    out = ag_index_select(a, 1, idx);
+    break;
   case 7: {
     Tensor *gi = tensor_empty(DT_INT64, 2, (int64_t[]){3, 2});
-    for (int i = 0; i < 6; i++) tensor_set_flat(gi, i, (i * 3) % 4);
+    for (int i = 0; i < 6; i++)
+      tensor_set_flat(gi, i, (i * 3) % 4);
     out = ag_gather(a, 1, gi);
     tensor_release(gi);
     break;
   }
-  case 8: out = ag_index(a, (IndexItem[]){{.kind = IDX_NEWAXIS}, it_int(1)}, 2); break;
-  default: out = ag_index(a, (IndexItem[]){{.kind = IDX_ELLIPSIS}, it_int(2)}, 2); break;
+  case 8:
+    out = ag_index(a, (IndexItem[]){{.kind = IDX_NEWAXIS}, it_int(1)}, 2);
+    break;
+  default:
+    out = ag_index(a, (IndexItem[]){{.kind = IDX_ELLIPSIS}, it_int(2)}, 2);
+    break;
   }
   tensor_release(idx);
   return out;
@@ -565,7 +620,8 @@ static Tensor *f_view_write(Tensor *const *x, void *ctx) {
   Tensor *a = ag_sum(yy, NULL, 0, false), *b = ag_sum(vv, NULL, 0, false);
   Tensor *out = ag_binary(BIN_ADD, a, b);
   Tensor *all[] = {y, v, yy, vv, a, b};
-  for (int i = 0; i < 6; i++) tensor_release(all[i]);
+  for (int i = 0; i < 6; i++)
+    tensor_release(all[i]);
   return out;
 }
 
@@ -591,22 +647,30 @@ END_TEST
 static Tensor *f_matmul(Tensor *const *x, void *ctx) {
   int k = *(int *)ctx;
   switch (k) {
-  case 7: return ag_mm(x[0], x[1]);
-  case 8: return ag_bmm(x[0], x[1]);
-  case 9: return ag_mv(x[0], x[1]);
-  case 10: return ag_dot(x[0], x[1]);
-  case 11: return ag_outer(x[0], x[1]);
-  default: return ag_matmul(x[0], x[1]);
+  case 7:
+    return ag_mm(x[0], x[1]);
+  case 8:
+    return ag_bmm(x[0], x[1]);
+  case 9:
+    return ag_mv(x[0], x[1]);
+  case 10:
+    return ag_dot(x[0], x[1]);
+  case 11:
+    return ag_outer(x[0], x[1]);
+  default:
+    return ag_matmul(x[0], x[1]);
   }
 }
 
 START_TEST(matrix_products) {
-  struct { int na, nb; int64_t a[3], b[3]; } cases[] = {
-      {1, 1, {3}, {3}},          {2, 1, {2, 3}, {3}},       {1, 2, {3}, {3, 2}},
-      {2, 2, {2, 3}, {3, 2}},    {3, 2, {2, 2, 3}, {3, 2}}, {3, 3, {2, 2, 3}, {2, 3, 2}},
-      {2, 3, {2, 3}, {2, 3, 2}}, {2, 2, {2, 3}, {3, 4}},    {3, 3, {2, 2, 3}, {2, 3, 2}},
-      {2, 1, {2, 3}, {3}},       {1, 1, {4}, {4}},          {1, 1, {2}, {3}},
-      {3, 1, {2, 2, 3}, {3}}};
+  struct {
+    int na, nb;
+    int64_t a[3], b[3];
+  } cases[] = {{1, 1, {3}, {3}},          {2, 1, {2, 3}, {3}},       {1, 2, {3}, {3, 2}},
+               {2, 2, {2, 3}, {3, 2}},    {3, 2, {2, 2, 3}, {3, 2}}, {3, 3, {2, 2, 3}, {2, 3, 2}},
+               {2, 3, {2, 3}, {2, 3, 2}}, {2, 2, {2, 3}, {3, 4}},    {3, 3, {2, 2, 3}, {2, 3, 2}},
+               {2, 1, {2, 3}, {3}},       {1, 1, {4}, {4}},          {1, 1, {2}, {3}},
+               {3, 1, {2, 2, 3}, {3}}};
   for (int k = 0; k < 13; k++) {
     Tensor *x[2] = {leaf(cases[k].na, cases[k].a, 0.2), leaf(cases[k].nb, cases[k].b, -0.4)};
     char name[32];
@@ -624,7 +688,10 @@ static Tensor *f_linear(Tensor *const *x, void *ctx) {
 }
 
 START_TEST(addmm_and_linear) {
-  struct { int nx; int64_t xs[3]; } cases[] = {{2, {2, 3}}, {2, {4, 3}}, {3, {2, 2, 3}}, {1, {3}}, {2, {2, 3}}};
+  struct {
+    int nx;
+    int64_t xs[3];
+  } cases[] = {{2, {2, 3}}, {2, {4, 3}}, {3, {2, 2, 3}}, {1, {3}}, {2, {2, 3}}};
   for (int k = 0; k < 5; k++) {
     Tensor *x[3] = {leaf(cases[k].nx, cases[k].xs, 0.2), leaf(2, (int64_t[]){2, 3}, -0.3),
                     leaf(1, (int64_t[]){2}, 0.5)};
@@ -637,7 +704,8 @@ START_TEST(addmm_and_linear) {
     gradcheck(name, f_linear, x, 3, &k);
     gradgradcheck(name, f_linear, x, 3, &k);
     Tensor *y = f_linear(x, &k);
-    const char *want[] = {"AddmmBackward0", "AddmmBackward0", "ViewBackward0", "AddBackward0", "MmBackward0"};
+    const char *want[] = {"AddmmBackward0", "AddmmBackward0", "ViewBackward0", "AddBackward0",
+                          "MmBackward0"};
     ck_assert_str_eq(grad_node_name(ag_grad_fn(y)), want[k]);
     tensor_release(y);
     release_all(x, 3);
@@ -669,19 +737,33 @@ static Tensor *f_nn(Tensor *const *x, void *ctx) {
   tensor_set_flat(target, 0, 2), tensor_set_flat(target, 1, 0);
   Tensor *out = NULL;
   switch (k) {
-  case 0: out = ag_softmax(x[0], 1); break;
-  case 1: out = ag_log_softmax(x[0], 0); break;
-  case 2: out = ag_mse_loss(x[0], x[1], RED_MEAN); break;
-  case 3: out = ag_mse_loss(x[0], x[1], RED_NONE); break;
-  case 4: out = ag_l1_loss(x[0], x[1], RED_SUM); break;
-  case 5: out = ag_cross_entropy(x[0], target, RED_MEAN); break;
+  case 0:
+    out = ag_softmax(x[0], 1);
+    break;
+  case 1:
+    out = ag_log_softmax(x[0], 0);
+    break;
+  case 2:
+    out = ag_mse_loss(x[0], x[1], RED_MEAN);
+    break;
+  case 3:
+    out = ag_mse_loss(x[0], x[1], RED_NONE);
+    break;
+  case 4:
+    out = ag_l1_loss(x[0], x[1], RED_SUM);
+    break;
+  case 5:
+    out = ag_cross_entropy(x[0], target, RED_MEAN);
+    break;
   case 6: {
     Tensor *lp = ag_log_softmax(x[0], 1);
     out = ag_nll_loss(lp, target, RED_NONE);
     tensor_release(lp);
     break;
   }
-  case 7: out = ag_cross_entropy(x[0], target, RED_SUM); break;
+  case 7:
+    out = ag_cross_entropy(x[0], target, RED_SUM);
+    break;
   default: { /* binary cross entropy on probabilities in (0, 1) */
     Tensor *p = ag_unary(UN_SIGMOID, x[0]);
     Tensor *t = ag_unary(UN_SIGMOID, x[1]);
