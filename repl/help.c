@@ -39,8 +39,11 @@ static const char *after_last_dot(const char *name) {
   return dot && dot[1] ? dot + 1 : name;
 }
 
+/* `:help quit` finds :quit too. */
 static bool entry_matches(const HelpEntry *e, const char *topic) {
-  return strcmp(e->name, topic) == 0 || strcmp(after_last_dot(e->name), topic) == 0;
+  const char *command = e->name[0] == ':' ? e->name + 1 : e->name;
+  return strcmp(e->name, topic) == 0 || strcmp(after_last_dot(e->name), topic) == 0 ||
+         strcmp(command, topic) == 0;
 }
 
 /* Prints `text` wrapped at word boundaries, each line indented. */

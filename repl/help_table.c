@@ -27,7 +27,7 @@ const HelpEntry help_table[] = {
     {"range", HELP_BUILTINS, 0,
      "range(n) / range(start, stop, step=1)",
      "A lazy sequence of numbers from start (default 0) up to but not including stop, for "
-     "`for` loops and list().",
+     "`for` loops, len() and indexing.",
      "for i in range(3) { print(i) }\n"
      "print(len(range(0, 10, 2)))"},
     {"enumerate", HELP_BUILTINS, 0,
