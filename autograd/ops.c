@@ -62,8 +62,8 @@ void params_set_dims(AgParams *p, const int *dims, int ndims, int ndim) {
     p->flag = true; /* over everything */
     return;
   }
-  p->ndims = ndims;
-  for (int k = 0; k < ndims && k < TENSOR_MAX_DIMS; k++)
+  p->ndims = ndims < TENSOR_MAX_DIMS ? ndims : TENSOR_MAX_DIMS; /* tensor/ checked them */
+  for (int k = 0; k < p->ndims; k++)
     p->dims[k] = dims[k] < 0 ? dims[k] + ndim : dims[k];
 }
 
