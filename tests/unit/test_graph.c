@@ -12,7 +12,11 @@
 #include <unistd.h>
 
 #include "autograd/autograd.h"
+#include "stdlib/builtins.h"
 #include "stdlib/graph.h"
+#include "stdlib/lib.h"
+#include "stdlib/lib_graph.h"
+#include "vm/vm.h"
 
 /* ---- builders ---- */
 
@@ -941,6 +945,83 @@ START_TEST(trace_report) {
 }
 END_TEST
 
+/* ---- names from a running script (lib_graph.h) ---- */
+
+static AgVM *vm_with(const char *src) {
+  AgVM *vm = vm_new();
+  lib_install_builtins(vm);
+  lib_install(vm);
+  ck_assert_int_eq(vm_run_source(vm, src, "<test>"), VM_OK);
+  return vm;
+}
+
+static Value global(AgVM *vm, const char *name) {
+  Value v;
+  ck_assert(vm_get_global(vm, name, &v));
+  return v;
+}
+
+static const char *const seed_visualize_src =
+    "let x = tensor(2.0, requires_grad=true)\n"
+    "let y = tensor(3.0, requires_grad=true)\n"
+    "let pair = [x * y, nil]\n"
+    "let b = x + y\n"
+    "let c = pair[0] + b\n"
+    "let d = c.mean()\n";
+
+START_TEST(names_from_the_script) {
+  AgVM *vm = vm_with(seed_visualize_src);
+  Capture c;
+  ck_assert(lib_graph_print(vm, capture_start(&c), global(vm, "d")));
+  expect_text(capture_end(&c),
+              "MeanBackward0 d               []  line 6\n"
+              "└─ AddBackward0 c             []  line 5\n"
+              "   ├─ MulBackward0 pair.0     []  line 3\n"
+              "   │  ├─ #1 AccumulateGrad x  []\n"
+              "   │  └─ #2 AccumulateGrad y  []\n"
+              "   └─ AddBackward0 b          []  line 4\n"
+              "      ├─ AccumulateGrad x     []  (see #1 above)\n"
+              "      └─ AccumulateGrad y     []  (see #2 above)\n");
+  /* the names were only lent */
+  ck_assert_ptr_null(ag_name(AS_TENSOR_OBJ(global(vm, "x"))->tensor));
+  ck_assert(!lib_graph_print(vm, capture_start(&c), NUMBER_VAL(3)));
+  free(capture_end(&c));
+  ck_assert_str_eq(tensor_error(), "expected a tensor or a graph node, not number");
+  vm_free(vm);
+}
+END_TEST
+
+/* --trace-graph through the bindings: stderr, with names. */
+START_TEST(trace_with_names) {
+  AgVM *vm = vm_with(seed_visualize_src);
+  FILE *tmp = tmpfile();
+  ck_assert_ptr_nonnull(tmp);
+  fflush(stderr);
+  int saved = dup(2);
+  dup2(fileno(tmp), 2);
+  lib_graph_trace(vm, AS_TENSOR_OBJ(global(vm, "c"))->tensor);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  rewind(tmp);
+  char text[4096];
+  size_t n = fread(text, 1, sizeof text - 1, tmp);
+  text[n] = '\0';
+  fclose(tmp);
+  expect_text(strdup(text),
+              "backward #1: 5 nodes: AccumulateGrad x2, AddBackward0 x2, MulBackward0 x1\n"
+              "AddBackward0 c             []  line 5\n"
+              "├─ MulBackward0 pair.0     []  line 3\n"
+              "│  ├─ #1 AccumulateGrad x  []\n"
+              "│  └─ #2 AccumulateGrad y  []\n"
+              "└─ AddBackward0 b          []  line 4\n"
+              "   ├─ AccumulateGrad x     []  (see #1 above)\n"
+              "   └─ AccumulateGrad y     []  (see #2 above)\n"
+              "\n");
+  vm_free(vm);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("graph");
   TCase *tree = tcase_create("tree");
@@ -977,6 +1058,8 @@ int main(void) {
   suite_add_tcase(s, save);
   TCase *trace = tcase_create("trace");
   tcase_add_test(trace, trace_report);
+  tcase_add_test(trace, names_from_the_script);
+  tcase_add_test(trace, trace_with_names);
   suite_add_tcase(s, trace);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
