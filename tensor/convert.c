@@ -1,4 +1,11 @@
 /* convert.c — filling, copying and dtype conversion (clone, contiguous, to, copy_). */
+/* These kernels are plain loops for the compiler to vectorise, but -O2's
+ * "very cheap" cost model refuses any loop that needs a remainder loop or an
+ * aliasing check, i.e. all of them. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
+
 #include "tensor/iter.h"
 #include "tensor/ops.h"
 #include "tensor/tensor_internal.h"
