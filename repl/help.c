@@ -98,12 +98,20 @@ static void print_section_names(FILE *out, HelpSection s) {
   fputc('\n', out);
 }
 
+/* The keys of the REPL, shown by `:help` and in the reference. */
+static const char keys_text[] =
+    "Tab completes names, and after `x.` the fields and methods of x. Ctrl-C clears the "
+    "line, or stops a running program with an Interrupted error. Ctrl-D leaves. History "
+    "is kept in ~/.ag_history ($AG_HISTORY overrides).";
+
 static void print_topics(FILE *out, bool color) {
   fputs("Ag help. `:help NAME` explains one of these names:\n", out);
   for (int s = 0; s < HELP_SECTION_COUNT; s++) {
     fprintf(out, "\n%s%s%s\n", color ? BOLD : "", section_titles[s], color ? RESET : "");
     print_section_names(out, (HelpSection)s);
   }
+  fputc('\n', out);
+  print_wrapped(out, keys_text, "");
 }
 
 void help_show(FILE *out, const char *topic, bool color) {
@@ -144,6 +152,7 @@ void help_write_reference(FILE *out) {
         "by `ag --help-reference`; do not edit by hand. In the REPL, `:help NAME` shows\n"
         "the same text, and `:help` lists the names.\n\n",
         out);
+  fprintf(out, "In the REPL: %s\n\n", keys_text);
   for (int s = 0; s < HELP_SECTION_COUNT; s++) fprintf(out, "- [%s](#s%d)\n", section_titles[s], s);
   fputc('\n', out);
   for (int s = 0; s < HELP_SECTION_COUNT; s++) {
