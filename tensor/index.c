@@ -73,9 +73,7 @@ static bool replace_view(Tensor **cur, Tensor *next) {
   return true;
 }
 
-/* A bool mask over dims [pos, pos+k) becomes k int64 index tensors. */
-static bool add_mask(IndexPlan *pl, const Tensor *mask, int pos) {
-  const Tensor *v = pl->v;
+static bool check_mask_shape(const Tensor *v, const Tensor *mask, int pos) {
   for (int d = 0; d < mask->ndim; d++) {
     if (mask->shape[d] != v->shape[pos + d]) {
       tensor_set_error("The shape of the mask [%lld] at index %d does not match the shape of the "
@@ -84,28 +82,43 @@ static bool add_mask(IndexPlan *pl, const Tensor *mask, int pos) {
       return false;
     }
   }
-  int64_t count = 0;
-  for (int64_t i = 0; i < mask->numel; i++) count += tensor_get_flat(mask, i) != 0;
+  return true;
+}
+
+/* The coordinates of the true elements of a contiguous mask, one int64 tensor per dim. */
+static bool mask_nonzero(const Tensor *mask, Tensor **coords) {
+  const uint8_t *m = tensor_data(mask);
   int k = mask->ndim;
+  int64_t count = 0;
+  for (int64_t i = 0; i < mask->numel; i++) count += m[i] != 0;
   for (int d = 0; d < k; d++) {
-    pl->idx[pl->nadv + d] = tensor_empty(DT_INT64, 1, &count);
-    pl->adv_dim[pl->nadv + d] = pos + d;
-    if (!pl->idx[pl->nadv + d]) {
-      for (int e = 0; e < d; e++) tensor_release(pl->idx[pl->nadv + e]);
+    if (!(coords[d] = tensor_empty(DT_INT64, 1, &count))) {
+      for (int e = 0; e < d; e++) tensor_release(coords[e]);
       return false;
     }
   }
   int64_t at = 0;
   for (int64_t i = 0; i < mask->numel; i++) {
-    if (tensor_get_flat(mask, i) == 0) continue;
+    if (!m[i]) continue;
     int64_t rem = i;
     for (int d = k - 1; d >= 0; d--) {
-      ((int64_t *)tensor_data(pl->idx[pl->nadv + d]))[at] = rem % mask->shape[d];
+      ((int64_t *)tensor_data(coords[d]))[at] = rem % mask->shape[d];
       rem /= mask->shape[d];
     }
     at++;
   }
-  pl->nadv += k;
+  return true;
+}
+
+/* A bool mask over dims [pos, pos+k) becomes k int64 index tensors. */
+static bool add_mask(IndexPlan *pl, const Tensor *mask, int pos) {
+  if (!check_mask_shape(pl->v, mask, pos)) return false;
+  Tensor *cm = tensor_contiguous(mask);
+  bool ok = cm && mask_nonzero(cm, &pl->idx[pl->nadv]);
+  tensor_release(cm);
+  if (!ok) return false;
+  for (int d = 0; d < mask->ndim; d++) pl->adv_dim[pl->nadv + d] = pos + d;
+  pl->nadv += mask->ndim;
   return true;
 }
 

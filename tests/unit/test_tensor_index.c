@@ -105,6 +105,13 @@ START_TEST(test_mask_reading) {
   Tensor *r = tensor_index(a, im, 1);
   tt_check_shape(r, 1, TT_SHAPE(3));
   tt_check_values(r, TT_VALS(1, 3, 5), 0);
+  Tensor *at = tensor_t(a), *mt = tensor_t(mask); /* a strided mask */
+  IndexItem imt[] = {tidx(mt)};
+  Tensor *rt = tensor_index(at, imt, 1);
+  tt_check_values(rt, TT_VALS(1, 5, 3), 0);
+  tensor_release(rt);
+  tensor_release(at);
+  tensor_release(mt);
   Tensor *rowmask = tt_make(DT_BOOL, 1, TT_SHAPE(2), TT_VALS(0, 1));
   IndexItem irm[] = {tidx(rowmask), sl(1, 3, 1)};
   Tensor *r2 = tensor_index(a, irm, 2);
