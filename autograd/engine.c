@@ -303,7 +303,7 @@ static bool accumulate_into(Tensor *var, Tensor *grad, bool create_graph) {
 
 static bool run_accumulate(Graph *g, GradNode *n, Tensor **buf) {
   AgMeta *m = meta_of(n->variable);
-  if (m && !hooks_run(m->hooks, -1, &buf[0])) return false;
+  if (m && !hooks_run(&m->hooks, -1, &buf[0])) return false;
   return accumulate_into(n->variable, buf[0], g->create_graph);
 }
 
@@ -313,7 +313,7 @@ static bool run_pre_hooks(Graph *g, GradNode *n, Tensor **buf) {
   if (!x) return true;
   for (int o = 0; o < n->noutputs; o++) {
     if (!buf[o]) continue;
-    if (x->hooks && !hooks_run(x->hooks, o, &buf[o])) return false;
+    if (x->hooks && !hooks_run(&x->hooks, o, &buf[o])) return false;
     if (g->accumulate && x->retain && x->retain[o] &&
         !accumulate_into(x->retain[o], buf[o], g->create_graph))
       return false;

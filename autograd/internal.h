@@ -52,6 +52,7 @@ typedef struct {
 typedef struct AgHook {
   int handle;
   int output_nr; /* hooks on a node: which output's gradient they see */
+  bool removed;  /* removed while hooks were running: freed at the next sweep */
   AgHookFns fns;
   void *ctx;
   struct AgHook *next;
@@ -141,7 +142,7 @@ void ag_free_meta_cache(void);
 AgEdge tensor_edge(Tensor *t);
 void hooks_free(AgHook *h);
 /* Runs hooks (for output_nr, or all when output_nr < 0) on *grad; false when one failed. */
-bool hooks_run(AgHook *h, int output_nr, Tensor **grad);
+bool hooks_run(AgHook **list, int output_nr, Tensor **grad);
 int next_hook_handle(void);
 void ag_note_inplace_write(Tensor *t); /* remembers the line of a version bump */
 int ag_inplace_write_line(const Storage *s, int64_t version); /* 0 if unknown */

@@ -285,13 +285,28 @@ int ag_register_hook(Tensor *t, AgHookFns fns, void *ctx) {
   return h->handle;
 }
 
-static bool hook_list_remove(AgHook **list, int handle) {
-  for (; *list; list = &(*list)->next) {
-    if ((*list)->handle != handle) continue;
+/* Hooks may remove hooks (themselves included) while hooks run: removal then
+ * only marks them, and the list is swept once no hook is running. */
+static _Thread_local int hooks_running;
+
+static void hook_list_sweep(AgHook **list) {
+  while (*list) {
     AgHook *h = *list;
+    if (!h->removed) {
+      list = &h->next;
+      continue;
+    }
     *list = h->next;
     h->next = NULL;
     hooks_free(h);
+  }
+}
+
+static bool hook_list_remove(AgHook **list, int handle) {
+  for (AgHook *h = *list; h; h = h->next) {
+    if (h->handle != handle || h->removed) continue;
+    h->removed = true;
+    if (hooks_running == 0) hook_list_sweep(list);
     return true;
   }
   return false;
@@ -304,19 +319,27 @@ bool ag_remove_hook(Tensor *t, int handle) {
   return m->grad_fn && m->grad_fn->extra && hook_list_remove(&m->grad_fn->extra->hooks, handle);
 }
 
-bool hooks_run(AgHook *h, int output_nr, Tensor **grad) {
-  for (; h; h = h->next) {
-    if (output_nr >= 0 && h->output_nr != output_nr) continue;
-    bool failed = false;
-    Tensor *replaced = h->fns.call(h->ctx, *grad, &failed);
-    if (failed) {
-      tensor_release(replaced);
-      return false;
-    }
-    if (replaced) {
-      tensor_release(*grad);
-      *grad = replaced;
-    }
+static bool hook_call(AgHook *h, Tensor **grad) {
+  bool failed = false;
+  hooks_running++;
+  Tensor *replaced = h->fns.call(h->ctx, *grad, &failed);
+  hooks_running--;
+  if (failed) {
+    tensor_release(replaced);
+    return false;
+  }
+  if (replaced) {
+    tensor_release(*grad);
+    *grad = replaced;
+  }
+  return true;
+}
+
+bool hooks_run(AgHook **list, int output_nr, Tensor **grad) {
+  if (hooks_running == 0) hook_list_sweep(list);
+  for (AgHook *h = *list; h; h = h->next) {
+    if (h->removed || (output_nr >= 0 && h->output_nr != output_nr)) continue;
+    if (!hook_call(h, grad)) return false;
   }
   return true;
 }

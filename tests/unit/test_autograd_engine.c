@@ -222,6 +222,44 @@ START_TEST(hooks_run_in_order_and_can_be_removed) {
 }
 END_TEST
 
+/* A hook that removes itself (and the next hook) while hooks run. */
+typedef struct {
+  Tensor *t;
+  int handles[2];
+  int calls;
+} SelfRemoving;
+
+static Tensor *remove_both(void *p, Tensor *grad, bool *failed) {
+  SelfRemoving *r = p;
+  r->calls++;
+  ck_assert(ag_remove_hook(r->t, r->handles[0]));
+  ck_assert(ag_remove_hook(r->t, r->handles[1]));
+  return NULL;
+}
+
+static Tensor *never_called(void *p, Tensor *grad, bool *failed) {
+  ck_abort_msg("a removed hook ran");
+  return NULL;
+}
+
+START_TEST(hooks_removed_while_running) {
+  Tensor *x = scalar(1.0, true);
+  SelfRemoving r = {x, {0, 0}, 0};
+  r.handles[0] = ag_register_hook(x, (AgHookFns){remove_both, NULL}, &r);
+  r.handles[1] = ag_register_hook(x, (AgHookFns){never_called, NULL}, NULL);
+  Tensor *y = ag_binary_scalar(BIN_MUL, x, 2);
+  ck_assert(backward(y));
+  ck_assert_int_eq(r.calls, 1);
+  ck_assert_double_eq(grad_at(x, 0), 2);
+  Tensor *y2 = ag_binary_scalar(BIN_MUL, x, 2);
+  ck_assert(backward(y2)); /* neither hook runs again */
+  ck_assert_int_eq(r.calls, 1);
+  tensor_release(y2);
+  tensor_release(y);
+  tensor_release(x);
+}
+END_TEST
+
 START_TEST(failing_hook_fails_backward) {
   Tensor *a = scalar(2.0, true);
   Tensor *y = ag_unary(UN_EXP, a);
@@ -784,6 +822,7 @@ int main(void) {
   tcase_add_test(tc, hooks_replace_gradients);
   tcase_add_test(tc, hooks_run_in_order_and_can_be_removed);
   tcase_add_test(tc, failing_hook_fails_backward);
+  tcase_add_test(tc, hooks_removed_while_running);
   tcase_add_test(tc, version_counter_error_names_lines);
   tcase_add_test(tc, version_error_on_a_saved_input);
   tcase_add_test(tc, interrupt_stops_backward);
