@@ -85,6 +85,23 @@ else
   printf '%s\n' "$out" | head -40 | sed 's/^/    /'
 fi
 
+# The bindings keep their tensor method table to themselves
+# (stdlib/lib_internal.h, LIB_TENSOR_FNS): every method there has help (and so
+# completes after `t.`). Fewer than 50 names found means the table moved.
+check_tensor_methods() {
+  local names n missing=0
+  names=$(sed -n 's/^ *X(\([a-z_0-9]*\), *[-0-9]*, *[-0-9]*, *LF_M[GW]*).*/\1/p' \
+    "$ROOT/stdlib/lib_internal.h")
+  [ "$(printf '%s\n' "$names" | wc -l)" -ge 50 ] || { echo "    LIB_TENSOR_FNS not found"; return 1; }
+  for n in $names; do
+    grep -q "^### \`\(Tensor\.\)\?$n\`" "$ROOT/docs/reference.md" && continue
+    echo "    tensor method without help: $n"
+    missing=1
+  done
+  return $missing
+}
+if out=$(check_tensor_methods); then pass; else fail "tensor methods without help"; printf '%s\n' "$out"; fi
+
 # Every example of the reference runs (exit 0) from a scratch directory;
 # examples of REPL commands and those needing files ("# given ...") are skipped.
 run_examples() {
