@@ -303,7 +303,8 @@ static bool accumulate_into(Tensor *var, Tensor *grad, bool create_graph) {
 
 static bool run_accumulate(Graph *g, GradNode *n, Tensor **buf) {
   AgMeta *m = meta_of(n->variable);
-  if (m && !hooks_run(&m->hooks, -1, &buf[0])) return false;
+  if (!m || !m->requires_grad) return true; /* requires_grad was switched off since */
+  if (!hooks_run(&m->hooks, -1, &buf[0])) return false;
   return accumulate_into(n->variable, buf[0], g->create_graph);
 }
 

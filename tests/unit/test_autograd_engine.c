@@ -124,6 +124,17 @@ START_TEST(million_node_chain) {
 }
 END_TEST
 
+START_TEST(leaf_switched_off_after_recording) {
+  Tensor *x = scalar(2.0, true);
+  Tensor *y = ag_binary_scalar(BIN_MUL, x, 3);
+  ck_assert(ag_set_requires_grad(x, false));
+  ck_assert(backward(y));
+  ck_assert_ptr_null(ag_get_grad(x));
+  tensor_release(y);
+  tensor_release(x);
+}
+END_TEST
+
 START_TEST(diamond_and_shared_subgraphs) {
   Tensor *x = scalar(3.0, true);
   Tensor *a = ag_unary(UN_EXP, x);
@@ -819,6 +830,7 @@ int main(void) {
   tcase_add_test(tc, root_errors);
   tcase_add_test(tc, million_node_chain);
   tcase_add_test(tc, diamond_and_shared_subgraphs);
+  tcase_add_test(tc, leaf_switched_off_after_recording);
   tcase_add_test(tc, hooks_replace_gradients);
   tcase_add_test(tc, hooks_run_in_order_and_can_be_removed);
   tcase_add_test(tc, failing_hook_fails_backward);
