@@ -269,7 +269,7 @@ static bool start(Session *s, char **argv) {
 }
 
 static int run_case(FILE *cases, Session *s) {
-  char line[4096];
+  static char line[1 << 16];
   int lineno = 0;
   while (fgets(line, sizeof line, cases) != NULL) {
     lineno++;
