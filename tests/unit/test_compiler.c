@@ -2,6 +2,7 @@
  * `incomplete`, the disassembler, and small programs run end to end on a
  * fresh VM (core language only, no library functions). */
 #include <check.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,6 +238,142 @@ START_TEST(colored_errors) {
 }
 END_TEST
 
+/* ---- stack depth, checked by walking every path of the bytecode ---- */
+
+static const int table_effects[OP_COUNT] = {
+#define EFFECT(name, operands, effect) effect,
+    AG_OPCODES(EFFECT)
+#undef EFFECT
+};
+static const int table_operands[OP_COUNT] = {
+#define OPERANDS(name, operands, effect) operands,
+    AG_OPCODES(OPERANDS)
+#undef OPERANDS
+};
+
+static int instruction_length(const Chunk *c, int at) {
+  int n = 1 + table_operands[c->code[at]];
+  if (c->code[at] == OP_CLOSURE) {
+    ObjFunction *f = AS_FUNCTION(c->constants[(c->code[at + 1] << 8) | c->code[at + 2]]);
+    n += 2 * f->upvalue_count;
+  }
+  return n;
+}
+
+/* The effect on the fall-through path. */
+static int fallthrough_effect(const uint8_t *ip) {
+  switch (*ip) {
+  case OP_GET_INDEX_N: case OP_CALL: return -ip[1];
+  case OP_SET_INDEX_N: return -ip[1] - 1;
+  case OP_CALL_KW: return -ip[1] - ip[2];
+  case OP_CALL_SPREAD: return -ip[1] - 1;
+  case OP_INVOKE: return -ip[3];
+  case OP_SUPER_INVOKE: return -ip[3] - 1;
+  case OP_LIST: return 1 - ((ip[1] << 8) | ip[2]);
+  case OP_MAP: return 1 - 2 * ((ip[1] << 8) | ip[2]);
+  case OP_UNPACK: return ip[1];
+  case OP_BUILD_STRING: return 1 - ip[1];
+  case OP_AND: case OP_OR: return -1;
+  case OP_ITER_NEXT: return 1;
+  default: return table_effects[*ip];
+  }
+}
+
+/* Records `depth` at `target`; every path must agree. Returns true when the
+ * target is new (to be walked). */
+static bool reach(int *depths, int target, int depth, int count) {
+  ck_assert_int_ge(target, 0);
+  ck_assert_int_le(target, count);
+  if (depths[target] >= 0) {
+    ck_assert_msg(depths[target] == depth, "paths meet at %d with depths %d and %d", target, depths[target], depth);
+    return false;
+  }
+  depths[target] = depth;
+  return true;
+}
+
+static int walk_successors(const Chunk *c, int at, int depth, int *depths, int *work, int n) {
+  const uint8_t *ip = &c->code[at];
+  int next = at + instruction_length(c, at);
+  if (*ip == OP_RETURN || *ip == OP_THROW) return n;
+  int after = depth + fallthrough_effect(ip);
+  int jump = table_operands[*ip] >= 2 ? (ip[1] << 8) | ip[2] : 0;
+  switch (*ip) {
+  case OP_JUMP: if (reach(depths, next + jump, depth, c->count)) work[n++] = next + jump; return n;
+  case OP_LOOP: if (reach(depths, next - jump, depth, c->count)) work[n++] = next - jump; return n;
+  case OP_JUMP_IF_FALSE: case OP_AND: case OP_OR: case OP_TRY: {
+    int taken = *ip == OP_JUMP_IF_FALSE ? depth - 1 : *ip == OP_TRY ? depth + 1 : depth;
+    if (reach(depths, next + jump, taken, c->count)) work[n++] = next + jump;
+    break;
+  }
+  case OP_DEFAULT: case OP_ITER_NEXT: {
+    int target = next + ((ip[2] << 8) | ip[3]);
+    if (reach(depths, target, depth, c->count)) work[n++] = target;
+    break;
+  }
+  default: break;
+  }
+  if (reach(depths, next, after, c->count)) work[n++] = next;
+  return n;
+}
+
+/* Every path through fn (and its nested functions) agrees on the stack
+ * depth at each instruction, and none exceeds max_slots. */
+static void verify_stack_depths(ObjFunction *fn) {
+  const Chunk *c = &fn->chunk;
+  int *depths = malloc(sizeof(int) * (size_t)(c->count + 1));
+  int *work = malloc(sizeof(int) * (size_t)(c->count + 1) * 2);
+  for (int i = 0; i <= c->count; i++) depths[i] = -1;
+  int n = 0;
+  depths[0] = 1 + fn->arity + (fn->has_rest ? 1 : 0);
+  work[n++] = 0;
+  while (n > 0) {
+    int at = work[--n];
+    if (at >= c->count) continue;
+    ck_assert_int_le(depths[at], fn->max_slots);
+    n = walk_successors(c, at, depths[at], depths, work, n);
+  }
+  free(depths);
+  free(work);
+  for (int i = 0; i < c->const_count; i++)
+    if (IS_FUNCTION(c->constants[i])) verify_stack_depths(AS_FUNCTION(c->constants[i]));
+}
+
+START_TEST(stack_depths_agree_on_every_path) {
+  static const char *programs[] = {
+      "fn f(a, b=[1, 2], ...r) { for x, y in r { if x { continue }; return [x, y] } }",
+      "let t = 0\nt[0, 1:] += 1\nt[1] -= 2\nt.a *= 3\nlet [p, q] = [1, 2]",
+      "fn g() { with c() as v { while v { try { break } catch e { throw e } } }; return 1 }",
+      "fn h(x) { return x and g(1, k=2) or [...x, 1] or {1: 2} or f\"{x:.2f}{x}\" }",
+      "class A : B { fn init() { super.init(1) }\n fn m() { return super.m(k=1) + super.n(...xs) } }",
+      "for i in range(3) { with a() { with b() { if i { break } else { continue } } } }",
+  };
+  for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++) verify_stack_depths(compile_ok(programs[i]));
+}
+END_TEST
+
+/* The same check over every script of the test suite and the library. */
+START_TEST(stack_depths_of_the_script_corpus) {
+  glob_t g;
+  int found = glob("tests/scripts/*/*/*.ag", 0, NULL, &g);
+  glob("stdlib/*.ag", found == 0 ? GLOB_APPEND : 0, NULL, &g);
+  int checked = 0;
+  for (size_t i = 0; i < g.gl_pathc; i++) {
+    char *src = vm_read_file(g.gl_pathv[i], NULL);
+    if (src == NULL) continue;
+    Compiled c = compile_text(src, false);
+    if (c.result.function != NULL) {
+      verify_stack_depths(c.result.function);
+      checked++;
+    }
+    free(c.errors);
+    free(src);
+  }
+  globfree(&g);
+  ck_assert_msg(checked > 0, "no scripts found (run from the repository root)");
+}
+END_TEST
+
 /* ---- errors ---- */
 
 START_TEST(error_format_has_position_line_and_caret) {
@@ -415,6 +552,8 @@ static Suite *compiler_suite(void) {
   tcase_add_test(code, bytes_carry_lines);
   tcase_add_test(code, disassembler_shows_every_function);
   tcase_add_test(code, disassembler_shows_captures_and_jump_targets);
+  tcase_add_test(code, stack_depths_agree_on_every_path);
+  tcase_add_test(code, stack_depths_of_the_script_corpus);
   suite_add_tcase(s, code);
   TCase *errors = tcase_create("errors");
   tcase_add_checked_fixture(errors, setup, teardown);
