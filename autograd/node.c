@@ -65,8 +65,11 @@ GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs) {
   n->nnext = nnext;
   n->nsaved = nsaved;
   n->noutputs = noutputs;
-  if (!node_alloc_arrays(n, nnext, nsaved, noutputs)) {
-    node_free_arrays(n);
+  if (!node_alloc_arrays(n, nnext, nsaved, noutputs)) { /* nothing inside them yet */
+    if (n->next != n->next_inline) free(n->next);
+    if (n->in_info != n->in_inline) free(n->in_info);
+    if (n->saved != n->saved_inline) free(n->saved);
+    if (n->out_info != n->out_inline) free(n->out_info);
     free(n);
     tensor_set_error("out of memory");
     return NULL;
