@@ -6,8 +6,11 @@
  * operand are merged, so a contiguous tensor of any rank becomes one flat loop.
  * The work is cut into chunks of ITER_CHUNK elements: chunks run on all cores
  * (parallel.h) when the tensor is large, and each chunk polls the interrupt flag.
+ * A 2-D loop where the output runs along rows but an input runs down columns
+ * (a transposing copy) is walked in 32x32 tiles instead, so both stay in cache.
  * A kernel (IterInner) processes one run of n elements along the innermost
- * dimension, given a pointer and a byte stride per operand.
+ * dimension, given a pointer and a byte stride per operand; kernels may run
+ * on several threads at once and must not allocate or set the error.
  */
 #ifndef AG_TENSOR_ITER_H
 #define AG_TENSOR_ITER_H
