@@ -770,16 +770,26 @@ static void while_statement(Parser *p) {
 /* for x in xs { } / for a, b in pairs { }: the sequence and the position
  * are hidden locals; each iteration binds fresh locals, so closures made in
  * the body capture that iteration's values. */
+/* Binds this iteration's item (on the stack) to the loop's one or two names. */
+static void bind_loop_variables(Parser *p, const Token *names, bool pair) {
+  if (!pair) {
+    add_initialized_local(p, names[0].start, names[0].length);
+    return;
+  }
+  emit_op_var(p, OP_UNPACK, 2);
+  emit_u8(p, 2);
+  add_unpacked_locals(p, " item", names, 2);
+}
+
 static void for_statement(Parser *p) {
-  FnCompiler *fc = p->fc;
   begin_scope(p);
-  Token first = consume_name(p, "expected a loop variable name after 'for'");
-  Token second = first;
+  Token names[2];
+  names[0] = names[1] = consume_name(p, "expected a loop variable name after 'for'");
   bool pair = parse_match(p, TOK_COMMA);
-  if (pair) second = consume_name(p, "expected a second loop variable name after ','");
+  if (pair) names[1] = consume_name(p, "expected a second loop variable name after ','");
   parse_consume(p, TOK_IN, "expected 'in' after the loop variable");
   parse_expression(p);
-  int seq_slot = fc->local_count;
+  int seq_slot = p->fc->local_count;
   add_initialized_local(p, " seq", 4);
   emit_op(p, OP_ITER_PREP);
   add_initialized_local(p, " pos", 4);
@@ -791,14 +801,7 @@ static void for_statement(Parser *p) {
   Loop loop;
   begin_loop(p, &loop, start);
   begin_scope(p);
-  if (pair) {
-    Token names[2] = {first, second};
-    emit_op_var(p, OP_UNPACK, 2);
-    emit_u8(p, 2);
-    add_unpacked_locals(p, " item", names, 2);
-  } else {
-    add_initialized_local(p, first.start, first.length);
-  }
+  bind_loop_variables(p, names, pair);
   parse_block(p);
   end_scope(p);
   emit_loop(p, start);
@@ -920,6 +923,23 @@ static void statement(Parser *p) {
 
 /* ---- the entry point ---- */
 
+/* The statements of the whole input, at top level. */
+static void module_body(Parser *p) {
+  for (;;) {
+    skip_separators(p);
+    if (parse_check(p, TOK_EOF)) break;
+    const char *before = p->current.start;
+    if (parse_check(p, TOK_RIGHT_BRACE)) {
+      parse_error_at(p, &p->current, "unexpected '}' (no block is open)");
+      p->panic = false;
+      parse_advance(p);
+      continue;
+    }
+    statement(p);
+    if (p->current.start == before && !parse_check(p, TOK_EOF)) parse_advance(p);
+  }
+}
+
 CompileResult compile_source(AgVM *vm, const char *source, const CompileOptions *opts) {
   CompileOptions defaults = {"<input>", false, NULL, false};
   if (opts == NULL) opts = &defaults;
@@ -937,19 +957,7 @@ CompileResult compile_source(AgVM *vm, const char *source, const CompileOptions 
   FnCompiler top;
   init_fn_compiler(&p, &top, FN_SCRIPT, NULL);
   parse_start_tokens(&p);
-  for (;;) {
-    skip_separators(&p);
-    if (parse_check(&p, TOK_EOF)) break;
-    const char *before = p.current.start;
-    if (parse_check(&p, TOK_RIGHT_BRACE)) {
-      parse_error_at(&p, &p.current, "unexpected '}' (no block is open)");
-      p.panic = false;
-      parse_advance(&p);
-      continue;
-    }
-    statement(&p);
-    if (p.current.start == before && !parse_check(&p, TOK_EOF)) parse_advance(&p);
-  }
+  module_body(&p);
   ObjFunction *fn = end_fn_compiler(&p);
   vm->gc_paused--;
   CompileResult result = {p.error_count ? NULL : fn, p.error_count, p.error_count > 0 && p.incomplete};

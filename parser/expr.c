@@ -404,29 +404,31 @@ static void duplicate_from(Parser *p, int base, int n) {
   for (int i = 0; i < n; i++) emit_op_u8(p, OP_GET_LOCAL, base + i);
 }
 
+/* GET_INDEX or GET_INDEX_N (likewise SET): one item or several. */
+static void emit_index_op(Parser *p, const Token *bracket, bool set, int count) {
+  if (count == 1) {
+    emit_op_at(p, bracket, set ? OP_SET_INDEX : OP_GET_INDEX, 0, false);
+    return;
+  }
+  emit_op_at(p, bracket, set ? OP_SET_INDEX_N : OP_GET_INDEX_N, set ? -count - 1 : -count, true);
+  emit_u8(p, count);
+}
+
+/* obj[items] op= v: the object and items are re-read from their stack slots
+ * (DUP2 for one item), then obj[items] = obj[items] op v. */
 static void index_compound(Parser *p, int count, const Token *bracket) {
   Token op = p->current;
   parse_advance(p);
-  if (count == 1) {
-    emit_op(p, OP_DUP2);
-    emit_op_at(p, bracket, OP_GET_INDEX, 0, false);
-  } else {
-    duplicate_from(p, p->fc->depth - count - 1, count + 1);
-    emit_op_at(p, bracket, OP_GET_INDEX_N, -count, true);
-    emit_u8(p, count);
-  }
+  if (count == 1) emit_op(p, OP_DUP2);
+  else duplicate_from(p, p->fc->depth - count - 1, count + 1);
+  emit_index_op(p, bracket, false, count);
   parse_expression(p);
   emit_op_at(p, &op, parse_compound_opcode(op.type), 0, false);
-  if (count == 1) {
-    emit_op(p, OP_SET_INDEX);
-  } else {
-    emit_op_var(p, OP_SET_INDEX_N, -count - 1);
-    emit_u8(p, count);
-  }
+  emit_index_op(p, bracket, true, count);
 }
 
-static void index_(Parser *p, bool can_assign) {
-  Token bracket = p->previous;
+/* The comma-separated items inside [ ]; returns how many. */
+static int index_items(Parser *p) {
   int count = 0;
   do {
     if (parse_check(p, TOK_RIGHT_BRACKET)) break;
@@ -434,6 +436,12 @@ static void index_(Parser *p, bool can_assign) {
     count++;
   } while (parse_match(p, TOK_COMMA));
   parse_consume(p, TOK_RIGHT_BRACKET, "expected ']' after the index");
+  return count;
+}
+
+static void index_(Parser *p, bool can_assign) {
+  Token bracket = p->previous;
+  int count = index_items(p);
   if (count == 0) {
     parse_error_at(p, &p->previous, "expected an index inside '[ ]'");
     return;
@@ -444,20 +452,13 @@ static void index_(Parser *p, bool can_assign) {
   }
   if (can_assign && parse_match(p, TOK_EQUAL)) {
     parse_expression(p);
-    if (count == 1) emit_op_at(p, &bracket, OP_SET_INDEX, 0, false);
-    else {
-      emit_op_at(p, &bracket, OP_SET_INDEX_N, -count - 1, true);
-      emit_u8(p, count);
-    }
+    emit_index_op(p, &bracket, true, count);
     p->assigned = true;
   } else if (can_assign && parse_is_compound_op(p->current.type)) {
     index_compound(p, count, &bracket);
     p->assigned = true;
-  } else if (count == 1) {
-    emit_op_at(p, &bracket, OP_GET_INDEX, 0, false);
   } else {
-    emit_op_at(p, &bracket, OP_GET_INDEX_N, -count, true);
-    emit_u8(p, count);
+    emit_index_op(p, &bracket, false, count);
   }
 }
 
