@@ -63,7 +63,12 @@ bool ag_custom_record(const char *name, AgFunctionFns fns, void *ctx, Tensor *co
                       int nargs, Tensor **outputs, int noutputs) {
   bool flags_inline[16];
   bool *flags = nargs <= 16 ? flags_inline : calloc((size_t)nargs, sizeof *flags);
-  bool any = flags && ag_custom_needs_input_grad(args, nargs, flags);
+  if (!flags) {
+    if (fns.release) fns.release(ctx);
+    tensor_set_error("out of memory");
+    return false;
+  }
+  bool any = ag_custom_needs_input_grad(args, nargs, flags);
   if (flags != flags_inline) free(flags);
   if (!any) {
     if (fns.release) fns.release(ctx);
