@@ -388,6 +388,24 @@ START_TEST(test_inplace) {
 }
 END_TEST
 
+/* In-place ops through strided views write the base's memory, element by element. */
+START_TEST(test_inplace_strided_views) {
+  Tensor *a = tt_iota(DT_FLOAT32, 2, (int64_t)4, (int64_t)5);
+  Tensor *v = tensor_t(a);                      /* (5, 4), column-major */
+  Tensor *w = tt_iota(DT_FLOAT32, 2, (int64_t)5, (int64_t)4);
+  ck_assert(tensor_binary_(BIN_ADD, v, w));     /* a[i][j] += w[j][i] = j*4 + i */
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 5; j++) ck_assert(tensor_get_flat(a, i * 5 + j) == (double)(i * 5 + j + j * 4 + i));
+  Tensor *every_other = tensor_slice(a, 1, 0, 5, 2); /* columns 0, 2, 4 */
+  ck_assert(tensor_unary_(UN_NEG, every_other));
+  ck_assert(tensor_get_flat(a, 0) == 0 && tensor_get_flat(a, 2) == -(2 + 8) && tensor_get_flat(a, 1) == 1 + 4);
+  ck_assert(tensor_fill_(every_other, 7));
+  ck_assert(tensor_get_flat(a, 4) == 7 && tensor_get_flat(a, 3) == 3 + 12);
+  Tensor *rel[] = {a, v, w, every_other};
+  for (int k = 0; k < 4; k++) tensor_release(rel[k]);
+}
+END_TEST
+
 /* ---- views ---- */
 
 START_TEST(test_views_share_storage) {
@@ -826,6 +844,7 @@ static Suite *tensor_suite(void) {
   tcase_add_test(tc, test_random_strided_binary);
   tcase_add_test(tc, test_clamp_where);
   tcase_add_test(tc, test_inplace);
+  tcase_add_test(tc, test_inplace_strided_views);
   tcase_add_test(tc, test_views_share_storage);
   tcase_add_test(tc, test_squeeze_expand);
   tcase_add_test(tc, test_cat_stack_split);
