@@ -315,7 +315,12 @@ static bool evaluate(Repl *r, const char *expr, Value *out) {
   *out = vm_call(r->vm, OBJ_VAL(closure), 0, NULL);
   end_run();
   if (!IS_EXCEPTION(*out)) return true;
-  vm_report_exception(r->vm, stderr, r->vm->color);
+  if (r->vm->exiting) { /* exit(n) inside EXPR ends the session */
+    vm_take_exception(r->vm);
+    r->status = r->vm->exit_code;
+  } else {
+    vm_report_exception(r->vm, stderr, r->vm->color);
+  }
   return false;
 }
 
