@@ -306,9 +306,8 @@ bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v) {
   if (record) {
     AgNodeKind kind =
         tensor_index_is_basic(items, n) ? AG_NODE_CopySlices : AG_NODE_IndexPutBackward0;
-    node = ag_record_node(kind, (Tensor *[2]){a, v}, 2, 0, 1);
+    node = node_with_items(ag_record_node(kind, (Tensor *[2]){a, v}, 2, 0, 1), items, n);
     if (!node) return false;
-    node_set_params_items(node, items, n);
     node->has_saved = kind == AG_NODE_IndexPutBackward0; /* PyTorch saves the indices */
   }
   if (!tensor_index_put_(a, items, n, v)) {

@@ -165,7 +165,8 @@ Tensor *node_unpack(GradNode *n, int i); /* new ref, version-checked; NULL + err
 bool node_check_saved(const GradNode *n);
 void node_release_saved(GradNode *n);
 AgNodeExtra *node_extra(GradNode *n);
-void node_set_params_items(GradNode *n, const IndexItem *items, int nitems);
+/* n with a copy of the index items in its params; NULL (n dropped) when out of memory. */
+GradNode *node_with_items(GradNode *n, const IndexItem *items, int nitems);
 /* Any input requires grad and grad mode is on. */
 bool ag_should_record(Tensor *const *ts, int n);
 

@@ -226,14 +226,20 @@ bool node_set_output(GradNode *n, int i, Tensor *out) {
 
 void node_finish(GradNode *n) { grad_node_release(n); }
 
-void node_set_params_items(GradNode *n, const IndexItem *items, int nitems) {
+GradNode *node_with_items(GradNode *n, const IndexItem *items, int nitems) {
+  if (!n) return NULL;
   n->p.items = calloc((size_t)(nitems > 0 ? nitems : 1), sizeof *items);
-  if (!n->p.items) return;
+  if (!n->p.items) {
+    tensor_set_error("out of memory");
+    node_finish(n);
+    return NULL;
+  }
   n->p.nitems = nitems;
   for (int k = 0; k < nitems; k++) {
     n->p.items[k] = items[k];
     if (items[k].kind == IDX_TENSOR) n->p.items[k].tensor = tensor_alias(items[k].tensor);
   }
+  return n;
 }
 
 /* ---- saved values ---- */

@@ -194,12 +194,12 @@ static Tensor *dim_item_record(AgNodeKind kind, Tensor *a, Tensor *out, int dim,
                                const Tensor *saved_index) {
   if (!ag_record_wanted(&a, 1, out)) return out;
   GradNode *n = ag_record_node(kind, &a, 1, saved_index ? 1 : 0, 1);
+  IndexItem items[TENSOR_MAX_DIMS + 1];
+  for (int d = 0; d < dim; d++)
+    items[d] = full_slice();
+  items[dim] = last;
+  n = node_with_items(n, items, dim + 1);
   if (n) {
-    IndexItem items[TENSOR_MAX_DIMS + 1];
-    for (int d = 0; d < dim; d++)
-      items[d] = full_slice();
-    items[dim] = last;
-    node_set_params_items(n, items, dim + 1);
     n->p.i0 = dim;
     if (saved_index) node_save(n, 0, "index", (Tensor *)saved_index, false);
   }
@@ -320,8 +320,7 @@ Tensor *ag_index(Tensor *a, const IndexItem *items, int n) {
   }
   Tensor *out = tensor_index(a, items, n);
   if (!out) return NULL;
-  GradNode *node = ag_record_node(AG_NODE_IndexBackward0, &a, 1, 0, 1);
-  if (node) node_set_params_items(node, items, n);
+  GradNode *node = node_with_items(ag_record_node(AG_NODE_IndexBackward0, &a, 1, 0, 1), items, n);
   if (node) node->has_saved = true; /* PyTorch saves the indices */
   return ag_record_finish(node, out);
 }
@@ -334,8 +333,7 @@ Tensor *ag_index_backward(Tensor *g, const AgInfo *in, const IndexItem *items, i
     return NULL;
   }
   if (!ag_record_wanted(&g, 1, out)) return out;
-  GradNode *node = ag_record_node(kind, &g, 1, 0, 1);
-  if (node) node_set_params_items(node, items, n);
+  GradNode *node = node_with_items(ag_record_node(kind, &g, 1, 0, 1), items, n);
   return ag_record_finish(node, out);
 }
 
@@ -349,8 +347,8 @@ Tensor *ag_index_fill_zero(Tensor *g, const IndexItem *items, int n) {
     return NULL;
   }
   if (!ag_record_wanted(&g, 1, out)) return out;
-  GradNode *node = ag_record_node(AG_NODE_IndexFillBackward0, &g, 1, 0, 1);
-  if (node) node_set_params_items(node, items, n);
+  GradNode *node =
+      node_with_items(ag_record_node(AG_NODE_IndexFillBackward0, &g, 1, 0, 1), items, n);
   return ag_record_finish(node, out);
 }
 
