@@ -1,6 +1,7 @@
 /* ops_shape.c — differentiable shape ops, joining/splitting, indexing and
  * matrix products. Views keep a reference to the tensor they view
- * (AgMeta.view_base) so that in-place writes through them can be refused. */
+ * (AgMeta.view_base) so that an in-place write through them can reach
+ * their base (inplace.c). */
 #include <stdlib.h>
 #include <string.h>
 
