@@ -675,6 +675,41 @@ START_TEST(custom_function_nodes) {
 }
 END_TEST
 
+/* A custom backward written with ag ops is itself differentiable. */
+static int square_backward(void *p, Tensor *const *grads, int ngrads, Tensor **out, int max_out,
+                           bool *failed) {
+  Tensor *x = p; /* saved input: 2 x g */
+  Tensor *two_x = ag_binary_scalar(BIN_MUL, x, 2);
+  out[0] = ag_binary(BIN_MUL, grads[0], two_x);
+  tensor_release(two_x);
+  return 1;
+}
+
+static void square_release(void *p) { tensor_release(p); }
+
+START_TEST(custom_function_under_create_graph) {
+  Tensor *x = scalar(3.0, true);
+  bool was = ag_set_grad_enabled(false);
+  Tensor *y = tensor_binary(BIN_MUL, x, x);
+  ag_set_grad_enabled(was);
+  AgFunctionFns fns = {square_backward, NULL, square_release};
+  ck_assert(ag_custom_record("Square", fns, tensor_retain(x), &x, 1, &y, 1));
+  Tensor *g = NULL, *gg = NULL;
+  ck_assert(ag_grad(&y, NULL, 1, &x, 1, true, true, false, &g));
+  ck_assert_double_eq(tensor_item(g), 6);
+  ck_assert(ag_grad(&g, NULL, 1, &x, 1, false, false, false, &gg));
+  ck_assert_double_eq(tensor_item(gg), 2);
+  /* several outputs with their own output gradients */
+  Tensor *a = ag_binary_scalar(BIN_MUL, x, 2), *b = ag_unary(UN_EXP, x), *r = NULL;
+  Tensor *outs[2] = {a, b}, *gos[2] = {scalar(1.0, false), scalar(0.5, false)};
+  ck_assert(ag_grad(outs, gos, 2, &x, 1, false, false, false, &r));
+  ck_assert_double_eq_tol(tensor_item(r), 2 + 0.5 * exp(3.0), 1e-3);
+  Tensor *all[] = {r, gos[0], gos[1], a, b, gg, g, y, x};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    tensor_release(all[i]);
+}
+END_TEST
+
 /* ---- introspection ---- */
 
 START_TEST(next_functions_follow_pytorch) {
@@ -850,6 +885,7 @@ int main(void) {
   tcase_add_test(tc, autograd_grad_and_higher_order);
   tcase_add_test(tc, grad_of_non_leaf_input_and_backward_inputs);
   tcase_add_test(tc, custom_function_nodes);
+  tcase_add_test(tc, custom_function_under_create_graph);
   tcase_add_test(tc, next_functions_follow_pytorch);
   tcase_add_test(tc, node_names_of_composite_ops);
   tcase_add_test(tc, bad_inputs_are_errors);
