@@ -525,9 +525,21 @@ static void lambda(Parser *p, bool can_assign) {
 
 /* ---- operators ---- */
 
+/* `-3` is one constant unless a tighter operator follows (-2 ** 2, -1.f()). */
+static bool negative_literal(Parser *p) {
+  TokenType after = p->next.type;
+  if (!parse_check(p, TOK_NUMBER) || after == TOK_STAR_STAR || after == TOK_LEFT_PAREN ||
+      after == TOK_LEFT_BRACKET || after == TOK_DOT)
+    return false;
+  parse_advance(p);
+  emit_constant(p, NUMBER_VAL(-lex_number_value(&p->previous)));
+  return true;
+}
+
 static void unary(Parser *p, bool can_assign) {
   (void)can_assign;
   Token op = p->previous;
+  if (op.type == TOK_MINUS && negative_literal(p)) return;
   if (op.type == TOK_NOT) {
     parse_precedence_expression(p, PREC_NOT);
     emit_op_at(p, &op, OP_NOT, 0, false);

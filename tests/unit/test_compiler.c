@@ -121,6 +121,16 @@ START_TEST(power_binds_tighter_than_unary_minus) {
 }
 END_TEST
 
+START_TEST(negative_literals_are_constants) {
+  ObjFunction *fn = compile_ok("xs[-1]");
+  ck_assert(!has_opcode(fn, OP_NEGATE));
+  ck_assert(fn->chunk.constants[0] == NUMBER_VAL(-1));
+  ck_assert(has_opcode(compile_ok("-2 ** 2"), OP_NEGATE));
+  ck_assert(has_opcode(compile_ok("-x"), OP_NEGATE));
+  expect_true("let ok = -2 ** 2 == -4 and -3 - -3 == 0 and 2 ** -1 == 0.5 and [1, 2][-1] == 2");
+}
+END_TEST
+
 START_TEST(functions_record_parameters) {
   ObjFunction *f = find_function(compile_ok("fn f(a, b=1, ...rest) { return a }"), "f");
   ck_assert_int_eq(f->arity, 2);
@@ -544,6 +554,7 @@ static Suite *compiler_suite(void) {
   tcase_add_checked_fixture(code, setup, teardown);
   tcase_add_test(code, compound_assign_on_a_local_is_five_instructions);
   tcase_add_test(code, power_binds_tighter_than_unary_minus);
+  tcase_add_test(code, negative_literals_are_constants);
   tcase_add_test(code, functions_record_parameters);
   tcase_add_test(code, max_slots_counts_locals_and_temporaries);
   tcase_add_test(code, calls_pick_the_right_opcode);
