@@ -509,11 +509,15 @@ static inline double number_modulo(double a, double b) {
 
 /* ---- the loop ---- */
 
+/* The loop keeps the stack top in the local `sp`: vm->stack_top is only
+ * current after SYNC(), which every path that may allocate, call or throw
+ * runs first; LOAD_SP() takes the stack top back after such a call. */
 static Value run(AgVM *vm, int base) {
   CallFrame *frame;
   uint8_t *ip;
   Value *slots;
   Value *constants;
+  Value *sp;
 
 #define LOAD_FRAME()                                                                               \
   do {                                                                                             \
@@ -521,8 +525,13 @@ static Value run(AgVM *vm, int base) {
     ip = frame->ip;                                                                                \
     slots = frame->slots;                                                                          \
     constants = frame->closure->function->chunk.constants;                                         \
+    sp = vm->stack_top;                                                                            \
   } while (0)
-#define SYNC() (frame->ip = ip)
+#define SYNC() (frame->ip = ip, vm->stack_top = sp)
+#define LOAD_SP() (sp = vm->stack_top)
+#define PUSH(v) (*sp++ = (v))
+#define POP() (*--sp)
+#define PEEK(n) (sp[-1 - (n)])
 #define READ_BYTE() (*ip++)
 #define READ_SHORT() (ip += 2, (uint16_t)((ip[-2] << 8) | ip[-1]))
 #define READ_CONSTANT() (constants[READ_SHORT()])
@@ -537,28 +546,29 @@ static Value run(AgVM *vm, int base) {
     CallStatus s_ = (status);                                                                      \
     if (s_ == CALL_ERROR) THROW();                                                                 \
     if (s_ == CALL_FRAME) LOAD_FRAME();                                                            \
+    else LOAD_SP();                                                                                \
   } while (0)
 #define NUMBER_BINARY(op, opcode, make)                                                            \
   do {                                                                                             \
-    Value b_ = vm->stack_top[-1], a_ = vm->stack_top[-2];                                          \
+    Value b_ = sp[-1], a_ = sp[-2];                                                                \
     if (IS_NUMBER(a_) && IS_NUMBER(b_)) {                                                          \
-      vm->stack_top--;                                                                             \
-      vm->stack_top[-1] = make(AS_NUMBER(a_) op AS_NUMBER(b_));                                    \
+      sp--;                                                                                        \
+      sp[-1] = make(AS_NUMBER(a_) op AS_NUMBER(b_));                                               \
     } else {                                                                                       \
       SYNC();                                                                                      \
       Value r_ = vm_binary_op(vm, opcode, a_, b_);                                                 \
       CHECK(r_);                                                                                   \
-      vm->stack_top--;                                                                             \
-      vm->stack_top[-1] = r_;                                                                      \
+      sp--;                                                                                        \
+      sp[-1] = r_;                                                                                 \
     }                                                                                              \
   } while (0)
 #define SLOW_BINARY(opcode)                                                                        \
   do {                                                                                             \
     SYNC();                                                                                        \
-    Value r_ = vm_binary_op(vm, opcode, vm->stack_top[-2], vm->stack_top[-1]);                     \
+    Value r_ = vm_binary_op(vm, opcode, sp[-2], sp[-1]);                                           \
     CHECK(r_);                                                                                     \
-    vm->stack_top--;                                                                               \
-    vm->stack_top[-1] = r_;                                                                        \
+    sp--;                                                                                          \
+    sp[-1] = r_;                                                                                   \
   } while (0)
 
 #ifdef VM_COMPUTED_GOTO
@@ -583,49 +593,50 @@ dispatch:
 #endif
 
   VM_CASE(CONSTANT) {
-    push(vm, READ_CONSTANT());
+    PUSH(READ_CONSTANT());
     VM_DISPATCH();
   }
   VM_CASE(NIL) {
-    push(vm, NIL_VAL);
+    PUSH(NIL_VAL);
     VM_DISPATCH();
   }
   VM_CASE(TRUE) {
-    push(vm, TRUE_VAL);
+    PUSH(TRUE_VAL);
     VM_DISPATCH();
   }
   VM_CASE(FALSE) {
-    push(vm, FALSE_VAL);
+    PUSH(FALSE_VAL);
     VM_DISPATCH();
   }
   VM_CASE(POP) {
-    vm->stack_top--;
+    sp--;
     VM_DISPATCH();
   }
   VM_CASE(DUP) {
-    push(vm, peek(vm, 0));
+    Value v = PEEK(0);
+    PUSH(v);
     VM_DISPATCH();
   }
   VM_CASE(DUP2) {
-    Value a = peek(vm, 1), b = peek(vm, 0);
-    push(vm, a);
-    push(vm, b);
+    Value a = PEEK(1), b = PEEK(0);
+    PUSH(a);
+    PUSH(b);
     VM_DISPATCH();
   }
   VM_CASE(GET_LOCAL) {
-    push(vm, slots[READ_BYTE()]);
+    PUSH(slots[READ_BYTE()]);
     VM_DISPATCH();
   }
   VM_CASE(SET_LOCAL) {
-    slots[READ_BYTE()] = peek(vm, 0);
+    slots[READ_BYTE()] = PEEK(0);
     VM_DISPATCH();
   }
   VM_CASE(GET_UPVALUE) {
-    push(vm, *frame->closure->upvalues[READ_BYTE()]->location);
+    PUSH(*frame->closure->upvalues[READ_BYTE()]->location);
     VM_DISPATCH();
   }
   VM_CASE(SET_UPVALUE) {
-    *frame->closure->upvalues[READ_BYTE()]->location = peek(vm, 0);
+    *frame->closure->upvalues[READ_BYTE()]->location = PEEK(0);
     VM_DISPATCH();
   }
   VM_CASE(GET_GLOBAL) {
@@ -636,11 +647,11 @@ dispatch:
       vm_throw_error(vm, "undefined variable '%s'", vm->global_names[slot]->chars);
       THROW();
     }
-    push(vm, v);
+    PUSH(v);
     VM_DISPATCH();
   }
   VM_CASE(DEFINE_GLOBAL) {
-    vm->globals[READ_SHORT()] = pop(vm);
+    vm->globals[READ_SHORT()] = POP();
     VM_DISPATCH();
   }
   VM_CASE(SET_GLOBAL) {
@@ -650,125 +661,126 @@ dispatch:
       vm_throw_error(vm, "undefined variable '%s'", vm->global_names[slot]->chars);
       THROW();
     }
-    vm->globals[slot] = peek(vm, 0);
+    vm->globals[slot] = PEEK(0);
     VM_DISPATCH();
   }
   VM_CASE(GET_FIELD) {
     ObjString *name = READ_STRING();
-    Value obj = peek(vm, 0);
+    Value obj = PEEK(0);
     Value v;
     if (IS_INSTANCE(obj) && table_get(&AS_INSTANCE(obj)->fields, OBJ_VAL(name), &v)) {
-      vm->stack_top[-1] = v;
+      sp[-1] = v;
       VM_DISPATCH();
     }
     SYNC();
     v = vm_get_attr(vm, obj, name);
     CHECK(v);
-    vm->stack_top[-1] = v;
+    sp[-1] = v;
     VM_DISPATCH();
   }
   VM_CASE(SET_FIELD) {
     ObjString *name = READ_STRING();
-    Value obj = peek(vm, 1), v = peek(vm, 0);
+    Value obj = PEEK(1), v = PEEK(0);
+    SYNC();
     if (IS_INSTANCE(obj)) {
       table_set(vm, &AS_INSTANCE(obj)->fields, OBJ_VAL(name), v);
     } else {
-      SYNC();
       CHECK(vm_set_attr(vm, obj, name, v));
     }
-    vm->stack_top -= 2;
-    push(vm, v);
+    sp -= 2;
+    PUSH(v);
     VM_DISPATCH();
   }
   VM_CASE(GET_INDEX) {
-    Value obj = peek(vm, 1), index = peek(vm, 0);
+    Value obj = PEEK(1), index = PEEK(0);
     if (IS_LIST(obj) && IS_NUMBER(index)) {
       ObjList *l = AS_LIST(obj);
       double d = AS_NUMBER(index);
       if (d >= 0 && d < l->count && d == (double)(int)d) {
-        vm->stack_top--;
-        vm->stack_top[-1] = l->items[(int)d];
+        sp--;
+        sp[-1] = l->items[(int)d];
         VM_DISPATCH();
       }
     }
     SYNC();
-    Value v = vm_get_index_n(vm, obj, 1, &vm->stack_top[-1]);
+    Value v = vm_get_index_n(vm, obj, 1, &sp[-1]);
     CHECK(v);
-    vm->stack_top--;
-    vm->stack_top[-1] = v;
+    sp--;
+    sp[-1] = v;
     VM_DISPATCH();
   }
   VM_CASE(GET_INDEX_N) {
     int n = READ_BYTE();
     SYNC();
-    Value v = vm_get_index_n(vm, peek(vm, n), n, vm->stack_top - n);
+    Value v = vm_get_index_n(vm, PEEK(n), n, sp - n);
     CHECK(v);
-    vm->stack_top -= n;
-    vm->stack_top[-1] = v;
+    sp -= n;
+    sp[-1] = v;
     VM_DISPATCH();
   }
   VM_CASE(SET_INDEX) {
-    Value obj = peek(vm, 2), index = peek(vm, 1), v = peek(vm, 0);
+    Value obj = PEEK(2), index = PEEK(1), v = PEEK(0);
     if (IS_LIST(obj) && IS_NUMBER(index)) {
       ObjList *l = AS_LIST(obj);
       double d = AS_NUMBER(index);
       if (d >= 0 && d < l->count && d == (double)(int)d) {
         l->items[(int)d] = v;
-        vm->stack_top -= 2;
-        vm->stack_top[-1] = v;
+        sp -= 2;
+        sp[-1] = v;
         VM_DISPATCH();
       }
     }
     SYNC();
-    CHECK(vm_set_index_n(vm, obj, 1, &vm->stack_top[-2], v));
-    vm->stack_top -= 2;
-    vm->stack_top[-1] = v;
+    CHECK(vm_set_index_n(vm, obj, 1, &sp[-2], v));
+    sp -= 2;
+    sp[-1] = v;
     VM_DISPATCH();
   }
   VM_CASE(SET_INDEX_N) {
     int n = READ_BYTE();
-    Value v = peek(vm, 0);
+    Value v = PEEK(0);
     SYNC();
-    CHECK(vm_set_index_n(vm, peek(vm, n + 1), n, vm->stack_top - n - 1, v));
-    vm->stack_top -= n + 1;
-    vm->stack_top[-1] = v;
+    CHECK(vm_set_index_n(vm, PEEK(n + 1), n, sp - n - 1, v));
+    sp -= n + 1;
+    sp[-1] = v;
     VM_DISPATCH();
   }
   VM_CASE(SLICE) {
     SYNC();
-    ObjSlice *s = obj_new_slice(vm, peek(vm, 2), peek(vm, 1), peek(vm, 0));
-    vm->stack_top -= 2;
-    vm->stack_top[-1] = OBJ_VAL(s);
+    ObjSlice *s = obj_new_slice(vm, PEEK(2), PEEK(1), PEEK(0));
+    sp -= 2;
+    sp[-1] = OBJ_VAL(s);
     VM_DISPATCH();
   }
   VM_CASE(GET_SUPER) {
     ObjString *name = READ_STRING();
+    ObjClass *parent = AS_CLASS(PEEK(0));
     SYNC();
-    ObjClass *parent = AS_CLASS(pop(vm));
     Value method;
     if (!table_get(&parent->methods, OBJ_VAL(name), &method)) {
       vm_throw_error(vm, "class %s has no method '%s'", parent->name->chars, name->chars);
       THROW();
     }
-    ObjBoundMethod *b = obj_new_bound_method(vm, peek(vm, 0), method);
-    vm->stack_top[-1] = OBJ_VAL(b);
+    ObjBoundMethod *b = obj_new_bound_method(vm, PEEK(1), method);
+    sp--;
+    sp[-1] = OBJ_VAL(b);
     VM_DISPATCH();
   }
   VM_CASE(EQUAL) {
-    Value b = peek(vm, 0), a = peek(vm, 1);
+    Value b = PEEK(0), a = PEEK(1);
     if (IS_NUMBER(a) && IS_NUMBER(b)) {
-      vm->stack_top--;
-      vm->stack_top[-1] = BOOL_VAL(AS_NUMBER(a) == AS_NUMBER(b));
+      sp--;
+      sp[-1] = BOOL_VAL(AS_NUMBER(a) == AS_NUMBER(b));
       VM_DISPATCH();
     }
     SLOW_BINARY(OP_EQUAL);
     VM_DISPATCH();
   }
   VM_CASE(NOT_EQUAL) {
-    Value b = peek(vm, 0), a = peek(vm, 1);
+    Value b = PEEK(0), a = PEEK(1);
     if (IS_NUMBER(a) && IS_NUMBER(b)) {
-      vm->stack_top--;
-      vm->stack_top[-1] = BOOL_VAL(AS_NUMBER(a) != AS_NUMBER(b));
+      sp--;
+      sp[-1] = BOOL_VAL(AS_NUMBER(a) != AS_NUMBER(b));
       VM_DISPATCH();
     }
     SLOW_BINARY(OP_NOT_EQUAL);
@@ -811,10 +823,10 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(MODULO) {
-    Value b = peek(vm, 0), a = peek(vm, 1);
+    Value b = PEEK(0), a = PEEK(1);
     if (IS_NUMBER(a) && IS_NUMBER(b)) {
-      vm->stack_top--;
-      vm->stack_top[-1] = NUMBER_VAL(number_modulo(AS_NUMBER(a), AS_NUMBER(b)));
+      sp--;
+      sp[-1] = NUMBER_VAL(number_modulo(AS_NUMBER(a), AS_NUMBER(b)));
       VM_DISPATCH();
     }
     SLOW_BINARY(OP_MODULO);
@@ -829,27 +841,27 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(NEGATE) {
-    Value a = peek(vm, 0);
+    Value a = PEEK(0);
     if (IS_NUMBER(a)) {
-      vm->stack_top[-1] = NUMBER_VAL(-AS_NUMBER(a));
+      sp[-1] = NUMBER_VAL(-AS_NUMBER(a));
       VM_DISPATCH();
     }
     SYNC();
     Value r = vm_unary_op(vm, OP_NEGATE, a);
     CHECK(r);
-    vm->stack_top[-1] = r;
+    sp[-1] = r;
     VM_DISPATCH();
   }
   VM_CASE(NOT) {
-    Value a = peek(vm, 0);
+    Value a = PEEK(0);
     if (IS_BOOL(a)) {
-      vm->stack_top[-1] = BOOL_VAL(!AS_BOOL(a));
+      sp[-1] = BOOL_VAL(!AS_BOOL(a));
       VM_DISPATCH();
     }
     SYNC();
     int t = vm_truthy(vm, a);
     if (t < 0) THROW();
-    vm->stack_top[-1] = BOOL_VAL(!t);
+    sp[-1] = BOOL_VAL(!t);
     VM_DISPATCH();
   }
   VM_CASE(JUMP) {
@@ -859,36 +871,35 @@ dispatch:
   }
   VM_CASE(JUMP_IF_FALSE) {
     uint16_t offset = READ_SHORT();
-    Value c = pop(vm);
+    Value c = PEEK(0);
     int t;
     if (IS_BOOL(c)) {
       t = AS_BOOL(c);
     } else {
-      SYNC();
-      vm->stack_top++; /* keep it rooted while testing */
+      SYNC(); /* c stays on the stack (rooted) while it is tested */
       t = vm_truthy(vm, c);
-      vm->stack_top--;
       if (t < 0) THROW();
     }
+    sp--;
     if (!t) ip += offset;
     VM_DISPATCH();
   }
   VM_CASE(AND) {
     uint16_t offset = READ_SHORT();
     SYNC();
-    int t = vm_truthy(vm, peek(vm, 0));
+    int t = vm_truthy(vm, PEEK(0));
     if (t < 0) THROW();
     if (!t) ip += offset;
-    else vm->stack_top--;
+    else sp--;
     VM_DISPATCH();
   }
   VM_CASE(OR) {
     uint16_t offset = READ_SHORT();
     SYNC();
-    int t = vm_truthy(vm, peek(vm, 0));
+    int t = vm_truthy(vm, PEEK(0));
     if (t < 0) THROW();
     if (t) ip += offset;
-    else vm->stack_top--;
+    else sp--;
     VM_DISPATCH();
   }
   VM_CASE(LOOP) {
@@ -903,17 +914,17 @@ dispatch:
   }
   VM_CASE(CALL) {
     int argc = READ_BYTE();
-    Value callee = peek(vm, argc);
+    Value callee = PEEK(argc);
     SYNC();
     if (IS_CLOSURE(callee)) {
       ObjClosure *closure = AS_CLOSURE(callee);
       ObjFunction *f = closure->function;
       if (argc == f->arity && !f->has_rest && vm->frame_count < VM_FRAMES_MAX &&
-          vm->stack_top + f->max_slots + 16 <= vm->stack_limit && !vm_interrupt_requested) {
+          sp + f->max_slots + 16 <= vm->stack_limit && !vm_interrupt_requested) {
         frame = &vm->frames[vm->frame_count++];
         frame->closure = closure;
         frame->ip = ip = f->chunk.code;
-        frame->slots = slots = vm->stack_top - argc - 1;
+        frame->slots = slots = sp - argc - 1;
         frame->module_init = NULL;
         frame->is_init = false;
         constants = f->chunk.constants;
@@ -930,7 +941,7 @@ dispatch:
     SYNC();
     ObjString *kwnames[KW_MAX];
     kw_names_of(names, kwnames);
-    AFTER_CALL(call_value(vm, peek(vm, argc + nkw), argc, nkw, kwnames));
+    AFTER_CALL(call_value(vm, PEEK(argc + nkw), argc, nkw, kwnames));
     VM_DISPATCH();
   }
   VM_CASE(CALL_SPREAD) {
@@ -941,7 +952,8 @@ dispatch:
     kw_names_of(names, kwnames);
     int argc;
     if (!spread_arguments(vm, nkw, &argc)) THROW();
-    AFTER_CALL(call_value(vm, peek(vm, argc + nkw), argc, nkw, kwnames));
+    LOAD_SP();
+    AFTER_CALL(call_value(vm, PEEK(argc + nkw), argc, nkw, kwnames));
     VM_DISPATCH();
   }
   VM_CASE(INVOKE) {
@@ -954,21 +966,22 @@ dispatch:
   VM_CASE(SUPER_INVOKE) {
     ObjString *name = READ_STRING();
     int argc = READ_BYTE();
+    ObjClass *parent = AS_CLASS(POP());
     SYNC();
-    ObjClass *parent = AS_CLASS(pop(vm));
     Value method;
     if (!table_get(&parent->methods, OBJ_VAL(name), &method)) {
       vm_throw_error(vm, "class %s has no method '%s'", parent->name->chars, name->chars);
       THROW();
     }
-    AFTER_CALL(call_method(vm, method, peek(vm, argc), argc, 0, NULL, false));
+    AFTER_CALL(call_method(vm, method, PEEK(argc), argc, 0, NULL, false));
     VM_DISPATCH();
   }
   VM_CASE(CLOSURE) {
     ObjFunction *f = AS_FUNCTION(READ_CONSTANT());
     SYNC();
     ObjClosure *closure = obj_new_closure(vm, f);
-    push(vm, OBJ_VAL(closure));
+    PUSH(OBJ_VAL(closure));
+    SYNC(); /* capturing allocates upvalues: the closure must be on the stack */
     for (int i = 0; i < closure->upvalue_count; i++) {
       uint8_t is_local = READ_BYTE();
       uint8_t index = READ_BYTE();
@@ -977,12 +990,12 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(CLOSE_UPVALUE) {
-    close_upvalues(vm, vm->stack_top - 1);
-    vm->stack_top--;
+    close_upvalues(vm, sp - 1);
+    sp--;
     VM_DISPATCH();
   }
   VM_CASE(RETURN) {
-    Value result = pop(vm);
+    Value result = POP();
     close_upvalues(vm, slots);
     int index = vm->frame_count - 1;
     while (vm->handler_count > 0 && vm->handlers[vm->handler_count - 1].frame_index >= index) vm->handler_count--;
@@ -994,7 +1007,7 @@ dispatch:
     vm->frame_count--;
     vm->stack_top = slots;
     if (vm->frame_count == base) return result;
-    push(vm, result);
+    *vm->stack_top++ = result;
     LOAD_FRAME();
     VM_DISPATCH();
   }
@@ -1007,38 +1020,40 @@ dispatch:
   VM_CASE(CLASS) {
     ObjString *name = READ_STRING();
     SYNC();
-    push(vm, OBJ_VAL(obj_new_class(vm, name)));
+    ObjClass *klass = obj_new_class(vm, name);
+    PUSH(OBJ_VAL(klass));
     VM_DISPATCH();
   }
   VM_CASE(INHERIT) {
     SYNC();
-    if (!inherit(vm, peek(vm, 1), AS_CLASS(peek(vm, 0)))) THROW();
+    if (!inherit(vm, PEEK(1), AS_CLASS(PEEK(0)))) THROW();
     VM_DISPATCH();
   }
   VM_CASE(METHOD) {
     ObjString *name = READ_STRING();
     SYNC();
     define_method(vm, name);
+    LOAD_SP();
     VM_DISPATCH();
   }
   VM_CASE(LIST) {
     int n = READ_SHORT();
     SYNC();
     Value list = make_list(vm, n);
-    vm->stack_top -= n;
-    push(vm, list);
+    sp -= n;
+    PUSH(list);
     VM_DISPATCH();
   }
   VM_CASE(LIST_APPEND) {
     SYNC();
-    obj_list_append(vm, AS_LIST(peek(vm, 1)), peek(vm, 0));
-    vm->stack_top--;
+    obj_list_append(vm, AS_LIST(PEEK(1)), PEEK(0));
+    sp--;
     VM_DISPATCH();
   }
   VM_CASE(LIST_EXTEND) {
     SYNC();
-    if (!vm_extend_list(vm, AS_LIST(peek(vm, 1)), peek(vm, 0))) THROW();
-    vm->stack_top--;
+    if (!vm_extend_list(vm, AS_LIST(PEEK(1)), PEEK(0))) THROW();
+    sp--;
     VM_DISPATCH();
   }
   VM_CASE(MAP) {
@@ -1046,14 +1061,15 @@ dispatch:
     SYNC();
     Value map = make_map(vm, pairs);
     CHECK(map);
-    vm->stack_top -= 2 * pairs;
-    push(vm, map);
+    sp -= 2 * pairs;
+    PUSH(map);
     VM_DISPATCH();
   }
   VM_CASE(UNPACK) {
     int n = READ_BYTE();
     SYNC();
-    if (!unpack(vm, peek(vm, 0), n)) THROW();
+    if (!unpack(vm, PEEK(0), n)) THROW();
+    LOAD_SP();
     VM_DISPATCH();
   }
   VM_CASE(BUILD_STRING) {
@@ -1061,24 +1077,24 @@ dispatch:
     SYNC();
     Value s = build_string(vm, n);
     CHECK(s);
-    vm->stack_top -= n;
-    push(vm, s);
+    sp -= n;
+    PUSH(s);
     VM_DISPATCH();
   }
   VM_CASE(FORMAT) {
     ObjString *spec = READ_STRING();
     SYNC();
-    Value s = vm_format_value(vm, peek(vm, 0), spec->chars);
+    Value s = vm_format_value(vm, PEEK(0), spec->chars);
     CHECK(s);
-    vm->stack_top[-1] = s;
+    sp[-1] = s;
     VM_DISPATCH();
   }
   VM_CASE(ITER_PREP) {
     SYNC();
-    Value seq = vm_iter_prepare(vm, peek(vm, 0));
+    Value seq = vm_iter_prepare(vm, PEEK(0));
     CHECK(seq);
-    vm->stack_top[-1] = seq;
-    push(vm, NUMBER_VAL(0));
+    sp[-1] = seq;
+    PUSH(NUMBER_VAL(0));
     VM_DISPATCH();
   }
   VM_CASE(ITER_NEXT) {
@@ -1091,7 +1107,7 @@ dispatch:
       if (pos >= l->count) {
         ip += offset;
       } else {
-        push(vm, l->items[(int)pos]);
+        PUSH(l->items[(int)pos]);
         slots[slot + 1] = NUMBER_VAL(pos + 1);
       }
       VM_DISPATCH();
@@ -1102,7 +1118,7 @@ dispatch:
       if (r->step > 0 ? v >= r->stop : v <= r->stop) {
         ip += offset;
       } else {
-        push(vm, NUMBER_VAL(v));
+        PUSH(NUMBER_VAL(v));
         slots[slot + 1] = NUMBER_VAL(pos + 1);
       }
       VM_DISPATCH();
@@ -1114,13 +1130,14 @@ dispatch:
     if (status == 0) {
       ip += offset;
     } else {
-      push(vm, item);
+      PUSH(item);
       slots[slot + 1] = NUMBER_VAL(pos);
     }
     VM_DISPATCH();
   }
   VM_CASE(TRY) {
     uint16_t offset = READ_SHORT();
+    SYNC();
     push_handler(vm, ip + offset);
     VM_DISPATCH();
   }
@@ -1130,8 +1147,7 @@ dispatch:
   }
   VM_CASE(THROW) {
     SYNC();
-    vm_throw(vm, peek(vm, 0));
-    vm->stack_top--;
+    vm_throw(vm, PEEK(0));
     THROW();
   }
   VM_CASE(IMPORT) {
@@ -1142,14 +1158,15 @@ dispatch:
   }
   VM_CASE(REPL_SHOW) {
     SYNC();
-    repl_show(vm, peek(vm, 0));
+    repl_show(vm, PEEK(0));
     if (vm->has_exception) THROW();
-    vm->stack_top--;
+    sp--;
     VM_DISPATCH();
   }
 
 #ifndef VM_COMPUTED_GOTO
   default:
+    SYNC();
     vm_throw_error(vm, "bad opcode %d", ip[-1]);
     THROW();
   }
@@ -1162,6 +1179,10 @@ exception:
 
 #undef LOAD_FRAME
 #undef SYNC
+#undef LOAD_SP
+#undef PUSH
+#undef POP
+#undef PEEK
 #undef READ_BYTE
 #undef READ_SHORT
 #undef READ_CONSTANT
