@@ -19,7 +19,7 @@
 
 volatile sig_atomic_t vm_interrupt_requested = 0;
 
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(AG_NO_COMPUTED_GOTO)
 #define VM_COMPUTED_GOTO 1
 #endif
 
