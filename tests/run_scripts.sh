@@ -41,10 +41,10 @@ abspath() {
   esac
 }
 
-AG=$1; shift
+AG=$1; AG_ARG=$1; shift
 case "$AG" in
   */*) ;;
-  *) if [ ! -e "$AG" ]; then AG=$(command -v -- "$AG") || die "interpreter not found: $1"; fi ;;
+  *) if [ ! -e "$AG" ]; then AG=$(command -v -- "$AG") || die "interpreter not found: $AG_ARG"; fi ;;
 esac
 AG=$(abspath "$AG")
 [ -x "$AG" ] || die "interpreter not found or not executable: $AG"
