@@ -17,6 +17,9 @@
  * compiler walks its parts with lex_fstring_next and compiles each field's
  * source with a second lexer started at the field's position (lex_init_at).
  *
+ * Strings may span lines (so an open string at the end of a REPL line reads
+ * on). `\xHH` is the code point U+00HH, UTF-8 encoded, as in Python.
+ *
  * Errors are TOK_ERROR tokens whose `message` says what is wrong; `at_eof` is
  * set when the error is that input ended too early (an unterminated string),
  * which the REPL treats as "read another line".

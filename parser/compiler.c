@@ -1,6 +1,18 @@
 /* compiler.c — the driver, error reporting, scopes and variables, functions,
  * classes and statements. See compiler.h for the design and internal.h for
- * how the files share the work. */
+ * how the files share the work.
+ *
+ * Decisions where SPEC §2/§4 is silent:
+ *   - `return` at top level ends the script (or imported module).
+ *   - `with e as x` binds what enter() returned, as Python's `with` does.
+ *   - `let` may redeclare a name in the same scope (a new variable shadows it).
+ *   - Assignment is an expression (`a = b = 0`); only a statement's outermost
+ *     expression may be a REPL echo.
+ *   - Extras that PyTorch users write: `x not in xs`, `else if`, spread in
+ *     list literals `[...a, 1]`.
+ *   - `fn(...)` bound by `let f = fn(...)` is named `f` (tracebacks); other
+ *     function expressions are named `anonymous`.
+ */
 #include <assert.h>
 #include <stdarg.h>
 #include <stdlib.h>
