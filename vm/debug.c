@@ -92,7 +92,15 @@ static int closure_operands(FILE *out, const Chunk *c, int offset) {
 }
 
 /* Decodes the operands of the instruction at offset; returns the next offset. */
-static int print_operands(FILE *out, AgVM *vm, const Chunk *c, int offset) {
+/* A local slot; a parameter's slot is shown with its name. */
+static void local_operand(FILE *out, const ObjFunction *fn, int slot) {
+  fprintf(out, "%5d", slot);
+  int params = fn ? fn->arity + (fn->has_rest ? 1 : 0) : 0;
+  if (fn != NULL && fn->param_names != NULL && slot >= 1 && slot <= params)
+    fprintf(out, "  %s", fn->param_names[slot - 1]->chars);
+}
+
+static int print_operands(FILE *out, AgVM *vm, const ObjFunction *fn, const Chunk *c, int offset) {
   OpCode op = (OpCode)c->code[offset];
   int a = offset + 1;
   int next = a + op_operand_bytes[op];
@@ -109,6 +117,7 @@ static int print_operands(FILE *out, AgVM *vm, const Chunk *c, int offset) {
     break;
   case OP_LOOP: jump_operand(out, next, read_u16(c, a), -1); break;
   case OP_LIST: case OP_MAP: fprintf(out, "%5d", read_u16(c, a)); break;
+  case OP_GET_LOCAL: case OP_SET_LOCAL: local_operand(out, fn, c->code[a]); break;
   case OP_CALL_KW:
     fprintf(out, "%5d %d  ", c->code[a], c->code[a + 1]);
     print_constant(out, c->constants[read_u16(c, a + 2)]);
@@ -134,7 +143,7 @@ static int print_operands(FILE *out, AgVM *vm, const Chunk *c, int offset) {
   return next;
 }
 
-int dis_instruction(FILE *out, AgVM *vm, const Chunk *chunk, int offset) {
+static int instruction(FILE *out, AgVM *vm, const ObjFunction *fn, const Chunk *chunk, int offset) {
   fprintf(out, "%04d ", offset);
   if (offset > 0 && chunk->lines[offset] == chunk->lines[offset - 1]) fprintf(out, "%8s  ", "|");
   else fprintf(out, "%4d:%-3d  ", chunk->lines[offset], chunk->cols[offset]);
@@ -144,15 +153,19 @@ int dis_instruction(FILE *out, AgVM *vm, const Chunk *chunk, int offset) {
     return offset + 1;
   }
   fprintf(out, "%-14s", op_names[byte]);
-  int next = offset + 1 + op_operand_bytes[byte] > chunk->count ? chunk->count : print_operands(out, vm, chunk, offset);
+  int next = offset + 1 + op_operand_bytes[byte] > chunk->count ? chunk->count : print_operands(out, vm, fn, chunk, offset);
   fputc('\n', out);
   return next;
+}
+
+int dis_instruction(FILE *out, AgVM *vm, const Chunk *chunk, int offset) {
+  return instruction(out, vm, NULL, chunk, offset);
 }
 
 static void print_header(FILE *out, const ObjFunction *fn) {
   const char *file = fn->file ? fn->file->chars : "?";
   if (fn->name == NULL) {
-    fprintf(out, "== <script> %s ==\n", file);
+    fprintf(out, "== <script> %s  slots %d ==\n", file, fn->max_slots);
     return;
   }
   fprintf(out, "== fn %s(", fn->name->chars);
@@ -165,7 +178,7 @@ static void print_header(FILE *out, const ObjFunction *fn) {
 void dis_function_vm(FILE *out, AgVM *vm, ObjFunction *fn) {
   print_header(out, fn);
   const Chunk *c = &fn->chunk;
-  for (int offset = 0; offset < c->count;) offset = dis_instruction(out, vm, c, offset);
+  for (int offset = 0; offset < c->count;) offset = instruction(out, vm, fn, c, offset);
   for (int i = 0; i < c->const_count; i++) {
     if (!IS_FUNCTION(c->constants[i])) continue;
     fputc('\n', out);
