@@ -58,6 +58,7 @@ void lex_init_at(Lexer *lx, const char *source, int length, int line, int col) {
 
 void lex_init(Lexer *lx, const char *source) {
   lex_init_at(lx, source, (int)strlen(source), 1, 1);
+  if (strncmp(source, "\xEF\xBB\xBF", 3) == 0) lx->current += 3; /* a UTF-8 byte order mark */
 }
 
 /* ---- tokens ---- */

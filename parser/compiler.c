@@ -46,6 +46,7 @@ static int column_offset(const char *s, int len, int col) {
  * caret lines up. */
 static void print_source_line(const Parser *p, FILE *out, int line, int col) {
   const char *s = p->source;
+  if (strncmp(s, "\xEF\xBB\xBF", 3) == 0) s += 3; /* the lexer skips a byte order mark */
   for (int l = 1; l < line && *s; s++)
     if (*s == '\n') l++;
   const char *end = strchr(s, '\n');

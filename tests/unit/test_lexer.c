@@ -162,6 +162,13 @@ START_TEST(keywords_and_names) {
 }
 END_TEST
 
+START_TEST(byte_order_mark_is_skipped) {
+  Token t = first_token("\xEF\xBB\xBFlet");
+  ck_assert_int_eq(t.type, TOK_LET);
+  ck_assert_int_eq(t.col, 1);
+}
+END_TEST
+
 START_TEST(bad_characters) {
   Token t = first_token("$");
   ck_assert_int_eq(t.type, TOK_ERROR);
@@ -346,6 +353,7 @@ static Suite *lexer_suite(void) {
   tcase_add_test(tc, operators);
   tcase_add_test(tc, keywords_and_names);
   tcase_add_test(tc, bad_characters);
+  tcase_add_test(tc, byte_order_mark_is_skipped);
   suite_add_tcase(s, tc);
   TCase *nl = tcase_create("newlines");
   tcase_add_test(nl, comments_and_blank_lines_make_one_newline);
