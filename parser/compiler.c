@@ -633,11 +633,19 @@ static void let_statement(Parser *p) {
   define_variable(p, &name);
 }
 
-static void call_exit(Parser *p, int ctx_slot) {
+/* ctx.name() on the context object of a `with` block; `at` (the `with`
+ * keyword, or NULL for the current token) is the line errors will name. */
+static void call_context_method(Parser *p, int ctx_slot, const char *name, const Token *at) {
+  if (at != NULL) p->at_line = at->line, p->at_col = at->col;
   emit_op_u8(p, OP_GET_LOCAL, ctx_slot);
   emit_op_var(p, OP_INVOKE, 0);
-  emit_u16(p, emit_name_constant(p, "exit", 4));
+  emit_u16(p, emit_name_constant(p, name, (int)strlen(name)));
   emit_u8(p, 0);
+  p->at_line = p->at_col = 0;
+}
+
+static void call_exit(Parser *p, int ctx_slot, const Token *at) {
+  call_context_method(p, ctx_slot, "exit", at);
   emit_op(p, OP_POP);
 }
 
@@ -647,7 +655,7 @@ static void unwind_handlers(Parser *p, int keep) {
   FnCompiler *fc = p->fc;
   for (int i = fc->handler_count - 1; i >= keep; i--) {
     emit_op(p, OP_END_TRY);
-    if (fc->handlers[i].is_with) call_exit(p, fc->handlers[i].ctx_slot);
+    if (fc->handlers[i].is_with) call_exit(p, fc->handlers[i].ctx_slot, NULL);
   }
 }
 
@@ -868,12 +876,7 @@ static void with_statement(Parser *p) {
   parse_expression(p);
   int ctx_slot = fc->local_count;
   add_initialized_local(p, " ctx", 4);
-  emit_op_u8(p, OP_GET_LOCAL, ctx_slot);
-  p->at_line = keyword.line, p->at_col = keyword.col;
-  emit_op_var(p, OP_INVOKE, 0);
-  emit_u16(p, emit_name_constant(p, "enter", 5));
-  emit_u8(p, 0);
-  p->at_line = p->at_col = 0;
+  call_context_method(p, ctx_slot, "enter", &keyword);
   if (parse_match(p, TOK_AS)) {
     Token name = consume_name(p, "expected a name after 'as'");
     add_initialized_local(p, name.start, name.length);
@@ -881,11 +884,11 @@ static void with_statement(Parser *p) {
     emit_op(p, OP_POP);
   }
   int try_jump = protected_block(p, true, ctx_slot);
-  call_exit(p, ctx_slot);
+  call_exit(p, ctx_slot, &keyword);
   int end_jump = emit_jump(p, OP_JUMP);
   emit_patch_jump(p, try_jump);
   emit_adjust_depth(p, 1); /* the thrown value */
-  call_exit(p, ctx_slot);
+  call_exit(p, ctx_slot, &keyword);
   emit_op(p, OP_THROW);
   emit_patch_jump(p, end_jump);
   end_scope(p);
