@@ -7,7 +7,7 @@
 # Expectation comments (anywhere on a line, in order of appearance):
 #   # expect: TEXT                 the next stdout line is exactly TEXT
 #   # expect error: MESSAGE        a compile error on THIS line: exit 2 and a stderr
-#                                  line containing ":LINE:" and then "error: MESSAGE"
+#                                  line "FILE:LINE:COL: error: MESSAGE..."
 #   # expect error                 as above, any message
 #   # expect runtime error: MSG    exit 1; the first stderr line is
 #                                  "FILE:LINE: error: MSG" with LINE this comment's line
@@ -126,7 +126,8 @@ run_one() {
   local ln msg
   while IFS=$'\t' read -r ln msg; do
     [ -n "$ln" ] || continue
-    if ! grep -F -- ":$ln:" "$TMP/err" | grep -q -F -- "error: $msg"; then
+    # FILE:LINE:COL: error: MESSAGE
+    if ! grep -E -- ":$ln:[0-9]+: error: " "$TMP/err" | grep -q -F -- "error: $msg"; then
       echo "  no compile error 'error: $msg' reported for line $ln" >>"$TMP/why"
       ok=1
     fi
@@ -136,7 +137,8 @@ run_one() {
     first=$(head -n 1 "$TMP/err")
     base=$(basename -- "$f")
     case "$first" in
-      *"$base:$rterr_line: error: $rterr_msg") ;;
+      "$f:$rterr_line: error: $rterr_msg" | "$base:$rterr_line: error: $rterr_msg" | \
+      */"$base:$rterr_line: error: $rterr_msg") ;;
       *)
         echo "  first stderr line: $first" >>"$TMP/why"
         echo "  expected:          $f:$rterr_line: error: $rterr_msg" >>"$TMP/why"
