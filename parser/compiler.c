@@ -315,7 +315,7 @@ void parse_named_variable(Parser *p, Token name, bool can_assign) {
   if (can_assign && parse_match(p, TOK_EQUAL)) {
     parse_expression(p);
     emit_access(p, v.set, &v, &name);
-    p->assigned = true;
+    parse_mark_assignment(p);
   } else if (can_assign && parse_is_compound_op(p->current.type)) {
     Token op = p->current;
     parse_advance(p);
@@ -325,7 +325,7 @@ void parse_named_variable(Parser *p, Token name, bool can_assign) {
     emit_op(p, parse_compound_opcode(op.type));
     p->at_line = p->at_col = 0;
     emit_access(p, v.set, &v, &name);
-    p->assigned = true;
+    parse_mark_assignment(p);
   } else {
     emit_access(p, v.get, &v, &name);
   }
@@ -575,11 +575,22 @@ static void end_statement(Parser *p) {
                  lex_token_name(p->current.type));
 }
 
+/* Only an assignment that is the statement's whole expression counts, not
+ * one inside a function expression or an argument. */
+void parse_mark_assignment(Parser *p) {
+  if (p->nesting == p->statement_nesting + 1) p->assigned = true;
+}
+
 static void expression_statement(Parser *p) {
+  int outer_nesting = p->statement_nesting; /* statements nest in function expressions */
+  bool outer_assigned = p->assigned;
+  p->statement_nesting = p->nesting;
   p->assigned = false;
   parse_expression(p);
-  if (p->opts->repl && at_top_level(p) && !p->assigned) emit_op(p, OP_REPL_SHOW);
-  else emit_op(p, OP_POP);
+  bool echo = p->opts->repl && at_top_level(p) && !p->assigned;
+  emit_op(p, echo ? OP_REPL_SHOW : OP_POP);
+  p->statement_nesting = outer_nesting;
+  p->assigned = outer_assigned;
 }
 
 /* After OP_UNPACK: the list stays in a hidden local under the n names. */

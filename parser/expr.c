@@ -331,7 +331,7 @@ static void dot(Parser *p, bool can_assign) {
     parse_expression(p);
     emit_op_at(p, &member, OP_SET_FIELD, 0, false);
     emit_u16(p, name);
-    p->assigned = true;
+    parse_mark_assignment(p);
   } else if (can_assign && parse_is_compound_op(p->current.type)) {
     Token op = p->current;
     parse_advance(p);
@@ -340,7 +340,7 @@ static void dot(Parser *p, bool can_assign) {
     parse_expression(p);
     emit_op_at(p, &op, parse_compound_opcode(op.type), 0, false);
     emit_op_u16(p, OP_SET_FIELD, name);
-    p->assigned = true;
+    parse_mark_assignment(p);
   } else if (parse_match(p, TOK_LEFT_PAREN)) {
     method_call(p, name);
   } else {
@@ -453,10 +453,10 @@ static void index_(Parser *p, bool can_assign) {
   if (can_assign && parse_match(p, TOK_EQUAL)) {
     parse_expression(p);
     emit_index_op(p, &bracket, true, count);
-    p->assigned = true;
+    parse_mark_assignment(p);
   } else if (can_assign && parse_is_compound_op(p->current.type)) {
     index_compound(p, count, &bracket);
-    p->assigned = true;
+    parse_mark_assignment(p);
   } else {
     emit_index_op(p, &bracket, false, count);
   }

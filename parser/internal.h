@@ -86,7 +86,8 @@ typedef struct {
   bool incomplete;
   int error_count;
   int nesting;
-  bool assigned; /* set when an assignment is compiled (REPL echo) */
+  bool assigned;         /* the expression statement is an assignment (no REPL echo) */
+  int statement_nesting; /* `nesting` where that statement began */
   bool reported_end; /* an error at the end of input was reported */
   bool in_field; /* compiling an f-string field: its end is not the input's end */
   int at_line, at_col; /* position for emitted bytes when non-zero (an operator) */
@@ -108,6 +109,7 @@ void parse_skip_newlines(Parser *p);
 bool parse_enter(Parser *p); /* nesting guard: false (after an error) when too deep */
 void parse_leave(Parser *p);
 void parse_named_variable(Parser *p, Token name, bool can_assign);
+void parse_mark_assignment(Parser *p); /* an assignment was compiled */
 void parse_function(Parser *p, FnKind kind, Token name);
 void parse_block(Parser *p);
 ObjString *parse_intern(Parser *p, const char *chars, int length);

@@ -180,6 +180,12 @@ START_TEST(repl_mode_shows_expressions_but_not_assignments) {
   c = compile_text("1 + 2", false);
   ck_assert(!has_opcode(c.result.function, OP_REPL_SHOW));
   free(c.errors);
+  c = compile_text("m[1] = 2\nm.a += 1", true);
+  ck_assert(!has_opcode(c.result.function, OP_REPL_SHOW));
+  free(c.errors);
+  c = compile_text("f(fn() { x = 1 })", true); /* the call's value is shown */
+  ck_assert(has_opcode(c.result.function, OP_REPL_SHOW));
+  free(c.errors);
 }
 END_TEST
 
