@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Fuzz smoke test: thousands of mutated and random inputs go through
-# `ag --check FILE` and `ag FILE`, each under `timeout 2`. The interpreter may
+# `ag --check FILE`, `ag --dis FILE` (when it compiles) and `ag FILE`, each
+# under `timeout 2`. The interpreter may
 # reject them (exit 1 or 2) or run out of time, but it must never crash: a
 # signal (exit >= 128 other than the timeout's 124/137) or any AddressSanitizer,
 # LeakSanitizer or UBSan ("file.c:L:C: runtime error:") report is a failure,
-# and so is `--check` running out of time (compiling must always finish).
+# and so is `--check` or `--dis` running out of time (they must always finish).
 # Failing inputs are saved to build/fuzz-failures/ with a note of what happened.
 #
 # usage: sh tests/fuzz_smoke.sh AG_BINARY [COUNT]
@@ -36,6 +37,16 @@ SEED=${FUZZ_SEED:-1}
 JOBS=${FUZZ_JOBS:-2}
 LIMIT=${FUZZ_TIMEOUT:-2}
 case "$COUNT$SEED$JOBS" in *[!0-9]*) die "COUNT, FUZZ_SEED and FUZZ_JOBS must be numbers" ;; esac
+
+# A fuzz run that cannot fail is worthless: first make sure AG really runs.
+if [ "$(printf 'print(40 + 2)\n' >"${TMPDIR:-/tmp}/ag-fuzz-sanity.$$.ag" &&
+        NO_COLOR=1 timeout 10 "$AG" "${TMPDIR:-/tmp}/ag-fuzz-sanity.$$.ag" </dev/null 2>&1)" != "42" ]; then
+  rm -f -- "${TMPDIR:-/tmp}/ag-fuzz-sanity.$$.ag"
+  echo "FAIL $AG does not run a one-line script"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+rm -f -- "${TMPDIR:-/tmp}/ag-fuzz-sanity.$$.ag"
 
 # Build the mutator (tests/fuzz/mutate.c) into build/fuzz/.
 MUTATE="$ROOT/build/fuzz/mutate"
@@ -71,17 +82,24 @@ export AG LIMIT WORK FAILDIR SEED
 fuzz_one() {
   local f=$1 name rc why="" mode label
   name=$(basename -- "$f" .ag)
-  for mode in check run; do
+  local compiled=0
+  for mode in check dis run; do
     if [ $mode = check ]; then
       label="ag --check"
       NO_COLOR=1 timeout -k 1 "$LIMIT" "$AG" --check "$f" </dev/null >/dev/null 2>err.txt
+    elif [ $mode = dis ]; then
+      # the disassembler walks every compiled function: only for inputs that compile
+      [ $compiled -eq 1 ] || continue
+      label="ag --dis"
+      NO_COLOR=1 timeout -k 1 "$LIMIT" "$AG" --dis "$f" </dev/null >/dev/null 2>err.txt
     else
       label="ag"
       NO_COLOR=1 timeout -k 1 "$LIMIT" "$AG" "$f" </dev/null >/dev/null 2>err.txt
     fi
     rc=$?
+    [ $mode = check ] && [ $rc -eq 0 ] && compiled=1
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-      [ $mode = check ] && why="ag --check did not finish in ${LIMIT}s"
+      [ $mode != run ] && why="$label did not finish in ${LIMIT}s"
     elif [ $rc -ge 128 ]; then
       # a script may call exit(N) with a large N itself: only real signals count then
       case $rc in
@@ -126,6 +144,6 @@ if [ $missing -ne 0 ]; then
   echo "FAIL $missing inputs produced no result"
   failed=$((failed + missing))
 fi
-echo "fuzz: seed $SEED, $COUNT inputs, each through ag --check and ag"
+echo "fuzz: seed $SEED, $COUNT inputs, each through ag --check, ag --dis (if it compiles) and ag"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
