@@ -6,6 +6,7 @@
 #ifndef AG_VM_INTERNAL_H
 #define AG_VM_INTERNAL_H
 
+#include "vm/opcodes.h"
 #include "vm/vm.h"
 
 Value vm_binary_op(AgVM *vm, int op, Value a, Value b);
@@ -32,6 +33,61 @@ bool vm_is_valid_map_key(Value key);
 Value vm_map_key_error(AgVM *vm, Value key);
 /* repr() of a value for messages, truncated; written to buf. */
 void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
+
+/* quicken.c: superinstructions. The first opcode byte of a common pair of
+ * instructions is overwritten with a fused opcode numbered after OP_COUNT;
+ * the second instruction's bytes stay as they were, so a jump into it, or a
+ * fused opcode falling back to the plain first instruction, still runs the
+ * original code. */
+#define VM_QUICK_OPCODES(Q)                                                                        \
+  Q(SET_LOCAL_POP)     /* SET_LOCAL x; POP */                                                      \
+  Q(GET_LOCAL2)        /* GET_LOCAL a; GET_LOCAL b */                                              \
+  Q(LOCAL_FIELD)       /* GET_LOCAL a; GET_FIELD name */                                           \
+  Q(CONST_ADD)         /* CONSTANT number; ADD (and the other arithmetic / comparisons) */         \
+  Q(CONST_SUBTRACT)                                                                                \
+  Q(CONST_MULTIPLY)                                                                                \
+  Q(CONST_DIVIDE)                                                                                  \
+  Q(CONST_MODULO)                                                                                  \
+  Q(CONST_LESS)                                                                                    \
+  Q(CONST_LESS_EQUAL)                                                                              \
+  Q(CONST_GREATER)                                                                                 \
+  Q(CONST_GREATER_EQUAL)                                                                           \
+  Q(CONST_EQUAL)                                                                                   \
+  Q(CONST_NOT_EQUAL)                                                                               \
+  Q(LESS_JUMP)         /* LESS; JUMP_IF_FALSE (and the other comparisons) */                       \
+  Q(LESS_EQUAL_JUMP)                                                                               \
+  Q(GREATER_JUMP)                                                                                  \
+  Q(GREATER_EQUAL_JUMP)                                                                            \
+  Q(EQUAL_JUMP)                                                                                    \
+  Q(NOT_EQUAL_JUMP)                                                                                \
+  Q(LOCAL_CONST_ADD)   /* GET_LOCAL a; CONSTANT number; ADD (and the rest as CONST_) */             \
+  Q(LOCAL_CONST_SUBTRACT)                                                                          \
+  Q(LOCAL_CONST_MULTIPLY)                                                                          \
+  Q(LOCAL_CONST_DIVIDE)                                                                            \
+  Q(LOCAL_CONST_MODULO)                                                                            \
+  Q(LOCAL_CONST_LESS)                                                                              \
+  Q(LOCAL_CONST_LESS_EQUAL)                                                                        \
+  Q(LOCAL_CONST_GREATER)                                                                           \
+  Q(LOCAL_CONST_GREATER_EQUAL)                                                                     \
+  Q(LOCAL_CONST_EQUAL)                                                                             \
+  Q(LOCAL_CONST_NOT_EQUAL)                                                                         \
+  Q(CONST_LESS_JUMP)   /* CONSTANT number; LESS; JUMP_IF_FALSE (and the other comparisons) */      \
+  Q(CONST_LESS_EQUAL_JUMP)                                                                         \
+  Q(CONST_GREATER_JUMP)                                                                            \
+  Q(CONST_GREATER_EQUAL_JUMP)                                                                      \
+  Q(CONST_EQUAL_JUMP)                                                                              \
+  Q(CONST_NOT_EQUAL_JUMP)
+
+typedef enum {
+  QOP_BEFORE_FIRST = OP_COUNT - 1,
+#define VM_QUICK_ENUM(name) QOP_##name,
+  VM_QUICK_OPCODES(VM_QUICK_ENUM)
+#undef VM_QUICK_ENUM
+      QOP_END
+} QuickOpCode;
+
+/* Rewrites f's code once (idempotent); called when its first closure is made. */
+void vm_quicken(ObjFunction *f);
 
 /* import.c: pushes the module (loaded) or a frame running it (first import). */
 typedef enum { CALL_ERROR, CALL_FRAME, CALL_DONE } CallStatus;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "vm/internal.h"
 #include "vm/memory.h"
 #include "vm/vm.h"
 
@@ -79,6 +80,7 @@ ObjFunction *obj_new_function(AgVM *vm) {
   f->line = 0;
   f->param_has_default = NULL;
   f->defaults_scanned = false;
+  f->quickened = false;
   return f;
 }
 
@@ -96,6 +98,7 @@ ObjClosure *obj_new_closure(AgVM *vm, ObjFunction *function) {
   c->function = function;
   c->upvalues = upvalues;
   c->upvalue_count = function->upvalue_count;
+  if (!function->quickened) vm_quicken(function);
   return c;
 }
 

@@ -65,6 +65,7 @@ typedef struct ObjFunction {
    * param_has_default[i] says parameter i (slot i+1) has a default. */
   bool *param_has_default;
   bool defaults_scanned;
+  bool quickened; /* superinstructions written in (vm/quicken.c) */
 } ObjFunction;
 
 /* ---- the other object kinds (the VM's own; see SPEC §3) ---- */

@@ -574,15 +574,75 @@ static Value run(AgVM *vm, int base) {
 #ifdef VM_COMPUTED_GOTO
   static void *dispatch_table[] = {
 #define AG_OPCODE_LABEL(name, operands, effect) &&L_##name,
-      AG_OPCODES(AG_OPCODE_LABEL)
+#define VM_QUICK_LABEL(name) &&Q_##name,
+      AG_OPCODES(AG_OPCODE_LABEL) VM_QUICK_OPCODES(VM_QUICK_LABEL)
 #undef AG_OPCODE_LABEL
+#undef VM_QUICK_LABEL
   };
 #define VM_CASE(name) L_##name:
+#define VM_QUICK_CASE(name) Q_##name:
 #define VM_DISPATCH() goto *dispatch_table[*ip++]
 #else
-#define VM_CASE(name) case OP_##name:
+#define VM_CASE(name)                                                                              \
+  case OP_##name:                                                                                  \
+  L_##name : __attribute__((unused));
+#define VM_QUICK_CASE(name)                                                                        \
+  case QOP_##name:                                                                                 \
+  Q_##name : __attribute__((unused));
 #define VM_DISPATCH() goto dispatch
 #endif
+/* CONSTANT k; op with a number constant: fast when the left side is a number
+ * too, else push the constant and run the plain op that follows. */
+#define CONST_BINARY(op, make)                                                                     \
+  do {                                                                                             \
+    Value b_ = constants[(ip[0] << 8) | ip[1]], a_ = sp[-1];                                       \
+    if (IS_NUMBER(a_)) {                                                                           \
+      sp[-1] = make(AS_NUMBER(a_) op AS_NUMBER(b_));                                               \
+      ip += 3;                                                                                     \
+    } else {                                                                                       \
+      PUSH(b_);                                                                                    \
+      ip += 2;                                                                                     \
+    }                                                                                              \
+  } while (0)
+/* GET_LOCAL a; CONSTANT number; op: fast when the local is a number, else
+ * push it and go on with the (quickened) CONSTANT. */
+#define LOCAL_CONST_BINARY(op, make)                                                               \
+  do {                                                                                             \
+    Value a_ = slots[ip[0]];                                                                       \
+    if (IS_NUMBER(a_)) {                                                                           \
+      Value b_ = constants[(ip[2] << 8) | ip[3]];                                                  \
+      PUSH(make(AS_NUMBER(a_) op AS_NUMBER(b_)));                                                  \
+      ip += 5;                                                                                     \
+    } else {                                                                                       \
+      PUSH(a_);                                                                                    \
+      ip += 1;                                                                                     \
+    }                                                                                              \
+  } while (0)
+/* CONSTANT number; compare; JUMP_IF_FALSE on a number, else push the
+ * constant and go on with the (quickened) comparison. */
+#define CONST_COMPARE_JUMP(op)                                                                     \
+  do {                                                                                             \
+    Value b_ = constants[(ip[0] << 8) | ip[1]], a_ = sp[-1];                                       \
+    if (IS_NUMBER(a_)) {                                                                           \
+      sp--;                                                                                        \
+      uint16_t offset_ = (uint16_t)((ip[4] << 8) | ip[5]);                                         \
+      ip += 6;                                                                                     \
+      if (!(AS_NUMBER(a_) op AS_NUMBER(b_))) ip += offset_;                                        \
+    } else {                                                                                       \
+      PUSH(b_);                                                                                    \
+      ip += 2;                                                                                     \
+    }                                                                                              \
+  } while (0)
+/* compare; JUMP_IF_FALSE on two numbers, else the plain comparison. */
+#define COMPARE_JUMP(op, plain)                                                                    \
+  do {                                                                                             \
+    Value b_ = sp[-1], a_ = sp[-2];                                                                \
+    if (!(IS_NUMBER(a_) && IS_NUMBER(b_))) goto plain;                                             \
+    sp -= 2;                                                                                       \
+    uint16_t offset_ = (uint16_t)((ip[1] << 8) | ip[2]);                                           \
+    ip += 3;                                                                                       \
+    if (!(AS_NUMBER(a_) op AS_NUMBER(b_))) ip += offset_;                                          \
+  } while (0)
 
   LOAD_FRAME();
 #ifdef VM_COMPUTED_GOTO
@@ -1164,6 +1224,183 @@ dispatch:
     VM_DISPATCH();
   }
 
+  /* ---- superinstructions (quicken.c); ip is past the fused opcode byte ---- */
+  VM_QUICK_CASE(SET_LOCAL_POP) {
+    slots[ip[0]] = POP();
+    ip += 2;
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(GET_LOCAL2) {
+    PUSH(slots[ip[0]]);
+    PUSH(slots[ip[2]]);
+    ip += 3;
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_FIELD) {
+    Value obj = slots[ip[0]];
+    Value v;
+    if (IS_INSTANCE(obj) &&
+        table_get(&AS_INSTANCE(obj)->fields, constants[(ip[2] << 8) | ip[3]], &v)) {
+      PUSH(v);
+      ip += 4;
+    } else {
+      PUSH(obj);
+      ip += 1;
+    }
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_ADD) {
+    CONST_BINARY(+, NUMBER_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_SUBTRACT) {
+    CONST_BINARY(-, NUMBER_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_MULTIPLY) {
+    CONST_BINARY(*, NUMBER_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_DIVIDE) {
+    CONST_BINARY(/, NUMBER_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_MODULO) {
+    Value b = constants[(ip[0] << 8) | ip[1]], a = sp[-1];
+    if (IS_NUMBER(a)) {
+      sp[-1] = NUMBER_VAL(number_modulo(AS_NUMBER(a), AS_NUMBER(b)));
+      ip += 3;
+    } else {
+      PUSH(b);
+      ip += 2;
+    }
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_LESS) {
+    CONST_BINARY(<, BOOL_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_LESS_EQUAL) {
+    CONST_BINARY(<=, BOOL_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_GREATER) {
+    CONST_BINARY(>, BOOL_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_GREATER_EQUAL) {
+    CONST_BINARY(>=, BOOL_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_EQUAL) {
+    CONST_BINARY(==, BOOL_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_NOT_EQUAL) {
+    CONST_BINARY(!=, BOOL_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LESS_JUMP) {
+    COMPARE_JUMP(<, L_LESS);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LESS_EQUAL_JUMP) {
+    COMPARE_JUMP(<=, L_LESS_EQUAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(GREATER_JUMP) {
+    COMPARE_JUMP(>, L_GREATER);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(GREATER_EQUAL_JUMP) {
+    COMPARE_JUMP(>=, L_GREATER_EQUAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(EQUAL_JUMP) {
+    COMPARE_JUMP(==, L_EQUAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(NOT_EQUAL_JUMP) {
+    COMPARE_JUMP(!=, L_NOT_EQUAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_CONST_ADD) {
+    LOCAL_CONST_BINARY(+, NUMBER_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_CONST_SUBTRACT) {
+    LOCAL_CONST_BINARY(-, NUMBER_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_CONST_MULTIPLY) {
+    LOCAL_CONST_BINARY(*, NUMBER_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_CONST_DIVIDE) {
+    LOCAL_CONST_BINARY(/, NUMBER_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_CONST_MODULO) {
+    Value a = slots[ip[0]];
+    if (IS_NUMBER(a)) {
+      Value b = constants[(ip[2] << 8) | ip[3]];
+      PUSH(NUMBER_VAL(number_modulo(AS_NUMBER(a), AS_NUMBER(b))));
+      ip += 5;
+    } else {
+      PUSH(a);
+      ip += 1;
+    }
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_CONST_LESS) {
+    LOCAL_CONST_BINARY(<, BOOL_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_CONST_LESS_EQUAL) {
+    LOCAL_CONST_BINARY(<=, BOOL_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_CONST_GREATER) {
+    LOCAL_CONST_BINARY(>, BOOL_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_CONST_GREATER_EQUAL) {
+    LOCAL_CONST_BINARY(>=, BOOL_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_CONST_EQUAL) {
+    LOCAL_CONST_BINARY(==, BOOL_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_CONST_NOT_EQUAL) {
+    LOCAL_CONST_BINARY(!=, BOOL_VAL);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_LESS_JUMP) {
+    CONST_COMPARE_JUMP(<);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_LESS_EQUAL_JUMP) {
+    CONST_COMPARE_JUMP(<=);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_GREATER_JUMP) {
+    CONST_COMPARE_JUMP(>);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_GREATER_EQUAL_JUMP) {
+    CONST_COMPARE_JUMP(>=);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_EQUAL_JUMP) {
+    CONST_COMPARE_JUMP(==);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(CONST_NOT_EQUAL_JUMP) {
+    CONST_COMPARE_JUMP(!=);
+    VM_DISPATCH();
+  }
+
 #ifndef VM_COMPUTED_GOTO
   default:
     SYNC();
@@ -1192,6 +1429,13 @@ exception:
 #undef AFTER_CALL
 #undef NUMBER_BINARY
 #undef SLOW_BINARY
+#undef CONST_BINARY
+#undef COMPARE_JUMP
+#undef LOCAL_CONST_BINARY
+#undef CONST_COMPARE_JUMP
+#undef VM_CASE
+#undef VM_QUICK_CASE
+#undef VM_DISPATCH
 }
 
 /* ---- entry points ---- */

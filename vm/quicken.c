@@ -1,0 +1,116 @@
+/* quicken.c — superinstructions written into a function's code in place
+ * (see VM_QUICK_OPCODES in internal.h).
+ *
+ * Only the first opcode byte of a pair is overwritten; operands and the
+ * second instruction stay, so instruction boundaries, jump targets and the
+ * line table are unchanged, and a fused opcode that cannot take its fast
+ * path (an operand is not a number, a field is missing) simply runs the
+ * original first instruction and continues with the second. */
+#include "vm/internal.h"
+
+static const uint8_t operand_bytes[OP_COUNT] = {
+#define AG_OPERAND_BYTES(name, operands, effect) operands,
+    AG_OPCODES(AG_OPERAND_BYTES)
+#undef AG_OPERAND_BYTES
+};
+
+/* Bytes of the instruction at pos, or 0 if it cannot be decoded. */
+static int instruction_length(const ObjFunction *f, int pos) {
+  const Chunk *c = &f->chunk;
+  int op = c->code[pos];
+  if (op >= OP_COUNT) return 0;
+  int len = 1 + operand_bytes[op];
+  if (op == OP_CLOSURE) {
+    if (pos + 2 >= c->count) return 0;
+    int k = (c->code[pos + 1] << 8) | c->code[pos + 2];
+    if (k >= c->const_count || !IS_FUNCTION(c->constants[k])) return 0;
+    len += 2 * AS_FUNCTION(c->constants[k])->upvalue_count;
+  }
+  return pos + len <= c->count ? len : 0;
+}
+
+static int const_fused(int op) {
+  switch (op) {
+  case OP_ADD: return QOP_CONST_ADD;
+  case OP_SUBTRACT: return QOP_CONST_SUBTRACT;
+  case OP_MULTIPLY: return QOP_CONST_MULTIPLY;
+  case OP_DIVIDE: return QOP_CONST_DIVIDE;
+  case OP_MODULO: return QOP_CONST_MODULO;
+  case OP_LESS: return QOP_CONST_LESS;
+  case OP_LESS_EQUAL: return QOP_CONST_LESS_EQUAL;
+  case OP_GREATER: return QOP_CONST_GREATER;
+  case OP_GREATER_EQUAL: return QOP_CONST_GREATER_EQUAL;
+  case OP_EQUAL: return QOP_CONST_EQUAL;
+  case OP_NOT_EQUAL: return QOP_CONST_NOT_EQUAL;
+  default: return -1;
+  }
+}
+
+static int jump_fused(int op) {
+  switch (op) {
+  case OP_LESS: return QOP_LESS_JUMP;
+  case OP_LESS_EQUAL: return QOP_LESS_EQUAL_JUMP;
+  case OP_GREATER: return QOP_GREATER_JUMP;
+  case OP_GREATER_EQUAL: return QOP_GREATER_EQUAL_JUMP;
+  case OP_EQUAL: return QOP_EQUAL_JUMP;
+  case OP_NOT_EQUAL: return QOP_NOT_EQUAL_JUMP;
+  default: return -1;
+  }
+}
+
+static bool is_number_constant(const Chunk *c, int pos) {
+  if (c->code[pos] != OP_CONSTANT) return false;
+  int k = (c->code[pos + 1] << 8) | c->code[pos + 2];
+  return k < c->const_count && IS_NUMBER(c->constants[k]);
+}
+
+/* CONSTANT number; op [; JUMP_IF_FALSE] */
+static int constant_fused(const Chunk *c, int next, int third) {
+  int op = c->code[next];
+  if (third >= 0 && c->code[third] == OP_JUMP_IF_FALSE && jump_fused(op) >= 0) {
+    return jump_fused(op) - QOP_LESS_JUMP + QOP_CONST_LESS_JUMP;
+  }
+  return const_fused(op);
+}
+
+/* GET_LOCAL a; GET_LOCAL b | GET_FIELD name | CONSTANT number; op */
+static int local_fused(const Chunk *c, int next, int third) {
+  int second = c->code[next];
+  if (second == OP_GET_LOCAL) return QOP_GET_LOCAL2;
+  if (second == OP_GET_FIELD) return QOP_LOCAL_FIELD;
+  if (third >= 0 && is_number_constant(c, next) && const_fused(c->code[third]) >= 0) {
+    return const_fused(c->code[third]) - QOP_CONST_ADD + QOP_LOCAL_CONST_ADD;
+  }
+  return -1;
+}
+
+/* The fused opcode for the instructions at pos, next and third (-1 when
+ * there is no third), or -1. */
+static int fused_opcode(const ObjFunction *f, int pos, int next, int third) {
+  const Chunk *c = &f->chunk;
+  int first = c->code[pos], second = c->code[next];
+  switch (first) {
+  case OP_SET_LOCAL: return second == OP_POP ? QOP_SET_LOCAL_POP : -1;
+  case OP_GET_LOCAL: return local_fused(c, next, third);
+  case OP_CONSTANT: return is_number_constant(c, pos) ? constant_fused(c, next, third) : -1;
+  default: return second == OP_JUMP_IF_FALSE ? jump_fused(first) : -1;
+  }
+}
+
+void vm_quicken(ObjFunction *f) {
+  f->quickened = true;
+  Chunk *c = &f->chunk;
+  int pos = 0;
+  int len = c->count > 0 ? instruction_length(f, 0) : 0;
+  while (len > 0 && pos + len < c->count) {
+    int next = pos + len;
+    int next_len = instruction_length(f, next);
+    if (next_len == 0) return; /* undecodable: leave the rest alone */
+    int third = next + next_len < c->count ? next + next_len : -1;
+    if (third >= 0 && instruction_length(f, third) == 0) third = -1;
+    int fused = fused_opcode(f, pos, next, third);
+    if (fused >= 0) c->code[pos] = (uint8_t)fused;
+    pos = next;
+    len = next_len;
+  }
+}
