@@ -431,6 +431,26 @@ START_TEST(natives_call_back_into_ag) {
 }
 END_TEST
 
+/* Fused opcodes give the same results as the plain ones, also when their
+ * fast path does not apply (strings, tensors-to-be, missing fields). */
+START_TEST(superinstructions_keep_semantics) {
+  AgVM *vm = new_vm();
+  ck_assert_int_eq(run_source(vm, "fn f(x) { let y = x + 1; if y == 3 { return \"three\" }; return y }\n"
+                                  "class P { fn init() { self.v = 4 } }\n"
+                                  "fn g(p) { let n = 0; while n < 3 { n = n + 1 }; return [p.v, n, p.v * 2 > 7] }\n"
+                                  "let r = [f(2), f(5), f(0.5), g(P())]\n"
+                                  "let e = nil\ntry { f(nil) } catch err { e = err.message }\n"),
+                   VM_OK);
+  ck_assert_str_eq(str_of(vm, global(vm, "r")), "[\"three\", 6, 1.5, [4, 3, true]]");
+  ck_assert_str_eq(AS_CSTRING(global(vm, "e")), "unsupported operand types for +: 'nil' and 'number'");
+  ObjFunction *f = AS_CLOSURE(global(vm, "f"))->function;
+  bool fused = false;
+  for (int i = 0; i < f->chunk.count; i++) fused |= f->chunk.code[i] >= OP_COUNT;
+  ck_assert_msg(fused, "f was not quickened");
+  vm_free(vm);
+}
+END_TEST
+
 /* ---- errors ---- */
 
 START_TEST(runtime_errors_are_catchable) {
@@ -527,6 +547,7 @@ static Suite *vm_suite(void) {
   tcase_add_test(calls, natives_take_keywords);
   tcase_add_test(calls, classes_methods_and_closures);
   tcase_add_test(calls, natives_call_back_into_ag);
+  tcase_add_test(calls, superinstructions_keep_semantics);
   suite_add_tcase(s, calls);
   TCase *errors = tcase_create("errors");
   tcase_add_test(errors, runtime_errors_are_catchable);
