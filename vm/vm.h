@@ -9,7 +9,9 @@
  * GCC/Clang, a switch elsewhere. Numbers are NaN-boxed (value.h), so number
  * arithmetic and comparisons are inlined fast paths; globals are array slots;
  * OP_INVOKE calls a method without allocating a bound method; a call pushes a
- * frame on a preallocated stack and allocates nothing.
+ * frame on a preallocated stack and allocates nothing; common instruction
+ * pairs and triples are fused into superinstructions in place when a
+ * function's first closure is made (quicken.c).
  *
  * Errors: a runtime error is an `Error` instance (fields `message` and
  * `traceback`) thrown through the handler stack, so `try`/`catch` catches it.
@@ -81,6 +83,9 @@ typedef struct AgTensorHooks {
   Value (*invoke)(AgVM *vm, Value obj, ObjString *name, int argc, const Value *args,
                   const AgKwargs *kw);
   int64_t (*length)(AgVM *vm, Value obj); /* len() and iteration; -1 after throwing */
+  /* What `for` iterates for a tensor: obj itself (items by get_index) or a list
+   * (e.g. a tensor that requires grad is unbound once, as PyTorch does). May be NULL. */
+  Value (*iter)(AgVM *vm, Value obj);
   Value (*repr)(AgVM *vm, Value v);       /* a string */
   bool (*to_number)(AgVM *vm, Value v, double *out); /* one-element tensor; throws */
 } AgTensorHooks;
