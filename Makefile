@@ -101,6 +101,8 @@ test-only: $(AG_BIN) $(PTYDRIVER) unit
 	AG_GC_STRESS=1 sh tests/run_scripts.sh $(AG_BIN) tests/scripts/lang
 	sh tests/run_conformance.sh $(AG_BIN)
 	sh tests/run_tutorial.sh $(AG_BIN) docs/tutorial.md
+	sh tests/check_examples.sh
+	sh tests/run_torch_cases.sh $(AG_BIN)
 	sh tests/fuzz_smoke.sh $(AG_BIN)
 	sh tests/repl/run.sh $(AG_BIN) $(PTYDRIVER)
 
