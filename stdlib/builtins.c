@@ -232,7 +232,7 @@ LIB_NATIVE(lib_int) {
   if (IS_EXCEPTION(n)) return n;
   double d = AS_NUMBER(n);
   if (!isfinite(d)) return vm_throw_error(vm, "int() cannot convert %s to an integer", isnan(d) ? "nan" : "inf");
-  return NUMBER_VAL(trunc(d));
+  return NUMBER_VAL(trunc(d) + 0.0); /* + 0.0: an integer has no -0 */
 }
 
 LIB_NATIVE(lib_type) { return OBJ_VAL(obj_string(vm, vm_type_name(args[0]))); }
@@ -353,9 +353,12 @@ static Value math1(AgVM *vm, const char *fname, MathFn fn, Value x) {
 
 #define MATH_NATIVE(name, fn) \
   LIB_NATIVE(lib_##name) { return math1(vm, #name, fn, args[0]); }
+/* floor, ceil and round give integers, as Python's do: never -0 */
+static double floor_int(double x) { return floor(x) + 0.0; }
+static double ceil_int(double x) { return ceil(x) + 0.0; }
 MATH_NATIVE(abs, fabs)
-MATH_NATIVE(floor, floor)
-MATH_NATIVE(ceil, ceil)
+MATH_NATIVE(floor, floor_int)
+MATH_NATIVE(ceil, ceil_int)
 MATH_NATIVE(sqrt, sqrt)
 MATH_NATIVE(exp, exp)
 MATH_NATIVE(log, log)
@@ -369,7 +372,7 @@ LIB_NATIVE(lib_round) {
   if (is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], "round", 0, NULL);
   double x;
   if (!lib_number_arg(vm, "round", args, 0, &x)) return VM_EXCEPTION;
-  if (argc < 2 || IS_NIL(args[1])) return NUMBER_VAL(nearbyint(x));
+  if (argc < 2 || IS_NIL(args[1])) return NUMBER_VAL(nearbyint(x) + 0.0);
   int64_t digits;
   if (!lib_int_arg(vm, "round", args, 1, &digits)) return VM_EXCEPTION;
   if (digits > 300 || digits < -300) return NUMBER_VAL(x);
