@@ -92,7 +92,21 @@ void vm_quicken(ObjFunction *f);
 /* import.c: pushes the module (loaded) or a frame running it (first import). */
 typedef enum { CALL_ERROR, CALL_FRAME, CALL_DONE } CallStatus;
 CallStatus vm_import(AgVM *vm, ObjString *path);
+
+/* call.c. The callee (or receiver) sits below argc arguments and nkw keyword
+ * values on the stack; kwnames names the keyword values. CALL_FRAME: a frame
+ * was pushed for the loop to run; CALL_DONE: the result replaced the callee
+ * slot; CALL_ERROR: an exception is pending. */
+#define VM_KW_MAX 256
 CallStatus vm_call_closure(AgVM *vm, ObjClosure *closure, int argc, int nkw,
                            ObjString *const *kwnames, bool is_init);
+CallStatus vm_call_value(AgVM *vm, Value callee, int argc, int nkw, ObjString *const *kwnames);
+/* A method with the receiver already in the callee slot (is_init: return it). */
+CallStatus vm_call_method(AgVM *vm, Value method, Value receiver, int argc, int nkw,
+                          ObjString *const *kwnames, bool is_init);
+/* receiver.name(args) with the receiver in the callee slot. */
+CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjString *const *kwnames);
+/* Throws Interrupted (Ctrl-C) and clears the flags; returns CALL_ERROR. */
+CallStatus vm_raise_interrupted(AgVM *vm);
 
 #endif

@@ -1,4 +1,5 @@
-/* vm.c — the dispatch loop and calls.
+/* vm.c — the dispatch loop and the entry points that run code (calls
+ * themselves are in call.c).
  *
  * The loop keeps the current frame's ip and slots in locals and writes the
  * ip back (SYNC) before anything that may throw or call, so tracebacks see
@@ -23,13 +24,9 @@ volatile sig_atomic_t vm_interrupt_requested = 0;
 #define VM_COMPUTED_GOTO 1
 #endif
 
-#define KW_MAX 256
-
 static inline void push(AgVM *vm, Value v) { *vm->stack_top++ = v; }
 static inline Value pop(AgVM *vm) { return *--vm->stack_top; }
 static inline Value peek(AgVM *vm, int distance) { return vm->stack_top[-1 - distance]; }
-
-static const char *function_name(const ObjFunction *f) { return f->name ? f->name->chars : "<script>"; }
 
 /* ---- upvalues ---- */
 
@@ -55,252 +52,6 @@ static void close_upvalues(AgVM *vm, Value *last) {
     u->location = &u->closed;
     vm->open_upvalues = u->next;
   }
-}
-
-/* ---- argument binding ---- */
-
-/* Which parameters have defaults, read once from the prologue's chain of
- * OP_DEFAULT instructions (each skips its default's code). */
-static void scan_defaults(AgVM *vm, ObjFunction *f) {
-  f->defaults_scanned = true;
-  if (f->arity == 0) return;
-  f->param_has_default = AG_ALLOCATE(vm, bool, f->arity);
-  memset(f->param_has_default, 0, sizeof(bool) * (size_t)f->arity);
-  const uint8_t *code = f->chunk.code;
-  int pos = 0;
-  while (pos + 3 < f->chunk.count && code[pos] == OP_DEFAULT) {
-    int slot = code[pos + 1];
-    int jump = (code[pos + 2] << 8) | code[pos + 3];
-    if (slot >= 1 && slot <= f->arity) f->param_has_default[slot - 1] = true;
-    pos += 4 + jump;
-  }
-}
-
-static int count_required(AgVM *vm, ObjFunction *f) {
-  if (!f->defaults_scanned) scan_defaults(vm, f);
-  int n = 0;
-  for (int i = 0; i < f->arity; i++) n += f->param_has_default[i] ? 0 : 1;
-  return n;
-}
-
-static CallStatus arity_error(AgVM *vm, const char *name, int min, int max, int given) {
-  const char *were = given == 1 ? "was" : "were";
-  if (min == max) {
-    vm_throw_error(vm, "%s() takes %d argument%s but %d %s given", name, min, min == 1 ? "" : "s", given, were);
-  } else if (max < 0) {
-    vm_throw_error(vm, "%s() takes at least %d argument%s but %d %s given", name, min, min == 1 ? "" : "s", given,
-                   were);
-  } else {
-    vm_throw_error(vm, "%s() takes %d to %d arguments but %d %s given", name, min, max, given, were);
-  }
-  return CALL_ERROR;
-}
-
-static int param_index(const ObjFunction *f, ObjString *name) {
-  for (int i = 0; i < f->arity; i++) {
-    if (f->param_names && f->param_names[i] == name) return i;
-  }
-  return -1;
-}
-
-/* Collects positionals beyond the named parameters into the rest list. */
-static ObjList *make_rest(AgVM *vm, ObjFunction *f, Value *args, int argc) {
-  ObjList *rest = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(rest));
-  for (int i = f->arity; i < argc; i++) obj_list_append(vm, rest, args[i]);
-  vm_pop_root(vm);
-  return rest;
-}
-
-/* Rearranges [args][kw values] on the stack into the frame's parameter
- * slots: positionals, keywords by name, UNDEF for the rest (their defaults
- * run in the callee), then the rest list. */
-static bool bind_arguments(AgVM *vm, ObjFunction *f, int argc, int nkw, ObjString *const *kwnames) {
-  Value *args = vm->stack_top - nkw - argc;
-  const char *name = function_name(f);
-  if (argc > f->arity && !f->has_rest) {
-    int required = count_required(vm, f);
-    arity_error(vm, name, required, f->arity, argc);
-    return false;
-  }
-  ObjList *rest = f->has_rest ? make_rest(vm, f, args, argc) : NULL;
-  Value kwvals[KW_MAX];
-  for (int i = 0; i < nkw; i++) kwvals[i] = args[argc + i];
-  int given = argc < f->arity ? argc : f->arity;
-  vm->stack_top = args + given;
-  for (int i = given; i < f->arity; i++) push(vm, UNDEF_VAL);
-  if (rest) push(vm, OBJ_VAL(rest));
-  for (int k = 0; k < nkw; k++) {
-    int p = param_index(f, kwnames[k]);
-    if (p < 0) {
-      vm_throw_error(vm, "unexpected keyword argument '%s' in call to %s()", kwnames[k]->chars, name);
-      return false;
-    }
-    if (!IS_UNDEF(args[p])) {
-      vm_throw_error(vm, "%s() got multiple values for argument '%s'", name, kwnames[k]->chars);
-      return false;
-    }
-    args[p] = kwvals[k];
-  }
-  if (given + nkw < f->arity) {
-    if (!f->defaults_scanned) scan_defaults(vm, f);
-    for (int i = 0; i < f->arity; i++) {
-      if (IS_UNDEF(args[i]) && !f->param_has_default[i]) {
-        const char *param = f->param_names ? f->param_names[i]->chars : "?";
-        vm_throw_error(vm, "missing argument '%s' in call to %s()", param, name);
-        return false;
-      }
-    }
-  }
-  return true;
-}
-
-static CallStatus stack_overflow(AgVM *vm) {
-  vm_throw_error(vm, "stack overflow");
-  return CALL_ERROR;
-}
-
-static CallStatus interrupted(AgVM *vm) {
-  vm_interrupt_requested = 0;
-  tensor_interrupt_requested = 0;
-  ObjInstance *err = vm_new_error(vm, vm->interrupted_class, obj_string(vm, "Interrupted"));
-  vm_throw(vm, OBJ_VAL(err));
-  return CALL_ERROR;
-}
-
-CallStatus vm_call_closure(AgVM *vm, ObjClosure *closure, int argc, int nkw, ObjString *const *kwnames,
-                           bool is_init) {
-  ObjFunction *f = closure->function;
-  if (nkw != 0 || argc != f->arity || f->has_rest) {
-    if (!bind_arguments(vm, f, argc, nkw, kwnames)) return CALL_ERROR;
-  }
-  if (vm->frame_count == VM_FRAMES_MAX || vm->stack_top + f->max_slots + 16 > vm->stack_limit) {
-    return stack_overflow(vm);
-  }
-  if (vm_interrupt_requested) return interrupted(vm);
-  CallFrame *frame = &vm->frames[vm->frame_count++];
-  frame->closure = closure;
-  frame->ip = f->chunk.code;
-  frame->slots = vm->stack_top - f->arity - (f->has_rest ? 1 : 0) - 1;
-  frame->module_init = NULL;
-  frame->is_init = is_init;
-  return CALL_FRAME;
-}
-
-static CallStatus call_native(AgVM *vm, ObjNative *native, Value self, int argc, int nkw,
-                              ObjString *const *kwnames) {
-  if (argc < native->min_args || (native->max_args >= 0 && argc > native->max_args)) {
-    return arity_error(vm, native->name->chars, native->min_args, native->max_args, argc);
-  }
-  if (nkw > 0 && !native->takes_kwargs) {
-    vm_throw_error(vm, "unexpected keyword argument '%s' in call to %s()", kwnames[0]->chars, native->name->chars);
-    return CALL_ERROR;
-  }
-  Value *args = vm->stack_top - nkw - argc;
-  AgKwargs kw = {nkw, kwnames, args + argc};
-  Value result = native->fn(vm, self, argc, args, &kw);
-  if (IS_EXCEPTION(result)) return CALL_ERROR;
-  vm->stack_top = args - 1;
-  push(vm, result);
-  return CALL_DONE;
-}
-
-/* Calls a method with the receiver already in the callee slot. */
-static CallStatus call_method(AgVM *vm, Value method, Value receiver, int argc, int nkw,
-                              ObjString *const *kwnames, bool is_init) {
-  if (IS_CLOSURE(method)) return vm_call_closure(vm, AS_CLOSURE(method), argc, nkw, kwnames, is_init);
-  if (IS_NATIVE(method)) {
-    CallStatus s = call_native(vm, AS_NATIVE(method), receiver, argc, nkw, kwnames);
-    if (s == CALL_DONE && is_init) vm->stack_top[-1] = receiver;
-    return s;
-  }
-  /* Any other callable stored as a method: call it without a receiver. */
-  vm->stack_top[-argc - nkw - 1] = method;
-  vm_throw_error(vm, "method is not a function");
-  return CALL_ERROR;
-}
-
-static CallStatus construct(AgVM *vm, ObjClass *klass, int argc, int nkw, ObjString *const *kwnames) {
-  Value *slot = vm->stack_top - nkw - argc - 1;
-  ObjInstance *inst = obj_new_instance(vm, klass);
-  *slot = OBJ_VAL(inst);
-  if (IS_NIL(klass->init)) {
-    if (argc + nkw > 0) {
-      vm_throw_error(vm, "%s() takes no arguments (the class has no init) but %d were given", klass->name->chars,
-                     argc + nkw);
-      return CALL_ERROR;
-    }
-    vm->stack_top = slot + 1;
-    return CALL_DONE;
-  }
-  return call_method(vm, klass->init, *slot, argc, nkw, kwnames, true);
-}
-
-static CallStatus call_value(AgVM *vm, Value callee, int argc, int nkw, ObjString *const *kwnames) {
-  if (IS_OBJ(callee)) {
-    switch (OBJ_TYPE(callee)) {
-    case OBJ_CLOSURE: return vm_call_closure(vm, AS_CLOSURE(callee), argc, nkw, kwnames, false);
-    case OBJ_NATIVE: return call_native(vm, AS_NATIVE(callee), NIL_VAL, argc, nkw, kwnames);
-    case OBJ_BOUND_METHOD: {
-      ObjBoundMethod *b = AS_BOUND_METHOD(callee);
-      vm->stack_top[-argc - nkw - 1] = b->receiver;
-      return call_method(vm, b->method, b->receiver, argc, nkw, kwnames, false);
-    }
-    case OBJ_CLASS: return construct(vm, AS_CLASS(callee), argc, nkw, kwnames);
-    case OBJ_INSTANCE: {
-      Value method;
-      if (table_get(&AS_INSTANCE(callee)->klass->methods, OBJ_VAL(vm->call_string), &method)) {
-        return call_method(vm, method, callee, argc, nkw, kwnames, false);
-      }
-      vm_throw_error(vm, "%s instance is not callable (its class has no call method)", vm_type_name(callee));
-      return CALL_ERROR;
-    }
-    default: break;
-    }
-  }
-  vm_throw_error(vm, "cannot call %s", vm_type_name(callee));
-  return CALL_ERROR;
-}
-
-/* recv.name(args) with recv in the callee slot; no bound method is made. */
-static CallStatus invoke(AgVM *vm, ObjString *name, int argc, int nkw, ObjString *const *kwnames) {
-  Value *slot = vm->stack_top - nkw - argc - 1;
-  Value receiver = *slot;
-  Value method;
-  if (IS_INSTANCE(receiver)) {
-    ObjInstance *inst = AS_INSTANCE(receiver);
-    if (inst->fields.count > 0 && table_get(&inst->fields, OBJ_VAL(name), &method)) {
-      *slot = method;
-      return call_value(vm, method, argc, nkw, kwnames);
-    }
-    if (table_get(&inst->klass->methods, OBJ_VAL(name), &method)) {
-      return call_method(vm, method, receiver, argc, nkw, kwnames, false);
-    }
-    vm_throw_error(vm, "%s instance has no field or method '%s'", inst->klass->name->chars, name->chars);
-    return CALL_ERROR;
-  }
-  Table *methods = NULL;
-  if (IS_LIST(receiver)) methods = &vm->list_methods;
-  else if (IS_STRING(receiver)) methods = &vm->string_methods;
-  else if (IS_MAP(receiver)) methods = &vm->map_methods;
-  else if (IS_CLASS(receiver)) methods = &AS_CLASS(receiver)->methods;
-  if (methods != NULL && table_get(methods, OBJ_VAL(name), &method)) {
-    return call_method(vm, method, receiver, argc, nkw, kwnames, false);
-  }
-  if ((IS_TENSOR(receiver) || IS_NODE(receiver)) && vm->tensor_hooks != NULL) {
-    Value *args = slot + 1;
-    AgKwargs kw = {nkw, kwnames, args + argc};
-    Value result = vm->tensor_hooks->invoke(vm, receiver, name, argc, args, &kw);
-    if (IS_EXCEPTION(result)) return CALL_ERROR;
-    vm->stack_top = slot;
-    push(vm, result);
-    return CALL_DONE;
-  }
-  /* modules, and everything else: attribute lookup, then a call */
-  Value callee = vm_get_attr(vm, receiver, name);
-  if (IS_EXCEPTION(callee)) return CALL_ERROR;
-  *slot = callee;
-  return call_value(vm, callee, argc, nkw, kwnames);
 }
 
 /* ---- exceptions ---- */
@@ -470,12 +221,12 @@ static void repl_show(AgVM *vm, Value v) {
 
 static void kw_names_of(Value list, ObjString **out) {
   ObjList *l = AS_LIST(list);
-  for (int i = 0; i < l->count && i < KW_MAX; i++) out[i] = AS_STRING(l->items[i]);
+  for (int i = 0; i < l->count && i < VM_KW_MAX; i++) out[i] = AS_STRING(l->items[i]);
 }
 
 /* Pushes the list's items as positional arguments (CALL_SPREAD). */
 static bool spread_arguments(AgVM *vm, int nkw, int *argc) {
-  Value kwvals[KW_MAX];
+  Value kwvals[VM_KW_MAX];
   for (int i = 0; i < nkw; i++) kwvals[i] = vm->stack_top[-nkw + i];
   Value list = vm->stack_top[-nkw - 1];
   if (!IS_LIST(list)) {
@@ -967,7 +718,7 @@ dispatch:
     ip -= offset;
     if (vm_interrupt_requested) {
       SYNC();
-      interrupted(vm);
+      vm_raise_interrupted(vm);
       THROW();
     }
     VM_DISPATCH();
@@ -991,7 +742,7 @@ dispatch:
         VM_DISPATCH();
       }
     }
-    AFTER_CALL(call_value(vm, callee, argc, 0, NULL));
+    AFTER_CALL(vm_call_value(vm, callee, argc, 0, NULL));
     VM_DISPATCH();
   }
   VM_CASE(CALL_KW) {
@@ -999,28 +750,28 @@ dispatch:
     int nkw = READ_BYTE();
     Value names = READ_CONSTANT();
     SYNC();
-    ObjString *kwnames[KW_MAX];
+    ObjString *kwnames[VM_KW_MAX];
     kw_names_of(names, kwnames);
-    AFTER_CALL(call_value(vm, PEEK(argc + nkw), argc, nkw, kwnames));
+    AFTER_CALL(vm_call_value(vm, PEEK(argc + nkw), argc, nkw, kwnames));
     VM_DISPATCH();
   }
   VM_CASE(CALL_SPREAD) {
     int nkw = READ_BYTE();
     Value names = READ_CONSTANT();
     SYNC();
-    ObjString *kwnames[KW_MAX];
+    ObjString *kwnames[VM_KW_MAX];
     kw_names_of(names, kwnames);
     int argc;
     if (!spread_arguments(vm, nkw, &argc)) THROW();
     LOAD_SP();
-    AFTER_CALL(call_value(vm, PEEK(argc + nkw), argc, nkw, kwnames));
+    AFTER_CALL(vm_call_value(vm, PEEK(argc + nkw), argc, nkw, kwnames));
     VM_DISPATCH();
   }
   VM_CASE(INVOKE) {
     ObjString *name = READ_STRING();
     int argc = READ_BYTE();
     SYNC();
-    AFTER_CALL(invoke(vm, name, argc, 0, NULL));
+    AFTER_CALL(vm_invoke_slot(vm, name, argc, 0, NULL));
     VM_DISPATCH();
   }
   VM_CASE(SUPER_INVOKE) {
@@ -1033,7 +784,7 @@ dispatch:
       vm_throw_error(vm, "class %s has no method '%s'", parent->name->chars, name->chars);
       THROW();
     }
-    AFTER_CALL(call_method(vm, method, PEEK(argc), argc, 0, NULL, false));
+    AFTER_CALL(vm_call_method(vm, method, PEEK(argc), argc, 0, NULL, false));
     VM_DISPATCH();
   }
   VM_CASE(CLOSURE) {
@@ -1443,14 +1194,14 @@ exception:
 Value vm_call_kw(AgVM *vm, Value callee, int argc, const Value *args, const AgKwargs *kw) {
   int nkw = kw ? kw->count : 0;
   if (vm->native_depth >= VM_NATIVE_DEPTH_MAX || vm->stack_top + argc + nkw + 16 > vm->stack_limit ||
-      nkw > KW_MAX) {
+      nkw > VM_KW_MAX) {
     return vm_throw_error(vm, "stack overflow");
   }
   Value *base_slot = vm->stack_top;
   push(vm, callee);
   for (int i = 0; i < argc; i++) push(vm, args[i]);
   for (int i = 0; i < nkw; i++) push(vm, kw->values[i]);
-  CallStatus status = call_value(vm, callee, argc, nkw, kw ? kw->names : NULL);
+  CallStatus status = vm_call_value(vm, callee, argc, nkw, kw ? kw->names : NULL);
   Value result = VM_EXCEPTION;
   if (status == CALL_DONE) {
     result = vm->stack_top[-1];
@@ -1476,7 +1227,7 @@ Value vm_invoke(AgVM *vm, Value receiver, ObjString *name, int argc, const Value
   push(vm, receiver);
   for (int i = 0; i < argc; i++) push(vm, args[i]);
   for (int i = 0; i < nkw; i++) push(vm, kw->values[i]);
-  CallStatus status = invoke(vm, name, argc, nkw, kw ? kw->names : NULL);
+  CallStatus status = vm_invoke_slot(vm, name, argc, nkw, kw ? kw->names : NULL);
   Value result = VM_EXCEPTION;
   if (status == CALL_DONE) {
     result = vm->stack_top[-1];
