@@ -81,6 +81,8 @@ typedef struct GradNode GradNode;
   X(ClampMinBackward0)                                                          \
   X(ClampMaxBackward0)                                                          \
   X(WhereBackward0)                                                             \
+  X(MaskedFillBackward0)                                                        \
+  X(MaskedFillBackward1)                                                        \
   X(SumBackward0)                                                               \
   X(SumBackward1)                                                               \
   X(MeanBackward0)                                                              \
@@ -96,10 +98,12 @@ typedef struct GradNode GradNode;
   X(NormBackward1)                                                              \
   X(LogsumexpBackward0)                                                         \
   X(ViewBackward0)                                                              \
+  X(AliasBackward0)                                                             \
   X(ReshapeAliasBackward0)                                                      \
   X(UnsafeViewBackward0)                                                        \
   X(SqueezeBackward0)                                                           \
   X(SqueezeBackward1)                                                           \
+  X(SqueezeBackward3)                                                           \
   X(UnsqueezeBackward0)                                                         \
   X(TransposeBackward0)                                                         \
   X(TBackward0)                                                                 \
@@ -122,6 +126,8 @@ typedef struct GradNode GradNode;
   X(AsStridedBackward0)        /* a view rebuilt from its base's new history */  \
   X(AsStridedScatterBackward0) /* zeros with g written into a view's region */   \
   X(IndexSelectBackward0)                                                       \
+  X(EmbeddingBackward0)                                                         \
+  X(EmbeddingDenseBackward0)                                                    \
   X(GatherBackward0)                                                            \
   X(ScatterAddBackward0)                                                        \
   X(MmBackward0)                                                                \
@@ -194,6 +200,8 @@ bool ag_remove_hook(Tensor *t, int handle);
 
 /* Frees the thread's free lists of nodes (for leak checkers at exit). */
 void ag_free_caches(void);
+/* While disabled (VM teardown), freed nodes and metas are not cached. */
+void ag_set_caches_enabled(bool enabled);
 
 /* ---- graph nodes ---- */
 GradNode *grad_node_retain(GradNode *node);
@@ -265,6 +273,9 @@ Tensor *ag_clamp(Tensor *a, double lo, double hi);          /* NAN: no bound */
 Tensor *ag_clamp_min(Tensor *a, double lo);
 Tensor *ag_clamp_max(Tensor *a, double hi);
 Tensor *ag_where(const Tensor *cond, Tensor *a, Tensor *b);
+/* a.masked_fill(mask, value): value is a 0-d tensor; value_is_tensor says whether
+ * the script passed a tensor (MaskedFillBackward1, an edge to it) or a number. */
+Tensor *ag_masked_fill(Tensor *a, const Tensor *mask, Tensor *value, bool value_is_tensor);
 
 Tensor *ag_sum(Tensor *a, const int *dims, int ndims, bool keepdim); /* dims NULL: all */
 Tensor *ag_mean(Tensor *a, const int *dims, int ndims, bool keepdim);
@@ -305,6 +316,9 @@ Tensor *ag_index(Tensor *a, const IndexItem *items, int n);
 bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v);
 Tensor *ag_index_select(Tensor *a, int dim, const Tensor *index);
 Tensor *ag_gather(Tensor *a, int dim, const Tensor *index);
+/* torch.embedding(weight, indices): the rows of a 2-D weight at int64 indices
+ * of any shape (EmbeddingBackward0). */
+Tensor *ag_embedding(Tensor *weight, const Tensor *indices);
 
 Tensor *ag_matmul(Tensor *a, Tensor *b);
 Tensor *ag_mm(Tensor *a, Tensor *b);

@@ -324,6 +324,14 @@ static bool d_clamp(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
   return done(&s, n, out);
 }
 
+static bool d_masked_fill(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *mask = saved(&s, n, 0), *zero = zero_like(&s, G);
+  if (needs[0] && mask && zero) give(out, 0, keep(&s, ag_masked_fill(G, mask, zero, false)));
+  if (n->nnext > 1 && needs[1]) give(out, 1, where(&s, mask, G, zero));
+  return done(&s, n, out);
+}
+
 static bool d_where(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *cond = saved(&s, n, 0), *zero = zero_like(&s, G);
@@ -561,6 +569,7 @@ static bool d_unbind(GradNode *n, Tensor *const *g, Tensor **out, const bool *ne
 static AgNodeKind index_backward_kind(AgNodeKind k) {
   return k == AG_NODE_SelectBackward0  ? AG_NODE_SelectBackwardBackward0
          : k == AG_NODE_SliceBackward0 ? AG_NODE_SliceBackwardBackward0
+         : k == AG_NODE_EmbeddingBackward0 ? AG_NODE_EmbeddingDenseBackward0
                                        : AG_NODE_IndexPutImplBackward0;
 }
 
@@ -804,6 +813,8 @@ const AgDerivFn ag_derivatives[AG_NODE_COUNT] = {
     F(ClampMinBackward0, d_clamp),
     F(ClampMaxBackward0, d_clamp),
     F(WhereBackward0, d_where),
+    F(MaskedFillBackward0, d_masked_fill),
+    F(MaskedFillBackward1, d_masked_fill),
     F(SumBackward0, d_sum),
     F(SumBackward1, d_sum),
     F(MeanBackward0, d_mean),
@@ -819,10 +830,12 @@ const AgDerivFn ag_derivatives[AG_NODE_COUNT] = {
     F(NormBackward1, d_norm),
     F(LogsumexpBackward0, d_logsumexp),
     F(ViewBackward0, d_reshape),
+    F(AliasBackward0, d_identity),
     F(ReshapeAliasBackward0, d_reshape),
     F(UnsafeViewBackward0, d_reshape),
     F(SqueezeBackward0, d_reshape),
     F(SqueezeBackward1, d_reshape),
+    F(SqueezeBackward3, d_reshape),
     F(UnsqueezeBackward0, d_reshape),
     F(TransposeBackward0, d_transpose),
     F(TBackward0, d_t),
@@ -837,6 +850,8 @@ const AgDerivFn ag_derivatives[AG_NODE_COUNT] = {
     F(SliceBackward0, d_index),
     F(IndexBackward0, d_index),
     F(IndexSelectBackward0, d_index),
+    F(EmbeddingBackward0, d_index),
+    F(EmbeddingDenseBackward0, d_index_again),
     F(IndexPutBackward0, d_index_put),
     F(CopySlices, d_index_put),
     F(IndexPutImplBackward0, d_index_again),

@@ -281,17 +281,32 @@ static bool can_steal(const Tensor *g) {
   return g->refcount == 1 && !g->meta && g->storage->refcount == 1 && tensor_is_contiguous(g);
 }
 
-/* .grad += grad as AccumulateGrad does: in place unless building a graph. */
+/* The first .grad under create_graph: PyTorch copies the gradient into a new
+ * tensor (new_empty_strided + copy_), so it shows CopyBackwards with edges
+ * [None, grad's history] and version 1. */
+static Tensor *copy_with_history(Tensor *grad) {
+  Tensor *out = tensor_clone(grad);
+  if (!out) return NULL;
+  tensor_bump_version(out);
+  if (!ag_record_wanted(&grad, 1, out)) return out;
+  Tensor *ins[2] = {NULL, grad};
+  return ag_record_finish(ag_record_node(AG_NODE_CopyBackwards, ins, 2, 0, 1), out);
+}
+
+/* .grad += grad as AccumulateGrad does: in place unless building a graph
+ * (then out of place, recorded). */
 static bool accumulate_into(Tensor *var, Tensor *grad, bool create_graph) {
   AgMeta *m = meta_get(var);
   if (!m) return false;
   Tensor *sum;
   if (!m->grad) {
-    sum = create_graph      ? ag_clone(grad)
+    sum = create_graph      ? copy_with_history(grad)
           : can_steal(grad) ? tensor_retain(grad)
                             : tensor_clone(grad);
-  } else if (!create_graph && !m->grad->meta) {
-    return tensor_binary_(BIN_ADD, m->grad, grad);
+  } else if (!create_graph) {
+    if (!tensor_binary_(BIN_ADD, m->grad, grad)) return false;
+    if (m->grad->meta) ag_note_inplace_write(m->grad);
+    return true;
   } else {
     sum = ag_binary(BIN_ADD, m->grad, grad);
   }

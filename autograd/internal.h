@@ -138,6 +138,7 @@ typedef struct {
 static inline AgMeta *meta_of(const Tensor *t) { return (AgMeta *)t->meta; }
 AgMeta *meta_get(Tensor *t); /* creates on demand; NULL when out of memory */
 void ag_free_meta_cache(void);
+void ag_meta_cache_enable(bool enabled);
 /* Its gradient edge (grad_fn, AccumulateGrad or none), the node a new reference. */
 AgEdge tensor_edge(Tensor *t);
 void hooks_free(AgHook *h);

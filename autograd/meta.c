@@ -89,6 +89,9 @@ void hooks_free(AgHook *h) {
 #define META_POOL_MAX 65536
 static _Thread_local AgMeta *meta_pool;
 static _Thread_local int meta_pool_size;
+static _Thread_local int meta_pool_max = META_POOL_MAX; /* 0 while caches are disabled */
+
+void ag_meta_cache_enable(bool enabled) { meta_pool_max = enabled ? META_POOL_MAX : 0; }
 
 static AgMeta *meta_alloc(void) {
   AgMeta *m = meta_pool;
@@ -100,7 +103,7 @@ static AgMeta *meta_alloc(void) {
 }
 
 static void meta_free(AgMeta *m) {
-  if (meta_pool_size >= META_POOL_MAX) {
+  if (meta_pool_size >= meta_pool_max) {
     free(m);
     return;
   }
@@ -162,8 +165,8 @@ bool ag_set_requires_grad(Tensor *t, bool requires_grad) {
                      "differentiation use var_no_grad = var.detach().");
     return false;
   }
-  if (requires_grad && !dtype_is_float(t->dtype)) {
-    tensor_set_error("Only Tensors of floating point and complex dtype can require gradients");
+  if (requires_grad && !dtype_is_float(t->dtype)) { /* the .requires_grad setter's words */
+    tensor_set_error("only Tensors of floating point and complex dtype can require gradients");
     return false;
   }
   if (!requires_grad && !t->meta) return true;

@@ -22,6 +22,7 @@ const char *ag_node_kind_name(AgNodeKind kind) {
 #define NODE_POOL_MAX 65536
 static _Thread_local GradNode *node_pool;
 static _Thread_local int node_pool_size;
+static _Thread_local int node_pool_max = NODE_POOL_MAX; /* 0 while caches are disabled */
 static _Thread_local uint64_t node_counter;
 static _Thread_local GradNode *dying;
 static _Thread_local bool draining;
@@ -116,13 +117,18 @@ static void node_destroy(GradNode *n) {
     tensor_release(n->variable);
   }
   node_free_arrays(n);
-  if (node_pool_size < NODE_POOL_MAX) {
+  if (node_pool_size < node_pool_max) {
     n->free_next = node_pool;
     node_pool = n;
     node_pool_size++;
   } else {
     free(n);
   }
+}
+
+void ag_set_caches_enabled(bool enabled) {
+  node_pool_max = enabled ? NODE_POOL_MAX : 0;
+  ag_meta_cache_enable(enabled);
 }
 
 void ag_free_caches(void) {

@@ -253,6 +253,32 @@ Tensor *ag_where(const Tensor *cond, Tensor *a, Tensor *b) {
   return ag_record_finish(n, out);
 }
 
+/* masked_fill(mask, value): MaskedFillBackward0 for a number value, and
+ * MaskedFillBackward1 (an edge to the value) when the value is a tensor. The
+ * result has the broadcast shape of self and mask, self's dtype. */
+Tensor *ag_masked_fill(Tensor *a, const Tensor *mask, Tensor *value, bool value_is_tensor) {
+  if (mask->dtype != DT_BOOL) {
+    tensor_set_error("masked_fill_ only supports boolean masks, but got mask with dtype %s",
+                     tensor_dtype_torch_name(mask->dtype));
+    return NULL;
+  }
+  if (value->ndim != 0) {
+    tensor_set_error("masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
+                     "with %d dimension(s).", value->ndim);
+    return NULL;
+  }
+  Tensor *v = tensor_to_dtype(value, a->dtype);
+  Tensor *out = v ? tensor_where(mask, v, a) : NULL;
+  tensor_release(v);
+  Tensor *ins[2] = {a, value};
+  int nin = value_is_tensor ? 2 : 1;
+  if (!ag_record_wanted(ins, nin, out)) return out;
+  GradNode *n = ag_record_node(value_is_tensor ? AG_NODE_MaskedFillBackward1
+                                               : AG_NODE_MaskedFillBackward0, ins, nin, 1, 1);
+  if (n) node_save(n, 0, "mask", (Tensor *)mask, false);
+  return ag_record_finish(n, out);
+}
+
 /* ---- reductions ---- */
 
 static GradNode *reduction_record(AgNodeKind kind, Tensor *a, const int *dims, int ndims,

@@ -249,10 +249,45 @@ Tensor *ag_gather(Tensor *a, int dim, const Tensor *index) {
   return ag_record_finish(n, out);
 }
 
+Tensor *ag_embedding(Tensor *weight, const Tensor *indices) {
+  if (indices->dtype != DT_INT64) {
+    const char *type = indices->dtype == DT_BOOL ? "CPUBoolType" : NULL;
+    tensor_set_error("Expected tensor for argument #1 'indices' to have one of the following "
+                     "scalar types: Long, Int; but got %s%s%s instead (while checking arguments "
+                     "for embedding)", type ? type : "torch.",
+                     type ? "" : tensor_dtype_torch_name(indices->dtype), type ? "" : "Tensor");
+    return NULL;
+  }
+  if (weight->ndim != 2) {
+    tensor_set_error("'weight' must be 2-D");
+    return NULL;
+  }
+  for (int64_t i = 0; i < indices->numel; i++) {
+    double k = tensor_get_flat(indices, i);
+    if (k < 0 || k >= (double)weight->shape[0]) {
+      tensor_set_error("index out of range in self");
+      return NULL;
+    }
+  }
+  IndexItem it = {0};
+  it.kind = IDX_TENSOR;
+  it.tensor = indices;
+  Tensor *out = tensor_index(weight, &it, 1);
+  if (!ag_record_wanted(&weight, 1, out)) return out;
+  GradNode *node =
+      node_with_items(ag_record_node(AG_NODE_EmbeddingBackward0, &weight, 1, 0, 1), &it, 1);
+  if (node) node->has_saved = true; /* PyTorch saves the indices */
+  return ag_record_finish(node, out);
+}
+
 static bool consumes_dim(IndexKind k) { return k == IDX_INT || k == IDX_SLICE; }
 
-static bool is_full_slice(const IndexItem *it) {
-  return it->kind == IDX_SLICE && !it->has_start && !it->has_stop && it->step == 1;
+/* PyTorch skips a slice of a multi-item index that is written out as the
+ * whole dimension (start 0, stop exactly the size, step 1): x[0:2, 1] records
+ * only the select. A missing stop is INT64_MAX there, so x[:, 1] records it. */
+static bool is_noop_slice(const IndexItem *it, int64_t size) {
+  return it->kind == IDX_SLICE && (!it->has_start || it->start == 0) && it->has_stop &&
+         it->stop == size && it->step == 1;
 }
 
 /* One basic item applied at *dim, as a recorded view (NULL item: skipped). */
@@ -277,7 +312,14 @@ static Tensor *basic_item(Tensor *cur, const IndexItem *it, int *dim) {
   }
 }
 
-/* Basic indexing as PyTorch records it: one view node per item, full slices skipped. */
+static Tensor *ag_alias(Tensor *a) {
+  return view_record(AG_NODE_AliasBackward0, a, tensor_alias(a), NULL);
+}
+
+/* Basic indexing as PyTorch 1.13 records it: a single item is one node
+ * (x[:] is a SliceBackward0, x[...] an AliasBackward0); several items give
+ * one view node per item, skipping slices that name the whole dimension, and
+ * an alias when nothing is left. */
 static Tensor *index_basic(Tensor *a, const IndexItem *items, int n) {
   int consuming = 0;
   for (int k = 0; k < n; k++)
@@ -285,6 +327,11 @@ static Tensor *index_basic(Tensor *a, const IndexItem *items, int n) {
   if (consuming > a->ndim) {
     tensor_set_error("too many indices for tensor of dimension %d", a->ndim);
     return NULL;
+  }
+  if (n == 1 && items[0].kind == IDX_ELLIPSIS) return ag_alias(a);
+  if (n == 1) {
+    int dim = 0;
+    return basic_item(a, &items[0], &dim);
   }
   Tensor *cur = tensor_retain(a);
   int dim = 0, left = consuming;
@@ -295,7 +342,7 @@ static Tensor *index_basic(Tensor *a, const IndexItem *items, int n) {
       continue;
     }
     if (consumes_dim(it->kind)) left--;
-    if (is_full_slice(it)) {
+    if (is_noop_slice(it, cur->shape[dim])) {
       dim++;
       continue;
     }
@@ -303,10 +350,9 @@ static Tensor *index_basic(Tensor *a, const IndexItem *items, int n) {
     tensor_release(cur);
     cur = next;
   }
-  if (cur == a) { /* only full slices: still a new view, as t[:] is */
+  if (cur == a) { /* nothing recorded: still a new view, as x[...] is */
     tensor_release(cur);
-    cur = a->ndim > 0 ? ag_slice(a, 0, 0, INT64_MAX, 1)
-                      : view_record(AG_NODE_ViewBackward0, a, tensor_alias(a), NULL);
+    cur = ag_alias(a);
   }
   return cur;
 }
@@ -426,11 +472,8 @@ Tensor *ag_linear(Tensor *x, Tensor *w, Tensor *bias) {
 
 /* PyTorch's outer: self.reshape({n, 1}) * vec2. */
 Tensor *ag_outer(Tensor *a, Tensor *b) {
-  if (!ag_should_record((Tensor *[2]){a, b}, 2)) return tensor_outer(a, b);
-  if (a->ndim != 1 || b->ndim != 1) {
-    tensor_set_error("outer: expected 1-D tensors, but got %dD and %dD", a->ndim, b->ndim);
-    return NULL;
-  }
+  if (!ag_should_record((Tensor *[2]){a, b}, 2) || a->ndim != 1 || b->ndim != 1)
+    return tensor_outer(a, b); /* its errors */
   int64_t shape[2] = {a->shape[0], 1};
   Tensor *col = ag_reshape(a, 2, shape);
   Tensor *out = col ? ag_binary(BIN_MUL, col, b) : NULL;
@@ -438,24 +481,47 @@ Tensor *ag_outer(Tensor *a, Tensor *b) {
   return out;
 }
 
-/* (..., n, m) @ (m, p) or (m): fold the batch into the rows (as PyTorch
- * 1.13: a vector operand becomes a column, then mm and _unsafe_view). */
+/* PyTorch 1.13's should_fold: t (3-D or more) against a 1-D or 2-D operand
+ * is folded into a matrix, unless t is a (b, m, n) whose last two dims are
+ * transposed over a contiguous batch (bmm handles that without a copy). */
+static bool should_fold(const Tensor *t, int other_ndim) {
+  if (t->ndim < 3 || (other_ndim != 1 && other_ndim != 2)) return false;
+  return !(t->ndim == 3 && other_ndim == 2 && t->stride[2] != 1 &&
+           t->stride[0] == t->shape[1] * t->shape[2]);
+}
+
+/* The folded case as PyTorch 1.13 records it: the larger operand (t1; the
+ * right one transposed when it is the larger) is reshaped into a matrix, mm
+ * or mv, then _unsafe_view back (and transposed back, copying, when the
+ * operands were swapped). */
 static Tensor *matmul_folded(Tensor *a, Tensor *b) {
-  int64_t rows[2] = {-1, a->shape[a->ndim - 1]};
-  int64_t out_shape[TENSOR_MAX_DIMS];
-  int nout = a->ndim - 1;
-  memcpy(out_shape, a->shape, (size_t)nout * sizeof(int64_t));
-  if (b->ndim == 2) out_shape[nout++] = b->shape[1];
-  Tensor *col = b->ndim == 1 ? ag_unsqueeze(b, -1) : tensor_retain(b);
-  Tensor *flat = col ? ag_contiguous(a) : NULL;
-  THEN(flat, ag_view(flat, 2, rows));
-  THEN(flat, ag_mm(flat, col));
-  tensor_release(col);
+  bool transpose = b->ndim > a->ndim;
+  Tensor *t1 = transpose ? ag_transpose(b, -1, -2) : tensor_retain(a);
+  Tensor *t2 = !transpose ? tensor_retain(b) : a->ndim == 2 ? ag_t(a) : tensor_retain(a);
+  if (!t1 || !t2) {
+    tensor_release(t1);
+    tensor_release(t2);
+    return NULL;
+  }
+  int64_t out_shape[TENSOR_MAX_DIMS], rows = 1;
+  int nout = t1->ndim - 1;
+  for (int d = 0; d < nout; d++)
+    rows *= out_shape[d] = t1->shape[d];
+  bool t2_matrix = t2->ndim == 2;
+  if (t2_matrix) out_shape[nout++] = t2->shape[1];
+  Tensor *flat = ag_reshape(t1, 2, (int64_t[2]){rows, t1->shape[t1->ndim - 1]});
+  tensor_release(t1);
+  THEN(flat, t2_matrix ? ag_mm(flat, t2) : ag_mv(flat, t2));
+  tensor_release(t2);
   if (!flat) return NULL;
   Tensor *out = tensor_view(flat, nout, out_shape);
   if (out && ag_record_wanted(&flat, 1, out))
     out = ag_record_finish(ag_record_node(AG_NODE_UnsafeViewBackward0, &flat, 1, 0, 1), out);
   tensor_release(flat);
+  if (out && transpose && t2_matrix) {
+    THEN(out, ag_transpose(out, -1, -2));
+    THEN(out, ag_contiguous(out));
+  }
   return out;
 }
 
@@ -502,21 +568,22 @@ fail:
 
 /* PyTorch 1.13's matmul dispatch on the operands' ranks. */
 Tensor *ag_matmul(Tensor *a, Tensor *b) {
-  if (!ag_should_record((Tensor *[2]){a, b}, 2)) return tensor_matmul(a, b);
   if (a->ndim == 0 || b->ndim == 0) return tensor_matmul(a, b); /* its error */
   if (a->ndim == 1 && b->ndim == 1) return ag_dot(a, b);
   if (a->ndim == 2 && b->ndim == 1) return ag_mv(a, b);
   if (a->ndim == 2 && b->ndim == 2) return ag_mm(a, b);
-  if (a->ndim == 1 && b->ndim == 2) {
+  if (a->ndim == 1 && b->ndim == 2) { /* unsqueeze(0).mm(b).squeeze_(0) */
     Tensor *row = ag_unsqueeze(a, 0);
     THEN(row, ag_mm(row, b));
-    THEN(row, ag_squeeze(row, 0, true));
-    return row;
+    if (!row) return NULL;
+    Tensor *out = tensor_squeeze(row, 0, true); /* in place in PyTorch: not a view */
+    if (out && ag_record_wanted(&row, 1, out))
+      out = ag_record_finish(ag_record_node(AG_NODE_SqueezeBackward3, &row, 1, 0, 1), out);
+    tensor_release(row);
+    return out;
   }
-  int64_t k_a = a->shape[a->ndim - 1];
-  int64_t k_b = b->ndim == 1 ? b->shape[0] : b->shape[b->ndim - 2];
-  if (k_a != k_b) return tensor_matmul(a, b); /* fails with tensor/'s wording */
-  if (a->ndim >= 3 && b->ndim <= 2) return matmul_folded(a, b);
+  /* the same steps with or without grad, so errors are worded as PyTorch's */
+  if (should_fold(a, b->ndim) || should_fold(b, a->ndim)) return matmul_folded(a, b);
   return matmul_batched(a, b);
 }
 

@@ -45,6 +45,12 @@ static void state_free(AgVM *vm, void *state) {
   table_free(vm, &st->tensor_names);
   table_free(vm, &st->node_names);
   free(st);
+  /* The VM frees its objects (tensors, graphs) after this: let those go
+   * straight back to the allocator, so that nothing stays cached at exit. */
+  ag_set_caches_enabled(false);
+  tensor_set_caches_enabled(false);
+  ag_free_caches();
+  tensor_free_caches();
 }
 
 static void state_new(AgVM *vm) {
@@ -55,6 +61,8 @@ static void state_new(AgVM *vm) {
   }
   table_init(&st->tensor_names);
   table_init(&st->node_names);
+  ag_set_caches_enabled(true); /* after an earlier VM's teardown */
+  tensor_set_caches_enabled(true);
   rng_seed(&st->rng, 0x5eed); /* a fixed default, as reproducible runs are the norm */
   vm->lib_state = st;
   vm->lib_state_free = state_free;

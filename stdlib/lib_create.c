@@ -35,6 +35,10 @@ static bool options(AgVM *vm, const char *fname, const AgKwargs *kw, Options *o)
 /* Wraps a new tensor, making it require grad when asked. */
 static Value finish(AgVM *vm, Tensor *t, const Options *o) {
   if (t == NULL) return lib_throw_tensor_error(vm);
+  if (o->requires_grad && !dtype_is_float(t->dtype)) { /* torch.tensor's words */
+    tensor_release(t);
+    return vm_throw_error(vm, "Only Tensors of floating point and complex dtype can require gradients");
+  }
   if (o->requires_grad && !ag_set_requires_grad(t, true)) {
     tensor_release(t);
     return lib_throw_tensor_error(vm);

@@ -132,10 +132,12 @@ Value lt_masked_fill(LT_ARGS) {
   if (!no_kwargs(vm, "masked_fill", kw)) return VM_EXCEPTION;
   if (!IS_TENSOR(args[0]) || lib_t(args[0])->dtype != DT_BOOL)
     return vm_throw_error(vm, "masked_fill only supports boolean masks");
-  Tensor *value = lib_as_tensor(vm, args[1], lib_t(self)->dtype, "masked_fill");
+  bool value_is_tensor = IS_TENSOR(args[1]);
+  Tensor *value = value_is_tensor ? tensor_retain(lib_t(args[1]))
+                                  : lib_as_tensor(vm, args[1], lib_t(self)->dtype, "masked_fill");
   if (value == NULL) return VM_EXCEPTION;
   lib_sync_line(vm);
-  Tensor *r = ag_where(lib_t(args[0]), value, lib_t(self));
+  Tensor *r = ag_masked_fill(lib_t(self), lib_t(args[0]), value, value_is_tensor);
   tensor_release(value);
   return lib_wrap(vm, r);
 }
@@ -648,7 +650,10 @@ Value lt_requires_grad_(LT_ARGS) {
   bool flag;
   if (!lib_bind(vm, "requires_grad_", argc, args, kw, names, 1, v)) return VM_EXCEPTION;
   if (!lib_flag(vm, v[0], true, &flag)) return VM_EXCEPTION;
-  if (!ag_set_requires_grad(lib_t(self), flag)) return lib_throw_tensor_error(vm);
+  Tensor *t = lib_t(self);
+  if (flag && ag_is_leaf(t) && !dtype_is_float(t->dtype)) /* PyTorch's words on this path */
+    return vm_throw_error(vm, "only Tensors of floating point dtype can require gradients");
+  if (!ag_set_requires_grad(t, flag)) return lib_throw_tensor_error(vm);
   return self;
 }
 

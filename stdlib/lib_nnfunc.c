@@ -70,8 +70,8 @@ static Value native_dropout(NATIVE_ARGS) {
   return lib_wrap(vm, ag_dropout(&lib_state(vm)->rng, lib_t(v[0]), p, training));
 }
 
-/* linear(x, w, b=nil) = x @ w.T + b. PyTorch records AddmmBackward0 for a
- * 2-D x with a bias; without an addmm op we record t, matmul and add. */
+/* linear(x, w, b=nil) = x @ w.T + b, recorded as F.linear in PyTorch 1.13
+ * (AddmmBackward0 for a 2-D x with a bias; see ag_linear). */
 static Value native_linear(NATIVE_ARGS) {
   static const char *const names[] = {"input", "weight", "bias"};
   Value v[3];
@@ -81,14 +81,18 @@ static Value native_linear(NATIVE_ARGS) {
   bool has_bias = !IS_UNDEF(v[2]) && !IS_NIL(v[2]);
   if (has_bias && !IS_TENSOR(v[2])) return lib_type_error(vm, "linear", "bias", v[2]);
   lib_sync_line(vm);
-  Tensor *wt = ag_t(lib_t(v[1]));
-  if (wt == NULL) return lib_throw_tensor_error(vm);
-  Tensor *y = ag_matmul(lib_t(v[0]), wt);
-  tensor_release(wt);
-  if (y == NULL || !has_bias) return lib_wrap(vm, y);
-  Tensor *r = ag_binary(BIN_ADD, y, lib_t(v[2]));
-  tensor_release(y);
-  return lib_wrap(vm, r);
+  return lib_wrap(vm, ag_linear(lib_t(v[0]), lib_t(v[1]), has_bias ? lib_t(v[2]) : NULL));
+}
+
+/* embedding(weight, indices): rows of weight (torch.embedding's order). */
+static Value native_embedding(NATIVE_ARGS) {
+  static const char *const names[] = {"weight", "indices"};
+  Value v[2];
+  if (!lib_bind(vm, "embedding", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "embedding", "weight", v[0]);
+  if (!IS_TENSOR(v[1])) return lib_type_error(vm, "embedding", "indices", v[1]);
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_embedding(lib_t(v[0]), lib_t(v[1])));
 }
 
 void lib_install_nnfunc(AgVM *vm) {
@@ -99,4 +103,5 @@ void lib_install_nnfunc(AgVM *vm) {
   vm_define_native(vm, "binary_cross_entropy", native_binary_cross_entropy, 2, 3, true);
   vm_define_native(vm, "dropout", native_dropout, 1, 3, true);
   vm_define_native(vm, "linear", native_linear, 2, 3, true);
+  vm_define_native(vm, "embedding", native_embedding, 2, 2, true);
 }

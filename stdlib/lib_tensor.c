@@ -520,8 +520,8 @@ static Value hook_repr(AgVM *vm, Value v) {
 
 /* ---- attributes and methods ---- */
 
+/* x.T is permute(reversed dims) in PyTorch 1.13 (PermuteBackward0), for every rank. */
 static Value attr_t(AgVM *vm, Tensor *t) {
-  if (t->ndim <= 2) return lib_wrap(vm, ag_t(t));
   int perm[TENSOR_MAX_DIMS];
   for (int i = 0; i < t->ndim; i++) perm[i] = t->ndim - 1 - i;
   return lib_wrap(vm, ag_permute(t, perm, t->ndim));
@@ -564,6 +564,8 @@ static Value hook_get_attr(AgVM *vm, Value obj, ObjString *name) {
 static Value set_requires_grad(AgVM *vm, Tensor *t, Value v) {
   bool flag;
   if (!lib_flag(vm, v, true, &flag)) return VM_EXCEPTION;
+  if (flag && !ag_is_leaf(t)) /* requires_grad_() accepts this; the setter does not */
+    return vm_throw_error(vm, "you can only change requires_grad flags of leaf variables.");
   if (!ag_set_requires_grad(t, flag)) return lib_throw_tensor_error(vm);
   return v;
 }
@@ -609,6 +611,20 @@ static Value hook_invoke(AgVM *vm, Value obj, ObjString *name, int argc, const V
   return r;
 }
 
+/* `for row in x`: PyTorch iterates x.unbind(0), so a tensor that requires
+ * grad gives rows sharing one UnbindBackward0 node. Any other tensor is
+ * iterated in place, row by row (no list of views up front). */
+static Value hook_iter(AgVM *vm, Value obj) {
+  if (!IS_TENSOR(obj)) return obj;
+  Tensor *t = lib_t(obj);
+  if (t->ndim == 0 || !ag_is_grad_enabled() || !ag_requires_grad(t)) return obj;
+  Tensor **out = NULL;
+  lib_sync_line(vm);
+  int n = ag_unbind(t, 0, &out);
+  if (n < 0) return lib_throw_tensor_error(vm);
+  return lib_tensor_list(vm, out, n);
+}
+
 static const AgTensorHooks tensor_hooks = {
     .binary = hook_binary,
     .unary = hook_unary,
@@ -619,6 +635,7 @@ static const AgTensorHooks tensor_hooks = {
     .set_attr = hook_set_attr,
     .invoke = hook_invoke,
     .length = hook_length,
+    .iter = hook_iter,
     .repr = hook_repr,
     .to_number = hook_to_number,
 };

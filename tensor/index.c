@@ -14,6 +14,7 @@
 #include "tensor/ops.h"
 #include "tensor/tensor_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,12 +74,22 @@ static bool replace_view(Tensor **cur, Tensor *next) {
   return true;
 }
 
+static void format_shape(char *buf, size_t cap, const Tensor *t) {
+  size_t len = (size_t)snprintf(buf, cap, "[");
+  for (int d = 0; d < t->ndim && len < cap; d++)
+    len += (size_t)snprintf(buf + len, cap - len, "%s%lld", d ? ", " : "", (long long)t->shape[d]);
+  if (len < cap) snprintf(buf + len, cap - len, "]");
+}
+
+/* PyTorch names the whole shapes and the first dims that differ. */
 static bool check_mask_shape(const Tensor *v, const Tensor *mask, int pos) {
   for (int d = 0; d < mask->ndim; d++) {
     if (mask->shape[d] != v->shape[pos + d]) {
-      tensor_set_error("The shape of the mask [%lld] at index %d does not match the shape of the "
-                       "indexed tensor [%lld] at index %d",
-                       (long long)mask->shape[d], d, (long long)v->shape[pos + d], pos + d);
+      char ms[256], vs[256];
+      format_shape(ms, sizeof ms, mask);
+      format_shape(vs, sizeof vs, v);
+      tensor_set_error("The shape of the mask %s at index %d does not match the shape of the "
+                       "indexed tensor %s at index %d", ms, d, vs, pos + d);
       return false;
     }
   }

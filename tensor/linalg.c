@@ -151,7 +151,7 @@ static bool check_dtypes(const Tensor *a, const Tensor *b) {
 
 static bool check_ndim(const char *what, const Tensor *t, int want) {
   if (t->ndim == want) return true;
-  tensor_set_error("%s must be a %s, but got %dD", what, want == 2 ? "matrix" : want == 3 ? "3D tensor" : "vector", t->ndim);
+  tensor_set_error("%s must be a %s", what, want == 2 ? "matrix" : "3D tensor"); /* 1.13's words */
   return false;
 }
 
@@ -230,11 +230,18 @@ Tensor *tensor_bmm(const Tensor *a, const Tensor *b) {
 }
 
 Tensor *tensor_mv(const Tensor *a, const Tensor *v) {
-  if (!check_ndim("self", a, 2) || !check_ndim("vec", v, 1) || !check_dtypes(a, v)) return NULL;
+  if (a->ndim == 0) {
+    tensor_set_error("Dimension specified as 0 but tensor has no dimensions");
+    return NULL;
+  }
+  if (a->ndim != 2 || v->ndim != 1) { /* PyTorch 1.13 words it as addmv does */
+    tensor_set_error("vector + matrix @ vector expected, got 1, %d, %d", a->ndim, v->ndim);
+    return NULL;
+  }
+  if (!check_dtypes(a, v)) return NULL;
   if (a->shape[1] != v->shape[0]) {
-    tensor_set_error("size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
-                     (long long)a->shape[0], (long long)a->shape[0], (long long)a->shape[1],
-                     (long long)v->shape[0]);
+    tensor_set_error("size mismatch, got %lld, %lldx%lld,%lld", (long long)a->shape[0],
+                     (long long)a->shape[0], (long long)a->shape[1], (long long)v->shape[0]);
     return NULL;
   }
   Tensor *col = tensor_unsqueeze(v, 1);
@@ -279,7 +286,8 @@ Tensor *tensor_dot(const Tensor *a, const Tensor *b) {
 
 Tensor *tensor_outer(const Tensor *a, const Tensor *b) {
   if (a->ndim != 1 || b->ndim != 1) {
-    tensor_set_error("outer: Expected 1-D argument self, but got %dD", a->ndim != 1 ? a->ndim : b->ndim);
+    tensor_set_error("outer: Expected 1-D argument %s, but got %d-D", a->ndim != 1 ? "self" : "vec2",
+                     a->ndim != 1 ? a->ndim : b->ndim);
     return NULL;
   }
   Tensor *col = tensor_unsqueeze(a, 1);

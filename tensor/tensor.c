@@ -72,6 +72,7 @@ typedef struct {
   void *big[BIG_CACHE_SLOTS];
   size_t big_size[BIG_CACHE_SLOTS];
   size_t big_total;
+  bool closed; /* freed blocks go back to the allocator (at VM teardown) */
 } AllocCache;
 
 static _Thread_local AllocCache cache;
@@ -89,7 +90,7 @@ static Tensor *tensor_struct_alloc(void) {
 }
 
 static void tensor_struct_free(Tensor *t) {
-  if (TENSOR_USE_CACHES && cache.ntensors < TENSOR_POOL_MAX) {
+  if (TENSOR_USE_CACHES && cache.ntensors < TENSOR_POOL_MAX && !cache.closed) {
     FreeBlock *b = (FreeBlock *)t;
     b->next = cache.tensors;
     cache.tensors = b;
@@ -118,7 +119,8 @@ static void *big_cache_take(size_t nbytes, size_t *capacity) {
 
 /* Keeps a freed big buffer for reuse; evicts older ones to stay in budget. */
 static void big_cache_put(void *p, size_t capacity) {
-  if (!TENSOR_USE_CACHES || capacity < BIG_CACHE_MIN_BYTES || capacity > BIG_CACHE_MAX_TOTAL) {
+  if (!TENSOR_USE_CACHES || cache.closed || capacity < BIG_CACHE_MIN_BYTES ||
+      capacity > BIG_CACHE_MAX_TOTAL) {
     free(p);
     return;
   }
@@ -143,6 +145,8 @@ static void big_cache_put(void *p, size_t capacity) {
   cache.big_size[0] = capacity;
   cache.big_total += capacity;
 }
+
+void tensor_set_caches_enabled(bool enabled) { cache.closed = !enabled; }
 
 void tensor_free_caches(void) {
   while (cache.tensors) {
@@ -238,7 +242,7 @@ Storage *tensor_storage_new(size_t nbytes, bool zero) {
 static void storage_release(Storage *s) {
   if (--s->refcount > 0) return;
   if (s->is_inline) {
-    if (TENSOR_USE_CACHES && cache.nstorages < STORAGE_POOL_MAX) {
+    if (TENSOR_USE_CACHES && cache.nstorages < STORAGE_POOL_MAX && !cache.closed) {
       FreeBlock *b = (FreeBlock *)s;
       b->next = cache.storages;
       cache.storages = b;

@@ -93,6 +93,8 @@ Tensor *tensor_retain(Tensor *t);
 void tensor_release(Tensor *t);
 /* Frees this thread's caches of tensor structs and buffers (at exit; optional). */
 void tensor_free_caches(void);
+/* While disabled (e.g. during VM teardown), freed tensors and buffers are not cached. */
+void tensor_set_caches_enabled(bool enabled);
 
 /* ---- construction ---- */
 /* A new contiguous tensor, uninitialised / zeroed. A shape whose byte size

@@ -442,7 +442,7 @@ Value vm_iter_prepare(AgVM *vm, Value iterable) {
     case OBJ_RANGE: return iterable;
     case OBJ_TENSOR:
       if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
-      return iterable;
+      return vm->tensor_hooks->iter ? vm->tensor_hooks->iter(vm, iterable) : iterable;
     case OBJ_MAP: return map_keys(vm, AS_MAP(iterable));
     default: break;
     }

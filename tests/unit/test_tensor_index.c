@@ -120,7 +120,7 @@ START_TEST(test_mask_reading) {
   Tensor *badmask = tt_make(DT_BOOL, 1, TT_SHAPE(3), TT_VALS(1, 0, 1));
   IndexItem ibad[] = {tidx(badmask)};
   tt_check_error(tensor_index(a, ibad, 1),
-                 "The shape of the mask [3] at index 0 does not match the shape of the indexed tensor [2] at index 0");
+                 "The shape of the mask [3] at index 0 does not match the shape of the indexed tensor [2, 3] at index 0");
   Tensor *yes = tensor_scalar(DT_BOOL, 1), *no = tensor_scalar(DT_BOOL, 0);
   IndexItem iy[] = {tidx(yes)}, in[] = {tidx(no), ii(1)};
   Tensor *ry = tensor_index(a, iy, 1), *rn = tensor_index(a, in, 2);
