@@ -249,6 +249,8 @@ static bool check_int_divisor(BinaryOp op, DType ct, const Tensor *b) {
 /* out = a op b where a and b already have dtype ct and broadcast to out. */
 static bool binary_run(BinaryOp op, DType ct, Tensor *out, const Tensor *a, const Tensor *b) {
   if (!check_int_divisor(op, ct, b)) return false;
+  const Tensor *ins[2] = {a, b};
+  if (tensor_iter_run_flat(binary_kernels[op][ct], NULL, out, ins, 2)) return true;
   TensorIter it;
   tensor_iter_init(&it, out->ndim, out->shape);
   tensor_iter_add(&it, out);
@@ -276,8 +278,38 @@ static Tensor *binary_compute(BinaryOp op, const Tensor *a, const Tensor *b, DTy
   return out;
 }
 
+/* The shape both operands line up with without a TensorIter: a's when b is
+ * a single element or has a's shape, b's when a is a single element; NULL
+ * when they need real broadcasting. */
+static const Tensor *flat_result_shape(const Tensor *a, const Tensor *b) {
+  if (b->numel == 1 && b->ndim <= a->ndim) return a;
+  if (a->numel == 1 && a->ndim <= b->ndim) return b;
+  if (a->ndim != b->ndim || memcmp(a->shape, b->shape, (size_t)a->ndim * sizeof(int64_t)))
+    return NULL;
+  return a;
+}
+
+/* Float operands of one dtype that line up element for element (every op of
+ * a scalar autograd graph, most of a small MLP's): no conversion, no checks
+ * that cannot fail, no TensorIter. NULL when the shortcut does not apply. */
+static Tensor *binary_flat(BinaryOp op, const Tensor *a, const Tensor *b) {
+  DType dt = a->dtype;
+  if (b->dtype != dt || !dtype_is_float(dt) || binary_is_comparison(op)) return NULL;
+  const Tensor *like = flat_result_shape(a, b);
+  if (!like || like->numel > ITER_CHUNK || !tensor_is_contiguous(a) || !tensor_is_contiguous(b))
+    return NULL;
+  Tensor *out = tensor_empty(dt, like->ndim, like->shape);
+  const Tensor *ins[2] = {a, b};
+  if (out && !tensor_iter_run_flat(binary_kernels[op][dt], NULL, out, ins, 2)) {
+    tensor_release(out); /* cannot happen: the conditions above are run_flat's */
+    return NULL;
+  }
+  return out;
+}
+
 Tensor *tensor_binary(BinaryOp op, const Tensor *a, const Tensor *b) {
-  return binary_compute(op, a, b, tensor_result_type(a, b));
+  Tensor *out = binary_flat(op, a, b);
+  return out ? out : binary_compute(op, a, b, tensor_result_type(a, b));
 }
 
 /* Float powers PyTorch computes without pow(): x*x, x*x*x, sqrt(x), 1/x. */
@@ -441,6 +473,7 @@ static bool unary_compute_dtype(UnaryOp op, DType in, DType *ct) {
 }
 
 static bool unary_run(UnaryOp op, DType ct, Tensor *out, const Tensor *a) {
+  if (tensor_iter_run_flat(unary_kernels[op][ct], NULL, out, &a, 1)) return true;
   TensorIter it;
   tensor_iter_init(&it, out->ndim, out->shape);
   tensor_iter_add(&it, out);

@@ -166,11 +166,43 @@ static bool iter_run_tiled(TensorIter *it, IterInner fn, const void *ctx) {
   return !atomic_load(&job.interrupted);
 }
 
+static bool same_shape(const Tensor *a, const Tensor *b) {
+  return a->ndim == b->ndim && (a->ndim == 0 || !memcmp(a->shape, b->shape, (size_t)a->ndim * 8));
+}
+
+bool tensor_iter_run_flat(IterInner fn, const void *ctx, Tensor *out, const Tensor *const *ins,
+                          int nins) {
+  if (out->numel > ITER_CHUNK || !tensor_is_contiguous(out)) return false;
+  char *ptr[ITER_MAX_OPS];
+  int64_t stride[ITER_MAX_OPS];
+  ptr[0] = tensor_data(out);
+  stride[0] = (int64_t)dtype_size(out->dtype);
+  for (int k = 0; k < nins; k++) {
+    const Tensor *t = ins[k];
+    if (t->numel == 1) {
+      stride[k + 1] = 0; /* a broadcast single element */
+    } else if (same_shape(t, out) && tensor_is_contiguous(t)) {
+      stride[k + 1] = (int64_t)dtype_size(t->dtype);
+    } else {
+      return false;
+    }
+    ptr[k + 1] = tensor_data(t);
+  }
+  if (out->numel > 0) fn(out->numel, ptr, stride, ctx);
+  return true;
+}
+
 bool tensor_iter_run(TensorIter *it, IterInner fn, const void *ctx) {
   if (it->numel == 0) return true;
   iter_coalesce(it);
   if (iter_is_transposing(it)) return iter_run_tiled(it, fn, ctx);
   int64_t total = it->numel;
+  if (total <= ITER_CHUNK && it->ndim == 1) { /* one flat run: most small ops (0-d ones too) */
+    int64_t inner[ITER_MAX_OPS];
+    for (int k = 0; k < it->nops; k++) inner[k] = it->stride[k][0];
+    fn(total, it->base, inner, ctx);
+    return true;
+  }
   if (total <= ITER_CHUNK) {
     iter_run_range(it, 0, total, fn, ctx);
     return true;

@@ -41,6 +41,14 @@ void tensor_iter_add(TensorIter *it, const Tensor *t);
 /* Runs fn over every element; false with "Interrupted" if the user interrupted. */
 bool tensor_iter_run(TensorIter *it, IterInner fn, const void *ctx);
 
+/* The small-tensor shortcut (millions of 0-d ops in autograd scripts): when
+ * out is contiguous and no bigger than one chunk, and every input is either
+ * contiguous with out's shape or a single element, runs fn once over all
+ * elements and returns true. Otherwise does nothing and returns false (the
+ * caller then builds a TensorIter). */
+bool tensor_iter_run_flat(IterInner fn, const void *ctx, Tensor *out, const Tensor *const *ins,
+                          int nins);
+
 /* Whether a long loop should stop: checked once per chunk by kernels that do
  * not go through iter_run. Sets the "Interrupted" error when true. */
 bool tensor_check_interrupt(void);
