@@ -56,6 +56,10 @@ Value lib_set_grad(AgVM *vm, Value self, Value v) {
   if (!IS_NIL(v) && !IS_TENSOR(v))
     return vm_throw_error(vm, "assigned grad expected to be a Tensor or nil but got grad of type %s",
                           vm_type_name(v));
+  /* t.grad = t (or a longer chain back to t) would be a reference cycle that
+   * is never freed; PyTorch refuses the direct case with these words. */
+  for (Tensor *g = IS_NIL(v) ? NULL : lib_t(v); g; g = ag_get_grad(g))
+    if (g == lib_t(self)) return vm_throw_error(vm, "can't assign Variable as its own grad");
   if (!ag_set_grad(lib_t(self), IS_NIL(v) ? NULL : lib_t(v))) return lib_throw_tensor_error(vm);
   return v;
 }

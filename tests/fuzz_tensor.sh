@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Tensor/autograd fuzzing through the language: tests/fuzz/gen_tensor_programs.py
+# writes COUNT random Ag programs (random shapes incl. 0-size, 0-d, 6-d and huge,
+# every dtype, elementwise/broadcasting/reductions/shape ops/indexing/index
+# assignment/matmul, NaN/inf, in-place ops, backward/autograd.grad, hooks that
+# throw, malformed custom Functions, save/load incl. corrupt files, printing,
+# nn layers and optimizers), every statement inside try/catch. Each runs under
+# `timeout -s INT`: running out of time is fine (exit 124), but a program that
+# does not stop on SIGINT within 3 more seconds (killed: 137) is a failure, and
+# so is any other signal (exit >= 128) or an AddressSanitizer, LeakSanitizer or
+# UBSan ("runtime error:") report on stderr. Failing programs are saved to
+# build/fuzz-failures/tensor_seedS_case_N.ag with a note of what happened.
+#
+# usage: sh tests/fuzz_tensor.sh AG_BINARY [COUNT]
+#   COUNT        programs (default: FUZZ_COUNT or 300)
+#   FUZZ_SEED    seed (default 1); the same seed gives the same programs
+#   FUZZ_JOBS    parallel jobs (default 2)
+#   FUZZ_TIMEOUT seconds per program (default 5)
+# For the sanitize build: ASAN_OPTIONS=detect_leaks=1 sh tests/fuzz_tensor.sh build/sanitize/ag 3000
+# Ends with "N passed, M failed"; exit status 1 if any failed.
+
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
+set -u
+
+die() { echo "fuzz_tensor.sh: $*" >&2; exit 2; }
+[ $# -ge 1 ] || die "usage: fuzz_tensor.sh AG_BINARY [COUNT]"
+
+ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
+AG=$1
+case "$AG" in
+  /*) ;;
+  */*) AG="$PWD/$AG" ;;
+  *) if [ -e "$AG" ]; then AG="$PWD/$AG"; else AG=$(command -v -- "$AG") || die "interpreter not found: $1"; fi ;;
+esac
+[ -x "$AG" ] || die "interpreter not found or not executable: $AG"
+command -v python3 >/dev/null || die "python3 is needed to generate the programs"
+
+COUNT=${2:-${FUZZ_COUNT:-300}}
+SEED=${FUZZ_SEED:-1}
+JOBS=${FUZZ_JOBS:-2}
+LIMIT=${FUZZ_TIMEOUT:-5}
+case "$COUNT$SEED$JOBS$LIMIT" in *[!0-9]*) die "COUNT, FUZZ_SEED, FUZZ_JOBS and FUZZ_TIMEOUT must be numbers" ;; esac
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ag-fuzz-tensor.XXXXXX") || die "cannot create a temporary directory"
+trap 'rm -rf -- "$WORK"' EXIT
+mkdir -p "$WORK/cases" "$WORK/results" "$WORK/corrupt"
+
+# A fuzz run that cannot fail is worthless: first make sure AG really runs.
+printf 'print(tensor([1.0, 2.0]).sum().item())\n' >"$WORK/sanity.ag"
+if [ "$(NO_COLOR=1 timeout 10 "$AG" "$WORK/sanity.ag" </dev/null 2>&1)" != "3" ]; then
+  echo "FAIL $AG does not run a one-line tensor script"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+GEN="$ROOT/tests/fuzz/gen_tensor_programs.py"
+python3 "$GEN" --batch "$SEED" "$COUNT" "$WORK/cases" || die "the generator failed"
+python3 "$GEN" --corrupt "$WORK/corrupt" || die "the generator failed"
+
+FAILDIR="$ROOT/build/fuzz-failures"
+rm -f -- "$FAILDIR"/tensor_seed"${SEED}"_case_*
+# a failed giant allocation must behave as in the release build (NULL, a clean error)
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1"
+export AG LIMIT WORK FAILDIR SEED
+
+# fuzz_one CASE_FILE: prints "ok NAME" or "FAIL NAME: why"; saves failing programs.
+# The cwd is the worker's scratch directory, which is also the program's D.
+fuzz_one() {
+  local f=$1 name rc why=""
+  name=$(basename -- "$f" .ag)
+  NO_COLOR=1 timeout -s INT -k 3 "$LIMIT" "$AG" "$f" "$PWD" </dev/null >/dev/null 2>err.txt
+  rc=$?
+  if [ $rc -eq 137 ]; then
+    why="did not stop within 3s of SIGINT (after ${LIMIT}s)"
+  elif [ $rc -ge 128 ] && [ $rc -ne 124 ]; then
+    why="died with status $rc (signal $((rc - 128)))"
+  fi
+  if [ -z "$why" ] && [ -s err.txt ] &&
+     grep -q -E 'AddressSanitizer|LeakSanitizer|runtime error:' err.txt; then
+    why="sanitizer report"
+  fi
+  if [ -n "$why" ]; then
+    mkdir -p "$FAILDIR"
+    cp -- "$f" "$FAILDIR/tensor_seed${SEED}_$name.ag"
+    { echo "$why"; echo "reproduce: (cd DIR_WITH_CORRUPT_FILES && ag build/fuzz-failures/tensor_seed${SEED}_$name.ag .)"
+      echo "  corrupt files: python3 tests/fuzz/gen_tensor_programs.py --corrupt DIR"
+      echo "--- stderr (tail)"; grep -v '^E[0-9]' err.txt | head -c 6000; } >"$FAILDIR/tensor_seed${SEED}_$name.txt"
+    echo "FAIL $name: $why (saved build/fuzz-failures/tensor_seed${SEED}_$name.ag)"
+    return 0
+  fi
+  echo "ok $name"
+}
+# fuzz_batch CASE_FILE...: one scratch directory per batch, holding the corrupt files
+fuzz_batch() {
+  local dir
+  dir=$(mktemp -d "$WORK/run.XXXXXX") || exit 1
+  cp -- "$WORK"/corrupt/* "$dir"/
+  cd "$dir" || exit 1
+  for f in "$@"; do fuzz_one "$f"; done 2>/dev/null
+  cd "$WORK" && rm -rf -- "$dir"
+}
+export -f fuzz_one fuzz_batch
+
+find "$WORK/cases" -maxdepth 1 -name 'case_*.ag' | LC_ALL=C sort |
+  xargs -P "$JOBS" -n 20 bash -c 'fuzz_batch "$@"' fuzz_worker >"$WORK/results/all"
+
+passed=$(grep -c '^ok ' "$WORK/results/all")
+failed=$(grep -c '^FAIL ' "$WORK/results/all")
+grep '^FAIL ' "$WORK/results/all" | LC_ALL=C sort | head -n 50
+[ "$failed" -gt 50 ] && echo "... and $((failed - 50)) more (see build/fuzz-failures/)"
+missing=$((COUNT - passed - failed))
+if [ $missing -ne 0 ]; then
+  echo "FAIL $missing programs produced no result"
+  failed=$((failed + missing))
+fi
+echo "fuzz_tensor: seed $SEED, $COUNT generated tensor programs through $AG"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
