@@ -240,8 +240,9 @@ typedef struct {
   void (*release_saved)(void *ctx);
   void (*release)(void *ctx);
 } AgFunctionFns;
-/* needs_input_grad for apply's arguments: grad mode on and the argument is a
- * tensor that requires grad. Fills flags[nargs]; returns whether any is set. */
+/* needs_input_grad for apply's arguments: the argument is a tensor that
+ * requires grad (in any grad mode, as PyTorch). Fills flags[nargs]; returns
+ * whether a node is to be recorded (grad mode on and some flag set). */
 bool ag_custom_needs_input_grad(Tensor *const *args, int nargs, bool *flags);
 /* Records the node "<name>Backward" when some argument needs a gradient
  * (otherwise returns true doing nothing, and ctx is released). On success the

@@ -12,12 +12,12 @@
 #include "autograd/internal.h"
 
 bool ag_custom_needs_input_grad(Tensor *const *args, int nargs, bool *flags) {
-  bool on = ag_is_grad_enabled(), any = false;
-  for (int i = 0; i < nargs; i++) {
-    flags[i] = on && args[i] && ag_requires_grad(args[i]);
+  bool any = false;
+  for (int i = 0; i < nargs; i++) { /* as PyTorch: whatever the grad mode */
+    flags[i] = args[i] && ag_requires_grad(args[i]);
     any = any || flags[i];
   }
-  return any;
+  return any && ag_is_grad_enabled();
 }
 
 static bool is_argument(const Tensor *t, Tensor *const *args, int nargs) {

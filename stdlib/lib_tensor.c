@@ -23,6 +23,7 @@
   X(GRAD, "grad")                                                              \
   X(GRAD_FN, "grad_fn")                                                        \
   X(IS_LEAF, "is_leaf")                                                        \
+  X(RETAINS_GRAD, "retains_grad")                                              \
   X(T_ATTR, "T")                                                               \
   X(DATA, "data")                                                              \
   X(VERSION, "_version")                                                       \
@@ -537,6 +538,7 @@ static Value get_attribute(AgVM *vm, Value self, int id) {
   case ATTR_GRAD: return lib_get_grad(vm, self);
   case ATTR_GRAD_FN: return lib_node_value(vm, ag_grad_fn(t));
   case ATTR_IS_LEAF: return BOOL_VAL(ag_is_leaf(t));
+  case ATTR_RETAINS_GRAD: return BOOL_VAL(ag_retains_grad(t));
   case ATTR_T_ATTR: lib_sync_line(vm); return attr_t(vm, t);
   case ATTR_DATA: return lib_wrap(vm, ag_detach(t));
   case ATTR_VERSION: return NUMBER_VAL((double)tensor_version(t));
