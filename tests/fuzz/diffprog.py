@@ -27,6 +27,7 @@ def fmt(v):
         return r[:-2] if r.endswith(".0") else r
     if isinstance(v, str): return v
     if isinstance(v, list): return "[" + ", ".join(rep(x) for x in v) + "]"
+    if isinstance(v, dict): return "{" + ", ".join(rep(k) + ": " + rep(x) for k, x in v.items()) + "}"
     return str(v)
 def rep(v):
     if isinstance(v, str): return '"' + v + '"'
@@ -157,6 +158,34 @@ class Gen:
         elif k < 0.86 and in_fn:
             e = self.num(vars)
             self.emit(ind, f"return {e[0]}", f"return {e[1]}")
+        elif k < 0.90:
+            e = self.num(vars)
+            kk = r.random()
+            if kk < 0.4:
+                self.emit(ind, f"obj.add({e[0]})", f"obj.add({e[1]})")
+            elif kk < 0.7:
+                self.emit(ind, f"obj.v += {e[0]}; obj.v = obj.v % 1000", f"obj.v += {e[1]}; obj.v = obj.v % 1000.0")
+            else:
+                self.emit(ind, f"print(obj.get(), obj.add(1).get())", f"P(obj.get(), obj.add(1.0).get())")
+        elif k < 0.94:
+            e = self.num(vars)
+            key = (f"str(int({e[0]}) % 5)", f"fmt(agint({e[1]}) % 5.0)")
+            kk = r.random()
+            if kk < 0.4:
+                # Python evaluates the value before the subscript, Ag left to right:
+                # compute the value first so calls with prints run in the same order
+                e2 = self.num(vars); t = self.fresh("t")
+                self.emit(ind, f"let {t} = {e2[0]}", f"{t} = {e2[1]}")
+                self.emit(ind, f"gm[{key[0]}] = {t}", f"gm[{key[1]}] = {t}")
+            elif kk < 0.6:
+                self.emit(ind, f"if gm.has({key[0]}) {{ gm.remove({key[0]}) }}", f"if {key[1]} in gm: del gm[{key[1]}]")
+            elif kk < 0.8:
+                self.emit(ind, f"print(gm.get({key[0]}, -1), len(gm))", f"P(gm.get({key[1]}, -1.0), float(len(gm)))")
+            else:
+                self.emit(ind, "print(gm, gm.keys())", "P(gm, list(gm.keys()))")
+        elif k < 0.96:
+            e = self.num(vars)
+            self.emit(ind, f'print(f"x={{{e[0]}}}!")', f'P(f"x={{fmt({e[1]})}}!")')
         else:
             e = self.num(vars)
             self.emit(ind, f"print(\"v\" + str({e[0]}))", f"P(\"v\" + fmt({e[1]}))")
@@ -186,6 +215,18 @@ class Gen:
         self.emit(1, "return fn() { c += 1; return c }", "def _f():\n        nonlocal c\n        c += 1\n        return c\n    return _f")
         self.emit(0, "}", "")
         self.emit(0, "let ctr = make_counter(10)", "ctr = make_counter(10.0)")
+        self.emit(0, "class Acc {", "class Acc:")
+        self.emit(1, "fn init(v) { self.v = v }", "def __init__(self, v): self.v = v")
+        self.emit(1, "fn add(x) { self.v = (self.v + x) % 1000; return self }",
+                  "def add(self, x):\n        self.v = (self.v + x) % 1000.0\n        return self")
+        self.emit(1, "fn get() { return self.v }", "def get(self): return self.v")
+        self.emit(0, "}", "")
+        self.emit(0, "class Acc2 : Acc {", "class Acc2(Acc):")
+        self.emit(1, "fn add(x) { super.add(x * 2); return self }",
+                  "def add(self, x):\n        super().add(x * 2.0)\n        return self")
+        self.emit(0, "}", "")
+        self.emit(0, "let obj = Acc2(1)", "obj = Acc2(1.0)")
+        self.emit(0, "let gm = {}", "gm = {}")
         for _ in range(self.r.randint(1, 3)):
             self.function()
         for _ in range(self.r.randint(3, 8)):
