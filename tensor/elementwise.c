@@ -103,16 +103,28 @@ bool tensor_can_cast(DType from, DType to) { return dtype_category(from) <= dtyp
 static bool binary_is_comparison(BinaryOp op) { return op >= BIN_EQ; }
 
 /* The dtype the kernel computes in, given the promoted operand dtype. */
-static bool binary_compute_dtype(BinaryOp op, DType promoted, DType *ct) {
+/* The dtype op computes in; PyTorch's refusals for bool operands. scalar:
+ * b is a plain number made into a tensor (bool ** 2 is fine, bool ** bool not). */
+static bool binary_compute_dtype(BinaryOp op, DType promoted, DType da, DType db, bool scalar,
+                                 DType *ct) {
   *ct = promoted;
   if (op == BIN_DIV && !dtype_is_float(promoted)) *ct = DT_FLOAT32;
-  if (promoted == DT_BOOL) {
-    if (op == BIN_SUB) {
+  if (op == BIN_SUB && (da == DT_BOOL || db == DT_BOOL)) {
+    if (promoted == DT_BOOL)
       tensor_set_error("Subtraction, the `-` operator, with two bool tensors is not supported. "
                        "Use the `^` or `logical_xor()` operator instead.");
+    else
+      tensor_set_error("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                       "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                       "operator instead.");
+    return false;
+  }
+  if (promoted == DT_BOOL && (op == BIN_POW || op == BIN_MOD)) {
+    if (!scalar) {
+      tensor_set_error("\"%s\" not implemented for 'Bool'", op == BIN_POW ? "pow" : "remainder_cpu");
       return false;
     }
-    if (op == BIN_POW || op == BIN_MOD) *ct = DT_INT64;
+    *ct = DT_INT64;
   }
   return true;
 }
@@ -260,11 +272,12 @@ static bool binary_run(BinaryOp op, DType ct, Tensor *out, const Tensor *a, cons
 }
 
 /* Converts both operands to ct, allocates the result and runs the kernel. */
-static Tensor *binary_compute(BinaryOp op, const Tensor *a, const Tensor *b, DType promoted) {
+static Tensor *binary_compute(BinaryOp op, const Tensor *a, const Tensor *b, DType promoted,
+                              bool scalar) {
   DType ct;
   int nd;
   int64_t shape[TENSOR_MAX_DIMS];
-  if (!binary_compute_dtype(op, promoted, &ct)) return NULL;
+  if (!binary_compute_dtype(op, promoted, a->dtype, b->dtype, scalar, &ct)) return NULL;
   if (!tensor_broadcast_shape(a->ndim, a->shape, b->ndim, b->shape, &nd, shape)) return NULL;
   Tensor *ca = tensor_to_dtype(a, ct);
   Tensor *cb = ca ? tensor_to_dtype(b, ct) : NULL;
@@ -309,7 +322,7 @@ static Tensor *binary_flat(BinaryOp op, const Tensor *a, const Tensor *b) {
 
 Tensor *tensor_binary(BinaryOp op, const Tensor *a, const Tensor *b) {
   Tensor *out = binary_flat(op, a, b);
-  return out ? out : binary_compute(op, a, b, tensor_result_type(a, b));
+  return out ? out : binary_compute(op, a, b, tensor_result_type(a, b), false);
 }
 
 /* Float powers PyTorch computes without pow(): x*x, x*x*x, sqrt(x), 1/x. */
@@ -336,7 +349,7 @@ Tensor *tensor_binary_scalar(BinaryOp op, const Tensor *a, double s) {
   }
   Tensor *st = tensor_scalar(promoted, s);
   if (!st) return NULL;
-  Tensor *out = binary_compute(op, a, st, promoted);
+  Tensor *out = binary_compute(op, a, st, promoted, true);
   tensor_release(st);
   return out;
 }
@@ -345,7 +358,7 @@ Tensor *tensor_scalar_binary(BinaryOp op, double s, const Tensor *a) {
   DType promoted = tensor_scalar_result_type(a->dtype, s);
   Tensor *st = tensor_scalar(promoted, s);
   if (!st) return NULL;
-  Tensor *out = binary_compute(op, st, a, promoted);
+  Tensor *out = binary_compute(op, st, a, promoted, true);
   tensor_release(st);
   return out;
 }
@@ -368,7 +381,7 @@ bool tensor_binary_(BinaryOp op, Tensor *a, const Tensor *b) {
   DType ct;
   DType promoted = tensor_result_type(a, b);
   if (!tensor_check_broadcasts_to(b, a) || !tensor_check_writable(a)) return false;
-  if (!binary_compute_dtype(op, promoted, &ct)) return false;
+  if (!binary_compute_dtype(op, promoted, a->dtype, b->dtype, b->ndim == 0, &ct)) return false;
   if (!check_cast_to(binary_is_comparison(op) ? DT_BOOL : ct, a->dtype)) return false;
   tensor_bump_version(a);
   if (ct != a->dtype || binary_is_comparison(op))
