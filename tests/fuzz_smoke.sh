@@ -9,7 +9,7 @@
 # Failing inputs are saved to build/fuzz-failures/ with a note of what happened.
 #
 # usage: sh tests/fuzz_smoke.sh AG_BINARY [COUNT]
-#   COUNT        inputs to try (default: FUZZ_COUNT or 3000)
+#   COUNT        inputs to try (default: FUZZ_COUNT or 3000; 1000 for an ASan build)
 #   FUZZ_SEED    seed (default 1); the same seed gives the same inputs
 #   FUZZ_JOBS    parallel jobs (default 2)
 #   FUZZ_TIMEOUT seconds per run (default 2)
@@ -32,7 +32,10 @@ case "$AG" in
 esac
 [ -x "$AG" ] || die "interpreter not found or not executable: $AG"
 
-COUNT=${2:-${FUZZ_COUNT:-3000}}
+# A sanitizer build runs several times slower: fewer inputs by default there.
+DEFAULT_COUNT=3000
+grep -q -a '__asan_init' "$AG" 2>/dev/null && DEFAULT_COUNT=1000
+COUNT=${2:-${FUZZ_COUNT:-$DEFAULT_COUNT}}
 SEED=${FUZZ_SEED:-1}
 JOBS=${FUZZ_JOBS:-2}
 LIMIT=${FUZZ_TIMEOUT:-2}
