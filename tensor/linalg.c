@@ -101,15 +101,29 @@ static bool gemm_float(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_of
   }
   enum CBLAS_TRANSPOSE ta = oa.trans ? CblasTrans : CblasNoTrans;
   enum CBLAS_TRANSPOSE tb = ob.trans ? CblasTrans : CblasNoTrans;
-  if (c->dtype == DT_FLOAT32)
-    cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, tensor_data(oa.t),
-                (int)oa.ld, tensor_data(ob.t), (int)ob.ld, 0.0f, (float *)cd, (int)n);
-  else
-    cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0, tensor_data(oa.t),
-                (int)oa.ld, tensor_data(ob.t), (int)ob.ld, 0.0, (double *)cd, (int)n);
+  /* A product of more than 2^34 multiply-adds (seconds to minutes) runs in
+   * blocks of rows of A, so that Ctrl-C can stop it between two blocks. */
+  int64_t rows = m;
+  if ((double)m * (double)n * (double)k > 17179869184.0) {
+    rows = (int64_t)(17179869184.0 / 16 / ((double)n * (double)k));
+    if (rows < 64) rows = 64;
+  }
+  size_t esize = dtype_size(c->dtype);
+  for (int64_t i0 = 0; i0 < m; i0 += rows) {
+    if (i0 > 0 && tensor_check_interrupt()) break;
+    int64_t mb = m - i0 < rows ? m - i0 : rows;
+    const char *ad = (const char *)tensor_data(oa.t) + (size_t)(oa.trans ? i0 : i0 * oa.ld) * esize;
+    char *cb = cd + (size_t)(i0 * n) * esize;
+    if (c->dtype == DT_FLOAT32)
+      cblas_sgemm(CblasRowMajor, ta, tb, (int)mb, (int)n, (int)k, 1.0f, (const float *)ad,
+                  (int)oa.ld, tensor_data(ob.t), (int)ob.ld, 0.0f, (float *)cb, (int)n);
+    else
+      cblas_dgemm(CblasRowMajor, ta, tb, (int)mb, (int)n, (int)k, 1.0, (const double *)ad,
+                  (int)oa.ld, tensor_data(ob.t), (int)ob.ld, 0.0, (double *)cb, (int)n);
+  }
   tensor_release(oa.owned);
   tensor_release(ob.owned);
-  return true;
+  return !tensor_check_interrupt();
 }
 
 static void gemm_int(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_off) {

@@ -7,6 +7,7 @@
  * rounded to float could otherwise become 1.0f).
  */
 #include "tensor/random.h"
+#include "tensor/iter.h"
 
 #include <math.h>
 
@@ -94,8 +95,10 @@ static void store(Tensor *t, int64_t i, double v) {
 }
 
 /* v = lo + (hi - lo) * u, kept below hi even after rounding to float32. */
+/* The fills stop early on Ctrl-C (every 2^20 elements); the caller then fails. */
 static void fill_uniform(TensorRng *rng, Tensor *t, double lo, double hi) {
   for (int64_t i = 0; i < t->numel; i++) {
+    if ((i & 0xFFFFF) == 0 && tensor_interrupt_requested) return;
     if (t->dtype == DT_FLOAT32) {
       float v = (float)(lo + (hi - lo) * rng_uniform_f32(rng));
       if (v >= (float)hi && hi > lo) v = nextafterf((float)hi, (float)lo);
@@ -108,6 +111,7 @@ static void fill_uniform(TensorRng *rng, Tensor *t, double lo, double hi) {
 
 static void fill_normal(TensorRng *rng, Tensor *t, double mean, double std) {
   for (int64_t i = 0; i < t->numel; i += 2) {
+    if ((i & 0xFFFFF) == 0 && tensor_interrupt_requested) return;
     double z0, z1;
     rng_normal_pair(rng, &z0, &z1);
     store(t, i, mean + std * z0);
@@ -126,6 +130,10 @@ Tensor *tensor_rand(TensorRng *rng, DType dt, int ndim, const int64_t *shape) {
   if (!require_float("rand", dt)) return NULL;
   Tensor *t = tensor_empty(dt, ndim, shape);
   if (t) fill_uniform(rng, t, 0.0, 1.0);
+  if (t && tensor_check_interrupt()) {
+    tensor_release(t);
+    return NULL;
+  }
   return t;
 }
 
@@ -133,6 +141,10 @@ Tensor *tensor_randn(TensorRng *rng, DType dt, int ndim, const int64_t *shape) {
   if (!require_float("randn", dt)) return NULL;
   Tensor *t = tensor_empty(dt, ndim, shape);
   if (t) fill_normal(rng, t, 0.0, 1.0);
+  if (t && tensor_check_interrupt()) {
+    tensor_release(t);
+    return NULL;
+  }
   return t;
 }
 

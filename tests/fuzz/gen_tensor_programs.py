@@ -257,7 +257,11 @@ class Gen:
         if c == 15:
             return "%s.%s(%s)" % (a, self.r.choice(INPLACE), self.r.choice([b, self.num()]))
         if c == 16:
-            return "%s.%s()" % (a, self.r.choice(["zero_", "detach_", "requires_grad_", "retain_grad", "normal_", "uniform_"]))
+            # detach_() only on a fresh non-leaf: a leaf that stops requiring grad is
+            # the cycle described at `requires_grad = true` below
+            if self.r.random() < 0.2:
+                return "%s = (%s * 1).detach_()" % (a, b)
+            return "%s.%s()" % (a, self.r.choice(["zero_", "requires_grad_", "retain_grad", "normal_", "uniform_"]))
         if c == 17:
             return "%s.fill_(%s)" % (a, self.num())
         if c == 18:
@@ -295,7 +299,8 @@ class Gen:
         if c == 29:
             return "%s = %s.requires_grad_()" % (a, self.creation())
         if c == 30:
-            return "%s.grad = %s" % (a, self.r.choice([b, "nil", "zeros(3)", "5"]))
+            # b.detach(): a grad with history back to a is a reference cycle (as in PyTorch)
+            return "%s.grad = %s" % (a, self.r.choice([b + ".detach()", a, "nil", "zeros(3)", "5"]))
         if c == 31:
             return "for r in %s { %s = r }" % (a, b)
         if c == 32:
@@ -393,11 +398,11 @@ class Gen:
         w('let D = "/tmp"\nif len(args) > 0 { D = args[0] }')
         w("manual_seed(%d)" % self.seed)
         for i in range(NPOOL):
-            w("let v%d = %s" % (i, self.r.choice(["randn(%s, requires_grad=true)" % self.shape(False),
+            w("let v%d = nil; try { v%d = %s } catch e { v%d = randn(2, 3) }" % (i, i, self.r.choice(["randn(%s, requires_grad=true)" % self.shape(False),
                                                    "randn(%s)" % self.shape(False),
                                                    "tensor(%s)" % self.nested(),
                                                    "arange(%d)" % self.small(),
-                                                   "randn(%s, dtype=float64, requires_grad=true)" % self.shape(False)])))
+                                                   "randn(%s, dtype=float64, requires_grad=true)" % self.shape(False)]), i))
         w("let nerr = 0")
         for k in range(self.nstmt):
             s = self.stmt()
