@@ -77,6 +77,7 @@ typedef struct GradNode GradNode;
   X(FloorBackward0)                                                             \
   X(CeilBackward0)                                                              \
   X(RoundBackward0)                                                             \
+  X(ClampBackward0)                                                             \
   X(ClampBackward1)                                                             \
   X(ClampMinBackward0)                                                          \
   X(ClampMaxBackward0)                                                          \
@@ -271,6 +272,9 @@ Tensor *ag_binary(BinaryOp op, Tensor *a, Tensor *b);
 Tensor *ag_binary_scalar(BinaryOp op, Tensor *a, double s); /* a op s */
 Tensor *ag_scalar_binary(BinaryOp op, double s, Tensor *a); /* s op a */
 Tensor *ag_clamp(Tensor *a, double lo, double hi);          /* NAN: no bound */
+/* clamp with tensor bounds (either may be NULL, not both): ClampBackward0,
+ * edges [self, min, max]; the result broadcasts all three. */
+Tensor *ag_clamp_tensor(Tensor *a, Tensor *lo, Tensor *hi);
 Tensor *ag_clamp_min(Tensor *a, double lo);
 Tensor *ag_clamp_max(Tensor *a, double hi);
 Tensor *ag_where(const Tensor *cond, Tensor *a, Tensor *b);

@@ -324,6 +324,33 @@ static bool d_clamp(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
   return done(&s, n, out);
 }
 
+/* clamp.Tensor: PyTorch's clamp_backward and clamp_backward_min_max. */
+static bool d_clamp_tensor(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *x = saved(&s, n, 0), *zero = zero_like(&s, G);
+  Tensor *lo = n->p.i0 ? saved(&s, n, 1) : NULL;
+  Tensor *hi = n->p.i1 ? saved(&s, n, 2) : NULL;
+  if (needs[0]) {
+    Tensor *r = G;
+    if (lo) r = where(&s, cmp(&s, BIN_GE, x, lo), r, zero);
+    if (hi) r = where(&s, cmp(&s, BIN_LE, x, hi), r, zero);
+    give(out, 0, r);
+  }
+  if (lo && hi) {
+    if (needs[1])
+      give(out, 1, where(&s, cmp(&s, BIN_LOGICAL_AND, cmp(&s, BIN_LT, x, lo), cmp(&s, BIN_LT, lo, hi)),
+                         G, zero));
+    if (needs[2])
+      give(out, 2, where(&s, cmp(&s, BIN_LOGICAL_OR, cmp(&s, BIN_GT, x, hi), cmp(&s, BIN_LT, hi, lo)),
+                         G, zero));
+  } else if (lo && needs[1]) {
+    give(out, 1, where(&s, cmp(&s, BIN_LT, x, lo), G, zero));
+  } else if (hi && needs[2]) {
+    give(out, 2, where(&s, cmp(&s, BIN_GT, x, hi), G, zero));
+  }
+  return done(&s, n, out);
+}
+
 static bool d_masked_fill(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *mask = saved(&s, n, 0), *zero = zero_like(&s, G);
@@ -809,6 +836,7 @@ const AgDerivFn ag_derivatives[AG_NODE_COUNT] = {
     F(FloorBackward0, d_zero),
     F(CeilBackward0, d_zero),
     F(RoundBackward0, d_zero),
+    F(ClampBackward0, d_clamp_tensor),
     F(ClampBackward1, d_clamp),
     F(ClampMinBackward0, d_clamp),
     F(ClampMaxBackward0, d_clamp),

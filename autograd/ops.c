@@ -237,6 +237,30 @@ Tensor *ag_clamp(Tensor *a, double lo, double hi) {
   }
   return clamp_record(AG_NODE_ClampBackward1, a, lo, hi);
 }
+Tensor *ag_clamp_tensor(Tensor *a, Tensor *lo, Tensor *hi) {
+  if (!lo && !hi) {
+    tensor_set_error("torch.clamp: At least one of 'min' or 'max' must not be None");
+    return NULL;
+  }
+  Tensor *out = lo ? tensor_binary(BIN_MAXIMUM, a, lo) : tensor_retain(a);
+  if (out && hi) {
+    Tensor *next = tensor_binary(BIN_MINIMUM, out, hi);
+    tensor_release(out);
+    out = next;
+  }
+  Tensor *ins[3] = {a, lo, hi};
+  if (!ag_record_wanted(ins, 3, out)) return ag_fresh_result(out);
+  GradNode *n = ag_record_node(AG_NODE_ClampBackward0, ins, 3, 3, 1);
+  if (n) {
+    n->p.i0 = lo != NULL;
+    n->p.i1 = hi != NULL;
+    node_save(n, 0, "self", a, false);
+    if (lo) node_save(n, 1, "min", lo, false);
+    if (hi) node_save(n, 2, "max", hi, false);
+  }
+  return ag_record_finish(n, out);
+}
+
 Tensor *ag_clamp_min(Tensor *a, double lo) {
   return clamp_record(AG_NODE_ClampMinBackward0, a, lo, NAN);
 }

@@ -120,7 +120,36 @@ static Value clamp_bounds(AgVM *vm, const char *name, int argc, const Value *arg
   return NIL_VAL;
 }
 
+/* clamp(min=t, max=t) with a tensor bound: ClampBackward0 (PyTorch's clamp.Tensor). */
+static Value clamp_tensors(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw,
+                           bool *used) {
+  static const char *const names[] = {"min", "max"};
+  Value v[2];
+  *used = false;
+  if (!lib_bind(vm, "clamp", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  bool lo_t = IS_TENSOR(v[0]), hi_t = IS_TENSOR(v[1]);
+  if (!lo_t && !hi_t) return NIL_VAL;
+  *used = true;
+  Tensor *a = lib_t(self), *b[2] = {NULL, NULL};
+  for (int i = 0; i < 2; i++) {
+    if (IS_UNDEF(v[i]) || IS_NIL(v[i])) continue;
+    b[i] = IS_TENSOR(v[i]) ? tensor_retain(lib_t(v[i])) : lib_as_tensor(vm, v[i], a->dtype, "clamp");
+    if (b[i] == NULL) {
+      tensor_release(b[0]);
+      return VM_EXCEPTION;
+    }
+  }
+  lib_sync_line(vm);
+  Tensor *r = ag_clamp_tensor(a, b[0], b[1]);
+  tensor_release(b[0]);
+  tensor_release(b[1]);
+  return lib_wrap(vm, r);
+}
+
 Value lt_clamp(LT_ARGS) {
+  bool used;
+  Value r = clamp_tensors(vm, self, argc, args, kw, &used);
+  if (used || IS_EXCEPTION(r)) return r;
   double lo, hi;
   if (IS_EXCEPTION(clamp_bounds(vm, "clamp", argc, args, kw, &lo, &hi))) return VM_EXCEPTION;
   lib_sync_line(vm);
