@@ -43,8 +43,7 @@ typedef struct {
 typedef struct {
   Task *tasks;
   int ntasks, cap;
-  int *map; /* open addressing: task index + 1, 0 = empty */
-  int mapcap;
+  uint64_t id; /* this run's number, stamped on its nodes (GradNode.run_id) */
   int *heap;
   int nheap;
   Capture *caps;
@@ -55,46 +54,33 @@ typedef struct {
   bool retain_graph, create_graph;
 } Graph;
 
-/* ---- the task table ---- */
+/* ---- the task table ----
+ * Each node of a run carries its task index, stamped with the run's id, so
+ * finding a node's task is one compare. A nested run (a hook or a custom
+ * backward calling backward) stamps the nodes it shares with ours with its
+ * own id; a lookup that meets a foreign stamp restamps all our nodes once. */
 
-static size_t hash_ptr(const void *p, int cap) {
-  uint64_t x = (uint64_t)(uintptr_t)p;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  return (size_t)x & (size_t)(cap - 1);
-}
+static _Thread_local uint64_t run_counter;
 
-static int task_find(const Graph *g, const GradNode *n) {
-  for (size_t h = hash_ptr(n, g->mapcap);; h = (h + 1) & (size_t)(g->mapcap - 1)) {
-    int k = g->map[h];
-    if (k == 0) return -1;
-    if (g->tasks[k - 1].node == n) return k - 1;
-  }
-}
-
-static bool map_grow(Graph *g) {
-  int cap = g->mapcap ? g->mapcap * 2 : 64;
-  int *map = calloc((size_t)cap, sizeof *map);
-  if (!map) return false;
-  free(g->map);
-  g->map = map;
-  g->mapcap = cap;
+static void restamp(Graph *g) {
   for (int i = 0; i < g->ntasks; i++) {
-    size_t h = hash_ptr(g->tasks[i].node, cap);
-    while (map[h])
-      h = (h + 1) & (size_t)(cap - 1);
-    map[h] = i + 1;
+    g->tasks[i].node->run_id = g->id;
+    g->tasks[i].node->task = i;
   }
-  return true;
 }
 
-/* The task of n, added when new (*added says so); -1 when out of memory. */
+/* n's task, or -1 when n is not part of this run. */
+static int task_find(Graph *g, GradNode *n) {
+  if (n->run_id != g->id) restamp(g);
+  return n->run_id == g->id ? n->task : -1;
+}
+
+/* The task of n, added when new (*added says so); -1 when out of memory.
+ * Only discovery adds tasks, and no other run can start meanwhile, so a
+ * foreign stamp means a new node here. */
 static int task_add(Graph *g, GradNode *n, bool *added) {
-  int k = g->mapcap ? task_find(g, n) : -1;
-  *added = k < 0;
-  if (k >= 0) return k;
-  if ((g->ntasks + 1) * 2 > g->mapcap && !map_grow(g)) return -1;
+  *added = n->run_id != g->id;
+  if (!*added) return n->task;
   if (g->ntasks == g->cap) {
     int cap = g->cap ? g->cap * 2 : 64;
     Task *tasks = realloc(g->tasks, (size_t)cap * sizeof *tasks);
@@ -105,11 +91,9 @@ static int task_add(Graph *g, GradNode *n, bool *added) {
   Task *t = &g->tasks[g->ntasks];
   memset(t, 0, sizeof *t);
   t->node = n;
-  size_t h = hash_ptr(n, g->mapcap);
-  while (g->map[h])
-    h = (h + 1) & (size_t)(g->mapcap - 1);
-  g->map[h] = ++g->ntasks;
-  return g->ntasks - 1;
+  n->run_id = g->id;
+  n->task = g->ntasks++;
+  return n->task;
 }
 
 static Tensor **task_buf(Task *t) {
@@ -133,7 +117,6 @@ static void graph_free(Graph *g) {
   for (int i = 0; i < g->ntasks; i++)
     task_clear_buf(&g->tasks[i]);
   free(g->tasks);
-  free(g->map);
   free(g->heap);
   free(g->caps);
 }
@@ -597,6 +580,7 @@ static bool mark_inputs(Graph *g, Tensor *const *inputs, int n) {
 
 static bool engine_run(Graph *g, Tensor *const *roots, Tensor *const *grads, int n,
                        Tensor *const *inputs, int ninputs) {
+  g->id = ++run_counter;
   GradNode **root_nodes = calloc((size_t)(n ? n : 1), sizeof *root_nodes);
   if (!root_nodes) return oom();
   bool ok = seed_roots(g, roots, grads, n, root_nodes);

@@ -118,6 +118,10 @@ struct GradNode {
   Tensor *variable; /* AccumulateGrad: the leaf (strong) */
   AgNodeExtra *extra;
   GradNode *free_next; /* free list / deferred release list */
+  /* The engine's task for this node in the backward run numbered run_id
+   * (engine.c): a lookup without hashing. */
+  uint64_t run_id;
+  int task;
 };
 
 typedef struct {

@@ -372,10 +372,35 @@ Tensor *ag_index(Tensor *a, const IndexItem *items, int n) {
   return ag_record_finish(node, out);
 }
 
+/* The region of t that items = [:, ..., :, last] pick when last is an int
+ * or a bounded slice (what ag_select and ag_slice record): a view made
+ * directly, without the general indexing plan. NULL for other items. */
+static Tensor *dim_item_view(Tensor *t, const IndexItem *items, int n) {
+  if (n < 1 || n > t->ndim) return NULL;
+  for (int d = 0; d < n - 1; d++)
+    if (items[d].kind != IDX_SLICE || items[d].has_start || items[d].has_stop || items[d].step != 1)
+      return NULL;
+  const IndexItem *last = &items[n - 1];
+  if (last->kind == IDX_INT) return tensor_select(t, n - 1, last->i);
+  if (last->kind == IDX_SLICE && last->has_start && last->has_stop)
+    return tensor_slice(t, n - 1, last->start, last->stop, last->step);
+  return NULL;
+}
+
+/* zeros with g added at items; a select's or slice's region is one copy
+ * into a view (a backward pass over `for v in x` runs this per element). */
+static bool index_backward_fill(Tensor *out, const IndexItem *items, int n, Tensor *g) {
+  Tensor *region = dim_item_view(out, items, n);
+  if (!region) return tensor_index_add_(out, items, n, g);
+  bool ok = tensor_copy_(region, g); /* out is zeros: a copy is the sum */
+  tensor_release(region);
+  return ok;
+}
+
 Tensor *ag_index_backward(Tensor *g, const AgInfo *in, const IndexItem *items, int n,
                           AgNodeKind kind) {
   Tensor *out = tensor_zeros(g->dtype, in->ndim, info_shape(in));
-  if (!out || !tensor_index_add_(out, items, n, g)) {
+  if (!out || !index_backward_fill(out, items, n, g)) {
     tensor_release(out);
     return NULL;
   }

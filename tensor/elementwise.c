@@ -339,10 +339,30 @@ static Tensor *pow_special(const Tensor *a, double s) {
   return NULL;
 }
 
+/* a op s (s op a when scalar_first) for a small contiguous float a: s keeps
+ * a's dtype, so the kernel reads it from the stack as a broadcast operand,
+ * with no 0-d tensor and no TensorIter. NULL when the shortcut does not apply. */
+static Tensor *binary_scalar_flat(BinaryOp op, const Tensor *a, double s, bool scalar_first) {
+  if (!dtype_is_float(a->dtype) || a->numel > ITER_CHUNK || !tensor_is_contiguous(a)) return NULL;
+  Tensor *out = tensor_empty(binary_is_comparison(op) ? DT_BOOL : a->dtype, a->ndim, a->shape);
+  if (!out) return NULL;
+  float sf = (float)s;
+  char *sp = a->dtype == DT_FLOAT32 ? (char *)&sf : (char *)&s;
+  int64_t esize = (int64_t)dtype_size(a->dtype);
+  char *ptr[3] = {tensor_data(out), scalar_first ? sp : tensor_data(a),
+                  scalar_first ? tensor_data(a) : sp};
+  int64_t stride[3] = {(int64_t)dtype_size(out->dtype), scalar_first ? 0 : esize,
+                       scalar_first ? esize : 0};
+  if (out->numel > 0) binary_kernels[op][a->dtype](out->numel, ptr, stride, NULL);
+  return out;
+}
+
 Tensor *tensor_binary_scalar(BinaryOp op, const Tensor *a, double s) {
   DType promoted = tensor_scalar_result_type(a->dtype, s);
   if (op == BIN_POW && dtype_is_float(a->dtype) && (s == 2 || s == 0.5 || s == -1 || s == 3))
     return pow_special(a, s);
+  Tensor *flat = binary_scalar_flat(op, a, s, false);
+  if (flat) return flat;
   if (op == BIN_POW && s < 0 && !dtype_is_float(promoted)) {
     tensor_set_error("Integers to negative integer powers are not allowed.");
     return NULL;
@@ -355,6 +375,8 @@ Tensor *tensor_binary_scalar(BinaryOp op, const Tensor *a, double s) {
 }
 
 Tensor *tensor_scalar_binary(BinaryOp op, double s, const Tensor *a) {
+  Tensor *flat = binary_scalar_flat(op, a, s, true);
+  if (flat) return flat;
   DType promoted = tensor_scalar_result_type(a->dtype, s);
   Tensor *st = tensor_scalar(promoted, s);
   if (!st) return NULL;
