@@ -604,6 +604,15 @@ static void add_unpacked_locals(Parser *p, const char *hidden, const Token *name
   }
 }
 
+static bool name_repeats_later(const Token *names, int count, int i) {
+  for (int j = i + 1; j < count; j++) {
+    if (names[j].length == names[i].length &&
+        memcmp(names[j].start, names[i].start, (size_t)names[i].length) == 0)
+      return true;
+  }
+  return false;
+}
+
 static void destructuring_let(Parser *p) {
   Token names[256];
   int count = 0;
@@ -619,7 +628,12 @@ static void destructuring_let(Parser *p) {
   emit_op_var(p, OP_UNPACK, count);
   emit_u8(p, count);
   if (at_top_level(p)) {
-    for (int i = count - 1; i >= 0; i--) define_variable(p, &names[i]);
+    /* The values pop last first; a name given twice keeps its last value,
+     * as in Python, so an earlier duplicate only discards its value. */
+    for (int i = count - 1; i >= 0; i--) {
+      if (name_repeats_later(names, count, i)) emit_op(p, OP_POP);
+      else define_variable(p, &names[i]);
+    }
     emit_op(p, OP_POP); /* the list */
     return;
   }
