@@ -459,7 +459,12 @@ DEFINE_UN(neg_i, int64_t, int64_t, WRAP(-, 0, x))
 DEFINE_UN_FLOAT(abs, fabsf(x), fabs(x))
 DEFINE_UN(abs_i, int64_t, int64_t, x < 0 ? WRAP(-, 0, x) : x)
 DEFINE_UN_FLOAT(sqrt, sqrtf(x), sqrt(x))
-DEFINE_UN_FLOAT(exp, expf(x), exp(x))
+/* float32 exp: PyTorch's own (SLEEF's) values, see vecmath.c */
+static void exp_f(int64_t n, char *const *p, const int64_t *s, const void *ctx) {
+  (void)ctx;
+  tensor_expf_array(n, p[1], s[1], p[0], s[0]);
+}
+DEFINE_UN(exp_d, double, double, exp(x))
 DEFINE_UN_FLOAT(log, logf(x), log(x))
 DEFINE_UN_FLOAT(sin, sinf(x), sin(x))
 DEFINE_UN_FLOAT(cos, cosf(x), cos(x))

@@ -11,6 +11,11 @@
 #include "tensor/ops.h"
 #include "tensor/tensor.h"
 
+/* vecmath.c: float32 exp as PyTorch's AVX2 kernels compute it (SLEEF expf_u10);
+ * the array form takes byte strides. */
+float tensor_expf(float x);
+void tensor_expf_array(int64_t n, const void *in, int64_t in_stride, void *out,
+                       int64_t out_stride);
 double tensor_load_double(DType dt, const void *p);
 void tensor_store_double(DType dt, void *p, double v);
 int64_t tensor_double_to_i64(double v);
