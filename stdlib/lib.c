@@ -40,8 +40,21 @@ static void state_mark(AgVM *vm, void *state) {
   for (int i = 0; i < 4; i++) vm_mark_object(vm, (Obj *)st->context_classes[i]);
 }
 
+/* backward(create_graph=true) gives a leaf a .grad whose graph leads back to
+ * the leaf (PyTorch warns of the same reference cycle). At teardown every
+ * tensor the script still holds drops its .grad, so such cycles are freed
+ * with everything else instead of outliving the VM. */
+static void drop_grads_of_live_tensors(AgVM *vm) {
+  for (Obj *o = vm->objects; o != NULL; o = o->next) {
+    if (o->type != OBJ_TENSOR) continue;
+    Tensor *t = ((ObjTensor *)o)->tensor;
+    if (t != NULL && ag_get_grad(t) != NULL) ag_set_grad(t, NULL);
+  }
+}
+
 static void state_free(AgVM *vm, void *state) {
   LibState *st = state;
+  drop_grads_of_live_tensors(vm);
   table_free(vm, &st->tensor_names);
   table_free(vm, &st->node_names);
   free(st);
