@@ -8,7 +8,9 @@
 # `timeout -s INT`: running out of time is fine (exit 124), but a program that
 # does not stop on SIGINT within 3 more seconds (killed: 137) is a failure, and
 # so is any other signal (exit >= 128) or an AddressSanitizer, LeakSanitizer or
-# UBSan ("runtime error:") report on stderr. Failing programs are saved to
+# UBSan ("runtime error:") report on stderr. First, four Ctrl-C probes (a huge
+# matmul, a huge randn, long backward loops) must stop with an Interrupted
+# error on one SIGINT. Failing programs are saved to
 # build/fuzz-failures/tensor_seedS_case_N.ag with a note of what happened.
 #
 # usage: sh tests/fuzz_tensor.sh AG_BINARY [COUNT]
@@ -52,6 +54,23 @@ if [ "$(NO_COLOR=1 timeout 10 "$AG" "$WORK/sanity.ag" </dev/null 2>&1)" != "3" ]
   echo "0 passed, 1 failed"
   exit 1
 fi
+
+# Ctrl-C probes: long tensor work must stop on one SIGINT (an "Interrupted"
+# error) rather than run on until killed.
+probe_failed=0
+probe() {
+  printf '%s\n' "$2" >"$WORK/probe_$1.ag"
+  NO_COLOR=1 timeout -s INT -k 5 1 "$AG" "$WORK/probe_$1.ag" </dev/null >/dev/null 2>"$WORK/probe_$1.err"
+  local rc=$?
+  if [ $rc -eq 137 ] || ! grep -q 'Interrupted' "$WORK/probe_$1.err"; then
+    echo "FAIL Ctrl-C probe $1: status $rc, did not stop with an Interrupted error within 5s of SIGINT"
+    probe_failed=$((probe_failed + 1))
+  fi
+}
+probe matmul 'let a = randn(12000, 12000); print((a @ a).shape)'
+probe randn 'let a = randn(40000, 40000); print(a.shape)'
+probe backward 'let x = randn(100, requires_grad=true); while true { let y = x; for i in range(100000) { y = y * 1.0 }; y.sum().backward() }'
+probe elementwise 'let x = randn(3000, 3000); while true { x = (x.sin() + x.T).sum(dim=0, keepdim=true).expand(3000, 3000).contiguous() }'
 
 GEN="$ROOT/tests/fuzz/gen_tensor_programs.py"
 python3 "$GEN" --batch "$SEED" "$COUNT" "$WORK/cases" || die "the generator failed"
@@ -113,6 +132,8 @@ if [ $missing -ne 0 ]; then
   echo "FAIL $missing programs produced no result"
   failed=$((failed + missing))
 fi
-echo "fuzz_tensor: seed $SEED, $COUNT generated tensor programs through $AG"
+passed=$((passed + 4 - probe_failed))
+failed=$((failed + probe_failed))
+echo "fuzz_tensor: 4 Ctrl-C probes; seed $SEED, $COUNT generated tensor programs through $AG"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -248,7 +248,7 @@ class Gen:
 
     # ---- statements ------------------------------------------------------
     def stmt(self):
-        c = self.r.randrange(40)
+        c = self.r.randrange(42)
         a, b = self.v(), self.v()
         if c < 14:
             return "%s = %s" % (a, self.expr())
@@ -320,7 +320,49 @@ class Gen:
             return "%s.requires_grad = true" % a
         if c == 38:
             return "%s = %s.%s(%s)" % (a, a, self.r.choice(["add_", "mul_"]), self.num())
+        if c >= 39:
+            return self.extra()
         return "%s = %s" % (a, self.expr())
+
+    def extra(self):
+        """Rarer combinations: views written in place, graph inspection after
+        backward, higher order, the Ag-written autograd helpers."""
+        a, b = self.v(), self.v()
+        c = self.r.randrange(16)
+        if c == 0:
+            return "let w = %s[%s]; w.%s(%s); print(%s._version, w._version)" % (
+                a, self.index(), self.r.choice(["mul_", "add_", "fill_", "clamp_"]), self.num(), a)
+        if c == 1:
+            return "let w = %s.%s; w.add_(%s)" % (a, self.r.choice(["T", "t()", "view(-1)", "expand(2, -1)", "unsqueeze(0)", "transpose(0, -1)", "diagonal()", "flatten()", "squeeze()"]), b)
+        if c == 2:
+            return "let y = (%s * %s).sum(); y.backward(retain_graph=true); y.backward(); print(y.grad_fn.next_functions)" % (a, b)
+        if c == 3:
+            return "let y = (%s.exp() * 2).sum(); y.backward(); y.backward()" % a
+        if c == 4:
+            return "let [g] = autograd.grad((%s ** 3).sum(), [%s], create_graph=true); let [g2] = autograd.grad(g.sum(), [%s], create_graph=true); print(g2)" % (a, a, a)
+        if c == 5:
+            return "print(autograd.gradcheck(fn(x) { return %s }, [%s.double().detach().requires_grad_()]))" % (
+                self.r.choice(["x.sin()", "x * x", "x.sum(dim=0)", "x.softmax(0)", "x.abs()", "x.sqrt()", "x.max()", "x.norm()", "x[0]"]), a)
+        if c == 6:
+            return "print(autograd.jacobian(fn(x) { return %s }, %s))" % (self.r.choice(["x * 2", "x.sum()", "x.exp()", "5", "nil"]), a)
+        if c == 7:
+            return "print(autograd.hessian(fn(x) { return %s }, %s))" % (self.r.choice(["(x ** 3).sum()", "x", "x.sum()"]), a)
+        if c == 8:
+            return "let n = %s.grad_fn; while n != nil { print(n, n.name(), n.line); let nf = n.next_functions; n = nil; if len(nf) > 0 { n = nf[0][0] } }" % a
+        if c == 9:
+            return "let h = %s.register_hook(fn(g) { return g }); h.remove(); h.remove(); (%s * 1).sum().backward()" % (a, a)
+        if c == 10:
+            return "%s.retain_grad(); (%s * 2).sum().backward(); print(%s.grad)" % (a, a, a)
+        if c == 11:
+            return "let y = %s * 2; y.sum().backward(); print_graph(y); print(to_dot(y))" % a
+        if c == 12:
+            return "%s[%s] = %s[%s]" % (a, self.index(), b, self.index())
+        if c == 13:
+            return "let parts = %s.%s(%s); for p in parts { p.%s(1) }; print(len(parts))" % (
+                a, self.r.choice(["split", "chunk"]), self.r.choice(["1", "2", "3"]), self.r.choice(["add_", "mul_"]))
+        if c == 14:
+            return "%s = %s.view(%s).%s(%s)" % (a, b, self.r.choice(["-1", "1, -1", "-1, 1"]), "expand", self.r.choice(["3, -1", "-1, 4", "2, 3, -1"]))
+        return "with set_grad_enabled(%s) { %s = %s }" % (self.r.choice(["true", "false", "1", "nil"]), a, self.expr())
 
     def printing(self):
         a = self.v()
