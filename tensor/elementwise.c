@@ -465,7 +465,11 @@ static void exp_f(int64_t n, char *const *p, const int64_t *s, const void *ctx) 
   tensor_expf_array(n, p[1], s[1], p[0], s[0]);
 }
 DEFINE_UN(exp_d, double, double, exp(x))
-DEFINE_UN_FLOAT(log, logf(x), log(x))
+static void log_f(int64_t n, char *const *p, const int64_t *s, const void *ctx) {
+  (void)ctx;
+  tensor_logf_array(n, p[1], s[1], p[0], s[0]);
+}
+DEFINE_UN(log_d, double, double, log(x))
 DEFINE_UN_FLOAT(sin, sinf(x), sin(x))
 DEFINE_UN_FLOAT(cos, cosf(x), cos(x))
 DEFINE_UN_FLOAT(tan, tanf(x), tan(x))

@@ -34,6 +34,82 @@ static bool require_float_input(const Tensor *a, const char *what) {
     }                                                                                        \
   } while (0)
 
+/* ---- float32 softmax as PyTorch 1.13's AVX2 kernels compute it ----
+ * Bit-for-bit: which exp (SLEEF's for vector lanes, the C library's for
+ * scalar tails), the order of the float sums, and whether it divides or
+ * multiplies by the reciprocal all show in the last bit. */
+
+/* ATen's vec::reduce_all(+) over n floats: 8 lanes, then a shuffle tree. */
+static float reduce_all_sum(const float *d, int64_t n) {
+  if (n < 8) {
+    float acc = n > 0 ? d[0] : 0.0f;
+    for (int64_t i = 1; i < n; i++) acc += d[i];
+    return acc;
+  }
+  float v[8];
+  memcpy(v, d, sizeof v);
+  int64_t i = 8;
+  for (; i + 8 <= n; i += 8)
+    for (int l = 0; l < 8; l++) v[l] += d[i + l];
+  for (int l = 0; i + l < n; l++) v[l] += d[i + l];
+  float a[4], b[2];
+  for (int l = 0; l < 4; l++) a[l] = v[l] + v[l + 4];
+  for (int l = 0; l < 2; l++) b[l] = a[l] + a[l + 2];
+  return b[0] + b[1];
+}
+
+/* softmax along the last dim of one contiguous row. */
+static void softmax_row_last_f32(const float *x, float *y, int64_t n) {
+  float mx = x[0];
+  for (int64_t j = 1; j < n; j++)
+    if (x[j] > mx || x[j] != x[j]) mx = x[j];
+  for (int64_t j = 0; j < n; j++) y[j] = x[j] - mx;
+  tensor_expf_array(n, y, sizeof(float), y, sizeof(float));
+  float r = 1.0f / reduce_all_sum(y, n);
+  for (int64_t j = 0; j < n; j++) y[j] *= r;
+}
+
+/* softmax along a dim with `inner` > 1 positions after it, for one position:
+ * vector lanes (SLEEF exp) or ATen's scalar tail (the C library's expf). */
+static void softmax_row_inner_f32(const float *x, float *y, int64_t n, int64_t inner, bool lane) {
+  float mx = x[0];
+  for (int64_t j = 1; j < n; j++) {
+    float v = x[j * inner];
+    if (lane ? (v > mx || v != v) : v > mx) mx = v;
+  }
+  float sum = 0.0f;
+  for (int64_t j = 0; j < n; j++) {
+    float e = lane ? tensor_expf(x[j * inner] - mx) : expf(x[j * inner] - mx);
+    y[j * inner] = e;
+    sum += e;
+  }
+  for (int64_t j = 0; j < n; j++) y[j * inner] /= sum;
+}
+
+/* log_softmax along the last dim of one contiguous row. */
+static void log_softmax_row_last_f32(const float *x, float *y, int64_t n) {
+  float mx = x[0];
+  for (int64_t j = 1; j < n; j++)
+    if (x[j] > mx || x[j] != x[j]) mx = x[j];
+  for (int64_t j = 0; j < n; j++) y[j] = x[j] - mx;
+  tensor_expf_array(n, y, sizeof(float), y, sizeof(float));
+  float lse = tensor_logf(reduce_all_sum(y, n));
+  for (int64_t j = 0; j < n; j++) y[j] = x[j] - mx - lse;
+}
+
+/* log_softmax along a dim with inner > 1 (ATen vectorises every position). */
+static void log_softmax_row_inner_f32(const float *x, float *y, int64_t n, int64_t inner) {
+  float mx = -INFINITY;
+  for (int64_t j = 0; j < n; j++) {
+    float v = x[j * inner];
+    if (v > mx || v != v) mx = v;
+  }
+  float sum = 0.0f;
+  for (int64_t j = 0; j < n; j++) sum += tensor_expf(x[j * inner] - mx);
+  float lse = tensor_logf(sum);
+  for (int64_t j = 0; j < n; j++) y[j * inner] = x[j * inner] - mx - lse;
+}
+
 typedef struct {
   const void *in;
   void *out;
@@ -53,8 +129,15 @@ static void softmax_block(int64_t b, void *arg) {
   for (int64_t r = first; r < last && !tensor_interrupt_requested; r++) {
     int64_t base = (r / inner) * n * inner + r % inner;
     if (job->dt == DT_FLOAT32) {
-      if (job->want_log) SOFTMAX_ROW(float, 1);
-      else SOFTMAX_ROW(float, 0);
+      if (job->want_log) {
+        if (inner == 1) log_softmax_row_last_f32((const float *)in + base, (float *)out + base, n);
+        else log_softmax_row_inner_f32((const float *)in + base, (float *)out + base, n, inner);
+      } else if (inner == 1) {
+        softmax_row_last_f32((const float *)in + base, (float *)out + base, n);
+      } else { /* ATen vectorises 8 positions at a time, the rest of each block is scalar */
+        bool lane = r % inner < inner / 8 * 8;
+        softmax_row_inner_f32((const float *)in + base, (float *)out + base, n, inner, lane);
+      }
     } else {
       if (job->want_log) SOFTMAX_ROW(double, 1);
       else SOFTMAX_ROW(double, 0);

@@ -14,7 +14,10 @@
 /* vecmath.c: float32 exp as PyTorch's AVX2 kernels compute it (SLEEF expf_u10);
  * the array form takes byte strides. */
 float tensor_expf(float x);
+float tensor_logf(float x);
 void tensor_expf_array(int64_t n, const void *in, int64_t in_stride, void *out,
+                       int64_t out_stride);
+void tensor_logf_array(int64_t n, const void *in, int64_t in_stride, void *out,
                        int64_t out_stride);
 double tensor_load_double(DType dt, const void *p);
 void tensor_store_double(DType dt, void *p, double v);
