@@ -512,6 +512,22 @@ static bool unary_compute_dtype(UnaryOp op, DType in, DType *ct) {
                      "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
     return false;
   }
+  /* PyTorch has no kernel for these on bool (gelu: on any integer) */
+  if (in == DT_BOOL && (op == UN_ABS || op == UN_FLOOR || op == UN_CEIL || op == UN_ROUND)) {
+    tensor_set_error("\"%s\" not implemented for 'Bool'", op == UN_ABS     ? "abs_cpu"
+                                                         : op == UN_FLOOR ? "floor_vml_cpu"
+                                                         : op == UN_CEIL  ? "ceil_vml_cpu"
+                                                                          : "round_vml_cpu");
+    return false;
+  }
+  if (in == DT_BOOL && op == UN_RELU) {
+    tensor_set_error("Boolean inputs not supported for relu");
+    return false;
+  }
+  if (op == UN_GELU && (in == DT_BOOL || in == DT_INT64)) {
+    tensor_set_error("\"GeluKernelImpl\" not implemented for '%s'", in == DT_BOOL ? "Bool" : "Long");
+    return false;
+  }
   *ct = unary_kernels[op][in] ? in : DT_FLOAT32;
   return true;
 }
@@ -577,13 +593,15 @@ static bool clamp_dtype(DType in, double lo, double hi, DType *ct) {
     tensor_set_error("torch.clamp: At least one of 'min' or 'max' must not be None");
     return false;
   }
-  if (in == DT_BOOL) {
-    tensor_set_error("\"clamp_cpu\" not implemented for 'Bool'");
-    return false;
-  }
   *ct = in;
   if (!isnan(lo)) *ct = tensor_scalar_result_type(*ct, lo);
   if (!isnan(hi)) *ct = tensor_scalar_result_type(*ct, hi);
+  if (*ct == DT_BOOL) { /* a bool tensor with numbers computes in int64 or float */
+    tensor_set_error("\"%s\" not implemented for 'Bool'", isnan(hi)   ? "clamp_min_cpu"
+                                                         : isnan(lo) ? "clamp_max_cpu"
+                                                                     : "clamp_cpu");
+    return false;
+  }
   return true;
 }
 

@@ -297,13 +297,15 @@ static void append_suffixes(StrBuf *sb, const char *const *suffixes, int n, int 
       last_newline ? (size_t)(sb->data + sb->len - last_newline) + 1 : sb->len + 2;
   for (int i = 0; i < n; i++) {
     size_t len = strlen(suffixes[i]);
-    if (last_line_len + len + 2 > PRINT_LINEWIDTH) {
+    /* PyTorch writes "dtype=torch.float64": its wrap counts the "torch." */
+    size_t width = len + (strncmp(suffixes[i], "dtype=", 6) == 0 ? 6 : 0);
+    if (last_line_len + width + 2 > PRINT_LINEWIDTH) {
       sb_append(sb, ",\n");
       sb_repeat(sb, ' ', indent);
-      last_line_len = (size_t)indent + len;
+      last_line_len = (size_t)indent + width;
     } else {
       sb_append(sb, ", ");
-      last_line_len += len + 2;
+      last_line_len += width + 2;
     }
     sb_append(sb, suffixes[i]);
   }

@@ -375,6 +375,10 @@ Tensor *tensor_prod(const Tensor *a, int dim, bool has_dim, bool keepdim) {
 
 static Tensor *extreme(RedKind k, const char *name, const Tensor *a, int dim, bool has_dim,
                        bool keepdim, Tensor **indices, bool want_values) {
+  if (!want_values && a->dtype == DT_BOOL) {
+    tensor_set_error("\"%s_cpu\" not implemented for 'Bool'", name);
+    return NULL;
+  }
   if (!has_dim && a->numel == 0) {
     tensor_set_error("%s(): Expected reduction dim to be specified for input.numel() == 0. "
                      "Specify the reduction dim with the 'dim' argument.",
