@@ -671,12 +671,25 @@ static bool d_scatter_add(GradNode *n, Tensor *const *g, Tensor **out, const boo
 static Tensor *tr(Scope *s, Tensor *a) { return a ? keep(s, ag_t(a)) : NULL; }
 static Tensor *tr12(Scope *s, Tensor *a) { return a ? keep(s, ag_transpose(a, 1, 2)) : NULL; }
 
+/* d(a @ b)/db = a^T g. When b is column-major (W.t() in a linear layer,
+ * p.flag), PyTorch computes (g^T a)^T instead: the same values, laid out so
+ * that after TBackward0 the gradient has W's own row-major layout and
+ * AccumulateGrad keeps it without a copy. */
+static Tensor *mm_mat2_grad(Scope *s, GradNode *n, Tensor *g, Tensor *a) {
+  if (!a) return NULL;
+  if (n->p.flag) {
+    Tensor *gt = tr(s, g);
+    return gt ? tr(s, keep(s, ag_mm(gt, a))) : NULL;
+  }
+  Tensor *at = tr(s, a);
+  return at ? keep(s, ag_mm(at, g)) : NULL;
+}
+
 static bool d_mm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *b = needs[0] ? tr(&s, saved(&s, n, 1)) : NULL;
   if (needs[0] && b) give(out, 0, keep(&s, ag_mm(G, b)));
-  Tensor *a = needs[1] ? tr(&s, saved(&s, n, 0)) : NULL;
-  if (needs[1] && a) give(out, 1, keep(&s, ag_mm(a, G)));
+  if (needs[1]) give(out, 1, mm_mat2_grad(&s, n, G, saved(&s, n, 0)));
   return done(&s, n, out);
 }
 
@@ -686,8 +699,7 @@ static bool d_addmm(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
   if (needs[0]) give(out, 0, G);
   Tensor *b = needs[1] ? tr(&s, saved(&s, n, 1)) : NULL;
   if (needs[1] && b) give(out, 1, keep(&s, ag_mm(G, b)));
-  Tensor *a = needs[2] ? tr(&s, saved(&s, n, 0)) : NULL;
-  if (needs[2] && a) give(out, 2, keep(&s, ag_mm(a, G)));
+  if (needs[2]) give(out, 2, mm_mat2_grad(&s, n, G, saved(&s, n, 0)));
   return done(&s, n, out);
 }
 
@@ -718,7 +730,23 @@ static bool d_dot(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 
 /* ---- neural-network functions ---- */
 
+/* A plain backward (no graph to record) uses tensor/'s fused kernel, which
+ * reproduces PyTorch's rounding; create_graph composes differentiable ops. */
+static bool d_softmax_plain(GradNode *n, Tensor *const *g, Tensor **out, bool log) {
+  Scope s = {0};
+  Tensor *y = saved(&s, n, 0);
+  give(out, 0, y ? keep(&s, tensor_softmax_backward(G, y, (int)n->p.i0, log)) : NULL);
+  return done(&s, n, out);
+}
+
+static bool plain_backward_ok(Tensor *grad) {
+  return !ag_is_grad_enabled() && grad->dtype == DT_FLOAT32;
+}
+
 static bool d_softmax(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  if (plain_backward_ok(G) && G->ndim == n->out_info[0].ndim &&
+      !memcmp(info_shape(&n->out_info[0]), G->shape, (size_t)G->ndim * sizeof(int64_t)))
+    return d_softmax_plain(n, g, out, false);
   Scope s = {0};
   Tensor *y = saved(&s, n, 0);
   Tensor *dot = sum_dim(&s, mul(&s, G, y), (int)n->p.i0, true);
@@ -727,6 +755,9 @@ static bool d_softmax(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
 }
 
 static bool d_log_softmax(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  if (plain_backward_ok(G) && G->ndim == n->out_info[0].ndim &&
+      !memcmp(info_shape(&n->out_info[0]), G->shape, (size_t)G->ndim * sizeof(int64_t)))
+    return d_softmax_plain(n, g, out, true);
   Scope s = {0};
   Tensor *p = un(&s, UN_EXP, saved(&s, n, 0));
   give(out, 0, sub(&s, G, mul(&s, p, sum_dim(&s, G, (int)n->p.i0, true))));

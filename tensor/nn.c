@@ -176,6 +176,90 @@ static Tensor *softmax_impl(const Tensor *a, int dim, bool want_log) {
 Tensor *tensor_softmax(const Tensor *a, int dim) { return softmax_impl(a, dim, false); }
 Tensor *tensor_log_softmax(const Tensor *a, int dim) { return softmax_impl(a, dim, true); }
 
+/* ---- backward of softmax and log_softmax (float32 as PyTorch's kernels) ----
+ * grad_in = y * (g - sum(g * y)) for softmax, g - exp(y) * sum(g) for
+ * log_softmax, sums along dim. ATen's AVX2 code is compiled with FMA
+ * contraction: the running sums are fused multiply-adds and log_softmax's
+ * result one fused negative multiply-add; positions outside ATen's 8-wide
+ * vector groups (inner dims) take the C library's expf, as its scalar tail. */
+
+/* ATen's map2_reduce_all(x * y, +): the first 8 products plain, then fused. */
+static float reduce_all_dot(const float *g, const float *y, int64_t n) {
+  if (n < 8) {
+    float acc = n > 0 ? g[0] * y[0] : 0.0f;
+    for (int64_t i = 1; i < n; i++) acc += g[i] * y[i];
+    return acc;
+  }
+  float v[8];
+  for (int l = 0; l < 8; l++) v[l] = g[l] * y[l];
+  int64_t i = 8;
+  for (; i + 8 <= n; i += 8)
+    for (int l = 0; l < 8; l++) v[l] = fmaf(g[i + l], y[i + l], v[l]);
+  for (int l = 0; i + l < n; l++) v[l] = fmaf(g[i + l], y[i + l], v[l]);
+  float a[4], b[2];
+  for (int l = 0; l < 4; l++) a[l] = v[l] + v[l + 4];
+  for (int l = 0; l < 2; l++) b[l] = a[l] + a[l + 2];
+  return b[0] + b[1];
+}
+
+static void softmax_backward_row_f32(const float *g, const float *y, float *o, int64_t n,
+                                     int64_t inner, bool log, bool lane) {
+  float sum;
+  if (inner == 1) {
+    sum = log ? reduce_all_sum(g, n) : reduce_all_dot(g, y, n);
+  } else {
+    sum = 0.0f;
+    for (int64_t j = 0; j < n; j++)
+      sum = log ? sum + g[j * inner] : fmaf(g[j * inner], y[j * inner], sum);
+  }
+  for (int64_t j = 0; j < n; j++) {
+    float gj = g[j * inner], yj = y[j * inner];
+    o[j * inner] = log ? fmaf(-(lane ? tensor_expf(yj) : expf(yj)), sum, gj) : (gj - sum) * yj;
+  }
+}
+
+static void softmax_backward_row_f64(const double *g, const double *y, double *o, int64_t n,
+                                     int64_t inner, bool log) {
+  double sum = 0.0;
+  for (int64_t j = 0; j < n; j++) sum += log ? g[j * inner] : g[j * inner] * y[j * inner];
+  for (int64_t j = 0; j < n; j++) {
+    double gj = g[j * inner], yj = y[j * inner];
+    o[j * inner] = log ? gj - exp(yj) * sum : (gj - sum) * yj;
+  }
+}
+
+/* g and y of one shape and float dtype; y is the forward's output. */
+Tensor *tensor_softmax_backward(const Tensor *g, const Tensor *y, int dim, bool log) {
+  if (!tensor_wrap_dim(&dim, y->ndim)) return NULL;
+  if (g->dtype != y->dtype || g->ndim != y->ndim ||
+      memcmp(g->shape, y->shape, (size_t)g->ndim * sizeof(int64_t)) != 0) {
+    tensor_set_error("softmax backward: gradient and output differ in shape or dtype");
+    return NULL;
+  }
+  Tensor *cg = tensor_contiguous(g), *cy = cg ? tensor_contiguous(y) : NULL;
+  Tensor *o = cy ? tensor_empty(y->dtype, y->ndim, y->shape) : NULL;
+  if (o) {
+    int64_t n = y->ndim ? y->shape[dim] : 1, inner = 1, rows = 1;
+    for (int d = 0; d < dim; d++) rows *= y->shape[d];
+    for (int d = dim + 1; d < y->ndim; d++) inner *= y->shape[d];
+    rows *= inner;
+    for (int64_t r = 0; r < rows; r++) {
+      int64_t base = (r / inner) * n * inner + r % inner;
+      if (y->dtype == DT_FLOAT32)
+        softmax_backward_row_f32((const float *)tensor_data(cg) + base,
+                                 (const float *)tensor_data(cy) + base, (float *)tensor_data(o) + base,
+                                 n, inner, log, inner == 1 || r % inner < inner / 8 * 8);
+      else
+        softmax_backward_row_f64((const double *)tensor_data(cg) + base,
+                                 (const double *)tensor_data(cy) + base,
+                                 (double *)tensor_data(o) + base, n, inner, log);
+    }
+  }
+  tensor_release(cg);
+  tensor_release(cy);
+  return o;
+}
+
 /* ---- losses ---- */
 
 /* Applies the reduction to per-element losses (takes ownership of `loss`). */

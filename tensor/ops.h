@@ -193,6 +193,9 @@ Tensor *tensor_outer(const Tensor *a, const Tensor *b);
 /* ---- neural-network functions (forward values) ---- */
 Tensor *tensor_softmax(const Tensor *a, int dim);
 Tensor *tensor_log_softmax(const Tensor *a, int dim);
+/* The gradient of (log_)softmax along dim from the upstream gradient g and
+ * the forward output y (same shape and float dtype), as PyTorch computes it. */
+Tensor *tensor_softmax_backward(const Tensor *g, const Tensor *y, int dim, bool log);
 typedef enum { RED_NONE, RED_MEAN, RED_SUM } Reduction;
 Tensor *tensor_mse_loss(const Tensor *a, const Tensor *b, Reduction r);
 Tensor *tensor_l1_loss(const Tensor *a, const Tensor *b, Reduction r);
