@@ -461,6 +461,7 @@ static Value native_set_grad_enabled(NATIVE_ARGS) {
 static Value native_nothing(NATIVE_ARGS) { return NIL_VAL; }
 
 static Value native_is_grad_enabled(NATIVE_ARGS) { return BOOL_VAL(ag_is_grad_enabled()); }
+static Value native_is_anomaly_enabled(NATIVE_ARGS) { return BOOL_VAL(ag_anomaly_enabled()); }
 
 static Value native_detect_anomaly(NATIVE_ARGS) {
   static const char *const names[] = {"check_forward"};
@@ -765,6 +766,7 @@ void lib_install_autograd(AgVM *vm) {
   vm_define_native(vm, "enable_grad", native_enable_grad, 0, 0, false);
   vm_define_native(vm, "set_grad_enabled", native_set_grad_enabled, 1, 1, false);
   vm_define_native(vm, "is_grad_enabled", native_is_grad_enabled, 0, 0, false);
+  vm_define_native(vm, "is_anomaly_enabled", native_is_anomaly_enabled, 0, 0, false);
 }
 
 void lib_install_autograd_module(AgVM *vm, ObjModule *module) {
@@ -778,6 +780,7 @@ void lib_install_autograd_module(AgVM *vm, ObjModule *module) {
       {"grad", native_grad, 1, 6, true},
       {"backward", native_autograd_backward, 1, 5, true},
       {"detect_anomaly", native_detect_anomaly, 0, 1, true},
+      {"is_anomaly_enabled", native_is_anomaly_enabled, 0, 0, false},
       {"no_grad", native_no_grad, 0, 0, false},
       {"enable_grad", native_enable_grad, 0, 0, false},
       {"set_grad_enabled", native_set_grad_enabled, 1, 1, false},
