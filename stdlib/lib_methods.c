@@ -619,13 +619,22 @@ Value lt_item(LT_ARGS) {
   return scalar_value(t, 0);
 }
 
-/* Nested lists of dimension d onward, starting at flat element *pos. */
+/* Nested lists of dimension d onward, starting at flat element *pos.
+ * Ctrl-C stops it (an expanded view may hold 10^18 elements). */
 static Value to_list(AgVM *vm, Tensor *t, int d, int64_t *pos) {
   if (d == t->ndim) return scalar_value(t, (*pos)++);
   ObjList *l = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(l));
   for (int64_t i = 0; i < t->shape[d]; i++) {
+    if (tensor_interrupt_requested) {
+      vm_pop_root(vm);
+      return vm_throw_error(vm, "Interrupted");
+    }
     Value item = to_list(vm, t, d + 1, pos);
+    if (IS_EXCEPTION(item)) {
+      vm_pop_root(vm);
+      return item;
+    }
     vm_push_root(vm, item);
     obj_list_append(vm, l, item);
     vm_pop_root(vm);
