@@ -474,7 +474,18 @@ DEFINE_UN_FLOAT(sin, sinf(x), sin(x))
 DEFINE_UN_FLOAT(cos, cosf(x), cos(x))
 DEFINE_UN_FLOAT(tan, tanf(x), tan(x))
 DEFINE_UN_FLOAT(tanh, tanhf(x), tanh(x))
-DEFINE_UN_FLOAT(sigmoid, sigmoidf(x), sigmoid(x))
+/* float32 sigmoid as ATen's cpu_kernel_vec runs it: contiguous runs of 16
+ * elements take the vector formula (SLEEF exp), the rest the scalar one. */
+static void sigmoid_f(int64_t n, char *const *p, const int64_t *s, const void *ctx) {
+  (void)ctx;
+  bool contiguous = s[0] == sizeof(float) && s[1] == sizeof(float);
+  int64_t vec_end = contiguous ? n / 16 * 16 : 0;
+  for (int64_t i = 0; i < n; i++) {
+    float x = *(const float *)(p[1] + i * s[1]);
+    *(float *)(p[0] + i * s[0]) = i < vec_end ? 1.0f / (1.0f + tensor_expf(0.0f - x)) : sigmoidf(x);
+  }
+}
+DEFINE_UN(sigmoid_d, double, double, sigmoid(x))
 DEFINE_UN_FLOAT(relu, x > 0 ? x : (x != x ? x : 0.0f), x > 0 ? x : (x != x ? x : 0.0))
 DEFINE_UN(relu_i, int64_t, int64_t, x > 0 ? x : 0)
 DEFINE_UN_FLOAT(gelu, geluf(x), gelu(x))
