@@ -770,12 +770,18 @@ static Tensor *loss_scale(Scope *s, GradNode *n, Tensor *grad, int64_t count) {
 }
 
 static bool d_mse(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  /* PyTorch's mse_loss_backward: norm * (self - target) * grad, norm = 2 or
+   * 2 / numel; the target's is the same with the two swapped (so a zero
+   * difference gives +0 to both, never -0). */
   Scope s = {0};
-  Tensor *d = sub(&s, saved(&s, n, 0), saved(&s, n, 1));
-  int64_t count = d ? d->numel : 0;
-  Tensor *grad = mul(&s, muls(&s, d, 2.0), loss_scale(&s, n, G, count));
-  if (needs[0]) give(out, 0, grad);
-  if (needs[1]) give(out, 1, neg(&s, grad));
+  Tensor *a = saved(&s, n, 0), *b = saved(&s, n, 1);
+  for (int i = 0; i < 2; i++) {
+    if (!needs[i]) continue;
+    Tensor *d = i == 0 ? sub(&s, a, b) : sub(&s, b, a);
+    int64_t count = d ? d->numel : 0;
+    double norm = n->p.red == RED_MEAN && count > 0 ? 2.0 / (double)count : 2.0;
+    give(out, i, mul(&s, muls(&s, d, norm), G));
+  }
   return done(&s, n, out);
 }
 

@@ -200,8 +200,8 @@ Tensor *ag_scalar_binary(BinaryOp op, double s, Tensor *a) {
     if (n && op == BIN_POW) node_save(n, 0, "result", out, true);
     return ag_record_finish(n, out);
   }
-  default: {
-    Tensor *st = tensor_scalar(a->dtype, s);
+  default: { /* a 0-d operand promotes like the number: 1.5 == int_t compares 1.5 */
+    Tensor *st = tensor_scalar(tensor_scalar_result_type(a->dtype, s), s);
     Tensor *out = st ? ag_binary(op, st, a) : NULL;
     tensor_release(st);
     return out;
@@ -455,7 +455,17 @@ static Tensor *pair_loss_record(AgNodeKind kind, Tensor *a, Tensor *b, Tensor *o
 }
 
 Tensor *ag_mse_loss(Tensor *a, Tensor *b, Reduction r) {
-  return pair_loss_record(AG_NODE_MseLossBackward0, a, b, tensor_mse_loss(a, b, r), r);
+  /* an int64 or bool operand takes part in the promoted float dtype, as in
+   * PyTorch's kernel (it cannot need a gradient) */
+  DType t = tensor_result_type(a, b);
+  Tensor *ca = NULL, *cb = NULL;
+  if (dtype_is_float(t) && !dtype_is_float(a->dtype)) a = ca = tensor_to_dtype(a, t);
+  if (dtype_is_float(t) && !dtype_is_float(b->dtype)) b = cb = tensor_to_dtype(b, t);
+  Tensor *out = a && b ? pair_loss_record(AG_NODE_MseLossBackward0, a, b, tensor_mse_loss(a, b, r), r)
+                       : NULL;
+  tensor_release(ca);
+  tensor_release(cb);
+  return out;
 }
 
 Tensor *ag_binary_cross_entropy(Tensor *p, Tensor *target, Reduction r) {

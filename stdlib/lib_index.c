@@ -128,6 +128,18 @@ Value lib_set_index(AgVM *vm, Value obj, int n, const Value *index, Value v) {
     tensor_release(src);
     return VM_EXCEPTION;
   }
+  /* Advanced indexing is index_put_, which takes no other dtype (PyTorch's
+   * one exception: a bool mask alone with a 0-d value is masked_fill_). */
+  bool advanced = false;
+  for (int i = 0; i < ix.n; i++) advanced |= ix.items[i].kind == IDX_TENSOR;
+  if (advanced && IS_TENSOR(v) && src->dtype != t->dtype &&
+      !(ix.n == 1 && ix.items[0].tensor->dtype == DT_BOOL && src->ndim == 0)) {
+    index_free(&ix);
+    tensor_release(src);
+    return vm_throw_error(vm, "Index put requires the source and destination dtypes match, got %s "
+                              "for the destination and %s for the source.",
+                          tensor_dtype_torch_name(t->dtype), tensor_dtype_torch_name(src->dtype));
+  }
   bool ok = ag_index_put_(t, ix.items, ix.n, src);
   index_free(&ix);
   tensor_release(src);

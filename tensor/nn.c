@@ -270,10 +270,11 @@ static Tensor *reduce_loss(Tensor *loss, Reduction r) {
   return out;
 }
 
+/* mse_loss computes in the promoted dtype, which must be floating. */
 static bool loss_dtypes(const Tensor *a, const Tensor *b, const char *what) {
-  if (!dtype_is_float(a->dtype) || !dtype_is_float(b->dtype)) {
-    tensor_set_error("\"%s\" not implemented for '%s'", what,
-                     tensor_dtype_torch_name(dtype_is_float(a->dtype) ? b->dtype : a->dtype));
+  DType t = tensor_result_type(a, b);
+  if (!dtype_is_float(t)) {
+    tensor_set_error("\"%s\" not implemented for '%s'", what, tensor_dtype_torch_name(t));
     return false;
   }
   return true;
@@ -288,7 +289,7 @@ Tensor *tensor_mse_loss(const Tensor *a, const Tensor *b, Reduction r) {
 }
 
 Tensor *tensor_l1_loss(const Tensor *a, const Tensor *b, Reduction r) {
-  if (!loss_dtypes(a, b, "abs_cpu")) return NULL;
+  /* PyTorch's l1_loss is (a - b).abs() reduced: their errors, int64 for "none" */
   Tensor *d = tensor_binary(BIN_SUB, a, b);
   Tensor *ab = d ? tensor_unary(UN_ABS, d) : NULL;
   tensor_release(d);
