@@ -375,7 +375,10 @@ Tensor *tensor_prod(const Tensor *a, int dim, bool has_dim, bool keepdim) {
 
 static Tensor *extreme(RedKind k, const char *name, const Tensor *a, int dim, bool has_dim,
                        bool keepdim, Tensor **indices, bool want_values) {
-  if (!want_values && a->dtype == DT_BOOL) {
+  /* no bool kernel for argmax/argmin; a dim of size 1 needs none */
+  if (!want_values && a->dtype == DT_BOOL &&
+      !(has_dim && a->ndim > 0 && dim >= -a->ndim && dim < a->ndim &&
+        a->shape[dim < 0 ? dim + a->ndim : dim] == 1)) {
     tensor_set_error("\"%s_cpu\" not implemented for 'Bool'", name);
     return NULL;
   }
