@@ -724,6 +724,11 @@ const HelpEntry help_table[] = {
      "linear(x, weight, bias=nil)",
      "x @ weight.T + bias, the function behind nn.Linear.",
      "print(linear(ones(1, 2), ones(3, 2), zeros(3)))"},
+    {"embedding", HELP_TENSORS, 0,
+     "embedding(weight, indices)",
+     "Rows of weight picked by the int64 tensor indices: the function behind nn.Embedding. "
+     "Its backward adds each gradient row into the row it came from (EmbeddingBackward0).",
+     "print(embedding(eye(3), tensor([2, 0], dtype=int64)))"},
     {"save", HELP_TENSORS, 0,
      "save(value, path)",
      "Writes a tensor as NumPy .npy, or a map of tensors (a state dict) as .npz; the file "
