@@ -948,6 +948,15 @@ const HelpEntry help_table[] = {
      "is_grad_enabled()",
      "True when operations are being recorded.",
      "print(is_grad_enabled())"},
+    {"is_anomaly_enabled", HELP_AUTOGRAD, 0,
+     "is_anomaly_enabled()",
+     "True inside `with autograd.detect_anomaly() { }`, where a NaN made by a backward "
+     "function is an error naming the forward operation and its line.",
+     "print(is_anomaly_enabled())"},
+    {"autograd.is_anomaly_enabled", HELP_AUTOGRAD, 0,
+     "autograd.is_anomaly_enabled()",
+     "The same as the global is_anomaly_enabled().",
+     "with autograd.detect_anomaly() { print(autograd.is_anomaly_enabled()) }"},
     {"Function", HELP_AUTOGRAD, 0,
      "class MyFn : Function { fn forward(ctx, ...) fn backward(ctx, ...grads) }",
      "The base class of custom autograd functions: forward computes the result, backward "
