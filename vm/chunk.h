@@ -17,6 +17,11 @@ typedef struct {
   int const_count;
   int const_capacity;
   Value *constants;
+  /* Open-addressing hash set of the indices of the number and string
+   * constants (-1 = empty; capacity a power of two, at most half full), so
+   * that chunk_add_constant finds a duplicate without a linear search. */
+  int *const_index;
+  int const_index_capacity;
 } Chunk;
 
 void chunk_init(Chunk *chunk);

@@ -47,7 +47,7 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
   Q(CONST_SUBTRACT)                                                                                \
   Q(CONST_MULTIPLY)                                                                                \
   Q(CONST_DIVIDE)                                                                                  \
-  Q(CONST_MODULO)                                                                                  \
+  Q(CONST_MODULO)      /* only with an integer divisor in [1, 9e15], as LOCAL_CONST_MODULO */      \
   Q(CONST_LESS)                                                                                    \
   Q(CONST_LESS_EQUAL)                                                                              \
   Q(CONST_GREATER)                                                                                 \
@@ -76,7 +76,13 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
   Q(CONST_GREATER_JUMP)                                                                            \
   Q(CONST_GREATER_EQUAL_JUMP)                                                                      \
   Q(CONST_EQUAL_JUMP)                                                                              \
-  Q(CONST_NOT_EQUAL_JUMP)
+  Q(CONST_NOT_EQUAL_JUMP)                                                                          \
+  Q(LOCALS_LESS_JUMP)  /* GET_LOCAL a; GET_LOCAL b; LESS; JUMP_IF_FALSE (and the other comparisons) */ \
+  Q(LOCALS_LESS_EQUAL_JUMP)                                                                        \
+  Q(LOCALS_GREATER_JUMP)                                                                           \
+  Q(LOCALS_GREATER_EQUAL_JUMP)                                                                     \
+  Q(LOCALS_EQUAL_JUMP)                                                                             \
+  Q(LOCALS_NOT_EQUAL_JUMP)
 
 typedef enum {
   QOP_BEFORE_FIRST = OP_COUNT - 1,

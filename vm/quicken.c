@@ -64,21 +64,41 @@ static bool is_number_constant(const Chunk *c, int pos) {
   return k < c->const_count && IS_NUMBER(c->constants[k]);
 }
 
+/* The fused form of `CONSTANT number (at pos); op`, or -1. A fused % takes
+ * only a divisor that is an integer in [1, 9e15], so that its fast path
+ * needs to check the left operand alone (modulo_by_int in vm.c). */
+static int const_op_fused(const Chunk *c, int pos, int op) {
+  if (op == OP_MODULO) {
+    double b = AS_NUMBER(c->constants[(c->code[pos + 1] << 8) | c->code[pos + 2]]);
+    if (!(b >= 1 && b <= 9e15 && b == (double)(int64_t)b)) return -1;
+  }
+  return const_fused(op);
+}
+
 /* CONSTANT number; op [; JUMP_IF_FALSE] */
-static int constant_fused(const Chunk *c, int next, int third) {
+static int constant_fused(const Chunk *c, int pos, int next, int third) {
   int op = c->code[next];
   if (third >= 0 && c->code[third] == OP_JUMP_IF_FALSE && jump_fused(op) >= 0) {
     return jump_fused(op) - QOP_LESS_JUMP + QOP_CONST_LESS_JUMP;
   }
-  return const_fused(op);
+  return const_op_fused(c, pos, op);
+}
+
+/* GET_LOCAL a; GET_LOCAL b [; compare; JUMP_IF_FALSE] (`while i < n`) */
+static int locals_fused(const Chunk *c, int third) {
+  if (third >= 0 && third + 3 < c->count && c->code[third + 1] == OP_JUMP_IF_FALSE &&
+      jump_fused(c->code[third]) >= 0) {
+    return jump_fused(c->code[third]) - QOP_LESS_JUMP + QOP_LOCALS_LESS_JUMP;
+  }
+  return QOP_GET_LOCAL2;
 }
 
 /* GET_LOCAL a; GET_LOCAL b | GET_FIELD name | CONSTANT number; op */
 static int local_fused(const Chunk *c, int next, int third) {
   int second = c->code[next];
-  if (second == OP_GET_LOCAL) return QOP_GET_LOCAL2;
+  if (second == OP_GET_LOCAL) return locals_fused(c, third);
   if (second == OP_GET_FIELD) return QOP_LOCAL_FIELD;
-  if (third >= 0 && is_number_constant(c, next) && const_fused(c->code[third]) >= 0) {
+  if (third >= 0 && is_number_constant(c, next) && const_op_fused(c, next, c->code[third]) >= 0) {
     return const_fused(c->code[third]) - QOP_CONST_ADD + QOP_LOCAL_CONST_ADD;
   }
   return -1;
@@ -92,7 +112,7 @@ static int fused_opcode(const ObjFunction *f, int pos, int next, int third) {
   switch (first) {
   case OP_SET_LOCAL: return second == OP_POP ? QOP_SET_LOCAL_POP : -1;
   case OP_GET_LOCAL: return local_fused(c, next, third);
-  case OP_CONSTANT: return is_number_constant(c, pos) ? constant_fused(c, next, third) : -1;
+  case OP_CONSTANT: return is_number_constant(c, pos) ? constant_fused(c, pos, next, third) : -1;
   default: return second == OP_JUMP_IF_FALSE ? jump_fused(first) : -1;
   }
 }

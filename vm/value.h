@@ -52,6 +52,14 @@ typedef struct Obj Obj;
 #define AS_BOOL(v) ((v) == TRUE_VAL)
 #define AS_OBJ(v) ((Obj *)(uintptr_t)((v) & ~(AG_SIGN_BIT | AG_QNAN)))
 
+/* A branch hint; the dispatch loop uses it so that a rare case is a
+ * predicted branch rather than a conditional move on the result's path. */
+#if defined(__GNUC__) || defined(__clang__)
+#define AG_UNLIKELY(c) __builtin_expect(!!(c), 0)
+#else
+#define AG_UNLIKELY(c) (c)
+#endif
+
 static inline double value_to_num(Value v) {
   double d;
   memcpy(&d, &v, sizeof d);
@@ -62,8 +70,10 @@ static inline Value num_to_value(double d) {
   Value v;
   memcpy(&v, &d, sizeof v);
   /* Any NaN (including negative or payload-carrying ones) becomes the canonical
-   * NaN, so it can never be mistaken for a tagged value. */
-  if ((v & AG_QNAN) == AG_QNAN || (d != d)) v = AG_CANON_NAN;
+   * NaN, so it can never be mistaken for a tagged value. Every bit pattern
+   * with all the AG_QNAN bits set is a NaN, so `d != d` (one compare on the
+   * hot arithmetic paths) covers the tagged patterns too. */
+  if (AG_UNLIKELY(d != d)) v = AG_CANON_NAN;
   return v;
 }
 

@@ -247,14 +247,24 @@ static bool spread_arguments(AgVM *vm, int nkw, int *argc) {
   return true;
 }
 
-/* Python's %: integer arithmetic when both sides are exact integers (the
- * common case, and much faster than fmod), fmod with a sign fix otherwise. */
-static inline double number_modulo(double a, double b) {
-  if (b >= 1 && b <= 9e15 && a >= -9e15 && a <= 9e15 && a == (double)(int64_t)a && b == (double)(int64_t)b) {
-    int64_t m = (int64_t)a % (int64_t)b;
-    if (m < 0) m += (int64_t)b;
-    return (double)m;
+/* Python's % for a divisor b that is an integer in [1, 9e15]: integer
+ * arithmetic when a is an exact integer too (the common case, and much
+ * faster than fmod), fmod with a sign fix otherwise. The fused % with a
+ * constant divisor (quicken.c) calls this directly. */
+static inline double modulo_by_int(double a, double b) {
+  if (a >= -9e15 && a <= 9e15) {
+    int64_t ia = (int64_t)a;
+    if ((double)ia == a) {
+      int64_t m = ia % (int64_t)b;
+      if (m < 0) m += (int64_t)b;
+      return (double)m;
+    }
   }
+  return vm_python_mod(a, b);
+}
+
+static inline double number_modulo(double a, double b) {
+  if (b >= 1 && b <= 9e15 && b == (double)(int64_t)b) return modulo_by_int(a, b);
   return vm_python_mod(a, b);
 }
 
@@ -283,6 +293,19 @@ static Value run(AgVM *vm, int base) {
 #define PUSH(v) (*sp++ = (v))
 #define POP() (*--sp)
 #define PEEK(n) (sp[-1 - (n)])
+/* Pushes an arithmetic result, with ip at the next instruction. When that is
+ * a store into a local that pops the value (SET_LOCAL x; POP, quickened), as
+ * in `x = x + 1` or `i += 1`, it stores into the local directly: one push,
+ * pop and dispatch fewer. */
+#define PUSH_OR_STORE(v)                                                                           \
+  do {                                                                                             \
+    if (*ip == QOP_SET_LOCAL_POP) {                                                                \
+      slots[ip[1]] = (v);                                                                          \
+      ip += 3;                                                                                     \
+    } else {                                                                                       \
+      PUSH(v);                                                                                     \
+    }                                                                                              \
+  } while (0)
 #define READ_BYTE() (*ip++)
 #define READ_SHORT() (ip += 2, (uint16_t)((ip[-2] << 8) | ip[-1]))
 #define READ_CONSTANT() (constants[READ_SHORT()])
@@ -303,8 +326,8 @@ static Value run(AgVM *vm, int base) {
   do {                                                                                             \
     Value b_ = sp[-1], a_ = sp[-2];                                                                \
     if (IS_NUMBER(a_) && IS_NUMBER(b_)) {                                                          \
-      sp--;                                                                                        \
-      sp[-1] = make(AS_NUMBER(a_) op AS_NUMBER(b_));                                               \
+      sp -= 2;                                                                                     \
+      PUSH_OR_STORE(make(AS_NUMBER(a_) op AS_NUMBER(b_)));                                         \
     } else {                                                                                       \
       SYNC();                                                                                      \
       Value r_ = vm_binary_op(vm, opcode, a_, b_);                                                 \
@@ -348,8 +371,9 @@ static Value run(AgVM *vm, int base) {
   do {                                                                                             \
     Value b_ = constants[(ip[0] << 8) | ip[1]], a_ = sp[-1];                                       \
     if (IS_NUMBER(a_)) {                                                                           \
-      sp[-1] = make(AS_NUMBER(a_) op AS_NUMBER(b_));                                               \
+      sp--;                                                                                        \
       ip += 3;                                                                                     \
+      PUSH_OR_STORE(make(AS_NUMBER(a_) op AS_NUMBER(b_)));                                         \
     } else {                                                                                       \
       PUSH(b_);                                                                                    \
       ip += 2;                                                                                     \
@@ -362,8 +386,8 @@ static Value run(AgVM *vm, int base) {
     Value a_ = slots[ip[0]];                                                                       \
     if (IS_NUMBER(a_)) {                                                                           \
       Value b_ = constants[(ip[2] << 8) | ip[3]];                                                  \
-      PUSH(make(AS_NUMBER(a_) op AS_NUMBER(b_)));                                                  \
       ip += 5;                                                                                     \
+      PUSH_OR_STORE(make(AS_NUMBER(a_) op AS_NUMBER(b_)));                                         \
     } else {                                                                                       \
       PUSH(a_);                                                                                    \
       ip += 1;                                                                                     \
@@ -383,6 +407,16 @@ static Value run(AgVM *vm, int base) {
       PUSH(b_);                                                                                    \
       ip += 2;                                                                                     \
     }                                                                                              \
+  } while (0)
+/* GET_LOCAL a; GET_LOCAL b; compare; JUMP_IF_FALSE on two numbers, else
+ * GET_LOCAL2 (which goes on with the quickened compare-and-jump). */
+#define LOCALS_COMPARE_JUMP(op)                                                                    \
+  do {                                                                                             \
+    Value a_ = slots[ip[0]], b_ = slots[ip[2]];                                                    \
+    if (!(IS_NUMBER(a_) && IS_NUMBER(b_))) goto Q_GET_LOCAL2;                                      \
+    uint16_t offset_ = (uint16_t)((ip[5] << 8) | ip[6]);                                           \
+    ip += 7;                                                                                       \
+    if (!(AS_NUMBER(a_) op AS_NUMBER(b_))) ip += offset_;                                          \
   } while (0)
 /* compare; JUMP_IF_FALSE on two numbers, else the plain comparison. */
 #define COMPARE_JUMP(op, plain)                                                                    \
@@ -636,8 +670,8 @@ dispatch:
   VM_CASE(MODULO) {
     Value b = PEEK(0), a = PEEK(1);
     if (IS_NUMBER(a) && IS_NUMBER(b)) {
-      sp--;
-      sp[-1] = NUMBER_VAL(number_modulo(AS_NUMBER(a), AS_NUMBER(b)));
+      sp -= 2;
+      PUSH_OR_STORE(NUMBER_VAL(number_modulo(AS_NUMBER(a), AS_NUMBER(b))));
       VM_DISPATCH();
     }
     SLOW_BINARY(OP_MODULO);
@@ -1019,8 +1053,9 @@ dispatch:
   VM_QUICK_CASE(CONST_MODULO) {
     Value b = constants[(ip[0] << 8) | ip[1]], a = sp[-1];
     if (IS_NUMBER(a)) {
-      sp[-1] = NUMBER_VAL(number_modulo(AS_NUMBER(a), AS_NUMBER(b)));
+      sp--;
       ip += 3;
+      PUSH_OR_STORE(NUMBER_VAL(modulo_by_int(AS_NUMBER(a), AS_NUMBER(b))));
     } else {
       PUSH(b);
       ip += 2;
@@ -1095,8 +1130,8 @@ dispatch:
     Value a = slots[ip[0]];
     if (IS_NUMBER(a)) {
       Value b = constants[(ip[2] << 8) | ip[3]];
-      PUSH(NUMBER_VAL(number_modulo(AS_NUMBER(a), AS_NUMBER(b))));
       ip += 5;
+      PUSH_OR_STORE(NUMBER_VAL(modulo_by_int(AS_NUMBER(a), AS_NUMBER(b))));
     } else {
       PUSH(a);
       ip += 1;
@@ -1151,6 +1186,30 @@ dispatch:
     CONST_COMPARE_JUMP(!=);
     VM_DISPATCH();
   }
+  VM_QUICK_CASE(LOCALS_LESS_JUMP) {
+    LOCALS_COMPARE_JUMP(<);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCALS_LESS_EQUAL_JUMP) {
+    LOCALS_COMPARE_JUMP(<=);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCALS_GREATER_JUMP) {
+    LOCALS_COMPARE_JUMP(>);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCALS_GREATER_EQUAL_JUMP) {
+    LOCALS_COMPARE_JUMP(>=);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCALS_EQUAL_JUMP) {
+    LOCALS_COMPARE_JUMP(==);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCALS_NOT_EQUAL_JUMP) {
+    LOCALS_COMPARE_JUMP(!=);
+    VM_DISPATCH();
+  }
 
 #ifndef VM_COMPUTED_GOTO
   default:
@@ -1184,6 +1243,8 @@ exception:
 #undef COMPARE_JUMP
 #undef LOCAL_CONST_BINARY
 #undef CONST_COMPARE_JUMP
+#undef LOCALS_COMPARE_JUMP
+#undef PUSH_OR_STORE
 #undef VM_CASE
 #undef VM_QUICK_CASE
 #undef VM_DISPATCH
