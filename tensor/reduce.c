@@ -333,6 +333,8 @@ static Tensor *reduce_op(RedKind k, const Tensor *a, const int *dims, int ndims,
 static DType sum_dtype(DType dt) { return dtype_is_float(dt) ? dt : DT_INT64; }
 
 Tensor *tensor_sum(const Tensor *a, const int *dims, int ndims, bool keepdim) {
+  Tensor *out;
+  if (tensor_sum_f32_aten(a, dims, ndims, keepdim, &out)) return out; /* PyTorch's rounding */
   return reduce_op(RED_KIND_SUM, a, dims, ndims, keepdim, sum_dtype(a->dtype), NULL);
 }
 
@@ -432,6 +434,14 @@ Tensor *tensor_var(const Tensor *a, const int *dims, int ndims, bool unbiased, b
     tensor_set_error("std and var only support floating point and complex dtypes");
     return NULL;
   }
+  if (a->dtype == DT_FLOAT32) { /* PyTorch accumulates a float var in double, rounds once */
+    Tensor *wide = tensor_to_dtype(a, DT_FLOAT64);
+    Tensor *v = wide ? tensor_var(wide, dims, ndims, unbiased, keepdim) : NULL;
+    Tensor *out = v ? tensor_to_dtype(v, DT_FLOAT32) : NULL;
+    tensor_release(wide);
+    tensor_release(v);
+    return out;
+  }
   Tensor *m = tensor_mean(a, dims, ndims, true);
   Tensor *d = m ? tensor_binary(BIN_SUB, a, m) : NULL;
   Tensor *sq = d ? tensor_binary(BIN_MUL, d, d) : NULL;
@@ -447,6 +457,14 @@ Tensor *tensor_var(const Tensor *a, const int *dims, int ndims, bool unbiased, b
 }
 
 Tensor *tensor_std(const Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim) {
+  if (a->dtype == DT_FLOAT32) { /* the square root too is taken in double, as PyTorch */
+    Tensor *wide = tensor_to_dtype(a, DT_FLOAT64);
+    Tensor *sd = wide ? tensor_std(wide, dims, ndims, unbiased, keepdim) : NULL;
+    Tensor *out = sd ? tensor_to_dtype(sd, DT_FLOAT32) : NULL;
+    tensor_release(wide);
+    tensor_release(sd);
+    return out;
+  }
   Tensor *v = tensor_var(a, dims, ndims, unbiased, keepdim);
   if (!v) return NULL;
   Tensor *out = tensor_unary(UN_SQRT, v);
