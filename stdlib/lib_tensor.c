@@ -438,6 +438,16 @@ static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
     if (ta && tb) return lib_wrap(vm, ag_matmul(lib_t(a), lib_t(b)));
   } else {
     int bop = binary_op_of(op);
+    /* true/false is a bool-typed number to PyTorch: bool_t + true stays bool,
+     * t - true is an error */
+    if (bop >= 0 && ((ta && IS_BOOL(b)) || (tb && IS_BOOL(a))) &&
+        (bop == BIN_SUB || !dtype_is_float(lib_t(ta ? a : b)->dtype))) {
+      Tensor *bt = tensor_scalar(DT_BOOL, scalar_of(ta ? b : a));
+      if (bt == NULL) return lib_throw_tensor_error(vm);
+      Tensor *r = ta ? ag_binary((BinaryOp)bop, lib_t(a), bt) : ag_binary((BinaryOp)bop, bt, lib_t(b));
+      tensor_release(bt);
+      return lib_wrap(vm, r);
+    }
     if (bop >= 0 && ta && tb) return lib_wrap(vm, ag_binary((BinaryOp)bop, lib_t(a), lib_t(b)));
     if (bop >= 0 && ta && is_scalar_operand(b))
       return lib_wrap(vm, ag_binary_scalar((BinaryOp)bop, lib_t(a), scalar_of(b)));
