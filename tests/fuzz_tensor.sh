@@ -18,6 +18,7 @@
 #   FUZZ_SEED    seed (default 1); the same seed gives the same programs
 #   FUZZ_JOBS    parallel jobs (default 2)
 #   FUZZ_TIMEOUT seconds per program (default 5)
+#   FUZZ_STATEMENTS statements per program (default 40)
 # For the sanitize build: ASAN_OPTIONS=detect_leaks=1 sh tests/fuzz_tensor.sh build/sanitize/ag 3000
 # Ends with "N passed, M failed"; exit status 1 if any failed.
 
@@ -41,7 +42,8 @@ COUNT=${2:-${FUZZ_COUNT:-300}}
 SEED=${FUZZ_SEED:-1}
 JOBS=${FUZZ_JOBS:-2}
 LIMIT=${FUZZ_TIMEOUT:-5}
-case "$COUNT$SEED$JOBS$LIMIT" in *[!0-9]*) die "COUNT, FUZZ_SEED, FUZZ_JOBS and FUZZ_TIMEOUT must be numbers" ;; esac
+STATEMENTS=${FUZZ_STATEMENTS:-40}
+case "$COUNT$SEED$JOBS$LIMIT$STATEMENTS" in *[!0-9]*) die "COUNT and the FUZZ_ settings must be numbers" ;; esac
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ag-fuzz-tensor.XXXXXX") || die "cannot create a temporary directory"
 trap 'rm -rf -- "$WORK"' EXIT
@@ -74,7 +76,7 @@ probe tolist 'let l = zeros(1).expand(1e9, 1e9).tolist(); print(len(l))'
 probe elementwise 'let x = randn(3000, 3000); while true { x = (x.sin() + x.T).sum(dim=0, keepdim=true).expand(3000, 3000).contiguous() }'
 
 GEN="$ROOT/tests/fuzz/gen_tensor_programs.py"
-python3 "$GEN" --batch "$SEED" "$COUNT" "$WORK/cases" || die "the generator failed"
+python3 "$GEN" --batch "$SEED" "$COUNT" "$WORK/cases" "$STATEMENTS" || die "the generator failed"
 python3 "$GEN" --corrupt "$WORK/corrupt" || die "the generator failed"
 
 FAILDIR="$ROOT/build/fuzz-failures"

@@ -2,8 +2,8 @@
 """Generate random Ag programs that stress tensors, autograd and the bindings.
 
 usage: gen_tensor_programs.py SEED [STATEMENTS]       one program to stdout
-       gen_tensor_programs.py --batch SEED COUNT DIR    DIR/case_NNNNN.ag, programs
-                                                        of seeds SEED*100000+i
+       gen_tensor_programs.py --batch SEED COUNT DIR [STATEMENTS]
+                                     DIR/case_NNNNN.ag, programs of seeds SEED*100000+i
        gen_tensor_programs.py --corrupt DIR             the malformed input files
 The same seed always gives the same program.
 The program expects one argument: a writable scratch directory (for save/load),
@@ -459,9 +459,10 @@ def main():
         return
     if len(sys.argv) >= 5 and sys.argv[1] == "--batch":
         base, count, directory = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+        nstmt = int(sys.argv[5]) if len(sys.argv) > 5 else 40
         for i in range(count):
             with open(os.path.join(directory, "case_%05d.ag" % i), "w") as f:
-                f.write(Gen(base * 100000 + i, 40).program())
+                f.write(Gen(base * 100000 + i, nstmt).program())
         return
     if len(sys.argv) < 2:
         sys.stderr.write(__doc__)
