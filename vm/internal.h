@@ -82,7 +82,13 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
   Q(LOCALS_GREATER_JUMP)                                                                           \
   Q(LOCALS_GREATER_EQUAL_JUMP)                                                                     \
   Q(LOCALS_EQUAL_JUMP)                                                                             \
-  Q(LOCALS_NOT_EQUAL_JUMP)
+  Q(LOCALS_NOT_EQUAL_JUMP)                                                                         \
+  Q(LOCAL_CONST_LESS_JUMP) /* GET_LOCAL a; CONSTANT number; LESS; JUMP_IF_FALSE (and the others) */ \
+  Q(LOCAL_CONST_LESS_EQUAL_JUMP)                                                                   \
+  Q(LOCAL_CONST_GREATER_JUMP)                                                                      \
+  Q(LOCAL_CONST_GREATER_EQUAL_JUMP)                                                                \
+  Q(LOCAL_CONST_EQUAL_JUMP)                                                                        \
+  Q(LOCAL_CONST_NOT_EQUAL_JUMP)
 
 typedef enum {
   QOP_BEFORE_FIRST = OP_COUNT - 1,

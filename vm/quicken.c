@@ -84,6 +84,15 @@ static int constant_fused(const Chunk *c, int pos, int next, int third) {
   return const_op_fused(c, pos, op);
 }
 
+/* GET_LOCAL a; CONSTANT number; op at third [; JUMP_IF_FALSE] (`if n < 2`) */
+static int local_const_fused(const Chunk *c, int third) {
+  int op = c->code[third];
+  if (third + 3 < c->count && c->code[third + 1] == OP_JUMP_IF_FALSE && jump_fused(op) >= 0) {
+    return jump_fused(op) - QOP_LESS_JUMP + QOP_LOCAL_CONST_LESS_JUMP;
+  }
+  return const_fused(op) - QOP_CONST_ADD + QOP_LOCAL_CONST_ADD;
+}
+
 /* GET_LOCAL a; GET_LOCAL b [; compare; JUMP_IF_FALSE] (`while i < n`) */
 static int locals_fused(const Chunk *c, int third) {
   if (third >= 0 && third + 3 < c->count && c->code[third + 1] == OP_JUMP_IF_FALSE &&
@@ -99,7 +108,7 @@ static int local_fused(const Chunk *c, int next, int third) {
   if (second == OP_GET_LOCAL) return locals_fused(c, third);
   if (second == OP_GET_FIELD) return QOP_LOCAL_FIELD;
   if (third >= 0 && is_number_constant(c, next) && const_op_fused(c, next, c->code[third]) >= 0) {
-    return const_fused(c->code[third]) - QOP_CONST_ADD + QOP_LOCAL_CONST_ADD;
+    return local_const_fused(c, third);
   }
   return -1;
 }

@@ -418,6 +418,21 @@ static Value run(AgVM *vm, int base) {
     ip += 7;                                                                                       \
     if (!(AS_NUMBER(a_) op AS_NUMBER(b_))) ip += offset_;                                          \
   } while (0)
+/* GET_LOCAL a; CONSTANT number; compare; JUMP_IF_FALSE on a number, else
+ * push the local and go on with the (quickened) CONSTANT. */
+#define LOCAL_CONST_COMPARE_JUMP(op)                                                               \
+  do {                                                                                             \
+    Value a_ = slots[ip[0]];                                                                       \
+    if (IS_NUMBER(a_)) {                                                                           \
+      Value b_ = constants[(ip[2] << 8) | ip[3]];                                                  \
+      uint16_t offset_ = (uint16_t)((ip[6] << 8) | ip[7]);                                         \
+      ip += 8;                                                                                     \
+      if (!(AS_NUMBER(a_) op AS_NUMBER(b_))) ip += offset_;                                        \
+    } else {                                                                                       \
+      PUSH(a_);                                                                                    \
+      ip += 1;                                                                                     \
+    }                                                                                              \
+  } while (0)
 /* compare; JUMP_IF_FALSE on two numbers, else the plain comparison. */
 #define COMPARE_JUMP(op, plain)                                                                    \
   do {                                                                                             \
@@ -1210,6 +1225,30 @@ dispatch:
     LOCALS_COMPARE_JUMP(!=);
     VM_DISPATCH();
   }
+  VM_QUICK_CASE(LOCAL_CONST_LESS_JUMP) {
+    LOCAL_CONST_COMPARE_JUMP(<);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_CONST_LESS_EQUAL_JUMP) {
+    LOCAL_CONST_COMPARE_JUMP(<=);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_CONST_GREATER_JUMP) {
+    LOCAL_CONST_COMPARE_JUMP(>);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_CONST_GREATER_EQUAL_JUMP) {
+    LOCAL_CONST_COMPARE_JUMP(>=);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_CONST_EQUAL_JUMP) {
+    LOCAL_CONST_COMPARE_JUMP(==);
+    VM_DISPATCH();
+  }
+  VM_QUICK_CASE(LOCAL_CONST_NOT_EQUAL_JUMP) {
+    LOCAL_CONST_COMPARE_JUMP(!=);
+    VM_DISPATCH();
+  }
 
 #ifndef VM_COMPUTED_GOTO
   default:
@@ -1244,6 +1283,7 @@ exception:
 #undef LOCAL_CONST_BINARY
 #undef CONST_COMPARE_JUMP
 #undef LOCALS_COMPARE_JUMP
+#undef LOCAL_CONST_COMPARE_JUMP
 #undef PUSH_OR_STORE
 #undef VM_CASE
 #undef VM_QUICK_CASE
