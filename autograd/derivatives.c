@@ -140,13 +140,15 @@ static bool d_mul(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 
 static bool d_div(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
+  /* PyTorch's div_tensor_self_backward (grad / other) and
+   * div_tensor_other_backward (-grad * ((self / other) / other)), same rounding */
   if (n->p.flag) {
-    give(out, 0, muls(&s, G, 1.0 / n->p.s0));
+    give(out, 0, G ? keep(&s, ag_binary_scalar(BIN_DIV, G, n->p.s0)) : NULL);
     return done(&s, n, out);
   }
   Tensor *b = saved(&s, n, 1);
   if (needs[0]) give(out, 0, dv(&s, G, b));
-  if (needs[1]) give(out, 1, neg(&s, dv(&s, mul(&s, G, saved(&s, n, 0)), mul(&s, b, b))));
+  if (needs[1]) give(out, 1, mul(&s, neg(&s, G), dv(&s, dv(&s, saved(&s, n, 0), b), b)));
   return done(&s, n, out);
 }
 
@@ -271,14 +273,19 @@ static bool d_tan(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 static bool d_tanh(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *r = saved(&s, n, 0);
-  give(out, 0, mul(&s, G, rsubs(&s, 1, mul(&s, r, r))));
+  if (r && !ag_is_grad_enabled() && G->dtype == r->dtype && G->ndim == r->ndim &&
+      !memcmp(G->shape, r->shape, (size_t)G->ndim * sizeof(int64_t))) /* PyTorch's rounding */
+    give(out, 0, keep(&s, tensor_tanh_backward(G, r)));
+  else
+    give(out, 0, mul(&s, G, rsubs(&s, 1, mul(&s, r, r))));
   return done(&s, n, out);
 }
 
+/* (g * (1 - y)) * y, in ATen's order */
 static bool d_sigmoid(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *r = saved(&s, n, 0);
-  give(out, 0, mul(&s, G, mul(&s, r, rsubs(&s, 1, r))));
+  give(out, 0, mul(&s, mul(&s, G, rsubs(&s, 1, r)), r));
   return done(&s, n, out);
 }
 
