@@ -473,7 +473,11 @@ DEFINE_UN(log_d, double, double, log(x))
 DEFINE_UN_FLOAT(sin, sinf(x), sin(x))
 DEFINE_UN_FLOAT(cos, cosf(x), cos(x))
 DEFINE_UN_FLOAT(tan, tanf(x), tan(x))
-DEFINE_UN_FLOAT(tanh, tanhf(x), tanh(x))
+static void tanh_f(int64_t n, char *const *p, const int64_t *s, const void *ctx) {
+  (void)ctx;
+  tensor_tanhf_array(n, p[1], s[1], p[0], s[0]);
+}
+DEFINE_UN(tanh_d, double, double, tanh(x))
 /* float32 sigmoid as ATen's cpu_kernel_vec runs it: contiguous runs of 16
  * elements take the vector formula (SLEEF exp), the rest the scalar one. */
 static void sigmoid_f(int64_t n, char *const *p, const int64_t *s, const void *ctx) {

@@ -260,6 +260,31 @@ Tensor *tensor_softmax_backward(const Tensor *g, const Tensor *y, int dim, bool 
   return o;
 }
 
+/* tanh's backward g * (1 - y*y) as ATen's kernel computes it: compiled with
+ * FMA contraction, 1 - y*y is one fused negative multiply-add. Same shape
+ * and float dtype for g and y. */
+Tensor *tensor_tanh_backward(const Tensor *g, const Tensor *y) {
+  if (g->dtype != y->dtype || !dtype_is_float(y->dtype) || g->ndim != y->ndim ||
+      memcmp(g->shape, y->shape, (size_t)g->ndim * sizeof(int64_t)) != 0) {
+    tensor_set_error("tanh backward: gradient and output differ in shape or dtype");
+    return NULL;
+  }
+  Tensor *cg = tensor_contiguous(g), *cy = cg ? tensor_contiguous(y) : NULL;
+  Tensor *o = cy ? tensor_empty(y->dtype, y->ndim, y->shape) : NULL;
+  if (o && y->dtype == DT_FLOAT32) {
+    const float *gp = tensor_data(cg), *yp = tensor_data(cy);
+    float *op = tensor_data(o);
+    for (int64_t i = 0; i < o->numel; i++) op[i] = gp[i] * fmaf(-yp[i], yp[i], 1.0f);
+  } else if (o) {
+    const double *gp = tensor_data(cg), *yp = tensor_data(cy);
+    double *op = tensor_data(o);
+    for (int64_t i = 0; i < o->numel; i++) op[i] = gp[i] * fma(-yp[i], yp[i], 1.0);
+  }
+  tensor_release(cg);
+  tensor_release(cy);
+  return o;
+}
+
 /* ---- losses ---- */
 
 /* Applies the reduction to per-element losses (takes ownership of `loss`). */

@@ -196,6 +196,8 @@ Tensor *tensor_log_softmax(const Tensor *a, int dim);
 /* The gradient of (log_)softmax along dim from the upstream gradient g and
  * the forward output y (same shape and float dtype), as PyTorch computes it. */
 Tensor *tensor_softmax_backward(const Tensor *g, const Tensor *y, int dim, bool log);
+/* g * (1 - y*y) with PyTorch's rounding (g, y: same shape, float). */
+Tensor *tensor_tanh_backward(const Tensor *g, const Tensor *y);
 typedef enum { RED_NONE, RED_MEAN, RED_SUM } Reduction;
 Tensor *tensor_mse_loss(const Tensor *a, const Tensor *b, Reduction r);
 Tensor *tensor_l1_loss(const Tensor *a, const Tensor *b, Reduction r);

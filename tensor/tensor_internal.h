@@ -19,6 +19,9 @@ void tensor_expf_array(int64_t n, const void *in, int64_t in_stride, void *out,
                        int64_t out_stride);
 void tensor_logf_array(int64_t n, const void *in, int64_t in_stride, void *out,
                        int64_t out_stride);
+float tensor_tanhf(float x);
+void tensor_tanhf_array(int64_t n, const void *in, int64_t in_stride, void *out,
+                        int64_t out_stride);
 /* sum_f32.c: a float32 sum in ATen's order when the layout allows; false
  * (nothing done) otherwise; true with *out NULL on an error. */
 bool tensor_sum_f32_aten(const Tensor *a, const int *dims, int ndims, bool keepdim, Tensor **out);

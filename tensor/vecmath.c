@@ -161,3 +161,89 @@ void tensor_logf_array(int64_t n, const void *in, int64_t in_stride, void *out,
   else
     logf_loop_plain(n, in, in_stride, out, out_stride);
 }
+
+/* ---- tanh: SLEEF's xtanhf_u1, (e^2y... as (e - 1/e) / (e + 1/e) in pairs) ---- */
+
+static inline F2 f2(float x, float y) {
+  F2 r = {x, y};
+  return r;
+}
+
+#define DF_HELPERS(SUF, FMA)                                                                 \
+  static inline F2 dfadd2_f2_f##SUF(F2 x, float y) {                                         \
+    float s = x.x + y, v = s - x.x;                                                          \
+    return f2(s, ((x.x - (s - v)) + (y - v)) + x.y);                                         \
+  }                                                                                          \
+  static inline F2 dfadd2_f2_f2##SUF(F2 x, F2 y) {                                           \
+    float s = x.x + y.x, v = s - x.x;                                                        \
+    return f2(s, ((x.x - (s - v)) + (y.x - v)) + (x.y + y.y));                               \
+  }                                                                                          \
+  static inline F2 dfmul_f2_f##SUF(F2 x, float y) {                                          \
+    float s = x.x * y;                                                                       \
+    return f2(s, FMA(x.y, y, FMA(x.x, y, -s)));                                              \
+  }                                                                                          \
+  static inline F2 dfmul_f2_f2##SUF(F2 x, F2 y) {                                            \
+    float s = x.x * y.x;                                                                     \
+    return f2(s, FMA(x.x, y.y, FMA(x.y, y.x, FMA(x.x, y.x, -s))));                           \
+  }                                                                                          \
+  static inline float tanhf_body##SUF(float x) {                                             \
+    if (x != x) return x;                                                                    \
+    float ax = fabsf(x);                                                                     \
+    if (ax > 8.664339742f) return copysignf(1.0f, x);                                        \
+    /* expk2f((ax, 0)) */                                                                    \
+    int q = (int)rintf(ax * 1.442695040888963407359924681001892137426645954152985934135449406931f); \
+    F2 sp = dfadd2_f2_f##SUF(f2(ax, 0.0f), (float)q * -0.693145751953125f);                  \
+    sp = dfadd2_f2_f##SUF(sp, (float)q * -1.428606765330187045e-06f);                        \
+    float u = 0.1980960224e-3f;                                                              \
+    u = FMA(u, sp.x, 0.1394256484e-2f);                                                      \
+    u = FMA(u, sp.x, 0.8333456703e-2f);                                                      \
+    u = FMA(u, sp.x, 0.4166637361e-1f);                                                      \
+    F2 t = dfadd2_f2_f##SUF(dfmul_f2_f##SUF(sp, u), 0.166666659414234244790680580464e+0f);   \
+    t = dfadd2_f2_f##SUF(dfmul_f2_f2##SUF(sp, t), 0.5f);                                     \
+    F2 sq = f2(sp.x * sp.x, FMA(sp.x + sp.x, sp.y, FMA(sp.x, sp.x, -(sp.x * sp.x))));        \
+    t = dfadd2_f2_f2##SUF(sp, dfmul_f2_f2##SUF(sq, t));                                      \
+    float s1 = 1.0f + t.x;                                                                   \
+    t = f2(s1, ((1.0f - s1) + t.x) + t.y);                                                   \
+    F2 d = f2(t.x * pow2i(q >> 1) * pow2i(q - (q >> 1)), t.y * pow2i(q >> 1) * pow2i(q - (q >> 1))); \
+    /* e = 1 / d as a pair; (d - e) / (d + e) */                                             \
+    float r0 = 1.0f / d.x;                                                                   \
+    F2 e = f2(r0, r0 * FMA(-d.y, r0, FMA(-d.x, r0, 1.0f)));                                  \
+    F2 num = dfadd2_f2_f2##SUF(d, f2(-e.x, -e.y)), den = dfadd2_f2_f2##SUF(d, e);            \
+    float tt = 1.0f / den.x, qq = num.x * tt;                                                \
+    float uu = FMA(tt, num.x, -qq);                                                          \
+    float vv = FMA(-den.y, tt, FMA(-den.x, tt, 1.0f));                                       \
+    F2 r = f2(qq, FMA(qq, vv, FMA(num.y, tt, uu)));                                          \
+    float y = r.x + r.y;                                                                     \
+    if (y != y) y = 1.0f;                                                                    \
+    return copysignf(y, x);                                                                  \
+  }
+
+DF_HELPERS(_plain, fmaf)
+
+float tensor_tanhf(float x) { return tanhf_body_plain(x); }
+
+__attribute__((target("avx2,fma"))) static void tanhf_loop_fma(int64_t n, const char *a,
+                                                                int64_t sa, char *o, int64_t so);
+static void tanhf_loop_plain(int64_t n, const char *a, int64_t sa, char *o, int64_t so) {
+  for (int64_t i = 0; i < n; i++)
+    *(float *)(o + i * so) = tanhf_body_plain(*(const float *)(a + i * sa));
+}
+
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+DF_HELPERS(_fma, __builtin_fmaf)
+static void tanhf_loop_fma(int64_t n, const char *a, int64_t sa, char *o, int64_t so) {
+  for (int64_t i = 0; i < n; i++)
+    *(float *)(o + i * so) = tanhf_body_fma(*(const float *)(a + i * sa));
+}
+#pragma GCC pop_options
+
+void tensor_tanhf_array(int64_t n, const void *in, int64_t in_stride, void *out,
+                        int64_t out_stride) {
+  static int has_fma = -1;
+  if (has_fma < 0) has_fma = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
+  if (has_fma)
+    tanhf_loop_fma(n, in, in_stride, out, out_stride);
+  else
+    tanhf_loop_plain(n, in, in_stride, out, out_stride);
+}
