@@ -104,6 +104,15 @@ static bool read_whole_file(const char *path, uint8_t **out, size_t *len) {
   uint8_t *buf = malloc(cap);
   const char *problem = buf ? NULL : "out of memory";
   while (!problem) {
+    /* an endless device (/dev/zero) or pipe: stop on Ctrl-C, and at 4 GiB */
+    if (tensor_interrupt_requested) {
+      problem = "Interrupted";
+      break;
+    }
+    if (n == cap && n >= ((size_t)1 << 32) && !(fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))) {
+      problem = "more than 4 GiB from a device or pipe";
+      break;
+    }
     if (n == cap && !grow_buffer(&buf, &cap)) problem = "out of memory";
     size_t got = problem ? 0 : fread(buf + n, 1, cap - n, f);
     n += got;
@@ -123,13 +132,29 @@ static bool read_whole_file(const char *path, uint8_t **out, size_t *len) {
 
 typedef struct {
   const char *path; /* the final name */
-  char *tmp_path;   /* PATH.tmp.XXXXXX, removed unless committed */
+  char *tmp_path;   /* PATH.tmp.XXXXXX, removed unless committed; NULL: writing in place */
+  char *target;     /* what a symlink PATH points to (renamed onto), or NULL */
   int fd;
 } AtomicFile;
 
 static bool atomic_open(AtomicFile *af, const char *path) {
   af->path = path;
   af->fd = -1;
+  af->tmp_path = af->target = NULL;
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    /* a device or FIFO (/dev/null, /dev/full, a pipe) is written in place, as
+     * open() would: renaming a file over it would replace the device node */
+    af->fd = open(path, O_WRONLY | O_TRUNC);
+    if (af->fd < 0) {
+      WRITE_ERROR(path, "%s", strerror(errno));
+      return false;
+    }
+    return true;
+  }
+  struct stat lst;
+  if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && (af->target = realpath(path, NULL)))
+    path = af->target; /* replace the file the link names, not the link */
   size_t n = strlen(path);
   af->tmp_path = malloc(n + sizeof ".tmp.XXXXXX");
   if (!af->tmp_path) {
@@ -140,9 +165,11 @@ static bool atomic_open(AtomicFile *af, const char *path) {
   memcpy(af->tmp_path + n, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
   af->fd = mkstemp(af->tmp_path);
   if (af->fd < 0) {
-    WRITE_ERROR(path, "cannot create a temporary file next to it: %s", strerror(errno));
+    WRITE_ERROR(af->path, "cannot create a temporary file next to it: %s", strerror(errno));
     free(af->tmp_path);
     af->tmp_path = NULL;
+    free(af->target);
+    af->target = NULL;
     return false;
   }
   return true;
@@ -153,6 +180,8 @@ static void atomic_abort(AtomicFile *af) {
   if (af->tmp_path) unlink(af->tmp_path);
   free(af->tmp_path);
   af->tmp_path = NULL;
+  free(af->target);
+  af->target = NULL;
   af->fd = -1;
 }
 
@@ -182,11 +211,19 @@ static mode_t target_mode(const char *path) {
 /* Makes the data durable, then puts it in place under the real name. */
 static bool atomic_commit(AtomicFile *af) {
   const char *step = NULL;
-  if (fchmod(af->fd, target_mode(af->path)) != 0) step = "fchmod";
+  if (!af->tmp_path) { /* written in place (a device or FIFO) */
+    int rc = close(af->fd);
+    af->fd = -1;
+    if (rc == 0) return true;
+    WRITE_ERROR(af->path, "close failed: %s", strerror(errno));
+    return false;
+  }
+  const char *dest = af->target ? af->target : af->path;
+  if (fchmod(af->fd, target_mode(dest)) != 0) step = "fchmod";
   else if (fsync(af->fd) != 0) step = "fsync";
   else if (close(af->fd) != 0) step = "close";
   if (!step) af->fd = -1; /* closed */
-  if (!step && rename(af->tmp_path, af->path) != 0) step = "rename";
+  if (!step && rename(af->tmp_path, dest) != 0) step = "rename";
   if (step) {
     WRITE_ERROR(af->path, "%s failed: %s", step, strerror(errno));
     atomic_abort(af);
@@ -194,6 +231,8 @@ static bool atomic_commit(AtomicFile *af) {
   }
   free(af->tmp_path);
   af->tmp_path = NULL;
+  free(af->target);
+  af->target = NULL;
   return true;
 }
 
