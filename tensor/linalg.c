@@ -79,6 +79,10 @@ static bool gemv_float(const Tensor *a, const Tensor *b, char *cd) {
   return true;
 }
 
+/* Set while tensor_mv runs: PyTorch computes mv with gemv but every mm (one
+ * row or one column included) with gemm, and the two round differently. */
+static _Thread_local bool mv_call;
+
 /* C (m x n, contiguous, at c) = A (m x k) @ B (k x n), floats through BLAS. */
 static bool gemm_float(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_off) {
   int64_t m = a->shape[0], k = a->shape[1], n = b->shape[1];
@@ -92,7 +96,7 @@ static bool gemm_float(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_of
     tensor_set_error("matrix dimensions too large for BLAS");
     return false;
   }
-  if ((n == 1 || m == 1) && gemv_float(a, b, cd)) return true;
+  if (mv_call && n == 1 && gemv_float(a, b, cd)) return true;
   BlasOperand oa, ob;
   if (!blas_operand(a, &oa)) return false;
   if (!blas_operand(b, &ob)) {
@@ -259,7 +263,9 @@ Tensor *tensor_mv(const Tensor *a, const Tensor *v) {
     return NULL;
   }
   Tensor *col = tensor_unsqueeze(v, 1);
+  mv_call = true;
   Tensor *c = col ? tensor_mm(a, col) : NULL;
+  mv_call = false;
   Tensor *out = c ? tensor_squeeze(c, 1, true) : NULL;
   tensor_release(col);
   tensor_release(c);
