@@ -426,7 +426,14 @@ Tensor *ag_index_fill_zero(Tensor *g, const IndexItem *items, int n) {
 
 /* ---- matrix products ---- */
 
-/* a op b with saved[0] = self (when b needs a gradient), saved[1] = the other. */
+/* A matrix stored by columns, as W.t() is: its gradient is best computed in
+ * that layout too (derivatives.c), as PyTorch's mm_mat2_backward does. */
+static bool column_major(const Tensor *m) {
+  return m->ndim == 2 && m->stride[0] == 1 && m->stride[1] == m->shape[0] && m->shape[0] > 1;
+}
+
+/* a op b with saved[0] = self (when b needs a gradient), saved[1] = the
+ * other; p.flag: b is column-major (read by the mm formula). */
 static Tensor *product_record(AgNodeKind kind, Tensor *a, Tensor *b, Tensor *out,
                               const char *other_name) {
   Tensor *ins[2] = {a, b};
@@ -434,6 +441,7 @@ static Tensor *product_record(AgNodeKind kind, Tensor *a, Tensor *b, Tensor *out
   GradNode *n = ag_record_node(kind, ins, 2, 2, 1);
   if (n && n->next[1].node) node_save(n, 0, "self", a, false);
   if (n && n->next[0].node) node_save(n, 1, other_name, b, false);
+  if (n) n->p.flag = column_major(b);
   return ag_record_finish(n, out);
 }
 
@@ -464,6 +472,7 @@ Tensor *ag_addmm(Tensor *bias, Tensor *a, Tensor *b) {
   GradNode *n = ag_record_node(AG_NODE_AddmmBackward0, ins, 3, 2, 1);
   if (n && n->next[2].node) node_save(n, 0, "mat1", a, false);
   if (n && n->next[1].node) node_save(n, 1, "mat2", b, false);
+  if (n) n->p.flag = column_major(b); /* as in product_record */
   return ag_record_finish(n, out);
 }
 

@@ -66,10 +66,12 @@ typedef struct Tensor {
   int ndim;
   int64_t numel;
   int64_t offset; /* in elements, into storage */
-  int64_t shape[TENSOR_MAX_DIMS];
-  int64_t stride[TENSOR_MAX_DIMS]; /* in elements */
+  /* storage and meta come before the shape so that a small tensor's every
+   * field fits in the first cache line (backward reads millions of them cold) */
   Storage *storage;
   TensorMeta *meta; /* owned; NULL unless autograd attached state */
+  int64_t shape[TENSOR_MAX_DIMS];
+  int64_t stride[TENSOR_MAX_DIMS]; /* in elements */
 } Tensor;
 
 /* ---- errors ---- */
