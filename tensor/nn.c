@@ -406,7 +406,6 @@ Tensor *tensor_cross_entropy(const Tensor *logits, const Tensor *target, Reducti
 
 /* PyTorch clamps each log term at -100 so p = 0 or 1 gives a finite loss. */
 Tensor *tensor_binary_cross_entropy(const Tensor *p, const Tensor *target, Reduction r) {
-  if (!loss_dtypes(p, target, "binary_cross_entropy")) return NULL;
   if (p->ndim != target->ndim ||
       memcmp(p->shape, target->shape, (size_t)p->ndim * sizeof(int64_t)) != 0) {
     char s1[256], s2[256];
@@ -417,6 +416,12 @@ Tensor *tensor_binary_cross_entropy(const Tensor *p, const Tensor *target, Reduc
                      s1, s2);
     return NULL;
   }
+  if (target->dtype != p->dtype) { /* no promotion in PyTorch's kernel */
+    tensor_set_error("Found dtype %s but expected %s", tensor_dtype_torch_name(target->dtype),
+                     tensor_dtype_torch_name(p->dtype));
+    return NULL;
+  }
+  if (!loss_dtypes(p, target, "binary_cross_entropy")) return NULL;
   Tensor *loss = tensor_empty(p->dtype, p->ndim, p->shape);
   if (!loss) return NULL;
   for (int64_t i = 0; i < p->numel; i++) {

@@ -661,6 +661,109 @@ class Gen:
             self.emit("let %s = %s.detach()" % (d, lv.a), "%s = %s.detach()" % (d, lv.p))
             self.show(E(d + ".requires_grad", d + ".requires_grad"), E(d + ".is_leaf", d + ".is_leaf"), E(d + ".grad_fn", d + ".grad_fn"))
 
+    def st_inplace(self):
+        r = self.r
+        t = r.choice(self.pool)
+        c = self.fresh("c")
+        self.emit("let %s = %s.detach().clone()" % (c, t.a), "%s = %s.detach().clone()" % (c, t.p))
+        f = r.choice(["add_", "sub_", "mul_", "div_", "clamp_", "zero_", "fill_", "copy_"])
+        if f == "zero_":
+            args_a = args_p = ""
+        elif f == "clamp_":
+            args_a = args_p = "min=%s" % num(r.choice(NICE))
+        elif f == "fill_":
+            args_a = args_p = num(r.choice(NICE))
+        else:
+            o = self.operand(t)
+            args_a, args_p = o.a, o.p
+        self.guard(["%s.%s(%s)" % (c, f, args_a), "print(%s, %s._version, %s.dtype)" % (c, c, c)],
+                   ["%s.%s(%s)" % (c, f, args_p), "P(%s, %s._version, %s.dtype)" % (c, c, c)])
+
+    def st_select(self):
+        r = self.r
+        t = r.choice(self.pool)
+        nd = len(t.shape)
+        if not nd:
+            return
+        d = r.randrange(-nd, nd)
+        size = t.shape[d]
+        if r.random() < 0.5:
+            ids = [r.randrange(size) for _ in range(r.randrange(1, 4))]
+            self.show(E("index_select(%s, %d, tensor(%s, dtype=int64))" % (t.a, d, ids),
+                        "torch.index_select(%s, %d, torch.tensor(%s, dtype=torch.int64))" % (t.p, d, ids)))
+        else:
+            shape = list(t.shape)
+            shape[d] = r.randrange(1, 3)
+            ia, ip = self.data(shape, "int64")
+            ia = ia.replace("-1", "0").replace("-2", "1").replace("-3", "0").replace("4", "0")
+            ip = ip.replace("-1", "0").replace("-2", "1").replace("-3", "0").replace("4", "0")
+            self.show(E("gather(%s, %d, tensor(%s, dtype=int64))" % (t.a, d, ia),
+                        "torch.gather(%s, %d, torch.tensor(%s, dtype=torch.int64))" % (t.p, d, ip)))
+
+    NODE_OPS = [("%s.T", "%s.T"), ("%s.t()", "%s.t()"), ("%s[0]", "%s[0]"), ("%s[:, 1:]", "%s[:, 1:]"),
+                ("%s[nil]", "%s[None]"), ("%s.reshape(-1)", "%s.reshape(-1)"), ("%s.view(-1)", "%s.view(-1)"),
+                ("%s.flatten()", "%s.flatten()"), ("%s.unsqueeze(0)", "%s.unsqueeze(0)"),
+                ("%s.squeeze()", "%s.squeeze()"), ("%s.squeeze(0)", "%s.squeeze(0)"),
+                ("%s.expand(2, 2, 3)", "%s.expand(2, 2, 3)"), ("%s.permute(1, 0)", "%s.permute(1, 0)"),
+                ("%s.transpose(0, 1)", "%s.transpose(0, 1)"), ("%s.sum()", "%s.sum()"),
+                ("%s.sum(dim=0)", "%s.sum(dim=0)"), ("%s.mean()", "%s.mean()"), ("%s.mean(dim=1)", "%s.mean(dim=1)"),
+                ("%s.prod()", "%s.prod()"), ("%s.prod(dim=1)", "%s.prod(dim=1)"), ("%s.max()", "%s.max()"),
+                ("%s.max(dim=1)[0]", "%s.max(dim=1)[0]"), ("%s.min()", "%s.min()"), ("%s.std()", "%s.std()"),
+                ("%s.var(dim=0)", "%s.var(dim=0)"), ("%s.norm()", "%s.norm()"), ("%s.norm(dim=1)", "%s.norm(dim=1)"),
+                ("%s.logsumexp(dim=1)", "%s.logsumexp(dim=1)"), ("softmax(%s, 1)", "torch.softmax(%s, 1)"),
+                ("log_softmax(%s, 0)", "torch.log_softmax(%s, 0)"), ("%s * 2", "%s * 2"), ("2 * %s", "2 * %s"),
+                ("%s + 1", "%s + 1"), ("1 + %s", "1 + %s"), ("%s - 1", "%s - 1"), ("1 - %s", "1 - %s"),
+                ("%s / 2", "%s / 2"), ("2 / %s", "2 / %s"), ("%s ** 2", "%s ** 2"), ("2 ** %s", "2 ** %s"),
+                ("%s ** %s", "%s ** %s"), ("-%s", "-%s"), ("%s.pow(3)", "%s.pow(3)"), ("%s %% 2", "%s %% 2"),
+                ("%s.abs()", "%s.abs()"), ("%s.exp()", "%s.exp()"), ("%s.log()", "%s.log()"), ("%s.sqrt()", "%s.sqrt()"),
+                ("%s.sin()", "%s.sin()"), ("%s.cos()", "%s.cos()"), ("%s.tan()", "%s.tan()"), ("%s.tanh()", "%s.tanh()"),
+                ("%s.sigmoid()", "%s.sigmoid()"), ("relu(%s)", "torch.relu(%s)"), ("gelu(%s)", "torch.nn.functional.gelu(%s)"),
+                ("%s.clamp(min=0)", "%s.clamp(min=0)"), ("%s.clamp(max=1)", "%s.clamp(max=1)"),
+                ("%s.clamp(min=-1, max=1)", "%s.clamp(min=-1, max=1)"), ("%s.floor()", "%s.floor()"),
+                ("%s.round()", "%s.round()"), ("%s.sign()", "%s.sign()"), ("%s.clone()", "%s.clone()"),
+                ("%s.contiguous()", "%s.contiguous()"), ("%s.double()", "%s.double()"), ("%s.float()", "%s.float()"),
+                ("%s.to(float64)", "%s.to(torch.float64)"), ("%s @ %s.T", "%s @ %s.T"), ("%s.T @ %s", "%s.T @ %s"),
+                ("%s[0] @ %s[1]", "%s[0] @ %s[1]"), ("%s @ %s[0]", "%s @ %s[0]"), ("mm(%s, %s.t())", "torch.mm(%s, %s.t())"),
+                ("dot(%s[0], %s[1])", "torch.dot(%s[0], %s[1])"), ("outer(%s[0], %s[1])", "torch.outer(%s[0], %s[1])"),
+                ("cat([%s, %s])", "torch.cat([%s, %s])"), ("stack([%s, %s], dim=1)", "torch.stack([%s, %s], dim=1)"),
+                ("%s.split(1)[0]", "%s.split(1)[0]"), ("%s.chunk(2, dim=1)[1]", "%s.chunk(2, dim=1)[1]"),
+                ("maximum(%s, %s * 2)", "torch.maximum(%s, %s * 2)"), ("minimum(%s, %s.exp())", "torch.minimum(%s, %s.exp())"),
+                ("where(%s > 0, %s, 0)", "torch.where(%s > 0, %s, 0)"), ("where(%s > 0, %s, %s * 3)", "torch.where(%s > 0, %s, %s * 3)"),
+                ("%s[%s > 0]", "%s[%s > 0]"), ("%s[tensor([1, 0], dtype=int64)]", "%s[torch.tensor([1, 0])]"),
+                ("index_select(%s, 1, tensor([0, 2], dtype=int64))", "torch.index_select(%s, 1, torch.tensor([0, 2]))"),
+                ("gather(%s, 1, tensor([[0], [2]], dtype=int64))", "torch.gather(%s, 1, torch.tensor([[0], [2]]))"),
+                ("mse_loss(%s, %s.detach() * 2)", "torch.nn.functional.mse_loss(%s, %s.detach() * 2)"),
+                ("l1_loss(%s, zeros(2, 3))", "torch.nn.functional.l1_loss(%s, torch.zeros(2, 3))"),
+                ("cross_entropy(%s, tensor([0, 2], dtype=int64))", "torch.nn.functional.cross_entropy(%s, torch.tensor([0, 2]))"),
+                ("nll_loss(%s, tensor([1, 2], dtype=int64))", "torch.nn.functional.nll_loss(%s, torch.tensor([1, 2]))"),
+                ("binary_cross_entropy(%s.sigmoid(), ones(2, 3))", "torch.nn.functional.binary_cross_entropy(%s.sigmoid(), torch.ones(2, 3))"),
+                ("dropout(%s, 0, true)", "torch.nn.functional.dropout(%s, 0.0, True)"),
+                ("%s.detach()", "%s.detach()"), ("%s.data", "%s.data")]
+
+    def st_nodes(self):
+        r = self.r
+        dt = r.choice(FLOATS)
+        x = self.fresh("n")
+        a, p = self.data([2, 3], dt)
+        self.emit("let %s = tensor(%s, dtype=%s, requires_grad=true)" % (x, a, dt),
+                  "%s = torch.tensor(%s, dtype=torch.%s, requires_grad=True)" % (x, p, dt))
+        base_a, base_p = x, x
+        if r.random() < 0.4:
+            base_a, base_p = "(%s * 1)" % x, "(%s * 1)" % x
+        for _ in range(r.randrange(1, 4)):
+            fa, fp = r.choice(self.NODE_OPS)
+            k = fa.count("%s")
+            y = self.fresh("o")
+            self.emit("let %s = nil" % y, "%s = None" % y)
+            self.guard(["%s = %s" % (y, fa % ((base_a,) * k)),
+                        "print(%s, %s.grad_fn, %s.requires_grad, %s.is_leaf)" % (y, y, y, y)],
+                       ["%s = %s" % (y, fp % ((base_p,) * k)),
+                        "P(%s, %s.grad_fn, %s.requires_grad, %s.is_leaf)" % (y, y, y, y)])
+            self.guard(["print(%s.grad_fn.next_functions)" % y], ["P(%s.grad_fn.next_functions)" % y])
+            if r.random() < 0.5:
+                self.guard(["%s.sum().backward()" % y, "print(%s.grad)" % x],
+                           ["%s.sum().backward()" % y, "P(%s.grad)" % x])
+
     def program(self):
         r = self.r
         for i in range(r.randrange(3, 7)):
@@ -670,7 +773,7 @@ class Gen:
             self.pool.append(E(name, name, e.dtype, e.shape, e.grad))
         sts = [(self.st_create, 2), (self.st_binary, 6), (self.st_unary, 3), (self.st_reduce, 4),
                (self.st_shape, 3), (self.st_index, 3), (self.st_matmul, 2), (self.st_nn, 3),
-               (self.st_autograd, 5)]
+               (self.st_autograd, 5), (self.st_inplace, 2), (self.st_select, 1), (self.st_nodes, 4)]
         fs = [f for f, w in sts for _ in range(w)]
         for _ in range(r.randrange(4, 12)):
             r.choice(fs)()
