@@ -43,8 +43,10 @@ void emit_op_var(Parser *p, OpCode op, int effect) {
 void emit_u8(Parser *p, int v) { emit_byte(p, (uint8_t)v); }
 
 void emit_u16(Parser *p, int v) {
-  emit_byte(p, (uint8_t)((v >> 8) & 0xff));
-  emit_byte(p, (uint8_t)(v & 0xff));
+  uint8_t bytes[2];
+  ag_write_u16(bytes, v);
+  emit_byte(p, bytes[0]);
+  emit_byte(p, bytes[1]);
 }
 
 void emit_op_u8(Parser *p, OpCode op, int operand) {
@@ -89,8 +91,7 @@ void emit_patch_jump(Parser *p, int offset) {
     return;
   }
   Chunk *c = emit_chunk(p);
-  c->code[offset] = (uint8_t)((distance >> 8) & 0xff);
-  c->code[offset + 1] = (uint8_t)(distance & 0xff);
+  ag_write_u16(c->code + offset, distance);
 }
 
 void emit_loop(Parser *p, int start) {

@@ -25,7 +25,7 @@ static void scan_defaults(AgVM *vm, ObjFunction *f) {
   int pos = 0;
   while (pos + 3 < f->chunk.count && code[pos] == OP_DEFAULT) {
     int slot = code[pos + 1];
-    int jump = (code[pos + 2] << 8) | code[pos + 3];
+    int jump = ag_read_u16(code + pos + 2);
     if (slot >= 1 && slot <= f->arity) f->param_has_default[slot - 1] = true;
     pos += 4 + jump;
   }

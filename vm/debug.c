@@ -62,7 +62,7 @@ static void print_constant(FILE *out, Value v) {
 
 /* ---- operands ---- */
 
-static int read_u16(const Chunk *c, int at) { return (c->code[at] << 8) | c->code[at + 1]; }
+static int read_u16(const Chunk *c, int at) { return ag_read_u16(c->code + at); }
 
 static void constant_operand(FILE *out, const Chunk *c, int k) {
   fprintf(out, "%5d  ", k);

@@ -7,7 +7,8 @@
  *
  * Notation: K[x] is constant x of the current function's chunk; S[-1] is the
  * top of the stack; u8/u16 are operands that follow the opcode (u16 is
- * big-endian, two bytes); "->" shows the stack top before and after.
+ * little-endian, two bytes, read and written only by ag_read_u16 and
+ * ag_write_u16 below); "->" shows the stack top before and after.
  * Jumps are relative to the byte after the operands. Every "name" operand is
  * a u16 index of a string constant.
  *
@@ -34,6 +35,16 @@
 #define AG_OPCODES_H
 
 #define VAR 99
+
+#include <stdint.h>
+
+/* Little-endian, so that on the usual hosts reading an operand in the
+ * dispatch loop compiles to one 16-bit load. */
+static inline uint16_t ag_read_u16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static inline void ag_write_u16(uint8_t *p, int v) {
+  p[0] = (uint8_t)(v & 0xff);
+  p[1] = (uint8_t)((v >> 8) & 0xff);
+}
 
 #define AG_OPCODES(OPCODE)                                                       \
   /* push K[u16] */                                                              \

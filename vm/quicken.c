@@ -22,7 +22,7 @@ static int instruction_length(const ObjFunction *f, int pos) {
   int len = 1 + operand_bytes[op];
   if (op == OP_CLOSURE) {
     if (pos + 2 >= c->count) return 0;
-    int k = (c->code[pos + 1] << 8) | c->code[pos + 2];
+    int k = ag_read_u16(c->code + pos + 1);
     if (k >= c->const_count || !IS_FUNCTION(c->constants[k])) return 0;
     len += 2 * AS_FUNCTION(c->constants[k])->upvalue_count;
   }
@@ -60,7 +60,7 @@ static int jump_fused(int op) {
 
 static bool is_number_constant(const Chunk *c, int pos) {
   if (c->code[pos] != OP_CONSTANT) return false;
-  int k = (c->code[pos + 1] << 8) | c->code[pos + 2];
+  int k = ag_read_u16(c->code + pos + 1);
   return k < c->const_count && IS_NUMBER(c->constants[k]);
 }
 
@@ -69,7 +69,7 @@ static bool is_number_constant(const Chunk *c, int pos) {
  * needs to check the left operand alone (modulo_by_int in vm.c). */
 static int const_op_fused(const Chunk *c, int pos, int op) {
   if (op == OP_MODULO) {
-    double b = AS_NUMBER(c->constants[(c->code[pos + 1] << 8) | c->code[pos + 2]]);
+    double b = AS_NUMBER(c->constants[ag_read_u16(c->code + pos + 1)]);
     if (!(b >= 1 && b <= 9e15 && b == (double)(int64_t)b)) return -1;
   }
   return const_fused(op);

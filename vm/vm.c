@@ -307,7 +307,7 @@ static Value run(AgVM *vm, int base) {
     }                                                                                              \
   } while (0)
 #define READ_BYTE() (*ip++)
-#define READ_SHORT() (ip += 2, (uint16_t)((ip[-2] << 8) | ip[-1]))
+#define READ_SHORT() (ip += 2, ag_read_u16(ip - 2))
 #define READ_CONSTANT() (constants[READ_SHORT()])
 #define READ_STRING() AS_STRING(READ_CONSTANT())
 #define THROW() goto exception
@@ -369,7 +369,7 @@ static Value run(AgVM *vm, int base) {
  * too, else push the constant and run the plain op that follows. */
 #define CONST_BINARY(op, make)                                                                     \
   do {                                                                                             \
-    Value b_ = constants[(ip[0] << 8) | ip[1]], a_ = sp[-1];                                       \
+    Value b_ = constants[ag_read_u16(ip + 0)], a_ = sp[-1];                                        \
     if (IS_NUMBER(a_)) {                                                                           \
       sp--;                                                                                        \
       ip += 3;                                                                                     \
@@ -385,7 +385,7 @@ static Value run(AgVM *vm, int base) {
   do {                                                                                             \
     Value a_ = slots[ip[0]];                                                                       \
     if (IS_NUMBER(a_)) {                                                                           \
-      Value b_ = constants[(ip[2] << 8) | ip[3]];                                                  \
+      Value b_ = constants[ag_read_u16(ip + 2)];                                                   \
       ip += 5;                                                                                     \
       PUSH_OR_STORE(make(AS_NUMBER(a_) op AS_NUMBER(b_)));                                         \
     } else {                                                                                       \
@@ -397,10 +397,10 @@ static Value run(AgVM *vm, int base) {
  * constant and go on with the (quickened) comparison. */
 #define CONST_COMPARE_JUMP(op)                                                                     \
   do {                                                                                             \
-    Value b_ = constants[(ip[0] << 8) | ip[1]], a_ = sp[-1];                                       \
+    Value b_ = constants[ag_read_u16(ip + 0)], a_ = sp[-1];                                        \
     if (IS_NUMBER(a_)) {                                                                           \
       sp--;                                                                                        \
-      uint16_t offset_ = (uint16_t)((ip[4] << 8) | ip[5]);                                         \
+      uint16_t offset_ = ag_read_u16(ip + 4);                                                      \
       ip += 6;                                                                                     \
       if (!(AS_NUMBER(a_) op AS_NUMBER(b_))) ip += offset_;                                        \
     } else {                                                                                       \
@@ -414,7 +414,7 @@ static Value run(AgVM *vm, int base) {
   do {                                                                                             \
     Value a_ = slots[ip[0]], b_ = slots[ip[2]];                                                    \
     if (!(IS_NUMBER(a_) && IS_NUMBER(b_))) goto Q_GET_LOCAL2;                                      \
-    uint16_t offset_ = (uint16_t)((ip[5] << 8) | ip[6]);                                           \
+    uint16_t offset_ = ag_read_u16(ip + 5);                                                        \
     ip += 7;                                                                                       \
     if (!(AS_NUMBER(a_) op AS_NUMBER(b_))) ip += offset_;                                          \
   } while (0)
@@ -424,8 +424,8 @@ static Value run(AgVM *vm, int base) {
   do {                                                                                             \
     Value a_ = slots[ip[0]];                                                                       \
     if (IS_NUMBER(a_)) {                                                                           \
-      Value b_ = constants[(ip[2] << 8) | ip[3]];                                                  \
-      uint16_t offset_ = (uint16_t)((ip[6] << 8) | ip[7]);                                         \
+      Value b_ = constants[ag_read_u16(ip + 2)];                                                   \
+      uint16_t offset_ = ag_read_u16(ip + 6);                                                      \
       ip += 8;                                                                                     \
       if (!(AS_NUMBER(a_) op AS_NUMBER(b_))) ip += offset_;                                        \
     } else {                                                                                       \
@@ -439,7 +439,7 @@ static Value run(AgVM *vm, int base) {
     Value b_ = sp[-1], a_ = sp[-2];                                                                \
     if (!(IS_NUMBER(a_) && IS_NUMBER(b_))) goto plain;                                             \
     sp -= 2;                                                                                       \
-    uint16_t offset_ = (uint16_t)((ip[1] << 8) | ip[2]);                                           \
+    uint16_t offset_ = ag_read_u16(ip + 1);                                                        \
     ip += 3;                                                                                       \
     if (!(AS_NUMBER(a_) op AS_NUMBER(b_))) ip += offset_;                                          \
   } while (0)
@@ -1040,7 +1040,7 @@ dispatch:
     Value obj = slots[ip[0]];
     Value v;
     if (IS_INSTANCE(obj) &&
-        table_get(&AS_INSTANCE(obj)->fields, constants[(ip[2] << 8) | ip[3]], &v)) {
+        table_get(&AS_INSTANCE(obj)->fields, constants[ag_read_u16(ip + 2)], &v)) {
       PUSH(v);
       ip += 4;
     } else {
@@ -1066,7 +1066,7 @@ dispatch:
     VM_DISPATCH();
   }
   VM_QUICK_CASE(CONST_MODULO) {
-    Value b = constants[(ip[0] << 8) | ip[1]], a = sp[-1];
+    Value b = constants[ag_read_u16(ip + 0)], a = sp[-1];
     if (IS_NUMBER(a)) {
       sp--;
       ip += 3;
@@ -1144,7 +1144,7 @@ dispatch:
   VM_QUICK_CASE(LOCAL_CONST_MODULO) {
     Value a = slots[ip[0]];
     if (IS_NUMBER(a)) {
-      Value b = constants[(ip[2] << 8) | ip[3]];
+      Value b = constants[ag_read_u16(ip + 2)];
       ip += 5;
       PUSH_OR_STORE(NUMBER_VAL(modulo_by_int(AS_NUMBER(a), AS_NUMBER(b))));
     } else {

@@ -270,7 +270,7 @@ static const int table_operands[OP_COUNT] = {
 static int instruction_length(const Chunk *c, int at) {
   int n = 1 + table_operands[c->code[at]];
   if (c->code[at] == OP_CLOSURE) {
-    ObjFunction *f = AS_FUNCTION(c->constants[(c->code[at + 1] << 8) | c->code[at + 2]]);
+    ObjFunction *f = AS_FUNCTION(c->constants[ag_read_u16(c->code + at + 1)]);
     n += 2 * f->upvalue_count;
   }
   return n;
@@ -285,8 +285,8 @@ static int fallthrough_effect(const uint8_t *ip) {
   case OP_CALL_SPREAD: return -ip[1] - 1;
   case OP_INVOKE: return -ip[3];
   case OP_SUPER_INVOKE: return -ip[3] - 1;
-  case OP_LIST: return 1 - ((ip[1] << 8) | ip[2]);
-  case OP_MAP: return 1 - 2 * ((ip[1] << 8) | ip[2]);
+  case OP_LIST: return 1 - ag_read_u16(ip + 1);
+  case OP_MAP: return 1 - 2 * ag_read_u16(ip + 1);
   case OP_UNPACK: return ip[1];
   case OP_BUILD_STRING: return 1 - ip[1];
   case OP_AND: case OP_OR: return -1;
@@ -313,7 +313,7 @@ static int walk_successors(const Chunk *c, int at, int depth, int *depths, int *
   int next = at + instruction_length(c, at);
   if (*ip == OP_RETURN || *ip == OP_THROW) return n;
   int after = depth + fallthrough_effect(ip);
-  int jump = table_operands[*ip] >= 2 ? (ip[1] << 8) | ip[2] : 0;
+  int jump = table_operands[*ip] >= 2 ? ag_read_u16(ip + 1) : 0;
   switch (*ip) {
   case OP_JUMP: if (reach(depths, next + jump, depth, c->count)) work[n++] = next + jump; return n;
   case OP_LOOP: if (reach(depths, next - jump, depth, c->count)) work[n++] = next - jump; return n;
@@ -323,7 +323,7 @@ static int walk_successors(const Chunk *c, int at, int depth, int *depths, int *
     break;
   }
   case OP_DEFAULT: case OP_ITER_NEXT: {
-    int target = next + ((ip[2] << 8) | ip[3]);
+    int target = next + ag_read_u16(ip + 2);
     if (reach(depths, target, depth, c->count)) work[n++] = target;
     break;
   }

@@ -24,8 +24,10 @@ static AgVM *new_vm(void) {
 static void emit(AgVM *vm, ObjFunction *f, int byte) { chunk_write(vm, &f->chunk, (uint8_t)byte, 1, 1); }
 
 static void emit_u16(AgVM *vm, ObjFunction *f, int v) {
-  emit(vm, f, (v >> 8) & 0xff);
-  emit(vm, f, v & 0xff);
+  uint8_t bytes[2];
+  ag_write_u16(bytes, v);
+  emit(vm, f, bytes[0]);
+  emit(vm, f, bytes[1]);
 }
 
 /* A function with named parameters; the caller fills its code. */
