@@ -136,6 +136,7 @@ typedef struct {
   char *name;
   Tensor *view_base;    /* owned: the tensor this one is a differentiable view of */
   int64_t view_version; /* storage version when a view's grad_fn was last set */
+  Tensor *saved_alias;  /* owned: the data-only alias every node saving this tensor shares */
 } AgMeta;
 
 /* ---- meta.c ---- */

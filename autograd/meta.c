@@ -130,6 +130,7 @@ static void meta_destroy(TensorMeta *base) {
   hooks_free(m->hooks);
   free(m->name);
   tensor_release(m->view_base);
+  tensor_release(m->saved_alias);
   meta_free(m);
 }
 

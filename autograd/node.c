@@ -202,12 +202,26 @@ void node_set_input(GradNode *n, int i, Tensor *t) {
   n->next[i] = e;
 }
 
+/* The data-only alias a node saves of t (a new reference). A tensor saved by
+ * many nodes (a parameter used at every step) shares one, kept in its meta:
+ * a graph then holds one alias per tensor instead of one per use. */
+static Tensor *saved_alias(Tensor *t) {
+  AgMeta *m = meta_of(t);
+  if (!m) return tensor_alias(t);
+  if (m->saved_alias && m->saved_alias->meta) { /* someone gave it autograd state: not shareable */
+    tensor_release(m->saved_alias);
+    m->saved_alias = NULL;
+  }
+  if (!m->saved_alias) m->saved_alias = tensor_alias(t);
+  return tensor_retain(m->saved_alias);
+}
+
 void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output) {
   AgSaved *s = &n->saved[i];
   n->has_saved = true;
   s->name = name;
   if (!t) return;
-  s->data = tensor_alias(t);
+  s->data = saved_alias(t);
   s->version = tensor_version(t);
   s->is_output = is_output;
   s->requires_grad = is_output || ag_requires_grad(t); /* an output is about to require grad */
