@@ -357,19 +357,100 @@ static Tensor *index_basic(Tensor *a, const IndexItem *items, int n) {
   return cur;
 }
 
-Tensor *ag_index(Tensor *a, const IndexItem *items, int n) {
-  if (!ag_should_record(&a, 1) || !dtype_is_float(a->dtype)) return tensor_index(a, items, n);
-  if (tensor_index_is_basic(items, n)) {
-    Tensor *check = tensor_index(a, items, n); /* the exact errors of tensor/ */
-    if (!check) return NULL;
-    tensor_release(check);
-    return index_basic(a, items, n);
+static void set_view(Tensor **cur, Tensor *next) {
+  tensor_release(*cur);
+  *cur = next;
+}
+
+/* Advanced indexing as PyTorch 1.13 runs it (applySlicing): integers,
+ * slices and new axes are applied first, as (recorded) views, then one index
+ * op takes the tensor items at the dims they landed on. So x[:, idx] is
+ * IndexBackward0 over SliceBackward0, and x[0, :, idx] has shape
+ * [x.shape[1], len(idx)] (PyTorch's, not NumPy's, placement). */
+static Tensor *index_advanced(Tensor *a, const IndexItem *items, int n) {
+  Tensor *check = tensor_index(a, items, n); /* tensor/'s errors, worded as PyTorch's */
+  if (!check) return NULL;
+  tensor_release(check);
+  int consuming = 0;
+  for (int k = 0; k < n; k++) {
+    const IndexItem *it = &items[k];
+    if (it->kind == IDX_INT || it->kind == IDX_SLICE) consuming++;
+    else if (it->kind == IDX_TENSOR) consuming += it->tensor->dtype == DT_BOOL ? it->tensor->ndim : 1;
   }
-  Tensor *out = tensor_index(a, items, n);
-  if (!out) return NULL;
-  GradNode *node = node_with_items(ag_record_node(AG_NODE_IndexBackward0, &a, 1, 0, 1), items, n);
+  IndexItem rest[2 * TENSOR_MAX_DIMS + 2];
+  int nrest = 0, dim = 0, left = consuming;
+  Tensor *cur = tensor_retain(a);
+  for (int k = 0; k < n && cur; k++) {
+    const IndexItem *it = &items[k];
+    switch (it->kind) {
+    case IDX_ELLIPSIS:
+      for (int to = cur->ndim - left; dim < to && nrest < 2 * TENSOR_MAX_DIMS; dim++)
+        rest[nrest++] = full_slice();
+      break;
+    case IDX_INT:
+      left--;
+      set_view(&cur, ag_select(cur, dim, it->i));
+      break;
+    case IDX_SLICE:
+      left--;
+      if (!is_noop_slice(it, cur->shape[dim])) {
+        int d = dim;
+        set_view(&cur, basic_item(cur, it, &d));
+      }
+      rest[nrest++] = full_slice();
+      dim++;
+      break;
+    case IDX_NEWAXIS:
+      set_view(&cur, ag_unsqueeze(cur, dim));
+      rest[nrest++] = full_slice();
+      dim++;
+      break;
+    case IDX_TENSOR:
+      if (it->tensor->ndim == 0 && it->tensor->dtype == DT_INT64) { /* a 0-d index selects */
+        left--;
+        set_view(&cur, ag_select(cur, dim, (int64_t)tensor_get_flat(it->tensor, 0)));
+      } else {
+        int k2 = it->tensor->dtype == DT_BOOL ? it->tensor->ndim : 1;
+        left -= k2;
+        rest[nrest++] = *it;
+        dim += k2;
+      }
+      break;
+    }
+    if (nrest >= 2 * TENSOR_MAX_DIMS) {
+      tensor_release(cur);
+      tensor_set_error("too many indices");
+      return NULL;
+    }
+  }
+  if (!cur) return NULL;
+  bool any_tensor = false;
+  for (int k = 0; k < nrest; k++)
+    any_tensor = any_tensor || rest[k].kind == IDX_TENSOR;
+  if (!any_tensor) { /* only 0-d indices: selects, as PyTorch */
+    if (cur != a) return cur;
+    tensor_release(cur);
+    return ag_alias(a);
+  }
+  Tensor *out = tensor_index(cur, rest, nrest);
+  if (!ag_record_wanted(&cur, 1, out)) {
+    tensor_release(cur);
+    return out;
+  }
+  GradNode *node =
+      node_with_items(ag_record_node(AG_NODE_IndexBackward0, &cur, 1, 0, 1), rest, nrest);
   if (node) node->has_saved = true; /* PyTorch saves the indices */
+  tensor_release(cur);
   return ag_record_finish(node, out);
+}
+
+Tensor *ag_index(Tensor *a, const IndexItem *items, int n) {
+  if (!tensor_index_is_basic(items, n)) return index_advanced(a, items, n);
+  if (!ag_should_record(&a, 1) || !dtype_is_float(a->dtype)) return tensor_index(a, items, n);
+  Tensor *check = tensor_index(a, items, n); /* the exact errors of tensor/ */
+  if (!check) return NULL;
+  tensor_release(check);
+  return index_basic(a, items, n);
 }
 
 /* The region of t that items = [:, ..., :, last] pick when last is an int
