@@ -39,8 +39,9 @@ static bool should_record_inplace(Tensor *a, Tensor *other, bool *record) {
   *record = ag_should_record(ins, other ? 2 : 1);
   if (!*record) return true;
   if (!dtype_is_float(a->dtype)) {
-    tensor_set_error("result type Float can't be cast to the desired output type %s",
-                     a->dtype == DT_INT64 ? "Long" : "Bool");
+    tensor_set_error("result type %s can't be cast to the desired output type %s",
+                     tensor_dtype_torch_name(other ? tensor_result_type(a, other) : DT_FLOAT32),
+                     tensor_dtype_torch_name(a->dtype));
     return false;
   }
   for (int d = 0; d < a->ndim; d++)
@@ -286,8 +287,10 @@ static bool rebase_finish(Tensor *a, GradNode *n) {
 }
 
 bool ag_copy_(Tensor *dst, Tensor *src) {
-  bool record;
-  if (!ag_check_inplace(dst) || !should_record_inplace(dst, src, &record)) return false;
+  bool record = false; /* into int64 or bool, a copy converts and records nothing */
+  if (!ag_check_inplace(dst) ||
+      (dtype_is_float(dst->dtype) && !should_record_inplace(dst, src, &record)))
+    return false;
   GradNode *n =
       record ? ag_record_node(AG_NODE_CopyBackwards, (Tensor *[2]){dst, src}, 2, 0, 1) : NULL;
   if (record && !n) return false;
@@ -300,8 +303,9 @@ bool ag_copy_(Tensor *dst, Tensor *src) {
 }
 
 bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v) {
-  bool record;
-  if (!ag_check_inplace(a) || !should_record_inplace(a, v, &record)) return false;
+  bool record = false; /* as ag_copy_ */
+  if (!ag_check_inplace(a) || (dtype_is_float(a->dtype) && !should_record_inplace(a, v, &record)))
+    return false;
   GradNode *node = NULL;
   if (record) {
     AgNodeKind kind =
