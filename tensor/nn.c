@@ -347,6 +347,31 @@ static bool nll_check(const Tensor *logp, const Tensor *target) {
   return true;
 }
 
+/* nll_loss's sum as ATen's nll_loss_out_frame runs it: a 4-level cascade of
+ * partial sums (levels flushed every 2^p rows, row 0 flushed at once), the
+ * levels added at the end; targets were checked by the caller. */
+#define NLL_CASCADE(NAME, T)                                                                 \
+  static T NAME(const Tensor *logp, const Tensor *target, int64_t batch, int64_t classes) {  \
+    int64_t lp = batch <= 2 ? 1 : 64 - __builtin_clzll((uint64_t)batch - 1);                 \
+    int64_t level_power = lp / 4 > 4 ? lp / 4 : 4, level_mask = ((int64_t)1 << level_power) - 1; \
+    T sums[4] = {0, 0, 0, 0};                                                                \
+    for (int64_t b = 0; b < batch; b++) {                                                    \
+      int64_t t = tensor_double_to_i64(tensor_get_flat(target, b));                          \
+      if (t == NLL_IGNORE_INDEX) continue;                                                   \
+      sums[0] -= (T)tensor_get_flat(logp, b * classes + t);                                  \
+      for (int j = 0; j + 1 < 4; j++) {                                                      \
+        if ((b & (level_mask << (j * level_power))) != 0) break;                             \
+        sums[j + 1] += sums[j];                                                              \
+        sums[j] = 0;                                                                         \
+      }                                                                                      \
+    }                                                                                        \
+    T out = 0;                                                                               \
+    for (int j = 0; j < 4; j++) out += sums[j];                                              \
+    return out;                                                                              \
+  }
+NLL_CASCADE(nll_cascade_f32, float)
+NLL_CASCADE(nll_cascade_f64, double)
+
 Tensor *tensor_nll_loss(const Tensor *logp, const Tensor *target, Reduction r) {
   if (!nll_check(logp, target)) return NULL;
   int64_t batch = logp->ndim == 2 ? logp->shape[0] : 1, classes = logp->shape[logp->ndim - 1];
@@ -372,6 +397,12 @@ Tensor *tensor_nll_loss(const Tensor *logp, const Tensor *target, Reduction r) {
   }
   if (r == RED_NONE) return loss;
   tensor_release(loss);
+  if (logp->ndim == 2) { /* ATen's cascade over the batch, in the input's dtype */
+    double v = logp->dtype == DT_FLOAT32 ? (double)nll_cascade_f32(logp, target, batch, classes)
+                                         : nll_cascade_f64(logp, target, batch, classes);
+    if (r == RED_MEAN) v = logp->dtype == DT_FLOAT32 ? (double)((float)v / (float)counted) : v / counted;
+    return tensor_scalar(logp->dtype, v);
+  }
   return tensor_scalar(logp->dtype, r == RED_SUM ? total : total / counted);
 }
 
