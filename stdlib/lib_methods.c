@@ -71,6 +71,13 @@ static Value binary(AgVM *vm, Value self, BinaryOp op, const char *name, Value o
   Tensor *t = lib_t(self);
   if (IS_TENSOR(other)) return lib_wrap(vm, ag_binary(op, t, lib_t(other)));
   if (IS_NUMBER(other)) return lib_wrap(vm, ag_binary_scalar(op, t, AS_NUMBER(other)));
+  if (IS_BOOL(other) && (op == BIN_SUB || !dtype_is_float(t->dtype))) {
+    /* a bool-typed number, as for the operators: bool_t.mul(true) stays bool */
+    Tensor *bt = tensor_scalar(DT_BOOL, AS_BOOL(other));
+    Tensor *r = bt ? ag_binary(op, t, bt) : NULL;
+    tensor_release(bt);
+    return r ? lib_wrap(vm, r) : lib_throw_tensor_error(vm);
+  }
   if (IS_BOOL(other)) return lib_wrap(vm, ag_binary_scalar(op, t, AS_BOOL(other)));
   return lib_type_error(vm, name, "other", other);
 }
@@ -538,6 +545,12 @@ static Value binary_in_place(AgVM *vm, Value self, BinaryOp op, const char *name
   lib_sync_line(vm);
   Tensor *t = lib_t(self);
   if (IS_TENSOR(other)) return done_in_place(vm, ag_binary_(op, t, lib_t(other)), self);
+  if (IS_BOOL(other) && (op == BIN_SUB || !dtype_is_float(t->dtype))) { /* as binary() */
+    Tensor *bt = tensor_scalar(DT_BOOL, AS_BOOL(other));
+    bool ok = bt && ag_binary_(op, t, bt);
+    tensor_release(bt);
+    return done_in_place(vm, ok, self);
+  }
   double s;
   if (!lib_number(vm, other, "other", &s)) return VM_EXCEPTION;
   return done_in_place(vm, ag_binary_scalar_(op, t, s), self);

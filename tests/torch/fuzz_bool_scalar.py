@@ -8,3 +8,8 @@ for g in [lambda: b - True, lambda: True - b, lambda: i - True, lambda: True - i
         P(g())
     except Exception as e:
         P("error:", str(e))
+for g in [lambda: torch.mul(b, True), lambda: b.add(False), lambda: i.mul(True), lambda: f.sub(True), lambda: f.mul(True), lambda: b.clone().add_(True), lambda: f.clone().sub_(True), lambda: i.clone().mul_(True), lambda: f.clone().div_(True)]:
+    try:
+        P(g())
+    except Exception as e:
+        P("error:", str(e))
