@@ -325,11 +325,23 @@ Tensor *tensor_binary(BinaryOp op, const Tensor *a, const Tensor *b) {
   return out ? out : binary_compute(op, a, b, tensor_result_type(a, b), false);
 }
 
-/* Float powers PyTorch computes without pow(): x*x, x*x*x, sqrt(x), 1/x. */
+/* Float powers PyTorch computes without pow(): x*x, x*x*x, sqrt(x), 1/x, 1/sqrt(x), 1/(x*x). */
 static Tensor *pow_special(const Tensor *a, double s) {
   if (s == 2) return tensor_binary(BIN_MUL, a, a);
   if (s == 0.5) return tensor_unary(UN_SQRT, a);
   if (s == -1) return tensor_scalar_binary(BIN_DIV, 1, a);
+  if (s == -0.5) { /* rsqrt: 1 / sqrt(x) */
+    Tensor *r = tensor_unary(UN_SQRT, a);
+    Tensor *out = r ? tensor_scalar_binary(BIN_DIV, 1, r) : NULL;
+    tensor_release(r);
+    return out;
+  }
+  if (s == -2) { /* 1 / (x * x) */
+    Tensor *sq = tensor_binary(BIN_MUL, a, a);
+    Tensor *out = sq ? tensor_scalar_binary(BIN_DIV, 1, sq) : NULL;
+    tensor_release(sq);
+    return out;
+  }
   if (s == 3) {
     Tensor *sq = tensor_binary(BIN_MUL, a, a);
     Tensor *cube = sq ? tensor_binary(BIN_MUL, sq, a) : NULL;
@@ -359,7 +371,8 @@ static Tensor *binary_scalar_flat(BinaryOp op, const Tensor *a, double s, bool s
 
 Tensor *tensor_binary_scalar(BinaryOp op, const Tensor *a, double s) {
   DType promoted = tensor_scalar_result_type(a->dtype, s);
-  if (op == BIN_POW && dtype_is_float(a->dtype) && (s == 2 || s == 0.5 || s == -1 || s == 3))
+  if (op == BIN_POW && dtype_is_float(a->dtype) &&
+      (s == 2 || s == 0.5 || s == -1 || s == 3 || s == -0.5 || s == -2))
     return pow_special(a, s);
   Tensor *flat = binary_scalar_flat(op, a, s, false);
   if (flat) return flat;
