@@ -122,6 +122,10 @@ struct GradNode {
    * (engine.c): a lookup without hashing. */
   uint64_t run_id;
   int task;
+  /* p.items when there is a single item (a select or a slice), so that most
+   * index nodes allocate nothing more. Last: node_new leaves it uncleared,
+   * as it is written whenever it is used. */
+  IndexItem item_inline;
 };
 
 typedef struct {

@@ -58,7 +58,7 @@ GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs) {
       return NULL;
     }
   }
-  memset(n, 0, sizeof *n);
+  memset(n, 0, offsetof(GradNode, item_inline));
   n->refcount = 1;
   n->kind = kind;
   n->id = ++node_counter;
@@ -96,11 +96,12 @@ static void extra_free(GradNode *n) {
   free(x);
 }
 
-static void params_free(AgParams *p) {
+static void params_free(GradNode *n) {
+  AgParams *p = &n->p;
   for (int i = 0; i < p->nitems; i++)
     if (p->items[i].kind == IDX_TENSOR) tensor_release((Tensor *)p->items[i].tensor);
-  free(p->items);
-  free(p->geom);
+  if (p->items != &n->item_inline) free(p->items);
+  if (p->geom) free(p->geom);
 }
 
 /* Frees one node; the nodes it referred to are pushed onto `dying`. */
@@ -109,7 +110,7 @@ static void node_destroy(GradNode *n) {
     grad_node_release(n->next[i].node);
   for (int i = 0; i < n->nsaved; i++)
     saved_clear(&n->saved[i]);
-  params_free(&n->p);
+  params_free(n);
   extra_free(n);
   if (n->variable) {
     AgMeta *m = meta_of(n->variable);
@@ -248,7 +249,8 @@ void node_finish(GradNode *n) { grad_node_release(n); }
 
 GradNode *node_with_items(GradNode *n, const IndexItem *items, int nitems) {
   if (!n) return NULL;
-  n->p.items = calloc((size_t)(nitems > 0 ? nitems : 1), sizeof *items);
+  n->p.items = nitems == 1 ? &n->item_inline
+                            : calloc((size_t)(nitems > 0 ? nitems : 1), sizeof *items);
   if (!n->p.items) {
     tensor_set_error("out of memory");
     node_finish(n);
