@@ -234,6 +234,33 @@ static Tensor *batched_mm(const Tensor *a, const Tensor *b) {
   return c;
 }
 
+/* PyTorch multiplies small batches (k * n * m < 400) with a plain loop
+ * (baddbmm_cpu_kernel): a sum of products from 0, without FMA. */
+#define BMM_SMALL(T)                                                                         \
+  for (int64_t bi = 0; bi < bs; bi++)                                                        \
+    for (int64_t i = 0; i < n; i++)                                                          \
+      for (int64_t j = 0; j < m; j++) {                                                      \
+        T acc = 0;                                                                           \
+        for (int64_t kk = 0; kk < k; kk++) {                                                 \
+          T prod = (T)tensor_get_flat(a, (bi * n + i) * k + kk) *                            \
+                   (T)tensor_get_flat(b, (bi * k + kk) * m + j);                             \
+          acc += prod;                                                                       \
+        }                                                                                    \
+        ((T *)tensor_data(c))[(bi * n + i) * m + j] = acc;                                   \
+      }
+
+static Tensor *bmm_small(const Tensor *a, const Tensor *b) {
+  int64_t bs = a->shape[0], n = a->shape[1], k = a->shape[2], m = b->shape[2];
+  Tensor *c = tensor_empty(a->dtype, 3, (int64_t[3]){bs, n, m});
+  if (!c) return NULL;
+  if (a->dtype == DT_FLOAT32) {
+    BMM_SMALL(float)
+  } else {
+    BMM_SMALL(double)
+  }
+  return c;
+}
+
 Tensor *tensor_bmm(const Tensor *a, const Tensor *b) {
   if (!check_ndim("batch1", a, 3) || !check_ndim("batch2", b, 3) || !check_dtypes(a, b))
     return NULL;
@@ -244,6 +271,8 @@ Tensor *tensor_bmm(const Tensor *a, const Tensor *b) {
                      (long long)b->shape[1]);
     return NULL;
   }
+  if (a->shape[2] * a->shape[1] * b->shape[2] < 400 && dtype_is_float(a->dtype))
+    return bmm_small(a, b);
   return batched_mm(a, b);
 }
 
