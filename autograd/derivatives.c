@@ -477,7 +477,8 @@ static bool d_extreme_dim(GradNode *n, Tensor *const *g, Tensor **out, const boo
     idx = idx ? keep(&s, tensor_unsqueeze(idx, dim)) : NULL;
     grad = keep(&s, ag_unsqueeze(grad, dim));
   }
-  give(out, 0, idx && grad ? keep(&s, ag_scatter_add_into(IN, dim, idx, grad)) : NULL);
+  /* PyTorch's value_selecting_reduction_backward: zeros.scatter_ (a -0 stays -0) */
+  give(out, 0, idx && grad ? keep(&s, ag_scatter_into(IN, dim, idx, grad, false)) : NULL);
   return done(&s, n, out);
 }
 

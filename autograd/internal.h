@@ -215,6 +215,8 @@ Tensor *ag_index_backward(Tensor *g, const AgInfo *in, const IndexItem *items, i
                           AgNodeKind kind);
 /* zeros of shape `in` with src scatter-added along dim at index. */
 Tensor *ag_scatter_add_into(const AgInfo *in, int dim, const Tensor *index, Tensor *src);
+/* the same, written instead of added when !add (PyTorch's scatter: keeps -0) */
+Tensor *ag_scatter_into(const AgInfo *in, int dim, const Tensor *index, Tensor *src, bool add);
 /* erf-based normal CDF, differentiable (ErfBackward0). */
 Tensor *ag_normal_cdf(Tensor *x);
 /* g with the region `items` zeroed (the base's share of index assignment). */

@@ -597,8 +597,14 @@ Tensor *ag_normal_cdf(Tensor *x) {
 }
 
 Tensor *ag_scatter_add_into(const AgInfo *in, int dim, const Tensor *index, Tensor *src) {
+  return ag_scatter_into(in, dim, index, src, true);
+}
+
+Tensor *ag_scatter_into(const AgInfo *in, int dim, const Tensor *index, Tensor *src, bool add) {
   Tensor *zeros = tensor_zeros(src->dtype, in->ndim, info_shape(in));
-  Tensor *out = zeros ? tensor_scatter_add(zeros, dim, index, src) : NULL;
+  Tensor *out = !zeros ? NULL
+                : add  ? tensor_scatter_add(zeros, dim, index, src)
+                       : tensor_scatter_zeros(zeros, dim, index, src);
   tensor_release(zeros);
   if (!ag_record_wanted(&src, 1, out)) return out;
   GradNode *n = ag_record_node(AG_NODE_ScatterAddBackward0, &src, 1, 1, 1);

@@ -576,7 +576,19 @@ Tensor *tensor_gather(const Tensor *a, int dim, const Tensor *index) {
   return out;
 }
 
+static Tensor *scatter_into_zeros(const Tensor *a, int dim, const Tensor *index, const Tensor *src,
+                                  bool add);
+
 Tensor *tensor_scatter_add(const Tensor *a, int dim, const Tensor *index, const Tensor *src) {
+  return scatter_into_zeros(a, dim, index, src, true);
+}
+
+Tensor *tensor_scatter_zeros(const Tensor *a, int dim, const Tensor *index, const Tensor *src) {
+  return scatter_into_zeros(a, dim, index, src, false);
+}
+
+static Tensor *scatter_into_zeros(const Tensor *a, int dim, const Tensor *index, const Tensor *src,
+                                  bool add) {
   if (!tensor_wrap_dim(&dim, a->ndim) || !check_gather_shapes("scatter_add", a, dim, index))
     return NULL;
   for (int d = 0; d < index->ndim; d++) {
@@ -601,7 +613,7 @@ Tensor *tensor_scatter_add(const Tensor *a, int dim, const Tensor *index, const 
     char *dst = (char *)out->storage->data + (size_t)off * es;
     double v = tensor_load_double(src->dtype, (const char *)src->storage->data +
                                                    (size_t)soff * dtype_size(src->dtype));
-    tensor_store_double(a->dtype, dst, tensor_load_double(a->dtype, dst) + v);
+    tensor_store_double(a->dtype, dst, add ? tensor_load_double(a->dtype, dst) + v : v);
   }
   return out;
 }

@@ -178,6 +178,8 @@ Tensor *tensor_index_select(const Tensor *a, int dim, const Tensor *index);
 Tensor *tensor_gather(const Tensor *a, int dim, const Tensor *index);
 /* out = zeros like a; out.scatter_add_(dim, index, src) */
 Tensor *tensor_scatter_add(const Tensor *a, int dim, const Tensor *index, const Tensor *src);
+/* zeros of a's shape with src written (not added) at index: keeps a -0 */
+Tensor *tensor_scatter_zeros(const Tensor *a, int dim, const Tensor *index, const Tensor *src);
 Tensor *tensor_masked_fill(const Tensor *a, const Tensor *mask, double v);
 
 /* ---- linear algebra (OpenBLAS) ----
