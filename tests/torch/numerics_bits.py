@@ -38,3 +38,8 @@ t.grad = None
 sg = torch.sigmoid(t)
 (sg * torch.arange(40.0)).sum().backward()
 P(t.grad.tolist()[::3])
+b1 = c * 0.3
+b2 = (torch.arange(24).float().reshape(2, 4, 3) * 0.41 - 3.0)
+P((b1 @ b2).reshape(-1).tolist()[::2], torch.bmm(b1, b2)[1, 2].tolist())
+P((m @ m.t())[1].tolist(), (m[:, :3] @ x[:3]).tolist(), (x[:5] @ m).tolist())
+P((x ** -0.5).abs()[::4].tolist(), (x.abs() + 1).pow(-2)[::4].tolist())
