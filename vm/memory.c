@@ -9,13 +9,18 @@
 
 #define GC_MIN_HEAP (1024 * 1024)
 
-void *vm_reallocate(AgVM *vm, void *ptr, size_t old_size, size_t new_size) {
+/* Counts a size change and collects when the heap grew past its limit. */
+static void account(AgVM *vm, size_t old_size, size_t new_size) {
   vm->bytes_allocated += new_size;
   vm->bytes_allocated -= old_size;
   if (new_size > old_size && vm->gc_paused == 0 &&
       (vm->gc_stress || vm->bytes_allocated > vm->next_gc)) {
     vm_collect_garbage(vm);
   }
+}
+
+void *vm_reallocate(AgVM *vm, void *ptr, size_t old_size, size_t new_size) {
+  account(vm, old_size, new_size);
   if (new_size == 0) {
     free(ptr);
     return NULL;
@@ -36,8 +41,50 @@ void vm_add_external_bytes(AgVM *vm, ptrdiff_t delta) {
   vm->bytes_allocated += (size_t)delta;
 }
 
+/* Freed ObjTensors wait here for reuse: a script on small tensors makes and
+ * drops one per operation, millions in all, and malloc + free of each cost
+ * more than the rest of the wrapper. Per thread (a VM runs on one thread),
+ * bounded, emptied with a VM's objects, and off under AddressSanitizer so
+ * that it still sees every use after free. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TENSOR_OBJ_CACHE_MAX 0
+#else
+#define TENSOR_OBJ_CACHE_MAX 65536
+#endif
+static _Thread_local Obj *tensor_obj_cache; /* linked through Obj.next */
+static _Thread_local int tensor_obj_cached;
+
+static Obj *tensor_obj_take(AgVM *vm) {
+  account(vm, 0, sizeof(ObjTensor)); /* may collect, filling the cache */
+  Obj *obj = tensor_obj_cache;
+  if (obj == NULL) {
+    obj = malloc(sizeof(ObjTensor));
+    if (obj == NULL) {
+      fprintf(stderr, "ag: out of memory (allocating %zu bytes)\n", sizeof(ObjTensor));
+      abort();
+    }
+    return obj;
+  }
+  tensor_obj_cache = obj->next;
+  tensor_obj_cached--;
+  return obj;
+}
+
+static void tensor_obj_put(AgVM *vm, Obj *obj) {
+  account(vm, sizeof(ObjTensor), 0);
+  if (tensor_obj_cached >= TENSOR_OBJ_CACHE_MAX) {
+    free(obj);
+    return;
+  }
+  obj->next = tensor_obj_cache;
+  tensor_obj_cache = obj;
+  tensor_obj_cached++;
+}
+
 Obj *vm_allocate_object(AgVM *vm, size_t size, ObjType type) {
-  Obj *obj = (Obj *)vm_reallocate(vm, NULL, 0, size);
+  Obj *obj = type == OBJ_TENSOR && size == sizeof(ObjTensor)
+                 ? tensor_obj_take(vm)
+                 : (Obj *)vm_reallocate(vm, NULL, 0, size);
   obj->type = type;
   obj->marked = false;
   obj->next = vm->objects;
@@ -100,7 +147,7 @@ void vm_free_object(AgVM *vm, Obj *obj) {
     ObjTensor *t = (ObjTensor *)obj;
     tensor_release(t->tensor);
     vm_add_external_bytes(vm, -(ptrdiff_t)t->external_bytes);
-    AG_FREE(vm, ObjTensor, t);
+    tensor_obj_put(vm, obj);
     break;
   }
   case OBJ_NODE:
@@ -120,6 +167,12 @@ void vm_free_objects(AgVM *vm) {
     obj = next;
   }
   vm->objects = NULL;
+  while (tensor_obj_cache != NULL) {
+    Obj *next = tensor_obj_cache->next;
+    free(tensor_obj_cache);
+    tensor_obj_cache = next;
+  }
+  tensor_obj_cached = 0;
   free(vm->gray_stack);
   vm->gray_stack = NULL;
   vm->gray_capacity = 0;
