@@ -106,9 +106,34 @@ static void outer_sum(const float *in, int64_t K, int64_t M, float *out) {
   for (; j < M; j++) row_sum(in + j, M, K, 1, out + j);
 }
 
+/* A permutation of a contiguous layout (x.t(), x.permute(...)): TensorIterator
+ * then walks it in memory order, so a full sum adds the storage in order. */
+static bool dense_permuted(const Tensor *a) {
+  int64_t expect = 1;
+  bool used[TENSOR_MAX_DIMS] = {false};
+  for (int step = 0; step < a->ndim; step++) {
+    int pick = -1;
+    for (int d = 0; d < a->ndim; d++)
+      if (!used[d] && a->shape[d] > 1 && a->stride[d] == expect) pick = d;
+    if (pick < 0) break;
+    used[pick] = true;
+    expect *= a->shape[pick];
+  }
+  return expect == a->numel;
+}
+
 bool tensor_sum_f32_aten(const Tensor *a, const int *dims, int ndims, bool keepdim, Tensor **out) {
   *out = NULL;
-  if (a->dtype != DT_FLOAT32 || !tensor_is_contiguous(a) || a->numel == 0) return false;
+  if (a->dtype != DT_FLOAT32 || a->numel == 0) return false;
+  if (!tensor_is_contiguous(a)) {
+    if (ndims != 0 || a->numel > GRAIN || !dense_permuted(a)) return false;
+    int64_t shape[TENSOR_MAX_DIMS];
+    for (int d = 0; d < a->ndim; d++) shape[d] = 1;
+    Tensor *o = tensor_empty(DT_FLOAT32, keepdim ? a->ndim : 0, shape);
+    if (o) *(float *)tensor_data(o) = inner_sum((const float *)a->storage->data + a->offset, a->numel);
+    *out = o;
+    return true;
+  }
   bool red[TENSOR_MAX_DIMS] = {false};
   int nred = 0;
   for (int j = 0; j < ndims; j++) {
