@@ -629,7 +629,8 @@ static Value hook_invoke(AgVM *vm, Value obj, ObjString *name, int argc, const V
 static Value hook_iter(AgVM *vm, Value obj) {
   if (!IS_TENSOR(obj)) return obj;
   Tensor *t = lib_t(obj);
-  if (t->ndim == 0 || !ag_is_grad_enabled() || !ag_requires_grad(t)) return obj;
+  if (t->ndim == 0) return vm_throw_error(vm, "iteration over a 0-d tensor");
+  if (!ag_is_grad_enabled() || !ag_requires_grad(t)) return obj;
   Tensor **out = NULL;
   lib_sync_line(vm);
   int n = ag_unbind(t, 0, &out);
