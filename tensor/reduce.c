@@ -479,6 +479,8 @@ Tensor *tensor_norm(const Tensor *a, double p, const int *dims, int ndims, bool 
                      tensor_dtype_torch_name(a->dtype));
     return NULL;
   }
+  Tensor *fast;
+  if (p == 2 && tensor_norm2_f32_aten(a, dims, ndims, keepdim, &fast)) return fast;
   Tensor *abs = tensor_unary(UN_ABS, a);
   if (!abs) return NULL;
   Tensor *out = NULL;

@@ -6,6 +6,7 @@
  * factor) per row, each a 4-level cascade whose levels flush every 2^p
  * steps, and 8-float vector lanes (AVX2) for contiguous runs. Other layouts,
  * and single sums too long for one thread, use reduce.c's double sums. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,6 +174,66 @@ bool tensor_sum_f32_aten(const Tensor *a, const int *dims, int ndims, bool keepd
   } else {
     outer_sum(in, K, M, dst);
   }
+  *out = o;
+  return true;
+}
+
+/* ||x||_2 over the last dim (or all of a contiguous tensor) as ATen's
+ * vectorised norm kernel: 8 lanes of fused x*x sums, the lanes added in
+ * order, the tail fused into lane 0's total, then sqrt. */
+static float norm2_row(const float *x, int64_t n) {
+  float acc[LANES] = {0};
+  int64_t d = 0;
+  for (; d < n - n % LANES; d += LANES)
+    for (int l = 0; l < LANES; l++) acc[l] = fmaf(x[d + l], x[d + l], acc[l]);
+  float b = acc[0];
+  for (int l = 1; l < LANES; l++) b = b + acc[l];
+  for (; d < n; d++) b = fmaf(x[d], x[d], b);
+  return sqrtf(b);
+}
+
+bool tensor_norm2_f32_aten(const Tensor *a, const int *dims, int ndims, bool keepdim, Tensor **out) {
+  *out = NULL;
+  if (a->dtype != DT_FLOAT32 || !tensor_is_contiguous(a) || a->numel == 0 || a->ndim == 0)
+    return false;
+  bool all = ndims == 0 || (a->ndim == 1 && ndims == 1);
+  if (!all) {
+    if (ndims != 1) return false;
+    int d = dims[0];
+    if (!tensor_wrap_dim(&d, a->ndim)) return false;
+    if (d == 0 && a->ndim > 1) { /* ATen's generic reduce: fused x*x sums, one per output */
+      int64_t K = a->shape[0], M = a->numel / K;
+      int64_t shape[TENSOR_MAX_DIMS];
+      int nout = 0;
+      if (keepdim) shape[nout++] = 1;
+      for (int j = 1; j < a->ndim; j++) shape[nout++] = a->shape[j];
+      Tensor *o = tensor_empty(DT_FLOAT32, nout, shape);
+      if (o) {
+        const float *x = tensor_data(a);
+        for (int64_t m = 0; m < M; m++) {
+          float acc = 0.0f;
+          for (int64_t k = 0; k < K; k++) acc = fmaf(x[k * M + m], x[k * M + m], acc);
+          ((float *)tensor_data(o))[m] = sqrtf(acc);
+        }
+      }
+      *out = o;
+      return true;
+    }
+    if (d != a->ndim - 1) return false;
+  }
+  int64_t K = all ? a->numel : a->shape[a->ndim - 1], M = a->numel / K;
+  if (M == 1 && K > GRAIN) return false;
+  int64_t shape[TENSOR_MAX_DIMS];
+  int nout = 0;
+  for (int d = 0; d < a->ndim; d++) {
+    bool reduced = all || d == a->ndim - 1;
+    if (!reduced) shape[nout++] = a->shape[d];
+    else if (keepdim) shape[nout++] = 1;
+  }
+  Tensor *o = tensor_empty(DT_FLOAT32, nout, shape);
+  if (o)
+    for (int64_t m = 0; m < M; m++)
+      ((float *)tensor_data(o))[m] = norm2_row((const float *)tensor_data(a) + m * K, K);
   *out = o;
   return true;
 }

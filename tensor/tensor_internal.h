@@ -25,6 +25,7 @@ void tensor_tanhf_array(int64_t n, const void *in, int64_t in_stride, void *out,
 /* sum_f32.c: a float32 sum in ATen's order when the layout allows; false
  * (nothing done) otherwise; true with *out NULL on an error. */
 bool tensor_sum_f32_aten(const Tensor *a, const int *dims, int ndims, bool keepdim, Tensor **out);
+bool tensor_norm2_f32_aten(const Tensor *a, const int *dims, int ndims, bool keepdim, Tensor **out);
 double tensor_load_double(DType dt, const void *p);
 void tensor_store_double(DType dt, void *p, double v);
 int64_t tensor_double_to_i64(double v);
