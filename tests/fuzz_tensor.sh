@@ -14,7 +14,7 @@
 # build/fuzz-failures/tensor_seedS_case_N.ag with a note of what happened.
 #
 # usage: sh tests/fuzz_tensor.sh AG_BINARY [COUNT]
-#   COUNT        programs (default: FUZZ_COUNT or 300)
+#   COUNT        programs (default: FUZZ_COUNT or 600)
 #   FUZZ_SEED    seed (default 1); the same seed gives the same programs
 #   FUZZ_JOBS    parallel jobs (default 2)
 #   FUZZ_TIMEOUT seconds per program (default 5)
@@ -38,7 +38,7 @@ esac
 [ -x "$AG" ] || die "interpreter not found or not executable: $AG"
 command -v python3 >/dev/null || die "python3 is needed to generate the programs"
 
-COUNT=${2:-${FUZZ_COUNT:-300}}
+COUNT=${2:-${FUZZ_COUNT:-600}}
 SEED=${FUZZ_SEED:-1}
 JOBS=${FUZZ_JOBS:-2}
 LIMIT=${FUZZ_TIMEOUT:-5}

@@ -328,7 +328,20 @@ class Gen:
         """Rarer combinations: views written in place, graph inspection after
         backward, higher order, the Ag-written autograd helpers."""
         a, b = self.v(), self.v()
-        c = self.r.randrange(16)
+        c = self.r.randrange(22)
+        if c == 16:
+            return "let y = %s * 1; y[%s] = %s; y.sum().backward(); print(%s.grad)" % (a, self.index(), b, b)
+        if c == 17:
+            return "with no_grad() { let w = %s%s; w[%s] = %s }" % (a, self.r.choice(["", ".T", "[0]", ".view(-1)"]), self.index(), self.num())
+        if c == 18:
+            return "let y = %s.T.T%s; y.mul_(2); y.sum().backward(); print(%s.grad_fn)" % (
+                a + self.r.choice(["", " * 1"]), self.r.choice(["", ".T", "[0]", "[::2]"]), a)
+        if c == 19:
+            return "let w = (%s * 1)[%s]; w.register_hook(fn(g) { return g * 2 }); (w * %s).sum().backward()" % (a, self.index(), b)
+        if c == 20:
+            return "%s = %s(%s, %s, %s).sum(); %s.backward()" % (a, self.r.choice(["gather", "index_select"]), b, self.dim(), self.v(), a)
+        if c == 21:
+            return "let w = %s.expand(%s); w.add_(1)" % (a, self.shape(False))
         if c == 0:
             return "let w = %s[%s]; w.%s(%s); print(%s._version, w._version)" % (
                 a, self.index(), self.r.choice(["mul_", "add_", "fill_", "clamp_"]), self.num(), a)
