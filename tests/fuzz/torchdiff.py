@@ -801,15 +801,22 @@ def run_py(src):
 
 
 def run_ag(ag, src):
-    try:
-        p = subprocess.run([ag], input=src.encode(), stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=30, env=dict(os.environ, NO_COLOR="1"))
-        out = p.stdout.decode(errors="replace")
-        if p.returncode != 0:
-            out += "AG-EXIT %d %s\n" % (p.returncode, p.stderr.decode(errors="replace")[:300])
-        return out
-    except subprocess.TimeoutExpired:
-        return "AG-TIMEOUT\n"
+    import time
+    for _ in range(30):  # the binary may be being relinked by a concurrent build
+        try:
+            p = subprocess.run([ag], input=src.encode(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               timeout=30, env=dict(os.environ, NO_COLOR="1"))
+            break
+        except subprocess.TimeoutExpired:
+            return "AG-TIMEOUT\n"
+        except OSError:
+            time.sleep(1)
+    else:
+        return "AG-NOT-RUNNABLE\n"
+    out = p.stdout.decode(errors="replace")
+    if p.returncode != 0:
+        out += "AG-EXIT %d %s\n" % (p.returncode, p.stderr.decode(errors="replace")[:300])
+    return out
 
 
 def check(args_seed):
