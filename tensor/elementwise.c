@@ -312,11 +312,11 @@ static Tensor *binary_flat(BinaryOp op, const Tensor *a, const Tensor *b) {
   if (!like || like->numel > ITER_CHUNK || !tensor_is_contiguous(a) || !tensor_is_contiguous(b))
     return NULL;
   Tensor *out = tensor_empty(dt, like->ndim, like->shape);
-  const Tensor *ins[2] = {a, b};
-  if (out && !tensor_iter_run_flat(binary_kernels[op][dt], NULL, out, ins, 2)) {
-    tensor_release(out); /* cannot happen: the conditions above are run_flat's */
-    return NULL;
-  }
+  if (!out) return NULL;
+  int64_t esize = (int64_t)dtype_size(dt); /* a single element is broadcast: stride 0 */
+  char *ptr[3] = {tensor_data(out), tensor_data(a), tensor_data(b)};
+  int64_t stride[3] = {esize, a->numel == 1 ? 0 : esize, b->numel == 1 ? 0 : esize};
+  if (out->numel > 0) binary_kernels[op][dt](out->numel, ptr, stride, NULL);
   return out;
 }
 
