@@ -865,10 +865,18 @@ dispatch:
       result = OBJ_VAL(frame->module_init);
     }
     vm->frame_count--;
-    vm->stack_top = slots;
-    if (vm->frame_count == base) return result;
-    *vm->stack_top++ = result;
-    LOAD_FRAME();
+    if (vm->frame_count == base) {
+      vm->stack_top = slots;
+      return result;
+    }
+    /* The caller's frame is the one below; vm->stack_top need not be
+     * current inside the loop (see SYNC). */
+    sp = slots;
+    PUSH(result);
+    frame--;
+    ip = frame->ip;
+    slots = frame->slots;
+    constants = frame->closure->function->chunk.constants;
     VM_DISPATCH();
   }
   VM_CASE(DEFAULT) {
