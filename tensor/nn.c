@@ -69,6 +69,32 @@ static void softmax_row_last_f32(const float *x, float *y, int64_t n) {
   for (int64_t j = 0; j < n; j++) y[j] *= r;
 }
 
+/* The same for float64 (4 lanes; exp from the C library, where ATen has
+ * SLEEF's expd4_u10: the two rarely differ in the last bit). */
+static double reduce_all_sum_f64(const double *d, int64_t n) {
+  if (n < 4) {
+    double acc = n > 0 ? d[0] : 0.0;
+    for (int64_t i = 1; i < n; i++) acc += d[i];
+    return acc;
+  }
+  double v[4];
+  memcpy(v, d, sizeof v);
+  int64_t i = 4;
+  for (; i + 4 <= n; i += 4)
+    for (int l = 0; l < 4; l++) v[l] += d[i + l];
+  for (int l = 0; i + l < n; l++) v[l] += d[i + l];
+  return ((v[0] + v[1]) + v[2]) + v[3]; /* vec_reduce_all's lane-by-lane fold for double */
+}
+
+static void softmax_row_last_f64(const double *x, double *y, int64_t n) {
+  double mx = x[0];
+  for (int64_t j = 1; j < n; j++)
+    if (x[j] > mx || x[j] != x[j]) mx = x[j];
+  for (int64_t j = 0; j < n; j++) y[j] = exp(x[j] - mx);
+  double r = 1.0 / reduce_all_sum_f64(y, n);
+  for (int64_t j = 0; j < n; j++) y[j] *= r;
+}
+
 /* softmax along a dim with `inner` > 1 positions after it, for one position:
  * vector lanes (SLEEF exp) or ATen's scalar tail (the C library's expf). */
 static void softmax_row_inner_f32(const float *x, float *y, int64_t n, int64_t inner, bool lane) {
@@ -140,6 +166,7 @@ static void softmax_block(int64_t b, void *arg) {
       }
     } else {
       if (job->want_log) SOFTMAX_ROW(double, 1);
+      else if (inner == 1 && n > 0) softmax_row_last_f64((const double *)in + base, (double *)out + base, n);
       else SOFTMAX_ROW(double, 0);
     }
   }
