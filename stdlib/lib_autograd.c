@@ -170,7 +170,28 @@ static Tensor *script_hook_call(void *ctx, Tensor *grad, bool *failed) {
     *failed = true;
     return NULL;
   }
-  return tensor_retain(lib_t(r));
+  /* PyTorch's check_single_result: the engine writes the result where the
+   * gradient would go (a wrong size overran CopySlices' buffer) */
+  Tensor *t = lib_t(r);
+  Value fv = vm_pinned(vm, h->fn_pin);
+  const char *name = IS_CLOSURE(fv) && AS_CLOSURE(fv)->function->name
+                         ? AS_CLOSURE(fv)->function->name->chars : "hook";
+  bool same_size = t->ndim == grad->ndim;
+  for (int d = 0; same_size && d < t->ndim; d++) same_size = t->shape[d] == grad->shape[d];
+  if (t->dtype != grad->dtype) {
+    vm_throw_error(vm, "hook '%s' has changed the type of value (was %s got %s)", name,
+                   grad->dtype == DT_FLOAT64 ? "CPUDoubleType" : "CPUFloatType",
+                   t->dtype == DT_FLOAT64 ? "CPUDoubleType" : t->dtype == DT_FLOAT32 ? "CPUFloatType"
+                   : t->dtype == DT_INT64 ? "CPULongType" : "CPUBoolType");
+    *failed = true;
+    return NULL;
+  }
+  if (!same_size) {
+    vm_throw_error(vm, "hook '%s' has changed the size of value", name);
+    *failed = true;
+    return NULL;
+  }
+  return tensor_retain(t);
 }
 
 static void script_hook_release(void *ctx) {

@@ -182,6 +182,10 @@ static Tensor *softmax_impl(const Tensor *a, int dim, bool want_log) {
     tensor_release(c);
     return NULL;
   }
+  if (a->numel == 0) { /* the row kernels read x[0]: a 0-size dim has no rows */
+    tensor_release(c);
+    return o;
+  }
   SoftmaxJob job = {.in = tensor_data(c), .out = tensor_data(o), .dt = a->dtype, .want_log = want_log,
                     .n = a->ndim ? a->shape[dim] : 1, .inner = 1, .rows = 1};
   for (int d = 0; d < dim; d++) job.rows *= a->shape[d];
