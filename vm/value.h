@@ -52,14 +52,6 @@ typedef struct Obj Obj;
 #define AS_BOOL(v) ((v) == TRUE_VAL)
 #define AS_OBJ(v) ((Obj *)(uintptr_t)((v) & ~(AG_SIGN_BIT | AG_QNAN)))
 
-/* A branch hint; the dispatch loop uses it so that a rare case is a
- * predicted branch rather than a conditional move on the result's path. */
-#if defined(__GNUC__) || defined(__clang__)
-#define AG_UNLIKELY(c) __builtin_expect(!!(c), 0)
-#else
-#define AG_UNLIKELY(c) (c)
-#endif
-
 static inline double value_to_num(Value v) {
   double d;
   memcpy(&d, &v, sizeof d);
@@ -73,7 +65,7 @@ static inline Value num_to_value(double d) {
    * NaN, so it can never be mistaken for a tagged value. Every bit pattern
    * with all the AG_QNAN bits set is a NaN, so `d != d` (one compare on the
    * hot arithmetic paths) covers the tagged patterns too. */
-  if (AG_UNLIKELY(d != d)) v = AG_CANON_NAN;
+  if (d != d) v = AG_CANON_NAN;
   return v;
 }
 
