@@ -327,8 +327,12 @@ Tensor *tensor_dot(const Tensor *a, const Tensor *b) {
     *(double *)tensor_data(out) = cblas_ddot((int)n, tensor_data(a), (int)a->stride[0], tensor_data(b), (int)b->stride[0]);
   else {
     double s = 0;
-    for (int64_t i = 0; i < n; i++) s += tensor_get_flat(a, i) * tensor_get_flat(b, i);
+    for (int64_t i = 0; i < n && !tensor_interrupt_requested; i++) s += tensor_get_flat(a, i) * tensor_get_flat(b, i);
     tensor_set_flat(out, 0, s);
+  }
+  if (tensor_check_interrupt()) { /* the loop above may run over 10^10 elements */
+    tensor_release(out);
+    return NULL;
   }
   return out;
 }

@@ -8,9 +8,9 @@
 # `timeout -s INT`: running out of time is fine (exit 124), but a program that
 # does not stop on SIGINT within 3 more seconds (killed: 137) is a failure, and
 # so is any other signal (exit >= 128) or an AddressSanitizer, LeakSanitizer or
-# UBSan ("runtime error:") report on stderr. First, five Ctrl-C probes (a huge
-# matmul, a huge randn, tolist of a 10^18-element view, long backward loops) must stop with an Interrupted
-# error on one SIGINT. Failing programs are saved to
+# UBSan ("runtime error:") report on stderr. First, six Ctrl-C probes (a huge
+# matmul, a huge randn, tolist of a 10^18-element view, an int64 dot of 10^12
+# elements, long backward loops) must stop with an Interrupted error on one SIGINT. Failing programs are saved to
 # build/fuzz-failures/tensor_seedS_case_N.ag with a note of what happened.
 #
 # usage: sh tests/fuzz_tensor.sh AG_BINARY [COUNT]
@@ -73,6 +73,7 @@ probe matmul 'let a = ones(12000, 12000); print((a @ a).shape)'
 probe randn 'let a = randn(20000, 20000); print(a.shape)'
 probe backward 'let x = randn(100, requires_grad=true); while true { let y = x; for i in range(100000) { y = y * 1.0 }; y.sum().backward() }'
 probe tolist 'let l = zeros(1).expand(1e9, 1e9).tolist(); print(len(l))'
+probe dot 'let v = ones(1, dtype=int64).expand(1e12); print(dot(v, v))'
 probe elementwise 'let x = randn(3000, 3000); while true { x = (x.sin() + x.T).sum(dim=0, keepdim=true).expand(3000, 3000).contiguous() }'
 
 GEN="$ROOT/tests/fuzz/gen_tensor_programs.py"
@@ -135,8 +136,8 @@ if [ $missing -ne 0 ]; then
   echo "FAIL $missing programs produced no result"
   failed=$((failed + missing))
 fi
-passed=$((passed + 5 - probe_failed))
+passed=$((passed + 6 - probe_failed))
 failed=$((failed + probe_failed))
-echo "fuzz_tensor: 5 Ctrl-C probes; seed $SEED, $COUNT generated tensor programs through $AG"
+echo "fuzz_tensor: 6 Ctrl-C probes; seed $SEED, $COUNT generated tensor programs through $AG"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
