@@ -5,7 +5,8 @@
 # assignment/matmul, NaN/inf, in-place ops, backward/autograd.grad, hooks that
 # throw, malformed custom Functions, save/load incl. corrupt files, printing,
 # nn layers and optimizers), every statement inside try/catch. Each runs under
-# `timeout -s INT`: running out of time is fine (exit 124), but a program that
+# `timeout --foreground -s INT` (one SIGINT, as one Ctrl-C): running out of
+# time is fine (exit 124), but a program that
 # does not stop on SIGINT within 3 more seconds (killed: 137) is a failure, and
 # so is any other signal (exit >= 128) or an AddressSanitizer, LeakSanitizer or
 # UBSan ("runtime error:") report on stderr. First, six Ctrl-C probes (a huge
@@ -62,7 +63,9 @@ fi
 probe_failed=0
 probe() {
   printf '%s\n' "$2" >"$WORK/probe_$1.ag"
-  NO_COLOR=1 timeout -s INT -k 5 1 "$AG" "$WORK/probe_$1.ag" </dev/null >/dev/null 2>"$WORK/probe_$1.err"
+  # --foreground: one SIGINT, to ag only (a second one, sent to the process
+  # group, would make ag leave at once with status 130 and no message)
+  NO_COLOR=1 timeout --foreground -s INT -k 5 1 "$AG" "$WORK/probe_$1.ag" </dev/null >/dev/null 2>"$WORK/probe_$1.err"
   local rc=$?
   if [ $rc -eq 137 ] || ! grep -q 'Interrupted' "$WORK/probe_$1.err"; then
     echo "FAIL Ctrl-C probe $1: status $rc, did not stop with an Interrupted error within 5s of SIGINT"
@@ -91,7 +94,7 @@ export AG LIMIT WORK FAILDIR SEED
 fuzz_one() {
   local f=$1 name rc why=""
   name=$(basename -- "$f" .ag)
-  NO_COLOR=1 timeout -s INT -k 3 "$LIMIT" "$AG" "$f" "$PWD" </dev/null >/dev/null 2>err.txt
+  NO_COLOR=1 timeout --foreground -s INT -k 3 "$LIMIT" "$AG" "$f" "$PWD" </dev/null >/dev/null 2>err.txt
   rc=$?
   if [ $rc -eq 137 ]; then
     why="did not stop within 3s of SIGINT (after ${LIMIT}s)"
