@@ -10,7 +10,9 @@
  * that some wanted tensor depends on, and adds the results into the
  * buffers of the nodes it points to.
  *
- * All state of a run lives in its Graph, so a hook may itself call backward.
+ * All state of a run lives in its Graph (each node also carries its task
+ * index, stamped with the run's id, which a run restamps when a nested one
+ * overwrote it), so a hook may itself call backward.
  */
 #include <stdio.h>
 #include <stdlib.h>
