@@ -156,6 +156,7 @@ typedef struct LibState {
   ObjString *s_forward, *s_backward, *s_saved_tensors, *s_needs_input_grad;
   ObjString *s_mode, *s_prev, *s_tensor, *s_id;
   bool warned_nonleaf_grad;
+  bool warned_create_graph_cycle;
 } LibState;
 
 static inline LibState *lib_state(AgVM *vm) { return (LibState *)vm->lib_state; }
