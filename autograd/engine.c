@@ -248,9 +248,43 @@ static int heap_pop(Graph *g) {
 /* ---- gradients ---- */
 
 /* *slot += grad (takes the reference to grad). */
+/* A gradient we may keep as .grad without copying: nobody else sees it. */
+static bool can_steal(const Tensor *g) {
+  return g->refcount == 1 && !g->meta && g->storage->refcount == 1 && tensor_is_contiguous(g);
+}
+
+/* acc += g in place when acc is the buffer's own plain float tensor of g's
+ * shape and dtype (as PyTorch's InputBuffer reuses a gradient nobody else
+ * holds): a node with several consumers then allocates nothing per extra
+ * gradient. Elementwise addition rounds the same either way. */
+static bool buffer_add_in_place(Tensor *acc, const Tensor *g) {
+  if (acc->dtype != g->dtype || acc->ndim != g->ndim || !can_steal(acc) ||
+      !tensor_is_contiguous(g))
+    return false;
+  for (int d = 0; d < acc->ndim; d++)
+    if (acc->shape[d] != g->shape[d]) return false;
+  int64_t n = acc->numel;
+  if (acc->dtype == DT_FLOAT32) {
+    float *a = tensor_data(acc);
+    const float *b = tensor_data(g);
+    for (int64_t i = 0; i < n; i++) a[i] += b[i];
+  } else if (acc->dtype == DT_FLOAT64) {
+    double *a = tensor_data(acc);
+    const double *b = tensor_data(g);
+    for (int64_t i = 0; i < n; i++) a[i] += b[i];
+  } else {
+    return false;
+  }
+  return true;
+}
+
 static bool buffer_add(Tensor **slot, Tensor *grad) {
   if (!*slot) {
     *slot = grad;
+    return true;
+  }
+  if (buffer_add_in_place(*slot, grad)) {
+    tensor_release(grad);
     return true;
   }
   Tensor *sum = ag_binary(BIN_ADD, *slot, grad);
@@ -259,11 +293,6 @@ static bool buffer_add(Tensor **slot, Tensor *grad) {
   tensor_release(*slot);
   *slot = sum;
   return true;
-}
-
-/* A gradient we may keep as .grad without copying: nobody else sees it. */
-static bool can_steal(const Tensor *g) {
-  return g->refcount == 1 && !g->meta && g->storage->refcount == 1 && tensor_is_contiguous(g);
 }
 
 /* The first .grad under create_graph: PyTorch copies the gradient into a new
