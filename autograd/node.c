@@ -52,6 +52,7 @@ GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs) {
     node_pool = n->free_next;
     node_pool_size--;
   } else {
+    tensor_heap_advise();
     n = malloc(sizeof *n);
     if (!n) {
       tensor_set_error("out of memory");
