@@ -764,6 +764,32 @@ class Gen:
                 self.guard(["%s.sum().backward()" % y, "print(%s.grad)" % x],
                            ["%s.sum().backward()" % y, "P(%s.grad)" % x])
 
+    def st_print(self):
+        """repr layouts: magnitudes, -0, nan/inf, integer widths, summarisation."""
+        r = self.r
+        k = r.randrange(4)
+        if k == 0:
+            vals = [r.choice([0.5, -1.25, 1e-5, 3e5, 123.5, -0.0, 1e-8, 2.5e7, 0.1, 1 / 3.0, 100, -7])
+                    for _ in range(r.randrange(1, 7))]
+            sa = ", ".join("-0.0" if v == 0 and str(v).startswith("-") else repr(float(v)) for v in vals)
+            if r.random() < 0.2:
+                sa += ", inf" if r.random() < 0.5 else ", nan"
+            sp = sa.replace("inf", "float('inf')").replace("nan", "float('nan')")
+            dt = r.choice(FLOATS)
+            self.show(E("tensor([%s], dtype=%s)" % (sa, dt), "torch.tensor([%s], dtype=torch.%s)" % (sp, dt)))
+        elif k == 1:
+            vals = [r.choice([0, -1, 12, 123456, -98765, 7, 10 ** 9]) for _ in range(r.randrange(1, 7))]
+            s_ = ", ".join(map(str, vals))
+            self.show(E("tensor([%s], dtype=int64)" % s_, "torch.tensor([%s], dtype=torch.int64)" % s_))
+        elif k == 2:
+            n = r.choice([999, 1000, 1001, 2000])
+            self.show(E("arange(%d)" % n, "torch.arange(%d)" % n))
+            self.show(E("arange(%d).float() / 8" % n, "torch.arange(%d).float() / 8" % n))
+        else:
+            a, b = r.choice([(10, 200), (40, 30), (3, 400), (1, 1001)])
+            self.show(E("arange(%d).reshape(%d, %d) * 0.5" % (a * b, a, b),
+                        "torch.arange(%d).reshape(%d, %d) * 0.5" % (a * b, a, b)))
+
     def program(self):
         r = self.r
         for i in range(r.randrange(3, 7)):
@@ -773,7 +799,7 @@ class Gen:
             self.pool.append(E(name, name, e.dtype, e.shape, e.grad))
         sts = [(self.st_create, 2), (self.st_binary, 6), (self.st_unary, 3), (self.st_reduce, 4),
                (self.st_shape, 3), (self.st_index, 3), (self.st_matmul, 2), (self.st_nn, 3),
-               (self.st_autograd, 5), (self.st_inplace, 2), (self.st_select, 1), (self.st_nodes, 4)]
+               (self.st_autograd, 5), (self.st_inplace, 2), (self.st_select, 1), (self.st_nodes, 4), (self.st_print, 1)]
         fs = [f for f, w in sts for _ in range(w)]
         for _ in range(r.randrange(4, 12)):
             r.choice(fs)()
