@@ -52,8 +52,8 @@ GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs) {
     node_pool = n->free_next;
     node_pool_size--;
   } else {
-    tensor_heap_advise();
     n = malloc(sizeof *n);
+    tensor_heap_advise(n, sizeof *n);
     if (!n) {
       tensor_set_error("out of memory");
       return NULL;

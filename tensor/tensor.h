@@ -95,9 +95,9 @@ Tensor *tensor_retain(Tensor *t);
 void tensor_release(Tensor *t);
 /* Frees this thread's caches of tensor structs and buffers (at exit; optional). */
 void tensor_free_caches(void);
-/* Asks for huge pages on the part of the heap malloc grew since the last call
- * (once it is big); called where pools of small structs run dry. */
-void tensor_heap_advise(void);
+/* Asks for huge pages on the untouched part of the heap once it is big;
+ * called with each block malloc gives a pool of small structs that ran dry. */
+void tensor_heap_advise(void *fresh, size_t size);
 /* While disabled (e.g. during VM teardown), freed tensors and buffers are not cached. */
 void tensor_set_caches_enabled(bool enabled);
 
