@@ -163,7 +163,7 @@ Value lib_node_binary(AgVM *vm, int op, Value a, Value b) {
   bool same = IS_NODE(a) && IS_NODE(b) && AS_NODE_OBJ(a)->node == AS_NODE_OBJ(b)->node;
   if (op == OP_EQUAL) return BOOL_VAL(same);
   if (op == OP_NOT_EQUAL) return BOOL_VAL(!same);
-  return vm_throw_error(vm, "unsupported operand type(s) for a graph node: '%s' and '%s'",
+  return vm_throw_error(vm, "unsupported operand types for a graph node: '%s' and '%s'",
                         vm_type_name(a), vm_type_name(b));
 }
 

@@ -382,24 +382,6 @@ static int binary_op_of(int op) {
   }
 }
 
-static const char *op_symbol(int op) {
-  switch (op) {
-  case OP_ADD: return "+";
-  case OP_SUBTRACT: return "-";
-  case OP_MULTIPLY: return "*";
-  case OP_DIVIDE: return "/";
-  case OP_MODULO: return "%";
-  case OP_POWER: return "**";
-  case OP_MATMUL: return "@";
-  case OP_LESS: return "<";
-  case OP_LESS_EQUAL: return "<=";
-  case OP_GREATER: return ">";
-  case OP_GREATER_EQUAL: return ">=";
-  case OP_IN: return "in";
-  default: return "?";
-  }
-}
-
 static bool is_scalar_operand(Value v) { return IS_NUMBER(v) || IS_BOOL(v); }
 static double scalar_of(Value v) { return IS_NUMBER(v) ? AS_NUMBER(v) : (double)AS_BOOL(v); }
 
@@ -458,7 +440,7 @@ static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
   /* A tensor equals nothing but tensors and numbers (t == nil is false). */
   if (op == OP_EQUAL) return FALSE_VAL;
   if (op == OP_NOT_EQUAL) return TRUE_VAL;
-  return vm_throw_error(vm, "unsupported operand type(s) for %s: '%s' and '%s'", op_symbol(op),
+  return vm_throw_error(vm, "unsupported operand types for %s: '%s' and '%s'", vm_op_symbol(op),
                         vm_type_name(a), vm_type_name(b));
 }
 

@@ -8,7 +8,8 @@
 #include "vm/internal.h"
 #include "vm/opcodes.h"
 
-static const char *op_symbol(int op) {
+/* The source spelling of an operator opcode, for error messages. */
+const char *vm_op_symbol(int op) {
   switch (op) {
   case OP_ADD: return "+";
   case OP_SUBTRACT: return "-";
@@ -36,7 +37,7 @@ Value vm_tensors_unavailable(AgVM *vm) {
 static bool is_tensorish(Value v) { return IS_TENSOR(v) || IS_NODE(v); }
 
 static Value operand_error(AgVM *vm, int op, Value a, Value b) {
-  return vm_throw_error(vm, "unsupported operand types for %s: '%s' and '%s'", op_symbol(op),
+  return vm_throw_error(vm, "unsupported operand types for %s: '%s' and '%s'", vm_op_symbol(op),
                         vm_type_name(a), vm_type_name(b));
 }
 
@@ -174,7 +175,7 @@ Value vm_unary_op(AgVM *vm, int op, Value a) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
     return vm->tensor_hooks->unary(vm, op, a);
   }
-  return vm_throw_error(vm, "unsupported operand type for %s: '%s'", op_symbol(op), vm_type_name(a));
+  return vm_throw_error(vm, "unsupported operand type for %s: '%s'", vm_op_symbol(op), vm_type_name(a));
 }
 
 /* ---- attributes ---- */

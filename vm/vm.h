@@ -216,6 +216,7 @@ const char *vm_exception_message(AgVM *vm, Value exc);
 
 /* Value helpers. */
 const char *vm_type_name(Value v);     /* "number", "list", the class name ... */
+const char *vm_op_symbol(int op);      /* "+" for OP_ADD ...: for error messages */
 int vm_truthy(AgVM *vm, Value v);      /* 0/1, or -1 after throwing */
 /* a == b as the language defines it; -1 after throwing (tensor hooks). */
 bool vm_values_equal(Value a, Value b);
