@@ -1300,17 +1300,26 @@ exception:
 
 /* ---- entry points ---- */
 
-Value vm_call_kw(AgVM *vm, Value callee, int argc, const Value *args, const AgKwargs *kw) {
+/* Pushes `first` (the callee or receiver), the arguments and the keyword
+ * values of a call made from C. Returns the stack slot to restore afterwards,
+ * or NULL after throwing when the stack or the C call depth would overflow. */
+static Value *push_c_call(AgVM *vm, Value first, int argc, const Value *args, const AgKwargs *kw) {
   int nkw = kw ? kw->count : 0;
   if (vm->native_depth >= VM_NATIVE_DEPTH_MAX || vm->stack_top + argc + nkw + 16 > vm->stack_limit ||
       nkw > VM_KW_MAX) {
-    return vm_throw_error(vm, "stack overflow");
+    vm_throw_error(vm, "stack overflow");
+    return NULL;
   }
   Value *base_slot = vm->stack_top;
-  push(vm, callee);
+  push(vm, first);
   for (int i = 0; i < argc; i++) push(vm, args[i]);
   for (int i = 0; i < nkw; i++) push(vm, kw->values[i]);
-  CallStatus status = vm_call_value(vm, callee, argc, nkw, kw ? kw->names : NULL);
+  return base_slot;
+}
+
+/* Runs the frame a call from C pushed, if any, takes its result and restores
+ * the stack: the result, or VM_EXCEPTION with the exception pending. */
+static Value finish_c_call(AgVM *vm, CallStatus status, Value *base_slot) {
   Value result = VM_EXCEPTION;
   if (status == CALL_DONE) {
     result = vm->stack_top[-1];
@@ -1321,6 +1330,13 @@ Value vm_call_kw(AgVM *vm, Value callee, int argc, const Value *args, const AgKw
   }
   vm->stack_top = base_slot;
   return result;
+}
+
+Value vm_call_kw(AgVM *vm, Value callee, int argc, const Value *args, const AgKwargs *kw) {
+  Value *base_slot = push_c_call(vm, callee, argc, args, kw);
+  if (base_slot == NULL) return VM_EXCEPTION;
+  CallStatus status = vm_call_value(vm, callee, argc, kw ? kw->count : 0, kw ? kw->names : NULL);
+  return finish_c_call(vm, status, base_slot);
 }
 
 Value vm_call(AgVM *vm, Value callee, int argc, const Value *args) {
@@ -1328,25 +1344,10 @@ Value vm_call(AgVM *vm, Value callee, int argc, const Value *args) {
 }
 
 Value vm_invoke(AgVM *vm, Value receiver, ObjString *name, int argc, const Value *args, const AgKwargs *kw) {
-  int nkw = kw ? kw->count : 0;
-  if (vm->native_depth >= VM_NATIVE_DEPTH_MAX || vm->stack_top + argc + nkw + 16 > vm->stack_limit) {
-    return vm_throw_error(vm, "stack overflow");
-  }
-  Value *base_slot = vm->stack_top;
-  push(vm, receiver);
-  for (int i = 0; i < argc; i++) push(vm, args[i]);
-  for (int i = 0; i < nkw; i++) push(vm, kw->values[i]);
-  CallStatus status = vm_invoke_slot(vm, name, argc, nkw, kw ? kw->names : NULL);
-  Value result = VM_EXCEPTION;
-  if (status == CALL_DONE) {
-    result = vm->stack_top[-1];
-  } else if (status == CALL_FRAME) {
-    vm->native_depth++;
-    result = run(vm, vm->frame_count - 1);
-    vm->native_depth--;
-  }
-  vm->stack_top = base_slot;
-  return result;
+  Value *base_slot = push_c_call(vm, receiver, argc, args, kw);
+  if (base_slot == NULL) return VM_EXCEPTION;
+  CallStatus status = vm_invoke_slot(vm, name, argc, kw ? kw->count : 0, kw ? kw->names : NULL);
+  return finish_c_call(vm, status, base_slot);
 }
 
 Value vm_invoke_cstr(AgVM *vm, Value receiver, const char *name, int argc, const Value *args) {
