@@ -172,6 +172,9 @@ bool ag_requires_grad(const Tensor *t);
 bool ag_set_requires_grad(Tensor *t, bool requires_grad);
 bool ag_is_leaf(const Tensor *t);              /* true unless the tensor has a grad_fn */
 GradNode *ag_grad_fn(const Tensor *t);          /* borrowed; NULL for leaves */
+/* tensor_footprint plus the autograd state the tensor keeps alive: its meta
+ * and the node that made it (what a garbage collector should count). */
+size_t ag_tensor_footprint(const Tensor *t);
 int ag_output_nr(const Tensor *t);
 Tensor *ag_get_grad(const Tensor *t);            /* borrowed; NULL when unset */
 /* Assigns .grad (NULL clears); the shape and dtype must match the tensor's. */

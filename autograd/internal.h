@@ -162,6 +162,7 @@ void ag_format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);
 
 /* ---- node.c ---- */
 GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs);
+size_t node_footprint(const GradNode *n); /* the node and the aliases it saves */
 void info_set(AgInfo *info, const Tensor *t);
 void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape);
 void node_set_input(GradNode *n, int i, Tensor *t); /* t may be NULL or not require grad */

@@ -153,6 +153,13 @@ GradNode *ag_grad_fn(const Tensor *t) {
   if (meta_of(t)->view_base) ag_view_refresh((Tensor *)t); /* a stale view's history */
   return meta_of(t)->grad_fn;
 }
+size_t ag_tensor_footprint(const Tensor *t) {
+  size_t bytes = tensor_footprint(t);
+  if (!t->meta) return bytes;
+  bytes += sizeof(AgMeta);
+  if (meta_of(t)->grad_fn) bytes += node_footprint(meta_of(t)->grad_fn);
+  return bytes;
+}
 int ag_output_nr(const Tensor *t) { return t->meta ? meta_of(t)->output_nr : 0; }
 Tensor *ag_get_grad(const Tensor *t) { return t->meta ? meta_of(t)->grad : NULL; }
 bool ag_retains_grad(const Tensor *t) { return t->meta && meta_of(t)->retains_grad; }

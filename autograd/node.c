@@ -79,6 +79,10 @@ GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs) {
   return n;
 }
 
+size_t node_footprint(const GradNode *n) {
+  return sizeof(GradNode) + (size_t)n->nsaved * sizeof(Tensor);
+}
+
 static void saved_clear(AgSaved *s) {
   tensor_release(s->data);
   s->data = NULL;

@@ -299,6 +299,13 @@ Tensor *tensor_retain(Tensor *t) {
   return t;
 }
 
+size_t tensor_footprint(const Tensor *t) {
+  size_t bytes = sizeof(Tensor);
+  if (!t->storage) return bytes;
+  size_t own = (size_t)t->numel * dtype_size(t->dtype);
+  return bytes + sizeof(Storage) + (own < t->storage->nbytes ? own : t->storage->nbytes);
+}
+
 void tensor_release(Tensor *t) {
   if (!t || --t->refcount > 0) return;
   if (t->meta) t->meta->destroy(t->meta);

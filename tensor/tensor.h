@@ -93,6 +93,9 @@ DType dtype_promote(DType a, DType b); /* PyTorch's promotion of two tensors */
 /* ---- lifetime ---- */
 Tensor *tensor_retain(Tensor *t);
 void tensor_release(Tensor *t);
+/* Bytes this tensor holds: its struct, its storage's header and the part of
+ * the storage it spans (a view does not count its base's other elements). */
+size_t tensor_footprint(const Tensor *t);
 /* Frees this thread's caches of tensor structs and buffers (at exit; optional). */
 void tensor_free_caches(void);
 /* Asks for huge pages on the untouched part of the heap once it is big;

@@ -205,13 +205,15 @@ ObjModule *obj_new_module(AgVM *vm, ObjString *name, ObjString *path) {
 }
 
 ObjTensor *obj_new_tensor(AgVM *vm, Tensor *tensor) {
-  /* A view counts its own elements, not its base's whole storage: iterating
-   * a big tensor (for v in x) would otherwise collect every few items. */
-  size_t bytes = tensor->storage ? tensor->storage->nbytes : 0;
-  size_t own = (size_t)tensor->numel * dtype_size(tensor->dtype);
-  if (own < bytes) bytes = own;
-  /* Count the storage first, so this very allocation may trigger the
-   * collection that frees earlier big temporaries. */
+  /* Count all the memory the wrapper keeps alive, structs and graph node
+   * included, not just the elements: a loop on scalars drops a 1 KB tensor
+   * and node per operation, and counting 4 bytes for each let tens of MB of
+   * garbage pile up (cold in cache) between collections. A view counts its
+   * own elements, not its base's whole storage: iterating a big tensor
+   * (for v in x) would otherwise collect every few items. Counted before
+   * the allocation, so that this very allocation may trigger the collection
+   * that frees earlier big temporaries. */
+  size_t bytes = ag_tensor_footprint(tensor);
   vm_add_external_bytes(vm, (ptrdiff_t)bytes);
   ObjTensor *t = ALLOCATE_OBJ(vm, ObjTensor, OBJ_TENSOR);
   t->tensor = tensor;
