@@ -32,7 +32,7 @@ static GradNode *custom_node(const char *name, AgFunctionFns fns, void *ctx, Ten
   int ntensors = 0;
   for (int i = 0; i < nargs; i++)
     ntensors += args[i] != NULL;
-  GradNode *n = node_new(AG_NODE_CustomBackward, ntensors, 0, noutputs);
+  GradNode *n = node_new(AG_NODE_CustomBackward, ntensors, 0, noutputs, false);
   AgNodeExtra *x = n ? node_extra(n) : NULL;
   if (!x) {
     if (fns.release) fns.release(ctx);

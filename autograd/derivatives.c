@@ -133,7 +133,7 @@ static bool d_rsub(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
 
 static bool d_mul(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  if (needs[0]) give(out, 0, n->p.flag ? muls(&s, G, n->p.s0) : mul(&s, G, saved(&s, n, 1)));
+  if (needs[0]) give(out, 0, node_p(n)->flag ? muls(&s, G, node_p(n)->s0) : mul(&s, G, saved(&s, n, 1)));
   if (n->nnext > 1 && needs[1]) give(out, 1, mul(&s, G, saved(&s, n, 0)));
   return done(&s, n, out);
 }
@@ -142,8 +142,8 @@ static bool d_div(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   Scope s = {0};
   /* PyTorch's div_tensor_self_backward (grad / other) and
    * div_tensor_other_backward (-grad * ((self / other) / other)), same rounding */
-  if (n->p.flag) {
-    give(out, 0, G ? keep(&s, ag_binary_scalar(BIN_DIV, G, n->p.s0)) : NULL);
+  if (node_p(n)->flag) {
+    give(out, 0, G ? keep(&s, ag_binary_scalar(BIN_DIV, G, node_p(n)->s0)) : NULL);
     return done(&s, n, out);
   }
   Tensor *b = saved(&s, n, 1);
@@ -162,7 +162,7 @@ static bool d_reciprocal(GradNode *n, Tensor *const *g, Tensor **out, const bool
 /* x ** p for a number p: p * x^(p-1), zero for p == 0. */
 static bool d_pow_scalar(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  double p = n->p.s0;
+  double p = node_p(n)->s0;
   if (p == 0)
     give(out, 0, zeros_of(&s, IN, G->dtype));
   else
@@ -188,7 +188,7 @@ static bool d_pow_tensor(GradNode *n, Tensor *const *g, Tensor **out, const bool
 /* s ** x: result * log(s). */
 static bool d_pow_base(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  give(out, 0, muls(&s, mul(&s, G, saved(&s, n, 0)), log(n->p.s0)));
+  give(out, 0, muls(&s, mul(&s, G, saved(&s, n, 0)), log(node_p(n)->s0)));
   return done(&s, n, out);
 }
 
@@ -325,8 +325,8 @@ static bool d_zero(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
 static bool d_clamp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *x = saved(&s, n, 0), *zero = zero_like(&s, G), *r = G;
-  if (!isnan(n->p.s0)) r = where(&s, cmps(&s, BIN_GE, x, n->p.s0), r, zero);
-  if (!isnan(n->p.s1)) r = where(&s, cmps(&s, BIN_LE, x, n->p.s1), r, zero);
+  if (!isnan(node_p(n)->s0)) r = where(&s, cmps(&s, BIN_GE, x, node_p(n)->s0), r, zero);
+  if (!isnan(node_p(n)->s1)) r = where(&s, cmps(&s, BIN_LE, x, node_p(n)->s1), r, zero);
   give(out, 0, r);
   return done(&s, n, out);
 }
@@ -335,8 +335,8 @@ static bool d_clamp(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
 static bool d_clamp_tensor(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *x = saved(&s, n, 0), *zero = zero_like(&s, G);
-  Tensor *lo = n->p.i0 ? saved(&s, n, 1) : NULL;
-  Tensor *hi = n->p.i1 ? saved(&s, n, 2) : NULL;
+  Tensor *lo = node_p(n)->i0 ? saved(&s, n, 1) : NULL;
+  Tensor *hi = node_p(n)->i1 ? saved(&s, n, 2) : NULL;
   if (needs[0]) {
     Tensor *r = G;
     if (lo) r = where(&s, cmp(&s, BIN_GE, x, lo), r, zero);
@@ -379,9 +379,9 @@ static bool d_where(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
 /* The reduced gradient brought back to the input's shape. */
 static Tensor *expand_reduced(Scope *s, GradNode *n, Tensor *grad) {
   Tensor *x = grad;
-  if (!n->p.keepdim && x && x->ndim != IN->ndim) {
-    int dims[TENSOR_MAX_DIMS], nd = n->p.ndims;
-    memcpy(dims, n->p.dims, sizeof dims);
+  if (!node_p(n)->keepdim && x && x->ndim != IN->ndim) {
+    int dims[TENSOR_MAX_DIMS], nd = node_p(n)->ndims;
+    memcpy(dims, node_p(n)->dims, sizeof dims);
     for (int i = 1; i < nd; i++) /* ascending, so each unsqueeze lands in place */
       for (int j = i; j > 0 && dims[j - 1] > dims[j]; j--) {
         int t = dims[j];
@@ -396,14 +396,14 @@ static Tensor *expand_reduced(Scope *s, GradNode *n, Tensor *grad) {
 
 static double reduced_count(const GradNode *n) {
   double count = 1;
-  for (int i = 0; i < n->p.ndims; i++)
-    count *= (double)info_shape(IN)[n->p.dims[i]];
+  for (int i = 0; i < node_p(n)->ndims; i++)
+    count *= (double)info_shape(IN)[node_p(n)->dims[i]];
   return count;
 }
 
 static bool d_sum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  give(out, 0, n->p.i0 == 1 ? expand_to(&s, G, IN) : expand_reduced(&s, n, G));
+  give(out, 0, node_p(n)->i0 == 1 ? expand_to(&s, G, IN) : expand_reduced(&s, n, G));
   return done(&s, n, out);
 }
 
@@ -453,7 +453,7 @@ static bool d_prod(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
     give(out, 0, dv(&s, mul(&s, ge, expand_reduced(&s, n, r)), x));
   } else if (x && ge) {
     bool all = n->kind == AG_NODE_ProdBackward0;
-    give(out, 0, mul(&s, ge, keep(&s, prod_of_others(x, n->p.dims[0], all))));
+    give(out, 0, mul(&s, ge, keep(&s, prod_of_others(x, node_p(n)->dims[0], all))));
   }
   return done(&s, n, out);
 }
@@ -471,9 +471,9 @@ static bool d_extreme_all(GradNode *n, Tensor *const *g, Tensor **out, const boo
 /* max(dim)/min(dim): the gradient goes to the selected index. */
 static bool d_extreme_dim(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  int dim = n->p.dims[0];
+  int dim = node_p(n)->dims[0];
   Tensor *idx = saved(&s, n, 0), *grad = G;
-  if (!n->p.keepdim) {
+  if (!node_p(n)->keepdim) {
     idx = idx ? keep(&s, tensor_unsqueeze(idx, dim)) : NULL;
     grad = keep(&s, ag_unsqueeze(grad, dim));
   }
@@ -483,12 +483,12 @@ static bool d_extreme_dim(GradNode *n, Tensor *const *g, Tensor **out, const boo
 }
 
 static Tensor *centered(Scope *s, GradNode *n, Tensor *x) {
-  return x ? sub(s, x, keep(s, ag_mean(x, n->p.dims, n->p.ndims, true))) : NULL;
+  return x ? sub(s, x, keep(s, ag_mean(x, node_p(n)->dims, node_p(n)->ndims, true))) : NULL;
 }
 
 static bool d_var(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  double k = 2.0 / (reduced_count(n) - n->p.s0);
+  double k = 2.0 / (reduced_count(n) - node_p(n)->s0);
   give(out, 0, muls(&s, mul(&s, expand_reduced(&s, n, G), centered(&s, n, saved(&s, n, 0))), k));
   return done(&s, n, out);
 }
@@ -497,7 +497,7 @@ static bool d_std(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   Scope s = {0};
   Tensor *r = saved(&s, n, 1);
   Tensor *scaled = where(&s, cmps(&s, BIN_EQ, r, 0), zero_like(&s, G), dv(&s, G, r));
-  double k = 1.0 / (reduced_count(n) - n->p.s0);
+  double k = 1.0 / (reduced_count(n) - node_p(n)->s0);
   give(out, 0,
        muls(&s, mul(&s, expand_reduced(&s, n, scaled), centered(&s, n, saved(&s, n, 0))), k));
   return done(&s, n, out);
@@ -505,7 +505,7 @@ static bool d_std(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 
 static bool d_norm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  double p = n->p.s0;
+  double p = node_p(n)->s0;
   Tensor *x = saved(&s, n, 0), *r = saved(&s, n, 1), *zero = zero_like(&s, G);
   Tensor *sign = un(&s, UN_SIGN, x);
   if (p == 1) {
@@ -513,8 +513,8 @@ static bool d_norm(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   } else if (isinf(p)) {
     Tensor *ax = un(&s, UN_ABS, x), *re = expand_reduced(&s, n, r);
     Tensor *mask = cmp(&s, BIN_EQ, ax, re);
-    Tensor *count = mask ? keep(&s, ag_sum(keep(&s, tensor_to_dtype(mask, G->dtype)), n->p.dims,
-                                           n->p.ndims, true))
+    Tensor *count = mask ? keep(&s, ag_sum(keep(&s, tensor_to_dtype(mask, G->dtype)), node_p(n)->dims,
+                                           node_p(n)->ndims, true))
                          : NULL;
     Tensor *share = mul(&s, expand_reduced(&s, n, G), dv(&s, sign, expand_to(&s, count, IN)));
     give(out, 0, where(&s, mask, share, zero));
@@ -543,7 +543,7 @@ static bool d_reshape(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
 
 static bool d_transpose(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  give(out, 0, keep(&s, ag_transpose(G, (int)n->p.i0, (int)n->p.i1)));
+  give(out, 0, keep(&s, ag_transpose(G, (int)node_p(n)->i0, (int)node_p(n)->i1)));
   return done(&s, n, out);
 }
 
@@ -556,9 +556,9 @@ static bool d_t(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) 
 static bool d_permute(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   int inverse[TENSOR_MAX_DIMS];
-  for (int i = 0; i < n->p.ndims; i++)
-    inverse[n->p.dims[i]] = i;
-  give(out, 0, keep(&s, ag_permute(G, inverse, n->p.ndims)));
+  for (int i = 0; i < node_p(n)->ndims; i++)
+    inverse[node_p(n)->dims[i]] = i;
+  give(out, 0, keep(&s, ag_permute(G, inverse, node_p(n)->ndims)));
   return done(&s, n, out);
 }
 
@@ -570,7 +570,7 @@ static bool d_expand(GradNode *n, Tensor *const *g, Tensor **out, const bool *ne
 
 static bool d_cat(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  int dim = (int)n->p.i0;
+  int dim = (int)node_p(n)->i0;
   int64_t offset = 0;
   for (int i = 0; i < n->nnext; i++) {
     int64_t size = n->in_info[i].ndim > dim ? info_shape(&n->in_info[i])[dim] : 0;
@@ -583,19 +583,19 @@ static bool d_cat(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 static bool d_stack(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   for (int i = 0; i < n->nnext; i++)
-    if (needs[i]) give(out, i, keep(&s, ag_select(G, (int)n->p.i0, i)));
+    if (needs[i]) give(out, i, keep(&s, ag_select(G, (int)node_p(n)->i0, i)));
   return done(&s, n, out);
 }
 
 static bool d_split(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  give(out, 0, keep(&s, ag_cat(g, n->noutputs, (int)n->p.i0)));
+  give(out, 0, keep(&s, ag_cat(g, n->noutputs, (int)node_p(n)->i0)));
   return done(&s, n, out);
 }
 
 static bool d_unbind(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  give(out, 0, keep(&s, ag_stack(g, n->noutputs, (int)n->p.i0)));
+  give(out, 0, keep(&s, ag_stack(g, n->noutputs, (int)node_p(n)->i0)));
   return done(&s, n, out);
 }
 
@@ -611,26 +611,26 @@ static AgNodeKind index_backward_kind(AgNodeKind k) {
 static bool d_index(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0,
-       keep(&s, ag_index_backward(G, IN, n->p.items, n->p.nitems, index_backward_kind(n->kind))));
+       keep(&s, ag_index_backward(G, IN, node_p(n)->items, node_p(n)->nitems, index_backward_kind(n->kind))));
   return done(&s, n, out);
 }
 
 /* The backward of indexing's backward: index again. */
 static bool d_index_again(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  give(out, 0, keep(&s, ag_index(G, n->p.items, n->p.nitems)));
+  give(out, 0, keep(&s, ag_index(G, node_p(n)->items, node_p(n)->nitems)));
   return done(&s, n, out);
 }
 
 /* g with the written region zeroed: index items, or a view's region. */
 static Tensor *zero_region(Scope *s, GradNode *n, Tensor *grad) {
-  return keep(s, n->p.geom ? ag_strided_zero(grad, n->p.geom)
-                           : ag_index_fill_zero(grad, n->p.items, n->p.nitems));
+  return keep(s, node_p(n)->geom ? ag_strided_zero(grad, node_p(n)->geom)
+                           : ag_index_fill_zero(grad, node_p(n)->items, node_p(n)->nitems));
 }
 
 static Tensor *take_region(Scope *s, GradNode *n, Tensor *grad) {
-  return keep(s, n->p.geom ? ag_strided_get(grad, n->p.geom)
-                           : ag_index(grad, n->p.items, n->p.nitems));
+  return keep(s, node_p(n)->geom ? ag_strided_get(grad, node_p(n)->geom)
+                           : ag_index(grad, node_p(n)->items, node_p(n)->nitems));
 }
 
 static bool d_index_fill(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -650,27 +650,27 @@ static bool d_index_put(GradNode *n, Tensor *const *g, Tensor **out, const bool 
 
 static bool d_strided_get(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  give(out, 0, keep(&s, ag_strided_embed(G, IN, n->p.geom)));
+  give(out, 0, keep(&s, ag_strided_embed(G, IN, node_p(n)->geom)));
   return done(&s, n, out);
 }
 
 static bool d_strided_embed(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  give(out, 0, keep(&s, ag_strided_get(G, n->p.geom)));
+  give(out, 0, keep(&s, ag_strided_get(G, node_p(n)->geom)));
   return done(&s, n, out);
 }
 
 static bool d_gather(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *idx = saved(&s, n, 0);
-  give(out, 0, idx ? keep(&s, ag_scatter_add_into(IN, (int)n->p.i0, idx, G)) : NULL);
+  give(out, 0, idx ? keep(&s, ag_scatter_add_into(IN, (int)node_p(n)->i0, idx, G)) : NULL);
   return done(&s, n, out);
 }
 
 static bool d_scatter_add(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *idx = saved(&s, n, 0);
-  give(out, 0, idx ? keep(&s, ag_gather(G, (int)n->p.i0, idx)) : NULL);
+  give(out, 0, idx ? keep(&s, ag_gather(G, (int)node_p(n)->i0, idx)) : NULL);
   return done(&s, n, out);
 }
 
@@ -685,7 +685,7 @@ static Tensor *tr12(Scope *s, Tensor *a) { return a ? keep(s, ag_transpose(a, 1,
  * AccumulateGrad keeps it without a copy. */
 static Tensor *mm_mat2_grad(Scope *s, GradNode *n, Tensor *g, Tensor *a) {
   if (!a) return NULL;
-  if (n->p.flag) {
+  if (node_p(n)->flag) {
     Tensor *gt = tr(s, g);
     return gt ? tr(s, keep(s, ag_mm(gt, a))) : NULL;
   }
@@ -743,7 +743,7 @@ static bool d_dot(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 static bool d_softmax_plain(GradNode *n, Tensor *const *g, Tensor **out, bool log) {
   Scope s = {0};
   Tensor *y = saved(&s, n, 0);
-  give(out, 0, y ? keep(&s, tensor_softmax_backward(G, y, (int)n->p.i0, log)) : NULL);
+  give(out, 0, y ? keep(&s, tensor_softmax_backward(G, y, (int)node_p(n)->i0, log)) : NULL);
   return done(&s, n, out);
 }
 
@@ -757,7 +757,7 @@ static bool d_softmax(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
     return d_softmax_plain(n, g, out, false);
   Scope s = {0};
   Tensor *y = saved(&s, n, 0);
-  Tensor *dot = sum_dim(&s, mul(&s, G, y), (int)n->p.i0, true);
+  Tensor *dot = sum_dim(&s, mul(&s, G, y), (int)node_p(n)->i0, true);
   give(out, 0, mul(&s, y, sub(&s, G, dot)));
   return done(&s, n, out);
 }
@@ -768,13 +768,13 @@ static bool d_log_softmax(GradNode *n, Tensor *const *g, Tensor **out, const boo
     return d_softmax_plain(n, g, out, true);
   Scope s = {0};
   Tensor *p = un(&s, UN_EXP, saved(&s, n, 0));
-  give(out, 0, sub(&s, G, mul(&s, p, sum_dim(&s, G, (int)n->p.i0, true))));
+  give(out, 0, sub(&s, G, mul(&s, p, sum_dim(&s, G, (int)node_p(n)->i0, true))));
   return done(&s, n, out);
 }
 
 /* The loss gradient scaled by the reduction (mean divides by the element count). */
 static Tensor *loss_scale(Scope *s, GradNode *n, Tensor *grad, int64_t count) {
-  return n->p.red == RED_MEAN && count > 0 ? muls(s, grad, 1.0 / (double)count) : grad;
+  return node_p(n)->red == RED_MEAN && count > 0 ? muls(s, grad, 1.0 / (double)count) : grad;
 }
 
 static bool d_mse(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -787,7 +787,7 @@ static bool d_mse(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
     if (!needs[i]) continue;
     Tensor *d = i == 0 ? sub(&s, a, b) : sub(&s, b, a);
     int64_t count = d ? d->numel : 0;
-    double norm = n->p.red == RED_MEAN && count > 0 ? 2.0 / (double)count : 2.0;
+    double norm = node_p(n)->red == RED_MEAN && count > 0 ? 2.0 / (double)count : 2.0;
     give(out, i, mul(&s, muls(&s, d, norm), G));
   }
   return done(&s, n, out);
@@ -801,7 +801,7 @@ static bool d_nll(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   int64_t col[2] = {rows, 1};
   Tensor *idx = target ? keep(&s, tensor_reshape(target, batched ? 2 : 1, col)) : NULL;
   Tensor *src = neg(&s, loss_scale(&s, n, G, rows));
-  src = n->p.red == RED_NONE && batched
+  src = node_p(n)->red == RED_NONE && batched
             ? (src ? keep(&s, ag_unsqueeze(src, 1)) : NULL)
             : (src ? keep(&s, ag_expand(src, batched ? 2 : 1, col)) : NULL);
   give(out, 0, idx && src ? keep(&s, ag_scatter_add_into(IN, batched ? 1 : 0, idx, src)) : NULL);

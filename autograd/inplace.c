@@ -82,15 +82,15 @@ static bool rebase(Tensor *a, GradNode *n);
 static bool propagate_to_base(Tensor *v) {
   Tensor *base = v->meta ? meta_of(v)->view_base : NULL;
   if (!base) return true;
-  GradNode *copy = ag_record_node(AG_NODE_CopySlices, (Tensor *[2]){base, v}, 2, 0, 1);
-  if (!copy || !(copy->p.geom = ag_view_geometry(v, base))) {
+  GradNode *copy = ag_record_node_params(AG_NODE_CopySlices, (Tensor *[2]){base, v}, 2, 0, 1);
+  if (!copy || !(node_params(copy)->geom = ag_view_geometry(v, base))) {
     if (copy) node_finish(copy);
     return false;
   }
   bool ok = rebase(base, copy);
   node_finish(copy);
-  GradNode *view = ok ? ag_record_node(AG_NODE_AsStridedBackward0, &base, 1, 0, 1) : NULL;
-  if (!view || !(view->p.geom = ag_view_geometry(v, base))) {
+  GradNode *view = ok ? ag_record_node_params(AG_NODE_AsStridedBackward0, &base, 1, 0, 1) : NULL;
+  if (!view || !(node_params(view)->geom = ag_view_geometry(v, base))) {
     if (view) node_finish(view);
     return false;
   }
@@ -113,8 +113,8 @@ bool ag_view_refresh(Tensor *v) {
   Tensor *base = m->view_base;
   m->view_version = tensor_version(v);
   if (!ag_requires_grad(base) || !tensor_is_contiguous(base)) return true;
-  GradNode *view = ag_record_node(AG_NODE_AsStridedBackward0, &base, 1, 0, 1);
-  if (!view || !(view->p.geom = ag_view_geometry(v, base))) {
+  GradNode *view = ag_record_node_params(AG_NODE_AsStridedBackward0, &base, 1, 0, 1);
+  if (!view || !(node_params(view)->geom = ag_view_geometry(v, base))) {
     if (view) node_finish(view);
     return false;
   }
@@ -310,7 +310,7 @@ bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v) {
   if (record) {
     AgNodeKind kind =
         tensor_index_is_basic(items, n) ? AG_NODE_CopySlices : AG_NODE_IndexPutBackward0;
-    node = node_with_items(ag_record_node(kind, (Tensor *[2]){a, v}, 2, 0, 1), items, n);
+    node = node_with_items(ag_record_node_params(kind, (Tensor *[2]){a, v}, 2, 0, 1), items, n);
     if (!node) return false;
     node->has_saved = kind == AG_NODE_IndexPutBackward0; /* PyTorch saves the indices */
   }

@@ -42,11 +42,11 @@ typedef struct {
 typedef struct {
   Tensor *data;      /* data-only alias; NULL when not saved or freed */
   GradNode *grad_fn; /* the saved tensor's gradient edge (retained), for create_graph */
+  int64_t version;   /* the version counter when saved */
+  const char *name;  /* "self", "other", "result", ... */
   int output_nr;
-  int64_t version; /* the version counter when saved */
-  bool is_output;  /* an output of this very node (its edge is the node itself) */
+  bool is_output; /* an output of this very node (its edge is the node itself) */
   bool requires_grad;
-  const char *name; /* "self", "other", "result", ... */
 } AgSaved;
 
 typedef struct AgHook {
@@ -69,6 +69,9 @@ typedef struct {
   IndexItem *items; /* owned; tensor items hold retained aliases */
   int nitems;
   int64_t *geom; /* owned: a view's region in its contiguous base (AgGeom layout) */
+  /* items when there is a single item (a select or a slice), so that most
+   * index nodes allocate nothing more */
+  IndexItem item_inline;
 } AgParams;
 
 /* A view's region inside its contiguous base, flattened into int64s:
@@ -95,26 +98,27 @@ typedef struct {
   int *edge_arg;
 } AgNodeExtra;
 
-#define AG_INLINE_EDGES 2
-#define AG_INLINE_SAVED 3
-
+/* A node is one allocation: this header, then its arrays (next and in_info
+ * per edge, saved, out_info per output), sized for the node's own counts.
+ * Small graphs are memory-bound: a recorded scalar op costs a node and
+ * little else, and a graph of 40,000 of them is faulted in and walked cold
+ * several times (build, backward, release), so a node holds no room it does
+ * not use. Op parameters, which most nodes lack, live in a separate block
+ * (node_params; read through node_p). */
 struct GradNode {
   int64_t refcount;
   uint64_t id;
   AgNodeKind kind;
   int line;
+  int nnext, nsaved, noutputs;
   bool released;  /* saved values freed by a backward without retain_graph */
   bool has_saved; /* PyTorch saves variables here: a second backward fails */
-  int nnext, nsaved, noutputs;
-  AgEdge *next;
-  AgInfo *in_info; /* per edge: shape/dtype of that input */
+  uint8_t size_class; /* its free list (node.c); NODE_UNPOOLED when malloc'd alone */
+  AgEdge *next;     /* per edge */
+  AgInfo *in_info;  /* per edge: shape/dtype of that input */
   AgSaved *saved;
   AgInfo *out_info;
-  AgEdge next_inline[AG_INLINE_EDGES];
-  AgInfo in_inline[AG_INLINE_EDGES];
-  AgSaved saved_inline[AG_INLINE_SAVED];
-  AgInfo out_inline[1];
-  AgParams p;
+  AgParams *p;      /* NULL until an op sets a parameter */
   Tensor *variable; /* AccumulateGrad: the leaf (strong) */
   AgNodeExtra *extra;
   GradNode *free_next; /* free list / deferred release list */
@@ -122,11 +126,13 @@ struct GradNode {
    * (engine.c): a lookup without hashing. */
   uint64_t run_id;
   int task;
-  /* p.items when there is a single item (a select or a slice), so that most
-   * index nodes allocate nothing more. Last: node_new leaves it uncleared,
-   * as it is written whenever it is used. */
-  IndexItem item_inline;
 };
+
+/* The parameters of n for reading: all zero when the op set none. */
+extern const AgParams ag_no_params;
+static inline const AgParams *node_p(const GradNode *n) { return n->p ? n->p : &ag_no_params; }
+/* The parameters of n for writing, allocated (zeroed) on first use. */
+AgParams *node_params(GradNode *n);
 
 typedef struct {
   TensorMeta base;
@@ -161,7 +167,9 @@ bool ag_any_nan(const Tensor *t);
 void ag_format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);
 
 /* ---- node.c ---- */
-GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs);
+/* with_params: room for op parameters in the node itself (node_params then
+ * allocates nothing, and the formula finds them in the node's own lines). */
+GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs, bool with_params);
 size_t node_footprint(const GradNode *n); /* the node and the aliases it saves */
 void info_set(AgInfo *info, const Tensor *t);
 void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape);
@@ -186,6 +194,9 @@ bool ag_should_record(Tensor *const *ts, int n);
 bool ag_record_wanted(Tensor *const *inputs, int n, const Tensor *out);
 /* A node with an edge to each input (NULL entries: no edge, [nil, 0]). */
 GradNode *ag_record_node(AgNodeKind kind, Tensor *const *inputs, int nin, int nsaved, int nout);
+/* The same for an op that always sets parameters: they live in the node. */
+GradNode *ag_record_node_params(AgNodeKind kind, Tensor *const *inputs, int nin, int nsaved,
+                                int nout);
 /* Makes out the single output of n and drops the builder's reference; on
  * failure (n NULL included) releases out and returns NULL. */
 Tensor *ag_record_finish(GradNode *n, Tensor *out);

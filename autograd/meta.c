@@ -98,6 +98,7 @@ static AgMeta *meta_alloc(void) {
   if (!m) return calloc(1, sizeof *m);
   meta_pool = (AgMeta *)m->grad; /* the free list is threaded through .grad */
   meta_pool_size--;
+  if (meta_pool) __builtin_prefetch(meta_pool, 1); /* cold: fetch it before it is needed */
   memset(m, 0, sizeof *m);
   return m;
 }
@@ -255,7 +256,7 @@ GradNode *ag_grad_accumulator(Tensor *t) {
   if (!ag_requires_grad(t) || !ag_is_leaf(t)) return NULL;
   AgMeta *m = meta_of(t);
   if (m->accumulator) return grad_node_retain(m->accumulator);
-  GradNode *n = node_new(AG_NODE_AccumulateGrad, 0, 0, 1);
+  GradNode *n = node_new(AG_NODE_AccumulateGrad, 0, 0, 1, false);
   if (!n) return NULL;
   n->id = UINT64_MAX; /* PyTorch runs accumulation as soon as it is ready */
   info_set(&n->out_info[0], t);

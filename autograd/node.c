@@ -16,50 +16,81 @@ const char *ag_node_kind_name(AgNodeKind kind) {
   return kind >= 0 && kind < AG_NODE_COUNT ? kind_names[kind] : "?";
 }
 
-/* ---- allocation: a thread-local free list; releases are deferred into a
- * list and drained in a loop, so freeing a long chain never recurses ---- */
+/* ---- allocation ----
+ * Nodes come from thread-local free lists, one per size class (32-byte
+ * steps): a training loop creates and frees millions of them. Releases are
+ * deferred into a list and drained in a loop, so freeing a long chain never
+ * recurses. */
 
-#define NODE_POOL_MAX 65536
-static _Thread_local GradNode *node_pool;
-static _Thread_local int node_pool_size;
-static _Thread_local int node_pool_max = NODE_POOL_MAX; /* 0 while caches are disabled */
+#define NODE_CLASS_STEP 32
+#define NODE_CLASSES 24 /* pooled up to 768 bytes; bigger nodes are malloc'd alone */
+#define NODE_UNPOOLED 0xff
+#define NODE_POOL_MAX_BYTES ((size_t)64 << 20)
+#define PARAMS_POOL_MAX 16384
+
+static _Thread_local GradNode *node_pool[NODE_CLASSES];
+static _Thread_local size_t node_pool_bytes;
+static _Thread_local bool pools_enabled = true; /* off while caches are disabled */
+static _Thread_local AgParams *params_pool; /* linked through ->items */
+static _Thread_local int params_pool_size;
 static _Thread_local uint64_t node_counter;
 static _Thread_local GradNode *dying;
 static _Thread_local bool draining;
 
-static bool node_alloc_arrays(GradNode *n, int nnext, int nsaved, int noutputs) {
-  n->next = nnext <= AG_INLINE_EDGES ? n->next_inline : calloc((size_t)nnext, sizeof *n->next);
-  n->in_info = nnext <= AG_INLINE_EDGES ? n->in_inline : calloc((size_t)nnext, sizeof *n->in_info);
-  n->saved = nsaved <= AG_INLINE_SAVED ? n->saved_inline : calloc((size_t)nsaved, sizeof *n->saved);
-  n->out_info = noutputs <= 1 ? n->out_inline : calloc((size_t)noutputs, sizeof *n->out_info);
-  return n->next && n->in_info && n->saved && n->out_info;
+const AgParams ag_no_params;
+
+static size_t node_bytes(int nnext, int nsaved, int noutputs, bool with_params) {
+  return sizeof(GradNode) + (size_t)nnext * (sizeof(AgEdge) + sizeof(AgInfo)) +
+         (size_t)nsaved * sizeof(AgSaved) + (size_t)noutputs * sizeof(AgInfo) +
+         (with_params ? sizeof(AgParams) : 0);
 }
 
-static void node_free_arrays(GradNode *n) {
-  for (int i = 0; i < n->nnext; i++)
-    if (n->in_info[i].ndim > 4) free(n->in_info[i].u.big);
-  for (int i = 0; i < n->noutputs; i++)
-    if (n->out_info[i].ndim > 4) free(n->out_info[i].u.big);
-  if (n->next != n->next_inline) free(n->next);
-  if (n->in_info != n->in_inline) free(n->in_info);
-  if (n->saved != n->saved_inline) free(n->saved);
-  if (n->out_info != n->out_inline) free(n->out_info);
+/* Where a node made with_params keeps them: at the end of its arrays. */
+static AgParams *tail_params(const GradNode *n) {
+  return (AgParams *)(n->out_info + n->noutputs);
 }
 
-GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs) {
-  GradNode *n = node_pool;
-  if (n) {
-    node_pool = n->free_next;
-    node_pool_size--;
-  } else {
-    n = malloc(sizeof *n);
-    tensor_heap_advise(n, sizeof *n);
-    if (!n) {
-      tensor_set_error("out of memory");
-      return NULL;
-    }
+static GradNode *node_alloc(size_t bytes) {
+  size_t cls = (bytes + NODE_CLASS_STEP - 1) / NODE_CLASS_STEP;
+  if (cls < NODE_CLASSES && node_pool[cls]) {
+    GradNode *n = node_pool[cls];
+    node_pool[cls] = n->free_next;
+    node_pool_bytes -= cls * NODE_CLASS_STEP;
+    /* freed long ago, the next one is cold: fetch its link while the op runs */
+    if (node_pool[cls]) __builtin_prefetch(node_pool[cls], 1);
+    return n;
   }
-  memset(n, 0, offsetof(GradNode, item_inline));
+  bool pooled = cls < NODE_CLASSES;
+  size_t size = pooled ? cls * NODE_CLASS_STEP : bytes;
+  GradNode *n = malloc(size);
+  if (!n) return NULL;
+  tensor_heap_advise(n, size);
+  n->size_class = pooled ? (uint8_t)cls : NODE_UNPOOLED;
+  return n;
+}
+
+static void node_free(GradNode *n) {
+  size_t size = (size_t)n->size_class * NODE_CLASS_STEP;
+  if (n->size_class == NODE_UNPOOLED || !pools_enabled ||
+      node_pool_bytes + size > NODE_POOL_MAX_BYTES) {
+    free(n);
+    return;
+  }
+  n->free_next = node_pool[n->size_class];
+  node_pool[n->size_class] = n;
+  node_pool_bytes += size;
+}
+
+GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs, bool with_params) {
+  size_t bytes = node_bytes(nnext, nsaved, noutputs, with_params);
+  GradNode *n = node_alloc(bytes);
+  if (!n) {
+    tensor_set_error("out of memory");
+    return NULL;
+  }
+  uint8_t size_class = n->size_class;
+  memset(n, 0, bytes);
+  n->size_class = size_class;
   n->refcount = 1;
   n->kind = kind;
   n->id = ++node_counter;
@@ -67,20 +98,51 @@ GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs) {
   n->nnext = nnext;
   n->nsaved = nsaved;
   n->noutputs = noutputs;
-  if (!node_alloc_arrays(n, nnext, nsaved, noutputs)) { /* nothing inside them yet */
-    if (n->next != n->next_inline) free(n->next);
-    if (n->in_info != n->in_inline) free(n->in_info);
-    if (n->saved != n->saved_inline) free(n->saved);
-    if (n->out_info != n->out_inline) free(n->out_info);
-    free(n);
-    tensor_set_error("out of memory");
-    return NULL;
-  }
+  n->next = (AgEdge *)(n + 1);
+  n->in_info = (AgInfo *)(n->next + nnext);
+  n->saved = (AgSaved *)(n->in_info + nnext);
+  n->out_info = (AgInfo *)(n->saved + nsaved);
+  if (with_params) n->p = tail_params(n);
   return n;
 }
 
+AgParams *node_params(GradNode *n) {
+  if (n->p) return n->p;
+  AgParams *p = params_pool;
+  if (p) {
+    params_pool = (AgParams *)p->items;
+    params_pool_size--;
+    if (params_pool) __builtin_prefetch(params_pool, 1);
+  } else if (!(p = malloc(sizeof *p))) {
+    /* as the VM does for its own small allocations: nothing sensible is left */
+    fprintf(stderr, "ag: out of memory (allocating %zu bytes)\n", sizeof *p);
+    abort();
+  }
+  memset(p, 0, sizeof *p);
+  return n->p = p;
+}
+
+static void params_free(GradNode *n) {
+  AgParams *p = n->p;
+  if (!p) return;
+  for (int i = 0; i < p->nitems; i++)
+    if (p->items[i].kind == IDX_TENSOR) tensor_release((Tensor *)p->items[i].tensor);
+  if (p->items != &p->item_inline) free(p->items);
+  free(p->geom);
+  n->p = NULL;
+  if (p == tail_params(n)) return;
+  if (!pools_enabled || params_pool_size >= PARAMS_POOL_MAX) {
+    free(p);
+    return;
+  }
+  p->items = (IndexItem *)params_pool;
+  params_pool = p;
+  params_pool_size++;
+}
+
 size_t node_footprint(const GradNode *n) {
-  return sizeof(GradNode) + (size_t)n->nsaved * sizeof(Tensor);
+  return node_bytes(n->nnext, n->nsaved, n->noutputs, n->p != NULL) +
+         (size_t)n->nsaved * sizeof(Tensor);
 }
 
 static void saved_clear(AgSaved *s) {
@@ -101,13 +163,6 @@ static void extra_free(GradNode *n) {
   free(x);
 }
 
-static void params_free(GradNode *n) {
-  AgParams *p = &n->p;
-  for (int i = 0; i < p->nitems; i++)
-    if (p->items[i].kind == IDX_TENSOR) tensor_release((Tensor *)p->items[i].tensor);
-  if (p->items != &n->item_inline) free(p->items);
-  if (p->geom) free(p->geom);
-}
 
 /* Frees one node; the nodes it referred to are pushed onto `dying`. */
 static void node_destroy(GradNode *n) {
@@ -122,29 +177,34 @@ static void node_destroy(GradNode *n) {
     if (m && m->accumulator == n) m->accumulator = NULL;
     tensor_release(n->variable);
   }
-  node_free_arrays(n);
-  if (node_pool_size < node_pool_max) {
-    n->free_next = node_pool;
-    node_pool = n;
-    node_pool_size++;
-  } else {
-    free(n);
-  }
+  for (int i = 0; i < n->nnext; i++)
+    if (n->in_info[i].ndim > 4) free(n->in_info[i].u.big);
+  for (int i = 0; i < n->noutputs; i++)
+    if (n->out_info[i].ndim > 4) free(n->out_info[i].u.big);
+  node_free(n);
 }
 
 void ag_set_caches_enabled(bool enabled) {
-  node_pool_max = enabled ? NODE_POOL_MAX : 0;
+  pools_enabled = enabled;
   ag_meta_cache_enable(enabled);
 }
 
 void ag_free_caches(void) {
   ag_free_meta_cache();
-  while (node_pool) {
-    GradNode *n = node_pool;
-    node_pool = n->free_next;
-    free(n);
+  for (int c = 0; c < NODE_CLASSES; c++) {
+    while (node_pool[c]) {
+      GradNode *n = node_pool[c];
+      node_pool[c] = n->free_next;
+      free(n);
+    }
   }
-  node_pool_size = 0;
+  node_pool_bytes = 0;
+  while (params_pool) {
+    AgParams *p = params_pool;
+    params_pool = (AgParams *)p->items;
+    free(p);
+  }
+  params_pool_size = 0;
 }
 
 GradNode *grad_node_retain(GradNode *node) {
@@ -254,17 +314,18 @@ void node_finish(GradNode *n) { grad_node_release(n); }
 
 GradNode *node_with_items(GradNode *n, const IndexItem *items, int nitems) {
   if (!n) return NULL;
-  n->p.items = nitems == 1 ? &n->item_inline
-                            : calloc((size_t)(nitems > 0 ? nitems : 1), sizeof *items);
-  if (!n->p.items) {
+  AgParams *p = node_params(n);
+  p->items = nitems == 1 ? &p->item_inline
+                         : calloc((size_t)(nitems > 0 ? nitems : 1), sizeof *items);
+  if (!p->items) {
     tensor_set_error("out of memory");
     node_finish(n);
     return NULL;
   }
-  n->p.nitems = nitems;
+  p->nitems = nitems;
   for (int k = 0; k < nitems; k++) {
-    n->p.items[k] = items[k];
-    if (items[k].kind == IDX_TENSOR) n->p.items[k].tensor = tensor_alias(items[k].tensor);
+    p->items[k] = items[k];
+    if (items[k].kind == IDX_TENSOR) p->items[k].tensor = tensor_alias(items[k].tensor);
   }
   return n;
 }

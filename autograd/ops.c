@@ -18,12 +18,22 @@ bool ag_record_wanted(Tensor *const *inputs, int n, const Tensor *out) {
 }
 
 /* A node with an edge to each input (NULL entries give no edge). */
-GradNode *ag_record_node(AgNodeKind kind, Tensor *const *inputs, int nin, int nsaved, int nout) {
-  GradNode *n = node_new(kind, nin, nsaved, nout);
+static GradNode *record_node(AgNodeKind kind, Tensor *const *inputs, int nin, int nsaved,
+                             int nout, bool with_params) {
+  GradNode *n = node_new(kind, nin, nsaved, nout, with_params);
   if (!n) return NULL;
   for (int i = 0; i < nin; i++)
     node_set_input(n, i, inputs[i]);
   return n;
+}
+
+GradNode *ag_record_node(AgNodeKind kind, Tensor *const *inputs, int nin, int nsaved, int nout) {
+  return record_node(kind, inputs, nin, nsaved, nout, false);
+}
+
+GradNode *ag_record_node_params(AgNodeKind kind, Tensor *const *inputs, int nin, int nsaved,
+                                int nout) {
+  return record_node(kind, inputs, nin, nsaved, nout, true);
 }
 
 static bool forward_nan_check(GradNode *n, const Tensor *out) {
@@ -114,7 +124,8 @@ static bool binary_differentiable(BinaryOp op) {
          op == BIN_MOD || op == BIN_MAXIMUM || op == BIN_MINIMUM;
 }
 
-/* Saves what the formula of a op b needs: saved[0] self, [1] other, [2] result. */
+/* Saves what the formula of a op b needs: saved[0] self, [1] other, [2] result
+ * (ag_binary sizes the node for what its op saves). */
 static void binary_save(GradNode *n, BinaryOp op, Tensor *a, Tensor *b, Tensor *out) {
   bool need_a = n->next[0].node != NULL, need_b = n->next[1].node != NULL;
   switch (op) {
@@ -146,7 +157,8 @@ Tensor *ag_binary(BinaryOp op, Tensor *a, Tensor *b) {
   Tensor *out = tensor_binary(op, a, b);
   Tensor *ins[2] = {a, b};
   if (!binary_differentiable(op) || !ag_record_wanted(ins, 2, out)) return out;
-  GradNode *n = ag_record_node(binary_kind[op], ins, 2, 3, 1);
+  int nsaved = op == BIN_POW ? 3 : op == BIN_ADD || op == BIN_SUB ? 0 : 2;
+  GradNode *n = ag_record_node(binary_kind[op], ins, 2, nsaved, 1);
   if (n) binary_save(n, op, a, b, out);
   return ag_record_finish(n, out);
 }
@@ -168,10 +180,10 @@ Tensor *ag_binary_scalar(BinaryOp op, Tensor *a, double s) {
                     : op == BIN_MOD ? AG_NODE_RemainderBackward0
                                     : binary_kind[op];
   Tensor *ins[2] = {a, NULL};
-  GradNode *n = ag_record_node(kind, ins, wrapped ? 2 : 1, 1, 1);
+  GradNode *n = ag_record_node_params(kind, ins, wrapped ? 2 : 1, 1, 1);
   if (n) {
-    n->p.s0 = s;
-    n->p.flag = true; /* the other operand is the scalar s0 */
+    node_params(n)->s0 = s;
+    node_params(n)->flag = true; /* the other operand is the scalar s0 */
     if (op == BIN_POW) node_save(n, 0, "self", a, false);
     n->has_saved = op == BIN_MUL || op == BIN_DIV || op == BIN_POW;
   }
@@ -195,8 +207,8 @@ Tensor *ag_scalar_binary(BinaryOp op, double s, Tensor *a) {
     Tensor *out = tensor_scalar_binary(op, s, a);
     if (!ag_record_wanted(&a, 1, out)) return out;
     GradNode *n =
-        ag_record_node(op == BIN_SUB ? AG_NODE_RsubBackward1 : AG_NODE_PowBackward2, &a, 1, 1, 1);
-    if (n) n->p.s0 = s;
+        ag_record_node_params(op == BIN_SUB ? AG_NODE_RsubBackward1 : AG_NODE_PowBackward2, &a, 1, 1, 1);
+    if (n) node_params(n)->s0 = s;
     if (n && op == BIN_POW) node_save(n, 0, "result", out, true);
     return ag_record_finish(n, out);
   }
@@ -221,11 +233,11 @@ static Tensor *ag_scalar_binary_reciprocal(Tensor *a) {
 static Tensor *clamp_record(AgNodeKind kind, Tensor *a, double lo, double hi) {
   Tensor *out = tensor_clamp(a, lo, hi);
   if (!ag_record_wanted(&a, 1, out)) return out;
-  GradNode *n = ag_record_node(kind, &a, 1, 1, 1);
+  GradNode *n = ag_record_node_params(kind, &a, 1, 1, 1);
   if (n) {
     node_save(n, 0, "self", a, false);
-    n->p.s0 = lo;
-    n->p.s1 = hi;
+    node_params(n)->s0 = lo;
+    node_params(n)->s1 = hi;
   }
   return ag_record_finish(n, out);
 }
@@ -250,10 +262,10 @@ Tensor *ag_clamp_tensor(Tensor *a, Tensor *lo, Tensor *hi) {
   }
   Tensor *ins[3] = {a, lo, hi};
   if (!ag_record_wanted(ins, 3, out)) return ag_fresh_result(out);
-  GradNode *n = ag_record_node(AG_NODE_ClampBackward0, ins, 3, 3, 1);
+  GradNode *n = ag_record_node_params(AG_NODE_ClampBackward0, ins, 3, 3, 1);
   if (n) {
-    n->p.i0 = lo != NULL;
-    n->p.i1 = hi != NULL;
+    node_params(n)->i0 = lo != NULL;
+    node_params(n)->i1 = hi != NULL;
     node_save(n, 0, "self", a, false);
     if (lo) node_save(n, 1, "min", lo, false);
     if (hi) node_save(n, 2, "max", hi, false);
@@ -307,10 +319,10 @@ Tensor *ag_masked_fill(Tensor *a, const Tensor *mask, Tensor *value, bool value_
 
 static GradNode *reduction_record(AgNodeKind kind, Tensor *a, const int *dims, int ndims,
                                   bool keepdim) {
-  GradNode *n = ag_record_node(kind, &a, 1, 2, 1);
+  GradNode *n = ag_record_node_params(kind, &a, 1, 2, 1);
   if (n) {
-    params_set_dims(&n->p, dims, ndims, a->ndim);
-    n->p.keepdim = keepdim;
+    params_set_dims(node_params(n), dims, ndims, a->ndim);
+    node_params(n)->keepdim = keepdim;
   }
   return n;
 }
@@ -336,8 +348,8 @@ Tensor *ag_mean(Tensor *a, const int *dims, int ndims, bool keepdim) {
 Tensor *ag_sum_to_shape(Tensor *a, int ndim, const int64_t *shape) {
   Tensor *out = tensor_sum_to_shape(a, ndim, shape);
   if (!ag_record_wanted(&a, 1, out)) return out;
-  GradNode *n = ag_record_node(AG_NODE_SumBackward1, &a, 1, 0, 1);
-  if (n) n->p.i0 = 1; /* "sum to size": the backward expands straight back */
+  GradNode *n = ag_record_node_params(AG_NODE_SumBackward1, &a, 1, 0, 1);
+  if (n) node_params(n)->i0 = 1; /* "sum to size": the backward expands straight back */
   return ag_record_finish(n, out);
 }
 
@@ -345,12 +357,12 @@ Tensor *ag_prod(Tensor *a, int dim, bool has_dim, bool keepdim) {
   Tensor *out = tensor_prod(a, dim, has_dim, keepdim);
   if (!ag_record_wanted(&a, 1, out)) return out;
   GradNode *n =
-      ag_record_node(has_dim ? AG_NODE_ProdBackward1 : AG_NODE_ProdBackward0, &a, 1, 2, 1);
+      ag_record_node_params(has_dim ? AG_NODE_ProdBackward1 : AG_NODE_ProdBackward0, &a, 1, 2, 1);
   if (n) {
     node_save(n, 0, "self", a, false);
     node_save(n, 1, "result", out, true);
-    params_set_dims(&n->p, has_dim ? &dim : NULL, 1, a->ndim);
-    n->p.keepdim = keepdim;
+    params_set_dims(node_params(n), has_dim ? &dim : NULL, 1, a->ndim);
+    node_params(n)->keepdim = keepdim;
   }
   return ag_record_finish(n, out);
 }
@@ -367,11 +379,11 @@ static Tensor *extreme(bool is_max, Tensor *a, int dim, bool has_dim, bool keepd
   }
   AgNodeKind kind = is_max ? (has_dim ? AG_NODE_MaxBackward0 : AG_NODE_MaxBackward1)
                            : (has_dim ? AG_NODE_MinBackward0 : AG_NODE_MinBackward1);
-  GradNode *n = ag_record_node(kind, &a, 1, 2, 1);
+  GradNode *n = ag_record_node_params(kind, &a, 1, 2, 1);
   if (n && has_dim) {
     node_save(n, 0, "indices", idx, false);
-    params_set_dims(&n->p, &dim, 1, a->ndim);
-    n->p.keepdim = keepdim;
+    params_set_dims(node_params(n), &dim, 1, a->ndim);
+    node_params(n)->keepdim = keepdim;
   } else if (n) {
     node_save(n, 0, "self", a, false);
     node_save(n, 1, "result", out, true);
@@ -395,13 +407,13 @@ Tensor *ag_min(Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices)
 static Tensor *moment_record(AgNodeKind kind, Tensor *a, Tensor *out, const int *dims, int ndims,
                              bool keepdim, double extra) {
   if (!ag_record_wanted(&a, 1, out)) return out;
-  GradNode *n = ag_record_node(kind, &a, 1, 2, 1);
+  GradNode *n = ag_record_node_params(kind, &a, 1, 2, 1);
   if (n) {
     node_save(n, 0, "self", a, false);
     if (kind != AG_NODE_VarBackward0) node_save(n, 1, "result", out, true);
-    params_set_dims(&n->p, dims, ndims, a->ndim);
-    n->p.keepdim = keepdim;
-    n->p.s0 = extra;
+    params_set_dims(node_params(n), dims, ndims, a->ndim);
+    node_params(n)->keepdim = keepdim;
+    node_params(n)->s0 = extra;
   }
   return ag_record_finish(n, out);
 }
@@ -427,10 +439,10 @@ Tensor *ag_logsumexp(Tensor *a, const int *dims, int ndims, bool keepdim) {
 
 static Tensor *softmax_record(AgNodeKind kind, Tensor *a, Tensor *out, int dim) {
   if (!ag_record_wanted(&a, 1, out)) return out;
-  GradNode *n = ag_record_node(kind, &a, 1, 1, 1);
+  GradNode *n = ag_record_node_params(kind, &a, 1, 1, 1);
   if (n) {
     node_save(n, 0, "result", out, true);
-    n->p.i0 = dim < 0 ? dim + a->ndim : dim;
+    node_params(n)->i0 = dim < 0 ? dim + a->ndim : dim;
   }
   return ag_record_finish(n, out);
 }
@@ -445,11 +457,11 @@ Tensor *ag_log_softmax(Tensor *a, int dim) {
 static Tensor *pair_loss_record(AgNodeKind kind, Tensor *a, Tensor *b, Tensor *out, Reduction r) {
   Tensor *ins[2] = {a, b};
   if (!ag_record_wanted(ins, 2, out)) return out;
-  GradNode *n = ag_record_node(kind, ins, 2, 2, 1);
+  GradNode *n = ag_record_node_params(kind, ins, 2, 2, 1);
   if (n) {
     node_save(n, 0, "self", a, false);
     node_save(n, 1, "target", b, false);
-    n->p.red = r;
+    node_params(n)->red = r;
   }
   return ag_record_finish(n, out);
 }
@@ -492,10 +504,10 @@ Tensor *ag_l1_loss(Tensor *a, Tensor *b, Reduction r) {
 Tensor *ag_nll_loss(Tensor *logp, const Tensor *target, Reduction r) {
   Tensor *out = tensor_nll_loss(logp, target, r);
   if (!ag_record_wanted(&logp, 1, out)) return out;
-  GradNode *n = ag_record_node(AG_NODE_NllLossBackward0, &logp, 1, 1, 1);
+  GradNode *n = ag_record_node_params(AG_NODE_NllLossBackward0, &logp, 1, 1, 1);
   if (n) {
     node_save(n, 0, "target", (Tensor *)target, false);
-    n->p.red = r;
+    node_params(n)->red = r;
   }
   return ag_record_finish(n, out);
 }
@@ -607,10 +619,10 @@ Tensor *ag_scatter_into(const AgInfo *in, int dim, const Tensor *index, Tensor *
                        : tensor_scatter_zeros(zeros, dim, index, src);
   tensor_release(zeros);
   if (!ag_record_wanted(&src, 1, out)) return out;
-  GradNode *n = ag_record_node(AG_NODE_ScatterAddBackward0, &src, 1, 1, 1);
+  GradNode *n = ag_record_node_params(AG_NODE_ScatterAddBackward0, &src, 1, 1, 1);
   if (n) {
     node_save(n, 0, "index", (Tensor *)index, false);
-    n->p.i0 = dim;
+    node_params(n)->i0 = dim;
   }
   return ag_record_finish(n, out);
 }

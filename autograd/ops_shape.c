@@ -17,11 +17,12 @@
 
 static int wrap(int dim, int ndim) { return dim < 0 ? dim + ndim : dim; }
 
-/* Records a view op of one input with no saved values. */
+/* Records a view op of one input with no saved values; a caller asking for
+ * the node sets its parameters. */
 static Tensor *view_record(AgNodeKind kind, Tensor *a, Tensor *out, GradNode **node) {
   if (node) *node = NULL;
   if (!ag_record_wanted(&a, 1, out)) return out;
-  GradNode *n = ag_record_node(kind, &a, 1, 0, 1);
+  GradNode *n = node ? ag_record_node_params(kind, &a, 1, 0, 1) : ag_record_node(kind, &a, 1, 0, 1);
   if (node) *node = n;
   out = ag_record_finish(n, out);
   if (out) ag_mark_view(out, a);
@@ -32,8 +33,8 @@ static Tensor *view_record_dims(AgNodeKind kind, Tensor *a, Tensor *out, int d0,
   GradNode *n;
   out = view_record(kind, a, out, &n);
   if (out && n) {
-    n->p.i0 = d0;
-    n->p.i1 = d1;
+    node_params(n)->i0 = d0;
+    node_params(n)->i1 = d1;
   }
   return out;
 }
@@ -90,7 +91,7 @@ Tensor *ag_t(Tensor *a) { return view_record(AG_NODE_TBackward0, a, tensor_t(a),
 Tensor *ag_permute(Tensor *a, const int *perm, int n) {
   GradNode *node;
   Tensor *out = view_record(AG_NODE_PermuteBackward0, a, tensor_permute(a, perm, n), &node);
-  if (out && node) params_set_dims(&node->p, perm, n, a->ndim);
+  if (out && node) params_set_dims(node_params(node), perm, n, a->ndim);
   return out;
 }
 
@@ -102,8 +103,8 @@ Tensor *ag_expand(Tensor *a, int ndim, const int64_t *shape) {
 
 static Tensor *join_record(AgNodeKind kind, Tensor *const *ts, int n, Tensor *out, int dim) {
   if (!ag_record_wanted(ts, n, out)) return out;
-  GradNode *node = ag_record_node(kind, ts, n, 0, 1);
-  if (node) node->p.i0 = wrap(dim, out->ndim);
+  GradNode *node = ag_record_node_params(kind, ts, n, 0, 1);
+  if (node) node_params(node)->i0 = wrap(dim, out->ndim);
   return ag_record_finish(node, out);
 }
 
@@ -124,14 +125,14 @@ static void release_all(Tensor **ts, int n) {
 /* Makes the count pieces of a outputs of one node; -1 on failure (pieces freed). */
 static int pieces_record(AgNodeKind kind, Tensor *a, int count, Tensor ***out, int dim) {
   if (count < 0 || !ag_should_record(&a, 1) || !dtype_is_float(a->dtype)) return count;
-  GradNode *n = ag_record_node(kind, &a, 1, 0, count);
+  GradNode *n = ag_record_node_params(kind, &a, 1, 0, count);
   bool ok = n != NULL;
   for (int i = 0; ok && i < count; i++) {
     (*out)[i] = ag_fresh_result((*out)[i]);
     ok = (*out)[i] && node_set_output(n, i, (*out)[i]);
   }
   if (n) {
-    n->p.i0 = wrap(dim, a->ndim);
+    node_params(n)->i0 = wrap(dim, a->ndim);
     node_finish(n);
   }
   if (ok) return count;
@@ -194,14 +195,14 @@ static IndexItem full_slice(void) {
 static Tensor *dim_item_record(AgNodeKind kind, Tensor *a, Tensor *out, int dim, IndexItem last,
                                const Tensor *saved_index) {
   if (!ag_record_wanted(&a, 1, out)) return out;
-  GradNode *n = ag_record_node(kind, &a, 1, saved_index ? 1 : 0, 1);
+  GradNode *n = ag_record_node_params(kind, &a, 1, saved_index ? 1 : 0, 1);
   IndexItem items[TENSOR_MAX_DIMS + 1];
   for (int d = 0; d < dim; d++)
     items[d] = full_slice();
   items[dim] = last;
   n = node_with_items(n, items, dim + 1);
   if (n) {
-    n->p.i0 = dim;
+    node_params(n)->i0 = dim;
     if (saved_index) node_save(n, 0, "index", (Tensor *)saved_index, false);
   }
   out = ag_record_finish(n, out);
@@ -241,10 +242,10 @@ Tensor *ag_index_select(Tensor *a, int dim, const Tensor *index) {
 Tensor *ag_gather(Tensor *a, int dim, const Tensor *index) {
   Tensor *out = tensor_gather(a, dim, index);
   if (!ag_record_wanted(&a, 1, out)) return out;
-  GradNode *n = ag_record_node(AG_NODE_GatherBackward0, &a, 1, 1, 1);
+  GradNode *n = ag_record_node_params(AG_NODE_GatherBackward0, &a, 1, 1, 1);
   if (n) {
     node_save(n, 0, "index", (Tensor *)index, false);
-    n->p.i0 = wrap(dim, a->ndim);
+    node_params(n)->i0 = wrap(dim, a->ndim);
   }
   return ag_record_finish(n, out);
 }
@@ -275,7 +276,7 @@ Tensor *ag_embedding(Tensor *weight, const Tensor *indices) {
   Tensor *out = tensor_index(weight, &it, 1);
   if (!ag_record_wanted(&weight, 1, out)) return out;
   GradNode *node =
-      node_with_items(ag_record_node(AG_NODE_EmbeddingBackward0, &weight, 1, 0, 1), &it, 1);
+      node_with_items(ag_record_node_params(AG_NODE_EmbeddingBackward0, &weight, 1, 0, 1), &it, 1);
   if (node) node->has_saved = true; /* PyTorch saves the indices */
   return ag_record_finish(node, out);
 }
@@ -438,7 +439,7 @@ static Tensor *index_advanced(Tensor *a, const IndexItem *items, int n) {
     return out;
   }
   GradNode *node =
-      node_with_items(ag_record_node(AG_NODE_IndexBackward0, &cur, 1, 0, 1), rest, nrest);
+      node_with_items(ag_record_node_params(AG_NODE_IndexBackward0, &cur, 1, 0, 1), rest, nrest);
   if (node) node->has_saved = true; /* PyTorch saves the indices */
   tensor_release(cur);
   return ag_record_finish(node, out);
@@ -486,7 +487,7 @@ Tensor *ag_index_backward(Tensor *g, const AgInfo *in, const IndexItem *items, i
     return NULL;
   }
   if (!ag_record_wanted(&g, 1, out)) return out;
-  GradNode *node = node_with_items(ag_record_node(kind, &g, 1, 0, 1), items, n);
+  GradNode *node = node_with_items(ag_record_node_params(kind, &g, 1, 0, 1), items, n);
   return ag_record_finish(node, out);
 }
 
@@ -501,7 +502,7 @@ Tensor *ag_index_fill_zero(Tensor *g, const IndexItem *items, int n) {
   }
   if (!ag_record_wanted(&g, 1, out)) return out;
   GradNode *node =
-      node_with_items(ag_record_node(AG_NODE_IndexFillBackward0, &g, 1, 0, 1), items, n);
+      node_with_items(ag_record_node_params(AG_NODE_IndexFillBackward0, &g, 1, 0, 1), items, n);
   return ag_record_finish(node, out);
 }
 
@@ -519,10 +520,10 @@ static Tensor *product_record(AgNodeKind kind, Tensor *a, Tensor *b, Tensor *out
                               const char *other_name) {
   Tensor *ins[2] = {a, b};
   if (!ag_record_wanted(ins, 2, out)) return out;
-  GradNode *n = ag_record_node(kind, ins, 2, 2, 1);
+  GradNode *n = ag_record_node_params(kind, ins, 2, 2, 1);
   if (n && n->next[1].node) node_save(n, 0, "self", a, false);
   if (n && n->next[0].node) node_save(n, 1, other_name, b, false);
-  if (n) n->p.flag = column_major(b);
+  if (n) node_params(n)->flag = column_major(b);
   return ag_record_finish(n, out);
 }
 
@@ -550,10 +551,10 @@ Tensor *ag_addmm(Tensor *bias, Tensor *a, Tensor *b) {
   }
   Tensor *ins[3] = {bias, a, b};
   if (!ag_record_wanted(ins, 3, out)) return out;
-  GradNode *n = ag_record_node(AG_NODE_AddmmBackward0, ins, 3, 2, 1);
+  GradNode *n = ag_record_node_params(AG_NODE_AddmmBackward0, ins, 3, 2, 1);
   if (n && n->next[2].node) node_save(n, 0, "mat1", a, false);
   if (n && n->next[1].node) node_save(n, 1, "mat2", b, false);
-  if (n) n->p.flag = column_major(b); /* as in product_record */
+  if (n) node_params(n)->flag = column_major(b); /* as in product_record */
   return ag_record_finish(n, out);
 }
 
@@ -711,10 +712,10 @@ static Tensor *region_of(Tensor *contiguous, const int64_t *geom) {
 
 static Tensor *geom_record(AgNodeKind kind, Tensor *g, Tensor *out, const int64_t *geom) {
   if (!ag_record_wanted(&g, 1, out)) return out;
-  GradNode *n = ag_record_node(kind, &g, 1, 0, 1);
+  GradNode *n = ag_record_node_params(kind, &g, 1, 0, 1);
   size_t len = (size_t)(2 + 2 * geom[0]) * sizeof(int64_t);
-  if (n && (n->p.geom = malloc(len)))
-    memcpy(n->p.geom, geom, len);
+  if (n && (node_params(n)->geom = malloc(len)))
+    memcpy(n->p->geom, geom, len);
   else if (n) {
     node_finish(n);
     n = NULL;

@@ -856,6 +856,38 @@ START_TEST(loop_frees_every_graph) {
 }
 END_TEST
 
+/* Nodes are sized for their own edges: a cat of 64 inputs is bigger than the
+ * largest pooled size class, a select keeps its index in the node, a scalar
+ * multiply its scalar. All must give the right gradients, over and over (the
+ * second round reuses pooled nodes). */
+START_TEST(nodes_of_every_size) {
+  enum { N = 64 };
+  Tensor *parts[N];
+  for (int i = 0; i < N; i++)
+    parts[i] = scalar(i, true);
+  for (int round = 0; round < 3; round++) {
+    Tensor *flat[N];
+    for (int i = 0; i < N; i++)
+      flat[i] = ag_unsqueeze(parts[i], 0);
+    Tensor *cat = ag_cat(flat, N, 0);      /* CatBackward0 with 64 edges */
+    Tensor *picked = ag_select(cat, 0, 5); /* SelectBackward0: item in the node */
+    Tensor *scaled = ag_binary_scalar(BIN_MUL, picked, 3.0); /* s0 in the node */
+    Tensor *total = ag_sum(cat, NULL, 0, false);
+    Tensor *loss = ag_binary(BIN_ADD, scaled, total);
+    ck_assert(backward(loss));
+    Tensor *objs[] = {cat, picked, scaled, total, loss};
+    for (int k = 0; k < 5; k++)
+      tensor_release(objs[k]);
+    for (int i = 0; i < N; i++)
+      tensor_release(flat[i]);
+  }
+  for (int i = 0; i < N; i++)
+    ck_assert_double_eq(grad_at(parts[i], 0), i == 5 ? 12 : 3);
+  for (int i = 0; i < N; i++)
+    tensor_release(parts[i]);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("autograd_engine");
   TCase *tc = tcase_create("engine");
@@ -890,6 +922,7 @@ int main(void) {
   tcase_add_test(tc, node_names_of_composite_ops);
   tcase_add_test(tc, bad_inputs_are_errors);
   tcase_add_test(tc, loop_frees_every_graph);
+  tcase_add_test(tc, nodes_of_every_size);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
