@@ -1,6 +1,7 @@
 /* test_lib.c — the tensor/autograd bindings as a C library: per-VM state,
  * the collector's view of it, script callbacks inside the engine, teardown. */
 #include <check.h>
+#include <malloc.h>
 #include <stdlib.h>
 
 #include "stdlib/builtins.h"
@@ -102,6 +103,24 @@ START_TEST(library_modules_are_globals) {
 }
 END_TEST
 
+/* A loop of scalar autograd ops drops a tensor, a node and a wrapper per op.
+ * The collector must count all of that memory, not just the 4-byte
+ * elements, or tens of MB of garbage pile up between collections. */
+START_TEST(scalar_loop_memory_stays_small) {
+  AgVM *vm = new_vm();
+  size_t before = mallinfo2().uordblks;
+  run_number(vm,
+             "let x = tensor(0.5, requires_grad=true)\n"
+             "let y = x\n"
+             "for i in range(100000) { y = tanh(x * 2 + 1) }\n"
+             "let done = 1",
+             "done");
+  size_t grown = mallinfo2().uordblks - before;
+  ck_assert_msg(grown < (12u << 20), "the loop left %zu bytes in use", grown);
+  vm_free(vm);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("lib");
   TCase *tc = tcase_create("lib");
@@ -111,6 +130,7 @@ int main(void) {
   tcase_add_test(tc, hook_error_unwinds_to_the_script);
   tcase_add_test(tc, graphs_with_callbacks_are_freed_with_the_vm);
   tcase_add_test(tc, library_modules_are_globals);
+  tcase_add_test(tc, scalar_loop_memory_stays_small);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
