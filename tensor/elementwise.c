@@ -320,8 +320,36 @@ static Tensor *binary_flat(BinaryOp op, const Tensor *a, const Tensor *b) {
   return out;
 }
 
+/* x op y for the four arithmetic ops, rounded as their kernels round them. */
+#define SINGLE_ARITH(op, x, y)                                                               \
+  ((op) == BIN_ADD ? (x) + (y) : (op) == BIN_SUB ? (x) - (y) : (op) == BIN_MUL ? (x) * (y) : (x) / (y))
+
+/* One element each, of one float dtype, under + - * /: every op of a scalar
+ * autograd graph and of its backward. The arithmetic inline, without the
+ * kernel table, strides or contiguity checks (a single element has none).
+ * NULL when the shortcut does not apply. */
+static Tensor *binary_single(BinaryOp op, const Tensor *a, const Tensor *b) {
+  DType dt = a->dtype;
+  if (a->numel != 1 || b->numel != 1 || b->dtype != dt || !dtype_is_float(dt) ||
+      (op != BIN_ADD && op != BIN_SUB && op != BIN_MUL && op != BIN_DIV))
+    return NULL;
+  const Tensor *like = a->ndim >= b->ndim ? a : b;
+  Tensor *out = tensor_empty(dt, like->ndim, like->shape);
+  if (!out) return NULL;
+  if (dt == DT_FLOAT32) {
+    float x = *(const float *)tensor_data(a), y = *(const float *)tensor_data(b);
+    *(float *)tensor_data(out) = SINGLE_ARITH(op, x, y);
+  } else {
+    double x = *(const double *)tensor_data(a), y = *(const double *)tensor_data(b);
+    *(double *)tensor_data(out) = SINGLE_ARITH(op, x, y);
+  }
+  return out;
+}
+
 Tensor *tensor_binary(BinaryOp op, const Tensor *a, const Tensor *b) {
-  Tensor *out = binary_flat(op, a, b);
+  Tensor *out = binary_single(op, a, b);
+  if (out) return out;
+  out = binary_flat(op, a, b);
   return out ? out : binary_compute(op, a, b, tensor_result_type(a, b), false);
 }
 

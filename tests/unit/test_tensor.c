@@ -827,6 +827,32 @@ START_TEST(test_random_strided_binary) {
 }
 END_TEST
 
+/* Single elements take a shortcut (scalar graphs are made of them): the
+ * result must have the shape, dtype and rounding of the general path. */
+START_TEST(test_single_element_arithmetic) {
+  Tensor *a = tensor_scalar(DT_FLOAT32, 0.1);
+  Tensor *col = tt_make(DT_FLOAT32, 2, (int64_t[]){1, 1}, (double[]){0.2});
+  Tensor *d = tensor_scalar(DT_FLOAT64, 0.1);
+  Tensor *zero = tensor_scalar(DT_FLOAT32, 0.0);
+  Tensor *sum = tensor_binary(BIN_ADD, a, col); /* shape of the operand with more dims */
+  tt_check_shape(sum, 2, (int64_t[]){1, 1});
+  ck_assert(tensor_get_flat(sum, 0) == (double)(0.1f + 0.2f));
+  Tensor *diff = tensor_binary(BIN_SUB, col, a);
+  tt_check_shape(diff, 2, (int64_t[]){1, 1});
+  ck_assert(tensor_get_flat(diff, 0) == (double)(0.2f - 0.1f));
+  Tensor *prod = tensor_binary(BIN_MUL, d, d);
+  ck_assert_int_eq(prod->dtype, DT_FLOAT64);
+  ck_assert(tensor_get_flat(prod, 0) == 0.1 * 0.1);
+  Tensor *quot = tensor_binary(BIN_DIV, a, zero);
+  ck_assert(isinf(tensor_get_flat(quot, 0)));
+  Tensor *mixed = tensor_binary(BIN_MUL, a, d); /* promoted by the general path */
+  ck_assert_int_eq(mixed->dtype, DT_FLOAT64);
+  ck_assert(tensor_get_flat(mixed, 0) == (double)0.1f * 0.1);
+  Tensor *all[] = {a, col, d, zero, sum, diff, prod, quot, mixed};
+  for (int i = 0; i < 9; i++) tensor_release(all[i]);
+}
+END_TEST
+
 static Suite *tensor_suite(void) {
   Suite *s = suite_create("tensor");
   TCase *tc = tcase_create("core");
@@ -858,6 +884,7 @@ static Suite *tensor_suite(void) {
   tcase_add_test(tc, test_creation_ops);
   tcase_add_test(tc, test_interrupt);
   tcase_add_test(tc, test_buffer_reuse);
+  tcase_add_test(tc, test_single_element_arithmetic);
   suite_add_tcase(s, tc);
   return s;
 }
