@@ -789,8 +789,9 @@ const HelpEntry help_table[] = {
      "print(tensor([[1, 2]]).T)"},
     {"Tensor.data", HELP_TENSOR, 0,
      "t.data",
-     "A detached alias of t: same storage, no history; changing it in place bypasses "
-     "autograd's checks.",
+     "A detached alias of t: the same elements, no history and a version counter of its "
+     "own, so changing it in place bypasses autograd's checks (detach() shares t's "
+     "counter).",
      "let w = ones(2, requires_grad=true)\n"
      "w.data.mul_(2)\n"
      "print(w)"},

@@ -532,7 +532,7 @@ static Value get_attribute(AgVM *vm, Value self, int id) {
   case ATTR_IS_LEAF: return BOOL_VAL(ag_is_leaf(t));
   case ATTR_RETAINS_GRAD: return BOOL_VAL(ag_retains_grad(t));
   case ATTR_T_ATTR: lib_sync_line(vm); return attr_t(vm, t);
-  case ATTR_DATA: return lib_wrap(vm, ag_detach(t));
+  case ATTR_DATA: return lib_wrap(vm, tensor_alias_unversioned(t));
   case ATTR_VERSION: return NUMBER_VAL((double)tensor_version(t));
   case ATTR_OUTPUT_NR: return NUMBER_VAL(ag_output_nr(t));
   case LIB_ATTR_COUNT: break;

@@ -147,9 +147,11 @@ Tensor *tensor_alias(const Tensor *t) {
   return tensor_view_of(t, t->ndim, t->shape, t->stride, t->offset);
 }
 
-/* Whether two tensors may share memory (same storage): then a copy between them
- * must go through a temporary. */
-bool tensor_shares_storage(const Tensor *a, const Tensor *b) { return a->storage == b->storage; }
+/* Whether two tensors may share memory (the same elements, under one version
+ * counter or two): then a copy between them must go through a temporary. */
+bool tensor_shares_storage(const Tensor *a, const Tensor *b) {
+  return a->storage->data == b->storage->data;
+}
 
 static bool same_geometry(const Tensor *a, const Tensor *b) {
   if (a->ndim != b->ndim || a->offset != b->offset) return false;

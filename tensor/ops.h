@@ -91,6 +91,8 @@ Tensor *tensor_clone(const Tensor *t);      /* contiguous copy, same dtype */
 Tensor *tensor_contiguous(const Tensor *t); /* t itself (retained) if already contiguous */
 Tensor *tensor_to_dtype(const Tensor *t, DType dt); /* t retained if same dtype */
 Tensor *tensor_alias(const Tensor *t);      /* same storage and geometry, no meta (detach) */
+/* The same elements and geometry under a version counter of their own (.data). */
+Tensor *tensor_alias_unversioned(const Tensor *t);
 
 /* ---- elementwise ---- */
 Tensor *tensor_unary(UnaryOp op, const Tensor *a);

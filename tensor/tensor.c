@@ -223,6 +223,7 @@ static Storage *storage_alloc_inline(bool zero) {
   s->data = (char *)s + STORAGE_HEADER;
   s->capacity = TENSOR_INLINE_BYTES;
   s->is_inline = true;
+  s->is_alias = false;
   if (zero) memset(s->data, 0, TENSOR_INLINE_BYTES);
   return s;
 }
@@ -257,6 +258,7 @@ Storage *tensor_storage_new(size_t nbytes, bool zero) {
     s = malloc(sizeof(Storage));
     if (s) {
       s->is_inline = false;
+      s->is_alias = false;
       s->data = data_alloc(nbytes, zero, &s->capacity);
       if (!s->data) {
         free(s);
@@ -278,7 +280,9 @@ Storage *tensor_storage_new(size_t nbytes, bool zero) {
 
 static void storage_release(Storage *s) {
   if (--s->refcount > 0) return;
-  if (s->is_inline) {
+  if (s->is_alias) {
+    storage_release(s->owner);
+  } else if (s->is_inline) {
     if (TENSOR_USE_CACHES && cache.nstorages < STORAGE_POOL_MAX && !cache.closed) {
       FreeBlock *b = (FreeBlock *)s;
       b->next = cache.storages;
@@ -433,6 +437,23 @@ Tensor *tensor_view_of(const Tensor *base, int ndim, const int64_t *shape, const
   t->storage = base->storage;
   t->storage->refcount++;
   return t;
+}
+
+Tensor *tensor_alias_unversioned(const Tensor *t) {
+  Storage *owner = t->storage->is_alias ? t->storage->owner : t->storage;
+  Storage *s = malloc(sizeof *s);
+  Tensor *out = s ? tensor_view_of(t, t->ndim, t->shape, t->stride, t->offset) : NULL;
+  if (!out) {
+    free(s);
+    tensor_set_error("out of memory");
+    return NULL;
+  }
+  *s = (Storage){.refcount = 1, .nbytes = owner->nbytes, .data = owner->data, .owner = owner};
+  s->is_alias = true;
+  owner->refcount++;
+  storage_release(out->storage); /* the view's reference to t's storage */
+  out->storage = s;
+  return out;
 }
 
 /* ---- element access ---- */

@@ -48,8 +48,15 @@ typedef struct Storage {
    * through any view bumps it (autograd compares it with the version a saved
    * tensor had). */
   int64_t version;
-  size_t capacity; /* bytes allocated for data (>= nbytes) */
-  bool is_inline;  /* data lives in the same allocation, right after this header */
+  union {
+    size_t capacity;       /* bytes allocated for data (>= nbytes) */
+    struct Storage *owner; /* is_alias: the storage whose elements these are (retained) */
+  };
+  bool is_inline; /* data lives in the same allocation, right after this header */
+  /* The elements of another storage under a version counter of their own:
+   * what `.data` hands out, so that writing through it is not seen by
+   * autograd's checks (PyTorch's `.data`; `detach()` shares the counter). */
+  bool is_alias;
 } Storage;
 
 /* Data of at most this many bytes is stored inline with its Storage header. */
