@@ -16,8 +16,11 @@ CC ?= cc
 BUILD := build/$(MODE)
 
 WARN := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow=local
+# OpenBLAS is not linked: tensor/blas.c dlopen's it at the first matrix
+# product, so only its header path is needed here. -ldl is kept only where
+# dlopen is not in libc yet (glibc < 2.34).
 CPPFLAGS += -D_GNU_SOURCE -I. $(shell pkg-config --cflags openblas 2>/dev/null)
-LIBS := $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas) -lreadline -lm -lpthread
+LIBS := -lreadline -lm -lpthread -Wl,--as-needed -ldl -Wl,--no-as-needed
 
 ifeq ($(MODE),release)
   OPT := -O2 -g -DNDEBUG
@@ -102,6 +105,7 @@ test-only: $(AG_BIN) $(PTYDRIVER) unit
 	sh tests/run_conformance.sh $(AG_BIN)
 	sh tests/run_tutorial.sh $(AG_BIN) docs/tutorial.md
 	sh tests/check_examples.sh
+	sh tests/check_lazy_blas.sh $(AG_BIN)
 	sh tests/run_torch_cases.sh $(AG_BIN)
 	sh tests/fuzz_smoke.sh $(AG_BIN)
 	sh tests/fuzz_tensor.sh $(AG_BIN)

@@ -1,14 +1,15 @@
 /* linalg.c — matmul (PyTorch's 1-D/2-D/batched rules), mm, bmm, mv, dot, outer.
  *
- * Float products go to OpenBLAS. A strided operand is passed as a BLAS
- * transpose when its memory already is a (transposed) matrix with a leading
- * dimension BLAS accepts — so x @ w.T never copies w — and copied only when
- * its strides fit neither layout. int64 products use a plain loop.
+ * Float products go to OpenBLAS, which the first one loads (tensor/blas.h).
+ * A strided operand is passed as a BLAS transpose when its memory already is
+ * a (transposed) matrix with a leading dimension BLAS accepts — so x @ w.T
+ * never copies w — and copied only when its strides fit neither layout.
+ * int64 products use a plain loop.
  */
+#include "tensor/blas.h"
 #include "tensor/ops.h"
 #include "tensor/tensor_internal.h"
 
-#include <cblas.h>
 #include <limits.h>
 #include <string.h>
 
@@ -56,7 +57,7 @@ static bool fits_blas_int(int64_t v) { return v <= INT_MAX; }
 
 /* A matrix-vector product as gemv, for C with one column (A @ x) or one row
  * (x^T @ B = (B^T x)^T). False when the matrix's strides don't suit BLAS. */
-static bool gemv_float(const Tensor *a, const Tensor *b, char *cd) {
+static bool gemv_float(const BlasApi *blas, const Tensor *a, const Tensor *b, char *cd) {
   int64_t k = a->shape[1], n = b->shape[1];
   const Tensor *mat = n == 1 ? a : b, *vec = n == 1 ? b : a;
   int64_t rows = mat->shape[0], cols = mat->shape[1];
@@ -71,11 +72,11 @@ static bool gemv_float(const Tensor *a, const Tensor *b, char *cd) {
   enum CBLAS_TRANSPOSE t = (n == 1) != trans ? CblasNoTrans : CblasTrans;
   int r = (int)(trans ? cols : rows), c = (int)(trans ? rows : cols);
   if (mat->dtype == DT_FLOAT32)
-    cblas_sgemv(CblasRowMajor, t, r, c, 1.0f, tensor_data(mat), (int)ld, tensor_data(vec),
-                (int)inc, 0.0f, (float *)cd, 1);
+    blas->cblas_sgemv(CblasRowMajor, t, r, c, 1.0f, tensor_data(mat), (int)ld,
+                      tensor_data(vec), (int)inc, 0.0f, (float *)cd, 1);
   else
-    cblas_dgemv(CblasRowMajor, t, r, c, 1.0, tensor_data(mat), (int)ld, tensor_data(vec),
-                (int)inc, 0.0, (double *)cd, 1);
+    blas->cblas_dgemv(CblasRowMajor, t, r, c, 1.0, tensor_data(mat), (int)ld,
+                      tensor_data(vec), (int)inc, 0.0, (double *)cd, 1);
   return true;
 }
 
@@ -96,7 +97,9 @@ static bool gemm_float(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_of
     tensor_set_error("matrix dimensions too large for BLAS");
     return false;
   }
-  if (mv_call && n == 1 && gemv_float(a, b, cd)) return true;
+  const BlasApi *blas = tensor_blas();
+  if (!blas) return false;
+  if (mv_call && n == 1 && gemv_float(blas, a, b, cd)) return true;
   BlasOperand oa, ob;
   if (!blas_operand(a, &oa)) return false;
   if (!blas_operand(b, &ob)) {
@@ -119,11 +122,11 @@ static bool gemm_float(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_of
     const char *ad = (const char *)tensor_data(oa.t) + (size_t)(oa.trans ? i0 : i0 * oa.ld) * esize;
     char *cb = cd + (size_t)(i0 * n) * esize;
     if (c->dtype == DT_FLOAT32)
-      cblas_sgemm(CblasRowMajor, ta, tb, (int)mb, (int)n, (int)k, 1.0f, (const float *)ad,
-                  (int)oa.ld, tensor_data(ob.t), (int)ob.ld, 0.0f, (float *)cb, (int)n);
+      blas->cblas_sgemm(CblasRowMajor, ta, tb, (int)mb, (int)n, (int)k, 1.0f, (const float *)ad,
+                        (int)oa.ld, tensor_data(ob.t), (int)ob.ld, 0.0f, (float *)cb, (int)n);
     else
-      cblas_dgemm(CblasRowMajor, ta, tb, (int)mb, (int)n, (int)k, 1.0, (const double *)ad,
-                  (int)oa.ld, tensor_data(ob.t), (int)ob.ld, 0.0, (double *)cb, (int)n);
+      blas->cblas_dgemm(CblasRowMajor, ta, tb, (int)mb, (int)n, (int)k, 1.0, (const double *)ad,
+                        (int)oa.ld, tensor_data(ob.t), (int)ob.ld, 0.0, (double *)cb, (int)n);
   }
   tensor_release(oa.owned);
   tensor_release(ob.owned);
@@ -321,10 +324,17 @@ Tensor *tensor_dot(const Tensor *a, const Tensor *b) {
   Tensor *out = tensor_zeros(a->dtype == DT_BOOL ? DT_BOOL : a->dtype, 0, NULL);
   if (!out) return NULL;
   int64_t n = a->numel;
-  if (a->dtype == DT_FLOAT32 && fits_blas_int(n) && fits_blas_int(a->stride[0]) && fits_blas_int(b->stride[0]))
-    *(float *)tensor_data(out) = cblas_sdot((int)n, tensor_data(a), (int)a->stride[0], tensor_data(b), (int)b->stride[0]);
-  else if (a->dtype == DT_FLOAT64 && fits_blas_int(n) && fits_blas_int(a->stride[0]) && fits_blas_int(b->stride[0]))
-    *(double *)tensor_data(out) = cblas_ddot((int)n, tensor_data(a), (int)a->stride[0], tensor_data(b), (int)b->stride[0]);
+  bool by_blas = dtype_is_float(a->dtype) && fits_blas_int(n) && fits_blas_int(a->stride[0]) &&
+                 fits_blas_int(b->stride[0]);
+  const BlasApi *blas = by_blas ? tensor_blas() : NULL;
+  if (by_blas && !blas) {
+    tensor_release(out);
+    return NULL;
+  }
+  if (by_blas && a->dtype == DT_FLOAT32)
+    *(float *)tensor_data(out) = blas->cblas_sdot((int)n, tensor_data(a), (int)a->stride[0], tensor_data(b), (int)b->stride[0]);
+  else if (by_blas)
+    *(double *)tensor_data(out) = blas->cblas_ddot((int)n, tensor_data(a), (int)a->stride[0], tensor_data(b), (int)b->stride[0]);
   else {
     double s = 0;
     for (int64_t i = 0; i < n && !tensor_interrupt_requested; i++) s += tensor_get_flat(a, i) * tensor_get_flat(b, i);

@@ -186,7 +186,8 @@ Tensor *tensor_masked_fill(const Tensor *a, const Tensor *mask, double v);
 
 /* ---- linear algebra (OpenBLAS) ----
  * Both operands must have the same dtype (PyTorch: "expected scalar type Float
- * but found Double"); bool is refused; int64 uses a plain loop. */
+ * but found Double"); bool is refused; int64 uses a plain loop. The first
+ * float product loads OpenBLAS, and every one errors if it cannot be loaded. */
 Tensor *tensor_matmul(const Tensor *a, const Tensor *b); /* PyTorch's 1-D/2-D/batched rules */
 Tensor *tensor_mm(const Tensor *a, const Tensor *b);
 Tensor *tensor_bmm(const Tensor *a, const Tensor *b);

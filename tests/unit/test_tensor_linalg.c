@@ -1,9 +1,73 @@
-/* test_tensor_linalg.c — matmul/mm/bmm/mv/dot/outer against a naive loop for
- * every operand layout, and softmax, log_softmax and the losses. */
+/* test_tensor_linalg.c — OpenBLAS loaded only by the first product,
+ * matmul/mm/bmm/mv/dot/outer against a naive loop for every operand layout,
+ * and softmax, log_softmax and the losses. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "tensor/blas.h"
 #include "test_tensor_helpers.h"
+
+/* ---- OpenBLAS, loaded lazily ---- */
+
+/* Whether this process has libopenblas mapped (Linux's /proc). */
+static bool openblas_mapped(void) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  ck_assert_msg(f != NULL, "cannot read /proc/self/maps");
+  char line[4096];
+  bool found = false;
+  while (!found && fgets(line, sizeof line, f)) found = strstr(line, "libopenblas") != NULL;
+  fclose(f);
+  return found;
+}
+
+/* Every BLAS call in dtype dt: a @ b (gemm) for the 2x3 a = [1..6] and 3x2
+ * b = [1..6], a @ v (gemv) and a's first row . v (dot), v being b's first column. */
+static void check_blas_products(DType dt) {
+  Tensor *a = tt_make(dt, 2, TT_SHAPE(2, 3), (double[]){1, 2, 3, 4, 5, 6});
+  Tensor *b = tt_make(dt, 2, TT_SHAPE(3, 2), (double[]){1, 2, 3, 4, 5, 6});
+  Tensor *v = tt_make(dt, 1, TT_SHAPE(3), (double[]){1, 3, 5});
+  Tensor *row = tensor_select(a, 0, 0);
+  Tensor *mm = tensor_mm(a, b), *mv = tensor_mv(a, v), *dot = tensor_dot(row, v);
+  ck_assert_msg(mm && mv && dot, "%s", tensor_error());
+  const double want_mm[] = {22, 28, 49, 64}, want_mv[] = {22, 49};
+  for (int i = 0; i < 4; i++) ck_assert(tensor_get_flat(mm, i) == want_mm[i]);
+  for (int i = 0; i < 2; i++) ck_assert(tensor_get_flat(mv, i) == want_mv[i]);
+  ck_assert(tensor_item(dot) == 22);
+  ck_assert_int_eq(mm->dtype, dt);
+  ck_assert_int_eq(dot->dtype, dt);
+  Tensor *rel[] = {a, b, v, row, mm, mv, dot};
+  for (int k = 0; k < 7; k++) tensor_release(rel[k]);
+}
+
+/* Kept first: with CK_FORK=no the later tests would already have loaded it. */
+START_TEST(test_blas_loaded_lazily) {
+  Tensor *x = tt_iota(DT_FLOAT32, 2, (int64_t)2, (int64_t)2);
+  Tensor *y = tensor_binary(BIN_MUL, x, x), *s = tensor_sum(y, NULL, 0, false);
+  Tensor *i = tt_iota(DT_INT64, 2, (int64_t)2, (int64_t)2), *ii = tensor_mm(i, i);
+  ck_assert_msg(s && ii, "%s", tensor_error());
+  ck_assert_msg(!openblas_mapped(), "OpenBLAS is loaded before any float product");
+  check_blas_products(DT_FLOAT32);
+  ck_assert_msg(openblas_mapped(), "a float product ran without loading OpenBLAS");
+  check_blas_products(DT_FLOAT64);
+  Tensor *rel[] = {x, y, s, i, ii};
+  for (int k = 0; k < 5; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+/* A library that is missing, or is not a CBLAS, is an error naming it and
+ * the package to install. */
+START_TEST(test_blas_missing_library) {
+  BlasApi api;
+  ck_assert(!tensor_blas_open((const char *const[]){"libag-no-such-blas.so.0", NULL}, &api));
+  ck_assert_msg(strstr(tensor_error(), "libag-no-such-blas.so.0"), "%s", tensor_error());
+  ck_assert_msg(strstr(tensor_error(), "libopenblas0-pthread"), "%s", tensor_error());
+  ck_assert(!tensor_blas_open((const char *const[]){"libm.so.6", NULL}, &api));
+  ck_assert_str_eq(tensor_error(), "matrix products need OpenBLAS, but libm.so.6 has no "
+                                   "cblas_sgemm; install the Debian package libopenblas0-pthread");
+  ck_assert(tensor_blas() != NULL); /* the real one still loads */
+}
+END_TEST
 
 /* Naive (m x k) @ (k x n) through tensor_get_flat on 2-D tensors. */
 static double naive_entry(const Tensor *a, const Tensor *b, int64_t i, int64_t j) {
@@ -216,6 +280,8 @@ static Suite *linalg_suite(void) {
   Suite *s = suite_create("tensor_linalg");
   TCase *tc = tcase_create("linalg");
   tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, test_blas_loaded_lazily);
+  tcase_add_test(tc, test_blas_missing_library);
   tcase_add_test(tc, test_mm_layouts);
   tcase_add_test(tc, test_matmul_rules);
   tcase_add_test(tc, test_bmm_mv_int);
