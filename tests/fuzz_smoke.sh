@@ -24,13 +24,8 @@ die() { echo "fuzz_smoke.sh: $*" >&2; exit 2; }
 [ $# -ge 1 ] || die "usage: fuzz_smoke.sh AG_BINARY [COUNT]"
 
 ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
-AG=$1
-case "$AG" in
-  /*) ;;
-  */*) AG="$PWD/$AG" ;;
-  *) if [ -e "$AG" ]; then AG="$PWD/$AG"; else AG=$(command -v -- "$AG") || die "interpreter not found: $1"; fi ;;
-esac
-[ -x "$AG" ] || die "interpreter not found or not executable: $AG"
+. "$ROOT/tests/fuzz/common.sh"
+resolve_ag "$1"
 
 # A sanitizer build runs several times slower: fewer inputs by default there.
 DEFAULT_COUNT=3000
@@ -138,15 +133,7 @@ export -f fuzz_one fuzz_batch
 find "$WORK/cases" -maxdepth 1 -name 'case_*.ag' | LC_ALL=C sort |
   xargs -P "$JOBS" -n 25 bash -c 'fuzz_batch "$@"' fuzz_worker >"$WORK/results/all"
 
-passed=$(grep -c '^ok ' "$WORK/results/all")
-failed=$(grep -c '^FAIL ' "$WORK/results/all")
-grep '^FAIL ' "$WORK/results/all" | LC_ALL=C sort | head -n 50
-[ "$failed" -gt 50 ] && echo "... and $((failed - 50)) more (see build/fuzz-failures/)"
-missing=$((COUNT - passed - failed))
-if [ $missing -ne 0 ]; then
-  echo "FAIL $missing inputs produced no result"
-  failed=$((failed + missing))
-fi
+count_results "$WORK/results/all" "$COUNT" inputs
 echo "fuzz: seed $SEED, $COUNT inputs, each through ag --check, ag --dis (if it compiles) and ag"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

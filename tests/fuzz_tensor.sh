@@ -30,13 +30,8 @@ die() { echo "fuzz_tensor.sh: $*" >&2; exit 2; }
 [ $# -ge 1 ] || die "usage: fuzz_tensor.sh AG_BINARY [COUNT]"
 
 ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
-AG=$1
-case "$AG" in
-  /*) ;;
-  */*) AG="$PWD/$AG" ;;
-  *) if [ -e "$AG" ]; then AG="$PWD/$AG"; else AG=$(command -v -- "$AG") || die "interpreter not found: $1"; fi ;;
-esac
-[ -x "$AG" ] || die "interpreter not found or not executable: $AG"
+. "$ROOT/tests/fuzz/common.sh"
+resolve_ag "$1"
 command -v python3 >/dev/null || die "python3 is needed to generate the programs"
 
 COUNT=${2:-${FUZZ_COUNT:-600}}
@@ -130,15 +125,7 @@ export -f fuzz_one fuzz_batch
 find "$WORK/cases" -maxdepth 1 -name 'case_*.ag' | LC_ALL=C sort |
   xargs -P "$JOBS" -n 20 bash -c 'fuzz_batch "$@"' fuzz_worker >"$WORK/results/all"
 
-passed=$(grep -c '^ok ' "$WORK/results/all")
-failed=$(grep -c '^FAIL ' "$WORK/results/all")
-grep '^FAIL ' "$WORK/results/all" | LC_ALL=C sort | head -n 50
-[ "$failed" -gt 50 ] && echo "... and $((failed - 50)) more (see build/fuzz-failures/)"
-missing=$((COUNT - passed - failed))
-if [ $missing -ne 0 ]; then
-  echo "FAIL $missing programs produced no result"
-  failed=$((failed + missing))
-fi
+count_results "$WORK/results/all" "$COUNT" programs
 passed=$((passed + 6 - probe_failed))
 failed=$((failed + probe_failed))
 echo "fuzz_tensor: 6 Ctrl-C probes; seed $SEED, $COUNT generated tensor programs through $AG"
