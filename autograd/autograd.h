@@ -148,6 +148,7 @@ typedef struct GradNode GradNode;
   X(ZeroBackward0)                                                              \
   X(UniformBackward0)                                                           \
   X(NormalBackward0)                                                            \
+  X(NotImplemented) /* an op PyTorch has no derivative for: backward fails */   \
   X(CustomBackward) /* an Ag Function subclass: prints as <NAMEBackward> */
 
 typedef enum {

@@ -202,6 +202,13 @@ static bool d_remainder(GradNode *n, Tensor *const *g, Tensor **out, const bool 
   return done(&s, n, out);
 }
 
+/* Recorded where PyTorch records NotImplemented (remainder with a number
+ * first): the graph shows the edge, backward fails with PyTorch's error. */
+static bool d_not_implemented(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  tensor_set_error("derivative for aten::%s is not implemented", node_p(n)->aten);
+  return false;
+}
+
 /* maximum/minimum: the gradient goes to the winner, split evenly on ties. */
 static bool d_extremum2(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs,
                         BinaryOp wins) {
@@ -952,5 +959,6 @@ const AgDerivFn ag_derivatives[AG_NODE_COUNT] = {
     F(ZeroBackward0, d_zero),
     F(UniformBackward0, d_zero),
     F(NormalBackward0, d_zero),
+    F(NotImplemented, d_not_implemented),
     /* AccumulateGrad and CustomBackward are run by the engine itself. */
 };

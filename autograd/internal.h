@@ -69,6 +69,7 @@ typedef struct {
   IndexItem *items; /* owned; tensor items hold retained aliases */
   int nitems;
   int64_t *geom; /* owned: a view's region in its contiguous base (AgGeom layout) */
+  const char *aten; /* NotImplemented: the ATen op its error names */
   /* items when there is a single item (a select or a slice), so that most
    * index nodes allocate nothing more */
   IndexItem item_inline;

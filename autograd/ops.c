@@ -212,6 +212,15 @@ Tensor *ag_scalar_binary(BinaryOp op, double s, Tensor *a) {
     if (n && op == BIN_POW) node_save(n, 0, "result", out, true);
     return ag_record_finish(n, out);
   }
+  case BIN_MOD: { /* __rmod__: PyTorch has no derivative for remainder(Scalar, Tensor) */
+    Tensor *st = tensor_scalar(tensor_scalar_result_type(a->dtype, s), s);
+    Tensor *out = st ? tensor_binary(op, st, a) : NULL;
+    tensor_release(st);
+    if (!ag_record_wanted(&a, 1, out)) return out;
+    GradNode *n = ag_record_node_params(AG_NODE_NotImplemented, &a, 1, 0, 1);
+    if (n) node_params(n)->aten = "remainder";
+    return ag_record_finish(n, out);
+  }
   default: { /* a 0-d operand promotes like the number: 1.5 == int_t compares 1.5 */
     Tensor *st = tensor_scalar(tensor_scalar_result_type(a->dtype, s), s);
     Tensor *out = st ? ag_binary(op, st, a) : NULL;
