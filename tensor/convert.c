@@ -107,6 +107,16 @@ static const IterInner convert_kernels[DT_COUNT][DT_COUNT] = {
 
 /* dst = src (src broadcast to dst's shape, already checked), converting dtype. */
 bool tensor_copy_raw(Tensor *dst, const Tensor *src) {
+  /* Small, contiguous, one dtype (a gradient written into its slot of a
+   * zeros tensor, a clone): src broadcasts to dst, so equal counts mean the
+   * same elements in the same order. Big copies keep the iterator, which
+   * splits them across the workers and polls Ctrl-C. */
+  if (dst->dtype == src->dtype && dst->numel == src->numel && dst->numel <= ITER_CHUNK &&
+      tensor_is_contiguous(dst) && tensor_is_contiguous(src)) {
+    if (dst->numel > 0)
+      memmove(tensor_data(dst), tensor_data(src), (size_t)dst->numel * dtype_size(dst->dtype));
+    return true;
+  }
   TensorIter it;
   tensor_iter_init(&it, dst->ndim, dst->shape);
   tensor_iter_add(&it, dst);

@@ -853,6 +853,31 @@ START_TEST(test_single_element_arithmetic) {
 }
 END_TEST
 
+/* Small contiguous copies of one dtype take a plain memory copy: shapes that
+ * differ only by leading ones, a broadcast scalar, a view into a bigger
+ * tensor and a mixed-dtype copy must all land where the iterator puts them. */
+START_TEST(test_small_copies) {
+  Tensor *flat = tt_make(DT_FLOAT32, 1, (int64_t[]){3}, (double[]){1, 2, 3});
+  Tensor *row = tensor_zeros(DT_FLOAT32, 2, (int64_t[]){1, 3});
+  ck_assert(tensor_copy_(row, flat)); /* [3] into [1, 3] */
+  for (int i = 0; i < 3; i++) ck_assert(tensor_get_flat(row, i) == i + 1);
+  Tensor *one = tensor_scalar(DT_FLOAT32, 7);
+  Tensor *sevens = tensor_zeros(DT_FLOAT32, 1, (int64_t[]){3});
+  ck_assert(tensor_copy_(sevens, one)); /* broadcast: 1 element into 3 */
+  for (int i = 0; i < 3; i++) ck_assert(tensor_get_flat(sevens, i) == 7);
+  Tensor *grid = tensor_zeros(DT_FLOAT32, 2, (int64_t[]){2, 3});
+  Tensor *second = tensor_select(grid, 0, 1);
+  ck_assert(tensor_copy_(second, flat)); /* into the second row only */
+  ck_assert(tensor_get_flat(grid, 0) == 0 && tensor_get_flat(grid, 3) == 1 &&
+            tensor_get_flat(grid, 5) == 3);
+  Tensor *wide = tensor_zeros(DT_FLOAT64, 1, (int64_t[]){3});
+  ck_assert(tensor_copy_(wide, flat)); /* converted by the iterator */
+  ck_assert(tensor_get_flat(wide, 2) == 3);
+  Tensor *all[] = {row, flat, one, sevens, grid, second, wide};
+  for (int i = 0; i < 7; i++) tensor_release(all[i]);
+}
+END_TEST
+
 static Suite *tensor_suite(void) {
   Suite *s = suite_create("tensor");
   TCase *tc = tcase_create("core");
@@ -885,6 +910,7 @@ static Suite *tensor_suite(void) {
   tcase_add_test(tc, test_interrupt);
   tcase_add_test(tc, test_buffer_reuse);
   tcase_add_test(tc, test_single_element_arithmetic);
+  tcase_add_test(tc, test_small_copies);
   suite_add_tcase(s, tc);
   return s;
 }
