@@ -34,15 +34,14 @@ Value vm_map_key_error(AgVM *vm, Value key);
 /* repr() of a value for messages, truncated; written to buf. */
 void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
 
-/* quicken.c: superinstructions. The first opcode byte of a common pair of
- * instructions is overwritten with a fused opcode numbered after OP_COUNT;
- * the second instruction's bytes stay as they were, so a jump into it, or a
+/* quicken.c: superinstructions. The first opcode byte of a common sequence
+ * of instructions is overwritten with a fused opcode numbered after OP_COUNT;
+ * the other instructions' bytes stay as they were, so a jump into them, or a
  * fused opcode falling back to the plain first instruction, still runs the
- * original code. */
+ * original code. The ones from SET_LOCAL_POP to CONST_NOT_EQUAL_JUMP have a
+ * form that takes a number in a register (NUMBER_RESULT in vm.c). */
 #define VM_QUICK_OPCODES(Q)                                                                        \
   Q(SET_LOCAL_POP)     /* SET_LOCAL x; POP */                                                      \
-  Q(GET_LOCAL2)        /* GET_LOCAL a; GET_LOCAL b */                                              \
-  Q(LOCAL_FIELD)       /* GET_LOCAL a; GET_FIELD name */                                           \
   Q(CONST_ADD)         /* CONSTANT number; ADD (and the other arithmetic / comparisons) */         \
   Q(CONST_SUBTRACT)                                                                                \
   Q(CONST_MULTIPLY)                                                                                \
@@ -60,6 +59,14 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
   Q(GREATER_EQUAL_JUMP)                                                                            \
   Q(EQUAL_JUMP)                                                                                    \
   Q(NOT_EQUAL_JUMP)                                                                                \
+  Q(CONST_LESS_JUMP)   /* CONSTANT number; LESS; JUMP_IF_FALSE (and the other comparisons) */      \
+  Q(CONST_LESS_EQUAL_JUMP)                                                                         \
+  Q(CONST_GREATER_JUMP)                                                                            \
+  Q(CONST_GREATER_EQUAL_JUMP)                                                                      \
+  Q(CONST_EQUAL_JUMP)                                                                              \
+  Q(CONST_NOT_EQUAL_JUMP)                                                                          \
+  Q(GET_LOCAL2)        /* GET_LOCAL a; GET_LOCAL b */                                              \
+  Q(LOCAL_FIELD)       /* GET_LOCAL a; GET_FIELD name */                                           \
   Q(LOCAL_CONST_ADD)   /* GET_LOCAL a; CONSTANT number; ADD (and the rest as CONST_) */             \
   Q(LOCAL_CONST_SUBTRACT)                                                                          \
   Q(LOCAL_CONST_MULTIPLY)                                                                          \
@@ -71,12 +78,6 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
   Q(LOCAL_CONST_GREATER_EQUAL)                                                                     \
   Q(LOCAL_CONST_EQUAL)                                                                             \
   Q(LOCAL_CONST_NOT_EQUAL)                                                                         \
-  Q(CONST_LESS_JUMP)   /* CONSTANT number; LESS; JUMP_IF_FALSE (and the other comparisons) */      \
-  Q(CONST_LESS_EQUAL_JUMP)                                                                         \
-  Q(CONST_GREATER_JUMP)                                                                            \
-  Q(CONST_GREATER_EQUAL_JUMP)                                                                      \
-  Q(CONST_EQUAL_JUMP)                                                                              \
-  Q(CONST_NOT_EQUAL_JUMP)                                                                          \
   Q(LOCALS_LESS_JUMP)  /* GET_LOCAL a; GET_LOCAL b; LESS; JUMP_IF_FALSE (and the other comparisons) */ \
   Q(LOCALS_LESS_EQUAL_JUMP)                                                                        \
   Q(LOCALS_GREATER_JUMP)                                                                           \
@@ -88,7 +89,43 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
   Q(LOCAL_CONST_GREATER_JUMP)                                                                      \
   Q(LOCAL_CONST_GREATER_EQUAL_JUMP)                                                                \
   Q(LOCAL_CONST_EQUAL_JUMP)                                                                        \
-  Q(LOCAL_CONST_NOT_EQUAL_JUMP)
+  Q(LOCAL_CONST_NOT_EQUAL_JUMP)                                                                    \
+  Q(LOCALS_ADD)        /* GET_LOCAL a; GET_LOCAL b; ADD (and the other arithmetic) */              \
+  Q(LOCALS_SUBTRACT)                                                                               \
+  Q(LOCALS_MULTIPLY)                                                                               \
+  Q(LOCALS_DIVIDE)                                                                                 \
+  Q(LOCALS_MODULO)                                                                                 \
+  VM_LOCAL_LOCAL_CONST_FORMS(VM_LOCAL_LOCAL_CONST_NAME, Q)                                         \
+  VM_LOOP_HEADS(VM_LOOP_NAME, Q)                                                                   \
+  Q(LOOP_ITER_NEXT)    /* LOOP back to an ITER_NEXT */
+
+/* GET_LOCAL a; GET_LOCAL b; CONSTANT number; OP1; OP2, that is
+ * `a OP2 (b OP1 k)` (`i + j * 3`), for every two arithmetic ops: the quick
+ * opcode LOCAL_<OP2>_LOCAL_CONST_<OP1>. Listed by OP2, then OP1, in the
+ * order of the opcodes ADD .. MODULO (quicken.c computes the opcode). */
+#define VM_LOCAL_LOCAL_CONST_FORMS(X, Q)                                                           \
+  X(Q, ADD, ADD) X(Q, ADD, SUBTRACT) X(Q, ADD, MULTIPLY) X(Q, ADD, DIVIDE) X(Q, ADD, MODULO)       \
+  X(Q, SUBTRACT, ADD) X(Q, SUBTRACT, SUBTRACT) X(Q, SUBTRACT, MULTIPLY) X(Q, SUBTRACT, DIVIDE)     \
+  X(Q, SUBTRACT, MODULO)                                                                           \
+  X(Q, MULTIPLY, ADD) X(Q, MULTIPLY, SUBTRACT) X(Q, MULTIPLY, MULTIPLY) X(Q, MULTIPLY, DIVIDE)     \
+  X(Q, MULTIPLY, MODULO)                                                                           \
+  X(Q, DIVIDE, ADD) X(Q, DIVIDE, SUBTRACT) X(Q, DIVIDE, MULTIPLY) X(Q, DIVIDE, DIVIDE)             \
+  X(Q, DIVIDE, MODULO)                                                                             \
+  X(Q, MODULO, ADD) X(Q, MODULO, SUBTRACT) X(Q, MODULO, MULTIPLY) X(Q, MODULO, DIVIDE)             \
+  X(Q, MODULO, MODULO)
+#define VM_LOCAL_LOCAL_CONST_NAME(Q, op2, op1) Q(LOCAL_##op2##_LOCAL_CONST_##op1)
+
+/* The compare-and-jump superinstructions that a loop's condition becomes:
+ * a LOOP back to one of them is the quick opcode LOOP_<head>, which tests
+ * the condition itself instead of dispatching to it (same order as above,
+ * quicken.c computes the opcode). */
+#define VM_LOOP_HEADS(X, Q)                                                                        \
+  X(Q, LOCALS_LESS_JUMP) X(Q, LOCALS_LESS_EQUAL_JUMP) X(Q, LOCALS_GREATER_JUMP)                    \
+  X(Q, LOCALS_GREATER_EQUAL_JUMP) X(Q, LOCALS_EQUAL_JUMP) X(Q, LOCALS_NOT_EQUAL_JUMP)              \
+  X(Q, LOCAL_CONST_LESS_JUMP) X(Q, LOCAL_CONST_LESS_EQUAL_JUMP) X(Q, LOCAL_CONST_GREATER_JUMP)     \
+  X(Q, LOCAL_CONST_GREATER_EQUAL_JUMP) X(Q, LOCAL_CONST_EQUAL_JUMP)                                \
+  X(Q, LOCAL_CONST_NOT_EQUAL_JUMP)
+#define VM_LOOP_NAME(Q, head) Q(LOOP_##head)
 
 typedef enum {
   QOP_BEFORE_FIRST = OP_COUNT - 1,
@@ -97,6 +134,7 @@ typedef enum {
 #undef VM_QUICK_ENUM
       QOP_END
 } QuickOpCode;
+_Static_assert(QOP_END <= 256, "every opcode, quick ones included, must fit in a byte");
 
 /* Rewrites f's code once (idempotent); called when its first closure is made. */
 void vm_quicken(ObjFunction *f);

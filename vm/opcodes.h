@@ -37,10 +37,20 @@
 #define VAR 99
 
 #include <stdint.h>
+#include <string.h>
 
 /* Little-endian, so that on the usual hosts reading an operand in the
- * dispatch loop compiles to one 16-bit load. */
-static inline uint16_t ag_read_u16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+ * dispatch loop is one 16-bit load (a memcpy there: compilers do not always
+ * merge the two byte loads in the large dispatch function). */
+static inline uint16_t ag_read_u16(const uint8_t *p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint16_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
+#else
+  return (uint16_t)(p[0] | (p[1] << 8));
+#endif
+}
 static inline void ag_write_u16(uint8_t *p, int v) {
   p[0] = (uint8_t)(v & 0xff);
   p[1] = (uint8_t)((v >> 8) & 0xff);

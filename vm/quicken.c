@@ -1,11 +1,12 @@
 /* quicken.c — superinstructions written into a function's code in place
  * (see VM_QUICK_OPCODES in internal.h).
  *
- * Only the first opcode byte of a pair is overwritten; operands and the
- * second instruction stay, so instruction boundaries, jump targets and the
- * line table are unchanged, and a fused opcode that cannot take its fast
+ * Only the first opcode byte of a sequence (two to five instructions, or a
+ * LOOP and the loop condition it jumps back to) is overwritten; operands and
+ * the other instructions stay, so instruction boundaries, jump targets and
+ * the line table are unchanged, and a fused opcode that cannot take its fast
  * path (an operand is not a number, a field is missing) simply runs the
- * original first instruction and continues with the second. */
+ * original first instruction and continues with the rest. */
 #include "vm/internal.h"
 
 static const uint8_t operand_bytes[OP_COUNT] = {
@@ -93,11 +94,30 @@ static int local_const_fused(const Chunk *c, int third) {
   return const_fused(op) - QOP_CONST_ADD + QOP_LOCAL_CONST_ADD;
 }
 
-/* GET_LOCAL a; GET_LOCAL b [; compare; JUMP_IF_FALSE] (`while i < n`) */
-static int locals_fused(const Chunk *c, int third) {
-  if (third >= 0 && third + 3 < c->count && c->code[third + 1] == OP_JUMP_IF_FALSE &&
-      jump_fused(c->code[third]) >= 0) {
+/* The opcode arithmetic below relies on these orders. */
+_Static_assert(OP_MODULO - OP_ADD == 4, "ADD .. MODULO are consecutive");
+_Static_assert(QOP_LOCALS_MODULO - QOP_LOCALS_ADD == 4, "LOCALS_ADD .. LOCALS_MODULO");
+_Static_assert(QOP_LOCAL_MODULO_LOCAL_CONST_MODULO - QOP_LOCAL_ADD_LOCAL_CONST_ADD == 24,
+               "VM_LOCAL_LOCAL_CONST_FORMS is 5 x 5");
+_Static_assert(QOP_LOOP_LOCAL_CONST_NOT_EQUAL_JUMP - QOP_LOOP_LOCALS_LESS_JUMP ==
+                   QOP_LOCAL_CONST_NOT_EQUAL_JUMP - QOP_LOCALS_LESS_JUMP,
+               "VM_LOOP_HEADS follows the compare-and-jump opcodes");
+
+static bool is_arith(int op) { return op >= OP_ADD && op <= OP_MODULO; }
+
+/* GET_LOCAL a; GET_LOCAL b (at next) [; compare; JUMP_IF_FALSE] (`while i < n`)
+ * [; arithmetic] (`i * j`) [; CONSTANT number; arithmetic; arithmetic]
+ * (`i + j * 3`). */
+static int locals_fused(const Chunk *c, int next) {
+  int third = next + 2;
+  if (third + 3 < c->count && c->code[third + 1] == OP_JUMP_IF_FALSE && jump_fused(c->code[third]) >= 0) {
     return jump_fused(c->code[third]) - QOP_LESS_JUMP + QOP_LOCALS_LESS_JUMP;
+  }
+  if (third < c->count && is_arith(c->code[third])) return QOP_LOCALS_ADD + c->code[third] - OP_ADD;
+  if (third + 4 < c->count && is_number_constant(c, third) && is_arith(c->code[third + 3]) &&
+      is_arith(c->code[third + 4])) {
+    int op1 = c->code[third + 3] - OP_ADD, op2 = c->code[third + 4] - OP_ADD;
+    return QOP_LOCAL_ADD_LOCAL_CONST_ADD + 5 * op2 + op1;
   }
   return QOP_GET_LOCAL2;
 }
@@ -105,10 +125,26 @@ static int locals_fused(const Chunk *c, int third) {
 /* GET_LOCAL a; GET_LOCAL b | GET_FIELD name | CONSTANT number; op */
 static int local_fused(const Chunk *c, int next, int third) {
   int second = c->code[next];
-  if (second == OP_GET_LOCAL) return locals_fused(c, third);
+  if (second == OP_GET_LOCAL) return locals_fused(c, next);
   if (second == OP_GET_FIELD) return QOP_LOCAL_FIELD;
   if (third >= 0 && is_number_constant(c, next) && const_op_fused(c, next, c->code[third]) >= 0) {
     return local_const_fused(c, third);
+  }
+  return -1;
+}
+
+/* LOOP back to target: LOOP_<head> when the loop begins with its condition
+ * fused into a compare-and-jump (VM_LOOP_HEADS), or with ITER_NEXT. That
+ * instruction was quickened already, being earlier in the code. */
+static int loop_fused(const Chunk *c, int target) {
+  if (target < 0) return -1;
+  int head = c->code[target];
+  if (head == OP_ITER_NEXT) return QOP_LOOP_ITER_NEXT;
+  if (head >= QOP_LOCALS_LESS_JUMP && head <= QOP_LOCALS_NOT_EQUAL_JUMP) {
+    return QOP_LOOP_LOCALS_LESS_JUMP + head - QOP_LOCALS_LESS_JUMP;
+  }
+  if (head >= QOP_LOCAL_CONST_LESS_JUMP && head <= QOP_LOCAL_CONST_NOT_EQUAL_JUMP) {
+    return QOP_LOOP_LOCAL_CONST_LESS_JUMP + head - QOP_LOCAL_CONST_LESS_JUMP;
   }
   return -1;
 }
@@ -119,6 +155,7 @@ static int fused_opcode(const ObjFunction *f, int pos, int next, int third) {
   const Chunk *c = &f->chunk;
   int first = c->code[pos], second = c->code[next];
   switch (first) {
+  case OP_LOOP: return loop_fused(c, next - ag_read_u16(c->code + pos + 1));
   case OP_SET_LOCAL: return second == OP_POP ? QOP_SET_LOCAL_POP : -1;
   case OP_GET_LOCAL: return local_fused(c, next, third);
   case OP_CONSTANT: return is_number_constant(c, pos) ? constant_fused(c, pos, next, third) : -1;

@@ -24,6 +24,11 @@ volatile sig_atomic_t vm_interrupt_requested = 0;
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(AG_NO_COMPUTED_GOTO)
 #define VM_COMPUTED_GOTO 1
 #endif
+#if defined(__GNUC__) || defined(__clang__)
+#define VM_UNREACHABLE() __builtin_unreachable()
+#else
+#define VM_UNREACHABLE() ((void)0)
+#endif
 
 static inline void push(AgVM *vm, Value v) { *vm->stack_top++ = v; }
 static inline Value pop(AgVM *vm) { return *--vm->stack_top; }
@@ -285,6 +290,15 @@ static inline double number_modulo(double a, double b) {
 
 /* ---- the loop ---- */
 
+/* The quick opcodes from CONST_ADD to CONST_NOT_EQUAL_JUMP are the ones with
+ * an N_ form besides SET_LOCAL_POP (see NUMBER_DISPATCH in run). */
+_Static_assert(QOP_CONST_NOT_EQUAL_JUMP - QOP_CONST_ADD + 1 == 5 + 3 * 6,
+               "CONST_ADD .. CONST_NOT_EQUAL_JUMP are the quick opcodes with N_ forms");
+
+/* The comparisons, for the superinstructions generated from this list. */
+#define VM_COMPARISONS(X)                                                                          \
+  X(LESS, <) X(LESS_EQUAL, <=) X(GREATER, >) X(GREATER_EQUAL, >=) X(EQUAL, ==) X(NOT_EQUAL, !=)
+
 /* The loop keeps the stack top in the local `sp`: vm->stack_top is only
  * current after SYNC(), which every path that may allocate, call or throw
  * runs first; LOAD_SP() takes the stack top back after such a call. */
@@ -294,6 +308,7 @@ static Value run(AgVM *vm, int base) {
   Value *slots;
   Value *constants;
   Value *sp;
+  double num = 0; /* an arithmetic result on its way to the next instruction */
 
 #define LOAD_FRAME()                                                                               \
   do {                                                                                             \
@@ -321,6 +336,18 @@ static Value run(AgVM *vm, int base) {
       PUSH(v);                                                                                     \
     }                                                                                              \
   } while (0)
+#define BOOL_RESULT(b) PUSH_OR_STORE(BOOL_VAL(b))
+/* An arithmetic result d, a double not boxed yet, goes on to the instruction
+ * at ip: the N_ form of that instruction when it has one (it takes the
+ * number as its left operand, or a binary op's right one, in a register),
+ * else d is pushed and the instruction runs as usual. So in `x = x * 2 + 1`
+ * or `if n % 2 == 0` intermediate results never go through the stack, and
+ * NaNs are canonicalised only when a result is stored. */
+#define NUMBER_RESULT(d)                                                                           \
+  do {                                                                                             \
+    num = (d);                                                                                     \
+    NUMBER_DISPATCH();                                                                             \
+  } while (0)
 #define READ_BYTE() (*ip++)
 #define READ_SHORT() (ip += 2, ag_read_u16(ip - 2))
 #define READ_CONSTANT() (constants[READ_SHORT()])
@@ -337,12 +364,12 @@ static Value run(AgVM *vm, int base) {
     if (s_ == CALL_FRAME) LOAD_FRAME();                                                            \
     else LOAD_SP();                                                                                \
   } while (0)
-#define NUMBER_BINARY(op, opcode, make)                                                            \
+#define NUMBER_BINARY(op, opcode, result)                                                          \
   do {                                                                                             \
     Value b_ = sp[-1], a_ = sp[-2];                                                                \
     if (IS_NUMBER(a_) && IS_NUMBER(b_)) {                                                          \
       sp -= 2;                                                                                     \
-      PUSH_OR_STORE(make(AS_NUMBER(a_) op AS_NUMBER(b_)));                                         \
+      result(AS_NUMBER(a_) op AS_NUMBER(b_));                                                      \
     } else {                                                                                       \
       SYNC();                                                                                      \
       Value r_ = vm_binary_op(vm, opcode, a_, b_);                                                 \
@@ -380,15 +407,47 @@ static Value run(AgVM *vm, int base) {
   Q_##name : __attribute__((unused));
 #define VM_DISPATCH() goto dispatch
 #endif
+/* The rest of NUMBER_RESULT. A store into a local, the commonest next
+ * instruction, is tested first; the quick opcodes with N_ forms are
+ * consecutive (internal.h), so one test tells the others apart. */
+#define NUMBER_COMPARE_CASES(name, op)                                                             \
+  case QOP_CONST_##name:                                                                           \
+    goto N_CONST_##name;                                                                           \
+  case QOP_##name##_JUMP:                                                                          \
+    goto N_##name##_JUMP;                                                                          \
+  case QOP_CONST_##name##_JUMP:                                                                    \
+    goto N_CONST_##name##_JUMP;
+#define NUMBER_DISPATCH()                                                                          \
+  do {                                                                                             \
+    if (*ip == QOP_SET_LOCAL_POP) {                                                                \
+      slots[ip[1]] = NUMBER_VAL(num);                                                              \
+      ip += 3;                                                                                     \
+      VM_DISPATCH();                                                                               \
+    }                                                                                              \
+    if (*ip >= QOP_CONST_ADD && *ip <= QOP_CONST_NOT_EQUAL_JUMP) {                                 \
+      switch (*ip++) {                                                                             \
+      case QOP_CONST_ADD: goto N_CONST_ADD;                                                        \
+      case QOP_CONST_SUBTRACT: goto N_CONST_SUBTRACT;                                              \
+      case QOP_CONST_MULTIPLY: goto N_CONST_MULTIPLY;                                              \
+      case QOP_CONST_DIVIDE: goto N_CONST_DIVIDE;                                                  \
+      case QOP_CONST_MODULO: goto N_CONST_MODULO;                                                  \
+        VM_COMPARISONS(NUMBER_COMPARE_CASES)                                                       \
+      default:                                                                                     \
+        VM_UNREACHABLE();                                                                          \
+      }                                                                                            \
+    }                                                                                              \
+    PUSH(NUMBER_VAL(num));                                                                         \
+    VM_DISPATCH();                                                                                 \
+  } while (0)
 /* CONSTANT k; op with a number constant: fast when the left side is a number
  * too, else push the constant and run the plain op that follows. */
-#define CONST_BINARY(op, make)                                                                     \
+#define CONST_BINARY(op, result)                                                                   \
   do {                                                                                             \
     Value b_ = constants[ag_read_u16(ip + 0)], a_ = sp[-1];                                        \
     if (IS_NUMBER(a_)) {                                                                           \
       sp--;                                                                                        \
       ip += 3;                                                                                     \
-      PUSH_OR_STORE(make(AS_NUMBER(a_) op AS_NUMBER(b_)));                                         \
+      result(AS_NUMBER(a_) op AS_NUMBER(b_));                                                      \
     } else {                                                                                       \
       PUSH(b_);                                                                                    \
       ip += 2;                                                                                     \
@@ -396,13 +455,13 @@ static Value run(AgVM *vm, int base) {
   } while (0)
 /* GET_LOCAL a; CONSTANT number; op: fast when the local is a number, else
  * push it and go on with the (quickened) CONSTANT. */
-#define LOCAL_CONST_BINARY(op, make)                                                               \
+#define LOCAL_CONST_BINARY(op, result)                                                             \
   do {                                                                                             \
     Value a_ = slots[ip[0]];                                                                       \
     if (IS_NUMBER(a_)) {                                                                           \
       Value b_ = constants[ag_read_u16(ip + 2)];                                                   \
       ip += 5;                                                                                     \
-      PUSH_OR_STORE(make(AS_NUMBER(a_) op AS_NUMBER(b_)));                                         \
+      result(AS_NUMBER(a_) op AS_NUMBER(b_));                                                      \
     } else {                                                                                       \
       PUSH(a_);                                                                                    \
       ip += 1;                                                                                     \
@@ -447,6 +506,70 @@ static Value run(AgVM *vm, int base) {
       PUSH(a_);                                                                                    \
       ip += 1;                                                                                     \
     }                                                                                              \
+  } while (0)
+/* The arithmetic of ADD .. MODULO on two numbers. */
+#define ARITH_ADD(a, b) ((a) + (b))
+#define ARITH_SUBTRACT(a, b) ((a) - (b))
+#define ARITH_MULTIPLY(a, b) ((a) * (b))
+#define ARITH_DIVIDE(a, b) ((a) / (b))
+#define ARITH_MODULO(a, b) number_modulo(a, b)
+/* GET_LOCAL a; GET_LOCAL b; arithmetic, on two numbers, else GET_LOCAL2
+ * (which goes on with the plain op). */
+#define LOCALS_ARITH(arith)                                                                        \
+  do {                                                                                             \
+    Value a_ = slots[ip[0]], b_ = slots[ip[2]];                                                    \
+    if (!(IS_NUMBER(a_) && IS_NUMBER(b_))) goto Q_GET_LOCAL2;                                      \
+    ip += 4;                                                                                       \
+    NUMBER_RESULT(arith(AS_NUMBER(a_), AS_NUMBER(b_)));                                            \
+  } while (0)
+/* GET_LOCAL a; GET_LOCAL b; CONSTANT number; op1; op2 on two numbers, else
+ * GET_LOCAL2 (which goes on with the quickened CONSTANT). */
+#define LOCAL_LOCAL_CONST(arith2, arith1)                                                          \
+  do {                                                                                             \
+    Value a_ = slots[ip[0]], b_ = slots[ip[2]];                                                    \
+    if (!(IS_NUMBER(a_) && IS_NUMBER(b_))) goto Q_GET_LOCAL2;                                      \
+    double k_ = AS_NUMBER(constants[ag_read_u16(ip + 4)]);                                         \
+    ip += 8;                                                                                       \
+    NUMBER_RESULT(arith2(AS_NUMBER(a_), arith1(AS_NUMBER(b_), k_)));                               \
+  } while (0)
+/* The jump of LOOP (ip past its opcode byte) and the poll for Ctrl-C, with
+ * ip at the loop's start, so that an interrupt's traceback shows it. */
+#define LOOP_BACK()                                                                                \
+  do {                                                                                             \
+    uint16_t offset_ = ag_read_u16(ip);                                                            \
+    ip = ip + 2 - offset_;                                                                         \
+    if (vm_interrupt_requested) {                                                                  \
+      SYNC();                                                                                      \
+      vm_raise_interrupted(vm);                                                                    \
+      THROW();                                                                                     \
+    }                                                                                              \
+  } while (0)
+/* The N_ forms (NUMBER_RESULT) of CONSTANT number; op, of compare;
+ * JUMP_IF_FALSE and of CONSTANT number; compare; JUMP_IF_FALSE. */
+#define NUM_CONST_BINARY(op, result)                                                               \
+  do {                                                                                             \
+    double b_ = AS_NUMBER(constants[ag_read_u16(ip)]);                                             \
+    ip += 3;                                                                                       \
+    result(num op b_);                                                                             \
+  } while (0)
+#define NUM_CONST_COMPARE_JUMP(op)                                                                 \
+  do {                                                                                             \
+    double b_ = AS_NUMBER(constants[ag_read_u16(ip)]);                                             \
+    uint16_t offset_ = ag_read_u16(ip + 4);                                                        \
+    ip += 6;                                                                                       \
+    if (!(num op b_)) ip += offset_;                                                               \
+  } while (0)
+#define NUM_COMPARE_JUMP(op, plain)                                                                \
+  do {                                                                                             \
+    Value a_ = sp[-1];                                                                             \
+    if (!IS_NUMBER(a_)) {                                                                          \
+      PUSH(NUMBER_VAL(num));                                                                       \
+      goto plain;                                                                                  \
+    }                                                                                              \
+    sp--;                                                                                          \
+    uint16_t offset_ = ag_read_u16(ip + 1);                                                        \
+    ip += 3;                                                                                       \
+    if (!(AS_NUMBER(a_) op num)) ip += offset_;                                                    \
   } while (0)
 /* compare; JUMP_IF_FALSE on two numbers, else the plain comparison. */
 #define COMPARE_JUMP(op, plain)                                                                    \
@@ -662,19 +785,19 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(LESS) {
-    NUMBER_BINARY(<, OP_LESS, BOOL_VAL);
+    NUMBER_BINARY(<, OP_LESS, BOOL_RESULT);
     VM_DISPATCH();
   }
   VM_CASE(LESS_EQUAL) {
-    NUMBER_BINARY(<=, OP_LESS_EQUAL, BOOL_VAL);
+    NUMBER_BINARY(<=, OP_LESS_EQUAL, BOOL_RESULT);
     VM_DISPATCH();
   }
   VM_CASE(GREATER) {
-    NUMBER_BINARY(>, OP_GREATER, BOOL_VAL);
+    NUMBER_BINARY(>, OP_GREATER, BOOL_RESULT);
     VM_DISPATCH();
   }
   VM_CASE(GREATER_EQUAL) {
-    NUMBER_BINARY(>=, OP_GREATER_EQUAL, BOOL_VAL);
+    NUMBER_BINARY(>=, OP_GREATER_EQUAL, BOOL_RESULT);
     VM_DISPATCH();
   }
   VM_CASE(IN) {
@@ -682,26 +805,26 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(ADD) {
-    NUMBER_BINARY(+, OP_ADD, NUMBER_VAL);
+    NUMBER_BINARY(+, OP_ADD, NUMBER_RESULT);
     VM_DISPATCH();
   }
   VM_CASE(SUBTRACT) {
-    NUMBER_BINARY(-, OP_SUBTRACT, NUMBER_VAL);
+    NUMBER_BINARY(-, OP_SUBTRACT, NUMBER_RESULT);
     VM_DISPATCH();
   }
   VM_CASE(MULTIPLY) {
-    NUMBER_BINARY(*, OP_MULTIPLY, NUMBER_VAL);
+    NUMBER_BINARY(*, OP_MULTIPLY, NUMBER_RESULT);
     VM_DISPATCH();
   }
   VM_CASE(DIVIDE) {
-    NUMBER_BINARY(/, OP_DIVIDE, NUMBER_VAL);
+    NUMBER_BINARY(/, OP_DIVIDE, NUMBER_RESULT);
     VM_DISPATCH();
   }
   VM_CASE(MODULO) {
     Value b = PEEK(0), a = PEEK(1);
     if (IS_NUMBER(a) && IS_NUMBER(b)) {
       sp -= 2;
-      PUSH_OR_STORE(NUMBER_VAL(number_modulo(AS_NUMBER(a), AS_NUMBER(b))));
+      NUMBER_RESULT(number_modulo(AS_NUMBER(a), AS_NUMBER(b)));
       VM_DISPATCH();
     }
     SLOW_BINARY(OP_MODULO);
@@ -778,13 +901,7 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(LOOP) {
-    uint16_t offset = READ_SHORT();
-    ip -= offset;
-    if (vm_interrupt_requested) {
-      SYNC();
-      vm_raise_interrupted(vm);
-      THROW();
-    }
+    LOOP_BACK();
     VM_DISPATCH();
   }
   VM_CASE(CALL) {
@@ -1073,19 +1190,19 @@ dispatch:
     VM_DISPATCH();
   }
   VM_QUICK_CASE(CONST_ADD) {
-    CONST_BINARY(+, NUMBER_VAL);
+    CONST_BINARY(+, NUMBER_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(CONST_SUBTRACT) {
-    CONST_BINARY(-, NUMBER_VAL);
+    CONST_BINARY(-, NUMBER_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(CONST_MULTIPLY) {
-    CONST_BINARY(*, NUMBER_VAL);
+    CONST_BINARY(*, NUMBER_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(CONST_DIVIDE) {
-    CONST_BINARY(/, NUMBER_VAL);
+    CONST_BINARY(/, NUMBER_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(CONST_MODULO) {
@@ -1093,7 +1210,7 @@ dispatch:
     if (IS_NUMBER(a)) {
       sp--;
       ip += 3;
-      PUSH_OR_STORE(NUMBER_VAL(modulo_by_int(AS_NUMBER(a), AS_NUMBER(b))));
+      NUMBER_RESULT(modulo_by_int(AS_NUMBER(a), AS_NUMBER(b)));
     } else {
       PUSH(b);
       ip += 2;
@@ -1101,27 +1218,27 @@ dispatch:
     VM_DISPATCH();
   }
   VM_QUICK_CASE(CONST_LESS) {
-    CONST_BINARY(<, BOOL_VAL);
+    CONST_BINARY(<, BOOL_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(CONST_LESS_EQUAL) {
-    CONST_BINARY(<=, BOOL_VAL);
+    CONST_BINARY(<=, BOOL_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(CONST_GREATER) {
-    CONST_BINARY(>, BOOL_VAL);
+    CONST_BINARY(>, BOOL_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(CONST_GREATER_EQUAL) {
-    CONST_BINARY(>=, BOOL_VAL);
+    CONST_BINARY(>=, BOOL_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(CONST_EQUAL) {
-    CONST_BINARY(==, BOOL_VAL);
+    CONST_BINARY(==, BOOL_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(CONST_NOT_EQUAL) {
-    CONST_BINARY(!=, BOOL_VAL);
+    CONST_BINARY(!=, BOOL_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(LESS_JUMP) {
@@ -1149,19 +1266,19 @@ dispatch:
     VM_DISPATCH();
   }
   VM_QUICK_CASE(LOCAL_CONST_ADD) {
-    LOCAL_CONST_BINARY(+, NUMBER_VAL);
+    LOCAL_CONST_BINARY(+, NUMBER_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(LOCAL_CONST_SUBTRACT) {
-    LOCAL_CONST_BINARY(-, NUMBER_VAL);
+    LOCAL_CONST_BINARY(-, NUMBER_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(LOCAL_CONST_MULTIPLY) {
-    LOCAL_CONST_BINARY(*, NUMBER_VAL);
+    LOCAL_CONST_BINARY(*, NUMBER_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(LOCAL_CONST_DIVIDE) {
-    LOCAL_CONST_BINARY(/, NUMBER_VAL);
+    LOCAL_CONST_BINARY(/, NUMBER_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(LOCAL_CONST_MODULO) {
@@ -1169,7 +1286,7 @@ dispatch:
     if (IS_NUMBER(a)) {
       Value b = constants[ag_read_u16(ip + 2)];
       ip += 5;
-      PUSH_OR_STORE(NUMBER_VAL(modulo_by_int(AS_NUMBER(a), AS_NUMBER(b))));
+      NUMBER_RESULT(modulo_by_int(AS_NUMBER(a), AS_NUMBER(b)));
     } else {
       PUSH(a);
       ip += 1;
@@ -1177,27 +1294,27 @@ dispatch:
     VM_DISPATCH();
   }
   VM_QUICK_CASE(LOCAL_CONST_LESS) {
-    LOCAL_CONST_BINARY(<, BOOL_VAL);
+    LOCAL_CONST_BINARY(<, BOOL_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(LOCAL_CONST_LESS_EQUAL) {
-    LOCAL_CONST_BINARY(<=, BOOL_VAL);
+    LOCAL_CONST_BINARY(<=, BOOL_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(LOCAL_CONST_GREATER) {
-    LOCAL_CONST_BINARY(>, BOOL_VAL);
+    LOCAL_CONST_BINARY(>, BOOL_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(LOCAL_CONST_GREATER_EQUAL) {
-    LOCAL_CONST_BINARY(>=, BOOL_VAL);
+    LOCAL_CONST_BINARY(>=, BOOL_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(LOCAL_CONST_EQUAL) {
-    LOCAL_CONST_BINARY(==, BOOL_VAL);
+    LOCAL_CONST_BINARY(==, BOOL_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(LOCAL_CONST_NOT_EQUAL) {
-    LOCAL_CONST_BINARY(!=, BOOL_VAL);
+    LOCAL_CONST_BINARY(!=, BOOL_RESULT);
     VM_DISPATCH();
   }
   VM_QUICK_CASE(CONST_LESS_JUMP) {
@@ -1272,6 +1389,66 @@ dispatch:
     LOCAL_CONST_COMPARE_JUMP(!=);
     VM_DISPATCH();
   }
+  VM_QUICK_CASE(LOCALS_ADD) {
+    LOCALS_ARITH(ARITH_ADD);
+  }
+  VM_QUICK_CASE(LOCALS_SUBTRACT) {
+    LOCALS_ARITH(ARITH_SUBTRACT);
+  }
+  VM_QUICK_CASE(LOCALS_MULTIPLY) {
+    LOCALS_ARITH(ARITH_MULTIPLY);
+  }
+  VM_QUICK_CASE(LOCALS_DIVIDE) {
+    LOCALS_ARITH(ARITH_DIVIDE);
+  }
+  VM_QUICK_CASE(LOCALS_MODULO) {
+    LOCALS_ARITH(ARITH_MODULO);
+  }
+#define LOCAL_LOCAL_CONST_CASE(ctx, op2, op1)                                                      \
+  VM_QUICK_CASE(LOCAL_##op2##_LOCAL_CONST_##op1) {                                                 \
+    LOCAL_LOCAL_CONST(ARITH_##op2, ARITH_##op1);                                                   \
+  }
+  VM_LOCAL_LOCAL_CONST_FORMS(LOCAL_LOCAL_CONST_CASE, _)
+#undef LOCAL_LOCAL_CONST_CASE
+#define LOOP_HEAD_CASE(ctx, head)                                                                  \
+  VM_QUICK_CASE(LOOP_##head) {                                                                     \
+    LOOP_BACK();                                                                                   \
+    ip++;                                                                                          \
+    goto Q_##head;                                                                                 \
+  }
+  VM_LOOP_HEADS(LOOP_HEAD_CASE, _)
+#undef LOOP_HEAD_CASE
+  VM_QUICK_CASE(LOOP_ITER_NEXT) {
+    LOOP_BACK();
+    ip++;
+    goto L_ITER_NEXT;
+  }
+
+  /* ---- N_ forms (NUMBER_RESULT): the number `num` is the left operand, or
+   * a binary op's right one, instead of a value on the stack; ip is past the
+   * opcode byte ---- */
+N_CONST_ADD:
+  NUM_CONST_BINARY(+, NUMBER_RESULT);
+N_CONST_SUBTRACT:
+  NUM_CONST_BINARY(-, NUMBER_RESULT);
+N_CONST_MULTIPLY:
+  NUM_CONST_BINARY(*, NUMBER_RESULT);
+N_CONST_DIVIDE:
+  NUM_CONST_BINARY(/, NUMBER_RESULT);
+N_CONST_MODULO: {
+  double b = AS_NUMBER(constants[ag_read_u16(ip)]);
+  ip += 3;
+  NUMBER_RESULT(modulo_by_int(num, b));
+}
+#define NUMBER_COMPARE_FORMS(name, op)                                                             \
+  N_CONST_##name : NUM_CONST_BINARY(op, BOOL_RESULT);                                              \
+  VM_DISPATCH();                                                                                   \
+  N_##name##_JUMP : NUM_COMPARE_JUMP(op, L_##name);                                                \
+  VM_DISPATCH();                                                                                   \
+  N_CONST_##name##_JUMP : NUM_CONST_COMPARE_JUMP(op);                                              \
+  VM_DISPATCH();
+  VM_COMPARISONS(NUMBER_COMPARE_FORMS)
+#undef NUMBER_COMPARE_FORMS
 
 #ifndef VM_COMPUTED_GOTO
   default:
@@ -1308,6 +1485,21 @@ exception:
 #undef LOCALS_COMPARE_JUMP
 #undef LOCAL_CONST_COMPARE_JUMP
 #undef PUSH_OR_STORE
+#undef BOOL_RESULT
+#undef ARITH_ADD
+#undef ARITH_SUBTRACT
+#undef ARITH_MULTIPLY
+#undef ARITH_DIVIDE
+#undef ARITH_MODULO
+#undef LOCALS_ARITH
+#undef LOCAL_LOCAL_CONST
+#undef LOOP_BACK
+#undef NUMBER_RESULT
+#undef NUMBER_DISPATCH
+#undef NUMBER_COMPARE_CASES
+#undef NUM_CONST_BINARY
+#undef NUM_CONST_COMPARE_JUMP
+#undef NUM_COMPARE_JUMP
 #undef VM_CASE
 #undef VM_QUICK_CASE
 #undef VM_DISPATCH

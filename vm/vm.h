@@ -10,8 +10,9 @@
  * arithmetic and comparisons are inlined fast paths; globals are array slots;
  * OP_INVOKE calls a method without allocating a bound method; a call pushes a
  * frame on a preallocated stack and allocates nothing; common instruction
- * pairs and triples are fused into superinstructions in place when a
- * function's first closure is made (quicken.c).
+ * sequences are fused into superinstructions in place when a function's
+ * first closure is made (quicken.c), and an arithmetic result goes on to the
+ * next instruction in a register when that one can take it.
  *
  * Errors: a runtime error is an `Error` instance (fields `message` and
  * `traceback`) thrown through the handler stack, so `try`/`catch` catches it.
