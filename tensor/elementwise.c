@@ -8,9 +8,11 @@
 
 #include "tensor/iter.h"
 #include "tensor/ops.h"
+#include "tensor/parallel.h"
 #include "tensor/tensor_internal.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 const char *const tensor_unary_names[UN_COUNT] = {
@@ -490,50 +492,44 @@ bool tensor_binary_scalar_(BinaryOp op, Tensor *a, double s) {
   DEFINE_UN(op##_f, float, float, EXPR_F)                                                    \
   DEFINE_UN(op##_d, double, double, EXPR_D)
 
-static inline float sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
-static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
-static inline float geluf(float x) { return 0.5f * x * (1.0f + erff(x * (float)M_SQRT1_2)); }
-static inline double gelu(double x) { return 0.5 * x * (1.0 + erf(x * M_SQRT1_2)); }
-
 DEFINE_UN_FLOAT(neg, -x, -x)
 DEFINE_UN(neg_i, int64_t, int64_t, WRAP(-, 0, x))
 DEFINE_UN_FLOAT(abs, fabsf(x), fabs(x))
 DEFINE_UN(abs_i, int64_t, int64_t, x < 0 ? WRAP(-, 0, x) : x)
 DEFINE_UN_FLOAT(sqrt, sqrtf(x), sqrt(x))
-/* float32 exp: PyTorch's own (SLEEF's) values, see vecmath.c */
-static void exp_f(int64_t n, char *const *p, const int64_t *s, const void *ctx) {
-  (void)ctx;
-  tensor_expf_array(n, p[1], s[1], p[0], s[0]);
-}
-DEFINE_UN(exp_d, double, double, exp(x))
-static void log_f(int64_t n, char *const *p, const int64_t *s, const void *ctx) {
-  (void)ctx;
-  tensor_logf_array(n, p[1], s[1], p[0], s[0]);
-}
-DEFINE_UN(log_d, double, double, log(x))
-DEFINE_UN_FLOAT(sin, sinf(x), sin(x))
-DEFINE_UN_FLOAT(cos, cosf(x), cos(x))
-DEFINE_UN_FLOAT(tan, tanf(x), tan(x))
-static void tanh_f(int64_t n, char *const *p, const int64_t *s, const void *ctx) {
-  (void)ctx;
-  tensor_tanhf_array(n, p[1], s[1], p[0], s[0]);
-}
-DEFINE_UN(tanh_d, double, double, tanh(x))
-/* float32 sigmoid as ATen's cpu_kernel_vec runs it: contiguous runs of 16
- * elements take the vector formula (SLEEF exp), the rest the scalar one. */
-static void sigmoid_f(int64_t n, char *const *p, const int64_t *s, const void *ctx) {
-  (void)ctx;
-  bool contiguous = s[0] == sizeof(float) && s[1] == sizeof(float);
-  int64_t vec_end = contiguous ? n / 16 * 16 : 0;
-  for (int64_t i = 0; i < n; i++) {
-    float x = *(const float *)(p[1] + i * s[1]);
-    *(float *)(p[0] + i * s[0]) = i < vec_end ? 1.0f / (1.0f + tensor_expf(0.0f - x)) : sigmoidf(x);
+/* exp, log, sin, cos, tan, tanh, sigmoid and gelu: PyTorch's own (SLEEF's,
+ * oneDNN's) values, run by run as ATen's loops compute them, see vecmath.c */
+#define DEFINE_UN_ATEN(op, UOP)                                                              \
+  static void op##_f(int64_t n, char *const *p, const int64_t *s, const void *ctx) {        \
+    (void)ctx;                                                                               \
+    tensor_vecmath_f32(UOP, n, p[1], s[1], p[0], s[0]);                                      \
+  }                                                                                          \
+  static void op##_d(int64_t n, char *const *p, const int64_t *s, const void *ctx) {        \
+    (void)ctx;                                                                               \
+    tensor_vecmath_f64(UOP, n, p[1], s[1], p[0], s[0]);                                      \
   }
+DEFINE_UN_ATEN(exp, UN_EXP)
+DEFINE_UN_ATEN(log, UN_LOG)
+DEFINE_UN_ATEN(sin, UN_SIN)
+DEFINE_UN_ATEN(cos, UN_COS)
+DEFINE_UN_ATEN(tan, UN_TAN)
+DEFINE_UN_ATEN(tanh, UN_TANH)
+DEFINE_UN_ATEN(sigmoid, UN_SIGMOID)
+/* unary_run's context for a contiguous tensor of more than one element:
+ * PyTorch gives float32 gelu of such a tensor to oneDNN */
+static const int unary_dense_tensor = 1;
+static void gelu_f(int64_t n, char *const *p, const int64_t *s, const void *ctx) {
+  if (ctx == &unary_dense_tensor)
+    tensor_gelu_dense_f32(n, (const float *)p[1], (float *)p[0]);
+  else
+    tensor_vecmath_f32(UN_GELU, n, p[1], s[1], p[0], s[0]);
 }
-DEFINE_UN(sigmoid_d, double, double, sigmoid(x))
 DEFINE_UN_FLOAT(relu, x > 0 ? x : (x != x ? x : 0.0f), x > 0 ? x : (x != x ? x : 0.0))
 DEFINE_UN(relu_i, int64_t, int64_t, x > 0 ? x : 0)
-DEFINE_UN_FLOAT(gelu, geluf(x), gelu(x))
+static void gelu_d(int64_t n, char *const *p, const int64_t *s, const void *ctx) {
+  (void)ctx;
+  tensor_vecmath_f64(UN_GELU, n, p[1], s[1], p[0], s[0]);
+}
 DEFINE_UN_FLOAT(sign, (float)((x > 0) - (x < 0)), (double)((x > 0) - (x < 0)))
 DEFINE_UN(sign_i, int64_t, int64_t, (x > 0) - (x < 0))
 DEFINE_UN_FLOAT(floor, floorf(x), floor(x))
@@ -588,13 +584,142 @@ static bool unary_compute_dtype(UnaryOp op, DType in, DType *ct) {
   return true;
 }
 
+/* Ops whose values depend on how ATen cuts the iteration into rows: SLEEF's
+ * trig functions reduce a whole vector one way or another, cpu_kernel_vec
+ * leaves each row's last elements to the scalar formula. */
+static bool unary_rows_matter(UnaryOp op, DType ct) {
+  return (ct == DT_FLOAT32 || ct == DT_FLOAT64) &&
+         (op == UN_SIN || op == UN_COS || op == UN_TAN || op == UN_SIGMOID || op == UN_GELU);
+}
+
+/* The rows of a unary op over a non-contiguous tensor, and the blocks of
+ * rows the workers take. */
+typedef struct {
+  IterInner fn;
+  int nouter;                         /* outer dims, innermost first */
+  int64_t len, rows;                  /* rows of len elements */
+  int64_t shape[TENSOR_MAX_DIMS];     /* [0] inner, then the outer dims */
+  int64_t stride[2][TENSOR_MAX_DIMS]; /* bytes: output, input */
+  char *base[2];
+  int64_t rows_per_block, blocks_per_row;
+  atomic_bool interrupted;
+} AtenRows;
+
+static void aten_rows_block(int64_t b, void *arg) {
+  AtenRows *r = arg;
+  if (tensor_interrupt_requested) {
+    atomic_store(&r->interrupted, true);
+    return;
+  }
+  /* a block is whole rows, or a piece of one long row cut at a multiple of
+   * ITER_CHUNK (so at a vector boundary) */
+  int64_t first = b / r->blocks_per_row * r->rows_per_block,
+          start = b % r->blocks_per_row * ITER_CHUNK;
+  int64_t last = first + r->rows_per_block < r->rows ? first + r->rows_per_block : r->rows;
+  int64_t n = r->len - start < ITER_CHUNK || r->blocks_per_row == 1 ? r->len - start : ITER_CHUNK;
+  for (int64_t row = first; row < last; row++) {
+    char *ptr[2] = {r->base[0], r->base[1]};
+    int64_t rem = row;
+    for (int d = 1; d <= r->nouter; d++) {
+      int64_t c = rem % r->shape[d];
+      rem /= r->shape[d];
+      for (int k = 0; k < 2; k++) ptr[k] += c * r->stride[k][d];
+    }
+    for (int k = 0; k < 2; k++) ptr[k] += start * r->stride[k][0];
+    int64_t inner[2] = {r->stride[0][0], r->stride[1][0]};
+    r->fn(n, ptr, inner, NULL);
+  }
+}
+
+/* Runs fn over a non-contiguous a in the rows ATen's TensorIterator makes:
+ * dimensions sorted by the input's strides (reorder_dimensions: insertion
+ * sort, a stride of 0 never moves, equal strides put the smaller size
+ * inside), the output allocated in that order, then merged where both are
+ * contiguous; each row goes to the kernel whole. Computed into a buffer laid
+ * out like ATen's output, then copied to out (or in place when out is a). */
+static bool unary_run_aten(IterInner fn, Tensor *out, const Tensor *a) {
+  int nd = a->ndim, perm[TENSOR_MAX_DIMS]; /* perm[0] innermost */
+  for (int i = 0; i < nd; i++) perm[i] = nd - 1 - i;
+  for (int i = 1; i < nd; i++) {
+    for (int d0 = i - 1, d1 = i; d0 >= 0; d0--) {
+      int64_t s0 = a->stride[perm[d0]], s1 = a->stride[perm[d1]];
+      if (s0 == 0 || s1 == 0) continue;
+      if (s0 < s1) break;
+      if (s0 == s1 && a->shape[perm[d0]] <= a->shape[perm[d1]]) continue;
+      int t = perm[d0];
+      perm[d0] = perm[d1];
+      perm[d1] = t;
+      d1 = d0;
+    }
+  }
+  int64_t esize = (int64_t)dtype_size(a->dtype), bstride[TENSOR_MAX_DIMS], bshape[TENSOR_MAX_DIMS];
+  Tensor *buf = NULL;
+  if (out != a) { /* the output ATen would allocate: contiguous in perm order */
+    int64_t st = 1;
+    for (int k = 0; k < nd; k++) {
+      bstride[perm[k]] = st;
+      bshape[nd - 1 - k] = a->shape[perm[k]];
+      st *= a->shape[perm[k]];
+    }
+    buf = tensor_empty(a->dtype, nd, bshape);
+    if (!buf) return false;
+  }
+  AtenRows r = {.fn = fn, .len = 1, .rows_per_block = 1, .blocks_per_row = 1};
+  atomic_init(&r.interrupted, false);
+  r.base[0] = buf ? tensor_data(buf) : tensor_data(out);
+  r.base[1] = tensor_data(a);
+  int m = 0;
+  for (int k = 0; k < nd; k++) {
+    int d = perm[k];
+    if (a->shape[d] == 1) continue;
+    int64_t so = (buf ? bstride[d] : a->stride[d]) * esize, si = a->stride[d] * esize;
+    if (m > 0 && r.stride[0][m - 1] * r.shape[m - 1] == so &&
+        r.stride[1][m - 1] * r.shape[m - 1] == si) {
+      r.shape[m - 1] *= a->shape[d];
+      continue;
+    }
+    r.shape[m] = a->shape[d];
+    r.stride[0][m] = so;
+    r.stride[1][m] = si;
+    m++;
+  }
+  if (m == 0) r.shape[m++] = 1;
+  r.len = r.shape[0];
+  r.nouter = m - 1;
+  r.rows = a->numel / r.len;
+  if (r.len > ITER_CHUNK)
+    r.blocks_per_row = (r.len + ITER_CHUNK - 1) / ITER_CHUNK;
+  else
+    r.rows_per_block = ITER_CHUNK / r.len;
+  int64_t blocks = r.blocks_per_row > 1 ? r.rows * r.blocks_per_row
+                                        : (r.rows + r.rows_per_block - 1) / r.rows_per_block;
+  if (a->numel >= ITER_PARALLEL_MIN) {
+    tensor_parallel_for(blocks, aten_rows_block, &r);
+  } else {
+    for (int64_t b = 0; b < blocks; b++) aten_rows_block(b, &r);
+  }
+  bool ok = !atomic_load(&r.interrupted);
+  if (!ok) tensor_set_error("Interrupted");
+  if (ok && buf) {
+    Tensor *view = tensor_view_of(buf, nd, a->shape, bstride, 0);
+    ok = view && tensor_copy_raw(out, view);
+    tensor_release(view);
+  }
+  tensor_release(buf);
+  return ok;
+}
+
 static bool unary_run(UnaryOp op, DType ct, Tensor *out, const Tensor *a) {
-  if (tensor_iter_run_flat(unary_kernels[op][ct], NULL, out, &a, 1)) return true;
+  bool dense = a->numel > 1 && tensor_is_contiguous(a) && tensor_is_contiguous(out);
+  const void *ctx = dense ? &unary_dense_tensor : NULL;
+  if (tensor_iter_run_flat(unary_kernels[op][ct], ctx, out, &a, 1)) return true;
+  if (unary_rows_matter(op, ct) && a->numel > 0 && !tensor_is_contiguous(a))
+    return unary_run_aten(unary_kernels[op][ct], out, a);
   TensorIter it;
   tensor_iter_init(&it, out->ndim, out->shape);
   tensor_iter_add(&it, out);
   tensor_iter_add(&it, a);
-  return tensor_iter_run(&it, unary_kernels[op][ct], NULL);
+  return tensor_iter_run(&it, unary_kernels[op][ct], ctx);
 }
 
 Tensor *tensor_unary(UnaryOp op, const Tensor *a) {

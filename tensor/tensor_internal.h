@@ -22,6 +22,16 @@ void tensor_logf_array(int64_t n, const void *in, int64_t in_stride, void *out,
 float tensor_tanhf(float x);
 void tensor_tanhf_array(int64_t n, const void *in, int64_t in_stride, void *out,
                         int64_t out_stride);
+/* vecmath.c: exp, log, sin, cos, tan, tanh, sigmoid and gelu over one
+ * innermost run of n elements (byte strides), to the bit as ATen's loops
+ * compute that run; false (nothing done) for the other ops. */
+bool tensor_vecmath_f32(UnaryOp op, int64_t n, const void *in, int64_t in_stride, void *out,
+                        int64_t out_stride);
+bool tensor_vecmath_f64(UnaryOp op, int64_t n, const void *in, int64_t in_stride, void *out,
+                        int64_t out_stride);
+/* float32 gelu of a whole contiguous tensor of more than one element, which
+ * PyTorch computes with oneDNN */
+void tensor_gelu_dense_f32(int64_t n, const float *in, float *out);
 /* sum_f32.c: a float32 sum in ATen's order when the layout allows; false
  * (nothing done) otherwise; true with *out NULL on an error. */
 bool tensor_sum_f32_aten(const Tensor *a, const int *dims, int ndims, bool keepdim, Tensor **out);
