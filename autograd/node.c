@@ -64,7 +64,6 @@ static GradNode *node_alloc(size_t bytes) {
   size_t size = pooled ? cls * NODE_CLASS_STEP : bytes;
   GradNode *n = malloc(size);
   if (!n) return NULL;
-  tensor_heap_advise(n, size);
   n->size_class = pooled ? (uint8_t)cls : NODE_UNPOOLED;
   return n;
 }

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 volatile int tensor_interrupt_requested = 0;
@@ -79,39 +78,6 @@ typedef struct {
 
 static _Thread_local AllocCache cache;
 
-/* Transparent huge pages for a big heap of small structs. A graph of many
- * small ops faults tens of MB of tensor and node structs in 4 KB pages, one
- * kernel fault each (a third of the time of a scalar autograd loop); 2 MB
- * pages cut that to a few dozen faults and spare the TLB. glibc only does
- * this under GLIBC_TUNABLES=glibc.malloc.hugetlb=1, so we mark the brk heap
- * as its tunable would: once the pools' misses have taken HEAP_THP_START
- * bytes (a short script's footprint is unchanged), the untouched part above
- * the block malloc just gave us, then each part malloc grows the heap by
- * (M_TOP_PAD in stdlib/lib.c makes those steps rare: the 2 MB where malloc
- * writes first after a step stays in small pages). */
-#define HEAP_THP_START ((size_t)4 << 20)
-#define HUGE_PAGE ((uintptr_t)2 << 20)
-
-void tensor_heap_advise(void *fresh, size_t size) {
-#if TENSOR_USE_CACHES && defined(__linux__) && defined(MADV_HUGEPAGE)
-  static _Thread_local size_t taken;
-  static _Thread_local uintptr_t advised; /* marked up to here */
-  if (!fresh || (taken += size) < HEAP_THP_START) return;
-  uintptr_t top = (uintptr_t)sbrk(0), at = (uintptr_t)fresh;
-  /* only a block of the brk heap (not of a thread's arena or an mmap) */
-  if (top == (uintptr_t)-1 || at >= top || top - at > ((uintptr_t)1 << 30) || top <= advised)
-    return;
-  uintptr_t from = (at > advised ? at : advised) + size;
-  from = (from + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-  uintptr_t to = top & ~(HUGE_PAGE - 1);
-  if (to > from) madvise((void *)from, to - from, MADV_HUGEPAGE); /* a hint: failure is harmless */
-  advised = top;
-#else
-  (void)fresh;
-  (void)size;
-#endif
-}
-
 static Tensor *tensor_struct_alloc(void) {
   if (TENSOR_USE_CACHES && cache.tensors) {
     FreeBlock *b = cache.tensors;
@@ -121,9 +87,7 @@ static Tensor *tensor_struct_alloc(void) {
     if (cache.tensors) __builtin_prefetch(cache.tensors, 1);
     return (Tensor *)b;
   }
-  Tensor *t = malloc(sizeof(Tensor));
-  tensor_heap_advise(t, sizeof(Tensor));
-  return t;
+  return malloc(sizeof(Tensor));
 }
 
 static void tensor_struct_free(Tensor *t) {

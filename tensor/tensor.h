@@ -105,9 +105,6 @@ void tensor_release(Tensor *t);
 size_t tensor_footprint(const Tensor *t);
 /* Frees this thread's caches of tensor structs and buffers (at exit; optional). */
 void tensor_free_caches(void);
-/* Asks for huge pages on the untouched part of the heap once it is big;
- * called with each block malloc gives a pool of small structs that ran dry. */
-void tensor_heap_advise(void *fresh, size_t size);
 /* While disabled (e.g. during VM teardown), freed tensors and buffers are not cached. */
 void tensor_set_caches_enabled(bool enabled);
 
