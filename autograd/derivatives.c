@@ -307,10 +307,17 @@ static Tensor *normal_pdf(Scope *s, Tensor *x) {
   return muls(s, un(s, UN_EXP, muls(s, mul(s, x, x), -0.5)), 0.3989422804014327);
 }
 
-/* gelu(x) = x * Phi(x): gelu'(x) = Phi(x) + x * phi(x). */
+/* gelu(x) = x * Phi(x): gelu'(x) = Phi(x) + x * phi(x). Without a graph to
+ * record, PyTorch's own kernel (its rounding); with one, the same formula
+ * from differentiable ops. */
 static bool d_gelu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *x = saved(&s, n, 0);
+  if (x && !ag_is_grad_enabled() && G->dtype == x->dtype && G->ndim == x->ndim &&
+      !memcmp(G->shape, x->shape, (size_t)G->ndim * sizeof(int64_t))) {
+    give(out, 0, keep(&s, tensor_gelu_backward(G, x)));
+    return done(&s, n, out);
+  }
   Tensor *cdf = x ? keep(&s, ag_normal_cdf(x)) : NULL;
   give(out, 0, mul(&s, G, add(&s, cdf, mul(&s, x, normal_pdf(&s, x)))));
   return done(&s, n, out);

@@ -291,15 +291,22 @@ Tensor *tensor_softmax_backward(const Tensor *g, const Tensor *y, int dim, bool 
   return o;
 }
 
+/* Errors unless a backward's gradient g and its tensor t have one shape and
+ * one float dtype. */
+static bool backward_operands(const Tensor *g, const Tensor *t, const char *op, const char *what) {
+  if (g->dtype != t->dtype || !dtype_is_float(t->dtype) || g->ndim != t->ndim ||
+      memcmp(g->shape, t->shape, (size_t)g->ndim * sizeof(int64_t)) != 0) {
+    tensor_set_error("%s backward: gradient and %s differ in shape or dtype", op, what);
+    return false;
+  }
+  return true;
+}
+
 /* tanh's backward g * (1 - y*y) as ATen's kernel computes it: compiled with
  * FMA contraction, 1 - y*y is one fused negative multiply-add. Same shape
  * and float dtype for g and y. */
 Tensor *tensor_tanh_backward(const Tensor *g, const Tensor *y) {
-  if (g->dtype != y->dtype || !dtype_is_float(y->dtype) || g->ndim != y->ndim ||
-      memcmp(g->shape, y->shape, (size_t)g->ndim * sizeof(int64_t)) != 0) {
-    tensor_set_error("tanh backward: gradient and output differ in shape or dtype");
-    return NULL;
-  }
+  if (!backward_operands(g, y, "tanh", "output")) return NULL;
   Tensor *cg = tensor_contiguous(g), *cy = cg ? tensor_contiguous(y) : NULL;
   Tensor *o = cy ? tensor_empty(y->dtype, y->ndim, y->shape) : NULL;
   if (o && y->dtype == DT_FLOAT32) {
@@ -313,6 +320,112 @@ Tensor *tensor_tanh_backward(const Tensor *g, const Tensor *y) {
   }
   tensor_release(cg);
   tensor_release(cy);
+  return o;
+}
+
+/* TensorIterator's order of g's and x's dims, innermost first
+ * (reorder_dimensions: an insertion sort by the first operand whose strides
+ * differ and are both nonzero; equal strides put the smaller size inside). */
+static void gelu_backward_order(const Tensor *g, const Tensor *x, int *perm) {
+  int nd = x->ndim;
+  for (int i = 0; i < nd; i++) perm[i] = nd - 1 - i;
+  for (int i = 1; i < nd; i++) {
+    for (int d0 = i - 1, d1 = i; d0 >= 0; d0--) {
+      int cmp = 0;
+      for (int k = 0; k < 2 && cmp == 0; k++) {
+        const Tensor *t = k == 0 ? g : x;
+        int64_t s0 = t->stride[perm[d0]], s1 = t->stride[perm[d1]];
+        if (s0 == 0 || s1 == 0) continue;
+        if (s0 != s1) cmp = s0 < s1 ? -1 : 1;
+        else if (x->shape[perm[d0]] > x->shape[perm[d1]]) cmp = 1;
+      }
+      if (cmp < 0) break;
+      if (cmp > 0) {
+        int t = perm[d0];
+        perm[d0] = perm[d1];
+        perm[d1] = t;
+        d1 = d0;
+      }
+    }
+  }
+}
+
+/* ATen's GeluBackward kernel: the output laid out in the iteration's order,
+ * its runs (dims merged where g and x both allow) one call each */
+static bool gelu_backward_aten(const Tensor *g, const Tensor *x, Tensor *o) {
+  int nd = x->ndim, perm[TENSOR_MAX_DIMS], m = 0;
+  gelu_backward_order(g, x, perm);
+  int64_t bstride[TENSOR_MAX_DIMS], bshape[TENSOR_MAX_DIMS], st = 1;
+  int64_t shape[TENSOR_MAX_DIMS], sg[TENSOR_MAX_DIMS], sx[TENSOR_MAX_DIMS];
+  for (int k = 0; k < nd; k++) {
+    int d = perm[k];
+    bstride[d] = st;
+    bshape[nd - 1 - k] = x->shape[d];
+    st *= x->shape[d];
+    if (x->shape[d] == 1) continue;
+    if (m > 0 && sg[m - 1] * shape[m - 1] == g->stride[d] &&
+        sx[m - 1] * shape[m - 1] == x->stride[d]) {
+      shape[m - 1] *= x->shape[d];
+      continue;
+    }
+    shape[m] = x->shape[d], sg[m] = g->stride[d], sx[m] = x->stride[d];
+    m++;
+  }
+  if (m == 0) shape[m] = 1, sg[m] = sx[m] = 0, m++;
+  Tensor *buf = tensor_empty(x->dtype, nd, bshape);
+  if (!buf) return false;
+  int64_t len = shape[0], rows = o->numel / len;
+  for (int64_t r = 0; r < rows; r++) {
+    int64_t og = 0, ox = 0, rem = r;
+    for (int k = 1; k < m; k++) {
+      int64_t c = rem % shape[k];
+      rem /= shape[k];
+      og += c * sg[k];
+      ox += c * sx[k];
+    }
+    if (x->dtype == DT_FLOAT32)
+      tensor_gelu_backward_row_f32(len, (const float *)tensor_data(g) + og, sg[0],
+                                   (const float *)tensor_data(x) + ox, sx[0],
+                                   (float *)tensor_data(buf) + r * len);
+    else
+      tensor_gelu_backward_row_f64(len, (const double *)tensor_data(g) + og, sg[0],
+                                   (const double *)tensor_data(x) + ox, sx[0],
+                                   (double *)tensor_data(buf) + r * len);
+  }
+  Tensor *view = tensor_view_of(buf, nd, x->shape, bstride, 0);
+  bool ok = view && tensor_copy_raw(o, view);
+  tensor_release(view);
+  tensor_release(buf);
+  return ok;
+}
+
+/* PyTorch gives a contiguous float32 x of more than one element to oneDNN,
+ * per element, so the gradient's layout does not matter (we make it
+ * contiguous unless it is one broadcast value; PyTorch 1.13 returns zeros
+ * and garbage for a permuted one), anything else to ATen's kernel, whose
+ * vector and scalar formulas round differently: where each applies depends
+ * on how the iteration cuts the elements into runs. */
+Tensor *tensor_gelu_backward(const Tensor *g, const Tensor *x) {
+  if (!backward_operands(g, x, "gelu", "input")) return NULL;
+  Tensor *o = tensor_empty(x->dtype, x->ndim, x->shape);
+  if (!o || o->numel == 0) return o;
+  bool g_one = true;
+  for (int d = 0; d < g->ndim; d++) g_one = g_one && (g->stride[d] == 0 || g->shape[d] == 1);
+  if (x->dtype == DT_FLOAT32 && x->numel > 1 && tensor_is_contiguous(x)) {
+    Tensor *cg = g_one ? tensor_retain((Tensor *)g) : tensor_contiguous(g);
+    bool ok = cg && tensor_gelu_backward_dense_f32(o->numel, tensor_data(cg), g_one ? 0 : 1,
+                                                   tensor_data(x), tensor_data(o));
+    tensor_release(cg);
+    if (ok) return o;
+    if (!cg) {
+      tensor_release(o);
+      return NULL;
+    }
+  }
+  if (!gelu_backward_aten(g, x, o)) {
+    tensor_release(o);
+    return NULL;
+  }
   return o;
 }
 

@@ -203,6 +203,9 @@ Tensor *tensor_log_softmax(const Tensor *a, int dim);
 Tensor *tensor_softmax_backward(const Tensor *g, const Tensor *y, int dim, bool log);
 /* g * (1 - y*y) with PyTorch's rounding (g, y: same shape, float). */
 Tensor *tensor_tanh_backward(const Tensor *g, const Tensor *y);
+/* g * gelu'(x) (exact gelu) as PyTorch's GeluBackward0 computes it (g, x:
+ * same shape, float). */
+Tensor *tensor_gelu_backward(const Tensor *g, const Tensor *x);
 typedef enum { RED_NONE, RED_MEAN, RED_SUM } Reduction;
 Tensor *tensor_mse_loss(const Tensor *a, const Tensor *b, Reduction r);
 Tensor *tensor_l1_loss(const Tensor *a, const Tensor *b, Reduction r);

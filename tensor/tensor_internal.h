@@ -32,6 +32,16 @@ bool tensor_vecmath_f64(UnaryOp op, int64_t n, const void *in, int64_t in_stride
 /* float32 gelu of a whole contiguous tensor of more than one element, which
  * PyTorch computes with oneDNN */
 void tensor_gelu_dense_f32(int64_t n, const float *in, float *out);
+/* gelu's backward g * gelu'(x) into a contiguous o (strides in elements):
+ * one innermost run as ATen's GeluBackward kernel computes it, or a whole
+ * contiguous float32 x of more than one element as oneDNN does (false,
+ * nothing done, without AVX2). */
+void tensor_gelu_backward_row_f32(int64_t n, const float *g, int64_t sg, const float *x,
+                                  int64_t sx, float *o);
+void tensor_gelu_backward_row_f64(int64_t n, const double *g, int64_t sg, const double *x,
+                                  int64_t sx, double *o);
+bool tensor_gelu_backward_dense_f32(int64_t n, const float *g, int64_t sg, const float *x,
+                                    float *o);
 /* sum_f32.c: a float32 sum in ATen's order when the layout allows; false
  * (nothing done) otherwise; true with *out NULL on an error. */
 bool tensor_sum_f32_aten(const Tensor *a, const int *dims, int ndims, bool keepdim, Tensor **out);

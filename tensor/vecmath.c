@@ -1209,6 +1209,54 @@ static void sigmoid_vec_f64(int64_t n, const double *a, int64_t sa, double *o) {
   }
 }
 
+/* gelu'(s) as oneDNN's gelu_erf backward computes it, with r = s/sqrt 2:
+ * 1/2 + r e^(-r^2)/sqrt(pi) + erf(r)/2, erf as in gelu_onednn_f32; the
+ * caller multiplies by the gradient. */
+static float gelu_grad_onednn_f32(float s) {
+  float r = s * 0x1.6a09e6p-1f, q = onednn_expf(-(r * r));
+  float pdf = r * 0x1.20dd74p-1f * q; /* 1/sqrt(pi) as a float */
+  float t = 1.0f / __builtin_fmaf(0x1.4f740ap-2f, fabsf(r), 1.0f);
+  float p = __builtin_fmaf(0x1.0fb844p+0f, t, -0x1.7401c6p+0f);
+  p = __builtin_fmaf(p, t, 0x1.6be1c6p+0f);
+  p = __builtin_fmaf(p, t, -0x1.23531cp-2f);
+  p = __builtin_fmaf(p, t, 0x1.04f20cp-2f);
+  float erf = __builtin_fmaf(-q * t, p, 1.0f);
+  if (signbit(r)) erf = -erf;
+  return __builtin_fmaf(erf, 0.5f, pdf + 0.5f);
+}
+
+static void gelu_backward_onednn_f32(int64_t n, const float *g, int64_t sg, const float *x,
+                                     float *o) {
+  for (int64_t i = 0; i < n; i++) o[i] = g[i * sg] * gelu_grad_onednn_f32(x[i]);
+}
+
+/* ATen's vector formula for gelu's backward, g * (cdf + x pdf) with
+ * cdf = 0.5 (1 + erf(x / sqrt 2)), pdf = e^(x x -0.5) / sqrt(2 pi): over n
+ * elements (n % 8 == 0, resp. 4), each of g and x contiguous or (stride 0)
+ * one value. GCC contracts cdf + x * pdf into an FMA there. */
+static void gelu_backward_vec_f32(int64_t n, const float *g, int64_t sg, const float *x,
+                                  int64_t sx, float *o) {
+  for (int64_t i = 0; i < n; i += 8) {
+    F8 xv = sx ? _mm256_loadu_ps(x + i) : f8(*x), gv = sg ? _mm256_loadu_ps(g + i) : f8(*g);
+    F8 cdf = f8(0.5f) * (f8(1.0f) + erf_f8(xv * f8((float)M_SQRT1_2)));
+    float e[8];
+    _mm256_storeu_ps(e, xv * xv * f8(-0.5f));
+    for (int k = 0; k < 8; k++) e[k] = tensor_expf(e[k]); /* SLEEF's expf has no lane dependence */
+    F8 pdf = f8((float)(M_2_SQRTPI * M_SQRT1_2 * 0.5)) * _mm256_loadu_ps(e);
+    _mm256_storeu_ps(o + i, gv * _mm256_fmadd_ps(xv, pdf, cdf));
+  }
+}
+
+static void gelu_backward_vec_f64(int64_t n, const double *g, int64_t sg, const double *x,
+                                  int64_t sx, double *o) {
+  for (int64_t i = 0; i < n; i += 4) {
+    D4 xv = sx ? _mm256_loadu_pd(x + i) : d4(*x), gv = sg ? _mm256_loadu_pd(g + i) : d4(*g);
+    D4 cdf = d4(0.5) * (d4(1.0) + erf_d4(xv * d4(M_SQRT1_2)));
+    D4 pdf = d4(M_2_SQRTPI * M_SQRT1_2 * 0.5) * exp_d4(xv * xv * d4(-0.5));
+    _mm256_storeu_pd(o + i, gv * _mm256_fmadd_pd(xv, pdf, cdf));
+  }
+}
+
 #pragma GCC pop_options
 
 /* ---- entry points ---- */
@@ -1313,5 +1361,46 @@ bool tensor_vecmath_f64(UnaryOp op, int64_t n, const void *in, int64_t in_stride
     for (int64_t i = 0; i < n; i++)
       *(double *)(o + i * out_stride) = libm(*(const double *)(a + i * in_stride));
   }
+  return true;
+}
+
+/* ATen's scalar formula (the C library's erf and exp, no FMA) */
+static inline float gelu_backward_scalar_f32(float g, float x) {
+  float cdf = 0.5f * (1.0f + erff(x * (float)M_SQRT1_2));
+  float pdf = (float)(M_2_SQRTPI * M_SQRT1_2 * 0.5) * expf(x * x * -0.5f);
+  return g * (cdf + x * pdf);
+}
+
+static inline double gelu_backward_scalar_f64(double g, double x) {
+  double cdf = 0.5 * (1.0 + erf(x * M_SQRT1_2));
+  double pdf = (M_2_SQRTPI * M_SQRT1_2 * 0.5) * exp(x * x * -0.5);
+  return g * (cdf + x * pdf);
+}
+
+/* cpu_kernel_vec's split for a binary op: vectors while both inputs are
+ * contiguous or one of them is a single value, 16 floats / 8 doubles a step */
+static int64_t vec_part2(int64_t n, int64_t sg, int64_t sx, int64_t per_step) {
+  bool ok = (sg == 1 && sx == 1) || (sg == 0 && sx == 1) || (sg == 1 && sx == 0);
+  return ok && cpu_has_avx2_fma() ? n / per_step * per_step : 0;
+}
+
+void tensor_gelu_backward_row_f32(int64_t n, const float *g, int64_t sg, const float *x,
+                                  int64_t sx, float *o) {
+  int64_t v = vec_part2(n, sg, sx, 16);
+  if (v) gelu_backward_vec_f32(v, g, sg, x, sx, o);
+  for (int64_t i = v; i < n; i++) o[i] = gelu_backward_scalar_f32(g[i * sg], x[i * sx]);
+}
+
+void tensor_gelu_backward_row_f64(int64_t n, const double *g, int64_t sg, const double *x,
+                                  int64_t sx, double *o) {
+  int64_t v = vec_part2(n, sg, sx, 8);
+  if (v) gelu_backward_vec_f64(v, g, sg, x, sx, o);
+  for (int64_t i = v; i < n; i++) o[i] = gelu_backward_scalar_f64(g[i * sg], x[i * sx]);
+}
+
+bool tensor_gelu_backward_dense_f32(int64_t n, const float *g, int64_t sg, const float *x,
+                                    float *o) {
+  if (!cpu_has_avx2_fma()) return false;
+  gelu_backward_onednn_f32(n, g, sg, x, o);
   return true;
 }
