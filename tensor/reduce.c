@@ -334,7 +334,7 @@ static DType sum_dtype(DType dt) { return dtype_is_float(dt) ? dt : DT_INT64; }
 
 Tensor *tensor_sum(const Tensor *a, const int *dims, int ndims, bool keepdim) {
   Tensor *out;
-  if (tensor_sum_f32_aten(a, dims, ndims, keepdim, &out)) return out; /* PyTorch's rounding */
+  if (tensor_sum_aten(a, dims, ndims, keepdim, &out)) return out; /* PyTorch's rounding */
   return reduce_op(RED_KIND_SUM, a, dims, ndims, keepdim, sum_dtype(a->dtype), NULL);
 }
 

@@ -42,9 +42,9 @@ void tensor_gelu_backward_row_f64(int64_t n, const double *g, int64_t sg, const 
                                   int64_t sx, double *o);
 bool tensor_gelu_backward_dense_f32(int64_t n, const float *g, int64_t sg, const float *x,
                                     float *o);
-/* sum_f32.c: a float32 sum in ATen's order when the layout allows; false
- * (nothing done) otherwise; true with *out NULL on an error. */
-bool tensor_sum_f32_aten(const Tensor *a, const int *dims, int ndims, bool keepdim, Tensor **out);
+/* sum_aten.c: a float32/float64 sum in ATen's order when the layout allows;
+ * false (nothing done) otherwise; true with *out NULL on an error. */
+bool tensor_sum_aten(const Tensor *a, const int *dims, int ndims, bool keepdim, Tensor **out);
 bool tensor_norm2_f32_aten(const Tensor *a, const int *dims, int ndims, bool keepdim, Tensor **out);
 double tensor_load_double(DType dt, const void *p);
 void tensor_store_double(DType dt, void *p, double v);
