@@ -762,7 +762,7 @@ static bool d_softmax_plain(GradNode *n, Tensor *const *g, Tensor **out, bool lo
 }
 
 static bool plain_backward_ok(Tensor *grad) {
-  return !ag_is_grad_enabled() && grad->dtype == DT_FLOAT32;
+  return !ag_is_grad_enabled() && (grad->dtype == DT_FLOAT32 || grad->dtype == DT_FLOAT64);
 }
 
 static bool d_softmax(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {

@@ -249,13 +249,43 @@ static void softmax_backward_row_f32(const float *g, const float *y, float *o, i
   }
 }
 
+/* The same for float64: 4 lanes, folded lane by lane as vec_reduce_all
+ * folds doubles. */
+static double reduce_all_dot_f64(const double *g, const double *y, int64_t n) {
+  if (n < 4) {
+    double acc = n > 0 ? g[0] * y[0] : 0.0;
+    for (int64_t i = 1; i < n; i++) acc += g[i] * y[i];
+    return acc;
+  }
+  double v[4];
+  for (int l = 0; l < 4; l++) v[l] = g[l] * y[l];
+  int64_t i = 4;
+  for (; i + 4 <= n; i += 4)
+    for (int l = 0; l < 4; l++) v[l] = fma(g[i + l], y[i + l], v[l]);
+  for (int l = 0; i + l < n; l++) v[l] = fma(g[i + l], y[i + l], v[l]);
+  return ((v[0] + v[1]) + v[2]) + v[3];
+}
+
+/* exp of one double as ATen's vector loop (SLEEF) or its scalar tail computes it */
+static double softmax_exp_f64(double x, bool lane) {
+  double r;
+  if (lane && tensor_vecmath_f64(UN_EXP, 1, &x, sizeof x, &r, sizeof r)) return r;
+  return exp(x);
+}
+
 static void softmax_backward_row_f64(const double *g, const double *y, double *o, int64_t n,
-                                     int64_t inner, bool log) {
-  double sum = 0.0;
-  for (int64_t j = 0; j < n; j++) sum += log ? g[j * inner] : g[j * inner] * y[j * inner];
+                                     int64_t inner, bool log, bool lane) {
+  double sum;
+  if (inner == 1) {
+    sum = log ? reduce_all_sum_f64(g, n) : reduce_all_dot_f64(g, y, n);
+  } else {
+    sum = 0.0;
+    for (int64_t j = 0; j < n; j++)
+      sum = log ? sum + g[j * inner] : fma(g[j * inner], y[j * inner], sum);
+  }
   for (int64_t j = 0; j < n; j++) {
     double gj = g[j * inner], yj = y[j * inner];
-    o[j * inner] = log ? gj - exp(yj) * sum : (gj - sum) * yj;
+    o[j * inner] = log ? fma(-softmax_exp_f64(yj, lane), sum, gj) : (gj - sum) * yj;
   }
 }
 
@@ -283,7 +313,8 @@ Tensor *tensor_softmax_backward(const Tensor *g, const Tensor *y, int dim, bool 
       else
         softmax_backward_row_f64((const double *)tensor_data(cg) + base,
                                  (const double *)tensor_data(cy) + base,
-                                 (double *)tensor_data(o) + base, n, inner, log);
+                                 (double *)tensor_data(o) + base, n, inner, log,
+                                 inner == 1 || r % inner < inner / 4 * 4);
     }
   }
   tensor_release(cg);
