@@ -120,18 +120,7 @@ fuzz_one() {
   done
   echo "ok $name"
 }
-# fuzz_batch CASE_FILE...: one scratch directory per batch of cases
-fuzz_batch() {
-  local dir
-  dir=$(mktemp -d "$WORK/run.XXXXXX") || exit 1
-  cd "$dir" || exit 1
-  for f in "$@"; do fuzz_one "$f"; done 2>/dev/null
-  cd "$WORK" && rm -rf -- "$dir"
-}
-export -f fuzz_one fuzz_batch
-
-find "$WORK/cases" -maxdepth 1 -name 'case_*.ag' | LC_ALL=C sort |
-  xargs -P "$JOBS" -n 25 bash -c 'fuzz_batch "$@"' fuzz_worker >"$WORK/results/all"
+run_cases 25
 
 count_results "$WORK/results/all" "$COUNT" inputs
 echo "fuzz: seed $SEED, $COUNT inputs, each through ag --check, ag --dis (if it compiles) and ag"

@@ -82,7 +82,8 @@ FAILDIR="$ROOT/build/fuzz-failures"
 rm -f -- "$FAILDIR"/tensor_seed"${SEED}"_case_*
 # a failed giant allocation must behave as in the release build (NULL, a clean error)
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1"
-export AG LIMIT WORK FAILDIR SEED
+SCRATCH_FILES="$WORK/corrupt" # each batch gets the corrupt files, as the programs' D
+export AG LIMIT WORK FAILDIR SEED SCRATCH_FILES
 
 # fuzz_one CASE_FILE: prints "ok NAME" or "FAIL NAME: why"; saves failing programs.
 # The cwd is the worker's scratch directory, which is also the program's D.
@@ -111,19 +112,7 @@ fuzz_one() {
   fi
   echo "ok $name"
 }
-# fuzz_batch CASE_FILE...: one scratch directory per batch, holding the corrupt files
-fuzz_batch() {
-  local dir
-  dir=$(mktemp -d "$WORK/run.XXXXXX") || exit 1
-  cp -- "$WORK"/corrupt/* "$dir"/
-  cd "$dir" || exit 1
-  for f in "$@"; do fuzz_one "$f"; done 2>/dev/null
-  cd "$WORK" && rm -rf -- "$dir"
-}
-export -f fuzz_one fuzz_batch
-
-find "$WORK/cases" -maxdepth 1 -name 'case_*.ag' | LC_ALL=C sort |
-  xargs -P "$JOBS" -n 20 bash -c 'fuzz_batch "$@"' fuzz_worker >"$WORK/results/all"
+run_cases 20
 
 count_results "$WORK/results/all" "$COUNT" programs
 passed=$((passed + 6 - probe_failed))

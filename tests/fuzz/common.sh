@@ -27,3 +27,23 @@ count_results() {
     failed=$((failed + missing))
   fi
 }
+
+# fuzz_batch CASE_FILE...: the driver's fuzz_one on each case, in a scratch
+# directory of the batch's own (which scripts may write to), holding a copy
+# of the files in $SCRATCH_FILES when that is set.
+fuzz_batch() {
+  local dir
+  dir=$(mktemp -d "$WORK/run.XXXXXX") || exit 1
+  if [ -n "${SCRATCH_FILES:-}" ]; then cp -- "$SCRATCH_FILES"/* "$dir"/; fi
+  cd "$dir" || exit 1
+  for f in "$@"; do fuzz_one "$f"; done 2>/dev/null
+  cd "$WORK" && rm -rf -- "$dir"
+}
+
+# run_cases BATCH: every $WORK/cases/case_*.ag through fuzz_batch, BATCH cases
+# a worker and $JOBS workers at a time, into $WORK/results/all.
+run_cases() {
+  export -f fuzz_one fuzz_batch
+  find "$WORK/cases" -maxdepth 1 -name 'case_*.ag' | LC_ALL=C sort |
+    xargs -P "$JOBS" -n "$1" bash -c 'fuzz_batch "$@"' fuzz_worker >"$WORK/results/all"
+}
