@@ -112,8 +112,17 @@ const HelpEntry help_table[] = {
     {"Interrupted", HELP_BUILTINS, 0,
      "Interrupted",
      "The Error subclass thrown when Ctrl-C stops a running program; catching it is "
-     "possible but rarely wise.",
+     "possible but rarely wise. Every long operation polls the same Ctrl-C (loops, calls, "
+     "tensor kernels and matrix products, backward, sort, file and import reads, "
+     "compilation), and one Ctrl-C is thrown once.",
      "print(isinstance(Interrupted(\"x\"), Error))"},
+    {"MemoryError", HELP_BUILTINS, 0,
+     "MemoryError",
+     "The Error subclass thrown when memory runs out: a list, string or map too large to "
+     "allocate (a tensor too large fails with an Error naming its size). The program can "
+     "catch it and go on; the REPL does. AG_MEMORY_LIMIT=BYTES (suffixes K, M, G) caps the "
+     "memory of Ag's own objects, e.g. to test this.",
+     "try { let s = \"x\" * 10 ** 15 } catch e { print(type(e)) }"},
     {"clock", HELP_BUILTINS, 0,
      "clock()",
      "Seconds from a monotonic clock, for timing code.",

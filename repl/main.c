@@ -94,8 +94,7 @@ static int parse_options(int argc, char **argv, Options *o) {
 
 static void on_sigint(int sig) {
   (void)sig;
-  if (vm_interrupt_requested) _exit(130); /* a second Ctrl-C while stuck: leave */
-  vm_interrupt_requested = 1;
+  if (tensor_interrupt_requested) _exit(130); /* a second Ctrl-C while stuck: leave */
   tensor_interrupt_requested = 1;
 }
 

@@ -63,7 +63,6 @@ static void on_prompt_sigint(int sig) {
 /* During a run: ask the VM and the tensor loops to stop at their next poll. */
 static void on_run_sigint(int sig) {
   (void)sig;
-  vm_interrupt_requested = 1;
   tensor_interrupt_requested = 1;
   if (run_interrupts == 0) {
     ssize_t ignored = write(STDERR_FILENO, "\n", 1); /* the report starts after the echoed ^C */
@@ -92,7 +91,6 @@ static void set_handler(int sig, void (*fn)(int), bool restart) {
 }
 
 static void begin_run(void) {
-  vm_interrupt_requested = 0;
   tensor_interrupt_requested = 0;
   run_interrupts = 0;
   set_handler(SIGINT, on_run_sigint, true);
@@ -102,7 +100,6 @@ static void end_run(void) {
   fflush(stdout);
   fflush(stderr);
   set_handler(SIGINT, on_prompt_sigint, false);
-  vm_interrupt_requested = 0;
   tensor_interrupt_requested = 0;
 }
 

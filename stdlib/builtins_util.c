@@ -54,10 +54,15 @@ typedef struct {
   const Value *keys;
   bool reverse;
   bool failed;
+  bool interrupted; /* Ctrl-C: a sort of 10^8 items, or of long strings, takes a while */
 } SortContext;
 
 static bool sort_less(SortContext *c, int a, int b) {
   if (c->failed) return false;
+  if (tensor_interrupt_requested) {
+    c->failed = c->interrupted = true;
+    return false;
+  }
   int lt = c->reverse ? vm_less_than(c->vm, c->keys[b], c->keys[a]) : vm_less_than(c->vm, c->keys[a], c->keys[b]);
   if (lt < 0) c->failed = true;
   return lt == 1;
@@ -84,10 +89,17 @@ bool lib_sort_values(AgVM *vm, Value *items, Value *keys, int n, bool reverse) {
   int *idx = malloc(sizeof(int) * (size_t)n);
   int *tmp = malloc(sizeof(int) * (size_t)n);
   Value *sorted = malloc(sizeof(Value) * (size_t)n);
-  if (idx == NULL || tmp == NULL || sorted == NULL) abort();
+  if (idx == NULL || tmp == NULL || sorted == NULL) {
+    free(idx);
+    free(tmp);
+    free(sorted);
+    vm_throw_memory_error(vm, (sizeof(int) * 2 + sizeof(Value)) * (size_t)n);
+    return false;
+  }
   for (int i = 0; i < n; i++) idx[i] = i;
-  SortContext c = {vm, keys ? keys : items, reverse, false};
+  SortContext c = {vm, keys ? keys : items, reverse, false, false};
   merge_sort(&c, idx, tmp, n);
+  if (c.interrupted) vm_throw_interrupted(vm);
   if (!c.failed) {
     for (int i = 0; i < n; i++) sorted[i] = items[idx[i]];
     memcpy(items, sorted, sizeof(Value) * (size_t)n);

@@ -641,7 +641,7 @@ static Value to_list(AgVM *vm, Tensor *t, int d, int64_t *pos) {
   for (int64_t i = 0; i < t->shape[d]; i++) {
     if (tensor_interrupt_requested) {
       vm_pop_root(vm);
-      return vm_throw_error(vm, "Interrupted");
+      return vm_throw_interrupted(vm);
     }
     Value item = to_list(vm, t, d + 1, pos);
     if (IS_EXCEPTION(item)) {

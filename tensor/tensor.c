@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-volatile int tensor_interrupt_requested = 0;
+volatile sig_atomic_t tensor_interrupt_requested = 0;
 
 /* ---- errors ---- */
 

@@ -33,6 +33,7 @@
 #define AG_TENSOR_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -87,9 +88,14 @@ void tensor_set_error(const char *fmt, ...)         /* printf-style */
     __attribute__((format(printf, 1, 2)));
 
 /* ---- interruption ----
- * Long kernels poll this flag (set from a SIGINT handler by the embedder) and
- * fail with the error "Interrupted" when it is set. */
-extern volatile int tensor_interrupt_requested;
+ * The one Ctrl-C flag of the process. It lives here, in the lowest layer, so
+ * that every long loop polls the same flag: tensor kernels and BLAS blocks,
+ * the autograd engine, and above them the VM's loops and calls, sort, file
+ * and import reads and the compiler. The embedder's SIGINT handler sets it;
+ * a kernel that sees it stops with the error "Interrupted" and leaves it
+ * set. Only the layer that reports to the user clears it (the VM, when it
+ * throws its Interrupted exception), so one Ctrl-C is delivered exactly once. */
+extern volatile sig_atomic_t tensor_interrupt_requested;
 
 /* ---- dtypes ---- */
 const char *dtype_name(DType dt);   /* "float32", "float64", "int64", "bool" */

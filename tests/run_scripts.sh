@@ -14,6 +14,9 @@
 #   # expect stderr: TEXT          stderr holds a line equal to TEXT (in this order)
 #   # exit: N                      the expected exit status (default 0, or as above)
 #   # args: A B ...                arguments given to the script (split on blanks)
+#   # env: NAME=VALUE ...          environment variables for the script (split on blanks)
+#   # interrupt after: SECONDS     send one SIGINT (one Ctrl-C) after SECONDS; the script
+#                                  must then stop within 4 more seconds
 # Stdout must equal the `expect:` lines exactly: nothing missing, nothing extra.
 # A file whose first line is "# not a test" (e.g. a module to import) is skipped.
 #
@@ -76,7 +79,7 @@ cd -- "$ROOT" || die "cannot enter $ROOT"
 parse_expectations() {
   : >"$TMP/expected"; : >"$TMP/stderr_expect"; : >"$TMP/cerr"
   awk -v outf="$TMP/expected" -v se="$TMP/stderr_expect" -v ce="$TMP/cerr" -v meta="$TMP/meta" '
-    BEGIN { exitcode = ""; args = ""; rtline = ""; rtmsg = ""; }
+    BEGIN { exitcode = ""; args = ""; rtline = ""; rtmsg = ""; envs = ""; intr = ""; }
     {
       line = $0
       if ((i = index(line, "# expect: ")) > 0) { print substr(line, i + 10) > outf }
@@ -87,21 +90,33 @@ parse_expectations() {
       if ((i = index(line, "# expect stderr: ")) > 0) { print substr(line, i + 17) > se }
       if (match(line, /# exit: *-?[0-9]+/)) { s = substr(line, RSTART, RLENGTH); sub(/# exit: */, "", s); exitcode = s }
       if ((i = index(line, "# args: ")) > 0) { args = substr(line, i + 8) }
+      if ((i = index(line, "# env: ")) > 0) { envs = substr(line, i + 7) }
+      if (match(line, /# interrupt after: *[0-9.]+/)) { s = substr(line, RSTART, RLENGTH); sub(/# interrupt after: */, "", s); intr = s }
     }
     END {
       print exitcode > meta; print args > meta; print rtline > meta; print rtmsg > meta
+      print envs > meta; print intr > meta
     }' "$1"
-  { IFS= read -r exp_exit; IFS= read -r exp_args; IFS= read -r rterr_line; IFS= read -r rterr_msg; } <"$TMP/meta"
+  { IFS= read -r exp_exit; IFS= read -r exp_args; IFS= read -r rterr_line; IFS= read -r rterr_msg
+    IFS= read -r exp_env; IFS= read -r exp_interrupt; } <"$TMP/meta"
 }
 
 # run_one FILE(relative to root): returns 0 if it passes, else prints why into $TMP/why
 run_one() {
   local f=$1 rc
   parse_expectations "$f"
-  local -a argv=()
+  local -a argv=() envv=()
   # shellcheck disable=SC2206
   [ -n "$exp_args" ] && argv=($exp_args)
-  NO_COLOR=1 timeout -k 2 "$LIMIT" "$AG" "$f" "${argv[@]}" </dev/null >"$TMP/out" 2>"$TMP/err"
+  # shellcheck disable=SC2206
+  [ -n "$exp_env" ] && envv=($exp_env)
+  if [ -n "$exp_interrupt" ]; then
+    # --foreground: the one SIGINT goes to ag only, as a Ctrl-C; --preserve-status: ag's own status
+    NO_COLOR=1 env "${envv[@]}" timeout --foreground --preserve-status -s INT -k 4 "$exp_interrupt" \
+      "$AG" "$f" "${argv[@]}" </dev/null >"$TMP/out" 2>"$TMP/err"
+  else
+    NO_COLOR=1 env "${envv[@]}" timeout -k 2 "$LIMIT" "$AG" "$f" "${argv[@]}" </dev/null >"$TMP/out" 2>"$TMP/err"
+  fi
   rc=$?
   : >"$TMP/why"
   if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then

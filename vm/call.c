@@ -116,10 +116,7 @@ static CallStatus stack_overflow(AgVM *vm) {
 }
 
 CallStatus vm_raise_interrupted(AgVM *vm) {
-  vm_interrupt_requested = 0;
-  tensor_interrupt_requested = 0;
-  ObjInstance *err = vm_new_error(vm, vm->interrupted_class, obj_string(vm, "Interrupted"));
-  vm_throw(vm, OBJ_VAL(err));
+  vm_throw_interrupted(vm);
   return CALL_ERROR;
 }
 
@@ -132,7 +129,7 @@ CallStatus vm_call_closure(AgVM *vm, ObjClosure *closure, int argc, int nkw, Obj
   if (vm->frame_count == VM_FRAMES_MAX || vm->stack_top + f->max_slots + 16 > vm->stack_limit) {
     return stack_overflow(vm);
   }
-  if (vm_interrupt_requested) return vm_raise_interrupted(vm);
+  if (tensor_interrupt_requested) return vm_raise_interrupted(vm);
   CallFrame *frame = &vm->frames[vm->frame_count++];
   frame->closure = closure;
   frame->ip = f->chunk.code;

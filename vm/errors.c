@@ -89,7 +89,21 @@ Value vm_throw(AgVM *vm, Value thrown) {
   return VM_EXCEPTION;
 }
 
+Value vm_throw_interrupted(AgVM *vm) {
+  tensor_interrupt_requested = 0;
+  ObjInstance *err = vm_new_error(vm, vm->interrupted_class, obj_string(vm, "Interrupted"));
+  return vm_throw(vm, OBJ_VAL(err));
+}
+
+Value vm_throw_memory_error(AgVM *vm, double bytes) {
+  char buf[96];
+  snprintf(buf, sizeof buf, bytes < 1e15 ? "out of memory (allocating %.0f bytes)" : "out of memory (allocating %.3g bytes)", bytes);
+  ObjInstance *err = vm_new_error(vm, vm->memory_error_class, obj_string(vm, buf));
+  return vm_throw(vm, OBJ_VAL(err));
+}
+
 Value vm_throw_error(AgVM *vm, const char *fmt, ...) {
+  if (tensor_interrupt_requested) return vm_throw_interrupted(vm);
   char buf[1024];
   va_list ap;
   va_start(ap, fmt);
@@ -212,4 +226,5 @@ void vm_install_core(AgVM *vm) {
   ObjNative *str = obj_new_native(vm, "str", error_str, 0, 0, false);
   table_set(vm, &vm->error_class->methods, OBJ_VAL(vm->str_string), OBJ_VAL(str));
   vm->interrupted_class = define_class(vm, "Interrupted", vm->error_class);
+  vm->memory_error_class = define_class(vm, "MemoryError", vm->error_class);
 }

@@ -156,7 +156,7 @@ CallStatus vm_call_method(AgVM *vm, Value method, Value receiver, int argc, int 
                           ObjString *const *kwnames, bool is_init);
 /* receiver.name(args) with the receiver in the callee slot. */
 CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjString *const *kwnames);
-/* Throws Interrupted (Ctrl-C) and clears the flags; returns CALL_ERROR. */
+/* vm_throw_interrupted as a call's status: returns CALL_ERROR. */
 CallStatus vm_raise_interrupted(AgVM *vm);
 
 #endif

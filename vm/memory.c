@@ -295,6 +295,7 @@ static void mark_roots(AgVM *vm) {
   vm_mark_object(vm, (Obj *)vm->compiling_module);
   vm_mark_object(vm, (Obj *)vm->error_class);
   vm_mark_object(vm, (Obj *)vm->interrupted_class);
+  vm_mark_object(vm, (Obj *)vm->memory_error_class);
   vm_mark_object(vm, (Obj *)vm->stdout_obj);
   vm_mark_object(vm, (Obj *)vm->stderr_obj);
   for (int i = 0; i < DT_COUNT; i++) vm_mark_object(vm, (Obj *)vm->dtypes[i]);

@@ -89,17 +89,20 @@ static Value concat_lists(AgVM *vm, ObjList *a, ObjList *b) {
 /* "ab" * 3 and [0] * 3, as in Python. */
 static Value repeat(AgVM *vm, Value seq, double times) {
   if (times != floor(times)) return vm_throw_error(vm, "can only repeat a sequence an integral number of times");
+  /* lengths are ints: a string past 2^30 bytes or a list past 2^28 items is
+   * more than Ag can hold (MemoryError, as Python's for a repeat that large) */
+  double items = (times < 0 ? 0 : times) * (IS_STRING(seq) ? AS_STRING(seq)->length : AS_LIST(seq)->count);
+  if (items > (double)(IS_STRING(seq) ? 1 << 30 : 1 << 28))
+    return vm_throw_memory_error(vm, items * (IS_STRING(seq) ? 1 : sizeof(Value)));
   int64_t n = times < 0 ? 0 : (int64_t)times;
   if (IS_STRING(seq)) {
     ObjString *s = AS_STRING(seq);
-    if (n * (int64_t)s->length > (int64_t)1 << 30) return vm_throw_error(vm, "repeated string is too long");
     VmBuf b;
     vm_buf_init(&b);
     for (int64_t i = 0; i < n; i++) vm_buf_add(&b, s->chars, (size_t)s->length);
     return OBJ_VAL(vm_buf_to_string(vm, &b));
   }
   ObjList *src = AS_LIST(seq);
-  if (n * (int64_t)src->count > (int64_t)1 << 28) return vm_throw_error(vm, "repeated list is too long");
   ObjList *out = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(out));
   for (int64_t i = 0; i < n; i++) {

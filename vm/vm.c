@@ -19,8 +19,6 @@
 #include "vm/internal.h"
 #include "vm/opcodes.h"
 
-volatile sig_atomic_t vm_interrupt_requested = 0;
-
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(AG_NO_COMPUTED_GOTO)
 #define VM_COMPUTED_GOTO 1
 #endif
@@ -538,7 +536,7 @@ static Value run(AgVM *vm, int base) {
   do {                                                                                             \
     uint16_t offset_ = ag_read_u16(ip);                                                            \
     ip = ip + 2 - offset_;                                                                         \
-    if (vm_interrupt_requested) {                                                                  \
+    if (tensor_interrupt_requested) {                                                                  \
       SYNC();                                                                                      \
       vm_raise_interrupted(vm);                                                                    \
       THROW();                                                                                     \
@@ -912,7 +910,7 @@ dispatch:
       ObjClosure *closure = AS_CLOSURE(callee);
       ObjFunction *f = closure->function;
       if (argc == f->arity && !f->has_rest && vm->frame_count < VM_FRAMES_MAX &&
-          sp + f->max_slots + 16 <= vm->stack_limit && !vm_interrupt_requested) {
+          sp + f->max_slots + 16 <= vm->stack_limit && !tensor_interrupt_requested) {
         frame = &vm->frames[vm->frame_count++];
         frame->closure = closure;
         frame->ip = ip = f->chunk.code;

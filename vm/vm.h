@@ -91,9 +91,6 @@ typedef struct AgTensorHooks {
   bool (*to_number)(AgVM *vm, Value v, double *out); /* one-element tensor; throws */
 } AgTensorHooks;
 
-/* Ctrl-C: set by the SIGINT handler, polled by loops and calls. */
-extern volatile sig_atomic_t vm_interrupt_requested;
-
 struct AgVM {
   /* execution */
   Value *stack;
@@ -127,6 +124,7 @@ struct AgVM {
   /* built-in classes and method tables */
   ObjClass *error_class;
   ObjClass *interrupted_class;
+  ObjClass *memory_error_class;
   Table list_methods, map_methods, string_methods;
   ObjInstance *stdout_obj, *stderr_obj;
   ObjDType *dtypes[DT_COUNT];
@@ -203,9 +201,17 @@ Value vm_invoke_cstr(AgVM *vm, Value receiver, const char *name, int argc, const
 Value vm_get_attr(AgVM *vm, Value receiver, ObjString *name);
 Value vm_get_index(AgVM *vm, Value obj, Value index);
 
-/* Raising: both return VM_EXCEPTION. */
+/* Raising: all return VM_EXCEPTION. While a Ctrl-C is pending
+ * (tensor_interrupt_requested), vm_throw_error throws Interrupted instead:
+ * a native or a kernel that stopped for the interrupt reports it as any
+ * other failure, and the user still gets the interrupt, once. */
 Value vm_throw_error(AgVM *vm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 Value vm_throw(AgVM *vm, Value thrown);
+/* Throws Interrupted (Ctrl-C) and clears the interrupt flag. */
+Value vm_throw_interrupted(AgVM *vm);
+/* Throws MemoryError for a failed allocation of `bytes` (a double: the size
+ * asked for may be past what size_t holds). */
+Value vm_throw_memory_error(AgVM *vm, double bytes);
 /* An Error instance (class Error or a subclass) with message and traceback. */
 ObjInstance *vm_new_error(AgVM *vm, ObjClass *klass, ObjString *message);
 /* Takes the pending exception (clearing it). */

@@ -504,11 +504,27 @@ END_TEST
 
 START_TEST(interrupt_flag_raises_interrupted) {
   AgVM *vm = new_vm();
-  vm_interrupt_requested = 1;
+  tensor_interrupt_requested = 1;
   VmResult r = run_source(vm, "let i = 0\nwhile true { i += 1 }\n");
   ck_assert_int_eq(r, VM_RUNTIME_ERROR);
   ck_assert(vm->uncaught_interrupt);
-  ck_assert_int_eq(vm_interrupt_requested, 0);
+  ck_assert_int_eq(tensor_interrupt_requested, 0);
+  vm_free(vm);
+}
+END_TEST
+
+/* A native or kernel that failed while a Ctrl-C was pending reports it as
+ * any error; the VM makes it the one Interrupted, and the next error is plain. */
+START_TEST(pending_interrupt_turns_an_error_into_interrupted_once) {
+  AgVM *vm = new_vm();
+  tensor_interrupt_requested = 1;
+  vm_throw_error(vm, "Interrupted");
+  Value first = vm_take_exception(vm);
+  ck_assert(IS_INSTANCE(first) && AS_INSTANCE(first)->klass == vm->interrupted_class);
+  ck_assert_int_eq(tensor_interrupt_requested, 0);
+  vm_throw_error(vm, "boom");
+  Value second = vm_take_exception(vm);
+  ck_assert(IS_INSTANCE(second) && AS_INSTANCE(second)->klass == vm->error_class);
   vm_free(vm);
 }
 END_TEST
@@ -555,6 +571,7 @@ static Suite *vm_suite(void) {
   tcase_add_test(errors, runtime_errors_are_catchable);
   tcase_add_test(errors, uncaught_error_reports_traceback);
   tcase_add_test(errors, interrupt_flag_raises_interrupted);
+  tcase_add_test(errors, pending_interrupt_turns_an_error_into_interrupted_once);
   tcase_add_test(errors, exit_unwinds_past_handlers);
   tcase_set_timeout(errors, 30);
   suite_add_tcase(s, errors);
