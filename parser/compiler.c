@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "parser/internal.h"
+#include "tensor/tensor.h"
 
 static void statement(Parser *p);
 
@@ -41,18 +42,33 @@ static int column_offset(const char *s, int len, int col) {
   return i;
 }
 
-/* Prints line `line` of the source and a caret under column `col`; a very
- * long line is cut to a window around the column. Tabs are kept so the
- * caret lines up. */
-static void print_source_line(const Parser *p, FILE *out, int line, int col) {
-  const char *s = p->source;
-  if (strncmp(s, "\xEF\xBB\xBF", 3) == 0) s += 3; /* the lexer skips a byte order mark */
-  for (int l = 1; l < line && *s; s++)
+/* The start of line `line` of the source, searched from the last one found. */
+static const char *find_line(Parser *p, int line) {
+  if (p->quoted_start == NULL || line < p->quoted_line) {
+    p->quoted_start = p->source;
+    if (strncmp(p->quoted_start, "\xEF\xBB\xBF", 3) == 0) p->quoted_start += 3; /* the lexer skips a BOM */
+    p->quoted_line = 1;
+  }
+  const char *s = p->quoted_start;
+  int l = p->quoted_line;
+  for (; l < line && *s; s++)
     if (*s == '\n') l++;
+  p->quoted_start = s;
+  p->quoted_line = l;
+  return s;
+}
+
+/* Prints the source line of `tok` and a caret under its column; a very long
+ * line is cut to a window around the column. Tabs are kept so the caret
+ * lines up. */
+static void print_source_line(Parser *p, FILE *out, const Token *tok) {
+  const char *s = find_line(p, tok->line);
   const char *end = strchr(s, '\n');
   int len = end ? (int)(end - s) : (int)strlen(s);
   if (len > 0 && s[len - 1] == '\r') len--;
-  int at = column_offset(s, len, col);
+  /* the token's own offset when it lies in this line (not in an f-string's
+   * field, lexed from a copy): counting columns would rescan a long line */
+  int at = tok->start >= s && tok->start <= s + len ? (int)(tok->start - s) : column_offset(s, len, tok->col);
   int from = len > 160 && at > 80 ? at - 60 : 0;
   while (from > 0 && is_continuation(s[from])) from--;
   int to = from + 160 < len ? from + 160 : len;
@@ -64,8 +80,14 @@ static void print_source_line(const Parser *p, FILE *out, int line, int col) {
   fprintf(out, "%s^%s\n", p->opts->color ? "\033[1;32m" : "", p->opts->color ? "\033[0m" : "");
 }
 
+/* Stops reading the input: from now on the current token is the end of input. */
+static void halt(Parser *p) {
+  p->halted = true;
+  p->current.type = p->next.type = TOK_EOF;
+}
+
 static void verror_at(Parser *p, const Token *tok, const char *fmt, va_list ap) {
-  if (p->panic) return;
+  if (p->panic || p->halted) return;
   p->panic = true;
   bool at_end = is_end_of_input(p, tok);
   if (at_end && p->reported_end) return; /* one "input ended early" message is enough */
@@ -79,7 +101,11 @@ static void verror_at(Parser *p, const Token *tok, const char *fmt, va_list ap) 
           color ? "\033[31m" : "", color ? "\033[39m" : "");
   vfprintf(out, fmt, ap);
   fprintf(out, "%s\n", color ? "\033[0m" : "");
-  print_source_line(p, out, tok->line, tok->col);
+  print_source_line(p, out, tok);
+  if (p->error_count >= PARSE_MAX_ERRORS) {
+    fprintf(out, "%s: too many errors (%d), stopping\n", p->file, p->error_count);
+    halt(p);
+  }
 }
 
 void parse_error_at(Parser *p, const Token *tok, const char *fmt, ...) {
@@ -108,6 +134,16 @@ static void skip_error_tokens(Parser *p) {
 }
 
 void parse_advance(Parser *p) {
+  if (p->halted) return;
+  if (tensor_interrupt_requested) { /* polled per token: a long input, or many errors */
+    FILE *out = p->opts->errors ? p->opts->errors : stderr;
+    fprintf(out, "%s:%d:%d: error: interrupted while compiling\n", p->file, p->current.line, p->current.col);
+    p->error_count++;
+    p->interrupted = true;
+    p->incomplete = false;
+    halt(p);
+    return;
+  }
   p->previous = p->current;
   p->current = p->next;
   p->next = lex_next(p->lexer);
@@ -148,6 +184,7 @@ static void skip_separators(Parser *p) {
 bool parse_enter(Parser *p) {
   if (++p->nesting > PARSE_MAX_NESTING) {
     parse_error_at(p, &p->current, "expression or block nested too deeply");
+    halt(p); /* fatal, as in clang: the closing brackets that follow would each be an error */
     p->nesting--;
     return false;
   }
@@ -1001,6 +1038,7 @@ CompileResult compile_source(AgVM *vm, const char *source, const CompileOptions 
   module_body(&p);
   ObjFunction *fn = end_fn_compiler(&p);
   vm->gc_paused--;
-  CompileResult result = {p.error_count ? NULL : fn, p.error_count, p.error_count > 0 && p.incomplete};
+  CompileResult result = {p.error_count ? NULL : fn, p.error_count, p.error_count > 0 && p.incomplete,
+                          p.interrupted};
   return result;
 }

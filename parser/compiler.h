@@ -11,7 +11,9 @@
  *     <spaces>^
  * to opts->errors; after an error the parser synchronises at the next
  * statement (panic mode), so one mistake gives one message and the rest of the
- * file is still checked (`ag --check` reports them all).
+ * file is still checked (`ag --check` reports them all, up to PARSE_MAX_ERRORS;
+ * finding each message's line goes on from the last, so reporting is linear).
+ * Nesting too deep stops compilation at once, as does Ctrl-C (polled per token).
  */
 #ifndef AG_COMPILER_H
 #define AG_COMPILER_H
@@ -34,6 +36,9 @@ typedef struct {
   /* true when the input ended inside an open bracket, block, string or
    * unfinished expression: the REPL reads another line instead of reporting. */
   bool incomplete;
+  /* Ctrl-C stopped it (tensor_interrupt_requested, which is left set for the
+   * caller to report and clear). */
+  bool interrupted;
 } CompileResult;
 
 CompileResult compile_source(AgVM *vm, const char *source, const CompileOptions *opts);

@@ -23,6 +23,7 @@
 #define PARSE_MAX_UPVALUES 256
 #define PARSE_MAX_HANDLERS 64
 #define PARSE_MAX_NESTING 200 /* expressions and blocks, guards the C stack */
+#define PARSE_MAX_ERRORS 50   /* then compilation stops, as clang's -ferror-limit */
 
 typedef struct {
   const char *name; /* hidden locals start with a space, so no script name matches */
@@ -80,9 +81,16 @@ typedef struct {
   const CompileOptions *opts;
   const char *file;
   const char *source; /* the whole text, for quoting lines in messages */
+  /* The start of line `quoted_line` of source, where the last message's line
+   * was found: messages come in source order, so each search goes on from the
+   * last one and reporting every error costs one pass over the text. */
+  const char *quoted_start;
+  int quoted_line;
   Lexer *lexer;
   Token previous, current, next;
   bool panic;
+  bool halted;      /* too many errors, nesting too deep, or Ctrl-C: the rest is not read */
+  bool interrupted; /* halted by Ctrl-C */
   bool incomplete;
   int error_count;
   int nesting;

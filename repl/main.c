@@ -128,6 +128,10 @@ static int compile_only(AgVM *vm, const Options *o) {
   CompileResult r = compile_source(vm, source, &opts);
   vm->gc_paused--;
   free(source);
+  if (r.interrupted) {
+    tensor_interrupt_requested = 0;
+    return 130;
+  }
   if (r.error_count > 0 || r.function == NULL) return 2;
   if (o->mode == MODE_DIS) dis_function_vm(stdout, vm, r.function);
   return 0;

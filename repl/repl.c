@@ -280,7 +280,9 @@ static void run_function(Repl *r, ObjFunction *function) {
  * complete. */
 static void submit_pending(Repl *r) {
   char *errors = NULL;
+  begin_run(); /* Ctrl-C stops a long compilation too */
   CompileResult result = compile_text(r->vm, r->pending.data, true, &errors);
+  end_run();
   if (result.incomplete) {
     free(errors);
     return;

@@ -1590,6 +1590,11 @@ VmResult vm_run_source(AgVM *vm, const char *source, const char *file) {
   vm->gc_paused++;
   ObjFunction *f = vm->compile_hook(vm, source, file);
   vm->gc_paused--;
+  if (f == NULL && tensor_interrupt_requested) { /* Ctrl-C stopped the compiler, which said so */
+    tensor_interrupt_requested = 0;
+    vm->uncaught_interrupt = true;
+    return VM_RUNTIME_ERROR;
+  }
   if (f == NULL) return VM_COMPILE_ERROR;
   return vm_run_function(vm, f);
 }

@@ -10,6 +10,7 @@
 #include "parser/compiler.h"
 #include "vm/debug.h"
 #include "vm/opcodes.h"
+#include "tensor/tensor.h"
 #include "vm/vm.h"
 
 static AgVM *vm;
@@ -467,6 +468,72 @@ START_TEST(deep_nesting_is_an_error_not_a_crash) {
 }
 END_TEST
 
+/* 32,000 open braces then 32,000 closing ones: one fatal error, not one per '}'. */
+START_TEST(deep_nesting_stops_compilation) {
+  enum { N = 32000 };
+  char *src = malloc(2 * N + 1);
+  memset(src, '{', N);
+  memset(src + N, '}', N);
+  src[2 * N] = '\0';
+  Compiled c = compile_text(src, false);
+  ck_assert_ptr_null(c.result.function);
+  ck_assert_int_eq(c.result.error_count, 1);
+  ck_assert_ptr_nonnull(strstr(c.errors, "nested too deeply"));
+  free(c.errors);
+  free(src);
+}
+END_TEST
+
+/* 100,000 errors: the first PARSE_MAX_ERRORS are reported, then it stops. */
+START_TEST(error_limit_stops_compilation) {
+  enum { N = 100000 };
+  char *src = malloc(2 * N + 1);
+  for (int i = 0; i < N; i++) memcpy(src + 2 * i, ")\n", 2);
+  src[2 * N] = '\0';
+  Compiled c = compile_text(src, false);
+  ck_assert_ptr_null(c.result.function);
+  ck_assert_int_eq(c.result.error_count, 50);
+  ck_assert_ptr_nonnull(strstr(c.errors, "t.ag:50:1: error: "));
+  ck_assert_ptr_nonnull(strstr(c.errors, "t.ag: too many errors (50), stopping\n"));
+  free(c.errors);
+  free(src);
+}
+END_TEST
+
+/* Ctrl-C (the flag a SIGINT handler sets) stops the compiler at its next
+ * token; the flag is left for the caller (the VM) to report and clear. */
+START_TEST(interrupt_stops_compilation) {
+  tensor_interrupt_requested = 1;
+  Compiled c = compile_text("let x = 1\nlet y = (\n", true);
+  ck_assert(c.result.interrupted);
+  ck_assert(!c.result.incomplete);
+  ck_assert_ptr_null(c.result.function);
+  ck_assert_ptr_nonnull(strstr(c.errors, "error: interrupted while compiling"));
+  ck_assert_int_eq(tensor_interrupt_requested, 1);
+  tensor_interrupt_requested = 0;
+  free(c.errors);
+}
+END_TEST
+
+static ObjFunction *quiet_compile_hook(AgVM *hook_vm, const char *source, const char *file) {
+  FILE *sink = fopen("/dev/null", "w");
+  CompileOptions opts = {file, false, sink, false};
+  CompileResult r = compile_source(hook_vm, source, &opts);
+  fclose(sink);
+  return r.function;
+}
+
+/* The same Ctrl-C through the VM: a runtime error with the interrupt flagged (exit 130). */
+START_TEST(interrupted_compilation_is_an_uncaught_interrupt) {
+  vm->compile_hook = quiet_compile_hook;
+  tensor_interrupt_requested = 1;
+  VmResult r = vm_run_source(vm, "let a = 1\n", "t.ag");
+  ck_assert_int_eq(r, VM_RUNTIME_ERROR);
+  ck_assert(vm->uncaught_interrupt);
+  ck_assert_int_eq(tensor_interrupt_requested, 0);
+}
+END_TEST
+
 START_TEST(top_level_globals_may_be_redeclared) {
   compile_ok("let x = 1\nlet x = x + 1\nfn f() {}\nfn f() {}");
 }
@@ -582,6 +649,10 @@ static Suite *compiler_suite(void) {
   tcase_add_test(errors, messages_in_plain_words);
   tcase_add_test(errors, too_many_locals);
   tcase_add_test(errors, deep_nesting_is_an_error_not_a_crash);
+  tcase_add_test(errors, deep_nesting_stops_compilation);
+  tcase_add_test(errors, error_limit_stops_compilation);
+  tcase_add_test(errors, interrupt_stops_compilation);
+  tcase_add_test(errors, interrupted_compilation_is_an_uncaught_interrupt);
   tcase_add_test(errors, top_level_globals_may_be_redeclared);
   suite_add_tcase(s, errors);
   TCase *run = tcase_create("programs");
