@@ -109,6 +109,7 @@ test-only: $(AG_BIN) $(PTYDRIVER) unit
 	sh tests/run_torch_cases.sh $(AG_BIN)
 	sh tests/fuzz_smoke.sh $(AG_BIN)
 	sh tests/fuzz_tensor.sh $(AG_BIN)
+	sh tests/check_hostile_input.sh $(AG_BIN)
 	sh tests/repl/run.sh $(AG_BIN) $(PTYDRIVER)
 
 test: deps

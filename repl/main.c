@@ -4,6 +4,7 @@
  * Exit status: 0 success, 1 uncaught runtime error, 2 usage or syntax error,
  * 130 interrupted by Ctrl-C, or the code given to exit().
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,8 +121,10 @@ static int status_of(AgVM *vm, VmResult r) {
 static int compile_only(AgVM *vm, const Options *o) {
   char *source = vm_read_file(o->file, NULL);
   if (source == NULL) {
-    fprintf(stderr, "ag: cannot open %s\n", o->file);
-    return 2;
+    int err = errno;
+    fprintf(stderr, "ag: cannot open %s: %s\n", o->file, vm_read_problem(err));
+    if (err == EINTR) tensor_interrupt_requested = 0;
+    return err == EINTR ? 130 : 2;
   }
   CompileOptions opts = {o->file, false, stderr, vm->color};
   vm->gc_paused++;

@@ -351,12 +351,13 @@ static void cmd_load(Repl *r, const char *arg) {
     report_error(r, "usage: :load FILE");
     return;
   }
+  begin_run(); /* Ctrl-C stops the read too (e.g. of a pipe) */
   char *source = vm_read_file(arg, NULL);
   if (source == NULL) {
-    report_error(r, "cannot open %s", arg);
+    report_error(r, "cannot open %s: %s", arg, vm_read_problem(errno));
+    end_run();
     return;
   }
-  begin_run();
   VmResult result = vm_run_source(r->vm, source, arg);
   end_run();
   free(source);

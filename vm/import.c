@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "vm/internal.h"
 
@@ -42,9 +43,18 @@ static ObjFunction *compile_module(AgVM *vm, ObjModule *module, const char *sour
 
 /* Registers the module, compiles it and pushes a frame running its top level. */
 static CallStatus start_module(AgVM *vm, ObjString *abs, const char *display) {
-  char *source = vm_read_file(display, NULL);
-  if (source == NULL) {
-    vm_throw_error(vm, "cannot import \"%s\": %s", display, strerror(errno));
+  struct stat st;
+  if (stat(abs->chars, &st) == 0 && !S_ISREG(st.st_mode)) {
+    vm_throw_error(vm, "cannot import \"%s\": not a regular file", display);
+    return CALL_ERROR;
+  }
+  if (stat(abs->chars, &st) == 0 && (uint64_t)st.st_size > VM_SOURCE_MAX) { /* without reading it */
+    vm_throw_error(vm, "cannot import \"%s\": %s", display, vm_read_problem(EFBIG));
+    return CALL_ERROR;
+  }
+  char *source = vm_read_file(abs->chars, NULL);
+  if (source == NULL) { /* EINTR: vm_throw_error makes it the pending Interrupted */
+    vm_throw_error(vm, "cannot import \"%s\": %s", display, vm_read_problem(errno));
     return CALL_ERROR;
   }
   ObjString *name = module_name(vm, display);

@@ -1599,36 +1599,71 @@ VmResult vm_run_source(AgVM *vm, const char *source, const char *file) {
   return vm_run_function(vm, f);
 }
 
-char *vm_read_file(const char *path, size_t *length) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) return NULL;
+/* Reads the rest of f into a malloc'd, NUL-terminated buffer in blocks of at
+ * most 1 MiB, polling Ctrl-C between them; 0 or an errno. */
+static int read_all(FILE *f, char **out, size_t *length) {
   size_t cap = 4096, n = 0;
   char *data = malloc(cap);
-  size_t got;
-  while (data != NULL && (got = fread(data + n, 1, cap - n - 1, f)) > 0) {
-    n += got;
-    if (cap - n - 1 == 0) {
+  if (data == NULL) return ENOMEM;
+  for (;;) {
+    if (tensor_interrupt_requested || n > VM_SOURCE_MAX) break;
+    if (n + 1 == cap) {
       char *grown = realloc(data, cap * 2);
-      if (grown == NULL) free(data);
+      if (grown == NULL) break;
       data = grown;
       cap *= 2;
     }
+    size_t want = cap - n - 1 < ((size_t)1 << 20) ? cap - n - 1 : (size_t)1 << 20;
+    size_t got = fread(data + n, 1, want, f);
+    n += got;
+    if (got < want && (feof(f) || ferror(f))) break;
   }
-  bool failed = ferror(f);
-  fclose(f);
-  if (data == NULL || failed) {
+  int err = tensor_interrupt_requested ? EINTR
+            : n > VM_SOURCE_MAX        ? EFBIG
+            : ferror(f)                ? (errno ? errno : EIO)
+            : !feof(f)                 ? ENOMEM
+                                       : 0;
+  if (err) {
     free(data);
-    return NULL;
+    return err;
   }
   data[n] = '\0';
+  *out = data;
+  *length = n;
+  return 0;
+}
+
+char *vm_read_file(const char *path, size_t *length) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  char *data = NULL;
+  size_t n = 0;
+  int err = read_all(f, &data, &n);
+  fclose(f);
+  if (err) {
+    errno = err;
+    return NULL;
+  }
   if (length) *length = n;
   return data;
 }
 
+const char *vm_read_problem(int err) {
+  if (err == EFBIG) return "larger than the 64 MiB limit of source files";
+  if (err == EINTR) return "Interrupted";
+  return strerror(err);
+}
+
 VmResult vm_run_file(AgVM *vm, const char *path) {
   char *source = vm_read_file(path, NULL);
+  if (source == NULL && errno == EINTR) {
+    tensor_interrupt_requested = 0;
+    vm->uncaught_interrupt = true;
+    fprintf(stderr, "ag: reading %s: Interrupted\n", path);
+    return VM_RUNTIME_ERROR;
+  }
   if (source == NULL) {
-    fprintf(stderr, "ag: cannot open %s: %s\n", path, strerror(errno));
+    fprintf(stderr, "ag: cannot open %s: %s\n", path, vm_read_problem(errno));
     return VM_COMPILE_ERROR;
   }
   VmResult r = vm_run_source(vm, source, path);

@@ -186,8 +186,14 @@ bool vm_get_global(AgVM *vm, const char *name, Value *out);
 VmResult vm_run_source(AgVM *vm, const char *source, const char *file);
 VmResult vm_run_file(AgVM *vm, const char *path);
 VmResult vm_run_function(AgVM *vm, ObjFunction *function);
-/* Reads a whole file (malloc'd, caller frees), or NULL with errno set. */
+/* Source files (scripts, imports) are read up to this size. */
+#define VM_SOURCE_MAX ((size_t)64 << 20)
+/* Reads a whole file (malloc'd, caller frees), or NULL with errno set: EFBIG
+ * past VM_SOURCE_MAX (so /dev/zero ends), EINTR when Ctrl-C stopped the read
+ * (polled between blocks; the interrupt flag stays set for the caller). */
 char *vm_read_file(const char *path, size_t *length);
+/* What went wrong, for an errno left by vm_read_file. */
+const char *vm_read_problem(int err);
 
 /* Calls from C (natives, autograd hooks, nn code). Returns the result or
  * VM_EXCEPTION with the exception pending. */
