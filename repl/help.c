@@ -202,6 +202,10 @@ static int check_module(AgVM *vm, FILE *out, const char *name) {
     fprintf(out, "missing module: %s\n", name);
     return 1;
   }
+  if (!vm_load_module(vm, AS_MODULE(v))) {
+    vm_report_exception(vm, out, false);
+    return 1;
+  }
   char prefix[32];
   snprintf(prefix, sizeof prefix, "%s.", name);
   return check_table(vm, out, &AS_MODULE(v)->names, true, prefix);

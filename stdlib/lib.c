@@ -103,29 +103,33 @@ static const char *embedded_text(const char *file) {
   return NULL;
 }
 
-/* Compiles and runs stdlib/NAME.ag in `module`; false (reported) on error. */
-static bool run_module(AgVM *vm, ObjModule *module, const char *file) {
+/* Compiles and runs stdlib/NAME.ag in `module` (the module loader, at the
+ * module's first use); false after throwing. */
+static bool run_module(AgVM *vm, ObjModule *module) {
+  char file[64];
+  snprintf(file, sizeof file, "%s.ag", module->name->chars);
   const char *text = embedded_text(file);
-  if (text == NULL || vm->compile_hook == NULL) return false;
+  if (text == NULL || vm->compile_hook == NULL) {
+    vm_throw_error(vm, "module %s: no embedded %s", module->name->chars, file);
+    return false;
+  }
   ObjModule *saved = vm->compiling_module;
   vm->compiling_module = module;
   vm->gc_paused++;
   ObjFunction *fn = vm->compile_hook(vm, text, file);
   vm->gc_paused--;
   vm->compiling_module = saved;
-  if (fn == NULL) return false;
+  if (fn == NULL) { /* only if the embedded library itself is broken (or Ctrl-C) */
+    vm_throw_error(vm, "module %s: %s does not compile", module->name->chars, file);
+    return false;
+  }
   vm_push_root(vm, OBJ_VAL(fn));
   ObjClosure *closure = obj_new_closure(vm, fn);
   vm_pop_root(vm);
   vm_push_root(vm, OBJ_VAL(closure));
   Value r = vm_call(vm, OBJ_VAL(closure), 0, NULL);
   vm_pop_root(vm);
-  if (IS_EXCEPTION(r)) {
-    vm_report_exception(vm, stderr, false);
-    return false;
-  }
-  module->state = MODULE_LOADED;
-  return true;
+  return !IS_EXCEPTION(r);
 }
 
 static ObjModule *new_module(AgVM *vm, const char *name) {
@@ -136,14 +140,16 @@ static ObjModule *new_module(AgVM *vm, const char *name) {
   return m;
 }
 
-static void install_module(AgVM *vm, const char *name, const char *file) {
+/* Defines the module; its stdlib/NAME.ag runs at its first use. */
+static void install_module(AgVM *vm, const char *name) {
   ObjModule *m = new_module(vm, name);
+  m->state = MODULE_UNLOADED;
   vm_push_root(vm, OBJ_VAL(m));
   if (strcmp(name, "autograd") == 0) {
     lib_state(vm)->autograd_module = m;
     lib_install_autograd_module(vm, m);
   }
-  if (run_module(vm, m, file)) vm_define_builtin(vm, name, OBJ_VAL(m));
+  vm_define_builtin(vm, name, OBJ_VAL(m));
   vm_pop_root(vm);
 }
 
@@ -361,8 +367,10 @@ void lib_install(AgVM *vm) {
   vm_define_native(vm, "getfield", native_getfield, 2, 3, false);
   vm_define_native(vm, "setfield", native_setfield, 3, 3, false);
   lib_graph_install(vm);
-  /* The Ag-written modules last: they compile against every built-in above. */
-  install_module(vm, "autograd", "autograd.ag");
-  install_module(vm, "nn", "nn.ag");
-  install_module(vm, "optim", "optim.ag");
+  /* The Ag-written modules last: they compile against every built-in above,
+   * at their first use (creating a VM stays cheap: a fuzzer makes one per input). */
+  vm->module_loader = run_module;
+  install_module(vm, "autograd");
+  install_module(vm, "nn");
+  install_module(vm, "optim");
 }

@@ -153,7 +153,9 @@ typedef struct ObjBoundMethod {
   Value method; /* a closure or a native */
 } ObjBoundMethod;
 
-typedef enum { MODULE_LOADING, MODULE_LOADED } ModuleState;
+/* MODULE_UNLOADED: a built-in module whose code runs at its first use
+ * (vm_load_module), so that creating a VM does not compile nn and optim. */
+typedef enum { MODULE_LOADING, MODULE_LOADED, MODULE_UNLOADED } ModuleState;
 
 /* A namespace of globals: an imported file, the main script (or REPL
  * session), or a built-in module (nn, optim, autograd). `names` maps each

@@ -193,7 +193,20 @@ static Value builtin_method(AgVM *vm, Table *methods, Value receiver, ObjString 
   return vm_throw_error(vm, "%s has no method '%s'", vm_type_name(receiver), name->chars);
 }
 
+bool vm_load_module(AgVM *vm, ObjModule *m) {
+  if (m->state != MODULE_UNLOADED) return true;
+  if (vm->module_loader == NULL) {
+    vm_throw_error(vm, "module %s cannot be loaded (no loader installed)", m->name->chars);
+    return false;
+  }
+  m->state = MODULE_LOADING;
+  bool ok = vm->module_loader(vm, m);
+  m->state = ok ? MODULE_LOADED : MODULE_UNLOADED;
+  return ok;
+}
+
 static Value module_attr(AgVM *vm, ObjModule *m, ObjString *name) {
+  if (!vm_load_module(vm, m)) return VM_EXCEPTION;
   Value slot;
   if (table_get(&m->names, OBJ_VAL(name), &slot)) {
     Value v = vm->globals[(int)AS_NUMBER(slot)];

@@ -133,6 +133,8 @@ struct AgVM {
 
   /* plug-ins */
   VmCompileHook compile_hook;
+  /* Runs the code of a MODULE_UNLOADED module: false after throwing. */
+  bool (*module_loader)(AgVM *vm, ObjModule *module);
   const AgTensorHooks *tensor_hooks;
   bool trace_graph; /* ag --trace-graph (read by autograd bindings) */
   bool color;       /* colour error reports (main sets it: terminal, no NO_COLOR) */
@@ -203,6 +205,9 @@ Value vm_call_kw(AgVM *vm, Value callee, int argc, const Value *args, const AgKw
 Value vm_invoke(AgVM *vm, Value receiver, ObjString *name, int argc, const Value *args,
                 const AgKwargs *kw);
 Value vm_invoke_cstr(AgVM *vm, Value receiver, const char *name, int argc, const Value *args);
+/* Makes a built-in module ready at its first use (module_loader): false
+ * after throwing, the module then stays unloaded and the next use tries again. */
+bool vm_load_module(AgVM *vm, ObjModule *module);
 /* receiver.name (fields, methods bound, built-in attributes). */
 Value vm_get_attr(AgVM *vm, Value receiver, ObjString *name);
 Value vm_get_index(AgVM *vm, Value obj, Value index);

@@ -6,6 +6,7 @@
 
 #include "stdlib/builtins.h"
 #include "stdlib/lib.h"
+#include "tensor/tensor.h"
 #include "vm/memory.h"
 #include "vm/vm.h"
 
@@ -103,6 +104,25 @@ START_TEST(library_modules_are_globals) {
 }
 END_TEST
 
+/* nn's code runs at its first use, not when the VM is made; a Ctrl-C while
+ * it runs leaves it unloaded, and the next use loads it. */
+START_TEST(library_modules_load_at_first_use) {
+  AgVM *vm = new_vm();
+  Value nn;
+  ck_assert(vm_get_global(vm, "nn", &nn) && IS_MODULE(nn));
+  ck_assert_int_eq(AS_MODULE(nn)->state, MODULE_UNLOADED);
+  tensor_interrupt_requested = 1;
+  ck_assert(!vm_load_module(vm, AS_MODULE(nn)));
+  Value exc = vm_take_exception(vm);
+  ck_assert(IS_INSTANCE(exc) && AS_INSTANCE(exc)->klass == vm->interrupted_class);
+  ck_assert_int_eq(AS_MODULE(nn)->state, MODULE_UNLOADED);
+  double n = run_number(vm, "let n = nn.Linear(2, 3).weight.shape[0]", "n");
+  ck_assert(n == 3.0);
+  ck_assert_int_eq(AS_MODULE(nn)->state, MODULE_LOADED);
+  vm_free(vm);
+}
+END_TEST
+
 /* A loop of scalar autograd ops drops a tensor, a node and a wrapper per op.
  * The collector must count all of that memory, not just the 4-byte
  * elements, or tens of MB of garbage pile up between collections. */
@@ -130,6 +150,7 @@ int main(void) {
   tcase_add_test(tc, hook_error_unwinds_to_the_script);
   tcase_add_test(tc, graphs_with_callbacks_are_freed_with_the_vm);
   tcase_add_test(tc, library_modules_are_globals);
+  tcase_add_test(tc, library_modules_load_at_first_use);
   tcase_add_test(tc, scalar_loop_memory_stays_small);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
