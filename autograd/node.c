@@ -115,7 +115,7 @@ AgParams *node_params(GradNode *n) {
   } else if (!(p = malloc(sizeof *p))) {
     /* as the VM does for its own small allocations: nothing sensible is left */
     fprintf(stderr, "ag: out of memory (allocating %zu bytes)\n", sizeof *p);
-    abort();
+    exit(1);
   }
   memset(p, 0, sizeof *p);
   return n->p = p;

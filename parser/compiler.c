@@ -764,7 +764,7 @@ static void loop_jump(Parser *p, bool is_break) {
     if (loop->break_count == loop->break_capacity) {
       loop->break_capacity = loop->break_capacity ? loop->break_capacity * 2 : 4;
       int *grown = realloc(loop->breaks, sizeof(int) * (size_t)loop->break_capacity);
-      if (grown == NULL) abort();
+      if (grown == NULL) vm_out_of_memory(p->vm, sizeof(int) * (size_t)loop->break_capacity);
       loop->breaks = grown;
     }
     loop->breaks[loop->break_count++] = emit_jump(p, OP_JUMP);
@@ -785,7 +785,7 @@ static void import_statement(Parser *p) {
   if (p->previous.type != TOK_STRING) return;
   Token path = p->previous;
   char *buf = malloc((size_t)path.length);
-  if (buf == NULL) abort();
+  if (buf == NULL) vm_out_of_memory(p->vm, (size_t)path.length);
   int n = lex_unescape(path.start + 1, path.length - 2, false, buf);
   int k = emit_constant_index(p, OBJ_VAL(parse_intern(p, buf, n)));
   free(buf);

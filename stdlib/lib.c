@@ -68,10 +68,7 @@ static void state_free(AgVM *vm, void *state) {
 
 static void state_new(AgVM *vm) {
   LibState *st = calloc(1, sizeof *st);
-  if (st == NULL) {
-    fprintf(stderr, "ag: out of memory\n");
-    abort();
-  }
+  if (st == NULL) vm_out_of_memory(vm, sizeof *st);
   table_init(&st->tensor_names);
   table_init(&st->node_names);
   ag_set_caches_enabled(true); /* after an earlier VM's teardown */

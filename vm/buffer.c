@@ -1,6 +1,8 @@
 /* buffer.c — the growable byte buffer (buffer.h). */
 #include "vm/buffer.h"
 
+#include "vm/memory.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +24,7 @@ static void reserve(VmBuf *b, size_t extra) {
   size_t cap = b->capacity < 64 ? 64 : b->capacity;
   while (cap < b->length + extra + 1) cap *= 2;
   char *grown = realloc(b->data, cap);
-  if (grown == NULL) {
-    fprintf(stderr, "ag: out of memory\n");
-    abort();
-  }
+  if (grown == NULL) vm_out_of_memory_here(cap); /* b->data is lost: the jump abandons its owner too */
   b->data = grown;
   b->capacity = cap;
 }
@@ -55,7 +54,15 @@ void vm_buf_printf(VmBuf *b, const char *fmt, ...) {
 }
 
 ObjString *vm_buf_to_string(AgVM *vm, VmBuf *b) {
+  if (b->length > (size_t)1 << 30) { /* string lengths are ints */
+    size_t n = b->length;
+    vm_buf_free(b);
+    vm_out_of_memory(vm, n);
+  }
+  vm_hold_scratch(vm, b->data, 0);
   ObjString *s = obj_copy_string(vm, b->data ? b->data : "", (int)b->length);
+  vm_hold_scratch(vm, NULL, 0);
   vm_buf_free(b);
   return s;
 }
+

@@ -227,4 +227,5 @@ void vm_install_core(AgVM *vm) {
   table_set(vm, &vm->error_class->methods, OBJ_VAL(vm->str_string), OBJ_VAL(str));
   vm->interrupted_class = define_class(vm, "Interrupted", vm->error_class);
   vm->memory_error_class = define_class(vm, "MemoryError", vm->error_class);
+  vm->spare_memory_error = vm_new_error(vm, vm->memory_error_class, obj_string(vm, "out of memory"));
 }

@@ -23,16 +23,57 @@ static void account(AgVM *vm, size_t old_size, size_t new_size) {
   }
 }
 
+/* The VM whose dispatch loop runs on this thread (for vm_out_of_memory_here). */
+static _Thread_local AgVM *running_vm;
+
+_Noreturn void vm_out_of_memory(AgVM *vm, size_t bytes) {
+  if (vm != NULL && vm->oom_guard != NULL) {
+    vm->oom_bytes = bytes;
+    siglongjmp(vm->oom_guard->jump, 1);
+  }
+  fflush(stdout);
+  fprintf(stderr, "ag: out of memory (allocating %zu bytes)\n", bytes);
+  exit(1);
+}
+
+_Noreturn void vm_out_of_memory_here(size_t bytes) { vm_out_of_memory(running_vm, bytes); }
+
+void vm_set_running(AgVM *vm) { running_vm = vm; }
+
+void vm_hold_scratch(AgVM *vm, void *block, size_t accounted) {
+  vm->oom_scratch = block;
+  vm->oom_scratch_accounted = block ? accounted : 0;
+}
+
+void vm_free_scratch(AgVM *vm) {
+  if (vm->oom_scratch == NULL) return;
+  free(vm->oom_scratch);
+  vm->bytes_allocated -= vm->oom_scratch_accounted;
+  vm_hold_scratch(vm, NULL, 0);
+}
+
+/* After growing by `grow` bytes: is the heap past its limit, even after a
+ * collection? */
+static bool over_limit(AgVM *vm, size_t grow) {
+  if (vm->memory_limit == 0 || vm->oom_recovering || vm->bytes_allocated <= vm->memory_limit) return false;
+  if (vm->gc_paused == 0) {
+    vm->bytes_allocated -= grow; /* the block is not there yet */
+    vm_collect_garbage(vm);
+    vm->bytes_allocated += grow;
+  }
+  return vm->bytes_allocated > vm->memory_limit;
+}
+
 void *vm_reallocate(AgVM *vm, void *ptr, size_t old_size, size_t new_size) {
   account(vm, old_size, new_size);
   if (new_size == 0) {
     free(ptr);
     return NULL;
   }
-  void *result = realloc(ptr, new_size);
+  void *result = new_size > old_size && over_limit(vm, new_size - old_size) ? NULL : realloc(ptr, new_size);
   if (result == NULL) {
-    fprintf(stderr, "ag: out of memory (allocating %zu bytes)\n", new_size);
-    abort();
+    vm->bytes_allocated = vm->bytes_allocated - new_size + old_size; /* ptr is as it was */
+    vm_out_of_memory(vm, new_size);
   }
   return result;
 }
@@ -64,8 +105,8 @@ static Obj *tensor_obj_take(AgVM *vm) {
   if (obj == NULL) {
     obj = malloc(sizeof(ObjTensor));
     if (obj == NULL) {
-      fprintf(stderr, "ag: out of memory (allocating %zu bytes)\n", sizeof(ObjTensor));
-      abort();
+      account(vm, sizeof(ObjTensor), 0);
+      vm_out_of_memory(vm, sizeof(ObjTensor));
     }
     return obj;
   }
@@ -191,9 +232,9 @@ void vm_mark_object(AgVM *vm, Obj *obj) {
     vm->gray_capacity = AG_GROW_CAPACITY(vm->gray_capacity);
     /* The gray stack is the collector's own: plain realloc, not counted. */
     Obj **grown = realloc(vm->gray_stack, sizeof(Obj *) * (size_t)vm->gray_capacity);
-    if (grown == NULL) {
+    if (grown == NULL) { /* no jump out of a collection: its marks would stay half set */
       fprintf(stderr, "ag: out of memory in the garbage collector\n");
-      abort();
+      exit(1);
     }
     vm->gray_stack = grown;
   }
@@ -296,6 +337,7 @@ static void mark_roots(AgVM *vm) {
   vm_mark_object(vm, (Obj *)vm->error_class);
   vm_mark_object(vm, (Obj *)vm->interrupted_class);
   vm_mark_object(vm, (Obj *)vm->memory_error_class);
+  vm_mark_object(vm, (Obj *)vm->spare_memory_error);
   vm_mark_object(vm, (Obj *)vm->stdout_obj);
   vm_mark_object(vm, (Obj *)vm->stderr_obj);
   for (int i = 0; i < DT_COUNT; i++) vm_mark_object(vm, (Obj *)vm->dtypes[i]);
@@ -355,7 +397,7 @@ void vm_push_root(AgVM *vm, Value v) {
   if (vm->temp_root_count == vm->temp_root_capacity) {
     int cap = AG_GROW_CAPACITY(vm->temp_root_capacity);
     Value *grown = realloc(vm->temp_roots, sizeof(Value) * (size_t)cap);
-    if (grown == NULL) abort();
+    if (grown == NULL) vm_out_of_memory(vm, sizeof(Value) * (size_t)cap);
     vm->temp_roots = grown;
     vm->temp_root_capacity = cap;
   }
@@ -378,9 +420,9 @@ uint32_t vm_pin(AgVM *vm, Value v) {
     uint32_t cap = vm->pin_capacity < 8 ? 8 : vm->pin_capacity * 2;
     Value *pins = realloc(vm->pins, sizeof(Value) * cap);
     uint32_t *free_list = realloc(vm->pin_free, sizeof(uint32_t) * cap);
-    if (pins == NULL || free_list == NULL) abort();
-    vm->pins = pins;
-    vm->pin_free = free_list;
+    if (pins != NULL) vm->pins = pins; /* each may have moved, even if the other failed */
+    if (free_list != NULL) vm->pin_free = free_list;
+    if (pins == NULL || free_list == NULL) vm_out_of_memory(vm, (sizeof(Value) + sizeof(uint32_t)) * cap);
     vm->pin_capacity = cap;
   }
   vm->pins[vm->pin_count] = v;

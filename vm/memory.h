@@ -34,9 +34,33 @@
 
 #include "object.h"
 
-/* The one allocation function: new_size 0 frees. Out of memory aborts with a
- * message (there is no way to continue safely). */
+/* The one allocation function: new_size 0 frees. Out of memory (malloc
+ * fails, or the heap would pass vm->memory_limit after a collection) does not
+ * return: see vm_out_of_memory. */
 void *vm_reallocate(AgVM *vm, void *ptr, size_t old_size, size_t new_size);
+
+/* Out of memory while allocating `bytes`, anywhere in the VM or in C code
+ * that a native runs: jumps back to the dispatch loop that runs the current
+ * code (vm->oom_guard, set by every entry into the loop), which throws a
+ * MemoryError there as if the instruction had thrown it, so a script can
+ * catch it and the REPL goes on. The C frames in between are abandoned: what
+ * they malloc'd is lost (temporary buffers, at worst), while the VM's own
+ * state (stack, frames, handlers, roots, GC pause) is put back. Outside any
+ * loop (making the VM, compiling a top-level script) it prints a message
+ * and exits with status 1. */
+_Noreturn void vm_out_of_memory(AgVM *vm, size_t bytes);
+/* The same for code that has no VM at hand (the byte buffer): the VM whose
+ * loop runs on this thread. */
+_Noreturn void vm_out_of_memory_here(size_t bytes);
+/* While C code holds a malloc'd block and allocates (a string's bytes before
+ * they are copied into the string object): the jump frees it, instead of
+ * leaking it. `accounted`: its size if it came from vm_reallocate, else 0.
+ * One block at a time; NULL releases the hold. */
+void vm_hold_scratch(AgVM *vm, void *block, size_t accounted);
+/* Frees the held block (after a jump). */
+void vm_free_scratch(AgVM *vm);
+/* Makes vm the one vm_out_of_memory_here means (vm.c, entering its loop). */
+void vm_set_running(AgVM *vm);
 
 #define AG_ALLOCATE(vm, type, n) ((type *)vm_reallocate((vm), NULL, 0, sizeof(type) * (size_t)(n)))
 #define AG_FREE(vm, type, ptr) vm_reallocate((vm), (ptr), sizeof(type), 0)

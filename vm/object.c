@@ -43,7 +43,9 @@ ObjString *obj_copy_string(AgVM *vm, const char *chars, int length) {
 }
 
 ObjString *obj_take_string(AgVM *vm, char *chars, int length) {
+  vm_hold_scratch(vm, chars, (size_t)length + 1);
   ObjString *s = obj_copy_string(vm, chars, length);
+  vm_hold_scratch(vm, NULL, 0);
   AG_FREE_ARRAY(vm, char, chars, length + 1);
   return s;
 }

@@ -2,16 +2,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "vm/memory.h"
 #include "vm/vm.h"
 
 static void *xcalloc(size_t n, size_t size) {
   void *p = calloc(n, size);
-  if (p == NULL) {
-    fprintf(stderr, "ag: out of memory\n");
-    abort();
-  }
+  if (p == NULL) vm_out_of_memory(NULL, n * size);
   return p;
 }
 
@@ -25,6 +23,22 @@ static void *map_zeroed(size_t n, size_t size) {
     exit(1);
   }
   return p;
+}
+
+/* AG_MEMORY_LIMIT: bytes, with an optional K, M or G (binary); 0 for none.
+ * By default the machine's physical memory: a list that outgrows it is a
+ * MemoryError, not a machine swapping to a halt. */
+static size_t memory_limit(void) {
+  const char *s = getenv("AG_MEMORY_LIMIT");
+  if (s != NULL && s[0] != '\0') {
+    char *end;
+    double v = strtod(s, &end);
+    double unit = *end == 'K' || *end == 'k' ? 1024.0 : *end == 'M' || *end == 'm' ? 1048576.0
+                  : *end == 'G' || *end == 'g' ? 1073741824.0 : 1.0;
+    if (v >= 0 && v * unit < 1.8e19) return (size_t)(v * unit);
+  }
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;
 }
 
 static void init_tables(AgVM *vm) {
@@ -60,6 +74,7 @@ AgVM *vm_new(void) {
   vm->frames = map_zeroed(VM_FRAMES_MAX, sizeof(CallFrame));
   vm->exception = NIL_VAL;
   vm->next_gc = 1024 * 1024;
+  vm->memory_limit = memory_limit();
   const char *stress = getenv("AG_GC_STRESS");
   vm->gc_stress = stress != NULL && stress[0] != '\0' && strcmp(stress, "0") != 0;
   init_tables(vm);
@@ -101,9 +116,9 @@ static int new_global_slot(AgVM *vm, ObjString *name, Value initial) {
     int cap = vm->global_capacity < 64 ? 64 : vm->global_capacity * 2;
     Value *globals = realloc(vm->globals, sizeof(Value) * (size_t)cap);
     ObjString **names = realloc(vm->global_names, sizeof(ObjString *) * (size_t)cap);
-    if (globals == NULL || names == NULL) abort();
-    vm->globals = globals;
-    vm->global_names = names;
+    if (globals != NULL) vm->globals = globals; /* each may have moved, even if the other failed */
+    if (names != NULL) vm->global_names = names;
+    if (globals == NULL || names == NULL) vm_out_of_memory(vm, (sizeof(Value) + sizeof(ObjString *)) * (size_t)cap);
     vm->global_capacity = cap;
   }
   vm->globals[vm->global_count] = initial;

@@ -96,7 +96,7 @@ static void push_handler(AgVM *vm, uint8_t *catch_ip) {
   if (vm->handler_count == vm->handler_capacity) {
     int cap = AG_GROW_CAPACITY(vm->handler_capacity);
     Handler *grown = realloc(vm->handlers, sizeof(Handler) * (size_t)cap);
-    if (grown == NULL) abort();
+    if (grown == NULL) vm_out_of_memory(vm, sizeof(Handler) * (size_t)cap);
     vm->handlers = grown;
     vm->handler_capacity = cap;
   }
@@ -1522,6 +1522,55 @@ static Value *push_c_call(AgVM *vm, Value first, int argc, const Value *args, co
   return base_slot;
 }
 
+/* Throws MemoryError for vm->oom_bytes. Making it allocates (a message, the
+ * instance, its traceback), which the limit does not refuse; if even that
+ * fails, the jump comes back here and the spare made with the VM is thrown. */
+static void throw_out_of_memory(AgVM *vm) {
+  if (vm->oom_recovering) {
+    vm->oom_recovering = false;
+    vm->exception = OBJ_VAL(vm->spare_memory_error);
+    vm->has_exception = true;
+    vm->exception_trace = NULL;
+    return;
+  }
+  vm->oom_recovering = true;
+  vm_throw_memory_error(vm, (double)vm->oom_bytes);
+  vm->oom_recovering = false;
+}
+
+/* run() with a landing place for vm_out_of_memory: the state the loop began
+ * with is put back, MemoryError is thrown where the code was, and the loop
+ * goes on at its handler (or returns VM_EXCEPTION when none is within). */
+static Value run_guarded(AgVM *vm, int base) {
+  VmOomGuard guard = {.outer = vm->oom_guard,
+                      .temp_root_count = vm->temp_root_count,
+                      .gc_paused = vm->gc_paused,
+                      .native_depth = vm->native_depth,
+                      .compiling_module = vm->compiling_module};
+  vm->oom_guard = &guard;
+  vm_set_running(vm);
+  Value result;
+  for (;;) {
+    if (sigsetjmp(guard.jump, 0) == 0) {
+      result = run(vm, base);
+      break;
+    }
+    vm->temp_root_count = guard.temp_root_count;
+    vm->gc_paused = guard.gc_paused;
+    vm->native_depth = guard.native_depth;
+    vm->compiling_module = guard.compiling_module;
+    vm_free_scratch(vm);
+    throw_out_of_memory(vm);
+    if (!unwind(vm, base)) {
+      result = VM_EXCEPTION;
+      break;
+    }
+  }
+  vm->oom_guard = guard.outer;
+  if (guard.outer == NULL) vm_set_running(NULL);
+  return result;
+}
+
 /* Runs the frame a call from C pushed, if any, takes its result and restores
  * the stack: the result, or VM_EXCEPTION with the exception pending. */
 static Value finish_c_call(AgVM *vm, CallStatus status, Value *base_slot) {
@@ -1530,7 +1579,7 @@ static Value finish_c_call(AgVM *vm, CallStatus status, Value *base_slot) {
     result = vm->stack_top[-1];
   } else if (status == CALL_FRAME) {
     vm->native_depth++;
-    result = run(vm, vm->frame_count - 1);
+    result = run_guarded(vm, vm->frame_count - 1);
     vm->native_depth--;
   }
   vm->stack_top = base_slot;

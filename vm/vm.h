@@ -28,6 +28,7 @@
 #ifndef AG_VM_H
 #define AG_VM_H
 
+#include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -104,6 +105,15 @@ struct AgVM {
   ObjUpvalue *open_upvalues;
   int native_depth;
 
+  /* out of memory (vm_out_of_memory) */
+  struct VmOomGuard *oom_guard; /* the innermost dispatch loop's, or NULL */
+  size_t oom_bytes;             /* the allocation that failed */
+  bool oom_recovering;          /* making the MemoryError: no limit, and a second failure throws the spare */
+  size_t memory_limit;          /* AG_MEMORY_LIMIT, default the physical memory; 0: none */
+  ObjInstance *spare_memory_error; /* made in advance, for when not even an error can be made */
+  void *oom_scratch;               /* vm_hold_scratch's block, freed by the jump */
+  size_t oom_scratch_accounted;
+
   /* exceptions */
   Value exception;        /* the value being thrown, when one is pending */
   bool has_exception;
@@ -168,6 +178,15 @@ struct AgVM {
   uint32_t pin_free_count;
   uint32_t pin_capacity;
 };
+
+/* Where vm_out_of_memory jumps to: one per running dispatch loop (vm.c),
+ * with the VM state to put back. */
+typedef struct VmOomGuard {
+  sigjmp_buf jump;
+  struct VmOomGuard *outer;
+  int temp_root_count, gc_paused, native_depth;
+  ObjModule *compiling_module;
+} VmOomGuard;
 
 AgVM *vm_new(void);
 void vm_free(AgVM *vm);
