@@ -6,6 +6,7 @@
 #   make test       install what is missing, build, run every test
 #   make sanitize   the whole suite under AddressSanitizer + UBSan (leaks too)
 #   make bench      our benchmarks against the peers (../shared/bench)
+#   make fuzz       libFuzzer over the compiler, the VM and the loaders (FUZZ_SECONDS=600)
 #
 # The core (every component but repl/) is one static library, libag.a, that
 # both ./ag and the Check unit tests link, as Lua does. Build products of the
@@ -115,9 +116,54 @@ test-only: $(AG_BIN) $(PTYDRIVER) unit
 test: deps
 	@$(MAKE) --no-print-directory ag
 	@$(MAKE) --no-print-directory test-only
+	@$(MAKE) --no-print-directory fuzz-smoke
 
 sanitize: deps
 	@$(MAKE) --no-print-directory MODE=sanitize test-only
+
+# ---- coverage-guided fuzzing (libFuzzer; tests/fuzz/libfuzzer.sh) ----
+# make fuzz [FUZZ_SECONDS=N]   every harness in turn, N seconds in all (default 600)
+# make fuzz-smoke              a few seconds each (part of make test; skipped without clang)
+# The harnesses and the core are built with clang into build/fuzz/, apart
+# from the MODE builds; crashes go to build/fuzz/crashes/.
+FUZZ_SECONDS ?= 600
+FUZZ_CC ?= clang
+FUZZ_DIR := build/fuzz
+FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Wno-unused-parameter -g -O1 -fno-omit-frame-pointer \
+  -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -DAG_DEBUG -MMD -MP
+FUZZ_CORE_OBJ := $(CORE_SRC:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/gen/embedded.o
+FUZZ_HARNESSES := run compile npy npz csv
+FUZZ_BIN := $(FUZZ_HARNESSES:%=$(FUZZ_DIR)/fuzz_%)
+
+# clang has no #pragma GCC target: vecmath.c's AVX2 section needs the flags
+# for the whole file (this build runs only on the machine that made it)
+ifeq ($(shell uname -m),x86_64)
+$(FUZZ_DIR)/obj/tensor/vecmath.o: FUZZ_CFLAGS += -mavx2 -mfma -Wno-unknown-pragmas
+endif
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_DIR)/obj/gen/embedded.o: $(EMBED_C)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_DIR)/libag.a: $(FUZZ_CORE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h tests/fuzz/fuzz_load.h $(FUZZ_DIR)/libag.a
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_DIR)/libag.a -lm -lpthread -ldl
+
+.PHONY: fuzz fuzz-build fuzz-smoke
+fuzz-build: $(FUZZ_BIN)
+
+fuzz: deps
+	MAKE="$(MAKE)" sh tests/fuzz/libfuzzer.sh run $(FUZZ_SECONDS)
+
+fuzz-smoke:
+	MAKE="$(MAKE)" sh tests/fuzz/libfuzzer.sh smoke
 
 bench: deps ag
 	../shared/bench/run.sh -n 3 ./ag
@@ -125,4 +171,4 @@ bench: deps ag
 clean:
 	rm -rf build ag
 
--include $(CORE_OBJ:.o=.d) $(REPL_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(REPL_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(FUZZ_CORE_OBJ:.o=.d)

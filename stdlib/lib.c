@@ -353,6 +353,7 @@ static void tune_malloc(void) {
 void lib_install(AgVM *vm) {
   tune_malloc();
   state_new(vm);
+  tensor_set_allocation_limit(vm->memory_limit); /* AG_MEMORY_LIMIT bounds a tensor too */
   lib_install_tensor(vm);
   lib_install_create(vm);
   lib_install_nnfunc(vm);

@@ -57,8 +57,14 @@ enum { TENSOR_POOL_MAX = 65536, STORAGE_POOL_MAX = 65536 };
 #define BIG_CACHE_SLOTS 16
 #define BIG_CACHE_MIN_BYTES ((size_t)1 << 20)
 #define BIG_CACHE_MAX_TOTAL ((size_t)768 << 20)
-/* Larger requests fail without asking malloc (AddressSanitizer's own limit). */
+/* Larger requests fail without asking malloc (AddressSanitizer's own limit),
+ * as do those past the embedder's limit (tensor_set_allocation_limit). */
 #define TENSOR_MAX_BYTES ((size_t)1 << 40)
+static size_t allocation_limit = TENSOR_MAX_BYTES;
+
+void tensor_set_allocation_limit(size_t bytes) {
+  allocation_limit = bytes == 0 || bytes > TENSOR_MAX_BYTES ? TENSOR_MAX_BYTES : bytes;
+}
 
 /* Free lists are linked through the first word of each freed block. */
 typedef struct FreeBlock {
@@ -214,7 +220,7 @@ static void *data_alloc(size_t nbytes, bool zero, size_t *capacity) {
 
 Storage *tensor_storage_new(size_t nbytes, bool zero) {
   Storage *s = NULL;
-  if (nbytes > TENSOR_MAX_BYTES) {
+  if (nbytes > allocation_limit) {
     /* fail early: no allocator should be asked for a terabyte */
   } else if (nbytes <= TENSOR_INLINE_BYTES) {
     s = storage_alloc_inline(zero);

@@ -103,6 +103,11 @@ size_t dtype_size(DType dt);
 bool dtype_is_float(DType dt);
 DType dtype_promote(DType a, DType b); /* PyTorch's promotion of two tensors */
 
+/* The largest storage one tensor may allocate (0: no limit but the 1 TiB
+ * that no allocator should be asked for); beyond it, the allocation fails
+ * with PyTorch's "can't allocate memory" error. Process-wide. */
+void tensor_set_allocation_limit(size_t bytes);
+
 /* ---- lifetime ---- */
 Tensor *tensor_retain(Tensor *t);
 void tensor_release(Tensor *t);

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing with libFuzzer (clang -fsanitize=fuzzer,address,
+# undefined) over five harnesses, built by `make fuzz-build` into build/fuzz/:
+#   run      an Ag program, fresh VM per input, Ctrl-C after 200 ms (fuzz_run.c)
+#   compile  compile only, as the REPL and as `ag --check` (fuzz_compile.c)
+#   npy npz csv   the file loaders (fuzz_npy.c, fuzz_npz.c, fuzz_csv.c)
+# Seeds (build/fuzz/seeds/NAME): the golden tests, examples and conformance
+# cases for run and compile; files saved by Ag itself and a few hand-made
+# ones for the loaders. Dictionaries (build/fuzz/NAME.dict): for run and
+# compile, Ag's keywords, operators and every built-in of docs/reference.md;
+# for the loaders, their formats' magic words. Each harness keeps its
+# corpus in build/fuzz/corpus/NAME between runs; a crash, sanitizer report,
+# leak or hang is saved as build/fuzz/crashes/NAME-*.
+#
+# usage: MAKE=make sh tests/fuzz/libfuzzer.sh run SECONDS [NAME...]
+#          every harness (or those named) in turn, one at a time, SECONDS in all
+#        MAKE=make sh tests/fuzz/libfuzzer.sh smoke
+#          every harness for a few seconds after running its seeds: part of
+#          `make test`; without clang it says so and succeeds
+# FUZZ_NICE=19 runs the fuzzers under nice -n 19.
+# Prints one line per harness: executions, executions per second, coverage
+# (libFuzzer's edge count "cov" and feature count "ft"), corpus size and
+# crashes; exit status 1 if any harness found a crash.
+
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
+set -u
+
+ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd)
+cd -- "$ROOT" || exit 2
+DIR=$ROOT/build/fuzz
+ALL="run compile npy npz csv"
+mode=${1:-}
+shift || true
+
+have_libfuzzer() {
+  command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1 || return 1
+  printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' >"$DIR/probe.c"
+  "${FUZZ_CC:-clang}" -fsanitize=fuzzer,address,undefined -o "$DIR/probe" "$DIR/probe.c" >/dev/null 2>&1
+}
+
+mkdir -p "$DIR"
+case "$mode" in
+  run)
+    [ $# -ge 1 ] || { echo "usage: libfuzzer.sh run SECONDS [NAME...]" >&2; exit 2; }
+    seconds=$1
+    shift
+    case "$seconds" in '' | *[!0-9]*) echo "libfuzzer.sh: SECONDS must be a number" >&2; exit 2 ;; esac
+    if ! have_libfuzzer; then
+      echo "libfuzzer.sh: clang with libFuzzer is needed (Debian: clang libclang-rt-14-dev; tools/install-deps.sh)" >&2
+      exit 1
+    fi ;;
+  smoke)
+    if ! have_libfuzzer; then
+      echo "fuzz-smoke: skipped (no clang with libFuzzer here; tools/install-deps.sh installs clang and libclang-rt-14-dev)"
+      exit 0
+    fi ;;
+  *) echo "usage: libfuzzer.sh run SECONDS [NAME...] | smoke" >&2; exit 2 ;;
+esac
+names=${*:-$ALL}
+
+${MAKE:-make} --no-print-directory fuzz-build >"$DIR/build.log" 2>&1 || {
+  echo "libfuzzer.sh: the fuzz build failed (build/fuzz/build.log):"
+  tail -n 20 "$DIR/build.log"
+  exit 1
+}
+
+# ---- seeds and dictionaries ----
+
+# seed_dir NAME: fills build/fuzz/seeds/NAME (once per run: cheap)
+make_seeds() {
+  local s=$DIR/seeds
+  rm -rf -- "$s"
+  mkdir -p "$s/run" "$s/compile" "$s/npy" "$s/npz" "$s/csv"
+  local n=0 f
+  while IFS= read -r f; do
+    n=$((n + 1))
+    cp -- "$f" "$s/run/$n.ag"
+    cp -- "$f" "$s/compile/$n.ag"
+  done < <(find tests/scripts examples ../shared/conformance -name '*.ag' -size -64k 2>/dev/null | LC_ALL=C sort)
+  # the loaders: files Ag writes (every dtype, 0-d, empty, stored), and CSV text
+  local ag=$ROOT/build/release/ag
+  [ -x "$ag" ] || ${MAKE:-make} --no-print-directory ag >/dev/null 2>&1
+  (cd "$s" && NO_COLOR=1 "$ag" -e '
+    save(tensor([[1.5, -2.0], [3.0, 4.25]]), "npy/f32.npy")
+    save(tensor([1, 2, 3], dtype=int64), "npy/i64.npy")
+    save(tensor(7.0, dtype=float64), "npy/scalar.npy")
+    save(tensor([true, false]), "npy/bool.npy")
+    save(zeros(0, 3), "npy/empty.npy")
+    save(randn(2, 3, 4).transpose(0, 2), "npy/strided.npy")
+    save({"a": ones(3), "b": tensor([[1, 2]], dtype=int64)}, "npz/two.npz")
+    save({"x": tensor(1.0)}, "npz/one.npz")
+    save({}, "npz/none.npz")' >/dev/null 2>&1)
+  printf 'a,b,c\n1,2,3\n4.5,-6e2,nan\n' >"$s/csv/header.csv"
+  printf '1,2\n3,4\n' >"$s/csv/plain.csv"
+  printf ' 1.0 , inf ,-inf\r\n\n2,3,4\r\n' >"$s/csv/spaces.csv"
+  printf '1\n' >"$s/csv/one.csv"
+  # Ag: keywords, operators and every documented built-in
+  {
+    sed -n 's/.*{"\([a-z]*\)", TOK_[A-Z]*}.*/\1/p' lexer/lexer.c | tr -s ' ' '\n'
+    grep -o '{"[a-z]*", TOK_[A-Z_]*}' lexer/lexer.c | sed 's/{"\([a-z]*\)".*/\1/'
+    sed -n 's/^### `\([^`(]*\).*/\1/p' docs/reference.md | sed 's/^[a-z]*\.//; s/^Tensor\.//'
+    printf '%s\n' '(' ')' '[' ']' '{' '}' ',' '.' ':' ';' '=' '==' '!=' '<=' '>=' '**' '@' '+=' \
+      '-=' '*=' '/=' '->' '...' '"' "'" 'f"' '\n' '#' 'requires_grad=true' 'dtype=int64' \
+      'dtype=float64' 'dtype=bool' 'backward()' '.grad' 'keepdim=true' 'dim=' '1e308' '-0.0' \
+      'nan' 'inf' '10 ** 9' '0x7f' '1_000'
+  } | grep -v '^$' | LC_ALL=C sort -u | sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$/"/' >"$DIR/ag.dict"
+  cp "$DIR/ag.dict" "$DIR/run.dict"
+  cp "$DIR/ag.dict" "$DIR/compile.dict"
+  printf '%s\n' '"\x93NUMPY"' '"\x01\x00"' '"\x02\x00"' '"\x03\x00"' '"descr"' '"fortran_order"' \
+    '"shape"' '"True"' '"False"' '"<f4"' '"<f8"' '"<i8"' '"|b1"' '">f4"' '"<f2"' '"<u1"' '"<c8"' \
+    '"()"' '"(0,)"' '"{"' '"}"' '"\x0a"' >"$DIR/npy.dict"
+  { cat "$DIR/npy.dict"; printf '%s\n' '"PK\x03\x04"' '"PK\x01\x02"' '"PK\x05\x06"' '"PK\x06\x06"' \
+    '"PK\x06\x07"' '"\x08\x00"' '"\x00\x00"' '"\xff\xff\xff\xff"' '".npy"'; } >"$DIR/npz.dict"
+  printf '%s\n' '","' '"\x0a"' '"\x0d\x0a"' '"nan"' '"inf"' '"-inf"' '"e+38"' '"e-45"' '"-"' \
+    '"."' '" "' '"\x09"' '"0x1p3"' >"$DIR/csv.dict"
+}
+
+make_seeds
+mkdir -p "$DIR/crashes" "$DIR/logs"
+nice_cmd=()
+[ -n "${FUZZ_NICE:-}" ] && nice_cmd=(nice -n "$FUZZ_NICE")
+
+# run_one NAME SECONDS: one libFuzzer run; prints its summary line
+found=0
+run_one() {
+  local name=$1 secs=$2 log=$DIR/logs/$1.log
+  mkdir -p "$DIR/corpus/$name"
+  local before
+  before=$(ls "$DIR/crashes" | grep -c "^$name-")
+  # -timeout: a hang (the watchdog's Ctrl-C did not stop it within 10 s);
+  # -rss_limit_mb/-malloc_limit_mb: the harnesses cap memory far below these
+  "${nice_cmd[@]}" "$DIR/fuzz_$name" "$DIR/corpus/$name" "$DIR/seeds/$name" \
+    -dict="$DIR/$name.dict" -max_total_time="$secs" -timeout=10 -rss_limit_mb=3072 \
+    -malloc_limit_mb=3072 -max_len=8192 -close_fd_mask=3 -print_final_stats=1 \
+    -artifact_prefix="$DIR/crashes/$name-" </dev/null >"$log" 2>&1
+  local rc=$?
+  local execs rate cov ft corp after
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
+  ft=$(grep -o 'ft: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
+  corp=$(ls "$DIR/corpus/$name" | wc -l)
+  after=$(ls "$DIR/crashes" | grep -c "^$name-")
+  echo "fuzz $name: ${execs:-?} executions in ${secs}s, ${rate:-?}/s, cov ${cov:-?} ft ${ft:-?}, corpus $corp, crashes $((after - before)) (log: $log)"
+  if [ "$rc" -ne 0 ] || [ "$after" -gt "$before" ]; then
+    found=1
+    grep -m 3 -E 'ERROR|SUMMARY|runtime error|deadly signal|timeout' "$log" | sed 's/^/    /'
+  fi
+}
+
+set -- $names
+if [ "$mode" = smoke ]; then
+  for name in "$@"; do run_one "$name" 5; done
+else
+  each=$((seconds / $#))
+  [ "$each" -ge 1 ] || each=1
+  for name in "$@"; do run_one "$name" "$each"; done
+fi
+[ "$found" -eq 0 ]
