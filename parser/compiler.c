@@ -135,6 +135,7 @@ static void skip_error_tokens(Parser *p) {
 
 void parse_advance(Parser *p) {
   if (p->halted) return;
+  p->previous = p->current; /* even when it halts: callers read the token they consumed */
   if (tensor_interrupt_requested) { /* polled per token: a long input, or many errors */
     FILE *out = p->opts->errors ? p->opts->errors : stderr;
     fprintf(out, "%s:%d:%d: error: interrupted while compiling\n", p->file, p->current.line, p->current.col);
@@ -144,7 +145,6 @@ void parse_advance(Parser *p) {
     halt(p);
     return;
   }
-  p->previous = p->current;
   p->current = p->next;
   p->next = lex_next(p->lexer);
   skip_error_tokens(p);

@@ -299,8 +299,10 @@ _Static_assert(QOP_CONST_NOT_EQUAL_JUMP - QOP_CONST_ADD + 1 == 5 + 3 * 6,
 
 /* The loop keeps the stack top in the local `sp`: vm->stack_top is only
  * current after SYNC(), which every path that may allocate, call or throw
- * runs first; LOAD_SP() takes the stack top back after such a call. */
-static Value run(AgVM *vm, int base) {
+ * runs first; LOAD_SP() takes the stack top back after such a call. Never
+ * inlined into run_guarded: a function that calls sigsetjmp keeps its
+ * locals in memory, which would slow every instruction. */
+__attribute__((noinline)) static Value run(AgVM *vm, int base) {
   CallFrame *frame;
   uint8_t *ip;
   Value *slots;

@@ -4,13 +4,15 @@
 #   run      an Ag program, fresh VM per input, Ctrl-C after 200 ms (fuzz_run.c)
 #   compile  compile only, as the REPL and as `ag --check` (fuzz_compile.c)
 #   npy npz csv   the file loaders (fuzz_npy.c, fuzz_npz.c, fuzz_csv.c)
-# Seeds (build/fuzz/seeds/NAME): the golden tests, examples and conformance
+# Seeds (build/fuzz/seeds/NAME): every input that once crashed it
+# (tests/fuzz/regressions/NAME/), the golden tests, examples and conformance
 # cases for run and compile; files saved by Ag itself and a few hand-made
 # ones for the loaders. Dictionaries (build/fuzz/NAME.dict): for run and
 # compile, Ag's keywords, operators and every built-in of docs/reference.md;
 # for the loaders, their formats' magic words. Each harness keeps its
 # corpus in build/fuzz/corpus/NAME between runs; a crash, sanitizer report,
-# leak or hang is saved as build/fuzz/crashes/NAME-*.
+# leak or hang is saved as build/fuzz/crashes/NAME-*. The smoke run keeps
+# its own (build/fuzz/smoke/), so it may run beside a long one.
 #
 # usage: MAKE=make sh tests/fuzz/libfuzzer.sh run SECONDS [NAME...]
 #          every harness (or those named) in turn, one at a time, SECONDS in all
@@ -34,11 +36,12 @@ shift || true
 
 have_libfuzzer() {
   command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1 || return 1
-  printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' >"$DIR/probe.c"
-  "${FUZZ_CC:-clang}" -fsanitize=fuzzer,address,undefined -o "$DIR/probe" "$DIR/probe.c" >/dev/null 2>&1
+  printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' >"$DIR/probe-$$.c"
+  "${FUZZ_CC:-clang}" -fsanitize=fuzzer,address,undefined -o "$DIR/probe-$$" "$DIR/probe-$$.c" >/dev/null 2>&1; local ok=$?; rm -f "$DIR/probe-$$" "$DIR/probe-$$.c"; return $ok
 }
 
 mkdir -p "$DIR"
+WORK=$DIR          # corpus/, crashes/, logs/, seeds/ and dictionaries
 case "$mode" in
   run)
     [ $# -ge 1 ] || { echo "usage: libfuzzer.sh run SECONDS [NAME...]" >&2; exit 2; }
@@ -50,6 +53,7 @@ case "$mode" in
       exit 1
     fi ;;
   smoke)
+    WORK=$DIR/smoke
     if ! have_libfuzzer; then
       echo "fuzz-smoke: skipped (no clang with libFuzzer here; tools/install-deps.sh installs clang and libclang-rt-14-dev)"
       exit 0
@@ -57,6 +61,7 @@ case "$mode" in
   *) echo "usage: libfuzzer.sh run SECONDS [NAME...] | smoke" >&2; exit 2 ;;
 esac
 names=${*:-$ALL}
+mkdir -p "$WORK"
 
 ${MAKE:-make} --no-print-directory fuzz-build >"$DIR/build.log" 2>&1 || {
   echo "libfuzzer.sh: the fuzz build failed (build/fuzz/build.log):"
@@ -68,7 +73,7 @@ ${MAKE:-make} --no-print-directory fuzz-build >"$DIR/build.log" 2>&1 || {
 
 # seed_dir NAME: fills build/fuzz/seeds/NAME (once per run: cheap)
 make_seeds() {
-  local s=$DIR/seeds
+  local s=$WORK/seeds
   rm -rf -- "$s"
   mkdir -p "$s/run" "$s/compile" "$s/npy" "$s/npz" "$s/csv"
   local n=0 f
@@ -77,6 +82,10 @@ make_seeds() {
     cp -- "$f" "$s/run/$n.ag"
     cp -- "$f" "$s/compile/$n.ag"
   done < <(find tests/scripts examples ../shared/conformance -name '*.ag' -size -64k 2>/dev/null | LC_ALL=C sort)
+  # inputs that once crashed a harness (tests/fuzz/regressions/NAME/)
+  for f in tests/fuzz/regressions/*/*; do
+    [ -f "$f" ] && cp -- "$f" "$s/$(basename -- "$(dirname -- "$f")")/"
+  done
   # the loaders: files Ag writes (every dtype, 0-d, empty, stored), and CSV text
   local ag=$ROOT/build/release/ag
   [ -x "$ag" ] || ${MAKE:-make} --no-print-directory ag >/dev/null 2>&1
@@ -103,44 +112,44 @@ make_seeds() {
       '-=' '*=' '/=' '->' '...' '"' "'" 'f"' '\n' '#' 'requires_grad=true' 'dtype=int64' \
       'dtype=float64' 'dtype=bool' 'backward()' '.grad' 'keepdim=true' 'dim=' '1e308' '-0.0' \
       'nan' 'inf' '10 ** 9' '0x7f' '1_000'
-  } | grep -v '^$' | LC_ALL=C sort -u | sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$/"/' >"$DIR/ag.dict"
-  cp "$DIR/ag.dict" "$DIR/run.dict"
-  cp "$DIR/ag.dict" "$DIR/compile.dict"
+  } | grep -v '^$' | LC_ALL=C sort -u | sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$/"/' >"$WORK/ag.dict"
+  cp "$WORK/ag.dict" "$WORK/run.dict"
+  cp "$WORK/ag.dict" "$WORK/compile.dict"
   printf '%s\n' '"\x93NUMPY"' '"\x01\x00"' '"\x02\x00"' '"\x03\x00"' '"descr"' '"fortran_order"' \
     '"shape"' '"True"' '"False"' '"<f4"' '"<f8"' '"<i8"' '"|b1"' '">f4"' '"<f2"' '"<u1"' '"<c8"' \
-    '"()"' '"(0,)"' '"{"' '"}"' '"\x0a"' >"$DIR/npy.dict"
-  { cat "$DIR/npy.dict"; printf '%s\n' '"PK\x03\x04"' '"PK\x01\x02"' '"PK\x05\x06"' '"PK\x06\x06"' \
-    '"PK\x06\x07"' '"\x08\x00"' '"\x00\x00"' '"\xff\xff\xff\xff"' '".npy"'; } >"$DIR/npz.dict"
+    '"()"' '"(0,)"' '"{"' '"}"' '"\x0a"' >"$WORK/npy.dict"
+  { cat "$WORK/npy.dict"; printf '%s\n' '"PK\x03\x04"' '"PK\x01\x02"' '"PK\x05\x06"' '"PK\x06\x06"' \
+    '"PK\x06\x07"' '"\x08\x00"' '"\x00\x00"' '"\xff\xff\xff\xff"' '".npy"'; } >"$WORK/npz.dict"
   printf '%s\n' '","' '"\x0a"' '"\x0d\x0a"' '"nan"' '"inf"' '"-inf"' '"e+38"' '"e-45"' '"-"' \
-    '"."' '" "' '"\x09"' '"0x1p3"' >"$DIR/csv.dict"
+    '"."' '" "' '"\x09"' '"0x1p3"' >"$WORK/csv.dict"
 }
 
 make_seeds
-mkdir -p "$DIR/crashes" "$DIR/logs"
+mkdir -p "$WORK/crashes" "$WORK/logs"
 nice_cmd=()
 [ -n "${FUZZ_NICE:-}" ] && nice_cmd=(nice -n "$FUZZ_NICE")
 
 # run_one NAME SECONDS: one libFuzzer run; prints its summary line
 found=0
 run_one() {
-  local name=$1 secs=$2 log=$DIR/logs/$1.log
-  mkdir -p "$DIR/corpus/$name"
+  local name=$1 secs=$2 log=$WORK/logs/$1.log
+  mkdir -p "$WORK/corpus/$name"
   local before
-  before=$(ls "$DIR/crashes" | grep -c "^$name-")
+  before=$(ls "$WORK/crashes" | grep -c "^$name-")
   # -timeout: a hang (the watchdog's Ctrl-C did not stop it within 10 s);
   # -rss_limit_mb/-malloc_limit_mb: the harnesses cap memory far below these
-  "${nice_cmd[@]}" "$DIR/fuzz_$name" "$DIR/corpus/$name" "$DIR/seeds/$name" \
-    -dict="$DIR/$name.dict" -max_total_time="$secs" -timeout=10 -rss_limit_mb=3072 \
+  "${nice_cmd[@]}" "$DIR/fuzz_$name" "$WORK/corpus/$name" "$WORK/seeds/$name" \
+    -dict="$WORK/$name.dict" -max_total_time="$secs" -timeout=10 -rss_limit_mb=3072 \
     -malloc_limit_mb=3072 -max_len=8192 -close_fd_mask=3 -print_final_stats=1 \
-    -artifact_prefix="$DIR/crashes/$name-" </dev/null >"$log" 2>&1
+    -artifact_prefix="$WORK/crashes/$name-" </dev/null >"$log" 2>&1
   local rc=$?
   local execs rate cov ft corp after
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
-  corp=$(ls "$DIR/corpus/$name" | wc -l)
-  after=$(ls "$DIR/crashes" | grep -c "^$name-")
+  corp=$(ls "$WORK/corpus/$name" | wc -l)
+  after=$(ls "$WORK/crashes" | grep -c "^$name-")
   echo "fuzz $name: ${execs:-?} executions in ${secs}s, ${rate:-?}/s, cov ${cov:-?} ft ${ft:-?}, corpus $corp, crashes $((after - before)) (log: $log)"
   if [ "$rc" -ne 0 ] || [ "$after" -gt "$before" ]; then
     found=1
