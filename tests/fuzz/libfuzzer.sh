@@ -138,11 +138,12 @@ run_one() {
   before=$(ls "$WORK/crashes" | grep -c "^$name-")
   # -timeout: a hang (the watchdog's Ctrl-C did not stop it within 10 s);
   # -rss_limit_mb/-malloc_limit_mb: the harnesses cap memory far below these
+  local t0=$SECONDS
   "${nice_cmd[@]}" "$DIR/fuzz_$name" "$WORK/corpus/$name" "$WORK/seeds/$name" \
     -dict="$WORK/$name.dict" -max_total_time="$secs" -timeout=10 -rss_limit_mb=3072 \
     -malloc_limit_mb=3072 -max_len=8192 -close_fd_mask=3 -print_final_stats=1 \
     -artifact_prefix="$WORK/crashes/$name-" </dev/null >"$log" 2>&1
-  local rc=$?
+  local rc=$? elapsed=$((SECONDS - t0))
   local execs rate cov ft corp after
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
@@ -150,7 +151,7 @@ run_one() {
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
   corp=$(ls "$WORK/corpus/$name" | wc -l)
   after=$(ls "$WORK/crashes" | grep -c "^$name-")
-  echo "fuzz $name: ${execs:-?} executions in ${secs}s, ${rate:-?}/s, cov ${cov:-?} ft ${ft:-?}, corpus $corp, crashes $((after - before)) (log: $log)"
+  echo "fuzz $name: ${execs:-?} executions in ${elapsed}s, ${rate:-?}/s, cov ${cov:-?} ft ${ft:-?}, corpus $corp, crashes $((after - before)) (log: $log)"
   if [ "$rc" -ne 0 ] || [ "$after" -gt "$before" ]; then
     found=1
     grep -m 3 -E 'ERROR|SUMMARY|runtime error|deadly signal|timeout' "$log" | sed 's/^/    /'
