@@ -120,8 +120,9 @@ const HelpEntry help_table[] = {
      "MemoryError",
      "The Error subclass thrown when memory runs out: a list, string or map too large to "
      "allocate (a tensor too large fails with an Error naming its size). The program can "
-     "catch it and go on; the REPL does. AG_MEMORY_LIMIT=BYTES (suffixes K, M, G) caps the "
-     "memory of Ag's own objects, e.g. to test this.",
+     "catch it and go on; the REPL does. The limit is the machine's physical memory, or "
+     "AG_MEMORY_LIMIT=BYTES (suffixes K, M, G; 0: none): the memory of Ag's objects and the "
+     "tensors they hold, and the most one tensor may allocate.",
      "try { let s = \"x\" * 10 ** 15 } catch e { print(type(e)) }"},
     {"clock", HELP_BUILTINS, 0,
      "clock()",
