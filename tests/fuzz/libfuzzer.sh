@@ -20,7 +20,8 @@
 #          every harness for a few seconds after running its seeds: part of
 #          `make test`; without clang it says so and succeeds
 # FUZZ_NICE=19 runs the fuzzers under nice -n 19.
-# Prints one line per harness: executions, executions per second, coverage
+# Prints one line per harness: executions, executions per second (of wall
+# clock and of CPU time), coverage
 # (libFuzzer's edge count "cov" and feature count "ft"), corpus size and
 # crashes; exit status 1 if any harness found a crash.
 
@@ -138,12 +139,15 @@ run_one() {
   before=$(ls "$WORK/crashes" | grep -c "^$name-")
   # -timeout: a hang (the watchdog's Ctrl-C did not stop it within 10 s);
   # -rss_limit_mb/-malloc_limit_mb: the harnesses cap memory far below these
-  local t0=$SECONDS
-  "${nice_cmd[@]}" "$DIR/fuzz_$name" "$WORK/corpus/$name" "$WORK/seeds/$name" \
+  local t0=$SECONDS rc
+  # the CPU time too: on a shared machine the wall-clock rate says little
+  local TIMEFORMAT='%U %S'
+  { time "${nice_cmd[@]}" "$DIR/fuzz_$name" "$WORK/corpus/$name" "$WORK/seeds/$name" \
     -dict="$WORK/$name.dict" -max_total_time="$secs" -timeout=10 -rss_limit_mb=3072 \
     -malloc_limit_mb=3072 -max_len=8192 -close_fd_mask=3 -print_final_stats=1 \
-    -artifact_prefix="$WORK/crashes/$name-" </dev/null >"$log" 2>&1
-  local rc=$? elapsed=$((SECONDS - t0))
+    -artifact_prefix="$WORK/crashes/$name-" </dev/null >"$log" 2>&1; rc=$?; } 2>"$log.cpu"
+  local elapsed=$((SECONDS - t0)) cpu
+  cpu=$(awk '{ printf "%.0f", $1 + $2 }' "$log.cpu")
   local execs rate cov ft corp after
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
@@ -151,7 +155,9 @@ run_one() {
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
   corp=$(ls "$WORK/corpus/$name" | wc -l)
   after=$(ls "$WORK/crashes" | grep -c "^$name-")
-  echo "fuzz $name: ${execs:-?} executions in ${elapsed}s, ${rate:-?}/s, cov ${cov:-?} ft ${ft:-?}, corpus $corp, crashes $((after - before)) (log: $log)"
+  local per_cpu="?"
+  [ -n "$execs" ] && [ "${cpu:-0}" -gt 0 ] && per_cpu=$((execs / cpu))
+  echo "fuzz $name: ${execs:-?} executions in ${elapsed}s (${cpu:-?}s of CPU), ${rate:-?}/s (${per_cpu}/CPU-s), cov ${cov:-?} ft ${ft:-?}, corpus $corp, crashes $((after - before)) (log: $log)"
   if [ "$rc" -ne 0 ] || [ "$after" -gt "$before" ]; then
     found=1
     grep -m 3 -E 'ERROR|SUMMARY|runtime error|deadly signal|timeout' "$log" | sed 's/^/    /'
