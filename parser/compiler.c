@@ -134,7 +134,10 @@ static void skip_error_tokens(Parser *p) {
 }
 
 void parse_advance(Parser *p) {
-  if (p->halted) return;
+  if (p->halted) {
+    p->current.type = p->next.type = TOK_EOF;
+    return;
+  }
   p->previous = p->current; /* even when it halts: callers read the token they consumed */
   if (tensor_interrupt_requested) { /* polled per token: a long input, or many errors */
     FILE *out = p->opts->errors ? p->opts->errors : stderr;

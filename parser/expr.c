@@ -149,6 +149,7 @@ static void fstring_field(Parser *p, const LexFPart *part) {
   p->lexer = outer;
   p->in_field = was_in_field;
   p->previous = previous, p->current = current, p->next = next;
+  if (p->halted) p->current.type = p->next.type = TOK_EOF; /* stopped inside the field: stop outside too */
 }
 
 static void fstring(Parser *p, bool can_assign) {

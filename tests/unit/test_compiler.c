@@ -484,6 +484,21 @@ START_TEST(deep_nesting_stops_compilation) {
 }
 END_TEST
 
+/* Nesting too deep inside an f-string's field stops the whole compilation
+ * (the string's own tokens, put back after the field, once kept it going). */
+START_TEST(deep_nesting_in_an_fstring_field_stops_compilation) {
+  char src[2048];
+  int n = snprintf(src, sizeof src, "print(f\"[{");
+  for (int i = 0; i < 300; i++) n += snprintf(src + n, sizeof src - (size_t)n, "not ");
+  snprintf(src + n, sizeof src - (size_t)n, "1}]\")\nprint(1)\n");
+  Compiled c = compile_text(src, false);
+  ck_assert_ptr_null(c.result.function);
+  ck_assert_int_eq(c.result.error_count, 1);
+  ck_assert_ptr_nonnull(strstr(c.errors, "nested too deeply"));
+  free(c.errors);
+}
+END_TEST
+
 /* 100,000 errors: the first PARSE_MAX_ERRORS are reported, then it stops. */
 START_TEST(error_limit_stops_compilation) {
   enum { N = 100000 };
@@ -650,6 +665,7 @@ static Suite *compiler_suite(void) {
   tcase_add_test(errors, too_many_locals);
   tcase_add_test(errors, deep_nesting_is_an_error_not_a_crash);
   tcase_add_test(errors, deep_nesting_stops_compilation);
+  tcase_add_test(errors, deep_nesting_in_an_fstring_field_stops_compilation);
   tcase_add_test(errors, error_limit_stops_compilation);
   tcase_add_test(errors, interrupt_stops_compilation);
   tcase_add_test(errors, interrupted_compilation_is_an_uncaught_interrupt);
