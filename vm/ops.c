@@ -107,6 +107,10 @@ static Value repeat(AgVM *vm, Value seq, double times) {
   vm_push_root(vm, OBJ_VAL(out));
   for (int64_t i = 0; i < n; i++) {
     for (int j = 0; j < src->count; j++) obj_list_append(vm, out, src->items[j]);
+    if (tensor_interrupt_requested) { /* [0] * 2 ** 28 takes a while */
+      vm_pop_root(vm);
+      return vm_throw_interrupted(vm);
+    }
   }
   vm_pop_root(vm);
   return OBJ_VAL(out);
@@ -518,7 +522,15 @@ bool vm_extend_list(AgVM *vm, ObjList *list, Value iterable) {
   double pos = 0;
   Value item;
   int status;
-  while ((status = vm_iter_next(vm, seq, &pos, &item)) == 1) obj_list_append(vm, list, item);
+  while ((status = vm_iter_next(vm, seq, &pos, &item)) == 1) {
+    obj_list_append(vm, list, item);
+    /* list(range(10 ** 9)) runs long before memory runs out: poll Ctrl-C */
+    if ((list->count & 0xFFFF) == 0 && tensor_interrupt_requested) {
+      vm_pop_root(vm);
+      vm_throw_interrupted(vm);
+      return false;
+    }
+  }
   vm_pop_root(vm);
   return status == 0;
 }

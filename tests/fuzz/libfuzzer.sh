@@ -137,13 +137,13 @@ run_one() {
   mkdir -p "$WORK/corpus/$name"
   local before
   before=$(ls "$WORK/crashes" | grep -c "^$name-")
-  # -timeout: a hang (the watchdog's Ctrl-C did not stop it within 10 s);
+  # -timeout: a hang (the watchdog's Ctrl-C did not stop it within 30 s of wall clock, ample on a loaded machine);
   # -rss_limit_mb/-malloc_limit_mb: the harnesses cap memory far below these
   local t0=$SECONDS rc
   # the CPU time too: on a shared machine the wall-clock rate says little
   local TIMEFORMAT='%U %S'
   { time "${nice_cmd[@]}" "$DIR/fuzz_$name" "$WORK/corpus/$name" "$WORK/seeds/$name" \
-    -dict="$WORK/$name.dict" -max_total_time="$secs" -timeout=10 -rss_limit_mb=3072 \
+    -dict="$WORK/$name.dict" -max_total_time="$secs" -timeout=30 -rss_limit_mb=3072 \
     -malloc_limit_mb=3072 -max_len=8192 -close_fd_mask=3 -print_final_stats=1 \
     -artifact_prefix="$WORK/crashes/$name-" </dev/null >"$log" 2>&1; rc=$?; } 2>"$log.cpu"
   local elapsed=$((SECONDS - t0)) cpu
