@@ -136,7 +136,8 @@ run_one() {
   local name=$1 secs=$2 log=$WORK/logs/$1.log
   mkdir -p "$WORK/corpus/$name"
   local before
-  before=$(ls "$WORK/crashes" | grep -c "^$name-")
+  # crash-, leak-, timeout-, oom- artifacts (slow-unit- is only the slowest input)
+  before=$(ls "$WORK/crashes" | grep -c -E "^$name-(crash|leak|timeout|oom)-")
   # -timeout: a hang (the watchdog's Ctrl-C did not stop it within 30 s of wall clock, ample on a loaded machine);
   # -rss_limit_mb/-malloc_limit_mb: the harnesses cap memory far below these
   local t0=$SECONDS rc
@@ -154,7 +155,7 @@ run_one() {
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
   corp=$(ls "$WORK/corpus/$name" | wc -l)
-  after=$(ls "$WORK/crashes" | grep -c "^$name-")
+  after=$(ls "$WORK/crashes" | grep -c -E "^$name-(crash|leak|timeout|oom)-")
   local per_cpu="?"
   [ -n "$execs" ] && [ "${cpu:-0}" -gt 0 ] && per_cpu=$((execs / cpu))
   echo "fuzz $name: ${execs:-?} executions in ${elapsed}s (${cpu:-?}s of CPU), ${rate:-?}/s (${per_cpu}/CPU-s), cov ${cov:-?} ft ${ft:-?}, corpus $corp, crashes $((after - before)) (log: $log)"
