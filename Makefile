@@ -132,6 +132,7 @@ sanitize: deps
 
 bench: deps ag
 	../shared/bench/run.sh -n 3 ./ag
+	../shared/bench/run.sh -n 3 -d bench ./ag
 
 clean:
 	rm -rf build ag
