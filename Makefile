@@ -118,6 +118,7 @@ test-only: $(AG_BIN) $(PTYDRIVER) unit
 	sh tests/run_tutorial.sh $(AG_BIN) docs/tutorial.md
 	sh tests/check_examples.sh
 	sh tests/check_lazy_blas.sh $(AG_BIN)
+	sh tests/check_npz_hostile.sh $(AG_BIN)
 	sh tests/run_torch_cases.sh $(AG_BIN)
 	sh tests/fuzz_smoke.sh $(AG_BIN)
 	sh tests/fuzz_tensor.sh $(AG_BIN)

@@ -737,7 +737,10 @@ const HelpEntry help_table[] = {
      "print(load(\"x.npy\"))"},
     {"load", HELP_TENSORS, 0,
      "load(path)",
-     "Reads a .npy file as a tensor or a .npz file as a map of tensors (NumPy's formats).",
+     "Reads a .npy file as a tensor or a .npz file as a map of tensors (NumPy's formats; "
+     ".npz members stored or deflated). An .npz may hold at most 4 GiB uncompressed in all, "
+     "and no two of its entries may share member data: beyond that, a clear error before "
+     "anything is inflated. Ctrl-C stops a long load with Interrupted.",
      "save({\"w\": ones(2)}, \"state.npz\")\n"
      "print(load(\"state.npz\"))"},
     {"load_csv", HELP_TENSORS, 0,

@@ -10,8 +10,13 @@
  * versions 1.0-3.0, C or Fortran order, either byte order; integer arrays of
  * any width (i1..i8, u1..u8) load as int64.
  * .npz: a zip archive of NAME.npy members, like numpy.savez (written stored,
- * without zip64, so at most 4 GiB). CSV: numbers separated by commas, one row
- * per line, blank lines skipped, parsed in the C locale.
+ * without zip64, so at most 4 GiB; read stored or deflated, with zlib, at most
+ * 4 GiB uncompressed in all, no two entries sharing member data, stopping at
+ * Ctrl-C with the error "Interrupted"). CSV: numbers separated by commas, one
+ * row per line, blank lines skipped, parsed in the C locale.
+ *
+ * io_file.c holds the reading and atomic writing, io_npy.c, io_npz.c and
+ * io_csv.c one format each.
  */
 #ifndef AG_TENSOR_IO_H
 #define AG_TENSOR_IO_H

@@ -455,29 +455,98 @@ static void free_members(char **names, Tensor **ts, int n) {
   free(ts);
 }
 
+/* Every central-directory entry, parsed; NULL with the error set. */
+static ZipEntry *npz_read_entries(const ZipArchive *z, const ZipDirectory *d) {
+  int n = (int)d->entries;
+  ZipEntry *es = calloc((size_t)n + 1, sizeof *es);
+  if (!es) {
+    READ_ERROR(z->path, "out of memory");
+    return NULL;
+  }
+  const uint8_t *p = z->buf + d->cd_offset;
+  size_t room = (size_t)d->cd_size;
+  for (int i = 0; i < n; i++) {
+    size_t used;
+    if (!zip_parse_entry(z, p, room, &es[i], &used)) {
+      free(es);
+      return NULL;
+    }
+    p += used;
+    room -= used;
+  }
+  return es;
+}
+
+static int by_local_offset(const void *a, const void *b) {
+  const ZipEntry *x = *(const ZipEntry *const *)a, *y = *(const ZipEntry *const *)b;
+  if (x->local_offset != y->local_offset) return x->local_offset < y->local_offset ? -1 : 1;
+  return x < y ? -1 : x > y; /* then in directory order, so that errors name the first two */
+}
+
+/* Before anything is inflated: the members' sizes add up to at most
+ * NPZ_MAX_TOTAL, and no two entries share member data, so that each member
+ * is read at most once. */
+static bool npz_check_entries(const ZipArchive *z, ZipEntry *es, int n) {
+  uint64_t total = 0;
+  for (int i = 0; i < n; i++) {
+    if (es[i].size >= SIZE_MAX) { /* a 32-bit machine */
+      READ_ERROR(z->path, "a member is too large for this machine's memory");
+      return false;
+    }
+    total += es[i].size < NPZ_MAX_TOTAL ? es[i].size : NPZ_MAX_TOTAL + 1;
+    if (total > NPZ_MAX_TOTAL) {
+      READ_ERROR(z->path, "the members hold more than %d GiB uncompressed, the most load() reads",
+                 (int)(NPZ_MAX_TOTAL >> 30));
+      return false;
+    }
+  }
+  const ZipEntry **order = malloc(((size_t)n + 1) * sizeof *order);
+  if (!order) {
+    READ_ERROR(z->path, "out of memory");
+    return false;
+  }
+  for (int i = 0; i < n; i++) order[i] = &es[i];
+  qsort(order, (size_t)n, sizeof *order, by_local_offset);
+  bool ok = true;
+  for (int i = 0; ok && i + 1 < n; i++) {
+    const ZipEntry *a = order[i], *b = order[i + 1];
+    uint64_t gap = b->local_offset - a->local_offset;
+    if (gap < ZIP_LOCAL_SIZE || gap - ZIP_LOCAL_SIZE < a->comp_size) {
+      READ_ERROR(z->path, "corrupt zip: members '%.*s' and '%.*s' share their data",
+                 (int)(a->name_len > 100 ? 100 : a->name_len), a->name,
+                 (int)(b->name_len > 100 ? 100 : b->name_len), b->name);
+      ok = false;
+    }
+  }
+  free(order);
+  return ok;
+}
+
 static int npz_load_all(const ZipArchive *z, const ZipDirectory *d, char ***names_out,
                         Tensor ***ts_out) {
   int n = (int)d->entries;
+  ZipEntry *es = npz_read_entries(z, d);
+  if (!es || !npz_check_entries(z, es, n)) {
+    free(es);
+    return -1;
+  }
   char **names = calloc((size_t)n + 1, sizeof *names);
   Tensor **ts = calloc((size_t)n + 1, sizeof *ts);
   if (!names || !ts) {
     free(names);
     free(ts);
+    free(es);
     READ_ERROR(z->path, "out of memory");
     return -1;
   }
-  const uint8_t *p = z->buf + d->cd_offset;
-  size_t room = (size_t)d->cd_size;
   for (int i = 0; i < n; i++) {
-    ZipEntry e;
-    size_t used;
-    if (!zip_parse_entry(z, p, room, &e, &used) || !npz_load_member(z, &e, &names[i], &ts[i])) {
+    if (!npz_load_member(z, &es[i], &names[i], &ts[i])) {
       free_members(names, ts, i);
+      free(es);
       return -1;
     }
-    p += used;
-    room -= used;
   }
+  free(es);
   *names_out = names;
   *ts_out = ts;
   return n;
