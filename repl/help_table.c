@@ -730,9 +730,10 @@ const HelpEntry help_table[] = {
      "Its backward adds each gradient row into the row it came from (EmbeddingBackward0).",
      "print(embedding(eye(3), tensor([2, 0], dtype=int64)))"},
     {"save", HELP_TENSORS, 0,
-     "save(value, path)",
+     "save(value, path, compressed=false)",
      "Writes a tensor as NumPy .npy, or a map of tensors (a state dict) as .npz; the file "
-     "is replaced atomically.",
+     "is replaced atomically. compressed=true deflates the .npz members, as "
+     "numpy.savez_compressed does.",
      "save(arange(3), \"x.npy\")\n"
      "print(load(\"x.npy\"))"},
     {"load", HELP_TENSORS, 0,

@@ -1,7 +1,7 @@
 /* io_npz.c — NumPy .npz files: a zip archive of NAME.npy members.
  *
- * Written stored (uncompressed), as numpy.savez writes it, without zip64 (so
- * at most 4 GiB). Read stored or deflated (numpy.savez_compressed), with zlib
+ * Written stored (uncompressed), as numpy.savez writes it, or deflated, as
+ * numpy.savez_compressed does, without zip64 (so at most 4 GiB). Read stored or deflated (numpy.savez_compressed), with zlib
  * doing inflate and CRC-32. The reader trusts the central directory (numpy's
  * local headers may carry zip64 placeholders) and checks, before inflating
  * anything, that no two entries share member data (each member is read at
@@ -58,7 +58,8 @@ enum {
 
 typedef struct {
   char *name; /* NAME.npy */
-  uint32_t crc, size, offset;
+  uint16_t method;
+  uint32_t crc, size, comp_size, offset;
 } ZipMember;
 
 static void dos_time(uint16_t *time_out, uint16_t *date_out) {
@@ -77,11 +78,11 @@ static void dos_time(uint16_t *time_out, uint16_t *date_out) {
 static void put_common_fields(uint8_t *p, const ZipMember *m, uint16_t tm, uint16_t dt) {
   put_le(p, ZIP_VERSION, 2);
   put_le(p + 2, 0, 2); /* flags */
-  put_le(p + 4, 0, 2); /* method: stored */
+  put_le(p + 4, m->method, 2);
   put_le(p + 6, tm, 2);
   put_le(p + 8, dt, 2);
   put_le(p + 10, m->crc, 4);
-  put_le(p + 14, m->size, 4); /* compressed */
+  put_le(p + 14, m->comp_size, 4);
   put_le(p + 18, m->size, 4); /* uncompressed */
   put_le(p + 22, strlen(m->name), 2);
   put_le(p + 24, 0, 2); /* extra field length */
@@ -93,7 +94,7 @@ static bool zip_write_member(AtomicFile *af, ZipMember *m, const uint8_t *data, 
   put_le(hdr, ZIP_LOCAL_SIG, 4);
   put_common_fields(hdr + 4, m, tm, dt);
   return atomic_write(af, hdr, sizeof hdr) && atomic_write(af, m->name, strlen(m->name)) &&
-         atomic_write(af, data, m->size);
+         atomic_write(af, data, m->comp_size);
 }
 
 static bool zip_write_directory(AtomicFile *af, const ZipMember *ms, int n, uint32_t cd_offset,
@@ -144,33 +145,84 @@ static bool npz_member_names(const char *path, const char *const *names, int n, 
   return true;
 }
 
-/* Appends one member, checking the archive stays within the 4 GiB that a
- * zip without zip64 records can address. */
-static bool npz_add(AtomicFile *af, ZipMember *m, const Tensor *t, uint64_t *offset, uint16_t tm,
-                    uint16_t dt) {
-  size_t len;
-  uint8_t *bytes = npy_encode(t, &len, af->path);
+/* Raw DEFLATE of n bytes at zlib's default level (what numpy.savez_compressed
+ * gets from Python's zipfile), a megabyte at a time, polling Ctrl-C; a
+ * malloc'd buffer, or NULL with the error set. */
+static uint8_t *deflate_all(const uint8_t *in, size_t n, size_t *out_len, const char *where) {
+  z_stream zs;
+  memset(&zs, 0, sizeof zs);
+  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) !=
+      Z_OK) {
+    WRITE_ERROR(where, "out of memory");
+    return NULL;
+  }
+  size_t cap = (size_t)deflateBound(&zs, (uLong)n);
+  uint8_t *out = malloc(cap);
+  size_t in_pos = 0;
+  int rc = out ? Z_OK : Z_MEM_ERROR;
+  zs.next_out = out;
+  while (rc == Z_OK && !tensor_interrupt_requested) {
+    if (zs.avail_in == 0 && in_pos < n) {
+      size_t step = n - in_pos > INFLATE_STEP ? INFLATE_STEP : n - in_pos;
+      zs.next_in = (Bytef *)(in + in_pos);
+      zs.avail_in = (uInt)step;
+      in_pos += step;
+    }
+    if (zs.avail_out == 0) { /* deflateBound's room suffices: this runs out only past 4 GiB steps */
+      size_t room = cap - (size_t)(zs.next_out - out);
+      zs.avail_out = (uInt)(room > ZLIB_STEP ? ZLIB_STEP : room);
+    }
+    rc = deflate(&zs, in_pos == n ? Z_FINISH : Z_NO_FLUSH);
+  }
+  *out_len = out ? (size_t)(zs.next_out - out) : 0;
+  deflateEnd(&zs);
+  if (rc != Z_STREAM_END) {
+    if (tensor_interrupt_requested) tensor_set_error("Interrupted");
+    else WRITE_ERROR(where, rc == Z_MEM_ERROR ? "out of memory" : "compression failed");
+    free(out);
+    return NULL;
+  }
+  return out;
+}
+
+/* Appends one member, stored or deflated, checking the archive stays within
+ * the 4 GiB that a zip without zip64 records can address. */
+static bool npz_add(AtomicFile *af, ZipMember *m, const Tensor *t, bool compressed,
+                    uint64_t *offset, uint16_t tm, uint16_t dt) {
+  size_t len, packed_len;
+  uint8_t *bytes = npy_encode(t, &len, af->path), *packed = NULL;
+  if (bytes && compressed && len < ZIP_MAX32) {
+    packed = deflate_all(bytes, len, &packed_len, af->path);
+    if (!packed) {
+      free(bytes);
+      bytes = NULL;
+    }
+  }
   if (!bytes) {
     atomic_abort(af);
     return false;
   }
-  uint64_t end = *offset + ZIP_LOCAL_SIZE + strlen(m->name) + len;
-  if (end >= ZIP_MAX32) {
+  uint64_t end = *offset + ZIP_LOCAL_SIZE + strlen(m->name) + (packed ? packed_len : len);
+  if (end >= ZIP_MAX32 || len >= ZIP_MAX32) {
     WRITE_ERROR(af->path, "the archive would exceed 4 GiB, which .npz writing does not support");
     free(bytes);
     atomic_abort(af);
     return false;
   }
+  m->method = packed ? ZIP_DEFLATED : ZIP_STORED;
   m->crc = (uint32_t)crc32_of(bytes, len);
   m->size = (uint32_t)len;
+  m->comp_size = (uint32_t)(packed ? packed_len : len);
   m->offset = (uint32_t)*offset;
-  bool ok = zip_write_member(af, m, bytes, tm, dt);
+  bool ok = zip_write_member(af, m, packed ? packed : bytes, tm, dt);
   free(bytes);
+  free(packed);
   *offset = end;
   return ok;
 }
 
-bool tensor_save_npz(const char *path, const char *const *names, Tensor *const *ts, int n) {
+bool tensor_save_npz(const char *path, const char *const *names, Tensor *const *ts, int n,
+                     bool compressed) {
   if (n < 0 || n >= 0xFFFF) {
     WRITE_ERROR(path, "an .npz file holds at most 65534 arrays, not %d", n);
     return false;
@@ -185,7 +237,7 @@ bool tensor_save_npz(const char *path, const char *const *names, Tensor *const *
   AtomicFile af;
   uint64_t offset = 0;
   bool ok = npz_member_names(path, names, n, ms) && atomic_open(&af, path);
-  for (int i = 0; ok && i < n; i++) ok = npz_add(&af, &ms[i], ts[i], &offset, tm, dt);
+  for (int i = 0; ok && i < n; i++) ok = npz_add(&af, &ms[i], ts[i], compressed, &offset, tm, dt);
   /* the directory itself must also start and end below 4 GiB */
   if (ok && offset + (uint64_t)n * (ZIP_CENTRAL_SIZE + 0xFFFF) >= ZIP_MAX32) {
     WRITE_ERROR(path, "the archive would exceed 4 GiB, which .npz writing does not support");
