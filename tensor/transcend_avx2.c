@@ -25,49 +25,61 @@
 typedef __m256 F8;
 typedef __m256d D4;
 
-static F8 (*const f8_fn[])(F8) = {
-    [UN_EXP] = Sleef_expf8_u10avx2, [UN_LOG] = Sleef_logf8_u10avx2,
-    [UN_SIN] = Sleef_sinf8_u10avx2, [UN_COS] = Sleef_cosf8_u10avx2,
-    [UN_TAN] = Sleef_tanf8_u10avx2, [UN_TANH] = Sleef_tanhf8_u10avx2,
-};
-static D4 (*const d4_fn[])(D4) = {
-    [UN_EXP] = Sleef_expd4_u10avx2, [UN_LOG] = Sleef_logd4_u10avx2,
-    [UN_SIN] = Sleef_sind4_u10avx2, [UN_COS] = Sleef_cosd4_u10avx2,
-    [UN_TAN] = Sleef_tand4_u10avx2, [UN_TANH] = Sleef_tanhd4_u10avx2,
-};
+/* SLEEF's function for op (a switch rather than a table of function
+ * pointers: sleef.h declares them const-qualified under Clang) */
+static inline F8 sleef_f8(UnaryOp op, F8 x) {
+  switch (op) {
+  case UN_EXP: return Sleef_expf8_u10avx2(x);
+  case UN_LOG: return Sleef_logf8_u10avx2(x);
+  case UN_SIN: return Sleef_sinf8_u10avx2(x);
+  case UN_COS: return Sleef_cosf8_u10avx2(x);
+  case UN_TAN: return Sleef_tanf8_u10avx2(x);
+  default: return Sleef_tanhf8_u10avx2(x);
+  }
+}
+
+static inline D4 sleef_d4(UnaryOp op, D4 x) {
+  switch (op) {
+  case UN_EXP: return Sleef_expd4_u10avx2(x);
+  case UN_LOG: return Sleef_logd4_u10avx2(x);
+  case UN_SIN: return Sleef_sind4_u10avx2(x);
+  case UN_COS: return Sleef_cosd4_u10avx2(x);
+  case UN_TAN: return Sleef_tand4_u10avx2(x);
+  default: return Sleef_tanhd4_u10avx2(x);
+  }
+}
 
 /* ATen's vml loop: groups of 8 floats (4 doubles) counted from the start of
  * the run, the last one padded with zeros; a strided run goes through a
  * buffer, so it groups the same way. The group matters for sin, cos and tan:
  * SLEEF picks its argument reduction once per vector. */
+/* op is one of exp, log, sin, cos, tan, tanh */
 void avx2_vml_f32(UnaryOp op, int64_t n, const char *a, int64_t sa, char *o, int64_t so) {
-  F8 (*fn)(F8) = f8_fn[op];
   int64_t i = 0;
   if (sa == 4 && so == 4) {
     for (; i + 8 <= n; i += 8)
-      _mm256_storeu_ps((float *)(o + i * 4), fn(_mm256_loadu_ps((const float *)(a + i * 4))));
+      _mm256_storeu_ps((float *)(o + i * 4), sleef_f8(op, _mm256_loadu_ps((const float *)(a + i * 4))));
   }
   for (; i < n; i += 8) {
     float buf[8] = {0};
     int64_t m = n - i < 8 ? n - i : 8;
     for (int64_t j = 0; j < m; j++) buf[j] = *(const float *)(a + (i + j) * sa);
-    _mm256_storeu_ps(buf, fn(_mm256_loadu_ps(buf)));
+    _mm256_storeu_ps(buf, sleef_f8(op, _mm256_loadu_ps(buf)));
     for (int64_t j = 0; j < m; j++) *(float *)(o + (i + j) * so) = buf[j];
   }
 }
 
 void avx2_vml_f64(UnaryOp op, int64_t n, const char *a, int64_t sa, char *o, int64_t so) {
-  D4 (*fn)(D4) = d4_fn[op];
   int64_t i = 0;
   if (sa == 8 && so == 8) {
     for (; i + 4 <= n; i += 4)
-      _mm256_storeu_pd((double *)(o + i * 8), fn(_mm256_loadu_pd((const double *)(a + i * 8))));
+      _mm256_storeu_pd((double *)(o + i * 8), sleef_d4(op, _mm256_loadu_pd((const double *)(a + i * 8))));
   }
   for (; i < n; i += 4) {
     double buf[4] = {0};
     int64_t m = n - i < 4 ? n - i : 4;
     for (int64_t j = 0; j < m; j++) buf[j] = *(const double *)(a + (i + j) * sa);
-    _mm256_storeu_pd(buf, fn(_mm256_loadu_pd(buf)));
+    _mm256_storeu_pd(buf, sleef_d4(op, _mm256_loadu_pd(buf)));
     for (int64_t j = 0; j < m; j++) *(double *)(o + (i + j) * so) = buf[j];
   }
 }
