@@ -371,21 +371,13 @@ Tensor *lib_as_tensor(AgVM *vm, Value v, DType like, const char *what) {
 
 /* ---- operators ---- */
 
-static int binary_op_of(int op) {
-  switch (op) {
-  case OP_ADD: return BIN_ADD;
-  case OP_SUBTRACT: return BIN_SUB;
-  case OP_MULTIPLY: return BIN_MUL;
-  case OP_DIVIDE: return BIN_DIV;
-  case OP_MODULO: return BIN_MOD;
-  case OP_POWER: return BIN_POW;
-  case OP_EQUAL: return BIN_EQ;
-  case OP_NOT_EQUAL: return BIN_NE;
-  case OP_LESS: return BIN_LT;
-  case OP_LESS_EQUAL: return BIN_LE;
-  case OP_GREATER: return BIN_GT;
-  case OP_GREATER_EQUAL: return BIN_GE;
-  default: return -1;
+/* The operator table comes from tensor/ops.h's symbols, matched once per VM. */
+static void map_operators(LibState *st) {
+  for (int op = 0; op < OP_COUNT; op++) {
+    st->binary_of_opcode[op] = -1;
+    for (int b = 0; b < BIN_COUNT; b++)
+      if (tensor_binary_symbols[b] && strcmp(tensor_binary_symbols[b], vm_op_symbol(op)) == 0)
+        st->binary_of_opcode[op] = (int8_t)b;
   }
 }
 
@@ -435,7 +427,7 @@ static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
   if (op == OP_MATMUL) {
     if (ta && tb) return lib_wrap(vm, ag_matmul(lib_t(a), lib_t(b)));
   } else {
-    int bop = binary_op_of(op);
+    int bop = op >= 0 && op < OP_COUNT ? lib_state(vm)->binary_of_opcode[op] : -1;
     /* true/false is a bool-typed number to PyTorch: bool_t + true stays bool,
      * t - true is an error */
     if (bop >= 0 && ((ta && IS_BOOL(b)) || (tb && IS_BOOL(a))) &&
@@ -730,6 +722,7 @@ static void install_global(AgVM *vm, int id) {
 
 void lib_install_tensor(AgVM *vm) {
   LibState *st = lib_state(vm);
+  map_operators(st);
   for (int i = 0; i < LIB_ATTR_COUNT; i++) add_name(vm, &st->tensor_names, attr_names[i], i);
   for (int id = 0; id < LT_COUNT; id++) {
     const LibFnDef *def = &fn_defs[id];
