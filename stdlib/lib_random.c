@@ -205,9 +205,10 @@ static TensorRng *bind_with_generator(AgVM *vm, const char *fname, int argc, con
 static Value in_place_done(AgVM *vm, bool ok, Value self) { return ok ? self : lib_throw_tensor_error(vm); }
 
 /* The fills below write values that do not depend on the old ones and
- * record no history, so they refuse what autograd would have to track. */
+ * record no history, so they refuse what autograd would have to track
+ * (under no_grad anything goes, as in PyTorch). */
 static bool check_untracked(AgVM *vm, Tensor *t, const char *fname) {
-  if (!ag_requires_grad(t)) return true;
+  if (!ag_requires_grad(t) || !ag_is_grad_enabled()) return true;
   if (ag_is_leaf(t))
     vm_throw_error(vm, "a leaf Variable that requires grad is being used in an in-place operation.");
   else
