@@ -252,7 +252,8 @@ const HelpEntry help_table[] = {
      "calculate_gain(nonlinearity, param=nil), _calculate_fan_in_and_fan_out(t), "
      "uniform_(t, a=0, b=1), normal_(t, mean=0, std=1), constant_(t, val), ones_, zeros_, "
      "eye_, xavier_uniform_(t, gain=1), xavier_normal_, kaiming_uniform_(t, a=0, "
-     "mode=\"fan_in\", nonlinearity=\"leaky_relu\"), kaiming_normal_. Each fills t in place "
+     "mode=\"fan_in\", nonlinearity=\"leaky_relu\"), kaiming_normal_, trunc_normal_(t, "
+     "mean=0, std=1, a=-2, b=2). Each fills t in place "
      "without recording a graph and returns it.",
      "manual_seed(0)\n"
      "print(nn.init.kaiming_uniform_(zeros(2, 3), a=sqrt(5)))"},
@@ -454,6 +455,10 @@ const HelpEntry help_table[] = {
      "its 64-bit two's complement, a fractional one truncated, as PyTorch does.",
      "manual_seed(0)\n"
      "print(randn(3))"},
+    {"erf", HELP_BUILTINS, 0,
+     "erf(x)",
+     "The error function of a number (Python's math.erf).",
+     "print(erf(0.5))"},
     {"seed", HELP_TENSORS, 0,
      "seed()",
      "Seeds the default generator from /dev/urandom and returns the seed.",
@@ -986,6 +991,11 @@ const HelpEntry help_table[] = {
      "t.exponential_(lambd=1, generator=nil)",
      "Fills t in place with exponentially distributed numbers of rate lambd.",
      "print(zeros(3).exponential_().shape)"},
+    {"Tensor.erfinv_", HELP_TENSOR, 0,
+     "t.erfinv_()",
+     "The inverse error function of each element, in place (PyTorch's algorithm; "
+     "records no graph).",
+     "print(tensor([0.5]).erfinv_())"},
     {"Tensor.bernoulli_", HELP_TENSOR, 0,
      "t.bernoulli_(p=0.5, generator=nil)",
      "Fills t in place with 1 (probability p) or 0.",

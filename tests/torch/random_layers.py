@@ -64,3 +64,12 @@ P("negative seed", torch.initial_seed() == 2**64 - 1, torch.rand(2).tolist())
 torch.manual_seed(3.7)
 P("float seed truncated", torch.initial_seed(), torch.rand(1).tolist())
 P("returns a generator", type(torch.manual_seed(0)).__name__ == "Generator")
+
+# trunc_normal_ (uniforms through erfinv) and erfinv_ itself
+for seed, shape, dt in [(0, (3, 5), torch.float32), (1, (17,), torch.float32), (2, (16,), torch.float64)]:
+    torch.manual_seed(seed)
+    P("trunc_normal_", seed, init.trunc_normal_(torch.empty(shape, dtype=dt), std=0.02).flatten().tolist())
+    P("trunc_normal_ wide", seed, init.trunc_normal_(torch.empty(shape, dtype=dt), 0.5, 2.0, -1, 3).flatten().tolist())
+    P("erfinv_", torch.empty(shape, dtype=dt).uniform_(-0.999, 0.999).erfinv_().flatten().tolist())
+P("erfinv_ edges", torch.tensor([-1.0, 1.0, 0.7, -0.7]).erfinv_().tolist())
+P("erf", math.erf(0.5), math.erf(-1.25))
