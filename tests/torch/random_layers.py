@@ -73,3 +73,11 @@ for seed, shape, dt in [(0, (3, 5), torch.float32), (1, (17,), torch.float32), (
     P("erfinv_", torch.empty(shape, dtype=dt).uniform_(-0.999, 0.999).erfinv_().flatten().tolist())
 P("erfinv_ edges", torch.tensor([-1.0, 1.0, 0.7, -0.7]).erfinv_().tolist())
 P("erf", math.erf(0.5), math.erf(-1.25))
+
+# nn.Dropout's mask while training, the identity in eval mode
+torch.manual_seed(4)
+drop = nn.Dropout(0.25)
+x = torch.rand(2, 9)
+P("dropout module", (drop(x) + 0.125).flatten().tolist())
+drop.eval()
+P("dropout eval", drop(x).tolist() == x.tolist())
