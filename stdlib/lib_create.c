@@ -165,6 +165,7 @@ static Value random_like(AgVM *vm, const char *fname, RandomFn fn, Value t, cons
   Options o;
   if (!like(vm, fname, t, kw, &o)) return VM_EXCEPTION;
   TensorRng *rng = lib_rng(vm, NIL_VAL, fname);
+  if (rng == NULL) return VM_EXCEPTION;
   return finish(vm, fn(rng, o.dtype, lib_t(t)->ndim, lib_t(t)->shape), &o);
 }
 

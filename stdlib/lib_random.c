@@ -25,15 +25,25 @@ static bool is_generator(AgVM *vm, Value v) {
   return IS_INSTANCE(v) && AS_INSTANCE(v)->klass == lib_state(vm)->generator_class;
 }
 
+#define STATE_WORDS ((int64_t)((sizeof(TensorRng) + 7) / 8))
+
+/* The TensorRng held by generator g; NULL after throwing when a script has
+ * replaced the field that holds it (it is an ordinary field). */
 static TensorRng *generator_rng(AgVM *vm, Value g) {
   Value t;
-  if (!table_get(&AS_INSTANCE(g)->fields, OBJ_VAL(lib_state(vm)->s_state), &t)) return NULL;
+  if (!IS_INSTANCE(g) || !table_get(&AS_INSTANCE(g)->fields, OBJ_VAL(lib_state(vm)->s_state), &t) || !IS_TENSOR(t) ||
+      lib_t(t)->dtype != DT_INT64 || lib_t(t)->numel != STATE_WORDS || lib_t(t)->offset != 0 ||
+      lib_t(t)->storage->nbytes < (size_t)STATE_WORDS * 8 ||
+      !rng_is_valid((const TensorRng *)tensor_data(lib_t(t)))) {
+    vm_throw_error(vm, "this Generator's state (its _state field) was replaced or overwritten");
+    return NULL;
+  }
   return (TensorRng *)tensor_data(lib_t(t));
 }
 
 /* Gives inst a fresh state seeded with `seed`; false after throwing. */
 static bool attach_state(AgVM *vm, ObjInstance *inst, uint64_t seed) {
-  int64_t words = (int64_t)((sizeof(TensorRng) + 7) / 8);
+  int64_t words = STATE_WORDS;
   Tensor *t = tensor_zeros(DT_INT64, 1, &words);
   if (t == NULL) {
     lib_throw_tensor_error(vm);
@@ -144,25 +154,34 @@ static Value native_generator_init(NATIVE_ARGS) {
 
 static Value native_generator_manual_seed(NATIVE_ARGS) {
   uint64_t seed;
-  if (!seed_value(vm, args[0], false, &seed)) return VM_EXCEPTION;
-  rng_seed(generator_rng(vm, self), seed);
+  TensorRng *rng = generator_rng(vm, self);
+  if (rng == NULL || !seed_value(vm, args[0], false, &seed)) return VM_EXCEPTION;
+  rng_seed(rng, seed);
   return self;
 }
 
 static Value native_generator_seed(NATIVE_ARGS) {
+  TensorRng *rng = generator_rng(vm, self);
+  if (rng == NULL) return VM_EXCEPTION;
   uint64_t seed = nondeterministic_seed();
-  rng_seed(generator_rng(vm, self), seed);
+  rng_seed(rng, seed);
   return NUMBER_VAL((double)seed);
 }
 
 static Value native_generator_initial_seed(NATIVE_ARGS) {
-  return NUMBER_VAL((double)generator_rng(vm, self)->seed);
+  TensorRng *rng = generator_rng(vm, self);
+  return rng == NULL ? VM_EXCEPTION : NUMBER_VAL((double)rng->seed);
 }
 
-static Value native_generator_get_state(NATIVE_ARGS) { return state_tensor(vm, generator_rng(vm, self)); }
+static Value native_generator_get_state(NATIVE_ARGS) {
+  TensorRng *rng = generator_rng(vm, self);
+  return rng == NULL ? VM_EXCEPTION : state_tensor(vm, rng);
+}
 
 static Value native_generator_set_state(NATIVE_ARGS) {
-  Value r = set_state(vm, generator_rng(vm, self), args[0]);
+  TensorRng *rng = generator_rng(vm, self);
+  if (rng == NULL) return VM_EXCEPTION;
+  Value r = set_state(vm, rng, args[0]);
   return IS_EXCEPTION(r) ? r : self;
 }
 
@@ -174,8 +193,9 @@ static Value default_generator(AgVM *vm) { return OBJ_VAL(lib_state(vm)->default
 
 static Value native_manual_seed(NATIVE_ARGS) {
   uint64_t seed;
-  if (!seed_value(vm, args[0], true, &seed)) return VM_EXCEPTION;
-  rng_seed(generator_rng(vm, default_generator(vm)), seed);
+  TensorRng *rng = generator_rng(vm, default_generator(vm));
+  if (rng == NULL || !seed_value(vm, args[0], true, &seed)) return VM_EXCEPTION;
+  rng_seed(rng, seed);
   return default_generator(vm);
 }
 
@@ -186,11 +206,12 @@ static Value native_initial_seed(NATIVE_ARGS) {
 }
 
 static Value native_get_rng_state(NATIVE_ARGS) {
-  return state_tensor(vm, generator_rng(vm, default_generator(vm)));
+  return native_generator_get_state(vm, default_generator(vm), argc, args, kw);
 }
 
 static Value native_set_rng_state(NATIVE_ARGS) {
-  return set_state(vm, generator_rng(vm, default_generator(vm)), args[0]);
+  Value r = native_generator_set_state(vm, default_generator(vm), argc, args, kw);
+  return IS_EXCEPTION(r) ? r : NIL_VAL;
 }
 
 /* ---- tensor functions ---- */

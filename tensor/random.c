@@ -142,6 +142,14 @@ double rng_normal(TensorRng *rng, double mean, double std) {
   return fma(r * cos(theta), std, mean); /* val * std + mean, fused in ATen's build */
 }
 
+bool rng_is_valid(const TensorRng *rng) {
+  uint8_t flags[2];
+  memcpy(&flags[0], &rng->has_next_double, 1);
+  memcpy(&flags[1], &rng->has_next_float, 1);
+  return rng->left >= 1 && rng->left <= TENSOR_MT_N && rng->next <= TENSOR_MT_N &&
+         (uint32_t)(rng->left - 1) <= TENSOR_MT_N - rng->next && flags[0] <= 1 && flags[1] <= 1;
+}
+
 /* ---- get_state / set_state: CPUGeneratorImplState's bytes ---- */
 
 /* Offsets in the C struct PyTorch copies out (x86-64 / aarch64 layout). */

@@ -45,6 +45,8 @@ uint64_t rng_next64(TensorRng *rng); /* two draws, the first in the high half */
 double rng_uniform(TensorRng *rng);  /* [0, 1), 53 bits (uniform_real<double>) */
 /* normal_distribution<double>: Box-Muller, the second value cached */
 double rng_normal(TensorRng *rng, double mean, double std);
+/* Whether the fields are consistent (a state a script could overwrite). */
+bool rng_is_valid(const TensorRng *rng);
 void rng_get_state(const TensorRng *rng, uint8_t out[TENSOR_RNG_STATE_BYTES]);
 /* false with PyTorch's message when the bytes are not a valid state */
 bool rng_set_state(TensorRng *rng, const uint8_t *bytes, int64_t n);
