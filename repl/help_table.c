@@ -253,7 +253,7 @@ const HelpEntry help_table[] = {
      "uniform_(t, a=0, b=1), normal_(t, mean=0, std=1), constant_(t, val), ones_, zeros_, "
      "eye_, xavier_uniform_(t, gain=1), xavier_normal_, kaiming_uniform_(t, a=0, "
      "mode=\"fan_in\", nonlinearity=\"leaky_relu\"), kaiming_normal_, trunc_normal_(t, "
-     "mean=0, std=1, a=-2, b=2). Each fills t in place "
+     "mean=0, std=1, a=-2, b=2), orthogonal_(t, gain=1). Each fills t in place "
      "without recording a graph and returns it.",
      "manual_seed(0)\n"
      "print(nn.init.kaiming_uniform_(zeros(2, 3), a=sqrt(5)))"},
@@ -459,6 +459,12 @@ const HelpEntry help_table[] = {
      "erf(x)",
      "The error function of a number (Python's math.erf).",
      "print(erf(0.5))"},
+    {"qr", HELP_TENSORS, 0,
+     "qr(a)",
+     "[Q, R], the reduced QR factorisation of a 2-D float matrix with rows >= columns "
+     "(LAPACK's, so torch.linalg.qr's values); no derivative is recorded.",
+     "let [q, r] = qr(tensor([[3.0, 1.0], [4.0, 2.0]]))\n"
+     "print(r)"},
     {"seed", HELP_TENSORS, 0,
      "seed()",
      "Seeds the default generator from /dev/urandom and returns the seed.",

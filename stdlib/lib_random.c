@@ -303,6 +303,26 @@ Value lt_erfinv_(NATIVE_ARGS) {
   return in_place_done(vm, tensor_erfinv_(lib_t(self)), self);
 }
 
+/* qr(a): [Q, R], the reduced QR factorisation (torch.linalg.qr's values);
+ * behind nn.init.orthogonal_. No derivative is recorded. */
+static Value native_qr(NATIVE_ARGS) {
+  if (!IS_TENSOR(args[0])) return lib_type_error(vm, "qr", "input", args[0]);
+  Tensor *a = lib_t(args[0]);
+  if (ag_requires_grad(a) && ag_is_grad_enabled())
+    return vm_throw_error(vm, "qr: Ag records no derivative for qr; call it under no_grad() or on a detached tensor");
+  Tensor *q, *r;
+  if (!tensor_qr(a, &q, &r)) return lib_throw_tensor_error(vm);
+  Tensor **both = malloc(2 * sizeof *both);
+  if (both == NULL) {
+    tensor_release(q);
+    tensor_release(r);
+    return vm_throw_error(vm, "out of memory");
+  }
+  both[0] = q;
+  both[1] = r;
+  return lib_tensor_list(vm, both, 2);
+}
+
 /* ---- installation ---- */
 
 void lib_install_random(AgVM *vm) {
@@ -332,4 +352,5 @@ void lib_install_random(AgVM *vm) {
   vm_define_native(vm, "initial_seed", native_initial_seed, 0, 0, false);
   vm_define_native(vm, "get_rng_state", native_get_rng_state, 0, 0, false);
   vm_define_native(vm, "set_rng_state", native_set_rng_state, 1, 1, false);
+  vm_define_native(vm, "qr", native_qr, 1, 1, false);
 }

@@ -81,3 +81,14 @@ x = torch.rand(2, 9)
 P("dropout module", (drop(x) + 0.125).flatten().tolist())
 drop.eval()
 P("dropout eval", drop(x).tolist() == x.tolist())
+
+# orthogonal_: the Q of a normal matrix's QR (LAPACK's geqrf/orgqr), signs from R
+torch.manual_seed(6)
+P("orthogonal_ wide", init.orthogonal_(torch.empty(3, 5)).flatten().tolist())
+P("orthogonal_ tall", init.orthogonal_(torch.empty(6, 2, dtype=torch.float64), gain=1.5).flatten().tolist())
+P("orthogonal_ 3d", init.orthogonal_(torch.empty(4, 2, 3)).flatten().tolist())
+big = init.orthogonal_(torch.empty(40, 70)).flatten().tolist()
+s = 0.0
+for v in big:
+    s += v * v
+P("orthogonal_ big", big[::101], s)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tensor/ops.h"
 #include "tensor/random.h"
 #include "tensor/tensor.h"
 
@@ -261,6 +262,35 @@ START_TEST(dropout_mask_values) {
 }
 END_TEST
 
+START_TEST(qr_reconstructs) {
+  /* Q R = A and Q's columns orthonormal, for a tall float64 matrix */
+  TensorRng r;
+  rng_seed(&r, 3);
+  Tensor *a = tensor_randn(&r, DT_FLOAT64, 2, (int64_t[]){7, 4});
+  Tensor *q, *rr;
+  ck_assert(tensor_qr(a, &q, &rr));
+  for (int i = 0; i < 7; i++)
+    for (int j = 0; j < 4; j++) {
+      double s = 0;
+      for (int k = 0; k < 4; k++) s += tensor_get_flat(q, i * 4 + k) * tensor_get_flat(rr, k * 4 + j);
+      ck_assert_double_eq_tol(s, tensor_get_flat(a, i * 4 + j), 1e-12);
+    }
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 4; j++) {
+      double s = 0;
+      for (int k = 0; k < 7; k++) s += tensor_get_flat(q, k * 4 + i) * tensor_get_flat(q, k * 4 + j);
+      ck_assert_double_eq_tol(s, i == j ? 1.0 : 0.0, 1e-12);
+    }
+  tensor_release(q);
+  tensor_release(rr);
+  Tensor *wide = tensor_zeros(DT_FLOAT32, 2, (int64_t[]){2, 3});
+  Tensor *q2, *r2;
+  ck_assert(!tensor_qr(wide, &q2, &r2));
+  tensor_release(wide);
+  tensor_release(a);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("random");
   TCase *tc = tcase_create("random");
@@ -268,6 +298,7 @@ int main(void) {
   tcase_add_test(tc, same_seed_same_stream);
   tcase_add_test(tc, known_first_outputs);
   tcase_add_test(tc, state_round_trip);
+  tcase_add_test(tc, qr_reconstructs);
   tcase_add_test(tc, uniform_range_and_moments);
   tcase_add_test(tc, normal_moments);
   tcase_add_test(tc, tensors_reproducible_for_a_seed);
