@@ -71,22 +71,18 @@ TensorRng *lib_rng(AgVM *vm, Value generator, const char *fname) {
 
 /* A seed as PyTorch reads one: an integer in [-2^63, 2^64), a negative one
  * taken as its 64-bit two's complement. `truncate` is torch.manual_seed's
- * int(seed) (1.5 -> 1); Generator.manual_seed wants an integer. */
+ * int(seed) (3.7 -> 3); Generator.manual_seed takes ints (and bools) only. */
 static bool seed_value(AgVM *vm, Value v, bool truncate, uint64_t *out) {
-  double d;
-  if (IS_BOOL(v)) {
-    d = AS_BOOL(v);
-  } else if (IS_NUMBER(v)) {
-    d = AS_NUMBER(v);
-  } else {
-    vm_throw_error(vm, "manual_seed expected a long, but got %s", vm_type_name(v));
+  if (IS_BOOL(v) || IS_INT(v)) {
+    *out = IS_BOOL(v) ? (uint64_t)AS_BOOL(v) : (uint64_t)AS_INT(v);
+    return true;
+  }
+  if (!IS_NUMBER(v) || !truncate) {
+    vm_throw_error(vm, "manual_seed expected a long, but got %s", IS_NUMBER(v) ? "float" : vm_type_name(v));
     return false;
   }
-  if (truncate) d = trunc(d);
-  if (d != floor(d) || isnan(d)) {
-    vm_throw_error(vm, "manual_seed expected a long, but got float");
-    return false;
-  }
+  double d = trunc(AS_NUMBER(v));
+  if (isnan(d)) return vm_throw_error(vm, "cannot convert float NaN to integer"), false;
   if (d < -0x1.0p63 || d >= 0x1.0p64) {
     vm_throw_error(vm, "Overflow when unpacking long");
     return false;
@@ -95,8 +91,14 @@ static bool seed_value(AgVM *vm, Value v, bool truncate, uint64_t *out) {
   return true;
 }
 
+/* A seed as a number: an int, or a float above Ag's largest int (2^63 - 1),
+ * where PyTorch's Python int has no Ag equivalent. */
+static Value seed_number(AgVM *vm, uint64_t seed) {
+  return seed <= (uint64_t)INT64_MAX ? INT_VAL(vm, (int64_t)seed) : FLOAT_VAL((double)seed);
+}
+
 /* A fresh seed from the system (PyTorch reads /dev/urandom), cut to 53 bits
- * so that initial_seed() gives it back exactly as a number. */
+ * so that it stays exact wherever a script turns it into a float. */
 static uint64_t nondeterministic_seed(void) {
   uint64_t s = 0;
   FILE *f = fopen("/dev/urandom", "rb");
@@ -165,12 +167,12 @@ static Value native_generator_seed(NATIVE_ARGS) {
   if (rng == NULL) return VM_EXCEPTION;
   uint64_t seed = nondeterministic_seed();
   rng_seed(rng, seed);
-  return NUMBER_VAL((double)seed);
+  return seed_number(vm, seed);
 }
 
 static Value native_generator_initial_seed(NATIVE_ARGS) {
   TensorRng *rng = generator_rng(vm, self);
-  return rng == NULL ? VM_EXCEPTION : NUMBER_VAL((double)rng->seed);
+  return rng == NULL ? VM_EXCEPTION : seed_number(vm, rng->seed);
 }
 
 static Value native_generator_get_state(NATIVE_ARGS) {
