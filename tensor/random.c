@@ -90,8 +90,13 @@ uint64_t rng_next64(TensorRng *rng) {
 /* The next n draws at once, exactly as n calls of rng_next32: the words
  * left in the state are tempered in one loop the compiler can vectorise.
  * (left - 1 words remain before the next twist; after a twist all 624 do.) */
-/* -O2 leaves these loops scalar; they are the whole cost of rand(). */
+/* GCC's -O2 leaves these loops scalar; they are the whole cost of rand().
+ * (Clang vectorises at -O2 and has no optimize attribute.) */
+#if defined(__GNUC__) && !defined(__clang__)
 #define RNG_VECTORISE __attribute__((optimize("tree-vectorize")))
+#else
+#define RNG_VECTORISE
+#endif
 
 RNG_VECTORISE static void rng_fill32(TensorRng *rng, uint32_t *out, int64_t n) {
   while (n > 0) {
@@ -586,7 +591,12 @@ static void normal16_double(double *data, double mean, double std) {
     double u1 = 1.0 - data[j], u2 = data[j + 8];
     double radius = sqrt(-2.0 * log(u1));
     double theta = 2.0 * M_PI * u2, sin_t, cos_t;
+#ifdef __GLIBC__
     sincos(theta, &sin_t, &cos_t); /* glibc's sin and cos, in one call as GCC makes it */
+#else
+    sin_t = sin(theta);
+    cos_t = cos(theta);
+#endif
     data[j] = fma(radius * cos_t, std, mean); /* GCC fused these in ATen's build */
     data[j + 8] = fma(radius * sin_t, std, mean);
   }
