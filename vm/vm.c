@@ -573,7 +573,10 @@ dispatch:
       if (t < 0) THROW();
     }
     sp--;
-    if (!t) ip += offset;
+    if (!t) { /* a branch, not a conditional move (see JUMP_UNLESS in quick_cases.h) */
+      ip += offset;
+      VM_DISPATCH();
+    }
     VM_DISPATCH();
   }
   VM_CASE(AND) {
