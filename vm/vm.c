@@ -3,8 +3,9 @@
  *
  * The loop keeps the current frame's ip and slots in locals and writes the
  * ip back (SYNC) before anything that may throw or call, so tracebacks see
- * where each frame is. Number arithmetic and comparisons are inline; other
- * operand types take the slow paths in ops.c. Natives may call back into
+ * where each frame is. Arithmetic and comparisons of ints and floats are
+ * inline (arith.h); other operand types, boxed ints and every error take the
+ * slow paths in ops.c and number.c. Natives may call back into
  * Ag (vm_call), which runs a nested loop down to the frame it pushed; an
  * exception that no handler of those frames catches travels back up as
  * VM_EXCEPTION.
