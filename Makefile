@@ -13,14 +13,51 @@
 
 MODE ?= release
 CC ?= cc
-BUILD := build/$(MODE)
+BUILD ?= build/$(MODE)
+# The REPL's line editor: READLINE=gnu (GNU Readline), libedit, or no (plain
+# lines from stdin, for a machine with neither: the AArch64 cross build).
+# macOS without Homebrew's readline gets its own libedit.
 
-WARN := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow=local
+# Which compiler and which system: flags differ, the code does not.
+CC_IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -qi clang && echo yes)
+TARGET_OS := $(shell $(CC) -dumpmachine 2>/dev/null | grep -qi darwin && echo darwin)
+
+WARN := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter
+ifeq ($(CC_IS_CLANG),yes)
+  WARN += -Wshadow
+else
+  WARN += -Wshadow=local
+endif
+# The language computes the same on every compiler: no a * b + c contracted
+# into a fused multiply-add behind the program's back (Clang's default).
+# Fused operations are written as fma() where they are meant.
+FPFLAGS := -ffp-contract=off
 # OpenBLAS is not linked: tensor/blas.c dlopen's it at the first matrix
-# product, so only its header path is needed here. -ldl is kept only where
-# dlopen is not in libc yet (glibc < 2.34).
-CPPFLAGS += -D_GNU_SOURCE -I. $(shell pkg-config --cflags openblas 2>/dev/null)
-LIBS := -lreadline -lm -lpthread -Wl,--as-needed -ldl -Wl,--no-as-needed
+# product (tensor/blas.h declares the CBLAS functions it calls). -ldl is kept
+# only where dlopen is not in libc yet (glibc < 2.34).
+CPPFLAGS += -D_GNU_SOURCE -I.
+ifeq ($(TARGET_OS),darwin)
+  # Homebrew's GNU Readline (keg-only) when present, else the system's libedit.
+  BREW_READLINE := $(shell brew --prefix readline 2>/dev/null)
+  ifneq ($(BREW_READLINE),)
+    CPPFLAGS += -I$(BREW_READLINE)/include
+    LDFLAGS += -L$(BREW_READLINE)/lib
+  else
+    READLINE ?= libedit
+  endif
+  LIBS := -lm -lpthread
+else
+  LIBS := -lm -lpthread -Wl,--as-needed -ldl -Wl,--no-as-needed
+endif
+READLINE ?= gnu
+ifeq ($(READLINE),libedit)
+  CPPFLAGS += -DAG_LIBEDIT
+  LIBS := -ledit $(LIBS)
+else ifeq ($(READLINE),no)
+  CPPFLAGS += -DAG_NO_READLINE
+else
+  LIBS := -lreadline $(LIBS)
+endif
 
 ifeq ($(MODE),release)
   OPT := -O2 -g -DNDEBUG
@@ -31,14 +68,18 @@ else ifeq ($(MODE),sanitize)
          -fno-omit-frame-pointer -DAG_DEBUG
   LDFLAGS += -fsanitize=address,undefined
 endif
-CFLAGS += $(WARN) $(OPT) -MMD -MP
+CFLAGS += $(WARN) $(FPFLAGS) $(OPT) -MMD -MP
 
 CORE_DIRS := lexer parser vm autograd tensor stdlib
 CORE_SRC := $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c))
 AG_EMBED := $(wildcard stdlib/*.ag)
 EMBED_C := $(BUILD)/gen/embedded.c
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/embedded.o
-REPL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard repl/*.c))
+REPL_SRC := $(wildcard repl/*.c)
+ifeq ($(READLINE),no)
+  REPL_SRC := $(filter-out repl/complete.c,$(REPL_SRC))
+endif
+REPL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(REPL_SRC))
 # Each tests/unit/test_*.c is its own Check program (one suite per component
 # file), so the suites can grow independently; tests/unit/*.h are shared helpers.
 UNIT_SRC := $(wildcard tests/unit/test_*.c)

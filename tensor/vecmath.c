@@ -39,7 +39,6 @@
  * fmaf is exact whether or not the CPU has FMA; the loop is compiled twice
  * and the FMA version chosen at run time, for speed only. */
 #include <float.h>
-#include <immintrin.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -47,6 +46,26 @@
 #include <string.h>
 
 #include "tensor/tensor_internal.h"
+
+/* The AVX2 kernels exist on x86-64 only, chosen at run time; elsewhere
+ * (AArch64, wasm) every function takes its portable path. */
+#if defined(__x86_64__)
+#define VECMATH_X86 1
+#include <immintrin.h>
+/* Code between AVX2_BEGIN and AVX2_END is compiled for AVX2 + FMA. */
+#if defined(__clang__)
+/* (Clang also counts the pair helpers a width does not use as unused.) */
+#define AVX2_BEGIN                                                                          \
+  _Pragma("clang attribute push (__attribute__((target(\"avx2,fma\"))), apply_to = function)") \
+  _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wunused-function\"")
+#define AVX2_END _Pragma("clang diagnostic pop") _Pragma("clang attribute pop")
+#else
+#define AVX2_BEGIN _Pragma("GCC push_options") _Pragma("GCC target(\"avx2,fma\")")
+#define AVX2_END _Pragma("GCC pop_options")
+#endif
+#else
+#define VECMATH_X86 0
+#endif
 
 static inline float pow2i(int q) {
   uint32_t u = (uint32_t)(q + 0x7f) << 23;
@@ -91,10 +110,12 @@ float tensor_expf(float d) {
     *(float *)(o + i * so) = r;                                                              \
   }
 
+#if VECMATH_X86
 __attribute__((target("avx2,fma"))) static void expf_loop_fma(int64_t n, const char *a,
                                                                int64_t sa, char *o, int64_t so) {
   EXPF_LOOP
 }
+#endif
 
 static void expf_loop_plain(int64_t n, const char *a, int64_t sa, char *o, int64_t so) {
   EXPF_LOOP
@@ -102,12 +123,15 @@ static void expf_loop_plain(int64_t n, const char *a, int64_t sa, char *o, int64
 
 void tensor_expf_array(int64_t n, const void *in, int64_t in_stride, void *out,
                        int64_t out_stride) {
+#if VECMATH_X86
   static int has_fma = -1; /* a benign race: every thread computes the same */
   if (has_fma < 0) has_fma = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
-  if (has_fma)
+  if (has_fma) {
     expf_loop_fma(n, in, in_stride, out, out_stride);
-  else
-    expf_loop_plain(n, in, in_stride, out, out_stride);
+    return;
+  }
+#endif
+  expf_loop_plain(n, in, in_stride, out, out_stride);
 }
 
 
@@ -175,10 +199,12 @@ float tensor_logf(float d) {
     *(float *)(o + i * so) = r;                                                              \
   }
 
+#if VECMATH_X86
 __attribute__((target("avx2,fma"))) static void logf_loop_fma(int64_t n, const char *a,
                                                                int64_t sa, char *o, int64_t so) {
   LOGF_LOOP
 }
+#endif
 
 static void logf_loop_plain(int64_t n, const char *a, int64_t sa, char *o, int64_t so) {
   LOGF_LOOP
@@ -186,12 +212,15 @@ static void logf_loop_plain(int64_t n, const char *a, int64_t sa, char *o, int64
 
 void tensor_logf_array(int64_t n, const void *in, int64_t in_stride, void *out,
                        int64_t out_stride) {
+#if VECMATH_X86
   static int has_fma = -1;
   if (has_fma < 0) has_fma = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
-  if (has_fma)
+  if (has_fma) {
     logf_loop_fma(n, in, in_stride, out, out_stride);
-  else
-    logf_loop_plain(n, in, in_stride, out, out_stride);
+    return;
+  }
+#endif
+  logf_loop_plain(n, in, in_stride, out, out_stride);
 }
 
 /* ---- tanh: SLEEF's xtanhf_u1, (e^2y... as (e - 1/e) / (e + 1/e) in pairs) ---- */
@@ -254,38 +283,45 @@ DF_HELPERS(_plain, fmaf)
 
 float tensor_tanhf(float x) { return tanhf_body_plain(x); }
 
-__attribute__((target("avx2,fma"))) static void tanhf_loop_fma(int64_t n, const char *a,
-                                                                int64_t sa, char *o, int64_t so);
 static void tanhf_loop_plain(int64_t n, const char *a, int64_t sa, char *o, int64_t so) {
   for (int64_t i = 0; i < n; i++)
     *(float *)(o + i * so) = tanhf_body_plain(*(const float *)(a + i * sa));
 }
 
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
+#if VECMATH_X86
+AVX2_BEGIN
 DF_HELPERS(_fma, __builtin_fmaf)
 static void tanhf_loop_fma(int64_t n, const char *a, int64_t sa, char *o, int64_t so) {
   for (int64_t i = 0; i < n; i++)
     *(float *)(o + i * so) = tanhf_body_fma(*(const float *)(a + i * sa));
 }
-#pragma GCC pop_options
+AVX2_END
+#endif
 
 void tensor_tanhf_array(int64_t n, const void *in, int64_t in_stride, void *out,
                         int64_t out_stride) {
+#if VECMATH_X86
   static int has_fma = -1;
   if (has_fma < 0) has_fma = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
-  if (has_fma)
+  if (has_fma) {
     tanhf_loop_fma(n, in, in_stride, out, out_stride);
-  else
-    tanhf_loop_plain(n, in, in_stride, out, out_stride);
+    return;
+  }
+#endif
+  tanhf_loop_plain(n, in, in_stride, out, out_stride);
 }
 
 static bool cpu_has_avx2_fma(void) {
+#if VECMATH_X86
   static int has = -1; /* a benign race: every thread computes the same */
   if (has < 0) has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   return has;
+#else
+  return false;
+#endif
 }
 
+#if VECMATH_X86
 /* ---- Payne-Hanek tables ----
  * For arguments too large for Cody-Waite reduction, SLEEF multiplies x by
  * 1/(2 pi) held in four parts. Only the bits of 1/(2 pi) that do not just add
@@ -413,8 +449,7 @@ static void rempi_init(void) {
 static pthread_once_t rempi_once = PTHREAD_ONCE_INIT;
 
 /* ==== AVX2 kernels (compiled for AVX2 + FMA, called only on such CPUs) ==== */
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
+AVX2_BEGIN
 
 /* ---- float32: 8 lanes, float-float pairs (hi + lo) ---- */
 
@@ -1257,7 +1292,8 @@ static void gelu_backward_vec_f64(int64_t n, const double *g, int64_t sg, const 
   }
 }
 
-#pragma GCC pop_options
+AVX2_END
+#endif /* VECMATH_X86 */
 
 /* ---- entry points ---- */
 
@@ -1283,16 +1319,18 @@ bool tensor_vecmath_f32(UnaryOp op, int64_t n, const void *in, int64_t in_stride
   case UN_SIN:
   case UN_COS:
   case UN_TAN:
+#if VECMATH_X86
     if (avx2) {
       vml_f32(op == UN_SIN   ? sin_f8
               : op == UN_COS ? cos_f8
                              : tan_f8,
               n, a, in_stride, o, out_stride);
-    } else {
-      for (int64_t i = 0; i < n; i++) {
-        float x = *(const float *)(a + i * in_stride);
-        *(float *)(o + i * out_stride) = op == UN_SIN ? sinf(x) : op == UN_COS ? cosf(x) : tanf(x);
-      }
+      return true;
+    }
+#endif
+    for (int64_t i = 0; i < n; i++) {
+      float x = *(const float *)(a + i * in_stride);
+      *(float *)(o + i * out_stride) = op == UN_SIN ? sinf(x) : op == UN_COS ? cosf(x) : tanf(x);
     }
     return true;
   case UN_SIGMOID: {
@@ -1306,7 +1344,9 @@ bool tensor_vecmath_f32(UnaryOp op, int64_t n, const void *in, int64_t in_stride
   }
   case UN_GELU: {
     int64_t v = avx2 ? vec_part(n, in_stride, out_stride, 4, 16) : 0;
+#if VECMATH_X86
     if (v) gelu_vec_f32(v, in, in_stride, out);
+#endif
     for (int64_t i = v; i < n; i++)
       *(float *)(o + i * out_stride) = geluf_scalar(*(const float *)(a + i * in_stride));
     return true;
@@ -1316,11 +1356,13 @@ bool tensor_vecmath_f32(UnaryOp op, int64_t n, const void *in, int64_t in_stride
 }
 
 void tensor_gelu_dense_f32(int64_t n, const float *in, float *out) {
+#if VECMATH_X86
   if (cpu_has_avx2_fma()) {
     gelu_onednn_f32(n, in, out);
-  } else {
-    for (int64_t i = 0; i < n; i++) out[i] = geluf_scalar(in[i]);
+    return;
   }
+#endif
+  for (int64_t i = 0; i < n; i++) out[i] = geluf_scalar(in[i]);
 }
 
 bool tensor_vecmath_f64(UnaryOp op, int64_t n, const void *in, int64_t in_stride, void *out,
@@ -1328,18 +1370,26 @@ bool tensor_vecmath_f64(UnaryOp op, int64_t n, const void *in, int64_t in_stride
   const char *a = in;
   char *o = out;
   bool avx2 = cpu_has_avx2_fma();
+#if VECMATH_X86
   D4 (*fn)(D4) = NULL;
+#define VEC_FN(f) fn = f,
+#else
+#define VEC_FN(f)
+#endif
   double (*libm)(double) = NULL;
   switch (op) {
-  case UN_EXP: fn = exp_d4, libm = exp; break;
-  case UN_LOG: fn = log_d4, libm = log; break;
-  case UN_SIN: fn = sin_d4, libm = sin; break;
-  case UN_COS: fn = cos_d4, libm = cos; break;
-  case UN_TAN: fn = tan_d4, libm = tan; break;
-  case UN_TANH: fn = tanh_d4, libm = tanh; break;
+  case UN_EXP: VEC_FN(exp_d4) libm = exp; break;
+  case UN_LOG: VEC_FN(log_d4) libm = log; break;
+  case UN_SIN: VEC_FN(sin_d4) libm = sin; break;
+  case UN_COS: VEC_FN(cos_d4) libm = cos; break;
+  case UN_TAN: VEC_FN(tan_d4) libm = tan; break;
+  case UN_TANH: VEC_FN(tanh_d4) libm = tanh; break;
+#undef VEC_FN
   case UN_SIGMOID: {
     int64_t v = avx2 ? vec_part(n, in_stride, out_stride, 8, 8) : 0;
+#if VECMATH_X86
     if (v) sigmoid_vec_f64(v, in, in_stride, out);
+#endif
     for (int64_t i = v; i < n; i++) {
       double x = *(const double *)(a + i * in_stride);
       *(double *)(o + i * out_stride) = 1.0 / (1.0 + exp(-x));
@@ -1348,19 +1398,23 @@ bool tensor_vecmath_f64(UnaryOp op, int64_t n, const void *in, int64_t in_stride
   }
   case UN_GELU: {
     int64_t v = avx2 ? vec_part(n, in_stride, out_stride, 8, 8) : 0;
+#if VECMATH_X86
     if (v) gelu_vec_f64(v, in, in_stride, out);
+#endif
     for (int64_t i = v; i < n; i++)
       *(double *)(o + i * out_stride) = gelu_scalar(*(const double *)(a + i * in_stride));
     return true;
   }
   default: return false;
   }
+#if VECMATH_X86
   if (avx2) {
     vml_f64(fn, n, a, in_stride, o, out_stride);
-  } else {
-    for (int64_t i = 0; i < n; i++)
-      *(double *)(o + i * out_stride) = libm(*(const double *)(a + i * in_stride));
+    return true;
   }
+#endif
+  for (int64_t i = 0; i < n; i++)
+    *(double *)(o + i * out_stride) = libm(*(const double *)(a + i * in_stride));
   return true;
 }
 
@@ -1387,20 +1441,28 @@ static int64_t vec_part2(int64_t n, int64_t sg, int64_t sx, int64_t per_step) {
 void tensor_gelu_backward_row_f32(int64_t n, const float *g, int64_t sg, const float *x,
                                   int64_t sx, float *o) {
   int64_t v = vec_part2(n, sg, sx, 16);
+#if VECMATH_X86
   if (v) gelu_backward_vec_f32(v, g, sg, x, sx, o);
+#endif
   for (int64_t i = v; i < n; i++) o[i] = gelu_backward_scalar_f32(g[i * sg], x[i * sx]);
 }
 
 void tensor_gelu_backward_row_f64(int64_t n, const double *g, int64_t sg, const double *x,
                                   int64_t sx, double *o) {
   int64_t v = vec_part2(n, sg, sx, 8);
+#if VECMATH_X86
   if (v) gelu_backward_vec_f64(v, g, sg, x, sx, o);
+#endif
   for (int64_t i = v; i < n; i++) o[i] = gelu_backward_scalar_f64(g[i * sg], x[i * sx]);
 }
 
 bool tensor_gelu_backward_dense_f32(int64_t n, const float *g, int64_t sg, const float *x,
                                     float *o) {
+#if VECMATH_X86
   if (!cpu_has_avx2_fma()) return false;
   gelu_backward_onednn_f32(n, g, sg, x, o);
   return true;
+#else
+  return false;
+#endif
 }
