@@ -46,8 +46,10 @@ ifeq ($(TARGET_OS),darwin)
     READLINE ?= libedit
   endif
   LIBS := -lm -lpthread
+  PTY_LIBS :=
 else
   LIBS := -lm -lpthread -Wl,--as-needed -ldl -Wl,--no-as-needed
+  PTY_LIBS := -lutil
 endif
 READLINE ?= gnu
 ifeq ($(READLINE),libedit)
@@ -123,7 +125,7 @@ $(AG_BIN): $(REPL_OBJ) $(LIBAG)
 PTYDRIVER := $(BUILD)/tests/repl/ptydriver
 $(PTYDRIVER): tests/repl/ptydriver.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -lutil
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(PTY_LIBS)
 
 $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(LIBAG)
 	@mkdir -p $(dir $@)

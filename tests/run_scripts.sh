@@ -18,7 +18,8 @@
 # A file whose first line is "# not a test" (e.g. a module to import) is skipped.
 #
 # Each script runs from the repository root with stdin from /dev/null, NO_COLOR=1
-# and a time limit (AG_TEST_TIMEOUT seconds, default 10). The environment is
+# and a time limit (AG_TEST_TIMEOUT seconds, default 10, times the machine's
+# slowness: tests/time_limit.sh). The environment is
 # passed through, so AG_GC_STRESS=1 reaches the interpreter.
 # Prints "FAIL path" and a short diff per failure, then "N passed, M failed";
 # exit status 1 if any failed, 2 on bad usage.
@@ -30,8 +31,8 @@ set -u
 die() { echo "run_scripts.sh: $*" >&2; exit 2; }
 [ $# -ge 1 ] || die "usage: run_scripts.sh AG_BINARY [DIR_OR_FILE...]"
 
-LIMIT=${AG_TEST_TIMEOUT:-10}
 ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
+. "$ROOT/tests/time_limit.sh"
 
 # Make a path absolute (relative to the caller's directory).
 abspath() {
@@ -48,6 +49,8 @@ case "$AG" in
 esac
 AG=$(abspath "$AG")
 [ -x "$AG" ] || die "interpreter not found or not executable: $AG"
+time_scale_for "$AG"
+LIMIT=$(scaled_limit "${AG_TEST_TIMEOUT:-10}")
 
 targets=()
 if [ $# -eq 0 ]; then targets=("$ROOT/tests/scripts"); else
@@ -101,7 +104,7 @@ run_one() {
   local -a argv=()
   # shellcheck disable=SC2206
   [ -n "$exp_args" ] && argv=($exp_args)
-  NO_COLOR=1 timeout -k 2 "$LIMIT" "$AG" "$f" "${argv[@]}" </dev/null >"$TMP/out" 2>"$TMP/err"
+  NO_COLOR=1 run_limited "$LIMIT" "$AG" "$f" "${argv[@]}" </dev/null >"$TMP/out" 2>"$TMP/err"
   rc=$?
   : >"$TMP/why"
   if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
