@@ -5,11 +5,18 @@
 #   make demo       install what is missing, build, run the main example
 #   make test       install what is missing, build, run every test
 #   make sanitize   the whole suite under AddressSanitizer + UBSan (leaks too)
+#   make test-clang the whole suite built with Clang (and a libedit build)
+#   make test-cross an AArch64 cross build under qemu-aarch64, and the native
+#                   build on a CPU without AVX2 (qemu-x86_64 -cpu Westmere):
+#                   golden scripts, shared conformance, differential cases
+#   make wasm       build/wasm/ag.js, the core in WebAssembly (emscripten) for
+#                   node, and its smoke test
 #   make bench      our benchmarks against the peers (../shared/bench)
 #
 # The core (every component but repl/) is one static library, libag.a, that
 # both ./ag and the Check unit tests link, as Lua does. Build products of the
-# other modes go to build/<mode>/ so they never mix.
+# other modes go to build/<mode>/ so they never mix (build/clang/ and
+# build/aarch64/ for the other compilers).
 
 MODE ?= release
 CC ?= cc
@@ -20,7 +27,7 @@ BUILD ?= build/$(MODE)
 
 # Which compiler and which system: flags differ, the code does not.
 CC_IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -qi clang && echo yes)
-TARGET_OS := $(shell $(CC) -dumpmachine 2>/dev/null | grep -qi darwin && echo darwin)
+TARGET_OS := $(shell $(CC) -dumpmachine 2>/dev/null | sed -n 's/.*darwin.*/darwin/p; s/.*emscripten.*/emscripten/p')
 
 WARN := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter
 ifeq ($(CC_IS_CLANG),yes)
@@ -36,7 +43,17 @@ FPFLAGS := -ffp-contract=off
 # product (tensor/blas.h declares the CBLAS functions it calls). -ldl is kept
 # only where dlopen is not in libc yet (glibc < 2.34).
 CPPFLAGS += -D_GNU_SOURCE -I.
-ifeq ($(TARGET_OS),darwin)
+EXE :=
+ifeq ($(TARGET_OS),emscripten)
+  # WebAssembly for node: scripts and their files come from the host's file
+  # system (NODERAWFS); no dlopen, so products run on the built-in kernel.
+  EXE := .js
+  AR := emar
+  LIBS := -lm
+  LDFLAGS += --pre-js tools/wasm-pre.js -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1 -sTOTAL_STACK=8MB
+  PTY_LIBS :=
+  READLINE := no
+else ifeq ($(TARGET_OS),darwin)
   # Homebrew's GNU Readline (keg-only) when present, else the system's libedit.
   BREW_READLINE := $(shell brew --prefix readline 2>/dev/null)
   ifneq ($(BREW_READLINE),)
@@ -89,9 +106,9 @@ UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit)
 LIBAG := $(BUILD)/libag.a
-AG_BIN := $(BUILD)/ag
+AG_BIN := $(BUILD)/ag$(EXE)
 
-.PHONY: unit all debug release sanitize-build demo test test-only sanitize bench deps clean check-unit check-scripts check-conformance
+.PHONY: unit all debug release sanitize-build demo test test-only sanitize bench deps clean check-unit check-scripts check-conformance test-clang test-cross wasm
 
 all: ag
 
@@ -116,7 +133,7 @@ $(BUILD)/gen/embedded.o: $(EMBED_C)
 
 $(LIBAG): $(CORE_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 $(AG_BIN): $(REPL_OBJ) $(LIBAG)
 	$(CC) $(LDFLAGS) -o $@ $(REPL_OBJ) $(LIBAG) $(LIBS)
@@ -135,7 +152,7 @@ unit: $(UNIT_BIN)
 	@failed=0; for t in $(UNIT_BIN); do echo "== $$t"; CK_FORK=yes $$t || failed=1; done; exit $$failed
 
 deps:
-	@sh tools/install-deps.sh
+	@sh tools/install-deps.sh base
 
 demo: deps
 	@$(MAKE) --no-print-directory ag
@@ -160,6 +177,36 @@ test: deps
 
 sanitize: deps
 	@$(MAKE) --no-print-directory MODE=sanitize test-only
+
+# Clang with GNU Readline runs everything; a second Clang build with libedit
+# (what a Mac without Homebrew's readline gets) must build and run a script.
+test-clang:
+	@sh tools/install-deps.sh base clang
+	@$(MAKE) --no-print-directory CC=clang BUILD=build/clang test-only
+	@$(MAKE) --no-print-directory CC=clang READLINE=libedit BUILD=build/clang-libedit build/clang-libedit/ag
+	@test "$$(build/clang-libedit/ag -e 'print(tensor([1.0, 2.0]) @ tensor([3.0, 4.0]))')" = "tensor(11.)"
+	@echo "libedit build: ok"
+
+# AArch64: cross-compiled without a line editor (READLINE=no) and run under
+# qemu-aarch64 with the cross C library; no arm64 OpenBLAS is installed, so
+# its products run on the built-in kernel (AG_BLAS=builtin: chosen, no note).
+# Then this machine's own build on a Westmere CPU (SSE4.2, no AVX): the
+# portable paths of the x86-64 binary, with OpenBLAS's kernel for that CPU.
+CROSS_CC ?= aarch64-linux-gnu-gcc
+CROSS_SYSROOT ?= /usr/aarch64-linux-gnu
+test-cross:
+	@sh tools/install-deps.sh base cross
+	@$(MAKE) --no-print-directory CC=$(CROSS_CC) READLINE=no BUILD=build/aarch64 build/aarch64/ag
+	@$(MAKE) --no-print-directory build/release/ag
+	AG_BLAS=builtin sh tests/run_cross.sh "qemu-aarch64 -L $(CROSS_SYSROOT)" build/aarch64/ag
+	sh tests/run_cross.sh "qemu-x86_64 -cpu Westmere" build/release/ag
+
+# The WebAssembly build: emscripten's emcc, no line editor, no dlopen (the
+# built-in kernel); it runs scripts under node from the host's file system.
+wasm:
+	@sh tools/install-deps.sh base wasm
+	@$(MAKE) --no-print-directory CC=emcc BUILD=build/wasm build/wasm/ag.js
+	sh tests/run_wasm.sh build/wasm/ag.js
 
 bench: deps ag
 	../shared/bench/run.sh -n 3 ./ag

@@ -27,6 +27,12 @@ static const char *const platform_libraries[] = {
 #endif
     NULL};
 
+#ifdef __EMSCRIPTEN__
+#define BLAS_ADVICE ""
+#else
+#define BLAS_ADVICE " (install OpenBLAS for speed)"
+#endif
+
 /* Loaded once per process; the library stays loaded until exit (its threads
  * serve every later product), so its handle is never closed. */
 static struct {
@@ -89,8 +95,8 @@ static void blas_load(void) {
     blas.api = &tensor_blas_builtin;
     fprintf(stderr,
             "ag: note: no BLAS library loaded (%s); matrix products use Ag's built-in kernel, "
-            "which is slower (install OpenBLAS for speed)\n",
-            tensor_error());
+            "which is slower%s\n",
+            tensor_error(), BLAS_ADVICE);
   }
   snprintf(blas.name, sizeof blas.name, "builtin");
 }
