@@ -204,8 +204,8 @@ CROSS_SKIP := tests/scripts/robustness/matmul_blocks.ag
 test-cross:
 	@sh tools/install-deps.sh base cross
 	@$(MAKE) --no-print-directory CC=$(CROSS_CC) READLINE=no BUILD=build/aarch64 build/aarch64/ag
-	@$(MAKE) --no-print-directory build/release/ag
-	AG_BLAS=builtin AG_SKIP_SCRIPTS="$(CROSS_SKIP)" \
+	@$(MAKE) --no-print-directory build/release/ag build/release/tests/repl/ptydriver
+	AG_BLAS=builtin AG_SKIP_SCRIPTS="$(CROSS_SKIP)" PTYDRIVER=build/release/tests/repl/ptydriver \
 	  sh tests/run_cross.sh "qemu-aarch64 -L $(CROSS_SYSROOT)" build/aarch64/ag
 	AG_SKIP_SCRIPTS="$(CROSS_SKIP)" sh tests/run_cross.sh "qemu-x86_64 -cpu Westmere" build/release/ag
 

@@ -62,6 +62,13 @@ static void print_platform(void) {
 #elif defined(__GNUC__)
   printf("compiler: gcc %d.%d.%d\n", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
 #endif
+#if defined(AG_NO_READLINE)
+  puts("line editor: none");
+#elif defined(AG_LIBEDIT)
+  puts("line editor: libedit");
+#else
+  puts("line editor: readline");
+#endif
   printf("blas: %s\n", tensor_platform_blas());
 }
 

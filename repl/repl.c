@@ -288,7 +288,7 @@ static ReadResult read_line(const Repl *r, char **out) {
     free(line);
     bool interrupted = prompt_interrupted || errno == EINTR;
     clearerr(stdin);
-    if (interrupted) fputs("^C\n", stdout);
+    if (interrupted) fputs("\n", stdout); /* the terminal has echoed the ^C */
     return interrupted ? READ_INTERRUPTED : READ_EOF;
   }
   if (n > 0 && line[n - 1] == '\n') line[n - 1] = '\0';

@@ -6,6 +6,9 @@
 # Time limits scale with the emulator's slowness (tests/time_limit.sh); the
 # environment passes through (AG_BLAS=builtin for a binary with no BLAS
 # library of its architecture to load).
+# A build without a line editor (`line editor: none`) also runs the REPL
+# cases of tests/repl/plain through PTYDRIVER (tests/repl/ptydriver.c, built
+# for this machine) when that is set.
 # Exit status 1 if any suite failed.
 [ $# -eq 2 ] || { echo "usage: run_cross.sh \"EMULATOR [ARG...]\" AG_BINARY" >&2; exit 2; }
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,4 +27,19 @@ status=0
 sh "$ROOT/tests/run_scripts.sh" "$TMP/ag" ${CROSS_SCRIPTS:-} || status=1
 sh "$ROOT/tests/run_conformance.sh" "$TMP/ag" || status=1
 sh "$ROOT/tests/run_torch_cases.sh" "$TMP/ag" || status=1
+if [ -n "${PTYDRIVER:-}" ] && "$TMP/ag" --platform | grep -qx 'line editor: none'; then
+  . "$ROOT/tests/time_limit.sh"
+  time_scale_for "$TMP/ag"
+  passed=0 failed=0
+  for c in "$ROOT"/tests/repl/plain/*.pty; do
+    if out=$(cd "$ROOT" && NO_COLOR=1 TERM=dumb AG_PTY_TIMEOUT=$(scaled_limit 5) "$PTYDRIVER" "$c" "$TMP/ag" 2>&1); then
+      passed=$((passed + 1))
+    else
+      failed=$((failed + 1)) status=1
+      echo "FAIL ${c#"$ROOT"/}"
+      printf '%s\n' "$out" | sed 's/^/    /'
+    fi
+  done
+  echo "REPL without a line editor: $passed passed, $failed failed"
+fi
 exit $status
