@@ -77,6 +77,25 @@ else ifeq ($(READLINE),no)
 else
   LIBS := -lreadline $(LIBS)
 endif
+# SLEEF (PyTorch's vector math) on x86-64: tensor/transcend_avx2.c alone is
+# compiled for AVX2 and FMA, and used only if the CPU has them.
+ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine)),)
+ifeq ($(shell pkg-config --exists sleef && echo yes),yes)
+  CPPFLAGS += -DAG_HAVE_SLEEF
+  LIBS += -lsleef
+  $(BUILD)/tensor/transcend_avx2.o: CFLAGS += -mavx2 -mfma
+else
+  $(info note: SLEEF not found: exp, sin, tanh, ... come from the C library, as in PyTorch without AVX2)
+endif
+endif
+# zlib for .npz, where the target has it (the AArch64 cross build and
+# WebAssembly have none: there .npz files are refused with an error saying so).
+HAVE_ZLIB := $(shell printf '\043include <zlib.h>\nint main(void) { return !zlibVersion(); }\n' | \
+  $(CC) -x c - -lz -o /dev/null 2>/dev/null && echo yes)
+ifeq ($(HAVE_ZLIB),yes)
+  CPPFLAGS += -DAG_HAVE_ZLIB
+  LIBS += -lz
+endif
 
 ifeq ($(MODE),release)
   OPT := -O2 -g -DNDEBUG
@@ -170,6 +189,7 @@ test-only: $(AG_BIN) $(PTYDRIVER) unit
 	sh tests/run_tutorial.sh $(AG_BIN) docs/tutorial.md
 	sh tests/check_examples.sh
 	sh tests/check_lazy_blas.sh $(AG_BIN)
+	sh tests/check_npz_hostile.sh $(AG_BIN)
 	sh tests/run_torch_cases.sh $(AG_BIN)
 	sh tests/fuzz_smoke.sh $(AG_BIN)
 	sh tests/fuzz_tensor.sh $(AG_BIN)
@@ -223,6 +243,7 @@ wasm:
 
 bench: deps ag
 	../shared/bench/run.sh -n 3 ./ag
+	../shared/bench/run.sh -n 3 -d bench ./ag
 
 clean:
 	rm -rf build ag

@@ -70,6 +70,9 @@ const char *tensor_blas_open(const char *const *libraries, BlasApi *api) {
   if (!api->name && !missing) missing = #name;
   TENSOR_BLAS_FUNCTIONS(TENSOR_BLAS_LOOKUP)
 #undef TENSOR_BLAS_LOOKUP
+#define TENSOR_LAPACK_LOOKUP(name, type) api->name = (type *)dlsym(handle, #name);
+  TENSOR_LAPACK_FUNCTIONS(TENSOR_LAPACK_LOOKUP)
+#undef TENSOR_LAPACK_LOOKUP
   if (missing) {
     tensor_set_error("%s is not a CBLAS (it has no %s)", lib[-1], missing);
     dlclose(handle);

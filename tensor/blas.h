@@ -35,15 +35,32 @@ typedef void BlasDgemv(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE t, int m, in
 typedef float BlasSdot(int n, const float *x, int incx, const float *y, int incy);
 typedef double BlasDdot(int n, const double *x, int incx, const double *y, int incy);
 
-/* Every CBLAS function tensor/ calls, X(name, type) each. */
+/* LAPACK's QR factorisation, from OpenBLAS's LAPACK (the library PyTorch's
+ * Debian build links as liblapack): Fortran symbols, int being OpenBLAS's
+ * 32-bit blasint. Optional: a BLAS without them (the built-in kernel, a
+ * reference libblas) leaves these pointers NULL and tensor_qr says so. */
+typedef void BlasSgeqrf(const int *m, const int *n, float *a, const int *lda, float *tau,
+                        float *work, const int *lwork, int *info);
+typedef void BlasDgeqrf(const int *m, const int *n, double *a, const int *lda, double *tau,
+                        double *work, const int *lwork, int *info);
+typedef void BlasSorgqr(const int *m, const int *n, const int *k, float *a, const int *lda,
+                        const float *tau, float *work, const int *lwork, int *info);
+typedef void BlasDorgqr(const int *m, const int *n, const int *k, double *a, const int *lda,
+                        const double *tau, double *work, const int *lwork, int *info);
+
+/* Every CBLAS function tensor/ calls, X(name, type) each (all required), and
+ * the LAPACK ones (each may be missing). */
 #define TENSOR_BLAS_FUNCTIONS(X)                                                          \
   X(cblas_sgemm, BlasSgemm) X(cblas_dgemm, BlasDgemm) X(cblas_sgemv, BlasSgemv)            \
   X(cblas_dgemv, BlasDgemv) X(cblas_sdot, BlasSdot) X(cblas_ddot, BlasDdot)
+#define TENSOR_LAPACK_FUNCTIONS(X)                                                        \
+  X(sgeqrf_, BlasSgeqrf) X(dgeqrf_, BlasDgeqrf) X(sorgqr_, BlasSorgqr) X(dorgqr_, BlasDorgqr)
 
 /* One pointer per function, named as CBLAS names it. */
 typedef struct {
 #define TENSOR_BLAS_POINTER(name, type) type *name;
   TENSOR_BLAS_FUNCTIONS(TENSOR_BLAS_POINTER)
+  TENSOR_LAPACK_FUNCTIONS(TENSOR_BLAS_POINTER)
 #undef TENSOR_BLAS_POINTER
 } BlasApi;
 

@@ -2,7 +2,8 @@
 # install-deps.sh [GROUP...] — makes sure the packages Ag builds and tests with
 # are present. Groups:
 #   (default)  a C compiler and make, pkg-config, GNU Readline, Check,
-#              OpenBLAS (the library ag loads at its first matrix product;
+#              SLEEF (the vector math PyTorch uses on x86-64 with AVX2), zlib
+#              (.npz archives), OpenBLAS (the library ag loads at its first matrix product;
 #              without it products run on a slower built-in kernel), Graphviz
 #              (only for the tests that render graphs) and Python 3 (only for
 #              the test generator of tests/fuzz)
@@ -23,7 +24,7 @@ set -e
 debian_packages() {
   for group in "$@"; do
     case "$group" in
-      base) echo "gcc make pkg-config libreadline-dev check libsubunit-dev libopenblas0-pthread graphviz python3" ;;
+      base) echo "gcc make pkg-config libreadline-dev check libsubunit-dev libsleef-dev zlib1g-dev libopenblas0-pthread graphviz python3" ;;
       clang) echo "clang libedit-dev" ;;
       cross) echo "gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
       wasm) echo "emscripten nodejs" ;;
@@ -37,7 +38,7 @@ debian_packages() {
 brew_formulas() {
   for group in "$@"; do
     case "$group" in
-      base) echo "readline check pkg-config openblas graphviz python3" ;;
+      base) echo "readline check pkg-config sleef openblas graphviz python3" ;;
       clang) ;;
       cross) ;;
       wasm) echo "emscripten node" ;;
