@@ -69,6 +69,11 @@ static void print_platform(void) {
 #else
   puts("line editor: readline");
 #endif
+#ifdef AG_HAVE_ZLIB
+  puts("npz: zlib");
+#else
+  puts("npz: no zlib");
+#endif
   printf("blas: %s\n", tensor_platform_blas());
 }
 

@@ -18,6 +18,22 @@
 
 #include "tensor/io_internal.h"
 
+/* The zip records (PKWARE APPNOTE 4.3) */
+enum {
+  ZIP_LOCAL_SIG = 0x04034b50,
+  ZIP_CENTRAL_SIG = 0x02014b50,
+  ZIP_END_SIG = 0x06054b50,
+  ZIP64_END_SIG = 0x06064b50,
+  ZIP64_LOCATOR_SIG = 0x07064b50,
+  ZIP_LOCAL_SIZE = 30,
+  ZIP_CENTRAL_SIZE = 46,
+  ZIP_END_SIZE = 22,
+  ZIP_STORED = 0,
+  ZIP_DEFLATED = 8,
+  ZIP_VERSION = 20,        /* 2.0: what Python's zipfile writes for stored members */
+  ZIP_MADE_BY_UNIX = 0x0314 /* unix, version 2.0 */
+};
+
 #ifdef AG_HAVE_ZLIB /* a build without zlib (see the Makefile) refuses .npz below */
 #include <zlib.h>
 
@@ -41,20 +57,6 @@ static uint64_t crc32_of(const uint8_t *p, size_t n) {
 
 /* ---- .npz writing ---- */
 
-enum {
-  ZIP_LOCAL_SIG = 0x04034b50,
-  ZIP_CENTRAL_SIG = 0x02014b50,
-  ZIP_END_SIG = 0x06054b50,
-  ZIP64_END_SIG = 0x06064b50,
-  ZIP64_LOCATOR_SIG = 0x07064b50,
-  ZIP_LOCAL_SIZE = 30,
-  ZIP_CENTRAL_SIZE = 46,
-  ZIP_END_SIZE = 22,
-  ZIP_STORED = 0,
-  ZIP_DEFLATED = 8,
-  ZIP_VERSION = 20,        /* 2.0: what Python's zipfile writes for stored members */
-  ZIP_MADE_BY_UNIX = 0x0314 /* unix, version 2.0 */
-};
 
 #define ZIP_MAX32 0xFFFFFFFFu
 

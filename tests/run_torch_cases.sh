@@ -14,6 +14,8 @@
 #                                 SLEEF kernels); elsewhere within the case's
 #                                 tolerance, and the bit-exact tier is reported
 #                                 as skipped
+#   # needs: lapack               skipped (and reported) where the BLAS in use
+#                                 has no LAPACK (the built-in kernel)
 # Time limits scale with the machine (tests/time_limit.sh).
 # Last line: "N passed, M failed, K bit-exact tiers skipped".
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +26,7 @@ time_scale_for "$AG"
 LIMIT=$(scaled_limit 20)
 vector=$(NO_COLOR=1 "$AG" --platform 2>/dev/null </dev/null | sed -n 's/^vector: //p')
 arch=$(NO_COLOR=1 "$AG" --platform 2>/dev/null </dev/null | sed -n 's/^arch: //p')
+blas=$(NO_COLOR=1 "$AG" --platform 2>/dev/null </dev/null | sed -n 's/^blas: //p')
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ag-torch.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 cd "$ROOT/tests/torch" || exit 2
@@ -36,8 +39,14 @@ header_value() {
 passed=0
 failed=0
 skipped=0
+skipped_cases=0
 for case_file in *.ag; do
   name=${case_file%.ag}
+  if [ "$(header_value "$case_file" needs)" = lapack ] && [ "$blas" = builtin ]; then
+    echo "SKIP tests/torch/$case_file (needs LAPACK; the BLAS in use here is the built-in kernel)"
+    skipped_cases=$((skipped_cases + 1))
+    continue
+  fi
   NO_COLOR=1 run_limited "$LIMIT" "$AG" "$case_file" >"$TMP/actual" 2>"$TMP/err" </dev/null
   echo "exit=$?" >>"$TMP/actual"
   { cat "$name.out"; echo "exit=0"; } >"$TMP/expected"
@@ -71,5 +80,5 @@ for case_file in *.ag; do
     head -3 "$TMP/err"
   fi
 done
-echo "$passed passed, $failed failed, $skipped bit-exact tiers skipped"
+echo "$passed passed, $failed failed, $skipped bit-exact tiers skipped, $skipped_cases cases skipped"
 [ "$failed" -eq 0 ]

@@ -1,5 +1,5 @@
-# float32 results to the last bit (full repr via tolist/item), all computed in Ag's own order
-# (the BLAS products are numerics_blas): exp, log, sigmoid, softmax, log_softmax and their
+# float32 results to the last bit (full repr via tolist/item), in Ag's own order and SLEEF's on
+# AVX2 (the BLAS products are numerics_blas): exp, log, sigmoid, softmax, log_softmax and their
 # gradients, sums, means, var/std, norms, cross-entropy over a small batch
 from agfmt import P
 import torch
