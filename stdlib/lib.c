@@ -4,9 +4,11 @@
  * (vars, isinstance, getfield, setfield).
  */
 #include <ctype.h>
-#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__ /* mallopt is glibc's; other C libraries keep their defaults */
+#include <malloc.h>
+#endif
 
 #include "stdlib/embedded.h"
 #include "stdlib/lib.h"
@@ -348,9 +350,11 @@ static Value native_setfield(NATIVE_ARGS) {
  * fault than the 4 KB faults it saves (scalar_graph 0.17 -> 0.14 s right
  * after a PyTorch run). */
 static void tune_malloc(void) {
+#ifdef __GLIBC__
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
   mallopt(M_TOP_PAD, 64 << 20);
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
+#endif
 }
 
 void lib_install(AgVM *vm) {
