@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <readline/readline.h>
+#include "repl/line_editor.h"
 
 #include "lexer/lexer.h"
 #include "repl/help.h"

@@ -11,24 +11,27 @@
 #include <sys/select.h>
 #include <unistd.h>
 
-#include <readline/history.h>
-#include <readline/readline.h>
-
 #include "parser/compiler.h"
 #include "repl/complete.h"
 #include "repl/help.h"
+#include "repl/line_editor.h"
 #include "stdlib/lib_graph.h"
 #include "tensor/tensor.h"
 #include "vm/buffer.h"
 #include "vm/memory.h"
 
 /* Readline needs \001 \002 around invisible prompt characters to keep its
- * column count right. */
+ * column count right; without it they are not printed. */
 #define PROMPT_MAIN ">>> "
 #define PROMPT_MORE "... "
-#define COLOR_PROMPT "\001\033[1;32m\002"
-#define COLOR_MORE "\001\033[1;33m\002"
-#define COLOR_PROMPT_END "\001\033[0m\002"
+#ifdef AG_NO_READLINE
+#define INVISIBLE(s) s
+#else
+#define INVISIBLE(s) "\001" s "\002"
+#endif
+#define COLOR_PROMPT INVISIBLE("\033[1;32m")
+#define COLOR_MORE INVISIBLE("\033[1;33m")
+#define COLOR_PROMPT_END INVISIBLE("\033[0m")
 #define COLOR_ERROR "\033[1;31m"
 #define COLOR_VALUE "\033[36m"
 #define COLOR_RESET "\033[0m"
@@ -53,7 +56,9 @@ typedef enum { READ_LINE, READ_EOF, READ_INTERRUPTED } ReadResult;
 
 static volatile sig_atomic_t prompt_interrupted;
 static volatile sig_atomic_t run_interrupts;
+#ifndef AG_NO_READLINE
 static volatile sig_atomic_t window_resized;
+#endif
 
 static void on_prompt_sigint(int sig) {
   (void)sig;
@@ -76,10 +81,12 @@ static void on_run_sigint(int sig) {
   }
 }
 
+#ifndef AG_NO_READLINE
 static void on_sigwinch(int sig) {
   (void)sig;
   window_resized = 1;
 }
+#endif
 
 static void set_handler(int sig, void (*fn)(int), bool restart) {
   struct sigaction sa;
@@ -140,6 +147,7 @@ static char *history_file(void) {
   return path;
 }
 
+#ifndef AG_NO_READLINE
 static void history_warn(const char *what, const char *path, int err) {
   fprintf(stderr, "ag: warning: cannot %s history file %s: %s\n", what, path, strerror(err));
 }
@@ -173,17 +181,12 @@ static void history_remember(Repl *r, const char *line) {
   add_history(line);
   r->history_added++;
 }
-
-/* ---- reading a line (readline's callback interface) ---- */
-
-static char *line_read;
-static bool line_done;
-
-static void on_line(char *line) {
-  rl_callback_handler_remove();
-  line_read = line;
-  line_done = true;
-}
+#else
+/* Without a line editor there is no history to keep. */
+static void history_load(Repl *r) { (void)r; }
+static void history_save(Repl *r) { (void)r; }
+static void history_remember(Repl *r, const char *line) { (void)r, (void)line; }
+#endif
 
 static void make_prompt(const Repl *r, char *out, size_t size) {
   bool more = r->pending.length > 0;
@@ -195,10 +198,22 @@ static void make_prompt(const Repl *r, char *out, size_t size) {
   }
 }
 
+#ifndef AG_NO_READLINE
+/* ---- reading a line (readline's callback interface) ---- */
+
+static char *line_read;
+static bool line_done;
+
+static void on_line(char *line) {
+  rl_callback_handler_remove();
+  line_read = line;
+  line_done = true;
+}
+
 /* Ctrl-C at the prompt: drop the line, echo ^C, go to a fresh line. */
 static void cancel_line(void) {
   rl_free_line_state();
-  rl_callback_sigcleanup();
+  LINE_EDITOR_SIGCLEANUP();
   rl_echo_signal_char(SIGINT);
   rl_callback_handler_remove();
   rl_replace_line("", 0); /* after the echo, so the typed text stays on screen */
@@ -251,6 +266,33 @@ static ReadResult read_line(const Repl *r, char **out) {
   if (result != READ_LINE) free(line_read);
   return result;
 }
+#else
+/* ---- reading a line: plain stdin, no line editor ---- */
+
+/* SIGINT (installed without SA_RESTART) ends the read with EINTR: the line
+ * typed so far is dropped, as with Readline. */
+static ReadResult read_line(const Repl *r, char **out) {
+  char prompt[64];
+  make_prompt(r, prompt, sizeof prompt);
+  fputs(prompt, stdout);
+  fflush(stdout);
+  prompt_interrupted = 0;
+  char *line = NULL;
+  size_t cap = 0;
+  errno = 0;
+  ssize_t n = getline(&line, &cap, stdin);
+  if (n < 0) {
+    free(line);
+    bool interrupted = prompt_interrupted || errno == EINTR;
+    clearerr(stdin);
+    if (interrupted) fputs("\n", stdout); /* the terminal has echoed the ^C */
+    return interrupted ? READ_INTERRUPTED : READ_EOF;
+  }
+  if (n > 0 && line[n - 1] == '\n') line[n - 1] = '\0';
+  *out = line;
+  return READ_LINE;
+}
+#endif
 
 /* ---- compiling and running ---- */
 
@@ -431,12 +473,14 @@ static void handle_line(Repl *r, char *line) {
 }
 
 static void setup_readline(Repl *r) {
+#ifndef AG_NO_READLINE
   rl_readline_name = "ag";
   rl_catch_signals = 0; /* SIGINT and SIGWINCH are handled here */
   rl_catch_sigwinch = 0;
-  set_handler(SIGINT, on_prompt_sigint, false);
   set_handler(SIGWINCH, on_sigwinch, true);
   complete_install(r->vm);
+#endif
+  set_handler(SIGINT, on_prompt_sigint, false);
   if (r->color) r->vm->repl_print = print_shown_in_color;
 }
 

@@ -4,9 +4,11 @@
  * (vars, isinstance, getfield, setfield).
  */
 #include <ctype.h>
-#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__ /* mallopt is glibc's; other C libraries keep their defaults */
+#include <malloc.h>
+#endif
 
 #include "stdlib/embedded.h"
 #include "stdlib/lib.h"
@@ -35,7 +37,8 @@ static void state_mark(AgVM *vm, void *state) {
   Obj *objs[] = {(Obj *)st->function_class,  (Obj *)st->ctx_class,     (Obj *)st->handle_class,
                  (Obj *)st->autograd_module, (Obj *)st->s_forward,     (Obj *)st->s_backward,
                  (Obj *)st->s_saved_tensors, (Obj *)st->s_needs_input_grad, (Obj *)st->s_mode,
-                 (Obj *)st->s_prev,          (Obj *)st->s_tensor,      (Obj *)st->s_id};
+                 (Obj *)st->s_prev,          (Obj *)st->s_tensor,      (Obj *)st->s_id,
+                 (Obj *)st->generator_class, (Obj *)st->default_generator, (Obj *)st->s_state};
   for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) vm_mark_object(vm, objs[i]);
   for (int i = 0; i < 4; i++) vm_mark_object(vm, (Obj *)st->context_classes[i]);
 }
@@ -73,7 +76,6 @@ static void state_new(AgVM *vm) {
   table_init(&st->node_names);
   ag_set_caches_enabled(true); /* after an earlier VM's teardown */
   tensor_set_caches_enabled(true);
-  rng_seed(&st->rng, 0x5eed); /* a fixed default, as reproducible runs are the norm */
   vm->lib_state = st;
   vm->lib_state_free = state_free;
   vm->lib_state_mark = state_mark;
@@ -101,10 +103,12 @@ static const char *embedded_text(const char *file) {
 }
 
 /* Compiles and runs stdlib/NAME.ag in `module` (the module loader, at the
- * module's first use); false after throwing. */
+ * module's first use), NAME the last part of a submodule's (nn.init: init.ag);
+ * false after throwing. */
 static bool run_module(AgVM *vm, ObjModule *module) {
+  const char *dot = strrchr(module->name->chars, '.');
   char file[64];
-  snprintf(file, sizeof file, "%s.ag", module->name->chars);
+  snprintf(file, sizeof file, "%s.ag", dot != NULL ? dot + 1 : module->name->chars);
   const char *text = embedded_text(file);
   if (text == NULL || vm->compile_hook == NULL) {
     vm_throw_error(vm, "module %s: no embedded %s", module->name->chars, file);
@@ -137,8 +141,10 @@ static ObjModule *new_module(AgVM *vm, const char *name) {
   return m;
 }
 
-/* Defines the module; its stdlib/NAME.ag runs at its first use. */
-static void install_module(AgVM *vm, const char *name) {
+/* Defines the module; its stdlib/NAME.ag runs at its first use. A submodule
+ * (nn.init), when given, is defined in it under `sub_name` first, so its code
+ * can use it; a submodule itself is not a built-in name. */
+static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, const char *sub_name) {
   ObjModule *m = new_module(vm, name);
   m->state = MODULE_UNLOADED;
   vm_push_root(vm, OBJ_VAL(m));
@@ -146,8 +152,10 @@ static void install_module(AgVM *vm, const char *name) {
     lib_state(vm)->autograd_module = m;
     lib_install_autograd_module(vm, m);
   }
-  vm_define_builtin(vm, name, OBJ_VAL(m));
+  if (sub != NULL) lib_module_define(vm, m, sub_name, OBJ_VAL(sub));
+  if (strchr(name, '.') == NULL) vm_define_builtin(vm, name, OBJ_VAL(m));
   vm_pop_root(vm);
+  return m;
 }
 
 /* ---- source() ---- */
@@ -345,9 +353,11 @@ static Value native_setfield(NATIVE_ARGS) {
  * fault than the 4 KB faults it saves (scalar_graph 0.17 -> 0.14 s right
  * after a PyTorch run). */
 static void tune_malloc(void) {
+#ifdef __GLIBC__
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
   mallopt(M_TOP_PAD, 64 << 20);
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
+#endif
 }
 
 void lib_install(AgVM *vm) {
@@ -355,6 +365,7 @@ void lib_install(AgVM *vm) {
   state_new(vm);
   tensor_set_allocation_limit(vm->memory_limit); /* AG_MEMORY_LIMIT bounds a tensor too */
   lib_install_tensor(vm);
+  lib_install_random(vm);
   lib_install_create(vm);
   lib_install_nnfunc(vm);
   lib_install_io(vm);
@@ -368,7 +379,10 @@ void lib_install(AgVM *vm) {
   /* The Ag-written modules last: they compile against every built-in above,
    * at their first use (creating a VM stays cheap: a fuzzer makes one per input). */
   vm->module_loader = run_module;
-  install_module(vm, "autograd");
-  install_module(vm, "nn");
-  install_module(vm, "optim");
+  install_module(vm, "autograd", NULL, NULL);
+  ObjModule *init = install_module(vm, "nn.init", NULL, NULL);
+  vm_push_root(vm, OBJ_VAL(init));
+  install_module(vm, "nn", init, "init");
+  vm_pop_root(vm);
+  install_module(vm, "optim", NULL, NULL);
 }

@@ -58,8 +58,13 @@ enum { TENSOR_POOL_MAX = 65536, STORAGE_POOL_MAX = 65536 };
 #define BIG_CACHE_MIN_BYTES ((size_t)1 << 20)
 #define BIG_CACHE_MAX_TOTAL ((size_t)768 << 20)
 /* Larger requests fail without asking malloc (AddressSanitizer's own limit),
- * as do those past the embedder's limit (tensor_set_allocation_limit). */
+ * as do those past the embedder's limit (tensor_set_allocation_limit); on a
+ * 32-bit machine, half the address space. */
+#if SIZE_MAX > 0xffffffffu
 #define TENSOR_MAX_BYTES ((size_t)1 << 40)
+#else
+#define TENSOR_MAX_BYTES (SIZE_MAX / 2)
+#endif
 static size_t allocation_limit = TENSOR_MAX_BYTES;
 
 void tensor_set_allocation_limit(size_t bytes) {
@@ -477,6 +482,23 @@ void tensor_store_double(DType dt, void *p, double v) {
 double tensor_get_flat(const Tensor *t, int64_t i) {
   const char *base = t->storage->data;
   return tensor_load_double(t->dtype, base + (size_t)tensor_flat_offset(t, i) * dtype_size(t->dtype));
+}
+
+int64_t tensor_get_flat_int(const Tensor *t, int64_t i) {
+  const char *base = t->storage->data;
+  const char *p = base + (size_t)tensor_flat_offset(t, i) * dtype_size(t->dtype);
+  if (t->dtype == DT_INT64) {
+    int64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+  }
+  return (int64_t)tensor_load_double(t->dtype, p);
+}
+
+void tensor_set_flat_int(Tensor *t, int64_t i, int64_t v) {
+  char *p = (char *)t->storage->data + (size_t)tensor_flat_offset(t, i) * dtype_size(t->dtype);
+  if (t->dtype == DT_INT64) memcpy(p, &v, sizeof v);
+  else tensor_store_double(t->dtype, p, (double)v);
 }
 
 void tensor_set_flat(Tensor *t, int64_t i, double v) {

@@ -6,13 +6,14 @@
  * tests make a fresh VM each.
  *
  * The interpreter is a bytecode loop (vm.c) dispatched by computed goto under
- * GCC/Clang, a switch elsewhere. Numbers are NaN-boxed (value.h), so number
- * arithmetic and comparisons are inlined fast paths; globals are array slots;
+ * GCC/Clang, a switch elsewhere. Ints and floats are NaN-boxed (value.h), so
+ * their arithmetic and comparisons are inlined fast paths (arith.h) with
+ * Python's rules, small ints on their own path as in Lua 5.4; globals are array slots;
  * OP_INVOKE calls a method without allocating a bound method; a call pushes a
  * frame on a preallocated stack and allocates nothing; common instruction
  * sequences are fused into superinstructions in place when a function's
- * first closure is made (quicken.c), and an arithmetic result goes on to the
- * next instruction in a register when that one can take it.
+ * first closure is made (quicken.c), and an arithmetic result that is stored
+ * into a local goes there directly.
  *
  * Errors: a runtime error is an `Error` instance (fields `message` and
  * `traceback`) thrown through the handler stack, so `try`/`catch` catches it.
@@ -135,9 +136,11 @@ struct AgVM {
   ObjClass *error_class;
   ObjClass *interrupted_class;
   ObjClass *memory_error_class;
+  ObjClass *zero_division_class; /* ZeroDivisionError */
   Table list_methods, map_methods, string_methods;
   ObjInstance *stdout_obj, *stderr_obj;
   ObjDType *dtypes[DT_COUNT];
+  Value dtype_call[DT_COUNT]; /* what calling a dtype does (float(3)), or nil */
   ObjString *init_string, *call_string, *str_string, *message_string, *traceback_string;
   ObjString *enter_string, *exit_string;
 
@@ -252,15 +255,25 @@ void vm_report_exception(AgVM *vm, FILE *out, bool color);
 const char *vm_exception_message(AgVM *vm, Value exc);
 
 /* Value helpers. */
-const char *vm_type_name(Value v);     /* "number", "list", the class name ... */
+const char *vm_type_name(Value v);     /* "int", "float", "list", the class name ... */
 const char *vm_op_symbol(int op);      /* "+" for OP_ADD ...: for error messages */
 int vm_truthy(AgVM *vm, Value v);      /* 0/1, or -1 after throwing */
 /* a == b as the language defines it; -1 after throwing (tensor hooks). */
 bool vm_values_equal(Value a, Value b);
 Value vm_to_str(AgVM *vm, Value v);    /* str(v): a string, or VM_EXCEPTION */
 Value vm_to_repr(AgVM *vm, Value v);   /* repr(v) */
-/* Appends Python-style repr of a number (SPEC §11) to buf; returns length. */
-int vm_format_number(double d, char *buf, size_t size);
+/* Python's repr of a number value (SPEC §11: 3, 3.0, 1e-05) into buf;
+ * returns the length. vm_format_float / vm_format_int: of a double, an int. */
+int vm_format_num(Value v, char *buf, size_t size);
+int vm_format_float(double d, char *buf, size_t size);
+int vm_format_int(int64_t i, char *buf, size_t size);
+/* Numbers (ints, floats, and bools as 1/0) compared exactly across int and
+ * float, as Python does; nan is unordered and equal to nothing. */
+bool vm_numbers_equal(Value a, Value b);
+bool vm_numbers_less(Value a, Value b);
+bool vm_number_is_nan(Value v);
+/* What a number key hashes: equal numbers (1, 1.0, true) give equal bits. */
+uint64_t vm_number_key_bits(Value v);
 /* f-string / format(): v formatted with spec (Python's mini-language subset). */
 Value vm_format_value(AgVM *vm, Value v, const char *spec);
 /* Compares for sorting: a < b; -1 after throwing. */
