@@ -123,6 +123,7 @@ static bool continues_line(TokenType t) {
   case TOK_PLUS: case TOK_MINUS: case TOK_STAR: case TOK_SLASH: case TOK_PERCENT:
   case TOK_STAR_STAR: case TOK_AT: case TOK_EQUAL: case TOK_PLUS_EQUAL:
   case TOK_MINUS_EQUAL: case TOK_STAR_EQUAL: case TOK_SLASH_EQUAL: case TOK_AT_EQUAL:
+  case TOK_PERCENT_EQUAL: case TOK_STAR_STAR_EQUAL:
   case TOK_EQUAL_EQUAL: case TOK_BANG_EQUAL: case TOK_LESS: case TOK_LESS_EQUAL:
   case TOK_GREATER: case TOK_GREATER_EQUAL: case TOK_AND: case TOK_OR: case TOK_NOT:
   case TOK_IN:
@@ -394,7 +395,7 @@ static Token two_char(Lexer *lx, char second, TokenType yes, TokenType no) {
 }
 
 static Token scan_star(Lexer *lx) {
-  if (match(lx, '*')) return make_token(lx, TOK_STAR_STAR);
+  if (match(lx, '*')) return two_char(lx, '=', TOK_STAR_STAR_EQUAL, TOK_STAR_STAR);
   return two_char(lx, '=', TOK_STAR_EQUAL, TOK_STAR);
 }
 
@@ -430,7 +431,7 @@ static Token scan_operator(Lexer *lx, char c) {
   case '-': return two_char(lx, '=', TOK_MINUS_EQUAL, TOK_MINUS);
   case '*': return scan_star(lx);
   case '/': return two_char(lx, '=', TOK_SLASH_EQUAL, TOK_SLASH);
-  case '%': return make_token(lx, TOK_PERCENT);
+  case '%': return two_char(lx, '=', TOK_PERCENT_EQUAL, TOK_PERCENT);
   case '@': return two_char(lx, '=', TOK_AT_EQUAL, TOK_AT);
   case '=': return two_char(lx, '=', TOK_EQUAL_EQUAL, TOK_EQUAL);
   case '<': return two_char(lx, '=', TOK_LESS_EQUAL, TOK_LESS);
@@ -491,7 +492,8 @@ static const char *const token_names[TOK_COUNT] = {
     [TOK_MINUS] = "'-'", [TOK_STAR] = "'*'", [TOK_SLASH] = "'/'", [TOK_PERCENT] = "'%'",
     [TOK_STAR_STAR] = "'**'", [TOK_AT] = "'@'", [TOK_EQUAL] = "'='", [TOK_PLUS_EQUAL] = "'+='",
     [TOK_MINUS_EQUAL] = "'-='", [TOK_STAR_EQUAL] = "'*='", [TOK_SLASH_EQUAL] = "'/='",
-    [TOK_AT_EQUAL] = "'@='", [TOK_EQUAL_EQUAL] = "'=='", [TOK_BANG_EQUAL] = "'!='",
+    [TOK_AT_EQUAL] = "'@='", [TOK_PERCENT_EQUAL] = "'%='", [TOK_STAR_STAR_EQUAL] = "'**='",
+    [TOK_EQUAL_EQUAL] = "'=='", [TOK_BANG_EQUAL] = "'!='",
     [TOK_LESS] = "'<'", [TOK_LESS_EQUAL] = "'<='", [TOK_GREATER] = "'>'",
     [TOK_GREATER_EQUAL] = "'>='", [TOK_IDENTIFIER] = "a name", [TOK_NUMBER] = "a number",
     [TOK_STRING] = "a string", [TOK_FSTRING] = "an f-string", [TOK_LET] = "'let'",

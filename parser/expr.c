@@ -40,16 +40,19 @@ static const ParseRule *get_rule(TokenType type);
 
 bool parse_is_compound_op(TokenType t) {
   return t == TOK_PLUS_EQUAL || t == TOK_MINUS_EQUAL || t == TOK_STAR_EQUAL ||
-         t == TOK_SLASH_EQUAL || t == TOK_AT_EQUAL;
+         t == TOK_SLASH_EQUAL || t == TOK_AT_EQUAL || t == TOK_PERCENT_EQUAL || t == TOK_STAR_STAR_EQUAL;
 }
 
+/* `a op= b` is INPLACE_op: in place where a's value allows (SPEC §4). */
 OpCode parse_compound_opcode(TokenType t) {
   switch (t) {
-  case TOK_PLUS_EQUAL: return OP_ADD;
-  case TOK_MINUS_EQUAL: return OP_SUBTRACT;
-  case TOK_STAR_EQUAL: return OP_MULTIPLY;
-  case TOK_SLASH_EQUAL: return OP_DIVIDE;
-  default: return OP_MATMUL;
+  case TOK_PLUS_EQUAL: return OP_INPLACE_ADD;
+  case TOK_MINUS_EQUAL: return OP_INPLACE_SUBTRACT;
+  case TOK_STAR_EQUAL: return OP_INPLACE_MULTIPLY;
+  case TOK_SLASH_EQUAL: return OP_INPLACE_DIVIDE;
+  case TOK_PERCENT_EQUAL: return OP_INPLACE_MODULO;
+  case TOK_STAR_STAR_EQUAL: return OP_INPLACE_POWER;
+  default: return OP_INPLACE_MATMUL;
   }
 }
 

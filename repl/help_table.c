@@ -902,6 +902,18 @@ const HelpEntry help_table[] = {
      "let a = ones(2)\n"
      "a.div_(4)\n"
      "print(a)"},
+    {"Tensor.pow_", HELP_TENSOR, 0,
+     "t.pow_(exponent)",
+     "Raises t to exponent in place (what `t **= exponent` calls).",
+     "let a = full([2], 3.0)\n"
+     "a.pow_(2)\n"
+     "print(a)"},
+    {"Tensor.remainder_", HELP_TENSOR, 0,
+     "t.remainder_(other)",
+     "t % other in place, with the sign of the divisor (what `t %= other` calls).",
+     "let a = tensor([5.0, -5.0])\n"
+     "a.remainder_(3)\n"
+     "print(a)"},
     {"Tensor.zero_", HELP_TENSOR, 0,
      "t.zero_()",
      "Fills t with zeros in place.",

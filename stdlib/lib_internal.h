@@ -76,6 +76,8 @@
   X(sub_, 1, 1, LF_M)                                                          \
   X(mul_, 1, 1, LF_M)                                                          \
   X(div_, 1, 1, LF_M)                                                          \
+  X(pow_, 1, 1, LF_M)                                                          \
+  X(remainder_, 1, 1, LF_M)                                                    \
   X(zero_, 0, 0, LF_M)                                                         \
   X(fill_, 1, 1, LF_M)                                                         \
   X(copy_, 1, 1, LF_M)                                                         \

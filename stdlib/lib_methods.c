@@ -560,6 +560,8 @@ Value lt_add_(LT_ARGS) { return binary_in_place(vm, self, BIN_ADD, "add_", args[
 Value lt_sub_(LT_ARGS) { return binary_in_place(vm, self, BIN_SUB, "sub_", args[0], kw); }
 Value lt_mul_(LT_ARGS) { return binary_in_place(vm, self, BIN_MUL, "mul_", args[0], kw); }
 Value lt_div_(LT_ARGS) { return binary_in_place(vm, self, BIN_DIV, "div_", args[0], kw); }
+Value lt_pow_(LT_ARGS) { return binary_in_place(vm, self, BIN_POW, "pow_", args[0], kw); }
+Value lt_remainder_(LT_ARGS) { return binary_in_place(vm, self, BIN_MOD, "remainder_", args[0], kw); }
 
 Value lt_zero_(LT_ARGS) {
   lib_sync_line(vm);

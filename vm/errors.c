@@ -193,6 +193,22 @@ static Value error_str(AgVM *vm, Value self, int argc, const Value *args, const 
   return OBJ_VAL(obj_string(vm, vm_exception_message(vm, self)));
 }
 
+static Value not_implemented_str(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
+  return OBJ_VAL(obj_string(vm, "NotImplemented"));
+}
+
+/* NotImplemented: the one instance of a class of its own, which an operator
+ * method returns to let the other operand try (SPEC §4). */
+static void install_not_implemented(AgVM *vm) {
+  ObjClass *k = obj_new_class(vm, obj_string(vm, "NotImplementedType"));
+  vm_push_root(vm, OBJ_VAL(k));
+  ObjNative *str = obj_new_native(vm, "str", not_implemented_str, 0, 0, false);
+  table_set(vm, &k->methods, OBJ_VAL(vm->str_string), OBJ_VAL(str));
+  vm->not_implemented = OBJ_VAL(obj_new_instance(vm, k));
+  vm_pop_root(vm);
+  vm_define_builtin(vm, "NotImplemented", vm->not_implemented);
+}
+
 static ObjClass *define_class(AgVM *vm, const char *name, ObjClass *parent) {
   ObjClass *k = obj_new_class(vm, obj_string(vm, name));
   vm_define_builtin(vm, name, OBJ_VAL(k));
@@ -212,4 +228,6 @@ void vm_install_core(AgVM *vm) {
   ObjNative *str = obj_new_native(vm, "str", error_str, 0, 0, false);
   table_set(vm, &vm->error_class->methods, OBJ_VAL(vm->str_string), OBJ_VAL(str));
   vm->interrupted_class = define_class(vm, "Interrupted", vm->error_class);
+  vm->stop_iteration_class = define_class(vm, "StopIteration", vm->error_class);
+  install_not_implemented(vm);
 }

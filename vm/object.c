@@ -149,6 +149,12 @@ ObjMap *obj_new_map(AgVM *vm) {
   return m;
 }
 
+ObjMap *obj_new_set(AgVM *vm) {
+  ObjMap *s = ALLOCATE_OBJ(vm, ObjMap, OBJ_SET);
+  table_init(&s->table);
+  return s;
+}
+
 ObjRange *obj_new_range(AgVM *vm, double start, double stop, double step) {
   ObjRange *r = ALLOCATE_OBJ(vm, ObjRange, OBJ_RANGE);
   r->start = start;

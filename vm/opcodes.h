@@ -115,6 +115,17 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(MODULO, 0, -1)                                                          \
   OPCODE(POWER, 0, -1)                                                           \
   OPCODE(MATMUL, 0, -1)                                                          \
+  /* a, b -> a OP= b (augmented assignment, SPEC §4): in place when a has an     \
+     in-place form (tensors: add_ ...; lists: += extends, *= repeats;           \
+     instances: iadd ...), else a OP b, which the compiler stores back. The     \
+     quickener fuses them as the plain ops (numbers rebind), in the same order */\
+  OPCODE(INPLACE_ADD, 0, -1)                                                     \
+  OPCODE(INPLACE_SUBTRACT, 0, -1)                                                \
+  OPCODE(INPLACE_MULTIPLY, 0, -1)                                                \
+  OPCODE(INPLACE_DIVIDE, 0, -1)                                                  \
+  OPCODE(INPLACE_MODULO, 0, -1)                                                  \
+  OPCODE(INPLACE_POWER, 0, -1)                                                   \
+  OPCODE(INPLACE_MATMUL, 0, -1)                                                  \
   /* a -> -a */                                                                  \
   OPCODE(NEGATE, 0, 0)                                                           \
   /* a -> not truthy(a) */                                                       \

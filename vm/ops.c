@@ -109,15 +109,37 @@ static Value repeat(AgVM *vm, Value seq, double times) {
   return OBJ_VAL(out);
 }
 
+/* `item in obj` for an instance: obj.contains(item), else a walk of obj's
+ * iteration comparing with ==, as Python's. */
+static Value instance_contains(AgVM *vm, Value item, Value container) {
+  Value r = vm_has_method(vm, container, VM_M_CONTAINS)
+                ? vm_call_method_named(vm, container, VM_M_CONTAINS, 1, &item)
+                : UNDEF_VAL;
+  if (IS_EXCEPTION(r)) return r;
+  if (!IS_UNDEF(r)) {
+    int t = vm_truthy(vm, r);
+    return t < 0 ? VM_EXCEPTION : BOOL_VAL(t);
+  }
+  ObjList *items = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(items));
+  bool ok = vm_extend_list(vm, items, container);
+  int found = 0;
+  for (int i = 0; ok && found == 0 && i < items->count; i++) found = vm_equal(vm, item, items->items[i]);
+  vm_pop_root(vm);
+  return !ok || found < 0 ? VM_EXCEPTION : BOOL_VAL(found);
+}
+
 static Value contains(AgVM *vm, Value item, Value container) {
   if (IS_LIST(container)) {
     ObjList *l = AS_LIST(container);
     for (int i = 0; i < l->count; i++) {
-      if (vm_values_equal(item, l->items[i])) return TRUE_VAL;
+      int eq = vm_equal(vm, item, l->items[i]);
+      if (eq != 0) return eq < 0 ? VM_EXCEPTION : TRUE_VAL;
     }
     return FALSE_VAL;
   }
-  if (IS_MAP(container)) return BOOL_VAL(table_find(&AS_MAP(container)->table, item) != NULL);
+  if (IS_INSTANCE(container)) return instance_contains(vm, item, container);
+  if (IS_MAP(container) || IS_SET(container)) return BOOL_VAL(table_find(&AS_MAP(container)->table, item) != NULL);
   if (IS_STRING(container)) {
     if (!IS_STRING(item)) return vm_throw_error(vm, "'in <string>' needs a string on the left, not %s", vm_type_name(item));
     return BOOL_VAL(strstr(AS_CSTRING(container), AS_CSTRING(item)) != NULL);
@@ -142,6 +164,14 @@ static Value compare(AgVM *vm, int op, Value a, Value b) {
 }
 
 Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
+  if ((IS_INSTANCE(a) || IS_INSTANCE(b)) && op != OP_IN) {
+    Value r = vm_binary_method(vm, op, a, b);
+    if (!IS_UNDEF(r)) return r;
+  }
+  if (IS_SET(a) && IS_SET(b)) {
+    Value r = vm_set_binary(vm, op, a, b);
+    if (!IS_UNDEF(r)) return r;
+  }
   if (is_tensorish(a) || is_tensorish(b)) {
     if (op == OP_IN && !is_tensorish(b)) return contains(vm, a, b);
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
@@ -171,6 +201,10 @@ Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
 
 Value vm_unary_op(AgVM *vm, int op, Value a) {
   if (IS_NUMBER(a)) return NUMBER_VAL(-AS_NUMBER(a));
+  if (IS_INSTANCE(a)) {
+    Value r = vm_unary_method(vm, VM_M_NEG, a);
+    if (!IS_UNDEF(r)) return r;
+  }
   if (is_tensorish(a)) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
     return vm->tensor_hooks->unary(vm, op, a);
@@ -215,6 +249,7 @@ Value vm_get_attr(AgVM *vm, Value obj, ObjString *name) {
   case OBJ_MODULE: return module_attr(vm, AS_MODULE(obj), name);
   case OBJ_LIST: return builtin_method(vm, &vm->list_methods, obj, name);
   case OBJ_MAP: return builtin_method(vm, &vm->map_methods, obj, name);
+  case OBJ_SET: return builtin_method(vm, &vm->set_methods, obj, name);
   case OBJ_STRING: return builtin_method(vm, &vm->string_methods, obj, name);
   case OBJ_TENSOR:
   case OBJ_NODE:
@@ -259,10 +294,14 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size) {
   else snprintf(buf, size, "%.*s...", (int)size - 4, s->chars);
 }
 
-bool vm_is_valid_map_key(Value key) { return IS_NUMBER(key) || IS_BOOL(key) || IS_STRING(key); }
+/* Instances are keys by identity (SPEC §3). */
+bool vm_is_valid_map_key(Value key) {
+  return IS_NUMBER(key) || IS_BOOL(key) || IS_STRING(key) || IS_NIL(key) || IS_INSTANCE(key);
+}
 
 Value vm_map_key_error(AgVM *vm, Value key) {
-  return vm_throw_error(vm, "map keys must be strings, numbers or booleans, not %s", vm_type_name(key));
+  return vm_throw_error(vm, "map keys must be strings, numbers, booleans, nil or instances, not %s",
+                        vm_type_name(key));
 }
 
 static Value sequence_index(AgVM *vm, const char *what, Value index, int64_t length, int64_t *out) {
@@ -362,7 +401,30 @@ static Value index_one(AgVM *vm, Value obj, Value index) {
 
 Value vm_get_index(AgVM *vm, Value obj, Value index) { return vm_get_index_n(vm, obj, 1, &index); }
 
+/* obj.getitem(k) / obj.setitem(k, v); several items come as one list. */
+static Value instance_index(AgVM *vm, Value obj, int n, const Value *index, const Value *v) {
+  VmMethod m = v ? VM_M_SETITEM : VM_M_GETITEM;
+  if (!vm_has_method(vm, obj, m)) {
+    return v ? vm_throw_error(vm, "%s instance does not support item assignment (no setitem method)",
+                              vm_type_name(obj))
+             : vm_throw_error(vm, "%s instance is not subscriptable (no getitem method)", vm_type_name(obj));
+  }
+  Value args[2] = {index[0], v ? *v : NIL_VAL};
+  if (n != 1) {
+    ObjList *l = obj_new_list(vm);
+    args[0] = OBJ_VAL(l);
+    vm_push_root(vm, args[0]);
+    for (int i = 0; i < n; i++) obj_list_append(vm, l, index[i]);
+    vm_pop_root(vm);
+  }
+  vm_push_root(vm, args[0]);
+  Value r = vm_call_method_named(vm, obj, m, v ? 2 : 1, args);
+  vm_pop_root(vm);
+  return IS_EXCEPTION(r) || v == NULL ? r : *v;
+}
+
 Value vm_get_index_n(AgVM *vm, Value obj, int n, const Value *index) {
+  if (IS_INSTANCE(obj)) return instance_index(vm, obj, n, index, NULL);
   if (is_tensorish(obj)) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
     return vm->tensor_hooks->get_index(vm, obj, n, index);
@@ -373,6 +435,7 @@ Value vm_get_index_n(AgVM *vm, Value obj, int n, const Value *index) {
 }
 
 Value vm_set_index_n(AgVM *vm, Value obj, int n, const Value *index, Value v) {
+  if (IS_INSTANCE(obj)) return instance_index(vm, obj, n, index, &v);
   if (is_tensorish(obj)) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
     return vm->tensor_hooks->set_index(vm, obj, n, index, v);
@@ -410,7 +473,9 @@ int64_t vm_length(AgVM *vm, Value v) {
     switch (OBJ_TYPE(v)) {
     case OBJ_STRING: return AS_STRING(v)->length;
     case OBJ_LIST: return AS_LIST(v)->count;
-    case OBJ_MAP: return AS_MAP(v)->table.count;
+    case OBJ_MAP:
+    case OBJ_SET: return AS_MAP(v)->table.count;
+    case OBJ_INSTANCE: return vm_instance_length(vm, v);
     case OBJ_RANGE: return obj_range_length(AS_RANGE(v));
     case OBJ_TENSOR:
       if (vm->tensor_hooks == NULL) {
@@ -435,6 +500,8 @@ static Value map_keys(AgVM *vm, ObjMap *m) {
   return OBJ_VAL(keys);
 }
 
+static Value instance_iter(AgVM *vm, Value obj);
+
 Value vm_iter_prepare(AgVM *vm, Value iterable) {
   if (IS_OBJ(iterable)) {
     switch (OBJ_TYPE(iterable)) {
@@ -444,11 +511,45 @@ Value vm_iter_prepare(AgVM *vm, Value iterable) {
     case OBJ_TENSOR:
       if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
       return vm->tensor_hooks->iter ? vm->tensor_hooks->iter(vm, iterable) : iterable;
-    case OBJ_MAP: return map_keys(vm, AS_MAP(iterable));
+    case OBJ_MAP:
+    case OBJ_SET: return map_keys(vm, AS_MAP(iterable));
+    case OBJ_INSTANCE: return instance_iter(vm, iterable);
     default: break;
     }
   }
   return vm_throw_error(vm, "object of type %s is not iterable", vm_type_name(iterable));
+}
+
+/* The iteration protocol (SPEC §4): obj.iter() gives the iterator, whose
+ * next() returns items until it throws StopIteration. */
+static Value instance_iter(AgVM *vm, Value obj) {
+  if (!vm_has_method(vm, obj, VM_M_ITER)) {
+    return vm_throw_error(vm, "object of type %s is not iterable (no iter method)", vm_type_name(obj));
+  }
+  Value it = vm_call_method_named(vm, obj, VM_M_ITER, 0, NULL);
+  if (IS_EXCEPTION(it) || !IS_INSTANCE(it)) return IS_EXCEPTION(it) ? it : vm_iter_prepare(vm, it);
+  if (!vm_has_method(vm, it, VM_M_NEXT)) {
+    return vm_throw_error(vm, "%s.iter() returned %s, which has no next method", vm_type_name(obj),
+                          vm_type_name(it));
+  }
+  return it;
+}
+
+static bool is_subclass(const ObjClass *k, const ObjClass *parent) {
+  for (; k != NULL; k = k->parent) {
+    if (k == parent) return true;
+  }
+  return false;
+}
+
+/* it.next(): 1 = item, 0 = it threw StopIteration (taken), -1 = another error. */
+int vm_iterator_next(AgVM *vm, Value it, Value *item) {
+  *item = vm_call_method_named(vm, it, VM_M_NEXT, 0, NULL);
+  if (!IS_EXCEPTION(*item)) return 1;
+  Value exc = vm->exception;
+  if (!IS_INSTANCE(exc) || !is_subclass(AS_INSTANCE(exc)->klass, vm->stop_iteration_class)) return -1;
+  vm_take_exception(vm);
+  return 0;
 }
 
 int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item) {
@@ -474,6 +575,7 @@ int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item) {
     *item = NUMBER_VAL(v);
     break;
   }
+  case OBJ_INSTANCE: return vm_iterator_next(vm, seq, item);
   case OBJ_TENSOR: {
     int64_t n = vm->tensor_hooks->length(vm, seq);
     if (n < 0) return -1;

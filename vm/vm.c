@@ -387,6 +387,15 @@ static Value run(AgVM *vm, int base) {
     sp[-1] = r_;                                                                                   \
   } while (0)
 
+#define SLOW_INPLACE(opcode)                                                                       \
+  do {                                                                                             \
+    SYNC();                                                                                        \
+    Value r_ = vm_inplace_op(vm, opcode, sp[-2], sp[-1]);                                          \
+    CHECK(r_);                                                                                     \
+    sp--;                                                                                          \
+    sp[-1] = r_;                                                                                   \
+  } while (0)
+
 #ifdef VM_COMPUTED_GOTO
   static void *dispatch_table[] = {
 #define AG_OPCODE_LABEL(name, operands, effect) &&L_##name,
@@ -836,6 +845,40 @@ dispatch:
   }
   VM_CASE(MATMUL) {
     SLOW_BINARY(OP_MATMUL);
+    VM_DISPATCH();
+  }
+  /* Augmented assignment: a number on the left rebinds, as the plain op. */
+  VM_CASE(INPLACE_ADD) {
+    if (IS_NUMBER(PEEK(1))) goto L_ADD;
+    SLOW_INPLACE(OP_ADD);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_SUBTRACT) {
+    if (IS_NUMBER(PEEK(1))) goto L_SUBTRACT;
+    SLOW_INPLACE(OP_SUBTRACT);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_MULTIPLY) {
+    if (IS_NUMBER(PEEK(1))) goto L_MULTIPLY;
+    SLOW_INPLACE(OP_MULTIPLY);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_DIVIDE) {
+    if (IS_NUMBER(PEEK(1))) goto L_DIVIDE;
+    SLOW_INPLACE(OP_DIVIDE);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_MODULO) {
+    if (IS_NUMBER(PEEK(1))) goto L_MODULO;
+    SLOW_INPLACE(OP_MODULO);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_POWER) {
+    SLOW_INPLACE(OP_POWER);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_MATMUL) {
+    SLOW_INPLACE(OP_MATMUL);
     VM_DISPATCH();
   }
   VM_CASE(NEGATE) {
@@ -1498,6 +1541,7 @@ exception:
 #undef NUMBER_DISPATCH
 #undef NUMBER_COMPARE_CASES
 #undef NUM_CONST_BINARY
+#undef SLOW_INPLACE
 #undef NUM_CONST_COMPARE_JUMP
 #undef NUM_COMPARE_JUMP
 #undef VM_CASE

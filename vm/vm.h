@@ -35,6 +35,7 @@
 
 #include "memory.h"
 #include "object.h"
+#include "protocol.h"
 #include "table.h"
 #include "value.h"
 
@@ -127,11 +128,14 @@ struct AgVM {
   /* built-in classes and method tables */
   ObjClass *error_class;
   ObjClass *interrupted_class;
-  Table list_methods, map_methods, string_methods;
+  Table list_methods, map_methods, string_methods, set_methods;
   ObjInstance *stdout_obj, *stderr_obj;
   ObjDType *dtypes[DT_COUNT];
   ObjString *init_string, *call_string, *str_string, *message_string, *traceback_string;
-  ObjString *enter_string, *exit_string;
+  ObjString *enter_string, *exit_string, *repr_string;
+  ObjString *method_names[VM_METHOD_COUNT]; /* "add" ... (vm/protocol.h) */
+  Value not_implemented;                    /* the NotImplemented singleton */
+  ObjClass *stop_iteration_class;
 
   /* plug-ins */
   VmCompileHook compile_hook;
@@ -214,6 +218,22 @@ Value vm_take_exception(AgVM *vm);
 void vm_report_exception(AgVM *vm, FILE *out, bool color);
 /* The message of an exception value: Error.message or str(v). */
 const char *vm_exception_message(AgVM *vm, Value exc);
+
+/* Operator methods (vm/protocol.c). */
+bool vm_has_method(AgVM *vm, Value v, VmMethod m);
+/* receiver.m(args) */
+Value vm_call_method_named(AgVM *vm, Value receiver, VmMethod m, int argc, const Value *args);
+/* a == b as the script's `==` decides it (an instance's eq): 0/1, -1 after throwing. */
+int vm_equal(AgVM *vm, Value a, Value b);
+int vm_instance_truthy(AgVM *vm, Value v);
+
+/* Sets (vm/set.c): members follow the rules of map keys. */
+bool vm_set_add(AgVM *vm, ObjMap *set, Value v);
+bool vm_set_add_all(AgVM *vm, ObjMap *set, Value iterable);
+Value vm_new_set_of(AgVM *vm, Value iterable);
+/* Members of a that are (keep) or are not (!keep) in the iterable b. */
+Value vm_set_filter(AgVM *vm, ObjMap *a, Value b, bool keep);
+Value vm_set_union(AgVM *vm, ObjMap *a, Value b);
 
 /* Value helpers. */
 const char *vm_type_name(Value v);     /* "number", "list", the class name ... */

@@ -9,6 +9,7 @@
 
 #include "parser/compiler.h"
 #include "vm/debug.h"
+#include "vm/internal.h"
 #include "vm/opcodes.h"
 #include "vm/vm.h"
 
@@ -101,13 +102,17 @@ START_TEST(compound_assign_on_a_local_is_five_instructions) {
   ck_assert_int_eq(code[0], OP_GET_LOCAL);
   ck_assert_int_eq(code[1], 1);
   ck_assert_int_eq(code[2], OP_CONSTANT);
-  ck_assert_int_eq(code[5], OP_ADD);
+  ck_assert_int_eq(code[5], OP_INPLACE_ADD); /* in place where the value allows (SPEC §4) */
   ck_assert_int_eq(code[6], OP_SET_LOCAL);
   ck_assert_int_eq(code[7], 1);
   ck_assert_int_eq(code[8], OP_POP);
   ck_assert_int_eq(code[9], OP_NIL);
   ck_assert_int_eq(code[10], OP_RETURN);
   ck_assert_int_eq(f->chunk.count, 11);
+  /* and it is fused as `i = i + 1` is, for numbers */
+  vm_quicken(f);
+  ck_assert_int_eq(code[0], QOP_LOCAL_CONST_ADD);
+  ck_assert_int_eq(code[6], QOP_SET_LOCAL_POP);
 }
 END_TEST
 

@@ -1,0 +1,78 @@
+/* set.c — the set type (SPEC §3): an insertion-ordered table whose keys are
+ * the members (values nil), so members follow the rules of map keys.
+ * Literals `{1, 2}` (OP_SET), set(iterable), and the operators `-` (difference),
+ * `==`, `in`, len() and iteration; the methods live in stdlib/builtins_set.c. */
+#include "vm/internal.h"
+
+bool vm_set_add(AgVM *vm, ObjMap *set, Value v) {
+  if (!vm_is_valid_map_key(v)) {
+    vm_throw_error(vm, "unhashable type: '%s' (set members must be strings, numbers, booleans, nil or instances)",
+                   vm_type_name(v));
+    return false;
+  }
+  table_set(vm, &set->table, v, NIL_VAL);
+  return true;
+}
+
+bool vm_set_add_all(AgVM *vm, ObjMap *set, Value iterable) {
+  if (IS_SET(iterable) || IS_MAP(iterable)) {
+    table_add_all(vm, &AS_MAP(iterable)->table, &set->table);
+    return true;
+  }
+  ObjList *l = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(l));
+  bool ok = vm_extend_list(vm, l, iterable);
+  for (int i = 0; i < l->count && ok; i++) ok = vm_set_add(vm, set, l->items[i]);
+  vm_pop_root(vm);
+  return ok;
+}
+
+Value vm_new_set_of(AgVM *vm, Value iterable) {
+  ObjMap *s = obj_new_set(vm);
+  vm_push_root(vm, OBJ_VAL(s));
+  bool ok = vm_set_add_all(vm, s, iterable);
+  vm_pop_root(vm);
+  return ok ? OBJ_VAL(s) : VM_EXCEPTION;
+}
+
+/* Members of a that are (keep = true) or are not (false) in b. */
+Value vm_set_filter(AgVM *vm, ObjMap *a, Value b, bool keep) {
+  Value other = IS_SET(b) ? b : vm_new_set_of(vm, b);
+  if (IS_EXCEPTION(other)) return other;
+  vm_push_root(vm, other);
+  ObjMap *out = obj_new_set(vm);
+  vm_push_root(vm, OBJ_VAL(out));
+  for (int i = 0; i < a->table.used; i++) {
+    Value k = a->table.entries[i].key;
+    if (IS_UNDEF(k)) continue;
+    if ((table_find(&AS_SET(other)->table, k) != NULL) == keep) table_set(vm, &out->table, k, NIL_VAL);
+  }
+  vm_pop_roots(vm, 2);
+  return OBJ_VAL(out);
+}
+
+Value vm_set_union(AgVM *vm, ObjMap *a, Value b) {
+  ObjMap *out = obj_new_set(vm);
+  vm_push_root(vm, OBJ_VAL(out));
+  table_add_all(vm, &a->table, &out->table);
+  bool ok = vm_set_add_all(vm, out, b);
+  vm_pop_root(vm);
+  return ok ? OBJ_VAL(out) : VM_EXCEPTION;
+}
+
+/* a - b on two sets; UNDEF_VAL for any other operator or operand. */
+Value vm_set_binary(AgVM *vm, int op, Value a, Value b) {
+  if (!IS_SET(a) || !IS_SET(b)) return UNDEF_VAL;
+  if (op == OP_SUBTRACT) return vm_set_filter(vm, AS_SET(a), b, false);
+  return UNDEF_VAL;
+}
+
+/* s -= t removes t's members from s itself. */
+Value vm_set_inplace(AgVM *vm, int op, Value a, Value b) {
+  if (op != OP_SUBTRACT || !IS_SET(b)) return vm_binary_op(vm, op, a, b);
+  Table *t = &AS_SET(a)->table, *other = &AS_SET(b)->table;
+  for (int i = 0; i < other->used; i++) {
+    if (!IS_UNDEF(other->entries[i].key)) table_remove(t, other->entries[i].key);
+  }
+  return a;
+}
