@@ -476,6 +476,8 @@ void lib_install_builtins(AgVM *vm) {
   vm_add_method(vm, &vm->list_methods, "sort", lib_list_sort, 0, 0, true);
   lib_install_map_methods(vm);
   lib_install_string_methods(vm);
+  lib_install_set_methods(vm);
+  lib_install_seq_builtins(vm);
   if (vm->args == NULL) lib_set_args(vm, 0, NULL);
   vm->gc_paused--;
 }

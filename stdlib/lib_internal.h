@@ -57,8 +57,8 @@
   X(var, 0, 3, LF_MG)                                                          \
   X(norm, 0, 3, LF_MG)                                                         \
   X(logsumexp, 0, 2, LF_MG)                                                    \
-  X(any, 0, 1, LF_MG)                                                          \
-  X(all, 0, 1, LF_MG)                                                          \
+  X(any, 0, 1, LF_M)                                                           \
+  X(all, 0, 1, LF_M)                                                           \
   X(reshape, 0, -1, LF_MG)                                                     \
   X(view, 0, -1, LF_M)                                                         \
   X(flatten, 0, 2, LF_MG)                                                      \

@@ -42,6 +42,8 @@ Value vm_inplace_op(AgVM *vm, int op, Value a, Value b);
 int64_t vm_instance_length(AgVM *vm, Value v);
 
 /* set.c */
+/* A set of the n values at items (OP_NEW_SET; they stay rooted by the caller). */
+Value vm_make_set(AgVM *vm, const Value *items, int n);
 Value vm_set_binary(AgVM *vm, int op, Value a, Value b); /* UNDEF_VAL: not a set op */
 Value vm_set_inplace(AgVM *vm, int op, Value a, Value b);
 

@@ -308,6 +308,7 @@ static void mark_roots(AgVM *vm) {
   for (int i = 0; i < VM_METHOD_COUNT; i++) vm_mark_object(vm, (Obj *)vm->method_names[i]);
   vm_mark_value(vm, vm->not_implemented);
   vm_mark_object(vm, (Obj *)vm->stop_iteration_class);
+  vm_mark_object(vm, (Obj *)vm->iterator_class);
   if (vm->has_exception) vm_mark_value(vm, vm->exception);
   vm_mark_object(vm, (Obj *)vm->exception_trace);
   vm_mark_object(vm, (Obj *)vm->args);

@@ -181,6 +181,12 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(LIST_EXTEND, 0, -1)                                                     \
   /* k1, v1, ..., kn, vn -> map   (n = u16 pairs) */                             \
   OPCODE(MAP, 2, VAR)                                                            \
+  /* map, k, v -> map ; map[k] := v (map comprehensions) */                      \
+  OPCODE(MAP_INSERT, 0, -2)                                                      \
+  /* v1..vn -> set   (n = u16; set literals `{1, 2}`) */                         \
+  OPCODE(NEW_SET, 2, VAR)                                                            \
+  /* set, v -> set ; set.add(v) (set comprehensions) */                          \
+  OPCODE(SET_ADD, 0, -1)                                                         \
   /* seq -> seq, n items of seq (n = u8); error unless seq has exactly n items   \
      (list destructuring: `let [a, b] = ...`, two-name for) */                   \
   OPCODE(UNPACK, 1, VAR)                                                         \

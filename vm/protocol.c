@@ -65,9 +65,9 @@ static Value binary_methods(AgVM *vm, int op, Value a, Value b) {
   if (m.forward < 0) return UNDEF_VAL;
   Value r = try_method(vm, a, (VmMethod)m.forward, b);
   if (IS_EXCEPTION(r) || (!IS_UNDEF(r) && r != vm->not_implemented)) return r;
-  /* Python tries the reflected method of a different type only (== and !=
-   * reflect always: b.eq(a) is the same question). */
-  bool comparison = op == OP_EQUAL || op == OP_NOT_EQUAL;
+  /* Python tries the reflected arithmetic of a different type only;
+   * comparisons reflect always (a > b is b.lt(a)). */
+  bool comparison = m.inplace < 0;
   if (comparison || !same_class(a, b)) {
     Value rr = try_method(vm, b, (VmMethod)m.reflected, a);
     if (!IS_UNDEF(rr) && rr != vm->not_implemented) return rr;

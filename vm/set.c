@@ -1,6 +1,6 @@
 /* set.c — the set type (SPEC §3): an insertion-ordered table whose keys are
  * the members (values nil), so members follow the rules of map keys.
- * Literals `{1, 2}` (OP_SET), set(iterable), and the operators `-` (difference),
+ * Literals `{1, 2}` (OP_NEW_SET), set(iterable), and the operators `-` (difference),
  * `==`, `in`, len() and iteration; the methods live in stdlib/builtins_set.c. */
 #include "vm/internal.h"
 
@@ -12,6 +12,15 @@ bool vm_set_add(AgVM *vm, ObjMap *set, Value v) {
   }
   table_set(vm, &set->table, v, NIL_VAL);
   return true;
+}
+
+Value vm_make_set(AgVM *vm, const Value *items, int n) {
+  ObjMap *s = obj_new_set(vm);
+  vm_push_root(vm, OBJ_VAL(s));
+  bool ok = true;
+  for (int i = 0; i < n && ok; i++) ok = vm_set_add(vm, s, items[i]);
+  vm_pop_root(vm);
+  return ok ? OBJ_VAL(s) : VM_EXCEPTION;
 }
 
 bool vm_set_add_all(AgVM *vm, ObjMap *set, Value iterable) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "vm/buffer.h"
+#include "vm/internal.h"
 #include "vm/opcodes.h"
 #include "vm/vm.h"
 
@@ -136,6 +137,11 @@ static int less_depth(AgVM *vm, Value a, Value b, int depth) {
   }
   if (IS_LIST(a) && IS_LIST(b)) return compare_lists(vm, AS_LIST(a), AS_LIST(b), depth);
   if (IS_BOOL(a) && IS_BOOL(b)) return !AS_BOOL(a) && AS_BOOL(b);
+  if (IS_INSTANCE(a) || IS_INSTANCE(b)) { /* sorted(), min() ... of instances: their lt */
+    Value r = vm_binary_method(vm, OP_LESS, a, b);
+    if (IS_EXCEPTION(r)) return -1;
+    if (!IS_UNDEF(r)) return vm_truthy(vm, r);
+  }
   vm_throw_error(vm, "'<' is not supported between %s and %s", vm_type_name(a), vm_type_name(b));
   return -1;
 }

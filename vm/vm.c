@@ -1108,6 +1108,27 @@ dispatch:
     PUSH(map);
     VM_DISPATCH();
   }
+  VM_CASE(MAP_INSERT) {
+    SYNC();
+    CHECK(vm_set_index_n(vm, PEEK(2), 1, &PEEK(1), PEEK(0)));
+    sp -= 2;
+    VM_DISPATCH();
+  }
+  VM_CASE(NEW_SET) {
+    int n = READ_SHORT();
+    SYNC();
+    Value set = vm_make_set(vm, sp - n, n);
+    CHECK(set);
+    sp -= n;
+    PUSH(set);
+    VM_DISPATCH();
+  }
+  VM_CASE(SET_ADD) {
+    SYNC();
+    if (!vm_set_add(vm, AS_SET(PEEK(1)), PEEK(0))) THROW();
+    sp--;
+    VM_DISPATCH();
+  }
   VM_CASE(UNPACK) {
     int n = READ_BYTE();
     SYNC();

@@ -136,6 +136,7 @@ struct AgVM {
   ObjString *method_names[VM_METHOD_COUNT]; /* "add" ... (vm/protocol.h) */
   Value not_implemented;                    /* the NotImplemented singleton */
   ObjClass *stop_iteration_class;
+  ObjClass *iterator_class; /* what iter() of a built-in sequence makes */
 
   /* plug-ins */
   VmCompileHook compile_hook;
