@@ -410,6 +410,11 @@ static bool slice_part_ends(const Parser *p) {
 
 /* Compiles one index item; a slice pushes start, stop, step and OP_SLICE. */
 static void index_or_slice(Parser *p) {
+  if (parse_check(p, TOK_ELLIPSIS) && (p->next.type == TOK_COMMA || p->next.type == TOK_RIGHT_BRACKET)) {
+    parse_advance(p);
+    emit_op(p, OP_ELLIPSIS);
+    return;
+  }
   bool has_start = !parse_check(p, TOK_COLON);
   if (has_start) parse_expression(p);
   if (!parse_check(p, TOK_COLON)) return;
@@ -605,6 +610,9 @@ static void unary(Parser *p, bool can_assign) {
   if (op.type == TOK_NOT) {
     parse_precedence_expression(p, PREC_NOT);
     emit_op_at(p, &op, OP_NOT, 0, false);
+  } else if (op.type == TOK_PLUS) {
+    parse_precedence_expression(p, PREC_UNARY);
+    emit_op_at(p, &op, OP_POSITIVE, 0, false);
   } else {
     parse_precedence_expression(p, PREC_UNARY);
     emit_op_at(p, &op, OP_NEGATE, 0, false);
@@ -704,7 +712,7 @@ static const ParseRule rules[TOK_COUNT] = {
     [TOK_LEFT_BRACE] = {map, NULL, PREC_NONE},
     [TOK_DOT] = {NULL, dot, PREC_CALL},
     [TOK_MINUS] = {unary, binary, PREC_TERM},
-    [TOK_PLUS] = {NULL, binary, PREC_TERM},
+    [TOK_PLUS] = {unary, binary, PREC_TERM},
     [TOK_STAR] = {NULL, binary, PREC_FACTOR},
     [TOK_SLASH] = {NULL, binary, PREC_FACTOR},
     [TOK_PERCENT] = {NULL, binary, PREC_FACTOR},

@@ -31,18 +31,40 @@ static FILE *stream_of(AgVM *vm, Value file) {
   return NULL;
 }
 
-LIB_NATIVE(lib_print) {
-  static const char *const names[] = {"sep", "end", "file", NULL};
-  Value opt[3];
-  if (!vm_parse_kwargs(vm, "print", kw, names, opt)) return VM_EXCEPTION;
-  FILE *out = stream_of(vm, opt[2]);
-  if (out == NULL) return vm_throw_error(vm, "print() file must be stdout or stderr, not %s", vm_type_name(opt[2]));
+/* print(..., file=f) for a file from open(): the text goes through f.write. */
+static Value print_to_file(AgVM *vm, Value f, int argc, const Value *args, Value sep, Value end) {
   for (int i = 0; i < argc; i++) {
-    if (i > 0 && !write_value(vm, out, IS_UNDEF(opt[0]) ? OBJ_VAL(obj_string(vm, " ")) : opt[0])) return VM_EXCEPTION;
+    Value s = i > 0 ? sep : NIL_VAL;
+    if (i > 0 && IS_EXCEPTION(lib_file_write(vm, f, s))) return VM_EXCEPTION;
+    s = vm_to_str(vm, args[i]);
+    if (IS_EXCEPTION(s) || IS_EXCEPTION(lib_file_write(vm, f, s))) return VM_EXCEPTION;
+  }
+  return IS_EXCEPTION(lib_file_write(vm, f, end)) ? VM_EXCEPTION : NIL_VAL;
+}
+
+LIB_NATIVE(lib_print) {
+  static const char *const names[] = {"sep", "end", "file", "flush", NULL};
+  Value opt[4];
+  if (!vm_parse_kwargs(vm, "print", kw, names, opt)) return VM_EXCEPTION;
+  Value sep = IS_UNDEF(opt[0]) || IS_NIL(opt[0]) ? OBJ_VAL(obj_string(vm, " ")) : opt[0];
+  Value end = IS_UNDEF(opt[1]) || IS_NIL(opt[1]) ? OBJ_VAL(obj_string(vm, "\n")) : opt[1];
+  if (!IS_STRING(sep) || !IS_STRING(end)) {
+    return vm_throw_error(vm, "print() %s must be a string, not %s", IS_STRING(sep) ? "end" : "sep",
+                          vm_type_name(IS_STRING(sep) ? end : sep));
+  }
+  if (!IS_UNDEF(opt[3]) && !IS_BOOL(opt[3])) return vm_throw_error(vm, "print() flush must be a bool");
+  if (lib_is_file(vm, opt[2])) return print_to_file(vm, opt[2], argc, args, sep, end);
+  FILE *out = stream_of(vm, opt[2]);
+  if (out == NULL) {
+    return vm_throw_error(vm, "print() file must be stdout, stderr or a file from open(), not %s",
+                          vm_type_name(opt[2]));
+  }
+  for (int i = 0; i < argc; i++) {
+    if (i > 0 && !write_value(vm, out, sep)) return VM_EXCEPTION;
     if (!write_value(vm, out, args[i])) return VM_EXCEPTION;
   }
-  if (IS_UNDEF(opt[1])) fputc('\n', out);
-  else if (!write_value(vm, out, opt[1])) return VM_EXCEPTION;
+  if (!write_value(vm, out, end)) return VM_EXCEPTION;
+  if (IS_BOOL(opt[3]) && AS_BOOL(opt[3])) fflush(out);
   return NIL_VAL;
 }
 
@@ -356,7 +378,6 @@ static Value math1(AgVM *vm, const char *fname, MathFn fn, Value x) {
 /* floor, ceil and round give integers, as Python's do: never -0 */
 static double floor_int(double x) { return floor(x) + 0.0; }
 static double ceil_int(double x) { return ceil(x) + 0.0; }
-MATH_NATIVE(abs, fabs)
 MATH_NATIVE(floor, floor_int)
 MATH_NATIVE(ceil, ceil_int)
 MATH_NATIVE(sqrt, sqrt)
@@ -366,6 +387,12 @@ MATH_NATIVE(sin, sin)
 MATH_NATIVE(cos, cos)
 MATH_NATIVE(tan, tan)
 MATH_NATIVE(tanh, tanh)
+
+/* abs(): an instance's abs method too (SPEC §4). */
+LIB_NATIVE(lib_abs) {
+  Value r = vm_unary_method(vm, VM_M_ABS, args[0]);
+  return IS_UNDEF(r) ? math1(vm, "abs", fabs, args[0]) : r;
+}
 
 /* Half to even, as Python's round(); with ndigits, of the scaled value. */
 LIB_NATIVE(lib_round) {
@@ -478,6 +505,7 @@ void lib_install_builtins(AgVM *vm) {
   lib_install_string_methods(vm);
   lib_install_set_methods(vm);
   lib_install_seq_builtins(vm);
+  lib_install_files(vm);
   if (vm->args == NULL) lib_set_args(vm, 0, NULL);
   vm->gc_paused--;
 }

@@ -1,4 +1,5 @@
-/* builtins_map.c — methods of maps: keys values items get has remove copy. */
+/* builtins_map.c — methods of maps: keys values items get has remove pop
+ * update copy. */
 #include "stdlib/builtins_internal.h"
 #include "vm/internal.h"
 
@@ -49,6 +50,24 @@ LIB_NATIVE(map_remove) {
   return v;
 }
 
+/* m.pop(k) removes and returns m[k]; m.pop(k, default) gives default when k is missing. */
+LIB_NATIVE(map_pop) {
+  Value v;
+  if (table_get(&AS_MAP(self)->table, args[0], &v)) {
+    table_remove(&AS_MAP(self)->table, args[0]);
+    return v;
+  }
+  if (argc > 1) return args[1];
+  return map_remove(vm, self, argc, args, kw);
+}
+
+/* m.update(other): every entry of the map other, in its order. */
+LIB_NATIVE(map_update) {
+  if (!IS_MAP(args[0])) return vm_throw_error(vm, "update() expects a map, not %s", vm_type_name(args[0]));
+  table_add_all(vm, &AS_MAP(args[0])->table, &AS_MAP(self)->table);
+  return NIL_VAL;
+}
+
 LIB_NATIVE(map_copy) {
   ObjMap *out = obj_new_map(vm);
   vm_push_root(vm, OBJ_VAL(out));
@@ -66,4 +85,6 @@ void lib_install_map_methods(AgVM *vm) {
   vm_add_method(vm, t, "has", map_has, 1, 1, false);
   vm_add_method(vm, t, "remove", map_remove, 1, 1, false);
   vm_add_method(vm, t, "copy", map_copy, 0, 0, false);
+  vm_add_method(vm, t, "pop", map_pop, 1, 2, false);
+  vm_add_method(vm, t, "update", map_update, 1, 1, false);
 }

@@ -32,8 +32,15 @@ LIB_NATIVE(lib_reversed) {
 }
 
 /* any(xs) / all(xs): stops at the first item that decides, as Python's. */
-static Value any_all(AgVM *vm, Value iterable, bool want) {
-  if (IS_TENSOR(iterable)) return vm_invoke_cstr(vm, iterable, want ? "any" : "all", 0, NULL); /* torch.any */
+static Value any_all(AgVM *vm, int argc, const Value *args, const AgKwargs *kw, bool want) {
+  Value iterable = args[0];
+  if (IS_TENSOR(iterable)) { /* torch.any(t, dim=...) */
+    ObjString *name = obj_string(vm, want ? "any" : "all");
+    return vm_invoke(vm, iterable, name, argc - 1, args + 1, kw);
+  }
+  if (argc > 1 || (kw != NULL && kw->count > 0)) {
+    return vm_throw_error(vm, "%s() of a %s takes no other arguments", want ? "any" : "all", vm_type_name(iterable));
+  }
   Value seq = vm_iter_prepare(vm, iterable);
   if (IS_EXCEPTION(seq)) return seq;
   vm_push_root(vm, seq);
@@ -51,8 +58,8 @@ static Value any_all(AgVM *vm, Value iterable, bool want) {
   return BOOL_VAL(status == 1 ? want : !want);
 }
 
-LIB_NATIVE(lib_any) { return any_all(vm, args[0], true); }
-LIB_NATIVE(lib_all) { return any_all(vm, args[0], false); }
+LIB_NATIVE(lib_any) { return any_all(vm, argc, args, kw, true); }
+LIB_NATIVE(lib_all) { return any_all(vm, argc, args, kw, false); }
 
 /* ---- iter() and next() ---- */
 
@@ -169,8 +176,8 @@ void lib_install_seq_builtins(AgVM *vm) {
   vm_define_native(vm, "list", lib_list, 0, 1, false);
   vm_define_native(vm, "set", lib_set, 0, 1, false);
   vm_define_native(vm, "reversed", lib_reversed, 1, 1, false);
-  vm_define_native(vm, "any", lib_any, 1, 1, false);
-  vm_define_native(vm, "all", lib_all, 1, 1, false);
+  vm_define_native(vm, "any", lib_any, 1, 2, true);
+  vm_define_native(vm, "all", lib_all, 1, 2, true);
   vm_define_native(vm, "iter", lib_iter, 1, 1, false);
   vm_define_native(vm, "next", lib_next, 1, 2, false);
   vm_define_native(vm, "ord", lib_ord, 1, 1, false);

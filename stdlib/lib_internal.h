@@ -43,7 +43,8 @@
   X(double, 0, 0, LF_M)                                                        \
   X(long, 0, 0, LF_M)                                                          \
   X(bool, 0, 0, LF_M)                                                          \
-  X(to, 1, 1, LF_M)                                                            \
+  X(to, 0, 2, LF_M)                                                            \
+  X(cpu, 0, 0, LF_M)                                                           \
   X(contiguous, 0, 0, LF_M)                                                    \
   X(is_contiguous, 0, 0, LF_M)                                                 \
   X(sum, 0, 2, LF_MGW)                                                         \
@@ -191,6 +192,9 @@ bool lib_dim(AgVM *vm, Value v, int *out); /* one dimension number */
 bool lib_dims(AgVM *vm, Value v, int *dims, int *ndims);
 bool lib_flag(AgVM *vm, Value v, bool dflt, bool *out);
 bool lib_number(AgVM *vm, Value v, const char *what, double *out);
+/* device= : UNDEF, nil, "cpu" pass; any other device throws. */
+bool lib_device(AgVM *vm, Value v);
+bool lib_is_device(Value v);
 /* dtype= : UNDEF/nil leave *out unchanged. */
 bool lib_dtype(AgVM *vm, Value v, DType *out);
 /* A shape given as numbers or as one list (or a tensor's shape). */

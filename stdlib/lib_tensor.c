@@ -27,7 +27,9 @@
   X(T_ATTR, "T")                                                               \
   X(DATA, "data")                                                              \
   X(VERSION, "_version")                                                       \
-  X(OUTPUT_NR, "output_nr")
+  X(OUTPUT_NR, "output_nr")                                                    \
+  X(DEVICE, "device")                                                          \
+  X(IS_CUDA, "is_cuda")
 
 typedef enum {
 #define ATTR_ENUM(e, n) ATTR_##e,
@@ -189,6 +191,23 @@ bool lib_dtype(AgVM *vm, Value v, DType *out) {
   }
   *out = AS_DTYPE(v)->dtype;
   return true;
+}
+
+/* Ag computes on the CPU only: device="cpu" (or "cpu:0") is accepted
+ * wherever PyTorch takes a device, anything else is a clear error. */
+bool lib_is_device(Value v) {
+  return IS_STRING(v) && (strcmp(AS_CSTRING(v), "cpu") == 0 || strcmp(AS_CSTRING(v), "cpu:0") == 0);
+}
+
+bool lib_device(AgVM *vm, Value v) {
+  if (IS_UNDEF(v) || IS_NIL(v) || lib_is_device(v)) return true;
+  if (IS_STRING(v)) {
+    vm_throw_error(vm, "device '%s' is not available: Ag computes on the CPU only (device=\"cpu\")",
+                   AS_CSTRING(v));
+  } else {
+    vm_throw_error(vm, "device must be a string such as \"cpu\", not %s", vm_type_name(v));
+  }
+  return false;
 }
 
 bool lib_shape(AgVM *vm, int argc, const Value *args, int *ndim, int64_t *shape) {
@@ -535,6 +554,8 @@ static Value get_attribute(AgVM *vm, Value self, int id) {
   case ATTR_DATA: return lib_wrap(vm, tensor_alias_unversioned(t));
   case ATTR_VERSION: return NUMBER_VAL((double)tensor_version(t));
   case ATTR_OUTPUT_NR: return NUMBER_VAL(ag_output_nr(t));
+  case ATTR_DEVICE: return OBJ_VAL(obj_string(vm, "cpu")); /* the one device */
+  case ATTR_IS_CUDA: return FALSE_VAL;
   case LIB_ATTR_COUNT: break;
   }
   return NIL_VAL;

@@ -307,8 +307,11 @@ static void mark_roots(AgVM *vm) {
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) vm_mark_object(vm, (Obj *)names[i]);
   for (int i = 0; i < VM_METHOD_COUNT; i++) vm_mark_object(vm, (Obj *)vm->method_names[i]);
   vm_mark_value(vm, vm->not_implemented);
+  vm_mark_value(vm, vm->ellipsis);
   vm_mark_object(vm, (Obj *)vm->stop_iteration_class);
   vm_mark_object(vm, (Obj *)vm->iterator_class);
+  vm_mark_object(vm, (Obj *)vm->file_class);
+  vm_mark_object(vm, (Obj *)vm->open_files);
   if (vm->has_exception) vm_mark_value(vm, vm->exception);
   vm_mark_object(vm, (Obj *)vm->exception_trace);
   vm_mark_object(vm, (Obj *)vm->args);

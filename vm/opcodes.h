@@ -63,6 +63,8 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(NIL, 0, 1)                                                              \
   OPCODE(TRUE, 0, 1)                                                             \
   OPCODE(FALSE, 0, 1)                                                            \
+  /* push the Ellipsis value: `...` as an index item (t[..., 0]) */              \
+  OPCODE(ELLIPSIS, 0, 1)                                                         \
   /* pop and discard S[-1] */                                                    \
   OPCODE(POP, 0, -1)                                                             \
   /* push S[-1] again */                                                         \
@@ -128,6 +130,8 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(INPLACE_MATMUL, 0, -1)                                                  \
   /* a -> -a */                                                                  \
   OPCODE(NEGATE, 0, 0)                                                           \
+  /* a -> +a (a number or tensor itself; an instance's pos()) */                 \
+  OPCODE(POSITIVE, 0, 0)                                                         \
   /* a -> not truthy(a) */                                                       \
   OPCODE(NOT, 0, 0)                                                              \
   /* ip += u16 */                                                                \

@@ -26,6 +26,7 @@ const char *vm_op_symbol(int op) {
   case OP_NOT_EQUAL: return "!=";
   case OP_IN: return "in";
   case OP_NEGATE: return "-";
+  case OP_POSITIVE: return "+";
   default: return "?";
   }
 }
@@ -200,11 +201,15 @@ Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
 }
 
 Value vm_unary_op(AgVM *vm, int op, Value a) {
-  if (IS_NUMBER(a)) return NUMBER_VAL(-AS_NUMBER(a));
   if (IS_INSTANCE(a)) {
-    Value r = vm_unary_method(vm, VM_M_NEG, a);
+    Value r = vm_unary_method(vm, op == OP_POSITIVE ? VM_M_POS : VM_M_NEG, a);
     if (!IS_UNDEF(r)) return r;
   }
+  if (op == OP_POSITIVE) { /* +t is t itself, as PyTorch's positive() */
+    if (IS_NUMBER(a) || IS_TENSOR(a)) return a;
+    return vm_throw_error(vm, "bad operand type for unary +: '%s'", vm_type_name(a));
+  }
+  if (IS_NUMBER(a)) return NUMBER_VAL(-AS_NUMBER(a));
   if (is_tensorish(a)) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
     return vm->tensor_hooks->unary(vm, op, a);

@@ -615,6 +615,10 @@ dispatch:
     PUSH(FALSE_VAL);
     VM_DISPATCH();
   }
+  VM_CASE(ELLIPSIS) {
+    PUSH(vm->ellipsis);
+    VM_DISPATCH();
+  }
   VM_CASE(POP) {
     sp--;
     VM_DISPATCH();
@@ -889,6 +893,13 @@ dispatch:
     }
     SYNC();
     Value r = vm_unary_op(vm, OP_NEGATE, a);
+    CHECK(r);
+    sp[-1] = r;
+    VM_DISPATCH();
+  }
+  VM_CASE(POSITIVE) {
+    SYNC();
+    Value r = vm_unary_op(vm, OP_POSITIVE, PEEK(0));
     CHECK(r);
     sp[-1] = r;
     VM_DISPATCH();

@@ -135,8 +135,11 @@ struct AgVM {
   ObjString *enter_string, *exit_string, *repr_string;
   ObjString *method_names[VM_METHOD_COUNT]; /* "add" ... (vm/protocol.h) */
   Value not_implemented;                    /* the NotImplemented singleton */
+  Value ellipsis;                           /* `...` in an index */
   ObjClass *stop_iteration_class;
   ObjClass *iterator_class; /* what iter() of a built-in sequence makes */
+  ObjClass *file_class;     /* what open() makes (stdlib/builtins_file.c) */
+  ObjList *open_files;      /* files open for writing, renamed into place when closed */
 
   /* plug-ins */
   VmCompileHook compile_hook;
