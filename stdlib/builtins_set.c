@@ -6,18 +6,19 @@
 LIB_NATIVE(set_add) { return vm_set_add(vm, AS_SET(self), args[0]) ? NIL_VAL : VM_EXCEPTION; }
 
 LIB_NATIVE(set_remove) {
-  if (table_remove(&AS_SET(self)->table, args[0])) return NIL_VAL;
+  int found = vm_map_delete(vm, AS_SET(self), args[0], NULL);
+  if (found != 0) return found < 0 ? VM_EXCEPTION : NIL_VAL;
   char shown[128];
   vm_short_repr(vm, args[0], shown, sizeof shown);
   return vm_throw_error(vm, "set.remove(x): %s is not in the set", shown);
 }
 
-LIB_NATIVE(set_discard) {
-  table_remove(&AS_SET(self)->table, args[0]);
-  return NIL_VAL;
-}
+LIB_NATIVE(set_discard) { return vm_map_delete(vm, AS_SET(self), args[0], NULL) < 0 ? VM_EXCEPTION : NIL_VAL; }
 
-LIB_NATIVE(set_contains) { return BOOL_VAL(table_find(&AS_SET(self)->table, args[0]) != NULL); }
+LIB_NATIVE(set_contains) {
+  int found = vm_map_find(vm, AS_SET(self), args[0], NULL);
+  return found < 0 ? VM_EXCEPTION : BOOL_VAL(found);
+}
 LIB_NATIVE(set_union) { return vm_set_union(vm, AS_SET(self), args[0]); }
 LIB_NATIVE(set_intersection) { return vm_set_filter(vm, AS_SET(self), args[0], true); }
 LIB_NATIVE(set_difference) { return vm_set_filter(vm, AS_SET(self), args[0], false); }
@@ -25,6 +26,7 @@ LIB_NATIVE(set_copy) { return vm_new_set_of(vm, self); }
 
 LIB_NATIVE(set_clear) {
   table_free(vm, &AS_SET(self)->table);
+  AS_SET(self)->by_hash = NULL;
   return NIL_VAL;
 }
 

@@ -230,7 +230,10 @@ static void blacken(AgVM *vm, Obj *obj) {
   switch (obj->type) {
   case OBJ_LIST: mark_values(vm, ((ObjList *)obj)->items, ((ObjList *)obj)->count); break;
   case OBJ_MAP:
-  case OBJ_SET: mark_table(vm, &((ObjMap *)obj)->table); break;
+  case OBJ_SET:
+    mark_table(vm, &((ObjMap *)obj)->table);
+    vm_mark_object(vm, (Obj *)((ObjMap *)obj)->by_hash);
+    break;
   case OBJ_SLICE: {
     ObjSlice *s = (ObjSlice *)obj;
     vm_mark_value(vm, s->start);

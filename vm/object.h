@@ -81,6 +81,9 @@ typedef struct ObjList {
 typedef struct ObjMap {
   Obj obj;
   Table table; /* insertion-ordered */
+  /* Keys whose class defines hash (vm/keys.c): hash() -> list of those keys,
+   * so an equal instance finds the stored one. NULL until there is one. */
+  struct ObjMap *by_hash;
 } ObjMap;
 
 /* range(start, stop, step): lazy, never materialised. */

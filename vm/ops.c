@@ -140,7 +140,10 @@ static Value contains(AgVM *vm, Value item, Value container) {
     return FALSE_VAL;
   }
   if (IS_INSTANCE(container)) return instance_contains(vm, item, container);
-  if (IS_MAP(container) || IS_SET(container)) return BOOL_VAL(table_find(&AS_MAP(container)->table, item) != NULL);
+  if (IS_MAP(container) || IS_SET(container)) {
+    int found = vm_map_find(vm, AS_MAP(container), item, NULL);
+    return found < 0 ? VM_EXCEPTION : BOOL_VAL(found);
+  }
   if (IS_STRING(container)) {
     if (!IS_STRING(item)) return vm_throw_error(vm, "'in <string>' needs a string on the left, not %s", vm_type_name(item));
     return BOOL_VAL(strstr(AS_CSTRING(container), AS_CSTRING(item)) != NULL);
@@ -390,7 +393,8 @@ static Value index_one(AgVM *vm, Value obj, Value index) {
     return OBJ_VAL(obj_copy_string(vm, AS_CSTRING(obj) + i, 1));
   case OBJ_MAP: {
     Value v;
-    if (table_get(&AS_MAP(obj)->table, index, &v)) return v;
+    int found = vm_map_find(vm, AS_MAP(obj), index, &v);
+    if (found != 0) return found < 0 ? VM_EXCEPTION : v;
     char key[128];
     vm_short_repr(vm, index, key, sizeof key);
     return vm_throw_error(vm, "key %s not found in map", key);
@@ -455,9 +459,7 @@ Value vm_set_index_n(AgVM *vm, Value obj, int n, const Value *index, Value v) {
     return v;
   }
   if (IS_MAP(obj)) {
-    if (!vm_is_valid_map_key(index[0])) return vm_map_key_error(vm, index[0]);
-    table_set(vm, &AS_MAP(obj)->table, index[0], v);
-    return v;
+    return vm_map_put(vm, AS_MAP(obj), index[0], v) ? v : VM_EXCEPTION;
   }
   if (IS_STRING(obj)) return vm_throw_error(vm, "strings are immutable");
   return vm_throw_error(vm, "cannot assign to an index of %s", vm_type_name(obj));

@@ -10,8 +10,7 @@ bool vm_set_add(AgVM *vm, ObjMap *set, Value v) {
                    vm_type_name(v));
     return false;
   }
-  table_set(vm, &set->table, v, NIL_VAL);
-  return true;
+  return vm_map_put(vm, set, v, NIL_VAL);
 }
 
 Value vm_make_set(AgVM *vm, const Value *items, int n) {
@@ -24,10 +23,7 @@ Value vm_make_set(AgVM *vm, const Value *items, int n) {
 }
 
 bool vm_set_add_all(AgVM *vm, ObjMap *set, Value iterable) {
-  if (IS_SET(iterable) || IS_MAP(iterable)) {
-    table_add_all(vm, &AS_MAP(iterable)->table, &set->table);
-    return true;
-  }
+  if (IS_SET(iterable)) return vm_map_put_all(vm, set, AS_SET(iterable));
   ObjList *l = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(l));
   bool ok = vm_extend_list(vm, l, iterable);
@@ -54,7 +50,11 @@ Value vm_set_filter(AgVM *vm, ObjMap *a, Value b, bool keep) {
   for (int i = 0; i < a->table.used; i++) {
     Value k = a->table.entries[i].key;
     if (IS_UNDEF(k)) continue;
-    if ((table_find(&AS_SET(other)->table, k) != NULL) == keep) table_set(vm, &out->table, k, NIL_VAL);
+    int in = vm_map_find(vm, AS_SET(other), k, NULL);
+    if (in < 0 || (in == keep && !vm_map_put(vm, out, k, NIL_VAL))) {
+      vm_pop_roots(vm, 2);
+      return VM_EXCEPTION;
+    }
   }
   vm_pop_roots(vm, 2);
   return OBJ_VAL(out);
@@ -63,8 +63,7 @@ Value vm_set_filter(AgVM *vm, ObjMap *a, Value b, bool keep) {
 Value vm_set_union(AgVM *vm, ObjMap *a, Value b) {
   ObjMap *out = obj_new_set(vm);
   vm_push_root(vm, OBJ_VAL(out));
-  table_add_all(vm, &a->table, &out->table);
-  bool ok = vm_set_add_all(vm, out, b);
+  bool ok = vm_map_put_all(vm, out, a) && vm_set_add_all(vm, out, b);
   vm_pop_root(vm);
   return ok ? OBJ_VAL(out) : VM_EXCEPTION;
 }
@@ -79,9 +78,11 @@ Value vm_set_binary(AgVM *vm, int op, Value a, Value b) {
 /* s -= t removes t's members from s itself. */
 Value vm_set_inplace(AgVM *vm, int op, Value a, Value b) {
   if (op != OP_SUBTRACT || !IS_SET(b)) return vm_binary_op(vm, op, a, b);
-  Table *t = &AS_SET(a)->table, *other = &AS_SET(b)->table;
+  Table *other = &AS_SET(b)->table;
   for (int i = 0; i < other->used; i++) {
-    if (!IS_UNDEF(other->entries[i].key)) table_remove(t, other->entries[i].key);
+    if (!IS_UNDEF(other->entries[i].key) && vm_map_delete(vm, AS_SET(a), other->entries[i].key, NULL) < 0) {
+      return VM_EXCEPTION;
+    }
   }
   return a;
 }

@@ -128,11 +128,10 @@ static Value make_map(AgVM *vm, int pairs) {
   vm_push_root(vm, OBJ_VAL(map));
   Value *kv = vm->stack_top - 2 * pairs;
   for (int i = 0; i < pairs; i++) {
-    if (!vm_is_valid_map_key(kv[2 * i])) {
+    if (!vm_map_put(vm, map, kv[2 * i], kv[2 * i + 1])) {
       vm_pop_root(vm);
-      return vm_map_key_error(vm, kv[2 * i]);
+      return VM_EXCEPTION;
     }
-    table_set(vm, &map->table, kv[2 * i], kv[2 * i + 1]);
   }
   vm_pop_root(vm);
   return OBJ_VAL(map);

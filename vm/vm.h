@@ -231,6 +231,14 @@ Value vm_call_method_named(AgVM *vm, Value receiver, VmMethod m, int argc, const
 int vm_equal(AgVM *vm, Value a, Value b);
 int vm_instance_truthy(AgVM *vm, Value v);
 
+/* Map keys and set members that an instance's hash/eq decide (vm/keys.c).
+ * find/delete: 1 found (the value in *value, which may be NULL), 0 not, -1
+ * after throwing; put checks the key and returns false after throwing. */
+int vm_map_find(AgVM *vm, ObjMap *m, Value key, Value *value);
+bool vm_map_put(AgVM *vm, ObjMap *m, Value key, Value value);
+int vm_map_delete(AgVM *vm, ObjMap *m, Value key, Value *value);
+bool vm_map_put_all(AgVM *vm, ObjMap *dst, ObjMap *src);
+
 /* Sets (vm/set.c): members follow the rules of map keys. */
 bool vm_set_add(AgVM *vm, ObjMap *set, Value v);
 bool vm_set_add_all(AgVM *vm, ObjMap *set, Value iterable);

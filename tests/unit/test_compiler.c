@@ -292,6 +292,7 @@ static int fallthrough_effect(const uint8_t *ip) {
   case OP_SUPER_INVOKE: return -ip[3] - 1;
   case OP_LIST: return 1 - ag_read_u16(ip + 1);
   case OP_MAP: return 1 - 2 * ag_read_u16(ip + 1);
+  case OP_NEW_SET: return 1 - ag_read_u16(ip + 1);
   case OP_UNPACK: return ip[1];
   case OP_BUILD_STRING: return 1 - ip[1];
   case OP_AND: case OP_OR: return -1;
