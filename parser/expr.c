@@ -19,6 +19,8 @@ typedef enum {
   PREC_AND,
   PREC_NOT,
   PREC_COMPARISON,
+  PREC_BIT_OR,  /* | */
+  PREC_BIT_AND, /* & */
   PREC_TERM,
   PREC_FACTOR,
   PREC_UNARY,
@@ -628,6 +630,8 @@ static OpCode binary_opcode(TokenType t) {
   case TOK_PERCENT: return OP_MODULO;
   case TOK_AT: return OP_MATMUL;
   case TOK_STAR_STAR: return OP_POWER;
+  case TOK_PIPE: return OP_BIT_OR;
+  case TOK_AMP: return OP_BIT_AND;
   case TOK_EQUAL_EQUAL: return OP_EQUAL;
   case TOK_BANG_EQUAL: return OP_NOT_EQUAL;
   case TOK_LESS: return OP_LESS;
@@ -717,6 +721,8 @@ static const ParseRule rules[TOK_COUNT] = {
     [TOK_SLASH] = {NULL, binary, PREC_FACTOR},
     [TOK_PERCENT] = {NULL, binary, PREC_FACTOR},
     [TOK_AT] = {NULL, binary, PREC_FACTOR},
+    [TOK_PIPE] = {NULL, binary, PREC_BIT_OR},
+    [TOK_AMP] = {NULL, binary, PREC_BIT_AND},
     [TOK_STAR_STAR] = {NULL, binary, PREC_POWER},
     [TOK_EQUAL_EQUAL] = {NULL, binary, PREC_COMPARISON},
     [TOK_BANG_EQUAL] = {NULL, binary, PREC_COMPARISON},

@@ -542,11 +542,13 @@ const HelpEntry help_table[] = {
      "print({1, 2}.contains(2))"},
     {"set.union", HELP_METHODS, 0,
      "s.union(other)",
-     "A new set of the members of s, then those of the iterable other.",
+     "A new set of the members of s, then those of the iterable other (also s | other "
+     "for two sets).",
      "print({1, 2}.union([2, 3]))"},
     {"set.intersection", HELP_METHODS, 0,
      "s.intersection(other)",
-     "A new set of the members of s that are also in the iterable other.",
+     "A new set of the members of s that are also in the iterable other (also s & other "
+     "for two sets).",
      "print({1, 2, 3}.intersection({2, 3, 4}))"},
     {"set.difference", HELP_METHODS, 0,
      "s.difference(other)",

@@ -37,9 +37,27 @@ static Value print_to_file(AgVM *vm, Value f, int argc, const Value *args, Value
     Value s = i > 0 ? sep : NIL_VAL;
     if (i > 0 && IS_EXCEPTION(lib_file_write(vm, f, s))) return VM_EXCEPTION;
     s = vm_to_str(vm, args[i]);
-    if (IS_EXCEPTION(s) || IS_EXCEPTION(lib_file_write(vm, f, s))) return VM_EXCEPTION;
+    if (IS_EXCEPTION(s)) return VM_EXCEPTION;
+    vm_push_root(vm, s);
+    Value written = lib_file_write(vm, f, s);
+    vm_pop_root(vm);
+    if (IS_EXCEPTION(written)) return VM_EXCEPTION;
   }
   return IS_EXCEPTION(lib_file_write(vm, f, end)) ? VM_EXCEPTION : NIL_VAL;
+}
+
+static Value print_values(AgVM *vm, Value file, int argc, const Value *args, Value sep, Value end) {
+  if (lib_is_file(vm, file)) return print_to_file(vm, file, argc, args, sep, end);
+  FILE *out = stream_of(vm, file);
+  if (out == NULL) {
+    return vm_throw_error(vm, "print() file must be stdout, stderr or a file from open(), not %s",
+                          vm_type_name(file));
+  }
+  for (int i = 0; i < argc; i++) {
+    if (i > 0 && !write_value(vm, out, sep)) return VM_EXCEPTION;
+    if (!write_value(vm, out, args[i])) return VM_EXCEPTION;
+  }
+  return write_value(vm, out, end) ? NIL_VAL : VM_EXCEPTION;
 }
 
 LIB_NATIVE(lib_print) {
@@ -53,19 +71,13 @@ LIB_NATIVE(lib_print) {
                           vm_type_name(IS_STRING(sep) ? end : sep));
   }
   if (!IS_UNDEF(opt[3]) && !IS_BOOL(opt[3])) return vm_throw_error(vm, "print() flush must be a bool");
-  if (lib_is_file(vm, opt[2])) return print_to_file(vm, opt[2], argc, args, sep, end);
-  FILE *out = stream_of(vm, opt[2]);
-  if (out == NULL) {
-    return vm_throw_error(vm, "print() file must be stdout, stderr or a file from open(), not %s",
-                          vm_type_name(opt[2]));
-  }
-  for (int i = 0; i < argc; i++) {
-    if (i > 0 && !write_value(vm, out, sep)) return VM_EXCEPTION;
-    if (!write_value(vm, out, args[i])) return VM_EXCEPTION;
-  }
-  if (!write_value(vm, out, end)) return VM_EXCEPTION;
-  if (IS_BOOL(opt[3]) && AS_BOOL(opt[3])) fflush(out);
-  return NIL_VAL;
+  vm_push_root(vm, sep); /* str() of the values may collect */
+  vm_push_root(vm, end);
+  Value r = print_values(vm, opt[2], argc, args, sep, end);
+  vm_pop_roots(vm, 2);
+  FILE *out = stream_of(vm, opt[2]); /* NULL for a file from open(), which writes at once */
+  if (!IS_EXCEPTION(r) && IS_BOOL(opt[3]) && AS_BOOL(opt[3]) && out != NULL) fflush(out);
+  return r;
 }
 
 LIB_NATIVE(lib_input) {

@@ -192,6 +192,8 @@ static mode_t umask_value(void) {
   return u;
 }
 
+static int copy_old_contents(AgVM *vm, const char *path, bool append, int fd, ObjString *tmp);
+
 /* A temporary file beside path (same directory, so rename is atomic),
  * holding the old contents when appending. Returns its fd, or -1 after
  * throwing; *tmp_out is the name. */
@@ -211,6 +213,14 @@ static int open_temporary(AgVM *vm, const char *path, bool append, ObjString **t
   }
   *tmp_out = obj_copy_string(vm, tmp, (int)strlen(tmp));
   free(tmp);
+  vm_push_root(vm, OBJ_VAL(*tmp_out)); /* reading the old contents may collect */
+  int result = copy_old_contents(vm, path, append, fd, *tmp_out);
+  vm_pop_root(vm);
+  return result;
+}
+
+/* The rest of open_temporary: the file's mode, and for "a" its contents. */
+static int copy_old_contents(AgVM *vm, const char *path, bool append, int fd, ObjString *tmp) {
   struct stat st;
   if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) fchmod(fd, st.st_mode & 07777); /* keep its permissions */
   else fchmod(fd, 0666 & ~umask_value());
@@ -218,7 +228,7 @@ static int open_temporary(AgVM *vm, const char *path, bool append, ObjString **t
   ObjString *old = read_whole(vm, path);
   if (old == NULL || write(fd, old->chars, (size_t)old->length) != old->length) {
     close(fd);
-    unlink((*tmp_out)->chars);
+    unlink(tmp->chars);
     if (old != NULL) vm_throw_error(vm, "cannot append to '%s': %s", path, strerror(errno));
     return -1;
   }

@@ -430,8 +430,27 @@ Value lib_scalar_pow(AgVM *vm, double base, Tensor *exponent) {
   return lib_wrap(vm, r);
 }
 
+/* t | u and t & u: PyTorch's bitwise ops, which on bool tensors (masks such
+ * as (x > 0) & (x < 1)) are logical or / and. Ag has them for bool tensors
+ * (and true/false) only. */
+static Value tensor_bitwise(AgVM *vm, int op, Value a, Value b) {
+  Tensor *x = lib_as_tensor(vm, a, DT_BOOL, "bitwise"), *y = x ? lib_as_tensor(vm, b, DT_BOOL, "bitwise") : NULL;
+  Value r;
+  if (y != NULL && x->dtype == DT_BOOL && y->dtype == DT_BOOL) {
+    r = lib_wrap(vm, tensor_binary(op == OP_BIT_OR ? BIN_LOGICAL_OR : BIN_LOGICAL_AND, x, y));
+  } else {
+    r = y == NULL ? VM_EXCEPTION
+                  : vm_throw_error(vm, "'%s' of tensors needs bool tensors in Ag (masks), not %s and %s",
+                                   vm_op_symbol(op), dtype_name(x->dtype), dtype_name(y->dtype));
+  }
+  tensor_release(x);
+  tensor_release(y);
+  return r;
+}
+
 static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
   if (IS_NODE(a) || IS_NODE(b)) return lib_node_binary(vm, op, a, b);
+  if (op == OP_BIT_OR || op == OP_BIT_AND) return tensor_bitwise(vm, op, a, b);
   if (op == OP_IN) return tensor_contains(vm, a, b);
   lib_sync_line(vm);
   bool ta = IS_TENSOR(a), tb = IS_TENSOR(b);

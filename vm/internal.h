@@ -40,6 +40,8 @@ Value vm_unary_method(AgVM *vm, VmMethod m, Value a);
 /* a OP= b (OP_INPLACE_*): in place where a's value allows, else a OP b. */
 Value vm_inplace_op(AgVM *vm, int op, Value a, Value b);
 int64_t vm_instance_length(AgVM *vm, Value v);
+/* vm_truthy of a value nothing else roots (a method's result). */
+int vm_truthy_rooted(AgVM *vm, Value v);
 
 /* set.c */
 /* A set of the n values at items (OP_NEW_SET; they stay rooted by the caller). */

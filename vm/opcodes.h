@@ -117,6 +117,10 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(MODULO, 0, -1)                                                          \
   OPCODE(POWER, 0, -1)                                                           \
   OPCODE(MATMUL, 0, -1)                                                          \
+  /* a | b, a & b: set union / intersection, bool or / and (bool tensors too),  \
+     bitwise on integers */                                                      \
+  OPCODE(BIT_OR, 0, -1)                                                          \
+  OPCODE(BIT_AND, 0, -1)                                                         \
   /* a, b -> a OP= b (augmented assignment, SPEC §4): in place when a has an     \
      in-place form (tensors: add_ ...; lists: += extends, *= repeats;           \
      instances: iadd ...), else a OP b, which the compiler stores back. The     \

@@ -18,6 +18,8 @@ const char *vm_op_symbol(int op) {
   case OP_MODULO: return "%";
   case OP_POWER: return "**";
   case OP_MATMUL: return "@";
+  case OP_BIT_OR: return "|";
+  case OP_BIT_AND: return "&";
   case OP_LESS: return "<";
   case OP_LESS_EQUAL: return "<=";
   case OP_GREATER: return ">";
@@ -48,8 +50,19 @@ double vm_python_mod(double a, double b) {
   return r;
 }
 
+/* a | b and a & b of two integers, as int64 bit patterns. */
+static Value bitwise(AgVM *vm, int op, double a, double b) {
+  if (a != floor(a) || b != floor(b) || fabs(a) > 9e15 || fabs(b) > 9e15) {
+    return vm_throw_error(vm, "unsupported operand types for %s: only integers have bits", vm_op_symbol(op));
+  }
+  int64_t x = (int64_t)a, y = (int64_t)b;
+  return NUMBER_VAL((double)(op == OP_BIT_OR ? x | y : x & y));
+}
+
 static Value number_op(AgVM *vm, int op, double a, double b) {
   switch (op) {
+  case OP_BIT_OR:
+  case OP_BIT_AND: return bitwise(vm, op, a, b);
   case OP_ADD: return NUMBER_VAL(a + b);
   case OP_SUBTRACT: return NUMBER_VAL(a - b);
   case OP_MULTIPLY: return NUMBER_VAL(a * b);
@@ -118,7 +131,7 @@ static Value instance_contains(AgVM *vm, Value item, Value container) {
                 : UNDEF_VAL;
   if (IS_EXCEPTION(r)) return r;
   if (!IS_UNDEF(r)) {
-    int t = vm_truthy(vm, r);
+    int t = vm_truthy_rooted(vm, r);
     return t < 0 ? VM_EXCEPTION : BOOL_VAL(t);
   }
   ObjList *items = obj_new_list(vm);
@@ -185,6 +198,9 @@ Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
   if (op == OP_NOT_EQUAL) return BOOL_VAL(!vm_values_equal(a, b));
   if (op == OP_IN) return contains(vm, a, b);
   if (IS_NUMBER(a) && IS_NUMBER(b)) return number_op(vm, op, AS_NUMBER(a), AS_NUMBER(b));
+  if ((op == OP_BIT_OR || op == OP_BIT_AND) && IS_BOOL(a) && IS_BOOL(b)) {
+    return BOOL_VAL(op == OP_BIT_OR ? AS_BOOL(a) || AS_BOOL(b) : AS_BOOL(a) && AS_BOOL(b));
+  }
   switch (op) {
   case OP_ADD:
     if (IS_STRING(a) && IS_STRING(b)) return concat_strings(vm, AS_STRING(a), AS_STRING(b));

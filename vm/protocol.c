@@ -75,13 +75,21 @@ static Value binary_methods(AgVM *vm, int op, Value a, Value b) {
   return UNDEF_VAL;
 }
 
+/* truthy(v) of a value a method returned, kept alive while bool() runs. */
+int vm_truthy_rooted(AgVM *vm, Value v) {
+  vm_push_root(vm, v);
+  int t = vm_truthy(vm, v);
+  vm_pop_root(vm);
+  return t;
+}
+
 Value vm_binary_method(AgVM *vm, int op, Value a, Value b) {
   Value r = binary_methods(vm, op, a, b);
   if (!IS_UNDEF(r) || op != OP_NOT_EQUAL) return r;
   /* no `ne`: the negation of `eq`, as Python's default __ne__ */
   r = binary_methods(vm, OP_EQUAL, a, b);
   if (IS_UNDEF(r) || IS_EXCEPTION(r)) return r;
-  int t = vm_truthy(vm, r);
+  int t = vm_truthy_rooted(vm, r);
   return t < 0 ? VM_EXCEPTION : BOOL_VAL(!t);
 }
 
@@ -129,7 +137,7 @@ int vm_equal(AgVM *vm, Value a, Value b) {
   Value r = binary_methods(vm, OP_EQUAL, a, b);
   if (IS_UNDEF(r)) return 0;
   if (IS_EXCEPTION(r)) return -1;
-  return vm_truthy(vm, r);
+  return vm_truthy_rooted(vm, r);
 }
 
 /* ---- augmented assignment ---- */

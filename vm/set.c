@@ -1,6 +1,6 @@
 /* set.c — the set type (SPEC §3): an insertion-ordered table whose keys are
  * the members (values nil), so members follow the rules of map keys.
- * Literals `{1, 2}` (OP_NEW_SET), set(iterable), and the operators `-` (difference),
+ * Literals `{1, 2}` (OP_NEW_SET), set(iterable), and the operators `-` (difference), `&` (intersection), `|` (union),
  * `==`, `in`, len() and iteration; the methods live in stdlib/builtins_set.c. */
 #include "vm/internal.h"
 
@@ -68,10 +68,12 @@ Value vm_set_union(AgVM *vm, ObjMap *a, Value b) {
   return ok ? OBJ_VAL(out) : VM_EXCEPTION;
 }
 
-/* a - b on two sets; UNDEF_VAL for any other operator or operand. */
+/* a - b, a & b, a | b on two sets; UNDEF_VAL for any other operator or operand. */
 Value vm_set_binary(AgVM *vm, int op, Value a, Value b) {
   if (!IS_SET(a) || !IS_SET(b)) return UNDEF_VAL;
   if (op == OP_SUBTRACT) return vm_set_filter(vm, AS_SET(a), b, false);
+  if (op == OP_BIT_AND) return vm_set_filter(vm, AS_SET(a), b, true);
+  if (op == OP_BIT_OR) return vm_set_union(vm, AS_SET(a), b);
   return UNDEF_VAL;
 }
 

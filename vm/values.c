@@ -140,7 +140,7 @@ static int less_depth(AgVM *vm, Value a, Value b, int depth) {
   if (IS_INSTANCE(a) || IS_INSTANCE(b)) { /* sorted(), min() ... of instances: their lt */
     Value r = vm_binary_method(vm, OP_LESS, a, b);
     if (IS_EXCEPTION(r)) return -1;
-    if (!IS_UNDEF(r)) return vm_truthy(vm, r);
+    if (!IS_UNDEF(r)) return vm_truthy_rooted(vm, r);
   }
   vm_throw_error(vm, "'<' is not supported between %s and %s", vm_type_name(a), vm_type_name(b));
   return -1;

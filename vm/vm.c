@@ -850,6 +850,14 @@ dispatch:
     SLOW_BINARY(OP_MATMUL);
     VM_DISPATCH();
   }
+  VM_CASE(BIT_OR) {
+    SLOW_BINARY(OP_BIT_OR);
+    VM_DISPATCH();
+  }
+  VM_CASE(BIT_AND) {
+    SLOW_BINARY(OP_BIT_AND);
+    VM_DISPATCH();
+  }
   /* Augmented assignment: a number on the left rebinds, as the plain op. */
   VM_CASE(INPLACE_ADD) {
     if (IS_NUMBER(PEEK(1))) goto L_ADD;
