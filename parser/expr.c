@@ -43,7 +43,8 @@ static const ParseRule *get_rule(TokenType type);
 
 bool parse_is_compound_op(TokenType t) {
   return t == TOK_PLUS_EQUAL || t == TOK_MINUS_EQUAL || t == TOK_STAR_EQUAL ||
-         t == TOK_SLASH_EQUAL || t == TOK_AT_EQUAL || t == TOK_PERCENT_EQUAL || t == TOK_STAR_STAR_EQUAL;
+         t == TOK_SLASH_EQUAL || t == TOK_AT_EQUAL || t == TOK_PERCENT_EQUAL || t == TOK_STAR_STAR_EQUAL ||
+         t == TOK_SLASH_SLASH_EQUAL;
 }
 
 /* `a op= b` is INPLACE_op: in place where a's value allows (SPEC §4). */
@@ -55,6 +56,7 @@ OpCode parse_compound_opcode(TokenType t) {
   case TOK_SLASH_EQUAL: return OP_INPLACE_DIVIDE;
   case TOK_PERCENT_EQUAL: return OP_INPLACE_MODULO;
   case TOK_STAR_STAR_EQUAL: return OP_INPLACE_POWER;
+  case TOK_SLASH_SLASH_EQUAL: return OP_INPLACE_FLOOR_DIVIDE;
   default: return OP_INPLACE_MATMUL;
   }
 }
@@ -128,9 +130,20 @@ static bool ahead_in_bracket(Parser *p, TokenType want, TokenType stop) {
 
 /* ---- literals ---- */
 
+/* The value of the number token just read, negated for `-3`. */
+static Value number_literal(Parser *p, bool negate) {
+  LexNumber n = lex_number_value(&p->previous);
+  if (!n.is_int) return FLOAT_VAL(negate ? -n.d : n.d);
+  if (n.too_large) {
+    parse_error(p, "integer literal too large (ints are 64-bit)");
+    return INT_VAL(p->vm, 0);
+  }
+  return INT_VAL(p->vm, negate ? -n.i : n.i);
+}
+
 static void number(Parser *p, bool can_assign) {
   (void)can_assign;
-  emit_constant(p, NUMBER_VAL(lex_number_value(&p->previous)));
+  emit_constant(p, number_literal(p, false));
 }
 
 static ObjString *decode_string(Parser *p, const char *body, int length, bool fstring_text) {
@@ -601,7 +614,7 @@ static bool negative_literal(Parser *p) {
       after == TOK_LEFT_BRACKET || after == TOK_DOT)
     return false;
   parse_advance(p);
-  emit_constant(p, NUMBER_VAL(-lex_number_value(&p->previous)));
+  emit_constant(p, number_literal(p, true));
   return true;
 }
 
@@ -627,6 +640,7 @@ static OpCode binary_opcode(TokenType t) {
   case TOK_MINUS: return OP_SUBTRACT;
   case TOK_STAR: return OP_MULTIPLY;
   case TOK_SLASH: return OP_DIVIDE;
+  case TOK_SLASH_SLASH: return OP_FLOOR_DIVIDE;
   case TOK_PERCENT: return OP_MODULO;
   case TOK_AT: return OP_MATMUL;
   case TOK_STAR_STAR: return OP_POWER;
@@ -719,6 +733,7 @@ static const ParseRule rules[TOK_COUNT] = {
     [TOK_PLUS] = {unary, binary, PREC_TERM},
     [TOK_STAR] = {NULL, binary, PREC_FACTOR},
     [TOK_SLASH] = {NULL, binary, PREC_FACTOR},
+    [TOK_SLASH_SLASH] = {NULL, binary, PREC_FACTOR},
     [TOK_PERCENT] = {NULL, binary, PREC_FACTOR},
     [TOK_AT] = {NULL, binary, PREC_FACTOR},
     [TOK_PIPE] = {NULL, binary, PREC_BIT_OR},

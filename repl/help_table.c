@@ -56,18 +56,20 @@ const HelpEntry help_table[] = {
      "print(repr(\"hi\"), repr(1.5))"},
     {"num", HELP_BUILTINS, 0,
      "num(s)",
-     "Parses a string as a number (same syntax as number literals, surrounding blanks "
-     "allowed); an error if it is not one.",
+     "Parses a string as a number: an int when it is written as one (\"7\", \"0x1F\"), "
+     "else a float (\"2.5\", \"1e-3\", \"inf\"); surrounding blanks allowed. A number "
+     "is returned as it is.",
      "print(num(\"2.5\") + 1, num(\"0x1F\"))"},
     {"int", HELP_BUILTINS, 0,
      "int(x)",
-     "Truncates a number toward zero (or parses a string first).",
-     "print(int(2.9), int(-2.9), int(\"7\"))"},
+     "An int (64-bit): truncates a float toward zero, parses a string of an int, takes "
+     "the value of a one-element tensor. inf, nan and floats beyond int64 are errors.",
+     "print(int(2.9), int(-2.9), int(\"7\"), int(true))"},
     {"type", HELP_BUILTINS, 0,
      "type(v)",
-     "The type name: \"nil\" \"bool\" \"number\" \"string\" \"list\" \"map\" \"function\" \"class\" "
+     "The type name: \"nil\" \"bool\" \"int\" \"float\" \"string\" \"list\" \"map\" \"function\" \"class\" "
      "\"tensor\" \"node\" \"module\", or the class name of an instance.",
-     "print(type(1), type(\"a\"), type(zeros(2)))"},
+     "print(type(1), type(1.0), type(\"a\"), type(zeros(2)))"},
     {"isinstance", HELP_BUILTINS, 0,
      "isinstance(v, cls)",
      "True when v is an instance of class cls or of a subclass of it.",
@@ -110,6 +112,11 @@ const HelpEntry help_table[] = {
      "The class of runtime errors: fields message and traceback. Subclass it for your own "
      "errors.",
      "try { [1][5] } catch e { print(type(e), isinstance(e, Error)) }"},
+    {"ZeroDivisionError", HELP_BUILTINS, 0,
+     "ZeroDivisionError",
+     "The Error subclass thrown when a number is divided by zero with / // or % "
+     "(tensors follow IEEE instead: tensor(1.0) / 0 is inf).",
+     "try { 1 / 0 } catch e { print(isinstance(e, ZeroDivisionError), e.message) }"},
     {"Interrupted", HELP_BUILTINS, 0,
      "Interrupted",
      "The Error subclass thrown when Ctrl-C stops a running program; catching it is "
@@ -140,7 +147,7 @@ const HelpEntry help_table[] = {
     {"sum", HELP_BUILTINS, HELP_TENSOR_METHOD,
      "sum(list) / sum(...xs) / sum(t, dim=nil, keepdim=false)",
      "The sum of a list or of several numbers. On a tensor: the sum of all elements, or "
-     "along dim (a number or a list of dims); keepdim keeps reduced dims as size 1.0",
+     "along dim (a number or a list of dims); keepdim keeps reduced dims as size 1.",
      "print(sum([1, 2, 3]))\n"
      "print(ones(2, 3).sum(dim=0))"},
     {"abs", HELP_BUILTINS, HELP_TENSOR_METHOD,
@@ -148,16 +155,17 @@ const HelpEntry help_table[] = {
      "Absolute value of a number or, elementwise, of a tensor.",
      "print(abs(-2), abs(tensor([-1.0, 2.0])))"},
     {"round", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "round(x)",
-     "Rounds to the nearest integer, halves to even (a number or a tensor).",
-     "print(round(2.5), round(3.5), round(tensor([0.4, 1.6])))"},
+     "round(x) / round(x, ndigits)",
+     "Rounds to the nearest int, halves to even (an int, as Python's); with ndigits, a "
+     "float rounded to that many decimals. On a tensor: elementwise.",
+     "print(round(2.5), round(3.5), round(2.675, 2), round(tensor([0.4, 1.6])))"},
     {"floor", HELP_BUILTINS, HELP_TENSOR_METHOD,
      "floor(x)",
-     "Largest integer not above x (number or tensor, elementwise).",
+     "Largest int not above x (an int for a number; a tensor elementwise).",
      "print(floor(-1.5))"},
     {"ceil", HELP_BUILTINS, HELP_TENSOR_METHOD,
      "ceil(x)",
-     "Smallest integer not below x (number or tensor, elementwise).",
+     "Smallest int not below x (an int for a number; a tensor elementwise).",
      "print(ceil(1.2))"},
     {"sqrt", HELP_BUILTINS, HELP_TENSOR_METHOD,
      "sqrt(x)",
@@ -213,14 +221,17 @@ const HelpEntry help_table[] = {
      "64-bit integer dtype (also spelled long): labels, indices, arange of integers.",
      "print(arange(3).dtype)"},
     {"bool", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "bool (dtype) / t.bool()",
-     "The boolean dtype; comparisons give bool tensors. As a method, converts a tensor to "
+     "bool(x) / bool (dtype) / t.bool()",
+     "Called, the truthiness of x as true or false (as Python's bool). As a value, the "
+     "boolean dtype; comparisons give bool tensors. As a method, converts a tensor to "
      "bool.",
-     "print(tensor([0, 2]).bool())"},
+     "print(bool([]), bool(2), tensor([0, 2]).bool())"},
     {"float", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "float (dtype) / t.float()",
-     "Another name for float32; as a method, converts a tensor to float32.",
-     "print(arange(3).float())"},
+     "float(x) / float (dtype) / t.float()",
+     "Called, x as a float (a number, a string such as \"1e-3\" or \"inf\", a "
+     "one-element tensor). As a value, another name for float32 (as PyTorch's "
+     "torch.float); as a method, converts a tensor to float32.",
+     "print(float(3), float(\"2.5\"), arange(3).float())"},
     {"double", HELP_BUILTINS, HELP_TENSOR_METHOD,
      "double (dtype) / t.double()",
      "Another name for float64; as a method, converts a tensor to float64.",

@@ -92,7 +92,7 @@ static Value take(AgVM *vm, Value f, const char *op, bool whole) {
     const char *nl = memchr(data->chars + pos, '\n', (size_t)(data->length - pos));
     if (nl != NULL) end = (int)(nl - data->chars) + 1;
   }
-  set_field(vm, f, " pos", NUMBER_VAL(end));
+  set_field(vm, f, " pos", INT_VAL(vm, end));
   return OBJ_VAL(obj_copy_string(vm, data->chars + pos, end - pos));
 }
 
@@ -136,7 +136,7 @@ LIB_NATIVE(file_write) {
     if (n < 0) return vm_throw_error(vm, "cannot write '%s': %s", path_of(vm, self), strerror(errno));
     done += (size_t)n;
   }
-  return NUMBER_VAL(s->length);
+  return INT_VAL(vm, s->length);
 }
 
 LIB_NATIVE(file_flush) { return NIL_VAL; } /* write() hands the bytes to the system at once */
@@ -254,7 +254,7 @@ LIB_NATIVE(lib_open) {
   if (reading) {
     ObjString *data = read_whole(vm, path->chars);
     if (data == NULL) result = VM_EXCEPTION;
-    else set_field(vm, fv, " data", OBJ_VAL(data)), set_field(vm, fv, " pos", NUMBER_VAL(0));
+    else set_field(vm, fv, " data", OBJ_VAL(data)), set_field(vm, fv, " pos", INT_VAL(vm, 0));
   } else {
     ObjString *tmp = NULL;
     int fd = open_temporary(vm, path->chars, appending, &tmp);
@@ -262,7 +262,7 @@ LIB_NATIVE(lib_open) {
       result = VM_EXCEPTION;
     } else {
       set_field(vm, fv, " tmp", OBJ_VAL(tmp));
-      set_field(vm, fv, " fd", NUMBER_VAL(fd));
+      set_field(vm, fv, " fd", INT_VAL(vm, fd));
       obj_list_append(vm, vm->open_files, fv);
     }
   }

@@ -66,7 +66,7 @@ static Value not_in_list(AgVM *vm, const char *fname, Value v) {
 LIB_NATIVE(list_index) {
   int i = find_item(vm, AS_LIST(self), args[0]);
   if (i == -2) return VM_EXCEPTION;
-  return i < 0 ? not_in_list(vm, "", args[0]) : NUMBER_VAL(i);
+  return i < 0 ? not_in_list(vm, "", args[0]) : INT_VAL(vm, i);
 }
 
 LIB_NATIVE(list_contains) {
@@ -82,7 +82,7 @@ LIB_NATIVE(list_count) {
     if (eq < 0) return VM_EXCEPTION;
     n += eq;
   }
-  return NUMBER_VAL(n);
+  return INT_VAL(vm, n);
 }
 
 /* Removes the first item == v, as Python's list.remove. */

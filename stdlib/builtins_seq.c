@@ -84,7 +84,7 @@ LIB_NATIVE(iterator_next) {
                                              obj_string(vm, "the iterator is exhausted"))));
   }
   vm_push_root(vm, item);
-  table_set(vm, &AS_INSTANCE(self)->fields, OBJ_VAL(obj_string(vm, " pos")), NUMBER_VAL(p));
+  table_set(vm, &AS_INSTANCE(self)->fields, OBJ_VAL(obj_string(vm, " pos")), FLOAT_VAL(p));
   vm_pop_root(vm);
   return item;
 }
@@ -111,7 +111,7 @@ LIB_NATIVE(lib_iter) {
   ObjInstance *it = obj_new_instance(vm, vm->iterator_class);
   vm_push_root(vm, OBJ_VAL(it));
   table_set(vm, &it->fields, OBJ_VAL(obj_string(vm, " seq")), seq);
-  table_set(vm, &it->fields, OBJ_VAL(obj_string(vm, " pos")), NUMBER_VAL(0));
+  table_set(vm, &it->fields, OBJ_VAL(obj_string(vm, " pos")), FLOAT_VAL(0));
   vm_pop_roots(vm, 2);
   return OBJ_VAL(it);
 }
@@ -148,7 +148,7 @@ LIB_NATIVE(lib_ord) {
   if (used == 0 || used != s->length) {
     return vm_throw_error(vm, "ord() expected a character, but string of length %d found", s->length);
   }
-  return NUMBER_VAL(code);
+  return INT_VAL(vm, code);
 }
 
 LIB_NATIVE(lib_chr) {

@@ -119,7 +119,7 @@ LIB_NATIVE(string_find) {
   ObjString *s = AS_STRING(self), *sub;
   if (!lib_string_arg(vm, "find", args, 0, &sub)) return VM_EXCEPTION;
   const char *hit = memmem(s->chars, (size_t)s->length, sub->chars, (size_t)sub->length);
-  return NUMBER_VAL(hit ? (double)(hit - s->chars) : -1);
+  return INT_VAL(vm, hit ? (double)(hit - s->chars) : -1);
 }
 
 LIB_NATIVE(string_startswith) {
@@ -160,14 +160,14 @@ LIB_NATIVE(string_splitlines) {
 LIB_NATIVE(string_count) {
   ObjString *s = AS_STRING(self), *sub;
   if (!lib_string_arg(vm, "count", args, 0, &sub)) return VM_EXCEPTION;
-  if (sub->length == 0) return NUMBER_VAL(s->length + 1);
+  if (sub->length == 0) return INT_VAL(vm, s->length + 1);
   int n = 0;
   const char *at = s->chars, *end = s->chars + s->length, *hit;
   while ((hit = memmem(at, (size_t)(end - at), sub->chars, (size_t)sub->length)) != NULL) {
     n++;
     at = hit + sub->length;
   }
-  return NUMBER_VAL(n);
+  return INT_VAL(vm, n);
 }
 
 /* Whether the string is non-empty and every byte passes the (ASCII) test. */

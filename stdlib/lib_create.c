@@ -96,7 +96,9 @@ static Value native_full(NATIVE_ARGS) {
   int ndim;
   int64_t shape[TENSOR_MAX_DIMS];
   if (!options(vm, "full", kw, &o) || !creation_shape(vm, 1, args, &ndim, shape)) return VM_EXCEPTION;
+  /* the dtype of the fill value, as PyTorch: full([2], 7) is int64 */
   if (!o.has_dtype && IS_BOOL(args[1])) o.dtype = DT_BOOL;
+  if (!o.has_dtype && IS_INT(args[1])) o.dtype = DT_INT64;
   return finish(vm, tensor_full(o.dtype, ndim, shape, value), &o);
 }
 
@@ -200,8 +202,6 @@ static Value native_manual_seed(NATIVE_ARGS) {
 
 /* ---- ranges ---- */
 
-static bool integral(double d) { return d == floor(d); }
-
 static Value native_arange(NATIVE_ARGS) {
   double a[3] = {0, 0, 1};
   for (int i = 0; i < argc; i++) {
@@ -213,7 +213,10 @@ static Value native_arange(NATIVE_ARGS) {
   if (step == 0) return vm_throw_error(vm, "step must be nonzero");
   if ((step > 0 && end < start) || (step < 0 && end > start))
     return vm_throw_error(vm, "upper bound and larger bound inconsistent with step sign");
-  if (!o.has_dtype) o.dtype = integral(start) && integral(end) && integral(step) ? DT_INT64 : DT_FLOAT32;
+  /* int64 when every argument is an int, as PyTorch */
+  bool all_ints = true;
+  for (int i = 0; i < argc; i++) all_ints = all_ints && (IS_INT(args[i]) || IS_BOOL(args[i]));
+  if (!o.has_dtype) o.dtype = all_ints ? DT_INT64 : DT_FLOAT32;
   return finish(vm, tensor_arange(start, end, step, o.dtype), &o);
 }
 

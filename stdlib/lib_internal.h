@@ -16,6 +16,7 @@
 #include "tensor/ops.h"
 #include "tensor/random.h"
 #include "vm/memory.h"
+#include "vm/opcodes.h"
 #include "vm/vm.h"
 
 /* Flags: M method, G global, W global that wraps the VM's built-in. */
@@ -158,6 +159,8 @@ typedef struct LibState {
   ObjModule *autograd_module;
   ObjString *s_forward, *s_backward, *s_saved_tensors, *s_needs_input_grad;
   ObjString *s_mode, *s_prev, *s_tensor, *s_id;
+  /* per VM opcode: the tensor op of that operator (tensor_binary_symbols), or -1 */
+  int8_t binary_of_opcode[OP_COUNT];
   bool warned_nonleaf_grad;
   bool warned_create_graph_cycle;
 } LibState;

@@ -623,21 +623,24 @@ Value lt_uniform_(LT_ARGS) {
 
 /* ---- conversions and queries ---- */
 
-static Value scalar_value(Tensor *t, int64_t i) {
+/* Element i as a script value: an int for int64, a float for float
+ * tensors, a bool for bool ones (as PyTorch's item() and tolist()). */
+static Value scalar_value(AgVM *vm, Tensor *t, int64_t i) {
+  if (t->dtype == DT_INT64) return INT_VAL(vm, tensor_get_flat_int(t, i));
   double d = tensor_get_flat(t, i);
-  return t->dtype == DT_BOOL ? BOOL_VAL(d != 0) : NUMBER_VAL(d);
+  return t->dtype == DT_BOOL ? BOOL_VAL(d != 0) : FLOAT_VAL(d);
 }
 
 Value lt_item(LT_ARGS) {
   Tensor *t = lib_t(self);
   if (t->numel != 1) return vm_throw_error(vm, "only one element tensors can be converted to Python scalars");
-  return scalar_value(t, 0);
+  return scalar_value(vm, t, 0);
 }
 
 /* Nested lists of dimension d onward, starting at flat element *pos.
  * Ctrl-C stops it (an expanded view may hold 10^18 elements). */
 static Value to_list(AgVM *vm, Tensor *t, int d, int64_t *pos) {
-  if (d == t->ndim) return scalar_value(t, (*pos)++);
+  if (d == t->ndim) return scalar_value(vm, t, (*pos)++);
   ObjList *l = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(l));
   for (int64_t i = 0; i < t->shape[d]; i++) {
@@ -663,8 +666,8 @@ Value lt_tolist(LT_ARGS) {
   return to_list(vm, lib_t(self), 0, &pos);
 }
 
-Value lt_numel(LT_ARGS) { return NUMBER_VAL((double)lib_t(self)->numel); }
-Value lt_dim(LT_ARGS) { return NUMBER_VAL(lib_t(self)->ndim); }
+Value lt_numel(LT_ARGS) { return INT_VAL(vm, lib_t(self)->numel); }
+Value lt_dim(LT_ARGS) { return INT_VAL(vm, lib_t(self)->ndim); }
 
 Value lt_size(LT_ARGS) {
   int dim;
@@ -675,8 +678,8 @@ Value lt_size(LT_ARGS) {
   if (dim < -n || dim >= n)
     return vm_throw_error(vm, "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
                           -n, n - 1, dim);
-  if (t->ndim == 0) return NUMBER_VAL(1);
-  return NUMBER_VAL((double)t->shape[dim < 0 ? dim + t->ndim : dim]);
+  if (t->ndim == 0) return INT_VAL(vm, 1);
+  return INT_VAL(vm, t->shape[dim < 0 ? dim + t->ndim : dim]);
 }
 
 Value lt_is_contiguous(LT_ARGS) { return BOOL_VAL(tensor_is_contiguous(lib_t(self))); }

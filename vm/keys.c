@@ -15,7 +15,7 @@ static bool hashes_by_method(AgVM *vm, Value key) { return vm_has_method(vm, key
 static bool user_hash(AgVM *vm, Value key, Value *out) {
   Value h = vm_call_method_named(vm, key, VM_M_HASH, 0, NULL);
   if (IS_EXCEPTION(h)) return false;
-  if (!IS_NUMBER(h) || AS_NUMBER(h) != (double)(int64_t)AS_NUMBER(h)) {
+  if (!IS_INT(h)) {
     vm_throw_error(vm, "%s.hash() should return an integer, not %s", vm_type_name(key), vm_type_name(h));
     return false;
   }

@@ -116,6 +116,8 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   /* a % b, sign of the divisor (Python) */                                      \
   OPCODE(MODULO, 0, -1)                                                          \
   OPCODE(POWER, 0, -1)                                                           \
+  /* a // b, floor division (Python) */                                          \
+  OPCODE(FLOOR_DIVIDE, 0, -1)                                                    \
   OPCODE(MATMUL, 0, -1)                                                          \
   /* a | b, a & b: set union / intersection, bool or / and (bool tensors too),  \
      bitwise on integers */                                                      \
@@ -131,6 +133,7 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(INPLACE_DIVIDE, 0, -1)                                                  \
   OPCODE(INPLACE_MODULO, 0, -1)                                                  \
   OPCODE(INPLACE_POWER, 0, -1)                                                   \
+  OPCODE(INPLACE_FLOOR_DIVIDE, 0, -1)                                            \
   OPCODE(INPLACE_MATMUL, 0, -1)                                                  \
   /* a -> -a */                                                                  \
   OPCODE(NEGATE, 0, 0)                                                           \

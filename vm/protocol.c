@@ -44,6 +44,7 @@ static OpMethods op_methods(int op) {
   case OP_MODULO: return (OpMethods){VM_M_MOD, VM_M_RMOD, VM_M_IMOD};
   case OP_POWER: return (OpMethods){VM_M_POW, VM_M_RPOW, VM_M_IPOW};
   case OP_MATMUL: return (OpMethods){VM_M_MATMUL, VM_M_RMATMUL, VM_M_IMATMUL};
+  case OP_FLOOR_DIVIDE: return (OpMethods){VM_M_FLOORDIV, VM_M_RFLOORDIV, VM_M_IFLOORDIV};
   case OP_EQUAL: return (OpMethods){VM_M_EQ, VM_M_EQ, -1};
   case OP_NOT_EQUAL: return (OpMethods){VM_M_NE, VM_M_NE, -1};
   case OP_LESS: return (OpMethods){VM_M_LT, VM_M_GT, -1};
@@ -106,7 +107,7 @@ static Value checked_result(AgVM *vm, Value self, VmMethod m, Value r, bool ok, 
                         vm->method_names[m]->chars, want, vm_type_name(r));
 }
 
-static bool is_count(Value v) { return IS_NUMBER(v) && AS_NUMBER(v) == (double)(int64_t)AS_NUMBER(v); }
+static bool is_count(Value v) { return IS_INT(v); }
 
 int vm_instance_truthy(AgVM *vm, Value v) {
   Value r = vm_unary_method(vm, VM_M_BOOL, v);
@@ -126,7 +127,7 @@ int64_t vm_instance_length(AgVM *vm, Value v) {
     return -1;
   }
   r = checked_result(vm, v, VM_M_LEN, r, is_count(r) && AS_NUMBER(r) >= 0, "a non-negative integer");
-  return IS_EXCEPTION(r) ? -1 : (int64_t)AS_NUMBER(r);
+  return IS_EXCEPTION(r) ? -1 : AS_INT(r);
 }
 
 /* ---- equality and hashing that may call eq / hash ---- */
@@ -155,6 +156,14 @@ static const char *tensor_inplace_name(int op) {
 }
 
 static Value tensor_inplace(AgVM *vm, int op, Value a, Value b) {
+  if (op == OP_FLOOR_DIVIDE && !IS_INSTANCE(b)) { /* t //= b: t.copy_(t // b), as floor_divide_ */
+    Value r = vm_binary_op(vm, op, a, b);
+    if (IS_EXCEPTION(r)) return r;
+    vm_push_root(vm, r);
+    Value done = vm->tensor_hooks->invoke(vm, a, obj_string(vm, "copy_"), 1, &r, NULL);
+    vm_pop_root(vm);
+    return done;
+  }
   const char *name = tensor_inplace_name(op);
   if (name == NULL || IS_INSTANCE(b)) return vm_binary_op(vm, op, a, b);
   if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);

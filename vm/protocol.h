@@ -6,11 +6,11 @@
 
 #define VM_METHOD_NAMES(X)                                                                         \
   X(ADD, "add") X(SUB, "sub") X(MUL, "mul") X(DIV, "div") X(MOD, "mod") X(POW, "pow")              \
-  X(MATMUL, "matmul")                                                                              \
+  X(MATMUL, "matmul") X(FLOORDIV, "floordiv")                                                     \
   X(RADD, "radd") X(RSUB, "rsub") X(RMUL, "rmul") X(RDIV, "rdiv") X(RMOD, "rmod")                  \
-  X(RPOW, "rpow") X(RMATMUL, "rmatmul")                                                            \
+  X(RPOW, "rpow") X(RMATMUL, "rmatmul") X(RFLOORDIV, "rfloordiv")                                 \
   X(IADD, "iadd") X(ISUB, "isub") X(IMUL, "imul") X(IDIV, "idiv") X(IMOD, "imod")                  \
-  X(IPOW, "ipow") X(IMATMUL, "imatmul")                                                            \
+  X(IPOW, "ipow") X(IMATMUL, "imatmul") X(IFLOORDIV, "ifloordiv")                                 \
   X(EQ, "eq") X(NE, "ne") X(LT, "lt") X(LE, "le") X(GT, "gt") X(GE, "ge")                          \
   X(NEG, "neg") X(POS, "pos") X(ABS, "abs") X(HASH, "hash") X(BOOL, "bool") X(LEN, "len")          \
   X(GETITEM, "getitem") X(SETITEM, "setitem") X(CONTAINS, "contains") X(ITER, "iter")              \
