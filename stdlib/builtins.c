@@ -482,6 +482,13 @@ MATH_NATIVE(cos, cos)
 MATH_NATIVE(tan, tan)
 MATH_NATIVE(tanh, tanh)
 
+/* erf of a number (Python's math.erf; nn.init.trunc_normal_ needs it) */
+LIB_NATIVE(lib_erf) {
+  if (!IS_NUMBER(args[0]) && !IS_BOOL(args[0]))
+    return vm_throw_error(vm, "erf() expects a number, not %s", vm_type_name(args[0]));
+  return FLOAT_VAL(erf(IS_BOOL(args[0]) ? AS_BOOL(args[0]) : AS_NUMBER(args[0])));
+}
+
 /* round(i, digits) of an int: itself for digits >= 0, else to a multiple of
  * 10^-digits, half to even (an int, as Python's). */
 static Value round_int(AgVM *vm, int64_t i, int64_t digits) {
@@ -613,6 +620,7 @@ static void install_functions(AgVM *vm) {
   vm_define_native(vm, "cos", lib_cos, 1, 1, false);
   vm_define_native(vm, "tan", lib_tan, 1, 1, false);
   vm_define_native(vm, "tanh", lib_tanh, 1, 1, false);
+  vm_define_native(vm, "erf", lib_erf, 1, 1, false);
 }
 
 void lib_install_builtins(AgVM *vm) {

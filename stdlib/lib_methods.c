@@ -591,34 +591,37 @@ Value lt_clamp_(LT_ARGS) {
   return done_in_place(vm, ag_clamp_(lib_t(self), lo, hi), self);
 }
 
-static bool two_numbers(AgVM *vm, const char *fname, const char *const *names, double d0,
-                        double d1, int argc, const Value *args, const AgKwargs *kw, double *a,
-                        double *b) {
-  Value v[2];
-  if (!lib_bind(vm, fname, argc, args, kw, names, 2, v)) return false;
+/* normal_(mean=0, std=1, generator=nil) and uniform_(from=0, to=1, generator=nil) */
+static bool random_fill_args(AgVM *vm, const char *fname, const char *const *names, double d0,
+                             double d1, int argc, const Value *args, const AgKwargs *kw,
+                             double *a, double *b, TensorRng **rng) {
+  Value v[3];
+  if (!lib_bind(vm, fname, argc, args, kw, names, 3, v)) return false;
   *a = d0;
   *b = d1;
   if (!IS_UNDEF(v[0]) && !lib_number(vm, v[0], names[0], a)) return false;
-  return IS_UNDEF(v[1]) || lib_number(vm, v[1], names[1], b);
+  if (!IS_UNDEF(v[1]) && !lib_number(vm, v[1], names[1], b)) return false;
+  return (*rng = lib_rng(vm, v[2], fname)) != NULL;
 }
 
 Value lt_normal_(LT_ARGS) {
-  static const char *const names[] = {"mean", "std"};
+  static const char *const names[] = {"mean", "std", "generator"};
   double mean, std;
-  if (!two_numbers(vm, "normal_", names, 0, 1, argc, args, kw, &mean, &std)) return VM_EXCEPTION;
-  if (std < 0) return vm_throw_error(vm, "normal expects std >= 0.0, but found std %g", std);
+  TensorRng *rng;
+  if (!random_fill_args(vm, "normal_", names, 0, 1, argc, args, kw, &mean, &std, &rng))
+    return VM_EXCEPTION;
   lib_sync_line(vm);
-  return done_in_place(vm, ag_normal_(&lib_state(vm)->rng, lib_t(self), mean, std), self);
+  return done_in_place(vm, ag_normal_(rng, lib_t(self), mean, std), self);
 }
 
 Value lt_uniform_(LT_ARGS) {
-  static const char *const names[] = {"from", "to"};
+  static const char *const names[] = {"from", "to", "generator"};
   double lo, hi;
-  if (!two_numbers(vm, "uniform_", names, 0, 1, argc, args, kw, &lo, &hi)) return VM_EXCEPTION;
-  if (lo > hi)
-    return vm_throw_error(vm, "uniform_ expects to return a [from, to) range, but found from=%g > to=%g", lo, hi);
+  TensorRng *rng;
+  if (!random_fill_args(vm, "uniform_", names, 0, 1, argc, args, kw, &lo, &hi, &rng))
+    return VM_EXCEPTION;
   lib_sync_line(vm);
-  return done_in_place(vm, ag_uniform_(&lib_state(vm)->rng, lib_t(self), lo, hi), self);
+  return done_in_place(vm, ag_uniform_(rng, lib_t(self), lo, hi), self);
 }
 
 /* ---- conversions and queries ---- */

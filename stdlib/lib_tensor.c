@@ -12,6 +12,7 @@
 
 #include "stdlib/lib_internal.h"
 #include "tensor/print.h"
+#include "vm/internal.h"
 #include "vm/opcodes.h"
 
 /* Attribute ids; method ids follow as LIB_ATTR_COUNT + LibTensorFn. */
@@ -59,7 +60,13 @@ static const LibFnDef fn_defs[LT_COUNT] = {
 
 /* ---- helpers shared by the lib files ---- */
 
+/* A tensor op that stopped for Ctrl-C is an Interrupted error (exit 130),
+ * delivered once. */
 Value lib_throw_tensor_error(AgVM *vm) {
+  if (tensor_interrupt_requested) {
+    vm_raise_interrupted(vm);
+    return VM_EXCEPTION;
+  }
   const char *msg = tensor_error();
   return vm_throw_error(vm, "%s", msg && msg[0] ? msg : "tensor operation failed");
 }
