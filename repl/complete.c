@@ -149,6 +149,8 @@ static void add_member_names(Candidates *c, AgVM *vm, Value v) {
     add_table_keys(c, vm, &vm->list_methods, false);
   } else if (IS_MAP(v)) {
     add_table_keys(c, vm, &vm->map_methods, false);
+  } else if (IS_SET(v)) {
+    add_table_keys(c, vm, &vm->set_methods, false);
   } else if (IS_STRING(v)) {
     add_table_keys(c, vm, &vm->string_methods, false);
   } else if (IS_TENSOR(v)) {

@@ -261,6 +261,7 @@ int help_print_missing(AgVM *vm, FILE *out) {
   missing += check_table(vm, out, &vm->list_methods, false, "list.");
   missing += check_table(vm, out, &vm->map_methods, false, "map.");
   missing += check_table(vm, out, &vm->string_methods, false, "str.");
+  missing += check_table(vm, out, &vm->set_methods, false, "set.");
   missing += check_module(vm, out, "nn");
   missing += check_module(vm, out, "optim");
   missing += check_module(vm, out, "autograd");

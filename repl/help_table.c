@@ -9,9 +9,10 @@
 
 const HelpEntry help_table[] = {
     {"print", HELP_BUILTINS, 0,
-     "print(...vs, sep=\" \", end=\"\\n\", file=stdout)",
+     "print(...vs, sep=\" \", end=\"\\n\", file=stdout, flush=false)",
      "Writes the values, each converted with str(), separated by sep and followed by end. "
-     "file=stderr writes to standard error.",
+     "file=stderr writes to standard error, file=f to a file from open(); flush=true "
+     "pushes the output out at once (a progress line seen while a loop runs).",
      "print(\"loss\", 0.25, [1, 2])\n"
      "print(\"no newline\", end=\"\")"},
     {"input", HELP_BUILTINS, 0,
@@ -277,6 +278,100 @@ const HelpEntry help_table[] = {
      "The built-in module of autograd functions: autograd.grad, jacobian, hessian, "
      "gradcheck, ...",
      "print(type(autograd))"},
+    {"StopIteration", HELP_BUILTINS, 0,
+     "StopIteration(message=\"\")",
+     "The Error subclass an iterator's next() throws when it has no more items; `for` and "
+     "next(it, default) stop on it (SPEC §4's iteration protocol).",
+     "class Count {\n"
+     "  fn init(n) { self.i = 0; self.n = n }\n"
+     "  fn iter() { return self }\n"
+     "  fn next() {\n"
+     "    if self.i == self.n { throw StopIteration() }\n"
+     "    self.i += 1\n"
+     "    return self.i\n"
+     "  }\n"
+     "}\n"
+     "for k in Count(3) { print(k) }"},
+    {"NotImplemented", HELP_BUILTINS, 0,
+     "NotImplemented",
+     "What an operator method returns when it cannot handle the other operand: Ag then "
+     "tries the other operand's reflected method (radd for +, ...), else reports the "
+     "unsupported operands.",
+     "class Meters {\n"
+     "  fn init(m) { self.m = m }\n"
+     "  fn add(o) { return Meters(self.m + o.m) if isinstance(o, Meters) else NotImplemented }\n"
+     "  fn radd(o) { return Meters(self.m + o) }\n"
+     "}\n"
+     "print((Meters(1) + Meters(2)).m, (5 + Meters(1)).m)"},
+    {"Ellipsis", HELP_BUILTINS, 0,
+     "Ellipsis",
+     "The value of `...` in an index: it stands for all the dimensions not named, as in "
+     "PyTorch (t[..., 0] is the first column of the last dimension).",
+     "let t = arange(6).reshape(2, 3)\n"
+     "print(t[..., 0], Ellipsis)"},
+    {"list", HELP_BUILTINS, 0,
+     "list(iterable=[])",
+     "A new list of the items of any iterable: a list (copied), string (characters), map "
+     "(keys), set, range, tensor (along dim 0) or an instance with iter().",
+     "print(list(\"ab\"), list(range(3)), list({1, 2}))"},
+    {"set", HELP_BUILTINS, 0,
+     "set(iterable=[])",
+     "A new set of the items of an iterable (duplicates dropped, first occurrence's order "
+     "kept). Literals: {1, 2}; the empty set is set(), since {} is an empty map. Members "
+     "are strings, numbers, booleans, nil or instances (by identity).",
+     "let s = set([3, 1, 3])\n"
+     "print(s, len(s), 1 in s, {1, 2} - {2})"},
+    {"reversed", HELP_BUILTINS, 0,
+     "reversed(xs)",
+     "A new list of the items of xs in reverse order.",
+     "print(reversed([1, 2, 3]), reversed(\"ab\"))"},
+    {"any", HELP_BUILTINS, HELP_TENSOR_METHOD,
+     "any(xs) / any(t, dim=nil)",
+     "True when some item of xs is truthy (false for an empty xs); it stops at the first "
+     "one. On a tensor: PyTorch's any, a bool tensor (t.any() too).",
+     "print(any([0, \"\", 3]), any([]), any(tensor([0, 1])))"},
+    {"all", HELP_BUILTINS, HELP_TENSOR_METHOD,
+     "all(xs) / all(t, dim=nil)",
+     "True when every item of xs is truthy (true for an empty xs); it stops at the first "
+     "falsy one. On a tensor: PyTorch's all, a bool tensor (t.all() too).",
+     "print(all([1, \"a\"]), all([]), all(tensor([0, 1])))"},
+    {"iter", HELP_BUILTINS, 0,
+     "iter(xs)",
+     "An iterator over xs: its next() gives the items one by one, then throws "
+     "StopIteration. An instance's iter() method is called.",
+     "let it = iter([1, 2])\n"
+     "print(next(it), next(it), next(it, \"done\"))"},
+    {"next", HELP_BUILTINS, 0,
+     "next(it, default)",
+     "The next item of an iterator (it.next()); past the end, default when given, else "
+     "StopIteration is thrown.",
+     "let it = iter(\"ab\")\n"
+     "print(next(it), next(it), next(it, nil))"},
+    {"ord", HELP_BUILTINS, 0,
+     "ord(c)",
+     "The Unicode code point of a one-character string.",
+     "print(ord(\"a\"), ord(\"é\"))"},
+    {"chr", HELP_BUILTINS, 0,
+     "chr(code)",
+     "The one-character string of a Unicode code point (0 to 0x10FFFF).",
+     "print(chr(97), chr(8364))"},
+    {"open", HELP_BUILTINS, 0,
+     "open(path, mode=\"r\")",
+     "A text file. \"r\" reads: read(), readline(), readlines(), and `for line in f`; only "
+     "a regular file of at most 64 MiB. \"w\" writes and \"a\" appends: write(s), and "
+     "print(..., file=f); the text goes to a temporary file beside path that close() "
+     "renames over it, so an interrupted run never leaves half a file (a file left open "
+     "is renamed when the program ends without an uncaught error, else dropped). Use "
+     "`with open(path, \"w\") as f { }` to close it on every way out.",
+     "with open(\"/tmp/ag_help_open.txt\", \"w\") as f { f.write(\"a\\nb\\n\") }\n"
+     "for line in open(\"/tmp/ag_help_open.txt\") { print(line.strip()) }"},
+    {"device", HELP_BUILTINS, 0,
+     "device(name)",
+     "PyTorch's torch.device: Ag computes on the CPU only, so \"cpu\" is the one device "
+     "(returned as is); any other is an error. Tensor functions take device=\"cpu\", and "
+     "t.to(\"cpu\"), t.cpu(), module.to(\"cpu\") are the tensor or module itself.",
+     "let dev = device(\"cpu\")\n"
+     "print(zeros(2, device=dev).device)"},
     {"list.append", HELP_METHODS, 0,
      "xs.append(v)",
      "Adds v at the end of the list (in place); returns nil.",
@@ -402,8 +497,98 @@ const HelpEntry help_table[] = {
      "s.endswith(suffix)",
      "True when the string ends with suffix.",
      "print(\"w.npy\".endswith(\".npy\"))"},
+    {"list.count", HELP_METHODS, 0,
+     "xs.count(v)",
+     "How many items equal v.",
+     "print([1, 2, 1].count(1))"},
+    {"list.remove", HELP_METHODS, 0,
+     "xs.remove(v)",
+     "Removes the first item equal to v; an error if there is none.",
+     "let xs = [1, 2, 1]\n"
+     "xs.remove(1)\n"
+     "print(xs)"},
+    {"map.pop", HELP_METHODS, 0,
+     "m.pop(key, default)",
+     "Removes key and returns its value; when key is missing, default if given, else an "
+     "error.",
+     "let m = {\"a\": 1}\n"
+     "print(m.pop(\"a\"), m.pop(\"b\", 0), m)"},
+    {"map.update", HELP_METHODS, 0,
+     "m.update(other)",
+     "Sets every entry of the map other into m, in other's order.",
+     "let m = {\"a\": 1}\n"
+     "m.update({\"b\": 2, \"a\": 3})\n"
+     "print(m)"},
+    {"str.splitlines", HELP_METHODS, 0,
+     "s.splitlines()",
+     "The lines of s without their line ends (\\n, \\r\\n or \\r).",
+     "print(\"a\\nb\\r\\nc\".splitlines())"},
+    {"str.count", HELP_METHODS, 0,
+     "s.count(sub)",
+     "How many non-overlapping times sub occurs in s.",
+     "print(\"banana\".count(\"an\"))"},
+    {"str.isdigit", HELP_METHODS, 0,
+     "s.isdigit()",
+     "True when s is not empty and all its characters are ASCII digits.",
+     "print(\"42\".isdigit(), \"4a\".isdigit())"},
+    {"str.isalpha", HELP_METHODS, 0,
+     "s.isalpha()",
+     "True when s is not empty and all its characters are ASCII letters.",
+     "print(\"abc\".isalpha(), \"a1\".isalpha())"},
+    {"str.isspace", HELP_METHODS, 0,
+     "s.isspace()",
+     "True when s is not empty and all its characters are blanks.",
+     "print(\" \\t\".isspace(), \"\".isspace())"},
+    {"set.add", HELP_METHODS, 0,
+     "s.add(v)",
+     "Adds v to the set (nothing happens when it is there already).",
+     "let s = {1}\n"
+     "s.add(2)\n"
+     "s.add(1)\n"
+     "print(s)"},
+    {"set.remove", HELP_METHODS, 0,
+     "s.remove(v)",
+     "Removes v; an error when it is not in the set (see discard).",
+     "let s = {1, 2}\n"
+     "s.remove(1)\n"
+     "print(s)"},
+    {"set.discard", HELP_METHODS, 0,
+     "s.discard(v)",
+     "Removes v when it is in the set.",
+     "let s = {1}\n"
+     "s.discard(5)\n"
+     "print(s)"},
+    {"set.contains", HELP_METHODS, 0,
+     "s.contains(v)",
+     "True when v is in the set (the same as `v in s`).",
+     "print({1, 2}.contains(2))"},
+    {"set.union", HELP_METHODS, 0,
+     "s.union(other)",
+     "A new set of the members of s, then those of the iterable other (also s | other "
+     "for two sets).",
+     "print({1, 2}.union([2, 3]))"},
+    {"set.intersection", HELP_METHODS, 0,
+     "s.intersection(other)",
+     "A new set of the members of s that are also in the iterable other (also s & other "
+     "for two sets).",
+     "print({1, 2, 3}.intersection({2, 3, 4}))"},
+    {"set.difference", HELP_METHODS, 0,
+     "s.difference(other)",
+     "A new set of the members of s that are not in the iterable other (also s - other "
+     "for two sets; s -= other removes them from s).",
+     "print({1, 2, 3}.difference([2]), {1, 2} - {1})"},
+    {"set.copy", HELP_METHODS, 0,
+     "s.copy()",
+     "A shallow copy of the set.",
+     "print({1, 2}.copy())"},
+    {"set.clear", HELP_METHODS, 0,
+     "s.clear()",
+     "Removes every member.",
+     "let s = {1, 2}\n"
+     "s.clear()\n"
+     "print(s)"},
     {"tensor", HELP_TENSORS, 0,
-     "tensor(data, dtype=nil, requires_grad=false)",
+     "tensor(data, dtype=nil, requires_grad=false, device=\"cpu\")",
      "A new tensor from a number, nested lists or another tensor (copied). Numbers give "
      "float32 and booleans bool unless dtype= says otherwise.",
      "print(tensor([[1, 2], [3, 4]]))\n"
@@ -596,14 +781,6 @@ const HelpEntry help_table[] = {
      "logsumexp(t, dim=nil, keepdim=false) / t.logsumexp(...)",
      "log(sum(exp(t))) computed stably.",
      "print(tensor([1.0, 2.0]).logsumexp(dim=0))"},
-    {"any", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "any(t, dim=nil) / t.any()",
-     "True where any element is nonzero (a bool tensor).",
-     "print(tensor([0, 1]).any())"},
-    {"all", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "all(t, dim=nil) / t.all()",
-     "True where every element is nonzero (a bool tensor).",
-     "print(tensor([0, 1]).all())"},
     {"reshape", HELP_TENSORS, HELP_TENSOR_METHOD,
      "reshape(t, ...shape) / t.reshape(...shape)",
      "The same elements in a new shape (a view when possible); one dimension may be -1.0",
@@ -936,8 +1113,9 @@ const HelpEntry help_table[] = {
      "y.backward()\n"
      "print(x.grad)"},
     {"Tensor.to", HELP_TENSOR, 0,
-     "t.to(dtype)",
-     "A copy converted to dtype (t itself when it already has it).",
+     "t.to(dtype) / t.to(\"cpu\", dtype=nil)",
+     "A copy converted to dtype (t itself when it already has it). The device \"cpu\" is "
+     "the one Ag has: t.to(\"cpu\") is t; another device is an error.",
      "print(arange(3).to(float64))"},
     {"Tensor.contiguous", HELP_TENSOR, 0,
      "t.contiguous()",
@@ -983,6 +1161,30 @@ const HelpEntry help_table[] = {
      "Divides t by other in place.",
      "let a = ones(2)\n"
      "a.div_(4)\n"
+     "print(a)"},
+    {"Tensor.cpu", HELP_TENSOR, 0,
+     "t.cpu()",
+     "t itself: Ag computes on the CPU only (PyTorch's t.cpu(); t.to(\"cpu\") too).",
+     "print(ones(2).cpu())"},
+    {"Tensor.device", HELP_TENSOR, 0,
+     "t.device",
+     "The string \"cpu\", the one device Ag computes on.",
+     "print(ones(2).device)"},
+    {"Tensor.is_cuda", HELP_TENSOR, 0,
+     "t.is_cuda",
+     "false: Ag computes on the CPU only.",
+     "print(ones(2).is_cuda)"},
+    {"Tensor.pow_", HELP_TENSOR, 0,
+     "t.pow_(exponent)",
+     "Raises t to exponent in place (what `t **= exponent` calls).",
+     "let a = full([2], 3.0)\n"
+     "a.pow_(2)\n"
+     "print(a)"},
+    {"Tensor.remainder_", HELP_TENSOR, 0,
+     "t.remainder_(other)",
+     "t % other in place, with the sign of the divisor (what `t %= other` calls).",
+     "let a = tensor([5.0, -5.0])\n"
+     "a.remainder_(3)\n"
      "print(a)"},
     {"Tensor.zero_", HELP_TENSOR, 0,
      "t.zero_()",

@@ -200,6 +200,8 @@ int main(int argc, char **argv) {
   lib_set_args(vm, o.script_argc, o.script_argv);
   install_sigint();
   int status = run(vm, &o);
+  /* files still open for writing are put in place unless the run failed */
+  lib_finish_files(vm, status != 1 && status != 130);
   fflush(stdout);
   vm_free(vm);
   return status;

@@ -44,7 +44,8 @@
   X(double, 0, 0, LF_M)                                                        \
   X(long, 0, 0, LF_M)                                                          \
   X(bool, 0, 0, LF_M)                                                          \
-  X(to, 1, 1, LF_M)                                                            \
+  X(to, 0, 2, LF_M)                                                            \
+  X(cpu, 0, 0, LF_M)                                                           \
   X(contiguous, 0, 0, LF_M)                                                    \
   X(is_contiguous, 0, 0, LF_M)                                                 \
   X(sum, 0, 2, LF_MGW)                                                         \
@@ -58,8 +59,8 @@
   X(var, 0, 3, LF_MG)                                                          \
   X(norm, 0, 3, LF_MG)                                                         \
   X(logsumexp, 0, 2, LF_MG)                                                    \
-  X(any, 0, 1, LF_MG)                                                          \
-  X(all, 0, 1, LF_MG)                                                          \
+  X(any, 0, 1, LF_M)                                                           \
+  X(all, 0, 1, LF_M)                                                           \
   X(reshape, 0, -1, LF_MG)                                                     \
   X(view, 0, -1, LF_M)                                                         \
   X(flatten, 0, 2, LF_MG)                                                      \
@@ -77,6 +78,8 @@
   X(sub_, 1, 1, LF_M)                                                          \
   X(mul_, 1, 1, LF_M)                                                          \
   X(div_, 1, 1, LF_M)                                                          \
+  X(pow_, 1, 1, LF_M)                                                          \
+  X(remainder_, 1, 1, LF_M)                                                    \
   X(zero_, 0, 0, LF_M)                                                         \
   X(fill_, 1, 1, LF_M)                                                         \
   X(copy_, 1, 1, LF_M)                                                         \
@@ -199,6 +202,9 @@ bool lib_dim(AgVM *vm, Value v, int *out); /* one dimension number */
 bool lib_dims(AgVM *vm, Value v, int *dims, int *ndims);
 bool lib_flag(AgVM *vm, Value v, bool dflt, bool *out);
 bool lib_number(AgVM *vm, Value v, const char *what, double *out);
+/* device= : UNDEF, nil, "cpu" pass; any other device throws. */
+bool lib_device(AgVM *vm, Value v);
+bool lib_is_device(Value v);
 /* dtype= : UNDEF/nil leave *out unchanged. */
 bool lib_dtype(AgVM *vm, Value v, DType *out);
 /* A shape given as numbers or as one list (or a tensor's shape). */

@@ -560,6 +560,8 @@ Value lt_add_(LT_ARGS) { return binary_in_place(vm, self, BIN_ADD, "add_", args[
 Value lt_sub_(LT_ARGS) { return binary_in_place(vm, self, BIN_SUB, "sub_", args[0], kw); }
 Value lt_mul_(LT_ARGS) { return binary_in_place(vm, self, BIN_MUL, "mul_", args[0], kw); }
 Value lt_div_(LT_ARGS) { return binary_in_place(vm, self, BIN_DIV, "div_", args[0], kw); }
+Value lt_pow_(LT_ARGS) { return binary_in_place(vm, self, BIN_POW, "pow_", args[0], kw); }
+Value lt_remainder_(LT_ARGS) { return binary_in_place(vm, self, BIN_MOD, "remainder_", args[0], kw); }
 
 Value lt_zero_(LT_ARGS) {
   lib_sync_line(vm);
@@ -729,11 +731,20 @@ Value lt_double(LT_ARGS) { return convert(vm, self, DT_FLOAT64); }
 Value lt_long(LT_ARGS) { return convert(vm, self, DT_INT64); }
 Value lt_bool(LT_ARGS) { return convert(vm, self, DT_BOOL); }
 
+/* t.to(dtype), t.to("cpu"), t.to("cpu", dtype), t.to(device=, dtype=). */
 Value lt_to(LT_ARGS) {
-  static const char *const names[] = {"dtype"};
-  Value v[1];
-  if (!lib_bind(vm, "to", argc, args, kw, names, 1, v)) return VM_EXCEPTION;
-  if (IS_STRING(v[0]) && strcmp(AS_CSTRING(v[0]), "cpu") == 0) return self; /* the one device */
-  if (!IS_DTYPE(v[0])) return vm_throw_error(vm, "to() expects a dtype, not %s", vm_type_name(v[0]));
-  return convert(vm, self, AS_DTYPE(v[0])->dtype);
+  static const char *const names[] = {"device", "dtype"};
+  Value v[2];
+  if (!lib_bind(vm, "to", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  if (IS_DTYPE(v[0]) && IS_UNDEF(v[1])) { /* to(dtype) */
+    v[1] = v[0];
+    v[0] = UNDEF_VAL;
+  }
+  if (IS_NIL(v[0]) && IS_UNDEF(v[1])) return vm_throw_error(vm, "to() expects a dtype or a device, not nil");
+  if (!lib_device(vm, v[0])) return VM_EXCEPTION;
+  if (IS_UNDEF(v[1]) || IS_NIL(v[1])) return self; /* already on the one device */
+  if (!IS_DTYPE(v[1])) return vm_throw_error(vm, "to() expects a dtype, not %s", vm_type_name(v[1]));
+  return convert(vm, self, AS_DTYPE(v[1])->dtype);
 }
+
+Value lt_cpu(LT_ARGS) { return self; }

@@ -193,6 +193,30 @@ static Value error_str(AgVM *vm, Value self, int argc, const Value *args, const 
   return OBJ_VAL(obj_string(vm, vm_exception_message(vm, self)));
 }
 
+static Value singleton_str(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
+  return OBJ_VAL(obj_string(vm, self == vm->ellipsis ? "Ellipsis" : "NotImplemented"));
+}
+
+/* The one instance of a class of its own, printed as its name. */
+static Value singleton(AgVM *vm, const char *class_name) {
+  ObjClass *k = obj_new_class(vm, obj_string(vm, class_name));
+  vm_push_root(vm, OBJ_VAL(k));
+  ObjNative *str = obj_new_native(vm, "str", singleton_str, 0, 0, false);
+  table_set(vm, &k->methods, OBJ_VAL(vm->str_string), OBJ_VAL(str));
+  Value v = OBJ_VAL(obj_new_instance(vm, k));
+  vm_pop_root(vm);
+  return v;
+}
+
+/* NotImplemented, which an operator method returns to let the other
+ * operand try (SPEC §4), and Ellipsis, the value of `...` in an index. */
+static void install_singletons(AgVM *vm) {
+  vm->not_implemented = singleton(vm, "NotImplementedType");
+  vm_define_builtin(vm, "NotImplemented", vm->not_implemented);
+  vm->ellipsis = singleton(vm, "ellipsis");
+  vm_define_builtin(vm, "Ellipsis", vm->ellipsis);
+}
+
 static ObjClass *define_class(AgVM *vm, const char *name, ObjClass *parent) {
   ObjClass *k = obj_new_class(vm, obj_string(vm, name));
   vm_define_builtin(vm, name, OBJ_VAL(k));
@@ -212,5 +236,7 @@ void vm_install_core(AgVM *vm) {
   ObjNative *str = obj_new_native(vm, "str", error_str, 0, 0, false);
   table_set(vm, &vm->error_class->methods, OBJ_VAL(vm->str_string), OBJ_VAL(str));
   vm->interrupted_class = define_class(vm, "Interrupted", vm->error_class);
+  vm->stop_iteration_class = define_class(vm, "StopIteration", vm->error_class);
+  install_singletons(vm);
   vm->zero_division_class = define_class(vm, "ZeroDivisionError", vm->error_class);
 }

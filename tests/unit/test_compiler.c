@@ -9,6 +9,7 @@
 
 #include "parser/compiler.h"
 #include "vm/debug.h"
+#include "vm/internal.h"
 #include "vm/opcodes.h"
 #include "vm/vm.h"
 
@@ -101,13 +102,17 @@ START_TEST(compound_assign_on_a_local_is_five_instructions) {
   ck_assert_int_eq(code[0], OP_GET_LOCAL);
   ck_assert_int_eq(code[1], 1);
   ck_assert_int_eq(code[2], OP_CONSTANT);
-  ck_assert_int_eq(code[5], OP_ADD);
+  ck_assert_int_eq(code[5], OP_INPLACE_ADD); /* in place where the value allows (SPEC §4) */
   ck_assert_int_eq(code[6], OP_SET_LOCAL);
   ck_assert_int_eq(code[7], 1);
   ck_assert_int_eq(code[8], OP_POP);
   ck_assert_int_eq(code[9], OP_NIL);
   ck_assert_int_eq(code[10], OP_RETURN);
   ck_assert_int_eq(f->chunk.count, 11);
+  /* and it is fused as `i = i + 1` is, for numbers */
+  vm_quicken(f);
+  ck_assert_int_eq(code[0], QOP_LOCAL_CONST_ADD);
+  ck_assert_int_eq(code[6], QOP_SET_LOCAL_POP);
 }
 END_TEST
 
@@ -287,6 +292,7 @@ static int fallthrough_effect(const uint8_t *ip) {
   case OP_SUPER_INVOKE: return -ip[3] - 1;
   case OP_LIST: return 1 - ag_read_u16(ip + 1);
   case OP_MAP: return 1 - 2 * ag_read_u16(ip + 1);
+  case OP_NEW_SET: return 1 - ag_read_u16(ip + 1);
   case OP_UNPACK: return ip[1];
   case OP_BUILD_STRING: return 1 - ip[1];
   case OP_AND: case OP_OR: return -1;
