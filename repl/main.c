@@ -13,14 +13,13 @@
 #include "parser/compiler.h"
 #include "repl/help.h"
 #include "repl/repl.h"
+#include "repl/session.h"
 #include "stdlib/builtins.h"
 #include "stdlib/lib.h"
 #include "tensor/tensor.h"
 #include "vm/buffer.h"
 #include "vm/debug.h"
 #include "vm/vm.h"
-
-#define AG_VERSION "0.1.0"
 
 typedef enum { MODE_RUN, MODE_EVAL, MODE_CHECK, MODE_DIS } RunMode;
 
@@ -124,7 +123,7 @@ static int compile_only(AgVM *vm, const Options *o) {
     fprintf(stderr, "ag: cannot open %s\n", o->file);
     return 2;
   }
-  CompileOptions opts = {o->file, false, stderr, vm->color};
+  CompileOptions opts = {o->file, false, stderr, vm->color, false};
   vm->gc_paused++;
   CompileResult r = compile_source(vm, source, &opts);
   vm->gc_paused--;

@@ -143,6 +143,7 @@ static void install_module(AgVM *vm, const char *name, const char *file) {
     lib_state(vm)->autograd_module = m;
     lib_install_autograd_module(vm, m);
   }
+  if (strcmp(name, "plot") == 0) lib_install_plot_module(vm, m);
   if (run_module(vm, m, file)) vm_define_builtin(vm, name, OBJ_VAL(m));
   vm_pop_root(vm);
 }
@@ -361,8 +362,10 @@ void lib_install(AgVM *vm) {
   vm_define_native(vm, "getfield", native_getfield, 2, 3, false);
   vm_define_native(vm, "setfield", native_setfield, 3, 3, false);
   lib_graph_install(vm);
+  lib_install_display(vm);
   /* The Ag-written modules last: they compile against every built-in above. */
   install_module(vm, "autograd", "autograd.ag");
   install_module(vm, "nn", "nn.ag");
   install_module(vm, "optim", "optim.ag");
+  install_module(vm, "plot", "plot.ag");
 }

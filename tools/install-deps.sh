@@ -9,6 +9,11 @@
 set -e
 
 PACKAGES="gcc make pkg-config libreadline-dev check libsubunit-dev libopenblas-dev libopenblas0-pthread graphviz python3"
+# The Jupyter kernel (kernel/: xeus with its JSON and ZeroMQ headers, C++),
+# plots (gnuplot; optional at run time like Graphviz) and the kernel's tests
+# (Jupyter's client, its kernel test suite, nbclient for the tutorial notebook).
+PACKAGES="$PACKAGES g++ xeus-dev nlohmann-json3-dev libzmq3-dev cppzmq-dev gnuplot-nox \
+  python3-jupyter-client python3-jupyter-kernel-test python3-nbclient python3-nbformat"
 
 missing=""
 for p in $PACKAGES; do

@@ -27,7 +27,7 @@ static Compiled compile_text(const char *src, bool repl) {
   size_t len = 0;
   c.errors = NULL;
   FILE *err = open_memstream(&c.errors, &len);
-  CompileOptions opts = {"t.ag", repl, err, false};
+  CompileOptions opts = {"t.ag", repl, err, false, false};
   c.result = compile_source(vm, src, &opts);
   fclose(err);
   return c;
@@ -244,7 +244,7 @@ START_TEST(colored_errors) {
   size_t len = 0;
   char *text = NULL;
   FILE *err = open_memstream(&text, &len);
-  CompileOptions opts = {"c.ag", false, err, true};
+  CompileOptions opts = {"c.ag", false, err, true, false};
   CompileResult r = compile_source(vm, "let = 1", &opts);
   fclose(err);
   ck_assert_int_eq(r.error_count, 1);
