@@ -44,115 +44,118 @@
 
 typedef struct GradNode GradNode;
 
-/* ---- node kinds: X(name) with PyTorch 1.13's exact names ---- */
-#define AG_NODE_KINDS(X)                                                        \
-  X(AccumulateGrad)                                                             \
-  X(AddBackward0)                                                               \
-  X(SubBackward0)                                                               \
-  X(RsubBackward1)                                                              \
-  X(MulBackward0)                                                               \
-  X(DivBackward0)                                                               \
-  X(ReciprocalBackward0)                                                        \
-  X(PowBackward0)                                                               \
-  X(PowBackward1)                                                               \
-  X(PowBackward2)                                                               \
-  X(RemainderBackward0)                                                         \
-  X(RemainderBackward1)                                                         \
-  X(MaximumBackward0)                                                           \
-  X(MinimumBackward0)                                                           \
-  X(NegBackward0)                                                               \
-  X(AbsBackward0)                                                               \
-  X(SqrtBackward0)                                                              \
-  X(ExpBackward0)                                                               \
-  X(LogBackward0)                                                               \
-  X(SinBackward0)                                                               \
-  X(CosBackward0)                                                               \
-  X(TanBackward0)                                                               \
-  X(TanhBackward0)                                                              \
-  X(SigmoidBackward0)                                                           \
-  X(ReluBackward0)                                                              \
-  X(GeluBackward0)                                                              \
-  X(ErfBackward0)                                                               \
-  X(SignBackward0)                                                              \
-  X(FloorBackward0)                                                             \
-  X(CeilBackward0)                                                              \
-  X(RoundBackward0)                                                             \
-  X(ClampBackward0)                                                             \
-  X(ClampBackward1)                                                             \
-  X(ClampMinBackward0)                                                          \
-  X(ClampMaxBackward0)                                                          \
-  X(WhereBackward0)                                                             \
-  X(MaskedFillBackward0)                                                        \
-  X(MaskedFillBackward1)                                                        \
-  X(SumBackward0)                                                               \
-  X(SumBackward1)                                                               \
-  X(MeanBackward0)                                                              \
-  X(MeanBackward1)                                                              \
-  X(ProdBackward0)                                                              \
-  X(ProdBackward1)                                                              \
-  X(MaxBackward0)                                                               \
-  X(MaxBackward1)                                                               \
-  X(MinBackward0)                                                               \
-  X(MinBackward1)                                                               \
-  X(VarBackward0)                                                               \
-  X(StdBackward0)                                                               \
-  X(NormBackward1)                                                              \
-  X(LogsumexpBackward0)                                                         \
-  X(ViewBackward0)                                                              \
-  X(AliasBackward0)                                                             \
-  X(ReshapeAliasBackward0)                                                      \
-  X(UnsafeViewBackward0)                                                        \
-  X(SqueezeBackward0)                                                           \
-  X(SqueezeBackward1)                                                           \
-  X(SqueezeBackward3)                                                           \
-  X(UnsqueezeBackward0)                                                         \
-  X(TransposeBackward0)                                                         \
-  X(TBackward0)                                                                 \
-  X(PermuteBackward0)                                                           \
-  X(ExpandBackward0)                                                            \
-  X(CatBackward0)                                                               \
-  X(StackBackward0)                                                             \
-  X(SplitBackward0)                                                             \
-  X(SplitWithSizesBackward0)                                                    \
-  X(UnbindBackward0)                                                            \
-  X(SelectBackward0)                                                            \
-  X(SliceBackward0)                                                             \
-  X(IndexBackward0)                                                             \
-  X(IndexPutBackward0)                                                          \
-  X(IndexPutImplBackward0)     /* zeros with g put at an index: indexing's backward */ \
-  X(SelectBackwardBackward0)                                                    \
-  X(SliceBackwardBackward0)                                                     \
-  X(IndexFillBackward0)        /* g with an indexed region zeroed */            \
-  X(CopySlices)                                                                 \
-  X(AsStridedBackward0)        /* a view rebuilt from its base's new history */  \
-  X(AsStridedScatterBackward0) /* zeros with g written into a view's region */   \
-  X(IndexSelectBackward0)                                                       \
-  X(EmbeddingBackward0)                                                         \
-  X(EmbeddingDenseBackward0)                                                    \
-  X(GatherBackward0)                                                            \
-  X(ScatterAddBackward0)                                                        \
-  X(MmBackward0)                                                                \
-  X(AddmmBackward0)                                                             \
-  X(BmmBackward0)                                                               \
-  X(MvBackward0)                                                                \
-  X(DotBackward0)                                                               \
-  X(SoftmaxBackward0)                                                           \
-  X(LogSoftmaxBackward0)                                                        \
-  X(MseLossBackward0)                                                           \
-  X(NllLossBackward0)                                                           \
-  X(BinaryCrossEntropyBackward0)                                                \
-  X(ToCopyBackward0)                                                            \
-  X(CloneBackward0)                                                             \
-  X(CopyBackwards)                                                              \
-  X(FillBackward0)                                                              \
-  X(ZeroBackward0)                                                              \
-  X(UniformBackward0)                                                           \
-  X(NormalBackward0)                                                            \
-  X(NotImplemented) /* an op PyTorch has no derivative for: backward fails */   \
-  X(CustomBackward) /* an Ag Function subclass: prints as <NAMEBackward> */
+/* ---- node kinds: X(name, derivative) ----
+ * name: PyTorch 1.13's exact node name; derivative: its formula in
+ * derivatives.c (the table there is generated from this list, so every kind
+ * has one), ENGINE for the two kinds the engine runs itself. */
+#define AG_NODE_KINDS(X)                                                                        \
+  X(AccumulateGrad, ENGINE)                                                                     \
+  X(AddBackward0, d_add)                                                                        \
+  X(SubBackward0, d_sub)                                                                        \
+  X(RsubBackward1, d_rsub)                                                                      \
+  X(MulBackward0, d_mul)                                                                        \
+  X(DivBackward0, d_div)                                                                        \
+  X(ReciprocalBackward0, d_reciprocal)                                                          \
+  X(PowBackward0, d_pow_scalar)                                                                 \
+  X(PowBackward1, d_pow_tensor)                                                                 \
+  X(PowBackward2, d_pow_base)                                                                   \
+  X(RemainderBackward0, d_remainder)                                                            \
+  X(RemainderBackward1, d_remainder)                                                            \
+  X(MaximumBackward0, d_maximum)                                                                \
+  X(MinimumBackward0, d_minimum)                                                                \
+  X(NegBackward0, d_neg)                                                                        \
+  X(AbsBackward0, d_abs)                                                                        \
+  X(SqrtBackward0, d_sqrt)                                                                      \
+  X(ExpBackward0, d_exp)                                                                        \
+  X(LogBackward0, d_log)                                                                        \
+  X(SinBackward0, d_sin)                                                                        \
+  X(CosBackward0, d_cos)                                                                        \
+  X(TanBackward0, d_tan)                                                                        \
+  X(TanhBackward0, d_tanh)                                                                      \
+  X(SigmoidBackward0, d_sigmoid)                                                                \
+  X(ReluBackward0, d_relu)                                                                      \
+  X(GeluBackward0, d_gelu)                                                                      \
+  X(ErfBackward0, d_normal_cdf)                                                                 \
+  X(SignBackward0, d_zero)                                                                      \
+  X(FloorBackward0, d_zero)                                                                     \
+  X(CeilBackward0, d_zero)                                                                      \
+  X(RoundBackward0, d_zero)                                                                     \
+  X(ClampBackward0, d_clamp_tensor)                                                             \
+  X(ClampBackward1, d_clamp)                                                                    \
+  X(ClampMinBackward0, d_clamp)                                                                 \
+  X(ClampMaxBackward0, d_clamp)                                                                 \
+  X(WhereBackward0, d_where)                                                                    \
+  X(MaskedFillBackward0, d_masked_fill)                                                         \
+  X(MaskedFillBackward1, d_masked_fill)                                                         \
+  X(SumBackward0, d_sum)                                                                        \
+  X(SumBackward1, d_sum)                                                                        \
+  X(MeanBackward0, d_mean)                                                                      \
+  X(MeanBackward1, d_mean)                                                                      \
+  X(ProdBackward0, d_prod)                                                                      \
+  X(ProdBackward1, d_prod)                                                                      \
+  X(MaxBackward0, d_extreme_dim)                                                                \
+  X(MaxBackward1, d_extreme_all)                                                                \
+  X(MinBackward0, d_extreme_dim)                                                                \
+  X(MinBackward1, d_extreme_all)                                                                \
+  X(VarBackward0, d_var)                                                                        \
+  X(StdBackward0, d_std)                                                                        \
+  X(NormBackward1, d_norm)                                                                      \
+  X(LogsumexpBackward0, d_logsumexp)                                                            \
+  X(ViewBackward0, d_reshape)                                                                   \
+  X(AliasBackward0, d_identity)                                                                 \
+  X(ReshapeAliasBackward0, d_reshape)                                                           \
+  X(UnsafeViewBackward0, d_reshape)                                                             \
+  X(SqueezeBackward0, d_reshape)                                                                \
+  X(SqueezeBackward1, d_reshape)                                                                \
+  X(SqueezeBackward3, d_reshape)                                                                \
+  X(UnsqueezeBackward0, d_reshape)                                                              \
+  X(TransposeBackward0, d_transpose)                                                            \
+  X(TBackward0, d_t)                                                                            \
+  X(PermuteBackward0, d_permute)                                                                \
+  X(ExpandBackward0, d_expand)                                                                  \
+  X(CatBackward0, d_cat)                                                                        \
+  X(StackBackward0, d_stack)                                                                    \
+  X(SplitBackward0, d_split)                                                                    \
+  X(SplitWithSizesBackward0, d_split)                                                           \
+  X(UnbindBackward0, d_unbind)                                                                  \
+  X(SelectBackward0, d_index)                                                                   \
+  X(SliceBackward0, d_index)                                                                    \
+  X(IndexBackward0, d_index)                                                                    \
+  X(IndexPutBackward0, d_index_put)                                                             \
+  X(IndexPutImplBackward0, d_index_again)      /* zeros with g put at an index: indexing's backward */\
+  X(SelectBackwardBackward0, d_index_again)                                                     \
+  X(SliceBackwardBackward0, d_index_again)                                                      \
+  X(IndexFillBackward0, d_index_fill)         /* g with an indexed region zeroed */             \
+  X(CopySlices, d_index_put)                                                                    \
+  X(AsStridedBackward0, d_strided_get)         /* a view rebuilt from its base's new history */ \
+  X(AsStridedScatterBackward0, d_strided_embed)  /* zeros with g written into a view's region */\
+  X(IndexSelectBackward0, d_index)                                                              \
+  X(EmbeddingBackward0, d_index)                                                                \
+  X(EmbeddingDenseBackward0, d_index_again)                                                     \
+  X(GatherBackward0, d_gather)                                                                  \
+  X(ScatterAddBackward0, d_scatter_add)                                                         \
+  X(MmBackward0, d_mm)                                                                          \
+  X(AddmmBackward0, d_addmm)                                                                    \
+  X(BmmBackward0, d_bmm)                                                                        \
+  X(MvBackward0, d_mv)                                                                          \
+  X(DotBackward0, d_dot)                                                                        \
+  X(SoftmaxBackward0, d_softmax)                                                                \
+  X(LogSoftmaxBackward0, d_log_softmax)                                                         \
+  X(MseLossBackward0, d_mse)                                                                    \
+  X(NllLossBackward0, d_nll)                                                                    \
+  X(BinaryCrossEntropyBackward0, d_bce)                                                         \
+  X(ToCopyBackward0, d_to_copy)                                                                 \
+  X(CloneBackward0, d_identity)                                                                 \
+  X(CopyBackwards, d_copy)                                                                      \
+  X(FillBackward0, d_zero)                                                                      \
+  X(ZeroBackward0, d_zero)                                                                      \
+  X(UniformBackward0, d_zero)                                                                   \
+  X(NormalBackward0, d_zero)                                                                    \
+  X(NotImplemented, d_not_implemented)  /* an op PyTorch has no derivative for: backward fails */\
+  X(CustomBackward, ENGINE)  /* an Ag Function subclass: prints as <NAMEBackward> */
 
 typedef enum {
-#define AG_NODE_ENUM(name) AG_NODE_##name,
+#define AG_NODE_ENUM(name, derivative) AG_NODE_##name,
   AG_NODE_KINDS(AG_NODE_ENUM)
 #undef AG_NODE_ENUM
   AG_NODE_COUNT

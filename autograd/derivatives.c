@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "autograd/internal.h"
+#include "autograd/op_table.h"
 
 #define SCOPE_CAP 64
 typedef struct {
@@ -133,8 +134,8 @@ static bool d_rsub(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
 
 static bool d_mul(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  if (needs[0]) give(out, 0, node_p(n)->flag ? muls(&s, G, node_p(n)->s0) : mul(&s, G, saved(&s, n, 1)));
-  if (n->nnext > 1 && needs[1]) give(out, 1, mul(&s, G, saved(&s, n, 0)));
+  if (needs[0]) give(out, 0, node_p(n)->flag ? muls(&s, G, node_p(n)->s0) : mul(&s, G, saved(&s, n, SAVED_OTHER)));
+  if (n->nnext > 1 && needs[1]) give(out, 1, mul(&s, G, saved(&s, n, SAVED_SELF)));
   return done(&s, n, out);
 }
 
@@ -146,15 +147,15 @@ static bool d_div(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
     give(out, 0, G ? keep(&s, ag_binary_scalar(BIN_DIV, G, node_p(n)->s0)) : NULL);
     return done(&s, n, out);
   }
-  Tensor *b = saved(&s, n, 1);
+  Tensor *b = saved(&s, n, SAVED_OTHER);
   if (needs[0]) give(out, 0, dv(&s, G, b));
-  if (needs[1]) give(out, 1, mul(&s, neg(&s, G), dv(&s, dv(&s, saved(&s, n, 0), b), b)));
+  if (needs[1]) give(out, 1, mul(&s, neg(&s, G), dv(&s, dv(&s, saved(&s, n, SAVED_SELF), b), b)));
   return done(&s, n, out);
 }
 
 static bool d_reciprocal(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  Tensor *r = saved(&s, n, 0);
+  Tensor *r = saved(&s, n, 0); /* the result */
   give(out, 0, neg(&s, mul(&s, G, mul(&s, r, r))));
   return done(&s, n, out);
 }
@@ -166,19 +167,19 @@ static bool d_pow_scalar(GradNode *n, Tensor *const *g, Tensor **out, const bool
   if (p == 0)
     give(out, 0, zeros_of(&s, IN, G->dtype));
   else
-    give(out, 0, mul(&s, G, muls(&s, powsc(&s, saved(&s, n, 0), p - 1), p)));
+    give(out, 0, mul(&s, G, muls(&s, powsc(&s, saved(&s, n, SAVED_SELF), p - 1), p)));
   return done(&s, n, out);
 }
 
 static bool d_pow_tensor(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  Tensor *a = saved(&s, n, 0), *b = saved(&s, n, 1), *zero = zero_like(&s, G);
+  Tensor *a = saved(&s, n, SAVED_SELF), *b = saved(&s, n, SAVED_OTHER), *zero = zero_like(&s, G);
   if (needs[0]) {
     Tensor *full = mul(&s, G, mul(&s, b, bin(&s, BIN_POW, a, adds(&s, b, -1))));
     give(out, 0, where(&s, cmps(&s, BIN_EQ, b, 0), zero, full));
   }
   if (needs[1]) {
-    Tensor *full = mul(&s, G, mul(&s, saved(&s, n, 2), un(&s, UN_LOG, a)));
+    Tensor *full = mul(&s, G, mul(&s, saved(&s, n, SAVED_RESULT), un(&s, UN_LOG, a)));
     Tensor *mask = cmp(&s, BIN_LOGICAL_AND, cmps(&s, BIN_EQ, a, 0), cmps(&s, BIN_GE, b, 0));
     give(out, 1, where(&s, mask, zero, full));
   }
@@ -188,7 +189,7 @@ static bool d_pow_tensor(GradNode *n, Tensor *const *g, Tensor **out, const bool
 /* s ** x: result * log(s). */
 static bool d_pow_base(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  give(out, 0, muls(&s, mul(&s, G, saved(&s, n, 0)), log(node_p(n)->s0)));
+  give(out, 0, muls(&s, mul(&s, G, saved(&s, n, 0)), log(node_p(n)->s0))); /* saved: the result */
   return done(&s, n, out);
 }
 
@@ -196,7 +197,7 @@ static bool d_remainder(GradNode *n, Tensor *const *g, Tensor **out, const bool 
   Scope s = {0};
   if (needs[0]) give(out, 0, G);
   if (n->nnext > 1 && needs[1]) {
-    Tensor *q = un(&s, UN_FLOOR, dv(&s, saved(&s, n, 0), saved(&s, n, 1)));
+    Tensor *q = un(&s, UN_FLOOR, dv(&s, saved(&s, n, SAVED_SELF), saved(&s, n, SAVED_OTHER)));
     give(out, 1, neg(&s, mul(&s, G, q)));
   }
   return done(&s, n, out);
@@ -213,7 +214,7 @@ static bool d_not_implemented(GradNode *n, Tensor *const *g, Tensor **out, const
 static bool d_extremum2(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs,
                         BinaryOp wins) {
   Scope s = {0};
-  Tensor *a = saved(&s, n, 0), *b = saved(&s, n, 1), *zero = zero_like(&s, G);
+  Tensor *a = saved(&s, n, SAVED_SELF), *b = saved(&s, n, SAVED_OTHER), *zero = zero_like(&s, G);
   Tensor *tie = cmp(&s, BIN_EQ, a, b), *half = muls(&s, G, 0.5);
   if (needs[0]) give(out, 0, where(&s, tie, half, where(&s, cmp(&s, wins, a, b), G, zero)));
   if (needs[1]) give(out, 1, where(&s, tie, half, where(&s, cmp(&s, wins, b, a), G, zero)));
@@ -863,109 +864,15 @@ static bool d_copy(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   return done(&s, n, out);
 }
 
-#define F(kind, fn) [AG_NODE_##kind] = fn
+/* Generated from AG_NODE_KINDS: a kind whose formula is missing or misspelt
+ * does not compile. ENGINE kinds (AccumulateGrad, CustomBackward) are run by
+ * the engine itself. */
+#define ENGINE NULL
 const AgDerivFn ag_derivatives[AG_NODE_COUNT] = {
-    F(AddBackward0, d_add),
-    F(SubBackward0, d_sub),
-    F(RsubBackward1, d_rsub),
-    F(MulBackward0, d_mul),
-    F(DivBackward0, d_div),
-    F(ReciprocalBackward0, d_reciprocal),
-    F(PowBackward0, d_pow_scalar),
-    F(PowBackward1, d_pow_tensor),
-    F(PowBackward2, d_pow_base),
-    F(RemainderBackward0, d_remainder),
-    F(RemainderBackward1, d_remainder),
-    F(MaximumBackward0, d_maximum),
-    F(MinimumBackward0, d_minimum),
-    F(NegBackward0, d_neg),
-    F(AbsBackward0, d_abs),
-    F(SqrtBackward0, d_sqrt),
-    F(ExpBackward0, d_exp),
-    F(LogBackward0, d_log),
-    F(SinBackward0, d_sin),
-    F(CosBackward0, d_cos),
-    F(TanBackward0, d_tan),
-    F(TanhBackward0, d_tanh),
-    F(SigmoidBackward0, d_sigmoid),
-    F(ReluBackward0, d_relu),
-    F(GeluBackward0, d_gelu),
-    F(ErfBackward0, d_normal_cdf),
-    F(SignBackward0, d_zero),
-    F(FloorBackward0, d_zero),
-    F(CeilBackward0, d_zero),
-    F(RoundBackward0, d_zero),
-    F(ClampBackward0, d_clamp_tensor),
-    F(ClampBackward1, d_clamp),
-    F(ClampMinBackward0, d_clamp),
-    F(ClampMaxBackward0, d_clamp),
-    F(WhereBackward0, d_where),
-    F(MaskedFillBackward0, d_masked_fill),
-    F(MaskedFillBackward1, d_masked_fill),
-    F(SumBackward0, d_sum),
-    F(SumBackward1, d_sum),
-    F(MeanBackward0, d_mean),
-    F(MeanBackward1, d_mean),
-    F(ProdBackward0, d_prod),
-    F(ProdBackward1, d_prod),
-    F(MaxBackward0, d_extreme_dim),
-    F(MaxBackward1, d_extreme_all),
-    F(MinBackward0, d_extreme_dim),
-    F(MinBackward1, d_extreme_all),
-    F(VarBackward0, d_var),
-    F(StdBackward0, d_std),
-    F(NormBackward1, d_norm),
-    F(LogsumexpBackward0, d_logsumexp),
-    F(ViewBackward0, d_reshape),
-    F(AliasBackward0, d_identity),
-    F(ReshapeAliasBackward0, d_reshape),
-    F(UnsafeViewBackward0, d_reshape),
-    F(SqueezeBackward0, d_reshape),
-    F(SqueezeBackward1, d_reshape),
-    F(SqueezeBackward3, d_reshape),
-    F(UnsqueezeBackward0, d_reshape),
-    F(TransposeBackward0, d_transpose),
-    F(TBackward0, d_t),
-    F(PermuteBackward0, d_permute),
-    F(ExpandBackward0, d_expand),
-    F(CatBackward0, d_cat),
-    F(StackBackward0, d_stack),
-    F(SplitBackward0, d_split),
-    F(SplitWithSizesBackward0, d_split),
-    F(UnbindBackward0, d_unbind),
-    F(SelectBackward0, d_index),
-    F(SliceBackward0, d_index),
-    F(IndexBackward0, d_index),
-    F(IndexSelectBackward0, d_index),
-    F(EmbeddingBackward0, d_index),
-    F(EmbeddingDenseBackward0, d_index_again),
-    F(IndexPutBackward0, d_index_put),
-    F(CopySlices, d_index_put),
-    F(IndexPutImplBackward0, d_index_again),
-    F(SelectBackwardBackward0, d_index_again),
-    F(SliceBackwardBackward0, d_index_again),
-    F(IndexFillBackward0, d_index_fill),
-    F(AsStridedBackward0, d_strided_get),
-    F(AsStridedScatterBackward0, d_strided_embed),
-    F(GatherBackward0, d_gather),
-    F(ScatterAddBackward0, d_scatter_add),
-    F(MmBackward0, d_mm),
-    F(AddmmBackward0, d_addmm),
-    F(BmmBackward0, d_bmm),
-    F(MvBackward0, d_mv),
-    F(DotBackward0, d_dot),
-    F(SoftmaxBackward0, d_softmax),
-    F(LogSoftmaxBackward0, d_log_softmax),
-    F(MseLossBackward0, d_mse),
-    F(NllLossBackward0, d_nll),
-    F(BinaryCrossEntropyBackward0, d_bce),
-    F(ToCopyBackward0, d_to_copy),
-    F(CloneBackward0, d_identity),
-    F(CopyBackwards, d_copy),
-    F(FillBackward0, d_zero),
-    F(ZeroBackward0, d_zero),
-    F(UniformBackward0, d_zero),
-    F(NormalBackward0, d_zero),
-    F(NotImplemented, d_not_implemented),
-    /* AccumulateGrad and CustomBackward are run by the engine itself. */
+#define AG_NODE_DERIVATIVE(name, derivative) [AG_NODE_##name] = derivative,
+    AG_NODE_KINDS(AG_NODE_DERIVATIVE)
+#undef AG_NODE_DERIVATIVE
 };
+#undef ENGINE
+_Static_assert(sizeof ag_derivatives / sizeof ag_derivatives[0] == AG_NODE_COUNT,
+               "one derivative per node kind");

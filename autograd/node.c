@@ -6,7 +6,7 @@
 #include "autograd/internal.h"
 
 static const char *const kind_names[AG_NODE_COUNT] = {
-#define AG_NODE_NAME(name) #name,
+#define AG_NODE_NAME(name, derivative) #name,
     AG_NODE_KINDS(AG_NODE_NAME)
 #undef AG_NODE_NAME
 };

@@ -5,11 +5,13 @@
  * its inputs (edges), what its formula in derivatives.c needs (saved values
  * and params), and makes the result that node's output.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "autograd/internal.h"
+#include "autograd/op_table.h"
 
 /* ---- recording helpers (shared with ops_shape.c and inplace.c) ---- */
 
@@ -81,111 +83,120 @@ void params_set_dims(AgParams *p, const int *dims, int ndims, int ndim) {
 
 static Tensor *ag_scalar_binary_reciprocal(Tensor *a);
 
-static const AgNodeKind unary_kind[UN_COUNT] = {
-    [UN_NEG] = AG_NODE_NegBackward0,           [UN_ABS] = AG_NODE_AbsBackward0,
-    [UN_SQRT] = AG_NODE_SqrtBackward0,         [UN_EXP] = AG_NODE_ExpBackward0,
-    [UN_LOG] = AG_NODE_LogBackward0,           [UN_SIN] = AG_NODE_SinBackward0,
-    [UN_COS] = AG_NODE_CosBackward0,           [UN_TAN] = AG_NODE_TanBackward0,
-    [UN_TANH] = AG_NODE_TanhBackward0,         [UN_SIGMOID] = AG_NODE_SigmoidBackward0,
-    [UN_RELU] = AG_NODE_ReluBackward0,         [UN_GELU] = AG_NODE_GeluBackward0,
-    [UN_SIGN] = AG_NODE_SignBackward0,         [UN_FLOOR] = AG_NODE_FloorBackward0,
-    [UN_CEIL] = AG_NODE_CeilBackward0,         [UN_ROUND] = AG_NODE_RoundBackward0,
-    [UN_LOGICAL_NOT] = AG_NODE_AccumulateGrad, /* bool result: never recorded */
-};
+/* The recording rules of autograd/op_table.h, expanded once per op family. */
+#define AG_NODE_NONE AG_NODE_COUNT /* never recorded */
+typedef enum { SAVES_NOTHING, SAVES_SELF, SAVES_RESULT, SAVES_NUMBER } Saves;
+typedef enum { NEVER, ALWAYS, IF_SELF, IF_OTHER } SaveWhen;
+typedef enum { WRAPPED, ARGUMENT, TENSOR } NumberForm;
 
-/* What each unary formula needs: its input ("self") or its output ("result"). */
-static bool unary_saves_result(UnaryOp op) {
-  return op == UN_SQRT || op == UN_EXP || op == UN_TAN || op == UN_TANH || op == UN_SIGMOID ||
-         op == UN_RELU;
-}
-static bool unary_saves_self(UnaryOp op) {
-  return op == UN_ABS || op == UN_LOG || op == UN_SIN || op == UN_COS || op == UN_GELU;
-}
+typedef struct {
+  AgNodeKind kind;
+  Saves saves;
+} UnaryRule;
+
+static const UnaryRule unary_rules[] = {
+#define X(op, node, saves) [UN_##op] = {AG_NODE_##node, SAVES_##saves},
+    AG_UNARY_OPS(X)
+#undef X
+};
+static_assert(sizeof unary_rules / sizeof unary_rules[0] == UN_COUNT,
+              "AG_UNARY_OPS needs one row per TENSOR_UNARY_OPS op");
+/* rows in the enum's order: a missing or misplaced row fails here */
+enum {
+#define X(op, node, saves) UNARY_ROW_##op,
+  AG_UNARY_OPS(X)
+#undef X
+};
+#define X(op, node, saves) static_assert((int)UNARY_ROW_##op == (int)UN_##op, "AG_UNARY_OPS order: " #op);
+AG_UNARY_OPS(X)
+#undef X
+
+typedef struct {
+  AgNodeKind kind, number_kind;
+  /* by which inputs have an edge (bit 0 self, bit 1 other): bit k set when
+   * slot k (SAVED_SELF, SAVED_OTHER, SAVED_RESULT) is saved */
+  uint8_t slots[4];
+  int nsaved; /* slots up to the last one ever saved */
+  const char *other_name;
+  NumberForm number_form;
+  Saves number_saves;
+} BinaryRule;
+
+#define NSAVED(self, other, result) ((result) != NEVER ? 3 : (self) != NEVER || (other) != NEVER ? 2 : 0)
+#define SAVED_IF(when, edges)                                                                    \
+  ((when) == ALWAYS || ((when) == IF_SELF && ((edges) & 1)) || ((when) == IF_OTHER && ((edges) & 2)))
+#define SLOTS(edges, self, other, result)                                                        \
+  (SAVED_IF(self, edges) | SAVED_IF(other, edges) << 1 | SAVED_IF(result, edges) << 2)
+#define X(op, node, self, other, result, name)                                                   \
+  [BIN_##op].kind = AG_NODE_##node,                                                              \
+  [BIN_##op].slots = {SLOTS(0, self, other, result), SLOTS(1, self, other, result),              \
+                      SLOTS(2, self, other, result), SLOTS(3, self, other, result)},             \
+  [BIN_##op].nsaved = NSAVED(self, other, result), [BIN_##op].other_name = name,
+#define NUMBER(op, node, form, saves)                                                            \
+  [BIN_##op].number_kind = AG_NODE_##node, [BIN_##op].number_form = form,                        \
+  [BIN_##op].number_saves = SAVES_##saves,
+static const BinaryRule binary_rules[BIN_COUNT] = {AG_BINARY_OPS(X, NUMBER)};
+#undef X
+#undef NUMBER
+#undef NSAVED
+#undef SLOTS
+#undef SAVED_IF
+#define NOTHING_(...)
+enum {
+#define X(op, ...) BINARY_ROW_##op,
+  AG_BINARY_OPS(X, NOTHING_)
+#undef X
+  BINARY_ROWS
+};
+static_assert((int)BINARY_ROWS == (int)BIN_COUNT, "AG_BINARY_OPS needs one row per TENSOR_BINARY_OPS op");
+#define X(op, ...) static_assert((int)BINARY_ROW_##op == (int)BIN_##op, "AG_BINARY_OPS order: " #op);
+AG_BINARY_OPS(X, NOTHING_)
+#undef X
+#undef NOTHING_
 
 Tensor *ag_unary(UnaryOp op, Tensor *a) {
   Tensor *out = tensor_unary(op, a);
-  if (!ag_record_wanted(&a, 1, out)) return out;
-  bool saves = unary_saves_result(op) || unary_saves_self(op);
-  GradNode *n = ag_record_node(unary_kind[op], &a, 1, saves ? 1 : 0, 1);
-  if (n && unary_saves_self(op)) node_save(n, 0, "self", a, false);
-  if (n && unary_saves_result(op)) node_save(n, 0, "result", out, true);
+  const UnaryRule *r = &unary_rules[op];
+  if (r->kind == AG_NODE_NONE || !ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node(r->kind, &a, 1, r->saves != SAVES_NOTHING, 1);
+  if (n && r->saves == SAVES_SELF) node_save(n, 0, "self", a, false);
+  if (n && r->saves == SAVES_RESULT) node_save(n, 0, "result", out, true);
   return ag_record_finish(n, out);
-}
-
-static const AgNodeKind binary_kind[BIN_COUNT] = {
-    [BIN_ADD] = AG_NODE_AddBackward0,         [BIN_SUB] = AG_NODE_SubBackward0,
-    [BIN_MUL] = AG_NODE_MulBackward0,         [BIN_DIV] = AG_NODE_DivBackward0,
-    [BIN_POW] = AG_NODE_PowBackward1,         [BIN_MOD] = AG_NODE_RemainderBackward1,
-    [BIN_MAXIMUM] = AG_NODE_MaximumBackward0, [BIN_MINIMUM] = AG_NODE_MinimumBackward0,
-};
-
-static bool binary_differentiable(BinaryOp op) {
-  return op == BIN_ADD || op == BIN_SUB || op == BIN_MUL || op == BIN_DIV || op == BIN_POW ||
-         op == BIN_MOD || op == BIN_MAXIMUM || op == BIN_MINIMUM;
-}
-
-/* Saves what the formula of a op b needs: saved[0] self, [1] other, [2] result
- * (ag_binary sizes the node for what its op saves). */
-static void binary_save(GradNode *n, BinaryOp op, Tensor *a, Tensor *b, Tensor *out) {
-  bool need_a = n->next[0].node != NULL, need_b = n->next[1].node != NULL;
-  switch (op) {
-  case BIN_MUL:
-    if (need_b) node_save(n, 0, "self", a, false);
-    if (need_a) node_save(n, 1, "other", b, false);
-    break;
-  case BIN_DIV:
-    if (need_b) node_save(n, 0, "self", a, false);
-    node_save(n, 1, "other", b, false);
-    break;
-  case BIN_POW:
-    node_save(n, 0, "self", a, false);
-    node_save(n, 1, "exponent", b, false);
-    if (need_b) node_save(n, 2, "result", out, true);
-    break;
-  case BIN_MOD:
-  case BIN_MAXIMUM:
-  case BIN_MINIMUM:
-    node_save(n, 0, "self", a, false);
-    node_save(n, 1, "other", b, false);
-    break;
-  default:
-    break;
-  }
 }
 
 Tensor *ag_binary(BinaryOp op, Tensor *a, Tensor *b) {
   Tensor *out = tensor_binary(op, a, b);
   Tensor *ins[2] = {a, b};
-  if (!binary_differentiable(op) || !ag_record_wanted(ins, 2, out)) return out;
-  int nsaved = op == BIN_POW ? 3 : op == BIN_ADD || op == BIN_SUB ? 0 : 2;
-  GradNode *n = ag_record_node(binary_kind[op], ins, 2, nsaved, 1);
-  if (n) binary_save(n, op, a, b, out);
+  const BinaryRule *r = &binary_rules[op];
+  if (r->kind == AG_NODE_NONE || !ag_record_wanted(ins, 2, out)) return out;
+  GradNode *n = ag_record_node(r->kind, ins, 2, r->nsaved, 1);
+  if (n && r->nsaved) { /* what the rule says the formula will read */
+    unsigned slots = r->slots[(n->next[0].node != NULL) | (n->next[1].node != NULL) << 1];
+    if (slots & 1u << SAVED_SELF) node_save(n, SAVED_SELF, "self", a, false);
+    if (slots & 1u << SAVED_OTHER) node_save(n, SAVED_OTHER, r->other_name, b, false);
+    if (slots & 1u << SAVED_RESULT) node_save(n, SAVED_RESULT, "result", out, true);
+  }
   return ag_record_finish(n, out);
 }
 
-/* a op s: the scalar is an input without an edge ([nil, 0]) where PyTorch
- * wraps it as a tensor (add, sub, mul, div); pow and remainder take it as a
- * plain Scalar argument (no entry at all). */
+/* a op s, recorded as the rule's number form says. */
 Tensor *ag_binary_scalar(BinaryOp op, Tensor *a, double s) {
-  if (op == BIN_MAXIMUM || op == BIN_MINIMUM) {
+  const BinaryRule *r = &binary_rules[op];
+  if (r->number_form == TENSOR) {
     Tensor *st = tensor_scalar(a->dtype, s);
     Tensor *out = st ? ag_binary(op, a, st) : NULL;
     tensor_release(st);
     return out;
   }
   Tensor *out = tensor_binary_scalar(op, a, s);
-  if (!binary_differentiable(op) || !ag_record_wanted(&a, 1, out)) return out;
-  bool wrapped = op == BIN_ADD || op == BIN_SUB || op == BIN_MUL || op == BIN_DIV;
-  AgNodeKind kind = op == BIN_POW   ? AG_NODE_PowBackward0
-                    : op == BIN_MOD ? AG_NODE_RemainderBackward0
-                                    : binary_kind[op];
+  if (r->number_kind == AG_NODE_NONE || !ag_record_wanted(&a, 1, out)) return out;
   Tensor *ins[2] = {a, NULL};
-  GradNode *n = ag_record_node_params(kind, ins, wrapped ? 2 : 1, 1, 1);
+  GradNode *n = ag_record_node_params(r->number_kind, ins, r->number_form == WRAPPED ? 2 : 1, 1, 1);
   if (n) {
     node_params(n)->s0 = s;
     node_params(n)->flag = true; /* the other operand is the scalar s0 */
-    if (op == BIN_POW) node_save(n, 0, "self", a, false);
-    n->has_saved = op == BIN_MUL || op == BIN_DIV || op == BIN_POW;
+    if (r->number_saves == SAVES_SELF) node_save(n, 0, "self", a, false);
+    n->has_saved = r->number_saves != SAVES_NOTHING;
   }
   return ag_record_finish(n, out);
 }

@@ -35,7 +35,8 @@ static void state_mark(AgVM *vm, void *state) {
   Obj *objs[] = {(Obj *)st->function_class,  (Obj *)st->ctx_class,     (Obj *)st->handle_class,
                  (Obj *)st->autograd_module, (Obj *)st->s_forward,     (Obj *)st->s_backward,
                  (Obj *)st->s_saved_tensors, (Obj *)st->s_needs_input_grad, (Obj *)st->s_mode,
-                 (Obj *)st->s_prev,          (Obj *)st->s_tensor,      (Obj *)st->s_id};
+                 (Obj *)st->s_prev,          (Obj *)st->s_tensor,      (Obj *)st->s_id,
+                 (Obj *)st->generator_class, (Obj *)st->default_generator, (Obj *)st->s_state};
   for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) vm_mark_object(vm, objs[i]);
   for (int i = 0; i < 4; i++) vm_mark_object(vm, (Obj *)st->context_classes[i]);
 }
@@ -76,7 +77,6 @@ static void state_new(AgVM *vm) {
   table_init(&st->node_names);
   ag_set_caches_enabled(true); /* after an earlier VM's teardown */
   tensor_set_caches_enabled(true);
-  rng_seed(&st->rng, 0x5eed); /* a fixed default, as reproducible runs are the norm */
   vm->lib_state = st;
   vm->lib_state_free = state_free;
   vm->lib_state_mark = state_mark;
@@ -136,7 +136,10 @@ static ObjModule *new_module(AgVM *vm, const char *name) {
   return m;
 }
 
-static void install_module(AgVM *vm, const char *name, const char *file) {
+/* Runs stdlib/FILE as the built-in module NAME. A submodule (nn.init), when
+ * given, is defined in it under `sub_name` first, so its code can use it. */
+static ObjModule *install_module(AgVM *vm, const char *name, const char *file,
+                                 ObjModule *sub, const char *sub_name) {
   ObjModule *m = new_module(vm, name);
   vm_push_root(vm, OBJ_VAL(m));
   if (strcmp(name, "autograd") == 0) {
@@ -144,8 +147,11 @@ static void install_module(AgVM *vm, const char *name, const char *file) {
     lib_install_autograd_module(vm, m);
   }
   if (strcmp(name, "plot") == 0) lib_install_plot_module(vm, m);
-  if (run_module(vm, m, file)) vm_define_builtin(vm, name, OBJ_VAL(m));
+  if (sub != NULL) lib_module_define(vm, m, sub_name, OBJ_VAL(sub));
+  bool ok = run_module(vm, m, file);
+  if (ok && strchr(name, '.') == NULL) vm_define_builtin(vm, name, OBJ_VAL(m));
   vm_pop_root(vm);
+  return ok ? m : NULL;
 }
 
 /* ---- source() ---- */
@@ -352,6 +358,7 @@ void lib_install(AgVM *vm) {
   tune_malloc();
   state_new(vm);
   lib_install_tensor(vm);
+  lib_install_random(vm);
   lib_install_create(vm);
   lib_install_nnfunc(vm);
   lib_install_io(vm);
@@ -364,8 +371,11 @@ void lib_install(AgVM *vm) {
   lib_graph_install(vm);
   lib_install_display(vm);
   /* The Ag-written modules last: they compile against every built-in above. */
-  install_module(vm, "autograd", "autograd.ag");
-  install_module(vm, "nn", "nn.ag");
-  install_module(vm, "optim", "optim.ag");
-  install_module(vm, "plot", "plot.ag");
+  install_module(vm, "autograd", "autograd.ag", NULL, NULL);
+  ObjModule *init = install_module(vm, "nn.init", "init.ag", NULL, NULL);
+  vm_push_root(vm, OBJ_VAL(init));
+  install_module(vm, "nn", "nn.ag", init, "init");
+  vm_pop_root(vm);
+  install_module(vm, "optim", "optim.ag", NULL, NULL);
+  install_module(vm, "plot", "plot.ag", NULL, NULL);
 }

@@ -16,6 +16,7 @@
 #include "tensor/ops.h"
 #include "tensor/random.h"
 #include "vm/memory.h"
+#include "vm/opcodes.h"
 #include "vm/vm.h"
 
 /* Flags: M method, G global, W global that wraps the VM's built-in. */
@@ -80,8 +81,13 @@
   X(fill_, 1, 1, LF_M)                                                         \
   X(copy_, 1, 1, LF_M)                                                         \
   X(clamp_, 0, 2, LF_M)                                                        \
-  X(normal_, 0, 2, LF_M)                                                       \
-  X(uniform_, 0, 2, LF_M)                                                      \
+  X(normal_, 0, 3, LF_M)                                                       \
+  X(uniform_, 0, 3, LF_M)                                                      \
+  X(exponential_, 0, 2, LF_M)                                                  \
+  X(bernoulli_, 0, 2, LF_M)                                                    \
+  X(erfinv_, 0, 0, LF_M)                                                       \
+  X(bernoulli, 0, 2, LF_MG)                                                    \
+  X(multinomial, 1, 3, LF_MG)                                                  \
   X(index_select, 2, 2, LF_MG)                                                 \
   X(gather, 2, 2, LF_MG)                                                       \
   X(abs, 0, 0, LF_MGW)                                                         \
@@ -143,7 +149,9 @@ LIB_TENSOR_FNS(LIB_FN_DECL)
 
 /* Per-VM state (vm->lib_state). */
 typedef struct LibState {
-  TensorRng rng;
+  ObjClass *generator_class;     /* Generator */
+  ObjInstance *default_generator; /* what manual_seed seeds */
+  ObjString *s_state;            /* a Generator's field holding its TensorRng */
   Table tensor_names;   /* interned name -> NUMBER(id): attributes and methods of tensors */
   Table node_names;     /* likewise for graph nodes */
   ObjNative *methods[LT_COUNT]; /* natives with method arity, for bound methods */
@@ -155,6 +163,8 @@ typedef struct LibState {
   ObjModule *autograd_module;
   ObjString *s_forward, *s_backward, *s_saved_tensors, *s_needs_input_grad;
   ObjString *s_mode, *s_prev, *s_tensor, *s_id;
+  /* per VM opcode: the tensor op of that operator (tensor_binary_symbols), or -1 */
+  int8_t binary_of_opcode[OP_COUNT];
   bool warned_nonleaf_grad;
   bool warned_create_graph_cycle;
 } LibState;
@@ -214,6 +224,10 @@ void lib_install_tensor(AgVM *vm);
 void lib_install_create(AgVM *vm);
 void lib_install_nnfunc(AgVM *vm);
 void lib_install_io(AgVM *vm);
+void lib_install_random(AgVM *vm);
+/* The state of generator= (the default generator when UNDEF or nil); NULL
+ * after throwing when it is not a Generator. */
+TensorRng *lib_rng(AgVM *vm, Value generator, const char *fname);
 void lib_install_autograd(AgVM *vm);
 /* lib_display.c: display(), show_graph() and the plot module's renderer. */
 void lib_install_display(AgVM *vm);

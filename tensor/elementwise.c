@@ -16,12 +16,17 @@
 #include <string.h>
 
 const char *const tensor_unary_names[UN_COUNT] = {
-#define X(e, n) n,
+#define X(e, n, ...) n,
     TENSOR_UNARY_OPS(X)
 #undef X
 };
 const char *const tensor_binary_names[BIN_COUNT] = {
-#define X(e, n) n,
+#define X(e, n, ...) n,
+    TENSOR_BINARY_OPS(X)
+#undef X
+};
+const char *const tensor_binary_symbols[BIN_COUNT] = {
+#define X(e, n, symbol, ...) symbol,
     TENSOR_BINARY_OPS(X)
 #undef X
 };
@@ -238,14 +243,11 @@ DEFINE_BIN_BOOL_OUT(lor, (x != 0) | (y != 0))
 
 #define ALL4(op) {op##_b, op##_i, op##_f, op##_d}
 #define NUM3(op) {NULL, op##_i, op##_f, op##_d}
+#define FLOAT2(op) {NULL, NULL, op##_f, op##_d}
 static const IterInner binary_kernels[BIN_COUNT][DT_COUNT] = {
-    [BIN_ADD] = ALL4(add),        [BIN_SUB] = NUM3(sub), [BIN_MUL] = ALL4(mul),
-    [BIN_DIV] = {NULL, NULL, div_f, div_d},
-    [BIN_POW] = NUM3(pow),        [BIN_MOD] = NUM3(mod), [BIN_MAXIMUM] = ALL4(max),
-    [BIN_MINIMUM] = ALL4(min),    [BIN_EQ] = ALL4(eq),   [BIN_NE] = ALL4(ne),
-    [BIN_LT] = ALL4(lt),          [BIN_LE] = ALL4(le),   [BIN_GT] = ALL4(gt),
-    [BIN_GE] = ALL4(ge),          [BIN_LOGICAL_AND] = ALL4(land),
-    [BIN_LOGICAL_OR] = ALL4(lor),
+#define X(e, n, symbol, kernels) [BIN_##e] = kernels,
+    TENSOR_BINARY_OPS(X)
+#undef X
 };
 
 /* Integer remainder by zero is an error in PyTorch (floats give nan). */
@@ -498,7 +500,7 @@ DEFINE_UN_FLOAT(abs, fabsf(x), fabs(x))
 DEFINE_UN(abs_i, int64_t, int64_t, x < 0 ? WRAP(-, 0, x) : x)
 DEFINE_UN_FLOAT(sqrt, sqrtf(x), sqrt(x))
 /* exp, log, sin, cos, tan, tanh, sigmoid and gelu: PyTorch's own (SLEEF's,
- * oneDNN's) values, run by run as ATen's loops compute them, see vecmath.c */
+ * oneDNN's) values, run by run as ATen's loops compute them, see transcend.c */
 #define DEFINE_UN_ATEN(op, UOP)                                                              \
   static void op##_f(int64_t n, char *const *p, const int64_t *s, const void *ctx) {        \
     (void)ctx;                                                                               \
@@ -542,19 +544,13 @@ DEFINE_UN(lnot_i, int64_t, uint8_t, x == 0)
 DEFINE_UN(lnot_f, float, uint8_t, x == 0)
 DEFINE_UN(lnot_d, double, uint8_t, x == 0)
 
-#define FLOAT2(op) {NULL, NULL, op##_f, op##_d}
+#define KERNELS(b, i, f, d) {b, i, f, d}
 #define INT_FLOAT(op) {NULL, op##_i, op##_f, op##_d}
 #define SAME_FOR_INT(op) {copy_b, copy_i, op##_f, op##_d}
 static const IterInner unary_kernels[UN_COUNT][DT_COUNT] = {
-    [UN_NEG] = INT_FLOAT(neg),     [UN_ABS] = {copy_b, abs_i, abs_f, abs_d},
-    [UN_SQRT] = FLOAT2(sqrt),      [UN_EXP] = FLOAT2(exp),
-    [UN_LOG] = FLOAT2(log),        [UN_SIN] = FLOAT2(sin),
-    [UN_COS] = FLOAT2(cos),        [UN_TAN] = FLOAT2(tan),
-    [UN_TANH] = FLOAT2(tanh),      [UN_SIGMOID] = FLOAT2(sigmoid),
-    [UN_RELU] = {copy_b, relu_i, relu_f, relu_d},
-    [UN_GELU] = FLOAT2(gelu),      [UN_SIGN] = {copy_b, sign_i, sign_f, sign_d},
-    [UN_FLOOR] = SAME_FOR_INT(floor), [UN_CEIL] = SAME_FOR_INT(ceil),
-    [UN_ROUND] = SAME_FOR_INT(round), [UN_LOGICAL_NOT] = ALL4(lnot),
+#define X(e, n, kernels) [UN_##e] = kernels,
+    TENSOR_UNARY_OPS(X)
+#undef X
 };
 
 /* The dtype a unary op computes in: floating functions turn integers into float32. */

@@ -15,57 +15,60 @@
 
 #include "tensor.h"
 
-/* Unary elementwise ops: X(enum suffix, name). Integer inputs to the float
- * functions (exp, log, ...) give float32, as in PyTorch. */
-#define TENSOR_UNARY_OPS(X)                                                    \
-  X(NEG, "neg")                                                                \
-  X(ABS, "abs")                                                                \
-  X(SQRT, "sqrt")                                                              \
-  X(EXP, "exp")                                                                \
-  X(LOG, "log")                                                                \
-  X(SIN, "sin")                                                                \
-  X(COS, "cos")                                                                \
-  X(TAN, "tan")                                                                \
-  X(TANH, "tanh")                                                              \
-  X(SIGMOID, "sigmoid")                                                        \
-  X(RELU, "relu")                                                              \
-  X(GELU, "gelu")                                                              \
-  X(SIGN, "sign")                                                              \
-  X(FLOOR, "floor")                                                            \
-  X(CEIL, "ceil")                                                              \
-  X(ROUND, "round")                                                            \
-  X(LOGICAL_NOT, "logical_not")
+/* Unary elementwise ops: X(enum suffix, name, kernels) where kernels gives
+ * the loop per dtype (bool, int64, float32, float64; elementwise.c defines
+ * them). Integer inputs to the float functions (exp, log, ...) give float32,
+ * as in PyTorch. How autograd records each op: autograd/op_table.h. */
+#define TENSOR_UNARY_OPS(X)                                                                      \
+  X(NEG, "neg", INT_FLOAT(neg))                                                                  \
+  X(ABS, "abs", KERNELS(copy_b, abs_i, abs_f, abs_d))                                            \
+  X(SQRT, "sqrt", FLOAT2(sqrt))                                                                  \
+  X(EXP, "exp", FLOAT2(exp))                                                                     \
+  X(LOG, "log", FLOAT2(log))                                                                     \
+  X(SIN, "sin", FLOAT2(sin))                                                                     \
+  X(COS, "cos", FLOAT2(cos))                                                                     \
+  X(TAN, "tan", FLOAT2(tan))                                                                     \
+  X(TANH, "tanh", FLOAT2(tanh))                                                                  \
+  X(SIGMOID, "sigmoid", FLOAT2(sigmoid))                                                         \
+  X(RELU, "relu", KERNELS(copy_b, relu_i, relu_f, relu_d))                                       \
+  X(GELU, "gelu", FLOAT2(gelu))                                                                  \
+  X(SIGN, "sign", KERNELS(copy_b, sign_i, sign_f, sign_d))                                       \
+  X(FLOOR, "floor", SAME_FOR_INT(floor))                                                         \
+  X(CEIL, "ceil", SAME_FOR_INT(ceil))                                                            \
+  X(ROUND, "round", SAME_FOR_INT(round))                                                         \
+  X(LOGICAL_NOT, "logical_not", ALL4(lnot))
 
 typedef enum {
-#define X(e, n) UN_##e,
+#define X(e, ...) UN_##e,
   TENSOR_UNARY_OPS(X)
 #undef X
   UN_COUNT
 } UnaryOp;
 
-/* Binary elementwise ops, broadcasting. Comparisons give bool tensors. DIV on
- * integer tensors gives float32 (true division). MOD takes the sign of the
- * divisor (Python/PyTorch remainder). */
-#define TENSOR_BINARY_OPS(X)                                                   \
-  X(ADD, "add")                                                                \
-  X(SUB, "sub")                                                                \
-  X(MUL, "mul")                                                                \
-  X(DIV, "div")                                                                \
-  X(POW, "pow")                                                                \
-  X(MOD, "remainder")                                                          \
-  X(MAXIMUM, "maximum")                                                        \
-  X(MINIMUM, "minimum")                                                        \
-  X(EQ, "eq")                                                                  \
-  X(NE, "ne")                                                                  \
-  X(LT, "lt")                                                                  \
-  X(LE, "le")                                                                  \
-  X(GT, "gt")                                                                  \
-  X(GE, "ge")                                                                  \
-  X(LOGICAL_AND, "logical_and")                                                \
-  X(LOGICAL_OR, "logical_or")
+/* Binary elementwise ops, broadcasting: X(enum suffix, name, the script's
+ * operator or NULL, kernels). Comparisons give bool tensors. DIV on integer
+ * tensors gives float32 (true division). MOD takes the sign of the divisor
+ * (Python/PyTorch remainder). */
+#define TENSOR_BINARY_OPS(X)                                                                     \
+  X(ADD, "add", "+", ALL4(add))                                                                  \
+  X(SUB, "sub", "-", NUM3(sub))                                                                  \
+  X(MUL, "mul", "*", ALL4(mul))                                                                  \
+  X(DIV, "div", "/", FLOAT2(div))                                                                \
+  X(POW, "pow", "**", NUM3(pow))                                                                 \
+  X(MOD, "remainder", "%", NUM3(mod))                                                            \
+  X(MAXIMUM, "maximum", NULL, ALL4(max))                                                         \
+  X(MINIMUM, "minimum", NULL, ALL4(min))                                                         \
+  X(EQ, "eq", "==", ALL4(eq))                                                                    \
+  X(NE, "ne", "!=", ALL4(ne))                                                                    \
+  X(LT, "lt", "<", ALL4(lt))                                                                     \
+  X(LE, "le", "<=", ALL4(le))                                                                    \
+  X(GT, "gt", ">", ALL4(gt))                                                                     \
+  X(GE, "ge", ">=", ALL4(ge))                                                                    \
+  X(LOGICAL_AND, "logical_and", NULL, ALL4(land))                                                \
+  X(LOGICAL_OR, "logical_or", NULL, ALL4(lor))
 
 typedef enum {
-#define X(e, n) BIN_##e,
+#define X(e, ...) BIN_##e,
   TENSOR_BINARY_OPS(X)
 #undef X
   BIN_COUNT
@@ -73,6 +76,8 @@ typedef enum {
 
 extern const char *const tensor_unary_names[UN_COUNT];
 extern const char *const tensor_binary_names[BIN_COUNT];
+/* The operator of the script that means each op ("+" for BIN_ADD), or NULL. */
+extern const char *const tensor_binary_symbols[BIN_COUNT];
 
 /* ---- dtype rules ---- */
 /* PyTorch's result_type of two tensors: a 0-d operand only raises the dtype of
@@ -194,6 +199,9 @@ Tensor *tensor_bmm(const Tensor *a, const Tensor *b);
 Tensor *tensor_mv(const Tensor *a, const Tensor *v);
 Tensor *tensor_dot(const Tensor *a, const Tensor *b);
 Tensor *tensor_outer(const Tensor *a, const Tensor *b);
+/* Reduced QR of a 2-D float matrix with rows >= columns (tensor/qr.c):
+ * LAPACK's geqrf and orgqr, as torch.linalg.qr; false with the error set. */
+bool tensor_qr(const Tensor *a, Tensor **q, Tensor **r);
 
 /* ---- neural-network functions (forward values) ---- */
 Tensor *tensor_softmax(const Tensor *a, int dim);
