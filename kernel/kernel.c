@@ -218,6 +218,9 @@ AgKernel *agk_new(const AgKernelOutput *out) {
   sigaddset(&set, SIGINT);
   pthread_sigmask(SIG_BLOCK, &set, NULL); /* before any thread starts: all inherit it */
   signal(SIGPIPE, SIG_IGN);
+  /* Jupyter gives the kernel a pipe nobody writes to as stdin: input() would
+   * wait for ever, past any interrupt. It reads end of input (nil) instead. */
+  if (freopen("/dev/null", "r", stdin) == NULL) clearerr(stdin);
   k->vm = vm_new();
   lib_install_builtins(k->vm);
   lib_install(k->vm);

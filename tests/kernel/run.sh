@@ -29,6 +29,18 @@ make --no-print-directory MODE="$MODE" install PREFIX="$TMP/prefix" DESTDIR= >"$
   cat "$TMP/install.log"; echo "FAIL make install"; exit 1; }
 [ -f "$TMP/prefix/share/jupyter/kernels/ag/kernel.json" ] || { echo "FAIL no kernelspec installed"; exit 1; }
 
+# BIN_NAME= installs ag under another name, with a warning when a program of
+# that name is already on PATH (Debian's silversearcher-ag is an `ag`).
+mkdir -p "$TMP/other" && printf '#!/bin/sh\n' >"$TMP/other/agx" && chmod +x "$TMP/other/agx"
+PATH="$TMP/other:$PATH" make --no-print-directory MODE="$MODE" install PREFIX="$TMP/named" \
+  BIN_NAME=agx >"$TMP/named.log" 2>&1 || { cat "$TMP/named.log"; echo "FAIL make install BIN_NAME=agx"; exit 1; }
+grep -q "warning: another 'agx' is on PATH: $TMP/other/agx" "$TMP/named.log" || {
+  cat "$TMP/named.log"; echo "FAIL no warning about the other agx on PATH"; exit 1; }
+[ -x "$TMP/named/bin/agx" ] && [ -f "$TMP/named/share/man/man1/agx.1" ] || {
+  echo "FAIL BIN_NAME=agx did not install agx and agx.1"; exit 1; }
+make --no-print-directory MODE="$MODE" uninstall PREFIX="$TMP/named" BIN_NAME=agx >/dev/null 2>&1
+[ -z "$(find "$TMP/named" -type f)" ] || { echo "FAIL make uninstall BIN_NAME=agx left files"; exit 1; }
+
 export JUPYTER_PATH="$TMP/prefix/share/jupyter" AG_PREFIX="$TMP/prefix"
 export JUPYTER_RUNTIME_DIR="$TMP/runtime" JUPYTER_DATA_DIR="$TMP/data" NO_COLOR=1
 [ "$MODE" = sanitize ] && export AG_KERNEL_HEAVY=0 ASAN_OPTIONS=detect_leaks=0

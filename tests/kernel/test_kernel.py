@@ -111,10 +111,10 @@ class CellSemantics(Session):
         reply, out = self.run_cell('fn f(v) {\n  return v.nope\n}\nf(1)')
         self.assertEqual(reply["status"], "error")
         self.assertEqual(reply["ename"], "Error")
-        self.assertEqual(reply["evalue"], "number has no attribute 'nope'")
+        self.assertEqual(reply["evalue"], "int has no attribute 'nope'")
         n = reply["execution_count"]
         tb = reply["traceback"]
-        self.assertEqual(tb[0], f"In[{n}]:2: error: number has no attribute 'nope'")
+        self.assertEqual(tb[0], f"In[{n}]:2: error: int has no attribute 'nope'")
         self.assertIn(f"  in f at In[{n}]:2", tb)
         self.assertIn(f"  in <script> at In[{n}]:4", tb)
         errors = [m for m in out if m["msg_type"] == "error"]
@@ -144,6 +144,11 @@ class CellSemantics(Session):
         reply = self.kc.get_shell_msg(timeout=TIMEOUT)["content"]
         self.assertEqual(reply["matches"], ["model.weight"])
         self.assertEqual((reply["cursor_start"], reply["cursor_end"]), (0, 9))
+
+    def test_input_reads_end_of_input(self):
+        reply, out = self.run_cell('print(input("name? "))')
+        self.assertEqual(reply["status"], "ok")
+        self.assertEqual(self.text_of(out), "name? nil\n")
 
     def test_exit_keeps_the_session(self):
         self.run_cell("let kept = 7")
