@@ -883,6 +883,19 @@ static bool sample_with_replacement(TensorRng *rng, const Tensor *probs, int64_t
   return true;
 }
 
+/* Whether t's elements fill a block of storage without gaps or overlaps in
+ * some order of its dimensions (empty_like then keeps its strides). */
+static bool is_dense(const Tensor *t) {
+  MemoryWalk w;
+  walk_init(&w, t);
+  int64_t expected = 1;
+  for (int d = w.ndim - 1; d >= 0; d--) {
+    if (w.stride[d] != expected) return false;
+    expected *= w.shape[d];
+  }
+  return true;
+}
+
 /* Without replacement (or one draw): ATen's Gumbel-max form, the top n of
  * p / q with q ~ Exp(1) drawn for every category (in row-major order). */
 static bool sample_without_replacement(TensorRng *rng, const Tensor *probs, int64_t n,
@@ -920,10 +933,19 @@ static bool sample_without_replacement(TensorRng *rng, const Tensor *probs, int6
     tensor_set_error("out of memory");
     return false;
   }
+  /* q is empty_like(probs): laid out as probs when that is dense (a
+   * transposed matrix), so exponential_ fills it in probs' memory order;
+   * q[] itself is row-major */
+  Tensor rowmajor = *probs;
+  rowmajor.offset = 0;
+  rowmajor.stride[probs->ndim - 1] = 1;
+  if (probs->ndim == 2) rowmajor.stride[0] = cats;
+  MemoryWalk w;
+  walk_init_as(&w, is_dense(probs) ? probs : &rowmajor, &rowmajor);
   double one = 1.0;
   for (int64_t i = 0; i < probs->numel; i++) {
     double e = draw_exponential(rng, &one);
-    q[i] = f32 ? (double)(float)e : e;
+    q[walk_next(&w)] = f32 ? (double)(float)e : e;
   }
   for (int64_t r = 0; r < rows; r++) {
     for (int64_t j = 0; j < cats; j++) {

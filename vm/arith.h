@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "vm/value.h"
 
@@ -36,6 +37,36 @@ static inline int64_t int_mod(int64_t a, int64_t b) {
   if (r != 0 && ((r < 0) != (b < 0))) r += b;
   return r;
 }
+/* floor(a / b) and the remainder for small ints (|a|, |b| < 2^48) and b > 0,
+ * without an integer division, whose latency a loop like
+ * `acc = (acc + i) % m` would wait on: the quotient from a multiplication by
+ * 1 / b (off that critical path when b is a constant) is within one of the
+ * truth (|a / b| < 2^48, relative error about 2^-52), and one correction
+ * each way makes it exact. */
+static inline int64_t smallint_floordiv_pos(int64_t a, int64_t b, int64_t *rem) {
+  int64_t q = (int64_t)((double)a * (1.0 / (double)b));
+  int64_t r = a - q * b;
+  if (r < 0) {
+    r += b;
+    q--;
+  } else if (r >= b) {
+    r -= b;
+    q++;
+  }
+  *rem = r;
+  return q;
+}
+static inline int64_t smallint_mod(int64_t a, int64_t b) {
+  int64_t r;
+  if (b > 0) smallint_floordiv_pos(a, b, &r);
+  else r = int_mod(a, b);
+  return r;
+}
+static inline int64_t smallint_floordiv(int64_t a, int64_t b) {
+  int64_t r;
+  return b > 0 ? smallint_floordiv_pos(a, b, &r) : int_floordiv(a, b);
+}
+
 /* Python's float % and //, b != 0 (CPython's float_divmod). */
 static inline double float_mod(double a, double b) {
   double r = fmod(a, b);
@@ -56,31 +87,78 @@ static inline double float_floordiv(double a, double b) {
   return floored;
 }
 
-/* The int and the float form of each operator. */
-#define INT_ADD(a, b, r) (*(r) = (a) + (b), true)
-#define INT_SUBTRACT(a, b, r) (*(r) = (a) - (b), true)
-#define INT_MULTIPLY(a, b, r) (!__builtin_mul_overflow((a), (b), (r)))
-#define INT_FLOOR_DIVIDE(a, b, r) ((b) != 0 && (*(r) = int_floordiv((a), (b)), true))
-#define INT_MODULO(a, b, r) ((b) != 0 && (*(r) = int_mod((a), (b)), true))
+/* The float form of each operator. + - * / of two floats need not
+ * canonicalise a NaN result (FLOAT_VAL does): their operands' NaNs are all
+ * canonical already, and a NaN the hardware makes or propagates from them
+ * (0x7ff8... or 0xfff8...) is never one of the tagged patterns. */
 #define FLOAT_ADD(a, b) ((a) + (b))
 #define FLOAT_SUBTRACT(a, b) ((a) - (b))
 #define FLOAT_MULTIPLY(a, b) ((a) * (b))
 #define FLOAT_FLOOR_DIVIDE(a, b) float_floordiv((a), (b))
 #define FLOAT_MODULO(a, b) float_mod((a), (b))
+static inline Value float_result(double d) {
+  Value v;
+  memcpy(&v, &d, sizeof v);
+  return v;
+}
+#define FLOAT_RESULT_ADD float_result
+#define FLOAT_RESULT_SUBTRACT float_result
+#define FLOAT_RESULT_MULTIPLY float_result
+#define FLOAT_RESULT_FLOOR_DIVIDE num_to_value
+#define FLOAT_RESULT_MODULO num_to_value
 
-/* + - * // %: ints stay ints. */
+/* The int form: a small-int result or false (overflow of the small range,
+ * a zero divisor). + - * work on the shifted form (value.h). */
+static inline bool int_ADD(Value a, Value b, Value *out) {
+  int64_t r;
+  if (__builtin_add_overflow(smallint_high(a), smallint_high(b), &r)) return false;
+  *out = smallint_from_high(r);
+  return true;
+}
+static inline bool int_SUBTRACT(Value a, Value b, Value *out) {
+  int64_t r;
+  if (__builtin_sub_overflow(smallint_high(a), smallint_high(b), &r)) return false;
+  *out = smallint_from_high(r);
+  return true;
+}
+static inline bool int_MULTIPLY(Value a, Value b, Value *out) {
+  int64_t r;
+  if (__builtin_mul_overflow(smallint_high(a), AS_SMALLINT(b), &r)) return false;
+  *out = smallint_from_high(r);
+  return true;
+}
+static inline bool int_FLOOR_DIVIDE(Value a, Value b, Value *out) {
+  int64_t y = AS_SMALLINT(b);
+  if (y == 0) return false;
+  int64_t q = smallint_floordiv(AS_SMALLINT(a), y);
+  if (!smallint_fits(q)) return false; /* -2^48 // -1 */
+  *out = SMALLINT_VAL(q);
+  return true;
+}
+static inline bool int_MODULO(Value a, Value b, Value *out) {
+  int64_t y = AS_SMALLINT(b);
+  if (y == 0) return false;
+  *out = SMALLINT_VAL(smallint_mod(AS_SMALLINT(a), y));
+  return true;
+}
+
+/* + - * // %: ints stay ints. Two ints, then two floats, are tested first:
+ * the common cases take one test each. */
 #define ARITH_INT_OP(name, zero_check)                                                             \
   static inline bool arith_##name(Value a, Value b, Value *out) {                                   \
-    if (IS_SMALLINT(a) && IS_SMALLINT(b)) {                                                        \
-      int64_t r;                                                                                   \
-      if (!INT_##name(AS_SMALLINT(a), AS_SMALLINT(b), &r) || !smallint_fits(r)) return false;      \
-      *out = SMALLINT_VAL(r);                                                                      \
-      return true;                                                                                 \
+    double x, y;                                                                                   \
+    if (__builtin_expect(IS_SMALLINT(a) && IS_SMALLINT(b), 1)) return int_##name(a, b, out);       \
+    if (IS_FLOAT(a) && IS_FLOAT(b)) {                                                              \
+      x = AS_FLOAT(a);                                                                             \
+      y = AS_FLOAT(b);                                                                             \
+    } else if (IS_FASTNUM(a) && IS_FASTNUM(b)) {                                                   \
+      x = fastnum_as_double(a);                                                                    \
+      y = fastnum_as_double(b);                                                                    \
+    } else {                                                                                       \
+      return false;                                                                                \
     }                                                                                              \
-    if (!(IS_FASTNUM(a) && IS_FASTNUM(b))) return false;                                           \
-    double y = fastnum_as_double(b);                                                               \
     if (zero_check && y == 0) return false;                                                        \
-    *out = FLOAT_VAL(FLOAT_##name(fastnum_as_double(a), y));                                       \
+    *out = FLOAT_RESULT_##name(FLOAT_##name(x, y));                                                \
     return true;                                                                                   \
   }
 ARITH_INT_OP(ADD, false)
@@ -95,7 +173,7 @@ static inline bool arith_DIVIDE(Value a, Value b, Value *out) {
   if (!(IS_FASTNUM(a) && IS_FASTNUM(b))) return false;
   double y = fastnum_as_double(b);
   if (y == 0) return false;
-  *out = FLOAT_VAL(fastnum_as_double(a) / y);
+  *out = float_result(fastnum_as_double(a) / y);
   return true;
 }
 
@@ -103,7 +181,9 @@ static inline bool arith_DIVIDE(Value a, Value b, Value *out) {
  * ints convert to doubles exactly, so one double compare covers every mix. */
 #define ARITH_COMPARE(name, op)                                                                    \
   static inline int compare_##name(Value a, Value b) {                                             \
-    if (IS_SMALLINT(a) && IS_SMALLINT(b)) return AS_SMALLINT(a) op AS_SMALLINT(b);                 \
+    if (__builtin_expect(IS_SMALLINT(a) && IS_SMALLINT(b), 1)) {                                   \
+      return smallint_high(a) op smallint_high(b);                                                 \
+    }                                                                                              \
     if (!(IS_FASTNUM(a) && IS_FASTNUM(b))) return -1;                                              \
     return fastnum_as_double(a) op fastnum_as_double(b);                                           \
   }

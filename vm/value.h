@@ -57,8 +57,11 @@ typedef struct Obj Obj;
 #define AG_SMALLINT_MAX (((int64_t)1 << 48) - 1)
 #define AG_SMALLINT_MIN (-((int64_t)1 << 48))
 
-#define IS_FLOAT(v) (((v) & AG_QNAN) != AG_QNAN)
-#define IS_SMALLINT(v) (((v) & AG_INT_MASK) == AG_INT_TAG)
+/* Both tests compare a few top bits, shifted down so that no 64-bit
+ * immediate is needed: IS_FLOAT: not all of bits 50-62 (AG_QNAN) set;
+ * IS_SMALLINT: bits 49-63 are AG_INT_TAG's. */
+#define IS_FLOAT(v) ((((v) >> 50) & 0x1fff) != 0x1fff)
+#define IS_SMALLINT(v) (((v) >> 49) == (AG_INT_TAG >> 49))
 #define IS_NIL(v) ((v) == NIL_VAL)
 #define IS_BOOL(v) (((v) | 1) == TRUE_VAL)
 #define IS_UNDEF(v) ((v) == UNDEF_VAL)
@@ -85,10 +88,18 @@ static inline Value num_to_value(double d) {
 }
 
 static inline bool smallint_fits(int64_t i) { return i >= AG_SMALLINT_MIN && i <= AG_SMALLINT_MAX; }
-static inline int64_t smallint_of(Value v) {
-  /* sign-extend the 49-bit payload */
-  return (int64_t)((v & AG_SMALLINT_PAYLOAD) ^ ((uint64_t)1 << 48)) - ((int64_t)1 << 48);
+/* The small int v times 2^15: the payload moved to the top bits. An int64
+ * operation on two of these overflows exactly when its result leaves the
+ * small range, so + and - need no range test (vm/arith.h). (Conversions of
+ * out-of-range unsigned values to int64 and >> of negative ones are
+ * two's complement on every compiler Ag supports.) */
+#define AG_SMALLINT_SHIFT 15
+static inline int64_t smallint_high(Value v) { return (int64_t)(v << AG_SMALLINT_SHIFT); }
+static inline Value smallint_from_high(int64_t high) {
+  return AG_INT_TAG | ((uint64_t)high >> AG_SMALLINT_SHIFT);
 }
+/* sign-extends the 49-bit payload */
+static inline int64_t smallint_of(Value v) { return smallint_high(v) >> AG_SMALLINT_SHIFT; }
 static inline Value smallint_value(int64_t i) { return AG_INT_TAG | ((uint64_t)i & AG_SMALLINT_PAYLOAD); }
 
 #define AS_FLOAT(v) value_to_num(v)

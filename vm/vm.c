@@ -3,8 +3,9 @@
  *
  * The loop keeps the current frame's ip and slots in locals and writes the
  * ip back (SYNC) before anything that may throw or call, so tracebacks see
- * where each frame is. Number arithmetic and comparisons are inline; other
- * operand types take the slow paths in ops.c. Natives may call back into
+ * where each frame is. Arithmetic and comparisons of ints and floats are
+ * inline (arith.h); other operand types, boxed ints and every error take the
+ * slow paths in ops.c and number.c. Natives may call back into
  * Ag (vm_call), which runs a nested loop down to the frame it pushed; an
  * exception that no handler of those frames catches travels back up as
  * VM_EXCEPTION.
@@ -254,10 +255,96 @@ static bool spread_arguments(AgVM *vm, int nkw, int *argc) {
   return true;
 }
 
+/* ---- helpers of the dispatch loop's cases ---- */
+
+/* The slot of list item `index` when obj is a list and index a small int in
+ * range, else NULL (the slow path raises the errors). */
+static inline Value *list_item(Value obj, Value index) {
+  if (!IS_LIST(obj) || !IS_SMALLINT(index)) return NULL;
+  ObjList *l = AS_LIST(obj);
+  int64_t i = AS_SMALLINT(index);
+  return i >= 0 && i < l->count ? &l->items[i] : NULL;
+}
+
+/* -a for a float or a small int whose negation is one. */
+static inline bool negate_fast(Value a, Value *out) {
+  if (IS_FLOAT(a)) {
+    *out = FLOAT_VAL(-AS_FLOAT(a));
+    return true;
+  }
+  if (!IS_SMALLINT(a) || AS_SMALLINT(a) == AG_SMALLINT_MIN) return false;
+  *out = SMALLINT_VAL(-AS_SMALLINT(a));
+  return true;
+}
+
+/* Truthiness, booleans inline; -1 after throwing. */
+static inline int truth(AgVM *vm, Value v) { return IS_BOOL(v) ? AS_BOOL(v) : vm_truthy(vm, v); }
+
 /* Item pos of a range into *v; true when the walk is done. */
 static inline bool range_next(const ObjRange *r, int64_t pos, int64_t *v) {
   if (__builtin_mul_overflow(pos, r->step, v) || __builtin_add_overflow(*v, r->start, v)) return true;
   return r->step > 0 ? *v >= r->stop : *v <= r->stop;
+}
+
+/* One step of a for loop: state[0] is the sequence, state[1] the position
+ * (a small int), both hidden locals. 1: *item is the next item; 0: done;
+ * -1: thrown. Lists and ranges inline; the rest in ops.c. */
+static inline int iter_step(AgVM *vm, Value *state, Value *item) {
+  Value seq = state[0];
+  int64_t pos = AS_SMALLINT(state[1]);
+  if (IS_LIST(seq)) {
+    if (pos >= AS_LIST(seq)->count) return 0;
+    *item = AS_LIST(seq)->items[pos];
+  } else if (IS_RANGE(seq)) {
+    int64_t v;
+    if (range_next(AS_RANGE(seq), pos, &v)) return 0;
+    *item = INT_VAL(vm, v);
+  } else {
+    double next = (double)pos;
+    int status = vm_iter_next(vm, seq, &next, item);
+    if (status <= 0) return status;
+    state[1] = SMALLINT_VAL((int64_t)next);
+    return 1;
+  }
+  state[1] = SMALLINT_VAL(pos + 1);
+  return 1;
+}
+
+/* CALL of a closure with exactly its parameters and room on the stacks:
+ * pushes its frame (vm->stack_top current) and returns true; else false,
+ * for vm_call_value (rest parameters, keyword binding, errors ...). */
+static inline bool enter_closure(AgVM *vm, Value callee, int argc) {
+  if (!IS_CLOSURE(callee)) return false;
+  ObjClosure *closure = AS_CLOSURE(callee);
+  ObjFunction *f = closure->function;
+  if (argc != f->arity || f->has_rest || vm->frame_count >= VM_FRAMES_MAX ||
+      vm->stack_top + f->max_slots + 16 > vm->stack_limit || vm_interrupt_requested) {
+    return false;
+  }
+  CallFrame *frame = &vm->frames[vm->frame_count++];
+  frame->closure = closure;
+  frame->ip = f->chunk.code;
+  frame->slots = vm->stack_top - argc - 1;
+  frame->module_init = NULL;
+  frame->is_init = false;
+  return true;
+}
+
+/* RETURN's bookkeeping: closes the frame's upvalues, drops its handlers and
+ * pops it; returns what the call gives (the instance for a constructor,
+ * the module for a module's top level). */
+static inline Value leave_frame(AgVM *vm, Value result) {
+  CallFrame *frame = &vm->frames[vm->frame_count - 1];
+  close_upvalues(vm, frame->slots);
+  int index = vm->frame_count - 1;
+  while (vm->handler_count > 0 && vm->handlers[vm->handler_count - 1].frame_index >= index) vm->handler_count--;
+  if (frame->is_init) result = frame->slots[0];
+  if (frame->module_init != NULL) {
+    frame->module_init->state = MODULE_LOADED;
+    result = OBJ_VAL(frame->module_init);
+  }
+  vm->frame_count--;
+  return result;
 }
 
 /* ---- the loop ---- */
@@ -394,18 +481,14 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(GET_INDEX) {
-    Value obj = PEEK(1), index = PEEK(0);
-    if (IS_LIST(obj) && IS_SMALLINT(index)) {
-      ObjList *l = AS_LIST(obj);
-      int64_t i = AS_SMALLINT(index);
-      if (i >= 0 && i < l->count) {
-        sp--;
-        sp[-1] = l->items[i];
-        VM_DISPATCH();
-      }
+    Value *item = list_item(PEEK(1), PEEK(0));
+    if (item != NULL) {
+      sp--;
+      sp[-1] = *item;
+      VM_DISPATCH();
     }
     SYNC();
-    Value v = vm_get_index_n(vm, obj, 1, &sp[-1]);
+    Value v = vm_get_index_n(vm, PEEK(1), 1, &sp[-1]);
     CHECK(v);
     sp--;
     sp[-1] = v;
@@ -421,19 +504,14 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(SET_INDEX) {
-    Value obj = PEEK(2), index = PEEK(1), v = PEEK(0);
-    if (IS_LIST(obj) && IS_SMALLINT(index)) {
-      ObjList *l = AS_LIST(obj);
-      int64_t i = AS_SMALLINT(index);
-      if (i >= 0 && i < l->count) {
-        l->items[i] = v;
-        sp -= 2;
-        sp[-1] = v;
-        VM_DISPATCH();
-      }
+    Value v = PEEK(0);
+    Value *item = list_item(PEEK(2), PEEK(1));
+    if (item != NULL) {
+      *item = v;
+    } else {
+      SYNC();
+      CHECK(vm_set_index_n(vm, PEEK(2), 1, &sp[-2], v));
     }
-    SYNC();
-    CHECK(vm_set_index_n(vm, obj, 1, &sp[-2], v));
     sp -= 2;
     sp[-1] = v;
     VM_DISPATCH();
@@ -529,29 +607,18 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(NEGATE) {
-    Value a = PEEK(0);
-    if (IS_FLOAT(a)) {
-      sp[-1] = FLOAT_VAL(-AS_FLOAT(a));
-      VM_DISPATCH();
+    Value r;
+    if (!negate_fast(PEEK(0), &r)) {
+      SYNC();
+      r = vm_unary_op(vm, OP_NEGATE, PEEK(0));
+      CHECK(r);
     }
-    if (IS_SMALLINT(a) && AS_SMALLINT(a) != AG_SMALLINT_MIN) {
-      sp[-1] = SMALLINT_VAL(-AS_SMALLINT(a));
-      VM_DISPATCH();
-    }
-    SYNC();
-    Value r = vm_unary_op(vm, OP_NEGATE, a);
-    CHECK(r);
     sp[-1] = r;
     VM_DISPATCH();
   }
   VM_CASE(NOT) {
-    Value a = PEEK(0);
-    if (IS_BOOL(a)) {
-      sp[-1] = BOOL_VAL(!AS_BOOL(a));
-      VM_DISPATCH();
-    }
     SYNC();
-    int t = vm_truthy(vm, a);
+    int t = truth(vm, PEEK(0));
     if (t < 0) THROW();
     sp[-1] = BOOL_VAL(!t);
     VM_DISPATCH();
@@ -563,17 +630,14 @@ dispatch:
   }
   VM_CASE(JUMP_IF_FALSE) {
     uint16_t offset = READ_SHORT();
-    Value c = PEEK(0);
-    int t;
-    if (IS_BOOL(c)) {
-      t = AS_BOOL(c);
-    } else {
-      SYNC(); /* c stays on the stack (rooted) while it is tested */
-      t = vm_truthy(vm, c);
-      if (t < 0) THROW();
-    }
+    SYNC(); /* the condition stays on the stack (rooted) while it is tested */
+    int t = truth(vm, PEEK(0));
+    if (t < 0) THROW();
     sp--;
-    if (!t) ip += offset;
+    if (!t) { /* a branch, not a conditional move (see JUMP_UNLESS in quick_cases.h) */
+      ip += offset;
+      VM_DISPATCH();
+    }
     VM_DISPATCH();
   }
   VM_CASE(AND) {
@@ -600,24 +664,12 @@ dispatch:
   }
   VM_CASE(CALL) {
     int argc = READ_BYTE();
-    Value callee = PEEK(argc);
     SYNC();
-    if (IS_CLOSURE(callee)) {
-      ObjClosure *closure = AS_CLOSURE(callee);
-      ObjFunction *f = closure->function;
-      if (argc == f->arity && !f->has_rest && vm->frame_count < VM_FRAMES_MAX &&
-          sp + f->max_slots + 16 <= vm->stack_limit && !vm_interrupt_requested) {
-        frame = &vm->frames[vm->frame_count++];
-        frame->closure = closure;
-        frame->ip = ip = f->chunk.code;
-        frame->slots = slots = sp - argc - 1;
-        frame->module_init = NULL;
-        frame->is_init = false;
-        constants = f->chunk.constants;
-        VM_DISPATCH();
-      }
+    if (enter_closure(vm, PEEK(argc), argc)) {
+      LOAD_FRAME();
+      VM_DISPATCH();
     }
-    AFTER_CALL(vm_call_value(vm, callee, argc, 0, NULL));
+    AFTER_CALL(vm_call_value(vm, PEEK(argc), argc, 0, NULL));
     VM_DISPATCH();
   }
   VM_CASE(CALL_KW) {
@@ -681,16 +733,7 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(RETURN) {
-    Value result = POP();
-    close_upvalues(vm, slots);
-    int index = vm->frame_count - 1;
-    while (vm->handler_count > 0 && vm->handlers[vm->handler_count - 1].frame_index >= index) vm->handler_count--;
-    if (frame->is_init) result = slots[0];
-    if (frame->module_init != NULL) {
-      frame->module_init->state = MODULE_LOADED;
-      result = OBJ_VAL(frame->module_init);
-    }
-    vm->frame_count--;
+    Value result = leave_frame(vm, POP());
     if (vm->frame_count == base) {
       vm->stack_top = slots;
       return result;
@@ -794,44 +837,15 @@ dispatch:
   VM_CASE(ITER_NEXT) {
     uint8_t slot = READ_BYTE();
     uint16_t offset = READ_SHORT();
-    Value seq = slots[slot];
-    int64_t pos = AS_SMALLINT(slots[slot + 1]);
-    if (IS_LIST(seq)) {
-      ObjList *l = AS_LIST(seq);
-      if (pos >= l->count) {
-        ip += offset;
-      } else {
-        PUSH(l->items[pos]);
-        slots[slot + 1] = SMALLINT_VAL(pos + 1);
-      }
-      VM_DISPATCH();
-    }
-    if (IS_RANGE(seq)) {
-      int64_t v;
-      if (range_next(AS_RANGE(seq), pos, &v)) {
-        ip += offset;
-        VM_DISPATCH();
-      }
-      slots[slot + 1] = SMALLINT_VAL(pos + 1);
-      if (smallint_fits(v)) {
-        PUSH(SMALLINT_VAL(v));
-      } else {
-        SYNC();
-        PUSH(INT_VAL(vm, v));
-      }
-      VM_DISPATCH();
-    }
-    SYNC();
+    SYNC(); /* the next item may be made (a string, a tensor row, a large int) */
     Value item;
-    double next = (double)pos;
-    int status = vm_iter_next(vm, seq, &next, &item);
+    int status = iter_step(vm, &slots[slot], &item);
     if (status < 0) THROW();
     if (status == 0) {
       ip += offset;
-    } else {
-      PUSH(item);
-      slots[slot + 1] = SMALLINT_VAL((int64_t)next);
+      VM_DISPATCH();
     }
+    PUSH(item);
     VM_DISPATCH();
   }
   VM_CASE(TRY) {

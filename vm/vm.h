@@ -6,13 +6,14 @@
  * tests make a fresh VM each.
  *
  * The interpreter is a bytecode loop (vm.c) dispatched by computed goto under
- * GCC/Clang, a switch elsewhere. Numbers are NaN-boxed (value.h), so number
- * arithmetic and comparisons are inlined fast paths; globals are array slots;
+ * GCC/Clang, a switch elsewhere. Ints and floats are NaN-boxed (value.h), so
+ * their arithmetic and comparisons are inlined fast paths (arith.h) with
+ * Python's rules, small ints on their own path as in Lua 5.4; globals are array slots;
  * OP_INVOKE calls a method without allocating a bound method; a call pushes a
  * frame on a preallocated stack and allocates nothing; common instruction
  * sequences are fused into superinstructions in place when a function's
- * first closure is made (quicken.c), and an arithmetic result goes on to the
- * next instruction in a register when that one can take it.
+ * first closure is made (quicken.c), and an arithmetic result that is stored
+ * into a local goes there directly.
  *
  * Errors: a runtime error is an `Error` instance (fields `message` and
  * `traceback`) thrown through the handler stack, so `try`/`catch` catches it.

@@ -63,3 +63,7 @@ w = torch.rand(3, 6) + 0.1
 show("multinomial 2d", torch.multinomial(w, 4).flatten())
 show("multinomial 2d rep", torch.multinomial(w, 7, replacement=True).flatten())
 show("bernoulli 2d", torch.bernoulli(torch.rand(3, 4, dtype=torch.float64)).long().flatten())
+w = torch.rand(6, 3).t()
+show("multinomial transposed", torch.multinomial(w, 2).flatten())
+show("multinomial sliced", torch.multinomial(torch.rand(4, 6)[:, 1:5], 3).flatten())
+show("multinomial transposed rep", torch.multinomial(w, 4, replacement=True).flatten())
