@@ -12,6 +12,7 @@
 #   make wasm       build/wasm/ag.js, the core in WebAssembly (emscripten) for
 #                   node, and its smoke test
 #   make bench      our benchmarks against the peers (../shared/bench)
+#   make kernel     build the Jupyter kernel; make install / uninstall (kernel/kernel.mk)
 #
 # The core (every component but repl/) is one static library, libag.a, that
 # both ./ag and the Check unit tests link, as Lua does. Build products of the
@@ -194,6 +195,7 @@ test-only: $(AG_BIN) $(PTYDRIVER) unit
 	sh tests/fuzz_smoke.sh $(AG_BIN)
 	sh tests/fuzz_tensor.sh $(AG_BIN)
 	sh tests/repl/run.sh $(AG_BIN) $(PTYDRIVER)
+	sh tests/kernel/run.sh $(MODE)
 
 test: deps
 	@$(MAKE) --no-print-directory ag
@@ -253,3 +255,5 @@ clean:
 	rm -rf build ag
 
 -include $(CORE_OBJ:.o=.d) $(REPL_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+
+include kernel/kernel.mk

@@ -588,6 +588,7 @@ static void expression_statement(Parser *p) {
   p->assigned = false;
   parse_expression(p);
   bool echo = p->opts->repl && at_top_level(p) && !p->assigned;
+  if (echo) p->last_show = emit_offset(p);
   emit_op(p, echo ? OP_REPL_SHOW : OP_POP);
   p->statement_nesting = outer_nesting;
   p->assigned = outer_assigned;
@@ -1099,6 +1100,14 @@ static void statement(Parser *p) {
 
 /* ---- the entry point ---- */
 
+/* show_last: a statement after an expression statement takes its echo
+ * away (both opcodes pop one value and have no operand). */
+static void forget_earlier_show(Parser *p) {
+  if (!p->opts->show_last || p->last_show < 0) return;
+  emit_chunk(p)->code[p->last_show] = OP_POP;
+  p->last_show = -1;
+}
+
 /* The statements of the whole input, at top level. */
 static void module_body(Parser *p) {
   for (;;) {
@@ -1111,13 +1120,14 @@ static void module_body(Parser *p) {
       parse_advance(p);
       continue;
     }
+    forget_earlier_show(p);
     statement(p);
     if (p->current.start == before && !parse_check(p, TOK_EOF)) parse_advance(p);
   }
 }
 
 CompileResult compile_source(AgVM *vm, const char *source, const CompileOptions *opts) {
-  CompileOptions defaults = {"<input>", false, NULL, false};
+  CompileOptions defaults = {"<input>", false, NULL, false, false};
   if (opts == NULL) opts = &defaults;
   Lexer lexer;
   lex_init(&lexer, source);
@@ -1128,6 +1138,7 @@ CompileResult compile_source(AgVM *vm, const char *source, const CompileOptions 
   p.file = opts->file ? opts->file : "<input>";
   p.source = source;
   p.lexer = &lexer;
+  p.last_show = -1;
   vm->gc_paused++; /* nothing made here is reachable from the VM's roots yet */
   p.file_string = parse_intern(&p, p.file, (int)strlen(p.file));
   FnCompiler top;

@@ -88,6 +88,7 @@ typedef struct {
   int nesting;
   bool assigned;         /* the expression statement is an assignment (no REPL echo) */
   int statement_nesting; /* `nesting` where that statement began */
+  int last_show;         /* offset of the last top-level OP_REPL_SHOW, -1 if none (show_last) */
   bool reported_end; /* an error at the end of input was reported */
   bool in_field; /* compiling an f-string field: its end is not the input's end */
   int at_line, at_col; /* position for emitted bytes when non-zero (an operator) */

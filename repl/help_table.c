@@ -1363,6 +1363,105 @@ const HelpEntry help_table[] = {
      "in b) and a summary line: how control flow changed the graph.",
      "let x = ones(2, requires_grad=true)\n"
      "graph_diff(x * 2, (x * 2).sin())"},
+    {"show_graph", HELP_GRAPH, 0,
+     "show_graph(t, show_saved=false)",
+     "Shows the graph behind a tensor (or a node) as a picture: in a notebook an inline SVG "
+     "drawn by Graphviz (graphs of more than 2000 nodes are refused: print_graph or "
+     "save_graph them), on a terminal the tree of print_graph.",
+     "let x = ones(2, requires_grad=true)\n"
+     "show_graph((x * 2).sum())"},
+    {"display", HELP_GRAPH, 0,
+     "display(...vs)",
+     "Shows each value: in a notebook as output of the cell (its repr, and a picture for "
+     "values that have one, such as plot figures), on a terminal its repr on a line.",
+     "display(tensor([1.5, 2.5]), \"text\")"},
+    {"plot", HELP_GRAPH, 0,
+     "plot",
+     "Line plots, scatter plots, histograms and images drawn by gnuplot (needed only when a "
+     "figure is drawn). The functions draw on the current figure; plot.show() shows it "
+     "(inline in a notebook, on a terminal into an SVG file whose path is printed) and "
+     "starts a new one.",
+     "plot.line([0.9, 0.5, 0.3], label=\"loss\")\n"
+     "plot.xlabel(\"epoch\")\n"
+     "plot.clear()"},
+    {"plot.line", HELP_GRAPH, 0,
+     "plot.line(ys) / plot.line(xs, ys, label=nil, color=nil)",
+     "Adds a line through the points (xs[i], ys[i]); xs default to 0, 1, 2 ... Data are "
+     "lists, ranges or 1-D tensors; color a gnuplot colour name (\"red\", \"#4060c0\").",
+     "plot.line([1, 4, 9], label=\"squares\")\n"
+     "plot.clear()"},
+    {"plot.scatter", HELP_GRAPH, 0,
+     "plot.scatter(x, y, c=nil, label=nil)",
+     "Adds points (x[i], y[i]); c is a colour name, or one number per point coloured "
+     "through a palette.",
+     "plot.scatter([1, 2, 3], [2, 1, 3], c=[0.1, 0.5, 0.9])\n"
+     "plot.clear()"},
+    {"plot.hist", HELP_GRAPH, 0,
+     "plot.hist(xs, bins=10, label=nil, color=nil)",
+     "Adds a histogram of the values: bins bars of equal width from the smallest value to "
+     "the largest.",
+     "plot.hist(randn(100), bins=8)\n"
+     "plot.clear()"},
+    {"plot.image", HELP_GRAPH, 0,
+     "plot.image(t)",
+     "Adds a 2-D tensor as an image, one cell a value coloured through a palette, row 0 at "
+     "the top.",
+     "plot.image(rand(4, 5))\n"
+     "plot.clear()"},
+    {"plot.title", HELP_GRAPH, 0,
+     "plot.title(text)",
+     "Sets the title of the current figure.",
+     "plot.title(\"training\")\n"
+     "plot.clear()"},
+    {"plot.xlabel", HELP_GRAPH, 0,
+     "plot.xlabel(text)",
+     "Sets the label of the x axis.",
+     "plot.xlabel(\"epoch\")\n"
+     "plot.clear()"},
+    {"plot.ylabel", HELP_GRAPH, 0,
+     "plot.ylabel(text)",
+     "Sets the label of the y axis.",
+     "plot.ylabel(\"loss\")\n"
+     "plot.clear()"},
+    {"plot.legend", HELP_GRAPH, 0,
+     "plot.legend(on=true)",
+     "Shows (or with false hides) the legend: the labels of the series. Without a call, a "
+     "legend is drawn when some series has a label.",
+     "plot.line([1, 2], label=\"a\")\n"
+     "plot.legend(false)\n"
+     "plot.clear()"},
+    {"plot.save", HELP_GRAPH, 0,
+     "plot.save(path)",
+     "Writes the current figure to path, a .svg or .png file (through a temporary file "
+     "renamed into place).",
+     "plot.line([3, 1, 2])\n"
+     "plot.save(\"/tmp/ag_plot_example.svg\")\n"
+     "plot.clear()"},
+    {"plot.show", HELP_GRAPH, 0,
+     "plot.show()",
+     "Shows the current figure, then starts a new one: inline in a notebook; on a terminal "
+     "it is written to a new SVG file in $TMPDIR (or /tmp) and the path is printed.",
+     ""},
+    {"plot.figure", HELP_GRAPH, 0,
+     "plot.figure(title=nil)",
+     "Starts a new current figure and returns it. A figure has the module's drawing "
+     "functions as methods (fig.line(...), fig.save(path), fig.show()), and fig.svg() "
+     "returns its SVG text.",
+     "let fig = plot.figure(\"loss\")\n"
+     "fig.line([1, 0.5, 0.25])\n"
+     "plot.clear()"},
+    {"plot.Figure", HELP_GRAPH, 0,
+     "plot.Figure(title=nil)",
+     "The class of figures (see plot.figure); display(fig) shows one in a notebook.",
+     "print(plot.Figure(\"empty\"))"},
+    {"plot.gcf", HELP_GRAPH, 0,
+     "plot.gcf()",
+     "The current figure.",
+     "print(plot.gcf())"},
+    {"plot.clear", HELP_GRAPH, 0,
+     "plot.clear()",
+     "Drops the current figure and starts an empty one.",
+     "plot.clear()"},
     {"nn.Module", HELP_NN, 0,
      "class Net : nn.Module { fn init() { super.init() ... } fn forward(x) { ... } }",
      "The base class of layers and models. model(x) calls forward(x). parameters() and "

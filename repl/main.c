@@ -13,6 +13,7 @@
 #include "parser/compiler.h"
 #include "repl/help.h"
 #include "repl/repl.h"
+#include "repl/session.h"
 #include "stdlib/builtins.h"
 #include "stdlib/lib.h"
 #include "tensor/platform.h"
@@ -20,8 +21,6 @@
 #include "vm/buffer.h"
 #include "vm/debug.h"
 #include "vm/vm.h"
-
-#define AG_VERSION "0.1.0"
 
 typedef enum { MODE_RUN, MODE_EVAL, MODE_CHECK, MODE_DIS } RunMode;
 
@@ -154,7 +153,7 @@ static int compile_only(AgVM *vm, const Options *o) {
     fprintf(stderr, "ag: cannot open %s\n", o->file);
     return 2;
   }
-  CompileOptions opts = {o->file, false, stderr, vm->color};
+  CompileOptions opts = {o->file, false, stderr, vm->color, false};
   vm->gc_paused++;
   CompileResult r = compile_source(vm, source, &opts);
   vm->gc_paused--;

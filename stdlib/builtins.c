@@ -535,7 +535,7 @@ LIB_NATIVE(lib_round) {
 /* ---- the compile hook ---- */
 
 static ObjFunction *compile_hook(AgVM *vm, const char *source, const char *file) {
-  CompileOptions opts = {file, false, stderr, false};
+  CompileOptions opts = {file, false, stderr, false, false};
   const char *no_color = getenv("NO_COLOR");
   opts.color = isatty(2) && (no_color == NULL || no_color[0] == '\0');
   CompileResult r = compile_source(vm, source, &opts);

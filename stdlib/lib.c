@@ -148,6 +148,7 @@ static ObjModule *install_module(AgVM *vm, const char *name, const char *file,
     lib_state(vm)->autograd_module = m;
     lib_install_autograd_module(vm, m);
   }
+  if (strcmp(name, "plot") == 0) lib_install_plot_module(vm, m);
   if (sub != NULL) lib_module_define(vm, m, sub_name, OBJ_VAL(sub));
   bool ok = run_module(vm, m, file);
   if (ok && strchr(name, '.') == NULL) vm_define_builtin(vm, name, OBJ_VAL(m));
@@ -372,6 +373,7 @@ void lib_install(AgVM *vm) {
   vm_define_native(vm, "getfield", native_getfield, 2, 3, false);
   vm_define_native(vm, "setfield", native_setfield, 3, 3, false);
   lib_graph_install(vm);
+  lib_install_display(vm);
   /* The Ag-written modules last: they compile against every built-in above. */
   install_module(vm, "autograd", "autograd.ag", NULL, NULL);
   ObjModule *init = install_module(vm, "nn.init", "init.ag", NULL, NULL);
@@ -379,4 +381,5 @@ void lib_install(AgVM *vm) {
   install_module(vm, "nn", "nn.ag", init, "init");
   vm_pop_root(vm);
   install_module(vm, "optim", "optim.ag", NULL, NULL);
+  install_module(vm, "plot", "plot.ag", NULL, NULL);
 }

@@ -235,6 +235,14 @@ void lib_install_random(AgVM *vm);
  * after throwing when it is not a Generator. */
 TensorRng *lib_rng(AgVM *vm, Value generator, const char *fname);
 void lib_install_autograd(AgVM *vm);
+/* lib_display.c: display(), show_graph() and the plot module's renderer. */
+void lib_install_display(AgVM *vm);
+/* Shows a MIME bundle through vm->display (the notebook); false when there
+ * is no rich display (a terminal). */
+bool lib_display_bundle(AgVM *vm, int count, const char *const *types, const char *const *data,
+                        const size_t *lengths);
+/* The natives plot.ag draws with (_gnuplot, _write_file, _temp_path, _display_svg). */
+void lib_install_plot_module(AgVM *vm, ObjModule *module);
 /* Natives of the autograd module (grad, detect_anomaly, Function, backward). */
 void lib_install_autograd_module(AgVM *vm, ObjModule *module);
 

@@ -152,6 +152,12 @@ struct AgVM {
   /* The REPL's printer for OP_REPL_SHOW (repr is v's repr), to colour it;
    * NULL: plain text on stdout. */
   void (*repl_print)(AgVM *vm, Value v, ObjString *repr);
+  /* Rich output (the notebook kernel): shows one MIME bundle of `count`
+   * types ("image/svg+xml" ...) with their data. NULL on a terminal, where
+   * display() and show_graph() print text instead. */
+  void (*display)(AgVM *vm, int count, const char *const *types, const char *const *data,
+                  const size_t *lengths);
+  void *host; /* the program embedding the VM (the kernel), for its hooks */
   bool uncaught_interrupt; /* the last uncaught error was Interrupted (exit 130) */
   ObjList *args;    /* the script's `args` */
   /* State of the libraries bound above the VM (stdlib/lib.h: the RNG, the
