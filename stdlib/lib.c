@@ -420,5 +420,11 @@ void lib_install(AgVM *vm) {
   vm_push_root(vm, OBJ_VAL(init));
   install_module(vm, "nn", "nn.ag", init, "init");
   vm_pop_root(vm);
-  install_module(vm, "optim", "optim.ag", NULL, NULL);
+  ObjModule *optim = install_module(vm, "optim", "optim.ag", NULL, NULL);
+  if (optim == NULL) return;
+  vm_push_root(vm, OBJ_VAL(optim));
+  /* optim.lr_scheduler sees optim (for optim.Optimizer), and optim holds it */
+  ObjModule *schedulers = install_module(vm, "optim.lr_scheduler", "lr_scheduler.ag", optim, "optim");
+  if (schedulers != NULL) lib_module_define(vm, optim, "lr_scheduler", OBJ_VAL(schedulers));
+  vm_pop_root(vm);
 }
