@@ -418,8 +418,14 @@ void lib_install(AgVM *vm) {
   install_module(vm, "autograd", "autograd.ag", NULL, NULL);
   ObjModule *init = install_module(vm, "nn.init", "init.ag", NULL, NULL);
   vm_push_root(vm, OBJ_VAL(init));
-  install_module(vm, "nn", "nn.ag", init, "init");
+  ObjModule *nn = install_module(vm, "nn", "nn.ag", init, "init");
   vm_pop_root(vm);
+  if (nn != NULL) {
+    vm_push_root(vm, OBJ_VAL(nn));
+    ObjModule *utils = install_module(vm, "nn.utils", "utils.ag", NULL, NULL);
+    if (utils != NULL) lib_module_define(vm, nn, "utils", OBJ_VAL(utils));
+    vm_pop_root(vm);
+  }
   ObjModule *optim = install_module(vm, "optim", "optim.ag", NULL, NULL);
   if (optim == NULL) return;
   vm_push_root(vm, OBJ_VAL(optim));
