@@ -1272,7 +1272,7 @@ const HelpEntry help_table[] = {
      "binary_cross_entropy as a layer: probabilities and targets of the same shape.",
      "print(nn.BCELoss()(tensor([0.5]), tensor([0.0])))"},
     {"optim.Optimizer", HELP_OPTIM, 0,
-     "class MyOpt : optim.Optimizer { fn step() { ... } }",
+     "class MyOpt : optim.Optimizer { fn update(group, state, p, grad) { ... } }",
      "The base class of optimizers: holds param_groups (a list of maps: \"params\" and that "
      "group's options, such as \"lr\") and per-parameter state; provides step(closure=nil), "
      "zero_grad(set_to_none=true), add_param_group(group), state_dict() and "
