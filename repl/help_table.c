@@ -70,6 +70,19 @@ const HelpEntry help_table[] = {
      "The type name: \"nil\" \"bool\" \"int\" \"float\" \"string\" \"list\" \"map\" \"function\" \"class\" "
      "\"tensor\" \"node\" \"module\", or the class name of an instance.",
      "print(type(1), type(1.0), type(\"a\"), type(zeros(2)))"},
+    {"id", HELP_BUILTINS, 0,
+     "id(x)",
+     "An int naming the identity of x: two values have the same id when they are the "
+     "same object (two variables holding one tensor), as Python's id.",
+     "let t = tensor([1.0])\n"
+     "let u = t\n"
+     "print(id(t) == id(u), id(t) == id(tensor([1.0])))"},
+    {"warn", HELP_BUILTINS, 0,
+     "warn(message)",
+     "Writes \"FILE:LINE: UserWarning: message\" to standard error, as Python's "
+     "warnings.warn; called inside the library (nn, optim), LINE is the script's line "
+     "that called it.",
+     "warn(\"this learning rate looks large\")"},
     {"isinstance", HELP_BUILTINS, 0,
      "isinstance(v, cls)",
      "True when v is an instance of class cls or of a subclass of it.",
@@ -271,7 +284,8 @@ const HelpEntry help_table[] = {
      "print(nn.init.kaiming_uniform_(zeros(2, 3), a=sqrt(5)))"},
     {"optim", HELP_BUILTINS, 0,
      "optim",
-     "The built-in module of optimizers: optim.SGD, optim.Adam, optim.AdamW.",
+     "The built-in module of optimizers: optim.SGD, optim.Adam, optim.AdamW, optim.RMSprop, "
+     "optim.Adagrad, and optim.lr_scheduler.",
      "print(type(optim))"},
     {"autograd", HELP_BUILTINS, 0,
      "autograd",
@@ -1559,12 +1573,15 @@ const HelpEntry help_table[] = {
      "binary_cross_entropy as a layer: probabilities and targets of the same shape.",
      "print(nn.BCELoss()(tensor([0.5]), tensor([0.0])))"},
     {"optim.Optimizer", HELP_OPTIM, 0,
-     "class MyOpt : optim.Optimizer { fn step() { ... } }",
-     "The base class of optimizers: holds the parameter list (self.params) and provides "
-     "zero_grad(set_to_none=true).",
+     "class MyOpt : optim.Optimizer { fn update(group, state, p, grad) { ... } }",
+     "The base class of optimizers: holds param_groups (a list of maps: \"params\" and that "
+     "group's options, such as \"lr\") and per-parameter state; provides step(closure=nil), "
+     "zero_grad(set_to_none=true), add_param_group(group), state_dict() and "
+     "load_state_dict(sd). A subclass defines update(group, state, p, grad). params may be a "
+     "list of tensors or of maps with their own options (parameter groups).",
      "print(type(optim.Optimizer))"},
     {"optim.SGD", HELP_OPTIM, 0,
-     "optim.SGD(params, lr, momentum=0, weight_decay=0, nesterov=false)",
+     "optim.SGD(params, lr, momentum=0, dampening=0, weight_decay=0, nesterov=false, maximize=false)",
      "Stochastic gradient descent, optionally with momentum (PyTorch's formulation); "
      "step() updates the parameters, zero_grad() clears their grads.",
      "let w = tensor([1.0], requires_grad=true)\n"
@@ -1573,7 +1590,7 @@ const HelpEntry help_table[] = {
      "opt.step()\n"
      "print(w)"},
     {"optim.Adam", HELP_OPTIM, 0,
-     "optim.Adam(params, lr=0.001, betas=[0.9, 0.999], eps=1e-8, weight_decay=0)",
+     "optim.Adam(params, lr=0.001, betas=[0.9, 0.999], eps=1e-8, weight_decay=0, amsgrad=false)",
      "Adam with bias correction; weight_decay adds an L2 term to the gradient.",
      "let w = tensor([1.0], requires_grad=true)\n"
      "let opt = optim.Adam([w], lr=0.1)\n"
@@ -1581,7 +1598,7 @@ const HelpEntry help_table[] = {
      "opt.step()\n"
      "print(w)"},
     {"optim.AdamW", HELP_OPTIM, 0,
-     "optim.AdamW(params, lr=0.001, betas=[0.9, 0.999], eps=1e-8, weight_decay=0.01)",
+     "optim.AdamW(params, lr=0.001, betas=[0.9, 0.999], eps=1e-8, weight_decay=0.01, amsgrad=false)",
      "Adam with decoupled weight decay (the weights shrink by lr * weight_decay each "
      "step).",
      "let w = tensor([1.0], requires_grad=true)\n"
@@ -1589,6 +1606,51 @@ const HelpEntry help_table[] = {
      "(w * w).sum().backward()\n"
      "opt.step()\n"
      "print(w)"},
+    {"optim.RMSprop", HELP_OPTIM, 0,
+     "optim.RMSprop(params, lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=false)",
+     "Divides each gradient by a running root mean square of it (centered: of its "
+     "variance), optionally with momentum; PyTorch 1.13's update.",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.RMSprop([w], lr=0.1)\n"
+     "(w * w).sum().backward()\n"
+     "opt.step()\n"
+     "print(w)"},
+    {"optim.Adagrad", HELP_OPTIM, 0,
+     "optim.Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10)",
+     "Divides each gradient by the root of the sum of its squares so far; the rate "
+     "decays as lr / (1 + (t - 1) * lr_decay).",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.Adagrad([w], lr=0.1)\n"
+     "(w * w).sum().backward()\n"
+     "opt.step()\n"
+     "print(w)"},
+    {"optim.lr_scheduler", HELP_OPTIM, 0,
+     "optim.lr_scheduler.StepLR(opt, step_size, gamma=0.1) / MultiStepLR ExponentialLR CosineAnnealingLR LambdaLR LinearLR OneCycleLR ReduceLROnPlateau",
+     "Learning rate schedules (PyTorch 1.13's formulas): each sets the \"lr\" of the "
+     "optimizer's param_groups. Call step() after optimizer.step() (once per epoch; "
+     "per batch for OneCycleLR); get_last_lr() gives the rates, one per group. "
+     "ReduceLROnPlateau's step(metric) cuts the rate by factor after patience epochs "
+     "without improvement. A scheduler stepped before its optimizer warns as PyTorch "
+     "does.",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.SGD([w], lr=0.1)\n"
+     "let sched = optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)\n"
+     "for epoch in range(4) {\n"
+     "  opt.step()\n"
+     "  sched.step()\n"
+     "  print(sched.get_last_lr())\n"
+     "}"},
+    {"nn.utils", HELP_NN, 0,
+     "nn.utils.clip_grad_norm_(params, max_norm, norm_type=2.0, error_if_nonfinite=false) / clip_grad_value_(params, clip_value) / parameters_to_vector(params) / vector_to_parameters(vec, params)",
+     "clip_grad_norm_ scales the gradients in place so that their joint norm is at "
+     "most max_norm and returns the norm before clipping (norm_type may be "
+     "float(\"inf\")); clip_grad_value_ clamps each gradient to [-clip_value, "
+     "clip_value]; parameters_to_vector joins the parameters into one vector, "
+     "vector_to_parameters copies one back.",
+     "let w = tensor([3.0, -4.0], requires_grad=true)\n"
+     "(w * w).sum().backward()\n"
+     "print(nn.utils.clip_grad_norm_([w], 1.0), w.grad)\n"
+     "print(nn.utils.parameters_to_vector([w, w]))"},
     {"let", HELP_KEYWORDS, 0,
      "let NAME = EXPR / let [a, b] = LIST",
      "Declares a variable: a block-scoped local, or a global at top level. A list may be "
