@@ -772,6 +772,24 @@ const HelpEntry help_table[] = {
      "log_softmax(t, dim) / t.log_softmax(dim)",
      "log(softmax(t, dim)) computed stably (LogSoftmaxBackward0).",
      "print(log_softmax(tensor([0.0, 0.0]), 0))"},
+    {"sort", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "sort(t, dim=-1, descending=false, stable=false) / t.sort(...)",
+     "[values, indices]: t sorted along dim and the int64 positions the values came from "
+     "(SortBackward0). NaN sorts above inf, -0.0 equals 0.0. Always stable: equal values keep "
+     "their order (PyTorch leaves it unspecified without stable=true).",
+     "let r = tensor([3.0, 1.0, 2.0]).sort()\n"
+     "print(r[0], r[1])"},
+    {"argsort", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "argsort(t, dim=-1, descending=false, stable=false) / t.argsort(...)",
+     "The indices of sort(t, dim, descending) alone (int64, not differentiable).",
+     "print(tensor([3.0, 1.0, 2.0]).argsort(descending=true))"},
+    {"topk", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "topk(t, k, dim=-1, largest=true, sorted=true) / t.topk(k, ...)",
+     "[values, indices]: the k largest (largest=false: smallest) elements along dim, in "
+     "sorted order, ties by position (TopkBackward0). Error \"selected index k out of "
+     "range\" unless 0 <= k <= size.",
+     "let r = tensor([1.0, 5.0, 3.0, 4.0]).topk(2)\n"
+     "print(r[0], r[1])"},
     {"mse_loss", HELP_TENSORS, 0,
      "mse_loss(input, target, reduction=\"mean\")",
      "Mean squared error; reduction \"mean\", \"sum\" or \"none\".",

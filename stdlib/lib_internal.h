@@ -130,7 +130,10 @@
   X(outer, 1, 1, LF_MG)                                                        \
   X(softmax, 0, 1, LF_MG)                                                      \
   X(log_softmax, 0, 1, LF_MG)                                                  \
-  X(masked_fill, 2, 2, LF_M)
+  X(masked_fill, 2, 2, LF_M)                                                   \
+  X(sort, 0, 3, LF_MG)                                                         \
+  X(argsort, 0, 3, LF_MG)                                                      \
+  X(topk, 1, 4, LF_MG)
 
 typedef Value (*LibTensorImpl)(AgVM *vm, Value self, int argc, const Value *args,
                                const AgKwargs *kw);

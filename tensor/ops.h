@@ -225,4 +225,13 @@ Tensor *tensor_cross_entropy(const Tensor *logits, const Tensor *target, Reducti
 Tensor *tensor_binary_cross_entropy(const Tensor *p, const Tensor *target, Reduction r);
 /* dropout with a mask from tensor_dropout_mask (random.h): a * mask. */
 
+/* ---- sorting (tensor/sort.c) ----
+ * Stable, in PyTorch's order (-0.0 equals 0.0; NaN greatest). *indices, when
+ * given, receives the int64 positions along dim. topk: the k largest (or
+ * smallest) along dim, sorted, ties by index; "selected index k out of range"
+ * unless 0 <= k <= size. */
+Tensor *tensor_sort(const Tensor *a, int dim, bool descending, Tensor **indices);
+Tensor *tensor_argsort(const Tensor *a, int dim, bool descending);
+Tensor *tensor_topk(const Tensor *a, int64_t k, int dim, bool largest, Tensor **indices);
+
 #endif

@@ -383,6 +383,47 @@ START_TEST(max_min) {
 }
 END_TEST
 
+/* sort and topk of cos(3x), so the order is a real permutation of x. */
+static Tensor *f_sort_topk(Tensor *const *x, void *ctx) {
+  int c = *(int *)ctx;
+  Tensor *x3 = ag_binary_scalar(BIN_MUL, x[0], 3.0);
+  Tensor *a = ag_unary(UN_COS, x3);
+  Tensor *idx = NULL, *out = NULL;
+  switch (c) {
+  case 0: out = ag_sort(a, 1, false, &idx); break;
+  case 1: out = ag_sort(a, 0, true, NULL); break;
+  case 2: out = ag_topk(a, 2, 1, true, &idx); break;
+  case 3: out = ag_topk(a, 2, 0, false, NULL); break;
+  default: out = ag_topk(a, 4, -1, true, NULL); break;
+  }
+  tensor_release(idx);
+  tensor_release(a);
+  tensor_release(x3);
+  return out;
+}
+
+START_TEST(sort_and_topk) {
+  for (int c = 0; c < 5; c++) {
+    Tensor *x = leaf(2, (int64_t[]){3, 4}, 0.1);
+    gradcheck("sort/topk", f_sort_topk, &x, 1, &c);
+    gradgradcheck("sort/topk", f_sort_topk, &x, 1, &c);
+    tensor_release(x);
+  }
+  Tensor *x = leaf(2, (int64_t[]){3, 4}, 0.1);
+  Tensor *idx = NULL;
+  Tensor *v = ag_sort(x, 1, false, &idx);
+  ck_assert_str_eq(grad_node_name(ag_grad_fn(v)), "SortBackward0");
+  tensor_release(v);
+  tensor_release(idx);
+  v = ag_topk(x, 1, 0, true, NULL);
+  ck_assert_str_eq(grad_node_name(ag_grad_fn(v)), "TopkBackward0");
+  tensor_release(v);
+  ck_assert_ptr_null(ag_topk(x, 4, 0, true, NULL));
+  ck_assert_str_eq(tensor_error(), "selected index k out of range");
+  tensor_release(x);
+}
+END_TEST
+
 typedef struct {
   int kind;
 } ShapeCase;
@@ -874,6 +915,7 @@ int main(void) {
   tcase_add_test(tc, reductions);
   tcase_add_test(tc, prod_with_and_without_zeros);
   tcase_add_test(tc, max_min);
+  tcase_add_test(tc, sort_and_topk);
   tcase_add_test(tc, shape_ops);
   tcase_add_test(tc, join_and_split);
   tcase_add_test(tc, indexing);

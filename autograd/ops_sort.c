@@ -1,0 +1,43 @@
+/* ops_sort.c — the recorded forms of sort and topk.
+ *
+ * Both are value-selecting: the backward (d_extreme_dim, shared with
+ * max(dim)) writes the gradient of each output back at the position its
+ * value came from, using the saved indices, as PyTorch's
+ * value_selecting_reduction_backward (keepdim: the output keeps dim).
+ */
+#include "autograd/internal.h"
+
+static Tensor *record_selection(AgNodeKind kind, Tensor *a, Tensor *out, int dim,
+                                Tensor **indices, Tensor *idx) {
+  if (out == NULL) return NULL;
+  if (indices) *indices = idx;
+  if (!ag_record_wanted(&a, 1, out)) {
+    if (!indices) tensor_release(idx);
+    return out;
+  }
+  GradNode *n = ag_record_node_params(kind, &a, 1, 1, 1);
+  if (n) {
+    node_save(n, 0, "indices", idx, false);
+    params_set_dims(node_params(n), &dim, 1, a->ndim);
+    node_params(n)->keepdim = true;
+  }
+  if (!indices) tensor_release(idx);
+  out = ag_record_finish(n, out);
+  if (!out && indices) {
+    tensor_release(*indices);
+    *indices = NULL;
+  }
+  return out;
+}
+
+Tensor *ag_sort(Tensor *a, int dim, bool descending, Tensor **indices) {
+  Tensor *idx = NULL;
+  Tensor *out = tensor_sort(a, dim, descending, &idx);
+  return record_selection(AG_NODE_SortBackward0, a, out, dim, indices, idx);
+}
+
+Tensor *ag_topk(Tensor *a, int64_t k, int dim, bool largest, Tensor **indices) {
+  Tensor *idx = NULL;
+  Tensor *out = tensor_topk(a, k, dim, largest, &idx);
+  return record_selection(AG_NODE_TopkBackward0, a, out, dim, indices, idx);
+}

@@ -1,0 +1,77 @@
+/* lib_sort.c — sort, argsort and topk (LIB_TENSOR_FNS rows; tensor/sort.c
+ * computes, autograd/ops_sort.c records). sort and topk return
+ * [values, indices], as max(dim) does. */
+#include <stdlib.h>
+
+#include "stdlib/lib_internal.h"
+
+#define LT_ARGS AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw
+
+/* dim (default -1) from v[0], flags from v[1..nflags] with their defaults. */
+static bool dim_and_flags(AgVM *vm, const Value *v, int *dim, int nflags, const bool *dflt,
+                          bool *flags) {
+  if (IS_UNDEF(v[0]) || IS_NIL(v[0])) *dim = -1;
+  else if (!lib_dim(vm, v[0], dim)) return false;
+  for (int i = 0; i < nflags; i++)
+    if (!lib_flag(vm, v[1 + i], dflt[i], &flags[i])) return false;
+  return true;
+}
+
+static Value pair_or_throw(AgVM *vm, Tensor *values, Tensor *indices) {
+  if (values == NULL) return lib_throw_tensor_error(vm);
+  Tensor **pair = malloc(2 * sizeof(Tensor *));
+  if (pair == NULL) {
+    tensor_release(values);
+    tensor_release(indices);
+    return vm_throw_error(vm, "out of memory");
+  }
+  pair[0] = values;
+  pair[1] = indices;
+  return lib_tensor_list(vm, pair, 2);
+}
+
+/* sort(dim=-1, descending=false, stable=false): always stable (tensor/sort.c). */
+Value lt_sort(LT_ARGS) {
+  static const char *const names[] = {"dim", "descending", "stable"};
+  static const bool dflt[] = {false, false};
+  Value v[3];
+  int dim;
+  bool flags[2];
+  if (!lib_bind(vm, "sort", argc, args, kw, names, 3, v) ||
+      !dim_and_flags(vm, v, &dim, 2, dflt, flags))
+    return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *indices = NULL;
+  Tensor *values = ag_sort(lib_t(self), dim, flags[0], &indices);
+  return pair_or_throw(vm, values, indices);
+}
+
+Value lt_argsort(LT_ARGS) {
+  static const char *const names[] = {"dim", "descending", "stable"};
+  static const bool dflt[] = {false, false};
+  Value v[3];
+  int dim;
+  bool flags[2];
+  if (!lib_bind(vm, "argsort", argc, args, kw, names, 3, v) ||
+      !dim_and_flags(vm, v, &dim, 2, dflt, flags))
+    return VM_EXCEPTION;
+  return lib_wrap(vm, tensor_argsort(lib_t(self), dim, flags[0]));
+}
+
+/* topk(k, dim=-1, largest=true, sorted=true): the result is always sorted. */
+Value lt_topk(LT_ARGS) {
+  static const char *const names[] = {"k", "dim", "largest", "sorted"};
+  static const bool dflt[] = {true, true};
+  Value v[4];
+  int64_t k;
+  int dim;
+  bool flags[2];
+  if (!lib_bind(vm, "topk", argc, args, kw, names, 4, v)) return VM_EXCEPTION;
+  if (IS_UNDEF(v[0])) return vm_throw_error(vm, "topk() missing required argument 'k'");
+  if (!lib_int(vm, v[0], "k", &k) || !dim_and_flags(vm, v + 1, &dim, 2, dflt, flags))
+    return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *indices = NULL;
+  Tensor *values = ag_topk(lib_t(self), k, dim, flags[0], &indices);
+  return pair_or_throw(vm, values, indices);
+}
