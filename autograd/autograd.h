@@ -136,6 +136,10 @@ typedef struct GradNode GradNode;
   X(ScatterAddBackward0, d_scatter_add)                                                         \
   X(SortBackward0, d_extreme_dim)       /* g scattered back to where each value came from */\
   X(TopkBackward0, d_extreme_dim)                                                               \
+  X(FlipBackward0, d_flip)                                                                      \
+  X(TrilBackward0, d_tril)                                                                      \
+  X(TriuBackward0, d_triu)                                                                      \
+  X(CumsumBackward0, d_cumsum)                                                                  \
   X(MmBackward0, d_mm)                                                                          \
   X(AddmmBackward0, d_addmm)                                                                    \
   X(BmmBackward0, d_bmm)                                                                        \
@@ -300,6 +304,12 @@ Tensor *ag_min(Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices)
  * positions (NULL: not wanted). Recorded as SortBackward0 / TopkBackward0. */
 Tensor *ag_sort(Tensor *a, int dim, bool descending, Tensor **indices);
 Tensor *ag_topk(Tensor *a, int64_t k, int dim, bool largest, Tensor **indices);
+/* flip, tril/triu, cumsum (tensor_flip, ...): FlipBackward0, TrilBackward0,
+ * TriuBackward0, CumsumBackward0 (dtype: as tensor_cumsum). */
+Tensor *ag_flip(Tensor *a, const int *dims, int ndims);
+Tensor *ag_tril(Tensor *a, int64_t diagonal);
+Tensor *ag_triu(Tensor *a, int64_t diagonal);
+Tensor *ag_cumsum(Tensor *a, int dim, DType dtype);
 Tensor *ag_var(Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
 Tensor *ag_std(Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
 Tensor *ag_norm(Tensor *a, double p, const int *dims, int ndims, bool keepdim);

@@ -864,6 +864,41 @@ static bool d_copy(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   return done(&s, n, out);
 }
 
+/* flip: the gradient flipped back. */
+static bool d_flip(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_flip(G, node_p(n)->dims, node_p(n)->ndims)));
+  return done(&s, n, out);
+}
+
+/* tril/triu: the same triangle of the gradient. */
+static bool d_tril(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_tril(G, node_p(n)->i0)));
+  return done(&s, n, out);
+}
+static bool d_triu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_triu(G, node_p(n)->i0)));
+  return done(&s, n, out);
+}
+
+/* cumsum: the reversed cumulative sum of the gradient (in the input's dtype),
+ * grad.flip(dim).cumsum(dim).flip(dim) as PyTorch's cumsum_backward. */
+static bool d_cumsum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  int dim = node_p(n)->dims[0];
+  Tensor *grad = keep(&s, ag_to_dtype(G, IN->dtype));
+  if (!grad || grad->numel <= 1 || grad->ndim == 0 || grad->shape[dim] == 1) {
+    give(out, 0, grad);
+    return done(&s, n, out);
+  }
+  Tensor *f = keep(&s, ag_flip(grad, &dim, 1));
+  Tensor *c = f ? keep(&s, ag_cumsum(f, dim, DT_COUNT)) : NULL;
+  give(out, 0, c ? keep(&s, ag_flip(c, &dim, 1)) : NULL);
+  return done(&s, n, out);
+}
+
 /* Generated from AG_NODE_KINDS: a kind whose formula is missing or misspelt
  * does not compile. ENGINE kinds (AccumulateGrad, CustomBackward) are run by
  * the engine itself. */

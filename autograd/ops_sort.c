@@ -1,4 +1,4 @@
-/* ops_sort.c — the recorded forms of sort and topk.
+/* ops_sort.c — the recorded forms of sort, topk, flip, tril/triu, cumsum.
  *
  * Both are value-selecting: the backward (d_extreme_dim, shared with
  * max(dim)) writes the gradient of each output back at the position its
@@ -40,4 +40,38 @@ Tensor *ag_topk(Tensor *a, int64_t k, int dim, bool largest, Tensor **indices) {
   Tensor *idx = NULL;
   Tensor *out = tensor_topk(a, k, dim, largest, &idx);
   return record_selection(AG_NODE_TopkBackward0, a, out, dim, indices, idx);
+}
+
+Tensor *ag_flip(Tensor *a, const int *dims, int ndims) {
+  Tensor *out = tensor_flip(a, dims, ndims);
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node_params(AG_NODE_FlipBackward0, &a, 1, 0, 1);
+  if (n) {
+    AgParams *p = node_params(n);
+    p->ndims = ndims;
+    for (int i = 0; i < ndims; i++) p->dims[i] = dims[i];
+  }
+  return ag_record_finish(n, out);
+}
+
+static Tensor *triangle_record(AgNodeKind kind, Tensor *a, Tensor *out, int64_t diagonal) {
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node_params(kind, &a, 1, 0, 1);
+  if (n) node_params(n)->i0 = diagonal;
+  return ag_record_finish(n, out);
+}
+
+Tensor *ag_tril(Tensor *a, int64_t diagonal) {
+  return triangle_record(AG_NODE_TrilBackward0, a, tensor_tril(a, diagonal), diagonal);
+}
+Tensor *ag_triu(Tensor *a, int64_t diagonal) {
+  return triangle_record(AG_NODE_TriuBackward0, a, tensor_triu(a, diagonal), diagonal);
+}
+
+Tensor *ag_cumsum(Tensor *a, int dim, DType dtype) {
+  Tensor *out = tensor_cumsum(a, dim, dtype);
+  if (!ag_record_wanted(&a, 1, out) || !dtype_is_float(a->dtype)) return out;
+  GradNode *n = ag_record_node_params(AG_NODE_CumsumBackward0, &a, 1, 0, 1);
+  if (n) params_set_dims(node_params(n), &dim, 1, a->ndim);
+  return ag_record_finish(n, out);
 }

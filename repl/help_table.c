@@ -790,6 +790,25 @@ const HelpEntry help_table[] = {
      "range\" unless 0 <= k <= size.",
      "let r = tensor([1.0, 5.0, 3.0, 4.0]).topk(2)\n"
      "print(r[0], r[1])"},
+    {"flip", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "flip(t, dims) / t.flip(dims) / t.flip(d0, d1, ...)",
+     "A copy of t reversed along each of dims (FlipBackward0).",
+     "print(tensor([[1, 2], [3, 4]]).flip(1))"},
+    {"tril", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "tril(t, diagonal=0) / t.tril(diagonal=0)",
+     "The lower triangle of the last two dims: elements with column - row <= diagonal "
+     "kept, the rest zero (TrilBackward0).",
+     "print(ones(3, 3).tril())"},
+    {"triu", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "triu(t, diagonal=0) / t.triu(diagonal=0)",
+     "The upper triangle of the last two dims: elements with column - row >= diagonal "
+     "kept, the rest zero (TriuBackward0).",
+     "print(ones(3, 3).triu(1))"},
+    {"cumsum", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "cumsum(t, dim, dtype=nil) / t.cumsum(dim, dtype=nil)",
+     "Running sums along dim (CumsumBackward0), accumulated in double as PyTorch; an "
+     "integer or bool tensor gives int64 unless dtype= says otherwise.",
+     "print(tensor([1, 2, 3, 4]).cumsum(0))"},
     {"mse_loss", HELP_TENSORS, 0,
      "mse_loss(input, target, reduction=\"mean\")",
      "Mean squared error; reduction \"mean\", \"sum\" or \"none\".",

@@ -133,7 +133,11 @@
   X(masked_fill, 2, 2, LF_M)                                                   \
   X(sort, 0, 3, LF_MG)                                                         \
   X(argsort, 0, 3, LF_MG)                                                      \
-  X(topk, 1, 4, LF_MG)
+  X(topk, 1, 4, LF_MG)                                                         \
+  X(flip, 0, -1, LF_MG)                                                        \
+  X(tril, 0, 1, LF_MG)                                                         \
+  X(triu, 0, 1, LF_MG)                                                         \
+  X(cumsum, 0, 1, LF_MG)
 
 typedef Value (*LibTensorImpl)(AgVM *vm, Value self, int argc, const Value *args,
                                const AgKwargs *kw);

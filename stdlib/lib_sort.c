@@ -1,6 +1,6 @@
-/* lib_sort.c — sort, argsort and topk (LIB_TENSOR_FNS rows; tensor/sort.c
- * computes, autograd/ops_sort.c records). sort and topk return
- * [values, indices], as max(dim) does. */
+/* lib_sort.c — sort, argsort, topk, flip, tril/triu, cumsum (LIB_TENSOR_FNS
+ * rows; tensor/sort.c, reorder.c, scan.c compute, autograd/ops_sort.c
+ * records). sort and topk return [values, indices], as max(dim) does. */
 #include <stdlib.h>
 
 #include "stdlib/lib_internal.h"
@@ -74,4 +74,52 @@ Value lt_topk(LT_ARGS) {
   Tensor *indices = NULL;
   Tensor *values = ag_topk(lib_t(self), k, dim, flags[0], &indices);
   return pair_or_throw(vm, values, indices);
+}
+
+/* flip(dims): a list, or the dims one by one (x.flip(0, 1)). */
+Value lt_flip(LT_ARGS) {
+  int dims[TENSOR_MAX_DIMS], ndims = 0;
+  Value v = UNDEF_VAL;
+  if (argc > 1) {
+    if (argc > TENSOR_MAX_DIMS) return vm_throw_error(vm, "too many dimensions: %d", argc);
+    for (int i = 0; i < argc; i++)
+      if (!lib_dim(vm, args[i], &dims[i])) return VM_EXCEPTION;
+    ndims = argc;
+  } else {
+    static const char *const names[] = {"dims"};
+    if (!lib_bind(vm, "flip", argc, args, kw, names, 1, &v)) return VM_EXCEPTION;
+    if (IS_UNDEF(v)) return vm_throw_error(vm, "flip() missing required argument 'dims'");
+    if (!lib_dims(vm, v, dims, &ndims)) return VM_EXCEPTION;
+  }
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_flip(lib_t(self), dims, ndims));
+}
+
+static Value triangle_fn(AgVM *vm, Value self, bool lower, int argc, const Value *args,
+                         const AgKwargs *kw) {
+  const char *fname = lower ? "tril" : "triu";
+  static const char *const names[] = {"diagonal"};
+  Value v;
+  int64_t diagonal = 0;
+  if (!lib_bind(vm, fname, argc, args, kw, names, 1, &v)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v) && !lib_int(vm, v, "diagonal", &diagonal)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *t = lib_t(self);
+  return lib_wrap(vm, lower ? ag_tril(t, diagonal) : ag_triu(t, diagonal));
+}
+
+Value lt_tril(LT_ARGS) { return triangle_fn(vm, self, true, argc, args, kw); }
+Value lt_triu(LT_ARGS) { return triangle_fn(vm, self, false, argc, args, kw); }
+
+/* cumsum(dim, dtype=nil) */
+Value lt_cumsum(LT_ARGS) {
+  static const char *const names[] = {"dim", "dtype"};
+  Value v[2];
+  int dim;
+  DType dtype = DT_COUNT;
+  if (!lib_bind(vm, "cumsum", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  if (IS_UNDEF(v[0])) return vm_throw_error(vm, "cumsum() missing required argument 'dim'");
+  if (!lib_dim(vm, v[0], &dim) || !lib_dtype(vm, v[1], &dtype)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_cumsum(lib_t(self), dim, dtype));
 }

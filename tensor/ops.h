@@ -234,4 +234,16 @@ Tensor *tensor_sort(const Tensor *a, int dim, bool descending, Tensor **indices)
 Tensor *tensor_argsort(const Tensor *a, int dim, bool descending);
 Tensor *tensor_topk(const Tensor *a, int64_t k, int dim, bool largest, Tensor **indices);
 
+/* ---- moving elements (tensor/reorder.c), scans (tensor/scan.c) ---- */
+/* A copy reversed along each of dims ("dim d appears multiple times..."). */
+Tensor *tensor_flip(const Tensor *a, const int *dims, int ndims);
+/* The lower / upper triangle of the last two dims (others zeroed):
+ * tril keeps column - row <= diagonal, triu column - row >= diagonal. */
+Tensor *tensor_tril(const Tensor *a, int64_t diagonal);
+Tensor *tensor_triu(const Tensor *a, int64_t diagonal);
+/* Cumulative sum / product along dim in dtype (DT_COUNT: a's dtype, int64
+ * for integers and bool), accumulated in double (int64) as PyTorch's. */
+Tensor *tensor_cumsum(const Tensor *a, int dim, DType dtype);
+Tensor *tensor_cumprod(const Tensor *a, int dim, DType dtype);
+
 #endif

@@ -424,6 +424,38 @@ START_TEST(sort_and_topk) {
 }
 END_TEST
 
+/* flip, tril/triu, cumsum (cumsum of a product, so its backward's own
+ * derivative is exercised too). */
+static Tensor *f_reorder(Tensor *const *x, void *ctx) {
+  int c = *(int *)ctx;
+  Tensor *a = x[0]; /* [3, 4] */
+  switch (c) {
+  case 0: return ag_flip(a, (int[]){0}, 1);
+  case 1: return ag_flip(a, (int[]){-1, 0}, 2);
+  case 2: return ag_tril(a, 0);
+  case 3: return ag_tril(a, -1);
+  case 4: return ag_triu(a, 1);
+  case 5: return ag_triu(a, -2);
+  case 6: return ag_cumsum(a, 1, DT_COUNT);
+  default: {
+    Tensor *sq = ag_binary(BIN_MUL, a, a);
+    Tensor *out = ag_cumsum(sq, 0, DT_COUNT);
+    tensor_release(sq);
+    return out;
+  }
+  }
+}
+
+START_TEST(flip_triangles_cumsum) {
+  for (int c = 0; c < 8; c++) {
+    Tensor *x = leaf(2, (int64_t[]){3, 4}, 0.1);
+    gradcheck("flip/tril/triu/cumsum", f_reorder, &x, 1, &c);
+    gradgradcheck("flip/tril/triu/cumsum", f_reorder, &x, 1, &c);
+    tensor_release(x);
+  }
+}
+END_TEST
+
 typedef struct {
   int kind;
 } ShapeCase;
@@ -916,6 +948,7 @@ int main(void) {
   tcase_add_test(tc, prod_with_and_without_zeros);
   tcase_add_test(tc, max_min);
   tcase_add_test(tc, sort_and_topk);
+  tcase_add_test(tc, flip_triangles_cumsum);
   tcase_add_test(tc, shape_ops);
   tcase_add_test(tc, join_and_split);
   tcase_add_test(tc, indexing);
