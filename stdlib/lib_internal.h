@@ -137,7 +137,14 @@
   X(flip, 0, -1, LF_MG)                                                        \
   X(tril, 0, 1, LF_MG)                                                         \
   X(triu, 0, 1, LF_MG)                                                         \
-  X(cumsum, 0, 1, LF_MG)
+  X(cumsum, 0, 1, LF_MG)                                                       \
+  X(isnan, 0, 0, LF_MG)                                                        \
+  X(isinf, 0, 0, LF_MG)                                                        \
+  X(isfinite, 0, 0, LF_MG)                                                     \
+  X(logical_and, 1, 1, LF_MG)                                                  \
+  X(logical_or, 1, 1, LF_MG)                                                   \
+  X(clamp_min, 1, 1, LF_MG)                                                    \
+  X(clamp_max, 1, 1, LF_MG)
 
 typedef Value (*LibTensorImpl)(AgVM *vm, Value self, int argc, const Value *args,
                                const AgKwargs *kw);

@@ -36,7 +36,10 @@
   X(FLOOR, "floor", SAME_FOR_INT(floor))                                                         \
   X(CEIL, "ceil", SAME_FOR_INT(ceil))                                                            \
   X(ROUND, "round", SAME_FOR_INT(round))                                                         \
-  X(LOGICAL_NOT, "logical_not", ALL4(lnot))
+  X(LOGICAL_NOT, "logical_not", ALL4(lnot))                                                     \
+  X(ISNAN, "isnan", KERNELS(false_b, false_i, isnan_f, isnan_d))                                 \
+  X(ISINF, "isinf", KERNELS(false_b, false_i, isinf_f, isinf_d))                                 \
+  X(ISFINITE, "isfinite", KERNELS(true_b, true_i, isfinite_f, isfinite_d))
 
 typedef enum {
 #define X(e, ...) UN_##e,
@@ -44,6 +47,11 @@ typedef enum {
 #undef X
   UN_COUNT
 } UnaryOp;
+
+/* logical_not and the isnan/isinf/isfinite tests give bool tensors. */
+static inline bool tensor_unary_gives_bool(UnaryOp op) {
+  return op == UN_LOGICAL_NOT || op == UN_ISNAN || op == UN_ISINF || op == UN_ISFINITE;
+}
 
 /* Binary elementwise ops, broadcasting: X(enum suffix, name, the script's
  * operator or NULL, kernels). Comparisons give bool tensors. DIV on integer
