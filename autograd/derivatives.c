@@ -899,6 +899,19 @@ static bool d_cumsum(GradNode *n, Tensor *const *g, Tensor **out, const bool *ne
   return done(&s, n, out);
 }
 
+/* amax/amin: the gradient shared evenly among the elements equal to the
+ * result (PyTorch's scale_grad_by_count over the reduced dims). */
+static bool d_amax(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *r = saved(&s, n, 1);
+  Tensor *mask = cmp(&s, BIN_EQ, saved(&s, n, 0), r ? expand_reduced(&s, n, r) : NULL);
+  Tensor *count = mask ? keep(&s, tensor_sum(mask, node_p(n)->dims, node_p(n)->ndims, true)) : NULL;
+  Tensor *share = count ? dv(&s, expand_reduced(&s, n, G),
+                             keep(&s, tensor_to_dtype(count, G->dtype))) : NULL;
+  give(out, 0, where(&s, mask, share, zero_like(&s, G)));
+  return done(&s, n, out);
+}
+
 /* Generated from AG_NODE_KINDS: a kind whose formula is missing or misspelt
  * does not compile. ENGINE kinds (AccumulateGrad, CustomBackward) are run by
  * the engine itself. */

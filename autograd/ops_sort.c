@@ -1,4 +1,5 @@
-/* ops_sort.c — the recorded forms of sort, topk, flip, tril/triu, cumsum.
+/* ops_sort.c — the recorded forms of sort, topk, flip, tril/triu, cumsum,
+ * amax/amin.
  *
  * Both are value-selecting: the backward (d_extreme_dim, shared with
  * max(dim)) writes the gradient of each output back at the position its
@@ -74,4 +75,26 @@ Tensor *ag_cumsum(Tensor *a, int dim, DType dtype) {
   GradNode *n = ag_record_node_params(AG_NODE_CumsumBackward0, &a, 1, 0, 1);
   if (n) params_set_dims(node_params(n), &dim, 1, a->ndim);
   return ag_record_finish(n, out);
+}
+
+static Tensor *amax_record(AgNodeKind kind, Tensor *a, Tensor *out, const int *dims, int ndims,
+                           bool keepdim) {
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node_params(kind, &a, 1, 2, 1);
+  if (n) {
+    node_save(n, 0, "self", a, false);
+    node_save(n, 1, "result", out, true);
+    params_set_dims(node_params(n), ndims ? dims : NULL, ndims, a->ndim);
+    node_params(n)->keepdim = keepdim;
+  }
+  return ag_record_finish(n, out);
+}
+
+Tensor *ag_amax(Tensor *a, const int *dims, int ndims, bool keepdim) {
+  Tensor *out = tensor_amax(a, dims, ndims, keepdim);
+  return amax_record(AG_NODE_AmaxBackward0, a, out, dims, ndims, keepdim);
+}
+Tensor *ag_amin(Tensor *a, const int *dims, int ndims, bool keepdim) {
+  Tensor *out = tensor_amin(a, dims, ndims, keepdim);
+  return amax_record(AG_NODE_AminBackward0, a, out, dims, ndims, keepdim);
 }

@@ -1,5 +1,5 @@
 /* lib_sort.c — sort, argsort, topk, flip, tril/triu, cumsum (LIB_TENSOR_FNS
- * rows; tensor/sort.c, reorder.c, scan.c compute, autograd/ops_sort.c
+ * rows and amax/amin; tensor/sort.c, reorder.c, scan.c, amax.c compute, autograd/ops_sort.c
  * records). sort and topk return [values, indices], as max(dim) does. */
 #include <stdlib.h>
 
@@ -123,3 +123,22 @@ Value lt_cumsum(LT_ARGS) {
   lib_sync_line(vm);
   return lib_wrap(vm, ag_cumsum(lib_t(self), dim, dtype));
 }
+
+/* amax(dim=(), keepdim=false): dim a number or a list, () or nil for all. */
+static Value amax_fn(AgVM *vm, Value self, bool is_max, int argc, const Value *args,
+                     const AgKwargs *kw) {
+  const char *fname = is_max ? "amax" : "amin";
+  static const char *const names[] = {"dim", "keepdim"};
+  Value v[2];
+  int dims[TENSOR_MAX_DIMS], ndims;
+  bool keepdim;
+  if (!lib_bind(vm, fname, argc, args, kw, names, 2, v) || !lib_dims(vm, v[0], dims, &ndims) ||
+      !lib_flag(vm, v[1], false, &keepdim))
+    return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *t = lib_t(self);
+  return lib_wrap(vm, is_max ? ag_amax(t, dims, ndims, keepdim) : ag_amin(t, dims, ndims, keepdim));
+}
+
+Value lt_amax(LT_ARGS) { return amax_fn(vm, self, true, argc, args, kw); }
+Value lt_amin(LT_ARGS) { return amax_fn(vm, self, false, argc, args, kw); }

@@ -254,4 +254,8 @@ Tensor *tensor_triu(const Tensor *a, int64_t diagonal);
 Tensor *tensor_cumsum(const Tensor *a, int dim, DType dtype);
 Tensor *tensor_cumprod(const Tensor *a, int dim, DType dtype);
 
+/* amax/amin over dims (ndims 0: all) without indices (tensor/amax.c). */
+Tensor *tensor_amax(const Tensor *a, const int *dims, int ndims, bool keepdim);
+Tensor *tensor_amin(const Tensor *a, const int *dims, int ndims, bool keepdim);
+
 #endif

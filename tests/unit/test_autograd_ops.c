@@ -456,6 +456,38 @@ START_TEST(flip_triangles_cumsum) {
 }
 END_TEST
 
+/* amax/amin over one dim, two dims, all; and ties sharing the gradient. */
+static Tensor *f_amax(Tensor *const *x, void *ctx) {
+  int c = *(int *)ctx;
+  switch (c) {
+  case 0: return ag_amax(x[0], (int[]){1}, 1, false);
+  case 1: return ag_amin(x[0], (int[]){0}, 1, true);
+  case 2: return ag_amax(x[0], (int[]){0, -1}, 2, false);
+  default: return ag_amin(x[0], NULL, 0, false);
+  }
+}
+
+START_TEST(amax_amin) {
+  for (int c = 0; c < 4; c++) {
+    Tensor *x = leaf(2, (int64_t[]){3, 4}, 0.1);
+    gradcheck("amax/amin", f_amax, &x, 1, &c);
+    gradgradcheck("amax/amin", f_amax, &x, 1, &c);
+    tensor_release(x);
+  }
+  Tensor *x = make(2, (int64_t[]){2, 3}, (double[]){2, 5, 5, 1, 1, 0});
+  ag_set_requires_grad(x, true);
+  Tensor *m = ag_amax(x, (int[]){1}, 1, false);
+  ck_assert_str_eq(grad_node_name(ag_grad_fn(m)), "AmaxBackward0");
+  Tensor *sum = ag_sum(m, NULL, 0, false);
+  ck_assert(ag_backward(&sum, NULL, 1, false, false, NULL, 0));
+  const double want[6] = {0, 0.5, 0.5, 0.5, 0.5, 0};
+  for (int i = 0; i < 6; i++) ck_assert_double_eq(tensor_get_flat(ag_get_grad(x), i), want[i]);
+  tensor_release(sum);
+  tensor_release(m);
+  tensor_release(x);
+}
+END_TEST
+
 typedef struct {
   int kind;
 } ShapeCase;
@@ -949,6 +981,7 @@ int main(void) {
   tcase_add_test(tc, max_min);
   tcase_add_test(tc, sort_and_topk);
   tcase_add_test(tc, flip_triangles_cumsum);
+  tcase_add_test(tc, amax_amin);
   tcase_add_test(tc, shape_ops);
   tcase_add_test(tc, join_and_split);
   tcase_add_test(tc, indexing);
