@@ -142,6 +142,7 @@ typedef struct GradNode GradNode;
   X(CumsumBackward0, d_cumsum)                                                                  \
   X(AmaxBackward0, d_amax)             /* shared evenly among the tied elements */             \
   X(AminBackward0, d_amax)                                                                      \
+  X(TraceBackward0, d_trace)                                                                    \
   X(MmBackward0, d_mm)                                                                          \
   X(AddmmBackward0, d_addmm)                                                                    \
   X(BmmBackward0, d_bmm)                                                                        \
@@ -315,6 +316,7 @@ Tensor *ag_cumsum(Tensor *a, int dim, DType dtype);
 /* amax/amin over dims (ndims 0: all): AmaxBackward0 / AminBackward0. */
 Tensor *ag_amax(Tensor *a, const int *dims, int ndims, bool keepdim);
 Tensor *ag_amin(Tensor *a, const int *dims, int ndims, bool keepdim);
+Tensor *ag_trace(Tensor *a); /* TraceBackward0 */
 Tensor *ag_var(Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
 Tensor *ag_std(Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
 Tensor *ag_norm(Tensor *a, double p, const int *dims, int ndims, bool keepdim);

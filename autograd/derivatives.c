@@ -912,6 +912,16 @@ static bool d_amax(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   return done(&s, n, out);
 }
 
+/* trace: the gradient on the diagonal, zeros elsewhere (a constant mask). */
+static bool d_trace(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  const int64_t *shape = info_shape(IN);
+  Tensor *eye = keep(&s, tensor_zeros(G->dtype, 2, shape));
+  for (int64_t i = 0; eye && i < shape[0] && i < shape[1]; i++) tensor_set_flat(eye, i * shape[1] + i, 1);
+  give(out, 0, mul(&s, expand_to(&s, G, IN), eye));
+  return done(&s, n, out);
+}
+
 /* Generated from AG_NODE_KINDS: a kind whose formula is missing or misspelt
  * does not compile. ENGINE kinds (AccumulateGrad, CustomBackward) are run by
  * the engine itself. */

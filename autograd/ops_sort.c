@@ -1,5 +1,5 @@
 /* ops_sort.c — the recorded forms of sort, topk, flip, tril/triu, cumsum,
- * amax/amin.
+ * amax/amin, trace.
  *
  * Both are value-selecting: the backward (d_extreme_dim, shared with
  * max(dim)) writes the gradient of each output back at the position its
@@ -97,4 +97,10 @@ Tensor *ag_amax(Tensor *a, const int *dims, int ndims, bool keepdim) {
 Tensor *ag_amin(Tensor *a, const int *dims, int ndims, bool keepdim) {
   Tensor *out = tensor_amin(a, dims, ndims, keepdim);
   return amax_record(AG_NODE_AminBackward0, a, out, dims, ndims, keepdim);
+}
+
+Tensor *ag_trace(Tensor *a) {
+  Tensor *out = tensor_trace(a);
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  return ag_record_finish(ag_record_node(AG_NODE_TraceBackward0, &a, 1, 0, 1), out);
 }

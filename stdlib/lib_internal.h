@@ -146,7 +146,8 @@
   X(clamp_min, 1, 1, LF_MG)                                                    \
   X(clamp_max, 1, 1, LF_MG)                                                    \
   X(amax, 0, 2, LF_MG)                                                         \
-  X(amin, 0, 2, LF_MG)
+  X(amin, 0, 2, LF_MG)                                                         \
+  X(trace, 0, 0, LF_MG)
 
 typedef Value (*LibTensorImpl)(AgVM *vm, Value self, int argc, const Value *args,
                                const AgKwargs *kw);

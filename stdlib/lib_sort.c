@@ -1,5 +1,5 @@
 /* lib_sort.c — sort, argsort, topk, flip, tril/triu, cumsum (LIB_TENSOR_FNS
- * rows and amax/amin; tensor/sort.c, reorder.c, scan.c, amax.c compute, autograd/ops_sort.c
+ * rows and amax/amin, trace; tensor/sort.c, reorder.c, scan.c, amax.c compute, autograd/ops_sort.c
  * records). sort and topk return [values, indices], as max(dim) does. */
 #include <stdlib.h>
 
@@ -142,3 +142,9 @@ static Value amax_fn(AgVM *vm, Value self, bool is_max, int argc, const Value *a
 
 Value lt_amax(LT_ARGS) { return amax_fn(vm, self, true, argc, args, kw); }
 Value lt_amin(LT_ARGS) { return amax_fn(vm, self, false, argc, args, kw); }
+
+Value lt_trace(LT_ARGS) {
+  if (kw && kw->count) return vm_throw_error(vm, "trace() got an unexpected keyword argument '%s'", kw->names[0]->chars);
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_trace(lib_t(self)));
+}

@@ -1,5 +1,6 @@
-/* amax.c — amax/amin: the largest / smallest values over several dims at
- * once (no indices), one max(dim) per reduced dim, last dim first. */
+/* amax.c — reductions without indices: amax/amin, the largest / smallest
+ * values over several dims at once (one max(dim) per reduced dim, last dim
+ * first), and trace, the sum of a matrix's diagonal. */
 #include "tensor/ops.h"
 #include "tensor/tensor_internal.h"
 
@@ -58,4 +59,22 @@ Tensor *tensor_amax(const Tensor *a, const int *dims, int ndims, bool keepdim) {
 }
 Tensor *tensor_amin(const Tensor *a, const int *dims, int ndims, bool keepdim) {
   return extreme_dims(a, dims, ndims, keepdim, false);
+}
+
+Tensor *tensor_trace(const Tensor *a) {
+  if (a->ndim != 2) {
+    tensor_set_error("trace: expected a matrix, but got tensor with dim %d", a->ndim);
+    return NULL;
+  }
+  if (a->dtype == DT_BOOL) {
+    tensor_set_error("\"trace\" not implemented for 'Bool'");
+    return NULL;
+  }
+  int64_t n = a->shape[0] < a->shape[1] ? a->shape[0] : a->shape[1];
+  /* the diagonal as a strided 1-D view, summed as sum() sums (int64 for integers) */
+  int64_t stride = a->stride[0] + a->stride[1];
+  Tensor *diagonal = tensor_view_of(a, 1, &n, &stride, a->offset);
+  Tensor *out = diagonal ? tensor_sum(diagonal, NULL, 0, false) : NULL;
+  tensor_release(diagonal);
+  return out;
 }

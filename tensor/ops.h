@@ -257,5 +257,7 @@ Tensor *tensor_cumprod(const Tensor *a, int dim, DType dtype);
 /* amax/amin over dims (ndims 0: all) without indices (tensor/amax.c). */
 Tensor *tensor_amax(const Tensor *a, const int *dims, int ndims, bool keepdim);
 Tensor *tensor_amin(const Tensor *a, const int *dims, int ndims, bool keepdim);
+/* The sum of a 2-D tensor's diagonal, dtype as sum's. */
+Tensor *tensor_trace(const Tensor *a);
 
 #endif

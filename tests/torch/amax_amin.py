@@ -1,4 +1,4 @@
-# amax and amin: dims, keepdim, NaN, dtypes, ties sharing the gradient, errors (PyTorch 1.13)
+# amax, amin and trace: dims, keepdim, NaN, dtypes, ties sharing the gradient, errors (PyTorch 1.13)
 from agfmt import P
 import torch
 
@@ -27,3 +27,13 @@ P(msg(lambda: x.amax(2)))
 P(msg(lambda: x.amax([0, 0])))
 P(msg(lambda: torch.ones(0, 3).amax(0)))
 P(msg(lambda: torch.ones(0, 3).amin()))
+P(x.trace(), torch.trace(x.t()), torch.tensor([[1, 2], [3, 4]]).trace(), torch.ones(0, 2).trace())
+P(x[:, 1:].trace(), x.double().trace())
+t = torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.25, -0.75]], requires_grad=True)
+y = t.trace()
+P(y, y.grad_fn)
+y.backward()
+P(t.grad)
+P(msg(lambda: torch.ones(3).trace()))
+P(msg(lambda: torch.ones(2, 2, 2).trace()))
+P(msg(lambda: torch.tensor([[True]]).trace()))

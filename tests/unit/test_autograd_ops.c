@@ -463,14 +463,15 @@ static Tensor *f_amax(Tensor *const *x, void *ctx) {
   case 0: return ag_amax(x[0], (int[]){1}, 1, false);
   case 1: return ag_amin(x[0], (int[]){0}, 1, true);
   case 2: return ag_amax(x[0], (int[]){0, -1}, 2, false);
-  default: return ag_amin(x[0], NULL, 0, false);
+  case 3: return ag_amin(x[0], NULL, 0, false);
+  default: return ag_trace(x[0]);
   }
 }
 
 START_TEST(amax_amin) {
-  for (int c = 0; c < 4; c++) {
+  for (int c = 0; c < 5; c++) {
     Tensor *x = leaf(2, (int64_t[]){3, 4}, 0.1);
-    gradcheck("amax/amin", f_amax, &x, 1, &c);
+    gradcheck("amax/amin/trace", f_amax, &x, 1, &c);
     gradgradcheck("amax/amin", f_amax, &x, 1, &c);
     tensor_release(x);
   }
