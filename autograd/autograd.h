@@ -134,6 +134,15 @@ typedef struct GradNode GradNode;
   X(EmbeddingDenseBackward0, d_index_again)                                                     \
   X(GatherBackward0, d_gather)                                                                  \
   X(ScatterAddBackward0, d_scatter_add)                                                         \
+  X(SortBackward0, d_extreme_dim)       /* g scattered back to where each value came from */\
+  X(TopkBackward0, d_extreme_dim)                                                               \
+  X(FlipBackward0, d_flip)                                                                      \
+  X(TrilBackward0, d_tril)                                                                      \
+  X(TriuBackward0, d_triu)                                                                      \
+  X(CumsumBackward0, d_cumsum)                                                                  \
+  X(AmaxBackward0, d_amax)             /* shared evenly among the tied elements */             \
+  X(AminBackward0, d_amax)                                                                      \
+  X(TraceBackward0, d_trace)                                                                    \
   X(MmBackward0, d_mm)                                                                          \
   X(AddmmBackward0, d_addmm)                                                                    \
   X(BmmBackward0, d_bmm)                                                                        \
@@ -294,6 +303,20 @@ Tensor *ag_mean(Tensor *a, const int *dims, int ndims, bool keepdim);
 Tensor *ag_prod(Tensor *a, int dim, bool has_dim, bool keepdim);
 Tensor *ag_max(Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices);
 Tensor *ag_min(Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices);
+/* sort/topk along dim (tensor_sort, tensor_topk); *indices gets the int64
+ * positions (NULL: not wanted). Recorded as SortBackward0 / TopkBackward0. */
+Tensor *ag_sort(Tensor *a, int dim, bool descending, Tensor **indices);
+Tensor *ag_topk(Tensor *a, int64_t k, int dim, bool largest, Tensor **indices);
+/* flip, tril/triu, cumsum (tensor_flip, ...): FlipBackward0, TrilBackward0,
+ * TriuBackward0, CumsumBackward0 (dtype: as tensor_cumsum). */
+Tensor *ag_flip(Tensor *a, const int *dims, int ndims);
+Tensor *ag_tril(Tensor *a, int64_t diagonal);
+Tensor *ag_triu(Tensor *a, int64_t diagonal);
+Tensor *ag_cumsum(Tensor *a, int dim, DType dtype);
+/* amax/amin over dims (ndims 0: all): AmaxBackward0 / AminBackward0. */
+Tensor *ag_amax(Tensor *a, const int *dims, int ndims, bool keepdim);
+Tensor *ag_amin(Tensor *a, const int *dims, int ndims, bool keepdim);
+Tensor *ag_trace(Tensor *a); /* TraceBackward0 */
 Tensor *ag_var(Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
 Tensor *ag_std(Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
 Tensor *ag_norm(Tensor *a, double p, const int *dims, int ndims, bool keepdim);

@@ -864,6 +864,64 @@ static bool d_copy(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   return done(&s, n, out);
 }
 
+/* flip: the gradient flipped back. */
+static bool d_flip(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_flip(G, node_p(n)->dims, node_p(n)->ndims)));
+  return done(&s, n, out);
+}
+
+/* tril/triu: the same triangle of the gradient. */
+static bool d_tril(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_tril(G, node_p(n)->i0)));
+  return done(&s, n, out);
+}
+static bool d_triu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_triu(G, node_p(n)->i0)));
+  return done(&s, n, out);
+}
+
+/* cumsum: the reversed cumulative sum of the gradient (in the input's dtype),
+ * grad.flip(dim).cumsum(dim).flip(dim) as PyTorch's cumsum_backward. */
+static bool d_cumsum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  int dim = node_p(n)->dims[0];
+  Tensor *grad = keep(&s, ag_to_dtype(G, IN->dtype));
+  if (!grad || grad->numel <= 1 || grad->ndim == 0 || grad->shape[dim] == 1) {
+    give(out, 0, grad);
+    return done(&s, n, out);
+  }
+  Tensor *f = keep(&s, ag_flip(grad, &dim, 1));
+  Tensor *c = f ? keep(&s, ag_cumsum(f, dim, DT_COUNT)) : NULL;
+  give(out, 0, c ? keep(&s, ag_flip(c, &dim, 1)) : NULL);
+  return done(&s, n, out);
+}
+
+/* amax/amin: the gradient shared evenly among the elements equal to the
+ * result (PyTorch's scale_grad_by_count over the reduced dims). */
+static bool d_amax(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *r = saved(&s, n, 1);
+  Tensor *mask = cmp(&s, BIN_EQ, saved(&s, n, 0), r ? expand_reduced(&s, n, r) : NULL);
+  Tensor *count = mask ? keep(&s, tensor_sum(mask, node_p(n)->dims, node_p(n)->ndims, true)) : NULL;
+  Tensor *share = count ? dv(&s, expand_reduced(&s, n, G),
+                             keep(&s, tensor_to_dtype(count, G->dtype))) : NULL;
+  give(out, 0, where(&s, mask, share, zero_like(&s, G)));
+  return done(&s, n, out);
+}
+
+/* trace: the gradient on the diagonal, zeros elsewhere (a constant mask). */
+static bool d_trace(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  const int64_t *shape = info_shape(IN);
+  Tensor *eye = keep(&s, tensor_zeros(G->dtype, 2, shape));
+  for (int64_t i = 0; eye && i < shape[0] && i < shape[1]; i++) tensor_set_flat(eye, i * shape[1] + i, 1);
+  give(out, 0, mul(&s, expand_to(&s, G, IN), eye));
+  return done(&s, n, out);
+}
+
 /* Generated from AG_NODE_KINDS: a kind whose formula is missing or misspelt
  * does not compile. ENGINE kinds (AccumulateGrad, CustomBackward) are run by
  * the engine itself. */

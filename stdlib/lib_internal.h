@@ -133,7 +133,24 @@
   X(outer, 1, 1, LF_MG)                                                        \
   X(softmax, 0, 1, LF_MG)                                                      \
   X(log_softmax, 0, 1, LF_MG)                                                  \
-  X(masked_fill, 2, 2, LF_M)
+  X(masked_fill, 2, 2, LF_M)                                                   \
+  X(sort, 0, 3, LF_MG)                                                         \
+  X(argsort, 0, 3, LF_MG)                                                      \
+  X(topk, 1, 4, LF_MG)                                                         \
+  X(flip, 0, -1, LF_MG)                                                        \
+  X(tril, 0, 1, LF_MG)                                                         \
+  X(triu, 0, 1, LF_MG)                                                         \
+  X(cumsum, 0, 1, LF_MG)                                                       \
+  X(isnan, 0, 0, LF_MG)                                                        \
+  X(isinf, 0, 0, LF_MG)                                                        \
+  X(isfinite, 0, 0, LF_MG)                                                     \
+  X(logical_and, 1, 1, LF_MG)                                                  \
+  X(logical_or, 1, 1, LF_MG)                                                   \
+  X(clamp_min, 1, 1, LF_MG)                                                    \
+  X(clamp_max, 1, 1, LF_MG)                                                    \
+  X(amax, 0, 2, LF_MG)                                                         \
+  X(amin, 0, 2, LF_MG)                                                         \
+  X(trace, 0, 0, LF_MG)
 
 typedef Value (*LibTensorImpl)(AgVM *vm, Value self, int argc, const Value *args,
                                const AgKwargs *kw);

@@ -36,7 +36,10 @@
   X(FLOOR, "floor", SAME_FOR_INT(floor))                                                         \
   X(CEIL, "ceil", SAME_FOR_INT(ceil))                                                            \
   X(ROUND, "round", SAME_FOR_INT(round))                                                         \
-  X(LOGICAL_NOT, "logical_not", ALL4(lnot))
+  X(LOGICAL_NOT, "logical_not", ALL4(lnot))                                                     \
+  X(ISNAN, "isnan", KERNELS(false_b, false_i, isnan_f, isnan_d))                                 \
+  X(ISINF, "isinf", KERNELS(false_b, false_i, isinf_f, isinf_d))                                 \
+  X(ISFINITE, "isfinite", KERNELS(true_b, true_i, isfinite_f, isfinite_d))
 
 typedef enum {
 #define X(e, ...) UN_##e,
@@ -44,6 +47,11 @@ typedef enum {
 #undef X
   UN_COUNT
 } UnaryOp;
+
+/* logical_not and the isnan/isinf/isfinite tests give bool tensors. */
+static inline bool tensor_unary_gives_bool(UnaryOp op) {
+  return op == UN_LOGICAL_NOT || op == UN_ISNAN || op == UN_ISINF || op == UN_ISFINITE;
+}
 
 /* Binary elementwise ops, broadcasting: X(enum suffix, name, the script's
  * operator or NULL, kernels). Comparisons give bool tensors. DIV on integer
@@ -224,5 +232,32 @@ Tensor *tensor_nll_loss(const Tensor *logp, const Tensor *target, Reduction r);
 Tensor *tensor_cross_entropy(const Tensor *logits, const Tensor *target, Reduction r);
 Tensor *tensor_binary_cross_entropy(const Tensor *p, const Tensor *target, Reduction r);
 /* dropout with a mask from tensor_dropout_mask (random.h): a * mask. */
+
+/* ---- sorting (tensor/sort.c) ----
+ * Stable, in PyTorch's order (-0.0 equals 0.0; NaN greatest). *indices, when
+ * given, receives the int64 positions along dim. topk: the k largest (or
+ * smallest) along dim, sorted, ties by index; "selected index k out of range"
+ * unless 0 <= k <= size. */
+Tensor *tensor_sort(const Tensor *a, int dim, bool descending, Tensor **indices);
+Tensor *tensor_argsort(const Tensor *a, int dim, bool descending);
+Tensor *tensor_topk(const Tensor *a, int64_t k, int dim, bool largest, Tensor **indices);
+
+/* ---- moving elements (tensor/reorder.c), scans (tensor/scan.c) ---- */
+/* A copy reversed along each of dims ("dim d appears multiple times..."). */
+Tensor *tensor_flip(const Tensor *a, const int *dims, int ndims);
+/* The lower / upper triangle of the last two dims (others zeroed):
+ * tril keeps column - row <= diagonal, triu column - row >= diagonal. */
+Tensor *tensor_tril(const Tensor *a, int64_t diagonal);
+Tensor *tensor_triu(const Tensor *a, int64_t diagonal);
+/* Cumulative sum / product along dim in dtype (DT_COUNT: a's dtype, int64
+ * for integers and bool), accumulated in double (int64) as PyTorch's. */
+Tensor *tensor_cumsum(const Tensor *a, int dim, DType dtype);
+Tensor *tensor_cumprod(const Tensor *a, int dim, DType dtype);
+
+/* amax/amin over dims (ndims 0: all) without indices (tensor/amax.c). */
+Tensor *tensor_amax(const Tensor *a, const int *dims, int ndims, bool keepdim);
+Tensor *tensor_amin(const Tensor *a, const int *dims, int ndims, bool keepdim);
+/* The sum of a 2-D tensor's diagonal, dtype as sum's. */
+Tensor *tensor_trace(const Tensor *a);
 
 #endif
