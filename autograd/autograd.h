@@ -139,6 +139,11 @@ typedef struct GradNode GradNode;
   X(BmmBackward0, d_bmm)                                                                        \
   X(MvBackward0, d_mv)                                                                          \
   X(DotBackward0, d_dot)                                                                        \
+  X(Im2ColBackward0, d_im2col)                                                                  \
+  X(Col2ImBackward0, d_col2im)                                                                \
+  X(ConvolutionBackward0, d_convolution)                                                      \
+  X(MaxPool2DWithIndicesBackward0, d_max_pool2d)                                              \
+  X(AvgPool2DBackward0, d_avg_pool2d)                                                         \
   X(SoftmaxBackward0, d_softmax)                                                                \
   X(LogSoftmaxBackward0, d_log_softmax)                                                         \
   X(MseLossBackward0, d_mse)                                                                    \
@@ -344,6 +349,19 @@ Tensor *ag_addmm(Tensor *bias, Tensor *a, Tensor *b);
  * with a bias (a contiguous 3-D x is flattened around it), otherwise
  * matmul(x, w.t()) plus an in-place add of the bias. bias may be NULL. */
 Tensor *ag_linear(Tensor *x, Tensor *w, Tensor *bias);
+
+/* Sliding windows (ops_conv.c): F.unfold and F.fold (Im2ColBackward0,
+ * Col2ImBackward0); convolution of x [N, C, H, W] or [N, C, L] (a 1-D
+ * window has kernel height 1) with weight [O, C/groups, k...] and bias [O]
+ * or NULL (ConvolutionBackward0); pooling over x [C, H, W] or [N, C, H, W]
+ * (MaxPool2DWithIndicesBackward0, AvgPool2DBackward0). */
+Tensor *ag_im2col(Tensor *x, const TensorWindow *w);
+Tensor *ag_col2im(Tensor *cols, int64_t h, int64_t wd, const TensorWindow *w);
+Tensor *ag_convolution(Tensor *x, Tensor *weight, Tensor *bias, const TensorWindow *w, int groups);
+/* indices may be NULL, else receives the int64 positions y W + x of the maxima */
+Tensor *ag_max_pool2d(Tensor *x, const TensorWindow *w, Tensor **indices);
+Tensor *ag_avg_pool2d(Tensor *x, const TensorWindow *w, bool count_include_pad,
+                      int64_t divisor_override);
 
 Tensor *ag_softmax(Tensor *a, int dim);
 Tensor *ag_log_softmax(Tensor *a, int dim);

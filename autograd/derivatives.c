@@ -864,6 +864,110 @@ static bool d_copy(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   return done(&s, n, out);
 }
 
+/* ---- sliding windows ----
+ * Written with im2col, col2im and matmul, which are differentiable, so the
+ * backward of a convolution or a pooling is itself differentiable. */
+
+static Tensor *reshape_n(Scope *s, Tensor *a, int ndim, const int64_t *shape) {
+  return a ? keep(s, ag_reshape(a, ndim, shape)) : NULL;
+}
+static Tensor *mm_any(Scope *s, Tensor *a, Tensor *b) {
+  return a && b ? keep(s, ag_matmul(a, b)) : NULL;
+}
+static Tensor *swap_last(Scope *s, Tensor *a) {
+  return a ? keep(s, ag_transpose(a, -1, -2)) : NULL;
+}
+static Tensor *im2col_of(Scope *s, Tensor *x, const TensorWindow *w) {
+  return x ? keep(s, ag_im2col(x, w)) : NULL;
+}
+static Tensor *col2im_of(Scope *s, Tensor *cols, int64_t h, int64_t wd, const TensorWindow *w) {
+  return cols ? keep(s, ag_col2im(cols, h, wd, w)) : NULL;
+}
+
+static bool d_im2col(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  TensorWindow w = ag_window_of(n);
+  const int64_t *in = info_shape(IN);
+  give(out, 0, col2im_of(&s, G, in[2], in[3], &w));
+  return done(&s, n, out);
+}
+
+static bool d_col2im(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  TensorWindow w = ag_window_of(n);
+  give(out, 0, im2col_of(&s, G, &w));
+  return done(&s, n, out);
+}
+
+/* y = W cols(x) per sample and group: dW = g cols(x)^T summed over samples,
+ * dx = col2im(W^T g), db = g summed over samples and positions. A 1-D
+ * convolution runs as a 2-D one of height 1. */
+static bool d_convolution(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  TensorWindow w = ag_window_of(n);
+  int64_t groups = node_p(n)->i0;
+  const AgInfo *xi = &n->in_info[0], *wi = &n->in_info[1];
+  const int64_t *xs = info_shape(xi), *ws = info_shape(wi);
+  bool one_d = xi->ndim == 3;
+  int64_t bsz = xs[0], c = xs[1], h = one_d ? 1 : xs[2], wd = xs[xi->ndim - 1];
+  int64_t o = ws[0], kk = w.kernel[0] * w.kernel[1], cg = c / groups, og = o / groups;
+  int64_t l = info_numel(&n->out_info[0]) / (bsz * o);
+  int64_t g4[4] = {bsz, groups, og, l};
+  Tensor *gr = reshape_n(&s, G, 4, g4);
+  if (needs[1]) {
+    int64_t x4[4] = {bsz, c, h, wd}, c4[4] = {bsz, groups, cg * kk, l};
+    Tensor *cols = reshape_n(&s, im2col_of(&s, reshape_n(&s, saved(&s, n, 0), 4, x4), &w), 4, c4);
+    Tensor *gw = sum_dim(&s, mm_any(&s, gr, swap_last(&s, cols)), 0, false);
+    give(out, 1, reshape_to(&s, gw, wi));
+  }
+  if (needs[0]) {
+    int64_t w3[3] = {groups, og, cg * kk}, c3[3] = {bsz, c * kk, l};
+    Tensor *wt = swap_last(&s, reshape_n(&s, saved(&s, n, 1), 3, w3));
+    Tensor *cols = reshape_n(&s, mm_any(&s, wt, gr), 3, c3);
+    give(out, 0, reshape_to(&s, col2im_of(&s, cols, h, wd, &w), xi));
+  }
+  if (n->nnext > 2 && needs[2]) {
+    int64_t g3[3] = {bsz, o, l};
+    Tensor *flat = reshape_n(&s, G, 3, g3);
+    give(out, 2, flat ? keep(&s, ag_sum(flat, (int[]){0, 2}, 2, false)) : NULL);
+  }
+  return done(&s, n, out);
+}
+
+/* The gradient goes to the position each maximum came from (a scatter-add,
+ * whose own backward is a gather). */
+static bool d_max_pool2d(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  const int64_t *in = info_shape(IN);
+  int64_t plane = in[IN->ndim - 2] * in[IN->ndim - 1];
+  int64_t planes = info_numel(IN) / (plane ? plane : 1);
+  int64_t g2[2] = {planes, G ? G->numel / (planes ? planes : 1) : 0};
+  Tensor *flat = reshape_n(&s, G, 2, g2), *idx = saved(&s, n, 0);
+  Tensor *iflat = idx ? keep(&s, tensor_reshape(idx, 2, g2)) : NULL;
+  AgInfo target = {0};
+  info_set_shape(&target, IN->dtype, 2, (int64_t[]){planes, plane});
+  Tensor *grad = flat && iflat ? keep(&s, ag_scatter_add_into(&target, 1, iflat, flat)) : NULL;
+  give(out, 0, reshape_to(&s, grad, IN));
+  return done(&s, n, out);
+}
+
+/* Each output's gradient, divided by its window's size, spread over the
+ * window: col2im of the expanded gradient. */
+static bool d_avg_pool2d(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  TensorWindow w = ag_window_of(n);
+  const int64_t *in = info_shape(IN);
+  int64_t h = in[IN->ndim - 2], wd = in[IN->ndim - 1];
+  int64_t planes = info_numel(IN) / (h * wd), l = G->numel / planes;
+  Tensor *div = keep(&s, tensor_avg_pool_divisors(h, wd, &w, node_p(n)->flag, node_p(n)->i0));
+  Tensor *divc = div ? keep(&s, tensor_to_dtype(div, G->dtype)) : NULL;
+  int64_t g3[3] = {planes, 1, l}, e3[3] = {planes, w.kernel[0] * w.kernel[1], l};
+  Tensor *spread = dv(&s, reshape_n(&s, G, 3, g3), divc);
+  Tensor *cols = spread ? keep(&s, ag_expand(spread, 3, e3)) : NULL;
+  give(out, 0, reshape_to(&s, col2im_of(&s, cols, h, wd, &w), IN));
+  return done(&s, n, out);
+}
+
 /* Generated from AG_NODE_KINDS: a kind whose formula is missing or misspelt
  * does not compile. ENGINE kinds (AccumulateGrad, CustomBackward) are run by
  * the engine itself. */

@@ -218,6 +218,10 @@ int64_t *ag_view_geometry(const Tensor *v, const Tensor *base);
 typedef bool (*AgDerivFn)(GradNode *n, Tensor *const *grads, Tensor **out, const bool *needs);
 extern const AgDerivFn ag_derivatives[AG_NODE_COUNT];
 
+/* ---- ops_conv.c ---- */
+/* The window a sliding-window node was recorded with. */
+TensorWindow ag_window_of(const GradNode *n);
+
 /* ---- custom.c ---- */
 bool custom_apply(GradNode *n, Tensor *const *grads, Tensor **out, const bool *needs);
 

@@ -729,6 +729,51 @@ const HelpEntry help_table[] = {
      "Rows of weight picked by the int64 tensor indices: the function behind nn.Embedding. "
      "Its backward adds each gradient row into the row it came from (EmbeddingBackward0).",
      "print(embedding(eye(3), tensor([2, 0], dtype=int64)))"},
+    {"conv2d", HELP_TENSORS, 0,
+     "conv2d(input, weight, bias=nil, stride=1, padding=0, dilation=1, groups=1)",
+     "2-D convolution (cross-correlation, as PyTorch) of input [N, C, H, W] or [C, H, W] with "
+     "weight [O, C/groups, kh, kw]: im2col and one BLAS product per sample and group. "
+     "stride, padding and dilation are numbers or [h, w]; padding=\"same\" keeps the size "
+     "(stride 1), \"valid\" is 0. Recorded as ConvolutionBackward0, twice differentiable.",
+     "print(conv2d(ones(1, 1, 4, 4), ones(2, 1, 3, 3), padding=1).shape)"},
+    {"conv1d", HELP_TENSORS, 0,
+     "conv1d(input, weight, bias=nil, stride=1, padding=0, dilation=1, groups=1)",
+     "1-D convolution of input [N, C, L] or [C, L] with weight [O, C/groups, k]; options as "
+     "conv2d.",
+     "print(conv1d(ones(1, 2, 5), ones(3, 2, 2)).shape)"},
+    {"max_pool2d", HELP_TENSORS, 0,
+     "max_pool2d(input, kernel_size, stride=kernel_size, padding=0, dilation=1, ceil_mode=false, "
+     "return_indices=false)",
+     "The maximum of each window of input [C, H, W] or [N, C, H, W] (a NaN wins); with "
+     "return_indices, [values, indices] where indices are positions y * W + x in each plane. "
+     "Recorded as MaxPool2DWithIndicesBackward0.",
+     "print(max_pool2d(arange(16).float().reshape(1, 4, 4), 2))"},
+    {"max_pool1d", HELP_TENSORS, 0,
+     "max_pool1d(input, kernel_size, stride=kernel_size, padding=0, dilation=1, ceil_mode=false, "
+     "return_indices=false)",
+     "max_pool2d over input [C, L] or [N, C, L], as PyTorch runs it (on a height of 1).",
+     "print(max_pool1d(tensor([[1.0, 3.0, 2.0, 0.0]]), 2))"},
+    {"avg_pool2d", HELP_TENSORS, 0,
+     "avg_pool2d(input, kernel_size, stride=kernel_size, padding=0, ceil_mode=false, "
+     "count_include_pad=true, divisor_override=nil)",
+     "The mean of each window of input [C, H, W] or [N, C, H, W]; padded zeros count unless "
+     "count_include_pad=false. Recorded as AvgPool2DBackward0.",
+     "print(avg_pool2d(arange(16).float().reshape(1, 4, 4), 2))"},
+    {"avg_pool1d", HELP_TENSORS, 0,
+     "avg_pool1d(input, kernel_size, stride=kernel_size, padding=0, ceil_mode=false, "
+     "count_include_pad=true)",
+     "avg_pool2d over input [C, L] or [N, C, L].",
+     "print(avg_pool1d(tensor([[1.0, 3.0, 2.0, 0.0]]), 2))"},
+    {"unfold", HELP_TENSORS, 0,
+     "unfold(input, kernel_size, dilation=1, padding=0, stride=1)",
+     "The sliding blocks of input [N, C, H, W] as columns [N, C * kh * kw, L] (im2col, "
+     "PyTorch's F.unfold; Im2ColBackward0).",
+     "print(unfold(ones(1, 2, 3, 3), 2).shape)"},
+    {"fold", HELP_TENSORS, 0,
+     "fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1)",
+     "The inverse layout of unfold: columns [N, C * kh * kw, L] summed back into "
+     "[N, C, H, W] (col2im, PyTorch's F.fold; Col2ImBackward0).",
+     "print(fold(ones(1, 4, 4), [3, 3], 2))"},
     {"save", HELP_TENSORS, 0,
      "save(value, path)",
      "Writes a tensor as NumPy .npy, or a map of tensors (a state dict) as .npz; the file "
@@ -1119,6 +1164,37 @@ const HelpEntry help_table[] = {
      "nn.Flatten(start_dim=1, end_dim=-1)",
      "Flattens each sample (all dimensions but the batch one by default).",
      "print(nn.Flatten()(zeros(2, 3, 4)).shape)"},
+    {"nn.Conv2d", HELP_NN, 0,
+     "nn.Conv2d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, "
+     "groups=1, bias=true)",
+     "A 2-D convolution layer (conv2d) with weight [out, in/groups, kh, kw] and bias [out], "
+     "initialised as PyTorch: uniform in +-1/sqrt(fan_in), fan_in = in/groups * kh * kw.",
+     "let conv = nn.Conv2d(1, 4, 3, padding=1)\n"
+     "print(conv(ones(2, 1, 8, 8)).shape)"},
+    {"nn.Conv1d", HELP_NN, 0,
+     "nn.Conv1d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, "
+     "groups=1, bias=true)",
+     "A 1-D convolution layer (conv1d) with weight [out, in/groups, k].",
+     "print(nn.Conv1d(2, 3, 3)(ones(1, 2, 10)).shape)"},
+    {"nn.MaxPool2d", HELP_NN, 0,
+     "nn.MaxPool2d(kernel_size, stride=nil, padding=0, dilation=1, return_indices=false, "
+     "ceil_mode=false)",
+     "max_pool2d as a layer (stride defaults to kernel_size).",
+     "print(nn.MaxPool2d(2)(ones(1, 1, 4, 4)).shape)"},
+    {"nn.MaxPool1d", HELP_NN, 0,
+     "nn.MaxPool1d(kernel_size, stride=nil, padding=0, dilation=1, return_indices=false, "
+     "ceil_mode=false)",
+     "max_pool1d as a layer.",
+     "print(nn.MaxPool1d(2)(ones(1, 2, 6)).shape)"},
+    {"nn.AvgPool2d", HELP_NN, 0,
+     "nn.AvgPool2d(kernel_size, stride=nil, padding=0, ceil_mode=false, count_include_pad=true, "
+     "divisor_override=nil)",
+     "avg_pool2d as a layer.",
+     "print(nn.AvgPool2d(2)(ones(1, 1, 4, 4)).shape)"},
+    {"nn.AvgPool1d", HELP_NN, 0,
+     "nn.AvgPool1d(kernel_size, stride=nil, padding=0, ceil_mode=false, count_include_pad=true)",
+     "avg_pool1d as a layer.",
+     "print(nn.AvgPool1d(2)(ones(1, 2, 6)).shape)"},
     {"nn.Embedding", HELP_NN, 0,
      "nn.Embedding(num_embeddings, embedding_dim)",
      "A lookup table: int64 indices select rows of weight [num_embeddings, embedding_dim].",

@@ -137,6 +137,7 @@ static ObjModule *new_module(AgVM *vm, const char *name) {
 }
 
 static void install_module(AgVM *vm, const char *name, const char *file) {
+  vm_add_library_file(vm, file);
   ObjModule *m = new_module(vm, name);
   vm_push_root(vm, OBJ_VAL(m));
   if (strcmp(name, "autograd") == 0) {
@@ -353,6 +354,7 @@ void lib_install(AgVM *vm) {
   lib_install_tensor(vm);
   lib_install_create(vm);
   lib_install_nnfunc(vm);
+  lib_install_conv(vm);
   lib_install_io(vm);
   lib_install_autograd(vm);
   vm_define_native(vm, "source", native_source, 1, 1, false);

@@ -216,6 +216,7 @@ Value lib_set_index(AgVM *vm, Value obj, int n, const Value *index, Value v);
 void lib_install_tensor(AgVM *vm);
 void lib_install_create(AgVM *vm);
 void lib_install_nnfunc(AgVM *vm);
+void lib_install_conv(AgVM *vm);
 void lib_install_io(AgVM *vm);
 void lib_install_autograd(AgVM *vm);
 /* Natives of the autograd module (grad, detect_anomaly, Function, backward). */

@@ -126,6 +126,10 @@ struct AgVM {
 
   /* built-in classes and method tables */
   ObjClass *error_class;
+  /* Files of the library written in Ag (nn.ag, ...): an uncaught error is
+   * reported at the innermost line outside them, the user's call. */
+  ObjString *library_files[8];
+  int library_file_count;
   ObjClass *interrupted_class;
   Table list_methods, map_methods, string_methods;
   ObjInstance *stdout_obj, *stderr_obj;
@@ -217,7 +221,9 @@ const char *vm_exception_message(AgVM *vm, Value exc);
 
 /* Value helpers. */
 const char *vm_type_name(Value v);     /* "number", "list", the class name ... */
-const char *vm_op_symbol(int op);      /* "+" for OP_ADD ...: for error messages */
+const char *vm_op_symbol(int op);
+/* Marks `file` as part of the library (see AgVM.library_files). */
+void vm_add_library_file(AgVM *vm, const char *file);      /* "+" for OP_ADD ...: for error messages */
 int vm_truthy(AgVM *vm, Value v);      /* 0/1, or -1 after throwing */
 /* a == b as the language defines it; -1 after throwing (tensor hooks). */
 bool vm_values_equal(Value a, Value b);
