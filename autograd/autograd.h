@@ -76,6 +76,10 @@ typedef struct GradNode GradNode;
   X(ReluBackward0, d_relu)                                                                      \
   X(GeluBackward0, d_gelu)                                                                      \
   X(ErfBackward0, d_normal_cdf)                                                                 \
+  X(LeakyReluBackward0, d_leaky_relu)                                                         \
+  X(EluBackward0, d_elu)                                                                      \
+  X(SiluBackward0, d_silu)                                                                    \
+  X(SoftplusBackward0, d_softplus)                                                                 \
   X(SignBackward0, d_zero)                                                                      \
   X(FloorBackward0, d_zero)                                                                     \
   X(CeilBackward0, d_zero)                                                                      \
@@ -113,6 +117,7 @@ typedef struct GradNode GradNode;
   X(TBackward0, d_t)                                                                            \
   X(PermuteBackward0, d_permute)                                                                \
   X(ExpandBackward0, d_expand)                                                                  \
+  X(ConstantPadNdBackward0, d_constant_pad)                                                     \
   X(CatBackward0, d_cat)                                                                        \
   X(StackBackward0, d_stack)                                                                    \
   X(SplitBackward0, d_split)                                                                    \
@@ -144,6 +149,11 @@ typedef struct GradNode GradNode;
   X(ConvolutionBackward0, d_convolution)                                                      \
   X(MaxPool2DWithIndicesBackward0, d_max_pool2d)                                              \
   X(AvgPool2DBackward0, d_avg_pool2d)                                                         \
+  X(AdaptiveAvgPool2DBackward0, d_adaptive_avg_pool2d)                                          \
+  X(AdaptiveAvgPool2DBackwardBackward0, d_adaptive_avg_pool2d_backward)                       \
+  X(NativeBatchNormBackward0, d_native_norm)                                                    \
+  X(NativeLayerNormBackward0, d_native_norm)                                                  \
+  X(NativeGroupNormBackward0, d_native_norm)                                                  \
   X(SoftmaxBackward0, d_softmax)                                                                \
   X(LogSoftmaxBackward0, d_log_softmax)                                                         \
   X(MseLossBackward0, d_mse)                                                                    \
@@ -362,6 +372,30 @@ Tensor *ag_convolution(Tensor *x, Tensor *weight, Tensor *bias, const TensorWind
 Tensor *ag_max_pool2d(Tensor *x, const TensorWindow *w, Tensor **indices);
 Tensor *ag_avg_pool2d(Tensor *x, const TensorWindow *w, bool count_include_pad,
                       int64_t divisor_override);
+/* AdaptiveAvgPool2DBackward0; its backward (AdaptiveAvgPool2DBackwardBackward0). */
+Tensor *ag_adaptive_avg_pool2d(Tensor *x, int64_t oh, int64_t ow);
+Tensor *ag_adaptive_avg_pool2d_backward(Tensor *g, int64_t h, int64_t wd);
+
+/* Normalisation (ops_norm.c); weight, bias (and the running statistics)
+ * may be NULL. batch_norm normalises x [N, C, ...] per channel: with
+ * training, by the batch's statistics, updating running_mean/var in place
+ * with momentum (unbiased variance); without, by the running statistics.
+ * layer_norm: over the last nnorm dims, which must equal `normalized`.
+ * group_norm: over groups of C / groups channels of each sample. */
+Tensor *ag_batch_norm(Tensor *x, Tensor *running_mean, Tensor *running_var, Tensor *weight,
+                      Tensor *bias, bool training, double momentum, double eps);
+Tensor *ag_layer_norm(Tensor *x, int nnorm, const int64_t *normalized, Tensor *weight,
+                      Tensor *bias, double eps);
+Tensor *ag_group_norm(Tensor *x, int64_t groups, Tensor *weight, Tensor *bias, double eps);
+
+/* F.pad, constant mode (ops_shape.c): ConstantPadNdBackward0. */
+Tensor *ag_constant_pad(Tensor *a, int npads, const int64_t *pads, double value);
+
+/* Activations with parameters (ops_act.c). */
+Tensor *ag_leaky_relu(Tensor *x, double negative_slope);
+Tensor *ag_elu(Tensor *x, double alpha);
+Tensor *ag_silu(Tensor *x);
+Tensor *ag_softplus(Tensor *x, double beta, double threshold);
 
 Tensor *ag_softmax(Tensor *a, int dim);
 Tensor *ag_log_softmax(Tensor *a, int dim);

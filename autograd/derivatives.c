@@ -330,6 +330,41 @@ static bool d_normal_cdf(GradNode *n, Tensor *const *g, Tensor **out, const bool
   return done(&s, n, out);
 }
 
+/* ---- activations with parameters: s0 (and s1) as recorded ---- */
+
+static bool d_leaky_relu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *x = saved(&s, n, 0);
+  give(out, 0, where(&s, cmps(&s, BIN_GT, x, 0), G, muls(&s, G, node_p(n)->s0)));
+  return done(&s, n, out);
+}
+
+/* x > 0 ? g : g alpha exp(x) */
+static bool d_elu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *x = saved(&s, n, 0);
+  Tensor *neg = mul(&s, G, muls(&s, un(&s, UN_EXP, x), node_p(n)->s0));
+  give(out, 0, where(&s, cmps(&s, BIN_GT, x, 0), G, neg));
+  return done(&s, n, out);
+}
+
+/* g s (1 + x (1 - s)), s = sigmoid(x) */
+static bool d_silu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *x = saved(&s, n, 0), *sg = un(&s, UN_SIGMOID, x);
+  give(out, 0, mul(&s, mul(&s, G, sg), adds(&s, mul(&s, x, rsubs(&s, 1, sg)), 1)));
+  return done(&s, n, out);
+}
+
+/* beta x > threshold ? g : g z / (z + 1), z = exp(beta x) (ATen's order) */
+static bool d_softplus(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *bx = muls(&s, saved(&s, n, 0), node_p(n)->s0), *z = un(&s, UN_EXP, bx);
+  Tensor *soft = dv(&s, mul(&s, G, z), adds(&s, z, 1));
+  give(out, 0, where(&s, cmps(&s, BIN_GT, bx, node_p(n)->s1), G, soft));
+  return done(&s, n, out);
+}
+
 static bool d_zero(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   for (int i = 0; i < n->nnext; i++)
@@ -580,6 +615,16 @@ static bool d_permute(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
 static bool d_expand(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0, keep(&s, ag_sum_to_shape(G, IN->ndim, info_shape(IN))));
+  return done(&s, n, out);
+}
+
+static bool d_constant_pad(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  int npads = (int)node_p(n)->i0;
+  int64_t crop[2 * TENSOR_MAX_DIMS];
+  for (int i = 0; i < npads; i++)
+    crop[i] = -node_p(n)->geom[i];
+  give(out, 0, G ? keep(&s, ag_constant_pad(G, npads, crop, 0)) : NULL);
   return done(&s, n, out);
 }
 
@@ -965,6 +1010,69 @@ static bool d_avg_pool2d(GradNode *n, Tensor *const *g, Tensor **out, const bool
   Tensor *spread = dv(&s, reshape_n(&s, G, 3, g3), divc);
   Tensor *cols = spread ? keep(&s, ag_expand(spread, 3, e3)) : NULL;
   give(out, 0, reshape_to(&s, col2im_of(&s, cols, h, wd, &w), IN));
+  return done(&s, n, out);
+}
+
+/* Adaptive average pooling and its backward are linear maps, each other's adjoint. */
+static bool d_adaptive_avg_pool2d(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  const int64_t *in = info_shape(IN);
+  give(out, 0, G ? keep(&s, ag_adaptive_avg_pool2d_backward(G, in[IN->ndim - 2], in[IN->ndim - 1]))
+                 : NULL);
+  return done(&s, n, out);
+}
+
+static bool d_adaptive_avg_pool2d_backward(GradNode *n, Tensor *const *g, Tensor **out,
+                                           const bool *needs) {
+  Scope s = {0};
+  const int64_t *in = info_shape(IN);
+  give(out, 0, G ? keep(&s, ag_adaptive_avg_pool2d(G, in[IN->ndim - 2], in[IN->ndim - 1])) : NULL);
+  return done(&s, n, out);
+}
+
+/* ---- normalisation ----
+ * xhat recomputed from the saved input (recorded under create_graph):
+ * dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)) over the
+ * statistics' elements, or dxhat rstd with fixed (eval-mode) statistics;
+ * dweight = sum(g xhat), dbias = sum(g) per channel. */
+static bool d_native_norm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  const AgParams *p = node_p(n);
+  NormLayout l;
+  ag_norm_layout((AgNormKind)p->i0, IN->ndim, info_shape(IN), p->i1, &l);
+  Tensor *x = saved(&s, n, 0), *mean = NULL, *var = NULL, *rstd = NULL;
+  if (p->flag) {
+    mean = saved(&s, n, 2);
+    var = saved(&s, n, 3);
+  }
+  Tensor *xhat = x && (!p->flag || (mean && var))
+                     ? keep(&s, ag_norm_normalize(x, &l, p->s0, mean, var, &rstd))
+                     : NULL;
+  if (xhat) keep(&s, rstd);
+  Tensor *g2 = reshape_n(&s, G, l.naffine, l.affine);
+  Tensor *xhat2 = reshape_n(&s, xhat, l.naffine, l.affine);
+  if (n->nnext > 1 && needs[1]) {
+    Tensor *gx = mul(&s, g2, xhat2);
+    give(out, 1, reshape_to(&s, gx ? keep(&s, ag_sum(gx, l.sum, l.nsum, false)) : NULL,
+                            &n->in_info[1]));
+  }
+  if (n->nnext > 2 && needs[2])
+    give(out, 2, reshape_to(&s, g2 ? keep(&s, ag_sum(g2, l.sum, l.nsum, false)) : NULL,
+                            &n->in_info[2]));
+  if (needs[0]) {
+    Tensor *gxhat = p->keepdim ? mul(&s, g2, reshape_n(&s, saved(&s, n, 1), l.nparam, l.param)) : g2;
+    Tensor *gx1 = reshape_n(&s, gxhat, l.nstats, l.stats);
+    Tensor *grad;
+    if (p->flag) {
+      grad = mul(&s, gx1, rstd);
+    } else {
+      Tensor *m1 = gx1 ? keep(&s, ag_mean(gx1, l.reduce, l.nreduce, true)) : NULL;
+      Tensor *prod = mul(&s, gx1, xhat);
+      Tensor *m2 = prod ? keep(&s, ag_mean(prod, l.reduce, l.nreduce, true)) : NULL;
+      grad = mul(&s, rstd, sub(&s, sub(&s, gx1, m1), mul(&s, xhat, m2)));
+    }
+    give(out, 0, reshape_to(&s, grad, IN));
+  }
   return done(&s, n, out);
 }
 

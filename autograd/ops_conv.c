@@ -138,3 +138,18 @@ Tensor *ag_avg_pool2d(Tensor *x, const TensorWindow *w, bool count_include_pad,
   node_params(n)->i0 = divisor_override;
   return ag_record_finish(n, out);
 }
+
+Tensor *ag_adaptive_avg_pool2d(Tensor *x, int64_t oh, int64_t ow) {
+  if (oh == 1 && ow == 1 && x->ndim >= 3 && dtype_is_float(x->dtype)) /* as PyTorch: a mean */
+    return ag_mean(x, (int[]){-1, -2}, 2, true);
+  Tensor *out = tensor_adaptive_avg_pool2d(x, oh, ow);
+  if (!ag_record_wanted(&x, 1, out)) return out;
+  return ag_record_finish(ag_record_node(AG_NODE_AdaptiveAvgPool2DBackward0, &x, 1, 0, 1), out);
+}
+
+Tensor *ag_adaptive_avg_pool2d_backward(Tensor *g, int64_t h, int64_t wd) {
+  Tensor *out = tensor_adaptive_avg_pool2d_backward(g, h, wd);
+  if (!ag_record_wanted(&g, 1, out)) return out;
+  return ag_record_finish(ag_record_node(AG_NODE_AdaptiveAvgPool2DBackwardBackward0, &g, 1, 0, 1),
+                          out);
+}

@@ -136,7 +136,8 @@ static ObjModule *new_module(AgVM *vm, const char *name) {
   return m;
 }
 
-static void install_module(AgVM *vm, const char *name, const char *file) {
+/* A module of its own name, or (parent) a field of parent: nn.functional. */
+static ObjModule *install_module(AgVM *vm, const char *name, const char *file, ObjModule *parent) {
   vm_add_library_file(vm, file);
   ObjModule *m = new_module(vm, name);
   vm_push_root(vm, OBJ_VAL(m));
@@ -144,8 +145,12 @@ static void install_module(AgVM *vm, const char *name, const char *file) {
     lib_state(vm)->autograd_module = m;
     lib_install_autograd_module(vm, m);
   }
-  if (run_module(vm, m, file)) vm_define_builtin(vm, name, OBJ_VAL(m));
+  if (strcmp(name, "functional") == 0) lib_functional_define(vm, m);
+  bool ok = run_module(vm, m, file);
+  if (ok && parent) lib_module_define(vm, parent, name, OBJ_VAL(m));
+  else if (ok) vm_define_builtin(vm, name, OBJ_VAL(m));
   vm_pop_root(vm);
+  return ok ? m : NULL;
 }
 
 /* ---- source() ---- */
@@ -364,7 +369,8 @@ void lib_install(AgVM *vm) {
   vm_define_native(vm, "setfield", native_setfield, 3, 3, false);
   lib_graph_install(vm);
   /* The Ag-written modules last: they compile against every built-in above. */
-  install_module(vm, "autograd", "autograd.ag");
-  install_module(vm, "nn", "nn.ag");
-  install_module(vm, "optim", "optim.ag");
+  install_module(vm, "autograd", "autograd.ag", NULL);
+  ObjModule *nn = install_module(vm, "nn", "nn.ag", NULL); /* a builtin now: reachable */
+  if (nn) install_module(vm, "functional", "functional.ag", nn);
+  install_module(vm, "optim", "optim.ag", NULL);
 }

@@ -1,6 +1,7 @@
-/* lib_conv.c — the sliding-window functions as globals (torch.conv2d,
- * torch.max_pool2d, ...): conv1d conv2d max_pool1d max_pool2d avg_pool1d
- * avg_pool2d unfold fold. nn.functional and the layers of nn.ag call these.
+/* lib_conv.c — the sliding-window and normalisation functions as globals
+ * (torch.conv2d, torch.max_pool2d, ...): conv1d conv2d max_pool1d max_pool2d
+ * avg_pool1d avg_pool2d adaptive_avg_pool2d unfold fold batch_norm
+ * layer_norm group_norm. nn.functional and the layers of nn.ag call these.
  *
  * A window argument is a number or a list of one per spatial dim (PyTorch's
  * int-or-tuple). 1-D functions run as 2-D ones on planes of height 1; an
@@ -354,6 +355,108 @@ static Value native_fold(NATIVE_ARGS) {
   return unbatched(vm, out, added);
 }
 
+/* adaptive_avg_pool2d(input, output_size): a size of nil keeps the input's. */
+static Value native_adaptive_avg_pool2d(NATIVE_ARGS) {
+  static const char *const names[] = {"input", "output_size"};
+  Value v[2];
+  if (!lib_bind(vm, "adaptive_avg_pool2d", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "adaptive_avg_pool2d", "input", v[0]);
+  Tensor *x = lib_t(v[0]);
+  int64_t size[2] = {0, 0};
+  bool keep[2] = {false, false};
+  if (IS_LIST(v[1]) && AS_LIST(v[1])->count == 2) {
+    for (int d = 0; d < 2; d++) {
+      Value item = AS_LIST(v[1])->items[d];
+      keep[d] = IS_NIL(item);
+      if (!keep[d] && !lib_int(vm, item, "output_size", &size[d])) return VM_EXCEPTION;
+    }
+  } else if (!pair_arg(vm, "adaptive_avg_pool2d", "output_size", v[1], 2, 1, size)) {
+    return VM_EXCEPTION;
+  }
+  for (int d = 0; d < 2; d++)
+    if (keep[d] && x->ndim >= 2) size[d] = x->shape[x->ndim - 2 + d];
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_adaptive_avg_pool2d(x, size[0], size[1]));
+}
+
+static bool optional_tensor(AgVM *vm, const char *fname, const char *name, Value v, Tensor **out) {
+  *out = NULL;
+  if (IS_UNDEF(v) || IS_NIL(v)) return true;
+  if (!IS_TENSOR(v)) {
+    lib_type_error(vm, fname, name, v);
+    return false;
+  }
+  *out = lib_t(v);
+  return true;
+}
+
+static bool eps_arg(AgVM *vm, Value v, double *eps) {
+  *eps = 1e-5;
+  return IS_UNDEF(v) || lib_number(vm, v, "eps", eps);
+}
+
+/* batch_norm(input, running_mean, running_var, weight=nil, bias=nil,
+ * training=false, momentum=0.1, eps=1e-5), as F.batch_norm */
+static Value native_batch_norm(NATIVE_ARGS) {
+  static const char *const names[] = {"input", "running_mean", "running_var", "weight", "bias",
+                                      "training", "momentum", "eps"};
+  Value v[8];
+  Tensor *t[5];
+  bool training;
+  double momentum = 0.1, eps;
+  if (!lib_bind(vm, "batch_norm", argc, args, kw, names, 8, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "batch_norm", "input", v[0]);
+  for (int i = 1; i < 5; i++)
+    if (!optional_tensor(vm, "batch_norm", names[i], v[i], &t[i])) return VM_EXCEPTION;
+  if (!lib_flag(vm, v[5], false, &training) || !eps_arg(vm, v[7], &eps) ||
+      (!IS_UNDEF(v[6]) && !IS_NIL(v[6]) && !lib_number(vm, v[6], "momentum", &momentum)))
+    return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_batch_norm(lib_t(v[0]), t[1], t[2], t[3], t[4], training, momentum, eps));
+}
+
+/* layer_norm(input, normalized_shape, weight=nil, bias=nil, eps=1e-5) */
+static Value native_layer_norm(NATIVE_ARGS) {
+  static const char *const names[] = {"input", "normalized_shape", "weight", "bias", "eps"};
+  Value v[5];
+  Tensor *weight, *bias;
+  double eps;
+  int64_t shape[TENSOR_MAX_DIMS];
+  int nnorm = 0;
+  if (!lib_bind(vm, "layer_norm", argc, args, kw, names, 5, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "layer_norm", "input", v[0]);
+  if (IS_LIST(v[1])) {
+    ObjList *l = AS_LIST(v[1]);
+    if (l->count > TENSOR_MAX_DIMS) return vm_throw_error(vm, "layer_norm: normalized_shape has too many dims");
+    for (int i = 0; i < l->count; i++)
+      if (!lib_int(vm, l->items[i], "normalized_shape", &shape[nnorm++])) return VM_EXCEPTION;
+  } else if (!lib_int(vm, v[1], "normalized_shape", &shape[nnorm++])) {
+    return VM_EXCEPTION;
+  }
+  if (!optional_tensor(vm, "layer_norm", "weight", v[2], &weight) ||
+      !optional_tensor(vm, "layer_norm", "bias", v[3], &bias) || !eps_arg(vm, v[4], &eps))
+    return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_layer_norm(lib_t(v[0]), nnorm, shape, weight, bias, eps));
+}
+
+/* group_norm(input, num_groups, weight=nil, bias=nil, eps=1e-5) */
+static Value native_group_norm(NATIVE_ARGS) {
+  static const char *const names[] = {"input", "num_groups", "weight", "bias", "eps"};
+  Value v[5];
+  Tensor *weight, *bias;
+  double eps;
+  int64_t groups;
+  if (!lib_bind(vm, "group_norm", argc, args, kw, names, 5, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "group_norm", "input", v[0]);
+  if (!lib_int(vm, v[1], "num_groups", &groups) ||
+      !optional_tensor(vm, "group_norm", "weight", v[2], &weight) ||
+      !optional_tensor(vm, "group_norm", "bias", v[3], &bias) || !eps_arg(vm, v[4], &eps))
+    return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_group_norm(lib_t(v[0]), groups, weight, bias, eps));
+}
+
 void lib_install_conv(AgVM *vm) {
   vm_define_native(vm, "conv1d", native_conv1d, 2, 7, true);
   vm_define_native(vm, "conv2d", native_conv2d, 2, 7, true);
@@ -361,6 +464,10 @@ void lib_install_conv(AgVM *vm) {
   vm_define_native(vm, "max_pool2d", native_max_pool2d, 2, 7, true);
   vm_define_native(vm, "avg_pool1d", native_avg_pool1d, 2, 7, true);
   vm_define_native(vm, "avg_pool2d", native_avg_pool2d, 2, 7, true);
+  vm_define_native(vm, "adaptive_avg_pool2d", native_adaptive_avg_pool2d, 2, 2, true);
+  vm_define_native(vm, "batch_norm", native_batch_norm, 3, 8, true);
+  vm_define_native(vm, "layer_norm", native_layer_norm, 2, 5, true);
+  vm_define_native(vm, "group_norm", native_group_norm, 2, 5, true);
   vm_define_native(vm, "unfold", native_unfold, 2, 5, true);
   vm_define_native(vm, "fold", native_fold, 3, 6, true);
 }

@@ -217,6 +217,8 @@ void lib_install_tensor(AgVM *vm);
 void lib_install_create(AgVM *vm);
 void lib_install_nnfunc(AgVM *vm);
 void lib_install_conv(AgVM *vm);
+/* The globals and natives of the nn.functional module (lib_functional.c). */
+void lib_functional_define(AgVM *vm, ObjModule *module);
 void lib_install_io(AgVM *vm);
 void lib_install_autograd(AgVM *vm);
 /* Natives of the autograd module (grad, detect_anomaly, Function, backward). */

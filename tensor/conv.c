@@ -444,3 +444,89 @@ Tensor *tensor_avg_pool2d(const Tensor *x, const TensorWindow *w, bool count_inc
   tensor_release(div);
   return out;
 }
+
+/* ---- adaptive average pooling: output cell i covers [floor(i H / oh), ceil((i + 1) H / oh)) ---- */
+
+static int64_t cell_start(int64_t i, int64_t in, int64_t out) { return i * in / out; }
+static int64_t cell_end(int64_t i, int64_t in, int64_t out) { return ((i + 1) * in + out - 1) / out; }
+
+static bool adaptive_check(const Tensor *x, int64_t oh, int64_t ow, const char *what) {
+  if (!require_float(x, what)) return false;
+  if (x->ndim != 3 && x->ndim != 4) {
+    char shape[96];
+    tensor_format_shape(shape, sizeof shape, x->ndim, x->shape);
+    tensor_set_error("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s", shape);
+    return false;
+  }
+  if (oh < 0 || ow < 0 || oh > ((int64_t)1 << 31) || ow > ((int64_t)1 << 31)) {
+    tensor_set_error("adaptive_avg_pool2d: output_size must be non-negative and not too large");
+    return false;
+  }
+  return true;
+}
+
+#define ADAPTIVE(T)                                                                          \
+  static void adaptive_##T(const T *x, T *y, int64_t planes, int64_t h, int64_t wd,          \
+                           int64_t oh, int64_t ow, bool backward) {                          \
+    for (int64_t p = 0; p < planes; p++)                                                     \
+      for (int64_t i = 0; i < oh; i++)                                                       \
+        for (int64_t j = 0; j < ow; j++) {                                                   \
+          int64_t y0 = cell_start(i, h, oh), y1 = cell_end(i, h, oh);                        \
+          int64_t x0 = cell_start(j, wd, ow), x1 = cell_end(j, wd, ow);                      \
+          T count = (T)((y1 - y0) * (x1 - x0));                                              \
+          if (backward) {                                                                    \
+            T share = x[(p * oh + i) * ow + j] / count;                                      \
+            for (int64_t yy = y0; yy < y1; yy++)                                             \
+              for (int64_t xx = x0; xx < x1; xx++) y[(p * h + yy) * wd + xx] += share;       \
+          } else {                                                                           \
+            T sum = 0;                                                                       \
+            for (int64_t yy = y0; yy < y1; yy++)                                             \
+              for (int64_t xx = x0; xx < x1; xx++) sum += x[(p * h + yy) * wd + xx];         \
+            y[(p * oh + i) * ow + j] = sum / count;                                          \
+          }                                                                                  \
+        }                                                                                    \
+  }
+ADAPTIVE(float)
+ADAPTIVE(double)
+
+Tensor *tensor_adaptive_avg_pool2d(const Tensor *x, int64_t oh, int64_t ow) {
+  if (!adaptive_check(x, oh, ow, "adaptive_avg_pool2d")) return NULL;
+  int64_t h = x->shape[x->ndim - 2], wd = x->shape[x->ndim - 1];
+  for (int d = 1; d < x->ndim; d++)
+    if (x->shape[d] == 0) {
+      char shape[96];
+      tensor_format_shape(shape, sizeof shape, x->ndim, x->shape);
+      tensor_set_error("adaptive_avg_pool2d(): Expected input to have non-zero size for "
+                       "non-batch dimensions, but input has sizes %s with dimension %d being empty",
+                       shape, d);
+      return NULL;
+    }
+  int64_t planes = h * wd != 0 ? x->numel / (h * wd) : 0;
+  Tensor *xc = tensor_contiguous(x);
+  Tensor *out = xc ? pool_result(x, x->dtype, oh, ow) : NULL;
+  if (out && x->dtype == DT_FLOAT32)
+    adaptive_float(tensor_data(xc), tensor_data(out), planes, h, wd, oh, ow, false);
+  else if (out)
+    adaptive_double(tensor_data(xc), tensor_data(out), planes, h, wd, oh, ow, false);
+  tensor_release(xc);
+  return out;
+}
+
+/* g [..., oh, ow] spread back over [..., h, w]. */
+Tensor *tensor_adaptive_avg_pool2d_backward(const Tensor *g, int64_t h, int64_t wd) {
+  if (!adaptive_check(g, h, wd, "adaptive_avg_pool2d_backward")) return NULL;
+  int64_t oh = g->shape[g->ndim - 2], ow = g->shape[g->ndim - 1];
+  int64_t planes = oh * ow != 0 ? g->numel / (oh * ow) : 0;
+  int64_t shape[4];
+  memcpy(shape, g->shape, sizeof shape);
+  shape[g->ndim - 2] = h;
+  shape[g->ndim - 1] = wd;
+  Tensor *gc = tensor_contiguous(g);
+  Tensor *out = gc ? tensor_zeros(g->dtype, g->ndim, shape) : NULL;
+  if (out && g->dtype == DT_FLOAT32)
+    adaptive_float(tensor_data(gc), tensor_data(out), planes, h, wd, oh, ow, true);
+  else if (out)
+    adaptive_double(tensor_data(gc), tensor_data(out), planes, h, wd, oh, ow, true);
+  tensor_release(gc);
+  return out;
+}

@@ -222,6 +222,10 @@ Tensor *tensor_cross_entropy(const Tensor *logits, const Tensor *target, Reducti
 Tensor *tensor_binary_cross_entropy(const Tensor *p, const Tensor *target, Reduction r);
 /* dropout with a mask from tensor_dropout_mask (random.h): a * mask. */
 
+/* F.pad's constant mode (shape.c): pads[2k], pads[2k + 1] before and after
+ * dim ndim - 1 - k; negative amounts crop. */
+Tensor *tensor_constant_pad(const Tensor *a, int npads, const int64_t *pads, double value);
+
 /* ---- sliding windows (conv.c) ----
  * Over planes [H, W]: a 1-D signal is a plane of height 1 with a kernel of
  * height 1. padding is before the input, padding_end after it.
@@ -245,6 +249,9 @@ Tensor *tensor_conv2d(const Tensor *x, const Tensor *weight, const Tensor *bias,
 Tensor *tensor_max_pool2d(const Tensor *x, const TensorWindow *w, Tensor **indices);
 Tensor *tensor_avg_pool2d(const Tensor *x, const TensorWindow *w, bool count_include_pad,
                           int64_t divisor_override);
+/* adaptive_avg_pool2d: x [C, H, W] or [N, C, H, W] -> [..., oh, ow]; its backward. */
+Tensor *tensor_adaptive_avg_pool2d(const Tensor *x, int64_t oh, int64_t ow);
+Tensor *tensor_adaptive_avg_pool2d_backward(const Tensor *g, int64_t h, int64_t wd);
 /* avg_pool2d's divisor at each output position: float64 [oh ow]. */
 Tensor *tensor_avg_pool_divisors(int64_t h, int64_t wd, const TensorWindow *w,
                                  bool count_include_pad, int64_t divisor_override);
