@@ -21,6 +21,18 @@ WARN := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow=local
 # dlopen is not in libc yet (glibc < 2.34).
 CPPFLAGS += -D_GNU_SOURCE -I. $(shell pkg-config --cflags openblas 2>/dev/null)
 LIBS := -lreadline -lm -lpthread -Wl,--as-needed -ldl -Wl,--no-as-needed
+# SLEEF (PyTorch's vector math) on x86-64: tensor/transcend_avx2.c alone is
+# compiled for AVX2 and FMA, and used only if the CPU has them. zlib for .npz.
+LIBS += -lz
+ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine)),)
+ifeq ($(shell pkg-config --exists sleef && echo yes),yes)
+  CPPFLAGS += -DAG_HAVE_SLEEF
+  LIBS += -lsleef
+  $(BUILD)/tensor/transcend_avx2.o: CFLAGS += -mavx2 -mfma
+else
+  $(info note: SLEEF not found: exp, sin, tanh, ... come from the C library, as in PyTorch without AVX2)
+endif
+endif
 
 ifeq ($(MODE),release)
   OPT := -O2 -g -DNDEBUG
@@ -106,6 +118,7 @@ test-only: $(AG_BIN) $(PTYDRIVER) unit
 	sh tests/run_tutorial.sh $(AG_BIN) docs/tutorial.md
 	sh tests/check_examples.sh
 	sh tests/check_lazy_blas.sh $(AG_BIN)
+	sh tests/check_npz_hostile.sh $(AG_BIN)
 	sh tests/run_torch_cases.sh $(AG_BIN)
 	sh tests/fuzz_smoke.sh $(AG_BIN)
 	sh tests/fuzz_tensor.sh $(AG_BIN)
@@ -120,6 +133,7 @@ sanitize: deps
 
 bench: deps ag
 	../shared/bench/run.sh -n 3 ./ag
+	../shared/bench/run.sh -n 3 -d bench ./ag
 
 clean:
 	rm -rf build ag

@@ -2,6 +2,7 @@
 #include "lexer/lexer.h"
 
 #include <stdint.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,7 +121,7 @@ static bool inside_parens(const Lexer *lx) {
 static bool continues_line(TokenType t) {
   switch (t) {
   case TOK_NEWLINE: case TOK_COMMA: case TOK_DOT: case TOK_ELLIPSIS: case TOK_COLON:
-  case TOK_PLUS: case TOK_MINUS: case TOK_STAR: case TOK_SLASH: case TOK_PERCENT:
+  case TOK_PLUS: case TOK_MINUS: case TOK_STAR: case TOK_SLASH: case TOK_SLASH_SLASH: case TOK_PERCENT:
   case TOK_STAR_STAR: case TOK_AT: case TOK_EQUAL: case TOK_PLUS_EQUAL:
   case TOK_MINUS_EQUAL: case TOK_STAR_EQUAL: case TOK_SLASH_EQUAL: case TOK_AT_EQUAL:
   case TOK_EQUAL_EQUAL: case TOK_BANG_EQUAL: case TOK_LESS: case TOK_LESS_EQUAL:
@@ -217,25 +218,41 @@ static Token scan_number(Lexer *lx) {
   return make_token(lx, TOK_NUMBER);
 }
 
-double lex_number_value(const Token *tok) {
+LexNumber lex_number_value(const Token *tok) {
+  LexNumber num = {true, false, 0, 0};
   const char *s = tok->start;
   int n = tok->length;
   if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    double v = 0;
-    for (int i = 2; i < n; i++)
-      if (s[i] != '_') v = v * 16 + hex_value(s[i]);
-    return v;
+    uint64_t v = 0;
+    for (int i = 2; i < n; i++) {
+      if (s[i] == '_') continue;
+      if (v > (uint64_t)INT64_MAX >> 4) num.too_large = true;
+      v = v * 16 + (uint64_t)hex_value(s[i]);
+    }
+    if (v > (uint64_t)INT64_MAX) num.too_large = true;
+    num.i = (int64_t)v;
+    return num;
   }
   char small[128];
   char *buf = n < (int)sizeof small ? small : malloc((size_t)n + 1);
-  if (buf == NULL) return 0;
+  if (buf == NULL) return num;
   int len = 0;
-  for (int i = 0; i < n; i++)
-    if (s[i] != '_') buf[len++] = s[i];
+  for (int i = 0; i < n; i++) {
+    if (s[i] == '_') continue;
+    if (s[i] == '.' || s[i] == 'e' || s[i] == 'E') num.is_int = false;
+    buf[len++] = s[i];
+  }
   buf[len] = '\0';
-  double v = strtod(buf, NULL);
+  if (num.is_int) {
+    errno = 0;
+    unsigned long long v = strtoull(buf, NULL, 10);
+    if (errno == ERANGE || v > (unsigned long long)INT64_MAX) num.too_large = true;
+    num.i = (int64_t)v;
+  } else {
+    num.d = strtod(buf, NULL);
+  }
   if (buf != small) free(buf);
-  return v;
+  return num;
 }
 
 /* ---- strings ---- */
@@ -429,7 +446,9 @@ static Token scan_operator(Lexer *lx, char c) {
   case '+': return two_char(lx, '=', TOK_PLUS_EQUAL, TOK_PLUS);
   case '-': return two_char(lx, '=', TOK_MINUS_EQUAL, TOK_MINUS);
   case '*': return scan_star(lx);
-  case '/': return two_char(lx, '=', TOK_SLASH_EQUAL, TOK_SLASH);
+  case '/':
+    if (match(lx, '/')) return make_token(lx, TOK_SLASH_SLASH);
+    return two_char(lx, '=', TOK_SLASH_EQUAL, TOK_SLASH);
   case '%': return make_token(lx, TOK_PERCENT);
   case '@': return two_char(lx, '=', TOK_AT_EQUAL, TOK_AT);
   case '=': return two_char(lx, '=', TOK_EQUAL_EQUAL, TOK_EQUAL);
@@ -488,7 +507,7 @@ static const char *const token_names[TOK_COUNT] = {
     [TOK_RIGHT_BRACKET] = "']'", [TOK_LEFT_BRACE] = "'{'", [TOK_RIGHT_BRACE] = "'}'",
     [TOK_COMMA] = "','", [TOK_DOT] = "'.'", [TOK_ELLIPSIS] = "'...'", [TOK_COLON] = "':'",
     [TOK_SEMICOLON] = "';'", [TOK_NEWLINE] = "end of line", [TOK_PLUS] = "'+'",
-    [TOK_MINUS] = "'-'", [TOK_STAR] = "'*'", [TOK_SLASH] = "'/'", [TOK_PERCENT] = "'%'",
+    [TOK_MINUS] = "'-'", [TOK_STAR] = "'*'", [TOK_SLASH] = "'/'", [TOK_SLASH_SLASH] = "'//'", [TOK_PERCENT] = "'%'",
     [TOK_STAR_STAR] = "'**'", [TOK_AT] = "'@'", [TOK_EQUAL] = "'='", [TOK_PLUS_EQUAL] = "'+='",
     [TOK_MINUS_EQUAL] = "'-='", [TOK_STAR_EQUAL] = "'*='", [TOK_SLASH_EQUAL] = "'/='",
     [TOK_AT_EQUAL] = "'@='", [TOK_EQUAL_EQUAL] = "'=='", [TOK_BANG_EQUAL] = "'!='",

@@ -28,6 +28,7 @@
 #define AG_LEXER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef enum {
   /* brackets and punctuation */
@@ -35,7 +36,7 @@ typedef enum {
   TOK_LEFT_BRACE, TOK_RIGHT_BRACE, TOK_COMMA, TOK_DOT, TOK_ELLIPSIS,
   TOK_COLON, TOK_SEMICOLON, TOK_NEWLINE,
   /* operators */
-  TOK_PLUS, TOK_MINUS, TOK_STAR, TOK_SLASH, TOK_PERCENT, TOK_STAR_STAR, TOK_AT,
+  TOK_PLUS, TOK_MINUS, TOK_STAR, TOK_SLASH, TOK_SLASH_SLASH, TOK_PERCENT, TOK_STAR_STAR, TOK_AT,
   TOK_EQUAL, TOK_PLUS_EQUAL, TOK_MINUS_EQUAL, TOK_STAR_EQUAL, TOK_SLASH_EQUAL,
   TOK_AT_EQUAL, TOK_EQUAL_EQUAL, TOK_BANG_EQUAL, TOK_LESS, TOK_LESS_EQUAL,
   TOK_GREATER, TOK_GREATER_EQUAL,
@@ -91,8 +92,16 @@ void lex_reset_to_block(Lexer *lx);
 const char *lex_token_name(TokenType type);
 bool lex_is_keyword(TokenType type);
 
-/* Value of a TOK_NUMBER token (underscores ignored, 0x hexadecimal). */
-double lex_number_value(const Token *tok);
+/* Value of a TOK_NUMBER token (underscores ignored, 0x hexadecimal): an int
+ * unless it has a `.` or an exponent, as in Python. too_large: an int literal
+ * beyond int64. */
+typedef struct {
+  bool is_int;
+  bool too_large;
+  int64_t i;
+  double d;
+} LexNumber;
+LexNumber lex_number_value(const Token *tok);
 
 /* Decodes the escapes of a string body src[0..length) (quotes excluded) into
  * out, which needs length + 1 bytes; returns the decoded length. In an

@@ -98,9 +98,20 @@ void parse_expression(Parser *p) { parse_precedence_expression(p, PREC_ASSIGNMEN
 
 /* ---- literals ---- */
 
+/* The value of the number token just read, negated for `-3`. */
+static Value number_literal(Parser *p, bool negate) {
+  LexNumber n = lex_number_value(&p->previous);
+  if (!n.is_int) return FLOAT_VAL(negate ? -n.d : n.d);
+  if (n.too_large) {
+    parse_error(p, "integer literal too large (ints are 64-bit)");
+    return INT_VAL(p->vm, 0);
+  }
+  return INT_VAL(p->vm, negate ? -n.i : n.i);
+}
+
 static void number(Parser *p, bool can_assign) {
   (void)can_assign;
-  emit_constant(p, NUMBER_VAL(lex_number_value(&p->previous)));
+  emit_constant(p, number_literal(p, false));
 }
 
 static ObjString *decode_string(Parser *p, const char *body, int length, bool fstring_text) {
@@ -532,7 +543,7 @@ static bool negative_literal(Parser *p) {
       after == TOK_LEFT_BRACKET || after == TOK_DOT)
     return false;
   parse_advance(p);
-  emit_constant(p, NUMBER_VAL(-lex_number_value(&p->previous)));
+  emit_constant(p, number_literal(p, true));
   return true;
 }
 
@@ -555,6 +566,7 @@ static OpCode binary_opcode(TokenType t) {
   case TOK_MINUS: return OP_SUBTRACT;
   case TOK_STAR: return OP_MULTIPLY;
   case TOK_SLASH: return OP_DIVIDE;
+  case TOK_SLASH_SLASH: return OP_FLOOR_DIVIDE;
   case TOK_PERCENT: return OP_MODULO;
   case TOK_AT: return OP_MATMUL;
   case TOK_STAR_STAR: return OP_POWER;
@@ -610,6 +622,7 @@ static const ParseRule rules[TOK_COUNT] = {
     [TOK_PLUS] = {NULL, binary, PREC_TERM},
     [TOK_STAR] = {NULL, binary, PREC_FACTOR},
     [TOK_SLASH] = {NULL, binary, PREC_FACTOR},
+    [TOK_SLASH_SLASH] = {NULL, binary, PREC_FACTOR},
     [TOK_PERCENT] = {NULL, binary, PREC_FACTOR},
     [TOK_AT] = {NULL, binary, PREC_FACTOR},
     [TOK_STAR_STAR] = {NULL, binary, PREC_POWER},

@@ -242,7 +242,7 @@ static void check_member(void *ctx, const char *name) {
 /* The other direction for tensors (whose members the bindings keep to
  * themselves): every documented member must exist on a sample tensor. */
 static int check_tensor_members(AgVM *vm, FILE *out) {
-  Value ones_fn, size = NUMBER_VAL(2);
+  Value ones_fn, size = INT_VAL(vm, 2);
   if (!vm_get_global(vm, "ones", &ones_fn)) return 0; /* reported as undocumented */
   MemberCheck c = {vm, out, vm_call(vm, ones_fn, 1, &size), 0};
   if (IS_EXCEPTION(c.sample)) {

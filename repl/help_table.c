@@ -55,18 +55,20 @@ const HelpEntry help_table[] = {
      "print(repr(\"hi\"), repr(1.5))"},
     {"num", HELP_BUILTINS, 0,
      "num(s)",
-     "Parses a string as a number (same syntax as number literals, surrounding blanks "
-     "allowed); an error if it is not one.",
+     "Parses a string as a number: an int when it is written as one (\"7\", \"0x1F\"), "
+     "else a float (\"2.5\", \"1e-3\", \"inf\"); surrounding blanks allowed. A number "
+     "is returned as it is.",
      "print(num(\"2.5\") + 1, num(\"0x1F\"))"},
     {"int", HELP_BUILTINS, 0,
      "int(x)",
-     "Truncates a number toward zero (or parses a string first).",
-     "print(int(2.9), int(-2.9), int(\"7\"))"},
+     "An int (64-bit): truncates a float toward zero, parses a string of an int, takes "
+     "the value of a one-element tensor. inf, nan and floats beyond int64 are errors.",
+     "print(int(2.9), int(-2.9), int(\"7\"), int(true))"},
     {"type", HELP_BUILTINS, 0,
      "type(v)",
-     "The type name: \"nil\" \"bool\" \"number\" \"string\" \"list\" \"map\" \"function\" \"class\" "
+     "The type name: \"nil\" \"bool\" \"int\" \"float\" \"string\" \"list\" \"map\" \"function\" \"class\" "
      "\"tensor\" \"node\" \"module\", or the class name of an instance.",
-     "print(type(1), type(\"a\"), type(zeros(2)))"},
+     "print(type(1), type(1.0), type(\"a\"), type(zeros(2)))"},
     {"isinstance", HELP_BUILTINS, 0,
      "isinstance(v, cls)",
      "True when v is an instance of class cls or of a subclass of it.",
@@ -109,6 +111,11 @@ const HelpEntry help_table[] = {
      "The class of runtime errors: fields message and traceback. Subclass it for your own "
      "errors.",
      "try { [1][5] } catch e { print(type(e), isinstance(e, Error)) }"},
+    {"ZeroDivisionError", HELP_BUILTINS, 0,
+     "ZeroDivisionError",
+     "The Error subclass thrown when a number is divided by zero with / // or % "
+     "(tensors follow IEEE instead: tensor(1.0) / 0 is inf).",
+     "try { 1 / 0 } catch e { print(isinstance(e, ZeroDivisionError), e.message) }"},
     {"Interrupted", HELP_BUILTINS, 0,
      "Interrupted",
      "The Error subclass thrown when Ctrl-C stops a running program; catching it is "
@@ -139,7 +146,7 @@ const HelpEntry help_table[] = {
     {"sum", HELP_BUILTINS, HELP_TENSOR_METHOD,
      "sum(list) / sum(...xs) / sum(t, dim=nil, keepdim=false)",
      "The sum of a list or of several numbers. On a tensor: the sum of all elements, or "
-     "along dim (a number or a list of dims); keepdim keeps reduced dims as size 1.0",
+     "along dim (a number or a list of dims); keepdim keeps reduced dims as size 1.",
      "print(sum([1, 2, 3]))\n"
      "print(ones(2, 3).sum(dim=0))"},
     {"abs", HELP_BUILTINS, HELP_TENSOR_METHOD,
@@ -147,16 +154,17 @@ const HelpEntry help_table[] = {
      "Absolute value of a number or, elementwise, of a tensor.",
      "print(abs(-2), abs(tensor([-1.0, 2.0])))"},
     {"round", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "round(x)",
-     "Rounds to the nearest integer, halves to even (a number or a tensor).",
-     "print(round(2.5), round(3.5), round(tensor([0.4, 1.6])))"},
+     "round(x) / round(x, ndigits)",
+     "Rounds to the nearest int, halves to even (an int, as Python's); with ndigits, a "
+     "float rounded to that many decimals. On a tensor: elementwise.",
+     "print(round(2.5), round(3.5), round(2.675, 2), round(tensor([0.4, 1.6])))"},
     {"floor", HELP_BUILTINS, HELP_TENSOR_METHOD,
      "floor(x)",
-     "Largest integer not above x (number or tensor, elementwise).",
+     "Largest int not above x (an int for a number; a tensor elementwise).",
      "print(floor(-1.5))"},
     {"ceil", HELP_BUILTINS, HELP_TENSOR_METHOD,
      "ceil(x)",
-     "Smallest integer not below x (number or tensor, elementwise).",
+     "Smallest int not below x (an int for a number; a tensor elementwise).",
      "print(ceil(1.2))"},
     {"sqrt", HELP_BUILTINS, HELP_TENSOR_METHOD,
      "sqrt(x)",
@@ -212,14 +220,17 @@ const HelpEntry help_table[] = {
      "64-bit integer dtype (also spelled long): labels, indices, arange of integers.",
      "print(arange(3).dtype)"},
     {"bool", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "bool (dtype) / t.bool()",
-     "The boolean dtype; comparisons give bool tensors. As a method, converts a tensor to "
+     "bool(x) / bool (dtype) / t.bool()",
+     "Called, the truthiness of x as true or false (as Python's bool). As a value, the "
+     "boolean dtype; comparisons give bool tensors. As a method, converts a tensor to "
      "bool.",
-     "print(tensor([0, 2]).bool())"},
+     "print(bool([]), bool(2), tensor([0, 2]).bool())"},
     {"float", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "float (dtype) / t.float()",
-     "Another name for float32; as a method, converts a tensor to float32.",
-     "print(arange(3).float())"},
+     "float(x) / float (dtype) / t.float()",
+     "Called, x as a float (a number, a string such as \"1e-3\" or \"inf\", a "
+     "one-element tensor). As a value, another name for float32 (as PyTorch's "
+     "torch.float); as a method, converts a tensor to float32.",
+     "print(float(3), float(\"2.5\"), arange(3).float())"},
     {"double", HELP_BUILTINS, HELP_TENSOR_METHOD,
      "double (dtype) / t.double()",
      "Another name for float64; as a method, converts a tensor to float64.",
@@ -246,6 +257,17 @@ const HelpEntry help_table[] = {
      "The built-in module of layers and losses (written in Ag): nn.Module, nn.Linear, "
      "nn.MSELoss, ...",
      "print(type(nn))"},
+    {"nn.init", HELP_BUILTINS, 0,
+     "nn.init",
+     "How layers fill their parameters, PyTorch 1.13's formulas and draw order: "
+     "calculate_gain(nonlinearity, param=nil), _calculate_fan_in_and_fan_out(t), "
+     "uniform_(t, a=0, b=1), normal_(t, mean=0, std=1), constant_(t, val), ones_, zeros_, "
+     "eye_, xavier_uniform_(t, gain=1), xavier_normal_, kaiming_uniform_(t, a=0, "
+     "mode=\"fan_in\", nonlinearity=\"leaky_relu\"), kaiming_normal_, trunc_normal_(t, "
+     "mean=0, std=1, a=-2, b=2), orthogonal_(t, gain=1). Each fills t in place "
+     "without recording a graph and returns it.",
+     "manual_seed(0)\n"
+     "print(nn.init.kaiming_uniform_(zeros(2, 3), a=sqrt(5)))"},
     {"optim", HELP_BUILTINS, 0,
      "optim",
      "The built-in module of optimizers: optim.SGD, optim.Adam, optim.AdamW.",
@@ -411,13 +433,13 @@ const HelpEntry help_table[] = {
      "A tensor shaped like t filled with value.",
      "print(full_like(zeros(2), 5))"},
     {"rand", HELP_TENSORS, 0,
-     "rand(...shape, dtype=float32, requires_grad=false)",
-     "Uniform random numbers in [0, 1) (reproducible after manual_seed).",
+     "rand(...shape, dtype=float32, requires_grad=false, generator=nil)",
+     "Uniform random numbers in [0, 1): PyTorch's values for the same seed.",
      "manual_seed(0)\n"
      "print(rand(2).shape)"},
     {"randn", HELP_TENSORS, 0,
-     "randn(...shape, dtype=float32, requires_grad=false)",
-     "Standard normal random numbers.",
+     "randn(...shape, dtype=float32, requires_grad=false, generator=nil)",
+     "Standard normal random numbers (PyTorch's values for the same seed).",
      "manual_seed(0)\n"
      "let w = randn(3, 2, requires_grad=true)\n"
      "print(w.shape)"},
@@ -430,20 +452,76 @@ const HelpEntry help_table[] = {
      "Standard normal random numbers shaped like t.",
      "print(randn_like(zeros(3)).shape)"},
     {"randint", HELP_TENSORS, 0,
-     "randint(low, high, shape, dtype=int64)",
+     "randint(low, high, shape, dtype=int64, generator=nil)",
      "Random integers in [low, high) of the given shape (a list).",
      "print(randint(0, 10, [4]).dtype)"},
     {"randperm", HELP_TENSORS, 0,
-     "randperm(n, dtype=int64)",
+     "randperm(n, dtype=int64, generator=nil)",
      "A random permutation of 0 .. n-1 (for shuffling a dataset).",
      "print(sorted(randperm(4).tolist()))"},
     {"manual_seed", HELP_TENSORS, 0,
      "manual_seed(seed)",
-     "Seeds the random number generator, so rand/randn/randint/dropout repeat exactly.",
-     "manual_seed(42)\n"
-     "let a = rand(3)\n"
-     "manual_seed(42)\n"
-     "print(rand(3) == a)"},
+     "Seeds the default generator (and returns it): every random function then draws "
+     "what PyTorch 1.13 draws after torch.manual_seed(seed). A negative seed is taken as "
+     "its 64-bit two's complement, a fractional one truncated, as PyTorch does.",
+     "manual_seed(0)\n"
+     "print(randn(3))"},
+    {"erf", HELP_BUILTINS, 0,
+     "erf(x)",
+     "The error function of a number (Python's math.erf).",
+     "print(erf(0.5))"},
+    {"qr", HELP_TENSORS, 0,
+     "qr(a)",
+     "[Q, R], the reduced QR factorisation of a 2-D float matrix with rows >= columns "
+     "(LAPACK's, so torch.linalg.qr's values); no derivative is recorded.",
+     "let [q, r] = qr(tensor([[3.0, 1.0], [4.0, 2.0]]))\n"
+     "print(r)"},
+    {"seed", HELP_TENSORS, 0,
+     "seed()",
+     "Seeds the default generator from /dev/urandom and returns the seed.",
+     "print(seed() >= 0)"},
+    {"initial_seed", HELP_TENSORS, 0,
+     "initial_seed()",
+     "The seed the default generator was last seeded with (67280421310721 when the "
+     "script set none).",
+     "manual_seed(7)\n"
+     "print(initial_seed())"},
+    {"get_rng_state", HELP_TENSORS, 0,
+     "get_rng_state()",
+     "The default generator's state: PyTorch's 5056 state bytes, as an int64 tensor "
+     "(Ag has no uint8 dtype).",
+     "let s = get_rng_state()\n"
+     "let a = rand(2)\n"
+     "set_rng_state(s)\n"
+     "print(rand(2) == a)"},
+    {"set_rng_state", HELP_TENSORS, 0,
+     "set_rng_state(state)",
+     "Restores the default generator from get_rng_state()'s bytes (or PyTorch's).",
+     "set_rng_state(get_rng_state())"},
+    {"Generator", HELP_TENSORS, 0,
+     "Generator(device=\"cpu\")",
+     "A random generator of its own (seed 67280421310721), passed as generator= to rand, "
+     "randn, randint, randperm, normal_, uniform_, bernoulli, multinomial, exponential_. "
+     "Methods manual_seed(s) (returns it), seed(), initial_seed(), get_state(), "
+     "set_state(t).",
+     "let g = Generator().manual_seed(2147483647)\n"
+     "print(randint(0, 27, [3], generator=g))"},
+    {"default_generator", HELP_TENSORS, 0,
+     "default_generator",
+     "The Generator that manual_seed seeds and the random functions use by default.",
+     "print(default_generator.initial_seed() == initial_seed())"},
+    {"bernoulli", HELP_TENSORS, 0,
+     "bernoulli(p, generator=nil) / bernoulli(t, p=0.5)",
+     "1 with probability p (each element of the tensor p, or the number p), else 0; "
+     "p's dtype and shape.",
+     "manual_seed(0)\n"
+     "print(bernoulli(full([4], 0.5)))"},
+    {"multinomial", HELP_TENSORS, 0,
+     "multinomial(weights, num_samples, replacement=false, generator=nil)",
+     "Indices drawn with probability proportional to weights (1-D, or one row per "
+     "distribution in 2-D): without replacement each index at most once. int64.",
+     "manual_seed(0)\n"
+     "print(multinomial(tensor([0.1, 0.7, 0.2]), 5, replacement=true))"},
     {"arange", HELP_TENSORS, 0,
      "arange(end) / arange(start, end, step=1, dtype=nil)",
      "Evenly spaced values in [start, end); int64 when all arguments are integral, like "
@@ -799,14 +877,18 @@ const HelpEntry help_table[] = {
      "[N, C, H, W] (col2im, PyTorch's F.fold; Col2ImBackward0).",
      "print(fold(ones(1, 4, 4), [3, 3], 2))"},
     {"save", HELP_TENSORS, 0,
-     "save(value, path)",
+     "save(value, path, compressed=false)",
      "Writes a tensor as NumPy .npy, or a map of tensors (a state dict) as .npz; the file "
-     "is replaced atomically.",
+     "is replaced atomically. compressed=true deflates the .npz members, as "
+     "numpy.savez_compressed does.",
      "save(arange(3), \"x.npy\")\n"
      "print(load(\"x.npy\"))"},
     {"load", HELP_TENSORS, 0,
      "load(path)",
-     "Reads a .npy file as a tensor or a .npz file as a map of tensors (NumPy's formats).",
+     "Reads a .npy file as a tensor or a .npz file as a map of tensors (NumPy's formats; "
+     ".npz members stored or deflated). An .npz may hold at most 4 GiB uncompressed in all, "
+     "and no two of its entries may share member data: beyond that, a clear error before "
+     "anything is inflated. Ctrl-C stops a long load with Interrupted.",
      "save({\"w\": ones(2)}, \"state.npz\")\n"
      "print(load(\"state.npz\"))"},
     {"load_csv", HELP_TENSORS, 0,
@@ -988,13 +1070,26 @@ const HelpEntry help_table[] = {
      "Clamps t in place.",
      "print(tensor([-1.0, 2.0]).clamp_(min=0))"},
     {"Tensor.normal_", HELP_TENSOR, 0,
-     "t.normal_(mean=0, std=1)",
+     "t.normal_(mean=0, std=1, generator=nil)",
      "Fills t with normal random numbers in place.",
      "print(zeros(3).normal_().shape)"},
     {"Tensor.uniform_", HELP_TENSOR, 0,
-     "t.uniform_(from=0, to=1)",
+     "t.uniform_(from=0, to=1, generator=nil)",
      "Fills t with uniform random numbers in [from, to) in place.",
      "print(zeros(3).uniform_(-1, 1).shape)"},
+    {"Tensor.exponential_", HELP_TENSOR, 0,
+     "t.exponential_(lambd=1, generator=nil)",
+     "Fills t in place with exponentially distributed numbers of rate lambd.",
+     "print(zeros(3).exponential_().shape)"},
+    {"Tensor.erfinv_", HELP_TENSOR, 0,
+     "t.erfinv_()",
+     "The inverse error function of each element, in place (PyTorch's algorithm; "
+     "records no graph).",
+     "print(tensor([0.5]).erfinv_())"},
+    {"Tensor.bernoulli_", HELP_TENSOR, 0,
+     "t.bernoulli_(p=0.5, generator=nil)",
+     "Fills t in place with 1 (probability p) or 0.",
+     "print(zeros(3).bernoulli_(1.0))"},
     {"Tensor.masked_fill", HELP_TENSOR, 0,
      "t.masked_fill(mask, value)",
      "A copy of t with value where the bool mask is true.",

@@ -3,6 +3,7 @@
 #include "stdlib/builtins.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "parser/compiler.h"
 #include "stdlib/builtins_internal.h"
+#include "vm/arith.h"
 #include "vm/buffer.h"
 #include "vm/internal.h"
 #include "vm/opcodes.h"
@@ -83,13 +85,13 @@ LIB_NATIVE(lib_stream_flush) {
 
 LIB_NATIVE(lib_len) {
   int64_t n = vm_length(vm, args[0]);
-  return n < 0 ? VM_EXCEPTION : NUMBER_VAL((double)n);
+  return n < 0 ? VM_EXCEPTION : INT_VAL(vm, n);
 }
 
 LIB_NATIVE(lib_range) {
-  double a[3] = {0, 0, 1};
+  int64_t a[3] = {0, 0, 1};
   for (int i = 0; i < argc; i++) {
-    if (!lib_number_arg(vm, "range", args, i, &a[i])) return VM_EXCEPTION;
+    if (!lib_int_arg(vm, "range", args, i, &a[i])) return VM_EXCEPTION;
   }
   if (argc == 1) {
     a[1] = a[0];
@@ -109,15 +111,15 @@ static Value pair(AgVM *vm, Value a, Value b) {
 }
 
 LIB_NATIVE(lib_enumerate) {
-  double start = 0;
-  if (argc > 1 && !lib_number_arg(vm, "enumerate", args, 1, &start)) return VM_EXCEPTION;
+  int64_t start = 0;
+  if (argc > 1 && !lib_int_arg(vm, "enumerate", args, 1, &start)) return VM_EXCEPTION;
   Value items = lib_to_list(vm, args[0]);
   if (IS_EXCEPTION(items)) return items;
   vm_push_root(vm, items);
   ObjList *out = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(out));
   ObjList *src = AS_LIST(items);
-  for (int i = 0; i < src->count; i++) obj_list_append(vm, out, pair(vm, NUMBER_VAL(start + i), src->items[i]));
+  for (int i = 0; i < src->count; i++) obj_list_append(vm, out, pair(vm, INT_VAL(vm, start + i), src->items[i]));
   vm_pop_roots(vm, 2);
   return OBJ_VAL(out);
 }
@@ -198,41 +200,109 @@ LIB_NATIVE(lib_str) { return argc == 0 ? OBJ_VAL(obj_string(vm, "")) : vm_to_str
 
 LIB_NATIVE(lib_repr) { return vm_to_repr(vm, args[0]); }
 
-static bool parse_number(const char *s, double *out) {
+/* Parses a whole string (surrounding spaces allowed, `_` between digits as in
+ * literals is not): an int when it is one, else a float; false if neither. */
+static bool parse_number(const char *s, bool *is_int, int64_t *i, double *d) {
   while (isspace((unsigned char)*s)) s++;
   if (*s == '\0') return false;
   char *end;
-  *out = strtod(s, &end);
+  errno = 0;
+  const char *digits = *s == '-' || *s == '+' ? s + 1 : s;
+  bool hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+  long long v = strtoll(s, &end, hex ? 16 : 10);
+  const char *rest = end;
+  while (isspace((unsigned char)*rest)) rest++;
+  if (end != s && *rest == '\0' && errno == 0) {
+    *is_int = true;
+    *i = v;
+    return true;
+  }
+  if (hex) return false;
+  *d = strtod(s, &end);
   while (isspace((unsigned char)*end)) end++;
-  return *end == '\0';
+  *is_int = false;
+  return end != s && *end == '\0';
 }
 
-static Value to_number(AgVM *vm, const char *fname, Value v) {
+static Value parse_error_value(AgVM *vm, const char *fname, Value v, const char *what) {
+  char shown[96];
+  vm_short_repr(vm, v, shown, sizeof shown);
+  return vm_throw_error(vm, "%s() cannot parse %s as %s", fname, shown, what);
+}
+
+/* A float's integral value as an int: inf, nan and floats beyond int64 are errors. */
+static Value float_to_int(AgVM *vm, const char *fname, double d) {
+  if (!isfinite(d)) return vm_throw_error(vm, "%s() cannot convert float %s to an int", fname, isnan(d) ? "nan" : "inf");
+  if (d >= 0x1p63 || d < -0x1p63) return vm_throw_error(vm, "integer overflow");
+  return INT_VAL(vm, (int64_t)d);
+}
+
+/* The number a one-element tensor holds (an int, a float or a bool). */
+static Value tensor_number(AgVM *vm, Value v) { return vm_invoke_cstr(vm, v, "item", 0, NULL); }
+
+static bool is_tensor_value(Value v) { return IS_TENSOR(v) || IS_NODE(v); }
+
+/* num(x): a number as is; a string parsed to an int or a float. */
+LIB_NATIVE(lib_num) {
+  Value v = args[0];
   if (IS_NUMBER(v)) return v;
-  if (IS_BOOL(v)) return NUMBER_VAL(AS_BOOL(v) ? 1 : 0);
+  if (IS_BOOL(v)) return INT_VAL(vm, AS_BOOL(v));
   if (IS_STRING(v)) {
+    bool is_int;
+    int64_t i;
     double d;
-    if (parse_number(AS_CSTRING(v), &d)) return NUMBER_VAL(d);
-    char shown[96];
-    vm_short_repr(vm, v, shown, sizeof shown);
-    return vm_throw_error(vm, "%s() cannot parse %s as a number", fname, shown);
+    if (!parse_number(AS_CSTRING(v), &is_int, &i, &d)) return parse_error_value(vm, "num", v, "a number");
+    return is_int ? INT_VAL(vm, i) : FLOAT_VAL(d);
   }
-  if ((IS_TENSOR(v) || IS_NODE(v)) && vm->tensor_hooks) {
-    double d;
-    if (!vm->tensor_hooks->to_number(vm, v, &d)) return VM_EXCEPTION;
-    return NUMBER_VAL(d);
-  }
-  return vm_throw_error(vm, "%s() cannot convert %s to a number", fname, vm_type_name(v));
+  if (IS_TENSOR(v)) return tensor_number(vm, v);
+  return vm_throw_error(vm, "num() cannot convert %s to a number", vm_type_name(v));
 }
 
-LIB_NATIVE(lib_num) { return to_number(vm, "num", args[0]); }
-
+/* int(x): truncates a number toward zero, parses a string of an int. */
 LIB_NATIVE(lib_int) {
-  Value n = to_number(vm, "int", args[0]);
-  if (IS_EXCEPTION(n)) return n;
-  double d = AS_NUMBER(n);
-  if (!isfinite(d)) return vm_throw_error(vm, "int() cannot convert %s to an integer", isnan(d) ? "nan" : "inf");
-  return NUMBER_VAL(trunc(d) + 0.0); /* + 0.0: an integer has no -0 */
+  Value v = argc == 0 ? INT_VAL(vm, 0) : args[0];
+  if (IS_TENSOR(v)) {
+    v = tensor_number(vm, v);
+    if (IS_EXCEPTION(v)) return v;
+  }
+  if (IS_INT(v)) return v;
+  if (IS_BOOL(v)) return INT_VAL(vm, AS_BOOL(v));
+  if (IS_FLOAT(v)) return float_to_int(vm, "int", trunc(AS_FLOAT(v)));
+  if (IS_STRING(v)) {
+    bool is_int;
+    int64_t i;
+    double d;
+    if (!parse_number(AS_CSTRING(v), &is_int, &i, &d) || !is_int) return parse_error_value(vm, "int", v, "an int");
+    return INT_VAL(vm, i);
+  }
+  return vm_throw_error(vm, "int() cannot convert %s to an int", vm_type_name(v));
+}
+
+/* float(x): a number as a float, a string parsed ("1e-3", "inf", "nan"). */
+LIB_NATIVE(lib_float) {
+  if (argc == 0) return FLOAT_VAL(0.0);
+  Value v = args[0];
+  if (IS_TENSOR(v)) {
+    v = tensor_number(vm, v);
+    if (IS_EXCEPTION(v)) return v;
+  }
+  if (IS_NUMBER(v)) return FLOAT_VAL(AS_NUMBER(v));
+  if (IS_BOOL(v)) return FLOAT_VAL(AS_BOOL(v) ? 1.0 : 0.0);
+  if (IS_STRING(v)) {
+    bool is_int;
+    int64_t i;
+    double d;
+    if (!parse_number(AS_CSTRING(v), &is_int, &i, &d)) return parse_error_value(vm, "float", v, "a float");
+    return FLOAT_VAL(is_int ? (double)i : d);
+  }
+  return vm_throw_error(vm, "float() cannot convert %s to a float", vm_type_name(v));
+}
+
+/* bool(x): truthiness. */
+LIB_NATIVE(lib_bool) {
+  if (argc == 0) return FALSE_VAL;
+  int t = vm_truthy(vm, args[0]);
+  return t < 0 ? VM_EXCEPTION : BOOL_VAL(t);
 }
 
 LIB_NATIVE(lib_type) { return OBJ_VAL(obj_string(vm, vm_type_name(args[0]))); }
@@ -278,7 +348,7 @@ LIB_NATIVE(lib_error) {
 LIB_NATIVE(lib_clock) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return NUMBER_VAL((double)ts.tv_sec + (double)ts.tv_nsec * 1e-9);
+  return FLOAT_VAL((double)ts.tv_sec + (double)ts.tv_nsec * 1e-9);
 }
 
 LIB_NATIVE(lib_exit) {
@@ -292,8 +362,6 @@ LIB_NATIVE(lib_exit) {
 }
 
 /* ---- min / max / sum ---- */
-
-static bool is_tensor_value(Value v) { return IS_TENSOR(v) || IS_NODE(v); }
 
 static Value extreme(AgVM *vm, const char *fname, int argc, const Value *args, bool want_max) {
   if (argc == 1 && is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], fname, 0, NULL);
@@ -324,14 +392,10 @@ LIB_NATIVE(lib_sum) {
   }
   ObjList *list = argc == 1 ? AS_LIST(args[0]) : NULL;
   int n = list ? list->count : argc;
-  Value total = NUMBER_VAL(0);
+  Value total = INT_VAL(vm, 0);
   /* Items are re-read each time: adding tensors may run code that changes the list. */
   for (int i = 0; i < n && (list == NULL || i < list->count); i++) {
     Value item = list ? list->items[i] : args[i];
-    if (IS_NUMBER(total) && IS_NUMBER(item)) {
-      total = NUMBER_VAL(AS_NUMBER(total) + AS_NUMBER(item));
-      continue;
-    }
     vm_push_root(vm, total);
     Value next = vm_binary_op(vm, OP_ADD, total, item);
     vm_pop_root(vm);
@@ -346,19 +410,34 @@ LIB_NATIVE(lib_sum) {
 typedef double (*MathFn)(double);
 
 static Value math1(AgVM *vm, const char *fname, MathFn fn, Value x) {
-  if (IS_NUMBER(x)) return NUMBER_VAL(fn(AS_NUMBER(x)));
+  if (IS_NUMBER(x) || IS_BOOL(x)) return FLOAT_VAL(fn(IS_BOOL(x) ? AS_BOOL(x) : AS_NUMBER(x)));
   if (is_tensor_value(x)) return vm_invoke_cstr(vm, x, fname, 0, NULL);
   return vm_throw_error(vm, "%s() expects a number or a tensor, not %s", fname, vm_type_name(x));
 }
 
 #define MATH_NATIVE(name, fn) \
   LIB_NATIVE(lib_##name) { return math1(vm, #name, fn, args[0]); }
-/* floor, ceil and round give integers, as Python's do: never -0 */
-static double floor_int(double x) { return floor(x) + 0.0; }
-static double ceil_int(double x) { return ceil(x) + 0.0; }
-MATH_NATIVE(abs, fabs)
-MATH_NATIVE(floor, floor_int)
-MATH_NATIVE(ceil, ceil_int)
+/* floor and ceil give ints, as Python's math.floor / math.ceil. */
+static Value rounded(AgVM *vm, const char *fname, double (*fn)(double), Value x) {
+  if (IS_INT(x)) return x;
+  if (IS_BOOL(x)) return INT_VAL(vm, AS_BOOL(x));
+  if (IS_FLOAT(x)) return float_to_int(vm, fname, fn(AS_FLOAT(x)));
+  if (is_tensor_value(x)) return vm_invoke_cstr(vm, x, fname, 0, NULL);
+  return vm_throw_error(vm, "%s() expects a number or a tensor, not %s", fname, vm_type_name(x));
+}
+LIB_NATIVE(lib_floor) { return rounded(vm, "floor", floor, args[0]); }
+LIB_NATIVE(lib_ceil) { return rounded(vm, "ceil", ceil, args[0]); }
+
+/* abs keeps an int an int. */
+LIB_NATIVE(lib_abs) {
+  Value x = args[0];
+  if (IS_BOOL(x)) return INT_VAL(vm, AS_BOOL(x));
+  if (IS_INT(x)) {
+    if (AS_INT(x) == INT64_MIN) return vm_throw_error(vm, "integer overflow");
+    return AS_INT(x) < 0 ? INT_VAL(vm, -AS_INT(x)) : x;
+  }
+  return math1(vm, "abs", fabs, x);
+}
 MATH_NATIVE(sqrt, sqrt)
 MATH_NATIVE(exp, exp)
 MATH_NATIVE(log, log)
@@ -367,18 +446,54 @@ MATH_NATIVE(cos, cos)
 MATH_NATIVE(tan, tan)
 MATH_NATIVE(tanh, tanh)
 
-/* Half to even, as Python's round(); with ndigits, of the scaled value. */
+/* erf of a number (Python's math.erf; nn.init.trunc_normal_ needs it) */
+LIB_NATIVE(lib_erf) {
+  if (!IS_NUMBER(args[0]) && !IS_BOOL(args[0]))
+    return vm_throw_error(vm, "erf() expects a number, not %s", vm_type_name(args[0]));
+  return FLOAT_VAL(erf(IS_BOOL(args[0]) ? AS_BOOL(args[0]) : AS_NUMBER(args[0])));
+}
+
+/* round(i, digits) of an int: itself for digits >= 0, else to a multiple of
+ * 10^-digits, half to even (an int, as Python's). */
+static Value round_int(AgVM *vm, int64_t i, int64_t digits) {
+  if (digits >= 0) return INT_VAL(vm, i);
+  if (digits < -18) return INT_VAL(vm, 0);
+  int64_t p = 1;
+  for (int64_t k = 0; k < -digits; k++) p *= 10;
+  int64_t q = int_floordiv(i, p), r = int_mod(i, p);
+  if (2 * r > p || (2 * r == p && (q & 1))) q++;
+  int64_t out;
+  if (__builtin_mul_overflow(q, p, &out)) return vm_throw_error(vm, "integer overflow");
+  return INT_VAL(vm, out);
+}
+
+/* Half to even, as Python's round(): an int without ndigits; with them a
+ * float, rounded as the exact binary value is (printf's correctly rounded
+ * conversion, as CPython's). */
 LIB_NATIVE(lib_round) {
   if (is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], "round", 0, NULL);
+  bool no_digits = argc < 2 || IS_NIL(args[1]);
+  if (IS_INT(args[0]) || IS_BOOL(args[0])) {
+    if (no_digits) return IS_BOOL(args[0]) ? INT_VAL(vm, AS_BOOL(args[0])) : args[0];
+  }
   double x;
   if (!lib_number_arg(vm, "round", args, 0, &x)) return VM_EXCEPTION;
-  if (argc < 2 || IS_NIL(args[1])) return NUMBER_VAL(nearbyint(x) + 0.0);
+  if (no_digits) {
+    if (!isfinite(x)) return vm_throw_error(vm, "cannot convert float %s to integer", isnan(x) ? "nan" : "infinity");
+    return float_to_int(vm, "round", nearbyint(x));
+  }
   int64_t digits;
   if (!lib_int_arg(vm, "round", args, 1, &digits)) return VM_EXCEPTION;
-  if (digits > 300 || digits < -300) return NUMBER_VAL(x);
-  double scale = pow(10, (double)digits);
-  double r = nearbyint(x * scale) / scale;
-  return NUMBER_VAL(isfinite(r) ? r : x);
+  if (IS_INT(args[0])) return round_int(vm, AS_INT(args[0]), digits);
+  if (!isfinite(x) || digits > 300) return FLOAT_VAL(x);
+  if (digits < -300) return FLOAT_VAL(0.0 * x);
+  if (digits >= 0) {
+    char buf[400];
+    snprintf(buf, sizeof buf, "%.*f", (int)digits, x);
+    return FLOAT_VAL(strtod(buf, NULL));
+  }
+  double scale = pow(10, (double)-digits);
+  return FLOAT_VAL(nearbyint(x / scale) * scale);
 }
 
 /* ---- the compile hook ---- */
@@ -420,9 +535,9 @@ static void install_streams(AgVM *vm) {
 }
 
 static void install_constants(AgVM *vm) {
-  vm_define_builtin(vm, "pi", NUMBER_VAL(3.14159265358979323846));
-  vm_define_builtin(vm, "inf", NUMBER_VAL(INFINITY));
-  vm_define_builtin(vm, "nan", NUMBER_VAL(NAN));
+  vm_define_builtin(vm, "pi", FLOAT_VAL(3.14159265358979323846));
+  vm_define_builtin(vm, "inf", FLOAT_VAL(INFINITY));
+  vm_define_builtin(vm, "nan", FLOAT_VAL(NAN));
   static const struct { const char *name; DType dt; } dtypes[] = {
       {"float32", DT_FLOAT32}, {"float64", DT_FLOAT64}, {"int64", DT_INT64}, {"bool", DT_BOOL},
       {"float", DT_FLOAT32},   {"double", DT_FLOAT64},  {"long", DT_INT64}};
@@ -442,7 +557,12 @@ static void install_functions(AgVM *vm) {
   vm_define_native(vm, "str", lib_str, 0, 1, false);
   vm_define_native(vm, "repr", lib_repr, 1, 1, false);
   vm_define_native(vm, "num", lib_num, 1, 1, false);
-  vm_define_native(vm, "int", lib_int, 1, 1, false);
+  vm_define_native(vm, "int", lib_int, 0, 1, false);
+  /* float and bool are dtypes too (SPEC §11): calling those dtypes converts. */
+  vm->dtype_call[DT_FLOAT32] = vm->dtype_call[DT_FLOAT64] =
+      OBJ_VAL(obj_new_native(vm, "float", lib_float, 0, 1, false));
+  vm->dtype_call[DT_BOOL] = OBJ_VAL(obj_new_native(vm, "bool", lib_bool, 0, 1, false));
+  vm->dtype_call[DT_INT64] = OBJ_VAL(obj_new_native(vm, "int", lib_int, 0, 1, false));
   vm_define_native(vm, "type", lib_type, 1, 1, false);
   vm_define_native(vm, "isinstance", lib_isinstance, 2, 2, false);
   vm_define_native(vm, "vars", lib_vars, 1, 1, false);
@@ -464,6 +584,7 @@ static void install_functions(AgVM *vm) {
   vm_define_native(vm, "cos", lib_cos, 1, 1, false);
   vm_define_native(vm, "tan", lib_tan, 1, 1, false);
   vm_define_native(vm, "tanh", lib_tanh, 1, 1, false);
+  vm_define_native(vm, "erf", lib_erf, 1, 1, false);
 }
 
 void lib_install_builtins(AgVM *vm) {

@@ -50,7 +50,7 @@ LIB_NATIVE(list_extend) { return vm_extend_list(vm, AS_LIST(self), args[0]) ? NI
 LIB_NATIVE(list_index) {
   ObjList *l = AS_LIST(self);
   for (int i = 0; i < l->count; i++) {
-    if (vm_values_equal(l->items[i], args[0])) return NUMBER_VAL(i);
+    if (vm_values_equal(l->items[i], args[0])) return INT_VAL(vm, i);
   }
   char shown[96];
   vm_short_repr(vm, args[0], shown, sizeof shown);

@@ -118,7 +118,7 @@ LIB_NATIVE(string_find) {
   ObjString *s = AS_STRING(self), *sub;
   if (!lib_string_arg(vm, "find", args, 0, &sub)) return VM_EXCEPTION;
   const char *hit = memmem(s->chars, (size_t)s->length, sub->chars, (size_t)sub->length);
-  return NUMBER_VAL(hit ? (double)(hit - s->chars) : -1);
+  return INT_VAL(vm, hit ? (double)(hit - s->chars) : -1);
 }
 
 LIB_NATIVE(string_startswith) {

@@ -13,16 +13,25 @@ static bool type_error(AgVM *vm, const char *fname, int i, const char *wanted, V
 }
 
 bool lib_number_arg(AgVM *vm, const char *fname, const Value *args, int i, double *out) {
+  if (IS_BOOL(args[i])) {
+    *out = AS_BOOL(args[i]);
+    return true;
+  }
   if (!IS_NUMBER(args[i])) return type_error(vm, fname, i, "a number", args[i]);
   *out = AS_NUMBER(args[i]);
   return true;
 }
 
+/* An int (or a bool, as Python's int subclass); a float is an error even
+ * when integral, as Python's "'float' object cannot be interpreted as an
+ * integer". */
 bool lib_int_arg(AgVM *vm, const char *fname, const Value *args, int i, int64_t *out) {
-  double d;
-  if (!lib_number_arg(vm, fname, args, i, &d)) return false;
-  if (d != floor(d) || fabs(d) > 9e15) return type_error(vm, fname, i, "an integer", args[i]);
-  *out = (int64_t)d;
+  if (IS_BOOL(args[i])) {
+    *out = AS_BOOL(args[i]);
+    return true;
+  }
+  if (!IS_INT(args[i])) return type_error(vm, fname, i, "an int", args[i]);
+  *out = AS_INT(args[i]);
   return true;
 }
 

@@ -35,7 +35,8 @@ static void state_mark(AgVM *vm, void *state) {
   Obj *objs[] = {(Obj *)st->function_class,  (Obj *)st->ctx_class,     (Obj *)st->handle_class,
                  (Obj *)st->autograd_module, (Obj *)st->s_forward,     (Obj *)st->s_backward,
                  (Obj *)st->s_saved_tensors, (Obj *)st->s_needs_input_grad, (Obj *)st->s_mode,
-                 (Obj *)st->s_prev,          (Obj *)st->s_tensor,      (Obj *)st->s_id};
+                 (Obj *)st->s_prev,          (Obj *)st->s_tensor,      (Obj *)st->s_id,
+                 (Obj *)st->generator_class, (Obj *)st->default_generator, (Obj *)st->s_state};
   for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) vm_mark_object(vm, objs[i]);
   for (int i = 0; i < 4; i++) vm_mark_object(vm, (Obj *)st->context_classes[i]);
 }
@@ -76,7 +77,6 @@ static void state_new(AgVM *vm) {
   table_init(&st->node_names);
   ag_set_caches_enabled(true); /* after an earlier VM's teardown */
   tensor_set_caches_enabled(true);
-  rng_seed(&st->rng, 0x5eed); /* a fixed default, as reproducible runs are the norm */
   vm->lib_state = st;
   vm->lib_state_free = state_free;
   vm->lib_state_mark = state_mark;
@@ -136,8 +136,10 @@ static ObjModule *new_module(AgVM *vm, const char *name) {
   return m;
 }
 
-/* A module of its own name, or (parent) a field of parent: nn.functional. */
-static ObjModule *install_module(AgVM *vm, const char *name, const char *file, ObjModule *parent) {
+/* Runs stdlib/FILE as the built-in module NAME. A submodule (nn.init), when
+ * given, is defined in it under `sub_name` first, so its code can use it. */
+static ObjModule *install_module(AgVM *vm, const char *name, const char *file,
+                                 ObjModule *sub, const char *sub_name) {
   vm_add_library_file(vm, file);
   ObjModule *m = new_module(vm, name);
   vm_push_root(vm, OBJ_VAL(m));
@@ -145,10 +147,10 @@ static ObjModule *install_module(AgVM *vm, const char *name, const char *file, O
     lib_state(vm)->autograd_module = m;
     lib_install_autograd_module(vm, m);
   }
-  if (strcmp(name, "functional") == 0) lib_functional_define(vm, m);
+  if (strcmp(name, "nn.functional") == 0) lib_functional_define(vm, m);
+  if (sub != NULL) lib_module_define(vm, m, sub_name, OBJ_VAL(sub));
   bool ok = run_module(vm, m, file);
-  if (ok && parent) lib_module_define(vm, parent, name, OBJ_VAL(m));
-  else if (ok) vm_define_builtin(vm, name, OBJ_VAL(m));
+  if (ok && strchr(name, '.') == NULL) vm_define_builtin(vm, name, OBJ_VAL(m));
   vm_pop_root(vm);
   return ok ? m : NULL;
 }
@@ -357,6 +359,7 @@ void lib_install(AgVM *vm) {
   tune_malloc();
   state_new(vm);
   lib_install_tensor(vm);
+  lib_install_random(vm);
   lib_install_create(vm);
   lib_install_nnfunc(vm);
   lib_install_conv(vm);
@@ -369,8 +372,13 @@ void lib_install(AgVM *vm) {
   vm_define_native(vm, "setfield", native_setfield, 3, 3, false);
   lib_graph_install(vm);
   /* The Ag-written modules last: they compile against every built-in above. */
-  install_module(vm, "autograd", "autograd.ag", NULL);
-  ObjModule *nn = install_module(vm, "nn", "nn.ag", NULL); /* a builtin now: reachable */
-  if (nn) install_module(vm, "functional", "functional.ag", nn);
-  install_module(vm, "optim", "optim.ag", NULL);
+  install_module(vm, "autograd", "autograd.ag", NULL, NULL);
+  ObjModule *init = install_module(vm, "nn.init", "init.ag", NULL, NULL);
+  vm_push_root(vm, OBJ_VAL(init));
+  ObjModule *functional = install_module(vm, "nn.functional", "functional.ag", NULL, NULL);
+  vm_push_root(vm, OBJ_VAL(functional));
+  ObjModule *nn = install_module(vm, "nn", "nn.ag", init, "init");
+  if (nn && functional) lib_module_define(vm, nn, "functional", OBJ_VAL(functional));
+  vm_pop_roots(vm, 2);
+  install_module(vm, "optim", "optim.ag", NULL, NULL);
 }

@@ -107,7 +107,7 @@ static Value next_functions(AgVM *vm, GradNode *node) {
     Value nv = lib_node_value(vm, next);
     vm_push_root(vm, nv);
     obj_list_append(vm, pair, nv);
-    obj_list_append(vm, pair, NUMBER_VAL(input_nr));
+    obj_list_append(vm, pair, INT_VAL(vm, input_nr));
     obj_list_append(vm, list, OBJ_VAL(pair));
     vm_pop_roots(vm, 2);
   }
@@ -142,7 +142,7 @@ Value lib_node_get_attr(AgVM *vm, Value node, ObjString *name) {
     if (v == NULL) return vm_throw_error(vm, "'%s' object has no attribute 'variable'", grad_node_name(n));
     return OBJ_VAL(obj_new_tensor(vm, tensor_retain(v)));
   }
-  case NODE_LINE: return NUMBER_VAL(grad_node_line(n));
+  case NODE_LINE: return INT_VAL(vm, grad_node_line(n));
   default: return vm_throw_error(vm, "'%s' object has no attribute '%s'", grad_node_name(n), name->chars);
   }
 }
@@ -252,7 +252,7 @@ Value lt_register_hook(NATIVE_ARGS) {
   ObjInstance *inst = obj_new_instance(vm, st->handle_class);
   vm_push_root(vm, OBJ_VAL(inst));
   table_set(vm, &inst->fields, OBJ_VAL(st->s_tensor), self);
-  table_set(vm, &inst->fields, OBJ_VAL(st->s_id), NUMBER_VAL(handle));
+  table_set(vm, &inst->fields, OBJ_VAL(st->s_id), INT_VAL(vm, handle));
   vm_pop_root(vm);
   return OBJ_VAL(inst);
 }
@@ -800,7 +800,7 @@ void lib_install_autograd(AgVM *vm) {
   for (int i = 0; i < NODE_ATTR_COUNT; i++) {
     ObjString *s = intern(vm, node_attr_names[i]);
     vm_push_root(vm, OBJ_VAL(s));
-    table_set(vm, &st->node_names, OBJ_VAL(s), NUMBER_VAL(i));
+    table_set(vm, &st->node_names, OBJ_VAL(s), INT_VAL(vm, i));
     vm_pop_root(vm);
   }
   install_classes(vm);

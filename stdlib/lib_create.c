@@ -1,6 +1,6 @@
 /* lib_create.c — the global functions that make tensors: tensor(), zeros,
  * ones, full, *_like, rand, randn, randint, randperm, arange, linspace, eye,
- * manual_seed, cat, stack, where; and the dtype globals.
+ * cat, stack, where; and the dtype globals.
  *
  * Every creation function takes dtype= and requires_grad=; a shape is given
  * as numbers or as one list (zeros(2, 3) == zeros([2, 3])).
@@ -96,7 +96,9 @@ static Value native_full(NATIVE_ARGS) {
   int ndim;
   int64_t shape[TENSOR_MAX_DIMS];
   if (!options(vm, "full", kw, &o) || !creation_shape(vm, 1, args, &ndim, shape)) return VM_EXCEPTION;
+  /* the dtype of the fill value, as PyTorch: full([2], 7) is int64 */
   if (!o.has_dtype && IS_BOOL(args[1])) o.dtype = DT_BOOL;
+  if (!o.has_dtype && IS_INT(args[1])) o.dtype = DT_INT64;
   return finish(vm, tensor_full(o.dtype, ndim, shape, value), &o);
 }
 
@@ -128,30 +130,45 @@ static Value native_full_like(NATIVE_ARGS) {
 
 /* ---- random ---- */
 
+/* dtype=, requires_grad= and generator= of the random creation functions. */
+static bool random_options(AgVM *vm, const char *fname, const AgKwargs *kw, Options *o,
+                           TensorRng **rng) {
+  static const char *const names[] = {"dtype", "requires_grad", "generator"};
+  Value v[3];
+  o->dtype = DT_FLOAT32;
+  o->has_dtype = false;
+  if (!lib_bind(vm, fname, 0, NULL, kw, names, 3, v)) return false;
+  if (!IS_UNDEF(v[0]) && !IS_NIL(v[0])) {
+    if (!lib_dtype(vm, v[0], &o->dtype)) return false;
+    o->has_dtype = true;
+  }
+  if (!lib_flag(vm, v[1], false, &o->requires_grad)) return false;
+  return (*rng = lib_rng(vm, v[2], fname)) != NULL;
+}
+
 typedef Tensor *(*RandomFn)(TensorRng *, DType, int, const int64_t *);
 
 static Value random_tensor(AgVM *vm, const char *fname, RandomFn fn, int argc, const Value *args,
                            const AgKwargs *kw) {
   Options o;
+  TensorRng *rng;
   int ndim;
   int64_t shape[TENSOR_MAX_DIMS];
-  if (!options(vm, fname, kw, &o) || !creation_shape(vm, argc, args, &ndim, shape)) return VM_EXCEPTION;
-  if (!dtype_is_float(o.dtype))
-    return vm_throw_error(vm, "\"%s\" not implemented for '%s'", fname,
-                          tensor_dtype_torch_name(o.dtype));
-  return finish(vm, fn(&lib_state(vm)->rng, o.dtype, ndim, shape), &o);
+  if (!random_options(vm, fname, kw, &o, &rng) || !creation_shape(vm, argc, args, &ndim, shape))
+    return VM_EXCEPTION;
+  return finish(vm, fn(rng, o.dtype, ndim, shape), &o);
 }
 
 static Value native_rand(NATIVE_ARGS) { return random_tensor(vm, "rand", tensor_rand, argc, args, kw); }
 static Value native_randn(NATIVE_ARGS) { return random_tensor(vm, "randn", tensor_randn, argc, args, kw); }
 
+/* rand_like and randn_like draw from the default generator (PyTorch's take no generator=). */
 static Value random_like(AgVM *vm, const char *fname, RandomFn fn, Value t, const AgKwargs *kw) {
   Options o;
   if (!like(vm, fname, t, kw, &o)) return VM_EXCEPTION;
-  if (!dtype_is_float(o.dtype))
-    return vm_throw_error(vm, "\"%s\" not implemented for '%s'", fname,
-                          tensor_dtype_torch_name(o.dtype));
-  return finish(vm, fn(&lib_state(vm)->rng, o.dtype, lib_t(t)->ndim, lib_t(t)->shape), &o);
+  TensorRng *rng = lib_rng(vm, NIL_VAL, fname);
+  if (rng == NULL) return VM_EXCEPTION;
+  return finish(vm, fn(rng, o.dtype, lib_t(t)->ndim, lib_t(t)->shape), &o);
 }
 
 static Value native_rand_like(NATIVE_ARGS) { return random_like(vm, "rand_like", tensor_rand, args[0], kw); }
@@ -163,41 +180,26 @@ static Value native_randint(NATIVE_ARGS) {
   Value shape_arg = args[argc - 1];
   if (argc == 3 && !lib_int(vm, args[0], "low", &low)) return VM_EXCEPTION;
   if (!lib_int(vm, args[argc - 2], "high", &high)) return VM_EXCEPTION;
-  if (high <= low)
-    return vm_throw_error(vm, "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld",
-                          (long long)low, (long long)high);
   Options o;
+  TensorRng *rng;
   int ndim;
   int64_t shape[TENSOR_MAX_DIMS];
-  if (!options(vm, "randint", kw, &o) || !creation_shape(vm, 1, &shape_arg, &ndim, shape)) return VM_EXCEPTION;
+  if (!random_options(vm, "randint", kw, &o, &rng) || !creation_shape(vm, 1, &shape_arg, &ndim, shape))
+    return VM_EXCEPTION;
   DType dt = o.has_dtype ? o.dtype : DT_INT64;
-  return finish(vm, tensor_randint(&lib_state(vm)->rng, low, high, dt, ndim, shape), &o);
+  return finish(vm, tensor_randint(rng, low, high, dt, ndim, shape), &o);
 }
 
 static Value native_randperm(NATIVE_ARGS) {
   int64_t n;
   Options o;
-  if (!lib_int(vm, args[0], "n", &n) || !options(vm, "randperm", kw, &o)) return VM_EXCEPTION;
-  if (n < 0) return vm_throw_error(vm, "n must be non-negative, got %lld", (long long)n);
-  Tensor *t = tensor_randperm(&lib_state(vm)->rng, n);
-  if (t != NULL && o.has_dtype && o.dtype != DT_INT64) {
-    Tensor *c = tensor_to_dtype(t, o.dtype);
-    tensor_release(t);
-    t = c;
-  }
-  return finish(vm, t, &o);
-}
-
-static Value native_manual_seed(NATIVE_ARGS) {
-  int64_t seed;
-  if (!lib_int(vm, args[0], "seed", &seed)) return VM_EXCEPTION;
-  rng_seed(&lib_state(vm)->rng, (uint64_t)seed);
-  return NIL_VAL;
+  TensorRng *rng;
+  if (!lib_int(vm, args[0], "n", &n) || !random_options(vm, "randperm", kw, &o, &rng))
+    return VM_EXCEPTION;
+  return finish(vm, tensor_randperm(rng, n, o.has_dtype ? o.dtype : DT_INT64), &o);
 }
 
 /* ---- ranges ---- */
-
-static bool integral(double d) { return d == floor(d); }
 
 static Value native_arange(NATIVE_ARGS) {
   double a[3] = {0, 0, 1};
@@ -210,7 +212,10 @@ static Value native_arange(NATIVE_ARGS) {
   if (step == 0) return vm_throw_error(vm, "step must be nonzero");
   if ((step > 0 && end < start) || (step < 0 && end > start))
     return vm_throw_error(vm, "upper bound and larger bound inconsistent with step sign");
-  if (!o.has_dtype) o.dtype = integral(start) && integral(end) && integral(step) ? DT_INT64 : DT_FLOAT32;
+  /* int64 when every argument is an int, as PyTorch */
+  bool all_ints = true;
+  for (int i = 0; i < argc; i++) all_ints = all_ints && (IS_INT(args[i]) || IS_BOOL(args[i]));
+  if (!o.has_dtype) o.dtype = all_ints ? DT_INT64 : DT_FLOAT32;
   return finish(vm, tensor_arange(start, end, step, o.dtype), &o);
 }
 
@@ -321,7 +326,6 @@ void lib_install_create(AgVM *vm) {
   vm_define_native(vm, "randn_like", native_randn_like, 1, 1, true);
   vm_define_native(vm, "randint", native_randint, 2, 3, true);
   vm_define_native(vm, "randperm", native_randperm, 1, 1, true);
-  vm_define_native(vm, "manual_seed", native_manual_seed, 1, 1, false);
   vm_define_native(vm, "arange", native_arange, 1, 3, true);
   vm_define_native(vm, "linspace", native_linspace, 3, 3, true);
   vm_define_native(vm, "eye", native_eye, 1, 2, true);

@@ -64,13 +64,12 @@ static bool bad_index(AgVM *vm, const char *got) {
 
 static bool index_item(AgVM *vm, Value v, Index *ix, IndexItem *it) {
   memset(it, 0, sizeof *it);
-  if (IS_NUMBER(v)) {
-    char got[32];
-    snprintf(got, sizeof got, "%g", AS_NUMBER(v));
+  if (IS_INT(v)) {
     it->kind = IDX_INT;
-    if (AS_NUMBER(v) != floor(AS_NUMBER(v))) return bad_index(vm, got);
-    return lib_int(vm, v, "an index", &it->i);
+    it->i = AS_INT(v);
+    return true;
   }
+  if (IS_FLOAT(v)) return bad_index(vm, "float"); /* even an integral one, as PyTorch */
   if (IS_NIL(v)) {
     it->kind = IDX_NEWAXIS;
     return true;
@@ -104,9 +103,8 @@ Value lib_get_index(AgVM *vm, Value obj, int n, const Value *index) {
   if (!IS_TENSOR(obj)) return vm_throw_error(vm, "'node' object is not subscriptable");
   lib_sync_line(vm);
   Tensor *t = lib_t(obj);
-  if (n == 1 && IS_NUMBER(index[0]) && t->ndim > 0) { /* the common t[i] */
-    double d = AS_NUMBER(index[0]);
-    if (d == floor(d) && fabs(d) < 9e15) return lib_wrap(vm, ag_select(t, 0, (int64_t)d));
+  if (n == 1 && IS_INT(index[0]) && t->ndim > 0) { /* the common t[i] */
+    return lib_wrap(vm, ag_select(t, 0, AS_INT(index[0])));
   }
   Index ix;
   if (!build_index(vm, n, index, &ix)) return VM_EXCEPTION;

@@ -81,8 +81,13 @@
   X(fill_, 1, 1, LF_M)                                                         \
   X(copy_, 1, 1, LF_M)                                                         \
   X(clamp_, 0, 2, LF_M)                                                        \
-  X(normal_, 0, 2, LF_M)                                                       \
-  X(uniform_, 0, 2, LF_M)                                                      \
+  X(normal_, 0, 3, LF_M)                                                       \
+  X(uniform_, 0, 3, LF_M)                                                      \
+  X(exponential_, 0, 2, LF_M)                                                  \
+  X(bernoulli_, 0, 2, LF_M)                                                    \
+  X(erfinv_, 0, 0, LF_M)                                                       \
+  X(bernoulli, 0, 2, LF_MG)                                                    \
+  X(multinomial, 1, 3, LF_MG)                                                  \
   X(index_select, 2, 2, LF_MG)                                                 \
   X(gather, 2, 2, LF_MG)                                                       \
   X(abs, 0, 0, LF_MGW)                                                         \
@@ -144,7 +149,9 @@ LIB_TENSOR_FNS(LIB_FN_DECL)
 
 /* Per-VM state (vm->lib_state). */
 typedef struct LibState {
-  TensorRng rng;
+  ObjClass *generator_class;     /* Generator */
+  ObjInstance *default_generator; /* what manual_seed seeds */
+  ObjString *s_state;            /* a Generator's field holding its TensorRng */
   Table tensor_names;   /* interned name -> NUMBER(id): attributes and methods of tensors */
   Table node_names;     /* likewise for graph nodes */
   ObjNative *methods[LT_COUNT]; /* natives with method arity, for bound methods */
@@ -220,6 +227,10 @@ void lib_install_conv(AgVM *vm);
 /* The globals and natives of the nn.functional module (lib_functional.c). */
 void lib_functional_define(AgVM *vm, ObjModule *module);
 void lib_install_io(AgVM *vm);
+void lib_install_random(AgVM *vm);
+/* The state of generator= (the default generator when UNDEF or nil); NULL
+ * after throwing when it is not a Generator. */
+TensorRng *lib_rng(AgVM *vm, Value generator, const char *fname);
 void lib_install_autograd(AgVM *vm);
 /* Natives of the autograd module (grad, detect_anomaly, Function, backward). */
 void lib_install_autograd_module(AgVM *vm, ObjModule *module);

@@ -43,12 +43,12 @@ static bool map_entries(AgVM *vm, ObjMap *m, const char ***names, Tensor ***ts, 
   return true;
 }
 
-static Value save_map(AgVM *vm, ObjMap *m, const char *path) {
+static Value save_map(AgVM *vm, ObjMap *m, const char *path, bool compressed) {
   const char **names = NULL;
   Tensor **ts = NULL;
   int n = 0;
   bool ok = map_entries(vm, m, &names, &ts, &n);
-  if (ok && !tensor_save_npz(path, names, ts, n)) {
+  if (ok && !tensor_save_npz(path, names, ts, n, compressed)) {
     lib_throw_tensor_error(vm);
     ok = false;
   }
@@ -57,13 +57,24 @@ static Value save_map(AgVM *vm, ObjMap *m, const char *path) {
   return ok ? NIL_VAL : VM_EXCEPTION;
 }
 
+/* save(value, path, compressed=false): compressed deflates the members of an
+ * .npz, as numpy.savez_compressed does */
 static Value native_save(NATIVE_ARGS) {
+  static const char *const names[] = {"value", "path", "compressed"};
+  Value v[3];
   const char *path;
-  if (!path_arg(vm, "save", args[1], &path)) return VM_EXCEPTION;
-  if (IS_TENSOR(args[0])) return tensor_save_npy(lib_t(args[0]), path) ? NIL_VAL : lib_throw_tensor_error(vm);
-  if (IS_MAP(args[0])) return save_map(vm, AS_MAP(args[0]), path);
+  bool compressed;
+  if (!lib_bind(vm, "save", argc, args, kw, names, 3, v)) return VM_EXCEPTION;
+  if (!path_arg(vm, "save", v[1], &path) || !lib_flag(vm, v[2], false, &compressed))
+    return VM_EXCEPTION;
+  if (IS_TENSOR(v[0])) {
+    if (compressed)
+      return vm_throw_error(vm, "save(): compressed=true applies to a map of tensors (.npz), not a tensor (.npy)");
+    return tensor_save_npy(lib_t(v[0]), path) ? NIL_VAL : lib_throw_tensor_error(vm);
+  }
+  if (IS_MAP(v[0])) return save_map(vm, AS_MAP(v[0]), path, compressed);
   return vm_throw_error(vm, "save() can save a tensor (.npy) or a map of tensors (.npz), not %s",
-                        vm_type_name(args[0]));
+                        vm_type_name(v[0]));
 }
 
 static Value load_map(AgVM *vm, const char *path) {
@@ -112,7 +123,7 @@ static Value native_load_csv(NATIVE_ARGS) {
 }
 
 void lib_install_io(AgVM *vm) {
-  vm_define_native(vm, "save", native_save, 2, 2, false);
+  vm_define_native(vm, "save", native_save, 2, 3, true);
   vm_define_native(vm, "load", native_load, 1, 1, false);
   vm_define_native(vm, "load_csv", native_load_csv, 1, 2, true);
 }

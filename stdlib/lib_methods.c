@@ -589,53 +589,59 @@ Value lt_clamp_(LT_ARGS) {
   return done_in_place(vm, ag_clamp_(lib_t(self), lo, hi), self);
 }
 
-static bool two_numbers(AgVM *vm, const char *fname, const char *const *names, double d0,
-                        double d1, int argc, const Value *args, const AgKwargs *kw, double *a,
-                        double *b) {
-  Value v[2];
-  if (!lib_bind(vm, fname, argc, args, kw, names, 2, v)) return false;
+/* normal_(mean=0, std=1, generator=nil) and uniform_(from=0, to=1, generator=nil) */
+static bool random_fill_args(AgVM *vm, const char *fname, const char *const *names, double d0,
+                             double d1, int argc, const Value *args, const AgKwargs *kw,
+                             double *a, double *b, TensorRng **rng) {
+  Value v[3];
+  if (!lib_bind(vm, fname, argc, args, kw, names, 3, v)) return false;
   *a = d0;
   *b = d1;
   if (!IS_UNDEF(v[0]) && !lib_number(vm, v[0], names[0], a)) return false;
-  return IS_UNDEF(v[1]) || lib_number(vm, v[1], names[1], b);
+  if (!IS_UNDEF(v[1]) && !lib_number(vm, v[1], names[1], b)) return false;
+  return (*rng = lib_rng(vm, v[2], fname)) != NULL;
 }
 
 Value lt_normal_(LT_ARGS) {
-  static const char *const names[] = {"mean", "std"};
+  static const char *const names[] = {"mean", "std", "generator"};
   double mean, std;
-  if (!two_numbers(vm, "normal_", names, 0, 1, argc, args, kw, &mean, &std)) return VM_EXCEPTION;
-  if (std < 0) return vm_throw_error(vm, "normal expects std >= 0.0, but found std %g", std);
+  TensorRng *rng;
+  if (!random_fill_args(vm, "normal_", names, 0, 1, argc, args, kw, &mean, &std, &rng))
+    return VM_EXCEPTION;
   lib_sync_line(vm);
-  return done_in_place(vm, ag_normal_(&lib_state(vm)->rng, lib_t(self), mean, std), self);
+  return done_in_place(vm, ag_normal_(rng, lib_t(self), mean, std), self);
 }
 
 Value lt_uniform_(LT_ARGS) {
-  static const char *const names[] = {"from", "to"};
+  static const char *const names[] = {"from", "to", "generator"};
   double lo, hi;
-  if (!two_numbers(vm, "uniform_", names, 0, 1, argc, args, kw, &lo, &hi)) return VM_EXCEPTION;
-  if (lo > hi)
-    return vm_throw_error(vm, "uniform_ expects to return a [from, to) range, but found from=%g > to=%g", lo, hi);
+  TensorRng *rng;
+  if (!random_fill_args(vm, "uniform_", names, 0, 1, argc, args, kw, &lo, &hi, &rng))
+    return VM_EXCEPTION;
   lib_sync_line(vm);
-  return done_in_place(vm, ag_uniform_(&lib_state(vm)->rng, lib_t(self), lo, hi), self);
+  return done_in_place(vm, ag_uniform_(rng, lib_t(self), lo, hi), self);
 }
 
 /* ---- conversions and queries ---- */
 
-static Value scalar_value(Tensor *t, int64_t i) {
+/* Element i as a script value: an int for int64, a float for float
+ * tensors, a bool for bool ones (as PyTorch's item() and tolist()). */
+static Value scalar_value(AgVM *vm, Tensor *t, int64_t i) {
+  if (t->dtype == DT_INT64) return INT_VAL(vm, tensor_get_flat_int(t, i));
   double d = tensor_get_flat(t, i);
-  return t->dtype == DT_BOOL ? BOOL_VAL(d != 0) : NUMBER_VAL(d);
+  return t->dtype == DT_BOOL ? BOOL_VAL(d != 0) : FLOAT_VAL(d);
 }
 
 Value lt_item(LT_ARGS) {
   Tensor *t = lib_t(self);
   if (t->numel != 1) return vm_throw_error(vm, "only one element tensors can be converted to Python scalars");
-  return scalar_value(t, 0);
+  return scalar_value(vm, t, 0);
 }
 
 /* Nested lists of dimension d onward, starting at flat element *pos.
  * Ctrl-C stops it (an expanded view may hold 10^18 elements). */
 static Value to_list(AgVM *vm, Tensor *t, int d, int64_t *pos) {
-  if (d == t->ndim) return scalar_value(t, (*pos)++);
+  if (d == t->ndim) return scalar_value(vm, t, (*pos)++);
   ObjList *l = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(l));
   for (int64_t i = 0; i < t->shape[d]; i++) {
@@ -661,8 +667,8 @@ Value lt_tolist(LT_ARGS) {
   return to_list(vm, lib_t(self), 0, &pos);
 }
 
-Value lt_numel(LT_ARGS) { return NUMBER_VAL((double)lib_t(self)->numel); }
-Value lt_dim(LT_ARGS) { return NUMBER_VAL(lib_t(self)->ndim); }
+Value lt_numel(LT_ARGS) { return INT_VAL(vm, lib_t(self)->numel); }
+Value lt_dim(LT_ARGS) { return INT_VAL(vm, lib_t(self)->ndim); }
 
 Value lt_size(LT_ARGS) {
   int dim;
@@ -673,8 +679,8 @@ Value lt_size(LT_ARGS) {
   if (dim < -n || dim >= n)
     return vm_throw_error(vm, "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
                           -n, n - 1, dim);
-  if (t->ndim == 0) return NUMBER_VAL(1);
-  return NUMBER_VAL((double)t->shape[dim < 0 ? dim + t->ndim : dim]);
+  if (t->ndim == 0) return INT_VAL(vm, 1);
+  return INT_VAL(vm, t->shape[dim < 0 ? dim + t->ndim : dim]);
 }
 
 Value lt_is_contiguous(LT_ARGS) { return BOOL_VAL(tensor_is_contiguous(lib_t(self))); }

@@ -66,8 +66,10 @@ static Value native_dropout(NATIVE_ARGS) {
   if (!lib_flag(vm, v[2], true, &training)) return VM_EXCEPTION;
   if (!(p >= 0 && p <= 1))
     return vm_throw_error(vm, "dropout probability has to be between 0 and 1, but got %g", p);
+  TensorRng *rng = lib_rng(vm, NIL_VAL, "dropout");
+  if (rng == NULL) return VM_EXCEPTION;
   lib_sync_line(vm);
-  return lib_wrap(vm, ag_dropout(&lib_state(vm)->rng, lib_t(v[0]), p, training));
+  return lib_wrap(vm, ag_dropout(rng, lib_t(v[0]), p, training));
 }
 
 /* linear(x, w, b=nil) = x @ w.T + b, recorded as F.linear in PyTorch 1.13

@@ -12,6 +12,7 @@
 
 #include "stdlib/lib_internal.h"
 #include "tensor/print.h"
+#include "vm/internal.h"
 #include "vm/opcodes.h"
 
 /* Attribute ids; method ids follow as LIB_ATTR_COUNT + LibTensorFn. */
@@ -57,7 +58,13 @@ static const LibFnDef fn_defs[LT_COUNT] = {
 
 /* ---- helpers shared by the lib files ---- */
 
+/* A tensor op that stopped for Ctrl-C is an Interrupted error (exit 130),
+ * delivered once. */
 Value lib_throw_tensor_error(AgVM *vm) {
+  if (tensor_interrupt_requested) {
+    vm_raise_interrupted(vm);
+    return VM_EXCEPTION;
+  }
   const char *msg = tensor_error();
   return vm_throw_error(vm, "%s", msg && msg[0] ? msg : "tensor operation failed");
 }
@@ -120,21 +127,19 @@ bool lib_number(AgVM *vm, Value v, const char *what, double *out) {
   return false;
 }
 
+/* An int (or a bool, or a one-element integer tensor); a float is an error,
+ * as in PyTorch ("argument must be int, not float"). */
 bool lib_int(AgVM *vm, Value v, const char *what, int64_t *out) {
-  double d;
-  if (IS_NUMBER(v)) {
-    d = AS_NUMBER(v);
+  if (IS_INT(v)) {
+    *out = AS_INT(v);
+  } else if (IS_BOOL(v)) {
+    *out = AS_BOOL(v);
   } else if (IS_TENSOR(v) && lib_t(v)->numel == 1 && !dtype_is_float(lib_t(v)->dtype)) {
-    d = tensor_item(lib_t(v));
+    *out = tensor_get_flat_int(lib_t(v), 0);
   } else {
     vm_throw_error(vm, "%s must be an integer, not %s", what, vm_type_name(v));
     return false;
   }
-  if (d != floor(d) || fabs(d) > 9e15) {
-    vm_throw_error(vm, "%s must be an integer, not %g", what, d);
-    return false;
-  }
-  *out = (int64_t)d;
   return true;
 }
 
@@ -212,7 +217,7 @@ bool lib_shape(AgVM *vm, int argc, const Value *args, int *ndim, int64_t *shape)
 Value lib_shape_list(AgVM *vm, int ndim, const int64_t *shape) {
   ObjList *l = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(l));
-  for (int i = 0; i < ndim; i++) obj_list_append(vm, l, NUMBER_VAL((double)shape[i]));
+  for (int i = 0; i < ndim; i++) obj_list_append(vm, l, INT_VAL(vm, shape[i]));
   vm_pop_root(vm);
   return OBJ_VAL(l);
 }
@@ -237,15 +242,19 @@ Value lib_tensor_list(AgVM *vm, Tensor **ts, int n) {
 typedef struct {
   int ndim;
   int64_t shape[TENSOR_MAX_DIMS];
-  bool all_bool;
 } DataShape;
 
-static bool leaf_value(AgVM *vm, Value v, double *out, bool *is_bool) {
-  *is_bool = IS_BOOL(v);
+/* The category of a leaf, for the dtype tensor(data) infers as PyTorch:
+ * all bools make bool, ints (and bools) int64, any float float32. */
+enum { LEAF_NONE = -1, LEAF_BOOL, LEAF_INT, LEAF_FLOAT };
+
+static bool leaf_value(AgVM *vm, Value v, double *out, int *kind) {
+  *kind = IS_BOOL(v) ? LEAF_BOOL : IS_INT(v) ? LEAF_INT : LEAF_FLOAT;
   if (IS_NUMBER(v) || IS_BOOL(v)) return lib_number(vm, v, "a tensor element", out);
   if (IS_TENSOR(v) && lib_t(v)->numel == 1) {
+    DType dt = lib_t(v)->dtype;
     *out = tensor_item(lib_t(v));
-    *is_bool = lib_t(v)->dtype == DT_BOOL;
+    *kind = dt == DT_BOOL ? LEAF_BOOL : dt == DT_INT64 ? LEAF_INT : LEAF_FLOAT;
     return true;
   }
   if (IS_TENSOR(v)) {
@@ -274,17 +283,18 @@ static bool infer_shape(AgVM *vm, Value data, DataShape *ds) {
 
 /* Writes the leaves of `v` (at depth d) into t in row-major order. */
 static bool fill_from(AgVM *vm, Value v, int d, const DataShape *ds, Tensor *t, int64_t *pos,
-                      bool *all_bool) {
+                      int *kind) {
   if (d == ds->ndim) {
     double x;
-    bool b;
+    int k;
     if (IS_LIST(v)) {
       vm_throw_error(vm, "expected a number at dim %d, got a list (ragged nested lists)", d);
       return false;
     }
-    if (!leaf_value(vm, v, &x, &b)) return false;
-    if (!b) *all_bool = false;
-    if (t != NULL) tensor_set_flat(t, (*pos), x);
+    if (!leaf_value(vm, v, &x, &k)) return false;
+    if (k > *kind) *kind = k;
+    if (t != NULL && t->dtype == DT_INT64 && IS_INT(v)) tensor_set_flat_int(t, *pos, AS_INT(v));
+    else if (t != NULL) tensor_set_flat(t, *pos, x);
     (*pos)++;
     return true;
   }
@@ -300,7 +310,7 @@ static bool fill_from(AgVM *vm, Value v, int d, const DataShape *ds, Tensor *t, 
     return false;
   }
   for (int i = 0; i < l->count; i++) {
-    if (!fill_from(vm, l->items[i], d + 1, ds, t, pos, all_bool)) return false;
+    if (!fill_from(vm, l->items[i], d + 1, ds, t, pos, kind)) return false;
   }
   return true;
 }
@@ -308,25 +318,27 @@ static bool fill_from(AgVM *vm, Value v, int d, const DataShape *ds, Tensor *t, 
 static Tensor *tensor_from_list(AgVM *vm, Value data, bool has_dtype, DType dtype) {
   DataShape ds;
   if (!infer_shape(vm, data, &ds)) return NULL;
-  /* A first pass checks the nesting and finds the dtype (all booleans: bool). */
+  /* A first pass checks the nesting and finds the dtype. */
   int64_t pos = 0;
-  bool all_bool = true;
-  if (!fill_from(vm, data, 0, &ds, NULL, &pos, &all_bool)) return NULL;
-  if (pos == 0) all_bool = false;
-  DType dt = has_dtype ? dtype : (all_bool ? DT_BOOL : DT_FLOAT32);
+  int kind = LEAF_NONE;
+  if (!fill_from(vm, data, 0, &ds, NULL, &pos, &kind)) return NULL;
+  DType dt = has_dtype ? dtype : kind == LEAF_BOOL ? DT_BOOL : kind == LEAF_INT ? DT_INT64 : DT_FLOAT32;
   Tensor *t = tensor_empty(dt, ds.ndim, ds.shape);
   if (t == NULL) {
     lib_throw_tensor_error(vm);
     return NULL;
   }
   pos = 0;
-  fill_from(vm, data, 0, &ds, t, &pos, &all_bool);
+  fill_from(vm, data, 0, &ds, t, &pos, &kind);
   return t;
 }
 
 Tensor *lib_tensor_from_value(AgVM *vm, Value data, bool has_dtype, DType dtype) {
   Tensor *t = NULL;
-  if (IS_NUMBER(data)) {
+  if (IS_INT(data) && (!has_dtype || dtype == DT_INT64)) {
+    t = tensor_scalar(DT_INT64, 0);
+    if (t != NULL) tensor_set_flat_int(t, 0, AS_INT(data));
+  } else if (IS_NUMBER(data)) {
     t = tensor_scalar(has_dtype ? dtype : DT_FLOAT32, AS_NUMBER(data));
   } else if (IS_BOOL(data)) {
     t = tensor_scalar(has_dtype ? dtype : DT_BOOL, AS_BOOL(data) ? 1 : 0);
@@ -348,11 +360,13 @@ Tensor *lib_tensor_from_value(AgVM *vm, Value data, bool has_dtype, DType dtype)
   return t;
 }
 
+static DType float_like(DType dt) { return dtype_is_float(dt) ? dt : DT_FLOAT32; }
+
 Tensor *lib_as_tensor(AgVM *vm, Value v, DType like, const char *what) {
   if (IS_TENSOR(v)) return tensor_retain(lib_t(v));
   if (IS_NUMBER(v) || IS_BOOL(v)) {
     double d = IS_NUMBER(v) ? AS_NUMBER(v) : AS_BOOL(v);
-    DType dt = IS_BOOL(v) ? DT_BOOL : tensor_scalar_result_type(like, d);
+    DType dt = IS_BOOL(v) ? DT_BOOL : tensor_scalar_result_type(IS_FLOAT(v) ? float_like(like) : like, d);
     Tensor *t = tensor_scalar(dt, d);
     if (t == NULL) lib_throw_tensor_error(vm);
     return t;
@@ -375,6 +389,15 @@ static void map_operators(LibState *st) {
 }
 
 static bool is_scalar_operand(Value v) { return IS_NUMBER(v) || IS_BOOL(v); }
+
+/* A Python float raises an int or bool tensor to the default float dtype
+ * (PyTorch's promotion by category): the tensor the op then runs on, as a
+ * new reference. (A bool tensor in a subtraction stays, for PyTorch's error.) */
+static Tensor *promoted_for(int bop, Tensor *t, Value scalar) {
+  if (bop == BIN_SUB && t->dtype == DT_BOOL) return tensor_retain(t);
+  if (IS_FLOAT(scalar) && !dtype_is_float(t->dtype)) return tensor_to_dtype(t, DT_FLOAT32);
+  return tensor_retain(t);
+}
 static double scalar_of(Value v) { return IS_NUMBER(v) ? AS_NUMBER(v) : (double)AS_BOOL(v); }
 
 /* `x in t`: (t == x).any(), as PyTorch's Tensor.__contains__. */
@@ -423,11 +446,17 @@ static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
       return lib_wrap(vm, r);
     }
     if (bop >= 0 && ta && tb) return lib_wrap(vm, ag_binary((BinaryOp)bop, lib_t(a), lib_t(b)));
-    if (bop >= 0 && ta && is_scalar_operand(b))
-      return lib_wrap(vm, ag_binary_scalar((BinaryOp)bop, lib_t(a), scalar_of(b)));
-    if (bop == BIN_POW && tb && is_scalar_operand(a)) return lib_scalar_pow(vm, scalar_of(a), lib_t(b));
-    if (bop >= 0 && tb && is_scalar_operand(a))
-      return lib_wrap(vm, ag_scalar_binary((BinaryOp)bop, scalar_of(a), lib_t(b)));
+    if (bop >= 0 && (ta ? is_scalar_operand(b) : tb && is_scalar_operand(a))) {
+      Value scalar = ta ? b : a;
+      Tensor *t = promoted_for(bop, lib_t(ta ? a : b), scalar);
+      if (t == NULL) return lib_throw_tensor_error(vm);
+      Value r;
+      if (ta) r = lib_wrap(vm, ag_binary_scalar((BinaryOp)bop, t, scalar_of(scalar)));
+      else if (bop == BIN_POW) r = lib_scalar_pow(vm, scalar_of(scalar), t);
+      else r = lib_wrap(vm, ag_scalar_binary((BinaryOp)bop, scalar_of(scalar), t));
+      tensor_release(t);
+      return r;
+    }
   }
   /* A tensor equals nothing but tensors and numbers (t == nil is false). */
   if (op == OP_EQUAL) return FALSE_VAL;
@@ -516,7 +545,7 @@ static Value get_attribute(AgVM *vm, Value self, int id) {
   Tensor *t = lib_t(self);
   switch ((LibTensorAttr)id) {
   case ATTR_SHAPE: return lib_shape_list(vm, t->ndim, t->shape);
-  case ATTR_NDIM: return NUMBER_VAL(t->ndim);
+  case ATTR_NDIM: return INT_VAL(vm, t->ndim);
   case ATTR_DTYPE: return OBJ_VAL(vm_dtype(vm, t->dtype));
   case ATTR_REQUIRES_GRAD: return BOOL_VAL(ag_requires_grad(t));
   case ATTR_GRAD: return lib_get_grad(vm, self);
@@ -525,8 +554,8 @@ static Value get_attribute(AgVM *vm, Value self, int id) {
   case ATTR_RETAINS_GRAD: return BOOL_VAL(ag_retains_grad(t));
   case ATTR_T_ATTR: lib_sync_line(vm); return attr_t(vm, t);
   case ATTR_DATA: return lib_wrap(vm, tensor_alias_unversioned(t));
-  case ATTR_VERSION: return NUMBER_VAL((double)tensor_version(t));
-  case ATTR_OUTPUT_NR: return NUMBER_VAL(ag_output_nr(t));
+  case ATTR_VERSION: return INT_VAL(vm, tensor_version(t));
+  case ATTR_OUTPUT_NR: return INT_VAL(vm, ag_output_nr(t));
   case LIB_ATTR_COUNT: break;
   }
   return NIL_VAL;
@@ -677,7 +706,7 @@ static const AgNativeFn fn_natives[LT_COUNT] = {
 static void add_name(AgVM *vm, Table *t, const char *name, int id) {
   ObjString *s = obj_string(vm, name);
   vm_push_root(vm, OBJ_VAL(s));
-  table_set(vm, t, OBJ_VAL(s), NUMBER_VAL(id));
+  table_set(vm, t, OBJ_VAL(s), INT_VAL(vm, id));
   vm_pop_root(vm);
 }
 

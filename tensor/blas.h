@@ -12,9 +12,22 @@
 #include <cblas.h>
 #include <stdbool.h>
 
-/* Every CBLAS function tensor/ calls, X(name) each. */
-#define TENSOR_BLAS_FUNCTIONS(X) \
-  X(cblas_sgemm) X(cblas_dgemm) X(cblas_sgemv) X(cblas_dgemv) X(cblas_sdot) X(cblas_ddot)
+/* LAPACK's QR factorisation, from OpenBLAS's LAPACK (the library PyTorch's
+ * Debian build links as liblapack): Fortran symbols, declared here only for
+ * their types (int is OpenBLAS's 32-bit blasint). */
+void sgeqrf_(const int *m, const int *n, float *a, const int *lda, float *tau, float *work,
+             const int *lwork, int *info);
+void dgeqrf_(const int *m, const int *n, double *a, const int *lda, double *tau, double *work,
+             const int *lwork, int *info);
+void sorgqr_(const int *m, const int *n, const int *k, float *a, const int *lda, const float *tau,
+             float *work, const int *lwork, int *info);
+void dorgqr_(const int *m, const int *n, const int *k, double *a, const int *lda,
+             const double *tau, double *work, const int *lwork, int *info);
+
+/* Every CBLAS and LAPACK function tensor/ calls, X(name) each. */
+#define TENSOR_BLAS_FUNCTIONS(X)                                                           \
+  X(cblas_sgemm) X(cblas_dgemm) X(cblas_sgemv) X(cblas_dgemv) X(cblas_sdot) X(cblas_ddot) \
+  X(sgeqrf_) X(dgeqrf_) X(sorgqr_) X(dorgqr_)
 
 /* One pointer per function, named and typed as <cblas.h> declares it. */
 typedef struct {

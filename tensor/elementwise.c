@@ -500,7 +500,7 @@ DEFINE_UN_FLOAT(abs, fabsf(x), fabs(x))
 DEFINE_UN(abs_i, int64_t, int64_t, x < 0 ? WRAP(-, 0, x) : x)
 DEFINE_UN_FLOAT(sqrt, sqrtf(x), sqrt(x))
 /* exp, log, sin, cos, tan, tanh, sigmoid and gelu: PyTorch's own (SLEEF's,
- * oneDNN's) values, run by run as ATen's loops compute them, see vecmath.c */
+ * oneDNN's) values, run by run as ATen's loops compute them, see transcend.c */
 #define DEFINE_UN_ATEN(op, UOP)                                                              \
   static void op##_f(int64_t n, char *const *p, const int64_t *s, const void *ctx) {        \
     (void)ctx;                                                                               \

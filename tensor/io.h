@@ -9,9 +9,14 @@
  * .npy: written as format 1.0 with descr '<f4' '<f8' '<i8' '|b1'; read from
  * versions 1.0-3.0, C or Fortran order, either byte order; integer arrays of
  * any width (i1..i8, u1..u8) load as int64.
- * .npz: a zip archive of NAME.npy members, like numpy.savez (written stored,
- * without zip64, so at most 4 GiB). CSV: numbers separated by commas, one row
- * per line, blank lines skipped, parsed in the C locale.
+ * .npz: a zip archive of NAME.npy members, like numpy.savez (written stored or
+ * deflated, without zip64, so at most 4 GiB; read stored or deflated, with zlib, at most
+ * 4 GiB uncompressed in all, no two entries sharing member data, stopping at
+ * Ctrl-C with the error "Interrupted"). CSV: numbers separated by commas, one
+ * row per line, blank lines skipped, parsed in the C locale.
+ *
+ * io_file.c holds the reading and atomic writing, io_npy.c, io_npz.c and
+ * io_csv.c one format each.
  */
 #ifndef AG_TENSOR_IO_H
 #define AG_TENSOR_IO_H
@@ -20,8 +25,10 @@
 
 bool tensor_save_npy(const Tensor *t, const char *path);
 Tensor *tensor_load_npy(const char *path);
-/* Writes names[i] as member "names[i].npy"; names must be distinct. */
-bool tensor_save_npz(const char *path, const char *const *names, Tensor *const *ts, int n);
+/* Writes names[i] as member "names[i].npy", stored as numpy.savez does or,
+ * compressed, deflated as numpy.savez_compressed does; names must be distinct. */
+bool tensor_save_npz(const char *path, const char *const *names, Tensor *const *ts, int n,
+                     bool compressed);
 /* returns the member count (>= 0) or -1; *names and *ts are malloc'd arrays of
  * malloc'd names and new references, which the caller frees/releases. Members
  * may be stored (numpy.savez) or deflated (numpy.savez_compressed); names are

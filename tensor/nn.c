@@ -69,8 +69,8 @@ static void softmax_row_last_f32(const float *x, float *y, int64_t n) {
   for (int64_t j = 0; j < n; j++) y[j] *= r;
 }
 
-/* The same for float64 (4 lanes; exp from the C library, where ATen has
- * SLEEF's expd4_u10: the two rarely differ in the last bit). */
+/* The same for float64 (4 lanes, exp as ATen's vec::map computes it: SLEEF's
+ * expd4_u10 with AVX2, the C library's without). */
 static double reduce_all_sum_f64(const double *d, int64_t n) {
   if (n < 4) {
     double acc = n > 0 ? d[0] : 0.0;
@@ -90,7 +90,8 @@ static void softmax_row_last_f64(const double *x, double *y, int64_t n) {
   double mx = x[0];
   for (int64_t j = 1; j < n; j++)
     if (x[j] > mx || x[j] != x[j]) mx = x[j];
-  for (int64_t j = 0; j < n; j++) y[j] = exp(x[j] - mx);
+  for (int64_t j = 0; j < n; j++) y[j] = x[j] - mx;
+  tensor_vecmath_f64(UN_EXP, n, y, sizeof(double), y, sizeof(double));
   double r = 1.0 / reduce_all_sum_f64(y, n);
   for (int64_t j = 0; j < n; j++) y[j] *= r;
 }

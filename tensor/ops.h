@@ -199,6 +199,9 @@ Tensor *tensor_bmm(const Tensor *a, const Tensor *b);
 Tensor *tensor_mv(const Tensor *a, const Tensor *v);
 Tensor *tensor_dot(const Tensor *a, const Tensor *b);
 Tensor *tensor_outer(const Tensor *a, const Tensor *b);
+/* Reduced QR of a 2-D float matrix with rows >= columns (tensor/qr.c):
+ * LAPACK's geqrf and orgqr, as torch.linalg.qr; false with the error set. */
+bool tensor_qr(const Tensor *a, Tensor **q, Tensor **r);
 
 /* ---- neural-network functions (forward values) ---- */
 Tensor *tensor_softmax(const Tensor *a, int dim);

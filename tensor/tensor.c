@@ -473,6 +473,23 @@ double tensor_get_flat(const Tensor *t, int64_t i) {
   return tensor_load_double(t->dtype, base + (size_t)tensor_flat_offset(t, i) * dtype_size(t->dtype));
 }
 
+int64_t tensor_get_flat_int(const Tensor *t, int64_t i) {
+  const char *base = t->storage->data;
+  const char *p = base + (size_t)tensor_flat_offset(t, i) * dtype_size(t->dtype);
+  if (t->dtype == DT_INT64) {
+    int64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+  }
+  return (int64_t)tensor_load_double(t->dtype, p);
+}
+
+void tensor_set_flat_int(Tensor *t, int64_t i, int64_t v) {
+  char *p = (char *)t->storage->data + (size_t)tensor_flat_offset(t, i) * dtype_size(t->dtype);
+  if (t->dtype == DT_INT64) memcpy(p, &v, sizeof v);
+  else tensor_store_double(t->dtype, p, (double)v);
+}
+
 void tensor_set_flat(Tensor *t, int64_t i, double v) {
   char *base = t->storage->data;
   tensor_store_double(t->dtype, base + (size_t)tensor_flat_offset(t, i) * dtype_size(t->dtype), v);

@@ -124,7 +124,9 @@ bool tensor_is_contiguous(const Tensor *t);
 /* "[2, 3]" into buf (truncated to cap), as PyTorch writes sizes in messages. */
 void tensor_format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);
 double tensor_get_flat(const Tensor *t, int64_t i); /* i-th element in row-major order */
+int64_t tensor_get_flat_int(const Tensor *t, int64_t i); /* exact for int64 (truncates floats) */
 void tensor_set_flat(Tensor *t, int64_t i, double v);
+void tensor_set_flat_int(Tensor *t, int64_t i, int64_t v); /* exact for int64 */
 double tensor_item(const Tensor *t); /* error unless numel == 1: returns NAN, check tensor_error */
 static inline void *tensor_data(const Tensor *t) {
   return (char *)t->storage->data + (size_t)t->offset * (t->dtype == DT_FLOAT32 ? 4

@@ -11,18 +11,20 @@
 #include "tensor/ops.h"
 #include "tensor/tensor.h"
 
-/* vecmath.c: float32 exp as PyTorch's AVX2 kernels compute it (SLEEF expf_u10);
- * the array form takes byte strides. */
+/* transcend.c: whether the AVX2 kernels (SLEEF's, as PyTorch's AVX2 build
+ * calls them) are in use: x86-64 with AVX2 and FMA, checked at run time. */
+bool transcend_use_avx2(void);
+/* transcend.c: float32 exp and log as PyTorch's kernels compute one vector
+ * lane; the array forms take byte strides. */
 float tensor_expf(float x);
 float tensor_logf(float x);
 void tensor_expf_array(int64_t n, const void *in, int64_t in_stride, void *out,
                        int64_t out_stride);
 void tensor_logf_array(int64_t n, const void *in, int64_t in_stride, void *out,
                        int64_t out_stride);
-float tensor_tanhf(float x);
 void tensor_tanhf_array(int64_t n, const void *in, int64_t in_stride, void *out,
                         int64_t out_stride);
-/* vecmath.c: exp, log, sin, cos, tan, tanh, sigmoid and gelu over one
+/* transcend.c: exp, log, sin, cos, tan, tanh, sigmoid and gelu over one
  * innermost run of n elements (byte strides), to the bit as ATen's loops
  * compute that run; false (nothing done) for the other ops. */
 bool tensor_vecmath_f32(UnaryOp op, int64_t n, const void *in, int64_t in_stride, void *out,

@@ -47,7 +47,7 @@ mkdir -p "$WORK/cases" "$WORK/results" "$WORK/corrupt"
 
 # A fuzz run that cannot fail is worthless: first make sure AG really runs.
 printf 'print(tensor([1.0, 2.0]).sum().item())\n' >"$WORK/sanity.ag"
-if [ "$(NO_COLOR=1 timeout 10 "$AG" "$WORK/sanity.ag" </dev/null 2>&1)" != "3" ]; then
+if [ "$(NO_COLOR=1 timeout 10 "$AG" "$WORK/sanity.ag" </dev/null 2>&1)" != "3.0" ]; then
   echo "FAIL $AG does not run a one-line tensor script"
   echo "0 passed, 1 failed"
   exit 1
@@ -70,8 +70,8 @@ probe() {
 probe matmul 'let a = ones(12000, 12000); print((a @ a).shape)'
 probe randn 'let a = randn(20000, 20000); print(a.shape)'
 probe backward 'let x = randn(100, requires_grad=true); while true { let y = x; for i in range(100000) { y = y * 1.0 }; y.sum().backward() }'
-probe tolist 'let l = zeros(1).expand(1e9, 1e9).tolist(); print(len(l))'
-probe dot 'let v = ones(1, dtype=int64).expand(1e12); print(dot(v, v))'
+probe tolist 'let l = zeros(1).expand(1000000000, 1000000000).tolist(); print(len(l))'
+probe dot 'let v = ones(1, dtype=int64).expand(1000000000000); print(dot(v, v))'
 probe elementwise 'let x = randn(3000, 3000); while true { x = (x.sin() + x.T).sum(dim=0, keepdim=true).expand(3000, 3000).contiguous() }'
 
 GEN="$ROOT/tests/fuzz/gen_tensor_programs.py"

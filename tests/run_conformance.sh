@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the shared conformance cases (../shared/conformance, relative to the
-# repository root; /work/shared/conformance as a fallback) with AG_BINARY and
+# Runs the shared conformance cases (../shared/conformance-next, relative to the
+# repository root; /work/shared/conformance-next as a fallback) with AG_BINARY and
 # checks that every case named in tests/conformance.list passes. Other cases
 # may fail for now: they are counted, shown, but do not fail this script.
 #
@@ -31,12 +31,12 @@ esac
 
 DIR=${CONFORMANCE_DIR:-}
 if [ -z "$DIR" ]; then
-  for d in "$ROOT/../shared/conformance" /work/shared/conformance; do
+  for d in "$ROOT/../shared/conformance-next" /work/shared/conformance-next; do
     if [ -d "$d" ]; then DIR=$d; break; fi
   done
 fi
 if [ -z "$DIR" ] || [ ! -f "$DIR/run.sh" ]; then
-  echo "FAIL conformance folder not found (${CONFORMANCE_DIR:-looked in $ROOT/../shared/conformance and /work/shared/conformance})"
+  echo "FAIL conformance folder not found (${CONFORMANCE_DIR:-looked in $ROOT/../shared/conformance-next and /work/shared/conformance-next})"
   echo "0 passed, 1 failed"
   exit 1
 fi

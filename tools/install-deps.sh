@@ -2,13 +2,14 @@
 # install-deps.sh — makes sure the Debian packages Ag builds and tests with are
 # present: a C compiler and make, pkg-config, GNU Readline, Check, OpenBLAS
 # (the header to build, and the library ag loads at its first matrix product), and
+# SLEEF (the vector math PyTorch uses on x86-64 with AVX2), zlib (.npz archives),
 # Graphviz (only for the tests that render graphs; Ag itself runs without it)
 # and Python 3 (only for the test generator of tests/fuzz; Ag does not use it).
 # As root it installs what is missing with apt-get; otherwise it prints the
 # exact command to run and stops.
 set -e
 
-PACKAGES="gcc make pkg-config libreadline-dev check libsubunit-dev libopenblas-dev libopenblas0-pthread graphviz python3"
+PACKAGES="gcc make pkg-config libreadline-dev check libsubunit-dev libopenblas-dev libopenblas0-pthread libsleef-dev zlib1g-dev graphviz python3"
 
 missing=""
 for p in $PACKAGES; do

@@ -202,6 +202,11 @@ CallStatus vm_call_value(AgVM *vm, Value callee, int argc, int nkw, ObjString *c
       return vm_call_method(vm, b->method, b->receiver, argc, nkw, kwnames, false);
     }
     case OBJ_CLASS: return construct(vm, AS_CLASS(callee), argc, nkw, kwnames);
+    case OBJ_DTYPE: { /* float(x), bool(x): a dtype is also its conversion */
+      Value convert = vm->dtype_call[AS_DTYPE(callee)->dtype];
+      if (IS_NATIVE(convert)) return call_native(vm, AS_NATIVE(convert), NIL_VAL, argc, nkw, kwnames);
+      break;
+    }
     case OBJ_INSTANCE: {
       Value method;
       if (table_get(&AS_INSTANCE(callee)->klass->methods, OBJ_VAL(vm->call_string), &method)) {

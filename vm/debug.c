@@ -20,9 +20,9 @@ static const int op_operand_bytes[OP_COUNT] = {
 
 /* ---- values ---- */
 
-static void print_number(FILE *out, double d) {
+static void print_number(FILE *out, Value v) {
   char buf[64];
-  vm_format_number(d, buf, sizeof buf);
+  vm_format_num(v, buf, sizeof buf);
   fputs(buf, out);
 }
 
@@ -40,7 +40,7 @@ static void print_quoted(FILE *out, const ObjString *s) {
 }
 
 static void print_constant(FILE *out, Value v) {
-  if (IS_NUMBER(v)) print_number(out, AS_NUMBER(v));
+  if (IS_NUMBER(v)) print_number(out, v);
   else if (IS_NIL(v)) fputs("nil", out);
   else if (IS_BOOL(v)) fputs(AS_BOOL(v) ? "true" : "false", out);
   else if (IS_STRING(v)) print_quoted(out, AS_STRING(v));

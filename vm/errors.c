@@ -31,7 +31,7 @@ static Value trace_entry(AgVM *vm, const CallFrame *frame) {
   ObjString *name = f->name ? f->name : obj_string(vm, "<script>");
   obj_list_append(vm, entry, OBJ_VAL(name));
   obj_list_append(vm, entry, f->file ? OBJ_VAL(f->file) : OBJ_VAL(obj_string(vm, "<input>")));
-  obj_list_append(vm, entry, NUMBER_VAL(frame_line(frame)));
+  obj_list_append(vm, entry, INT_VAL(vm, frame_line(frame)));
   vm_pop_root(vm);
   return OBJ_VAL(entry);
 }
@@ -43,7 +43,7 @@ static ObjList *capture_trace(AgVM *vm) {
   int n = vm->frame_count;
   for (int i = 0; i < n; i++) {
     if (n > 2 * TRACE_KEEP && i == TRACE_KEEP) {
-      obj_list_append(vm, trace, NUMBER_VAL(n - 2 * TRACE_KEEP)); /* "... N more" */
+      obj_list_append(vm, trace, INT_VAL(vm, n - 2 * TRACE_KEEP)); /* "... N more" */
       i = n - TRACE_KEEP - 1;
       continue;
     }
@@ -236,4 +236,5 @@ void vm_install_core(AgVM *vm) {
   ObjNative *str = obj_new_native(vm, "str", error_str, 0, 0, false);
   table_set(vm, &vm->error_class->methods, OBJ_VAL(vm->str_string), OBJ_VAL(str));
   vm->interrupted_class = define_class(vm, "Interrupted", vm->error_class);
+  vm->zero_division_class = define_class(vm, "ZeroDivisionError", vm->error_class);
 }

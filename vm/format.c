@@ -71,20 +71,25 @@ static void add_commas(VmBuf *out, const char *num) {
   vm_buf_adds(out, end);
 }
 
-static void number_body(const FormatSpec *f, double d, VmBuf *out) {
+/* The digits of |v| (the sign is added by the caller). */
+static void number_body(const FormatSpec *f, Value v, VmBuf *out) {
   char tmp[512];
   int prec = f->precision < 0 ? 6 : f->precision;
   if (prec > 100) prec = 100;
+  bool is_int = IS_INT(v) || IS_BOOL(v);
+  int64_t i = IS_BOOL(v) ? AS_BOOL(v) : is_int ? AS_INT(v) : 0;
+  double d = IS_BOOL(v) ? (double)i : AS_NUMBER(v);
   double a = fabs(d);
-  if (isnan(d)) snprintf(tmp, sizeof tmp, "nan");
+  if (is_int && (f->type == 'd' || f->type == 0)) {
+    snprintf(tmp, sizeof tmp, "%llu", i < 0 ? 0 - (unsigned long long)i : (unsigned long long)i);
+  } else if (isnan(d)) snprintf(tmp, sizeof tmp, "nan");
   else if (isinf(d)) snprintf(tmp, sizeof tmp, "inf");
-  else if (f->type == 'd') snprintf(tmp, sizeof tmp, "%.0f", a);
   else if (f->type == 'f') snprintf(tmp, sizeof tmp, "%.*f", prec, a);
   else if (f->type == 'e') snprintf(tmp, sizeof tmp, "%.*e", prec, a);
   else if (f->type == 'g') snprintf(tmp, sizeof tmp, "%.*g", prec == 0 ? 1 : prec, a);
   else if (f->type == '%') snprintf(tmp, sizeof tmp, "%.*f%%", prec, a * 100);
   else if (f->precision >= 0) snprintf(tmp, sizeof tmp, "%.*g", prec == 0 ? 1 : prec, a);
-  else vm_format_number(a, tmp, sizeof tmp);
+  else vm_format_float(a, tmp, sizeof tmp);
   if (f->comma) add_commas(out, tmp);
   else vm_buf_adds(out, tmp);
 }
@@ -110,19 +115,19 @@ static ObjString *aligned(AgVM *vm, const FormatSpec *f, const char *sign, const
   return vm_buf_to_string(vm, &out);
 }
 
-static Value format_number(AgVM *vm, const FormatSpec *f, double d) {
-  if (f->type == 'd' && d != floor(d) && isfinite(d)) {
-    char num[64];
-    vm_format_number(d, num, sizeof num);
-    return vm_throw_error(vm, "format code 'd' needs an integral number, not %s", num);
+/* v: a number or a bool. */
+static Value format_number(AgVM *vm, const FormatSpec *f, Value v) {
+  if (f->type == 'd' && IS_FLOAT(v)) {
+    return vm_throw_error(vm, "format code 'd' is for ints, not float (use int(x) or '.0f')");
   }
+  bool negative = IS_FLOAT(v) ? signbit(AS_FLOAT(v)) && !isnan(AS_FLOAT(v)) : IS_INT(v) && AS_INT(v) < 0;
   const char *sign = "";
-  if (signbit(d) && !isnan(d) && !(d == 0 && f->type == 'd')) sign = "-";
+  if (negative) sign = "-";
   else if (f->sign == '+') sign = "+";
   else if (f->sign == ' ') sign = " ";
   VmBuf body;
   vm_buf_init(&body);
-  number_body(f, d, &body);
+  number_body(f, v, &body);
   ObjString *s = aligned(vm, f, sign, body.data ? body.data : "", '>');
   vm_buf_free(&body);
   return OBJ_VAL(s);
@@ -135,12 +140,14 @@ static bool is_numeric_spec(const FormatSpec *f) {
 Value vm_format_value(AgVM *vm, Value v, const char *spec) {
   FormatSpec f;
   if (!parse_spec(spec, &f)) return vm_throw_error(vm, "invalid format spec '%s'", spec);
-  if (IS_NUMBER(v) && f.type != 's') return format_number(vm, &f, AS_NUMBER(v));
-  if ((IS_TENSOR(v) || IS_NODE(v)) && is_numeric_spec(&f)) {
+  if (IS_NUMBER(v) && f.type != 's') return format_number(vm, &f, v);
+  if (IS_TENSOR(v) && is_numeric_spec(&f)) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
-    double d;
+    double d; /* throws the message for a tensor of several elements */
     if (!vm->tensor_hooks->to_number(vm, v, &d)) return VM_EXCEPTION;
-    return format_number(vm, &f, d);
+    Value item = vm_invoke_cstr(vm, v, "item", 0, NULL); /* an int, a float or a bool */
+    if (IS_EXCEPTION(item)) return item;
+    return format_number(vm, &f, item);
   }
   if (f.type && f.type != 's') {
     return vm_throw_error(vm, "format code '%c' is not for a %s", f.type, vm_type_name(v));

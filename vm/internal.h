@@ -10,8 +10,10 @@
 #include "vm/vm.h"
 
 Value vm_binary_op(AgVM *vm, int op, Value a, Value b);
-/* a % b with the sign of the divisor, as Python's. */
-double vm_python_mod(double a, double b);
+/* number.c: + - * / // % ** and comparisons of two numbers or bools, with
+ * Python's rules (integer overflow and ZeroDivisionError are thrown). */
+Value vm_number_op(AgVM *vm, int op, Value a, Value b);
+Value vm_negate_number(AgVM *vm, Value a); /* a: a number or a bool */
 Value vm_unary_op(AgVM *vm, int op, Value a);
 Value vm_set_attr(AgVM *vm, Value obj, ObjString *name, Value v);
 Value vm_get_index_n(AgVM *vm, Value obj, int n, const Value *index);
@@ -25,7 +27,7 @@ int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item);
 /* Number of items (len()); -1 after throwing. */
 int64_t vm_length(AgVM *vm, Value v);
 /* Index resolution shared by lists and strings: false if out of range. */
-bool vm_normalize_index(double index, int64_t length, int64_t *out);
+bool vm_normalize_index(int64_t index, int64_t length, int64_t *out);
 Value vm_slice_list(AgVM *vm, ObjList *list, ObjSlice *slice);
 Value vm_slice_string(AgVM *vm, ObjString *s, ObjSlice *slice);
 Value vm_tensors_unavailable(AgVM *vm);
@@ -38,15 +40,14 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
  * of instructions is overwritten with a fused opcode numbered after OP_COUNT;
  * the other instructions' bytes stay as they were, so a jump into them, or a
  * fused opcode falling back to the plain first instruction, still runs the
- * original code. The ones from SET_LOCAL_POP to CONST_NOT_EQUAL_JUMP have a
- * form that takes a number in a register (NUMBER_RESULT in vm.c). */
+ * original code. Their cases are in quick_cases.h. */
 #define VM_QUICK_OPCODES(Q)                                                                        \
   Q(SET_LOCAL_POP)     /* SET_LOCAL x; POP */                                                      \
   Q(CONST_ADD)         /* CONSTANT number; ADD (and the other arithmetic / comparisons) */         \
   Q(CONST_SUBTRACT)                                                                                \
   Q(CONST_MULTIPLY)                                                                                \
   Q(CONST_DIVIDE)                                                                                  \
-  Q(CONST_MODULO)      /* only with an integer divisor in [1, 9e15], as LOCAL_CONST_MODULO */      \
+  Q(CONST_MODULO)                                                                                  \
   Q(CONST_LESS)                                                                                    \
   Q(CONST_LESS_EQUAL)                                                                              \
   Q(CONST_GREATER)                                                                                 \

@@ -159,6 +159,7 @@ void vm_free_object(AgVM *vm, Obj *obj) {
     AG_FREE(vm, ObjNode, obj);
     break;
   case OBJ_DTYPE: AG_FREE(vm, ObjDType, obj); break;
+  case OBJ_INT: AG_FREE(vm, ObjInt, obj); break;
   case OBJ_TYPE_COUNT: break;
   }
 }
@@ -273,6 +274,7 @@ static void blacken(AgVM *vm, Obj *obj) {
   case OBJ_TENSOR:
   case OBJ_NODE:
   case OBJ_DTYPE:
+  case OBJ_INT:
   case OBJ_TYPE_COUNT: break;
   }
 }
@@ -296,9 +298,11 @@ static void mark_roots(AgVM *vm) {
   vm_mark_object(vm, (Obj *)vm->error_class);
   for (int i = 0; i < vm->library_file_count; i++) vm_mark_object(vm, (Obj *)vm->library_files[i]);
   vm_mark_object(vm, (Obj *)vm->interrupted_class);
+  vm_mark_object(vm, (Obj *)vm->zero_division_class);
   vm_mark_object(vm, (Obj *)vm->stdout_obj);
   vm_mark_object(vm, (Obj *)vm->stderr_obj);
   for (int i = 0; i < DT_COUNT; i++) vm_mark_object(vm, (Obj *)vm->dtypes[i]);
+  for (int i = 0; i < DT_COUNT; i++) vm_mark_value(vm, vm->dtype_call[i]);
   ObjString *names[] = {vm->init_string,    vm->call_string,      vm->str_string,
                         vm->message_string, vm->traceback_string, vm->enter_string,
                         vm->exit_string};

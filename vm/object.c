@@ -149,7 +149,7 @@ ObjMap *obj_new_map(AgVM *vm) {
   return m;
 }
 
-ObjRange *obj_new_range(AgVM *vm, double start, double stop, double step) {
+ObjRange *obj_new_range(AgVM *vm, int64_t start, int64_t stop, int64_t step) {
   ObjRange *r = ALLOCATE_OBJ(vm, ObjRange, OBJ_RANGE);
   r->start = start;
   r->stop = stop;
@@ -157,11 +157,25 @@ ObjRange *obj_new_range(AgVM *vm, double start, double stop, double step) {
   return r;
 }
 
+/* Differences are taken in uint64_t, where they cannot overflow. */
 int64_t obj_range_length(const ObjRange *r) {
-  double n = r->step > 0 ? ceil((r->stop - r->start) / r->step) : ceil((r->start - r->stop) / -r->step);
-  if (!(n > 0)) return 0;
-  if (n > 9e15) return (int64_t)9e15;
-  return (int64_t)n;
+  uint64_t span, step;
+  if (r->step > 0) {
+    if (r->start >= r->stop) return 0;
+    span = (uint64_t)r->stop - (uint64_t)r->start;
+    step = (uint64_t)r->step;
+  } else {
+    if (r->start <= r->stop) return 0;
+    span = (uint64_t)r->start - (uint64_t)r->stop;
+    step = 0 - (uint64_t)r->step;
+  }
+  uint64_t n = (span - 1) / step + 1;
+  return n > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)n;
+}
+
+/* Item i of r (0 <= i < length: in the int64 range). */
+int64_t obj_range_item(const ObjRange *r, int64_t i) {
+  return (int64_t)((uint64_t)r->start + (uint64_t)i * (uint64_t)r->step);
 }
 
 ObjSlice *obj_new_slice(AgVM *vm, Value start, Value stop, Value step) {
@@ -231,4 +245,10 @@ ObjDType *obj_new_dtype(AgVM *vm, DType dtype) {
   ObjDType *d = ALLOCATE_OBJ(vm, ObjDType, OBJ_DTYPE);
   d->dtype = dtype;
   return d;
+}
+
+Value obj_int_value(AgVM *vm, int64_t i) {
+  ObjInt *o = ALLOCATE_OBJ(vm, ObjInt, OBJ_INT);
+  o->value = i;
+  return OBJ_VAL(o);
 }

@@ -34,6 +34,7 @@ typedef enum {
   OBJ_TENSOR,
   OBJ_NODE,  /* an autograd graph node (grad_fn) */
   OBJ_DTYPE, /* float32 float64 int64 bool */
+  OBJ_INT,   /* an int outside the small-int range (value.h) */
   OBJ_TYPE_COUNT
 } ObjType;
 
@@ -85,7 +86,7 @@ typedef struct ObjMap {
 /* range(start, stop, step): lazy, never materialised. */
 typedef struct ObjRange {
   Obj obj;
-  double start, stop, step;
+  int64_t start, stop, step; /* step != 0 */
 } ObjRange;
 
 /* a:b:c inside [ ]; each part may be nil. */
@@ -184,8 +185,36 @@ typedef struct ObjDType {
   DType dtype;
 } ObjDType;
 
+/* A boxed int: only for values outside [AG_SMALLINT_MIN, AG_SMALLINT_MAX]. */
+typedef struct ObjInt {
+  Obj obj;
+  int64_t value;
+} ObjInt;
+
 #define OBJ_TYPE(v) (AS_OBJ(v)->type)
 static inline bool is_obj_type(Value v, ObjType t) { return IS_OBJ(v) && AS_OBJ(v)->type == t; }
+
+/* ---- numbers: ints (small or boxed) and floats ---- */
+#define IS_BIGINT(v) is_obj_type(v, OBJ_INT)
+static inline bool value_is_int(Value v) { return IS_SMALLINT(v) || IS_BIGINT(v); }
+static inline int64_t value_as_int(Value v) {
+  return IS_SMALLINT(v) ? smallint_of(v) : ((ObjInt *)AS_OBJ(v))->value;
+}
+static inline bool value_is_number(Value v) { return IS_FLOAT(v) || value_is_int(v); }
+/* Any number as a double (an int above 2^53 rounds). */
+static inline double value_as_double(Value v) {
+  return IS_FLOAT(v) ? value_to_num(v) : (double)value_as_int(v);
+}
+#define IS_INT(v) value_is_int(v)
+#define AS_INT(v) value_as_int(v)
+#define IS_NUMBER(v) value_is_number(v)
+#define AS_NUMBER(v) value_as_double(v)
+/* An int value: small when it fits, else boxed (allocates). */
+Value obj_int_value(AgVM *vm, int64_t i);
+static inline Value int_value(AgVM *vm, int64_t i) {
+  return smallint_fits(i) ? smallint_value(i) : obj_int_value(vm, i);
+}
+#define INT_VAL(vm, i) int_value(vm, (int64_t)(i))
 #define IS_STRING(v) is_obj_type(v, OBJ_STRING)
 #define IS_LIST(v) is_obj_type(v, OBJ_LIST)
 #define IS_MAP(v) is_obj_type(v, OBJ_MAP)
@@ -235,7 +264,7 @@ ObjNative *obj_new_native(AgVM *vm, const char *name, AgNativeFn fn, int min_arg
 ObjList *obj_new_list(AgVM *vm);
 void obj_list_append(AgVM *vm, ObjList *list, Value v); /* list must be reachable */
 ObjMap *obj_new_map(AgVM *vm);
-ObjRange *obj_new_range(AgVM *vm, double start, double stop, double step);
+ObjRange *obj_new_range(AgVM *vm, int64_t start, int64_t stop, int64_t step);
 ObjSlice *obj_new_slice(AgVM *vm, Value start, Value stop, Value step);
 ObjClass *obj_new_class(AgVM *vm, ObjString *name);
 ObjInstance *obj_new_instance(AgVM *vm, ObjClass *klass);
@@ -249,5 +278,6 @@ ObjDType *obj_new_dtype(AgVM *vm, DType dtype);
 
 /* Number of items in a range (0 when empty). */
 int64_t obj_range_length(const ObjRange *r);
+int64_t obj_range_item(const ObjRange *r, int64_t i);
 
 #endif

@@ -114,6 +114,8 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   /* a % b, sign of the divisor (Python) */                                      \
   OPCODE(MODULO, 0, -1)                                                          \
   OPCODE(POWER, 0, -1)                                                           \
+  /* a // b, floor division (Python) */                                          \
+  OPCODE(FLOOR_DIVIDE, 0, -1)                                                    \
   OPCODE(MATMUL, 0, -1)                                                          \
   /* a -> -a */                                                                  \
   OPCODE(NEGATE, 0, 0)                                                           \

@@ -16,6 +16,7 @@ const char *vm_op_symbol(int op) {
   case OP_MULTIPLY: return "*";
   case OP_DIVIDE: return "/";
   case OP_MODULO: return "%";
+  case OP_FLOOR_DIVIDE: return "//";
   case OP_POWER: return "**";
   case OP_MATMUL: return "@";
   case OP_LESS: return "<";
@@ -39,28 +40,6 @@ static bool is_tensorish(Value v) { return IS_TENSOR(v) || IS_NODE(v); }
 static Value operand_error(AgVM *vm, int op, Value a, Value b) {
   return vm_throw_error(vm, "unsupported operand types for %s: '%s' and '%s'", vm_op_symbol(op),
                         vm_type_name(a), vm_type_name(b));
-}
-
-double vm_python_mod(double a, double b) {
-  double r = fmod(a, b);
-  if (r != 0 && ((r < 0) != (b < 0))) r += b;
-  return r;
-}
-
-static Value number_op(AgVM *vm, int op, double a, double b) {
-  switch (op) {
-  case OP_ADD: return NUMBER_VAL(a + b);
-  case OP_SUBTRACT: return NUMBER_VAL(a - b);
-  case OP_MULTIPLY: return NUMBER_VAL(a * b);
-  case OP_DIVIDE: return NUMBER_VAL(a / b);
-  case OP_MODULO: return NUMBER_VAL(vm_python_mod(a, b));
-  case OP_POWER: return NUMBER_VAL(pow(a, b));
-  case OP_LESS: return BOOL_VAL(a < b);
-  case OP_LESS_EQUAL: return BOOL_VAL(a <= b);
-  case OP_GREATER: return BOOL_VAL(a > b);
-  case OP_GREATER_EQUAL: return BOOL_VAL(a >= b);
-  default: return operand_error(vm, op, NUMBER_VAL(a), NUMBER_VAL(b));
-  }
 }
 
 static Value concat_strings(AgVM *vm, ObjString *a, ObjString *b) {
@@ -87,19 +66,22 @@ static Value concat_lists(AgVM *vm, ObjList *a, ObjList *b) {
 }
 
 /* "ab" * 3 and [0] * 3, as in Python. */
-static Value repeat(AgVM *vm, Value seq, double times) {
-  if (times != floor(times)) return vm_throw_error(vm, "can only repeat a sequence an integral number of times");
-  int64_t n = times < 0 ? 0 : (int64_t)times;
+static Value repeat(AgVM *vm, Value seq, Value times) {
+  if (!IS_INT(times) && !IS_BOOL(times)) {
+    return vm_throw_error(vm, "can't multiply sequence by non-int of type '%s'", vm_type_name(times));
+  }
+  int64_t t = IS_BOOL(times) ? AS_BOOL(times) : AS_INT(times);
+  int64_t n = t < 0 ? 0 : t;
   if (IS_STRING(seq)) {
     ObjString *s = AS_STRING(seq);
-    if (n * (int64_t)s->length > (int64_t)1 << 30) return vm_throw_error(vm, "repeated string is too long");
+    if (s->length > 0 && n > ((int64_t)1 << 30) / s->length) return vm_throw_error(vm, "repeated string is too long");
     VmBuf b;
     vm_buf_init(&b);
     for (int64_t i = 0; i < n; i++) vm_buf_add(&b, s->chars, (size_t)s->length);
     return OBJ_VAL(vm_buf_to_string(vm, &b));
   }
   ObjList *src = AS_LIST(seq);
-  if (n * (int64_t)src->count > (int64_t)1 << 28) return vm_throw_error(vm, "repeated list is too long");
+  if (src->count > 0 && n > ((int64_t)1 << 28) / src->count) return vm_throw_error(vm, "repeated list is too long");
   ObjList *out = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(out));
   for (int64_t i = 0; i < n; i++) {
@@ -123,10 +105,15 @@ static Value contains(AgVM *vm, Value item, Value container) {
     return BOOL_VAL(strstr(AS_CSTRING(container), AS_CSTRING(item)) != NULL);
   }
   if (IS_RANGE(container)) {
-    if (!IS_NUMBER(item)) return FALSE_VAL;
     ObjRange *r = AS_RANGE(container);
-    double k = (AS_NUMBER(item) - r->start) / r->step;
-    return BOOL_VAL(k >= 0 && k == floor(k) && k < (double)obj_range_length(r));
+    int64_t n = obj_range_length(r);
+    if (IS_FLOAT(item) && AS_FLOAT(item) == trunc(AS_FLOAT(item)) && fabs(AS_FLOAT(item)) < 0x1p63) {
+      item = INT_VAL(vm, (int64_t)AS_FLOAT(item));
+    }
+    if (!IS_INT(item) || n == 0) return FALSE_VAL;
+    int64_t v = AS_INT(item), last = obj_range_item(r, n - 1);
+    bool inside = r->step > 0 ? v >= r->start && v <= last : v <= r->start && v >= last;
+    return BOOL_VAL(inside && ((uint64_t)v - (uint64_t)r->start) % (uint64_t)(r->step > 0 ? r->step : -r->step) == 0);
   }
   return vm_throw_error(vm, "argument of type %s is not iterable", vm_type_name(container));
 }
@@ -150,15 +137,16 @@ Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
   if (op == OP_EQUAL) return BOOL_VAL(vm_values_equal(a, b));
   if (op == OP_NOT_EQUAL) return BOOL_VAL(!vm_values_equal(a, b));
   if (op == OP_IN) return contains(vm, a, b);
-  if (IS_NUMBER(a) && IS_NUMBER(b)) return number_op(vm, op, AS_NUMBER(a), AS_NUMBER(b));
+  bool a_num = IS_NUMBER(a) || IS_BOOL(a), b_num = IS_NUMBER(b) || IS_BOOL(b);
+  if (a_num && b_num && op != OP_MATMUL) return vm_number_op(vm, op, a, b);
   switch (op) {
   case OP_ADD:
     if (IS_STRING(a) && IS_STRING(b)) return concat_strings(vm, AS_STRING(a), AS_STRING(b));
     if (IS_LIST(a) && IS_LIST(b)) return concat_lists(vm, AS_LIST(a), AS_LIST(b));
     break;
   case OP_MULTIPLY:
-    if ((IS_STRING(a) || IS_LIST(a)) && IS_NUMBER(b)) return repeat(vm, a, AS_NUMBER(b));
-    if ((IS_STRING(b) || IS_LIST(b)) && IS_NUMBER(a)) return repeat(vm, b, AS_NUMBER(a));
+    if ((IS_STRING(a) || IS_LIST(a)) && b_num) return repeat(vm, a, b);
+    if ((IS_STRING(b) || IS_LIST(b)) && a_num) return repeat(vm, b, a);
     break;
   case OP_LESS:
   case OP_LESS_EQUAL:
@@ -170,7 +158,7 @@ Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
 }
 
 Value vm_unary_op(AgVM *vm, int op, Value a) {
-  if (IS_NUMBER(a)) return NUMBER_VAL(-AS_NUMBER(a));
+  if (IS_NUMBER(a) || IS_BOOL(a)) return vm_negate_number(vm, a);
   if (is_tensorish(a)) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
     return vm->tensor_hooks->unary(vm, op, a);
@@ -240,10 +228,10 @@ Value vm_set_attr(AgVM *vm, Value obj, ObjString *name, Value v) {
 
 /* ---- indexing ---- */
 
-bool vm_normalize_index(double index, int64_t length, int64_t *out) {
-  if (index < 0) index += (double)length;
-  if (!(index >= 0 && index < (double)length)) return false;
-  *out = (int64_t)index;
+bool vm_normalize_index(int64_t index, int64_t length, int64_t *out) {
+  if (index < 0) index += length;
+  if (!(index >= 0 && index < length)) return false;
+  *out = index;
   return true;
 }
 
@@ -266,15 +254,12 @@ Value vm_map_key_error(AgVM *vm, Value key) {
 }
 
 static Value sequence_index(AgVM *vm, const char *what, Value index, int64_t length, int64_t *out) {
-  if (!IS_NUMBER(index)) {
-    return vm_throw_error(vm, "%s indices must be numbers or slices, not %s", what, vm_type_name(index));
+  if (!IS_INT(index) && !IS_BOOL(index)) {
+    return vm_throw_error(vm, "%s indices must be integers or slices, not %s", what, vm_type_name(index));
   }
-  double d = AS_NUMBER(index);
-  if (d != floor(d)) return vm_throw_error(vm, "%s index %g is not an integer", what, d);
-  if (!vm_normalize_index(d, length, out)) {
-    char num[64];
-    vm_format_number(d, num, sizeof num);
-    return vm_throw_error(vm, "%s index %s out of range for length %lld", what, num, (long long)length);
+  int64_t i = IS_BOOL(index) ? AS_BOOL(index) : AS_INT(index);
+  if (!vm_normalize_index(i, length, out)) {
+    return vm_throw_error(vm, "%s index %lld out of range for length %lld", what, (long long)i, (long long)length);
   }
   return NIL_VAL;
 }
@@ -283,12 +268,12 @@ static Value sequence_index(AgVM *vm, const char *what, Value index, int64_t len
 static bool slice_bounds(AgVM *vm, ObjSlice *s, int64_t length, int64_t *start, int64_t *stop, int64_t *step) {
   Value parts[3] = {s->start, s->stop, s->step};
   for (int i = 0; i < 3; i++) {
-    if (!IS_NIL(parts[i]) && (!IS_NUMBER(parts[i]) || AS_NUMBER(parts[i]) != floor(AS_NUMBER(parts[i])))) {
+    if (!IS_NIL(parts[i]) && !IS_INT(parts[i])) {
       vm_throw_error(vm, "slice indices must be integers or nil, not %s", vm_type_name(parts[i]));
       return false;
     }
   }
-  *step = IS_NIL(s->step) ? 1 : (int64_t)AS_NUMBER(s->step);
+  *step = IS_NIL(s->step) ? 1 : AS_INT(s->step);
   if (*step == 0) {
     vm_throw_error(vm, "slice step cannot be zero");
     return false;
@@ -302,11 +287,11 @@ static bool slice_bounds(AgVM *vm, ObjSlice *s, int64_t length, int64_t *start, 
       v[i] = defaults[i];
       continue;
     }
-    double d = AS_NUMBER(given[i]);
-    if (d < 0) d += (double)length;
-    if (d < (double)lo) d = (double)lo;
-    if (d > (double)hi) d = (double)hi;
-    v[i] = (int64_t)d;
+    int64_t d = AS_INT(given[i]);
+    if (d < 0) d = d < -length ? lo : d + length;
+    if (d < lo) d = lo;
+    if (d > hi) d = hi;
+    v[i] = d;
   }
   *start = v[0];
   *stop = v[1];
@@ -354,7 +339,7 @@ static Value index_one(AgVM *vm, Value obj, Value index) {
   case OBJ_RANGE: {
     ObjRange *r = AS_RANGE(obj);
     if (IS_EXCEPTION(sequence_index(vm, "range", index, obj_range_length(r), &i))) return VM_EXCEPTION;
-    return NUMBER_VAL(r->start + (double)i * r->step);
+    return INT_VAL(vm, obj_range_item(r, i));
   }
   default: return vm_throw_error(vm, "cannot index %s", vm_type_name(obj));
   }
@@ -469,16 +454,15 @@ int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item) {
   }
   case OBJ_RANGE: {
     ObjRange *r = AS_RANGE(seq);
-    double v = r->start + (double)i * r->step;
-    if (r->step > 0 ? v >= r->stop : v <= r->stop) return 0;
-    *item = NUMBER_VAL(v);
+    if (i >= obj_range_length(r)) return 0;
+    *item = INT_VAL(vm, obj_range_item(r, i));
     break;
   }
   case OBJ_TENSOR: {
     int64_t n = vm->tensor_hooks->length(vm, seq);
     if (n < 0) return -1;
     if (i >= n) return 0;
-    Value index = NUMBER_VAL((double)i);
+    Value index = INT_VAL(vm, i);
     *item = vm->tensor_hooks->get_index(vm, seq, 1, &index);
     if (IS_EXCEPTION(*item)) return -1;
     break;

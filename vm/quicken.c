@@ -65,14 +65,10 @@ static bool is_number_constant(const Chunk *c, int pos) {
   return k < c->const_count && IS_NUMBER(c->constants[k]);
 }
 
-/* The fused form of `CONSTANT number (at pos); op`, or -1. A fused % takes
- * only a divisor that is an integer in [1, 9e15], so that its fast path
- * needs to check the left operand alone (modulo_by_int in vm.c). */
+/* The fused form of `CONSTANT number (at pos); op`, or -1. */
 static int const_op_fused(const Chunk *c, int pos, int op) {
-  if (op == OP_MODULO) {
-    double b = AS_NUMBER(c->constants[ag_read_u16(c->code + pos + 1)]);
-    if (!(b >= 1 && b <= 9e15 && b == (double)(int64_t)b)) return -1;
-  }
+  (void)c;
+  (void)pos;
   return const_fused(op);
 }
 

@@ -31,6 +31,7 @@ static void init_names(AgVM *vm) {
   vm->traceback_string = obj_string(vm, "traceback");
   vm->enter_string = obj_string(vm, "enter");
   vm->exit_string = obj_string(vm, "exit");
+  for (int i = 0; i < DT_COUNT; i++) vm->dtype_call[i] = NIL_VAL;
   for (int i = 0; i < DT_COUNT; i++) vm->dtypes[i] = obj_new_dtype(vm, (DType)i);
   vm->main_module = obj_new_module(vm, obj_string(vm, "<script>"), NULL);
   vm->main_module->state = MODULE_LOADED;
@@ -105,7 +106,7 @@ static int module_slot(AgVM *vm, ObjModule *module, ObjString *name) {
   table_get(&vm->builtins, OBJ_VAL(name), &initial);
   int index = new_global_slot(vm, name, initial);
   vm_push_root(vm, OBJ_VAL(name));
-  table_set(vm, &module->names, OBJ_VAL(name), NUMBER_VAL(index));
+  table_set(vm, &module->names, OBJ_VAL(name), INT_VAL(vm, index));
   vm_pop_root(vm);
   return index;
 }

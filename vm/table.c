@@ -5,6 +5,7 @@
 
 #include "vm/memory.h"
 #include "vm/object.h"
+#include "vm/vm.h"
 
 void table_init(Table *t) {
   t->count = 0;
@@ -28,21 +29,22 @@ static uint32_t hash_bits(uint64_t x) {
   return (uint32_t)x;
 }
 
+/* Numbers hash by value (vm_number_key_bits), so 1 and 1.0 (and 0 and
+ * -0.0) are one key, as in Python. */
 uint32_t table_hash_value(Value key) {
+  if (IS_SMALLINT(key)) return hash_bits((uint64_t)AS_SMALLINT(key));
   if (IS_OBJ(key)) {
     if (AS_OBJ(key)->type == OBJ_STRING) return AS_STRING(key)->hash;
+    if (AS_OBJ(key)->type == OBJ_INT) return hash_bits((uint64_t)AS_INT(key));
     return hash_bits((uint64_t)(uintptr_t)AS_OBJ(key));
   }
-  if (IS_NUMBER(key)) {
-    double d = AS_NUMBER(key);
-    if (d == 0) key = 0; /* -0 and 0 are one key */
-  }
+  if (IS_FLOAT(key)) return hash_bits(vm_number_key_bits(key));
   return hash_bits(key);
 }
 
 bool table_keys_equal(Value a, Value b) {
   if (a == b) return true;
-  return IS_NUMBER(a) && IS_NUMBER(b) && AS_NUMBER(a) == AS_NUMBER(b);
+  return IS_NUMBER(a) && IS_NUMBER(b) && vm_numbers_equal(a, b);
 }
 
 static int find_position(const Table *t, Value key) {

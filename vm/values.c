@@ -15,7 +15,8 @@
 #define EQUAL_DEPTH_MAX 200
 
 const char *vm_type_name(Value v) {
-  if (IS_NUMBER(v)) return "number";
+  if (IS_FLOAT(v)) return "float";
+  if (IS_INT(v)) return "int";
   if (IS_NIL(v)) return "nil";
   if (IS_BOOL(v)) return "bool";
   if (!IS_OBJ(v)) return "undefined";
@@ -36,6 +37,7 @@ const char *vm_type_name(Value v) {
   case OBJ_TENSOR: return "tensor";
   case OBJ_NODE: return "node";
   case OBJ_DTYPE: return "dtype";
+  case OBJ_INT: return "int";
   case OBJ_TYPE_COUNT: break;
   }
   return "object";
@@ -43,7 +45,8 @@ const char *vm_type_name(Value v) {
 
 int vm_truthy(AgVM *vm, Value v) {
   if (IS_BOOL(v)) return AS_BOOL(v);
-  if (IS_NUMBER(v)) return AS_NUMBER(v) != 0;
+  if (IS_SMALLINT(v)) return AS_SMALLINT(v) != 0;
+  if (IS_FLOAT(v)) return AS_FLOAT(v) != 0;
   if (IS_NIL(v)) return 0;
   if (!IS_OBJ(v)) return 0;
   switch (OBJ_TYPE(v)) {
@@ -84,7 +87,7 @@ static bool maps_equal(ObjMap *a, ObjMap *b, int depth) {
 }
 
 static bool equal_depth(Value a, Value b, int depth) {
-  if (IS_NUMBER(a) && IS_NUMBER(b)) return AS_NUMBER(a) == AS_NUMBER(b);
+  if (IS_NUMBER(a) && IS_NUMBER(b)) return vm_numbers_equal(a, b);
   if (a == b) return true;
   if (!IS_OBJ(a) || !IS_OBJ(b) || OBJ_TYPE(a) != OBJ_TYPE(b)) return false;
   if (depth > EQUAL_DEPTH_MAX) return false;
@@ -123,7 +126,7 @@ static int compare_lists(AgVM *vm, ObjList *a, ObjList *b, int depth) {
 int vm_less_than(AgVM *vm, Value a, Value b) { return less_depth(vm, a, b, 0); }
 
 static int less_depth(AgVM *vm, Value a, Value b, int depth) {
-  if (IS_NUMBER(a) && IS_NUMBER(b)) return AS_NUMBER(a) < AS_NUMBER(b);
+  if ((IS_NUMBER(a) || IS_BOOL(a)) && (IS_NUMBER(b) || IS_BOOL(b))) return vm_numbers_less(a, b);
   if (IS_STRING(a) && IS_STRING(b)) {
     ObjString *x = AS_STRING(a), *y = AS_STRING(b);
     int n = x->length < y->length ? x->length : y->length;
@@ -131,77 +134,8 @@ static int less_depth(AgVM *vm, Value a, Value b, int depth) {
     return c < 0 || (c == 0 && x->length < y->length);
   }
   if (IS_LIST(a) && IS_LIST(b)) return compare_lists(vm, AS_LIST(a), AS_LIST(b), depth);
-  if (IS_BOOL(a) && IS_BOOL(b)) return !AS_BOOL(a) && AS_BOOL(b);
   vm_throw_error(vm, "'<' is not supported between %s and %s", vm_type_name(a), vm_type_name(b));
   return -1;
-}
-
-/* ---- numbers ---- */
-
-/* Shortest "d.ddde±X" that reads back as d: digits into `digits`, returns
- * the decimal exponent. */
-static int shortest_digits(double d, char *digits, size_t size) {
-  char tmp[40];
-  for (int prec = 1; prec <= 17; prec++) {
-    snprintf(tmp, sizeof tmp, "%.*e", prec - 1, d);
-    if (strtod(tmp, NULL) == d) break;
-  }
-  char *e = strchr(tmp, 'e');
-  int exponent = atoi(e + 1);
-  size_t n = 0;
-  for (char *p = tmp; p < e && n + 1 < size; p++) {
-    if (*p >= '0' && *p <= '9') digits[n++] = *p;
-  }
-  while (n > 1 && digits[n - 1] == '0') n--;
-  digits[n] = '\0';
-  return exponent;
-}
-
-/* Fixed notation for 0 <= exponent < 16. */
-static int format_fixed(const char *sign, const char *digits, int exponent, char *buf, size_t size) {
-  int n = (int)strlen(digits);
-  if (exponent + 1 >= n) return snprintf(buf, size, "%s%s%0*d", sign, digits, exponent + 1 - n, 0);
-  return snprintf(buf, size, "%s%.*s.%s", sign, exponent + 1, digits, digits + exponent + 1);
-}
-
-/* Integral values below 1e16 print as integers; done by hand because
- * snprintf's float path is slow and f-strings print many counters. */
-static int format_integer(double d, char *buf, size_t size) {
-  char tmp[24];
-  int n = 0;
-  uint64_t v = (uint64_t)fabs(d);
-  do {
-    tmp[n++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v > 0);
-  if (d < 0) tmp[n++] = '-';
-  if ((size_t)n >= size) return snprintf(buf, size, "%.0f", d);
-  for (int i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
-  buf[n] = '\0';
-  return n;
-}
-
-int vm_format_number(double d, char *buf, size_t size) {
-  if (isnan(d)) return snprintf(buf, size, "nan");
-  if (isinf(d)) return snprintf(buf, size, d > 0 ? "inf" : "-inf");
-  if (d == 0) return snprintf(buf, size, signbit(d) ? "-0" : "0");
-  if (d == trunc(d) && fabs(d) < 1e16) return format_integer(d, buf, size);
-  char digits[32];
-  const char *sign = d < 0 ? "-" : "";
-  int exponent = shortest_digits(fabs(d), digits, sizeof digits);
-  if (exponent >= -4 && exponent < 16) {
-    if (exponent < 0) {
-      /* "%0*d" with width 0 would still print one zero: build the zeros by hand. */
-      char zeros[8] = "0000";
-      zeros[-exponent - 1] = '\0';
-      return snprintf(buf, size, "%s0.%s%s", sign, zeros, digits);
-    }
-    return format_fixed(sign, digits, exponent, buf, size);
-  }
-  const char *exp_sign = exponent < 0 ? "-" : "+";
-  int mag = abs(exponent);
-  if (digits[1] == '\0') return snprintf(buf, size, "%s%se%s%02d", sign, digits, exp_sign, mag);
-  return snprintf(buf, size, "%s%c.%se%s%02d", sign, digits[0], digits + 1, exp_sign, mag);
 }
 
 /* ---- str / repr ---- */
@@ -280,9 +214,9 @@ static bool append_map(AgVM *vm, VmBuf *b, ObjMap *m, PrintPath *path) {
   return true;
 }
 
-static void append_number(VmBuf *b, double d) {
+static void append_number(VmBuf *b, Value v) {
   char tmp[64];
-  int n = vm_format_number(d, tmp, sizeof tmp);
+  int n = vm_format_num(v, tmp, sizeof tmp);
   vm_buf_add(b, tmp, (size_t)n);
 }
 
@@ -318,14 +252,8 @@ static bool append_tensor(AgVM *vm, VmBuf *b, Value v) {
 static const char *function_name(ObjFunction *f) { return f->name ? f->name->chars : "<script>"; }
 
 static void append_range(VmBuf *b, ObjRange *r) {
-  vm_buf_adds(b, "range(");
-  append_number(b, r->start);
-  vm_buf_adds(b, ", ");
-  append_number(b, r->stop);
-  if (r->step != 1) {
-    vm_buf_adds(b, ", ");
-    append_number(b, r->step);
-  }
+  vm_buf_printf(b, "range(%lld, %lld", (long long)r->start, (long long)r->stop);
+  if (r->step != 1) vm_buf_printf(b, ", %lld", (long long)r->step);
   vm_buf_addc(b, ')');
 }
 
@@ -365,13 +293,14 @@ static bool append_object(AgVM *vm, VmBuf *b, Value v, bool quote, PrintPath *pa
   case OBJ_TENSOR:
   case OBJ_NODE: return append_tensor(vm, b, v);
   case OBJ_DTYPE: vm_buf_adds(b, dtype_name(AS_DTYPE(v)->dtype)); return true;
+  case OBJ_INT: append_number(b, v); return true;
   case OBJ_TYPE_COUNT: break;
   }
   return true;
 }
 
 static bool append_value(AgVM *vm, VmBuf *b, Value v, bool quote, PrintPath *path) {
-  if (IS_NUMBER(v)) append_number(b, AS_NUMBER(v));
+  if (IS_NUMBER(v)) append_number(b, v);
   else if (IS_NIL(v)) vm_buf_adds(b, "nil");
   else if (IS_BOOL(v)) vm_buf_adds(b, AS_BOOL(v) ? "true" : "false");
   else if (IS_OBJ(v)) return append_object(vm, b, v, quote, path);
@@ -395,7 +324,7 @@ static Value stringify(AgVM *vm, Value v, bool quote) {
 Value vm_to_str(AgVM *vm, Value v) {
   if (IS_NUMBER(v)) {
     char tmp[64];
-    int n = vm_format_number(AS_NUMBER(v), tmp, sizeof tmp);
+    int n = vm_format_num(v, tmp, sizeof tmp);
     return OBJ_VAL(obj_copy_string(vm, tmp, n));
   }
   return stringify(vm, v, false);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/arith.h"
 #include "vm/buffer.h"
 #include "vm/internal.h"
 #include "vm/opcodes.h"
@@ -156,7 +157,7 @@ static bool unpack(AgVM *vm, Value seq, int n) {
       return false;
     }
     for (int i = 0; i < n; i++) {
-      Value index = NUMBER_VAL(i);
+      Value index = INT_VAL(vm, i);
       Value item = vm->tensor_hooks->get_index(vm, seq, 1, &index);
       if (IS_EXCEPTION(item)) return false;
       push(vm, item);
@@ -176,7 +177,7 @@ static Value build_string(AgVM *vm, int n) {
     Value v = peek(vm, i - 1);
     if (IS_NUMBER(v)) {
       char num[64];
-      int len = vm_format_number(AS_NUMBER(v), num, sizeof num);
+      int len = vm_format_num(v, num, sizeof num);
       vm_buf_add(&b, num, (size_t)len);
       continue;
     }
@@ -253,139 +254,27 @@ static bool spread_arguments(AgVM *vm, int nkw, int *argc) {
   return true;
 }
 
-/* Python's % for a divisor b that is an integer in [1, 9e15], exact when a
- * is an integer too (the common case), fmod with a sign fix otherwise. The
- * fused % with a constant divisor (quicken.c) calls this directly.
- *
- * Up to 2^50 it is all floating point, with no integer division and no round
- * trip through integers, whose latency a loop like `acc = (acc + i) % m`
- * waits on: q = floor(a / b), within one, from a multiplication and rounding
- * to an integer (adding and subtracting 1.5 * 2^52); then a - q * b is exact
- * and one correction makes it the remainder. (q is exact when the error of
- * a / b, about |a / b| * 2^-52, is below the 2^-20 added: for |a / b| < 2^32
- * and b < 2^20, so the correction is rare.) */
-static inline double modulo_by_int(double a, double b) {
-#if FLT_EVAL_METHOD == 0 && !defined(__FAST_MATH__)
-  if (a >= -0x1p50 && a <= 0x1p50 && b <= 0x1p50 && (double)(int64_t)a == a) {
-    const double to_integer = 0x1.8p52;
-    double q = (a * (1.0 / b) - (0.5 - 0x1p-20)) + to_integer - to_integer;
-    double r = (a + 0.0) - q * b; /* + 0.0: -0 % b is 0 */
-    if (r < 0) r += b;
-    else if (r >= b) r -= b;
-    return r;
-  }
-#endif
-  if (a >= -9e15 && a <= 9e15 && (double)(int64_t)a == a) {
-    int64_t m = (int64_t)a % (int64_t)b;
-    if (m < 0) m += (int64_t)b;
-    return (double)m;
-  }
-  return vm_python_mod(a, b);
-}
-
-static inline double number_modulo(double a, double b) {
-  if (b >= 1 && b <= 9e15 && b == (double)(int64_t)b) return modulo_by_int(a, b);
-  return vm_python_mod(a, b);
+/* Item pos of a range into *v; true when the walk is done. */
+static inline bool range_next(const ObjRange *r, int64_t pos, int64_t *v) {
+  if (__builtin_mul_overflow(pos, r->step, v) || __builtin_add_overflow(*v, r->start, v)) return true;
+  return r->step > 0 ? *v >= r->stop : *v <= r->stop;
 }
 
 /* ---- the loop ---- */
 
-/* The quick opcodes from CONST_ADD to CONST_NOT_EQUAL_JUMP are the ones with
- * an N_ form besides SET_LOCAL_POP (see NUMBER_DISPATCH in run). */
-_Static_assert(QOP_CONST_NOT_EQUAL_JUMP - QOP_CONST_ADD + 1 == 5 + 3 * 6,
-               "CONST_ADD .. CONST_NOT_EQUAL_JUMP are the quick opcodes with N_ forms");
-
-/* The comparisons, for the superinstructions generated from this list. */
-#define VM_COMPARISONS(X)                                                                          \
-  X(LESS, <) X(LESS_EQUAL, <=) X(GREATER, >) X(GREATER_EQUAL, >=) X(EQUAL, ==) X(NOT_EQUAL, !=)
-
-/* The loop keeps the stack top in the local `sp`: vm->stack_top is only
- * current after SYNC(), which every path that may allocate, call or throw
- * runs first; LOAD_SP() takes the stack top back after such a call. */
+/* Runs frames from the top one down to frame `base` (exclusive): returns the
+ * value the frame at base + 1 returned, or VM_EXCEPTION when an exception
+ * leaves it. Each case is one base opcode (opcodes.h says what it does);
+ * the helper macros are in dispatch.h, the superinstructions' cases in
+ * quick_cases.h. */
 static Value run(AgVM *vm, int base) {
   CallFrame *frame;
   uint8_t *ip;
   Value *slots;
   Value *constants;
   Value *sp;
-  double num = 0; /* an arithmetic result on its way to the next instruction */
 
-#define LOAD_FRAME()                                                                               \
-  do {                                                                                             \
-    frame = &vm->frames[vm->frame_count - 1];                                                      \
-    ip = frame->ip;                                                                                \
-    slots = frame->slots;                                                                          \
-    constants = frame->closure->function->chunk.constants;                                         \
-    sp = vm->stack_top;                                                                            \
-  } while (0)
-#define SYNC() (frame->ip = ip, vm->stack_top = sp)
-#define LOAD_SP() (sp = vm->stack_top)
-#define PUSH(v) (*sp++ = (v))
-#define POP() (*--sp)
-#define PEEK(n) (sp[-1 - (n)])
-/* Pushes an arithmetic result, with ip at the next instruction. When that is
- * a store into a local that pops the value (SET_LOCAL x; POP, quickened), as
- * in `x = x + 1` or `i += 1`, it stores into the local directly: one push,
- * pop and dispatch fewer. */
-#define PUSH_OR_STORE(v)                                                                           \
-  do {                                                                                             \
-    if (*ip == QOP_SET_LOCAL_POP) {                                                                \
-      slots[ip[1]] = (v);                                                                          \
-      ip += 3;                                                                                     \
-    } else {                                                                                       \
-      PUSH(v);                                                                                     \
-    }                                                                                              \
-  } while (0)
-#define BOOL_RESULT(b) PUSH_OR_STORE(BOOL_VAL(b))
-/* An arithmetic result d, a double not boxed yet, goes on to the instruction
- * at ip: the N_ form of that instruction when it has one (it takes the
- * number as its left operand, or a binary op's right one, in a register),
- * else d is pushed and the instruction runs as usual. So in `x = x * 2 + 1`
- * or `if n % 2 == 0` intermediate results never go through the stack, and
- * NaNs are canonicalised only when a result is stored. */
-#define NUMBER_RESULT(d)                                                                           \
-  do {                                                                                             \
-    num = (d);                                                                                     \
-    NUMBER_DISPATCH();                                                                             \
-  } while (0)
-#define READ_BYTE() (*ip++)
-#define READ_SHORT() (ip += 2, ag_read_u16(ip - 2))
-#define READ_CONSTANT() (constants[READ_SHORT()])
-#define READ_STRING() AS_STRING(READ_CONSTANT())
-#define THROW() goto exception
-#define CHECK(v)                                                                                   \
-  do {                                                                                             \
-    if (IS_EXCEPTION(v)) THROW();                                                                  \
-  } while (0)
-#define AFTER_CALL(status)                                                                         \
-  do {                                                                                             \
-    CallStatus s_ = (status);                                                                      \
-    if (s_ == CALL_ERROR) THROW();                                                                 \
-    if (s_ == CALL_FRAME) LOAD_FRAME();                                                            \
-    else LOAD_SP();                                                                                \
-  } while (0)
-#define NUMBER_BINARY(op, opcode, result)                                                          \
-  do {                                                                                             \
-    Value b_ = sp[-1], a_ = sp[-2];                                                                \
-    if (IS_NUMBER(a_) && IS_NUMBER(b_)) {                                                          \
-      sp -= 2;                                                                                     \
-      result(AS_NUMBER(a_) op AS_NUMBER(b_));                                                      \
-    } else {                                                                                       \
-      SYNC();                                                                                      \
-      Value r_ = vm_binary_op(vm, opcode, a_, b_);                                                 \
-      CHECK(r_);                                                                                   \
-      sp--;                                                                                        \
-      sp[-1] = r_;                                                                                 \
-    }                                                                                              \
-  } while (0)
-#define SLOW_BINARY(opcode)                                                                        \
-  do {                                                                                             \
-    SYNC();                                                                                        \
-    Value r_ = vm_binary_op(vm, opcode, sp[-2], sp[-1]);                                           \
-    CHECK(r_);                                                                                     \
-    sp--;                                                                                          \
-    sp[-1] = r_;                                                                                   \
-  } while (0)
+#include "vm/dispatch.h"
 
 #ifdef VM_COMPUTED_GOTO
   static void *dispatch_table[] = {
@@ -395,192 +284,7 @@ static Value run(AgVM *vm, int base) {
 #undef AG_OPCODE_LABEL
 #undef VM_QUICK_LABEL
   };
-#define VM_CASE(name) L_##name:
-#define VM_QUICK_CASE(name) Q_##name:
-#define VM_DISPATCH() goto *dispatch_table[*ip++]
-#else
-#define VM_CASE(name)                                                                              \
-  case OP_##name:                                                                                  \
-  L_##name : __attribute__((unused));
-#define VM_QUICK_CASE(name)                                                                        \
-  case QOP_##name:                                                                                 \
-  Q_##name : __attribute__((unused));
-#define VM_DISPATCH() goto dispatch
 #endif
-/* The rest of NUMBER_RESULT. A store into a local, the commonest next
- * instruction, is tested first; the quick opcodes with N_ forms are
- * consecutive (internal.h), so one test tells the others apart. */
-#define NUMBER_COMPARE_CASES(name, op)                                                             \
-  case QOP_CONST_##name:                                                                           \
-    goto N_CONST_##name;                                                                           \
-  case QOP_##name##_JUMP:                                                                          \
-    goto N_##name##_JUMP;                                                                          \
-  case QOP_CONST_##name##_JUMP:                                                                    \
-    goto N_CONST_##name##_JUMP;
-#define NUMBER_DISPATCH()                                                                          \
-  do {                                                                                             \
-    if (*ip == QOP_SET_LOCAL_POP) {                                                                \
-      slots[ip[1]] = NUMBER_VAL(num);                                                              \
-      ip += 3;                                                                                     \
-      VM_DISPATCH();                                                                               \
-    }                                                                                              \
-    if (*ip >= QOP_CONST_ADD && *ip <= QOP_CONST_NOT_EQUAL_JUMP) {                                 \
-      switch (*ip++) {                                                                             \
-      case QOP_CONST_ADD: goto N_CONST_ADD;                                                        \
-      case QOP_CONST_SUBTRACT: goto N_CONST_SUBTRACT;                                              \
-      case QOP_CONST_MULTIPLY: goto N_CONST_MULTIPLY;                                              \
-      case QOP_CONST_DIVIDE: goto N_CONST_DIVIDE;                                                  \
-      case QOP_CONST_MODULO: goto N_CONST_MODULO;                                                  \
-        VM_COMPARISONS(NUMBER_COMPARE_CASES)                                                       \
-      default:                                                                                     \
-        VM_UNREACHABLE();                                                                          \
-      }                                                                                            \
-    }                                                                                              \
-    PUSH(NUMBER_VAL(num));                                                                         \
-    VM_DISPATCH();                                                                                 \
-  } while (0)
-/* CONSTANT k; op with a number constant: fast when the left side is a number
- * too, else push the constant and run the plain op that follows. */
-#define CONST_BINARY(op, result)                                                                   \
-  do {                                                                                             \
-    Value b_ = constants[ag_read_u16(ip + 0)], a_ = sp[-1];                                        \
-    if (IS_NUMBER(a_)) {                                                                           \
-      sp--;                                                                                        \
-      ip += 3;                                                                                     \
-      result(AS_NUMBER(a_) op AS_NUMBER(b_));                                                      \
-    } else {                                                                                       \
-      PUSH(b_);                                                                                    \
-      ip += 2;                                                                                     \
-    }                                                                                              \
-  } while (0)
-/* GET_LOCAL a; CONSTANT number; op: fast when the local is a number, else
- * push it and go on with the (quickened) CONSTANT. */
-#define LOCAL_CONST_BINARY(op, result)                                                             \
-  do {                                                                                             \
-    Value a_ = slots[ip[0]];                                                                       \
-    if (IS_NUMBER(a_)) {                                                                           \
-      Value b_ = constants[ag_read_u16(ip + 2)];                                                   \
-      ip += 5;                                                                                     \
-      result(AS_NUMBER(a_) op AS_NUMBER(b_));                                                      \
-    } else {                                                                                       \
-      PUSH(a_);                                                                                    \
-      ip += 1;                                                                                     \
-    }                                                                                              \
-  } while (0)
-/* CONSTANT number; compare; JUMP_IF_FALSE on a number, else push the
- * constant and go on with the (quickened) comparison. */
-#define CONST_COMPARE_JUMP(op)                                                                     \
-  do {                                                                                             \
-    Value b_ = constants[ag_read_u16(ip + 0)], a_ = sp[-1];                                        \
-    if (IS_NUMBER(a_)) {                                                                           \
-      sp--;                                                                                        \
-      uint16_t offset_ = ag_read_u16(ip + 4);                                                      \
-      ip += 6;                                                                                     \
-      if (!(AS_NUMBER(a_) op AS_NUMBER(b_))) ip += offset_;                                        \
-    } else {                                                                                       \
-      PUSH(b_);                                                                                    \
-      ip += 2;                                                                                     \
-    }                                                                                              \
-  } while (0)
-/* GET_LOCAL a; GET_LOCAL b; compare; JUMP_IF_FALSE on two numbers, else
- * GET_LOCAL2 (which goes on with the quickened compare-and-jump). */
-#define LOCALS_COMPARE_JUMP(op)                                                                    \
-  do {                                                                                             \
-    Value a_ = slots[ip[0]], b_ = slots[ip[2]];                                                    \
-    if (!(IS_NUMBER(a_) && IS_NUMBER(b_))) goto Q_GET_LOCAL2;                                      \
-    uint16_t offset_ = ag_read_u16(ip + 5);                                                        \
-    ip += 7;                                                                                       \
-    if (!(AS_NUMBER(a_) op AS_NUMBER(b_))) ip += offset_;                                          \
-  } while (0)
-/* GET_LOCAL a; CONSTANT number; compare; JUMP_IF_FALSE on a number, else
- * push the local and go on with the (quickened) CONSTANT. */
-#define LOCAL_CONST_COMPARE_JUMP(op)                                                               \
-  do {                                                                                             \
-    Value a_ = slots[ip[0]];                                                                       \
-    if (IS_NUMBER(a_)) {                                                                           \
-      Value b_ = constants[ag_read_u16(ip + 2)];                                                   \
-      uint16_t offset_ = ag_read_u16(ip + 6);                                                      \
-      ip += 8;                                                                                     \
-      if (!(AS_NUMBER(a_) op AS_NUMBER(b_))) ip += offset_;                                        \
-    } else {                                                                                       \
-      PUSH(a_);                                                                                    \
-      ip += 1;                                                                                     \
-    }                                                                                              \
-  } while (0)
-/* The arithmetic of ADD .. MODULO on two numbers. */
-#define ARITH_ADD(a, b) ((a) + (b))
-#define ARITH_SUBTRACT(a, b) ((a) - (b))
-#define ARITH_MULTIPLY(a, b) ((a) * (b))
-#define ARITH_DIVIDE(a, b) ((a) / (b))
-#define ARITH_MODULO(a, b) number_modulo(a, b)
-/* GET_LOCAL a; GET_LOCAL b; arithmetic, on two numbers, else GET_LOCAL2
- * (which goes on with the plain op). */
-#define LOCALS_ARITH(arith)                                                                        \
-  do {                                                                                             \
-    Value a_ = slots[ip[0]], b_ = slots[ip[2]];                                                    \
-    if (!(IS_NUMBER(a_) && IS_NUMBER(b_))) goto Q_GET_LOCAL2;                                      \
-    ip += 4;                                                                                       \
-    NUMBER_RESULT(arith(AS_NUMBER(a_), AS_NUMBER(b_)));                                            \
-  } while (0)
-/* GET_LOCAL a; GET_LOCAL b; CONSTANT number; op1; op2 on two numbers, else
- * GET_LOCAL2 (which goes on with the quickened CONSTANT). */
-#define LOCAL_LOCAL_CONST(arith2, arith1)                                                          \
-  do {                                                                                             \
-    Value a_ = slots[ip[0]], b_ = slots[ip[2]];                                                    \
-    if (!(IS_NUMBER(a_) && IS_NUMBER(b_))) goto Q_GET_LOCAL2;                                      \
-    double k_ = AS_NUMBER(constants[ag_read_u16(ip + 4)]);                                         \
-    ip += 8;                                                                                       \
-    NUMBER_RESULT(arith2(AS_NUMBER(a_), arith1(AS_NUMBER(b_), k_)));                               \
-  } while (0)
-/* The jump of LOOP (ip past its opcode byte) and the poll for Ctrl-C, with
- * ip at the loop's start, so that an interrupt's traceback shows it. */
-#define LOOP_BACK()                                                                                \
-  do {                                                                                             \
-    uint16_t offset_ = ag_read_u16(ip);                                                            \
-    ip = ip + 2 - offset_;                                                                         \
-    if (vm_interrupt_requested) {                                                                  \
-      SYNC();                                                                                      \
-      vm_raise_interrupted(vm);                                                                    \
-      THROW();                                                                                     \
-    }                                                                                              \
-  } while (0)
-/* The N_ forms (NUMBER_RESULT) of CONSTANT number; op, of compare;
- * JUMP_IF_FALSE and of CONSTANT number; compare; JUMP_IF_FALSE. */
-#define NUM_CONST_BINARY(op, result)                                                               \
-  do {                                                                                             \
-    double b_ = AS_NUMBER(constants[ag_read_u16(ip)]);                                             \
-    ip += 3;                                                                                       \
-    result(num op b_);                                                                             \
-  } while (0)
-#define NUM_CONST_COMPARE_JUMP(op)                                                                 \
-  do {                                                                                             \
-    double b_ = AS_NUMBER(constants[ag_read_u16(ip)]);                                             \
-    uint16_t offset_ = ag_read_u16(ip + 4);                                                        \
-    ip += 6;                                                                                       \
-    if (!(num op b_)) ip += offset_;                                                               \
-  } while (0)
-#define NUM_COMPARE_JUMP(op, plain)                                                                \
-  do {                                                                                             \
-    Value a_ = sp[-1];                                                                             \
-    if (!IS_NUMBER(a_)) {                                                                          \
-      PUSH(NUMBER_VAL(num));                                                                       \
-      goto plain;                                                                                  \
-    }                                                                                              \
-    sp--;                                                                                          \
-    uint16_t offset_ = ag_read_u16(ip + 1);                                                        \
-    ip += 3;                                                                                       \
-    if (!(AS_NUMBER(a_) op num)) ip += offset_;                                                    \
-  } while (0)
-/* compare; JUMP_IF_FALSE on two numbers, else the plain comparison. */
-#define COMPARE_JUMP(op, plain)                                                                    \
-  do {                                                                                             \
-    Value b_ = sp[-1], a_ = sp[-2];                                                                \
-    if (!(IS_NUMBER(a_) && IS_NUMBER(b_))) goto plain;                                             \
-    sp -= 2;                                                                                       \
-    uint16_t offset_ = ag_read_u16(ip + 1);                                                        \
-    ip += 3;                                                                                       \
-    if (!(AS_NUMBER(a_) op AS_NUMBER(b_))) ip += offset_;                                          \
-  } while (0)
 
   LOAD_FRAME();
 #ifdef VM_COMPUTED_GOTO
@@ -691,12 +395,12 @@ dispatch:
   }
   VM_CASE(GET_INDEX) {
     Value obj = PEEK(1), index = PEEK(0);
-    if (IS_LIST(obj) && IS_NUMBER(index)) {
+    if (IS_LIST(obj) && IS_SMALLINT(index)) {
       ObjList *l = AS_LIST(obj);
-      double d = AS_NUMBER(index);
-      if (d >= 0 && d < l->count && d == (double)(int)d) {
+      int64_t i = AS_SMALLINT(index);
+      if (i >= 0 && i < l->count) {
         sp--;
-        sp[-1] = l->items[(int)d];
+        sp[-1] = l->items[i];
         VM_DISPATCH();
       }
     }
@@ -718,11 +422,11 @@ dispatch:
   }
   VM_CASE(SET_INDEX) {
     Value obj = PEEK(2), index = PEEK(1), v = PEEK(0);
-    if (IS_LIST(obj) && IS_NUMBER(index)) {
+    if (IS_LIST(obj) && IS_SMALLINT(index)) {
       ObjList *l = AS_LIST(obj);
-      double d = AS_NUMBER(index);
-      if (d >= 0 && d < l->count && d == (double)(int)d) {
-        l->items[(int)d] = v;
+      int64_t i = AS_SMALLINT(index);
+      if (i >= 0 && i < l->count) {
+        l->items[i] = v;
         sp -= 2;
         sp[-1] = v;
         VM_DISPATCH();
@@ -765,39 +469,27 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(EQUAL) {
-    Value b = PEEK(0), a = PEEK(1);
-    if (IS_NUMBER(a) && IS_NUMBER(b)) {
-      sp--;
-      sp[-1] = BOOL_VAL(AS_NUMBER(a) == AS_NUMBER(b));
-      VM_DISPATCH();
-    }
-    SLOW_BINARY(OP_EQUAL);
+    COMPARISON(EQUAL);
     VM_DISPATCH();
   }
   VM_CASE(NOT_EQUAL) {
-    Value b = PEEK(0), a = PEEK(1);
-    if (IS_NUMBER(a) && IS_NUMBER(b)) {
-      sp--;
-      sp[-1] = BOOL_VAL(AS_NUMBER(a) != AS_NUMBER(b));
-      VM_DISPATCH();
-    }
-    SLOW_BINARY(OP_NOT_EQUAL);
+    COMPARISON(NOT_EQUAL);
     VM_DISPATCH();
   }
   VM_CASE(LESS) {
-    NUMBER_BINARY(<, OP_LESS, BOOL_RESULT);
+    COMPARISON(LESS);
     VM_DISPATCH();
   }
   VM_CASE(LESS_EQUAL) {
-    NUMBER_BINARY(<=, OP_LESS_EQUAL, BOOL_RESULT);
+    COMPARISON(LESS_EQUAL);
     VM_DISPATCH();
   }
   VM_CASE(GREATER) {
-    NUMBER_BINARY(>, OP_GREATER, BOOL_RESULT);
+    COMPARISON(GREATER);
     VM_DISPATCH();
   }
   VM_CASE(GREATER_EQUAL) {
-    NUMBER_BINARY(>=, OP_GREATER_EQUAL, BOOL_RESULT);
+    COMPARISON(GREATER_EQUAL);
     VM_DISPATCH();
   }
   VM_CASE(IN) {
@@ -805,33 +497,31 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(ADD) {
-    NUMBER_BINARY(+, OP_ADD, NUMBER_RESULT);
+    BINARY(ADD);
     VM_DISPATCH();
   }
   VM_CASE(SUBTRACT) {
-    NUMBER_BINARY(-, OP_SUBTRACT, NUMBER_RESULT);
+    BINARY(SUBTRACT);
     VM_DISPATCH();
   }
   VM_CASE(MULTIPLY) {
-    NUMBER_BINARY(*, OP_MULTIPLY, NUMBER_RESULT);
+    BINARY(MULTIPLY);
     VM_DISPATCH();
   }
   VM_CASE(DIVIDE) {
-    NUMBER_BINARY(/, OP_DIVIDE, NUMBER_RESULT);
+    BINARY(DIVIDE);
     VM_DISPATCH();
   }
   VM_CASE(MODULO) {
-    Value b = PEEK(0), a = PEEK(1);
-    if (IS_NUMBER(a) && IS_NUMBER(b)) {
-      sp -= 2;
-      NUMBER_RESULT(number_modulo(AS_NUMBER(a), AS_NUMBER(b)));
-      VM_DISPATCH();
-    }
-    SLOW_BINARY(OP_MODULO);
+    BINARY(MODULO);
     VM_DISPATCH();
   }
   VM_CASE(POWER) {
     SLOW_BINARY(OP_POWER);
+    VM_DISPATCH();
+  }
+  VM_CASE(FLOOR_DIVIDE) {
+    BINARY(FLOOR_DIVIDE);
     VM_DISPATCH();
   }
   VM_CASE(MATMUL) {
@@ -840,8 +530,12 @@ dispatch:
   }
   VM_CASE(NEGATE) {
     Value a = PEEK(0);
-    if (IS_NUMBER(a)) {
-      sp[-1] = NUMBER_VAL(-AS_NUMBER(a));
+    if (IS_FLOAT(a)) {
+      sp[-1] = FLOAT_VAL(-AS_FLOAT(a));
+      VM_DISPATCH();
+    }
+    if (IS_SMALLINT(a) && AS_SMALLINT(a) != AG_SMALLINT_MIN) {
+      sp[-1] = SMALLINT_VAL(-AS_SMALLINT(a));
       VM_DISPATCH();
     }
     SYNC();
@@ -1094,44 +788,49 @@ dispatch:
     Value seq = vm_iter_prepare(vm, PEEK(0));
     CHECK(seq);
     sp[-1] = seq;
-    PUSH(NUMBER_VAL(0));
+    PUSH(SMALLINT_VAL(0));
     VM_DISPATCH();
   }
   VM_CASE(ITER_NEXT) {
     uint8_t slot = READ_BYTE();
     uint16_t offset = READ_SHORT();
     Value seq = slots[slot];
-    double pos = AS_NUMBER(slots[slot + 1]);
+    int64_t pos = AS_SMALLINT(slots[slot + 1]);
     if (IS_LIST(seq)) {
       ObjList *l = AS_LIST(seq);
       if (pos >= l->count) {
         ip += offset;
       } else {
-        PUSH(l->items[(int)pos]);
-        slots[slot + 1] = NUMBER_VAL(pos + 1);
+        PUSH(l->items[pos]);
+        slots[slot + 1] = SMALLINT_VAL(pos + 1);
       }
       VM_DISPATCH();
     }
     if (IS_RANGE(seq)) {
-      ObjRange *r = AS_RANGE(seq);
-      double v = r->start + pos * r->step;
-      if (r->step > 0 ? v >= r->stop : v <= r->stop) {
+      int64_t v;
+      if (range_next(AS_RANGE(seq), pos, &v)) {
         ip += offset;
+        VM_DISPATCH();
+      }
+      slots[slot + 1] = SMALLINT_VAL(pos + 1);
+      if (smallint_fits(v)) {
+        PUSH(SMALLINT_VAL(v));
       } else {
-        PUSH(NUMBER_VAL(v));
-        slots[slot + 1] = NUMBER_VAL(pos + 1);
+        SYNC();
+        PUSH(INT_VAL(vm, v));
       }
       VM_DISPATCH();
     }
     SYNC();
     Value item;
-    int status = vm_iter_next(vm, seq, &pos, &item);
+    double next = (double)pos;
+    int status = vm_iter_next(vm, seq, &next, &item);
     if (status < 0) THROW();
     if (status == 0) {
       ip += offset;
     } else {
       PUSH(item);
-      slots[slot + 1] = NUMBER_VAL(pos);
+      slots[slot + 1] = SMALLINT_VAL((int64_t)next);
     }
     VM_DISPATCH();
   }
@@ -1164,291 +863,7 @@ dispatch:
     VM_DISPATCH();
   }
 
-  /* ---- superinstructions (quicken.c); ip is past the fused opcode byte ---- */
-  VM_QUICK_CASE(SET_LOCAL_POP) {
-    slots[ip[0]] = POP();
-    ip += 2;
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(GET_LOCAL2) {
-    PUSH(slots[ip[0]]);
-    PUSH(slots[ip[2]]);
-    ip += 3;
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_FIELD) {
-    Value obj = slots[ip[0]];
-    Value v;
-    if (IS_INSTANCE(obj) &&
-        table_get(&AS_INSTANCE(obj)->fields, constants[ag_read_u16(ip + 2)], &v)) {
-      PUSH(v);
-      ip += 4;
-    } else {
-      PUSH(obj);
-      ip += 1;
-    }
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_ADD) {
-    CONST_BINARY(+, NUMBER_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_SUBTRACT) {
-    CONST_BINARY(-, NUMBER_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_MULTIPLY) {
-    CONST_BINARY(*, NUMBER_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_DIVIDE) {
-    CONST_BINARY(/, NUMBER_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_MODULO) {
-    Value b = constants[ag_read_u16(ip + 0)], a = sp[-1];
-    if (IS_NUMBER(a)) {
-      sp--;
-      ip += 3;
-      NUMBER_RESULT(modulo_by_int(AS_NUMBER(a), AS_NUMBER(b)));
-    } else {
-      PUSH(b);
-      ip += 2;
-    }
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_LESS) {
-    CONST_BINARY(<, BOOL_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_LESS_EQUAL) {
-    CONST_BINARY(<=, BOOL_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_GREATER) {
-    CONST_BINARY(>, BOOL_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_GREATER_EQUAL) {
-    CONST_BINARY(>=, BOOL_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_EQUAL) {
-    CONST_BINARY(==, BOOL_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_NOT_EQUAL) {
-    CONST_BINARY(!=, BOOL_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LESS_JUMP) {
-    COMPARE_JUMP(<, L_LESS);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LESS_EQUAL_JUMP) {
-    COMPARE_JUMP(<=, L_LESS_EQUAL);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(GREATER_JUMP) {
-    COMPARE_JUMP(>, L_GREATER);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(GREATER_EQUAL_JUMP) {
-    COMPARE_JUMP(>=, L_GREATER_EQUAL);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(EQUAL_JUMP) {
-    COMPARE_JUMP(==, L_EQUAL);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(NOT_EQUAL_JUMP) {
-    COMPARE_JUMP(!=, L_NOT_EQUAL);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_ADD) {
-    LOCAL_CONST_BINARY(+, NUMBER_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_SUBTRACT) {
-    LOCAL_CONST_BINARY(-, NUMBER_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_MULTIPLY) {
-    LOCAL_CONST_BINARY(*, NUMBER_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_DIVIDE) {
-    LOCAL_CONST_BINARY(/, NUMBER_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_MODULO) {
-    Value a = slots[ip[0]];
-    if (IS_NUMBER(a)) {
-      Value b = constants[ag_read_u16(ip + 2)];
-      ip += 5;
-      NUMBER_RESULT(modulo_by_int(AS_NUMBER(a), AS_NUMBER(b)));
-    } else {
-      PUSH(a);
-      ip += 1;
-    }
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_LESS) {
-    LOCAL_CONST_BINARY(<, BOOL_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_LESS_EQUAL) {
-    LOCAL_CONST_BINARY(<=, BOOL_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_GREATER) {
-    LOCAL_CONST_BINARY(>, BOOL_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_GREATER_EQUAL) {
-    LOCAL_CONST_BINARY(>=, BOOL_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_EQUAL) {
-    LOCAL_CONST_BINARY(==, BOOL_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_NOT_EQUAL) {
-    LOCAL_CONST_BINARY(!=, BOOL_RESULT);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_LESS_JUMP) {
-    CONST_COMPARE_JUMP(<);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_LESS_EQUAL_JUMP) {
-    CONST_COMPARE_JUMP(<=);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_GREATER_JUMP) {
-    CONST_COMPARE_JUMP(>);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_GREATER_EQUAL_JUMP) {
-    CONST_COMPARE_JUMP(>=);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_EQUAL_JUMP) {
-    CONST_COMPARE_JUMP(==);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(CONST_NOT_EQUAL_JUMP) {
-    CONST_COMPARE_JUMP(!=);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCALS_LESS_JUMP) {
-    LOCALS_COMPARE_JUMP(<);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCALS_LESS_EQUAL_JUMP) {
-    LOCALS_COMPARE_JUMP(<=);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCALS_GREATER_JUMP) {
-    LOCALS_COMPARE_JUMP(>);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCALS_GREATER_EQUAL_JUMP) {
-    LOCALS_COMPARE_JUMP(>=);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCALS_EQUAL_JUMP) {
-    LOCALS_COMPARE_JUMP(==);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCALS_NOT_EQUAL_JUMP) {
-    LOCALS_COMPARE_JUMP(!=);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_LESS_JUMP) {
-    LOCAL_CONST_COMPARE_JUMP(<);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_LESS_EQUAL_JUMP) {
-    LOCAL_CONST_COMPARE_JUMP(<=);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_GREATER_JUMP) {
-    LOCAL_CONST_COMPARE_JUMP(>);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_GREATER_EQUAL_JUMP) {
-    LOCAL_CONST_COMPARE_JUMP(>=);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_EQUAL_JUMP) {
-    LOCAL_CONST_COMPARE_JUMP(==);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCAL_CONST_NOT_EQUAL_JUMP) {
-    LOCAL_CONST_COMPARE_JUMP(!=);
-    VM_DISPATCH();
-  }
-  VM_QUICK_CASE(LOCALS_ADD) {
-    LOCALS_ARITH(ARITH_ADD);
-  }
-  VM_QUICK_CASE(LOCALS_SUBTRACT) {
-    LOCALS_ARITH(ARITH_SUBTRACT);
-  }
-  VM_QUICK_CASE(LOCALS_MULTIPLY) {
-    LOCALS_ARITH(ARITH_MULTIPLY);
-  }
-  VM_QUICK_CASE(LOCALS_DIVIDE) {
-    LOCALS_ARITH(ARITH_DIVIDE);
-  }
-  VM_QUICK_CASE(LOCALS_MODULO) {
-    LOCALS_ARITH(ARITH_MODULO);
-  }
-#define LOCAL_LOCAL_CONST_CASE(ctx, op2, op1)                                                      \
-  VM_QUICK_CASE(LOCAL_##op2##_LOCAL_CONST_##op1) {                                                 \
-    LOCAL_LOCAL_CONST(ARITH_##op2, ARITH_##op1);                                                   \
-  }
-  VM_LOCAL_LOCAL_CONST_FORMS(LOCAL_LOCAL_CONST_CASE, _)
-#undef LOCAL_LOCAL_CONST_CASE
-#define LOOP_HEAD_CASE(ctx, head)                                                                  \
-  VM_QUICK_CASE(LOOP_##head) {                                                                     \
-    LOOP_BACK();                                                                                   \
-    ip++;                                                                                          \
-    goto Q_##head;                                                                                 \
-  }
-  VM_LOOP_HEADS(LOOP_HEAD_CASE, _)
-#undef LOOP_HEAD_CASE
-  VM_QUICK_CASE(LOOP_ITER_NEXT) {
-    LOOP_BACK();
-    ip++;
-    goto L_ITER_NEXT;
-  }
-
-  /* ---- N_ forms (NUMBER_RESULT): the number `num` is the left operand, or
-   * a binary op's right one, instead of a value on the stack; ip is past the
-   * opcode byte ---- */
-N_CONST_ADD:
-  NUM_CONST_BINARY(+, NUMBER_RESULT);
-N_CONST_SUBTRACT:
-  NUM_CONST_BINARY(-, NUMBER_RESULT);
-N_CONST_MULTIPLY:
-  NUM_CONST_BINARY(*, NUMBER_RESULT);
-N_CONST_DIVIDE:
-  NUM_CONST_BINARY(/, NUMBER_RESULT);
-N_CONST_MODULO: {
-  double b = AS_NUMBER(constants[ag_read_u16(ip)]);
-  ip += 3;
-  NUMBER_RESULT(modulo_by_int(num, b));
-}
-#define NUMBER_COMPARE_FORMS(name, op)                                                             \
-  N_CONST_##name : NUM_CONST_BINARY(op, BOOL_RESULT);                                              \
-  VM_DISPATCH();                                                                                   \
-  N_##name##_JUMP : NUM_COMPARE_JUMP(op, L_##name);                                                \
-  VM_DISPATCH();                                                                                   \
-  N_CONST_##name##_JUMP : NUM_CONST_COMPARE_JUMP(op);                                              \
-  VM_DISPATCH();
-  VM_COMPARISONS(NUMBER_COMPARE_FORMS)
-#undef NUMBER_COMPARE_FORMS
+#include "vm/quick_cases.h"
 
 #ifndef VM_COMPUTED_GOTO
   default:
@@ -1463,46 +878,7 @@ exception:
   LOAD_FRAME();
   VM_DISPATCH();
 
-#undef LOAD_FRAME
-#undef SYNC
-#undef LOAD_SP
-#undef PUSH
-#undef POP
-#undef PEEK
-#undef READ_BYTE
-#undef READ_SHORT
-#undef READ_CONSTANT
-#undef READ_STRING
-#undef THROW
-#undef CHECK
-#undef AFTER_CALL
-#undef NUMBER_BINARY
-#undef SLOW_BINARY
-#undef CONST_BINARY
-#undef COMPARE_JUMP
-#undef LOCAL_CONST_BINARY
-#undef CONST_COMPARE_JUMP
-#undef LOCALS_COMPARE_JUMP
-#undef LOCAL_CONST_COMPARE_JUMP
-#undef PUSH_OR_STORE
-#undef BOOL_RESULT
-#undef ARITH_ADD
-#undef ARITH_SUBTRACT
-#undef ARITH_MULTIPLY
-#undef ARITH_DIVIDE
-#undef ARITH_MODULO
-#undef LOCALS_ARITH
-#undef LOCAL_LOCAL_CONST
-#undef LOOP_BACK
-#undef NUMBER_RESULT
-#undef NUMBER_DISPATCH
-#undef NUMBER_COMPARE_CASES
-#undef NUM_CONST_BINARY
-#undef NUM_CONST_COMPARE_JUMP
-#undef NUM_COMPARE_JUMP
-#undef VM_CASE
-#undef VM_QUICK_CASE
-#undef VM_DISPATCH
+#include "vm/dispatch_end.h"
 }
 
 /* ---- entry points ---- */

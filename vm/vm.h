@@ -131,9 +131,11 @@ struct AgVM {
   ObjString *library_files[8];
   int library_file_count;
   ObjClass *interrupted_class;
+  ObjClass *zero_division_class; /* ZeroDivisionError */
   Table list_methods, map_methods, string_methods;
   ObjInstance *stdout_obj, *stderr_obj;
   ObjDType *dtypes[DT_COUNT];
+  Value dtype_call[DT_COUNT]; /* what calling a dtype does (float(3)), or nil */
   ObjString *init_string, *call_string, *str_string, *message_string, *traceback_string;
   ObjString *enter_string, *exit_string;
 
@@ -220,17 +222,27 @@ void vm_report_exception(AgVM *vm, FILE *out, bool color);
 const char *vm_exception_message(AgVM *vm, Value exc);
 
 /* Value helpers. */
-const char *vm_type_name(Value v);     /* "number", "list", the class name ... */
-const char *vm_op_symbol(int op);
+const char *vm_type_name(Value v);     /* "int", "float", "list", the class name ... */
+const char *vm_op_symbol(int op);      /* "+" for OP_ADD ...: for error messages */
 /* Marks `file` as part of the library (see AgVM.library_files). */
-void vm_add_library_file(AgVM *vm, const char *file);      /* "+" for OP_ADD ...: for error messages */
+void vm_add_library_file(AgVM *vm, const char *file);
 int vm_truthy(AgVM *vm, Value v);      /* 0/1, or -1 after throwing */
 /* a == b as the language defines it; -1 after throwing (tensor hooks). */
 bool vm_values_equal(Value a, Value b);
 Value vm_to_str(AgVM *vm, Value v);    /* str(v): a string, or VM_EXCEPTION */
 Value vm_to_repr(AgVM *vm, Value v);   /* repr(v) */
-/* Appends Python-style repr of a number (SPEC §11) to buf; returns length. */
-int vm_format_number(double d, char *buf, size_t size);
+/* Python's repr of a number value (SPEC §11: 3, 3.0, 1e-05) into buf;
+ * returns the length. vm_format_float / vm_format_int: of a double, an int. */
+int vm_format_num(Value v, char *buf, size_t size);
+int vm_format_float(double d, char *buf, size_t size);
+int vm_format_int(int64_t i, char *buf, size_t size);
+/* Numbers (ints, floats, and bools as 1/0) compared exactly across int and
+ * float, as Python does; nan is unordered and equal to nothing. */
+bool vm_numbers_equal(Value a, Value b);
+bool vm_numbers_less(Value a, Value b);
+bool vm_number_is_nan(Value v);
+/* What a number key hashes: equal numbers (1, 1.0, true) give equal bits. */
+uint64_t vm_number_key_bits(Value v);
 /* f-string / format(): v formatted with spec (Python's mini-language subset). */
 Value vm_format_value(AgVM *vm, Value v, const char *spec);
 /* Compares for sorting: a < b; -1 after throwing. */

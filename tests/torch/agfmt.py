@@ -17,8 +17,7 @@ def fmt(v):
             return "nan"
         if math.isinf(v):
             return "inf" if v > 0 else "-inf"
-        r = repr(v)
-        return r[:-2] if r.endswith(".0") else r
+        return repr(v)  # Python's repr, as Ag prints a float: 2.0, -0.0, 1e-05
     if isinstance(v, str):
         return v
     if isinstance(v, torch.Tensor):

@@ -8,7 +8,7 @@ y.backward()
 print(f"x: {fmt(x)}")
 print(f"y = 2x + x^2: {fmt(y)}")
 print(f"dy/dx = 2 + 2x = {fmt(x.grad)}")
-for value in [-1, 0, 0.5, 3]:
+for value in [-1.0, 0.0, 0.5, 3.0]:
     xv = torch.tensor(float(value), requires_grad=True)
     yv = xv * 2 + xv ** 2
     yv.backward()

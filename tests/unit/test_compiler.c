@@ -124,7 +124,7 @@ END_TEST
 START_TEST(negative_literals_are_constants) {
   ObjFunction *fn = compile_ok("xs[-1]");
   ck_assert(!has_opcode(fn, OP_NEGATE));
-  ck_assert(fn->chunk.constants[0] == NUMBER_VAL(-1));
+  ck_assert(fn->chunk.constants[0] == SMALLINT_VAL(-1));
   ck_assert(has_opcode(compile_ok("-2 ** 2"), OP_NEGATE));
   ck_assert(has_opcode(compile_ok("-x"), OP_NEGATE));
   expect_true("let ok = -2 ** 2 == -4 and -3 - -3 == 0 and 2 ** -1 == 0.5 and [1, 2][-1] == 2");
@@ -544,7 +544,7 @@ START_TEST(fstrings_run) {
 END_TEST
 
 START_TEST(top_level_return_ends_the_script) {
-  ck_assert(run_and_get("let x = 1\nif x { return }\nx = 2", "x") == NUMBER_VAL(1));
+  ck_assert(run_and_get("let x = 1\nif x { return }\nx = 2", "x") == SMALLINT_VAL(1));
 }
 END_TEST
 

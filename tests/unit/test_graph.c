@@ -984,9 +984,9 @@ START_TEST(names_from_the_script) {
               "      └─ AccumulateGrad y     []  (see #2 above)\n");
   /* the names were only lent */
   ck_assert_ptr_null(ag_name(AS_TENSOR_OBJ(global(vm, "x"))->tensor));
-  ck_assert(!lib_graph_print(vm, capture_start(&c), NUMBER_VAL(3)));
+  ck_assert(!lib_graph_print(vm, capture_start(&c), FLOAT_VAL(3)));
   free(capture_end(&c));
-  ck_assert_str_eq(tensor_error(), "expected a tensor or a graph node, not number");
+  ck_assert_str_eq(tensor_error(), "expected a tensor or a graph node, not float");
   vm_free(vm);
 }
 END_TEST

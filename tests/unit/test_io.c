@@ -679,7 +679,7 @@ static void save_with_size_limit_in_child(bool npz) {
     setrlimit(RLIMIT_FSIZE, &lim);
     Tensor *t = tensor_zeros(DT_FLOAT64, 1, (int64_t[]){10000});
     const char *name = "w";
-    bool ok = npz ? tensor_save_npz(path_in_dir("keep.npz"), &name, &t, 1)
+    bool ok = npz ? tensor_save_npz(path_in_dir("keep.npz"), &name, &t, 1, false)
                   : tensor_save_npy(t, path_in_dir("keep.npy"));
     bool clear = strstr(tensor_error(), "cannot write") && strstr(tensor_error(), "too large");
     _exit(!ok && clear ? 0 : 1);
@@ -738,27 +738,51 @@ START_TEST(npz_reads_numpy_savez) {
 }
 END_TEST
 
+/* stored (numpy.savez) and deflated (numpy.savez_compressed) alike */
 START_TEST(npz_round_trip) {
-  Tensor *ts_in[4] = {ramp(DT_FLOAT32, 2, (int64_t[]){3, 4}), ramp(DT_INT64, 0, NULL),
-                      ramp(DT_BOOL, 1, (int64_t[]){7}), ramp(DT_FLOAT64, 2, (int64_t[]){0, 2})};
-  const char *names_in[4] = {"fc1.weight", "step", "mask", "empty"};
-  const char *path = path_in_dir("m.npz");
-  ck_assert_msg(tensor_save_npz(path, names_in, ts_in, 4), "%s", tensor_error());
+  for (int compressed = 0; compressed < 2; compressed++) {
+    Tensor *ts_in[4] = {ramp(DT_FLOAT32, 2, (int64_t[]){3, 4}), ramp(DT_INT64, 0, NULL),
+                        ramp(DT_BOOL, 1, (int64_t[]){7}), ramp(DT_FLOAT64, 2, (int64_t[]){0, 2})};
+    const char *names_in[4] = {"fc1.weight", "step", "mask", "empty"};
+    const char *path = path_in_dir("m.npz");
+    ck_assert_msg(tensor_save_npz(path, names_in, ts_in, 4, compressed), "%s", tensor_error());
+    char **names;
+    Tensor **ts;
+    int n = tensor_load_npz(path, &names, &ts);
+    ck_assert_msg(n == 4, "%s", tensor_error());
+    for (int i = 0; i < 4; i++) {
+      ck_assert_str_eq(names[i], names_in[i]);
+      assert_same(ts_in[i], find_member(names, ts, n, names_in[i]));
+      tensor_release(ts_in[i]);
+    }
+    free_members(names, ts, n);
+    /* an empty archive */
+    ck_assert(tensor_save_npz(path, NULL, NULL, 0, compressed));
+    n = tensor_load_npz(path, &names, &ts);
+    ck_assert_int_eq(n, 0);
+    free_members(names, ts, n);
+  }
+}
+END_TEST
+
+/* compressed members are deflated (method 8), and a zero tensor of 400 KB
+ * shrinks to a few hundred bytes */
+START_TEST(npz_compressed_members_are_deflated) {
+  Tensor *t = tensor_zeros(DT_FLOAT32, 1, (int64_t[]){100000});
+  const char *name = "z";
+  const char *path = path_in_dir("z.npz");
+  ck_assert(tensor_save_npz(path, &name, &t, 1, true));
+  size_t len;
+  unsigned char *bytes = read_bytes(path, &len);
+  ck_assert_int_eq(bytes[8] | bytes[9] << 8, 8);
+  ck_assert_uint_lt(len, 2000);
+  free(bytes);
   char **names;
   Tensor **ts;
-  int n = tensor_load_npz(path, &names, &ts);
-  ck_assert_msg(n == 4, "%s", tensor_error());
-  for (int i = 0; i < 4; i++) {
-    ck_assert_str_eq(names[i], names_in[i]);
-    assert_same(ts_in[i], find_member(names, ts, n, names_in[i]));
-    tensor_release(ts_in[i]);
-  }
-  free_members(names, ts, n);
-  /* an empty archive */
-  ck_assert(tensor_save_npz(path, NULL, NULL, 0));
-  n = tensor_load_npz(path, &names, &ts);
-  ck_assert_int_eq(n, 0);
-  free_members(names, ts, n);
+  ck_assert_int_eq(tensor_load_npz(path, &names, &ts), 1);
+  assert_same(t, ts[0]);
+  free_members(names, ts, 1);
+  tensor_release(t);
 }
 END_TEST
 
@@ -767,7 +791,7 @@ START_TEST(npz_member_layout_is_numpy_readable) {
    * central headers: check the first local header field by field */
   Tensor *t = tensor_scalar(DT_FLOAT32, 1);
   const char *name = "w";
-  ck_assert(tensor_save_npz(path_in_dir("one.npz"), &name, &t, 1));
+  ck_assert(tensor_save_npz(path_in_dir("one.npz"), &name, &t, 1, false));
   size_t n;
   unsigned char *b = read_bytes(path_in_dir("one.npz"), &n);
   ck_assert_int_eq(memcmp(b, "PK\x03\x04", 4), 0);
@@ -799,7 +823,7 @@ START_TEST(npz_errors) {
   Tensor *t = tensor_scalar(DT_FLOAT32, 1);
   Tensor *two[2] = {t, t};
   const char *dup[2] = {"x", "x"};
-  ck_assert(!tensor_save_npz(path_in_dir("dup.npz"), dup, two, 2));
+  ck_assert(!tensor_save_npz(path_in_dir("dup.npz"), dup, two, 2, false));
   expect_load_error("appears twice");
   tensor_release(t);
 }
@@ -833,7 +857,7 @@ START_TEST(file_kind_sniffs_magic_bytes) {
   ck_assert_int_eq(tensor_file_kind(path), TENSOR_FILE_NPY);
   write_bytes(path, NPZ_NUMPY, sizeof NPZ_NUMPY);
   ck_assert_int_eq(tensor_file_kind(path), TENSOR_FILE_NPZ);
-  ck_assert(tensor_save_npz(path, NULL, NULL, 0));
+  ck_assert(tensor_save_npz(path, NULL, NULL, 0, false));
   ck_assert_int_eq(tensor_file_kind(path), TENSOR_FILE_NPZ);
   write_text(path, "1,2\n");
   ck_assert_int_eq(tensor_file_kind(path), TENSOR_FILE_OTHER);
@@ -986,6 +1010,7 @@ int main(void) {
   tcase_add_test(tc, npz_reads_numpy_savez);
   tcase_add_test(tc, npz_round_trip);
   tcase_add_test(tc, npz_member_layout_is_numpy_readable);
+  tcase_add_test(tc, npz_compressed_members_are_deflated);
   tcase_add_test(tc, npz_errors);
   tcase_add_test(tc, npz_survives_every_truncation_and_corruption);
   tcase_add_test(tc, npz_reads_savez_compressed);

@@ -65,12 +65,20 @@ END_TEST
 START_TEST(number_forms) {
   static const char *srcs[] = {"12", "2.5", ".5", "1e-3", "0x1F", "1_000_000", "3.0", "1E+2", "0xff_ff"};
   static const double values[] = {12, 2.5, .5, 1e-3, 31, 1000000, 3, 100, 65535};
+  static const bool ints[] = {true, false, false, false, true, true, false, false, true};
   for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
     Token t = first_token(srcs[i]);
     ck_assert_msg(t.type == TOK_NUMBER, "%s is not a number", srcs[i]);
     ck_assert_int_eq(t.length, (int)strlen(srcs[i]));
-    ck_assert_double_eq(lex_number_value(&t), values[i]);
+    LexNumber n = lex_number_value(&t);
+    ck_assert_msg(n.is_int == ints[i], "%s: int or float", srcs[i]);
+    ck_assert_double_eq(n.is_int ? (double)n.i : n.d, values[i]);
+    ck_assert(!n.too_large);
   }
+  Token big = first_token("9223372036854775808");
+  ck_assert(lex_number_value(&big).too_large);
+  Token max = first_token("0x7fffffffffffffff");
+  ck_assert(!lex_number_value(&max).too_large && lex_number_value(&max).i == INT64_MAX);
 }
 END_TEST
 

@@ -70,20 +70,26 @@ static const char *str_of(AgVM *vm, Value v) {
 
 /* ---- values ---- */
 
+static const char *type_name_of(Value v) { return vm_type_name(v); }
+
 static const char *fmt(double d) {
   static char buf[64];
-  vm_format_number(d, buf, sizeof buf);
+  vm_format_float(d, buf, sizeof buf);
   return buf;
 }
 
 START_TEST(numbers_print_shortest) {
-  ck_assert_str_eq(fmt(3), "3");
-  ck_assert_str_eq(fmt(-0.0), "-0");
+  ck_assert_str_eq(fmt(3), "3.0");
+  ck_assert_str_eq(fmt(-0.0), "-0.0");
+  ck_assert_str_eq(fmt(0.0), "0.0");
+  ck_assert_str_eq(fmt(1e15), "1000000000000000.0");
+  ck_assert_str_eq(fmt(0.00012), "0.00012");
+  ck_assert_str_eq(fmt(-2.5e-300), "-2.5e-300");
   ck_assert_str_eq(fmt(0.1), "0.1");
   ck_assert_str_eq(fmt(1e-5), "1e-05");
   ck_assert_str_eq(fmt(0.0001), "0.0001");
   ck_assert_str_eq(fmt(1e16), "1e+16");
-  ck_assert_str_eq(fmt(9007199254740992.0), "9007199254740992");
+  ck_assert_str_eq(fmt(9007199254740992.0), "9007199254740992.0");
   ck_assert_str_eq(fmt(0.1 + 0.2), "0.30000000000000004");
   ck_assert_str_eq(fmt(1.5e-7), "1.5e-07");
   ck_assert_str_eq(fmt(123.456), "123.456");
@@ -97,27 +103,68 @@ START_TEST(numbers_print_shortest) {
 END_TEST
 
 START_TEST(nan_boxing_round_trips) {
-  ck_assert(IS_NUMBER(NUMBER_VAL(1.5)));
-  ck_assert(IS_NUMBER(NUMBER_VAL(NAN)));
-  ck_assert(!IS_NIL(NUMBER_VAL(NAN)));
+  ck_assert(IS_NUMBER(FLOAT_VAL(1.5)));
+  ck_assert(IS_NUMBER(FLOAT_VAL(NAN)));
+  ck_assert(!IS_NIL(FLOAT_VAL(NAN)));
   ck_assert(IS_BOOL(TRUE_VAL) && IS_BOOL(FALSE_VAL) && !IS_BOOL(NIL_VAL));
-  ck_assert(!IS_OBJ(NUMBER_VAL(-1.0)));
-  ck_assert(AS_NUMBER(NUMBER_VAL(-2.25)) == -2.25);
+  ck_assert(!IS_OBJ(FLOAT_VAL(-1.0)));
+  ck_assert(AS_NUMBER(FLOAT_VAL(-2.25)) == -2.25);
+}
+END_TEST
+
+START_TEST(ints_are_their_own_subtype) {
+  AgVM *vm = new_vm();
+  int64_t samples[] = {0, 1, -1, 42, AG_SMALLINT_MAX, AG_SMALLINT_MIN, AG_SMALLINT_MAX + 1,
+                       AG_SMALLINT_MIN - 1, INT64_MAX, INT64_MIN};
+  for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
+    Value v = INT_VAL(vm, samples[i]);
+    ck_assert(IS_INT(v) && IS_NUMBER(v) && !IS_FLOAT(v) && !IS_BOOL(v) && !IS_NIL(v));
+    ck_assert(AS_INT(v) == samples[i]);
+    ck_assert(IS_SMALLINT(v) == smallint_fits(samples[i])); /* boxed only outside the small range */
+    ck_assert(vm_values_equal(v, INT_VAL(vm, samples[i])));
+  }
+  ck_assert(!IS_INT(FLOAT_VAL(1.0)) && !IS_INT(TRUE_VAL) && !IS_INT(VM_EXCEPTION));
+  ck_assert(vm_values_equal(SMALLINT_VAL(3), FLOAT_VAL(3.0)));
+  ck_assert(!vm_values_equal(INT_VAL(vm, INT64_MAX), FLOAT_VAL(9223372036854775808.0)));
+  ck_assert(vm_numbers_less(INT_VAL(vm, INT64_MAX), FLOAT_VAL(9223372036854775808.0)));
+  ck_assert(vm_number_key_bits(SMALLINT_VAL(7)) == vm_number_key_bits(FLOAT_VAL(7.0)));
+  ck_assert_str_eq(type_name_of(SMALLINT_VAL(1)), "int");
+  ck_assert_str_eq(type_name_of(INT_VAL(vm, INT64_MIN)), "int");
+  ck_assert_str_eq(type_name_of(FLOAT_VAL(1)), "float");
+  vm_free(vm);
+}
+END_TEST
+
+START_TEST(python_arithmetic) {
+  AgVM *vm = new_vm();
+  ck_assert_int_eq(run_source(vm, "let a = [7 // 2, -7 // 2, 7 % -3, -7 % 3, 2 ** 10, true + 1]\n"
+                                  "let b = [7 / 2, 6 / 3, 2 ** -1, -7.5 // 2, 7.5 % -2]\n"
+                                  "let c = 9223372036854775807\n"
+                                  "let big = 2 ** 62 - 1 + 2 ** 62\n"),
+                   VM_OK);
+  ck_assert_str_eq(str_of(vm, global(vm, "a")), "[3, -4, -2, 2, 1024, 2]");
+  ck_assert_str_eq(str_of(vm, global(vm, "b")), "[3.5, 2.0, 0.5, -4.0, -0.5]");
+  ck_assert(AS_INT(global(vm, "c")) == INT64_MAX);
+  ck_assert(AS_INT(global(vm, "big")) == INT64_MAX);
+  ck_assert_int_eq(run_source(vm, "let o = 9223372036854775807 + 1\n"), VM_RUNTIME_ERROR);
+  ck_assert_int_eq(run_source(vm, "let z = 1 // 0\n"), VM_RUNTIME_ERROR);
+  ck_assert_int_eq(run_source(vm, "let i = [1, 2][1.0]\n"), VM_RUNTIME_ERROR);
+  vm_free(vm);
 }
 END_TEST
 
 START_TEST(truthiness_and_equality) {
   AgVM *vm = new_vm();
   ck_assert_int_eq(vm_truthy(vm, NIL_VAL), 0);
-  ck_assert_int_eq(vm_truthy(vm, NUMBER_VAL(0)), 0);
-  ck_assert_int_eq(vm_truthy(vm, NUMBER_VAL(2)), 1);
+  ck_assert_int_eq(vm_truthy(vm, FLOAT_VAL(0)), 0);
+  ck_assert_int_eq(vm_truthy(vm, FLOAT_VAL(2)), 1);
   ck_assert_int_eq(vm_truthy(vm, OBJ_VAL(obj_string(vm, ""))), 0);
   ck_assert_int_eq(vm_truthy(vm, OBJ_VAL(obj_new_list(vm))), 0);
   ck_assert_int_eq(vm_truthy(vm, OBJ_VAL(obj_new_map(vm))), 0);
-  ck_assert(vm_values_equal(NUMBER_VAL(1), NUMBER_VAL(1.0)));
-  ck_assert(!vm_values_equal(NUMBER_VAL(NAN), NUMBER_VAL(NAN)));
+  ck_assert(vm_values_equal(FLOAT_VAL(1), FLOAT_VAL(1.0)));
+  ck_assert(!vm_values_equal(FLOAT_VAL(NAN), FLOAT_VAL(NAN)));
   ck_assert(vm_values_equal(OBJ_VAL(obj_string(vm, "ab")), OBJ_VAL(obj_string(vm, "ab"))));
-  ck_assert(!vm_values_equal(NUMBER_VAL(1), TRUE_VAL));
+  ck_assert(!vm_values_equal(FLOAT_VAL(1), TRUE_VAL));
   ck_assert_int_eq(run_source(vm, "let a = {\"x\": [1, 2], \"y\": 3}\n"
                                   "let b = {\"y\": 3, \"x\": [1, 2]}\n"
                                   "let same = a == b and [1, [2]] == [1, [2]] and not ([1] == [2])\n"),
@@ -144,20 +191,24 @@ END_TEST
 START_TEST(format_specs) {
   AgVM *vm = new_vm();
   struct {
+    bool is_int;
     double v;
     const char *spec, *want;
-  } cases[] = {{0.123456, ".4f", "0.1235"}, {7, "5d", "    7"},     {0.123456, ".3e", "1.235e-01"},
-               {-0.5, ".3e", "-5.000e-01"}, {1234567, ",", "1,234,567"}, {0.25, ".1%", "25.0%"},
-               {3, "<4", "3   "},           {3, "^5", "  3  "},        {3, "*>4", "***3"},
-               {-3, "05", "-0003"},         {3, "+", "+3"},            {1e-5, "g", "1e-05"}};
+  } cases[] = {{false, 0.123456, ".4f", "0.1235"}, {true, 7, "5d", "    7"},
+               {false, 0.123456, ".3e", "1.235e-01"}, {false, -0.5, ".3e", "-5.000e-01"},
+               {true, 1234567, ",", "1,234,567"}, {false, 0.25, ".1%", "25.0%"},
+               {true, 3, "<4", "3   "}, {true, 3, "^5", "  3  "}, {true, 3, "*>4", "***3"},
+               {true, -3, "05", "-0003"}, {true, 3, "+", "+3"}, {false, 1e-5, "g", "1e-05"},
+               {false, 2, "5", "  2.0"}, {true, 2, ".2f", "2.00"}, {false, -0.0, "", "-0.0"}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    Value s = vm_format_value(vm, NUMBER_VAL(cases[i].v), cases[i].spec);
+    Value v = cases[i].is_int ? SMALLINT_VAL((int64_t)cases[i].v) : FLOAT_VAL(cases[i].v);
+    Value s = vm_format_value(vm, v, cases[i].spec);
     ck_assert(!IS_EXCEPTION(s));
     ck_assert_str_eq(AS_CSTRING(s), cases[i].want);
   }
   Value s = vm_format_value(vm, OBJ_VAL(obj_string(vm, "ab")), ">4");
   ck_assert_str_eq(AS_CSTRING(s), "  ab");
-  ck_assert(IS_EXCEPTION(vm_format_value(vm, NUMBER_VAL(2.5), "d")));
+  ck_assert(IS_EXCEPTION(vm_format_value(vm, FLOAT_VAL(2.5), "d")));
   vm_take_exception(vm);
   ck_assert(IS_EXCEPTION(vm_format_value(vm, OBJ_VAL(obj_string(vm, "x")), ".2f")));
   vm_take_exception(vm);
@@ -183,13 +234,13 @@ START_TEST(table_keeps_insertion_order) {
   AgVM *vm = new_vm();
   ObjMap *m = obj_new_map(vm);
   vm_push_root(vm, OBJ_VAL(m));
-  for (int i = 0; i < 100; i++) table_set(vm, &m->table, NUMBER_VAL(99 - i), NUMBER_VAL(i));
+  for (int i = 0; i < 100; i++) table_set(vm, &m->table, FLOAT_VAL(99 - i), FLOAT_VAL(i));
   ck_assert_int_eq(m->table.count, 100);
-  for (int i = 0; i < 100; i += 2) ck_assert(table_remove(&m->table, NUMBER_VAL(i)));
+  for (int i = 0; i < 100; i += 2) ck_assert(table_remove(&m->table, FLOAT_VAL(i)));
   ck_assert_int_eq(m->table.count, 50);
-  table_set(vm, &m->table, NUMBER_VAL(-0.0), TRUE_VAL); /* -0 and 0 are one key */
+  table_set(vm, &m->table, FLOAT_VAL(-0.0), TRUE_VAL); /* -0 and 0 are one key */
   Value v;
-  ck_assert(table_get(&m->table, NUMBER_VAL(0), &v) && v == TRUE_VAL);
+  ck_assert(table_get(&m->table, FLOAT_VAL(0), &v) && v == TRUE_VAL);
   int seen = 0;
   double last = 1000;
   for (int i = 0; i < m->table.used; i++) {
@@ -200,8 +251,8 @@ START_TEST(table_keeps_insertion_order) {
     seen++;
   }
   ck_assert_int_eq(seen, 50);
-  ck_assert(!table_get(&m->table, NUMBER_VAL(98), &v));
-  ck_assert(table_get(&m->table, NUMBER_VAL(97), &v) && AS_NUMBER(v) == 2);
+  ck_assert(!table_get(&m->table, FLOAT_VAL(98), &v));
+  ck_assert(table_get(&m->table, FLOAT_VAL(97), &v) && AS_NUMBER(v) == 2);
   vm_pop_root(vm);
   vm_free(vm);
 }
@@ -237,7 +288,7 @@ START_TEST(gc_pins_survive) {
   ck_assert_str_eq(AS_CSTRING(vm_pinned(vm, h)), "pinned value");
   ck_assert(IS_LIST(vm_pinned(vm, h2)));
   vm_unpin(vm, h);
-  uint32_t h3 = vm_pin(vm, NUMBER_VAL(1)); /* reuses the freed handle */
+  uint32_t h3 = vm_pin(vm, FLOAT_VAL(1)); /* reuses the freed handle */
   ck_assert_uint_eq(h3, h);
   vm_unpin(vm, h2);
   vm_unpin(vm, h3);
@@ -298,7 +349,7 @@ START_TEST(call_hand_built_function) {
   vm_push_root(vm, OBJ_VAL(f));
   ObjClosure *c = obj_new_closure(vm, f);
   vm_push_root(vm, OBJ_VAL(c));
-  Value args[3] = {NUMBER_VAL(2), NUMBER_VAL(40), NUMBER_VAL(1)};
+  Value args[3] = {FLOAT_VAL(2), FLOAT_VAL(40), FLOAT_VAL(1)};
   Value r = vm_call(vm, OBJ_VAL(c), 2, args);
   ck_assert(IS_NUMBER(r) && AS_NUMBER(r) == 42);
   /* keyword binding by parameter name */
@@ -330,7 +381,7 @@ START_TEST(defaults_from_prologue) {
   static const char *const params[] = {"a", "b"};
   ObjFunction *f = new_function(vm, "g", 2, params);
   vm_push_root(vm, OBJ_VAL(f));
-  int five = chunk_add_constant(vm, &f->chunk, NUMBER_VAL(5));
+  int five = chunk_add_constant(vm, &f->chunk, FLOAT_VAL(5));
   emit(vm, f, OP_DEFAULT);
   emit(vm, f, 2);
   emit_u16(vm, f, 6);
@@ -347,7 +398,7 @@ START_TEST(defaults_from_prologue) {
   emit(vm, f, OP_RETURN);
   ObjClosure *c = obj_new_closure(vm, f);
   vm_push_root(vm, OBJ_VAL(c));
-  Value args[2] = {NUMBER_VAL(1), NUMBER_VAL(2)};
+  Value args[2] = {FLOAT_VAL(1), FLOAT_VAL(2)};
   ck_assert(AS_NUMBER(vm_call(vm, OBJ_VAL(c), 1, args)) == 6);
   ck_assert(AS_NUMBER(vm_call(vm, OBJ_VAL(c), 2, args)) == 3);
   ObjString *names[1] = {obj_string(vm, "a")};
@@ -384,7 +435,7 @@ static Value native_sum_kw(AgVM *vm, Value self, int argc, const Value *args, co
   Value opt[1];
   if (!vm_parse_kwargs(vm, "sum_kw", kw, names, opt)) return VM_EXCEPTION;
   if (!IS_UNDEF(opt[0])) total *= AS_NUMBER(opt[0]);
-  return NUMBER_VAL(total);
+  return FLOAT_VAL(total);
 }
 
 START_TEST(natives_take_keywords) {
@@ -416,7 +467,7 @@ START_TEST(classes_methods_and_closures) {
 END_TEST
 
 static Value native_calls_back(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
-  Value arg = NUMBER_VAL(20);
+  Value arg = FLOAT_VAL(20);
   return vm_call(vm, args[0], 1, &arg);
 }
 
@@ -444,7 +495,7 @@ START_TEST(superinstructions_keep_semantics) {
                                   "let e = nil\ntry { f(nil) } catch err { e = err.message }\n"),
                    VM_OK);
   ck_assert_str_eq(str_of(vm, global(vm, "r")), "[\"three\", 6, 1.5, [4, 3, true]]");
-  ck_assert_str_eq(AS_CSTRING(global(vm, "e")), "unsupported operand types for +: 'nil' and 'number'");
+  ck_assert_str_eq(AS_CSTRING(global(vm, "e")), "unsupported operand types for +: 'nil' and 'int'");
   ObjFunction *f = AS_CLOSURE(global(vm, "f"))->function;
   bool fused = false;
   for (int i = 0; i < f->chunk.count; i++) fused |= f->chunk.code[i] >= OP_COUNT;
@@ -470,10 +521,10 @@ START_TEST(runtime_errors_are_catchable) {
   ObjList *msgs = AS_LIST(global(vm, "msgs"));
   ck_assert_int_eq(msgs->count, 7);
   ck_assert_str_eq(AS_CSTRING(msgs->items[0]), "undefined variable 'undefined_name'");
-  ck_assert_str_eq(AS_CSTRING(msgs->items[1]), "unsupported operand types for +: 'number' and 'string'");
+  ck_assert_str_eq(AS_CSTRING(msgs->items[1]), "unsupported operand types for +: 'int' and 'string'");
   ck_assert_str_eq(AS_CSTRING(msgs->items[2]), "list index 5 out of range for length 2");
   ck_assert_str_eq(AS_CSTRING(msgs->items[3]), "key \"x\" not found in map");
-  ck_assert_str_eq(AS_CSTRING(msgs->items[4]), "cannot call number");
+  ck_assert_str_eq(AS_CSTRING(msgs->items[4]), "cannot call int");
   ck_assert_str_eq(AS_CSTRING(msgs->items[5]), "stack overflow");
   ck_assert(AS_NUMBER(msgs->items[6]) == 42);
   ck_assert_int_eq(vm->handler_count, 0);
@@ -527,6 +578,8 @@ static Suite *vm_suite(void) {
   TCase *values = tcase_create("values");
   tcase_add_test(values, numbers_print_shortest);
   tcase_add_test(values, nan_boxing_round_trips);
+  tcase_add_test(values, ints_are_their_own_subtype);
+  tcase_add_test(values, python_arithmetic);
   tcase_add_test(values, truthiness_and_equality);
   tcase_add_test(values, str_and_repr);
   tcase_add_test(values, format_specs);

@@ -1,0 +1,358 @@
+/* lib_random.c — generators and the random functions that are not creation
+ * functions: Generator(), manual_seed, seed, initial_seed, get_rng_state,
+ * set_rng_state, and the tensor functions bernoulli, bernoulli_, multinomial,
+ * exponential_ (rand, randn, randint, randperm live with the other creation
+ * functions in lib_create.c; normal_ and uniform_ with the in-place methods).
+ *
+ * A Generator is an instance of a native class whose one field holds a
+ * tensor whose storage is the TensorRng (tensor/random.h): the collector
+ * frees the state with the object, and the state never moves. The default
+ * generator is one such instance, kept in the library state.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "stdlib/lib_internal.h"
+
+#define NATIVE_ARGS AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw
+
+/* ---- the Generator object ---- */
+
+static bool is_generator(AgVM *vm, Value v) {
+  return IS_INSTANCE(v) && AS_INSTANCE(v)->klass == lib_state(vm)->generator_class;
+}
+
+#define STATE_WORDS ((int64_t)((sizeof(TensorRng) + 7) / 8))
+
+/* The TensorRng held by generator g; NULL after throwing when a script has
+ * replaced the field that holds it (it is an ordinary field). */
+static TensorRng *generator_rng(AgVM *vm, Value g) {
+  Value t;
+  if (!IS_INSTANCE(g) || !table_get(&AS_INSTANCE(g)->fields, OBJ_VAL(lib_state(vm)->s_state), &t) || !IS_TENSOR(t) ||
+      lib_t(t)->dtype != DT_INT64 || lib_t(t)->numel != STATE_WORDS || lib_t(t)->offset != 0 ||
+      lib_t(t)->storage->nbytes < (size_t)STATE_WORDS * 8 ||
+      !rng_is_valid((const TensorRng *)tensor_data(lib_t(t)))) {
+    vm_throw_error(vm, "this Generator's state (its _state field) was replaced or overwritten");
+    return NULL;
+  }
+  return (TensorRng *)tensor_data(lib_t(t));
+}
+
+/* Gives inst a fresh state seeded with `seed`; false after throwing. */
+static bool attach_state(AgVM *vm, ObjInstance *inst, uint64_t seed) {
+  int64_t words = STATE_WORDS;
+  Tensor *t = tensor_zeros(DT_INT64, 1, &words);
+  if (t == NULL) {
+    lib_throw_tensor_error(vm);
+    return false;
+  }
+  rng_seed((TensorRng *)tensor_data(t), seed);
+  vm_push_root(vm, OBJ_VAL(inst));
+  Value tv = OBJ_VAL(obj_new_tensor(vm, t));
+  vm_push_root(vm, tv);
+  table_set(vm, &inst->fields, OBJ_VAL(lib_state(vm)->s_state), tv);
+  vm_pop_roots(vm, 2);
+  return true;
+}
+
+TensorRng *lib_rng(AgVM *vm, Value generator, const char *fname) {
+  LibState *st = lib_state(vm);
+  if (IS_UNDEF(generator) || IS_NIL(generator)) return generator_rng(vm, OBJ_VAL(st->default_generator));
+  if (!is_generator(vm, generator)) {
+    vm_throw_error(vm, "%s(): argument 'generator' must be Generator, not %s", fname,
+                   vm_type_name(generator));
+    return NULL;
+  }
+  return generator_rng(vm, generator);
+}
+
+/* A seed as PyTorch reads one: an integer in [-2^63, 2^64), a negative one
+ * taken as its 64-bit two's complement. `truncate` is torch.manual_seed's
+ * int(seed) (3.7 -> 3); Generator.manual_seed takes ints (and bools) only. */
+static bool seed_value(AgVM *vm, Value v, bool truncate, uint64_t *out) {
+  if (IS_BOOL(v) || IS_INT(v)) {
+    *out = IS_BOOL(v) ? (uint64_t)AS_BOOL(v) : (uint64_t)AS_INT(v);
+    return true;
+  }
+  if (!IS_NUMBER(v) || !truncate) {
+    vm_throw_error(vm, "manual_seed expected a long, but got %s", IS_NUMBER(v) ? "float" : vm_type_name(v));
+    return false;
+  }
+  double d = trunc(AS_NUMBER(v));
+  if (isnan(d)) return vm_throw_error(vm, "cannot convert float NaN to integer"), false;
+  if (d < -0x1.0p63 || d >= 0x1.0p64) {
+    vm_throw_error(vm, "Overflow when unpacking long");
+    return false;
+  }
+  *out = d < 0 ? (uint64_t)(int64_t)d : (uint64_t)d;
+  return true;
+}
+
+/* A seed as a number: an int, or a float above Ag's largest int (2^63 - 1),
+ * where PyTorch's Python int has no Ag equivalent. */
+static Value seed_number(AgVM *vm, uint64_t seed) {
+  return seed <= (uint64_t)INT64_MAX ? INT_VAL(vm, (int64_t)seed) : FLOAT_VAL((double)seed);
+}
+
+/* A fresh seed from the system (PyTorch reads /dev/urandom), cut to 53 bits
+ * so that it stays exact wherever a script turns it into a float. */
+static uint64_t nondeterministic_seed(void) {
+  uint64_t s = 0;
+  FILE *f = fopen("/dev/urandom", "rb");
+  if (f != NULL) {
+    if (fread(&s, sizeof s, 1, f) != 1) s = 0;
+    fclose(f);
+  }
+  if (s == 0) s = (uint64_t)time(NULL) * 2654435761ULL ^ (uint64_t)clock();
+  return s & ((UINT64_C(1) << 53) - 1);
+}
+
+static Value state_tensor(AgVM *vm, const TensorRng *rng) {
+  int64_t n = TENSOR_RNG_STATE_BYTES;
+  Tensor *t = tensor_empty(DT_INT64, 1, &n);
+  if (t == NULL) return lib_throw_tensor_error(vm);
+  uint8_t bytes[TENSOR_RNG_STATE_BYTES];
+  rng_get_state(rng, bytes);
+  int64_t *p = tensor_data(t);
+  for (int64_t i = 0; i < n; i++) p[i] = bytes[i];
+  return lib_wrap(vm, t);
+}
+
+/* set_state(t): the bytes of get_state(), as an integer tensor (Ag has no
+ * uint8 dtype: get_state gives int64 values 0..255). */
+static Value set_state(AgVM *vm, TensorRng *rng, Value v) {
+  if (!IS_TENSOR(v)) return vm_throw_error(vm, "expected a torch.ByteTensor, but got %s", vm_type_name(v));
+  Tensor *t = lib_t(v);
+  if (t->dtype != DT_INT64 && t->dtype != DT_BOOL)
+    return vm_throw_error(vm, "RNG state must be a torch.ByteTensor");
+  int64_t n = t->numel;
+  uint8_t *bytes = malloc((size_t)(n > 0 ? n : 1));
+  if (bytes == NULL) return vm_throw_error(vm, "out of memory");
+  for (int64_t i = 0; i < n; i++) {
+    double b = tensor_get_flat(t, i);
+    if (b < 0 || b > 255) {
+      free(bytes);
+      return vm_throw_error(vm, "RNG state must be a torch.ByteTensor (values 0..255), got %g at %lld",
+                            b, (long long)i);
+    }
+    bytes[i] = (uint8_t)b;
+  }
+  bool ok = rng_set_state(rng, bytes, n);
+  free(bytes);
+  return ok ? NIL_VAL : lib_throw_tensor_error(vm);
+}
+
+static Value native_generator_init(NATIVE_ARGS) {
+  static const char *const names[] = {"device"};
+  Value v[1];
+  if (!lib_bind(vm, "Generator", argc, args, kw, names, 1, v)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v[0]) && !(IS_STRING(v[0]) && strcmp(AS_CSTRING(v[0]), "cpu") == 0))
+    return vm_throw_error(vm, "Generator(): Ag's generators are on the cpu device only");
+  return attach_state(vm, AS_INSTANCE(self), TENSOR_RNG_DEFAULT_SEED) ? NIL_VAL : VM_EXCEPTION;
+}
+
+static Value native_generator_manual_seed(NATIVE_ARGS) {
+  uint64_t seed;
+  TensorRng *rng = generator_rng(vm, self);
+  if (rng == NULL || !seed_value(vm, args[0], false, &seed)) return VM_EXCEPTION;
+  rng_seed(rng, seed);
+  return self;
+}
+
+static Value native_generator_seed(NATIVE_ARGS) {
+  TensorRng *rng = generator_rng(vm, self);
+  if (rng == NULL) return VM_EXCEPTION;
+  uint64_t seed = nondeterministic_seed();
+  rng_seed(rng, seed);
+  return seed_number(vm, seed);
+}
+
+static Value native_generator_initial_seed(NATIVE_ARGS) {
+  TensorRng *rng = generator_rng(vm, self);
+  return rng == NULL ? VM_EXCEPTION : seed_number(vm, rng->seed);
+}
+
+static Value native_generator_get_state(NATIVE_ARGS) {
+  TensorRng *rng = generator_rng(vm, self);
+  return rng == NULL ? VM_EXCEPTION : state_tensor(vm, rng);
+}
+
+static Value native_generator_set_state(NATIVE_ARGS) {
+  TensorRng *rng = generator_rng(vm, self);
+  if (rng == NULL) return VM_EXCEPTION;
+  Value r = set_state(vm, rng, args[0]);
+  return IS_EXCEPTION(r) ? r : self;
+}
+
+static Value native_generator_str(NATIVE_ARGS) { return OBJ_VAL(obj_string(vm, "<Generator object>")); }
+
+/* ---- the globals on the default generator ---- */
+
+static Value default_generator(AgVM *vm) { return OBJ_VAL(lib_state(vm)->default_generator); }
+
+static Value native_manual_seed(NATIVE_ARGS) {
+  uint64_t seed;
+  TensorRng *rng = generator_rng(vm, default_generator(vm));
+  if (rng == NULL || !seed_value(vm, args[0], true, &seed)) return VM_EXCEPTION;
+  rng_seed(rng, seed);
+  return default_generator(vm);
+}
+
+static Value native_seed(NATIVE_ARGS) { return native_generator_seed(vm, default_generator(vm), argc, args, kw); }
+
+static Value native_initial_seed(NATIVE_ARGS) {
+  return native_generator_initial_seed(vm, default_generator(vm), argc, args, kw);
+}
+
+static Value native_get_rng_state(NATIVE_ARGS) {
+  return native_generator_get_state(vm, default_generator(vm), argc, args, kw);
+}
+
+static Value native_set_rng_state(NATIVE_ARGS) {
+  Value r = native_generator_set_state(vm, default_generator(vm), argc, args, kw);
+  return IS_EXCEPTION(r) ? r : NIL_VAL;
+}
+
+/* ---- tensor functions ---- */
+
+/* Binds (names..., generator) and returns the generator's state; NULL after throwing. */
+static TensorRng *bind_with_generator(AgVM *vm, const char *fname, int argc, const Value *args,
+                                      const AgKwargs *kw, const char *const *names, int n, Value *v) {
+  if (!lib_bind(vm, fname, argc, args, kw, names, n, v)) return NULL;
+  return lib_rng(vm, v[n - 1], fname);
+}
+
+static Value in_place_done(AgVM *vm, bool ok, Value self) { return ok ? self : lib_throw_tensor_error(vm); }
+
+/* The fills below write values that do not depend on the old ones and
+ * record no history, so they refuse what autograd would have to track
+ * (under no_grad anything goes, as in PyTorch). */
+static bool check_untracked(AgVM *vm, Tensor *t, const char *fname) {
+  if (!ag_requires_grad(t) || !ag_is_grad_enabled()) return true;
+  if (ag_is_leaf(t))
+    vm_throw_error(vm, "a leaf Variable that requires grad is being used in an in-place operation.");
+  else
+    vm_throw_error(vm, "%s: writing random values into a tensor that requires grad is not supported", fname);
+  return false;
+}
+
+/* x.bernoulli_(p=0.5, generator=nil) */
+Value lt_bernoulli_(NATIVE_ARGS) {
+  static const char *const names[] = {"p", "generator"};
+  Value v[2];
+  TensorRng *rng = bind_with_generator(vm, "bernoulli_", argc, args, kw, names, 2, v);
+  if (rng == NULL) return VM_EXCEPTION;
+  double p = 0.5;
+  if (!IS_UNDEF(v[0]) && !lib_number(vm, v[0], "p", &p)) return VM_EXCEPTION;
+  if (!check_untracked(vm, lib_t(self), "bernoulli_")) return VM_EXCEPTION;
+  return in_place_done(vm, tensor_bernoulli_(rng, lib_t(self), p), self);
+}
+
+/* bernoulli(input, p=nil, generator=nil): 1 with probability input (or p) */
+Value lt_bernoulli(NATIVE_ARGS) {
+  static const char *const names[] = {"p", "generator"};
+  Value v[2];
+  TensorRng *rng = bind_with_generator(vm, "bernoulli", argc, args, kw, names, 2, v);
+  if (rng == NULL) return VM_EXCEPTION;
+  Tensor *x = lib_t(self);
+  lib_sync_line(vm);
+  if (IS_UNDEF(v[0]) || IS_NIL(v[0])) return lib_wrap(vm, tensor_bernoulli(rng, x));
+  double p;
+  if (!lib_number(vm, v[0], "p", &p)) return VM_EXCEPTION;
+  Tensor *out = tensor_empty(x->dtype, x->ndim, x->shape);
+  if (out == NULL) return lib_throw_tensor_error(vm);
+  if (!tensor_bernoulli_(rng, out, p)) {
+    tensor_release(out);
+    return lib_throw_tensor_error(vm);
+  }
+  return lib_wrap(vm, out);
+}
+
+/* multinomial(input, num_samples, replacement=false, generator=nil) */
+Value lt_multinomial(NATIVE_ARGS) {
+  static const char *const names[] = {"num_samples", "replacement", "generator"};
+  Value v[3];
+  TensorRng *rng = bind_with_generator(vm, "multinomial", argc, args, kw, names, 3, v);
+  if (rng == NULL) return VM_EXCEPTION;
+  int64_t n;
+  bool replacement;
+  if (IS_UNDEF(v[0])) return vm_throw_error(vm, "multinomial() missing required argument 'num_samples'");
+  if (!lib_int(vm, v[0], "num_samples", &n) || !lib_flag(vm, v[1], false, &replacement))
+    return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, tensor_multinomial(rng, lib_t(self), n, replacement));
+}
+
+/* x.exponential_(lambd=1, generator=nil) */
+Value lt_exponential_(NATIVE_ARGS) {
+  static const char *const names[] = {"lambd", "generator"};
+  Value v[2];
+  TensorRng *rng = bind_with_generator(vm, "exponential_", argc, args, kw, names, 2, v);
+  if (rng == NULL) return VM_EXCEPTION;
+  double lambda = 1.0;
+  if (!IS_UNDEF(v[0]) && !lib_number(vm, v[0], "lambd", &lambda)) return VM_EXCEPTION;
+  if (!check_untracked(vm, lib_t(self), "exponential_")) return VM_EXCEPTION;
+  return in_place_done(vm, tensor_exponential_(rng, lib_t(self), lambda), self);
+}
+
+/* x.erfinv_(): the inverse error function in place (no graph is recorded) */
+Value lt_erfinv_(NATIVE_ARGS) {
+  if (kw != NULL && kw->count > 0) return vm_throw_error(vm, "erfinv_() takes no keyword arguments");
+  if (!check_untracked(vm, lib_t(self), "erfinv_")) return VM_EXCEPTION;
+  return in_place_done(vm, tensor_erfinv_(lib_t(self)), self);
+}
+
+/* qr(a): [Q, R], the reduced QR factorisation (torch.linalg.qr's values);
+ * behind nn.init.orthogonal_. No derivative is recorded. */
+static Value native_qr(NATIVE_ARGS) {
+  if (!IS_TENSOR(args[0])) return lib_type_error(vm, "qr", "input", args[0]);
+  Tensor *a = lib_t(args[0]);
+  if (ag_requires_grad(a) && ag_is_grad_enabled())
+    return vm_throw_error(vm, "qr: Ag records no derivative for qr; call it under no_grad() or on a detached tensor");
+  Tensor *q, *r;
+  if (!tensor_qr(a, &q, &r)) return lib_throw_tensor_error(vm);
+  Tensor **both = malloc(2 * sizeof *both);
+  if (both == NULL) {
+    tensor_release(q);
+    tensor_release(r);
+    return vm_throw_error(vm, "out of memory");
+  }
+  both[0] = q;
+  both[1] = r;
+  return lib_tensor_list(vm, both, 2);
+}
+
+/* ---- installation ---- */
+
+void lib_install_random(AgVM *vm) {
+  LibState *st = lib_state(vm);
+  st->s_state = obj_string(vm, "_state");
+  ObjString *name = obj_string(vm, "Generator");
+  vm_push_root(vm, OBJ_VAL(name));
+  ObjClass *k = obj_new_class(vm, name);
+  vm_pop_root(vm);
+  st->generator_class = k;
+  vm_add_method(vm, &k->methods, "init", native_generator_init, 0, 1, true);
+  Value init;
+  table_get(&k->methods, OBJ_VAL(obj_string(vm, "init")), &init);
+  k->init = init;
+  vm_add_method(vm, &k->methods, "manual_seed", native_generator_manual_seed, 1, 1, false);
+  vm_add_method(vm, &k->methods, "seed", native_generator_seed, 0, 0, false);
+  vm_add_method(vm, &k->methods, "initial_seed", native_generator_initial_seed, 0, 0, false);
+  vm_add_method(vm, &k->methods, "get_state", native_generator_get_state, 0, 0, false);
+  vm_add_method(vm, &k->methods, "set_state", native_generator_set_state, 1, 1, false);
+  vm_add_method(vm, &k->methods, "str", native_generator_str, 0, 0, false);
+  vm_define_builtin(vm, "Generator", OBJ_VAL(k));
+  st->default_generator = obj_new_instance(vm, k);
+  if (!attach_state(vm, st->default_generator, TENSOR_RNG_DEFAULT_SEED)) abort();
+  vm_define_builtin(vm, "default_generator", OBJ_VAL(st->default_generator));
+  vm_define_native(vm, "manual_seed", native_manual_seed, 1, 1, false);
+  vm_define_native(vm, "seed", native_seed, 0, 0, false);
+  vm_define_native(vm, "initial_seed", native_initial_seed, 0, 0, false);
+  vm_define_native(vm, "get_rng_state", native_get_rng_state, 0, 0, false);
+  vm_define_native(vm, "set_rng_state", native_set_rng_state, 1, 1, false);
+  vm_define_native(vm, "qr", native_qr, 1, 1, false);
+}

@@ -1,0 +1,23 @@
+/* dispatch_end.h — undefines what dispatch.h defined (end of run()). */
+#undef LOAD_FRAME
+#undef SYNC
+#undef LOAD_SP
+#undef PUSH
+#undef POP
+#undef PEEK
+#undef READ_BYTE
+#undef READ_SHORT
+#undef READ_CONSTANT
+#undef READ_STRING
+#undef CONSTANT_AT
+#undef THROW
+#undef CHECK
+#undef AFTER_CALL
+#undef VM_CASE
+#undef VM_QUICK_CASE
+#undef VM_DISPATCH
+#undef PUSH_OR_STORE
+#undef SLOW_BINARY
+#undef BINARY
+#undef COMPARISON
+#undef LOOP_BACK

@@ -1,0 +1,196 @@
+/* quick_cases.h — the cases of the superinstructions (quicken.c,
+ * VM_QUICK_OPCODES in internal.h), included inside run() (vm.c) after the
+ * base opcodes; the macros are those of dispatch.h. ip is past the fused
+ * opcode byte. Each takes its fast path on fast numbers (arith.h), else it
+ * runs the first instruction of the sequence it replaced and goes on with
+ * the rest (their bytes are unchanged), so every slow case and every error
+ * is the base opcodes'.
+ */
+
+/* The arithmetic and the comparisons that have fused forms, in opcode order. */
+#define QUICK_ARITH(X) X(ADD) X(SUBTRACT) X(MULTIPLY) X(DIVIDE) X(MODULO)
+#define QUICK_COMPARISONS(X) X(LESS) X(LESS_EQUAL) X(GREATER) X(GREATER_EQUAL) X(EQUAL) X(NOT_EQUAL)
+
+/* CONSTANT k; op */
+#define CONST_ARITH(name)                                                                          \
+  VM_QUICK_CASE(CONST_##name) {                                                                    \
+    Value r_;                                                                                      \
+    if (arith_##name(sp[-1], CONSTANT_AT(0), &r_)) {                                               \
+      sp--;                                                                                        \
+      ip += 3;                                                                                     \
+      PUSH_OR_STORE(r_);                                                                           \
+    } else {                                                                                       \
+      PUSH(CONSTANT_AT(0));                                                                        \
+      ip += 2;                                                                                     \
+    }                                                                                              \
+    VM_DISPATCH();                                                                                 \
+  }
+#define CONST_COMPARE(name)                                                                        \
+  VM_QUICK_CASE(CONST_##name) {                                                                    \
+    int c_ = compare_##name(sp[-1], CONSTANT_AT(0));                                               \
+    if (c_ >= 0) {                                                                                 \
+      sp--;                                                                                        \
+      ip += 3;                                                                                     \
+      PUSH_OR_STORE(BOOL_VAL(c_));                                                                 \
+    } else {                                                                                       \
+      PUSH(CONSTANT_AT(0));                                                                        \
+      ip += 2;                                                                                     \
+    }                                                                                              \
+    VM_DISPATCH();                                                                                 \
+  }
+/* GET_LOCAL a; CONSTANT k; op */
+#define LOCAL_CONST_ARITH(name)                                                                    \
+  VM_QUICK_CASE(LOCAL_CONST_##name) {                                                              \
+    Value r_;                                                                                      \
+    if (arith_##name(slots[ip[0]], CONSTANT_AT(2), &r_)) {                                         \
+      ip += 5;                                                                                     \
+      PUSH_OR_STORE(r_);                                                                           \
+    } else {                                                                                       \
+      PUSH(slots[ip[0]]);                                                                          \
+      ip += 1;                                                                                     \
+    }                                                                                              \
+    VM_DISPATCH();                                                                                 \
+  }
+#define LOCAL_CONST_COMPARE(name)                                                                  \
+  VM_QUICK_CASE(LOCAL_CONST_##name) {                                                              \
+    int c_ = compare_##name(slots[ip[0]], CONSTANT_AT(2));                                         \
+    if (c_ >= 0) {                                                                                 \
+      ip += 5;                                                                                     \
+      PUSH_OR_STORE(BOOL_VAL(c_));                                                                 \
+    } else {                                                                                       \
+      PUSH(slots[ip[0]]);                                                                          \
+      ip += 1;                                                                                     \
+    }                                                                                              \
+    VM_DISPATCH();                                                                                 \
+  }
+/* compare; JUMP_IF_FALSE: when the comparison is fast, jump on its result
+ * (offset at ip + off, instruction length len) without making a bool. */
+#define JUMP_UNLESS(c, off, len)                                                                   \
+  do {                                                                                             \
+    uint16_t offset_ = ag_read_u16(ip + (off));                                                    \
+    ip += (len);                                                                                   \
+    if (!(c)) ip += offset_;                                                                       \
+  } while (0)
+#define COMPARE_JUMP(name)                                                                         \
+  VM_QUICK_CASE(name##_JUMP) {                                                                     \
+    int c_ = compare_##name(sp[-2], sp[-1]);                                                       \
+    if (c_ < 0) goto L_##name;                                                                     \
+    sp -= 2;                                                                                       \
+    JUMP_UNLESS(c_, 1, 3);                                                                         \
+    VM_DISPATCH();                                                                                 \
+  }
+/* CONSTANT k; compare; JUMP_IF_FALSE */
+#define CONST_COMPARE_JUMP(name)                                                                   \
+  VM_QUICK_CASE(CONST_##name##_JUMP) {                                                             \
+    int c_ = compare_##name(sp[-1], CONSTANT_AT(0));                                               \
+    if (c_ < 0) {                                                                                  \
+      PUSH(CONSTANT_AT(0));                                                                        \
+      ip += 2;                                                                                     \
+      VM_DISPATCH();                                                                               \
+    }                                                                                              \
+    sp--;                                                                                          \
+    JUMP_UNLESS(c_, 4, 6);                                                                         \
+    VM_DISPATCH();                                                                                 \
+  }
+/* GET_LOCAL a; GET_LOCAL b; compare; JUMP_IF_FALSE */
+#define LOCALS_COMPARE_JUMP(name)                                                                  \
+  VM_QUICK_CASE(LOCALS_##name##_JUMP) {                                                            \
+    int c_ = compare_##name(slots[ip[0]], slots[ip[2]]);                                           \
+    if (c_ < 0) goto Q_GET_LOCAL2;                                                                 \
+    JUMP_UNLESS(c_, 5, 7);                                                                         \
+    VM_DISPATCH();                                                                                 \
+  }
+/* GET_LOCAL a; CONSTANT k; compare; JUMP_IF_FALSE */
+#define LOCAL_CONST_COMPARE_JUMP(name)                                                             \
+  VM_QUICK_CASE(LOCAL_CONST_##name##_JUMP) {                                                       \
+    int c_ = compare_##name(slots[ip[0]], CONSTANT_AT(2));                                         \
+    if (c_ < 0) {                                                                                  \
+      PUSH(slots[ip[0]]);                                                                          \
+      ip += 1;                                                                                     \
+      VM_DISPATCH();                                                                               \
+    }                                                                                              \
+    JUMP_UNLESS(c_, 6, 8);                                                                         \
+    VM_DISPATCH();                                                                                 \
+  }
+/* GET_LOCAL a; GET_LOCAL b; op */
+#define LOCALS_ARITH(name)                                                                         \
+  VM_QUICK_CASE(LOCALS_##name) {                                                                   \
+    Value r_;                                                                                      \
+    if (!arith_##name(slots[ip[0]], slots[ip[2]], &r_)) goto Q_GET_LOCAL2;                         \
+    ip += 4;                                                                                       \
+    PUSH_OR_STORE(r_);                                                                             \
+    VM_DISPATCH();                                                                                 \
+  }
+/* GET_LOCAL a; GET_LOCAL b; CONSTANT k; op1; op2: a op2 (b op1 k) */
+#define LOCAL_LOCAL_CONST(ctx, op2, op1)                                                           \
+  VM_QUICK_CASE(LOCAL_##op2##_LOCAL_CONST_##op1) {                                                 \
+    Value t_, r_;                                                                                  \
+    if (!arith_##op1(slots[ip[2]], CONSTANT_AT(4), &t_) || !arith_##op2(slots[ip[0]], t_, &r_)) { \
+      goto Q_GET_LOCAL2;                                                                           \
+    }                                                                                              \
+    ip += 8;                                                                                       \
+    PUSH_OR_STORE(r_);                                                                             \
+    VM_DISPATCH();                                                                                 \
+  }
+/* LOOP back to a loop condition that is a compare-and-jump: test it here. */
+#define LOOP_HEAD(ctx, head)                                                                       \
+  VM_QUICK_CASE(LOOP_##head) {                                                                     \
+    LOOP_BACK();                                                                                   \
+    ip++;                                                                                          \
+    goto Q_##head;                                                                                 \
+  }
+
+VM_QUICK_CASE(SET_LOCAL_POP) {
+  slots[ip[0]] = POP();
+  ip += 2;
+  VM_DISPATCH();
+}
+VM_QUICK_CASE(GET_LOCAL2) {
+  PUSH(slots[ip[0]]);
+  PUSH(slots[ip[2]]);
+  ip += 3;
+  VM_DISPATCH();
+}
+VM_QUICK_CASE(LOCAL_FIELD) {
+  Value obj = slots[ip[0]];
+  Value v;
+  if (IS_INSTANCE(obj) && table_get(&AS_INSTANCE(obj)->fields, CONSTANT_AT(2), &v)) {
+    PUSH(v);
+    ip += 4;
+  } else {
+    PUSH(obj);
+    ip += 1;
+  }
+  VM_DISPATCH();
+}
+QUICK_ARITH(CONST_ARITH)
+QUICK_COMPARISONS(CONST_COMPARE)
+QUICK_COMPARISONS(COMPARE_JUMP)
+QUICK_COMPARISONS(CONST_COMPARE_JUMP)
+QUICK_ARITH(LOCAL_CONST_ARITH)
+QUICK_COMPARISONS(LOCAL_CONST_COMPARE)
+QUICK_COMPARISONS(LOCALS_COMPARE_JUMP)
+QUICK_COMPARISONS(LOCAL_CONST_COMPARE_JUMP)
+QUICK_ARITH(LOCALS_ARITH)
+VM_LOCAL_LOCAL_CONST_FORMS(LOCAL_LOCAL_CONST, _)
+VM_LOOP_HEADS(LOOP_HEAD, _)
+VM_QUICK_CASE(LOOP_ITER_NEXT) {
+  LOOP_BACK();
+  ip++;
+  goto L_ITER_NEXT;
+}
+
+#undef QUICK_ARITH
+#undef QUICK_COMPARISONS
+#undef CONST_ARITH
+#undef CONST_COMPARE
+#undef LOCAL_CONST_ARITH
+#undef LOCAL_CONST_COMPARE
+#undef JUMP_UNLESS
+#undef COMPARE_JUMP
+#undef CONST_COMPARE_JUMP
+#undef LOCALS_COMPARE_JUMP
+#undef LOCAL_CONST_COMPARE_JUMP
+#undef LOCALS_ARITH
+#undef LOCAL_LOCAL_CONST
+#undef LOOP_HEAD
