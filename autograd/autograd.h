@@ -147,7 +147,8 @@ typedef struct GradNode GradNode;
   X(Im2ColBackward0, d_im2col)                                                                  \
   X(Col2ImBackward0, d_col2im)                                                                \
   X(ConvolutionBackward0, d_convolution)                                                      \
-  X(MaxPool2DWithIndicesBackward0, d_max_pool2d)                                              \
+  X(MaxPool2DWithIndicesBackward0, d_max_pool2d)                                                \
+  X(MaxPool2DWithIndicesBackwardBackward0, d_max_pool2d_backward)                                              \
   X(AvgPool2DBackward0, d_avg_pool2d)                                                         \
   X(AdaptiveAvgPool2DBackward0, d_adaptive_avg_pool2d)                                          \
   X(AdaptiveAvgPool2DBackwardBackward0, d_adaptive_avg_pool2d_backward)                       \

@@ -979,20 +979,28 @@ static bool d_convolution(GradNode *n, Tensor *const *g, Tensor **out, const boo
   return done(&s, n, out);
 }
 
-/* The gradient goes to the position each maximum came from (a scatter-add,
- * whose own backward is a gather). */
+/* The gradient goes to the position each maximum came from. */
 static bool d_max_pool2d(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  const int64_t *in = info_shape(IN);
-  int64_t plane = in[IN->ndim - 2] * in[IN->ndim - 1];
-  int64_t planes = info_numel(IN) / (plane ? plane : 1);
-  int64_t g2[2] = {planes, G ? G->numel / (planes ? planes : 1) : 0};
-  Tensor *flat = reshape_n(&s, G, 2, g2), *idx = saved(&s, n, 0);
-  Tensor *iflat = idx ? keep(&s, tensor_reshape(idx, 2, g2)) : NULL;
-  AgInfo target = {0};
-  info_set_shape(&target, IN->dtype, 2, (int64_t[]){planes, plane});
-  Tensor *grad = flat && iflat ? keep(&s, ag_scatter_add_into(&target, 1, iflat, flat)) : NULL;
-  give(out, 0, reshape_to(&s, grad, IN));
+  Tensor *idx = saved(&s, n, 0);
+  give(out, 0, G && idx ? keep(&s, ag_max_pool2d_backward(G, idx, IN)) : NULL);
+  return done(&s, n, out);
+}
+
+/* Its backward's derivative: the gradient read back at the same positions. */
+static bool d_max_pool2d_backward(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  const AgInfo *o = &n->out_info[0];
+  const int64_t *os = info_shape(o);
+  int64_t plane = os[o->ndim - 2] * os[o->ndim - 1];
+  int64_t planes = plane ? info_numel(o) / plane : 0;
+  Tensor *idx = saved(&s, n, 0);
+  int64_t i2[2] = {planes, idx ? idx->numel / (planes ? planes : 1) : 0};
+  int64_t g2[2] = {planes, plane};
+  Tensor *flat = reshape_n(&s, G, 2, g2);
+  Tensor *iflat = idx ? keep(&s, tensor_reshape(idx, 2, i2)) : NULL;
+  Tensor *picked = flat && iflat ? keep(&s, ag_gather(flat, 1, iflat)) : NULL;
+  give(out, 0, reshape_to(&s, picked, IN));
   return done(&s, n, out);
 }
 

@@ -221,6 +221,8 @@ extern const AgDerivFn ag_derivatives[AG_NODE_COUNT];
 /* ---- ops_conv.c ---- */
 /* The window a sliding-window node was recorded with. */
 TensorWindow ag_window_of(const GradNode *n);
+/* g added at indices into zeros shaped as `in` (recorded, differentiable). */
+Tensor *ag_max_pool2d_backward(Tensor *g, const Tensor *indices, const AgInfo *in);
 
 /* ---- ops_norm.c ---- */
 typedef enum { AG_NORM_BATCH, AG_NORM_LAYER, AG_NORM_GROUP } AgNormKind;

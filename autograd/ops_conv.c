@@ -153,3 +153,13 @@ Tensor *ag_adaptive_avg_pool2d_backward(Tensor *g, int64_t h, int64_t wd) {
   return ag_record_finish(ag_record_node(AG_NODE_AdaptiveAvgPool2DBackwardBackward0, &g, 1, 0, 1),
                           out);
 }
+
+/* max_pool2d's backward as a differentiable op (its derivative gathers at
+ * the same indices): MaxPool2DWithIndicesBackwardBackward0. */
+Tensor *ag_max_pool2d_backward(Tensor *g, const Tensor *indices, const AgInfo *in) {
+  Tensor *out = tensor_max_pool2d_backward(g, indices, in->ndim, info_shape(in));
+  if (!ag_record_wanted(&g, 1, out)) return out;
+  GradNode *n = ag_record_node(AG_NODE_MaxPool2DWithIndicesBackwardBackward0, &g, 1, 1, 1);
+  if (n) node_save(n, 0, "indices", (Tensor *)indices, false);
+  return ag_record_finish(n, out);
+}

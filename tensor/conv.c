@@ -85,10 +85,17 @@ bool tensor_window_sizes(const TensorWindow *w, int64_t h, int64_t wd, int64_t *
             }                                                                                \
             const T *src = plane + y * wd;                                                   \
             int64_t x0 = kj * w->dilation[1] - w->padding[1];                                \
-            for (int64_t ox = 0; ox < ow; ox++) {                                            \
-              int64_t xx = ox * w->stride[1] + x0;                                           \
-              dst[ox] = xx >= 0 && xx < wd ? src[xx] : 0;                                    \
-            }                                                                                \
+            /* the outputs whose column falls inside the input: [lo, hi) */                  \
+            int64_t lo = x0 >= 0 ? 0 : (-x0 + w->stride[1] - 1) / w->stride[1];              \
+            int64_t hi = wd - x0 <= 0 ? 0 : (wd - x0 + w->stride[1] - 1) / w->stride[1];     \
+            if (hi > ow) hi = ow;                                                            \
+            if (lo > hi) lo = hi;                                                            \
+            for (int64_t ox = 0; ox < lo; ox++) dst[ox] = 0;                                 \
+            if (w->stride[1] == 1)                                                           \
+              memcpy(dst + lo, src + lo + x0, (size_t)(hi - lo) * sizeof(T));                \
+            else                                                                             \
+              for (int64_t ox = lo; ox < hi; ox++) dst[ox] = src[ox * w->stride[1] + x0];    \
+            for (int64_t ox = hi; ox < ow; ox++) dst[ox] = 0;                                \
           }                                                                                  \
         }                                                                                    \
     }                                                                                        \
@@ -215,12 +222,13 @@ static void conv_gemm(const BlasApi *blas, const Tensor *wt, const Tensor *bias,
                       void *out, int64_t l, int groups) {
   int64_t o = wt->shape[0], og = o / groups, kg = wt->numel / o;
   bool f32 = wt->dtype == DT_FLOAT32;
-  for (int64_t r = 0; r < o; r++)
-    for (int64_t j = 0; j < l; j++) {
-      double b = bias ? tensor_get_flat(bias, r) : 0;
-      if (f32) ((float *)out)[r * l + j] = (float)b;
-      else ((double *)out)[r * l + j] = b;
-    }
+  for (int64_t r = 0; r < o; r++) {
+    double b = bias ? tensor_get_flat(bias, r) : 0;
+    if (f32)
+      for (int64_t j = 0; j < l; j++) ((float *)out)[r * l + j] = (float)b;
+    else
+      for (int64_t j = 0; j < l; j++) ((double *)out)[r * l + j] = b;
+  }
   for (int g = 0; g < groups; g++) {
     if (f32) {
       const float *a = (const float *)tensor_data(wt) + g * og * kg;
@@ -528,5 +536,36 @@ Tensor *tensor_adaptive_avg_pool2d_backward(const Tensor *g, int64_t h, int64_t 
   else if (out)
     adaptive_double(tensor_data(gc), tensor_data(out), planes, h, wd, oh, ow, true);
   tensor_release(gc);
+  return out;
+}
+
+/* max_pool2d's backward: g [..., oh, ow] added at the positions in indices
+ * (y W + x per plane) of zeros shaped [..., h, w]. */
+Tensor *tensor_max_pool2d_backward(const Tensor *g, const Tensor *indices, int ndim,
+                                   const int64_t *shape) {
+  if (!require_float(g, "max_pool2d_backward")) return NULL;
+  int64_t plane = shape[ndim - 2] * shape[ndim - 1];
+  int64_t l = g->shape[g->ndim - 2] * g->shape[g->ndim - 1];
+  if (indices->dtype != DT_INT64 || indices->numel != g->numel) {
+    tensor_set_error("max_pool2d_backward: indices do not match the gradient");
+    return NULL;
+  }
+  Tensor *gc = tensor_contiguous(g), *ic = tensor_contiguous(indices);
+  Tensor *out = gc && ic ? tensor_zeros(g->dtype, ndim, shape) : NULL;
+  if (out) {
+    const int64_t *idx = tensor_data(ic);
+    int64_t planes = l ? g->numel / l : 0;
+    for (int64_t p = 0; p < planes; p++)
+      for (int64_t j = 0; j < l; j++) {
+        int64_t at = idx[p * l + j];
+        if (at < 0 || at >= plane) continue;
+        if (g->dtype == DT_FLOAT32)
+          ((float *)tensor_data(out))[p * plane + at] += ((const float *)tensor_data(gc))[p * l + j];
+        else
+          ((double *)tensor_data(out))[p * plane + at] += ((const double *)tensor_data(gc))[p * l + j];
+      }
+  }
+  tensor_release(gc);
+  tensor_release(ic);
   return out;
 }

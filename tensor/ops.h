@@ -250,6 +250,9 @@ Tensor *tensor_conv2d(const Tensor *x, const Tensor *weight, const Tensor *bias,
                       const TensorWindow *w, int groups);
 /* x [C, H, W] or [N, C, H, W]; *indices: int64 positions y W + x in each plane. */
 Tensor *tensor_max_pool2d(const Tensor *x, const TensorWindow *w, Tensor **indices);
+/* max_pool2d's backward: g added at indices into zeros of `shape`. */
+Tensor *tensor_max_pool2d_backward(const Tensor *g, const Tensor *indices, int ndim,
+                                   const int64_t *shape);
 Tensor *tensor_avg_pool2d(const Tensor *x, const TensorWindow *w, bool count_include_pad,
                           int64_t divisor_override);
 /* adaptive_avg_pool2d: x [C, H, W] or [N, C, H, W] -> [..., oh, ow]; its backward. */
