@@ -76,6 +76,10 @@ typedef struct GradNode GradNode;
   X(ReluBackward0, d_relu)                                                                      \
   X(GeluBackward0, d_gelu)                                                                      \
   X(ErfBackward0, d_normal_cdf)                                                                 \
+  X(LeakyReluBackward0, d_leaky_relu)                                                         \
+  X(EluBackward0, d_elu)                                                                      \
+  X(SiluBackward0, d_silu)                                                                    \
+  X(SoftplusBackward0, d_softplus)                                                                 \
   X(SignBackward0, d_zero)                                                                      \
   X(FloorBackward0, d_zero)                                                                     \
   X(CeilBackward0, d_zero)                                                                      \
@@ -113,6 +117,7 @@ typedef struct GradNode GradNode;
   X(TBackward0, d_t)                                                                            \
   X(PermuteBackward0, d_permute)                                                                \
   X(ExpandBackward0, d_expand)                                                                  \
+  X(ConstantPadNdBackward0, d_constant_pad)                                                     \
   X(CatBackward0, d_cat)                                                                        \
   X(StackBackward0, d_stack)                                                                    \
   X(SplitBackward0, d_split)                                                                    \
@@ -148,6 +153,17 @@ typedef struct GradNode GradNode;
   X(BmmBackward0, d_bmm)                                                                        \
   X(MvBackward0, d_mv)                                                                          \
   X(DotBackward0, d_dot)                                                                        \
+  X(Im2ColBackward0, d_im2col)                                                                  \
+  X(Col2ImBackward0, d_col2im)                                                                \
+  X(ConvolutionBackward0, d_convolution)                                                      \
+  X(MaxPool2DWithIndicesBackward0, d_max_pool2d)                                                \
+  X(MaxPool2DWithIndicesBackwardBackward0, d_max_pool2d_backward)                                              \
+  X(AvgPool2DBackward0, d_avg_pool2d)                                                         \
+  X(AdaptiveAvgPool2DBackward0, d_adaptive_avg_pool2d)                                          \
+  X(AdaptiveAvgPool2DBackwardBackward0, d_adaptive_avg_pool2d_backward)                       \
+  X(NativeBatchNormBackward0, d_native_norm)                                                    \
+  X(NativeLayerNormBackward0, d_native_norm)                                                  \
+  X(NativeGroupNormBackward0, d_native_norm)                                                  \
   X(SoftmaxBackward0, d_softmax)                                                                \
   X(LogSoftmaxBackward0, d_log_softmax)                                                         \
   X(MseLossBackward0, d_mse)                                                                    \
@@ -367,6 +383,43 @@ Tensor *ag_addmm(Tensor *bias, Tensor *a, Tensor *b);
  * with a bias (a contiguous 3-D x is flattened around it), otherwise
  * matmul(x, w.t()) plus an in-place add of the bias. bias may be NULL. */
 Tensor *ag_linear(Tensor *x, Tensor *w, Tensor *bias);
+
+/* Sliding windows (ops_conv.c): F.unfold and F.fold (Im2ColBackward0,
+ * Col2ImBackward0); convolution of x [N, C, H, W] or [N, C, L] (a 1-D
+ * window has kernel height 1) with weight [O, C/groups, k...] and bias [O]
+ * or NULL (ConvolutionBackward0); pooling over x [C, H, W] or [N, C, H, W]
+ * (MaxPool2DWithIndicesBackward0, AvgPool2DBackward0). */
+Tensor *ag_im2col(Tensor *x, const TensorWindow *w);
+Tensor *ag_col2im(Tensor *cols, int64_t h, int64_t wd, const TensorWindow *w);
+Tensor *ag_convolution(Tensor *x, Tensor *weight, Tensor *bias, const TensorWindow *w, int groups);
+/* indices may be NULL, else receives the int64 positions y W + x of the maxima */
+Tensor *ag_max_pool2d(Tensor *x, const TensorWindow *w, Tensor **indices);
+Tensor *ag_avg_pool2d(Tensor *x, const TensorWindow *w, bool count_include_pad,
+                      int64_t divisor_override);
+/* AdaptiveAvgPool2DBackward0; its backward (AdaptiveAvgPool2DBackwardBackward0). */
+Tensor *ag_adaptive_avg_pool2d(Tensor *x, int64_t oh, int64_t ow);
+Tensor *ag_adaptive_avg_pool2d_backward(Tensor *g, int64_t h, int64_t wd);
+
+/* Normalisation (ops_norm.c); weight, bias (and the running statistics)
+ * may be NULL. batch_norm normalises x [N, C, ...] per channel: with
+ * training, by the batch's statistics, updating running_mean/var in place
+ * with momentum (unbiased variance); without, by the running statistics.
+ * layer_norm: over the last nnorm dims, which must equal `normalized`.
+ * group_norm: over groups of C / groups channels of each sample. */
+Tensor *ag_batch_norm(Tensor *x, Tensor *running_mean, Tensor *running_var, Tensor *weight,
+                      Tensor *bias, bool training, double momentum, double eps);
+Tensor *ag_layer_norm(Tensor *x, int nnorm, const int64_t *normalized, Tensor *weight,
+                      Tensor *bias, double eps);
+Tensor *ag_group_norm(Tensor *x, int64_t groups, Tensor *weight, Tensor *bias, double eps);
+
+/* F.pad, constant mode (ops_shape.c): ConstantPadNdBackward0. */
+Tensor *ag_constant_pad(Tensor *a, int npads, const int64_t *pads, double value);
+
+/* Activations with parameters (ops_act.c). */
+Tensor *ag_leaky_relu(Tensor *x, double negative_slope);
+Tensor *ag_elu(Tensor *x, double alpha);
+Tensor *ag_silu(Tensor *x);
+Tensor *ag_softplus(Tensor *x, double beta, double threshold);
 
 Tensor *ag_softmax(Tensor *a, int dim);
 Tensor *ag_log_softmax(Tensor *a, int dim);

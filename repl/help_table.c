@@ -1076,6 +1076,75 @@ const HelpEntry help_table[] = {
      "Rows of weight picked by the int64 tensor indices: the function behind nn.Embedding. "
      "Its backward adds each gradient row into the row it came from (EmbeddingBackward0).",
      "print(embedding(eye(3), tensor([2, 0], dtype=int64)))"},
+    {"conv2d", HELP_TENSORS, 0,
+     "conv2d(input, weight, bias=nil, stride=1, padding=0, dilation=1, groups=1)",
+     "2-D convolution (cross-correlation, as PyTorch) of input [N, C, H, W] or [C, H, W] with "
+     "weight [O, C/groups, kh, kw]: im2col and one BLAS product per sample and group. "
+     "stride, padding and dilation are numbers or [h, w]; padding=\"same\" keeps the size "
+     "(stride 1), \"valid\" is 0. Recorded as ConvolutionBackward0, twice differentiable.",
+     "print(conv2d(ones(1, 1, 4, 4), ones(2, 1, 3, 3), padding=1).shape)"},
+    {"conv1d", HELP_TENSORS, 0,
+     "conv1d(input, weight, bias=nil, stride=1, padding=0, dilation=1, groups=1)",
+     "1-D convolution of input [N, C, L] or [C, L] with weight [O, C/groups, k]; options as "
+     "conv2d.",
+     "print(conv1d(ones(1, 2, 5), ones(3, 2, 2)).shape)"},
+    {"max_pool2d", HELP_TENSORS, 0,
+     "max_pool2d(input, kernel_size, stride=kernel_size, padding=0, dilation=1, ceil_mode=false, "
+     "return_indices=false)",
+     "The maximum of each window of input [C, H, W] or [N, C, H, W] (a NaN wins); with "
+     "return_indices, [values, indices] where indices are positions y * W + x in each plane. "
+     "Recorded as MaxPool2DWithIndicesBackward0.",
+     "print(max_pool2d(arange(16).float().reshape(1, 4, 4), 2))"},
+    {"max_pool1d", HELP_TENSORS, 0,
+     "max_pool1d(input, kernel_size, stride=kernel_size, padding=0, dilation=1, ceil_mode=false, "
+     "return_indices=false)",
+     "max_pool2d over input [C, L] or [N, C, L], as PyTorch runs it (on a height of 1).",
+     "print(max_pool1d(tensor([[1.0, 3.0, 2.0, 0.0]]), 2))"},
+    {"avg_pool2d", HELP_TENSORS, 0,
+     "avg_pool2d(input, kernel_size, stride=kernel_size, padding=0, ceil_mode=false, "
+     "count_include_pad=true, divisor_override=nil)",
+     "The mean of each window of input [C, H, W] or [N, C, H, W]; padded zeros count unless "
+     "count_include_pad=false. Recorded as AvgPool2DBackward0.",
+     "print(avg_pool2d(arange(16).float().reshape(1, 4, 4), 2))"},
+    {"avg_pool1d", HELP_TENSORS, 0,
+     "avg_pool1d(input, kernel_size, stride=kernel_size, padding=0, ceil_mode=false, "
+     "count_include_pad=true)",
+     "avg_pool2d over input [C, L] or [N, C, L].",
+     "print(avg_pool1d(tensor([[1.0, 3.0, 2.0, 0.0]]), 2))"},
+    {"adaptive_avg_pool2d", HELP_TENSORS, 0,
+     "adaptive_avg_pool2d(input, output_size)",
+     "Averages input [C, H, W] or [N, C, H, W] over output_size cells ([oh, ow] or one "
+     "number; nil keeps that size): cell i covers rows floor(i H / oh) to ceil((i + 1) H / oh). "
+     "Recorded as AdaptiveAvgPool2DBackward0 (a mean for output_size 1, as PyTorch).",
+     "print(adaptive_avg_pool2d(arange(16).float().reshape(1, 4, 4), 2))"},
+    {"batch_norm", HELP_TENSORS, 0,
+     "batch_norm(input, running_mean, running_var, weight=nil, bias=nil, training=false, "
+     "momentum=0.1, eps=1e-5)",
+     "Normalises each channel of input [N, C, ...]: with training by the batch's mean and "
+     "(biased) variance, updating running_mean/running_var in place as (1 - momentum) running + "
+     "momentum batch (unbiased variance); without, by the running statistics. Then "
+     "* weight + bias per channel. Recorded as NativeBatchNormBackward0.",
+     "print(batch_norm(tensor([[1.0, 2.0], [3.0, 6.0]]), nil, nil, training=true))"},
+    {"layer_norm", HELP_TENSORS, 0,
+     "layer_norm(input, normalized_shape, weight=nil, bias=nil, eps=1e-5)",
+     "Normalises each sample over its last dims (normalized_shape, a number or a list), then "
+     "* weight + bias (of that shape). Recorded as NativeLayerNormBackward0.",
+     "print(layer_norm(tensor([[1.0, 2.0, 3.0]]), 3))"},
+    {"group_norm", HELP_TENSORS, 0,
+     "group_norm(input, num_groups, weight=nil, bias=nil, eps=1e-5)",
+     "Normalises each sample of input [N, C, ...] over groups of C / num_groups channels, then "
+     "* weight + bias per channel. Recorded as NativeGroupNormBackward0.",
+     "print(group_norm(arange(8).float().reshape(1, 4, 2), 2))"},
+    {"unfold", HELP_TENSORS, 0,
+     "unfold(input, kernel_size, dilation=1, padding=0, stride=1)",
+     "The sliding blocks of input [N, C, H, W] as columns [N, C * kh * kw, L] (im2col, "
+     "PyTorch's F.unfold; Im2ColBackward0).",
+     "print(unfold(ones(1, 2, 3, 3), 2).shape)"},
+    {"fold", HELP_TENSORS, 0,
+     "fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1)",
+     "The inverse layout of unfold: columns [N, C * kh * kw, L] summed back into "
+     "[N, C, H, W] (col2im, PyTorch's F.fold; Col2ImBackward0).",
+     "print(fold(ones(1, 4, 4), [3, 3], 2))"},
     {"save", HELP_TENSORS, 0,
      "save(value, path, compressed=false)",
      "Writes a tensor as NumPy .npy, or a map of tensors (a state dict) as .npz; the file "
@@ -1560,7 +1629,10 @@ const HelpEntry help_table[] = {
      "named_parameters() find the tensors that require grad in its fields (recursively "
      "through submodules and lists of them, in assignment order); "
      "zero_grad(set_to_none=true), train(), eval(), state_dict(), load_state_dict(m), "
-     "register_buffer(name, t), children() are provided.",
+     "register_buffer(name, t), children(), named_children(), modules(), "
+     "named_modules(prefix=\"\") (this module first, then each submodule once), apply(fn) "
+     "(fn on every submodule, then this one), to(\"cpu\" | dtype), float(), double() and "
+     "cpu() are provided; print(model) shows PyTorch's module repr.",
      "class Net : nn.Module {\n"
      "  fn init() { super.init(); self.fc = nn.Linear(2, 1) }\n"
      "  fn forward(x) { return self.fc(x) }\n"
@@ -1607,6 +1679,115 @@ const HelpEntry help_table[] = {
      "nn.Flatten(start_dim=1, end_dim=-1)",
      "Flattens each sample (all dimensions but the batch one by default).",
      "print(nn.Flatten()(zeros(2, 3, 4)).shape)"},
+    {"nn.functional", HELP_NN, 0,
+     "nn.functional (let F = nn.functional)",
+     "The functional form of the layers, as torch.nn.functional: F.relu tanh sigmoid gelu "
+     "leaky_relu(x, negative_slope=0.01) elu(x, alpha=1) silu softplus(x, beta=1, "
+     "threshold=20) softmax log_softmax dropout linear embedding(input, weight) conv1d conv2d "
+     "max_pool1d max_pool2d avg_pool1d avg_pool2d adaptive_avg_pool2d batch_norm layer_norm "
+     "group_norm unfold fold pad(x, pad, mode=\"constant\", value=0) one_hot(t, "
+     "num_classes=-1) mse_loss l1_loss cross_entropy nll_loss binary_cross_entropy. "
+     "F.pad's amounts go from the last dim backwards ([left, right, top, bottom]); negative "
+     "ones crop (ConstantPadNdBackward0).",
+     "let F = nn.functional\n"
+     "print(F.pad(ones(1, 2), [1, 1]), F.one_hot(tensor([2, 0], dtype=int64)))"},
+    {"nn.Parameter", HELP_NN, 0,
+     "nn.Parameter(data, requires_grad=true)",
+     "data as a leaf that requires grad (sharing its storage): held in a module's field it "
+     "is one of the module's parameters.",
+     "print(nn.Parameter(ones(2)).requires_grad)"},
+    {"nn.ModuleList", HELP_NN, 0,
+     "nn.ModuleList(modules=nil)",
+     "A list of modules whose parameters the parent module finds (named \"0.weight\", ...): "
+     "append(m), extend(ms), insert(i, m), getitem(i), setitem(i, m), len(), iter().",
+     "let blocks = nn.ModuleList([nn.Linear(2, 2), nn.Tanh()])\n"
+     "print(blocks.len(), blocks.getitem(1))"},
+    {"nn.ModuleDict", HELP_NN, 0,
+     "nn.ModuleDict(modules=nil)",
+     "A map of names to modules, in insertion order: getitem(k), setitem(k, m), contains(k), "
+     "keys(), values(), items(), update(map), len(), iter().",
+     "let heads = nn.ModuleDict({\"cls\": nn.Linear(4, 3)})\n"
+     "print(heads.getitem(\"cls\"))"},
+    {"nn.Identity", HELP_NN, 0,
+     "nn.Identity(...args)",
+     "Returns its input (arguments are ignored, as PyTorch's).",
+     "print(nn.Identity()(tensor([1.5])))"},
+    {"nn.LeakyReLU", HELP_NN, 0,
+     "nn.LeakyReLU(negative_slope=0.01)",
+     "F.leaky_relu as a layer: x for x > 0, else negative_slope * x (LeakyReluBackward0).",
+     "print(nn.LeakyReLU(0.1)(tensor([-2.0, 3.0])))"},
+    {"nn.ELU", HELP_NN, 0,
+     "nn.ELU(alpha=1.0)",
+     "F.elu as a layer: x for x > 0, else alpha * (exp(x) - 1) (EluBackward0).",
+     "print(nn.ELU()(tensor([-1.0, 0.5])))"},
+    {"nn.SiLU", HELP_NN, 0,
+     "nn.SiLU()",
+     "F.silu as a layer: x * sigmoid(x) (SiluBackward0).",
+     "print(nn.SiLU()(tensor([-1.0, 0.5])))"},
+    {"nn.Softplus", HELP_NN, 0,
+     "nn.Softplus(beta=1, threshold=20)",
+     "F.softplus as a layer: log(1 + exp(beta x)) / beta, x itself where beta x > threshold "
+     "(SoftplusBackward0).",
+     "print(nn.Softplus()(tensor([-1.0, 0.5])))"},
+    {"nn.Unflatten", HELP_NN, 0,
+     "nn.Unflatten(dim, unflattened_size)",
+     "The inverse of Flatten: dimension dim becomes the dims of unflattened_size (a view).",
+     "print(nn.Unflatten(1, [2, 3])(ones(4, 6)).shape)"},
+    {"nn.Conv2d", HELP_NN, 0,
+     "nn.Conv2d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, "
+     "groups=1, bias=true)",
+     "A 2-D convolution layer (conv2d) with weight [out, in/groups, kh, kw] and bias [out], "
+     "initialised as PyTorch: uniform in +-1/sqrt(fan_in), fan_in = in/groups * kh * kw.",
+     "let conv = nn.Conv2d(1, 4, 3, padding=1)\n"
+     "print(conv(ones(2, 1, 8, 8)).shape)"},
+    {"nn.Conv1d", HELP_NN, 0,
+     "nn.Conv1d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, "
+     "groups=1, bias=true)",
+     "A 1-D convolution layer (conv1d) with weight [out, in/groups, k].",
+     "print(nn.Conv1d(2, 3, 3)(ones(1, 2, 10)).shape)"},
+    {"nn.MaxPool2d", HELP_NN, 0,
+     "nn.MaxPool2d(kernel_size, stride=nil, padding=0, dilation=1, return_indices=false, "
+     "ceil_mode=false)",
+     "max_pool2d as a layer (stride defaults to kernel_size).",
+     "print(nn.MaxPool2d(2)(ones(1, 1, 4, 4)).shape)"},
+    {"nn.MaxPool1d", HELP_NN, 0,
+     "nn.MaxPool1d(kernel_size, stride=nil, padding=0, dilation=1, return_indices=false, "
+     "ceil_mode=false)",
+     "max_pool1d as a layer.",
+     "print(nn.MaxPool1d(2)(ones(1, 2, 6)).shape)"},
+    {"nn.AvgPool2d", HELP_NN, 0,
+     "nn.AvgPool2d(kernel_size, stride=nil, padding=0, ceil_mode=false, count_include_pad=true, "
+     "divisor_override=nil)",
+     "avg_pool2d as a layer.",
+     "print(nn.AvgPool2d(2)(ones(1, 1, 4, 4)).shape)"},
+    {"nn.AvgPool1d", HELP_NN, 0,
+     "nn.AvgPool1d(kernel_size, stride=nil, padding=0, ceil_mode=false, count_include_pad=true)",
+     "avg_pool1d as a layer.",
+     "print(nn.AvgPool1d(2)(ones(1, 2, 6)).shape)"},
+    {"nn.AdaptiveAvgPool2d", HELP_NN, 0,
+     "nn.AdaptiveAvgPool2d(output_size)",
+     "adaptive_avg_pool2d as a layer.",
+     "print(nn.AdaptiveAvgPool2d([2, 1])(ones(1, 3, 5, 4)).shape)"},
+    {"nn.BatchNorm2d", HELP_NN, 0,
+     "nn.BatchNorm2d(num_features, eps=1e-5, momentum=0.1, affine=true, track_running_stats=true)",
+     "Batch normalisation of [N, C, H, W] (batch_norm): batch statistics while training, "
+     "updating the buffers running_mean, running_var and num_batches_tracked (momentum nil: a "
+     "cumulative average); the running statistics after eval(). weight starts at ones, bias "
+     "at zeros.",
+     "let bn = nn.BatchNorm2d(3)\n"
+     "print(bn(randn(4, 3, 2, 2)).shape, bn.num_batches_tracked)"},
+    {"nn.BatchNorm1d", HELP_NN, 0,
+     "nn.BatchNorm1d(num_features, eps=1e-5, momentum=0.1, affine=true, track_running_stats=true)",
+     "nn.BatchNorm2d for [N, C] or [N, C, L] inputs.",
+     "print(nn.BatchNorm1d(2)(tensor([[1.0, 2.0], [3.0, 6.0]])))"},
+    {"nn.LayerNorm", HELP_NN, 0,
+     "nn.LayerNorm(normalized_shape, eps=1e-5, elementwise_affine=true)",
+     "layer_norm as a layer, with weight (ones) and bias (zeros) of normalized_shape.",
+     "print(nn.LayerNorm(3)(tensor([[1.0, 2.0, 3.0]])))"},
+    {"nn.GroupNorm", HELP_NN, 0,
+     "nn.GroupNorm(num_groups, num_channels, eps=1e-5, affine=true)",
+     "group_norm as a layer, with weight (ones) and bias (zeros) per channel.",
+     "print(nn.GroupNorm(2, 4)(arange(8).float().reshape(1, 4, 2)).shape)"},
     {"nn.Embedding", HELP_NN, 0,
      "nn.Embedding(num_embeddings, embedding_dim)",
      "A lookup table: int64 indices select rows of weight [num_embeddings, embedding_dim].",
@@ -1627,7 +1808,8 @@ const HelpEntry help_table[] = {
     {"nn.Sequential", HELP_NN, 0,
      "nn.Sequential(...layers)",
      "Applies the layers in order; its parameters are theirs, named \"0.weight\", \"1.bias\", "
-     "...",
+     "... getitem(i) (a layer; a slice gives a Sequential), setitem, len(), iter() and "
+     "append(m): model[i], len(model) and for-loops once the language calls operator methods.",
      "let model = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))\n"
      "print(model(ones(3, 2)).shape)"},
     {"nn.MSELoss", HELP_NN, 0,

@@ -142,6 +142,7 @@ static ObjModule *new_module(AgVM *vm, const char *name) {
  * given, is defined in it under `sub_name` first, so its code can use it. */
 static ObjModule *install_module(AgVM *vm, const char *name, const char *file,
                                  ObjModule *sub, const char *sub_name) {
+  vm_add_library_file(vm, file);
   ObjModule *m = new_module(vm, name);
   vm_push_root(vm, OBJ_VAL(m));
   if (strcmp(name, "autograd") == 0) {
@@ -149,6 +150,7 @@ static ObjModule *install_module(AgVM *vm, const char *name, const char *file,
     lib_install_autograd_module(vm, m);
   }
   if (strcmp(name, "plot") == 0) lib_install_plot_module(vm, m);
+  if (strcmp(name, "nn.functional") == 0) lib_functional_define(vm, m);
   if (sub != NULL) lib_module_define(vm, m, sub_name, OBJ_VAL(sub));
   bool ok = run_module(vm, m, file);
   if (ok && strchr(name, '.') == NULL) vm_define_builtin(vm, name, OBJ_VAL(m));
@@ -409,6 +411,7 @@ void lib_install(AgVM *vm) {
   lib_install_random(vm);
   lib_install_create(vm);
   lib_install_nnfunc(vm);
+  lib_install_conv(vm);
   lib_install_io(vm);
   lib_install_autograd(vm);
   vm_define_native(vm, "source", native_source, 1, 1, false);
@@ -424,8 +427,11 @@ void lib_install(AgVM *vm) {
   install_module(vm, "autograd", "autograd.ag", NULL, NULL);
   ObjModule *init = install_module(vm, "nn.init", "init.ag", NULL, NULL);
   vm_push_root(vm, OBJ_VAL(init));
+  ObjModule *functional = install_module(vm, "nn.functional", "functional.ag", NULL, NULL);
+  vm_push_root(vm, OBJ_VAL(functional));
   ObjModule *nn = install_module(vm, "nn", "nn.ag", init, "init");
-  vm_pop_root(vm);
+  if (nn && functional) lib_module_define(vm, nn, "functional", OBJ_VAL(functional));
+  vm_pop_roots(vm, 2);
   if (nn != NULL) {
     vm_push_root(vm, OBJ_VAL(nn));
     ObjModule *utils = install_module(vm, "nn.utils", "utils.ag", NULL, NULL);

@@ -246,6 +246,9 @@ Value lib_set_index(AgVM *vm, Value obj, int n, const Value *index, Value v);
 void lib_install_tensor(AgVM *vm);
 void lib_install_create(AgVM *vm);
 void lib_install_nnfunc(AgVM *vm);
+void lib_install_conv(AgVM *vm);
+/* The globals and natives of the nn.functional module (lib_functional.c). */
+void lib_functional_define(AgVM *vm, ObjModule *module);
 void lib_install_io(AgVM *vm);
 void lib_install_random(AgVM *vm);
 /* The state of generator= (the default generator when UNDEF or nil); NULL

@@ -259,5 +259,41 @@ Tensor *tensor_amax(const Tensor *a, const int *dims, int ndims, bool keepdim);
 Tensor *tensor_amin(const Tensor *a, const int *dims, int ndims, bool keepdim);
 /* The sum of a 2-D tensor's diagonal, dtype as sum's. */
 Tensor *tensor_trace(const Tensor *a);
+/* F.pad's constant mode (shape.c): pads[2k], pads[2k + 1] before and after
+ * dim ndim - 1 - k; negative amounts crop. */
+Tensor *tensor_constant_pad(const Tensor *a, int npads, const int64_t *pads, double value);
+
+/* ---- sliding windows (conv.c) ----
+ * Over planes [H, W]: a 1-D signal is a plane of height 1 with a kernel of
+ * height 1. padding is before the input, padding_end after it.
+ * Output sizes never overflow: huge kernels, strides or paddings are errors
+ * or empty windows. */
+typedef struct {
+  int64_t kernel[2], stride[2], padding[2], dilation[2];
+  int64_t padding_end[2]; /* after the input: padding but for padding="same", even kernel */
+  bool ceil_mode;         /* pooling: round the output size up */
+} TensorWindow;
+int64_t tensor_window_out(int64_t in, int64_t k, int64_t stride, int64_t pad, int64_t pads,
+                          int64_t dil, bool ceil_mode);
+bool tensor_window_sizes(const TensorWindow *w, int64_t h, int64_t wd, int64_t *oh, int64_t *ow);
+/* x [N, C, H, W] -> [N, C kh kw, oh ow] (F.unfold) and back, sums of overlaps (F.fold). */
+Tensor *tensor_im2col(const Tensor *x, const TensorWindow *w);
+Tensor *tensor_col2im(const Tensor *cols, int64_t h, int64_t wd, const TensorWindow *w);
+/* x [N, C, H, W], weight [O, C/groups, kh, kw], bias [O] or NULL. */
+Tensor *tensor_conv2d(const Tensor *x, const Tensor *weight, const Tensor *bias,
+                      const TensorWindow *w, int groups);
+/* x [C, H, W] or [N, C, H, W]; *indices: int64 positions y W + x in each plane. */
+Tensor *tensor_max_pool2d(const Tensor *x, const TensorWindow *w, Tensor **indices);
+/* max_pool2d's backward: g added at indices into zeros of `shape`. */
+Tensor *tensor_max_pool2d_backward(const Tensor *g, const Tensor *indices, int ndim,
+                                   const int64_t *shape);
+Tensor *tensor_avg_pool2d(const Tensor *x, const TensorWindow *w, bool count_include_pad,
+                          int64_t divisor_override);
+/* adaptive_avg_pool2d: x [C, H, W] or [N, C, H, W] -> [..., oh, ow]; its backward. */
+Tensor *tensor_adaptive_avg_pool2d(const Tensor *x, int64_t oh, int64_t ow);
+Tensor *tensor_adaptive_avg_pool2d_backward(const Tensor *g, int64_t h, int64_t wd);
+/* avg_pool2d's divisor at each output position: float64 [oh ow]. */
+Tensor *tensor_avg_pool_divisors(int64_t h, int64_t wd, const TensorWindow *w,
+                                 bool count_include_pad, int64_t divisor_override);
 
 #endif

@@ -153,6 +153,31 @@ static void print_trace(FILE *out, ObjList *trace) {
   }
 }
 
+void vm_add_library_file(AgVM *vm, const char *file) {
+  if (vm->library_file_count < (int)(sizeof vm->library_files / sizeof vm->library_files[0]))
+    vm->library_files[vm->library_file_count++] = obj_string(vm, file);
+}
+
+static bool in_library(AgVM *vm, Value entry) {
+  ObjString *file = AS_STRING(AS_LIST(entry)->items[1]);
+  for (int i = 0; i < vm->library_file_count; i++)
+    if (strcmp(vm->library_files[i]->chars, file->chars) == 0) return true;
+  return false;
+}
+
+/* The entry an error is reported at: the innermost one outside the library
+ * (an error inside nn.ag names the user's line that called the layer). */
+static Value report_entry(AgVM *vm, ObjList *trace) {
+  Value last = NIL_VAL;
+  for (int i = trace ? trace->count - 1 : -1; i >= 0; i--) {
+    Value e = trace->items[i];
+    if (!trace_entry_ok(e)) continue;
+    if (IS_NIL(last)) last = e;
+    if (!in_library(vm, e)) return e;
+  }
+  return last;
+}
+
 void vm_report_exception(AgVM *vm, FILE *out, bool color) {
   if (!vm->has_exception) return;
   Value exc = vm->exception;
@@ -161,8 +186,7 @@ void vm_report_exception(AgVM *vm, FILE *out, bool color) {
   vm_push_root(vm, trace ? OBJ_VAL(trace) : NIL_VAL);
   const char *message = vm_exception_message(vm, exc);
   fflush(stdout);
-  Value last = NIL_VAL;
-  if (trace && trace->count > 0) last = trace->items[trace->count - 1];
+  Value last = report_entry(vm, trace);
   if (trace_entry_ok(last)) {
     fprintf(out, "%s:%.0f: ", AS_CSTRING(AS_LIST(last)->items[1]), AS_NUMBER(AS_LIST(last)->items[2]));
   }

@@ -128,6 +128,10 @@ struct AgVM {
 
   /* built-in classes and method tables */
   ObjClass *error_class;
+  /* Files of the library written in Ag (nn.ag, ...): an uncaught error is
+   * reported at the innermost line outside them, the user's call. */
+  ObjString *library_files[8];
+  int library_file_count;
   ObjClass *interrupted_class;
   ObjClass *zero_division_class; /* ZeroDivisionError */
   Table list_methods, map_methods, string_methods, set_methods;
@@ -259,6 +263,8 @@ Value vm_set_union(AgVM *vm, ObjMap *a, Value b);
 /* Value helpers. */
 const char *vm_type_name(Value v);     /* "int", "float", "list", the class name ... */
 const char *vm_op_symbol(int op);      /* "+" for OP_ADD ...: for error messages */
+/* Marks `file` as part of the library (see AgVM.library_files). */
+void vm_add_library_file(AgVM *vm, const char *file);
 int vm_truthy(AgVM *vm, Value v);      /* 0/1, or -1 after throwing */
 /* a == b as the language defines it; -1 after throwing (tensor hooks). */
 bool vm_values_equal(Value a, Value b);
