@@ -144,6 +144,9 @@ typedef struct GradNode GradNode;
   X(MseLossBackward0, d_mse)                                                                    \
   X(NllLossBackward0, d_nll)                                                                    \
   X(BinaryCrossEntropyBackward0, d_bce)                                                         \
+  X(BinaryCrossEntropyWithLogitsBackward0, d_bce_logits)                                       \
+  X(SmoothL1LossBackward0, d_smooth_l1)                                                         \
+  X(HuberLossBackward0, d_huber)                                                                \
   X(ToCopyBackward0, d_to_copy)                                                                 \
   X(CloneBackward0, d_identity)                                                                 \
   X(CopyBackwards, d_copy)                                                                      \
@@ -352,6 +355,11 @@ Tensor *ag_l1_loss(Tensor *a, Tensor *b, Reduction r);
 Tensor *ag_nll_loss(Tensor *logp, const Tensor *target, Reduction r);
 Tensor *ag_cross_entropy(Tensor *logits, const Tensor *target, Reduction r);
 Tensor *ag_binary_cross_entropy(Tensor *p, Tensor *target, Reduction r);
+Tensor *ag_smooth_l1_loss(Tensor *a, Tensor *b, double beta, Reduction r);
+Tensor *ag_huber_loss(Tensor *a, Tensor *b, double delta, Reduction r);
+/* weight and pos_weight may be NULL; neither gets a gradient (as in PyTorch 1.13). */
+Tensor *ag_binary_cross_entropy_with_logits(Tensor *x, Tensor *target, Tensor *weight,
+                                            Tensor *pos_weight, Reduction r);
 /* training false or p == 0: a itself (retained); else a * mask (MulBackward0, as PyTorch). */
 Tensor *ag_dropout(TensorRng *rng, Tensor *a, double p, bool training);
 

@@ -843,6 +843,88 @@ static bool d_bce(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   return done(&s, n, out);
 }
 
+static Tensor *divs(Scope *s, Tensor *a, double k) {
+  return a ? keep(s, ag_binary_scalar(BIN_DIV, a, k)) : NULL;
+}
+
+/* PyTorch's smooth_l1_backward, norm = 1 (or 1/numel for mean), x = self - target:
+ * -norm g below -beta, norm g above beta, norm x g / beta between; the
+ * target's is the same with the two swapped. */
+static bool d_smooth_l1(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *a = saved(&s, n, 0), *b = saved(&s, n, 1);
+  double beta = node_p(n)->s0;
+  for (int i = 0; i < 2; i++) {
+    if (!needs[i]) continue;
+    Tensor *x = i == 0 ? sub(&s, a, b) : sub(&s, b, a);
+    double norm = node_p(n)->red == RED_MEAN && x && x->numel > 0 ? 1.0 / (double)x->numel : 1.0;
+    Tensor *ng = muls(&s, G, norm);
+    Tensor *mid = divs(&s, mul(&s, muls(&s, x, norm), G), beta);
+    Tensor *hi = where(&s, cmps(&s, BIN_GE, x, beta), ng, mid);
+    give(out, i, where(&s, cmps(&s, BIN_LE, x, -beta), neg(&s, ng), hi));
+  }
+  return done(&s, n, out);
+}
+
+/* PyTorch's huber_backward: -norm g delta below -delta, norm g delta above
+ * delta, norm x g between. */
+static bool d_huber(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *a = saved(&s, n, 0), *b = saved(&s, n, 1);
+  double delta = node_p(n)->s0;
+  for (int i = 0; i < 2; i++) {
+    if (!needs[i]) continue;
+    Tensor *x = i == 0 ? sub(&s, a, b) : sub(&s, b, a);
+    double norm = node_p(n)->red == RED_MEAN && x && x->numel > 0 ? 1.0 / (double)x->numel : 1.0;
+    Tensor *outer = muls(&s, muls(&s, G, norm), delta);
+    Tensor *mid = mul(&s, muls(&s, x, norm), G);
+    Tensor *hi = where(&s, cmps(&s, BIN_GT, x, delta), outer, mid);
+    give(out, i, where(&s, cmps(&s, BIN_LT, x, -delta), neg(&s, outer), hi));
+  }
+  return done(&s, n, out);
+}
+
+/* log(sigmoid(z)) = min(z, 0) - log(1 + exp(-|z|)), finite for every z
+ * (PyTorch's kernel has log1p where this has log(1 + .), so the last bits of
+ * a tiny term may differ). */
+static Tensor *log_sigmoid(Scope *s, Tensor *z) {
+  Tensor *lo = z ? keep(s, ag_binary_scalar(BIN_MINIMUM, z, 0)) : NULL;
+  Tensor *e = un(s, UN_EXP, neg(s, un(s, UN_ABS, z)));
+  return sub(s, lo, un(s, UN_LOG, adds(s, e, 1)));
+}
+
+/* PyTorch 1.13's binary_cross_entropy_with_logits_backward and its
+ * _target_backward: (sigmoid(x) - t) g, or with pos_weight
+ * ((pw t + 1 - t) sigmoid(x) - pw t) g; for the target -x g, or
+ * (log_sigmoid(-x) - log_sigmoid(x) pw) g; times weight, mean divides. */
+static bool d_bce_logits(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *x = saved(&s, n, 0), *t = saved(&s, n, 1);
+  Tensor *w = node_p(n)->i0 ? saved(&s, n, 2) : NULL;
+  Tensor *pw = node_p(n)->i1 ? saved(&s, n, 3) : NULL;
+  int64_t count = x ? x->numel : 0;
+  Tensor *sig = un(&s, UN_SIGMOID, x);
+  for (int i = 0; i < 2; i++) {
+    if (!needs[i]) continue;
+    Tensor *d;
+    if (i == 0 && pw) {
+      Tensor *pt = mul(&s, pw, t);
+      d = sub(&s, mul(&s, sub(&s, adds(&s, pt, 1), t), sig), pt);
+    } else if (i == 0) {
+      d = sub(&s, sig, t);
+    } else if (pw) {
+      d = sub(&s, log_sigmoid(&s, neg(&s, x)), mul(&s, log_sigmoid(&s, x), pw));
+    } else {
+      d = neg(&s, x);
+    }
+    d = mul(&s, d, G);
+    if (w) d = mul(&s, d, w);
+    if (node_p(n)->red == RED_MEAN && count > 0) d = divs(&s, d, (double)count);
+    give(out, i, d);
+  }
+  return done(&s, n, out);
+}
+
 /* ---- copies ---- */
 
 static bool d_identity(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {

@@ -505,6 +505,110 @@ Tensor *ag_binary_cross_entropy(Tensor *p, Tensor *target, Reduction r) {
                           tensor_binary_cross_entropy(p, target, r), r);
 }
 
+/* smooth_l1_loss / huber_loss: one node saving self and target, k (beta or
+ * delta) in s0. */
+static Tensor *robust_record(AgNodeKind kind, Tensor *a, Tensor *b, Tensor *out, double k,
+                             Reduction r) {
+  Tensor *ins[2] = {a, b};
+  if (!ag_record_wanted(ins, 2, out)) return out;
+  GradNode *n = ag_record_node_params(kind, ins, 2, 2, 1);
+  if (n) {
+    node_save(n, 0, "self", a, false);
+    node_save(n, 1, "target", b, false);
+    node_params(n)->red = r;
+    node_params(n)->s0 = k;
+  }
+  return ag_record_finish(n, out);
+}
+
+Tensor *ag_smooth_l1_loss(Tensor *a, Tensor *b, double beta, Reduction r) {
+  if (beta < 0) {
+    tensor_set_error("smooth_l1_loss does not support negative values for beta.");
+    return NULL;
+  }
+  return robust_record(AG_NODE_SmoothL1LossBackward0, a, b,
+                       tensor_smooth_l1_loss(a, b, beta, r), beta, r);
+}
+
+Tensor *ag_huber_loss(Tensor *a, Tensor *b, double delta, Reduction r) {
+  if (!(delta > 0)) {
+    tensor_set_error("huber_loss does not support non-positive values for delta.");
+    return NULL;
+  }
+  return robust_record(AG_NODE_HuberLossBackward0, a, b, tensor_huber_loss(a, b, delta, r),
+                       delta, r);
+}
+
+/* binary_cross_entropy_with_logits as PyTorch 1.13 computes it (op by op, so
+ * float32 rounds as there): with m = max(-x, 0),
+ *   (1 - t) x + m + log(exp(-m) + exp(-x - m))                  no pos_weight
+ *   (1 - t) x + (1 + (pw - 1) t) (log(exp(-m) + exp(-x - m)) + m)  with it
+ * times weight, then the reduction. */
+static Tensor *bcel_forward(const Tensor *x, const Tensor *t, const Tensor *w, const Tensor *pw,
+                            Reduction r) {
+  Tensor *tmp[16] = {0};
+  int k = 0;
+#define T(e) (tmp[k++] = (e))
+  Tensor *negx = T(tensor_unary(UN_NEG, x));
+  Tensor *m = negx ? T(tensor_clamp(negx, 0, INFINITY)) : NULL;
+  Tensor *negm = m ? T(tensor_unary(UN_NEG, m)) : NULL;
+  Tensor *e1 = negm ? T(tensor_unary(UN_EXP, negm)) : NULL;
+  Tensor *shifted = m ? T(tensor_binary(BIN_SUB, negx, m)) : NULL;
+  Tensor *e2 = shifted ? T(tensor_unary(UN_EXP, shifted)) : NULL;
+  Tensor *sum = e1 && e2 ? T(tensor_binary(BIN_ADD, e1, e2)) : NULL;
+  Tensor *lse = sum ? T(tensor_unary(UN_LOG, sum)) : NULL;
+  Tensor *one_t = T(tensor_scalar_binary(BIN_SUB, 1, t));
+  Tensor *lin = one_t ? T(tensor_binary(BIN_MUL, one_t, x)) : NULL;
+  Tensor *loss = NULL;
+  if (lin && lse && !pw) {
+    loss = tensor_binary(BIN_ADD, lin, m);
+    if (loss && !tensor_binary_(BIN_ADD, loss, lse)) loss = (tensor_release(loss), NULL);
+  } else if (lin && lse) {
+    Tensor *pw1 = T(tensor_binary_scalar(BIN_SUB, pw, 1));
+    Tensor *lw = pw1 ? T(tensor_binary(BIN_MUL, pw1, t)) : NULL;
+    Tensor *term = lw ? T(tensor_binary(BIN_ADD, lse, m)) : NULL;
+    if (term && tensor_binary_scalar_(BIN_ADD, lw, 1) && tensor_binary_(BIN_MUL, lw, term))
+      loss = tensor_binary(BIN_ADD, lin, lw);
+  }
+#undef T
+  for (int i = 0; i < k; i++)
+    tensor_release(tmp[i]);
+  if (loss && w) {
+    Tensor *lwt = tensor_binary(BIN_MUL, loss, w);
+    tensor_release(loss);
+    loss = lwt;
+  }
+  if (!loss || r == RED_NONE) return loss;
+  Tensor *red = r == RED_MEAN ? tensor_mean(loss, NULL, 0, false) : tensor_sum(loss, NULL, 0, false);
+  tensor_release(loss);
+  return red;
+}
+
+Tensor *ag_binary_cross_entropy_with_logits(Tensor *x, Tensor *t, Tensor *weight,
+                                            Tensor *pos_weight, Reduction r) {
+  if (!tensor_check_target_size(x, t)) return NULL;
+  const Tensor *whole = !dtype_is_float(x->dtype) ? x : !dtype_is_float(t->dtype) ? t : NULL;
+  if (whole) { /* PyTorch's in-place steps cannot hold the float result */
+    tensor_set_error("result type Float can't be cast to the desired output type %s",
+                     tensor_dtype_torch_name(whole->dtype));
+    return NULL;
+  }
+  Tensor *out = bcel_forward(x, t, weight, pos_weight, r);
+  Tensor *ins[2] = {x, t};
+  if (!ag_record_wanted(ins, 2, out)) return out;
+  GradNode *n = ag_record_node_params(AG_NODE_BinaryCrossEntropyWithLogitsBackward0, ins, 2, 4, 1);
+  if (n) {
+    node_save(n, 0, "self", x, false);
+    node_save(n, 1, "target", t, false);
+    node_save(n, 2, "weight", weight, false);
+    node_save(n, 3, "pos_weight", pos_weight, false);
+    node_params(n)->red = r;
+    node_params(n)->i0 = weight != NULL;
+    node_params(n)->i1 = pos_weight != NULL;
+  }
+  return ag_record_finish(n, out);
+}
+
 static Tensor *reduce(Tensor *t, Reduction r) {
   if (r == RED_NONE) return tensor_retain(t);
   return r == RED_SUM ? ag_sum(t, NULL, 0, false) : ag_mean(t, NULL, 0, false);

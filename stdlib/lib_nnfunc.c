@@ -1,5 +1,6 @@
 /* lib_nnfunc.c — the neural-network functions of SPEC §6 as globals:
  * mse_loss, l1_loss, cross_entropy, nll_loss, binary_cross_entropy,
+ * binary_cross_entropy_with_logits, smooth_l1_loss, huber_loss,
  * dropout and linear. (softmax/log_softmax and the activations are tensor
  * functions in LIB_TENSOR_FNS, so they are methods as well.)
  */
@@ -54,6 +55,60 @@ static Value native_binary_cross_entropy(NATIVE_ARGS) {
   return loss(vm, "binary_cross_entropy", ag_binary_cross_entropy, argc, args, kw);
 }
 
+/* An optional tensor argument: absent or nil gives NULL. */
+static bool optional_tensor(AgVM *vm, const char *fname, const char *what, Value v, Tensor **out) {
+  *out = NULL;
+  if (IS_UNDEF(v) || IS_NIL(v)) return true;
+  if (!IS_TENSOR(v)) {
+    lib_type_error(vm, fname, what, v);
+    return false;
+  }
+  *out = lib_t(v);
+  return true;
+}
+
+/* binary_cross_entropy_with_logits(input, target, weight=nil, reduction="mean", pos_weight=nil) */
+static Value native_bce_with_logits(NATIVE_ARGS) {
+  static const char *const fname = "binary_cross_entropy_with_logits";
+  static const char *const names[] = {"input", "target", "weight", "reduction", "pos_weight"};
+  Value v[5];
+  Reduction r;
+  Tensor *w, *pw;
+  if (!lib_bind(vm, fname, argc, args, kw, names, 5, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, fname, "input", v[0]);
+  if (!IS_TENSOR(v[1])) return lib_type_error(vm, fname, "target", v[1]);
+  if (!optional_tensor(vm, fname, "weight", v[2], &w)) return VM_EXCEPTION;
+  if (!reduction_of(vm, v[3], &r)) return VM_EXCEPTION;
+  if (!optional_tensor(vm, fname, "pos_weight", v[4], &pw)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_binary_cross_entropy_with_logits(lib_t(v[0]), lib_t(v[1]), w, pw, r));
+}
+
+typedef Tensor *(*RobustFn)(Tensor *a, Tensor *b, double k, Reduction r);
+
+/* fname(input, target, reduction="mean", <k>=1.0): smooth_l1_loss (beta), huber_loss (delta) */
+static Value robust_loss(AgVM *vm, const char *fname, const char *kname, RobustFn fn, int argc,
+                         const Value *args, const AgKwargs *kw) {
+  const char *const names[] = {"input", "target", "reduction", kname};
+  Value v[4];
+  Reduction r;
+  double k = 1.0;
+  if (!lib_bind(vm, fname, argc, args, kw, names, 4, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, fname, "input", v[0]);
+  if (!IS_TENSOR(v[1])) return lib_type_error(vm, fname, "target", v[1]);
+  if (!reduction_of(vm, v[2], &r)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v[3]) && !lib_number(vm, v[3], kname, &k)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, fn(lib_t(v[0]), lib_t(v[1]), k, r));
+}
+
+static Value native_smooth_l1_loss(NATIVE_ARGS) {
+  return robust_loss(vm, "smooth_l1_loss", "beta", ag_smooth_l1_loss, argc, args, kw);
+}
+static Value native_huber_loss(NATIVE_ARGS) {
+  return robust_loss(vm, "huber_loss", "delta", ag_huber_loss, argc, args, kw);
+}
+
 /* dropout(x, p=0.5, training=true) */
 static Value native_dropout(NATIVE_ARGS) {
   static const char *const names[] = {"input", "p", "training"};
@@ -103,6 +158,9 @@ void lib_install_nnfunc(AgVM *vm) {
   vm_define_native(vm, "cross_entropy", native_cross_entropy, 2, 3, true);
   vm_define_native(vm, "nll_loss", native_nll_loss, 2, 3, true);
   vm_define_native(vm, "binary_cross_entropy", native_binary_cross_entropy, 2, 3, true);
+  vm_define_native(vm, "binary_cross_entropy_with_logits", native_bce_with_logits, 2, 5, true);
+  vm_define_native(vm, "smooth_l1_loss", native_smooth_l1_loss, 2, 4, true);
+  vm_define_native(vm, "huber_loss", native_huber_loss, 2, 4, true);
   vm_define_native(vm, "dropout", native_dropout, 1, 3, true);
   vm_define_native(vm, "linear", native_linear, 2, 3, true);
   vm_define_native(vm, "embedding", native_embedding, 2, 2, true);

@@ -217,6 +217,11 @@ Tensor *tensor_gelu_backward(const Tensor *g, const Tensor *x);
 typedef enum { RED_NONE, RED_MEAN, RED_SUM } Reduction;
 Tensor *tensor_mse_loss(const Tensor *a, const Tensor *b, Reduction r);
 Tensor *tensor_l1_loss(const Tensor *a, const Tensor *b, Reduction r);
+/* smooth_l1_loss (beta > 0) and huber_loss (delta > 0), PyTorch's formulas. */
+Tensor *tensor_smooth_l1_loss(const Tensor *a, const Tensor *b, double beta, Reduction r);
+Tensor *tensor_huber_loss(const Tensor *a, const Tensor *b, double delta, Reduction r);
+/* PyTorch's "Target size (...) must be the same as input size (...)" check. */
+bool tensor_check_target_size(const Tensor *input, const Tensor *target);
 /* nll_loss: input (N,C) or (C) log-probabilities, target int64 (N) or 0-d;
  * targets equal to -100 are ignored (PyTorch's default ignore_index).
  * cross_entropy also takes class probabilities: a float target shaped like logits. */
