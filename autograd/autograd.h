@@ -62,6 +62,7 @@ typedef struct GradNode GradNode;
   X(RemainderBackward0, d_remainder)                                                            \
   X(RemainderBackward1, d_remainder)                                                            \
   X(MaximumBackward0, d_maximum)                                                                \
+  X(XlogyBackward0, d_xlogy)                                                                    \
   X(MinimumBackward0, d_minimum)                                                                \
   X(NegBackward0, d_neg)                                                                        \
   X(AbsBackward0, d_abs)                                                                        \
@@ -355,6 +356,8 @@ Tensor *ag_l1_loss(Tensor *a, Tensor *b, Reduction r);
 Tensor *ag_nll_loss(Tensor *logp, const Tensor *target, Reduction r);
 Tensor *ag_cross_entropy(Tensor *logits, const Tensor *target, Reduction r);
 Tensor *ag_binary_cross_entropy(Tensor *p, Tensor *target, Reduction r);
+/* batchmean: the sum over the first size (r is then ignored). */
+Tensor *ag_kl_div(Tensor *input, Tensor *target, Reduction r, bool batchmean, bool log_target);
 Tensor *ag_smooth_l1_loss(Tensor *a, Tensor *b, double beta, Reduction r);
 Tensor *ag_huber_loss(Tensor *a, Tensor *b, double delta, Reduction r);
 /* weight and pos_weight may be NULL; neither gets a gradient (as in PyTorch 1.13). */

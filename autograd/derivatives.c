@@ -220,6 +220,19 @@ static bool d_extremum2(GradNode *n, Tensor *const *g, Tensor **out, const bool 
   if (needs[1]) give(out, 1, where(&s, tie, half, where(&s, cmp(&s, wins, b, a), G, zero)));
   return done(&s, n, out);
 }
+/* PyTorch's xlogy formulas: grad * xlogy(self != 0, other) and grad * self / other. */
+static bool d_xlogy(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *a = saved(&s, n, SAVED_SELF), *b = saved(&s, n, SAVED_OTHER);
+  if (needs[0]) {
+    Tensor *nz = cmps(&s, BIN_NE, a, 0);
+    Tensor *nzf = nz ? keep(&s, tensor_to_dtype(nz, b ? b->dtype : G->dtype)) : NULL;
+    give(out, 0, mul(&s, G, bin(&s, BIN_XLOGY, nzf, b)));
+  }
+  if (n->nnext > 1 && needs[1]) give(out, 1, dv(&s, mul(&s, G, a), b));
+  return done(&s, n, out);
+}
+
 static bool d_maximum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   return d_extremum2(n, g, out, needs, BIN_GT);
 }

@@ -614,6 +614,33 @@ static Tensor *reduce(Tensor *t, Reduction r) {
   return r == RED_SUM ? ag_sum(t, NULL, 0, false) : ag_mean(t, NULL, 0, false);
 }
 
+/* kl_div as PyTorch 1.13 composes it: xlogy(t, t) - t * input, or with
+ * log_target exp(t) * (t - input); then the reduction ("batchmean" is the
+ * sum divided by the first size, as F.kl_div does). */
+Tensor *ag_kl_div(Tensor *input, Tensor *target, Reduction r, bool batchmean, bool log_target) {
+  /* the right operand first, as PyTorch's build computes it: the nodes'
+   * order decides the order of the target's gradient sum in float32 */
+  Tensor *a = NULL, *b;
+  if (log_target) {
+    b = ag_binary(BIN_SUB, target, input);
+    a = b ? ag_unary(UN_EXP, target) : NULL;
+  } else {
+    b = ag_binary(BIN_MUL, target, input);
+    a = b ? ag_binary(BIN_XLOGY, target, target) : NULL;
+  }
+  Tensor *pointwise = a ? ag_binary(log_target ? BIN_MUL : BIN_SUB, a, b) : NULL;
+  tensor_release(a);
+  tensor_release(b);
+  Tensor *out = pointwise ? reduce(pointwise, batchmean ? RED_SUM : r) : NULL;
+  tensor_release(pointwise);
+  if (out && batchmean && input->ndim != 0) {
+    Tensor *mean = ag_binary_scalar(BIN_DIV, out, (double)input->shape[0]);
+    tensor_release(out);
+    out = mean;
+  }
+  return out;
+}
+
 /* As PyTorch 1.13 composes it: (a - b).abs() then the reduction. */
 Tensor *ag_l1_loss(Tensor *a, Tensor *b, Reduction r) {
   if (!ag_should_record((Tensor *[2]){a, b}, 2)) return tensor_l1_loss(a, b, r);

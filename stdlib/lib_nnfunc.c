@@ -1,9 +1,10 @@
 /* lib_nnfunc.c — the neural-network functions of SPEC §6 as globals:
  * mse_loss, l1_loss, cross_entropy, nll_loss, binary_cross_entropy,
- * binary_cross_entropy_with_logits, smooth_l1_loss, huber_loss,
+ * binary_cross_entropy_with_logits, smooth_l1_loss, huber_loss, kl_div,
  * dropout and linear. (softmax/log_softmax and the activations are tensor
  * functions in LIB_TENSOR_FNS, so they are methods as well.)
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "stdlib/lib_internal.h"
@@ -109,6 +110,33 @@ static Value native_huber_loss(NATIVE_ARGS) {
   return robust_loss(vm, "huber_loss", "delta", ag_huber_loss, argc, args, kw);
 }
 
+/* kl_div(input, target, reduction="mean", log_target=false); reduction may
+ * also be "batchmean". "mean" warns once, as PyTorch 1.13 does. */
+static Value native_kl_div(NATIVE_ARGS) {
+  static const char *const names[] = {"input", "target", "reduction", "log_target"};
+  Value v[4];
+  Reduction r = RED_MEAN;
+  bool batchmean, log_target;
+  if (!lib_bind(vm, "kl_div", argc, args, kw, names, 4, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "kl_div", "input", v[0]);
+  if (!IS_TENSOR(v[1])) return lib_type_error(vm, "kl_div", "target", v[1]);
+  batchmean = IS_STRING(v[2]) && strcmp(AS_CSTRING(v[2]), "batchmean") == 0;
+  if (!batchmean && !reduction_of(vm, v[2], &r)) return VM_EXCEPTION;
+  if (!lib_flag(vm, v[3], false, &log_target)) return VM_EXCEPTION;
+  LibState *st = lib_state(vm);
+  if (!batchmean && r == RED_MEAN && !st->warned_kl_div_mean) {
+    st->warned_kl_div_mean = true;
+    fprintf(stderr,
+            "%s:%d: UserWarning: reduction: 'mean' divides the total loss by both the batch "
+            "size and the support size.'batchmean' divides only by the batch size, and aligns "
+            "with the KL div math definition.'mean' will be changed to behave the same as "
+            "'batchmean' in the next major release.\n",
+            lib_current_file(vm), lib_current_line(vm));
+  }
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_kl_div(lib_t(v[0]), lib_t(v[1]), r, batchmean, log_target));
+}
+
 /* dropout(x, p=0.5, training=true) */
 static Value native_dropout(NATIVE_ARGS) {
   static const char *const names[] = {"input", "p", "training"};
@@ -159,6 +187,7 @@ void lib_install_nnfunc(AgVM *vm) {
   vm_define_native(vm, "nll_loss", native_nll_loss, 2, 3, true);
   vm_define_native(vm, "binary_cross_entropy", native_binary_cross_entropy, 2, 3, true);
   vm_define_native(vm, "binary_cross_entropy_with_logits", native_bce_with_logits, 2, 5, true);
+  vm_define_native(vm, "kl_div", native_kl_div, 2, 4, true);
   vm_define_native(vm, "smooth_l1_loss", native_smooth_l1_loss, 2, 4, true);
   vm_define_native(vm, "huber_loss", native_huber_loss, 2, 4, true);
   vm_define_native(vm, "dropout", native_dropout, 1, 3, true);

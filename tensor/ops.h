@@ -48,7 +48,8 @@ typedef enum {
 /* Binary elementwise ops, broadcasting: X(enum suffix, name, the script's
  * operator or NULL, kernels). Comparisons give bool tensors. DIV on integer
  * tensors gives float32 (true division). MOD takes the sign of the divisor
- * (Python/PyTorch remainder). */
+ * (Python/PyTorch remainder). XLOGY is x * log(y), 0 where x is 0 (nan
+ * where y is); integers give float32, as in PyTorch. */
 #define TENSOR_BINARY_OPS(X)                                                                     \
   X(ADD, "add", "+", ALL4(add))                                                                  \
   X(SUB, "sub", "-", NUM3(sub))                                                                  \
@@ -58,6 +59,7 @@ typedef enum {
   X(MOD, "remainder", "%", NUM3(mod))                                                            \
   X(MAXIMUM, "maximum", NULL, ALL4(max))                                                         \
   X(MINIMUM, "minimum", NULL, ALL4(min))                                                         \
+  X(XLOGY, "xlogy", NULL, FLOAT2(xlogy))                                                         \
   X(EQ, "eq", "==", ALL4(eq))                                                                    \
   X(NE, "ne", "!=", ALL4(ne))                                                                    \
   X(LT, "lt", "<", ALL4(lt))                                                                     \
