@@ -55,6 +55,7 @@ typedef struct GradNode GradNode;
   X(RsubBackward1, d_rsub)                                                                      \
   X(MulBackward0, d_mul)                                                                        \
   X(DivBackward0, d_div)                                                                        \
+  X(DivBackward1, d_div_scalar)  /* ATen's div(Tensor, Scalar), as C++ code calls it */        \
   X(ReciprocalBackward0, d_reciprocal)                                                          \
   X(PowBackward0, d_pow_scalar)                                                                 \
   X(PowBackward1, d_pow_tensor)                                                                 \
@@ -355,6 +356,9 @@ Tensor *ag_mse_loss(Tensor *a, Tensor *b, Reduction r);
 Tensor *ag_l1_loss(Tensor *a, Tensor *b, Reduction r);
 Tensor *ag_nll_loss(Tensor *logp, const Tensor *target, Reduction r);
 Tensor *ag_cross_entropy(Tensor *logits, const Tensor *target, Reduction r);
+/* cross_entropy(weight=, label_smoothing=): weight (NULL: none) holds one weight per class. */
+Tensor *ag_cross_entropy_with(Tensor *logits, Tensor *target, Tensor *weight,
+                              double label_smoothing, Reduction r);
 Tensor *ag_binary_cross_entropy(Tensor *p, Tensor *target, Reduction r);
 /* batchmean: the sum over the first size (r is then ignored). */
 Tensor *ag_kl_div(Tensor *input, Tensor *target, Reduction r, bool batchmean, bool log_target);

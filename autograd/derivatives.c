@@ -153,6 +153,12 @@ static bool d_div(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   return done(&s, n, out);
 }
 
+static bool d_div_scalar(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, G ? keep(&s, ag_binary_scalar(BIN_DIV, G, node_p(n)->s0)) : NULL);
+  return done(&s, n, out);
+}
+
 static bool d_reciprocal(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *r = saved(&s, n, 0); /* the result */

@@ -663,7 +663,80 @@ Tensor *ag_nll_loss(Tensor *logp, const Tensor *target, Reduction r) {
   return ag_record_finish(n, out);
 }
 
+/* a / k as ATen's C++ calls it, div(Tensor, Scalar): DivBackward1, k kept in
+ * the node (Python's `t / 2` wraps the number instead: DivBackward0). */
+static Tensor *div_scalar_argument(Tensor *a, double k) {
+  Tensor *out = tensor_binary_scalar(BIN_DIV, a, k);
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node_params(AG_NODE_DivBackward1, &a, 1, 0, 1);
+  if (n) node_params(n)->s0 = k;
+  return ag_record_finish(n, out);
+}
+
+/* Class-probability targets as PyTorch 1.13's cross_entropy composes them
+ * (any [N, C, d...] shape, the class dim 1, or 0 for a 1-D input): with
+ * lp = log_softmax(logits) and t smoothed to t (1 - ls) + ls / C,
+ *   mean: -(lp * t * w).sum() / (numel / C)   sum: -(...).sum()   none: -(...).sum(1)
+ * where w, the class weights, is viewed as [1, C, 1...]. */
+static Tensor *cross_entropy_probs(Tensor *logits, Tensor *target, Tensor *weight,
+                                   double label_smoothing, Reduction r) {
+  if (!dtype_is_float(target->dtype)) {
+    tensor_set_error("Expected floating point type for target with class probabilities, got %s",
+                     tensor_dtype_torch_name(target->dtype));
+    return NULL;
+  }
+  int cdim = logits->ndim == 1 ? 0 : 1;
+  int64_t classes = logits->shape[cdim];
+  Tensor *tmp[8] = {0};
+  int k = 0;
+  Tensor *lp = tmp[k++] = ag_log_softmax(logits, cdim);
+  Tensor *t = target;
+  if (lp && label_smoothing > 0) {
+    Tensor *kept = tmp[k++] = ag_binary_scalar(BIN_MUL, target, 1 - label_smoothing);
+    t = kept ? (tmp[k++] = ag_binary_scalar(BIN_ADD, kept, label_smoothing / (double)classes)) : NULL;
+  }
+  Tensor *prod = lp && t ? (tmp[k++] = ag_binary(BIN_MUL, lp, t)) : NULL;
+  if (prod && weight) {
+    int64_t shape[TENSOR_MAX_DIMS];
+    for (int d = 0; d < logits->ndim; d++)
+      shape[d] = d == cdim ? weight->numel : 1;
+    Tensor *w = tmp[k++] = ag_reshape(weight, logits->ndim, shape);
+    prod = w ? (tmp[k++] = ag_binary(BIN_MUL, prod, w)) : NULL;
+  }
+  Tensor *out = NULL;
+  if (prod) {
+    Tensor *s = tmp[k++] = r == RED_NONE ? ag_sum(prod, &cdim, 1, false) : ag_sum(prod, NULL, 0, false);
+    out = s ? ag_unary(UN_NEG, s) : NULL;
+  }
+  if (out && r == RED_MEAN) {
+    Tensor *mean = div_scalar_argument(out, (double)(logits->numel / classes));
+    tensor_release(out);
+    out = mean;
+  }
+  for (int i = 0; i < k; i++)
+    tensor_release(tmp[i]);
+  return out;
+}
+
+static bool same_shape(const Tensor *a, const Tensor *b) {
+  return a->ndim == b->ndim && !memcmp(a->shape, b->shape, (size_t)a->ndim * sizeof(int64_t));
+}
+
+Tensor *ag_cross_entropy_with(Tensor *logits, Tensor *target, Tensor *weight,
+                              double label_smoothing, Reduction r) {
+  if (logits->ndim >= 1 && same_shape(logits, target))
+    return cross_entropy_probs(logits, target, weight, label_smoothing, r);
+  if (weight || label_smoothing != 0) {
+    tensor_set_error("cross_entropy: weight and label_smoothing need class-probability targets "
+                     "of the input's shape in Ag so far");
+    return NULL;
+  }
+  return ag_cross_entropy(logits, target, r);
+}
+
 Tensor *ag_cross_entropy(Tensor *logits, const Tensor *target, Reduction r) {
+  if (logits->ndim >= 1 && same_shape(logits, target))
+    return cross_entropy_probs(logits, (Tensor *)target, NULL, 0, r);
   if (!ag_should_record(&logits, 1)) return tensor_cross_entropy(logits, target, r);
   Tensor *lp = ag_log_softmax(logits, logits->ndim >= 2 ? 1 : 0);
   Tensor *out = lp ? ag_nll_loss(lp, target, r) : NULL;

@@ -781,9 +781,11 @@ const HelpEntry help_table[] = {
      "Mean absolute error; reduction \"mean\", \"sum\" or \"none\".",
      "print(l1_loss(tensor([1.0, 2.0]), tensor([1.0, 4.0])))"},
     {"cross_entropy", HELP_TENSORS, 0,
-     "cross_entropy(logits, target, reduction=\"mean\")",
+     "cross_entropy(logits, target, weight=nil, reduction=\"mean\", label_smoothing=0.0)",
      "Softmax cross-entropy of [N, C] logits against int64 class indices [N] (log_softmax "
-     "then nll_loss).",
+     "then nll_loss), or against class probabilities of the logits' shape ([N, C, d...] "
+     "and [C] too), where weight (one per class) and label_smoothing apply as in PyTorch "
+     "1.13.",
      "print(cross_entropy(tensor([[2.0, 0.0], [0.0, 2.0]]), tensor([0, 1], dtype=int64)))"},
     {"nll_loss", HELP_TENSORS, 0,
      "nll_loss(log_probs, target, reduction=\"mean\")",
@@ -1271,8 +1273,9 @@ const HelpEntry help_table[] = {
      "l1_loss as a layer.",
      "print(nn.L1Loss()(ones(2), zeros(2)))"},
     {"nn.CrossEntropyLoss", HELP_NN, 0,
-     "nn.CrossEntropyLoss(reduction=\"mean\")",
-     "cross_entropy as a layer: logits [N, C] and int64 targets [N].",
+     "nn.CrossEntropyLoss(weight=nil, reduction=\"mean\", label_smoothing=0.0)",
+     "cross_entropy as a layer: logits [N, C] and int64 targets [N], or class "
+     "probabilities of the logits' shape.",
      "print(nn.CrossEntropyLoss()(zeros(2, 3), tensor([0, 2], dtype=int64)))"},
     {"nn.NLLLoss", HELP_NN, 0,
      "nn.NLLLoss(reduction=\"mean\")",

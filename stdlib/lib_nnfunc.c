@@ -43,19 +43,6 @@ static Value loss(AgVM *vm, const char *fname, LossFn fn, int argc, const Value 
   return lib_wrap(vm, fn(lib_t(v[0]), lib_t(v[1]), r));
 }
 
-static Tensor *cross_entropy(Tensor *a, Tensor *t, Reduction r) { return ag_cross_entropy(a, t, r); }
-static Tensor *nll_loss(Tensor *a, Tensor *t, Reduction r) { return ag_nll_loss(a, t, r); }
-
-static Value native_mse_loss(NATIVE_ARGS) { return loss(vm, "mse_loss", ag_mse_loss, argc, args, kw); }
-static Value native_l1_loss(NATIVE_ARGS) { return loss(vm, "l1_loss", ag_l1_loss, argc, args, kw); }
-static Value native_cross_entropy(NATIVE_ARGS) {
-  return loss(vm, "cross_entropy", cross_entropy, argc, args, kw);
-}
-static Value native_nll_loss(NATIVE_ARGS) { return loss(vm, "nll_loss", nll_loss, argc, args, kw); }
-static Value native_binary_cross_entropy(NATIVE_ARGS) {
-  return loss(vm, "binary_cross_entropy", ag_binary_cross_entropy, argc, args, kw);
-}
-
 /* An optional tensor argument: absent or nil gives NULL. */
 static bool optional_tensor(AgVM *vm, const char *fname, const char *what, Value v, Tensor **out) {
   *out = NULL;
@@ -66,6 +53,33 @@ static bool optional_tensor(AgVM *vm, const char *fname, const char *what, Value
   }
   *out = lib_t(v);
   return true;
+}
+
+static Tensor *nll_loss(Tensor *a, Tensor *t, Reduction r) { return ag_nll_loss(a, t, r); }
+
+static Value native_mse_loss(NATIVE_ARGS) { return loss(vm, "mse_loss", ag_mse_loss, argc, args, kw); }
+static Value native_l1_loss(NATIVE_ARGS) { return loss(vm, "l1_loss", ag_l1_loss, argc, args, kw); }
+/* cross_entropy(input, target, weight=nil, reduction="mean", label_smoothing=0.0) */
+static Value native_cross_entropy(NATIVE_ARGS) {
+  static const char *const names[] = {"input", "target", "weight", "reduction", "label_smoothing"};
+  Value v[5];
+  Reduction r;
+  Tensor *w;
+  double ls = 0;
+  if (!lib_bind(vm, "cross_entropy", argc, args, kw, names, 5, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "cross_entropy", "input", v[0]);
+  if (!IS_TENSOR(v[1])) return lib_type_error(vm, "cross_entropy", "target", v[1]);
+  if (!optional_tensor(vm, "cross_entropy", "weight", v[2], &w)) return VM_EXCEPTION;
+  if (!reduction_of(vm, v[3], &r)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v[4]) && !lib_number(vm, v[4], "label_smoothing", &ls)) return VM_EXCEPTION;
+  if (!(ls >= 0 && ls <= 1))
+    return vm_throw_error(vm, "label_smoothing must be between 0.0 and 1.0. Got: %g", ls);
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_cross_entropy_with(lib_t(v[0]), lib_t(v[1]), w, ls, r));
+}
+static Value native_nll_loss(NATIVE_ARGS) { return loss(vm, "nll_loss", nll_loss, argc, args, kw); }
+static Value native_binary_cross_entropy(NATIVE_ARGS) {
+  return loss(vm, "binary_cross_entropy", ag_binary_cross_entropy, argc, args, kw);
 }
 
 /* binary_cross_entropy_with_logits(input, target, weight=nil, reduction="mean", pos_weight=nil) */
@@ -183,7 +197,7 @@ static Value native_embedding(NATIVE_ARGS) {
 void lib_install_nnfunc(AgVM *vm) {
   vm_define_native(vm, "mse_loss", native_mse_loss, 2, 3, true);
   vm_define_native(vm, "l1_loss", native_l1_loss, 2, 3, true);
-  vm_define_native(vm, "cross_entropy", native_cross_entropy, 2, 3, true);
+  vm_define_native(vm, "cross_entropy", native_cross_entropy, 2, 5, true);
   vm_define_native(vm, "nll_loss", native_nll_loss, 2, 3, true);
   vm_define_native(vm, "binary_cross_entropy", native_binary_cross_entropy, 2, 3, true);
   vm_define_native(vm, "binary_cross_entropy_with_logits", native_bce_with_logits, 2, 5, true);
