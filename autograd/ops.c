@@ -709,7 +709,9 @@ static Tensor *cross_entropy_probs(Tensor *logits, Tensor *target, Tensor *weigh
     out = s ? ag_unary(UN_NEG, s) : NULL;
   }
   if (out && r == RED_MEAN) {
-    Tensor *mean = div_scalar_argument(out, (double)(logits->numel / classes));
+    /* no elements: 0 / 0, the nan PyTorch fills in */
+    int64_t count = classes > 0 ? logits->numel / classes : 0;
+    Tensor *mean = div_scalar_argument(out, (double)count);
     tensor_release(out);
     out = mean;
   }

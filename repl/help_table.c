@@ -9,9 +9,10 @@
 
 const HelpEntry help_table[] = {
     {"print", HELP_BUILTINS, 0,
-     "print(...vs, sep=\" \", end=\"\\n\", file=stdout)",
+     "print(...vs, sep=\" \", end=\"\\n\", file=stdout, flush=false)",
      "Writes the values, each converted with str(), separated by sep and followed by end. "
-     "file=stderr writes to standard error.",
+     "file=stderr writes to standard error; flush=true hands the output on at once (a "
+     "\\r progress line into a pipe or a log).",
      "print(\"loss\", 0.25, [1, 2])\n"
      "print(\"no newline\", end=\"\")"},
     {"input", HELP_BUILTINS, 0,

@@ -34,17 +34,19 @@ static FILE *stream_of(AgVM *vm, Value file) {
 }
 
 LIB_NATIVE(lib_print) {
-  static const char *const names[] = {"sep", "end", "file", NULL};
-  Value opt[3];
+  static const char *const names[] = {"sep", "end", "file", "flush", NULL};
+  Value opt[4];
   if (!vm_parse_kwargs(vm, "print", kw, names, opt)) return VM_EXCEPTION;
   FILE *out = stream_of(vm, opt[2]);
   if (out == NULL) return vm_throw_error(vm, "print() file must be stdout or stderr, not %s", vm_type_name(opt[2]));
+  if (!IS_UNDEF(opt[3]) && !IS_BOOL(opt[3])) return vm_throw_error(vm, "print() flush must be a bool");
   for (int i = 0; i < argc; i++) {
     if (i > 0 && !write_value(vm, out, IS_UNDEF(opt[0]) ? OBJ_VAL(obj_string(vm, " ")) : opt[0])) return VM_EXCEPTION;
     if (!write_value(vm, out, args[i])) return VM_EXCEPTION;
   }
   if (IS_UNDEF(opt[1])) fputc('\n', out);
   else if (!write_value(vm, out, opt[1])) return VM_EXCEPTION;
+  if (IS_BOOL(opt[3]) && AS_BOOL(opt[3])) fflush(out); /* a pipe sees it now, as Python's */
   return NIL_VAL;
 }
 

@@ -38,3 +38,4 @@ def show(f):
         P("error:", str(e))
 show(lambda: F.cross_entropy(torch.zeros(2, 3), torch.zeros(2, 3, dtype=torch.long)))
 show(lambda: F.cross_entropy(torch.zeros(2, 3), torch.zeros(2, 3), label_smoothing=1.5))
+show(lambda: F.cross_entropy(torch.zeros(0, 3), torch.zeros(0, 3)))
