@@ -5,25 +5,81 @@
 #   make demo       install what is missing, build, run the main example
 #   make test       install what is missing, build, run every test
 #   make sanitize   the whole suite under AddressSanitizer + UBSan (leaks too)
+#   make test-clang the whole suite built with Clang (and a libedit build)
+#   make test-cross an AArch64 cross build under qemu-aarch64, and the native
+#                   build on a CPU without AVX2 (qemu-x86_64 -cpu Westmere):
+#                   golden scripts, shared conformance, differential cases
+#   make wasm       build/wasm/ag.js, the core in WebAssembly (emscripten) for
+#                   node, and its smoke test
 #   make bench      our benchmarks against the peers (../shared/bench)
+#   make kernel     build the Jupyter kernel; make install / uninstall (kernel/kernel.mk)
 #
 # The core (every component but repl/) is one static library, libag.a, that
 # both ./ag and the Check unit tests link, as Lua does. Build products of the
-# other modes go to build/<mode>/ so they never mix.
+# other modes go to build/<mode>/ so they never mix (build/clang/ and
+# build/aarch64/ for the other compilers).
 
 MODE ?= release
 CC ?= cc
-BUILD := build/$(MODE)
+BUILD ?= build/$(MODE)
+# The REPL's line editor: READLINE=gnu (GNU Readline), libedit, or no (plain
+# lines from stdin, for a machine with neither: the AArch64 cross build).
+# macOS without Homebrew's readline gets its own libedit.
 
-WARN := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow=local
+# Which compiler and which system: flags differ, the code does not.
+CC_IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -qi clang && echo yes)
+TARGET_OS := $(shell $(CC) -dumpmachine 2>/dev/null | sed -n 's/.*darwin.*/darwin/p; s/.*emscripten.*/emscripten/p')
+
+WARN := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter
+ifeq ($(CC_IS_CLANG),yes)
+  WARN += -Wshadow
+else
+  WARN += -Wshadow=local
+endif
+# The language computes the same on every compiler: no a * b + c contracted
+# into a fused multiply-add behind the program's back (Clang's default).
+# Fused operations are written as fma() where they are meant.
+FPFLAGS := -ffp-contract=off
 # OpenBLAS is not linked: tensor/blas.c dlopen's it at the first matrix
-# product, so only its header path is needed here. -ldl is kept only where
-# dlopen is not in libc yet (glibc < 2.34).
-CPPFLAGS += -D_GNU_SOURCE -I. $(shell pkg-config --cflags openblas 2>/dev/null)
-LIBS := -lreadline -lm -lpthread -Wl,--as-needed -ldl -Wl,--no-as-needed
+# product (tensor/blas.h declares the CBLAS functions it calls). -ldl is kept
+# only where dlopen is not in libc yet (glibc < 2.34).
+CPPFLAGS += -D_GNU_SOURCE -I.
+EXE :=
+ifeq ($(TARGET_OS),emscripten)
+  # WebAssembly for node: scripts and their files come from the host's file
+  # system (NODERAWFS); no dlopen, so products run on the built-in kernel.
+  EXE := .js
+  AR := emar
+  LIBS := -lm
+  LDFLAGS += --pre-js tools/wasm-pre.js -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1 -sTOTAL_STACK=8MB
+  PTY_LIBS :=
+  READLINE := no
+else ifeq ($(TARGET_OS),darwin)
+  # Homebrew's GNU Readline (keg-only) when present, else the system's libedit.
+  BREW_READLINE := $(shell brew --prefix readline 2>/dev/null)
+  ifneq ($(BREW_READLINE),)
+    CPPFLAGS += -I$(BREW_READLINE)/include
+    LDFLAGS += -L$(BREW_READLINE)/lib
+  else
+    READLINE ?= libedit
+  endif
+  LIBS := -lm -lpthread
+  PTY_LIBS :=
+else
+  LIBS := -lm -lpthread -Wl,--as-needed -ldl -Wl,--no-as-needed
+  PTY_LIBS := -lutil
+endif
+READLINE ?= gnu
+ifeq ($(READLINE),libedit)
+  CPPFLAGS += -DAG_LIBEDIT
+  LIBS := -ledit $(LIBS)
+else ifeq ($(READLINE),no)
+  CPPFLAGS += -DAG_NO_READLINE
+else
+  LIBS := -lreadline $(LIBS)
+endif
 # SLEEF (PyTorch's vector math) on x86-64: tensor/transcend_avx2.c alone is
-# compiled for AVX2 and FMA, and used only if the CPU has them. zlib for .npz.
-LIBS += -lz
+# compiled for AVX2 and FMA, and used only if the CPU has them.
 ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine)),)
 ifeq ($(shell pkg-config --exists sleef && echo yes),yes)
   CPPFLAGS += -DAG_HAVE_SLEEF
@@ -32,6 +88,14 @@ ifeq ($(shell pkg-config --exists sleef && echo yes),yes)
 else
   $(info note: SLEEF not found: exp, sin, tanh, ... come from the C library, as in PyTorch without AVX2)
 endif
+endif
+# zlib for .npz, where the target has it (the AArch64 cross build and
+# WebAssembly have none: there .npz files are refused with an error saying so).
+HAVE_ZLIB := $(shell printf '\043include <zlib.h>\nint main(void) { return !zlibVersion(); }\n' | \
+  $(CC) -x c - -lz -o /dev/null 2>/dev/null && echo yes)
+ifeq ($(HAVE_ZLIB),yes)
+  CPPFLAGS += -DAG_HAVE_ZLIB
+  LIBS += -lz
 endif
 
 ifeq ($(MODE),release)
@@ -43,14 +107,18 @@ else ifeq ($(MODE),sanitize)
          -fno-omit-frame-pointer -DAG_DEBUG
   LDFLAGS += -fsanitize=address,undefined
 endif
-CFLAGS += $(WARN) $(OPT) -MMD -MP
+CFLAGS += $(WARN) $(FPFLAGS) $(OPT) -MMD -MP
 
 CORE_DIRS := lexer parser vm autograd tensor stdlib
 CORE_SRC := $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c))
 AG_EMBED := $(wildcard stdlib/*.ag)
 EMBED_C := $(BUILD)/gen/embedded.c
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/embedded.o
-REPL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard repl/*.c))
+REPL_SRC := $(wildcard repl/*.c)
+ifeq ($(READLINE),no)
+  REPL_SRC := $(filter-out repl/complete.c,$(REPL_SRC))
+endif
+REPL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(REPL_SRC))
 # Each tests/unit/test_*.c is its own Check program (one suite per component
 # file), so the suites can grow independently; tests/unit/*.h are shared helpers.
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -58,9 +126,9 @@ UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit)
 LIBAG := $(BUILD)/libag.a
-AG_BIN := $(BUILD)/ag
+AG_BIN := $(BUILD)/ag$(EXE)
 
-.PHONY: unit all debug release sanitize-build demo test test-only sanitize bench deps clean check-unit check-scripts check-conformance
+.PHONY: unit all debug release sanitize-build demo test test-only sanitize bench deps clean check-unit check-scripts check-conformance test-clang test-cross wasm
 
 all: ag
 
@@ -85,7 +153,7 @@ $(BUILD)/gen/embedded.o: $(EMBED_C)
 
 $(LIBAG): $(CORE_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 $(AG_BIN): $(REPL_OBJ) $(LIBAG)
 	$(CC) $(LDFLAGS) -o $@ $(REPL_OBJ) $(LIBAG) $(LIBS)
@@ -94,17 +162,21 @@ $(AG_BIN): $(REPL_OBJ) $(LIBAG)
 PTYDRIVER := $(BUILD)/tests/repl/ptydriver
 $(PTYDRIVER): tests/repl/ptydriver.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -lutil
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(PTY_LIBS)
 
 $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(LIBAG)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIBAG) $(CHECK_LIBS) $(LIBS)
 
-unit: $(UNIT_BIN)
-	@failed=0; for t in $(UNIT_BIN); do echo "== $$t"; CK_FORK=yes $$t || failed=1; done; exit $$failed
+# Check's per-test time limits scale with the machine as the runners' do
+# (tests/time_limit.sh measures ag; CK_TIMEOUT_MULTIPLIER is Check's own).
+unit: $(UNIT_BIN) $(AG_BIN)
+	@. tests/time_limit.sh; time_scale_for $(AG_BIN); \
+	failed=0; for t in $(UNIT_BIN); do echo "== $$t"; \
+	  CK_FORK=yes CK_TIMEOUT_MULTIPLIER=$$AG_TIME_SCALE $$t || failed=1; done; exit $$failed
 
 deps:
-	@sh tools/install-deps.sh
+	@sh tools/install-deps.sh base
 
 demo: deps
 	@$(MAKE) --no-print-directory ag
@@ -123,6 +195,7 @@ test-only: $(AG_BIN) $(PTYDRIVER) unit
 	sh tests/fuzz_smoke.sh $(AG_BIN)
 	sh tests/fuzz_tensor.sh $(AG_BIN)
 	sh tests/repl/run.sh $(AG_BIN) $(PTYDRIVER)
+	sh tests/kernel/run.sh $(MODE)
 
 test: deps
 	@$(MAKE) --no-print-directory ag
@@ -130,6 +203,49 @@ test: deps
 
 sanitize: deps
 	@$(MAKE) --no-print-directory MODE=sanitize test-only
+
+# Clang with GNU Readline runs everything; a second Clang build with libedit
+# (what a Mac without Homebrew's readline gets) must build and run a script.
+test-clang:
+	@sh tools/install-deps.sh base clang
+	@$(MAKE) --no-print-directory CC=clang BUILD=build/clang test-only
+	@$(MAKE) --no-print-directory CC=clang READLINE=libedit BUILD=build/clang-libedit build/clang-libedit/ag
+	@test "$$(build/clang-libedit/ag -e 'print(tensor([1.0, 2.0]) @ tensor([3.0, 4.0]))')" = "tensor(11.)"
+	@echo "libedit build: ok"
+
+# AArch64: cross-compiled without a line editor (READLINE=no) and run under
+# qemu-aarch64 with the cross C library; no arm64 OpenBLAS is installed, so
+# its products run on the built-in kernel (AG_BLAS=builtin: chosen, no note).
+# Then this machine's own build on a Westmere CPU (SSE4.2, no AVX): the
+# portable paths of the x86-64 binary, with OpenBLAS's kernel for that CPU.
+# Left out under emulation: a product of 18 G multiply-adds (tensor/linalg.c's
+# blocking), minutes on the built-in kernel even natively.
+CROSS_CC ?= aarch64-linux-gnu-gcc
+CROSS_SYSROOT ?= /usr/aarch64-linux-gnu
+CROSS_SKIP := tests/scripts/robustness/matmul_blocks.ag
+# The AArch64 build has no zlib (no arm64 libraries here): its scripts that
+# save or load .npz are left out too (the error it gives instead is checked).
+AARCH64_SKIP := $(CROSS_SKIP) tests/scripts/nn/training.ag tests/scripts/robustness/save_special_files.ag \
+  tests/scripts/tensor/io.ag tests/scripts/tensor/io_compressed.ag
+# On Westmere the binary is the one `make test` ran; only the kernels chosen
+# by CPU (vector math, OpenBLAS's) differ, so its golden scripts are those of
+# tensors, autograd and nn (lang/, graph/, robustness/ run the same code).
+WESTMERE_SCRIPTS := tests/scripts/tensor tests/scripts/autograd tests/scripts/nn tests/scripts/examples
+test-cross:
+	@sh tools/install-deps.sh base cross
+	@$(MAKE) --no-print-directory CC=$(CROSS_CC) READLINE=no BUILD=build/aarch64 build/aarch64/ag
+	@$(MAKE) --no-print-directory build/release/ag build/release/tests/repl/ptydriver
+	AG_BLAS=builtin AG_SKIP_SCRIPTS="$(AARCH64_SKIP)" PTYDRIVER=build/release/tests/repl/ptydriver \
+	  sh tests/run_cross.sh "qemu-aarch64 -L $(CROSS_SYSROOT)" build/aarch64/ag
+	AG_SKIP_SCRIPTS="$(CROSS_SKIP)" CROSS_SCRIPTS="$(WESTMERE_SCRIPTS)" \
+	  sh tests/run_cross.sh "qemu-x86_64 -cpu Westmere" build/release/ag
+
+# The WebAssembly build: emscripten's emcc, no line editor, no dlopen (the
+# built-in kernel); it runs scripts under node from the host's file system.
+wasm:
+	@sh tools/install-deps.sh base wasm
+	@$(MAKE) --no-print-directory CC=emcc BUILD=build/wasm build/wasm/ag.js
+	sh tests/run_wasm.sh build/wasm/ag.js
 
 bench: deps ag
 	../shared/bench/run.sh -n 3 ./ag
@@ -139,3 +255,5 @@ clean:
 	rm -rf build ag
 
 -include $(CORE_OBJ:.o=.d) $(REPL_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+
+include kernel/kernel.mk

@@ -36,7 +36,10 @@
   X(FLOOR, FloorBackward0, NOTHING)                                                              \
   X(CEIL, CeilBackward0, NOTHING)                                                                \
   X(ROUND, RoundBackward0, NOTHING)                                                              \
-  X(LOGICAL_NOT, NONE, NOTHING)
+  X(LOGICAL_NOT, NONE, NOTHING)                                                                  \
+  X(ISNAN, NONE, NOTHING)                                                                        \
+  X(ISINF, NONE, NOTHING)                                                                        \
+  X(ISFINITE, NONE, NOTHING)
 
 /* Binary ops, tensor op tensor: X(op, node, self, other, result, other's
  * name), the three slots saved as the column says (saved[0] self, [1] other,

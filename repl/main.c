@@ -13,14 +13,14 @@
 #include "parser/compiler.h"
 #include "repl/help.h"
 #include "repl/repl.h"
+#include "repl/session.h"
 #include "stdlib/builtins.h"
 #include "stdlib/lib.h"
+#include "tensor/platform.h"
 #include "tensor/tensor.h"
 #include "vm/buffer.h"
 #include "vm/debug.h"
 #include "vm/vm.h"
-
-#define AG_VERSION "0.1.0"
 
 typedef enum { MODE_RUN, MODE_EVAL, MODE_CHECK, MODE_DIS } RunMode;
 
@@ -45,9 +45,35 @@ static void usage(FILE *out) {
           "  --dis FILE.ag         prints the bytecode of every function\n"
           "  --trace-graph         prints the graph walked by each backward() to stderr\n"
           "  --version             prints the version\n"
+          "  --platform            prints the CPU, the vector instructions the kernels\n"
+          "                        use on it, the compiler and the BLAS library\n"
           "  --help                prints this help\n"
           "\n"
           "Exit status: 0 success, 1 runtime error, 2 usage or syntax error, 130 interrupted.\n");
+}
+
+/* What `--platform` prints: one "key: value" line each. */
+static void print_platform(void) {
+  printf("arch: %s\n", tensor_platform_arch());
+  printf("vector: %s\n", tensor_platform_avx2() ? "avx2 fma" : "baseline");
+#if defined(__clang__)
+  printf("compiler: clang %d.%d.%d\n", __clang_major__, __clang_minor__, __clang_patchlevel__);
+#elif defined(__GNUC__)
+  printf("compiler: gcc %d.%d.%d\n", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+#endif
+#if defined(AG_NO_READLINE)
+  puts("line editor: none");
+#elif defined(AG_LIBEDIT)
+  puts("line editor: libedit");
+#else
+  puts("line editor: readline");
+#endif
+#ifdef AG_HAVE_ZLIB
+  puts("npz: zlib");
+#else
+  puts("npz: no zlib");
+#endif
+  printf("blas: %s\n", tensor_platform_blas());
 }
 
 static bool wants_color(void) {
@@ -66,6 +92,9 @@ static int parse_options(int argc, char **argv, Options *o) {
       return 0;
     } else if (strcmp(a, "--version") == 0) {
       printf("ag %s\n", AG_VERSION);
+      return 0;
+    } else if (strcmp(a, "--platform") == 0) {
+      print_platform();
       return 0;
     } else if (strcmp(a, "--help-reference") == 0 || strcmp(a, "--help-missing") == 0) {
       o->help_option = a;
@@ -124,7 +153,7 @@ static int compile_only(AgVM *vm, const Options *o) {
     fprintf(stderr, "ag: cannot open %s\n", o->file);
     return 2;
   }
-  CompileOptions opts = {o->file, false, stderr, vm->color};
+  CompileOptions opts = {o->file, false, stderr, vm->color, false};
   vm->gc_paused++;
   CompileResult r = compile_source(vm, source, &opts);
   vm->gc_paused--;
@@ -170,6 +199,8 @@ int main(int argc, char **argv) {
   lib_set_args(vm, o.script_argc, o.script_argv);
   install_sigint();
   int status = run(vm, &o);
+  /* files still open for writing are put in place unless the run failed */
+  lib_finish_files(vm, status != 1 && status != 130);
   fflush(stdout);
   vm_free(vm);
   return status;

@@ -11,24 +11,28 @@
 #include <sys/select.h>
 #include <unistd.h>
 
-#include <readline/history.h>
-#include <readline/readline.h>
-
 #include "parser/compiler.h"
 #include "repl/complete.h"
 #include "repl/help.h"
+#include "repl/line_editor.h"
+#include "repl/session.h"
 #include "stdlib/lib_graph.h"
 #include "tensor/tensor.h"
 #include "vm/buffer.h"
 #include "vm/memory.h"
 
 /* Readline needs \001 \002 around invisible prompt characters to keep its
- * column count right. */
+ * column count right; without it they are not printed. */
 #define PROMPT_MAIN ">>> "
 #define PROMPT_MORE "... "
-#define COLOR_PROMPT "\001\033[1;32m\002"
-#define COLOR_MORE "\001\033[1;33m\002"
-#define COLOR_PROMPT_END "\001\033[0m\002"
+#ifdef AG_NO_READLINE
+#define INVISIBLE(s) s
+#else
+#define INVISIBLE(s) "\001" s "\002"
+#endif
+#define COLOR_PROMPT INVISIBLE("\033[1;32m")
+#define COLOR_MORE INVISIBLE("\033[1;33m")
+#define COLOR_PROMPT_END INVISIBLE("\033[0m")
 #define COLOR_ERROR "\033[1;31m"
 #define COLOR_VALUE "\033[36m"
 #define COLOR_RESET "\033[0m"
@@ -53,7 +57,9 @@ typedef enum { READ_LINE, READ_EOF, READ_INTERRUPTED } ReadResult;
 
 static volatile sig_atomic_t prompt_interrupted;
 static volatile sig_atomic_t run_interrupts;
+#ifndef AG_NO_READLINE
 static volatile sig_atomic_t window_resized;
+#endif
 
 static void on_prompt_sigint(int sig) {
   (void)sig;
@@ -77,10 +83,12 @@ static void on_run_sigint(int sig) {
   }
 }
 
+#ifndef AG_NO_READLINE
 static void on_sigwinch(int sig) {
   (void)sig;
   window_resized = 1;
 }
+#endif
 
 static void set_handler(int sig, void (*fn)(int), bool restart) {
   struct sigaction sa;
@@ -143,6 +151,7 @@ static char *history_file(void) {
   return path;
 }
 
+#ifndef AG_NO_READLINE
 static void history_warn(const char *what, const char *path, int err) {
   fprintf(stderr, "ag: warning: cannot %s history file %s: %s\n", what, path, strerror(err));
 }
@@ -176,17 +185,12 @@ static void history_remember(Repl *r, const char *line) {
   add_history(line);
   r->history_added++;
 }
-
-/* ---- reading a line (readline's callback interface) ---- */
-
-static char *line_read;
-static bool line_done;
-
-static void on_line(char *line) {
-  rl_callback_handler_remove();
-  line_read = line;
-  line_done = true;
-}
+#else
+/* Without a line editor there is no history to keep. */
+static void history_load(Repl *r) { (void)r; }
+static void history_save(Repl *r) { (void)r; }
+static void history_remember(Repl *r, const char *line) { (void)r, (void)line; }
+#endif
 
 static void make_prompt(const Repl *r, char *out, size_t size) {
   bool more = r->pending.length > 0;
@@ -198,10 +202,22 @@ static void make_prompt(const Repl *r, char *out, size_t size) {
   }
 }
 
+#ifndef AG_NO_READLINE
+/* ---- reading a line (readline's callback interface) ---- */
+
+static char *line_read;
+static bool line_done;
+
+static void on_line(char *line) {
+  rl_callback_handler_remove();
+  line_read = line;
+  line_done = true;
+}
+
 /* Ctrl-C at the prompt: drop the line, echo ^C, go to a fresh line. */
 static void cancel_line(void) {
   rl_free_line_state();
-  rl_callback_sigcleanup();
+  LINE_EDITOR_SIGCLEANUP();
   rl_echo_signal_char(SIGINT);
   rl_callback_handler_remove();
   rl_replace_line("", 0); /* after the echo, so the typed text stays on screen */
@@ -254,27 +270,39 @@ static ReadResult read_line(const Repl *r, char **out) {
   if (result != READ_LINE) free(line_read);
   return result;
 }
+#else
+/* ---- reading a line: plain stdin, no line editor ---- */
 
-/* ---- compiling and running ---- */
-
-/* Compiles in the session's namespace; syntax errors are held back in
- * `errors` so an incomplete input can simply read more. */
-static CompileResult compile_text(AgVM *vm, const char *source, bool repl, char **errors) {
-  size_t len = 0;
-  *errors = NULL;
-  FILE *err = open_memstream(errors, &len);
-  CompileOptions opts = {"<stdin>", repl, err ? err : stderr, vm->color};
-  vm->compiling_module = vm->main_module;
-  vm->gc_paused++;
-  CompileResult result = compile_source(vm, source, &opts);
-  vm->gc_paused--;
-  if (err != NULL) fclose(err);
-  return result;
+/* SIGINT (installed without SA_RESTART) ends the read with EINTR: the line
+ * typed so far is dropped, as with Readline. */
+static ReadResult read_line(const Repl *r, char **out) {
+  char prompt[64];
+  make_prompt(r, prompt, sizeof prompt);
+  fputs(prompt, stdout);
+  fflush(stdout);
+  prompt_interrupted = 0;
+  char *line = NULL;
+  size_t cap = 0;
+  errno = 0;
+  ssize_t n = getline(&line, &cap, stdin);
+  if (n < 0) {
+    free(line);
+    bool interrupted = prompt_interrupted || errno == EINTR;
+    clearerr(stdin);
+    if (interrupted) fputs("\n", stdout); /* the terminal has echoed the ^C */
+    return interrupted ? READ_INTERRUPTED : READ_EOF;
+  }
+  if (n > 0 && line[n - 1] == '\n') line[n - 1] = '\0';
+  *out = line;
+  return READ_LINE;
 }
+#endif
+
+/* ---- compiling and running (repl/session.c) ---- */
 
 static void run_function(Repl *r, ObjFunction *function) {
   begin_run();
-  VmResult result = vm_run_function(r->vm, function);
+  VmResult result = session_run(r->vm, function, NULL);
   end_run();
   if (result == VM_EXIT) r->status = r->vm->exit_code;
 }
@@ -283,7 +311,7 @@ static void run_function(Repl *r, ObjFunction *function) {
  * complete. */
 static void submit_pending(Repl *r) {
   char *errors = NULL;
-  CompileResult result = compile_text(r->vm, r->pending.data, true, &errors);
+  CompileResult result = session_compile(r->vm, r->pending.data, "<stdin>", false, &errors);
   if (result.incomplete) {
     free(errors);
     return;
@@ -296,32 +324,10 @@ static void submit_pending(Repl *r) {
 
 /* Evaluates an expression in the session: false after reporting an error. */
 static bool evaluate(Repl *r, const char *expr, Value *out) {
-  VmBuf source;
-  vm_buf_init(&source);
-  vm_buf_printf(&source, "return (%s\n)\n", expr);
-  char *errors = NULL;
-  CompileResult result = compile_text(r->vm, source.data, false, &errors);
-  vm_buf_free(&source);
-  if (result.error_count > 0 || result.function == NULL) {
-    fputs(errors ? errors : "", stderr);
-    free(errors);
-    return false;
-  }
-  free(errors);
-  vm_push_root(r->vm, OBJ_VAL(result.function));
-  ObjClosure *closure = obj_new_closure(r->vm, result.function);
-  vm_pop_root(r->vm);
   begin_run();
-  *out = vm_call(r->vm, OBJ_VAL(closure), 0, NULL);
+  bool ok = session_evaluate(r->vm, expr, out, &r->status);
   end_run();
-  if (!IS_EXCEPTION(*out)) return true;
-  if (r->vm->exiting) { /* exit(n) inside EXPR ends the session */
-    vm_take_exception(r->vm);
-    r->status = r->vm->exit_code;
-  } else {
-    vm_report_exception(r->vm, stderr, r->vm->color);
-  }
-  return false;
+  return ok;
 }
 
 /* ---- commands ---- */
@@ -382,7 +388,9 @@ static const Command commands[] = {
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
-const char *repl_command_name(size_t i) { return i < COMMAND_COUNT ? commands[i].name : NULL; }
+static const char *const command_names[] = {"help", "graph", "load", "quit", NULL};
+_Static_assert(sizeof command_names / sizeof command_names[0] == COMMAND_COUNT + 1,
+               "command_names lists every command");
 
 /* The command named by `word` or by a unique prefix of it (:q, :h). */
 static const Command *find_command(const char *word, size_t len) {
@@ -415,6 +423,39 @@ static void run_command(Repl *r, const char *line) {
   free(arg);
 }
 
+/* ---- completion through Readline (repl/complete.c) ---- */
+
+/* Readline's completion callbacks take no context pointer, so the VM being
+ * completed against and the candidates are kept here (one REPL per process). */
+static AgVM *completion_vm;
+static Candidates current;
+
+static char *next_candidate(const char *text, int state) {
+  static size_t index;
+  if (state == 0) index = 0;
+  char match[512];
+  while (index < current.count) {
+    if (complete_matches(&current, index++, text, match, sizeof match)) return strdup(match);
+  }
+  return NULL;
+}
+
+static char **attempt_completion(const char *text, int start, int end) {
+  (void)end;
+  rl_attempted_completion_over = 1; /* never fall back to file names */
+  rl_completion_append_character = '\0'; /* readline resets it before each completion */
+  CompleteKind kind =
+      complete_collect(completion_vm, rl_line_buffer, (size_t)start, text, command_names, &current);
+  if (kind == COMPLETE_FILES) return rl_completion_matches(text, rl_filename_completion_function);
+  return rl_completion_matches(text, next_candidate);
+}
+
+static void complete_install(AgVM *vm) {
+  completion_vm = vm;
+  rl_attempted_completion_function = attempt_completion;
+  rl_completer_word_break_characters = COMPLETE_WORD_BREAKS;
+}
+
 /* ---- the loop ---- */
 
 static void handle_line(Repl *r, char *line) {
@@ -431,12 +472,14 @@ static void handle_line(Repl *r, char *line) {
 }
 
 static void setup_readline(Repl *r) {
+#ifndef AG_NO_READLINE
   rl_readline_name = "ag";
   rl_catch_signals = 0; /* SIGINT and SIGWINCH are handled here */
   rl_catch_sigwinch = 0;
-  set_handler(SIGINT, on_prompt_sigint, false);
   set_handler(SIGWINCH, on_sigwinch, true);
   complete_install(r->vm);
+#endif
+  set_handler(SIGINT, on_prompt_sigint, false);
   if (r->color) r->vm->repl_print = print_shown_in_color;
 }
 
@@ -465,6 +508,7 @@ int repl_run(AgVM *vm) {
   history_save(&r);
   free(r.history_path);
   vm_buf_free(&r.pending);
+  candidates_free(&current);
   vm->repl_print = NULL;
   return r.status < 0 ? 0 : r.status;
 }

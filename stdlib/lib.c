@@ -4,9 +4,11 @@
  * (vars, isinstance, getfield, setfield).
  */
 #include <ctype.h>
-#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__ /* mallopt is glibc's; other C libraries keep their defaults */
+#include <malloc.h>
+#endif
 
 #include "stdlib/embedded.h"
 #include "stdlib/lib.h"
@@ -140,12 +142,15 @@ static ObjModule *new_module(AgVM *vm, const char *name) {
  * given, is defined in it under `sub_name` first, so its code can use it. */
 static ObjModule *install_module(AgVM *vm, const char *name, const char *file,
                                  ObjModule *sub, const char *sub_name) {
+  vm_add_library_file(vm, file);
   ObjModule *m = new_module(vm, name);
   vm_push_root(vm, OBJ_VAL(m));
   if (strcmp(name, "autograd") == 0) {
     lib_state(vm)->autograd_module = m;
     lib_install_autograd_module(vm, m);
   }
+  if (strcmp(name, "plot") == 0) lib_install_plot_module(vm, m);
+  if (strcmp(name, "nn.functional") == 0) lib_functional_define(vm, m);
   if (sub != NULL) lib_module_define(vm, m, sub_name, OBJ_VAL(sub));
   bool ok = run_module(vm, m, file);
   if (ok && strchr(name, '.') == NULL) vm_define_builtin(vm, name, OBJ_VAL(m));
@@ -316,6 +321,50 @@ static Value native_isinstance(NATIVE_ARGS) {
   return FALSE_VAL;
 }
 
+/* id(x): an int naming x's identity, as Python's (two tensor values that wrap
+ * the same tensor have the same id; optim uses it to find a parameter given
+ * twice). */
+static Value native_id(NATIVE_ARGS) {
+  Value v = args[0];
+  uintptr_t identity = (uintptr_t)v;
+  if (IS_TENSOR(v)) {
+    identity = (uintptr_t)lib_t(v);
+  } else if (IS_OBJ(v)) {
+    identity = (uintptr_t)AS_OBJ(v);
+  }
+  return INT_VAL(vm, (int64_t)(identity & 0x7fffffffffffffffu));
+}
+
+/* The innermost frame outside the embedded library (nn.ag, optim.ag, ...):
+ * where a warning raised inside a library layer is reported. */
+static const CallFrame *user_frame(AgVM *vm) {
+  for (int i = vm->frame_count - 1; i >= 0; i--) {
+    const ObjFunction *f = vm->frames[i].closure->function;
+    if (f->file == NULL || embedded_text(f->file->chars) == NULL) return &vm->frames[i];
+  }
+  return vm->frame_count > 0 ? &vm->frames[0] : NULL;
+}
+
+/* warn(message): "FILE:LINE: UserWarning: message" on stderr, at the user's
+ * line when called inside the library, as PyTorch's warnings.warn. */
+static Value native_warn(NATIVE_ARGS) {
+  if (!IS_STRING(args[0]))
+    return vm_throw_error(vm, "warn(): the message must be a string, not %s", vm_type_name(args[0]));
+  const CallFrame *frame = user_frame(vm);
+  const char *file = "<input>";
+  int line = 0;
+  if (frame != NULL) {
+    const ObjFunction *f = frame->closure->function;
+    if (f->file != NULL) file = f->file->chars;
+    long offset = (long)(frame->ip - f->chunk.code) - 1;
+    if (offset < 0) offset = 0;
+    if (f->chunk.count > 0) line = f->chunk.lines[offset < f->chunk.count ? offset : f->chunk.count - 1];
+  }
+  fflush(stdout);
+  fprintf(stderr, "%s:%d: UserWarning: %s\n", file, line, AS_CSTRING(args[0]));
+  return NIL_VAL;
+}
+
 static Value native_getfield(NATIVE_ARGS) {
   if (!IS_STRING(args[1]))
     return vm_throw_error(vm, "getfield(): the name must be a string, not %s", vm_type_name(args[1]));
@@ -348,9 +397,11 @@ static Value native_setfield(NATIVE_ARGS) {
  * fault than the 4 KB faults it saves (scalar_graph 0.17 -> 0.14 s right
  * after a PyTorch run). */
 static void tune_malloc(void) {
+#ifdef __GLIBC__
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
   mallopt(M_TOP_PAD, 64 << 20);
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
+#endif
 }
 
 void lib_install(AgVM *vm) {
@@ -360,19 +411,39 @@ void lib_install(AgVM *vm) {
   lib_install_random(vm);
   lib_install_create(vm);
   lib_install_nnfunc(vm);
+  lib_install_conv(vm);
   lib_install_io(vm);
   lib_install_autograd(vm);
   vm_define_native(vm, "source", native_source, 1, 1, false);
   vm_define_native(vm, "vars", native_vars, 1, 1, false);
   vm_define_native(vm, "isinstance", native_isinstance, 2, 2, false);
+  vm_define_native(vm, "id", native_id, 1, 1, false);
+  vm_define_native(vm, "warn", native_warn, 1, 1, false);
   vm_define_native(vm, "getfield", native_getfield, 2, 3, false);
   vm_define_native(vm, "setfield", native_setfield, 3, 3, false);
   lib_graph_install(vm);
+  lib_install_display(vm);
   /* The Ag-written modules last: they compile against every built-in above. */
   install_module(vm, "autograd", "autograd.ag", NULL, NULL);
   ObjModule *init = install_module(vm, "nn.init", "init.ag", NULL, NULL);
   vm_push_root(vm, OBJ_VAL(init));
-  install_module(vm, "nn", "nn.ag", init, "init");
+  ObjModule *functional = install_module(vm, "nn.functional", "functional.ag", NULL, NULL);
+  vm_push_root(vm, OBJ_VAL(functional));
+  ObjModule *nn = install_module(vm, "nn", "nn.ag", init, "init");
+  if (nn && functional) lib_module_define(vm, nn, "functional", OBJ_VAL(functional));
+  vm_pop_roots(vm, 2);
+  if (nn != NULL) {
+    vm_push_root(vm, OBJ_VAL(nn));
+    ObjModule *utils = install_module(vm, "nn.utils", "utils.ag", NULL, NULL);
+    if (utils != NULL) lib_module_define(vm, nn, "utils", OBJ_VAL(utils));
+    vm_pop_root(vm);
+  }
+  install_module(vm, "plot", "plot.ag", NULL, NULL);
+  ObjModule *optim = install_module(vm, "optim", "optim.ag", NULL, NULL);
+  if (optim == NULL) return;
+  vm_push_root(vm, OBJ_VAL(optim));
+  /* optim.lr_scheduler sees optim (for optim.Optimizer), and optim holds it */
+  ObjModule *schedulers = install_module(vm, "optim.lr_scheduler", "lr_scheduler.ag", optim, "optim");
+  if (schedulers != NULL) lib_module_define(vm, optim, "lr_scheduler", OBJ_VAL(schedulers));
   vm_pop_root(vm);
-  install_module(vm, "optim", "optim.ag", NULL, NULL);
 }

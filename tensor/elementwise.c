@@ -546,6 +546,17 @@ DEFINE_UN(lnot_b, uint8_t, uint8_t, !x)
 DEFINE_UN(lnot_i, int64_t, uint8_t, x == 0)
 DEFINE_UN(lnot_f, float, uint8_t, x == 0)
 DEFINE_UN(lnot_d, double, uint8_t, x == 0)
+/* isnan, isinf, isfinite: bool and int64 elements are always finite */
+DEFINE_UN(false_b, uint8_t, uint8_t, ((void)x, 0))
+DEFINE_UN(false_i, int64_t, uint8_t, ((void)x, 0))
+DEFINE_UN(true_b, uint8_t, uint8_t, ((void)x, 1))
+DEFINE_UN(true_i, int64_t, uint8_t, ((void)x, 1))
+DEFINE_UN(isnan_f, float, uint8_t, isnan(x) != 0)
+DEFINE_UN(isnan_d, double, uint8_t, isnan(x) != 0)
+DEFINE_UN(isinf_f, float, uint8_t, isinf(x) != 0)
+DEFINE_UN(isinf_d, double, uint8_t, isinf(x) != 0)
+DEFINE_UN(isfinite_f, float, uint8_t, isfinite(x) != 0)
+DEFINE_UN(isfinite_d, double, uint8_t, isfinite(x) != 0)
 
 #define KERNELS(b, i, f, d) {b, i, f, d}
 #define INT_FLOAT(op) {NULL, op##_i, op##_f, op##_d}
@@ -726,7 +737,7 @@ Tensor *tensor_unary(UnaryOp op, const Tensor *a) {
   if (!unary_compute_dtype(op, a->dtype, &ct)) return NULL;
   Tensor *ca = tensor_to_dtype(a, ct);
   if (!ca) return NULL;
-  Tensor *out = tensor_empty(op == UN_LOGICAL_NOT ? DT_BOOL : ct, a->ndim, a->shape);
+  Tensor *out = tensor_empty(tensor_unary_gives_bool(op) ? DT_BOOL : ct, a->ndim, a->shape);
   if (out && !unary_run(op, ct, out, ca)) {
     tensor_release(out);
     out = NULL;
@@ -738,7 +749,7 @@ Tensor *tensor_unary(UnaryOp op, const Tensor *a) {
 bool tensor_unary_(UnaryOp op, Tensor *a) {
   DType ct;
   if (!unary_compute_dtype(op, a->dtype, &ct)) return false;
-  DType od = op == UN_LOGICAL_NOT ? DT_BOOL : ct;
+  DType od = tensor_unary_gives_bool(op) ? DT_BOOL : ct;
   if (!check_cast_to(od, a->dtype) || !tensor_check_writable(a)) return false;
   tensor_bump_version(a);
   if (od != a->dtype) return store_result_(a, tensor_unary(op, a));

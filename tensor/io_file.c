@@ -53,7 +53,7 @@ bool read_whole_file(const char *path, uint8_t **out, size_t *len) {
       problem = "Interrupted";
       break;
     }
-    if (n == cap && n >= ((size_t)1 << 32) && !(fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))) {
+    if (n == cap && (uint64_t)n >= ((uint64_t)1 << 32) && !(fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))) {
       problem = "more than 4 GiB from a device or pipe";
       break;
     }

@@ -15,9 +15,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <zlib.h>
 
 #include "tensor/io_internal.h"
+
+/* The zip records (PKWARE APPNOTE 4.3) */
+enum {
+  ZIP_LOCAL_SIG = 0x04034b50,
+  ZIP_CENTRAL_SIG = 0x02014b50,
+  ZIP_END_SIG = 0x06054b50,
+  ZIP64_END_SIG = 0x06064b50,
+  ZIP64_LOCATOR_SIG = 0x07064b50,
+  ZIP_LOCAL_SIZE = 30,
+  ZIP_CENTRAL_SIZE = 46,
+  ZIP_END_SIZE = 22,
+  ZIP_STORED = 0,
+  ZIP_DEFLATED = 8,
+  ZIP_VERSION = 20,        /* 2.0: what Python's zipfile writes for stored members */
+  ZIP_MADE_BY_UNIX = 0x0314 /* unix, version 2.0 */
+};
+
+#ifdef AG_HAVE_ZLIB /* a build without zlib (see the Makefile) refuses .npz below */
+#include <zlib.h>
 
 /* The most uncompressed data one .npz may hold, all members together: the
  * 4 GiB save() can write (docs/reference.md, load). */
@@ -39,20 +57,6 @@ static uint64_t crc32_of(const uint8_t *p, size_t n) {
 
 /* ---- .npz writing ---- */
 
-enum {
-  ZIP_LOCAL_SIG = 0x04034b50,
-  ZIP_CENTRAL_SIG = 0x02014b50,
-  ZIP_END_SIG = 0x06054b50,
-  ZIP64_END_SIG = 0x06064b50,
-  ZIP64_LOCATOR_SIG = 0x07064b50,
-  ZIP_LOCAL_SIZE = 30,
-  ZIP_CENTRAL_SIZE = 46,
-  ZIP_END_SIZE = 22,
-  ZIP_STORED = 0,
-  ZIP_DEFLATED = 8,
-  ZIP_VERSION = 20,        /* 2.0: what Python's zipfile writes for stored members */
-  ZIP_MADE_BY_UNIX = 0x0314 /* unix, version 2.0 */
-};
 
 #define ZIP_MAX32 0xFFFFFFFFu
 
@@ -616,6 +620,21 @@ int tensor_load_npz(const char *path, char ***names, Tensor ***ts) {
   free(buf);
   return n;
 }
+
+#else
+bool tensor_save_npz(const char *path, const char *const *names, Tensor *const *ts, int n,
+                     bool compressed) {
+  (void)names, (void)ts, (void)n, (void)compressed;
+  tensor_set_error("cannot write %s: .npz files need zlib, which this build of Ag lacks", path);
+  return false;
+}
+
+int tensor_load_npz(const char *path, char ***names, Tensor ***ts) {
+  (void)names, (void)ts;
+  tensor_set_error("cannot read %s: .npz files need zlib, which this build of Ag lacks", path);
+  return -1;
+}
+#endif
 
 /* ---- sniffing ---- */
 

@@ -98,7 +98,6 @@ static bool gemm_float(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_of
     return false;
   }
   const BlasApi *blas = tensor_blas();
-  if (!blas) return false;
   if (mv_call && n == 1 && gemv_float(blas, a, b, cd)) return true;
   BlasOperand oa, ob;
   if (!blas_operand(a, &oa)) return false;
@@ -327,10 +326,6 @@ Tensor *tensor_dot(const Tensor *a, const Tensor *b) {
   bool by_blas = dtype_is_float(a->dtype) && fits_blas_int(n) && fits_blas_int(a->stride[0]) &&
                  fits_blas_int(b->stride[0]);
   const BlasApi *blas = by_blas ? tensor_blas() : NULL;
-  if (by_blas && !blas) {
-    tensor_release(out);
-    return NULL;
-  }
   if (by_blas && a->dtype == DT_FLOAT32)
     *(float *)tensor_data(out) = blas->cblas_sdot((int)n, tensor_data(a), (int)a->stride[0], tensor_data(b), (int)b->stride[0]);
   else if (by_blas)

@@ -60,7 +60,11 @@ bool tensor_qr(const Tensor *a, Tensor **q_out, Tensor **r_out) {
     return false;
   }
   const BlasApi *blas = tensor_blas();
-  if (blas == NULL) return false;
+  if (a->dtype == DT_FLOAT32 ? !blas->sgeqrf_ || !blas->sorgqr_ : !blas->dgeqrf_ || !blas->dorgqr_) {
+    tensor_set_error("qr needs LAPACK (OpenBLAS has it), which the BLAS in use (%s) lacks",
+                     tensor_blas_name());
+    return false;
+  }
   size_t elem = dtype_size(a->dtype);
   void *qr = column_major(a, m, n, elem);
   Tensor *r = tensor_empty(a->dtype, 2, (int64_t[]){n, n});

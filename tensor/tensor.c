@@ -57,8 +57,13 @@ enum { TENSOR_POOL_MAX = 65536, STORAGE_POOL_MAX = 65536 };
 #define BIG_CACHE_SLOTS 16
 #define BIG_CACHE_MIN_BYTES ((size_t)1 << 20)
 #define BIG_CACHE_MAX_TOTAL ((size_t)768 << 20)
-/* Larger requests fail without asking malloc (AddressSanitizer's own limit). */
+/* Larger requests fail without asking malloc (AddressSanitizer's own limit);
+ * on a 32-bit machine, half the address space. */
+#if SIZE_MAX > 0xffffffffu
 #define TENSOR_MAX_BYTES ((size_t)1 << 40)
+#else
+#define TENSOR_MAX_BYTES (SIZE_MAX / 2)
+#endif
 
 /* Free lists are linked through the first word of each freed block. */
 typedef struct FreeBlock {

@@ -33,12 +33,12 @@ grep -q -a '__asan_init' "$AG" 2>/dev/null && DEFAULT_COUNT=1000
 COUNT=${2:-${FUZZ_COUNT:-$DEFAULT_COUNT}}
 SEED=${FUZZ_SEED:-1}
 JOBS=${FUZZ_JOBS:-2}
-LIMIT=${FUZZ_TIMEOUT:-2}
+LIMIT=${FUZZ_TIMEOUT:-$(scaled_limit 2)}
 case "$COUNT$SEED$JOBS" in *[!0-9]*) die "COUNT, FUZZ_SEED and FUZZ_JOBS must be numbers" ;; esac
 
 # A fuzz run that cannot fail is worthless: first make sure AG really runs.
 if [ "$(printf 'print(40 + 2)\n' >"${TMPDIR:-/tmp}/ag-fuzz-sanity.$$.ag" &&
-        NO_COLOR=1 timeout 10 "$AG" "${TMPDIR:-/tmp}/ag-fuzz-sanity.$$.ag" </dev/null 2>&1)" != "42" ]; then
+        NO_COLOR=1 run_limited "$(scaled_limit 10)" "$AG" "${TMPDIR:-/tmp}/ag-fuzz-sanity.$$.ag" </dev/null 2>&1)" != "42" ]; then
   rm -f -- "${TMPDIR:-/tmp}/ag-fuzz-sanity.$$.ag"
   echo "FAIL $AG does not run a one-line script"
   echo "0 passed, 1 failed"
@@ -84,15 +84,15 @@ fuzz_one() {
   for mode in check dis run; do
     if [ $mode = check ]; then
       label="ag --check"
-      NO_COLOR=1 timeout -k 1 "$LIMIT" "$AG" --check "$f" </dev/null >/dev/null 2>err.txt
+      NO_COLOR=1 run_limited --kill-after 1 "$LIMIT" "$AG" --check "$f" </dev/null >/dev/null 2>err.txt
     elif [ $mode = dis ]; then
       # the disassembler walks every compiled function: only for inputs that compile
       [ $compiled -eq 1 ] || continue
       label="ag --dis"
-      NO_COLOR=1 timeout -k 1 "$LIMIT" "$AG" --dis "$f" </dev/null >/dev/null 2>err.txt
+      NO_COLOR=1 run_limited --kill-after 1 "$LIMIT" "$AG" --dis "$f" </dev/null >/dev/null 2>err.txt
     else
       label="ag"
-      NO_COLOR=1 timeout -k 1 "$LIMIT" "$AG" "$f" </dev/null >/dev/null 2>err.txt
+      NO_COLOR=1 run_limited --kill-after 1 "$LIMIT" "$AG" "$f" </dev/null >/dev/null 2>err.txt
     fi
     rc=$?
     [ $mode = check ] && [ $rc -eq 0 ] && compiled=1

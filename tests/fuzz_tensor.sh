@@ -37,7 +37,7 @@ command -v python3 >/dev/null || die "python3 is needed to generate the programs
 COUNT=${2:-${FUZZ_COUNT:-600}}
 SEED=${FUZZ_SEED:-1}
 JOBS=${FUZZ_JOBS:-2}
-LIMIT=${FUZZ_TIMEOUT:-5}
+LIMIT=${FUZZ_TIMEOUT:-$(scaled_limit 5)}
 STATEMENTS=${FUZZ_STATEMENTS:-40}
 case "$COUNT$SEED$JOBS$LIMIT$STATEMENTS" in *[!0-9]*) die "COUNT and the FUZZ_ settings must be numbers" ;; esac
 
@@ -47,7 +47,7 @@ mkdir -p "$WORK/cases" "$WORK/results" "$WORK/corrupt"
 
 # A fuzz run that cannot fail is worthless: first make sure AG really runs.
 printf 'print(tensor([1.0, 2.0]).sum().item())\n' >"$WORK/sanity.ag"
-if [ "$(NO_COLOR=1 timeout 10 "$AG" "$WORK/sanity.ag" </dev/null 2>&1)" != "3.0" ]; then
+if [ "$(NO_COLOR=1 run_limited "$(scaled_limit 10)" "$AG" "$WORK/sanity.ag" </dev/null 2>&1)" != "3.0" ]; then
   echo "FAIL $AG does not run a one-line tensor script"
   echo "0 passed, 1 failed"
   exit 1
@@ -60,7 +60,7 @@ probe() {
   printf '%s\n' "$2" >"$WORK/probe_$1.ag"
   # --foreground: one SIGINT, to ag only (a second one, sent to the process
   # group, would make ag leave at once with status 130 and no message)
-  NO_COLOR=1 timeout --foreground -s INT -k 5 1 "$AG" "$WORK/probe_$1.ag" </dev/null >/dev/null 2>"$WORK/probe_$1.err"
+  NO_COLOR=1 run_limited --int --kill-after "$(scaled_limit 5)" "$(scaled_limit 1)" "$AG" "$WORK/probe_$1.ag" </dev/null >/dev/null 2>"$WORK/probe_$1.err"
   local rc=$?
   if [ $rc -eq 137 ] || ! grep -q 'Interrupted' "$WORK/probe_$1.err"; then
     echo "FAIL Ctrl-C probe $1: status $rc, did not stop with an Interrupted error within 5s of SIGINT"
@@ -90,7 +90,7 @@ export AG LIMIT WORK FAILDIR SEED SCRATCH_FILES
 fuzz_one() {
   local f=$1 name rc why=""
   name=$(basename -- "$f" .ag)
-  NO_COLOR=1 timeout --foreground -s INT -k 3 "$LIMIT" "$AG" "$f" "$PWD" </dev/null >/dev/null 2>err.txt
+  NO_COLOR=1 run_limited --int --kill-after 3 "$LIMIT" "$AG" "$f" "$PWD" </dev/null >/dev/null 2>err.txt
   rc=$?
   if [ $rc -eq 137 ]; then
     why="did not stop within 3s of SIGINT (after ${LIMIT}s)"

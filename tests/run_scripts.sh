@@ -16,11 +16,17 @@
 #   # args: A B ...                arguments given to the script (split on blanks)
 # Stdout must equal the `expect:` lines exactly: nothing missing, nothing extra.
 # A file whose first line is "# not a test" (e.g. a module to import) is skipped.
+#   # requires: PATH               runs only where PATH exists (e.g. /dev/full);
+#                                  elsewhere reported as "SKIP file (no PATH)"
+# AG_SKIP_SCRIPTS="FILE..." (paths from the repository root) skips those
+# files, reported as SKIP lines too: what an emulated run leaves out.
 #
 # Each script runs from the repository root with stdin from /dev/null, NO_COLOR=1
-# and a time limit (AG_TEST_TIMEOUT seconds, default 10). The environment is
+# and a time limit (AG_TEST_TIMEOUT seconds, default 10, times the machine's
+# slowness: tests/time_limit.sh). The environment is
 # passed through, so AG_GC_STRESS=1 reaches the interpreter.
-# Prints "FAIL path" and a short diff per failure, then "N passed, M failed";
+# Prints "FAIL path" and a short diff per failure, then "N passed, M failed"
+# (", K skipped" when some were);
 # exit status 1 if any failed, 2 on bad usage.
 
 # Invoked as `sh tests/run_scripts.sh`: re-run under bash.
@@ -30,8 +36,8 @@ set -u
 die() { echo "run_scripts.sh: $*" >&2; exit 2; }
 [ $# -ge 1 ] || die "usage: run_scripts.sh AG_BINARY [DIR_OR_FILE...]"
 
-LIMIT=${AG_TEST_TIMEOUT:-10}
 ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
+. "$ROOT/tests/time_limit.sh"
 
 # Make a path absolute (relative to the caller's directory).
 abspath() {
@@ -48,6 +54,8 @@ case "$AG" in
 esac
 AG=$(abspath "$AG")
 [ -x "$AG" ] || die "interpreter not found or not executable: $AG"
+time_scale_for "$AG"
+LIMIT=$(scaled_limit "${AG_TEST_TIMEOUT:-10}")
 
 targets=()
 if [ $# -eq 0 ]; then targets=("$ROOT/tests/scripts"); else
@@ -101,7 +109,7 @@ run_one() {
   local -a argv=()
   # shellcheck disable=SC2206
   [ -n "$exp_args" ] && argv=($exp_args)
-  NO_COLOR=1 timeout -k 2 "$LIMIT" "$AG" "$f" "${argv[@]}" </dev/null >"$TMP/out" 2>"$TMP/err"
+  NO_COLOR=1 run_limited "$LIMIT" "$AG" "$f" "${argv[@]}" </dev/null >"$TMP/out" 2>"$TMP/err"
   rc=$?
   : >"$TMP/why"
   if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
@@ -165,10 +173,20 @@ run_one() {
 
 passed=0
 failed=0
+skipped=0
 for abs in "${files[@]}"; do
   f=${abs#"$ROOT"/}
   IFS= read -r first_line <"$abs" || first_line=""
   [ "$first_line" = "# not a test" ] && continue
+  case " ${AG_SKIP_SCRIPTS:-} " in
+    *" $f "*) echo "SKIP $f (AG_SKIP_SCRIPTS)"; skipped=$((skipped + 1)); continue ;;
+  esac
+  needs=$(sed -n 's/^# requires: *//p' "$abs" | head -n 1)
+  if [ -n "$needs" ] && [ ! -e "$needs" ]; then
+    echo "SKIP $f (no $needs here)"
+    skipped=$((skipped + 1))
+    continue
+  fi
   if run_one "$f"; then
     passed=$((passed + 1))
   else
@@ -178,5 +196,6 @@ for abs in "${files[@]}"; do
   fi
 done
 
-echo "$passed passed, $failed failed"
+if [ $skipped -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"
+else echo "$passed passed, $failed failed"; fi
 [ $failed -eq 0 ]

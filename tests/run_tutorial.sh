@@ -5,6 +5,9 @@
 # Default file: docs/tutorial.md. Last line: "N passed, M failed".
 AG=${1:-./ag}
 shift 2>/dev/null
+. "$(dirname "$0")/time_limit.sh"
+time_scale_for "$AG"
+LIMIT=$(scaled_limit 20)
 [ $# -gt 0 ] || set -- docs/tutorial.md
 work=$(mktemp -d "${TMPDIR:-/tmp}/ag_tutorial.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
@@ -27,7 +30,7 @@ for doc in "$@"; do
   while read -r i line; do
     code="$work/snippet_$i.ag"
     actual="$work/actual_$i"
-    NO_COLOR=1 timeout 20 "$AG" "$code" >"$actual" 2>"$work/stderr_$i" </dev/null
+    TMPDIR="$work" NO_COLOR=1 run_limited "$LIMIT" "$AG" "$code" >"$actual" 2>"$work/stderr_$i" </dev/null
     status=$?
     ok=1
     if [ -f "$work/snippet_$i.out" ]; then

@@ -1,18 +1,88 @@
 #!/bin/sh
-# install-deps.sh — makes sure the Debian packages Ag builds and tests with are
-# present: a C compiler and make, pkg-config, GNU Readline, Check, OpenBLAS
-# (the header to build, and the library ag loads at its first matrix product), and
-# SLEEF (the vector math PyTorch uses on x86-64 with AVX2), zlib (.npz archives),
-# Graphviz (only for the tests that render graphs; Ag itself runs without it)
-# and Python 3 (only for the test generator of tests/fuzz; Ag does not use it).
-# As root it installs what is missing with apt-get; otherwise it prints the
-# exact command to run and stops.
+# install-deps.sh [GROUP...] — makes sure the packages Ag builds and tests with
+# are present. Groups:
+#   (default)  a C compiler and make, pkg-config, GNU Readline, Check,
+#              SLEEF (the vector math PyTorch uses on x86-64 with AVX2), zlib
+#              (.npz archives), OpenBLAS (the library ag loads at its first matrix product;
+#              without it products run on a slower built-in kernel), Graphviz
+#              (only for the tests that render graphs) and Python 3 (only for
+#              the test generator of tests/fuzz)
+#   clang      Clang and libedit, for `make test-clang`
+#   cross      the AArch64 cross compiler and qemu's user-mode emulators, for
+#              `make test-cross` (the cross build needs no arm64 libraries:
+#              its REPL reads plain lines and its products run on the built-in
+#              kernel, so no Debian multiarch is involved)
+#   wasm       emscripten and node, for `make wasm`
+# On Debian and Ubuntu: as root it installs what is missing with apt-get;
+# otherwise it prints the exact command to run and stops. On macOS: it
+# prints the `brew install` line for what is missing and stops. Elsewhere it
+# checks for the tools themselves and names what it cannot find.
 set -e
 
-PACKAGES="gcc make pkg-config libreadline-dev check libsubunit-dev libopenblas-dev libopenblas0-pthread libsleef-dev zlib1g-dev graphviz python3"
+[ $# -gt 0 ] || set -- base
+
+debian_packages() {
+  for group in "$@"; do
+    case "$group" in
+      # The Jupyter kernel (kernel/: xeus with its JSON and ZeroMQ headers,
+      # C++), plots (gnuplot; optional at run time like Graphviz) and the
+      # kernel's tests (Jupyter's client, its kernel test suite, nbclient).
+      base) echo "gcc make pkg-config libreadline-dev check libsubunit-dev libsleef-dev zlib1g-dev libopenblas0-pthread graphviz python3" \
+              "g++ xeus-dev nlohmann-json3-dev libzmq3-dev cppzmq-dev gnuplot-nox" \
+              "python3-jupyter-client python3-jupyter-kernel-test python3-nbclient python3-nbformat" ;;
+      clang) echo "clang libedit-dev" ;;
+      cross) echo "gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
+      wasm) echo "emscripten nodejs" ;;
+      *) echo "install-deps: unknown group $group" >&2; exit 2 ;;
+    esac
+  done
+}
+
+# Homebrew formulas (Xcode's command line tools bring cc, make and Clang;
+# Accelerate stands in for OpenBLAS if it is missing).
+brew_formulas() {
+  for group in "$@"; do
+    case "$group" in
+      base) echo "readline check pkg-config sleef openblas graphviz python3 gnuplot" ;;
+      clang) ;;
+      cross) ;;
+      wasm) echo "emscripten node" ;;
+      *) echo "install-deps: unknown group $group" >&2; exit 2 ;;
+    esac
+  done
+}
+
+if [ "$(uname -s)" = Darwin ]; then
+  case " $* " in
+    *" cross "*) echo "install-deps: make test-cross needs Linux (qemu-user); a Mac runs its own arm64 build natively" >&2; exit 1 ;;
+  esac
+  command -v brew >/dev/null 2>&1 || {
+    echo "install-deps: Homebrew is needed (https://brew.sh), then:" >&2
+    echo "run:  brew install $(brew_formulas "$@" | tr '\n' ' ')" >&2
+    exit 1
+  }
+  missing=""
+  for f in $(brew_formulas "$@"); do
+    brew list --versions "$f" >/dev/null 2>&1 || missing="$missing $f"
+  done
+  [ -z "$missing" ] && exit 0
+  echo "install-deps: missing Homebrew formulas:$missing" >&2
+  echo "run:  brew install$missing" >&2
+  exit 1
+fi
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  # Not Debian: look for the tools and libraries themselves.
+  missing=""
+  for tool in cc make pkg-config; do command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"; done
+  pkg-config --exists check 2>/dev/null || missing="$missing check(unit-test library)"
+  [ -z "$missing" ] && exit 0
+  echo "install-deps: not found:$missing; install them with this system's package manager" >&2
+  exit 1
+fi
 
 missing=""
-for p in $PACKAGES; do
+for p in $(debian_packages "$@"); do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     missing="$missing $p"
   fi

@@ -198,7 +198,7 @@ int vm_format_float(double d, char *buf, size_t size) {
   int exponent = shortest_digits(fabs(d), digits, sizeof digits);
   int n = (int)strlen(digits);
   if (exponent >= -4 && exponent < 0) {
-    const char *zeros = "000" + (3 - (-exponent - 1)); /* 0 to 3 zeros after the point */
+    const char *zeros = &"000"[3 - (-exponent - 1)]; /* 0 to 3 zeros after the point */
     return snprintf(buf, size, "%s0.%s%s", sign, zeros, digits);
   }
   /* not integral here, so the digits run past the point */

@@ -1,5 +1,7 @@
 # common.sh — what the two fuzz drivers (tests/fuzz_smoke.sh, tests/fuzz_tensor.sh)
 # share; sourced by bash after `set -u` and a `die` function.
+# Time limits scale with the machine (tests/time_limit.sh).
+. "$(dirname -- "${BASH_SOURCE[0]}")/../time_limit.sh"
 
 # resolve_ag ARG: sets AG to the absolute path of the interpreter named by ARG
 # (a path, or a command on PATH), or dies.
@@ -11,6 +13,7 @@ resolve_ag() {
     *) if [ -e "$AG" ]; then AG="$PWD/$AG"; else AG=$(command -v -- "$AG") || die "interpreter not found: $1"; fi ;;
   esac
   [ -x "$AG" ] || die "interpreter not found or not executable: $AG"
+  time_scale_for "$AG"
 }
 
 # count_results FILE COUNT WHAT: from FILE's "ok NAME" / "FAIL NAME: why"
@@ -43,7 +46,8 @@ fuzz_batch() {
 # run_cases BATCH: every $WORK/cases/case_*.ag through fuzz_batch, BATCH cases
 # a worker and $JOBS workers at a time, into $WORK/results/all.
 run_cases() {
-  export -f fuzz_one fuzz_batch
+  export -f fuzz_one fuzz_batch run_limited
+  export TIMEOUT_TOOL
   find "$WORK/cases" -maxdepth 1 -name 'case_*.ag' | LC_ALL=C sort |
     xargs -P "$JOBS" -n "$1" bash -c 'fuzz_batch "$@"' fuzz_worker >"$WORK/results/all"
 }

@@ -29,7 +29,13 @@
 #endif
 #include <errno.h>
 #include <poll.h>
+#if defined(__APPLE__) || defined(__NetBSD__) || defined(__OpenBSD__)
+#include <util.h> /* forkpty */
+#elif defined(__FreeBSD__)
+#include <libutil.h>
+#else
 #include <pty.h>
+#endif
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -22,6 +22,10 @@ set -u
 ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd)
 AG=$(cd -- "$(dirname -- "$1")" && pwd)/$(basename -- "$1")
 DRIVER=$(cd -- "$(dirname -- "$2")" && pwd)/$(basename -- "$2")
+. "$ROOT/tests/time_limit.sh"
+time_scale_for "$AG"
+# the driver's wait for each expected text, scaled with the machine
+PTY_LIMIT=$(scaled_limit "${AG_PTY_TIMEOUT:-5}")
 passed=0
 failed=0
 
@@ -34,6 +38,7 @@ case_env() {
   local file=$1 tmp=$2 kv
   local unset=" $(header unset "$file") "
   for kv in "PATH=$PATH" "HOME=$tmp/home" "AG_HISTORY=$tmp/history" NO_COLOR=1 TERM=dumb \
+      "AG_PTY_TIMEOUT=$PTY_LIMIT" \
       ${AG_GC_STRESS:+AG_GC_STRESS=$AG_GC_STRESS} \
       $(header env "$file" | sed "s|\$TMP|$tmp|g"); do
     case "$unset" in *" ${kv%%=*} "*) continue ;; esac
@@ -45,11 +50,11 @@ case_env() {
 header() { sed -n "/^[^#]/q; s/^# $1: //p" "$2" | head -1; }
 
 run_case() {
-  local file=$1 tmp out sessions check args
+  local file=$1 tmp out sessions check args kv
   tmp=$(mktemp -d)
   mkdir -p "$tmp/home"
   local environment=()
-  mapfile -t environment < <(case_env "$file" "$tmp")
+  while IFS= read -r kv; do environment+=("$kv"); done < <(case_env "$file" "$tmp")
   sessions=$(header sessions "$file")
   check=$(header then "$file")
   local cmd=("$AG")
@@ -113,7 +118,7 @@ run_examples() {
   scratch=$(mktemp -d)
   while IFS= read -r -d '' name && IFS= read -r -d '' code; do
     case "$code" in ":"* | "# given"*) continue ;; esac
-    if ! (cd "$scratch" && timeout 20 "$AG" -e "$code" < /dev/null > /dev/null 2> "$scratch/err"); then
+    if ! (cd "$scratch" && run_limited "$(scaled_limit 20)" "$AG" -e "$code" < /dev/null > /dev/null 2> "$scratch/err"); then
       echo "    example of $name failed:"; sed 's/^/      /' "$scratch/err" | head -8
       status=1
     fi

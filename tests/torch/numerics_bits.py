@@ -1,5 +1,6 @@
-# float32 results to the last bit (full repr via tolist/item): exp, log, sigmoid, softmax,
-# log_softmax and their gradients, sums, means, var/std, cross-entropy over a small batch
+# float32 results to the last bit (full repr via tolist/item), in Ag's own order and SLEEF's on
+# AVX2 (the BLAS products are numerics_blas): exp, log, sigmoid, softmax, log_softmax and their
+# gradients, sums, means, var/std, norms, cross-entropy over a small batch
 from agfmt import P
 import torch
 import torch.nn.functional as F
@@ -38,9 +39,5 @@ t.grad = None
 sg = torch.sigmoid(t)
 (sg * torch.arange(40.0)).sum().backward()
 P(t.grad.tolist()[::3])
-b1 = c * 0.3
-b2 = (torch.arange(24).float().reshape(2, 4, 3) * 0.41 - 3.0)
-P((b1 @ b2).reshape(-1).tolist()[::2], torch.bmm(b1, b2)[1, 2].tolist())
-P((m @ m.t())[1].tolist(), (m[:, :3] @ x[:3]).tolist(), (x[:5] @ m).tolist())
 P((x ** -0.5).abs()[::4].tolist(), (x.abs() + 1).pow(-2)[::4].tolist())
 P(x.norm().item(), m.norm(dim=1).tolist(), m.norm(dim=0).tolist(), m.t().sum().item())

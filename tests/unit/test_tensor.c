@@ -276,6 +276,9 @@ static double ref_unary(UnaryOp op, double x) {
   case UN_CEIL: return ceil(x);
   case UN_ROUND: return nearbyint(x);
   case UN_LOGICAL_NOT: return x == 0;
+  case UN_ISNAN: return isnan(x) != 0;
+  case UN_ISINF: return isinf(x) != 0;
+  case UN_ISFINITE: return isfinite(x) != 0;
   default: return NAN;
   }
 }
