@@ -55,6 +55,7 @@ typedef struct GradNode GradNode;
   X(RsubBackward1, d_rsub)                                                                      \
   X(MulBackward0, d_mul)                                                                        \
   X(DivBackward0, d_div)                                                                        \
+  X(DivBackward1, d_div_scalar)  /* ATen's div(Tensor, Scalar), as C++ code calls it */        \
   X(ReciprocalBackward0, d_reciprocal)                                                          \
   X(PowBackward0, d_pow_scalar)                                                                 \
   X(PowBackward1, d_pow_tensor)                                                                 \
@@ -62,6 +63,7 @@ typedef struct GradNode GradNode;
   X(RemainderBackward0, d_remainder)                                                            \
   X(RemainderBackward1, d_remainder)                                                            \
   X(MaximumBackward0, d_maximum)                                                                \
+  X(XlogyBackward0, d_xlogy)                                                                    \
   X(MinimumBackward0, d_minimum)                                                                \
   X(NegBackward0, d_neg)                                                                        \
   X(AbsBackward0, d_abs)                                                                        \
@@ -169,6 +171,9 @@ typedef struct GradNode GradNode;
   X(MseLossBackward0, d_mse)                                                                    \
   X(NllLossBackward0, d_nll)                                                                    \
   X(BinaryCrossEntropyBackward0, d_bce)                                                         \
+  X(BinaryCrossEntropyWithLogitsBackward0, d_bce_logits)                                       \
+  X(SmoothL1LossBackward0, d_smooth_l1)                                                         \
+  X(HuberLossBackward0, d_huber)                                                                \
   X(ToCopyBackward0, d_to_copy)                                                                 \
   X(CloneBackward0, d_identity)                                                                 \
   X(CopyBackwards, d_copy)                                                                      \
@@ -427,7 +432,17 @@ Tensor *ag_mse_loss(Tensor *a, Tensor *b, Reduction r);
 Tensor *ag_l1_loss(Tensor *a, Tensor *b, Reduction r);
 Tensor *ag_nll_loss(Tensor *logp, const Tensor *target, Reduction r);
 Tensor *ag_cross_entropy(Tensor *logits, const Tensor *target, Reduction r);
+/* cross_entropy(weight=, label_smoothing=): weight (NULL: none) holds one weight per class. */
+Tensor *ag_cross_entropy_with(Tensor *logits, Tensor *target, Tensor *weight,
+                              double label_smoothing, Reduction r);
 Tensor *ag_binary_cross_entropy(Tensor *p, Tensor *target, Reduction r);
+/* batchmean: the sum over the first size (r is then ignored). */
+Tensor *ag_kl_div(Tensor *input, Tensor *target, Reduction r, bool batchmean, bool log_target);
+Tensor *ag_smooth_l1_loss(Tensor *a, Tensor *b, double beta, Reduction r);
+Tensor *ag_huber_loss(Tensor *a, Tensor *b, double delta, Reduction r);
+/* weight and pos_weight may be NULL; neither gets a gradient (as in PyTorch 1.13). */
+Tensor *ag_binary_cross_entropy_with_logits(Tensor *x, Tensor *target, Tensor *weight,
+                                            Tensor *pos_weight, Reduction r);
 /* training false or p == 0: a itself (retained); else a * mask (MulBackward0, as PyTorch). */
 Tensor *ag_dropout(TensorRng *rng, Tensor *a, double p, bool training);
 

@@ -153,6 +153,12 @@ static bool d_div(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   return done(&s, n, out);
 }
 
+static bool d_div_scalar(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, G ? keep(&s, ag_binary_scalar(BIN_DIV, G, node_p(n)->s0)) : NULL);
+  return done(&s, n, out);
+}
+
 static bool d_reciprocal(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *r = saved(&s, n, 0); /* the result */
@@ -220,6 +226,19 @@ static bool d_extremum2(GradNode *n, Tensor *const *g, Tensor **out, const bool 
   if (needs[1]) give(out, 1, where(&s, tie, half, where(&s, cmp(&s, wins, b, a), G, zero)));
   return done(&s, n, out);
 }
+/* PyTorch's xlogy formulas: grad * xlogy(self != 0, other) and grad * self / other. */
+static bool d_xlogy(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *a = saved(&s, n, SAVED_SELF), *b = saved(&s, n, SAVED_OTHER);
+  if (needs[0]) {
+    Tensor *nz = cmps(&s, BIN_NE, a, 0);
+    Tensor *nzf = nz ? keep(&s, tensor_to_dtype(nz, b ? b->dtype : G->dtype)) : NULL;
+    give(out, 0, mul(&s, G, bin(&s, BIN_XLOGY, nzf, b)));
+  }
+  if (n->nnext > 1 && needs[1]) give(out, 1, dv(&s, mul(&s, G, a), b));
+  return done(&s, n, out);
+}
+
 static bool d_maximum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   return d_extremum2(n, g, out, needs, BIN_GT);
 }
@@ -885,6 +904,88 @@ static bool d_bce(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   }
   if (needs[1])
     give(out, 1, mul(&s, ge, sub(&s, clamped_log(&s, rsubs(&s, 1, p)), clamped_log(&s, p))));
+  return done(&s, n, out);
+}
+
+static Tensor *divs(Scope *s, Tensor *a, double k) {
+  return a ? keep(s, ag_binary_scalar(BIN_DIV, a, k)) : NULL;
+}
+
+/* PyTorch's smooth_l1_backward, norm = 1 (or 1/numel for mean), x = self - target:
+ * -norm g below -beta, norm g above beta, norm x g / beta between; the
+ * target's is the same with the two swapped. */
+static bool d_smooth_l1(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *a = saved(&s, n, 0), *b = saved(&s, n, 1);
+  double beta = node_p(n)->s0;
+  for (int i = 0; i < 2; i++) {
+    if (!needs[i]) continue;
+    Tensor *x = i == 0 ? sub(&s, a, b) : sub(&s, b, a);
+    double norm = node_p(n)->red == RED_MEAN && x && x->numel > 0 ? 1.0 / (double)x->numel : 1.0;
+    Tensor *ng = muls(&s, G, norm);
+    Tensor *mid = divs(&s, mul(&s, muls(&s, x, norm), G), beta);
+    Tensor *hi = where(&s, cmps(&s, BIN_GE, x, beta), ng, mid);
+    give(out, i, where(&s, cmps(&s, BIN_LE, x, -beta), neg(&s, ng), hi));
+  }
+  return done(&s, n, out);
+}
+
+/* PyTorch's huber_backward: -norm g delta below -delta, norm g delta above
+ * delta, norm x g between. */
+static bool d_huber(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *a = saved(&s, n, 0), *b = saved(&s, n, 1);
+  double delta = node_p(n)->s0;
+  for (int i = 0; i < 2; i++) {
+    if (!needs[i]) continue;
+    Tensor *x = i == 0 ? sub(&s, a, b) : sub(&s, b, a);
+    double norm = node_p(n)->red == RED_MEAN && x && x->numel > 0 ? 1.0 / (double)x->numel : 1.0;
+    Tensor *outer = muls(&s, muls(&s, G, norm), delta);
+    Tensor *mid = mul(&s, muls(&s, x, norm), G);
+    Tensor *hi = where(&s, cmps(&s, BIN_GT, x, delta), outer, mid);
+    give(out, i, where(&s, cmps(&s, BIN_LT, x, -delta), neg(&s, outer), hi));
+  }
+  return done(&s, n, out);
+}
+
+/* log(sigmoid(z)) = min(z, 0) - log(1 + exp(-|z|)), finite for every z
+ * (PyTorch's kernel has log1p where this has log(1 + .), so the last bits of
+ * a tiny term may differ). */
+static Tensor *log_sigmoid(Scope *s, Tensor *z) {
+  Tensor *lo = z ? keep(s, ag_binary_scalar(BIN_MINIMUM, z, 0)) : NULL;
+  Tensor *e = un(s, UN_EXP, neg(s, un(s, UN_ABS, z)));
+  return sub(s, lo, un(s, UN_LOG, adds(s, e, 1)));
+}
+
+/* PyTorch 1.13's binary_cross_entropy_with_logits_backward and its
+ * _target_backward: (sigmoid(x) - t) g, or with pos_weight
+ * ((pw t + 1 - t) sigmoid(x) - pw t) g; for the target -x g, or
+ * (log_sigmoid(-x) - log_sigmoid(x) pw) g; times weight, mean divides. */
+static bool d_bce_logits(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *x = saved(&s, n, 0), *t = saved(&s, n, 1);
+  Tensor *w = node_p(n)->i0 ? saved(&s, n, 2) : NULL;
+  Tensor *pw = node_p(n)->i1 ? saved(&s, n, 3) : NULL;
+  int64_t count = x ? x->numel : 0;
+  Tensor *sig = un(&s, UN_SIGMOID, x);
+  for (int i = 0; i < 2; i++) {
+    if (!needs[i]) continue;
+    Tensor *d;
+    if (i == 0 && pw) {
+      Tensor *pt = mul(&s, pw, t);
+      d = sub(&s, mul(&s, sub(&s, adds(&s, pt, 1), t), sig), pt);
+    } else if (i == 0) {
+      d = sub(&s, sig, t);
+    } else if (pw) {
+      d = sub(&s, log_sigmoid(&s, neg(&s, x)), mul(&s, log_sigmoid(&s, x), pw));
+    } else {
+      d = neg(&s, x);
+    }
+    d = mul(&s, d, G);
+    if (w) d = mul(&s, d, w);
+    if (node_p(n)->red == RED_MEAN && count > 0) d = divs(&s, d, (double)count);
+    give(out, i, d);
+  }
   return done(&s, n, out);
 }
 

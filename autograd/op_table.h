@@ -66,6 +66,8 @@
   NUMBER(MAXIMUM, MaximumBackward0, TENSOR, NOTHING)                                             \
   X(MINIMUM, MinimumBackward0, ALWAYS, ALWAYS, NEVER, "other")                                   \
   NUMBER(MINIMUM, MinimumBackward0, TENSOR, NOTHING)                                             \
+  X(XLOGY, XlogyBackward0, ALWAYS, ALWAYS, NEVER, "other")                                       \
+  NUMBER(XLOGY, XlogyBackward0, TENSOR, NOTHING)                                                 \
   X(EQ, NONE, NEVER, NEVER, NEVER, "")                                                           \
   NUMBER(EQ, NONE, ARGUMENT, NOTHING)                                                            \
   X(NE, NONE, NEVER, NEVER, NEVER, "")                                                           \

@@ -1050,9 +1050,11 @@ const HelpEntry help_table[] = {
      "Mean absolute error; reduction \"mean\", \"sum\" or \"none\".",
      "print(l1_loss(tensor([1.0, 2.0]), tensor([1.0, 4.0])))"},
     {"cross_entropy", HELP_TENSORS, 0,
-     "cross_entropy(logits, target, reduction=\"mean\")",
+     "cross_entropy(logits, target, weight=nil, reduction=\"mean\", label_smoothing=0.0)",
      "Softmax cross-entropy of [N, C] logits against int64 class indices [N] (log_softmax "
-     "then nll_loss).",
+     "then nll_loss), or against class probabilities of the logits' shape ([N, C, d...] "
+     "and [C] too), where weight (one per class) and label_smoothing apply as in PyTorch "
+     "1.13.",
      "print(cross_entropy(tensor([[2.0, 0.0], [0.0, 2.0]]), tensor([0, 1], dtype=int64)))"},
     {"nll_loss", HELP_TENSORS, 0,
      "nll_loss(log_probs, target, reduction=\"mean\")",
@@ -1062,6 +1064,31 @@ const HelpEntry help_table[] = {
      "binary_cross_entropy(probs, target, reduction=\"mean\")",
      "Binary cross-entropy of probabilities in (0, 1) against targets of the same shape.",
      "print(binary_cross_entropy(tensor([0.5]), tensor([1.0])))"},
+    {"binary_cross_entropy_with_logits", HELP_TENSORS, 0,
+     "binary_cross_entropy_with_logits(logits, target, weight=nil, reduction=\"mean\", "
+     "pos_weight=nil)",
+     "Binary cross-entropy of sigmoid(logits), computed stably from the logits; weight scales "
+     "each element, pos_weight the positive term of each class (both broadcast; no gradient). "
+     "BinaryCrossEntropyWithLogitsBackward0.",
+     "print(binary_cross_entropy_with_logits(tensor([0.0, 2.0]), tensor([1.0, 0.0])))"},
+    {"smooth_l1_loss", HELP_TENSORS, 0,
+     "smooth_l1_loss(input, target, reduction=\"mean\", beta=1.0)",
+     "0.5 d^2 / beta where |d| < beta, |d| - 0.5 beta elsewhere (d = input - target); "
+     "beta 0 is the L1 loss. SmoothL1LossBackward0.",
+     "print(smooth_l1_loss(tensor([0.5, 3.0]), zeros(2)))"},
+    {"huber_loss", HELP_TENSORS, 0,
+     "huber_loss(input, target, reduction=\"mean\", delta=1.0)",
+     "0.5 d^2 where |d| < delta, delta (|d| - 0.5 delta) elsewhere (d = input - target). "
+     "HuberLossBackward0.",
+     "print(huber_loss(tensor([0.5, 3.0]), zeros(2), delta=2.0))"},
+    {"kl_div", HELP_TENSORS, 0,
+     "kl_div(log_probs, target, reduction=\"mean\", log_target=false)",
+     "Kullback-Leibler divergence: target * (log(target) - input) (0 where target is 0), or "
+     "with log_target exp(target) * (target - input). reduction \"batchmean\" divides the "
+     "sum by the batch size (KL's definition); \"mean\" divides by the element count and "
+     "warns, as PyTorch 1.13 does.",
+     "print(kl_div(log_softmax(tensor([[1.0, 2.0]]), 1), tensor([[0.5, 0.5]]), "
+     "reduction=\"batchmean\"))"},
     {"dropout", HELP_TENSORS, 0,
      "dropout(t, p=0.5, training=true)",
      "Zeroes each element with probability p and scales the rest by 1/(1-p) while "
@@ -1821,8 +1848,9 @@ const HelpEntry help_table[] = {
      "l1_loss as a layer.",
      "print(nn.L1Loss()(ones(2), zeros(2)))"},
     {"nn.CrossEntropyLoss", HELP_NN, 0,
-     "nn.CrossEntropyLoss(reduction=\"mean\")",
-     "cross_entropy as a layer: logits [N, C] and int64 targets [N].",
+     "nn.CrossEntropyLoss(weight=nil, reduction=\"mean\", label_smoothing=0.0)",
+     "cross_entropy as a layer: logits [N, C] and int64 targets [N], or class "
+     "probabilities of the logits' shape.",
      "print(nn.CrossEntropyLoss()(zeros(2, 3), tensor([0, 2], dtype=int64)))"},
     {"nn.NLLLoss", HELP_NN, 0,
      "nn.NLLLoss(reduction=\"mean\")",
@@ -1832,6 +1860,23 @@ const HelpEntry help_table[] = {
      "nn.BCELoss(reduction=\"mean\")",
      "binary_cross_entropy as a layer: probabilities and targets of the same shape.",
      "print(nn.BCELoss()(tensor([0.5]), tensor([0.0])))"},
+    {"nn.BCEWithLogitsLoss", HELP_NN, 0,
+     "nn.BCEWithLogitsLoss(weight=nil, reduction=\"mean\", pos_weight=nil)",
+     "binary_cross_entropy_with_logits as a layer: logits and targets of the same shape.",
+     "print(nn.BCEWithLogitsLoss(pos_weight=tensor([2.0]))(tensor([0.5]), tensor([1.0])))"},
+    {"nn.SmoothL1Loss", HELP_NN, 0,
+     "nn.SmoothL1Loss(reduction=\"mean\", beta=1.0)",
+     "smooth_l1_loss as a layer.",
+     "print(nn.SmoothL1Loss(beta=0.5)(tensor([0.25, 2.0]), zeros(2)))"},
+    {"nn.HuberLoss", HELP_NN, 0,
+     "nn.HuberLoss(reduction=\"mean\", delta=1.0)",
+     "huber_loss as a layer.",
+     "print(nn.HuberLoss(delta=0.5)(tensor([0.25, 2.0]), zeros(2)))"},
+    {"nn.KLDivLoss", HELP_NN, 0,
+     "nn.KLDivLoss(reduction=\"mean\", log_target=false)",
+     "kl_div as a layer: log-probabilities as input; reduction also \"batchmean\".",
+     "print(nn.KLDivLoss(reduction=\"batchmean\")(log_softmax(zeros(1, 2), 1), "
+     "tensor([[0.25, 0.75]])))"},
     {"optim.Optimizer", HELP_OPTIM, 0,
      "class MyOpt : optim.Optimizer { fn update(group, state, p, grad) { ... } }",
      "The base class of optimizers: holds param_groups (a list of maps: \"params\" and that "

@@ -187,6 +187,7 @@ typedef struct LibState {
   int8_t binary_of_opcode[OP_COUNT];
   bool warned_nonleaf_grad;
   bool warned_create_graph_cycle;
+  bool warned_kl_div_mean;
 } LibState;
 
 static inline LibState *lib_state(AgVM *vm) { return (LibState *)vm->lib_state; }
@@ -203,6 +204,14 @@ static inline int lib_current_line(AgVM *vm) {
   return chunk->lines[offset];
 }
 static inline void lib_sync_line(AgVM *vm) { ag_set_current_line(lib_current_line(vm)); }
+/* The script file of the running function, for warnings' "FILE:LINE:". */
+static inline const char *lib_current_file(AgVM *vm) {
+  if (vm->frame_count > 0) {
+    ObjFunction *f = vm->frames[vm->frame_count - 1].closure->function;
+    if (f->file != NULL) return f->file->chars;
+  }
+  return "<input>";
+}
 
 static inline Tensor *lib_t(Value v) { return AS_TENSOR_OBJ(v)->tensor; }
 

@@ -115,7 +115,7 @@ static bool binary_is_comparison(BinaryOp op) { return op >= BIN_EQ; }
 static bool binary_compute_dtype(BinaryOp op, DType promoted, DType da, DType db, bool scalar,
                                  DType *ct) {
   *ct = promoted;
-  if (op == BIN_DIV && !dtype_is_float(promoted)) *ct = DT_FLOAT32;
+  if ((op == BIN_DIV || op == BIN_XLOGY) && !dtype_is_float(promoted)) *ct = DT_FLOAT32;
   if (op == BIN_SUB && (da == DT_BOOL || db == DT_BOOL)) {
     if (promoted == DT_BOOL)
       tensor_set_error("Subtraction, the `-` operator, with two bool tensors is not supported. "
@@ -226,6 +226,9 @@ DEFINE_BIN(min_b, uint8_t, uint8_t, x &y)
 DEFINE_BIN(min_i, int64_t, int64_t, x < y ? x : y)
 DEFINE_BIN(min_f, float, float, FMIN(x, y))
 DEFINE_BIN(min_d, double, double, FMIN(x, y))
+/* PyTorch's scalar xlogy kernel: the C library's log, element by element */
+DEFINE_BIN(xlogy_f, float, float, y != y ? y : x == 0 ? 0.0f : x * logf(y))
+DEFINE_BIN(xlogy_d, double, double, y != y ? y : x == 0 ? 0.0 : x * log(y))
 
 #define DEFINE_BIN_BOOL_OUT(op, EXPR)                                                        \
   DEFINE_BIN(op##_b, uint8_t, uint8_t, EXPR)                                                 \

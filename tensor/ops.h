@@ -56,7 +56,8 @@ static inline bool tensor_unary_gives_bool(UnaryOp op) {
 /* Binary elementwise ops, broadcasting: X(enum suffix, name, the script's
  * operator or NULL, kernels). Comparisons give bool tensors. DIV on integer
  * tensors gives float32 (true division). MOD takes the sign of the divisor
- * (Python/PyTorch remainder). */
+ * (Python/PyTorch remainder). XLOGY is x * log(y), 0 where x is 0 (nan
+ * where y is); integers give float32, as in PyTorch. */
 #define TENSOR_BINARY_OPS(X)                                                                     \
   X(ADD, "add", "+", ALL4(add))                                                                  \
   X(SUB, "sub", "-", NUM3(sub))                                                                  \
@@ -66,6 +67,7 @@ static inline bool tensor_unary_gives_bool(UnaryOp op) {
   X(MOD, "remainder", "%", NUM3(mod))                                                            \
   X(MAXIMUM, "maximum", NULL, ALL4(max))                                                         \
   X(MINIMUM, "minimum", NULL, ALL4(min))                                                         \
+  X(XLOGY, "xlogy", NULL, FLOAT2(xlogy))                                                         \
   X(EQ, "eq", "==", ALL4(eq))                                                                    \
   X(NE, "ne", "!=", ALL4(ne))                                                                    \
   X(LT, "lt", "<", ALL4(lt))                                                                     \
@@ -225,6 +227,11 @@ Tensor *tensor_gelu_backward(const Tensor *g, const Tensor *x);
 typedef enum { RED_NONE, RED_MEAN, RED_SUM } Reduction;
 Tensor *tensor_mse_loss(const Tensor *a, const Tensor *b, Reduction r);
 Tensor *tensor_l1_loss(const Tensor *a, const Tensor *b, Reduction r);
+/* smooth_l1_loss (beta > 0) and huber_loss (delta > 0), PyTorch's formulas. */
+Tensor *tensor_smooth_l1_loss(const Tensor *a, const Tensor *b, double beta, Reduction r);
+Tensor *tensor_huber_loss(const Tensor *a, const Tensor *b, double delta, Reduction r);
+/* PyTorch's "Target size (...) must be the same as input size (...)" check. */
+bool tensor_check_target_size(const Tensor *input, const Tensor *target);
 /* nll_loss: input (N,C) or (C) log-probabilities, target int64 (N) or 0-d;
  * targets equal to -100 are ignored (PyTorch's default ignore_index).
  * cross_entropy also takes class probabilities: a float target shaped like logits. */
