@@ -13,6 +13,7 @@
 #                   node, and its smoke test
 #   make bench      our benchmarks against the peers (../shared/bench)
 #   make fuzz       libFuzzer over the compiler, the VM and the loaders (FUZZ_SECONDS=600)
+#   make kernel     build the Jupyter kernel; make install / uninstall (kernel/kernel.mk)
 #
 # The core (every component but repl/) is one static library, libag.a, that
 # both ./ag and the Check unit tests link, as Lua does. Build products of the
@@ -199,6 +200,7 @@ test-only: $(AG_BIN) $(PTYDRIVER) unit
 	sh tests/fuzz_tensor.sh $(AG_BIN)
 	sh tests/check_hostile_input.sh $(AG_BIN)
 	sh tests/repl/run.sh $(AG_BIN) $(PTYDRIVER)
+	sh tests/kernel/run.sh $(MODE)
 
 test: deps
 	@$(MAKE) --no-print-directory ag
@@ -301,3 +303,5 @@ clean:
 	rm -rf build ag
 
 -include $(CORE_OBJ:.o=.d) $(REPL_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(FUZZ_CORE_OBJ:.o=.d)
+
+include kernel/kernel.mk

@@ -55,6 +55,7 @@ typedef struct GradNode GradNode;
   X(RsubBackward1, d_rsub)                                                                      \
   X(MulBackward0, d_mul)                                                                        \
   X(DivBackward0, d_div)                                                                        \
+  X(DivBackward1, d_div_scalar)  /* ATen's div(Tensor, Scalar), as C++ code calls it */        \
   X(ReciprocalBackward0, d_reciprocal)                                                          \
   X(PowBackward0, d_pow_scalar)                                                                 \
   X(PowBackward1, d_pow_tensor)                                                                 \
@@ -62,6 +63,7 @@ typedef struct GradNode GradNode;
   X(RemainderBackward0, d_remainder)                                                            \
   X(RemainderBackward1, d_remainder)                                                            \
   X(MaximumBackward0, d_maximum)                                                                \
+  X(XlogyBackward0, d_xlogy)                                                                    \
   X(MinimumBackward0, d_minimum)                                                                \
   X(NegBackward0, d_neg)                                                                        \
   X(AbsBackward0, d_abs)                                                                        \
@@ -76,6 +78,10 @@ typedef struct GradNode GradNode;
   X(ReluBackward0, d_relu)                                                                      \
   X(GeluBackward0, d_gelu)                                                                      \
   X(ErfBackward0, d_normal_cdf)                                                                 \
+  X(LeakyReluBackward0, d_leaky_relu)                                                         \
+  X(EluBackward0, d_elu)                                                                      \
+  X(SiluBackward0, d_silu)                                                                    \
+  X(SoftplusBackward0, d_softplus)                                                                 \
   X(SignBackward0, d_zero)                                                                      \
   X(FloorBackward0, d_zero)                                                                     \
   X(CeilBackward0, d_zero)                                                                      \
@@ -113,6 +119,7 @@ typedef struct GradNode GradNode;
   X(TBackward0, d_t)                                                                            \
   X(PermuteBackward0, d_permute)                                                                \
   X(ExpandBackward0, d_expand)                                                                  \
+  X(ConstantPadNdBackward0, d_constant_pad)                                                     \
   X(CatBackward0, d_cat)                                                                        \
   X(StackBackward0, d_stack)                                                                    \
   X(SplitBackward0, d_split)                                                                    \
@@ -134,16 +141,39 @@ typedef struct GradNode GradNode;
   X(EmbeddingDenseBackward0, d_index_again)                                                     \
   X(GatherBackward0, d_gather)                                                                  \
   X(ScatterAddBackward0, d_scatter_add)                                                         \
+  X(SortBackward0, d_extreme_dim)       /* g scattered back to where each value came from */\
+  X(TopkBackward0, d_extreme_dim)                                                               \
+  X(FlipBackward0, d_flip)                                                                      \
+  X(TrilBackward0, d_tril)                                                                      \
+  X(TriuBackward0, d_triu)                                                                      \
+  X(CumsumBackward0, d_cumsum)                                                                  \
+  X(AmaxBackward0, d_amax)             /* shared evenly among the tied elements */             \
+  X(AminBackward0, d_amax)                                                                      \
+  X(TraceBackward0, d_trace)                                                                    \
   X(MmBackward0, d_mm)                                                                          \
   X(AddmmBackward0, d_addmm)                                                                    \
   X(BmmBackward0, d_bmm)                                                                        \
   X(MvBackward0, d_mv)                                                                          \
   X(DotBackward0, d_dot)                                                                        \
+  X(Im2ColBackward0, d_im2col)                                                                  \
+  X(Col2ImBackward0, d_col2im)                                                                \
+  X(ConvolutionBackward0, d_convolution)                                                      \
+  X(MaxPool2DWithIndicesBackward0, d_max_pool2d)                                                \
+  X(MaxPool2DWithIndicesBackwardBackward0, d_max_pool2d_backward)                                              \
+  X(AvgPool2DBackward0, d_avg_pool2d)                                                         \
+  X(AdaptiveAvgPool2DBackward0, d_adaptive_avg_pool2d)                                          \
+  X(AdaptiveAvgPool2DBackwardBackward0, d_adaptive_avg_pool2d_backward)                       \
+  X(NativeBatchNormBackward0, d_native_norm)                                                    \
+  X(NativeLayerNormBackward0, d_native_norm)                                                  \
+  X(NativeGroupNormBackward0, d_native_norm)                                                  \
   X(SoftmaxBackward0, d_softmax)                                                                \
   X(LogSoftmaxBackward0, d_log_softmax)                                                         \
   X(MseLossBackward0, d_mse)                                                                    \
   X(NllLossBackward0, d_nll)                                                                    \
   X(BinaryCrossEntropyBackward0, d_bce)                                                         \
+  X(BinaryCrossEntropyWithLogitsBackward0, d_bce_logits)                                       \
+  X(SmoothL1LossBackward0, d_smooth_l1)                                                         \
+  X(HuberLossBackward0, d_huber)                                                                \
   X(ToCopyBackward0, d_to_copy)                                                                 \
   X(CloneBackward0, d_identity)                                                                 \
   X(CopyBackwards, d_copy)                                                                      \
@@ -294,6 +324,20 @@ Tensor *ag_mean(Tensor *a, const int *dims, int ndims, bool keepdim);
 Tensor *ag_prod(Tensor *a, int dim, bool has_dim, bool keepdim);
 Tensor *ag_max(Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices);
 Tensor *ag_min(Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices);
+/* sort/topk along dim (tensor_sort, tensor_topk); *indices gets the int64
+ * positions (NULL: not wanted). Recorded as SortBackward0 / TopkBackward0. */
+Tensor *ag_sort(Tensor *a, int dim, bool descending, Tensor **indices);
+Tensor *ag_topk(Tensor *a, int64_t k, int dim, bool largest, Tensor **indices);
+/* flip, tril/triu, cumsum (tensor_flip, ...): FlipBackward0, TrilBackward0,
+ * TriuBackward0, CumsumBackward0 (dtype: as tensor_cumsum). */
+Tensor *ag_flip(Tensor *a, const int *dims, int ndims);
+Tensor *ag_tril(Tensor *a, int64_t diagonal);
+Tensor *ag_triu(Tensor *a, int64_t diagonal);
+Tensor *ag_cumsum(Tensor *a, int dim, DType dtype);
+/* amax/amin over dims (ndims 0: all): AmaxBackward0 / AminBackward0. */
+Tensor *ag_amax(Tensor *a, const int *dims, int ndims, bool keepdim);
+Tensor *ag_amin(Tensor *a, const int *dims, int ndims, bool keepdim);
+Tensor *ag_trace(Tensor *a); /* TraceBackward0 */
 Tensor *ag_var(Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
 Tensor *ag_std(Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
 Tensor *ag_norm(Tensor *a, double p, const int *dims, int ndims, bool keepdim);
@@ -345,13 +389,60 @@ Tensor *ag_addmm(Tensor *bias, Tensor *a, Tensor *b);
  * matmul(x, w.t()) plus an in-place add of the bias. bias may be NULL. */
 Tensor *ag_linear(Tensor *x, Tensor *w, Tensor *bias);
 
+/* Sliding windows (ops_conv.c): F.unfold and F.fold (Im2ColBackward0,
+ * Col2ImBackward0); convolution of x [N, C, H, W] or [N, C, L] (a 1-D
+ * window has kernel height 1) with weight [O, C/groups, k...] and bias [O]
+ * or NULL (ConvolutionBackward0); pooling over x [C, H, W] or [N, C, H, W]
+ * (MaxPool2DWithIndicesBackward0, AvgPool2DBackward0). */
+Tensor *ag_im2col(Tensor *x, const TensorWindow *w);
+Tensor *ag_col2im(Tensor *cols, int64_t h, int64_t wd, const TensorWindow *w);
+Tensor *ag_convolution(Tensor *x, Tensor *weight, Tensor *bias, const TensorWindow *w, int groups);
+/* indices may be NULL, else receives the int64 positions y W + x of the maxima */
+Tensor *ag_max_pool2d(Tensor *x, const TensorWindow *w, Tensor **indices);
+Tensor *ag_avg_pool2d(Tensor *x, const TensorWindow *w, bool count_include_pad,
+                      int64_t divisor_override);
+/* AdaptiveAvgPool2DBackward0; its backward (AdaptiveAvgPool2DBackwardBackward0). */
+Tensor *ag_adaptive_avg_pool2d(Tensor *x, int64_t oh, int64_t ow);
+Tensor *ag_adaptive_avg_pool2d_backward(Tensor *g, int64_t h, int64_t wd);
+
+/* Normalisation (ops_norm.c); weight, bias (and the running statistics)
+ * may be NULL. batch_norm normalises x [N, C, ...] per channel: with
+ * training, by the batch's statistics, updating running_mean/var in place
+ * with momentum (unbiased variance); without, by the running statistics.
+ * layer_norm: over the last nnorm dims, which must equal `normalized`.
+ * group_norm: over groups of C / groups channels of each sample. */
+Tensor *ag_batch_norm(Tensor *x, Tensor *running_mean, Tensor *running_var, Tensor *weight,
+                      Tensor *bias, bool training, double momentum, double eps);
+Tensor *ag_layer_norm(Tensor *x, int nnorm, const int64_t *normalized, Tensor *weight,
+                      Tensor *bias, double eps);
+Tensor *ag_group_norm(Tensor *x, int64_t groups, Tensor *weight, Tensor *bias, double eps);
+
+/* F.pad, constant mode (ops_shape.c): ConstantPadNdBackward0. */
+Tensor *ag_constant_pad(Tensor *a, int npads, const int64_t *pads, double value);
+
+/* Activations with parameters (ops_act.c). */
+Tensor *ag_leaky_relu(Tensor *x, double negative_slope);
+Tensor *ag_elu(Tensor *x, double alpha);
+Tensor *ag_silu(Tensor *x);
+Tensor *ag_softplus(Tensor *x, double beta, double threshold);
+
 Tensor *ag_softmax(Tensor *a, int dim);
 Tensor *ag_log_softmax(Tensor *a, int dim);
 Tensor *ag_mse_loss(Tensor *a, Tensor *b, Reduction r);
 Tensor *ag_l1_loss(Tensor *a, Tensor *b, Reduction r);
 Tensor *ag_nll_loss(Tensor *logp, const Tensor *target, Reduction r);
 Tensor *ag_cross_entropy(Tensor *logits, const Tensor *target, Reduction r);
+/* cross_entropy(weight=, label_smoothing=): weight (NULL: none) holds one weight per class. */
+Tensor *ag_cross_entropy_with(Tensor *logits, Tensor *target, Tensor *weight,
+                              double label_smoothing, Reduction r);
 Tensor *ag_binary_cross_entropy(Tensor *p, Tensor *target, Reduction r);
+/* batchmean: the sum over the first size (r is then ignored). */
+Tensor *ag_kl_div(Tensor *input, Tensor *target, Reduction r, bool batchmean, bool log_target);
+Tensor *ag_smooth_l1_loss(Tensor *a, Tensor *b, double beta, Reduction r);
+Tensor *ag_huber_loss(Tensor *a, Tensor *b, double delta, Reduction r);
+/* weight and pos_weight may be NULL; neither gets a gradient (as in PyTorch 1.13). */
+Tensor *ag_binary_cross_entropy_with_logits(Tensor *x, Tensor *target, Tensor *weight,
+                                            Tensor *pos_weight, Reduction r);
 /* training false or p == 0: a itself (retained); else a * mask (MulBackward0, as PyTorch). */
 Tensor *ag_dropout(TensorRng *rng, Tensor *a, double p, bool training);
 

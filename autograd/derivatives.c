@@ -153,6 +153,12 @@ static bool d_div(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   return done(&s, n, out);
 }
 
+static bool d_div_scalar(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, G ? keep(&s, ag_binary_scalar(BIN_DIV, G, node_p(n)->s0)) : NULL);
+  return done(&s, n, out);
+}
+
 static bool d_reciprocal(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *r = saved(&s, n, 0); /* the result */
@@ -220,6 +226,19 @@ static bool d_extremum2(GradNode *n, Tensor *const *g, Tensor **out, const bool 
   if (needs[1]) give(out, 1, where(&s, tie, half, where(&s, cmp(&s, wins, b, a), G, zero)));
   return done(&s, n, out);
 }
+/* PyTorch's xlogy formulas: grad * xlogy(self != 0, other) and grad * self / other. */
+static bool d_xlogy(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *a = saved(&s, n, SAVED_SELF), *b = saved(&s, n, SAVED_OTHER);
+  if (needs[0]) {
+    Tensor *nz = cmps(&s, BIN_NE, a, 0);
+    Tensor *nzf = nz ? keep(&s, tensor_to_dtype(nz, b ? b->dtype : G->dtype)) : NULL;
+    give(out, 0, mul(&s, G, bin(&s, BIN_XLOGY, nzf, b)));
+  }
+  if (n->nnext > 1 && needs[1]) give(out, 1, dv(&s, mul(&s, G, a), b));
+  return done(&s, n, out);
+}
+
 static bool d_maximum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   return d_extremum2(n, g, out, needs, BIN_GT);
 }
@@ -327,6 +346,41 @@ static bool d_gelu(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
 static bool d_normal_cdf(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0, mul(&s, G, normal_pdf(&s, saved(&s, n, 0))));
+  return done(&s, n, out);
+}
+
+/* ---- activations with parameters: s0 (and s1) as recorded ---- */
+
+static bool d_leaky_relu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *x = saved(&s, n, 0);
+  give(out, 0, where(&s, cmps(&s, BIN_GT, x, 0), G, muls(&s, G, node_p(n)->s0)));
+  return done(&s, n, out);
+}
+
+/* x > 0 ? g : g alpha exp(x) */
+static bool d_elu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *x = saved(&s, n, 0);
+  Tensor *neg = mul(&s, G, muls(&s, un(&s, UN_EXP, x), node_p(n)->s0));
+  give(out, 0, where(&s, cmps(&s, BIN_GT, x, 0), G, neg));
+  return done(&s, n, out);
+}
+
+/* g s (1 + x (1 - s)), s = sigmoid(x) */
+static bool d_silu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *x = saved(&s, n, 0), *sg = un(&s, UN_SIGMOID, x);
+  give(out, 0, mul(&s, mul(&s, G, sg), adds(&s, mul(&s, x, rsubs(&s, 1, sg)), 1)));
+  return done(&s, n, out);
+}
+
+/* beta x > threshold ? g : g z / (z + 1), z = exp(beta x) (ATen's order) */
+static bool d_softplus(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *bx = muls(&s, saved(&s, n, 0), node_p(n)->s0), *z = un(&s, UN_EXP, bx);
+  Tensor *soft = dv(&s, mul(&s, G, z), adds(&s, z, 1));
+  give(out, 0, where(&s, cmps(&s, BIN_GT, bx, node_p(n)->s1), G, soft));
   return done(&s, n, out);
 }
 
@@ -580,6 +634,16 @@ static bool d_permute(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
 static bool d_expand(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0, keep(&s, ag_sum_to_shape(G, IN->ndim, info_shape(IN))));
+  return done(&s, n, out);
+}
+
+static bool d_constant_pad(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  int npads = (int)node_p(n)->i0;
+  int64_t crop[2 * TENSOR_MAX_DIMS];
+  for (int i = 0; i < npads; i++)
+    crop[i] = -node_p(n)->geom[i];
+  give(out, 0, G ? keep(&s, ag_constant_pad(G, npads, crop, 0)) : NULL);
   return done(&s, n, out);
 }
 
@@ -843,6 +907,88 @@ static bool d_bce(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   return done(&s, n, out);
 }
 
+static Tensor *divs(Scope *s, Tensor *a, double k) {
+  return a ? keep(s, ag_binary_scalar(BIN_DIV, a, k)) : NULL;
+}
+
+/* PyTorch's smooth_l1_backward, norm = 1 (or 1/numel for mean), x = self - target:
+ * -norm g below -beta, norm g above beta, norm x g / beta between; the
+ * target's is the same with the two swapped. */
+static bool d_smooth_l1(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *a = saved(&s, n, 0), *b = saved(&s, n, 1);
+  double beta = node_p(n)->s0;
+  for (int i = 0; i < 2; i++) {
+    if (!needs[i]) continue;
+    Tensor *x = i == 0 ? sub(&s, a, b) : sub(&s, b, a);
+    double norm = node_p(n)->red == RED_MEAN && x && x->numel > 0 ? 1.0 / (double)x->numel : 1.0;
+    Tensor *ng = muls(&s, G, norm);
+    Tensor *mid = divs(&s, mul(&s, muls(&s, x, norm), G), beta);
+    Tensor *hi = where(&s, cmps(&s, BIN_GE, x, beta), ng, mid);
+    give(out, i, where(&s, cmps(&s, BIN_LE, x, -beta), neg(&s, ng), hi));
+  }
+  return done(&s, n, out);
+}
+
+/* PyTorch's huber_backward: -norm g delta below -delta, norm g delta above
+ * delta, norm x g between. */
+static bool d_huber(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *a = saved(&s, n, 0), *b = saved(&s, n, 1);
+  double delta = node_p(n)->s0;
+  for (int i = 0; i < 2; i++) {
+    if (!needs[i]) continue;
+    Tensor *x = i == 0 ? sub(&s, a, b) : sub(&s, b, a);
+    double norm = node_p(n)->red == RED_MEAN && x && x->numel > 0 ? 1.0 / (double)x->numel : 1.0;
+    Tensor *outer = muls(&s, muls(&s, G, norm), delta);
+    Tensor *mid = mul(&s, muls(&s, x, norm), G);
+    Tensor *hi = where(&s, cmps(&s, BIN_GT, x, delta), outer, mid);
+    give(out, i, where(&s, cmps(&s, BIN_LT, x, -delta), neg(&s, outer), hi));
+  }
+  return done(&s, n, out);
+}
+
+/* log(sigmoid(z)) = min(z, 0) - log(1 + exp(-|z|)), finite for every z
+ * (PyTorch's kernel has log1p where this has log(1 + .), so the last bits of
+ * a tiny term may differ). */
+static Tensor *log_sigmoid(Scope *s, Tensor *z) {
+  Tensor *lo = z ? keep(s, ag_binary_scalar(BIN_MINIMUM, z, 0)) : NULL;
+  Tensor *e = un(s, UN_EXP, neg(s, un(s, UN_ABS, z)));
+  return sub(s, lo, un(s, UN_LOG, adds(s, e, 1)));
+}
+
+/* PyTorch 1.13's binary_cross_entropy_with_logits_backward and its
+ * _target_backward: (sigmoid(x) - t) g, or with pos_weight
+ * ((pw t + 1 - t) sigmoid(x) - pw t) g; for the target -x g, or
+ * (log_sigmoid(-x) - log_sigmoid(x) pw) g; times weight, mean divides. */
+static bool d_bce_logits(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *x = saved(&s, n, 0), *t = saved(&s, n, 1);
+  Tensor *w = node_p(n)->i0 ? saved(&s, n, 2) : NULL;
+  Tensor *pw = node_p(n)->i1 ? saved(&s, n, 3) : NULL;
+  int64_t count = x ? x->numel : 0;
+  Tensor *sig = un(&s, UN_SIGMOID, x);
+  for (int i = 0; i < 2; i++) {
+    if (!needs[i]) continue;
+    Tensor *d;
+    if (i == 0 && pw) {
+      Tensor *pt = mul(&s, pw, t);
+      d = sub(&s, mul(&s, sub(&s, adds(&s, pt, 1), t), sig), pt);
+    } else if (i == 0) {
+      d = sub(&s, sig, t);
+    } else if (pw) {
+      d = sub(&s, log_sigmoid(&s, neg(&s, x)), mul(&s, log_sigmoid(&s, x), pw));
+    } else {
+      d = neg(&s, x);
+    }
+    d = mul(&s, d, G);
+    if (w) d = mul(&s, d, w);
+    if (node_p(n)->red == RED_MEAN && count > 0) d = divs(&s, d, (double)count);
+    give(out, i, d);
+  }
+  return done(&s, n, out);
+}
+
 /* ---- copies ---- */
 
 static bool d_identity(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -861,6 +1007,239 @@ static bool d_copy(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   Scope s = {0};
   if (needs[0]) give(out, 0, zeros_of(&s, IN, G->dtype));
   if (needs[1]) give(out, 1, G);
+  return done(&s, n, out);
+}
+
+/* flip: the gradient flipped back. */
+static bool d_flip(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_flip(G, node_p(n)->dims, node_p(n)->ndims)));
+  return done(&s, n, out);
+}
+
+/* tril/triu: the same triangle of the gradient. */
+static bool d_tril(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_tril(G, node_p(n)->i0)));
+  return done(&s, n, out);
+}
+static bool d_triu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_triu(G, node_p(n)->i0)));
+  return done(&s, n, out);
+}
+
+/* cumsum: the reversed cumulative sum of the gradient (in the input's dtype),
+ * grad.flip(dim).cumsum(dim).flip(dim) as PyTorch's cumsum_backward. */
+static bool d_cumsum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  int dim = node_p(n)->dims[0];
+  Tensor *grad = keep(&s, ag_to_dtype(G, IN->dtype));
+  if (!grad || grad->numel <= 1 || grad->ndim == 0 || grad->shape[dim] == 1) {
+    give(out, 0, grad);
+    return done(&s, n, out);
+  }
+  Tensor *f = keep(&s, ag_flip(grad, &dim, 1));
+  Tensor *c = f ? keep(&s, ag_cumsum(f, dim, DT_COUNT)) : NULL;
+  give(out, 0, c ? keep(&s, ag_flip(c, &dim, 1)) : NULL);
+  return done(&s, n, out);
+}
+
+/* amax/amin: the gradient shared evenly among the elements equal to the
+ * result (PyTorch's scale_grad_by_count over the reduced dims). */
+static bool d_amax(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *r = saved(&s, n, 1);
+  Tensor *mask = cmp(&s, BIN_EQ, saved(&s, n, 0), r ? expand_reduced(&s, n, r) : NULL);
+  Tensor *count = mask ? keep(&s, tensor_sum(mask, node_p(n)->dims, node_p(n)->ndims, true)) : NULL;
+  Tensor *share = count ? dv(&s, expand_reduced(&s, n, G),
+                             keep(&s, tensor_to_dtype(count, G->dtype))) : NULL;
+  give(out, 0, where(&s, mask, share, zero_like(&s, G)));
+  return done(&s, n, out);
+}
+
+/* trace: the gradient on the diagonal, zeros elsewhere (a constant mask). */
+static bool d_trace(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  const int64_t *shape = info_shape(IN);
+  Tensor *eye = keep(&s, tensor_zeros(G->dtype, 2, shape));
+  for (int64_t i = 0; eye && i < shape[0] && i < shape[1]; i++) tensor_set_flat(eye, i * shape[1] + i, 1);
+  give(out, 0, mul(&s, expand_to(&s, G, IN), eye));
+  return done(&s, n, out);
+}
+
+/* ---- sliding windows ----
+ * Written with im2col, col2im and matmul, which are differentiable, so the
+ * backward of a convolution or a pooling is itself differentiable. */
+
+static Tensor *reshape_n(Scope *s, Tensor *a, int ndim, const int64_t *shape) {
+  return a ? keep(s, ag_reshape(a, ndim, shape)) : NULL;
+}
+static Tensor *mm_any(Scope *s, Tensor *a, Tensor *b) {
+  return a && b ? keep(s, ag_matmul(a, b)) : NULL;
+}
+static Tensor *swap_last(Scope *s, Tensor *a) {
+  return a ? keep(s, ag_transpose(a, -1, -2)) : NULL;
+}
+static Tensor *im2col_of(Scope *s, Tensor *x, const TensorWindow *w) {
+  return x ? keep(s, ag_im2col(x, w)) : NULL;
+}
+static Tensor *col2im_of(Scope *s, Tensor *cols, int64_t h, int64_t wd, const TensorWindow *w) {
+  return cols ? keep(s, ag_col2im(cols, h, wd, w)) : NULL;
+}
+
+static bool d_im2col(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  TensorWindow w = ag_window_of(n);
+  const int64_t *in = info_shape(IN);
+  give(out, 0, col2im_of(&s, G, in[2], in[3], &w));
+  return done(&s, n, out);
+}
+
+static bool d_col2im(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  TensorWindow w = ag_window_of(n);
+  give(out, 0, im2col_of(&s, G, &w));
+  return done(&s, n, out);
+}
+
+/* y = W cols(x) per sample and group: dW = g cols(x)^T summed over samples,
+ * dx = col2im(W^T g), db = g summed over samples and positions. A 1-D
+ * convolution runs as a 2-D one of height 1. */
+static bool d_convolution(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  TensorWindow w = ag_window_of(n);
+  int64_t groups = node_p(n)->i0;
+  const AgInfo *xi = &n->in_info[0], *wi = &n->in_info[1];
+  const int64_t *xs = info_shape(xi), *ws = info_shape(wi);
+  bool one_d = xi->ndim == 3;
+  int64_t bsz = xs[0], c = xs[1], h = one_d ? 1 : xs[2], wd = xs[xi->ndim - 1];
+  int64_t o = ws[0], kk = w.kernel[0] * w.kernel[1], cg = c / groups, og = o / groups;
+  int64_t l = info_numel(&n->out_info[0]) / (bsz * o);
+  int64_t g4[4] = {bsz, groups, og, l};
+  Tensor *gr = reshape_n(&s, G, 4, g4);
+  if (needs[1]) {
+    int64_t x4[4] = {bsz, c, h, wd}, c4[4] = {bsz, groups, cg * kk, l};
+    Tensor *cols = reshape_n(&s, im2col_of(&s, reshape_n(&s, saved(&s, n, 0), 4, x4), &w), 4, c4);
+    Tensor *gw = sum_dim(&s, mm_any(&s, gr, swap_last(&s, cols)), 0, false);
+    give(out, 1, reshape_to(&s, gw, wi));
+  }
+  if (needs[0]) {
+    int64_t w3[3] = {groups, og, cg * kk}, c3[3] = {bsz, c * kk, l};
+    Tensor *wt = swap_last(&s, reshape_n(&s, saved(&s, n, 1), 3, w3));
+    Tensor *cols = reshape_n(&s, mm_any(&s, wt, gr), 3, c3);
+    give(out, 0, reshape_to(&s, col2im_of(&s, cols, h, wd, &w), xi));
+  }
+  if (n->nnext > 2 && needs[2]) {
+    int64_t g3[3] = {bsz, o, l};
+    Tensor *flat = reshape_n(&s, G, 3, g3);
+    give(out, 2, flat ? keep(&s, ag_sum(flat, (int[]){0, 2}, 2, false)) : NULL);
+  }
+  return done(&s, n, out);
+}
+
+/* The gradient goes to the position each maximum came from. */
+static bool d_max_pool2d(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *idx = saved(&s, n, 0);
+  give(out, 0, G && idx ? keep(&s, ag_max_pool2d_backward(G, idx, IN)) : NULL);
+  return done(&s, n, out);
+}
+
+/* Its backward's derivative: the gradient read back at the same positions. */
+static bool d_max_pool2d_backward(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  const AgInfo *o = &n->out_info[0];
+  const int64_t *os = info_shape(o);
+  int64_t plane = os[o->ndim - 2] * os[o->ndim - 1];
+  int64_t planes = plane ? info_numel(o) / plane : 0;
+  Tensor *idx = saved(&s, n, 0);
+  int64_t i2[2] = {planes, idx ? idx->numel / (planes ? planes : 1) : 0};
+  int64_t g2[2] = {planes, plane};
+  Tensor *flat = reshape_n(&s, G, 2, g2);
+  Tensor *iflat = idx ? keep(&s, tensor_reshape(idx, 2, i2)) : NULL;
+  Tensor *picked = flat && iflat ? keep(&s, ag_gather(flat, 1, iflat)) : NULL;
+  give(out, 0, reshape_to(&s, picked, IN));
+  return done(&s, n, out);
+}
+
+/* Each output's gradient, divided by its window's size, spread over the
+ * window: col2im of the expanded gradient. */
+static bool d_avg_pool2d(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  TensorWindow w = ag_window_of(n);
+  const int64_t *in = info_shape(IN);
+  int64_t h = in[IN->ndim - 2], wd = in[IN->ndim - 1];
+  int64_t planes = info_numel(IN) / (h * wd), l = G->numel / planes;
+  Tensor *div = keep(&s, tensor_avg_pool_divisors(h, wd, &w, node_p(n)->flag, node_p(n)->i0));
+  Tensor *divc = div ? keep(&s, tensor_to_dtype(div, G->dtype)) : NULL;
+  int64_t g3[3] = {planes, 1, l}, e3[3] = {planes, w.kernel[0] * w.kernel[1], l};
+  Tensor *spread = dv(&s, reshape_n(&s, G, 3, g3), divc);
+  Tensor *cols = spread ? keep(&s, ag_expand(spread, 3, e3)) : NULL;
+  give(out, 0, reshape_to(&s, col2im_of(&s, cols, h, wd, &w), IN));
+  return done(&s, n, out);
+}
+
+/* Adaptive average pooling and its backward are linear maps, each other's adjoint. */
+static bool d_adaptive_avg_pool2d(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  const int64_t *in = info_shape(IN);
+  give(out, 0, G ? keep(&s, ag_adaptive_avg_pool2d_backward(G, in[IN->ndim - 2], in[IN->ndim - 1]))
+                 : NULL);
+  return done(&s, n, out);
+}
+
+static bool d_adaptive_avg_pool2d_backward(GradNode *n, Tensor *const *g, Tensor **out,
+                                           const bool *needs) {
+  Scope s = {0};
+  const int64_t *in = info_shape(IN);
+  give(out, 0, G ? keep(&s, ag_adaptive_avg_pool2d(G, in[IN->ndim - 2], in[IN->ndim - 1])) : NULL);
+  return done(&s, n, out);
+}
+
+/* ---- normalisation ----
+ * xhat recomputed from the saved input (recorded under create_graph):
+ * dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)) over the
+ * statistics' elements, or dxhat rstd with fixed (eval-mode) statistics;
+ * dweight = sum(g xhat), dbias = sum(g) per channel. */
+static bool d_native_norm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  const AgParams *p = node_p(n);
+  NormLayout l;
+  ag_norm_layout((AgNormKind)p->i0, IN->ndim, info_shape(IN), p->i1, &l);
+  Tensor *x = saved(&s, n, 0), *mean = NULL, *var = NULL, *rstd = NULL;
+  if (p->flag) {
+    mean = saved(&s, n, 2);
+    var = saved(&s, n, 3);
+  }
+  Tensor *xhat = x && (!p->flag || (mean && var))
+                     ? keep(&s, ag_norm_normalize(x, &l, p->s0, mean, var, &rstd))
+                     : NULL;
+  if (xhat) keep(&s, rstd);
+  Tensor *g2 = reshape_n(&s, G, l.naffine, l.affine);
+  Tensor *xhat2 = reshape_n(&s, xhat, l.naffine, l.affine);
+  if (n->nnext > 1 && needs[1]) {
+    Tensor *gx = mul(&s, g2, xhat2);
+    give(out, 1, reshape_to(&s, gx ? keep(&s, ag_sum(gx, l.sum, l.nsum, false)) : NULL,
+                            &n->in_info[1]));
+  }
+  if (n->nnext > 2 && needs[2])
+    give(out, 2, reshape_to(&s, g2 ? keep(&s, ag_sum(g2, l.sum, l.nsum, false)) : NULL,
+                            &n->in_info[2]));
+  if (needs[0]) {
+    Tensor *gxhat = p->keepdim ? mul(&s, g2, reshape_n(&s, saved(&s, n, 1), l.nparam, l.param)) : g2;
+    Tensor *gx1 = reshape_n(&s, gxhat, l.nstats, l.stats);
+    Tensor *grad;
+    if (p->flag) {
+      grad = mul(&s, gx1, rstd);
+    } else {
+      Tensor *m1 = gx1 ? keep(&s, ag_mean(gx1, l.reduce, l.nreduce, true)) : NULL;
+      Tensor *prod = mul(&s, gx1, xhat);
+      Tensor *m2 = prod ? keep(&s, ag_mean(prod, l.reduce, l.nreduce, true)) : NULL;
+      grad = mul(&s, rstd, sub(&s, sub(&s, gx1, m1), mul(&s, xhat, m2)));
+    }
+    give(out, 0, reshape_to(&s, grad, IN));
+  }
   return done(&s, n, out);
 }
 

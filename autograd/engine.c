@@ -256,10 +256,11 @@ static bool can_steal(const Tensor *g) {
 /* acc += g in place when acc is the buffer's own plain float tensor of g's
  * shape and dtype (as PyTorch's InputBuffer reuses a gradient nobody else
  * holds): a node with several consumers then allocates nothing per extra
- * gradient. Elementwise addition rounds the same either way. */
+ * gradient. Elementwise addition rounds the same either way. A g with
+ * history (create_graph) must be added by a recorded op, or it is lost. */
 static bool buffer_add_in_place(Tensor *acc, const Tensor *g) {
   if (acc->dtype != g->dtype || acc->ndim != g->ndim || !can_steal(acc) ||
-      !tensor_is_contiguous(g))
+      !tensor_is_contiguous(g) || (g->meta && ag_requires_grad(g)))
     return false;
   for (int d = 0; d < acc->ndim; d++)
     if (acc->shape[d] != g->shape[d]) return false;

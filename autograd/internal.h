@@ -218,6 +218,29 @@ int64_t *ag_view_geometry(const Tensor *v, const Tensor *base);
 typedef bool (*AgDerivFn)(GradNode *n, Tensor *const *grads, Tensor **out, const bool *needs);
 extern const AgDerivFn ag_derivatives[AG_NODE_COUNT];
 
+/* ---- ops_conv.c ---- */
+/* The window a sliding-window node was recorded with. */
+TensorWindow ag_window_of(const GradNode *n);
+/* g added at indices into zeros shaped as `in` (recorded, differentiable). */
+Tensor *ag_max_pool2d_backward(Tensor *g, const Tensor *indices, const AgInfo *in);
+
+/* ---- ops_norm.c ---- */
+typedef enum { AG_NORM_BATCH, AG_NORM_LAYER, AG_NORM_GROUP } AgNormKind;
+/* How a normalisation views x (see ops_norm.c): statistics over `reduce` of
+ * the `stats` view; weight and bias, viewed as `param`, scale the `affine`
+ * view; their gradients sum the affine view over `sum`. */
+typedef struct {
+  int64_t stats[3], affine[3], param[2];
+  int nstats, naffine, nparam;
+  int reduce[2], nreduce;
+  int sum[2], nsum;
+} NormLayout;
+/* param: the normalised element count (layer), the groups (group), unused (batch). */
+void ag_norm_layout(AgNormKind kind, int ndim, const int64_t *shape, int64_t param,
+                    NormLayout *l);
+Tensor *ag_norm_normalize(Tensor *x, const NormLayout *l, double eps, Tensor *mean, Tensor *var,
+                          Tensor **rstd);
+
 /* ---- custom.c ---- */
 bool custom_apply(GradNode *n, Tensor *const *grads, Tensor **out, const bool *needs);
 

@@ -36,7 +36,10 @@
   X(FLOOR, FloorBackward0, NOTHING)                                                              \
   X(CEIL, CeilBackward0, NOTHING)                                                                \
   X(ROUND, RoundBackward0, NOTHING)                                                              \
-  X(LOGICAL_NOT, NONE, NOTHING)
+  X(LOGICAL_NOT, NONE, NOTHING)                                                                  \
+  X(ISNAN, NONE, NOTHING)                                                                        \
+  X(ISINF, NONE, NOTHING)                                                                        \
+  X(ISFINITE, NONE, NOTHING)
 
 /* Binary ops, tensor op tensor: X(op, node, self, other, result, other's
  * name), the three slots saved as the column says (saved[0] self, [1] other,
@@ -63,6 +66,8 @@
   NUMBER(MAXIMUM, MaximumBackward0, TENSOR, NOTHING)                                             \
   X(MINIMUM, MinimumBackward0, ALWAYS, ALWAYS, NEVER, "other")                                   \
   NUMBER(MINIMUM, MinimumBackward0, TENSOR, NOTHING)                                             \
+  X(XLOGY, XlogyBackward0, ALWAYS, ALWAYS, NEVER, "other")                                       \
+  NUMBER(XLOGY, XlogyBackward0, TENSOR, NOTHING)                                                 \
   X(EQ, NONE, NEVER, NEVER, NEVER, "")                                                           \
   NUMBER(EQ, NONE, ARGUMENT, NOTHING)                                                            \
   X(NE, NONE, NEVER, NEVER, NEVER, "")                                                           \

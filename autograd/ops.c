@@ -505,9 +505,140 @@ Tensor *ag_binary_cross_entropy(Tensor *p, Tensor *target, Reduction r) {
                           tensor_binary_cross_entropy(p, target, r), r);
 }
 
+/* smooth_l1_loss / huber_loss: one node saving self and target, k (beta or
+ * delta) in s0. */
+static Tensor *robust_record(AgNodeKind kind, Tensor *a, Tensor *b, Tensor *out, double k,
+                             Reduction r) {
+  Tensor *ins[2] = {a, b};
+  if (!ag_record_wanted(ins, 2, out)) return out;
+  GradNode *n = ag_record_node_params(kind, ins, 2, 2, 1);
+  if (n) {
+    node_save(n, 0, "self", a, false);
+    node_save(n, 1, "target", b, false);
+    node_params(n)->red = r;
+    node_params(n)->s0 = k;
+  }
+  return ag_record_finish(n, out);
+}
+
+Tensor *ag_smooth_l1_loss(Tensor *a, Tensor *b, double beta, Reduction r) {
+  if (beta < 0) {
+    tensor_set_error("smooth_l1_loss does not support negative values for beta.");
+    return NULL;
+  }
+  return robust_record(AG_NODE_SmoothL1LossBackward0, a, b,
+                       tensor_smooth_l1_loss(a, b, beta, r), beta, r);
+}
+
+Tensor *ag_huber_loss(Tensor *a, Tensor *b, double delta, Reduction r) {
+  if (!(delta > 0)) {
+    tensor_set_error("huber_loss does not support non-positive values for delta.");
+    return NULL;
+  }
+  return robust_record(AG_NODE_HuberLossBackward0, a, b, tensor_huber_loss(a, b, delta, r),
+                       delta, r);
+}
+
+/* binary_cross_entropy_with_logits as PyTorch 1.13 computes it (op by op, so
+ * float32 rounds as there): with m = max(-x, 0),
+ *   (1 - t) x + m + log(exp(-m) + exp(-x - m))                  no pos_weight
+ *   (1 - t) x + (1 + (pw - 1) t) (log(exp(-m) + exp(-x - m)) + m)  with it
+ * times weight, then the reduction. */
+static Tensor *bcel_forward(const Tensor *x, const Tensor *t, const Tensor *w, const Tensor *pw,
+                            Reduction r) {
+  Tensor *tmp[16] = {0};
+  int k = 0;
+#define T(e) (tmp[k++] = (e))
+  Tensor *negx = T(tensor_unary(UN_NEG, x));
+  Tensor *m = negx ? T(tensor_clamp(negx, 0, INFINITY)) : NULL;
+  Tensor *negm = m ? T(tensor_unary(UN_NEG, m)) : NULL;
+  Tensor *e1 = negm ? T(tensor_unary(UN_EXP, negm)) : NULL;
+  Tensor *shifted = m ? T(tensor_binary(BIN_SUB, negx, m)) : NULL;
+  Tensor *e2 = shifted ? T(tensor_unary(UN_EXP, shifted)) : NULL;
+  Tensor *sum = e1 && e2 ? T(tensor_binary(BIN_ADD, e1, e2)) : NULL;
+  Tensor *lse = sum ? T(tensor_unary(UN_LOG, sum)) : NULL;
+  Tensor *one_t = T(tensor_scalar_binary(BIN_SUB, 1, t));
+  Tensor *lin = one_t ? T(tensor_binary(BIN_MUL, one_t, x)) : NULL;
+  Tensor *loss = NULL;
+  if (lin && lse && !pw) {
+    loss = tensor_binary(BIN_ADD, lin, m);
+    if (loss && !tensor_binary_(BIN_ADD, loss, lse)) loss = (tensor_release(loss), NULL);
+  } else if (lin && lse) {
+    Tensor *pw1 = T(tensor_binary_scalar(BIN_SUB, pw, 1));
+    Tensor *lw = pw1 ? T(tensor_binary(BIN_MUL, pw1, t)) : NULL;
+    Tensor *term = lw ? T(tensor_binary(BIN_ADD, lse, m)) : NULL;
+    if (term && tensor_binary_scalar_(BIN_ADD, lw, 1) && tensor_binary_(BIN_MUL, lw, term))
+      loss = tensor_binary(BIN_ADD, lin, lw);
+  }
+#undef T
+  for (int i = 0; i < k; i++)
+    tensor_release(tmp[i]);
+  if (loss && w) {
+    Tensor *lwt = tensor_binary(BIN_MUL, loss, w);
+    tensor_release(loss);
+    loss = lwt;
+  }
+  if (!loss || r == RED_NONE) return loss;
+  Tensor *red = r == RED_MEAN ? tensor_mean(loss, NULL, 0, false) : tensor_sum(loss, NULL, 0, false);
+  tensor_release(loss);
+  return red;
+}
+
+Tensor *ag_binary_cross_entropy_with_logits(Tensor *x, Tensor *t, Tensor *weight,
+                                            Tensor *pos_weight, Reduction r) {
+  if (!tensor_check_target_size(x, t)) return NULL;
+  const Tensor *whole = !dtype_is_float(x->dtype) ? x : !dtype_is_float(t->dtype) ? t : NULL;
+  if (whole) { /* PyTorch's in-place steps cannot hold the float result */
+    tensor_set_error("result type Float can't be cast to the desired output type %s",
+                     tensor_dtype_torch_name(whole->dtype));
+    return NULL;
+  }
+  Tensor *out = bcel_forward(x, t, weight, pos_weight, r);
+  Tensor *ins[2] = {x, t};
+  if (!ag_record_wanted(ins, 2, out)) return out;
+  GradNode *n = ag_record_node_params(AG_NODE_BinaryCrossEntropyWithLogitsBackward0, ins, 2, 4, 1);
+  if (n) {
+    node_save(n, 0, "self", x, false);
+    node_save(n, 1, "target", t, false);
+    node_save(n, 2, "weight", weight, false);
+    node_save(n, 3, "pos_weight", pos_weight, false);
+    node_params(n)->red = r;
+    node_params(n)->i0 = weight != NULL;
+    node_params(n)->i1 = pos_weight != NULL;
+  }
+  return ag_record_finish(n, out);
+}
+
 static Tensor *reduce(Tensor *t, Reduction r) {
   if (r == RED_NONE) return tensor_retain(t);
   return r == RED_SUM ? ag_sum(t, NULL, 0, false) : ag_mean(t, NULL, 0, false);
+}
+
+/* kl_div as PyTorch 1.13 composes it: xlogy(t, t) - t * input, or with
+ * log_target exp(t) * (t - input); then the reduction ("batchmean" is the
+ * sum divided by the first size, as F.kl_div does). */
+Tensor *ag_kl_div(Tensor *input, Tensor *target, Reduction r, bool batchmean, bool log_target) {
+  /* the right operand first, as PyTorch's build computes it: the nodes'
+   * order decides the order of the target's gradient sum in float32 */
+  Tensor *a = NULL, *b;
+  if (log_target) {
+    b = ag_binary(BIN_SUB, target, input);
+    a = b ? ag_unary(UN_EXP, target) : NULL;
+  } else {
+    b = ag_binary(BIN_MUL, target, input);
+    a = b ? ag_binary(BIN_XLOGY, target, target) : NULL;
+  }
+  Tensor *pointwise = a ? ag_binary(log_target ? BIN_MUL : BIN_SUB, a, b) : NULL;
+  tensor_release(a);
+  tensor_release(b);
+  Tensor *out = pointwise ? reduce(pointwise, batchmean ? RED_SUM : r) : NULL;
+  tensor_release(pointwise);
+  if (out && batchmean && input->ndim != 0) {
+    Tensor *mean = ag_binary_scalar(BIN_DIV, out, (double)input->shape[0]);
+    tensor_release(out);
+    out = mean;
+  }
+  return out;
 }
 
 /* As PyTorch 1.13 composes it: (a - b).abs() then the reduction. */
@@ -532,7 +663,82 @@ Tensor *ag_nll_loss(Tensor *logp, const Tensor *target, Reduction r) {
   return ag_record_finish(n, out);
 }
 
+/* a / k as ATen's C++ calls it, div(Tensor, Scalar): DivBackward1, k kept in
+ * the node (Python's `t / 2` wraps the number instead: DivBackward0). */
+static Tensor *div_scalar_argument(Tensor *a, double k) {
+  Tensor *out = tensor_binary_scalar(BIN_DIV, a, k);
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node_params(AG_NODE_DivBackward1, &a, 1, 0, 1);
+  if (n) node_params(n)->s0 = k;
+  return ag_record_finish(n, out);
+}
+
+/* Class-probability targets as PyTorch 1.13's cross_entropy composes them
+ * (any [N, C, d...] shape, the class dim 1, or 0 for a 1-D input): with
+ * lp = log_softmax(logits) and t smoothed to t (1 - ls) + ls / C,
+ *   mean: -(lp * t * w).sum() / (numel / C)   sum: -(...).sum()   none: -(...).sum(1)
+ * where w, the class weights, is viewed as [1, C, 1...]. */
+static Tensor *cross_entropy_probs(Tensor *logits, Tensor *target, Tensor *weight,
+                                   double label_smoothing, Reduction r) {
+  if (!dtype_is_float(target->dtype)) {
+    tensor_set_error("Expected floating point type for target with class probabilities, got %s",
+                     tensor_dtype_torch_name(target->dtype));
+    return NULL;
+  }
+  int cdim = logits->ndim == 1 ? 0 : 1;
+  int64_t classes = logits->shape[cdim];
+  Tensor *tmp[8] = {0};
+  int k = 0;
+  Tensor *lp = tmp[k++] = ag_log_softmax(logits, cdim);
+  Tensor *t = target;
+  if (lp && label_smoothing > 0) {
+    Tensor *kept = tmp[k++] = ag_binary_scalar(BIN_MUL, target, 1 - label_smoothing);
+    t = kept ? (tmp[k++] = ag_binary_scalar(BIN_ADD, kept, label_smoothing / (double)classes)) : NULL;
+  }
+  Tensor *prod = lp && t ? (tmp[k++] = ag_binary(BIN_MUL, lp, t)) : NULL;
+  if (prod && weight) {
+    int64_t shape[TENSOR_MAX_DIMS];
+    for (int d = 0; d < logits->ndim; d++)
+      shape[d] = d == cdim ? weight->numel : 1;
+    Tensor *w = tmp[k++] = ag_reshape(weight, logits->ndim, shape);
+    prod = w ? (tmp[k++] = ag_binary(BIN_MUL, prod, w)) : NULL;
+  }
+  Tensor *out = NULL;
+  if (prod) {
+    Tensor *s = tmp[k++] = r == RED_NONE ? ag_sum(prod, &cdim, 1, false) : ag_sum(prod, NULL, 0, false);
+    out = s ? ag_unary(UN_NEG, s) : NULL;
+  }
+  if (out && r == RED_MEAN) {
+    /* no elements: 0 / 0, the nan PyTorch fills in */
+    int64_t count = classes > 0 ? logits->numel / classes : 0;
+    Tensor *mean = div_scalar_argument(out, (double)count);
+    tensor_release(out);
+    out = mean;
+  }
+  for (int i = 0; i < k; i++)
+    tensor_release(tmp[i]);
+  return out;
+}
+
+static bool same_shape(const Tensor *a, const Tensor *b) {
+  return a->ndim == b->ndim && !memcmp(a->shape, b->shape, (size_t)a->ndim * sizeof(int64_t));
+}
+
+Tensor *ag_cross_entropy_with(Tensor *logits, Tensor *target, Tensor *weight,
+                              double label_smoothing, Reduction r) {
+  if (logits->ndim >= 1 && same_shape(logits, target))
+    return cross_entropy_probs(logits, target, weight, label_smoothing, r);
+  if (weight || label_smoothing != 0) {
+    tensor_set_error("cross_entropy: weight and label_smoothing need class-probability targets "
+                     "of the input's shape in Ag so far");
+    return NULL;
+  }
+  return ag_cross_entropy(logits, target, r);
+}
+
 Tensor *ag_cross_entropy(Tensor *logits, const Tensor *target, Reduction r) {
+  if (logits->ndim >= 1 && same_shape(logits, target))
+    return cross_entropy_probs(logits, (Tensor *)target, NULL, 0, r);
   if (!ag_should_record(&logits, 1)) return tensor_cross_entropy(logits, target, r);
   Tensor *lp = ag_log_softmax(logits, logits->ndim >= 2 ? 1 : 0);
   Tensor *out = lp ? ag_nll_loss(lp, target, r) : NULL;

@@ -756,3 +756,22 @@ Tensor *ag_strided_zero(Tensor *g, const int64_t *geom) {
   }
   return geom_record(AG_NODE_IndexFillBackward0, g, out, geom);
 }
+
+/* F.pad (constant): ConstantPadNdBackward0, whose formula pads g by the
+ * negated amounts (cropping what the forward added). The pads live in geom. */
+Tensor *ag_constant_pad(Tensor *a, int npads, const int64_t *pads, double value) {
+  Tensor *out = tensor_constant_pad(a, npads, pads, value);
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node_params(AG_NODE_ConstantPadNdBackward0, &a, 1, 0, 1);
+  int64_t *g = n ? malloc((size_t)(npads > 0 ? npads : 1) * sizeof *g) : NULL;
+  if (!g) {
+    if (n) node_finish(n);
+    tensor_release(out);
+    tensor_set_error("out of memory");
+    return NULL;
+  }
+  memcpy(g, pads, (size_t)npads * sizeof *g);
+  node_params(n)->geom = g;
+  node_params(n)->i0 = npads;
+  return ag_record_finish(n, out);
+}

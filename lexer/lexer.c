@@ -122,8 +122,9 @@ static bool continues_line(TokenType t) {
   switch (t) {
   case TOK_NEWLINE: case TOK_COMMA: case TOK_DOT: case TOK_ELLIPSIS: case TOK_COLON:
   case TOK_PLUS: case TOK_MINUS: case TOK_STAR: case TOK_SLASH: case TOK_SLASH_SLASH: case TOK_PERCENT:
-  case TOK_STAR_STAR: case TOK_AT: case TOK_EQUAL: case TOK_PLUS_EQUAL:
+  case TOK_STAR_STAR: case TOK_AT: case TOK_PIPE: case TOK_AMP: case TOK_EQUAL: case TOK_PLUS_EQUAL:
   case TOK_MINUS_EQUAL: case TOK_STAR_EQUAL: case TOK_SLASH_EQUAL: case TOK_AT_EQUAL:
+  case TOK_PERCENT_EQUAL: case TOK_STAR_STAR_EQUAL: case TOK_SLASH_SLASH_EQUAL:
   case TOK_EQUAL_EQUAL: case TOK_BANG_EQUAL: case TOK_LESS: case TOK_LESS_EQUAL:
   case TOK_GREATER: case TOK_GREATER_EQUAL: case TOK_AND: case TOK_OR: case TOK_NOT:
   case TOK_IN:
@@ -411,7 +412,7 @@ static Token two_char(Lexer *lx, char second, TokenType yes, TokenType no) {
 }
 
 static Token scan_star(Lexer *lx) {
-  if (match(lx, '*')) return make_token(lx, TOK_STAR_STAR);
+  if (match(lx, '*')) return two_char(lx, '=', TOK_STAR_STAR_EQUAL, TOK_STAR_STAR);
   return two_char(lx, '=', TOK_STAR_EQUAL, TOK_STAR);
 }
 
@@ -447,9 +448,9 @@ static Token scan_operator(Lexer *lx, char c) {
   case '-': return two_char(lx, '=', TOK_MINUS_EQUAL, TOK_MINUS);
   case '*': return scan_star(lx);
   case '/':
-    if (match(lx, '/')) return make_token(lx, TOK_SLASH_SLASH);
+    if (match(lx, '/')) return two_char(lx, '=', TOK_SLASH_SLASH_EQUAL, TOK_SLASH_SLASH);
     return two_char(lx, '=', TOK_SLASH_EQUAL, TOK_SLASH);
-  case '%': return make_token(lx, TOK_PERCENT);
+  case '%': return two_char(lx, '=', TOK_PERCENT_EQUAL, TOK_PERCENT);
   case '@': return two_char(lx, '=', TOK_AT_EQUAL, TOK_AT);
   case '=': return two_char(lx, '=', TOK_EQUAL_EQUAL, TOK_EQUAL);
   case '<': return two_char(lx, '=', TOK_LESS_EQUAL, TOK_LESS);
@@ -457,6 +458,8 @@ static Token scan_operator(Lexer *lx, char c) {
   case '!':
     if (match(lx, '=')) return make_token(lx, TOK_BANG_EQUAL);
     return error_token(lx, "unexpected '!' (use 'not' for negation)");
+  case '|': return make_token(lx, TOK_PIPE);
+  case '&': return make_token(lx, TOK_AMP);
   case '"': case '\'': return scan_string(lx, c);
   default: return error_token(lx, "unexpected character");
   }
@@ -508,9 +511,10 @@ static const char *const token_names[TOK_COUNT] = {
     [TOK_COMMA] = "','", [TOK_DOT] = "'.'", [TOK_ELLIPSIS] = "'...'", [TOK_COLON] = "':'",
     [TOK_SEMICOLON] = "';'", [TOK_NEWLINE] = "end of line", [TOK_PLUS] = "'+'",
     [TOK_MINUS] = "'-'", [TOK_STAR] = "'*'", [TOK_SLASH] = "'/'", [TOK_SLASH_SLASH] = "'//'", [TOK_PERCENT] = "'%'",
-    [TOK_STAR_STAR] = "'**'", [TOK_AT] = "'@'", [TOK_EQUAL] = "'='", [TOK_PLUS_EQUAL] = "'+='",
+    [TOK_STAR_STAR] = "'**'", [TOK_AT] = "'@'", [TOK_PIPE] = "'|'", [TOK_AMP] = "'&'", [TOK_EQUAL] = "'='", [TOK_PLUS_EQUAL] = "'+='",
     [TOK_MINUS_EQUAL] = "'-='", [TOK_STAR_EQUAL] = "'*='", [TOK_SLASH_EQUAL] = "'/='",
-    [TOK_AT_EQUAL] = "'@='", [TOK_EQUAL_EQUAL] = "'=='", [TOK_BANG_EQUAL] = "'!='",
+    [TOK_AT_EQUAL] = "'@='", [TOK_PERCENT_EQUAL] = "'%='", [TOK_STAR_STAR_EQUAL] = "'**='", [TOK_SLASH_SLASH_EQUAL] = "'//='",
+    [TOK_EQUAL_EQUAL] = "'=='", [TOK_BANG_EQUAL] = "'!='",
     [TOK_LESS] = "'<'", [TOK_LESS_EQUAL] = "'<='", [TOK_GREATER] = "'>'",
     [TOK_GREATER_EQUAL] = "'>='", [TOK_IDENTIFIER] = "a name", [TOK_NUMBER] = "a number",
     [TOK_STRING] = "a string", [TOK_FSTRING] = "an f-string", [TOK_LET] = "'let'",

@@ -628,6 +628,7 @@ static void expression_statement(Parser *p) {
   p->assigned = false;
   parse_expression(p);
   bool echo = p->opts->repl && at_top_level(p) && !p->assigned;
+  if (echo) p->last_show = emit_offset(p);
   emit_op(p, echo ? OP_REPL_SHOW : OP_POP);
   p->statement_nesting = outer_nesting;
   p->assigned = outer_assigned;
@@ -896,6 +897,141 @@ static void for_statement(Parser *p) {
   end_scope(p);
 }
 
+/* ---- comprehensions ---- */
+
+#define COMPREHENSION_MAX_FORS 16
+
+/* One `for` clause of a comprehension: its loop's start and exit jump, and
+ * the jumps of its `if` clauses to the next iteration. */
+typedef struct {
+  int start, exit_jump;
+  int skips[COMPREHENSION_MAX_FORS];
+  int skip_count;
+} CompLoop;
+
+static void comprehension_for(Parser *p, CompLoop *loop) {
+  parse_advance(p); /* for */
+  begin_scope(p);
+  Token names[2];
+  names[0] = names[1] = consume_name(p, "expected a loop variable name after 'for'");
+  bool pair = parse_match(p, TOK_COMMA);
+  if (pair) names[1] = consume_name(p, "expected a second loop variable name after ','");
+  parse_consume(p, TOK_IN, "expected 'in' after the loop variable");
+  parse_or_expression(p);
+  int seq_slot = p->fc->local_count;
+  add_initialized_local(p, " seq", 4);
+  emit_op(p, OP_ITER_PREP);
+  add_initialized_local(p, " pos", 4);
+  loop->start = emit_offset(p);
+  emit_op_var(p, OP_ITER_NEXT, 1);
+  emit_u8(p, seq_slot);
+  emit_u16(p, 0xffff);
+  loop->exit_jump = emit_offset(p) - 2;
+  loop->skip_count = 0;
+  begin_scope(p);
+  bind_loop_variables(p, names, pair);
+  while (parse_match(p, TOK_IF)) {
+    parse_or_expression(p);
+    int skip = emit_jump(p, OP_JUMP_IF_FALSE);
+    if (loop->skip_count < COMPREHENSION_MAX_FORS) loop->skips[loop->skip_count++] = skip;
+    else parse_error(p, "too many 'if' clauses in one comprehension loop");
+  }
+}
+
+static void comprehension_end_for(Parser *p, CompLoop *loop) {
+  for (int i = 0; i < loop->skip_count; i++) emit_patch_jump(p, loop->skips[i]);
+  end_scope(p);
+  emit_loop(p, loop->start);
+  emit_patch_jump(p, loop->exit_jump);
+  end_scope(p);
+}
+
+/* The element (`x * 2`, or `k: v` for a map), written before the loops that
+ * bind its names, is compiled inside the innermost loop from its source text
+ * with a lexer of its own, as an f-string field is. */
+static void comprehension_element(Parser *p, CompKind kind, const Token *elem, int length) {
+  Lexer sub;
+  lex_init_at(&sub, elem->start, length, elem->line, elem->col);
+  sub.brackets[0] = '('; /* newlines inside the brackets do not end it */
+  sub.depth = 1;
+  Lexer *outer = p->lexer;
+  Token previous = p->previous, current = p->current, next = p->next;
+  bool was_in_field = p->in_field;
+  p->lexer = &sub;
+  p->in_field = true;
+  parse_start_tokens(p);
+  emit_op_u8(p, OP_GET_LOCAL, 1); /* the result */
+  parse_expression(p);
+  if (kind == COMP_MAP) {
+    parse_consume(p, TOK_COLON, "expected ':' after the key of the map comprehension");
+    parse_expression(p);
+  }
+  if (!parse_check(p, TOK_EOF)) parse_error_at(p, &p->current, "expected 'for' after the comprehension's element");
+  emit_op(p, kind == COMP_LIST ? OP_LIST_APPEND : kind == COMP_SET ? OP_SET_ADD : OP_MAP_INSERT);
+  emit_op(p, OP_POP);
+  p->lexer = outer;
+  p->in_field = was_in_field;
+  p->previous = previous, p->current = current, p->next = next;
+}
+
+/* Skips the element's tokens up to its `for` (the first at bracket depth 0);
+ * returns the element's length in the source. */
+static int skip_to_for(Parser *p, const Token *elem) {
+  int depth = 0;
+  while (!parse_check(p, TOK_EOF) && !(depth == 0 && parse_check(p, TOK_FOR))) {
+    TokenType t = p->current.type;
+    if (t == TOK_LEFT_PAREN || t == TOK_LEFT_BRACKET || t == TOK_LEFT_BRACE) depth++;
+    if (t == TOK_RIGHT_PAREN || t == TOK_RIGHT_BRACKET || t == TOK_RIGHT_BRACE) depth--;
+    parse_advance(p);
+  }
+  return (int)(p->current.start - elem->start);
+}
+
+/* [elem for x in xs if c ...], {elem for ...}, {k: v for ...}, with p->current
+ * at the element and `close` the bracket that ends it. Compiled as a hidden
+ * function called at once, as Python 3 does: the loop variables are its
+ * locals (each iteration a fresh one, so closures capture its value), and
+ * a LOOP back polls Ctrl-C. */
+void parse_comprehension(Parser *p, CompKind kind, TokenType close) {
+  Token elem = p->current;
+  int length = skip_to_for(p, &elem);
+  static const char *const names[] = {"<listcomp>", "<setcomp>", "<mapcomp>"};
+  Token name = elem;
+  name.start = names[kind];
+  name.length = (int)strlen(names[kind]);
+  FnCompiler fc;
+  init_fn_compiler(p, &fc, FN_FUNCTION, &name);
+  begin_scope(p);
+  if (kind == COMP_LIST) emit_op_var(p, OP_LIST, 1);
+  else emit_op_var(p, kind == COMP_SET ? OP_NEW_SET : OP_MAP, 1);
+  emit_u16(p, 0);
+  add_initialized_local(p, " result", 7);
+  CompLoop loops[COMPREHENSION_MAX_FORS];
+  int count = 0;
+  while (parse_check(p, TOK_FOR)) {
+    if (count == COMPREHENSION_MAX_FORS) {
+      parse_error(p, "too many 'for' clauses in one comprehension (the limit is %d)", COMPREHENSION_MAX_FORS);
+      break;
+    }
+    comprehension_for(p, &loops[count++]);
+  }
+  if (!parse_check(p, close)) parse_error_at(p, &p->current, "expected 'for', 'if' or the closing bracket in the comprehension");
+  comprehension_element(p, kind, &elem, length);
+  while (count > 0) comprehension_end_for(p, &loops[--count]);
+  emit_op_u8(p, OP_GET_LOCAL, 1);
+  emit_op(p, OP_RETURN);
+  ObjFunction *fn = end_fn_compiler(p);
+  emit_op_u16(p, OP_CLOSURE, emit_constant_index(p, OBJ_VAL(fn)));
+  for (int i = 0; i < fn->upvalue_count; i++) {
+    emit_u8(p, fc.upvalues[i].is_local ? 1 : 0);
+    emit_u8(p, fc.upvalues[i].index);
+  }
+  emit_op_var(p, OP_CALL, 0);
+  emit_u8(p, 0);
+  parse_consume(p, close, close == TOK_RIGHT_BRACKET ? "expected ']' after the comprehension"
+                                                     : "expected '}' after the comprehension");
+}
+
 static void push_handler(Parser *p, bool is_with, int ctx_slot) {
   FnCompiler *fc = p->fc;
   if (fc->handler_count == PARSE_MAX_HANDLERS) {
@@ -1004,6 +1140,14 @@ static void statement(Parser *p) {
 
 /* ---- the entry point ---- */
 
+/* show_last: a statement after an expression statement takes its echo
+ * away (both opcodes pop one value and have no operand). */
+static void forget_earlier_show(Parser *p) {
+  if (!p->opts->show_last || p->last_show < 0) return;
+  emit_chunk(p)->code[p->last_show] = OP_POP;
+  p->last_show = -1;
+}
+
 /* The statements of the whole input, at top level. */
 static void module_body(Parser *p) {
   for (;;) {
@@ -1016,13 +1160,14 @@ static void module_body(Parser *p) {
       parse_advance(p);
       continue;
     }
+    forget_earlier_show(p);
     statement(p);
     if (p->current.start == before && !parse_check(p, TOK_EOF)) parse_advance(p);
   }
 }
 
 CompileResult compile_source(AgVM *vm, const char *source, const CompileOptions *opts) {
-  CompileOptions defaults = {"<input>", false, NULL, false};
+  CompileOptions defaults = {"<input>", false, NULL, false, false};
   if (opts == NULL) opts = &defaults;
   Lexer lexer;
   lex_init(&lexer, source);
@@ -1033,6 +1178,7 @@ CompileResult compile_source(AgVM *vm, const char *source, const CompileOptions 
   p.file = opts->file ? opts->file : "<input>";
   p.source = source;
   p.lexer = &lexer;
+  p.last_show = -1;
   vm->gc_paused++; /* nothing made here is reachable from the VM's roots yet */
   p.file_string = parse_intern(&p, p.file, (int)strlen(p.file));
   FnCompiler top;

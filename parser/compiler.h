@@ -28,6 +28,9 @@ typedef struct {
   bool repl;        /* expression statements at top level show their value (OP_REPL_SHOW) */
   FILE *errors;     /* where syntax errors go (stderr if NULL) */
   bool color;       /* colour the messages (terminal only, never with NO_COLOR) */
+  /* With repl: only the input's last statement shows its value, when it is an
+   * expression (a notebook cell, as IPython does). */
+  bool show_last;
 } CompileOptions;
 
 typedef struct {

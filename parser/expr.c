@@ -14,10 +14,13 @@
 typedef enum {
   PREC_NONE,
   PREC_ASSIGNMENT,
+  PREC_CONDITIONAL, /* a if c else b */
   PREC_OR,
   PREC_AND,
   PREC_NOT,
   PREC_COMPARISON,
+  PREC_BIT_OR,  /* | */
+  PREC_BIT_AND, /* & */
   PREC_TERM,
   PREC_FACTOR,
   PREC_UNARY,
@@ -40,16 +43,21 @@ static const ParseRule *get_rule(TokenType type);
 
 bool parse_is_compound_op(TokenType t) {
   return t == TOK_PLUS_EQUAL || t == TOK_MINUS_EQUAL || t == TOK_STAR_EQUAL ||
-         t == TOK_SLASH_EQUAL || t == TOK_AT_EQUAL;
+         t == TOK_SLASH_EQUAL || t == TOK_AT_EQUAL || t == TOK_PERCENT_EQUAL || t == TOK_STAR_STAR_EQUAL ||
+         t == TOK_SLASH_SLASH_EQUAL;
 }
 
+/* `a op= b` is INPLACE_op: in place where a's value allows (SPEC §4). */
 OpCode parse_compound_opcode(TokenType t) {
   switch (t) {
-  case TOK_PLUS_EQUAL: return OP_ADD;
-  case TOK_MINUS_EQUAL: return OP_SUBTRACT;
-  case TOK_STAR_EQUAL: return OP_MULTIPLY;
-  case TOK_SLASH_EQUAL: return OP_DIVIDE;
-  default: return OP_MATMUL;
+  case TOK_PLUS_EQUAL: return OP_INPLACE_ADD;
+  case TOK_MINUS_EQUAL: return OP_INPLACE_SUBTRACT;
+  case TOK_STAR_EQUAL: return OP_INPLACE_MULTIPLY;
+  case TOK_SLASH_EQUAL: return OP_INPLACE_DIVIDE;
+  case TOK_PERCENT_EQUAL: return OP_INPLACE_MODULO;
+  case TOK_STAR_STAR_EQUAL: return OP_INPLACE_POWER;
+  case TOK_SLASH_SLASH_EQUAL: return OP_INPLACE_FLOOR_DIVIDE;
+  default: return OP_INPLACE_MATMUL;
   }
 }
 
@@ -84,9 +92,11 @@ void parse_precedence_expression(Parser *p, int precedence) {
   }
   parse_advance(p);
   bool can_assign = precedence <= PREC_ASSIGNMENT;
+  int start = emit_offset(p);
   prefix(p, can_assign);
   while (precedence <= (int)get_rule(p->current.type)->precedence) {
     parse_advance(p);
+    p->operand_start = start;
     get_rule(p->previous.type)->infix(p, can_assign);
   }
   if (can_assign && (parse_check(p, TOK_EQUAL) || parse_is_compound_op(p->current.type)))
@@ -95,6 +105,28 @@ void parse_precedence_expression(Parser *p, int precedence) {
 }
 
 void parse_expression(Parser *p) { parse_precedence_expression(p, PREC_ASSIGNMENT); }
+void parse_or_expression(Parser *p) { parse_precedence_expression(p, PREC_OR); }
+
+/* Whether `want` comes, at the depth of the bracket just opened, before
+ * `stop` or the bracket's end. Scans ahead on a copy of the lexer. */
+static bool ahead_in_bracket(Parser *p, TokenType want, TokenType stop) {
+  Lexer copy = *p->lexer;
+  Token window[2] = {p->current, p->next};
+  int depth = 0;
+  for (;;) {
+    TokenType t = window[0].type;
+    if (t == TOK_EOF || t == TOK_ERROR) return false;
+    if (t == TOK_LEFT_PAREN || t == TOK_LEFT_BRACKET || t == TOK_LEFT_BRACE) depth++;
+    else if (t == TOK_RIGHT_PAREN || t == TOK_RIGHT_BRACKET || t == TOK_RIGHT_BRACE) {
+      if (depth == 0) return false;
+      depth--;
+    } else if (depth == 0 && (t == want || t == stop)) {
+      return t == want;
+    }
+    window[0] = window[1];
+    window[1] = window[0].type == TOK_EOF ? window[0] : lex_next(&copy);
+  }
+}
 
 /* ---- literals ---- */
 
@@ -394,6 +426,11 @@ static bool slice_part_ends(const Parser *p) {
 
 /* Compiles one index item; a slice pushes start, stop, step and OP_SLICE. */
 static void index_or_slice(Parser *p) {
+  if (parse_check(p, TOK_ELLIPSIS) && (p->next.type == TOK_COMMA || p->next.type == TOK_RIGHT_BRACKET)) {
+    parse_advance(p);
+    emit_op(p, OP_ELLIPSIS);
+    return;
+  }
   bool has_start = !parse_check(p, TOK_COLON);
   if (has_start) parse_expression(p);
   if (!parse_check(p, TOK_COLON)) return;
@@ -476,8 +513,16 @@ static void index_(Parser *p, bool can_assign) {
 
 /* ---- collections ---- */
 
+/* A comprehension: a `for` at the bracket's own depth. */
+static bool comprehension_ahead(Parser *p) { return ahead_in_bracket(p, TOK_FOR, TOK_FOR); }
+static bool map_comprehension_ahead(Parser *p) { return ahead_in_bracket(p, TOK_COLON, TOK_FOR); }
+
 static void list(Parser *p, bool can_assign) {
   (void)can_assign;
+  if (!parse_check(p, TOK_RIGHT_BRACKET) && comprehension_ahead(p)) {
+    parse_comprehension(p, COMP_LIST, TOK_RIGHT_BRACKET);
+    return;
+  }
   int count = 0;
   bool appending = false; /* after a spread (or 65535 items) items are appended */
   while (!parse_check(p, TOK_RIGHT_BRACKET) && !parse_check(p, TOK_EOF)) {
@@ -500,12 +545,38 @@ static void list(Parser *p, bool can_assign) {
   }
 }
 
+/* {a, b}: after the first item, with count items pushed so far. */
+static void set_literal(Parser *p, int count) {
+  while (parse_match(p, TOK_COMMA)) {
+    parse_skip_newlines(p);
+    if (parse_check(p, TOK_RIGHT_BRACE)) break;
+    parse_expression(p);
+    if (++count > UINT16_MAX) parse_error(p, "too many items in a set literal");
+    parse_skip_newlines(p);
+  }
+  parse_skip_newlines(p);
+  parse_consume(p, TOK_RIGHT_BRACE, "expected '}' after the set items");
+  emit_op_var(p, OP_NEW_SET, 1 - count);
+  emit_u16(p, count);
+}
+
+/* {k: v, ...} is a map, {a, b} a set, {} the empty map; either may be a
+ * comprehension. */
 static void map(Parser *p, bool can_assign) {
   (void)can_assign;
   int count = 0;
   parse_skip_newlines(p);
+  if (!parse_check(p, TOK_RIGHT_BRACE) && comprehension_ahead(p)) {
+    parse_comprehension(p, map_comprehension_ahead(p) ? COMP_MAP : COMP_SET, TOK_RIGHT_BRACE);
+    return;
+  }
   while (!parse_check(p, TOK_RIGHT_BRACE) && !parse_check(p, TOK_EOF)) {
     parse_expression(p);
+    if (count == 0 && !parse_check(p, TOK_COLON)) {
+      parse_skip_newlines(p);
+      set_literal(p, 1);
+      return;
+    }
     parse_consume(p, TOK_COLON, "expected ':' after the map key");
     parse_expression(p);
     if (++count > UINT16_MAX) parse_error(p, "too many entries in a map literal");
@@ -555,6 +626,9 @@ static void unary(Parser *p, bool can_assign) {
   if (op.type == TOK_NOT) {
     parse_precedence_expression(p, PREC_NOT);
     emit_op_at(p, &op, OP_NOT, 0, false);
+  } else if (op.type == TOK_PLUS) {
+    parse_precedence_expression(p, PREC_UNARY);
+    emit_op_at(p, &op, OP_POSITIVE, 0, false);
   } else {
     parse_precedence_expression(p, PREC_UNARY);
     emit_op_at(p, &op, OP_NEGATE, 0, false);
@@ -571,6 +645,8 @@ static OpCode binary_opcode(TokenType t) {
   case TOK_PERCENT: return OP_MODULO;
   case TOK_AT: return OP_MATMUL;
   case TOK_STAR_STAR: return OP_POWER;
+  case TOK_PIPE: return OP_BIT_OR;
+  case TOK_AMP: return OP_BIT_AND;
   case TOK_EQUAL_EQUAL: return OP_EQUAL;
   case TOK_BANG_EQUAL: return OP_NOT_EQUAL;
   case TOK_LESS: return OP_LESS;
@@ -599,6 +675,41 @@ static void not_in(Parser *p, bool can_assign) {
   emit_op(p, OP_NOT);
 }
 
+/* `a if c else b`: c is evaluated first and only one of a and b, as in
+ * Python, so a's code (already emitted, from p->operand_start) is moved
+ * after c's. A block of code moves as a whole: its relative jumps and the
+ * positions of its bytes stay right. */
+static void conditional(Parser *p, bool can_assign) {
+  (void)can_assign;
+  Chunk *c = emit_chunk(p);
+  int start = p->operand_start, n = c->count - start;
+  uint8_t *code = malloc((size_t)n + 1);
+  int *pos = malloc(sizeof(int) * 2 * ((size_t)n + 1));
+  if (code == NULL || pos == NULL) {
+    free(code);
+    free(pos);
+    parse_error(p, "out of memory");
+    return;
+  }
+  memcpy(code, c->code + start, (size_t)n);
+  memcpy(pos, c->lines + start, sizeof(int) * (size_t)n);
+  memcpy(pos + n, c->cols + start, sizeof(int) * (size_t)n);
+  c->count = start;
+  emit_adjust_depth(p, -1); /* a is not on the stack yet */
+  parse_precedence_expression(p, PREC_OR);
+  int else_jump = emit_jump(p, OP_JUMP_IF_FALSE);
+  for (int i = 0; i < n; i++) chunk_write(p->vm, emit_chunk(p), code[i], pos[i], pos[n + i]);
+  free(code);
+  free(pos);
+  emit_adjust_depth(p, 1);
+  int end_jump = emit_jump(p, OP_JUMP);
+  emit_patch_jump(p, else_jump);
+  emit_adjust_depth(p, -1); /* the else branch starts without a */
+  parse_consume(p, TOK_ELSE, "expected 'else' in the conditional expression 'a if c else b'");
+  parse_precedence_expression(p, PREC_CONDITIONAL);
+  emit_patch_jump(p, end_jump);
+}
+
 /* and/or keep the deciding operand, as Python's do. */
 static void and_(Parser *p, bool can_assign) {
   (void)can_assign;
@@ -620,12 +731,14 @@ static const ParseRule rules[TOK_COUNT] = {
     [TOK_LEFT_BRACE] = {map, NULL, PREC_NONE},
     [TOK_DOT] = {NULL, dot, PREC_CALL},
     [TOK_MINUS] = {unary, binary, PREC_TERM},
-    [TOK_PLUS] = {NULL, binary, PREC_TERM},
+    [TOK_PLUS] = {unary, binary, PREC_TERM},
     [TOK_STAR] = {NULL, binary, PREC_FACTOR},
     [TOK_SLASH] = {NULL, binary, PREC_FACTOR},
     [TOK_SLASH_SLASH] = {NULL, binary, PREC_FACTOR},
     [TOK_PERCENT] = {NULL, binary, PREC_FACTOR},
     [TOK_AT] = {NULL, binary, PREC_FACTOR},
+    [TOK_PIPE] = {NULL, binary, PREC_BIT_OR},
+    [TOK_AMP] = {NULL, binary, PREC_BIT_AND},
     [TOK_STAR_STAR] = {NULL, binary, PREC_POWER},
     [TOK_EQUAL_EQUAL] = {NULL, binary, PREC_COMPARISON},
     [TOK_BANG_EQUAL] = {NULL, binary, PREC_COMPARISON},
@@ -636,6 +749,7 @@ static const ParseRule rules[TOK_COUNT] = {
     [TOK_IN] = {NULL, binary, PREC_COMPARISON},
     [TOK_NOT] = {unary, not_in, PREC_COMPARISON},
     [TOK_AND] = {NULL, and_, PREC_AND},
+    [TOK_IF] = {NULL, conditional, PREC_CONDITIONAL},
     [TOK_OR] = {NULL, or_, PREC_OR},
     [TOK_IDENTIFIER] = {variable, NULL, PREC_NONE},
     [TOK_NUMBER] = {number, NULL, PREC_NONE},

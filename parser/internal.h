@@ -96,10 +96,12 @@ typedef struct {
   int nesting;
   bool assigned;         /* the expression statement is an assignment (no REPL echo) */
   int statement_nesting; /* `nesting` where that statement began */
+  int last_show;         /* offset of the last top-level OP_REPL_SHOW, -1 if none (show_last) */
   bool reported_end; /* an error at the end of input was reported */
   bool in_field; /* compiling an f-string field: its end is not the input's end */
   int at_line, at_col; /* position for emitted bytes when non-zero (an operator) */
   Token lambda_name;   /* `let f = fn(...)`: names the function expression */
+  int operand_start;   /* code offset where an infix operator's left operand began */
   ObjString *file_string;
   FnCompiler *fc;
   ClassInfo *cls;
@@ -122,7 +124,11 @@ void parse_function(Parser *p, FnKind kind, Token name);
 void parse_block(Parser *p);
 ObjString *parse_intern(Parser *p, const char *chars, int length);
 
+typedef enum { COMP_LIST, COMP_SET, COMP_MAP } CompKind;
+void parse_comprehension(Parser *p, CompKind kind, TokenType close);
+
 /* expr.c */
+void parse_or_expression(Parser *p); /* no conditional expression: a comprehension's `in` and `if` */
 void parse_expression(Parser *p);
 void parse_precedence_expression(Parser *p, int precedence);
 bool parse_is_compound_op(TokenType t);

@@ -10,24 +10,17 @@
 #include "repl/help.h"
 #include "vm/memory.h"
 
-/* Readline's completion callbacks take no context pointer, so the VM being
- * completed against is kept here (one REPL per process). */
-static AgVM *completion_vm;
-
-/* The words offered for the word being completed; `prefix` ("x.") is put
- * before each when it is returned. */
-typedef struct {
-  char **items;
-  size_t count, capacity;
-  char prefix[256];
-} Candidates;
-
-static Candidates current;
-
-static void candidates_clear(Candidates *c) {
+void candidates_clear(Candidates *c) {
   for (size_t i = 0; i < c->count; i++) free(c->items[i]);
   c->count = 0;
   c->prefix[0] = '\0';
+}
+
+void candidates_free(Candidates *c) {
+  candidates_clear(c);
+  free(c->items);
+  c->items = NULL;
+  c->capacity = 0;
 }
 
 static void candidate_add(Candidates *c, const char *word) {
@@ -156,6 +149,8 @@ static void add_member_names(Candidates *c, AgVM *vm, Value v) {
     add_table_keys(c, vm, &vm->list_methods, false);
   } else if (IS_MAP(v)) {
     add_table_keys(c, vm, &vm->map_methods, false);
+  } else if (IS_SET(v)) {
+    add_table_keys(c, vm, &vm->set_methods, false);
   } else if (IS_STRING(v)) {
     add_table_keys(c, vm, &vm->string_methods, false);
   } else if (IS_TENSOR(v)) {
@@ -189,10 +184,10 @@ static void collect_words(Candidates *c, AgVM *vm, const char *text) {
   add_member_names(c, vm, v);
 }
 
-static void collect_commands(Candidates *c) {
-  for (size_t i = 0; repl_command_name(i) != NULL; i++) {
+static void collect_commands(Candidates *c, const char *const *commands) {
+  for (size_t i = 0; commands[i] != NULL; i++) {
     char word[32];
-    snprintf(word, sizeof word, ":%s", repl_command_name(i));
+    snprintf(word, sizeof word, ":%s", commands[i]);
     candidate_add(c, word);
   }
 }
@@ -203,53 +198,40 @@ static void collect_help_topics(Candidates *c) {
   for (size_t i = 0; i < n; i++) candidate_add(c, entries[i].name);
 }
 
-/* ---- readline glue ---- */
+/* ---- the entry points ---- */
 
-static char *next_candidate(const char *text, int state) {
-  static size_t index;
-  if (state == 0) index = 0;
-  size_t plen = strlen(current.prefix);
-  const char *want = text + plen;
-  size_t wlen = strlen(want);
-  while (index < current.count) {
-    const char *word = current.items[index++];
-    if (strncmp(word, want, wlen) != 0) continue;
-    char *match = malloc(plen + strlen(word) + 1);
-    if (match == NULL) return NULL;
-    memcpy(match, current.prefix, plen);
-    strcpy(match + plen, word);
-    return match;
-  }
-  return NULL;
+bool complete_is_word_char(char ch) { return ch != '\0' && strchr(COMPLETE_WORD_BREAKS, ch) == NULL; }
+
+size_t complete_word_start(const char *line, size_t cursor) {
+  while (cursor > 0 && complete_is_word_char(line[cursor - 1])) cursor--;
+  return cursor;
 }
 
 /* The command word of a `:` line, or NULL. */
-static const char *command_of_line(void) {
-  const char *line = rl_line_buffer + strspn(rl_line_buffer, " \t");
+static const char *command_of_line(const char *line) {
+  line += strspn(line, " \t");
   return line[0] == ':' ? line : NULL;
 }
 
-static char **attempt_completion(const char *text, int start, int end) {
-  (void)end;
-  rl_attempted_completion_over = 1; /* never fall back to file names */
-  rl_completion_append_character = '\0'; /* readline resets it before each completion */
-  candidates_clear(&current);
-  const char *command = command_of_line();
-  if (command != NULL && rl_line_buffer + start <= command) {
-    collect_commands(&current);
+CompleteKind complete_collect(AgVM *vm, const char *line, size_t start, const char *text,
+                              const char *const *commands, Candidates *out) {
+  candidates_clear(out);
+  const char *command = commands != NULL ? command_of_line(line) : NULL;
+  if (command != NULL && line + start <= command) {
+    collect_commands(out, commands);
   } else if (command != NULL && strncmp(command, ":load ", 6) == 0) {
-    return rl_completion_matches(text, rl_filename_completion_function);
+    return COMPLETE_FILES;
   } else if (command != NULL && strncmp(command, ":help ", 6) == 0) {
-    collect_help_topics(&current);
+    collect_help_topics(out);
   } else {
-    collect_words(&current, completion_vm, text);
+    collect_words(out, vm, text);
   }
-  return rl_completion_matches(text, next_candidate);
+  return COMPLETE_WORDS;
 }
 
-void complete_install(AgVM *vm) {
-  completion_vm = vm;
-  rl_attempted_completion_function = attempt_completion;
-  /* `.` and `:` stay inside a word: `x.ba` and `:he` complete as a whole. */
-  rl_completer_word_break_characters = " \t\n\"'`@$><=;|&{([,+-*/%!~^";
+bool complete_matches(const Candidates *c, size_t i, const char *text, char *out, size_t size) {
+  size_t plen = strlen(c->prefix);
+  const char *want = text + plen;
+  if (strncmp(c->items[i], want, strlen(want)) != 0) return false;
+  return (size_t)snprintf(out, size, "%s%s", c->prefix, c->items[i]) < size;
 }

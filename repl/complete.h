@@ -1,4 +1,4 @@
-/* complete.h — Tab completion in the REPL (SPEC §10).
+/* complete.h — completion of names in the REPL and the notebook (SPEC §10).
  *
  * Completes, at the start of a word: keywords, the session's globals and the
  * built-ins; after `NAME.` or `NAME.a.b.`: the fields and methods of that
@@ -8,19 +8,44 @@
  * and file names after `:load `.
  *
  * The dotted prefix is resolved by looking names up in tables only: nothing
- * runs, so completing never has side effects.
+ * runs, so completing never has side effects. The REPL binds this to
+ * Readline (repl.c), the kernel to complete_request (kernel/).
  */
 #ifndef AG_REPL_COMPLETE_H
 #define AG_REPL_COMPLETE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "vm/vm.h"
 
-/* Points Readline's completion at this VM. */
-void complete_install(AgVM *vm);
+/* Characters that end a word: `.` and `:` stay inside one, so `x.ba` and
+ * `:he` complete as a whole. */
+#define COMPLETE_WORD_BREAKS " \t\n\"'`@$><=;|&{([,+-*/%!~^"
 
-/* The REPL's command names ("help", ...), NULL past the last (repl.c). */
-const char *repl_command_name(size_t i);
+/* The words offered for the word being completed; `prefix` ("x.") goes
+ * before each in a match. */
+typedef struct {
+  char **items;
+  size_t count, capacity;
+  char prefix[256];
+} Candidates;
+
+typedef enum { COMPLETE_WORDS, COMPLETE_FILES } CompleteKind;
+
+/* Fills `out` with the candidates for `text`, the word at offset `start` of
+ * `line`; COMPLETE_FILES: the word is a file name (`:load `), nothing added.
+ * commands: the `:` command names (NULL-terminated), NULL where there are
+ * none. */
+CompleteKind complete_collect(AgVM *vm, const char *line, size_t start, const char *text,
+                              const char *const *commands, Candidates *out);
+/* Candidate i as a match for `text` (prefix + word) into out; false if it
+ * does not start with text or does not fit. */
+bool complete_matches(const Candidates *c, size_t i, const char *text, char *out, size_t size);
+/* Where the word that ends at `cursor` starts. */
+size_t complete_word_start(const char *line, size_t cursor);
+bool complete_is_word_char(char ch);
+void candidates_clear(Candidates *c);
+void candidates_free(Candidates *c);
 
 #endif

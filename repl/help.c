@@ -114,10 +114,10 @@ static void print_topics(FILE *out, bool color) {
   print_wrapped(out, keys_text, "");
 }
 
-void help_show(FILE *out, const char *topic, bool color) {
+int help_show(FILE *out, const char *topic, bool color) {
   if (topic == NULL || topic[0] == '\0') {
     print_topics(out, color);
-    return;
+    return (int)help_table_count;
   }
   int found = 0;
   for (size_t i = 0; i < help_table_count; i++) {
@@ -127,6 +127,7 @@ void help_show(FILE *out, const char *topic, bool color) {
   }
   if (found == 0) fprintf(out, "no help for '%s' (`:help` lists the topics)\n", topic);
   fflush(out);
+  return found;
 }
 
 void help_for_each_member(const char *type, void (*fn)(void *ctx, const char *name), void *ctx) {
@@ -265,9 +266,11 @@ int help_print_missing(AgVM *vm, FILE *out) {
   missing += check_table(vm, out, &vm->list_methods, false, "list.");
   missing += check_table(vm, out, &vm->map_methods, false, "map.");
   missing += check_table(vm, out, &vm->string_methods, false, "str.");
+  missing += check_table(vm, out, &vm->set_methods, false, "set.");
   missing += check_module(vm, out, "nn");
   missing += check_module(vm, out, "optim");
   missing += check_module(vm, out, "autograd");
+  missing += check_module(vm, out, "plot");
   missing += check_keywords(out);
   missing += check_tensor_members(vm, out);
   return missing;

@@ -51,7 +51,7 @@ const HelpEntry *help_entries(size_t *count);
 
 /* `:help` (topic empty) or `:help NAME`: NAME matches an entry's name or the
  * part after its last `.` (`:help backward` finds Tensor.backward). */
-void help_show(FILE *out, const char *topic, bool color);
+int help_show(FILE *out, const char *topic, bool color); /* the number of entries shown */
 
 /* Calls fn with each member name of `type` ("Tensor" or "Node"). */
 void help_for_each_member(const char *type, void (*fn)(void *ctx, const char *name), void *ctx);

@@ -9,9 +9,10 @@
 
 const HelpEntry help_table[] = {
     {"print", HELP_BUILTINS, 0,
-     "print(...vs, sep=\" \", end=\"\\n\", file=stdout)",
+     "print(...vs, sep=\" \", end=\"\\n\", file=stdout, flush=false)",
      "Writes the values, each converted with str(), separated by sep and followed by end. "
-     "file=stderr writes to standard error.",
+     "file=stderr writes to standard error, file=f to a file from open(); flush=true "
+     "pushes the output out at once (a progress line seen while a loop runs).",
      "print(\"loss\", 0.25, [1, 2])\n"
      "print(\"no newline\", end=\"\")"},
     {"input", HELP_BUILTINS, 0,
@@ -69,6 +70,19 @@ const HelpEntry help_table[] = {
      "The type name: \"nil\" \"bool\" \"int\" \"float\" \"string\" \"list\" \"map\" \"function\" \"class\" "
      "\"tensor\" \"node\" \"module\", or the class name of an instance.",
      "print(type(1), type(1.0), type(\"a\"), type(zeros(2)))"},
+    {"id", HELP_BUILTINS, 0,
+     "id(x)",
+     "An int naming the identity of x: two values have the same id when they are the "
+     "same object (two variables holding one tensor), as Python's id.",
+     "let t = tensor([1.0])\n"
+     "let u = t\n"
+     "print(id(t) == id(u), id(t) == id(tensor([1.0])))"},
+    {"warn", HELP_BUILTINS, 0,
+     "warn(message)",
+     "Writes \"FILE:LINE: UserWarning: message\" to standard error, as Python's "
+     "warnings.warn; called inside the library (nn, optim), LINE is the script's line "
+     "that called it.",
+     "warn(\"this learning rate looks large\")"},
     {"isinstance", HELP_BUILTINS, 0,
      "isinstance(v, cls)",
      "True when v is an instance of class cls or of a subclass of it.",
@@ -280,13 +294,108 @@ const HelpEntry help_table[] = {
      "print(nn.init.kaiming_uniform_(zeros(2, 3), a=sqrt(5)))"},
     {"optim", HELP_BUILTINS, 0,
      "optim",
-     "The built-in module of optimizers: optim.SGD, optim.Adam, optim.AdamW.",
+     "The built-in module of optimizers: optim.SGD, optim.Adam, optim.AdamW, optim.RMSprop, "
+     "optim.Adagrad, and optim.lr_scheduler.",
      "print(type(optim))"},
     {"autograd", HELP_BUILTINS, 0,
      "autograd",
      "The built-in module of autograd functions: autograd.grad, jacobian, hessian, "
      "gradcheck, ...",
      "print(type(autograd))"},
+    {"StopIteration", HELP_BUILTINS, 0,
+     "StopIteration(message=\"\")",
+     "The Error subclass an iterator's next() throws when it has no more items; `for` and "
+     "next(it, default) stop on it (SPEC §4's iteration protocol).",
+     "class Count {\n"
+     "  fn init(n) { self.i = 0; self.n = n }\n"
+     "  fn iter() { return self }\n"
+     "  fn next() {\n"
+     "    if self.i == self.n { throw StopIteration() }\n"
+     "    self.i += 1\n"
+     "    return self.i\n"
+     "  }\n"
+     "}\n"
+     "for k in Count(3) { print(k) }"},
+    {"NotImplemented", HELP_BUILTINS, 0,
+     "NotImplemented",
+     "What an operator method returns when it cannot handle the other operand: Ag then "
+     "tries the other operand's reflected method (radd for +, ...), else reports the "
+     "unsupported operands.",
+     "class Meters {\n"
+     "  fn init(m) { self.m = m }\n"
+     "  fn add(o) { return Meters(self.m + o.m) if isinstance(o, Meters) else NotImplemented }\n"
+     "  fn radd(o) { return Meters(self.m + o) }\n"
+     "}\n"
+     "print((Meters(1) + Meters(2)).m, (5 + Meters(1)).m)"},
+    {"Ellipsis", HELP_BUILTINS, 0,
+     "Ellipsis",
+     "The value of `...` in an index: it stands for all the dimensions not named, as in "
+     "PyTorch (t[..., 0] is the first column of the last dimension).",
+     "let t = arange(6).reshape(2, 3)\n"
+     "print(t[..., 0], Ellipsis)"},
+    {"list", HELP_BUILTINS, 0,
+     "list(iterable=[])",
+     "A new list of the items of any iterable: a list (copied), string (characters), map "
+     "(keys), set, range, tensor (along dim 0) or an instance with iter().",
+     "print(list(\"ab\"), list(range(3)), list({1, 2}))"},
+    {"set", HELP_BUILTINS, 0,
+     "set(iterable=[])",
+     "A new set of the items of an iterable (duplicates dropped, first occurrence's order "
+     "kept). Literals: {1, 2}; the empty set is set(), since {} is an empty map. Members "
+     "are strings, numbers, booleans, nil or instances (by identity).",
+     "let s = set([3, 1, 3])\n"
+     "print(s, len(s), 1 in s, {1, 2} - {2})"},
+    {"reversed", HELP_BUILTINS, 0,
+     "reversed(xs)",
+     "A new list of the items of xs in reverse order.",
+     "print(reversed([1, 2, 3]), reversed(\"ab\"))"},
+    {"any", HELP_BUILTINS, HELP_TENSOR_METHOD,
+     "any(xs) / any(t, dim=nil)",
+     "True when some item of xs is truthy (false for an empty xs); it stops at the first "
+     "one. On a tensor: PyTorch's any, a bool tensor (t.any() too).",
+     "print(any([0, \"\", 3]), any([]), any(tensor([0, 1])))"},
+    {"all", HELP_BUILTINS, HELP_TENSOR_METHOD,
+     "all(xs) / all(t, dim=nil)",
+     "True when every item of xs is truthy (true for an empty xs); it stops at the first "
+     "falsy one. On a tensor: PyTorch's all, a bool tensor (t.all() too).",
+     "print(all([1, \"a\"]), all([]), all(tensor([0, 1])))"},
+    {"iter", HELP_BUILTINS, 0,
+     "iter(xs)",
+     "An iterator over xs: its next() gives the items one by one, then throws "
+     "StopIteration. An instance's iter() method is called.",
+     "let it = iter([1, 2])\n"
+     "print(next(it), next(it), next(it, \"done\"))"},
+    {"next", HELP_BUILTINS, 0,
+     "next(it, default)",
+     "The next item of an iterator (it.next()); past the end, default when given, else "
+     "StopIteration is thrown.",
+     "let it = iter(\"ab\")\n"
+     "print(next(it), next(it), next(it, nil))"},
+    {"ord", HELP_BUILTINS, 0,
+     "ord(c)",
+     "The Unicode code point of a one-character string.",
+     "print(ord(\"a\"), ord(\"é\"))"},
+    {"chr", HELP_BUILTINS, 0,
+     "chr(code)",
+     "The one-character string of a Unicode code point (0 to 0x10FFFF).",
+     "print(chr(97), chr(8364))"},
+    {"open", HELP_BUILTINS, 0,
+     "open(path, mode=\"r\")",
+     "A text file. \"r\" reads: read(), readline(), readlines(), and `for line in f`; only "
+     "a regular file of at most 64 MiB. \"w\" writes and \"a\" appends: write(s), and "
+     "print(..., file=f); the text goes to a temporary file beside path that close() "
+     "renames over it, so an interrupted run never leaves half a file (a file left open "
+     "is renamed when the program ends without an uncaught error, else dropped). Use "
+     "`with open(path, \"w\") as f { }` to close it on every way out.",
+     "with open(\"/tmp/ag_help_open.txt\", \"w\") as f { f.write(\"a\\nb\\n\") }\n"
+     "for line in open(\"/tmp/ag_help_open.txt\") { print(line.strip()) }"},
+    {"device", HELP_BUILTINS, 0,
+     "device(name)",
+     "PyTorch's torch.device: Ag computes on the CPU only, so \"cpu\" is the one device "
+     "(returned as is); any other is an error. Tensor functions take device=\"cpu\", and "
+     "t.to(\"cpu\"), t.cpu(), module.to(\"cpu\") are the tensor or module itself.",
+     "let dev = device(\"cpu\")\n"
+     "print(zeros(2, device=dev).device)"},
     {"list.append", HELP_METHODS, 0,
      "xs.append(v)",
      "Adds v at the end of the list (in place); returns nil.",
@@ -412,8 +521,98 @@ const HelpEntry help_table[] = {
      "s.endswith(suffix)",
      "True when the string ends with suffix.",
      "print(\"w.npy\".endswith(\".npy\"))"},
+    {"list.count", HELP_METHODS, 0,
+     "xs.count(v)",
+     "How many items equal v.",
+     "print([1, 2, 1].count(1))"},
+    {"list.remove", HELP_METHODS, 0,
+     "xs.remove(v)",
+     "Removes the first item equal to v; an error if there is none.",
+     "let xs = [1, 2, 1]\n"
+     "xs.remove(1)\n"
+     "print(xs)"},
+    {"map.pop", HELP_METHODS, 0,
+     "m.pop(key, default)",
+     "Removes key and returns its value; when key is missing, default if given, else an "
+     "error.",
+     "let m = {\"a\": 1}\n"
+     "print(m.pop(\"a\"), m.pop(\"b\", 0), m)"},
+    {"map.update", HELP_METHODS, 0,
+     "m.update(other)",
+     "Sets every entry of the map other into m, in other's order.",
+     "let m = {\"a\": 1}\n"
+     "m.update({\"b\": 2, \"a\": 3})\n"
+     "print(m)"},
+    {"str.splitlines", HELP_METHODS, 0,
+     "s.splitlines()",
+     "The lines of s without their line ends (\\n, \\r\\n or \\r).",
+     "print(\"a\\nb\\r\\nc\".splitlines())"},
+    {"str.count", HELP_METHODS, 0,
+     "s.count(sub)",
+     "How many non-overlapping times sub occurs in s.",
+     "print(\"banana\".count(\"an\"))"},
+    {"str.isdigit", HELP_METHODS, 0,
+     "s.isdigit()",
+     "True when s is not empty and all its characters are ASCII digits.",
+     "print(\"42\".isdigit(), \"4a\".isdigit())"},
+    {"str.isalpha", HELP_METHODS, 0,
+     "s.isalpha()",
+     "True when s is not empty and all its characters are ASCII letters.",
+     "print(\"abc\".isalpha(), \"a1\".isalpha())"},
+    {"str.isspace", HELP_METHODS, 0,
+     "s.isspace()",
+     "True when s is not empty and all its characters are blanks.",
+     "print(\" \\t\".isspace(), \"\".isspace())"},
+    {"set.add", HELP_METHODS, 0,
+     "s.add(v)",
+     "Adds v to the set (nothing happens when it is there already).",
+     "let s = {1}\n"
+     "s.add(2)\n"
+     "s.add(1)\n"
+     "print(s)"},
+    {"set.remove", HELP_METHODS, 0,
+     "s.remove(v)",
+     "Removes v; an error when it is not in the set (see discard).",
+     "let s = {1, 2}\n"
+     "s.remove(1)\n"
+     "print(s)"},
+    {"set.discard", HELP_METHODS, 0,
+     "s.discard(v)",
+     "Removes v when it is in the set.",
+     "let s = {1}\n"
+     "s.discard(5)\n"
+     "print(s)"},
+    {"set.contains", HELP_METHODS, 0,
+     "s.contains(v)",
+     "True when v is in the set (the same as `v in s`).",
+     "print({1, 2}.contains(2))"},
+    {"set.union", HELP_METHODS, 0,
+     "s.union(other)",
+     "A new set of the members of s, then those of the iterable other (also s | other "
+     "for two sets).",
+     "print({1, 2}.union([2, 3]))"},
+    {"set.intersection", HELP_METHODS, 0,
+     "s.intersection(other)",
+     "A new set of the members of s that are also in the iterable other (also s & other "
+     "for two sets).",
+     "print({1, 2, 3}.intersection({2, 3, 4}))"},
+    {"set.difference", HELP_METHODS, 0,
+     "s.difference(other)",
+     "A new set of the members of s that are not in the iterable other (also s - other "
+     "for two sets; s -= other removes them from s).",
+     "print({1, 2, 3}.difference([2]), {1, 2} - {1})"},
+    {"set.copy", HELP_METHODS, 0,
+     "s.copy()",
+     "A shallow copy of the set.",
+     "print({1, 2}.copy())"},
+    {"set.clear", HELP_METHODS, 0,
+     "s.clear()",
+     "Removes every member.",
+     "let s = {1, 2}\n"
+     "s.clear()\n"
+     "print(s)"},
     {"tensor", HELP_TENSORS, 0,
-     "tensor(data, dtype=nil, requires_grad=false)",
+     "tensor(data, dtype=nil, requires_grad=false, device=\"cpu\")",
      "A new tensor from a number, nested lists or another tensor (copied). Numbers give "
      "float32 and booleans bool unless dtype= says otherwise.",
      "print(tensor([[1, 2], [3, 4]]))\n"
@@ -606,14 +805,6 @@ const HelpEntry help_table[] = {
      "logsumexp(t, dim=nil, keepdim=false) / t.logsumexp(...)",
      "log(sum(exp(t))) computed stably.",
      "print(tensor([1.0, 2.0]).logsumexp(dim=0))"},
-    {"any", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "any(t, dim=nil) / t.any()",
-     "True where any element is nonzero (a bool tensor).",
-     "print(tensor([0, 1]).any())"},
-    {"all", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "all(t, dim=nil) / t.all()",
-     "True where every element is nonzero (a bool tensor).",
-     "print(tensor([0, 1]).all())"},
     {"reshape", HELP_TENSORS, HELP_TENSOR_METHOD,
      "reshape(t, ...shape) / t.reshape(...shape)",
      "The same elements in a new shape (a view when possible); one dimension may be -1.0",
@@ -782,6 +973,84 @@ const HelpEntry help_table[] = {
      "log_softmax(t, dim) / t.log_softmax(dim)",
      "log(softmax(t, dim)) computed stably (LogSoftmaxBackward0).",
      "print(log_softmax(tensor([0.0, 0.0]), 0))"},
+    {"sort", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "sort(t, dim=-1, descending=false, stable=false) / t.sort(...)",
+     "[values, indices]: t sorted along dim and the int64 positions the values came from "
+     "(SortBackward0). NaN sorts above inf, -0.0 equals 0.0. Always stable: equal values keep "
+     "their order (PyTorch leaves it unspecified without stable=true).",
+     "let r = tensor([3.0, 1.0, 2.0]).sort()\n"
+     "print(r[0], r[1])"},
+    {"argsort", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "argsort(t, dim=-1, descending=false, stable=false) / t.argsort(...)",
+     "The indices of sort(t, dim, descending) alone (int64, not differentiable).",
+     "print(tensor([3.0, 1.0, 2.0]).argsort(descending=true))"},
+    {"topk", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "topk(t, k, dim=-1, largest=true, sorted=true) / t.topk(k, ...)",
+     "[values, indices]: the k largest (largest=false: smallest) elements along dim, in "
+     "sorted order, ties by position (TopkBackward0). Error \"selected index k out of "
+     "range\" unless 0 <= k <= size.",
+     "let r = tensor([1.0, 5.0, 3.0, 4.0]).topk(2)\n"
+     "print(r[0], r[1])"},
+    {"flip", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "flip(t, dims) / t.flip(dims) / t.flip(d0, d1, ...)",
+     "A copy of t reversed along each of dims (FlipBackward0).",
+     "print(tensor([[1, 2], [3, 4]]).flip(1))"},
+    {"tril", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "tril(t, diagonal=0) / t.tril(diagonal=0)",
+     "The lower triangle of the last two dims: elements with column - row <= diagonal "
+     "kept, the rest zero (TrilBackward0).",
+     "print(ones(3, 3).tril())"},
+    {"triu", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "triu(t, diagonal=0) / t.triu(diagonal=0)",
+     "The upper triangle of the last two dims: elements with column - row >= diagonal "
+     "kept, the rest zero (TriuBackward0).",
+     "print(ones(3, 3).triu(1))"},
+    {"cumsum", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "cumsum(t, dim, dtype=nil) / t.cumsum(dim, dtype=nil)",
+     "Running sums along dim (CumsumBackward0), accumulated in double as PyTorch; an "
+     "integer or bool tensor gives int64 unless dtype= says otherwise.",
+     "print(tensor([1, 2, 3, 4]).cumsum(0))"},
+    {"isnan", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "isnan(t) / t.isnan()",
+     "A bool tensor: true where an element is NaN (never for integers and bools).",
+     "print(tensor([1.0, nan]).isnan())"},
+    {"isinf", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "isinf(t) / t.isinf()",
+     "A bool tensor: true where an element is inf or -inf.",
+     "print(tensor([1.0, -inf]).isinf())"},
+    {"isfinite", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "isfinite(t) / t.isfinite()",
+     "A bool tensor: true where an element is neither NaN nor infinite.",
+     "print(tensor([1.0, inf, nan]).isfinite())"},
+    {"logical_and", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "logical_and(a, b) / a.logical_and(b)",
+     "Elementwise `a and b` of the truth of each element (nonzero), broadcasting: a bool tensor.",
+     "print(logical_and(tensor([true, false]), tensor([true, true])))"},
+    {"logical_or", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "logical_or(a, b) / a.logical_or(b)",
+     "Elementwise `a or b` of the truth of each element (nonzero), broadcasting: a bool tensor.",
+     "print(tensor([0, 2]).logical_or(tensor([0, 0])))"},
+    {"clamp_min", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "clamp_min(t, min) / t.clamp_min(min)",
+     "clamp(t, min=min) recorded as PyTorch's own op (ClampMinBackward0).",
+     "print(tensor([-1.0, 2.0]).clamp_min(0.0))"},
+    {"clamp_max", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "clamp_max(t, max) / t.clamp_max(max)",
+     "clamp(t, max=max) recorded as PyTorch's own op (ClampMaxBackward0).",
+     "print(tensor([-1.0, 2.0]).clamp_max(0.0))"},
+    {"amax", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "amax(t, dim=[], keepdim=false) / t.amax(...)",
+     "The largest values over dim (a number or a list; all dims when empty), no indices; "
+     "the gradient is shared evenly among tied elements (AmaxBackward0).",
+     "print(tensor([[1.0, 5.0], [7.0, 2.0]]).amax(1))"},
+    {"amin", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "amin(t, dim=[], keepdim=false) / t.amin(...)",
+     "The smallest values over dim, as amax (AminBackward0).",
+     "print(tensor([[1.0, 5.0], [7.0, 2.0]]).amin([0, 1]))"},
+    {"trace", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "trace(t) / t.trace()",
+     "The sum of the diagonal of a 2-D tensor (TraceBackward0); int64 for integers.",
+     "print(tensor([[1, 2], [3, 4]]).trace())"},
     {"mse_loss", HELP_TENSORS, 0,
      "mse_loss(input, target, reduction=\"mean\")",
      "Mean squared error; reduction \"mean\", \"sum\" or \"none\".",
@@ -791,9 +1060,11 @@ const HelpEntry help_table[] = {
      "Mean absolute error; reduction \"mean\", \"sum\" or \"none\".",
      "print(l1_loss(tensor([1.0, 2.0]), tensor([1.0, 4.0])))"},
     {"cross_entropy", HELP_TENSORS, 0,
-     "cross_entropy(logits, target, reduction=\"mean\")",
+     "cross_entropy(logits, target, weight=nil, reduction=\"mean\", label_smoothing=0.0)",
      "Softmax cross-entropy of [N, C] logits against int64 class indices [N] (log_softmax "
-     "then nll_loss).",
+     "then nll_loss), or against class probabilities of the logits' shape ([N, C, d...] "
+     "and [C] too), where weight (one per class) and label_smoothing apply as in PyTorch "
+     "1.13.",
      "print(cross_entropy(tensor([[2.0, 0.0], [0.0, 2.0]]), tensor([0, 1], dtype=int64)))"},
     {"nll_loss", HELP_TENSORS, 0,
      "nll_loss(log_probs, target, reduction=\"mean\")",
@@ -803,6 +1074,31 @@ const HelpEntry help_table[] = {
      "binary_cross_entropy(probs, target, reduction=\"mean\")",
      "Binary cross-entropy of probabilities in (0, 1) against targets of the same shape.",
      "print(binary_cross_entropy(tensor([0.5]), tensor([1.0])))"},
+    {"binary_cross_entropy_with_logits", HELP_TENSORS, 0,
+     "binary_cross_entropy_with_logits(logits, target, weight=nil, reduction=\"mean\", "
+     "pos_weight=nil)",
+     "Binary cross-entropy of sigmoid(logits), computed stably from the logits; weight scales "
+     "each element, pos_weight the positive term of each class (both broadcast; no gradient). "
+     "BinaryCrossEntropyWithLogitsBackward0.",
+     "print(binary_cross_entropy_with_logits(tensor([0.0, 2.0]), tensor([1.0, 0.0])))"},
+    {"smooth_l1_loss", HELP_TENSORS, 0,
+     "smooth_l1_loss(input, target, reduction=\"mean\", beta=1.0)",
+     "0.5 d^2 / beta where |d| < beta, |d| - 0.5 beta elsewhere (d = input - target); "
+     "beta 0 is the L1 loss. SmoothL1LossBackward0.",
+     "print(smooth_l1_loss(tensor([0.5, 3.0]), zeros(2)))"},
+    {"huber_loss", HELP_TENSORS, 0,
+     "huber_loss(input, target, reduction=\"mean\", delta=1.0)",
+     "0.5 d^2 where |d| < delta, delta (|d| - 0.5 delta) elsewhere (d = input - target). "
+     "HuberLossBackward0.",
+     "print(huber_loss(tensor([0.5, 3.0]), zeros(2), delta=2.0))"},
+    {"kl_div", HELP_TENSORS, 0,
+     "kl_div(log_probs, target, reduction=\"mean\", log_target=false)",
+     "Kullback-Leibler divergence: target * (log(target) - input) (0 where target is 0), or "
+     "with log_target exp(target) * (target - input). reduction \"batchmean\" divides the "
+     "sum by the batch size (KL's definition); \"mean\" divides by the element count and "
+     "warns, as PyTorch 1.13 does.",
+     "print(kl_div(log_softmax(tensor([[1.0, 2.0]]), 1), tensor([[0.5, 0.5]]), "
+     "reduction=\"batchmean\"))"},
     {"dropout", HELP_TENSORS, 0,
      "dropout(t, p=0.5, training=true)",
      "Zeroes each element with probability p and scales the rest by 1/(1-p) while "
@@ -817,6 +1113,75 @@ const HelpEntry help_table[] = {
      "Rows of weight picked by the int64 tensor indices: the function behind nn.Embedding. "
      "Its backward adds each gradient row into the row it came from (EmbeddingBackward0).",
      "print(embedding(eye(3), tensor([2, 0], dtype=int64)))"},
+    {"conv2d", HELP_TENSORS, 0,
+     "conv2d(input, weight, bias=nil, stride=1, padding=0, dilation=1, groups=1)",
+     "2-D convolution (cross-correlation, as PyTorch) of input [N, C, H, W] or [C, H, W] with "
+     "weight [O, C/groups, kh, kw]: im2col and one BLAS product per sample and group. "
+     "stride, padding and dilation are numbers or [h, w]; padding=\"same\" keeps the size "
+     "(stride 1), \"valid\" is 0. Recorded as ConvolutionBackward0, twice differentiable.",
+     "print(conv2d(ones(1, 1, 4, 4), ones(2, 1, 3, 3), padding=1).shape)"},
+    {"conv1d", HELP_TENSORS, 0,
+     "conv1d(input, weight, bias=nil, stride=1, padding=0, dilation=1, groups=1)",
+     "1-D convolution of input [N, C, L] or [C, L] with weight [O, C/groups, k]; options as "
+     "conv2d.",
+     "print(conv1d(ones(1, 2, 5), ones(3, 2, 2)).shape)"},
+    {"max_pool2d", HELP_TENSORS, 0,
+     "max_pool2d(input, kernel_size, stride=kernel_size, padding=0, dilation=1, ceil_mode=false, "
+     "return_indices=false)",
+     "The maximum of each window of input [C, H, W] or [N, C, H, W] (a NaN wins); with "
+     "return_indices, [values, indices] where indices are positions y * W + x in each plane. "
+     "Recorded as MaxPool2DWithIndicesBackward0.",
+     "print(max_pool2d(arange(16).float().reshape(1, 4, 4), 2))"},
+    {"max_pool1d", HELP_TENSORS, 0,
+     "max_pool1d(input, kernel_size, stride=kernel_size, padding=0, dilation=1, ceil_mode=false, "
+     "return_indices=false)",
+     "max_pool2d over input [C, L] or [N, C, L], as PyTorch runs it (on a height of 1).",
+     "print(max_pool1d(tensor([[1.0, 3.0, 2.0, 0.0]]), 2))"},
+    {"avg_pool2d", HELP_TENSORS, 0,
+     "avg_pool2d(input, kernel_size, stride=kernel_size, padding=0, ceil_mode=false, "
+     "count_include_pad=true, divisor_override=nil)",
+     "The mean of each window of input [C, H, W] or [N, C, H, W]; padded zeros count unless "
+     "count_include_pad=false. Recorded as AvgPool2DBackward0.",
+     "print(avg_pool2d(arange(16).float().reshape(1, 4, 4), 2))"},
+    {"avg_pool1d", HELP_TENSORS, 0,
+     "avg_pool1d(input, kernel_size, stride=kernel_size, padding=0, ceil_mode=false, "
+     "count_include_pad=true)",
+     "avg_pool2d over input [C, L] or [N, C, L].",
+     "print(avg_pool1d(tensor([[1.0, 3.0, 2.0, 0.0]]), 2))"},
+    {"adaptive_avg_pool2d", HELP_TENSORS, 0,
+     "adaptive_avg_pool2d(input, output_size)",
+     "Averages input [C, H, W] or [N, C, H, W] over output_size cells ([oh, ow] or one "
+     "number; nil keeps that size): cell i covers rows floor(i H / oh) to ceil((i + 1) H / oh). "
+     "Recorded as AdaptiveAvgPool2DBackward0 (a mean for output_size 1, as PyTorch).",
+     "print(adaptive_avg_pool2d(arange(16).float().reshape(1, 4, 4), 2))"},
+    {"batch_norm", HELP_TENSORS, 0,
+     "batch_norm(input, running_mean, running_var, weight=nil, bias=nil, training=false, "
+     "momentum=0.1, eps=1e-5)",
+     "Normalises each channel of input [N, C, ...]: with training by the batch's mean and "
+     "(biased) variance, updating running_mean/running_var in place as (1 - momentum) running + "
+     "momentum batch (unbiased variance); without, by the running statistics. Then "
+     "* weight + bias per channel. Recorded as NativeBatchNormBackward0.",
+     "print(batch_norm(tensor([[1.0, 2.0], [3.0, 6.0]]), nil, nil, training=true))"},
+    {"layer_norm", HELP_TENSORS, 0,
+     "layer_norm(input, normalized_shape, weight=nil, bias=nil, eps=1e-5)",
+     "Normalises each sample over its last dims (normalized_shape, a number or a list), then "
+     "* weight + bias (of that shape). Recorded as NativeLayerNormBackward0.",
+     "print(layer_norm(tensor([[1.0, 2.0, 3.0]]), 3))"},
+    {"group_norm", HELP_TENSORS, 0,
+     "group_norm(input, num_groups, weight=nil, bias=nil, eps=1e-5)",
+     "Normalises each sample of input [N, C, ...] over groups of C / num_groups channels, then "
+     "* weight + bias per channel. Recorded as NativeGroupNormBackward0.",
+     "print(group_norm(arange(8).float().reshape(1, 4, 2), 2))"},
+    {"unfold", HELP_TENSORS, 0,
+     "unfold(input, kernel_size, dilation=1, padding=0, stride=1)",
+     "The sliding blocks of input [N, C, H, W] as columns [N, C * kh * kw, L] (im2col, "
+     "PyTorch's F.unfold; Im2ColBackward0).",
+     "print(unfold(ones(1, 2, 3, 3), 2).shape)"},
+    {"fold", HELP_TENSORS, 0,
+     "fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1)",
+     "The inverse layout of unfold: columns [N, C * kh * kw, L] summed back into "
+     "[N, C, H, W] (col2im, PyTorch's F.fold; Col2ImBackward0).",
+     "print(fold(ones(1, 4, 4), [3, 3], 2))"},
     {"save", HELP_TENSORS, 0,
      "save(value, path, compressed=false)",
      "Writes a tensor as NumPy .npy, or a map of tensors (a state dict) as .npz; the file "
@@ -946,8 +1311,9 @@ const HelpEntry help_table[] = {
      "y.backward()\n"
      "print(x.grad)"},
     {"Tensor.to", HELP_TENSOR, 0,
-     "t.to(dtype)",
-     "A copy converted to dtype (t itself when it already has it).",
+     "t.to(dtype) / t.to(\"cpu\", dtype=nil)",
+     "A copy converted to dtype (t itself when it already has it). The device \"cpu\" is "
+     "the one Ag has: t.to(\"cpu\") is t; another device is an error.",
      "print(arange(3).to(float64))"},
     {"Tensor.contiguous", HELP_TENSOR, 0,
      "t.contiguous()",
@@ -993,6 +1359,30 @@ const HelpEntry help_table[] = {
      "Divides t by other in place.",
      "let a = ones(2)\n"
      "a.div_(4)\n"
+     "print(a)"},
+    {"Tensor.cpu", HELP_TENSOR, 0,
+     "t.cpu()",
+     "t itself: Ag computes on the CPU only (PyTorch's t.cpu(); t.to(\"cpu\") too).",
+     "print(ones(2).cpu())"},
+    {"Tensor.device", HELP_TENSOR, 0,
+     "t.device",
+     "The string \"cpu\", the one device Ag computes on.",
+     "print(ones(2).device)"},
+    {"Tensor.is_cuda", HELP_TENSOR, 0,
+     "t.is_cuda",
+     "false: Ag computes on the CPU only.",
+     "print(ones(2).is_cuda)"},
+    {"Tensor.pow_", HELP_TENSOR, 0,
+     "t.pow_(exponent)",
+     "Raises t to exponent in place (what `t **= exponent` calls).",
+     "let a = full([2], 3.0)\n"
+     "a.pow_(2)\n"
+     "print(a)"},
+    {"Tensor.remainder_", HELP_TENSOR, 0,
+     "t.remainder_(other)",
+     "t % other in place, with the sign of the divisor (what `t %= other` calls).",
+     "let a = tensor([5.0, -5.0])\n"
+     "a.remainder_(3)\n"
      "print(a)"},
     {"Tensor.zero_", HELP_TENSOR, 0,
      "t.zero_()",
@@ -1171,13 +1561,115 @@ const HelpEntry help_table[] = {
      "in b) and a summary line: how control flow changed the graph.",
      "let x = ones(2, requires_grad=true)\n"
      "graph_diff(x * 2, (x * 2).sin())"},
+    {"show_graph", HELP_GRAPH, 0,
+     "show_graph(t, show_saved=false)",
+     "Shows the graph behind a tensor (or a node) as a picture: in a notebook an inline SVG "
+     "drawn by Graphviz (graphs of more than 2000 nodes are refused: print_graph or "
+     "save_graph them), on a terminal the tree of print_graph.",
+     "let x = ones(2, requires_grad=true)\n"
+     "show_graph((x * 2).sum())"},
+    {"display", HELP_GRAPH, 0,
+     "display(...vs)",
+     "Shows each value: in a notebook as output of the cell (its repr, and a picture for "
+     "values that have one, such as plot figures), on a terminal its repr on a line.",
+     "display(tensor([1.5, 2.5]), \"text\")"},
+    {"plot", HELP_GRAPH, 0,
+     "plot",
+     "Line plots, scatter plots, histograms and images drawn by gnuplot (needed only when a "
+     "figure is drawn). The functions draw on the current figure; plot.show() shows it "
+     "(inline in a notebook, on a terminal into an SVG file whose path is printed) and "
+     "starts a new one.",
+     "plot.line([0.9, 0.5, 0.3], label=\"loss\")\n"
+     "plot.xlabel(\"epoch\")\n"
+     "plot.clear()"},
+    {"plot.line", HELP_GRAPH, 0,
+     "plot.line(ys) / plot.line(xs, ys, label=nil, color=nil)",
+     "Adds a line through the points (xs[i], ys[i]); xs default to 0, 1, 2 ... Data are "
+     "lists, ranges or 1-D tensors; color a gnuplot colour name (\"red\", \"#4060c0\").",
+     "plot.line([1, 4, 9], label=\"squares\")\n"
+     "plot.clear()"},
+    {"plot.scatter", HELP_GRAPH, 0,
+     "plot.scatter(x, y, c=nil, label=nil)",
+     "Adds points (x[i], y[i]); c is a colour name, or one number per point coloured "
+     "through a palette.",
+     "plot.scatter([1, 2, 3], [2, 1, 3], c=[0.1, 0.5, 0.9])\n"
+     "plot.clear()"},
+    {"plot.hist", HELP_GRAPH, 0,
+     "plot.hist(xs, bins=10, label=nil, color=nil)",
+     "Adds a histogram of the values: bins bars of equal width from the smallest value to "
+     "the largest.",
+     "plot.hist(randn(100), bins=8)\n"
+     "plot.clear()"},
+    {"plot.image", HELP_GRAPH, 0,
+     "plot.image(t)",
+     "Adds a 2-D tensor as an image, one cell a value coloured through a palette, row 0 at "
+     "the top.",
+     "plot.image(rand(4, 5))\n"
+     "plot.clear()"},
+    {"plot.title", HELP_GRAPH, 0,
+     "plot.title(text)",
+     "Sets the title of the current figure.",
+     "plot.title(\"training\")\n"
+     "plot.clear()"},
+    {"plot.xlabel", HELP_GRAPH, 0,
+     "plot.xlabel(text)",
+     "Sets the label of the x axis.",
+     "plot.xlabel(\"epoch\")\n"
+     "plot.clear()"},
+    {"plot.ylabel", HELP_GRAPH, 0,
+     "plot.ylabel(text)",
+     "Sets the label of the y axis.",
+     "plot.ylabel(\"loss\")\n"
+     "plot.clear()"},
+    {"plot.legend", HELP_GRAPH, 0,
+     "plot.legend(on=true)",
+     "Shows (or with false hides) the legend: the labels of the series. Without a call, a "
+     "legend is drawn when some series has a label.",
+     "plot.line([1, 2], label=\"a\")\n"
+     "plot.legend(false)\n"
+     "plot.clear()"},
+    {"plot.save", HELP_GRAPH, 0,
+     "plot.save(path)",
+     "Writes the current figure to path, a .svg or .png file (through a temporary file "
+     "renamed into place).",
+     "plot.line([3, 1, 2])\n"
+     "plot.save(\"/tmp/ag_plot_example.svg\")\n"
+     "plot.clear()"},
+    {"plot.show", HELP_GRAPH, 0,
+     "plot.show()",
+     "Shows the current figure, then starts a new one: inline in a notebook; on a terminal "
+     "it is written to a new SVG file in $TMPDIR (or /tmp) and the path is printed.",
+     ""},
+    {"plot.figure", HELP_GRAPH, 0,
+     "plot.figure(title=nil)",
+     "Starts a new current figure and returns it. A figure has the module's drawing "
+     "functions as methods (fig.line(...), fig.save(path), fig.show()), and fig.svg() "
+     "returns its SVG text.",
+     "let fig = plot.figure(\"loss\")\n"
+     "fig.line([1, 0.5, 0.25])\n"
+     "plot.clear()"},
+    {"plot.Figure", HELP_GRAPH, 0,
+     "plot.Figure(title=nil)",
+     "The class of figures (see plot.figure); display(fig) shows one in a notebook.",
+     "print(plot.Figure(\"empty\"))"},
+    {"plot.gcf", HELP_GRAPH, 0,
+     "plot.gcf()",
+     "The current figure.",
+     "print(plot.gcf())"},
+    {"plot.clear", HELP_GRAPH, 0,
+     "plot.clear()",
+     "Drops the current figure and starts an empty one.",
+     "plot.clear()"},
     {"nn.Module", HELP_NN, 0,
      "class Net : nn.Module { fn init() { super.init() ... } fn forward(x) { ... } }",
      "The base class of layers and models. model(x) calls forward(x). parameters() and "
      "named_parameters() find the tensors that require grad in its fields (recursively "
      "through submodules and lists of them, in assignment order); "
      "zero_grad(set_to_none=true), train(), eval(), state_dict(), load_state_dict(m), "
-     "register_buffer(name, t), children() are provided.",
+     "register_buffer(name, t), children(), named_children(), modules(), "
+     "named_modules(prefix=\"\") (this module first, then each submodule once), apply(fn) "
+     "(fn on every submodule, then this one), to(\"cpu\" | dtype), float(), double() and "
+     "cpu() are provided; print(model) shows PyTorch's module repr.",
      "class Net : nn.Module {\n"
      "  fn init() { super.init(); self.fc = nn.Linear(2, 1) }\n"
      "  fn forward(x) { return self.fc(x) }\n"
@@ -1224,6 +1716,115 @@ const HelpEntry help_table[] = {
      "nn.Flatten(start_dim=1, end_dim=-1)",
      "Flattens each sample (all dimensions but the batch one by default).",
      "print(nn.Flatten()(zeros(2, 3, 4)).shape)"},
+    {"nn.functional", HELP_NN, 0,
+     "nn.functional (let F = nn.functional)",
+     "The functional form of the layers, as torch.nn.functional: F.relu tanh sigmoid gelu "
+     "leaky_relu(x, negative_slope=0.01) elu(x, alpha=1) silu softplus(x, beta=1, "
+     "threshold=20) softmax log_softmax dropout linear embedding(input, weight) conv1d conv2d "
+     "max_pool1d max_pool2d avg_pool1d avg_pool2d adaptive_avg_pool2d batch_norm layer_norm "
+     "group_norm unfold fold pad(x, pad, mode=\"constant\", value=0) one_hot(t, "
+     "num_classes=-1) mse_loss l1_loss cross_entropy nll_loss binary_cross_entropy. "
+     "F.pad's amounts go from the last dim backwards ([left, right, top, bottom]); negative "
+     "ones crop (ConstantPadNdBackward0).",
+     "let F = nn.functional\n"
+     "print(F.pad(ones(1, 2), [1, 1]), F.one_hot(tensor([2, 0], dtype=int64)))"},
+    {"nn.Parameter", HELP_NN, 0,
+     "nn.Parameter(data, requires_grad=true)",
+     "data as a leaf that requires grad (sharing its storage): held in a module's field it "
+     "is one of the module's parameters.",
+     "print(nn.Parameter(ones(2)).requires_grad)"},
+    {"nn.ModuleList", HELP_NN, 0,
+     "nn.ModuleList(modules=nil)",
+     "A list of modules whose parameters the parent module finds (named \"0.weight\", ...): "
+     "append(m), extend(ms), insert(i, m), getitem(i), setitem(i, m), len(), iter().",
+     "let blocks = nn.ModuleList([nn.Linear(2, 2), nn.Tanh()])\n"
+     "print(blocks.len(), blocks.getitem(1))"},
+    {"nn.ModuleDict", HELP_NN, 0,
+     "nn.ModuleDict(modules=nil)",
+     "A map of names to modules, in insertion order: getitem(k), setitem(k, m), contains(k), "
+     "keys(), values(), items(), update(map), len(), iter().",
+     "let heads = nn.ModuleDict({\"cls\": nn.Linear(4, 3)})\n"
+     "print(heads.getitem(\"cls\"))"},
+    {"nn.Identity", HELP_NN, 0,
+     "nn.Identity(...args)",
+     "Returns its input (arguments are ignored, as PyTorch's).",
+     "print(nn.Identity()(tensor([1.5])))"},
+    {"nn.LeakyReLU", HELP_NN, 0,
+     "nn.LeakyReLU(negative_slope=0.01)",
+     "F.leaky_relu as a layer: x for x > 0, else negative_slope * x (LeakyReluBackward0).",
+     "print(nn.LeakyReLU(0.1)(tensor([-2.0, 3.0])))"},
+    {"nn.ELU", HELP_NN, 0,
+     "nn.ELU(alpha=1.0)",
+     "F.elu as a layer: x for x > 0, else alpha * (exp(x) - 1) (EluBackward0).",
+     "print(nn.ELU()(tensor([-1.0, 0.5])))"},
+    {"nn.SiLU", HELP_NN, 0,
+     "nn.SiLU()",
+     "F.silu as a layer: x * sigmoid(x) (SiluBackward0).",
+     "print(nn.SiLU()(tensor([-1.0, 0.5])))"},
+    {"nn.Softplus", HELP_NN, 0,
+     "nn.Softplus(beta=1, threshold=20)",
+     "F.softplus as a layer: log(1 + exp(beta x)) / beta, x itself where beta x > threshold "
+     "(SoftplusBackward0).",
+     "print(nn.Softplus()(tensor([-1.0, 0.5])))"},
+    {"nn.Unflatten", HELP_NN, 0,
+     "nn.Unflatten(dim, unflattened_size)",
+     "The inverse of Flatten: dimension dim becomes the dims of unflattened_size (a view).",
+     "print(nn.Unflatten(1, [2, 3])(ones(4, 6)).shape)"},
+    {"nn.Conv2d", HELP_NN, 0,
+     "nn.Conv2d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, "
+     "groups=1, bias=true)",
+     "A 2-D convolution layer (conv2d) with weight [out, in/groups, kh, kw] and bias [out], "
+     "initialised as PyTorch: uniform in +-1/sqrt(fan_in), fan_in = in/groups * kh * kw.",
+     "let conv = nn.Conv2d(1, 4, 3, padding=1)\n"
+     "print(conv(ones(2, 1, 8, 8)).shape)"},
+    {"nn.Conv1d", HELP_NN, 0,
+     "nn.Conv1d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, "
+     "groups=1, bias=true)",
+     "A 1-D convolution layer (conv1d) with weight [out, in/groups, k].",
+     "print(nn.Conv1d(2, 3, 3)(ones(1, 2, 10)).shape)"},
+    {"nn.MaxPool2d", HELP_NN, 0,
+     "nn.MaxPool2d(kernel_size, stride=nil, padding=0, dilation=1, return_indices=false, "
+     "ceil_mode=false)",
+     "max_pool2d as a layer (stride defaults to kernel_size).",
+     "print(nn.MaxPool2d(2)(ones(1, 1, 4, 4)).shape)"},
+    {"nn.MaxPool1d", HELP_NN, 0,
+     "nn.MaxPool1d(kernel_size, stride=nil, padding=0, dilation=1, return_indices=false, "
+     "ceil_mode=false)",
+     "max_pool1d as a layer.",
+     "print(nn.MaxPool1d(2)(ones(1, 2, 6)).shape)"},
+    {"nn.AvgPool2d", HELP_NN, 0,
+     "nn.AvgPool2d(kernel_size, stride=nil, padding=0, ceil_mode=false, count_include_pad=true, "
+     "divisor_override=nil)",
+     "avg_pool2d as a layer.",
+     "print(nn.AvgPool2d(2)(ones(1, 1, 4, 4)).shape)"},
+    {"nn.AvgPool1d", HELP_NN, 0,
+     "nn.AvgPool1d(kernel_size, stride=nil, padding=0, ceil_mode=false, count_include_pad=true)",
+     "avg_pool1d as a layer.",
+     "print(nn.AvgPool1d(2)(ones(1, 2, 6)).shape)"},
+    {"nn.AdaptiveAvgPool2d", HELP_NN, 0,
+     "nn.AdaptiveAvgPool2d(output_size)",
+     "adaptive_avg_pool2d as a layer.",
+     "print(nn.AdaptiveAvgPool2d([2, 1])(ones(1, 3, 5, 4)).shape)"},
+    {"nn.BatchNorm2d", HELP_NN, 0,
+     "nn.BatchNorm2d(num_features, eps=1e-5, momentum=0.1, affine=true, track_running_stats=true)",
+     "Batch normalisation of [N, C, H, W] (batch_norm): batch statistics while training, "
+     "updating the buffers running_mean, running_var and num_batches_tracked (momentum nil: a "
+     "cumulative average); the running statistics after eval(). weight starts at ones, bias "
+     "at zeros.",
+     "let bn = nn.BatchNorm2d(3)\n"
+     "print(bn(randn(4, 3, 2, 2)).shape, bn.num_batches_tracked)"},
+    {"nn.BatchNorm1d", HELP_NN, 0,
+     "nn.BatchNorm1d(num_features, eps=1e-5, momentum=0.1, affine=true, track_running_stats=true)",
+     "nn.BatchNorm2d for [N, C] or [N, C, L] inputs.",
+     "print(nn.BatchNorm1d(2)(tensor([[1.0, 2.0], [3.0, 6.0]])))"},
+    {"nn.LayerNorm", HELP_NN, 0,
+     "nn.LayerNorm(normalized_shape, eps=1e-5, elementwise_affine=true)",
+     "layer_norm as a layer, with weight (ones) and bias (zeros) of normalized_shape.",
+     "print(nn.LayerNorm(3)(tensor([[1.0, 2.0, 3.0]])))"},
+    {"nn.GroupNorm", HELP_NN, 0,
+     "nn.GroupNorm(num_groups, num_channels, eps=1e-5, affine=true)",
+     "group_norm as a layer, with weight (ones) and bias (zeros) per channel.",
+     "print(nn.GroupNorm(2, 4)(arange(8).float().reshape(1, 4, 2)).shape)"},
     {"nn.Embedding", HELP_NN, 0,
      "nn.Embedding(num_embeddings, embedding_dim)",
      "A lookup table: int64 indices select rows of weight [num_embeddings, embedding_dim].",
@@ -1244,7 +1845,8 @@ const HelpEntry help_table[] = {
     {"nn.Sequential", HELP_NN, 0,
      "nn.Sequential(...layers)",
      "Applies the layers in order; its parameters are theirs, named \"0.weight\", \"1.bias\", "
-     "...",
+     "... getitem(i) (a layer; a slice gives a Sequential), setitem, len(), iter() and "
+     "append(m): model[i], len(model) and for-loops once the language calls operator methods.",
      "let model = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))\n"
      "print(model(ones(3, 2)).shape)"},
     {"nn.MSELoss", HELP_NN, 0,
@@ -1256,8 +1858,9 @@ const HelpEntry help_table[] = {
      "l1_loss as a layer.",
      "print(nn.L1Loss()(ones(2), zeros(2)))"},
     {"nn.CrossEntropyLoss", HELP_NN, 0,
-     "nn.CrossEntropyLoss(reduction=\"mean\")",
-     "cross_entropy as a layer: logits [N, C] and int64 targets [N].",
+     "nn.CrossEntropyLoss(weight=nil, reduction=\"mean\", label_smoothing=0.0)",
+     "cross_entropy as a layer: logits [N, C] and int64 targets [N], or class "
+     "probabilities of the logits' shape.",
      "print(nn.CrossEntropyLoss()(zeros(2, 3), tensor([0, 2], dtype=int64)))"},
     {"nn.NLLLoss", HELP_NN, 0,
      "nn.NLLLoss(reduction=\"mean\")",
@@ -1267,13 +1870,33 @@ const HelpEntry help_table[] = {
      "nn.BCELoss(reduction=\"mean\")",
      "binary_cross_entropy as a layer: probabilities and targets of the same shape.",
      "print(nn.BCELoss()(tensor([0.5]), tensor([0.0])))"},
+    {"nn.BCEWithLogitsLoss", HELP_NN, 0,
+     "nn.BCEWithLogitsLoss(weight=nil, reduction=\"mean\", pos_weight=nil)",
+     "binary_cross_entropy_with_logits as a layer: logits and targets of the same shape.",
+     "print(nn.BCEWithLogitsLoss(pos_weight=tensor([2.0]))(tensor([0.5]), tensor([1.0])))"},
+    {"nn.SmoothL1Loss", HELP_NN, 0,
+     "nn.SmoothL1Loss(reduction=\"mean\", beta=1.0)",
+     "smooth_l1_loss as a layer.",
+     "print(nn.SmoothL1Loss(beta=0.5)(tensor([0.25, 2.0]), zeros(2)))"},
+    {"nn.HuberLoss", HELP_NN, 0,
+     "nn.HuberLoss(reduction=\"mean\", delta=1.0)",
+     "huber_loss as a layer.",
+     "print(nn.HuberLoss(delta=0.5)(tensor([0.25, 2.0]), zeros(2)))"},
+    {"nn.KLDivLoss", HELP_NN, 0,
+     "nn.KLDivLoss(reduction=\"mean\", log_target=false)",
+     "kl_div as a layer: log-probabilities as input; reduction also \"batchmean\".",
+     "print(nn.KLDivLoss(reduction=\"batchmean\")(log_softmax(zeros(1, 2), 1), "
+     "tensor([[0.25, 0.75]])))"},
     {"optim.Optimizer", HELP_OPTIM, 0,
-     "class MyOpt : optim.Optimizer { fn step() { ... } }",
-     "The base class of optimizers: holds the parameter list (self.params) and provides "
-     "zero_grad(set_to_none=true).",
+     "class MyOpt : optim.Optimizer { fn update(group, state, p, grad) { ... } }",
+     "The base class of optimizers: holds param_groups (a list of maps: \"params\" and that "
+     "group's options, such as \"lr\") and per-parameter state; provides step(closure=nil), "
+     "zero_grad(set_to_none=true), add_param_group(group), state_dict() and "
+     "load_state_dict(sd). A subclass defines update(group, state, p, grad). params may be a "
+     "list of tensors or of maps with their own options (parameter groups).",
      "print(type(optim.Optimizer))"},
     {"optim.SGD", HELP_OPTIM, 0,
-     "optim.SGD(params, lr, momentum=0, weight_decay=0, nesterov=false)",
+     "optim.SGD(params, lr, momentum=0, dampening=0, weight_decay=0, nesterov=false, maximize=false)",
      "Stochastic gradient descent, optionally with momentum (PyTorch's formulation); "
      "step() updates the parameters, zero_grad() clears their grads.",
      "let w = tensor([1.0], requires_grad=true)\n"
@@ -1282,7 +1905,7 @@ const HelpEntry help_table[] = {
      "opt.step()\n"
      "print(w)"},
     {"optim.Adam", HELP_OPTIM, 0,
-     "optim.Adam(params, lr=0.001, betas=[0.9, 0.999], eps=1e-8, weight_decay=0)",
+     "optim.Adam(params, lr=0.001, betas=[0.9, 0.999], eps=1e-8, weight_decay=0, amsgrad=false)",
      "Adam with bias correction; weight_decay adds an L2 term to the gradient.",
      "let w = tensor([1.0], requires_grad=true)\n"
      "let opt = optim.Adam([w], lr=0.1)\n"
@@ -1290,7 +1913,7 @@ const HelpEntry help_table[] = {
      "opt.step()\n"
      "print(w)"},
     {"optim.AdamW", HELP_OPTIM, 0,
-     "optim.AdamW(params, lr=0.001, betas=[0.9, 0.999], eps=1e-8, weight_decay=0.01)",
+     "optim.AdamW(params, lr=0.001, betas=[0.9, 0.999], eps=1e-8, weight_decay=0.01, amsgrad=false)",
      "Adam with decoupled weight decay (the weights shrink by lr * weight_decay each "
      "step).",
      "let w = tensor([1.0], requires_grad=true)\n"
@@ -1298,6 +1921,51 @@ const HelpEntry help_table[] = {
      "(w * w).sum().backward()\n"
      "opt.step()\n"
      "print(w)"},
+    {"optim.RMSprop", HELP_OPTIM, 0,
+     "optim.RMSprop(params, lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=false)",
+     "Divides each gradient by a running root mean square of it (centered: of its "
+     "variance), optionally with momentum; PyTorch 1.13's update.",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.RMSprop([w], lr=0.1)\n"
+     "(w * w).sum().backward()\n"
+     "opt.step()\n"
+     "print(w)"},
+    {"optim.Adagrad", HELP_OPTIM, 0,
+     "optim.Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10)",
+     "Divides each gradient by the root of the sum of its squares so far; the rate "
+     "decays as lr / (1 + (t - 1) * lr_decay).",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.Adagrad([w], lr=0.1)\n"
+     "(w * w).sum().backward()\n"
+     "opt.step()\n"
+     "print(w)"},
+    {"optim.lr_scheduler", HELP_OPTIM, 0,
+     "optim.lr_scheduler.StepLR(opt, step_size, gamma=0.1) / MultiStepLR ExponentialLR CosineAnnealingLR LambdaLR LinearLR OneCycleLR ReduceLROnPlateau",
+     "Learning rate schedules (PyTorch 1.13's formulas): each sets the \"lr\" of the "
+     "optimizer's param_groups. Call step() after optimizer.step() (once per epoch; "
+     "per batch for OneCycleLR); get_last_lr() gives the rates, one per group. "
+     "ReduceLROnPlateau's step(metric) cuts the rate by factor after patience epochs "
+     "without improvement. A scheduler stepped before its optimizer warns as PyTorch "
+     "does.",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.SGD([w], lr=0.1)\n"
+     "let sched = optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)\n"
+     "for epoch in range(4) {\n"
+     "  opt.step()\n"
+     "  sched.step()\n"
+     "  print(sched.get_last_lr())\n"
+     "}"},
+    {"nn.utils", HELP_NN, 0,
+     "nn.utils.clip_grad_norm_(params, max_norm, norm_type=2.0, error_if_nonfinite=false) / clip_grad_value_(params, clip_value) / parameters_to_vector(params) / vector_to_parameters(vec, params)",
+     "clip_grad_norm_ scales the gradients in place so that their joint norm is at "
+     "most max_norm and returns the norm before clipping (norm_type may be "
+     "float(\"inf\")); clip_grad_value_ clamps each gradient to [-clip_value, "
+     "clip_value]; parameters_to_vector joins the parameters into one vector, "
+     "vector_to_parameters copies one back.",
+     "let w = tensor([3.0, -4.0], requires_grad=true)\n"
+     "(w * w).sum().backward()\n"
+     "print(nn.utils.clip_grad_norm_([w], 1.0), w.grad)\n"
+     "print(nn.utils.parameters_to_vector([w, w]))"},
     {"let", HELP_KEYWORDS, 0,
      "let NAME = EXPR / let [a, b] = LIST",
      "Declares a variable: a block-scoped local, or a global at top level. A list may be "

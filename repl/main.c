@@ -14,6 +14,7 @@
 #include "parser/compiler.h"
 #include "repl/help.h"
 #include "repl/repl.h"
+#include "repl/session.h"
 #include "stdlib/builtins.h"
 #include "stdlib/lib.h"
 #include "tensor/platform.h"
@@ -21,8 +22,6 @@
 #include "vm/buffer.h"
 #include "vm/debug.h"
 #include "vm/vm.h"
-
-#define AG_VERSION "0.1.0"
 
 typedef enum { MODE_RUN, MODE_EVAL, MODE_CHECK, MODE_DIS } RunMode;
 
@@ -156,7 +155,7 @@ static int compile_only(AgVM *vm, const Options *o) {
     if (err == EINTR) tensor_interrupt_requested = 0;
     return err == EINTR ? 130 : 2;
   }
-  CompileOptions opts = {o->file, false, stderr, vm->color};
+  CompileOptions opts = {o->file, false, stderr, vm->color, false};
   vm->gc_paused++;
   CompileResult r = compile_source(vm, source, &opts);
   vm->gc_paused--;
@@ -206,6 +205,8 @@ int main(int argc, char **argv) {
   lib_set_args(vm, o.script_argc, o.script_argv);
   install_sigint();
   int status = run(vm, &o);
+  /* files still open for writing are put in place unless the run failed */
+  lib_finish_files(vm, status != 1 && status != 130);
   fflush(stdout);
   vm_free(vm);
   return status;

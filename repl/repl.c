@@ -15,6 +15,7 @@
 #include "repl/complete.h"
 #include "repl/help.h"
 #include "repl/line_editor.h"
+#include "repl/session.h"
 #include "stdlib/lib_graph.h"
 #include "tensor/tensor.h"
 #include "vm/buffer.h"
@@ -294,26 +295,11 @@ static ReadResult read_line(const Repl *r, char **out) {
 }
 #endif
 
-/* ---- compiling and running ---- */
-
-/* Compiles in the session's namespace; syntax errors are held back in
- * `errors` so an incomplete input can simply read more. */
-static CompileResult compile_text(AgVM *vm, const char *source, bool repl, char **errors) {
-  size_t len = 0;
-  *errors = NULL;
-  FILE *err = open_memstream(errors, &len);
-  CompileOptions opts = {"<stdin>", repl, err ? err : stderr, vm->color};
-  vm->compiling_module = vm->main_module;
-  vm->gc_paused++;
-  CompileResult result = compile_source(vm, source, &opts);
-  vm->gc_paused--;
-  if (err != NULL) fclose(err);
-  return result;
-}
+/* ---- compiling and running (repl/session.c) ---- */
 
 static void run_function(Repl *r, ObjFunction *function) {
   begin_run();
-  VmResult result = vm_run_function(r->vm, function);
+  VmResult result = session_run(r->vm, function, NULL);
   end_run();
   if (result == VM_EXIT) r->status = r->vm->exit_code;
 }
@@ -323,7 +309,7 @@ static void run_function(Repl *r, ObjFunction *function) {
 static void submit_pending(Repl *r) {
   char *errors = NULL;
   begin_run(); /* Ctrl-C stops a long compilation too */
-  CompileResult result = compile_text(r->vm, r->pending.data, true, &errors);
+  CompileResult result = session_compile(r->vm, r->pending.data, "<stdin>", false, &errors);
   end_run();
   if (result.incomplete) {
     free(errors);
@@ -337,32 +323,10 @@ static void submit_pending(Repl *r) {
 
 /* Evaluates an expression in the session: false after reporting an error. */
 static bool evaluate(Repl *r, const char *expr, Value *out) {
-  VmBuf source;
-  vm_buf_init(&source);
-  vm_buf_printf(&source, "return (%s\n)\n", expr);
-  char *errors = NULL;
-  CompileResult result = compile_text(r->vm, source.data, false, &errors);
-  vm_buf_free(&source);
-  if (result.error_count > 0 || result.function == NULL) {
-    fputs(errors ? errors : "", stderr);
-    free(errors);
-    return false;
-  }
-  free(errors);
-  vm_push_root(r->vm, OBJ_VAL(result.function));
-  ObjClosure *closure = obj_new_closure(r->vm, result.function);
-  vm_pop_root(r->vm);
   begin_run();
-  *out = vm_call(r->vm, OBJ_VAL(closure), 0, NULL);
+  bool ok = session_evaluate(r->vm, expr, out, &r->status);
   end_run();
-  if (!IS_EXCEPTION(*out)) return true;
-  if (r->vm->exiting) { /* exit(n) inside EXPR ends the session */
-    vm_take_exception(r->vm);
-    r->status = r->vm->exit_code;
-  } else {
-    vm_report_exception(r->vm, stderr, r->vm->color);
-  }
-  return false;
+  return ok;
 }
 
 /* ---- commands ---- */
@@ -424,7 +388,9 @@ static const Command commands[] = {
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
-const char *repl_command_name(size_t i) { return i < COMMAND_COUNT ? commands[i].name : NULL; }
+static const char *const command_names[] = {"help", "graph", "load", "quit", NULL};
+_Static_assert(sizeof command_names / sizeof command_names[0] == COMMAND_COUNT + 1,
+               "command_names lists every command");
 
 /* The command named by `word` or by a unique prefix of it (:q, :h). */
 static const Command *find_command(const char *word, size_t len) {
@@ -455,6 +421,39 @@ static void run_command(Repl *r, const char *line) {
     report_error(r, "unknown command ':%s' (commands: :help :graph :load :quit)", name);
   }
   free(arg);
+}
+
+/* ---- completion through Readline (repl/complete.c) ---- */
+
+/* Readline's completion callbacks take no context pointer, so the VM being
+ * completed against and the candidates are kept here (one REPL per process). */
+static AgVM *completion_vm;
+static Candidates current;
+
+static char *next_candidate(const char *text, int state) {
+  static size_t index;
+  if (state == 0) index = 0;
+  char match[512];
+  while (index < current.count) {
+    if (complete_matches(&current, index++, text, match, sizeof match)) return strdup(match);
+  }
+  return NULL;
+}
+
+static char **attempt_completion(const char *text, int start, int end) {
+  (void)end;
+  rl_attempted_completion_over = 1; /* never fall back to file names */
+  rl_completion_append_character = '\0'; /* readline resets it before each completion */
+  CompleteKind kind =
+      complete_collect(completion_vm, rl_line_buffer, (size_t)start, text, command_names, &current);
+  if (kind == COMPLETE_FILES) return rl_completion_matches(text, rl_filename_completion_function);
+  return rl_completion_matches(text, next_candidate);
+}
+
+static void complete_install(AgVM *vm) {
+  completion_vm = vm;
+  rl_attempted_completion_function = attempt_completion;
+  rl_completer_word_break_characters = COMPLETE_WORD_BREAKS;
 }
 
 /* ---- the loop ---- */
@@ -509,6 +508,7 @@ int repl_run(AgVM *vm) {
   history_save(&r);
   free(r.history_path);
   vm_buf_free(&r.pending);
+  candidates_free(&current);
   vm->repl_print = NULL;
   return r.status < 0 ? 0 : r.status;
 }

@@ -33,19 +33,57 @@ static FILE *stream_of(AgVM *vm, Value file) {
   return NULL;
 }
 
-LIB_NATIVE(lib_print) {
-  static const char *const names[] = {"sep", "end", "file", NULL};
-  Value opt[3];
-  if (!vm_parse_kwargs(vm, "print", kw, names, opt)) return VM_EXCEPTION;
-  FILE *out = stream_of(vm, opt[2]);
-  if (out == NULL) return vm_throw_error(vm, "print() file must be stdout or stderr, not %s", vm_type_name(opt[2]));
+/* print(..., file=f) for a file from open(): the text goes through f.write. */
+static Value print_to_file(AgVM *vm, Value f, int argc, const Value *args, Value sep, Value end) {
   for (int i = 0; i < argc; i++) {
-    if (i > 0 && !write_value(vm, out, IS_UNDEF(opt[0]) ? OBJ_VAL(obj_string(vm, " ")) : opt[0])) return VM_EXCEPTION;
+    Value s = i > 0 ? sep : NIL_VAL;
+    if (i > 0 && IS_EXCEPTION(lib_file_write(vm, f, s))) return VM_EXCEPTION;
+    s = vm_to_str(vm, args[i]);
+    if (IS_EXCEPTION(s)) return VM_EXCEPTION;
+    vm_push_root(vm, s);
+    Value written = lib_file_write(vm, f, s);
+    vm_pop_root(vm);
+    if (IS_EXCEPTION(written)) return VM_EXCEPTION;
+  }
+  return IS_EXCEPTION(lib_file_write(vm, f, end)) ? VM_EXCEPTION : NIL_VAL;
+}
+
+static Value print_values(AgVM *vm, Value file, int argc, const Value *args, Value sep, Value end) {
+  if (lib_is_file(vm, file)) return print_to_file(vm, file, argc, args, sep, end);
+  FILE *out = stream_of(vm, file);
+  if (out == NULL) {
+    return vm_throw_error(vm, "print() file must be stdout, stderr or a file from open(), not %s",
+                          vm_type_name(file));
+  }
+  for (int i = 0; i < argc; i++) {
+    if (i > 0 && !write_value(vm, out, sep)) return VM_EXCEPTION;
     if (!write_value(vm, out, args[i])) return VM_EXCEPTION;
   }
-  if (IS_UNDEF(opt[1])) fputc('\n', out);
-  else if (!write_value(vm, out, opt[1])) return VM_EXCEPTION;
-  return NIL_VAL;
+  return write_value(vm, out, end) ? NIL_VAL : VM_EXCEPTION;
+}
+
+LIB_NATIVE(lib_print) {
+  static const char *const names[] = {"sep", "end", "file", "flush", NULL};
+  Value opt[4];
+  if (!vm_parse_kwargs(vm, "print", kw, names, opt)) return VM_EXCEPTION;
+  /* rooted at once: making `end` and str() of the values may collect */
+  Value sep = IS_UNDEF(opt[0]) || IS_NIL(opt[0]) ? OBJ_VAL(obj_string(vm, " ")) : opt[0];
+  vm_push_root(vm, sep);
+  Value end = IS_UNDEF(opt[1]) || IS_NIL(opt[1]) ? OBJ_VAL(obj_string(vm, "\n")) : opt[1];
+  vm_push_root(vm, end);
+  Value r;
+  if (!IS_STRING(sep) || !IS_STRING(end)) {
+    r = vm_throw_error(vm, "print() %s must be a string, not %s", IS_STRING(sep) ? "end" : "sep",
+                       vm_type_name(IS_STRING(sep) ? end : sep));
+  } else if (!IS_UNDEF(opt[3]) && !IS_BOOL(opt[3])) {
+    r = vm_throw_error(vm, "print() flush must be a bool");
+  } else {
+    r = print_values(vm, opt[2], argc, args, sep, end);
+  }
+  vm_pop_roots(vm, 2);
+  FILE *out = stream_of(vm, opt[2]); /* NULL for a file from open(), which writes at once */
+  if (!IS_EXCEPTION(r) && IS_BOOL(opt[3]) && AS_BOOL(opt[3]) && out != NULL) fflush(out);
+  return r;
 }
 
 LIB_NATIVE(lib_input) {
@@ -428,9 +466,11 @@ static Value rounded(AgVM *vm, const char *fname, double (*fn)(double), Value x)
 LIB_NATIVE(lib_floor) { return rounded(vm, "floor", floor, args[0]); }
 LIB_NATIVE(lib_ceil) { return rounded(vm, "ceil", ceil, args[0]); }
 
-/* abs keeps an int an int. */
+/* abs keeps an int an int; an instance's abs method is called (SPEC §4). */
 LIB_NATIVE(lib_abs) {
   Value x = args[0];
+  Value r = vm_unary_method(vm, VM_M_ABS, x);
+  if (!IS_UNDEF(r)) return r;
   if (IS_BOOL(x)) return INT_VAL(vm, AS_BOOL(x));
   if (IS_INT(x)) {
     if (AS_INT(x) == INT64_MIN) return vm_throw_error(vm, "integer overflow");
@@ -499,7 +539,7 @@ LIB_NATIVE(lib_round) {
 /* ---- the compile hook ---- */
 
 static ObjFunction *compile_hook(AgVM *vm, const char *source, const char *file) {
-  CompileOptions opts = {file, false, stderr, false};
+  CompileOptions opts = {file, false, stderr, false, false};
   const char *no_color = getenv("NO_COLOR");
   opts.color = isatty(2) && (no_color == NULL || no_color[0] == '\0');
   CompileResult r = compile_source(vm, source, &opts);
@@ -597,6 +637,9 @@ void lib_install_builtins(AgVM *vm) {
   vm_add_method(vm, &vm->list_methods, "sort", lib_list_sort, 0, 0, true);
   lib_install_map_methods(vm);
   lib_install_string_methods(vm);
+  lib_install_set_methods(vm);
+  lib_install_seq_builtins(vm);
+  lib_install_files(vm);
   if (vm->args == NULL) lib_set_args(vm, 0, NULL);
   vm->gc_paused--;
 }

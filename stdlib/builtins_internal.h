@@ -21,5 +21,11 @@ bool lib_sort_values(AgVM *vm, Value *items, Value *keys, int n, bool reverse);
 void lib_install_list_methods(AgVM *vm);
 void lib_install_map_methods(AgVM *vm);
 void lib_install_string_methods(AgVM *vm);
+void lib_install_set_methods(AgVM *vm);
+void lib_install_seq_builtins(AgVM *vm);
+void lib_install_files(AgVM *vm);
+bool lib_is_file(AgVM *vm, Value v);
+/* f.write(s) on a file that open() made. */
+Value lib_file_write(AgVM *vm, Value f, Value s);
 
 #endif

@@ -1,5 +1,5 @@
 /* builtins_list.c — methods of lists: append pop insert extend index
- * contains copy reverse (and sort, in builtins.c). */
+ * contains count remove copy reverse (and sort, in builtins.c). */
 #include <math.h>
 
 #include "stdlib/builtins_internal.h"
@@ -47,22 +47,53 @@ LIB_NATIVE(list_insert) {
 
 LIB_NATIVE(list_extend) { return vm_extend_list(vm, AS_LIST(self), args[0]) ? NIL_VAL : VM_EXCEPTION; }
 
-LIB_NATIVE(list_index) {
-  ObjList *l = AS_LIST(self);
+/* The position of the first item == v (an instance's eq decides), -1 when
+ * there is none, -2 after throwing. */
+static int find_item(AgVM *vm, ObjList *l, Value v) {
   for (int i = 0; i < l->count; i++) {
-    if (vm_values_equal(l->items[i], args[0])) return INT_VAL(vm, i);
+    int eq = vm_equal(vm, l->items[i], v);
+    if (eq != 0) return eq < 0 ? -2 : i;
   }
+  return -1;
+}
+
+static Value not_in_list(AgVM *vm, const char *fname, Value v) {
   char shown[96];
-  vm_short_repr(vm, args[0], shown, sizeof shown);
-  return vm_throw_error(vm, "%s is not in the list", shown);
+  vm_short_repr(vm, v, shown, sizeof shown);
+  return vm_throw_error(vm, "%s%s is not in the list", fname, shown);
+}
+
+LIB_NATIVE(list_index) {
+  int i = find_item(vm, AS_LIST(self), args[0]);
+  if (i == -2) return VM_EXCEPTION;
+  return i < 0 ? not_in_list(vm, "", args[0]) : INT_VAL(vm, i);
 }
 
 LIB_NATIVE(list_contains) {
+  int i = find_item(vm, AS_LIST(self), args[0]);
+  return i == -2 ? VM_EXCEPTION : BOOL_VAL(i >= 0);
+}
+
+LIB_NATIVE(list_count) {
   ObjList *l = AS_LIST(self);
+  int n = 0;
   for (int i = 0; i < l->count; i++) {
-    if (vm_values_equal(l->items[i], args[0])) return TRUE_VAL;
+    int eq = vm_equal(vm, l->items[i], args[0]);
+    if (eq < 0) return VM_EXCEPTION;
+    n += eq;
   }
-  return FALSE_VAL;
+  return INT_VAL(vm, n);
+}
+
+/* Removes the first item == v, as Python's list.remove. */
+LIB_NATIVE(list_remove) {
+  ObjList *l = AS_LIST(self);
+  int i = find_item(vm, l, args[0]);
+  if (i == -2) return VM_EXCEPTION;
+  if (i < 0) return not_in_list(vm, "list.remove(x): ", args[0]);
+  for (int j = i; j < l->count - 1; j++) l->items[j] = l->items[j + 1];
+  l->count--;
+  return NIL_VAL;
 }
 
 LIB_NATIVE(list_copy) {
@@ -92,6 +123,8 @@ void lib_install_list_methods(AgVM *vm) {
   vm_add_method(vm, t, "extend", list_extend, 1, 1, false);
   vm_add_method(vm, t, "index", list_index, 1, 1, false);
   vm_add_method(vm, t, "contains", list_contains, 1, 1, false);
+  vm_add_method(vm, t, "count", list_count, 1, 1, false);
+  vm_add_method(vm, t, "remove", list_remove, 1, 1, false);
   vm_add_method(vm, t, "copy", list_copy, 0, 0, false);
   vm_add_method(vm, t, "reverse", list_reverse, 0, 0, false);
 }

@@ -1,4 +1,5 @@
-/* builtins_map.c — methods of maps: keys values items get has remove copy. */
+/* builtins_map.c — methods of maps: keys values items get has remove pop
+ * update copy. */
 #include "stdlib/builtins_internal.h"
 #include "vm/internal.h"
 
@@ -32,29 +33,49 @@ LIB_NATIVE(map_items) { return map_view(vm, AS_MAP(self), WANT_ITEMS); }
 
 LIB_NATIVE(map_get) {
   Value v;
-  if (table_get(&AS_MAP(self)->table, args[0], &v)) return v;
+  int found = vm_map_find(vm, AS_MAP(self), args[0], &v);
+  if (found != 0) return found < 0 ? VM_EXCEPTION : v;
   return argc > 1 ? args[1] : NIL_VAL;
 }
 
-LIB_NATIVE(map_has) { return BOOL_VAL(table_find(&AS_MAP(self)->table, args[0]) != NULL); }
+LIB_NATIVE(map_has) {
+  int found = vm_map_find(vm, AS_MAP(self), args[0], NULL);
+  return found < 0 ? VM_EXCEPTION : BOOL_VAL(found);
+}
+
+static Value missing_key(AgVM *vm, Value key) {
+  char shown[96];
+  vm_short_repr(vm, key, shown, sizeof shown);
+  return vm_throw_error(vm, "key %s not found in map", shown);
+}
 
 LIB_NATIVE(map_remove) {
   Value v;
-  if (!table_get(&AS_MAP(self)->table, args[0], &v)) {
-    char shown[96];
-    vm_short_repr(vm, args[0], shown, sizeof shown);
-    return vm_throw_error(vm, "key %s not found in map", shown);
-  }
-  table_remove(&AS_MAP(self)->table, args[0]);
-  return v;
+  int found = vm_map_delete(vm, AS_MAP(self), args[0], &v);
+  if (found != 0) return found < 0 ? VM_EXCEPTION : v;
+  return missing_key(vm, args[0]);
+}
+
+/* m.pop(k) removes and returns m[k]; m.pop(k, default) gives default when k is missing. */
+LIB_NATIVE(map_pop) {
+  Value v;
+  int found = vm_map_delete(vm, AS_MAP(self), args[0], &v);
+  if (found != 0) return found < 0 ? VM_EXCEPTION : v;
+  return argc > 1 ? args[1] : missing_key(vm, args[0]);
+}
+
+/* m.update(other): every entry of the map other, in its order. */
+LIB_NATIVE(map_update) {
+  if (!IS_MAP(args[0])) return vm_throw_error(vm, "update() expects a map, not %s", vm_type_name(args[0]));
+  return vm_map_put_all(vm, AS_MAP(self), AS_MAP(args[0])) ? NIL_VAL : VM_EXCEPTION;
 }
 
 LIB_NATIVE(map_copy) {
   ObjMap *out = obj_new_map(vm);
   vm_push_root(vm, OBJ_VAL(out));
-  table_add_all(vm, &AS_MAP(self)->table, &out->table);
+  bool ok = vm_map_put_all(vm, out, AS_MAP(self));
   vm_pop_root(vm);
-  return OBJ_VAL(out);
+  return ok ? OBJ_VAL(out) : VM_EXCEPTION;
 }
 
 void lib_install_map_methods(AgVM *vm) {
@@ -66,4 +87,6 @@ void lib_install_map_methods(AgVM *vm) {
   vm_add_method(vm, t, "has", map_has, 1, 1, false);
   vm_add_method(vm, t, "remove", map_remove, 1, 1, false);
   vm_add_method(vm, t, "copy", map_copy, 0, 0, false);
+  vm_add_method(vm, t, "pop", map_pop, 1, 2, false);
+  vm_add_method(vm, t, "update", map_update, 1, 1, false);
 }

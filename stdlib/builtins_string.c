@@ -1,5 +1,6 @@
-/* builtins_string.c — methods of strings: split join strip lstrip rstrip
- * upper lower replace find startswith endswith. Strings are byte strings;
+/* builtins_string.c — methods of strings: split splitlines join strip
+ * lstrip rstrip upper lower replace find count startswith endswith isdigit
+ * isalpha isspace. Strings are byte strings;
  * case mapping is ASCII. */
 #include <ctype.h>
 #include <string.h>
@@ -134,6 +135,54 @@ LIB_NATIVE(string_endswith) {
                   memcmp(s->chars + s->length - p->length, p->chars, (size_t)p->length) == 0);
 }
 
+/* Lines without their ends: \n, \r\n or \r, as Python's splitlines(). */
+LIB_NATIVE(string_splitlines) {
+  ObjString *s = AS_STRING(self);
+  ObjList *out = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(out));
+  int i = 0, start = 0;
+  while (i < s->length) {
+    char c = s->chars[i];
+    if (c != '\n' && c != '\r') {
+      i++;
+      continue;
+    }
+    obj_list_append(vm, out, OBJ_VAL(obj_copy_string(vm, s->chars + start, i - start)));
+    i += c == '\r' && i + 1 < s->length && s->chars[i + 1] == '\n' ? 2 : 1;
+    start = i;
+  }
+  if (start < s->length) obj_list_append(vm, out, OBJ_VAL(obj_copy_string(vm, s->chars + start, s->length - start)));
+  vm_pop_root(vm);
+  return OBJ_VAL(out);
+}
+
+/* Non-overlapping occurrences of sub; "" occurs length + 1 times, as in Python. */
+LIB_NATIVE(string_count) {
+  ObjString *s = AS_STRING(self), *sub;
+  if (!lib_string_arg(vm, "count", args, 0, &sub)) return VM_EXCEPTION;
+  if (sub->length == 0) return INT_VAL(vm, s->length + 1);
+  int n = 0;
+  const char *at = s->chars, *end = s->chars + s->length, *hit;
+  while ((hit = memmem(at, (size_t)(end - at), sub->chars, (size_t)sub->length)) != NULL) {
+    n++;
+    at = hit + sub->length;
+  }
+  return INT_VAL(vm, n);
+}
+
+/* Whether the string is non-empty and every byte passes the (ASCII) test. */
+static Value all_bytes(ObjString *s, int (*test)(int)) {
+  if (s->length == 0) return FALSE_VAL;
+  for (int i = 0; i < s->length; i++) {
+    if (!test((unsigned char)s->chars[i])) return FALSE_VAL;
+  }
+  return TRUE_VAL;
+}
+
+LIB_NATIVE(string_isdigit) { return all_bytes(AS_STRING(self), isdigit); }
+LIB_NATIVE(string_isalpha) { return all_bytes(AS_STRING(self), isalpha); }
+LIB_NATIVE(string_isspace) { return all_bytes(AS_STRING(self), isspace); }
+
 void lib_install_string_methods(AgVM *vm) {
   Table *t = &vm->string_methods;
   vm_add_method(vm, t, "split", string_split, 0, 1, false);
@@ -147,4 +196,9 @@ void lib_install_string_methods(AgVM *vm) {
   vm_add_method(vm, t, "find", string_find, 1, 1, false);
   vm_add_method(vm, t, "startswith", string_startswith, 1, 1, false);
   vm_add_method(vm, t, "endswith", string_endswith, 1, 1, false);
+  vm_add_method(vm, t, "splitlines", string_splitlines, 0, 0, false);
+  vm_add_method(vm, t, "count", string_count, 1, 1, false);
+  vm_add_method(vm, t, "isdigit", string_isdigit, 0, 0, false);
+  vm_add_method(vm, t, "isalpha", string_isalpha, 0, 0, false);
+  vm_add_method(vm, t, "isspace", string_isspace, 0, 0, false);
 }

@@ -1170,6 +1170,52 @@ static bool render(const char *text, const char *format, const char *path) {
   return ok;
 }
 
+/* The whole of a file opened for reading and writing, from its start
+ * (malloc'd, NUL-terminated), or NULL. */
+static char *read_back(FILE *f, size_t *length) {
+  if (fseek(f, 0, SEEK_END) != 0) return NULL;
+  long n = ftell(f);
+  char *data = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (data == NULL || fseek(f, 0, SEEK_SET) != 0 || fread(data, 1, (size_t)n, f) != (size_t)n) {
+    free(data);
+    return NULL;
+  }
+  data[n] = '\0';
+  *length = (size_t)n;
+  return data;
+}
+
+char *graph_to_svg(GraphRoot root, bool show_saved, size_t *length) {
+  char *dot_path = find_dot();
+  if (!dot_path) {
+    tensor_set_error("Graphviz 'dot' was not found; install graphviz to draw graphs");
+    return NULL;
+  }
+  char *text = graph_to_dot(root, show_saved);
+  FILE *in = tmpfile(), *out = tmpfile(), *err = tmpfile();
+  char *svg = NULL;
+  if (!in || !out || !err) tensor_set_error("cannot create a temporary file: %s", strerror(errno));
+  else if (text && write_all(fileno(in), text, strlen(text), "a temporary file") &&
+           lseek(fileno(in), 0, SEEK_SET) == 0) {
+    int status = run_dot(dot_path, "svg", fileno(in), fileno(out), fileno(err));
+    if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) svg = read_back(out, length);
+    else dot_failure(status, err);
+  }
+  if (in) fclose(in);
+  if (out) fclose(out);
+  if (err) fclose(err);
+  free(text);
+  free(dot_path);
+  return svg;
+}
+
+int graph_node_count(GraphRoot root) {
+  NodeSet set = {0};
+  int n = set_collect(&set, root.node, NULL) ? set.count : -1;
+  set_free(&set);
+  return n;
+}
+
 bool graph_save(GraphRoot root, const char *path, bool show_saved) {
   GraphFormat format = format_of(path);
   if (format == FORMAT_NONE) {

@@ -102,13 +102,18 @@ static const char *embedded_text(const char *file) {
   return NULL;
 }
 
-/* Compiles and runs stdlib/NAME.ag in `module` (the module loader, at the
- * module's first use), NAME the last part of a submodule's (nn.init: init.ag);
- * false after throwing. */
+/* The file of a built-in module: stdlib/NAME.ag, NAME the last part of a
+ * submodule's name (nn.init: init.ag). */
+static void module_file(const char *module_name, char *file, size_t size) {
+  const char *dot = strrchr(module_name, '.');
+  snprintf(file, size, "%s.ag", dot != NULL ? dot + 1 : module_name);
+}
+
+/* Compiles and runs a built-in module's file in `module` (the module loader,
+ * at the module's first use); false after throwing. */
 static bool run_module(AgVM *vm, ObjModule *module) {
-  const char *dot = strrchr(module->name->chars, '.');
   char file[64];
-  snprintf(file, sizeof file, "%s.ag", dot != NULL ? dot + 1 : module->name->chars);
+  module_file(module->name->chars, file, sizeof file);
   const char *text = embedded_text(file);
   if (text == NULL || vm->compile_hook == NULL) {
     vm_throw_error(vm, "module %s: no embedded %s", module->name->chars, file);
@@ -141,10 +146,13 @@ static ObjModule *new_module(AgVM *vm, const char *name) {
   return m;
 }
 
-/* Defines the module; its stdlib/NAME.ag runs at its first use. A submodule
- * (nn.init), when given, is defined in it under `sub_name` first, so its code
- * can use it; a submodule itself is not a built-in name. */
+/* Defines the module; its file runs at its first use (run_module). A
+ * submodule (nn.init), when given, is defined in it under `sub_name` first,
+ * so its code can use it; a submodule itself is not a built-in name. */
 static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, const char *sub_name) {
+  char file[64];
+  module_file(name, file, sizeof file);
+  vm_add_library_file(vm, file);
   ObjModule *m = new_module(vm, name);
   m->state = MODULE_UNLOADED;
   vm_push_root(vm, OBJ_VAL(m));
@@ -152,6 +160,8 @@ static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, con
     lib_state(vm)->autograd_module = m;
     lib_install_autograd_module(vm, m);
   }
+  if (strcmp(name, "plot") == 0) lib_install_plot_module(vm, m);
+  if (strcmp(name, "nn.functional") == 0) lib_functional_define(vm, m);
   if (sub != NULL) lib_module_define(vm, m, sub_name, OBJ_VAL(sub));
   if (strchr(name, '.') == NULL) vm_define_builtin(vm, name, OBJ_VAL(m));
   vm_pop_root(vm);
@@ -321,6 +331,50 @@ static Value native_isinstance(NATIVE_ARGS) {
   return FALSE_VAL;
 }
 
+/* id(x): an int naming x's identity, as Python's (two tensor values that wrap
+ * the same tensor have the same id; optim uses it to find a parameter given
+ * twice). */
+static Value native_id(NATIVE_ARGS) {
+  Value v = args[0];
+  uintptr_t identity = (uintptr_t)v;
+  if (IS_TENSOR(v)) {
+    identity = (uintptr_t)lib_t(v);
+  } else if (IS_OBJ(v)) {
+    identity = (uintptr_t)AS_OBJ(v);
+  }
+  return INT_VAL(vm, (int64_t)(identity & 0x7fffffffffffffffu));
+}
+
+/* The innermost frame outside the embedded library (nn.ag, optim.ag, ...):
+ * where a warning raised inside a library layer is reported. */
+static const CallFrame *user_frame(AgVM *vm) {
+  for (int i = vm->frame_count - 1; i >= 0; i--) {
+    const ObjFunction *f = vm->frames[i].closure->function;
+    if (f->file == NULL || embedded_text(f->file->chars) == NULL) return &vm->frames[i];
+  }
+  return vm->frame_count > 0 ? &vm->frames[0] : NULL;
+}
+
+/* warn(message): "FILE:LINE: UserWarning: message" on stderr, at the user's
+ * line when called inside the library, as PyTorch's warnings.warn. */
+static Value native_warn(NATIVE_ARGS) {
+  if (!IS_STRING(args[0]))
+    return vm_throw_error(vm, "warn(): the message must be a string, not %s", vm_type_name(args[0]));
+  const CallFrame *frame = user_frame(vm);
+  const char *file = "<input>";
+  int line = 0;
+  if (frame != NULL) {
+    const ObjFunction *f = frame->closure->function;
+    if (f->file != NULL) file = f->file->chars;
+    long offset = (long)(frame->ip - f->chunk.code) - 1;
+    if (offset < 0) offset = 0;
+    if (f->chunk.count > 0) line = f->chunk.lines[offset < f->chunk.count ? offset : f->chunk.count - 1];
+  }
+  fflush(stdout);
+  fprintf(stderr, "%s:%d: UserWarning: %s\n", file, line, AS_CSTRING(args[0]));
+  return NIL_VAL;
+}
+
 static Value native_getfield(NATIVE_ARGS) {
   if (!IS_STRING(args[1]))
     return vm_throw_error(vm, "getfield(): the name must be a string, not %s", vm_type_name(args[1]));
@@ -368,21 +422,39 @@ void lib_install(AgVM *vm) {
   lib_install_random(vm);
   lib_install_create(vm);
   lib_install_nnfunc(vm);
+  lib_install_conv(vm);
   lib_install_io(vm);
   lib_install_autograd(vm);
   vm_define_native(vm, "source", native_source, 1, 1, false);
   vm_define_native(vm, "vars", native_vars, 1, 1, false);
   vm_define_native(vm, "isinstance", native_isinstance, 2, 2, false);
+  vm_define_native(vm, "id", native_id, 1, 1, false);
+  vm_define_native(vm, "warn", native_warn, 1, 1, false);
   vm_define_native(vm, "getfield", native_getfield, 2, 3, false);
   vm_define_native(vm, "setfield", native_setfield, 3, 3, false);
   lib_graph_install(vm);
+  lib_install_display(vm);
   /* The Ag-written modules last: they compile against every built-in above,
-   * at their first use (creating a VM stays cheap: a fuzzer makes one per input). */
+   * at their first use (creating a VM stays cheap: a fuzzer makes one per
+   * input). A submodule is defined in its parent before the parent's code
+   * runs, so that code may use it. */
   vm->module_loader = run_module;
   install_module(vm, "autograd", NULL, NULL);
   ObjModule *init = install_module(vm, "nn.init", NULL, NULL);
   vm_push_root(vm, OBJ_VAL(init));
-  install_module(vm, "nn", init, "init");
+  ObjModule *functional = install_module(vm, "nn.functional", NULL, NULL);
+  vm_push_root(vm, OBJ_VAL(functional));
+  ObjModule *nn = install_module(vm, "nn", init, "init");
+  vm_push_root(vm, OBJ_VAL(nn));
+  lib_module_define(vm, nn, "functional", OBJ_VAL(functional));
+  ObjModule *utils = install_module(vm, "nn.utils", NULL, NULL);
+  lib_module_define(vm, nn, "utils", OBJ_VAL(utils));
+  vm_pop_roots(vm, 3);
+  install_module(vm, "plot", NULL, NULL);
+  ObjModule *optim = install_module(vm, "optim", NULL, NULL);
+  vm_push_root(vm, OBJ_VAL(optim));
+  /* optim.lr_scheduler sees optim (for optim.Optimizer), and optim holds it */
+  ObjModule *schedulers = install_module(vm, "optim.lr_scheduler", optim, "optim");
+  lib_module_define(vm, optim, "lr_scheduler", OBJ_VAL(schedulers));
   vm_pop_root(vm);
-  install_module(vm, "optim", NULL, NULL);
 }

@@ -25,15 +25,6 @@ static Value engine_failure(AgVM *vm) {
 
 /* ---- .grad ---- */
 
-/* The script file of the running function, for warnings' "FILE:LINE:". */
-static const char *current_file(AgVM *vm) {
-  if (vm->frame_count > 0) {
-    ObjFunction *f = vm->frames[vm->frame_count - 1].closure->function;
-    if (f->file != NULL) return f->file->chars;
-  }
-  return "<input>";
-}
-
 /* PyTorch warns once that backward(create_graph=true) ties each leaf and its
  * .grad into a reference cycle (Ag frees such cycles at exit, but a loop that
  * keeps doing it grows, as in PyTorch). */
@@ -47,14 +38,14 @@ static void warn_create_graph_cycle(AgVM *vm) {
           "recommend using autograd.grad when creating the graph to avoid this. If you have to "
           "use this function, make sure to reset the .grad fields of your parameters to None "
           "after use to break the cycle and avoid the leak.\n",
-          current_file(vm), lib_current_line(vm));
+          lib_current_file(vm), lib_current_line(vm));
 }
 
 static void warn_non_leaf_grad(AgVM *vm) {
   LibState *st = lib_state(vm);
   if (st->warned_nonleaf_grad) return;
   st->warned_nonleaf_grad = true;
-  const char *file = current_file(vm);
+  const char *file = lib_current_file(vm);
   fprintf(stderr,
           "%s:%d: UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor is being "
           "accessed. Its .grad attribute won't be populated during autograd.backward(). If you "

@@ -18,13 +18,13 @@ typedef struct {
   bool requires_grad;
 } Options;
 
-/* dtype= and requires_grad= (and nothing else) among the keywords. */
+/* dtype=, requires_grad= and device= (and nothing else) among the keywords. */
 static bool options(AgVM *vm, const char *fname, const AgKwargs *kw, Options *o) {
-  static const char *const names[] = {"dtype", "requires_grad"};
-  Value v[2];
+  static const char *const names[] = {"dtype", "requires_grad", "device"};
+  Value v[3];
   o->dtype = DT_FLOAT32;
   o->has_dtype = false;
-  if (!lib_bind(vm, fname, 0, NULL, kw, names, 2, v)) return false;
+  if (!lib_bind(vm, fname, 0, NULL, kw, names, 3, v) || !lib_device(vm, v[2])) return false;
   if (!IS_UNDEF(v[0]) && !IS_NIL(v[0])) {
     if (!lib_dtype(vm, v[0], &o->dtype)) return false;
     o->has_dtype = true;
@@ -62,10 +62,10 @@ static bool creation_shape(AgVM *vm, int argc, const Value *args, int *ndim, int
 }
 
 static Value native_tensor(NATIVE_ARGS) {
-  static const char *const names[] = {"data", "dtype", "requires_grad"};
-  Value v[3];
+  static const char *const names[] = {"data", "dtype", "requires_grad", "device"};
+  Value v[4];
   Options o = {DT_FLOAT32, false, false};
-  if (!lib_bind(vm, "tensor", argc, args, kw, names, 3, v)) return VM_EXCEPTION;
+  if (!lib_bind(vm, "tensor", argc, args, kw, names, 4, v) || !lib_device(vm, v[3])) return VM_EXCEPTION;
   if (IS_UNDEF(v[0])) return vm_throw_error(vm, "tensor() missing required argument 'data'");
   if (!IS_UNDEF(v[1]) && !IS_NIL(v[1])) {
     if (!lib_dtype(vm, v[1], &o.dtype)) return VM_EXCEPTION;
@@ -133,11 +133,11 @@ static Value native_full_like(NATIVE_ARGS) {
 /* dtype=, requires_grad= and generator= of the random creation functions. */
 static bool random_options(AgVM *vm, const char *fname, const AgKwargs *kw, Options *o,
                            TensorRng **rng) {
-  static const char *const names[] = {"dtype", "requires_grad", "generator"};
-  Value v[3];
+  static const char *const names[] = {"dtype", "requires_grad", "generator", "device"};
+  Value v[4];
   o->dtype = DT_FLOAT32;
   o->has_dtype = false;
-  if (!lib_bind(vm, fname, 0, NULL, kw, names, 3, v)) return false;
+  if (!lib_bind(vm, fname, 0, NULL, kw, names, 4, v) || !lib_device(vm, v[3])) return false;
   if (!IS_UNDEF(v[0]) && !IS_NIL(v[0])) {
     if (!lib_dtype(vm, v[0], &o->dtype)) return false;
     o->has_dtype = true;
@@ -198,6 +198,9 @@ static Value native_randperm(NATIVE_ARGS) {
     return VM_EXCEPTION;
   return finish(vm, tensor_randperm(rng, n, o.has_dtype ? o.dtype : DT_INT64), &o);
 }
+
+/* device("cpu"): the one device, as PyTorch's torch.device("cpu"). */
+static Value native_device(NATIVE_ARGS) { return lib_device(vm, args[0]) ? args[0] : VM_EXCEPTION; }
 
 /* ---- ranges ---- */
 
@@ -326,6 +329,7 @@ void lib_install_create(AgVM *vm) {
   vm_define_native(vm, "randn_like", native_randn_like, 1, 1, true);
   vm_define_native(vm, "randint", native_randint, 2, 3, true);
   vm_define_native(vm, "randperm", native_randperm, 1, 1, true);
+  vm_define_native(vm, "device", native_device, 1, 1, false);
   vm_define_native(vm, "arange", native_arange, 1, 3, true);
   vm_define_native(vm, "linspace", native_linspace, 3, 3, true);
   vm_define_native(vm, "eye", native_eye, 1, 2, true);

@@ -240,6 +240,57 @@ static Value native_save_graph(AgVM *vm, Value self, int argc, const Value *args
   return NIL_VAL;
 }
 
+/* Graphs larger than this are refused by show_graph: Graphviz would take
+ * minutes to lay them out and no browser shows the result. */
+#define GRAPH_INLINE_MAX 2000
+
+/* The notebook's picture of root: SVG from Graphviz, with the tree as text. */
+static bool show_inline(AgVM *vm, GraphRoot root, bool show_saved) {
+  size_t svg_length = 0, tree_length = 0;
+  char *svg = graph_to_svg(root, show_saved, &svg_length);
+  char *tree = NULL;
+  FILE *out = svg ? open_memstream(&tree, &tree_length) : NULL;
+  bool ok = out != NULL && graph_print_tree(out, root);
+  if (out) fclose(out);
+  if (ok) {
+    const char *types[2] = {"image/svg+xml", "text/plain"};
+    const char *data[2] = {svg, tree};
+    size_t lengths[2] = {svg_length, tree_length};
+    lib_display_bundle(vm, 2, types, data, lengths);
+  }
+  free(svg);
+  free(tree);
+  return ok;
+}
+
+static Value native_show_graph(AgVM *vm, Value self, int argc, const Value *args,
+                               const AgKwargs *kw) {
+  static const char *const names[] = {"t", "show_saved"};
+  Value a[2];
+  GraphRoot root;
+  bool show_saved;
+  if (!lib_bind(vm, "show_graph", argc, args, kw, names, 2, a) ||
+      !root_arg(vm, "show_graph", "t", a[0], &root) || !lib_flag(vm, a[1], false, &show_saved))
+    return VM_EXCEPTION;
+  int count = vm->display ? graph_node_count(root) : 0;
+  if (count < 0) return throw_graph_error(vm, "show_graph");
+  if (count > GRAPH_INLINE_MAX)
+    return vm_throw_error(vm,
+                          "show_graph(): the graph has %d nodes, more than the %d that can be drawn "
+                          "inline; print_graph(t) shows it as text, save_graph(t, \"graph.dot\") "
+                          "writes it",
+                          count, GRAPH_INLINE_MAX);
+  Naming n;
+  bool ok = naming_begin(vm, &n, root);
+  if (ok) {
+    root.names = &n.table;
+    ok = vm->display ? show_inline(vm, root, show_saved) : graph_print_tree(stdout, root);
+    naming_end(&n);
+  }
+  if (!ok) return throw_graph_error(vm, "show_graph");
+  return NIL_VAL;
+}
+
 static Value native_graph_diff(AgVM *vm, Value self, int argc, const Value *args,
                                const AgKwargs *kw) {
   static const char *const names[] = {"a", "b"};
@@ -267,4 +318,5 @@ void lib_graph_install(AgVM *vm) {
   vm_define_native(vm, "to_dot", native_to_dot, 1, 2, true);
   vm_define_native(vm, "save_graph", native_save_graph, 2, 3, true);
   vm_define_native(vm, "graph_diff", native_graph_diff, 2, 2, true);
+  vm_define_native(vm, "show_graph", native_show_graph, 1, 2, true);
 }

@@ -74,6 +74,10 @@ static bool index_item(AgVM *vm, Value v, Index *ix, IndexItem *it) {
     it->kind = IDX_NEWAXIS;
     return true;
   }
+  if (v == vm->ellipsis) {
+    it->kind = IDX_ELLIPSIS;
+    return true;
+  }
   if (IS_SLICE(v)) return slice_item(vm, AS_SLICE(v), it);
   if (IS_LIST(v)) return list_item(vm, v, ix, it);
   if (!IS_TENSOR(v)) return bad_index(vm, vm_type_name(v));

@@ -44,7 +44,8 @@
   X(double, 0, 0, LF_M)                                                        \
   X(long, 0, 0, LF_M)                                                          \
   X(bool, 0, 0, LF_M)                                                          \
-  X(to, 1, 1, LF_M)                                                            \
+  X(to, 0, 2, LF_M)                                                            \
+  X(cpu, 0, 0, LF_M)                                                           \
   X(contiguous, 0, 0, LF_M)                                                    \
   X(is_contiguous, 0, 0, LF_M)                                                 \
   X(sum, 0, 2, LF_MGW)                                                         \
@@ -58,8 +59,8 @@
   X(var, 0, 3, LF_MG)                                                          \
   X(norm, 0, 3, LF_MG)                                                         \
   X(logsumexp, 0, 2, LF_MG)                                                    \
-  X(any, 0, 1, LF_MG)                                                          \
-  X(all, 0, 1, LF_MG)                                                          \
+  X(any, 0, 1, LF_M)                                                           \
+  X(all, 0, 1, LF_M)                                                           \
   X(reshape, 0, -1, LF_MG)                                                     \
   X(view, 0, -1, LF_M)                                                         \
   X(flatten, 0, 2, LF_MG)                                                      \
@@ -77,6 +78,8 @@
   X(sub_, 1, 1, LF_M)                                                          \
   X(mul_, 1, 1, LF_M)                                                          \
   X(div_, 1, 1, LF_M)                                                          \
+  X(pow_, 1, 1, LF_M)                                                          \
+  X(remainder_, 1, 1, LF_M)                                                    \
   X(zero_, 0, 0, LF_M)                                                         \
   X(fill_, 1, 1, LF_M)                                                         \
   X(copy_, 1, 1, LF_M)                                                         \
@@ -130,7 +133,24 @@
   X(outer, 1, 1, LF_MG)                                                        \
   X(softmax, 0, 1, LF_MG)                                                      \
   X(log_softmax, 0, 1, LF_MG)                                                  \
-  X(masked_fill, 2, 2, LF_M)
+  X(masked_fill, 2, 2, LF_M)                                                   \
+  X(sort, 0, 3, LF_MG)                                                         \
+  X(argsort, 0, 3, LF_MG)                                                      \
+  X(topk, 1, 4, LF_MG)                                                         \
+  X(flip, 0, -1, LF_MG)                                                        \
+  X(tril, 0, 1, LF_MG)                                                         \
+  X(triu, 0, 1, LF_MG)                                                         \
+  X(cumsum, 0, 1, LF_MG)                                                       \
+  X(isnan, 0, 0, LF_MG)                                                        \
+  X(isinf, 0, 0, LF_MG)                                                        \
+  X(isfinite, 0, 0, LF_MG)                                                     \
+  X(logical_and, 1, 1, LF_MG)                                                  \
+  X(logical_or, 1, 1, LF_MG)                                                   \
+  X(clamp_min, 1, 1, LF_MG)                                                    \
+  X(clamp_max, 1, 1, LF_MG)                                                    \
+  X(amax, 0, 2, LF_MG)                                                         \
+  X(amin, 0, 2, LF_MG)                                                         \
+  X(trace, 0, 0, LF_MG)
 
 typedef Value (*LibTensorImpl)(AgVM *vm, Value self, int argc, const Value *args,
                                const AgKwargs *kw);
@@ -167,6 +187,7 @@ typedef struct LibState {
   int8_t binary_of_opcode[OP_COUNT];
   bool warned_nonleaf_grad;
   bool warned_create_graph_cycle;
+  bool warned_kl_div_mean;
 } LibState;
 
 static inline LibState *lib_state(AgVM *vm) { return (LibState *)vm->lib_state; }
@@ -183,6 +204,14 @@ static inline int lib_current_line(AgVM *vm) {
   return chunk->lines[offset];
 }
 static inline void lib_sync_line(AgVM *vm) { ag_set_current_line(lib_current_line(vm)); }
+/* The script file of the running function, for warnings' "FILE:LINE:". */
+static inline const char *lib_current_file(AgVM *vm) {
+  if (vm->frame_count > 0) {
+    ObjFunction *f = vm->frames[vm->frame_count - 1].closure->function;
+    if (f->file != NULL) return f->file->chars;
+  }
+  return "<input>";
+}
 
 static inline Tensor *lib_t(Value v) { return AS_TENSOR_OBJ(v)->tensor; }
 
@@ -199,6 +228,9 @@ bool lib_dim(AgVM *vm, Value v, int *out); /* one dimension number */
 bool lib_dims(AgVM *vm, Value v, int *dims, int *ndims);
 bool lib_flag(AgVM *vm, Value v, bool dflt, bool *out);
 bool lib_number(AgVM *vm, Value v, const char *what, double *out);
+/* device= : UNDEF, nil, "cpu" pass; any other device throws. */
+bool lib_device(AgVM *vm, Value v);
+bool lib_is_device(Value v);
 /* dtype= : UNDEF/nil leave *out unchanged. */
 bool lib_dtype(AgVM *vm, Value v, DType *out);
 /* A shape given as numbers or as one list (or a tensor's shape). */
@@ -223,12 +255,23 @@ Value lib_set_index(AgVM *vm, Value obj, int n, const Value *index, Value v);
 void lib_install_tensor(AgVM *vm);
 void lib_install_create(AgVM *vm);
 void lib_install_nnfunc(AgVM *vm);
+void lib_install_conv(AgVM *vm);
+/* The globals and natives of the nn.functional module (lib_functional.c). */
+void lib_functional_define(AgVM *vm, ObjModule *module);
 void lib_install_io(AgVM *vm);
 void lib_install_random(AgVM *vm);
 /* The state of generator= (the default generator when UNDEF or nil); NULL
  * after throwing when it is not a Generator. */
 TensorRng *lib_rng(AgVM *vm, Value generator, const char *fname);
 void lib_install_autograd(AgVM *vm);
+/* lib_display.c: display(), show_graph() and the plot module's renderer. */
+void lib_install_display(AgVM *vm);
+/* Shows a MIME bundle through vm->display (the notebook); false when there
+ * is no rich display (a terminal). */
+bool lib_display_bundle(AgVM *vm, int count, const char *const *types, const char *const *data,
+                        const size_t *lengths);
+/* The natives plot.ag draws with (_gnuplot, _write_file, _temp_path, _display_svg). */
+void lib_install_plot_module(AgVM *vm, ObjModule *module);
 /* Natives of the autograd module (grad, detect_anomaly, Function, backward). */
 void lib_install_autograd_module(AgVM *vm, ObjModule *module);
 

@@ -43,6 +43,9 @@ UNARY_FN(gelu, UN_GELU)
 UNARY_FN(neg, UN_NEG)
 UNARY_FN(sign, UN_SIGN)
 UNARY_FN(logical_not, UN_LOGICAL_NOT)
+UNARY_FN(isnan, UN_ISNAN)
+UNARY_FN(isinf, UN_ISINF)
+UNARY_FN(isfinite, UN_ISFINITE)
 #undef UNARY_FN
 
 /* round(decimals=0): halves to even; with decimals, round(x * 10^d) / 10^d. */
@@ -112,6 +115,12 @@ static Value tensor_binary_fn(AgVM *vm, Value self, BinaryOp op, const char *nam
 
 Value lt_maximum(LT_ARGS) { return tensor_binary_fn(vm, self, BIN_MAXIMUM, "maximum", args[0], kw); }
 Value lt_minimum(LT_ARGS) { return tensor_binary_fn(vm, self, BIN_MINIMUM, "minimum", args[0], kw); }
+Value lt_logical_and(LT_ARGS) {
+  return tensor_binary_fn(vm, self, BIN_LOGICAL_AND, "logical_and", args[0], kw);
+}
+Value lt_logical_or(LT_ARGS) {
+  return tensor_binary_fn(vm, self, BIN_LOGICAL_OR, "logical_or", args[0], kw);
+}
 
 static Value clamp_bounds(AgVM *vm, const char *name, int argc, const Value *args,
                           const AgKwargs *kw, double *lo, double *hi) {
@@ -163,6 +172,23 @@ Value lt_clamp(LT_ARGS) {
   /* clamp(min=) alone is still ClampBackward1 in PyTorch (clamp_min is another op). */
   return lib_wrap(vm, ag_clamp(lib_t(self), lo, hi));
 }
+
+/* clamp_min(min) / clamp_max(max) with a number: ClampMinBackward0 / ClampMaxBackward0. */
+static Value clamp_one(AgVM *vm, Value self, bool is_min, int argc, const Value *args,
+                       const AgKwargs *kw) {
+  const char *fname = is_min ? "clamp_min" : "clamp_max";
+  const char *const names[] = {is_min ? "min" : "max"};
+  Value v;
+  double bound;
+  if (!lib_bind(vm, fname, argc, args, kw, names, 1, &v)) return VM_EXCEPTION;
+  if (!lib_number(vm, v, names[0], &bound)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *t = lib_t(self);
+  return lib_wrap(vm, is_min ? ag_clamp_min(t, bound) : ag_clamp_max(t, bound));
+}
+
+Value lt_clamp_min(LT_ARGS) { return clamp_one(vm, self, true, argc, args, kw); }
+Value lt_clamp_max(LT_ARGS) { return clamp_one(vm, self, false, argc, args, kw); }
 
 Value lt_masked_fill(LT_ARGS) {
   if (!no_kwargs(vm, "masked_fill", kw)) return VM_EXCEPTION;
@@ -560,6 +586,8 @@ Value lt_add_(LT_ARGS) { return binary_in_place(vm, self, BIN_ADD, "add_", args[
 Value lt_sub_(LT_ARGS) { return binary_in_place(vm, self, BIN_SUB, "sub_", args[0], kw); }
 Value lt_mul_(LT_ARGS) { return binary_in_place(vm, self, BIN_MUL, "mul_", args[0], kw); }
 Value lt_div_(LT_ARGS) { return binary_in_place(vm, self, BIN_DIV, "div_", args[0], kw); }
+Value lt_pow_(LT_ARGS) { return binary_in_place(vm, self, BIN_POW, "pow_", args[0], kw); }
+Value lt_remainder_(LT_ARGS) { return binary_in_place(vm, self, BIN_MOD, "remainder_", args[0], kw); }
 
 Value lt_zero_(LT_ARGS) {
   lib_sync_line(vm);
@@ -729,11 +757,20 @@ Value lt_double(LT_ARGS) { return convert(vm, self, DT_FLOAT64); }
 Value lt_long(LT_ARGS) { return convert(vm, self, DT_INT64); }
 Value lt_bool(LT_ARGS) { return convert(vm, self, DT_BOOL); }
 
+/* t.to(dtype), t.to("cpu"), t.to("cpu", dtype), t.to(device=, dtype=). */
 Value lt_to(LT_ARGS) {
-  static const char *const names[] = {"dtype"};
-  Value v[1];
-  if (!lib_bind(vm, "to", argc, args, kw, names, 1, v)) return VM_EXCEPTION;
-  if (IS_STRING(v[0]) && strcmp(AS_CSTRING(v[0]), "cpu") == 0) return self; /* the one device */
-  if (!IS_DTYPE(v[0])) return vm_throw_error(vm, "to() expects a dtype, not %s", vm_type_name(v[0]));
-  return convert(vm, self, AS_DTYPE(v[0])->dtype);
+  static const char *const names[] = {"device", "dtype"};
+  Value v[2];
+  if (!lib_bind(vm, "to", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  if (IS_DTYPE(v[0]) && IS_UNDEF(v[1])) { /* to(dtype) */
+    v[1] = v[0];
+    v[0] = UNDEF_VAL;
+  }
+  if (IS_NIL(v[0]) && IS_UNDEF(v[1])) return vm_throw_error(vm, "to() expects a dtype or a device, not nil");
+  if (!lib_device(vm, v[0])) return VM_EXCEPTION;
+  if (IS_UNDEF(v[1]) || IS_NIL(v[1])) return self; /* already on the one device */
+  if (!IS_DTYPE(v[1])) return vm_throw_error(vm, "to() expects a dtype, not %s", vm_type_name(v[1]));
+  return convert(vm, self, AS_DTYPE(v[1])->dtype);
 }
+
+Value lt_cpu(LT_ARGS) { return self; }

@@ -1,8 +1,10 @@
 /* lib_nnfunc.c — the neural-network functions of SPEC §6 as globals:
  * mse_loss, l1_loss, cross_entropy, nll_loss, binary_cross_entropy,
+ * binary_cross_entropy_with_logits, smooth_l1_loss, huber_loss, kl_div,
  * dropout and linear. (softmax/log_softmax and the activations are tensor
  * functions in LIB_TENSOR_FNS, so they are methods as well.)
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "stdlib/lib_internal.h"
@@ -41,17 +43,112 @@ static Value loss(AgVM *vm, const char *fname, LossFn fn, int argc, const Value 
   return lib_wrap(vm, fn(lib_t(v[0]), lib_t(v[1]), r));
 }
 
-static Tensor *cross_entropy(Tensor *a, Tensor *t, Reduction r) { return ag_cross_entropy(a, t, r); }
+/* An optional tensor argument: absent or nil gives NULL. */
+static bool optional_tensor(AgVM *vm, const char *fname, const char *what, Value v, Tensor **out) {
+  *out = NULL;
+  if (IS_UNDEF(v) || IS_NIL(v)) return true;
+  if (!IS_TENSOR(v)) {
+    lib_type_error(vm, fname, what, v);
+    return false;
+  }
+  *out = lib_t(v);
+  return true;
+}
+
 static Tensor *nll_loss(Tensor *a, Tensor *t, Reduction r) { return ag_nll_loss(a, t, r); }
 
 static Value native_mse_loss(NATIVE_ARGS) { return loss(vm, "mse_loss", ag_mse_loss, argc, args, kw); }
 static Value native_l1_loss(NATIVE_ARGS) { return loss(vm, "l1_loss", ag_l1_loss, argc, args, kw); }
+/* cross_entropy(input, target, weight=nil, reduction="mean", label_smoothing=0.0) */
 static Value native_cross_entropy(NATIVE_ARGS) {
-  return loss(vm, "cross_entropy", cross_entropy, argc, args, kw);
+  static const char *const names[] = {"input", "target", "weight", "reduction", "label_smoothing"};
+  Value v[5];
+  Reduction r;
+  Tensor *w;
+  double ls = 0;
+  if (!lib_bind(vm, "cross_entropy", argc, args, kw, names, 5, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "cross_entropy", "input", v[0]);
+  if (!IS_TENSOR(v[1])) return lib_type_error(vm, "cross_entropy", "target", v[1]);
+  if (!optional_tensor(vm, "cross_entropy", "weight", v[2], &w)) return VM_EXCEPTION;
+  if (!reduction_of(vm, v[3], &r)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v[4]) && !lib_number(vm, v[4], "label_smoothing", &ls)) return VM_EXCEPTION;
+  if (!(ls >= 0 && ls <= 1))
+    return vm_throw_error(vm, "label_smoothing must be between 0.0 and 1.0. Got: %g", ls);
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_cross_entropy_with(lib_t(v[0]), lib_t(v[1]), w, ls, r));
 }
 static Value native_nll_loss(NATIVE_ARGS) { return loss(vm, "nll_loss", nll_loss, argc, args, kw); }
 static Value native_binary_cross_entropy(NATIVE_ARGS) {
   return loss(vm, "binary_cross_entropy", ag_binary_cross_entropy, argc, args, kw);
+}
+
+/* binary_cross_entropy_with_logits(input, target, weight=nil, reduction="mean", pos_weight=nil) */
+static Value native_bce_with_logits(NATIVE_ARGS) {
+  static const char *const fname = "binary_cross_entropy_with_logits";
+  static const char *const names[] = {"input", "target", "weight", "reduction", "pos_weight"};
+  Value v[5];
+  Reduction r;
+  Tensor *w, *pw;
+  if (!lib_bind(vm, fname, argc, args, kw, names, 5, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, fname, "input", v[0]);
+  if (!IS_TENSOR(v[1])) return lib_type_error(vm, fname, "target", v[1]);
+  if (!optional_tensor(vm, fname, "weight", v[2], &w)) return VM_EXCEPTION;
+  if (!reduction_of(vm, v[3], &r)) return VM_EXCEPTION;
+  if (!optional_tensor(vm, fname, "pos_weight", v[4], &pw)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_binary_cross_entropy_with_logits(lib_t(v[0]), lib_t(v[1]), w, pw, r));
+}
+
+typedef Tensor *(*RobustFn)(Tensor *a, Tensor *b, double k, Reduction r);
+
+/* fname(input, target, reduction="mean", <k>=1.0): smooth_l1_loss (beta), huber_loss (delta) */
+static Value robust_loss(AgVM *vm, const char *fname, const char *kname, RobustFn fn, int argc,
+                         const Value *args, const AgKwargs *kw) {
+  const char *const names[] = {"input", "target", "reduction", kname};
+  Value v[4];
+  Reduction r;
+  double k = 1.0;
+  if (!lib_bind(vm, fname, argc, args, kw, names, 4, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, fname, "input", v[0]);
+  if (!IS_TENSOR(v[1])) return lib_type_error(vm, fname, "target", v[1]);
+  if (!reduction_of(vm, v[2], &r)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v[3]) && !lib_number(vm, v[3], kname, &k)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, fn(lib_t(v[0]), lib_t(v[1]), k, r));
+}
+
+static Value native_smooth_l1_loss(NATIVE_ARGS) {
+  return robust_loss(vm, "smooth_l1_loss", "beta", ag_smooth_l1_loss, argc, args, kw);
+}
+static Value native_huber_loss(NATIVE_ARGS) {
+  return robust_loss(vm, "huber_loss", "delta", ag_huber_loss, argc, args, kw);
+}
+
+/* kl_div(input, target, reduction="mean", log_target=false); reduction may
+ * also be "batchmean". "mean" warns once, as PyTorch 1.13 does. */
+static Value native_kl_div(NATIVE_ARGS) {
+  static const char *const names[] = {"input", "target", "reduction", "log_target"};
+  Value v[4];
+  Reduction r = RED_MEAN;
+  bool batchmean, log_target;
+  if (!lib_bind(vm, "kl_div", argc, args, kw, names, 4, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "kl_div", "input", v[0]);
+  if (!IS_TENSOR(v[1])) return lib_type_error(vm, "kl_div", "target", v[1]);
+  batchmean = IS_STRING(v[2]) && strcmp(AS_CSTRING(v[2]), "batchmean") == 0;
+  if (!batchmean && !reduction_of(vm, v[2], &r)) return VM_EXCEPTION;
+  if (!lib_flag(vm, v[3], false, &log_target)) return VM_EXCEPTION;
+  LibState *st = lib_state(vm);
+  if (!batchmean && r == RED_MEAN && !st->warned_kl_div_mean) {
+    st->warned_kl_div_mean = true;
+    fprintf(stderr,
+            "%s:%d: UserWarning: reduction: 'mean' divides the total loss by both the batch "
+            "size and the support size.'batchmean' divides only by the batch size, and aligns "
+            "with the KL div math definition.'mean' will be changed to behave the same as "
+            "'batchmean' in the next major release.\n",
+            lib_current_file(vm), lib_current_line(vm));
+  }
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_kl_div(lib_t(v[0]), lib_t(v[1]), r, batchmean, log_target));
 }
 
 /* dropout(x, p=0.5, training=true) */
@@ -100,9 +197,13 @@ static Value native_embedding(NATIVE_ARGS) {
 void lib_install_nnfunc(AgVM *vm) {
   vm_define_native(vm, "mse_loss", native_mse_loss, 2, 3, true);
   vm_define_native(vm, "l1_loss", native_l1_loss, 2, 3, true);
-  vm_define_native(vm, "cross_entropy", native_cross_entropy, 2, 3, true);
+  vm_define_native(vm, "cross_entropy", native_cross_entropy, 2, 5, true);
   vm_define_native(vm, "nll_loss", native_nll_loss, 2, 3, true);
   vm_define_native(vm, "binary_cross_entropy", native_binary_cross_entropy, 2, 3, true);
+  vm_define_native(vm, "binary_cross_entropy_with_logits", native_bce_with_logits, 2, 5, true);
+  vm_define_native(vm, "kl_div", native_kl_div, 2, 4, true);
+  vm_define_native(vm, "smooth_l1_loss", native_smooth_l1_loss, 2, 4, true);
+  vm_define_native(vm, "huber_loss", native_huber_loss, 2, 4, true);
   vm_define_native(vm, "dropout", native_dropout, 1, 3, true);
   vm_define_native(vm, "linear", native_linear, 2, 3, true);
   vm_define_native(vm, "embedding", native_embedding, 2, 2, true);

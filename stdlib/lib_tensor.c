@@ -28,7 +28,9 @@
   X(T_ATTR, "T")                                                               \
   X(DATA, "data")                                                              \
   X(VERSION, "_version")                                                       \
-  X(OUTPUT_NR, "output_nr")
+  X(OUTPUT_NR, "output_nr")                                                    \
+  X(DEVICE, "device")                                                          \
+  X(IS_CUDA, "is_cuda")
 
 typedef enum {
 #define ATTR_ENUM(e, n) ATTR_##e,
@@ -194,6 +196,23 @@ bool lib_dtype(AgVM *vm, Value v, DType *out) {
   }
   *out = AS_DTYPE(v)->dtype;
   return true;
+}
+
+/* Ag computes on the CPU only: device="cpu" (or "cpu:0") is accepted
+ * wherever PyTorch takes a device, anything else is a clear error. */
+bool lib_is_device(Value v) {
+  return IS_STRING(v) && (strcmp(AS_CSTRING(v), "cpu") == 0 || strcmp(AS_CSTRING(v), "cpu:0") == 0);
+}
+
+bool lib_device(AgVM *vm, Value v) {
+  if (IS_UNDEF(v) || IS_NIL(v) || lib_is_device(v)) return true;
+  if (IS_STRING(v)) {
+    vm_throw_error(vm, "device '%s' is not available: Ag computes on the CPU only (device=\"cpu\")",
+                   AS_CSTRING(v));
+  } else {
+    vm_throw_error(vm, "device must be a string such as \"cpu\", not %s", vm_type_name(v));
+  }
+  return false;
 }
 
 bool lib_shape(AgVM *vm, int argc, const Value *args, int *ndim, int64_t *shape) {
@@ -426,8 +445,27 @@ Value lib_scalar_pow(AgVM *vm, double base, Tensor *exponent) {
   return lib_wrap(vm, r);
 }
 
+/* t | u and t & u: PyTorch's bitwise ops, which on bool tensors (masks such
+ * as (x > 0) & (x < 1)) are logical or / and. Ag has them for bool tensors
+ * (and true/false) only. */
+static Value tensor_bitwise(AgVM *vm, int op, Value a, Value b) {
+  Tensor *x = lib_as_tensor(vm, a, DT_BOOL, "bitwise"), *y = x ? lib_as_tensor(vm, b, DT_BOOL, "bitwise") : NULL;
+  Value r;
+  if (y != NULL && x->dtype == DT_BOOL && y->dtype == DT_BOOL) {
+    r = lib_wrap(vm, tensor_binary(op == OP_BIT_OR ? BIN_LOGICAL_OR : BIN_LOGICAL_AND, x, y));
+  } else {
+    r = y == NULL ? VM_EXCEPTION
+                  : vm_throw_error(vm, "'%s' of tensors needs bool tensors in Ag (masks), not %s and %s",
+                                   vm_op_symbol(op), dtype_name(x->dtype), dtype_name(y->dtype));
+  }
+  tensor_release(x);
+  tensor_release(y);
+  return r;
+}
+
 static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
   if (IS_NODE(a) || IS_NODE(b)) return lib_node_binary(vm, op, a, b);
+  if (op == OP_BIT_OR || op == OP_BIT_AND) return tensor_bitwise(vm, op, a, b);
   if (op == OP_IN) return tensor_contains(vm, a, b);
   lib_sync_line(vm);
   bool ta = IS_TENSOR(a), tb = IS_TENSOR(b);
@@ -556,6 +594,8 @@ static Value get_attribute(AgVM *vm, Value self, int id) {
   case ATTR_DATA: return lib_wrap(vm, tensor_alias_unversioned(t));
   case ATTR_VERSION: return INT_VAL(vm, tensor_version(t));
   case ATTR_OUTPUT_NR: return INT_VAL(vm, ag_output_nr(t));
+  case ATTR_DEVICE: return OBJ_VAL(obj_string(vm, "cpu")); /* the one device */
+  case ATTR_IS_CUDA: return FALSE_VAL;
   case LIB_ATTR_COUNT: break;
   }
   return NIL_VAL;

@@ -115,7 +115,7 @@ static bool binary_is_comparison(BinaryOp op) { return op >= BIN_EQ; }
 static bool binary_compute_dtype(BinaryOp op, DType promoted, DType da, DType db, bool scalar,
                                  DType *ct) {
   *ct = promoted;
-  if (op == BIN_DIV && !dtype_is_float(promoted)) *ct = DT_FLOAT32;
+  if ((op == BIN_DIV || op == BIN_XLOGY) && !dtype_is_float(promoted)) *ct = DT_FLOAT32;
   if (op == BIN_SUB && (da == DT_BOOL || db == DT_BOOL)) {
     if (promoted == DT_BOOL)
       tensor_set_error("Subtraction, the `-` operator, with two bool tensors is not supported. "
@@ -226,6 +226,9 @@ DEFINE_BIN(min_b, uint8_t, uint8_t, x &y)
 DEFINE_BIN(min_i, int64_t, int64_t, x < y ? x : y)
 DEFINE_BIN(min_f, float, float, FMIN(x, y))
 DEFINE_BIN(min_d, double, double, FMIN(x, y))
+/* PyTorch's scalar xlogy kernel: the C library's log, element by element */
+DEFINE_BIN(xlogy_f, float, float, y != y ? y : x == 0 ? 0.0f : x * logf(y))
+DEFINE_BIN(xlogy_d, double, double, y != y ? y : x == 0 ? 0.0 : x * log(y))
 
 #define DEFINE_BIN_BOOL_OUT(op, EXPR)                                                        \
   DEFINE_BIN(op##_b, uint8_t, uint8_t, EXPR)                                                 \
@@ -543,6 +546,17 @@ DEFINE_UN(lnot_b, uint8_t, uint8_t, !x)
 DEFINE_UN(lnot_i, int64_t, uint8_t, x == 0)
 DEFINE_UN(lnot_f, float, uint8_t, x == 0)
 DEFINE_UN(lnot_d, double, uint8_t, x == 0)
+/* isnan, isinf, isfinite: bool and int64 elements are always finite */
+DEFINE_UN(false_b, uint8_t, uint8_t, ((void)x, 0))
+DEFINE_UN(false_i, int64_t, uint8_t, ((void)x, 0))
+DEFINE_UN(true_b, uint8_t, uint8_t, ((void)x, 1))
+DEFINE_UN(true_i, int64_t, uint8_t, ((void)x, 1))
+DEFINE_UN(isnan_f, float, uint8_t, isnan(x) != 0)
+DEFINE_UN(isnan_d, double, uint8_t, isnan(x) != 0)
+DEFINE_UN(isinf_f, float, uint8_t, isinf(x) != 0)
+DEFINE_UN(isinf_d, double, uint8_t, isinf(x) != 0)
+DEFINE_UN(isfinite_f, float, uint8_t, isfinite(x) != 0)
+DEFINE_UN(isfinite_d, double, uint8_t, isfinite(x) != 0)
 
 #define KERNELS(b, i, f, d) {b, i, f, d}
 #define INT_FLOAT(op) {NULL, op##_i, op##_f, op##_d}
@@ -723,7 +737,7 @@ Tensor *tensor_unary(UnaryOp op, const Tensor *a) {
   if (!unary_compute_dtype(op, a->dtype, &ct)) return NULL;
   Tensor *ca = tensor_to_dtype(a, ct);
   if (!ca) return NULL;
-  Tensor *out = tensor_empty(op == UN_LOGICAL_NOT ? DT_BOOL : ct, a->ndim, a->shape);
+  Tensor *out = tensor_empty(tensor_unary_gives_bool(op) ? DT_BOOL : ct, a->ndim, a->shape);
   if (out && !unary_run(op, ct, out, ca)) {
     tensor_release(out);
     out = NULL;
@@ -735,7 +749,7 @@ Tensor *tensor_unary(UnaryOp op, const Tensor *a) {
 bool tensor_unary_(UnaryOp op, Tensor *a) {
   DType ct;
   if (!unary_compute_dtype(op, a->dtype, &ct)) return false;
-  DType od = op == UN_LOGICAL_NOT ? DT_BOOL : ct;
+  DType od = tensor_unary_gives_bool(op) ? DT_BOOL : ct;
   if (!check_cast_to(od, a->dtype) || !tensor_check_writable(a)) return false;
   tensor_bump_version(a);
   if (od != a->dtype) return store_result_(a, tensor_unary(op, a));

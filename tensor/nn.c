@@ -497,6 +497,67 @@ Tensor *tensor_l1_loss(const Tensor *a, const Tensor *b, Reduction r) {
   return reduce_loss(ab, r);
 }
 
+/* smooth_l1_loss and huber_loss: PyTorch's elementwise kernels, computed in
+ * the operands' dtype (float32 in float, as its vectorised loop does) over
+ * their broadcast shape. huber is smooth_l1 scaled by delta, but PyTorch
+ * computes each with its own formula, so both are spelled out. */
+typedef enum { ROBUST_SMOOTH_L1, ROBUST_HUBER } RobustLoss;
+
+static double robust_term(RobustLoss kind, double z, double k) {
+  if (kind == ROBUST_SMOOTH_L1) return z < k ? 0.5 * z * z / k : z - 0.5 * k;
+  return z < k ? 0.5 * z * z : k * (z - 0.5 * k);
+}
+static float robust_term_f(RobustLoss kind, float z, float k) {
+  if (kind == ROBUST_SMOOTH_L1) return z < k ? 0.5f * z * z / k : z - 0.5f * k;
+  return z < k ? 0.5f * z * z : k * (z - 0.5f * k);
+}
+
+static Tensor *robust_loss(RobustLoss kind, const Tensor *a, const Tensor *b, double k,
+                           Reduction r, const char *what) {
+  if (!loss_dtypes(a, b, what)) return NULL;
+  Tensor *d = tensor_binary(BIN_SUB, a, b);
+  if (!d) return NULL;
+  Tensor *loss = tensor_empty(d->dtype, d->ndim, d->shape);
+  Tensor *dc = loss ? tensor_contiguous(d) : NULL;
+  tensor_release(d);
+  if (!dc) {
+    tensor_release(loss);
+    return NULL;
+  }
+  if (dc->dtype == DT_FLOAT32) {
+    const float *x = tensor_data(dc);
+    float *y = tensor_data(loss);
+    for (int64_t i = 0; i < dc->numel; i++)
+      y[i] = robust_term_f(kind, fabsf(x[i]), (float)k);
+  } else {
+    const double *x = tensor_data(dc);
+    double *y = tensor_data(loss);
+    for (int64_t i = 0; i < dc->numel; i++)
+      y[i] = robust_term(kind, fabs(x[i]), k);
+  }
+  tensor_release(dc);
+  return reduce_loss(loss, r);
+}
+
+Tensor *tensor_smooth_l1_loss(const Tensor *a, const Tensor *b, double beta, Reduction r) {
+  return robust_loss(ROBUST_SMOOTH_L1, a, b, beta, r, "smooth_l1_cpu");
+}
+Tensor *tensor_huber_loss(const Tensor *a, const Tensor *b, double delta, Reduction r) {
+  return robust_loss(ROBUST_HUBER, a, b, delta, r, "huber_cpu");
+}
+
+bool tensor_check_target_size(const Tensor *input, const Tensor *target) {
+  if (input->ndim == target->ndim &&
+      !memcmp(input->shape, target->shape, (size_t)input->ndim * sizeof(int64_t)))
+    return true;
+  char s1[256], s2[256];
+  tensor_format_shape(s1, sizeof s1, target->ndim, target->shape);
+  tensor_format_shape(s2, sizeof s2, input->ndim, input->shape);
+  tensor_set_error("Target size (torch.Size(%s)) must be the same as input size (torch.Size(%s))",
+                   s1, s2);
+  return false;
+}
+
 #define NLL_IGNORE_INDEX (-100)
 
 static bool nll_check(const Tensor *logp, const Tensor *target) {

@@ -36,7 +36,10 @@
   X(FLOOR, "floor", SAME_FOR_INT(floor))                                                         \
   X(CEIL, "ceil", SAME_FOR_INT(ceil))                                                            \
   X(ROUND, "round", SAME_FOR_INT(round))                                                         \
-  X(LOGICAL_NOT, "logical_not", ALL4(lnot))
+  X(LOGICAL_NOT, "logical_not", ALL4(lnot))                                                     \
+  X(ISNAN, "isnan", KERNELS(false_b, false_i, isnan_f, isnan_d))                                 \
+  X(ISINF, "isinf", KERNELS(false_b, false_i, isinf_f, isinf_d))                                 \
+  X(ISFINITE, "isfinite", KERNELS(true_b, true_i, isfinite_f, isfinite_d))
 
 typedef enum {
 #define X(e, ...) UN_##e,
@@ -45,10 +48,16 @@ typedef enum {
   UN_COUNT
 } UnaryOp;
 
+/* logical_not and the isnan/isinf/isfinite tests give bool tensors. */
+static inline bool tensor_unary_gives_bool(UnaryOp op) {
+  return op == UN_LOGICAL_NOT || op == UN_ISNAN || op == UN_ISINF || op == UN_ISFINITE;
+}
+
 /* Binary elementwise ops, broadcasting: X(enum suffix, name, the script's
  * operator or NULL, kernels). Comparisons give bool tensors. DIV on integer
  * tensors gives float32 (true division). MOD takes the sign of the divisor
- * (Python/PyTorch remainder). */
+ * (Python/PyTorch remainder). XLOGY is x * log(y), 0 where x is 0 (nan
+ * where y is); integers give float32, as in PyTorch. */
 #define TENSOR_BINARY_OPS(X)                                                                     \
   X(ADD, "add", "+", ALL4(add))                                                                  \
   X(SUB, "sub", "-", NUM3(sub))                                                                  \
@@ -58,6 +67,7 @@ typedef enum {
   X(MOD, "remainder", "%", NUM3(mod))                                                            \
   X(MAXIMUM, "maximum", NULL, ALL4(max))                                                         \
   X(MINIMUM, "minimum", NULL, ALL4(min))                                                         \
+  X(XLOGY, "xlogy", NULL, FLOAT2(xlogy))                                                         \
   X(EQ, "eq", "==", ALL4(eq))                                                                    \
   X(NE, "ne", "!=", ALL4(ne))                                                                    \
   X(LT, "lt", "<", ALL4(lt))                                                                     \
@@ -217,6 +227,11 @@ Tensor *tensor_gelu_backward(const Tensor *g, const Tensor *x);
 typedef enum { RED_NONE, RED_MEAN, RED_SUM } Reduction;
 Tensor *tensor_mse_loss(const Tensor *a, const Tensor *b, Reduction r);
 Tensor *tensor_l1_loss(const Tensor *a, const Tensor *b, Reduction r);
+/* smooth_l1_loss (beta > 0) and huber_loss (delta > 0), PyTorch's formulas. */
+Tensor *tensor_smooth_l1_loss(const Tensor *a, const Tensor *b, double beta, Reduction r);
+Tensor *tensor_huber_loss(const Tensor *a, const Tensor *b, double delta, Reduction r);
+/* PyTorch's "Target size (...) must be the same as input size (...)" check. */
+bool tensor_check_target_size(const Tensor *input, const Tensor *target);
 /* nll_loss: input (N,C) or (C) log-probabilities, target int64 (N) or 0-d;
  * targets equal to -100 are ignored (PyTorch's default ignore_index).
  * cross_entropy also takes class probabilities: a float target shaped like logits. */
@@ -224,5 +239,68 @@ Tensor *tensor_nll_loss(const Tensor *logp, const Tensor *target, Reduction r);
 Tensor *tensor_cross_entropy(const Tensor *logits, const Tensor *target, Reduction r);
 Tensor *tensor_binary_cross_entropy(const Tensor *p, const Tensor *target, Reduction r);
 /* dropout with a mask from tensor_dropout_mask (random.h): a * mask. */
+
+/* ---- sorting (tensor/sort.c) ----
+ * Stable, in PyTorch's order (-0.0 equals 0.0; NaN greatest). *indices, when
+ * given, receives the int64 positions along dim. topk: the k largest (or
+ * smallest) along dim, sorted, ties by index; "selected index k out of range"
+ * unless 0 <= k <= size. */
+Tensor *tensor_sort(const Tensor *a, int dim, bool descending, Tensor **indices);
+Tensor *tensor_argsort(const Tensor *a, int dim, bool descending);
+Tensor *tensor_topk(const Tensor *a, int64_t k, int dim, bool largest, Tensor **indices);
+
+/* ---- moving elements (tensor/reorder.c), scans (tensor/scan.c) ---- */
+/* A copy reversed along each of dims ("dim d appears multiple times..."). */
+Tensor *tensor_flip(const Tensor *a, const int *dims, int ndims);
+/* The lower / upper triangle of the last two dims (others zeroed):
+ * tril keeps column - row <= diagonal, triu column - row >= diagonal. */
+Tensor *tensor_tril(const Tensor *a, int64_t diagonal);
+Tensor *tensor_triu(const Tensor *a, int64_t diagonal);
+/* Cumulative sum / product along dim in dtype (DT_COUNT: a's dtype, int64
+ * for integers and bool), accumulated in double (int64) as PyTorch's. */
+Tensor *tensor_cumsum(const Tensor *a, int dim, DType dtype);
+Tensor *tensor_cumprod(const Tensor *a, int dim, DType dtype);
+
+/* amax/amin over dims (ndims 0: all) without indices (tensor/amax.c). */
+Tensor *tensor_amax(const Tensor *a, const int *dims, int ndims, bool keepdim);
+Tensor *tensor_amin(const Tensor *a, const int *dims, int ndims, bool keepdim);
+/* The sum of a 2-D tensor's diagonal, dtype as sum's. */
+Tensor *tensor_trace(const Tensor *a);
+/* F.pad's constant mode (shape.c): pads[2k], pads[2k + 1] before and after
+ * dim ndim - 1 - k; negative amounts crop. */
+Tensor *tensor_constant_pad(const Tensor *a, int npads, const int64_t *pads, double value);
+
+/* ---- sliding windows (conv.c) ----
+ * Over planes [H, W]: a 1-D signal is a plane of height 1 with a kernel of
+ * height 1. padding is before the input, padding_end after it.
+ * Output sizes never overflow: huge kernels, strides or paddings are errors
+ * or empty windows. */
+typedef struct {
+  int64_t kernel[2], stride[2], padding[2], dilation[2];
+  int64_t padding_end[2]; /* after the input: padding but for padding="same", even kernel */
+  bool ceil_mode;         /* pooling: round the output size up */
+} TensorWindow;
+int64_t tensor_window_out(int64_t in, int64_t k, int64_t stride, int64_t pad, int64_t pads,
+                          int64_t dil, bool ceil_mode);
+bool tensor_window_sizes(const TensorWindow *w, int64_t h, int64_t wd, int64_t *oh, int64_t *ow);
+/* x [N, C, H, W] -> [N, C kh kw, oh ow] (F.unfold) and back, sums of overlaps (F.fold). */
+Tensor *tensor_im2col(const Tensor *x, const TensorWindow *w);
+Tensor *tensor_col2im(const Tensor *cols, int64_t h, int64_t wd, const TensorWindow *w);
+/* x [N, C, H, W], weight [O, C/groups, kh, kw], bias [O] or NULL. */
+Tensor *tensor_conv2d(const Tensor *x, const Tensor *weight, const Tensor *bias,
+                      const TensorWindow *w, int groups);
+/* x [C, H, W] or [N, C, H, W]; *indices: int64 positions y W + x in each plane. */
+Tensor *tensor_max_pool2d(const Tensor *x, const TensorWindow *w, Tensor **indices);
+/* max_pool2d's backward: g added at indices into zeros of `shape`. */
+Tensor *tensor_max_pool2d_backward(const Tensor *g, const Tensor *indices, int ndim,
+                                   const int64_t *shape);
+Tensor *tensor_avg_pool2d(const Tensor *x, const TensorWindow *w, bool count_include_pad,
+                          int64_t divisor_override);
+/* adaptive_avg_pool2d: x [C, H, W] or [N, C, H, W] -> [..., oh, ow]; its backward. */
+Tensor *tensor_adaptive_avg_pool2d(const Tensor *x, int64_t oh, int64_t ow);
+Tensor *tensor_adaptive_avg_pool2d_backward(const Tensor *g, int64_t h, int64_t wd);
+/* avg_pool2d's divisor at each output position: float64 [oh ow]. */
+Tensor *tensor_avg_pool_divisors(int64_t h, int64_t wd, const TensorWindow *w,
+                                 bool count_include_pad, int64_t divisor_override);
 
 #endif

@@ -506,3 +506,50 @@ int tensor_chunk(const Tensor *a, int chunks, int dim, Tensor ***out) {
   int64_t size = (n + chunks - 1) / chunks;
   return tensor_split(a, size > 0 ? size : 1, dim, out);
 }
+
+/* F.pad's constant mode: pads[2k], pads[2k + 1] are added before and after
+ * dim ndim - 1 - k (negative values crop). */
+Tensor *tensor_constant_pad(const Tensor *a, int npads, const int64_t *pads, double value) {
+  if (npads % 2 != 0 || npads / 2 > a->ndim) {
+    tensor_set_error("Padding length must be divisible by 2 and at most twice the number of "
+                     "dimensions of the input (%d), but got %d", a->ndim, npads);
+    return NULL;
+  }
+  int64_t shape[TENSOR_MAX_DIMS];
+  memcpy(shape, a->shape, (size_t)a->ndim * sizeof *shape);
+  for (int k = 0; k < npads / 2; k++) {
+    int d = a->ndim - 1 - k;
+    int64_t size;
+    if (__builtin_add_overflow(a->shape[d], pads[2 * k], &size) ||
+        __builtin_add_overflow(size, pads[2 * k + 1], &size) || size < 0) {
+      tensor_set_error("The input size %lld, plus negative padding %lld and %lld resulted in a "
+                       "negative output size, which is invalid. Check dimension %d of your input.",
+                       (long long)a->shape[d], (long long)pads[2 * k], (long long)pads[2 * k + 1],
+                       d);
+      return NULL;
+    }
+    shape[d] = size;
+  }
+  Tensor *out = tensor_full(a->dtype, a->ndim, shape, value);
+  Tensor *dst = out ? tensor_retain(out) : NULL, *src = tensor_retain((Tensor *)a);
+  for (int k = 0; k < npads / 2 && dst && src; k++) {
+    int d = a->ndim - 1 - k;
+    int64_t before = pads[2 * k], after = pads[2 * k + 1];
+    Tensor *ndst = tensor_slice(dst, d, before > 0 ? before : 0,
+                                shape[d] - (after > 0 ? after : 0), 1);
+    Tensor *nsrc = tensor_slice(src, d, before < 0 ? -before : 0,
+                                a->shape[d] - (after < 0 ? -after : 0), 1);
+    tensor_release(dst);
+    tensor_release(src);
+    dst = ndst;
+    src = nsrc;
+  }
+  bool ok = dst && src && (dst->numel == 0 || tensor_copy_raw(dst, src));
+  tensor_release(dst);
+  tensor_release(src);
+  if (!ok) {
+    tensor_release(out);
+    return NULL;
+  }
+  return out;
+}

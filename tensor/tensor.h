@@ -132,6 +132,8 @@ Tensor *tensor_view_of(const Tensor *base, int ndim, const int64_t *shape,
 
 /* ---- element access ---- */
 bool tensor_is_contiguous(const Tensor *t);
+/* "[2, 3]" into buf (truncated to cap), as PyTorch writes sizes in messages. */
+void tensor_format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);
 double tensor_get_flat(const Tensor *t, int64_t i); /* i-th element in row-major order */
 int64_t tensor_get_flat_int(const Tensor *t, int64_t i); /* exact for int64 (truncates floats) */
 void tensor_set_flat(Tensor *t, int64_t i, double v);

@@ -53,8 +53,6 @@ void tensor_store_double(DType dt, void *p, double v);
 int64_t tensor_double_to_i64(double v);
 /* Storage offset (in elements) of the i-th element in row-major order. */
 int64_t tensor_flat_offset(const Tensor *t, int64_t i);
-/* "[2, 3]" into buf. */
-void tensor_format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);
 /* Checks dims are >= 0 and the element count does not overflow. */
 bool tensor_check_shape(int ndim, const int64_t *shape, int64_t *numel);
 void tensor_contiguous_strides(int ndim, const int64_t *shape, int64_t *stride);

@@ -30,7 +30,7 @@ for doc in "$@"; do
   while read -r i line; do
     code="$work/snippet_$i.ag"
     actual="$work/actual_$i"
-    NO_COLOR=1 run_limited "$LIMIT" "$AG" "$code" >"$actual" 2>"$work/stderr_$i" </dev/null
+    TMPDIR="$work" NO_COLOR=1 run_limited "$LIMIT" "$AG" "$code" >"$actual" 2>"$work/stderr_$i" </dev/null
     status=$?
     ok=1
     if [ -f "$work/snippet_$i.out" ]; then

@@ -25,7 +25,12 @@ set -e
 debian_packages() {
   for group in "$@"; do
     case "$group" in
-      base) echo "gcc make pkg-config libreadline-dev check libsubunit-dev libsleef-dev zlib1g-dev libopenblas0-pthread graphviz python3" ;;
+      # The Jupyter kernel (kernel/: xeus with its JSON and ZeroMQ headers,
+      # C++), plots (gnuplot; optional at run time like Graphviz) and the
+      # kernel's tests (Jupyter's client, its kernel test suite, nbclient).
+      base) echo "gcc make pkg-config libreadline-dev check libsubunit-dev libsleef-dev zlib1g-dev libopenblas0-pthread graphviz python3" \
+              "g++ xeus-dev nlohmann-json3-dev libzmq3-dev cppzmq-dev gnuplot-nox" \
+              "python3-jupyter-client python3-jupyter-kernel-test python3-nbclient python3-nbformat" ;;
       clang) echo "clang libedit-dev" ;;
       cross) echo "gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
       wasm) echo "emscripten nodejs" ;;
@@ -39,7 +44,7 @@ debian_packages() {
 brew_formulas() {
   for group in "$@"; do
     case "$group" in
-      base) echo "readline check pkg-config sleef openblas graphviz python3" ;;
+      base) echo "readline check pkg-config sleef openblas graphviz python3 gnuplot" ;;
       clang) ;;
       cross) ;;
       wasm) echo "emscripten node" ;;

@@ -81,6 +81,15 @@
     sp--;                                                                                          \
     sp[-1] = slow_;                                                                                   \
   } while (0)
+/* a OP= b off the number path: in place where a's value allows (protocol.c). */
+#define SLOW_INPLACE(opcode)                                                                       \
+  do {                                                                                             \
+    SYNC();                                                                                        \
+    Value r_ = vm_inplace_op(vm, opcode, sp[-2], sp[-1]);                                          \
+    CHECK(r_);                                                                                     \
+    sp--;                                                                                          \
+    sp[-1] = r_;                                                                                   \
+  } while (0)
 /* a, b -> a OP b: inline on fast numbers (arith.h), else the slow path. */
 #define BINARY(name)                                                                               \
   do {                                                                                             \

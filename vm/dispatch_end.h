@@ -18,6 +18,7 @@
 #undef VM_DISPATCH
 #undef PUSH_OR_STORE
 #undef SLOW_BINARY
+#undef SLOW_INPLACE
 #undef BINARY
 #undef COMPARISON
 #undef LOOP_BACK

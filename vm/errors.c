@@ -167,6 +167,31 @@ static void print_trace(FILE *out, ObjList *trace) {
   }
 }
 
+void vm_add_library_file(AgVM *vm, const char *file) {
+  if (vm->library_file_count < (int)(sizeof vm->library_files / sizeof vm->library_files[0]))
+    vm->library_files[vm->library_file_count++] = obj_string(vm, file);
+}
+
+static bool in_library(AgVM *vm, Value entry) {
+  ObjString *file = AS_STRING(AS_LIST(entry)->items[1]);
+  for (int i = 0; i < vm->library_file_count; i++)
+    if (strcmp(vm->library_files[i]->chars, file->chars) == 0) return true;
+  return false;
+}
+
+/* The entry an error is reported at: the innermost one outside the library
+ * (an error inside nn.ag names the user's line that called the layer). */
+static Value report_entry(AgVM *vm, ObjList *trace) {
+  Value last = NIL_VAL;
+  for (int i = trace ? trace->count - 1 : -1; i >= 0; i--) {
+    Value e = trace->items[i];
+    if (!trace_entry_ok(e)) continue;
+    if (IS_NIL(last)) last = e;
+    if (!in_library(vm, e)) return e;
+  }
+  return last;
+}
+
 void vm_report_exception(AgVM *vm, FILE *out, bool color) {
   if (!vm->has_exception) return;
   Value exc = vm->exception;
@@ -175,8 +200,7 @@ void vm_report_exception(AgVM *vm, FILE *out, bool color) {
   vm_push_root(vm, trace ? OBJ_VAL(trace) : NIL_VAL);
   const char *message = vm_exception_message(vm, exc);
   fflush(stdout);
-  Value last = NIL_VAL;
-  if (trace && trace->count > 0) last = trace->items[trace->count - 1];
+  Value last = report_entry(vm, trace);
   if (trace_entry_ok(last)) {
     fprintf(out, "%s:%.0f: ", AS_CSTRING(AS_LIST(last)->items[1]), AS_NUMBER(AS_LIST(last)->items[2]));
   }
@@ -207,6 +231,30 @@ static Value error_str(AgVM *vm, Value self, int argc, const Value *args, const 
   return OBJ_VAL(obj_string(vm, vm_exception_message(vm, self)));
 }
 
+static Value singleton_str(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
+  return OBJ_VAL(obj_string(vm, self == vm->ellipsis ? "Ellipsis" : "NotImplemented"));
+}
+
+/* The one instance of a class of its own, printed as its name. */
+static Value singleton(AgVM *vm, const char *class_name) {
+  ObjClass *k = obj_new_class(vm, obj_string(vm, class_name));
+  vm_push_root(vm, OBJ_VAL(k));
+  ObjNative *str = obj_new_native(vm, "str", singleton_str, 0, 0, false);
+  table_set(vm, &k->methods, OBJ_VAL(vm->str_string), OBJ_VAL(str));
+  Value v = OBJ_VAL(obj_new_instance(vm, k));
+  vm_pop_root(vm);
+  return v;
+}
+
+/* NotImplemented, which an operator method returns to let the other
+ * operand try (SPEC §4), and Ellipsis, the value of `...` in an index. */
+static void install_singletons(AgVM *vm) {
+  vm->not_implemented = singleton(vm, "NotImplementedType");
+  vm_define_builtin(vm, "NotImplemented", vm->not_implemented);
+  vm->ellipsis = singleton(vm, "ellipsis");
+  vm_define_builtin(vm, "Ellipsis", vm->ellipsis);
+}
+
 static ObjClass *define_class(AgVM *vm, const char *name, ObjClass *parent) {
   ObjClass *k = obj_new_class(vm, obj_string(vm, name));
   vm_define_builtin(vm, name, OBJ_VAL(k));
@@ -228,5 +276,7 @@ void vm_install_core(AgVM *vm) {
   vm->interrupted_class = define_class(vm, "Interrupted", vm->error_class);
   vm->memory_error_class = define_class(vm, "MemoryError", vm->error_class);
   vm->spare_memory_error = vm_new_error(vm, vm->memory_error_class, obj_string(vm, "out of memory"));
+  vm->stop_iteration_class = define_class(vm, "StopIteration", vm->error_class);
+  install_singletons(vm);
   vm->zero_division_class = define_class(vm, "ZeroDivisionError", vm->error_class);
 }

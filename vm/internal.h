@@ -24,6 +24,8 @@ bool vm_extend_list(AgVM *vm, ObjList *list, Value iterable);
 Value vm_iter_prepare(AgVM *vm, Value iterable);
 /* Next item of seq at *pos: 1 = item stored, 0 = done, -1 = thrown. */
 int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item);
+/* An iterator instance's next(): 1 = item, 0 = StopIteration, -1 = thrown. */
+int vm_iterator_next(AgVM *vm, Value it, Value *item);
 /* Number of items (len()); -1 after throwing. */
 int64_t vm_length(AgVM *vm, Value v);
 /* Index resolution shared by lists and strings: false if out of range. */
@@ -33,6 +35,22 @@ Value vm_slice_string(AgVM *vm, ObjString *s, ObjSlice *slice);
 Value vm_tensors_unavailable(AgVM *vm);
 bool vm_is_valid_map_key(Value key);
 Value vm_map_key_error(AgVM *vm, Value key);
+/* protocol.c: operator methods of instances (SPEC §4). Each returns the
+ * result, VM_EXCEPTION, or UNDEF_VAL when no method of the operands applies. */
+Value vm_binary_method(AgVM *vm, int op, Value a, Value b);
+Value vm_unary_method(AgVM *vm, VmMethod m, Value a);
+/* a OP= b (OP_INPLACE_*): in place where a's value allows, else a OP b. */
+Value vm_inplace_op(AgVM *vm, int op, Value a, Value b);
+int64_t vm_instance_length(AgVM *vm, Value v);
+/* vm_truthy of a value nothing else roots (a method's result). */
+int vm_truthy_rooted(AgVM *vm, Value v);
+
+/* set.c */
+/* A set of the n values at items (OP_NEW_SET; they stay rooted by the caller). */
+Value vm_make_set(AgVM *vm, const Value *items, int n);
+Value vm_set_binary(AgVM *vm, int op, Value a, Value b); /* UNDEF_VAL: not a set op */
+Value vm_set_inplace(AgVM *vm, int op, Value a, Value b);
+
 /* repr() of a value for messages, truncated; written to buf. */
 void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
 

@@ -161,6 +161,7 @@ void vm_free_object(AgVM *vm, Obj *obj) {
     break;
   }
   case OBJ_MAP:
+  case OBJ_SET:
     table_free(vm, &((ObjMap *)obj)->table);
     AG_FREE(vm, ObjMap, obj);
     break;
@@ -270,7 +271,11 @@ static void blacken_function(AgVM *vm, ObjFunction *f) {
 static void blacken(AgVM *vm, Obj *obj) {
   switch (obj->type) {
   case OBJ_LIST: mark_values(vm, ((ObjList *)obj)->items, ((ObjList *)obj)->count); break;
-  case OBJ_MAP: mark_table(vm, &((ObjMap *)obj)->table); break;
+  case OBJ_MAP:
+  case OBJ_SET:
+    mark_table(vm, &((ObjMap *)obj)->table);
+    vm_mark_object(vm, (Obj *)((ObjMap *)obj)->by_hash);
+    break;
   case OBJ_SLICE: {
     ObjSlice *s = (ObjSlice *)obj;
     vm_mark_value(vm, s->start);
@@ -333,10 +338,12 @@ static void mark_roots(AgVM *vm) {
   mark_table(vm, &vm->modules);
   mark_table(vm, &vm->list_methods);
   mark_table(vm, &vm->map_methods);
+  mark_table(vm, &vm->set_methods);
   mark_table(vm, &vm->string_methods);
   vm_mark_object(vm, (Obj *)vm->main_module);
   vm_mark_object(vm, (Obj *)vm->compiling_module);
   vm_mark_object(vm, (Obj *)vm->error_class);
+  for (int i = 0; i < vm->library_file_count; i++) vm_mark_object(vm, (Obj *)vm->library_files[i]);
   vm_mark_object(vm, (Obj *)vm->interrupted_class);
   vm_mark_object(vm, (Obj *)vm->memory_error_class);
   vm_mark_object(vm, (Obj *)vm->spare_memory_error);
@@ -347,8 +354,15 @@ static void mark_roots(AgVM *vm) {
   for (int i = 0; i < DT_COUNT; i++) vm_mark_value(vm, vm->dtype_call[i]);
   ObjString *names[] = {vm->init_string,    vm->call_string,      vm->str_string,
                         vm->message_string, vm->traceback_string, vm->enter_string,
-                        vm->exit_string};
+                        vm->exit_string, vm->repr_string};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) vm_mark_object(vm, (Obj *)names[i]);
+  for (int i = 0; i < VM_METHOD_COUNT; i++) vm_mark_object(vm, (Obj *)vm->method_names[i]);
+  vm_mark_value(vm, vm->not_implemented);
+  vm_mark_value(vm, vm->ellipsis);
+  vm_mark_object(vm, (Obj *)vm->stop_iteration_class);
+  vm_mark_object(vm, (Obj *)vm->iterator_class);
+  vm_mark_object(vm, (Obj *)vm->file_class);
+  vm_mark_object(vm, (Obj *)vm->open_files);
   if (vm->has_exception) vm_mark_value(vm, vm->exception);
   vm_mark_object(vm, (Obj *)vm->exception_trace);
   vm_mark_object(vm, (Obj *)vm->args);

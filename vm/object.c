@@ -148,7 +148,15 @@ void obj_list_append(AgVM *vm, ObjList *list, Value v) {
 ObjMap *obj_new_map(AgVM *vm) {
   ObjMap *m = ALLOCATE_OBJ(vm, ObjMap, OBJ_MAP);
   table_init(&m->table);
+  m->by_hash = NULL;
   return m;
+}
+
+ObjMap *obj_new_set(AgVM *vm) {
+  ObjMap *s = ALLOCATE_OBJ(vm, ObjMap, OBJ_SET);
+  table_init(&s->table);
+  s->by_hash = NULL;
+  return s;
 }
 
 ObjRange *obj_new_range(AgVM *vm, int64_t start, int64_t stop, int64_t step) {

@@ -21,6 +21,7 @@ typedef enum {
   OBJ_STRING,
   OBJ_LIST,
   OBJ_MAP,
+  OBJ_SET, /* an ObjMap whose values are nil */
   OBJ_RANGE,
   OBJ_SLICE,
   OBJ_FUNCTION, /* a compiled function prototype (not a script value) */
@@ -81,6 +82,9 @@ typedef struct ObjList {
 typedef struct ObjMap {
   Obj obj;
   Table table; /* insertion-ordered */
+  /* Keys whose class defines hash (vm/keys.c): hash() -> list of those keys,
+   * so an equal instance finds the stored one. NULL until there is one. */
+  struct ObjMap *by_hash;
 } ObjMap;
 
 /* range(start, stop, step): lazy, never materialised. */
@@ -220,6 +224,7 @@ static inline Value int_value(AgVM *vm, int64_t i) {
 #define IS_STRING(v) is_obj_type(v, OBJ_STRING)
 #define IS_LIST(v) is_obj_type(v, OBJ_LIST)
 #define IS_MAP(v) is_obj_type(v, OBJ_MAP)
+#define IS_SET(v) is_obj_type(v, OBJ_SET)
 #define IS_RANGE(v) is_obj_type(v, OBJ_RANGE)
 #define IS_SLICE(v) is_obj_type(v, OBJ_SLICE)
 #define IS_FUNCTION(v) is_obj_type(v, OBJ_FUNCTION)
@@ -237,6 +242,7 @@ static inline Value int_value(AgVM *vm, int64_t i) {
 #define AS_CSTRING(v) (((ObjString *)AS_OBJ(v))->chars)
 #define AS_LIST(v) ((ObjList *)AS_OBJ(v))
 #define AS_MAP(v) ((ObjMap *)AS_OBJ(v))
+#define AS_SET(v) ((ObjMap *)AS_OBJ(v))
 #define AS_RANGE(v) ((ObjRange *)AS_OBJ(v))
 #define AS_SLICE(v) ((ObjSlice *)AS_OBJ(v))
 #define AS_FUNCTION(v) ((ObjFunction *)AS_OBJ(v))
@@ -266,6 +272,8 @@ ObjNative *obj_new_native(AgVM *vm, const char *name, AgNativeFn fn, int min_arg
 ObjList *obj_new_list(AgVM *vm);
 void obj_list_append(AgVM *vm, ObjList *list, Value v); /* list must be reachable */
 ObjMap *obj_new_map(AgVM *vm);
+/* A set: an ObjMap of type OBJ_SET, its members the keys (values nil). */
+ObjMap *obj_new_set(AgVM *vm);
 ObjRange *obj_new_range(AgVM *vm, int64_t start, int64_t stop, int64_t step);
 ObjSlice *obj_new_slice(AgVM *vm, Value start, Value stop, Value step);
 ObjClass *obj_new_class(AgVM *vm, ObjString *name);

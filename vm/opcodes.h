@@ -63,6 +63,8 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(NIL, 0, 1)                                                              \
   OPCODE(TRUE, 0, 1)                                                             \
   OPCODE(FALSE, 0, 1)                                                            \
+  /* push the Ellipsis value: `...` as an index item (t[..., 0]) */              \
+  OPCODE(ELLIPSIS, 0, 1)                                                         \
   /* pop and discard S[-1] */                                                    \
   OPCODE(POP, 0, -1)                                                             \
   /* push S[-1] again */                                                         \
@@ -117,8 +119,26 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   /* a // b, floor division (Python) */                                          \
   OPCODE(FLOOR_DIVIDE, 0, -1)                                                    \
   OPCODE(MATMUL, 0, -1)                                                          \
+  /* a | b, a & b: set union / intersection, bool or / and (bool tensors too),  \
+     bitwise on integers */                                                      \
+  OPCODE(BIT_OR, 0, -1)                                                          \
+  OPCODE(BIT_AND, 0, -1)                                                         \
+  /* a, b -> a OP= b (augmented assignment, SPEC §4): in place when a has an     \
+     in-place form (tensors: add_ ...; lists: += extends, *= repeats;           \
+     instances: iadd ...), else a OP b, which the compiler stores back. The     \
+     quickener fuses them as the plain ops (numbers rebind), in the same order */\
+  OPCODE(INPLACE_ADD, 0, -1)                                                     \
+  OPCODE(INPLACE_SUBTRACT, 0, -1)                                                \
+  OPCODE(INPLACE_MULTIPLY, 0, -1)                                                \
+  OPCODE(INPLACE_DIVIDE, 0, -1)                                                  \
+  OPCODE(INPLACE_MODULO, 0, -1)                                                  \
+  OPCODE(INPLACE_POWER, 0, -1)                                                   \
+  OPCODE(INPLACE_FLOOR_DIVIDE, 0, -1)                                            \
+  OPCODE(INPLACE_MATMUL, 0, -1)                                                  \
   /* a -> -a */                                                                  \
   OPCODE(NEGATE, 0, 0)                                                           \
+  /* a -> +a (a number or tensor itself; an instance's pos()) */                 \
+  OPCODE(POSITIVE, 0, 0)                                                         \
   /* a -> not truthy(a) */                                                       \
   OPCODE(NOT, 0, 0)                                                              \
   /* ip += u16 */                                                                \
@@ -172,6 +192,12 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(LIST_EXTEND, 0, -1)                                                     \
   /* k1, v1, ..., kn, vn -> map   (n = u16 pairs) */                             \
   OPCODE(MAP, 2, VAR)                                                            \
+  /* map, k, v -> map ; map[k] := v (map comprehensions) */                      \
+  OPCODE(MAP_INSERT, 0, -2)                                                      \
+  /* v1..vn -> set   (n = u16; set literals `{1, 2}`) */                         \
+  OPCODE(NEW_SET, 2, VAR)                                                            \
+  /* set, v -> set ; set.add(v) (set comprehensions) */                          \
+  OPCODE(SET_ADD, 0, -1)                                                         \
   /* seq -> seq, n items of seq (n = u8); error unless seq has exactly n items   \
      (list destructuring: `let [a, b] = ...`, two-name for) */                   \
   OPCODE(UNPACK, 1, VAR)                                                         \

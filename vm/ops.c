@@ -19,6 +19,8 @@ const char *vm_op_symbol(int op) {
   case OP_FLOOR_DIVIDE: return "//";
   case OP_POWER: return "**";
   case OP_MATMUL: return "@";
+  case OP_BIT_OR: return "|";
+  case OP_BIT_AND: return "&";
   case OP_LESS: return "<";
   case OP_LESS_EQUAL: return "<=";
   case OP_GREATER: return ">";
@@ -27,6 +29,7 @@ const char *vm_op_symbol(int op) {
   case OP_NOT_EQUAL: return "!=";
   case OP_IN: return "in";
   case OP_NEGATE: return "-";
+  case OP_POSITIVE: return "+";
   default: return "?";
   }
 }
@@ -40,6 +43,16 @@ static bool is_tensorish(Value v) { return IS_TENSOR(v) || IS_NODE(v); }
 static Value operand_error(AgVM *vm, int op, Value a, Value b) {
   return vm_throw_error(vm, "unsupported operand types for %s: '%s' and '%s'", vm_op_symbol(op),
                         vm_type_name(a), vm_type_name(b));
+}
+
+/* a | b and a & b: or / and of two booleans, bitwise of ints (a boolean
+ * taking part as 0 or 1), as Python's. */
+static Value bitwise(AgVM *vm, int op, Value a, Value b) {
+  if (IS_BOOL(a) && IS_BOOL(b)) {
+    return BOOL_VAL(op == OP_BIT_OR ? AS_BOOL(a) || AS_BOOL(b) : AS_BOOL(a) && AS_BOOL(b));
+  }
+  int64_t x = IS_BOOL(a) ? AS_BOOL(a) : AS_INT(a), y = IS_BOOL(b) ? AS_BOOL(b) : AS_INT(b);
+  return INT_VAL(vm, op == OP_BIT_OR ? x | y : x & y);
 }
 
 static Value concat_strings(AgVM *vm, ObjString *a, ObjString *b) {
@@ -98,15 +111,40 @@ static Value repeat(AgVM *vm, Value seq, Value times) {
   return OBJ_VAL(out);
 }
 
+/* `item in obj` for an instance: obj.contains(item), else a walk of obj's
+ * iteration comparing with ==, as Python's. */
+static Value instance_contains(AgVM *vm, Value item, Value container) {
+  Value r = vm_has_method(vm, container, VM_M_CONTAINS)
+                ? vm_call_method_named(vm, container, VM_M_CONTAINS, 1, &item)
+                : UNDEF_VAL;
+  if (IS_EXCEPTION(r)) return r;
+  if (!IS_UNDEF(r)) {
+    int t = vm_truthy_rooted(vm, r);
+    return t < 0 ? VM_EXCEPTION : BOOL_VAL(t);
+  }
+  ObjList *items = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(items));
+  bool ok = vm_extend_list(vm, items, container);
+  int found = 0;
+  for (int i = 0; ok && found == 0 && i < items->count; i++) found = vm_equal(vm, item, items->items[i]);
+  vm_pop_root(vm);
+  return !ok || found < 0 ? VM_EXCEPTION : BOOL_VAL(found);
+}
+
 static Value contains(AgVM *vm, Value item, Value container) {
   if (IS_LIST(container)) {
     ObjList *l = AS_LIST(container);
     for (int i = 0; i < l->count; i++) {
-      if (vm_values_equal(item, l->items[i])) return TRUE_VAL;
+      int eq = vm_equal(vm, item, l->items[i]);
+      if (eq != 0) return eq < 0 ? VM_EXCEPTION : TRUE_VAL;
     }
     return FALSE_VAL;
   }
-  if (IS_MAP(container)) return BOOL_VAL(table_find(&AS_MAP(container)->table, item) != NULL);
+  if (IS_INSTANCE(container)) return instance_contains(vm, item, container);
+  if (IS_MAP(container) || IS_SET(container)) {
+    int found = vm_map_find(vm, AS_MAP(container), item, NULL);
+    return found < 0 ? VM_EXCEPTION : BOOL_VAL(found);
+  }
   if (IS_STRING(container)) {
     if (!IS_STRING(item)) return vm_throw_error(vm, "'in <string>' needs a string on the left, not %s", vm_type_name(item));
     return BOOL_VAL(strstr(AS_CSTRING(container), AS_CSTRING(item)) != NULL);
@@ -136,6 +174,14 @@ static Value compare(AgVM *vm, int op, Value a, Value b) {
 }
 
 Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
+  if ((IS_INSTANCE(a) || IS_INSTANCE(b)) && op != OP_IN) {
+    Value r = vm_binary_method(vm, op, a, b);
+    if (!IS_UNDEF(r)) return r;
+  }
+  if (IS_SET(a) && IS_SET(b)) {
+    Value r = vm_set_binary(vm, op, a, b);
+    if (!IS_UNDEF(r)) return r;
+  }
   if (is_tensorish(a) || is_tensorish(b)) {
     if (op == OP_IN && !is_tensorish(b)) return contains(vm, a, b);
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
@@ -144,8 +190,10 @@ Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
   if (op == OP_EQUAL) return BOOL_VAL(vm_values_equal(a, b));
   if (op == OP_NOT_EQUAL) return BOOL_VAL(!vm_values_equal(a, b));
   if (op == OP_IN) return contains(vm, a, b);
+  bool a_int = IS_INT(a) || IS_BOOL(a), b_int = IS_INT(b) || IS_BOOL(b);
+  if ((op == OP_BIT_OR || op == OP_BIT_AND) && a_int && b_int) return bitwise(vm, op, a, b);
   bool a_num = IS_NUMBER(a) || IS_BOOL(a), b_num = IS_NUMBER(b) || IS_BOOL(b);
-  if (a_num && b_num && op != OP_MATMUL) return vm_number_op(vm, op, a, b);
+  if (a_num && b_num && op != OP_MATMUL && op != OP_BIT_OR && op != OP_BIT_AND) return vm_number_op(vm, op, a, b);
   switch (op) {
   case OP_ADD:
     if (IS_STRING(a) && IS_STRING(b)) return concat_strings(vm, AS_STRING(a), AS_STRING(b));
@@ -165,6 +213,15 @@ Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
 }
 
 Value vm_unary_op(AgVM *vm, int op, Value a) {
+  if (IS_INSTANCE(a)) {
+    Value r = vm_unary_method(vm, op == OP_POSITIVE ? VM_M_POS : VM_M_NEG, a);
+    if (!IS_UNDEF(r)) return r;
+  }
+  if (op == OP_POSITIVE) { /* +t is t itself, as PyTorch's positive() */
+    if (IS_NUMBER(a) || IS_TENSOR(a)) return a;
+    if (IS_BOOL(a)) return INT_VAL(vm, AS_BOOL(a));
+    return vm_throw_error(vm, "bad operand type for unary +: '%s'", vm_type_name(a));
+  }
   if (IS_NUMBER(a) || IS_BOOL(a)) return vm_negate_number(vm, a);
   if (is_tensorish(a)) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
@@ -223,6 +280,7 @@ Value vm_get_attr(AgVM *vm, Value obj, ObjString *name) {
   case OBJ_MODULE: return module_attr(vm, AS_MODULE(obj), name);
   case OBJ_LIST: return builtin_method(vm, &vm->list_methods, obj, name);
   case OBJ_MAP: return builtin_method(vm, &vm->map_methods, obj, name);
+  case OBJ_SET: return builtin_method(vm, &vm->set_methods, obj, name);
   case OBJ_STRING: return builtin_method(vm, &vm->string_methods, obj, name);
   case OBJ_TENSOR:
   case OBJ_NODE:
@@ -267,10 +325,14 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size) {
   else snprintf(buf, size, "%.*s...", (int)size - 4, s->chars);
 }
 
-bool vm_is_valid_map_key(Value key) { return IS_NUMBER(key) || IS_BOOL(key) || IS_STRING(key); }
+/* Instances are keys by identity (SPEC §3). */
+bool vm_is_valid_map_key(Value key) {
+  return IS_NUMBER(key) || IS_BOOL(key) || IS_STRING(key) || IS_NIL(key) || IS_INSTANCE(key);
+}
 
 Value vm_map_key_error(AgVM *vm, Value key) {
-  return vm_throw_error(vm, "map keys must be strings, numbers or booleans, not %s", vm_type_name(key));
+  return vm_throw_error(vm, "map keys must be strings, numbers, booleans, nil or instances, not %s",
+                        vm_type_name(key));
 }
 
 static Value sequence_index(AgVM *vm, const char *what, Value index, int64_t length, int64_t *out) {
@@ -351,7 +413,8 @@ static Value index_one(AgVM *vm, Value obj, Value index) {
     return OBJ_VAL(obj_copy_string(vm, AS_CSTRING(obj) + i, 1));
   case OBJ_MAP: {
     Value v;
-    if (table_get(&AS_MAP(obj)->table, index, &v)) return v;
+    int found = vm_map_find(vm, AS_MAP(obj), index, &v);
+    if (found != 0) return found < 0 ? VM_EXCEPTION : v;
     char key[128];
     vm_short_repr(vm, index, key, sizeof key);
     return vm_throw_error(vm, "key %s not found in map", key);
@@ -367,7 +430,30 @@ static Value index_one(AgVM *vm, Value obj, Value index) {
 
 Value vm_get_index(AgVM *vm, Value obj, Value index) { return vm_get_index_n(vm, obj, 1, &index); }
 
+/* obj.getitem(k) / obj.setitem(k, v); several items come as one list. */
+static Value instance_index(AgVM *vm, Value obj, int n, const Value *index, const Value *v) {
+  VmMethod m = v ? VM_M_SETITEM : VM_M_GETITEM;
+  if (!vm_has_method(vm, obj, m)) {
+    return v ? vm_throw_error(vm, "%s instance does not support item assignment (no setitem method)",
+                              vm_type_name(obj))
+             : vm_throw_error(vm, "%s instance is not subscriptable (no getitem method)", vm_type_name(obj));
+  }
+  Value args[2] = {index[0], v ? *v : NIL_VAL};
+  if (n != 1) {
+    ObjList *l = obj_new_list(vm);
+    args[0] = OBJ_VAL(l);
+    vm_push_root(vm, args[0]);
+    for (int i = 0; i < n; i++) obj_list_append(vm, l, index[i]);
+    vm_pop_root(vm);
+  }
+  vm_push_root(vm, args[0]);
+  Value r = vm_call_method_named(vm, obj, m, v ? 2 : 1, args);
+  vm_pop_root(vm);
+  return IS_EXCEPTION(r) || v == NULL ? r : *v;
+}
+
 Value vm_get_index_n(AgVM *vm, Value obj, int n, const Value *index) {
+  if (IS_INSTANCE(obj)) return instance_index(vm, obj, n, index, NULL);
   if (is_tensorish(obj)) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
     return vm->tensor_hooks->get_index(vm, obj, n, index);
@@ -378,6 +464,7 @@ Value vm_get_index_n(AgVM *vm, Value obj, int n, const Value *index) {
 }
 
 Value vm_set_index_n(AgVM *vm, Value obj, int n, const Value *index, Value v) {
+  if (IS_INSTANCE(obj)) return instance_index(vm, obj, n, index, &v);
   if (is_tensorish(obj)) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
     return vm->tensor_hooks->set_index(vm, obj, n, index, v);
@@ -392,9 +479,7 @@ Value vm_set_index_n(AgVM *vm, Value obj, int n, const Value *index, Value v) {
     return v;
   }
   if (IS_MAP(obj)) {
-    if (!vm_is_valid_map_key(index[0])) return vm_map_key_error(vm, index[0]);
-    table_set(vm, &AS_MAP(obj)->table, index[0], v);
-    return v;
+    return vm_map_put(vm, AS_MAP(obj), index[0], v) ? v : VM_EXCEPTION;
   }
   if (IS_STRING(obj)) return vm_throw_error(vm, "strings are immutable");
   return vm_throw_error(vm, "cannot assign to an index of %s", vm_type_name(obj));
@@ -415,7 +500,9 @@ int64_t vm_length(AgVM *vm, Value v) {
     switch (OBJ_TYPE(v)) {
     case OBJ_STRING: return AS_STRING(v)->length;
     case OBJ_LIST: return AS_LIST(v)->count;
-    case OBJ_MAP: return AS_MAP(v)->table.count;
+    case OBJ_MAP:
+    case OBJ_SET: return AS_MAP(v)->table.count;
+    case OBJ_INSTANCE: return vm_instance_length(vm, v);
     case OBJ_RANGE: return obj_range_length(AS_RANGE(v));
     case OBJ_TENSOR:
       if (vm->tensor_hooks == NULL) {
@@ -440,6 +527,8 @@ static Value map_keys(AgVM *vm, ObjMap *m) {
   return OBJ_VAL(keys);
 }
 
+static Value instance_iter(AgVM *vm, Value obj);
+
 Value vm_iter_prepare(AgVM *vm, Value iterable) {
   if (IS_OBJ(iterable)) {
     switch (OBJ_TYPE(iterable)) {
@@ -449,11 +538,45 @@ Value vm_iter_prepare(AgVM *vm, Value iterable) {
     case OBJ_TENSOR:
       if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
       return vm->tensor_hooks->iter ? vm->tensor_hooks->iter(vm, iterable) : iterable;
-    case OBJ_MAP: return map_keys(vm, AS_MAP(iterable));
+    case OBJ_MAP:
+    case OBJ_SET: return map_keys(vm, AS_MAP(iterable));
+    case OBJ_INSTANCE: return instance_iter(vm, iterable);
     default: break;
     }
   }
   return vm_throw_error(vm, "object of type %s is not iterable", vm_type_name(iterable));
+}
+
+/* The iteration protocol (SPEC §4): obj.iter() gives the iterator, whose
+ * next() returns items until it throws StopIteration. */
+static Value instance_iter(AgVM *vm, Value obj) {
+  if (!vm_has_method(vm, obj, VM_M_ITER)) {
+    return vm_throw_error(vm, "object of type %s is not iterable (no iter method)", vm_type_name(obj));
+  }
+  Value it = vm_call_method_named(vm, obj, VM_M_ITER, 0, NULL);
+  if (IS_EXCEPTION(it) || !IS_INSTANCE(it)) return IS_EXCEPTION(it) ? it : vm_iter_prepare(vm, it);
+  if (!vm_has_method(vm, it, VM_M_NEXT)) {
+    return vm_throw_error(vm, "%s.iter() returned %s, which has no next method", vm_type_name(obj),
+                          vm_type_name(it));
+  }
+  return it;
+}
+
+static bool is_subclass(const ObjClass *k, const ObjClass *parent) {
+  for (; k != NULL; k = k->parent) {
+    if (k == parent) return true;
+  }
+  return false;
+}
+
+/* it.next(): 1 = item, 0 = it threw StopIteration (taken), -1 = another error. */
+int vm_iterator_next(AgVM *vm, Value it, Value *item) {
+  *item = vm_call_method_named(vm, it, VM_M_NEXT, 0, NULL);
+  if (!IS_EXCEPTION(*item)) return 1;
+  Value exc = vm->exception;
+  if (!IS_INSTANCE(exc) || !is_subclass(AS_INSTANCE(exc)->klass, vm->stop_iteration_class)) return -1;
+  vm_take_exception(vm);
+  return 0;
 }
 
 int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item) {
@@ -478,6 +601,7 @@ int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item) {
     *item = INT_VAL(vm, obj_range_item(r, i));
     break;
   }
+  case OBJ_INSTANCE: return vm_iterator_next(vm, seq, item);
   case OBJ_TENSOR: {
     int64_t n = vm->tensor_hooks->length(vm, seq);
     if (n < 0) return -1;

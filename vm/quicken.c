@@ -30,8 +30,16 @@ static int instruction_length(const ObjFunction *f, int pos) {
   return pos + len <= c->count ? len : 0;
 }
 
+/* An augmented assignment's opcode fuses as its plain op: on numbers, the
+ * only operands the fused fast paths take, `a += b` is `a = a + b`; any
+ * other operand falls back to the INPLACE_ byte itself. */
+_Static_assert(OP_INPLACE_MODULO - OP_INPLACE_ADD == OP_MODULO - OP_ADD, "INPLACE_ADD .. INPLACE_MODULO");
+static int plain_op(int op) {
+  return op >= OP_INPLACE_ADD && op <= OP_INPLACE_MODULO ? op - OP_INPLACE_ADD + OP_ADD : op;
+}
+
 static int const_fused(int op) {
-  switch (op) {
+  switch (plain_op(op)) {
   case OP_ADD: return QOP_CONST_ADD;
   case OP_SUBTRACT: return QOP_CONST_SUBTRACT;
   case OP_MULTIPLY: return QOP_CONST_MULTIPLY;
@@ -99,7 +107,7 @@ _Static_assert(QOP_LOOP_LOCAL_CONST_NOT_EQUAL_JUMP - QOP_LOOP_LOCALS_LESS_JUMP =
                    QOP_LOCAL_CONST_NOT_EQUAL_JUMP - QOP_LOCALS_LESS_JUMP,
                "VM_LOOP_HEADS follows the compare-and-jump opcodes");
 
-static bool is_arith(int op) { return op >= OP_ADD && op <= OP_MODULO; }
+static bool is_arith(int op) { return plain_op(op) >= OP_ADD && plain_op(op) <= OP_MODULO; }
 
 /* GET_LOCAL a; GET_LOCAL b (at next) [; compare; JUMP_IF_FALSE] (`while i < n`)
  * [; arithmetic] (`i * j`) [; CONSTANT number; arithmetic; arithmetic]
@@ -109,10 +117,10 @@ static int locals_fused(const Chunk *c, int next) {
   if (third + 3 < c->count && c->code[third + 1] == OP_JUMP_IF_FALSE && jump_fused(c->code[third]) >= 0) {
     return jump_fused(c->code[third]) - QOP_LESS_JUMP + QOP_LOCALS_LESS_JUMP;
   }
-  if (third < c->count && is_arith(c->code[third])) return QOP_LOCALS_ADD + c->code[third] - OP_ADD;
+  if (third < c->count && is_arith(c->code[third])) return QOP_LOCALS_ADD + plain_op(c->code[third]) - OP_ADD;
   if (third + 4 < c->count && is_number_constant(c, third) && is_arith(c->code[third + 3]) &&
       is_arith(c->code[third + 4])) {
-    int op1 = c->code[third + 3] - OP_ADD, op2 = c->code[third + 4] - OP_ADD;
+    int op1 = plain_op(c->code[third + 3]) - OP_ADD, op2 = plain_op(c->code[third + 4]) - OP_ADD;
     return QOP_LOCAL_ADD_LOCAL_CONST_ADD + 5 * op2 + op1;
   }
   return QOP_GET_LOCAL2;

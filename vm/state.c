@@ -46,6 +46,7 @@ static void init_tables(AgVM *vm) {
   table_init(&vm->modules);
   table_init(&vm->list_methods);
   table_init(&vm->map_methods);
+  table_init(&vm->set_methods);
   table_init(&vm->string_methods);
   table_init(&vm->strings);
 }
@@ -58,6 +59,15 @@ static void init_names(AgVM *vm) {
   vm->traceback_string = obj_string(vm, "traceback");
   vm->enter_string = obj_string(vm, "enter");
   vm->exit_string = obj_string(vm, "exit");
+  vm->repr_string = obj_string(vm, "repr");
+  static const char *const method_names[] = {
+#define VM_METHOD_STRING(e, name) name,
+      VM_METHOD_NAMES(VM_METHOD_STRING)
+#undef VM_METHOD_STRING
+  };
+  for (int i = 0; i < VM_METHOD_COUNT; i++) vm->method_names[i] = obj_string(vm, method_names[i]);
+  vm->not_implemented = NIL_VAL;
+  vm->ellipsis = NIL_VAL;
   for (int i = 0; i < DT_COUNT; i++) vm->dtype_call[i] = NIL_VAL;
   for (int i = 0; i < DT_COUNT; i++) vm->dtypes[i] = obj_new_dtype(vm, (DType)i);
   vm->main_module = obj_new_module(vm, obj_string(vm, "<script>"), NULL);
@@ -96,6 +106,7 @@ void vm_free(AgVM *vm) {
   table_free(vm, &vm->modules);
   table_free(vm, &vm->list_methods);
   table_free(vm, &vm->map_methods);
+  table_free(vm, &vm->set_methods);
   table_free(vm, &vm->string_methods);
   table_free(vm, &vm->strings);
   vm_free_objects(vm);

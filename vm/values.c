@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "vm/buffer.h"
+#include "vm/internal.h"
 #include "vm/opcodes.h"
 #include "vm/vm.h"
 
@@ -24,6 +25,7 @@ const char *vm_type_name(Value v) {
   case OBJ_STRING: return "string";
   case OBJ_LIST: return "list";
   case OBJ_MAP: return "map";
+  case OBJ_SET: return "set";
   case OBJ_RANGE: return "range";
   case OBJ_SLICE: return "slice";
   case OBJ_FUNCTION:
@@ -52,7 +54,9 @@ int vm_truthy(AgVM *vm, Value v) {
   switch (OBJ_TYPE(v)) {
   case OBJ_STRING: return AS_STRING(v)->length != 0;
   case OBJ_LIST: return AS_LIST(v)->count != 0;
-  case OBJ_MAP: return AS_MAP(v)->table.count != 0;
+  case OBJ_MAP:
+  case OBJ_SET: return AS_MAP(v)->table.count != 0;
+  case OBJ_INSTANCE: return vm_instance_truthy(vm, v);
   case OBJ_RANGE: return obj_range_length(AS_RANGE(v)) != 0;
   case OBJ_TENSOR:
     if (vm->tensor_hooks == NULL) {
@@ -93,7 +97,8 @@ static bool equal_depth(Value a, Value b, int depth) {
   if (depth > EQUAL_DEPTH_MAX) return false;
   switch (OBJ_TYPE(a)) {
   case OBJ_LIST: return lists_equal(AS_LIST(a), AS_LIST(b), depth);
-  case OBJ_MAP: return maps_equal(AS_MAP(a), AS_MAP(b), depth);
+  case OBJ_MAP:
+  case OBJ_SET: return maps_equal(AS_MAP(a), AS_MAP(b), depth);
   case OBJ_RANGE: {
     ObjRange *x = AS_RANGE(a), *y = AS_RANGE(b);
     return x->start == y->start && x->stop == y->stop && x->step == y->step;
@@ -134,6 +139,11 @@ static int less_depth(AgVM *vm, Value a, Value b, int depth) {
     return c < 0 || (c == 0 && x->length < y->length);
   }
   if (IS_LIST(a) && IS_LIST(b)) return compare_lists(vm, AS_LIST(a), AS_LIST(b), depth);
+  if (IS_INSTANCE(a) || IS_INSTANCE(b)) { /* sorted(), min() ... of instances: their lt */
+    Value r = vm_binary_method(vm, OP_LESS, a, b);
+    if (IS_EXCEPTION(r)) return -1;
+    if (!IS_UNDEF(r)) return vm_truthy_rooted(vm, r);
+  }
   vm_throw_error(vm, "'<' is not supported between %s and %s", vm_type_name(a), vm_type_name(b));
   return -1;
 }
@@ -214,24 +224,55 @@ static bool append_map(AgVM *vm, VmBuf *b, ObjMap *m, PrintPath *path) {
   return true;
 }
 
+/* {1, 2} in insertion order; the empty set is set(), as Python's. */
+static bool append_set(AgVM *vm, VmBuf *b, ObjMap *s, PrintPath *path) {
+  if (s->table.count == 0) {
+    vm_buf_adds(b, "set()");
+    return true;
+  }
+  if (!path_enter(path, &s->obj)) {
+    vm_buf_adds(b, "{...}");
+    return true;
+  }
+  vm_buf_addc(b, '{');
+  bool first = true;
+  for (int i = 0; i < s->table.used; i++) {
+    Value k = s->table.entries[i].key;
+    if (IS_UNDEF(k)) continue;
+    if (!first) vm_buf_adds(b, ", ");
+    first = false;
+    if (!append_value(vm, b, k, true, path)) return false;
+  }
+  vm_buf_addc(b, '}');
+  path->depth--;
+  return true;
+}
+
 static void append_number(VmBuf *b, Value v) {
   char tmp[64];
   int n = vm_format_num(v, tmp, sizeof tmp);
   vm_buf_add(b, tmp, (size_t)n);
 }
 
-/* An instance prints through its class's `str` method when it has one. */
-static bool append_instance(AgVM *vm, VmBuf *b, Value v) {
+/* An instance prints through its class's `str` method (or `repr` inside a
+ * container and for repr(), as Python's), else either of them. */
+static bool append_instance(AgVM *vm, VmBuf *b, Value v, bool quote) {
   ObjInstance *inst = AS_INSTANCE(v);
   Value method;
-  if (!table_get(&inst->klass->methods, OBJ_VAL(vm->str_string), &method)) {
+  ObjString *repr_name = vm->repr_string;
+  ObjString *first = quote ? repr_name : vm->str_string, *second = quote ? vm->str_string : repr_name;
+  ObjString *name = table_get(&inst->klass->methods, OBJ_VAL(first), &method) ? first
+                    : table_get(&inst->klass->methods, OBJ_VAL(second), &method) ? second
+                                                                                   : NULL;
+  if (name == NULL) {
     vm_buf_printf(b, "<%s instance>", inst->klass->name->chars);
     return true;
   }
-  Value s = vm_invoke(vm, v, vm->str_string, 0, NULL, NULL);
+  Value s = vm_invoke(vm, v, name, 0, NULL, NULL);
   if (IS_EXCEPTION(s)) return false;
   if (!IS_STRING(s)) {
-    vm_throw_error(vm, "%s.str() must return a string, not %s", inst->klass->name->chars, vm_type_name(s));
+    vm_throw_error(vm, "%s.%s() must return a string, not %s", inst->klass->name->chars, name->chars,
+                   vm_type_name(s));
     return false;
   }
   vm_buf_add(b, AS_CSTRING(s), (size_t)AS_STRING(s)->length);
@@ -265,6 +306,7 @@ static bool append_object(AgVM *vm, VmBuf *b, Value v, bool quote, PrintPath *pa
     return true;
   case OBJ_LIST: return append_list(vm, b, AS_LIST(v), path);
   case OBJ_MAP: return append_map(vm, b, AS_MAP(v), path);
+  case OBJ_SET: return append_set(vm, b, AS_SET(v), path);
   case OBJ_RANGE: append_range(b, AS_RANGE(v)); return true;
   case OBJ_SLICE: {
     ObjSlice *s = AS_SLICE(v);
@@ -288,7 +330,7 @@ static bool append_object(AgVM *vm, VmBuf *b, Value v, bool quote, PrintPath *pa
   }
   case OBJ_UPVALUE: vm_buf_adds(b, "<upvalue>"); return true;
   case OBJ_CLASS: vm_buf_printf(b, "<class %s>", AS_CLASS(v)->name->chars); return true;
-  case OBJ_INSTANCE: return append_instance(vm, b, v);
+  case OBJ_INSTANCE: return append_instance(vm, b, v, quote);
   case OBJ_MODULE: vm_buf_printf(b, "<module %s>", AS_MODULE(v)->name->chars); return true;
   case OBJ_TENSOR:
   case OBJ_NODE: return append_tensor(vm, b, v);

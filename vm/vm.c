@@ -128,11 +128,10 @@ static Value make_map(AgVM *vm, int pairs) {
   vm_push_root(vm, OBJ_VAL(map));
   Value *kv = vm->stack_top - 2 * pairs;
   for (int i = 0; i < pairs; i++) {
-    if (!vm_is_valid_map_key(kv[2 * i])) {
+    if (!vm_map_put(vm, map, kv[2 * i], kv[2 * i + 1])) {
       vm_pop_root(vm);
-      return vm_map_key_error(vm, kv[2 * i]);
+      return VM_EXCEPTION;
     }
-    table_set(vm, &map->table, kv[2 * i], kv[2 * i + 1]);
   }
   vm_pop_root(vm);
   return OBJ_VAL(map);
@@ -396,6 +395,10 @@ dispatch:
     PUSH(FALSE_VAL);
     VM_DISPATCH();
   }
+  VM_CASE(ELLIPSIS) {
+    PUSH(vm->ellipsis);
+    VM_DISPATCH();
+  }
   VM_CASE(POP) {
     sp--;
     VM_DISPATCH();
@@ -605,6 +608,53 @@ dispatch:
     SLOW_BINARY(OP_MATMUL);
     VM_DISPATCH();
   }
+  VM_CASE(BIT_OR) {
+    SLOW_BINARY(OP_BIT_OR);
+    VM_DISPATCH();
+  }
+  VM_CASE(BIT_AND) {
+    SLOW_BINARY(OP_BIT_AND);
+    VM_DISPATCH();
+  }
+  /* Augmented assignment: a number on the left rebinds, as the plain op. */
+  VM_CASE(INPLACE_ADD) {
+    if (IS_NUMBER(PEEK(1))) goto L_ADD;
+    SLOW_INPLACE(OP_ADD);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_SUBTRACT) {
+    if (IS_NUMBER(PEEK(1))) goto L_SUBTRACT;
+    SLOW_INPLACE(OP_SUBTRACT);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_MULTIPLY) {
+    if (IS_NUMBER(PEEK(1))) goto L_MULTIPLY;
+    SLOW_INPLACE(OP_MULTIPLY);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_DIVIDE) {
+    if (IS_NUMBER(PEEK(1))) goto L_DIVIDE;
+    SLOW_INPLACE(OP_DIVIDE);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_MODULO) {
+    if (IS_NUMBER(PEEK(1))) goto L_MODULO;
+    SLOW_INPLACE(OP_MODULO);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_POWER) {
+    SLOW_INPLACE(OP_POWER);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_FLOOR_DIVIDE) {
+    if (IS_NUMBER(PEEK(1))) goto L_FLOOR_DIVIDE;
+    SLOW_INPLACE(OP_FLOOR_DIVIDE);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_MATMUL) {
+    SLOW_INPLACE(OP_MATMUL);
+    VM_DISPATCH();
+  }
   VM_CASE(NEGATE) {
     Value r;
     if (!negate_fast(PEEK(0), &r)) {
@@ -612,6 +662,13 @@ dispatch:
       r = vm_unary_op(vm, OP_NEGATE, PEEK(0));
       CHECK(r);
     }
+    sp[-1] = r;
+    VM_DISPATCH();
+  }
+  VM_CASE(POSITIVE) {
+    SYNC();
+    Value r = vm_unary_op(vm, OP_POSITIVE, PEEK(0));
+    CHECK(r);
     sp[-1] = r;
     VM_DISPATCH();
   }
@@ -799,6 +856,27 @@ dispatch:
     CHECK(map);
     sp -= 2 * pairs;
     PUSH(map);
+    VM_DISPATCH();
+  }
+  VM_CASE(MAP_INSERT) {
+    SYNC();
+    CHECK(vm_set_index_n(vm, PEEK(2), 1, &PEEK(1), PEEK(0)));
+    sp -= 2;
+    VM_DISPATCH();
+  }
+  VM_CASE(NEW_SET) {
+    int n = READ_SHORT();
+    SYNC();
+    Value set = vm_make_set(vm, sp - n, n);
+    CHECK(set);
+    sp -= n;
+    PUSH(set);
+    VM_DISPATCH();
+  }
+  VM_CASE(SET_ADD) {
+    SYNC();
+    if (!vm_set_add(vm, AS_SET(PEEK(1)), PEEK(0))) THROW();
+    sp--;
     VM_DISPATCH();
   }
   VM_CASE(UNPACK) {

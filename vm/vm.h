@@ -37,6 +37,7 @@
 
 #include "memory.h"
 #include "object.h"
+#include "protocol.h"
 #include "table.h"
 #include "value.h"
 
@@ -134,15 +135,26 @@ struct AgVM {
 
   /* built-in classes and method tables */
   ObjClass *error_class;
+  /* Files of the library written in Ag (nn.ag, ...): an uncaught error is
+   * reported at the innermost line outside them, the user's call. */
+  ObjString *library_files[8];
+  int library_file_count;
   ObjClass *interrupted_class;
   ObjClass *memory_error_class;
   ObjClass *zero_division_class; /* ZeroDivisionError */
-  Table list_methods, map_methods, string_methods;
+  Table list_methods, map_methods, string_methods, set_methods;
   ObjInstance *stdout_obj, *stderr_obj;
   ObjDType *dtypes[DT_COUNT];
   Value dtype_call[DT_COUNT]; /* what calling a dtype does (float(3)), or nil */
   ObjString *init_string, *call_string, *str_string, *message_string, *traceback_string;
-  ObjString *enter_string, *exit_string;
+  ObjString *enter_string, *exit_string, *repr_string;
+  ObjString *method_names[VM_METHOD_COUNT]; /* "add" ... (vm/protocol.h) */
+  Value not_implemented;                    /* the NotImplemented singleton */
+  Value ellipsis;                           /* `...` in an index */
+  ObjClass *stop_iteration_class;
+  ObjClass *iterator_class; /* what iter() of a built-in sequence makes */
+  ObjClass *file_class;     /* what open() makes (stdlib/builtins_file.c) */
+  ObjList *open_files;      /* files open for writing, renamed into place when closed */
 
   /* plug-ins */
   VmCompileHook compile_hook;
@@ -154,6 +166,12 @@ struct AgVM {
   /* The REPL's printer for OP_REPL_SHOW (repr is v's repr), to colour it;
    * NULL: plain text on stdout. */
   void (*repl_print)(AgVM *vm, Value v, ObjString *repr);
+  /* Rich output (the notebook kernel): shows one MIME bundle of `count`
+   * types ("image/svg+xml" ...) with their data. NULL on a terminal, where
+   * display() and show_graph() print text instead. */
+  void (*display)(AgVM *vm, int count, const char *const *types, const char *const *data,
+                  const size_t *lengths);
+  void *host; /* the program embedding the VM (the kernel), for its hooks */
   bool uncaught_interrupt; /* the last uncaught error was Interrupted (exit 130) */
   ObjList *args;    /* the script's `args` */
   /* State of the libraries bound above the VM (stdlib/lib.h: the RNG, the
@@ -254,9 +272,35 @@ void vm_report_exception(AgVM *vm, FILE *out, bool color);
 /* The message of an exception value: Error.message or str(v). */
 const char *vm_exception_message(AgVM *vm, Value exc);
 
+/* Operator methods (vm/protocol.c). */
+bool vm_has_method(AgVM *vm, Value v, VmMethod m);
+/* receiver.m(args) */
+Value vm_call_method_named(AgVM *vm, Value receiver, VmMethod m, int argc, const Value *args);
+/* a == b as the script's `==` decides it (an instance's eq): 0/1, -1 after throwing. */
+int vm_equal(AgVM *vm, Value a, Value b);
+int vm_instance_truthy(AgVM *vm, Value v);
+
+/* Map keys and set members that an instance's hash/eq decide (vm/keys.c).
+ * find/delete: 1 found (the value in *value, which may be NULL), 0 not, -1
+ * after throwing; put checks the key and returns false after throwing. */
+int vm_map_find(AgVM *vm, ObjMap *m, Value key, Value *value);
+bool vm_map_put(AgVM *vm, ObjMap *m, Value key, Value value);
+int vm_map_delete(AgVM *vm, ObjMap *m, Value key, Value *value);
+bool vm_map_put_all(AgVM *vm, ObjMap *dst, ObjMap *src);
+
+/* Sets (vm/set.c): members follow the rules of map keys. */
+bool vm_set_add(AgVM *vm, ObjMap *set, Value v);
+bool vm_set_add_all(AgVM *vm, ObjMap *set, Value iterable);
+Value vm_new_set_of(AgVM *vm, Value iterable);
+/* Members of a that are (keep) or are not (!keep) in the iterable b. */
+Value vm_set_filter(AgVM *vm, ObjMap *a, Value b, bool keep);
+Value vm_set_union(AgVM *vm, ObjMap *a, Value b);
+
 /* Value helpers. */
 const char *vm_type_name(Value v);     /* "int", "float", "list", the class name ... */
 const char *vm_op_symbol(int op);      /* "+" for OP_ADD ...: for error messages */
+/* Marks `file` as part of the library (see AgVM.library_files). */
+void vm_add_library_file(AgVM *vm, const char *file);
 int vm_truthy(AgVM *vm, Value v);      /* 0/1, or -1 after throwing */
 /* a == b as the language defines it; -1 after throwing (tensor hooks). */
 bool vm_values_equal(Value a, Value b);

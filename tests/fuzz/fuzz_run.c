@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   lib_install_builtins(vm);
   lib_install(vm);
   fuzz_arm(200);
-  CompileOptions opts = {"fuzz.ag", false, sink, false};
+  CompileOptions opts = {"fuzz.ag", false, sink, false, false};
   vm->gc_paused++;
   CompileResult r = compile_source(vm, source, &opts);
   vm->gc_paused--;

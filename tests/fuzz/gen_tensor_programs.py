@@ -30,7 +30,8 @@ BINFN = ["maximum", "minimum", "pow", "matmul", "mm", "bmm", "mv", "dot",
          "binary_cross_entropy", "index_select", "gather"]
 REDUCE = ["sum", "mean", "prod", "max", "min", "argmax", "argmin", "std",
           "var", "norm", "logsumexp"]
-INPLACE = ["add_", "sub_", "mul_", "div_"]
+INPLACE = ["add_", "sub_", "mul_", "div_", "pow_", "remainder_"]
+AUGMENTED = ["+=", "-=", "*=", "/=", "%=", "**=", "@="]
 CORRUPT = ["trunc.npy", "garbage.npy", "badhdr.npy", "hugeshape.npy",
            "trunc.npz", "garbage.npz", "empty.npy", "badcsv.csv", "negshape.npy",
            "baddtype.npy", "nul.npy", "fortran.npy"]
@@ -328,7 +329,15 @@ class Gen:
         """Rarer combinations: views written in place, graph inspection after
         backward, higher order, the Ag-written autograd helpers."""
         a, b = self.v(), self.v()
-        c = self.r.randrange(22)
+        c = self.r.randrange(26)
+        if c == 22:  # augmented assignment: in place on tensors (SPEC §4)
+            return "%s %s %s" % (a, self.r.choice(AUGMENTED), self.r.choice([b, self.num(), self.expr()]))
+        if c == 23:
+            return "%s[%s] %s %s" % (a, self.index(), self.r.choice(AUGMENTED), self.r.choice([b, self.num()]))
+        if c == 24:
+            return "with no_grad() { %s -= %s * (%s.grad if %s.grad != nil else 1) }" % (a, self.num(), a, a)
+        if c == 25:
+            return "let cs = [r.sum() for r in %s if r.numel() > 0]; print(len(cs), any([c > 0 for c in cs]))" % a
         if c == 16:
             return "let y = %s * 1; y[%s] = %s; y.sum().backward(); print(%s.grad)" % (a, self.index(), b, b)
         if c == 17:

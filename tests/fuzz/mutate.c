@@ -75,6 +75,15 @@ static const char *TOKENS[] = {
   "print(", "error(\"e\")", "len(", "range(", "tensor([1.0, 2.0])", "x.grad", "[1, 2]",
   "{\"a\": 1}", "fn(a, b=1, ...r) { return a }", "class A : B { }", "super.init()",
   "throw nil", "exit(", "sorted(", "self.x", "=>", "$", "`", "?", "!", "&", "|", "^", "~",
+  /* Python's surface (issue 11): conditional expressions, comprehensions,
+   * sets, augmented assignment, operator methods and the iteration protocol */
+  " if x else ", " if ", "[x for x in xs]", "[y for x in xs for y in x if y]", " for ", "{x for x in xs}",
+  "{k: v for k, v in m.items()}", "{1, 2}", "set()", " not in ", "%=", "**=", "-=", "*=", "/=",
+  "t[..., 0]", "[...]", "...,", "+x", "iter(", "next(", "StopIteration()", "NotImplemented",
+  "fn add(o) { return NotImplemented }", "fn iter() { return self }", "fn next() { throw StopIteration() }",
+  "fn hash() { return 1 }", "fn eq(o) { return self == o }", "fn len() { return -1 }",
+  "fn bool() { return nil }", "fn getitem(i) { return self[i] }", "reversed(", "any(", "all(",
+  "list(", "ord(", "chr(", "device=\"cpu\"", ".to(\"cuda\")", "range(1000000000000)",
 };
 #define NTOKENS (sizeof TOKENS / sizeof TOKENS[0])
 

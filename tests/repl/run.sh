@@ -105,6 +105,10 @@ check_tensor_methods() {
   done
   return $missing
 }
+# print(..., flush=true) reaches a pipe at once: before the stderr line after it
+if [ "$("$AG" -e 'print("a", end="", flush=true)
+print("b", file=stderr)' 2>&1)" = "ab" ]; then pass; else fail "print(flush=true) into a pipe"; fi
+
 if out=$(check_tensor_methods); then pass; else fail "tensor methods without help"; printf '%s\n' "$out"; fi
 
 # Every example of the reference runs (exit 0) from a scratch directory;

@@ -383,6 +383,112 @@ START_TEST(max_min) {
 }
 END_TEST
 
+/* sort and topk of cos(3x), so the order is a real permutation of x. */
+static Tensor *f_sort_topk(Tensor *const *x, void *ctx) {
+  int c = *(int *)ctx;
+  Tensor *x3 = ag_binary_scalar(BIN_MUL, x[0], 3.0);
+  Tensor *a = ag_unary(UN_COS, x3);
+  Tensor *idx = NULL, *out = NULL;
+  switch (c) {
+  case 0: out = ag_sort(a, 1, false, &idx); break;
+  case 1: out = ag_sort(a, 0, true, NULL); break;
+  case 2: out = ag_topk(a, 2, 1, true, &idx); break;
+  case 3: out = ag_topk(a, 2, 0, false, NULL); break;
+  default: out = ag_topk(a, 4, -1, true, NULL); break;
+  }
+  tensor_release(idx);
+  tensor_release(a);
+  tensor_release(x3);
+  return out;
+}
+
+START_TEST(sort_and_topk) {
+  for (int c = 0; c < 5; c++) {
+    Tensor *x = leaf(2, (int64_t[]){3, 4}, 0.1);
+    gradcheck("sort/topk", f_sort_topk, &x, 1, &c);
+    gradgradcheck("sort/topk", f_sort_topk, &x, 1, &c);
+    tensor_release(x);
+  }
+  Tensor *x = leaf(2, (int64_t[]){3, 4}, 0.1);
+  Tensor *idx = NULL;
+  Tensor *v = ag_sort(x, 1, false, &idx);
+  ck_assert_str_eq(grad_node_name(ag_grad_fn(v)), "SortBackward0");
+  tensor_release(v);
+  tensor_release(idx);
+  v = ag_topk(x, 1, 0, true, NULL);
+  ck_assert_str_eq(grad_node_name(ag_grad_fn(v)), "TopkBackward0");
+  tensor_release(v);
+  ck_assert_ptr_null(ag_topk(x, 4, 0, true, NULL));
+  ck_assert_str_eq(tensor_error(), "selected index k out of range");
+  tensor_release(x);
+}
+END_TEST
+
+/* flip, tril/triu, cumsum (cumsum of a product, so its backward's own
+ * derivative is exercised too). */
+static Tensor *f_reorder(Tensor *const *x, void *ctx) {
+  int c = *(int *)ctx;
+  Tensor *a = x[0]; /* [3, 4] */
+  switch (c) {
+  case 0: return ag_flip(a, (int[]){0}, 1);
+  case 1: return ag_flip(a, (int[]){-1, 0}, 2);
+  case 2: return ag_tril(a, 0);
+  case 3: return ag_tril(a, -1);
+  case 4: return ag_triu(a, 1);
+  case 5: return ag_triu(a, -2);
+  case 6: return ag_cumsum(a, 1, DT_COUNT);
+  default: {
+    Tensor *sq = ag_binary(BIN_MUL, a, a);
+    Tensor *out = ag_cumsum(sq, 0, DT_COUNT);
+    tensor_release(sq);
+    return out;
+  }
+  }
+}
+
+START_TEST(flip_triangles_cumsum) {
+  for (int c = 0; c < 8; c++) {
+    Tensor *x = leaf(2, (int64_t[]){3, 4}, 0.1);
+    gradcheck("flip/tril/triu/cumsum", f_reorder, &x, 1, &c);
+    gradgradcheck("flip/tril/triu/cumsum", f_reorder, &x, 1, &c);
+    tensor_release(x);
+  }
+}
+END_TEST
+
+/* amax/amin over one dim, two dims, all; and ties sharing the gradient. */
+static Tensor *f_amax(Tensor *const *x, void *ctx) {
+  int c = *(int *)ctx;
+  switch (c) {
+  case 0: return ag_amax(x[0], (int[]){1}, 1, false);
+  case 1: return ag_amin(x[0], (int[]){0}, 1, true);
+  case 2: return ag_amax(x[0], (int[]){0, -1}, 2, false);
+  case 3: return ag_amin(x[0], NULL, 0, false);
+  default: return ag_trace(x[0]);
+  }
+}
+
+START_TEST(amax_amin) {
+  for (int c = 0; c < 5; c++) {
+    Tensor *x = leaf(2, (int64_t[]){3, 4}, 0.1);
+    gradcheck("amax/amin/trace", f_amax, &x, 1, &c);
+    gradgradcheck("amax/amin", f_amax, &x, 1, &c);
+    tensor_release(x);
+  }
+  Tensor *x = make(2, (int64_t[]){2, 3}, (double[]){2, 5, 5, 1, 1, 0});
+  ag_set_requires_grad(x, true);
+  Tensor *m = ag_amax(x, (int[]){1}, 1, false);
+  ck_assert_str_eq(grad_node_name(ag_grad_fn(m)), "AmaxBackward0");
+  Tensor *sum = ag_sum(m, NULL, 0, false);
+  ck_assert(ag_backward(&sum, NULL, 1, false, false, NULL, 0));
+  const double want[6] = {0, 0.5, 0.5, 0.5, 0.5, 0};
+  for (int i = 0; i < 6; i++) ck_assert_double_eq(tensor_get_flat(ag_get_grad(x), i), want[i]);
+  tensor_release(sum);
+  tensor_release(m);
+  tensor_release(x);
+}
+END_TEST
+
 typedef struct {
   int kind;
 } ShapeCase;
@@ -874,6 +980,9 @@ int main(void) {
   tcase_add_test(tc, reductions);
   tcase_add_test(tc, prod_with_and_without_zeros);
   tcase_add_test(tc, max_min);
+  tcase_add_test(tc, sort_and_topk);
+  tcase_add_test(tc, flip_triangles_cumsum);
+  tcase_add_test(tc, amax_amin);
   tcase_add_test(tc, shape_ops);
   tcase_add_test(tc, join_and_split);
   tcase_add_test(tc, indexing);

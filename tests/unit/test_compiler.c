@@ -9,6 +9,7 @@
 
 #include "parser/compiler.h"
 #include "vm/debug.h"
+#include "vm/internal.h"
 #include "vm/opcodes.h"
 #include "tensor/tensor.h"
 #include "vm/vm.h"
@@ -28,7 +29,7 @@ static Compiled compile_text(const char *src, bool repl) {
   size_t len = 0;
   c.errors = NULL;
   FILE *err = open_memstream(&c.errors, &len);
-  CompileOptions opts = {"t.ag", repl, err, false};
+  CompileOptions opts = {"t.ag", repl, err, false, false};
   c.result = compile_source(vm, src, &opts);
   fclose(err);
   return c;
@@ -102,13 +103,17 @@ START_TEST(compound_assign_on_a_local_is_five_instructions) {
   ck_assert_int_eq(code[0], OP_GET_LOCAL);
   ck_assert_int_eq(code[1], 1);
   ck_assert_int_eq(code[2], OP_CONSTANT);
-  ck_assert_int_eq(code[5], OP_ADD);
+  ck_assert_int_eq(code[5], OP_INPLACE_ADD); /* in place where the value allows (SPEC §4) */
   ck_assert_int_eq(code[6], OP_SET_LOCAL);
   ck_assert_int_eq(code[7], 1);
   ck_assert_int_eq(code[8], OP_POP);
   ck_assert_int_eq(code[9], OP_NIL);
   ck_assert_int_eq(code[10], OP_RETURN);
   ck_assert_int_eq(f->chunk.count, 11);
+  /* and it is fused as `i = i + 1` is, for numbers */
+  vm_quicken(f);
+  ck_assert_int_eq(code[0], QOP_LOCAL_CONST_ADD);
+  ck_assert_int_eq(code[6], QOP_SET_LOCAL_POP);
 }
 END_TEST
 
@@ -190,6 +195,41 @@ START_TEST(repl_mode_shows_expressions_but_not_assignments) {
 }
 END_TEST
 
+static int count_opcode(ObjFunction *fn, OpCode op) {
+  Chunk *c = &fn->chunk;
+  int n = 0;
+  FILE *null = fopen("/dev/null", "w");
+  for (int offset = 0; offset < c->count;) {
+    n += c->code[offset] == op;
+    offset = dis_instruction(null, NULL, c, offset);
+  }
+  fclose(null);
+  return n;
+}
+
+/* A notebook cell (show_last): only its last statement shows, if an expression. */
+static int shows_of_cell(const char *src) {
+  char *errors = NULL;
+  size_t len = 0;
+  FILE *err = open_memstream(&errors, &len);
+  CompileOptions opts = {"In[1]", true, err, false, true};
+  CompileResult r = compile_source(vm, src, &opts);
+  fclose(err);
+  ck_assert_msg(r.function != NULL, "did not compile:\n%s", errors);
+  free(errors);
+  return count_opcode(r.function, OP_REPL_SHOW);
+}
+
+START_TEST(show_last_shows_only_the_last_statement) {
+  ck_assert_int_eq(shows_of_cell("1 + 2\n3 + 4"), 1);
+  ck_assert_int_eq(shows_of_cell("1 + 2\nlet y = 3"), 0);
+  ck_assert_int_eq(shows_of_cell("1\nprint(2)\n3"), 1);
+  ck_assert_int_eq(shows_of_cell("if true { 1 }\n2"), 1);
+  ck_assert_int_eq(shows_of_cell("2\nfn f() { return 1 }"), 0);
+  ck_assert_int_eq(shows_of_cell("2\n\n# a comment\n"), 1);
+}
+END_TEST
+
 START_TEST(bytes_carry_lines) {
   ObjFunction *fn = compile_ok("let a = 1\n\nlet b = a +\n  2");
   Chunk *c = &fn->chunk;
@@ -245,7 +285,7 @@ START_TEST(colored_errors) {
   size_t len = 0;
   char *text = NULL;
   FILE *err = open_memstream(&text, &len);
-  CompileOptions opts = {"c.ag", false, err, true};
+  CompileOptions opts = {"c.ag", false, err, true, false};
   CompileResult r = compile_source(vm, "let = 1", &opts);
   fclose(err);
   ck_assert_int_eq(r.error_count, 1);
@@ -288,6 +328,7 @@ static int fallthrough_effect(const uint8_t *ip) {
   case OP_SUPER_INVOKE: return -ip[3] - 1;
   case OP_LIST: return 1 - ag_read_u16(ip + 1);
   case OP_MAP: return 1 - 2 * ag_read_u16(ip + 1);
+  case OP_NEW_SET: return 1 - ag_read_u16(ip + 1);
   case OP_UNPACK: return ip[1];
   case OP_BUILD_STRING: return 1 - ip[1];
   case OP_AND: case OP_OR: return -1;
@@ -532,7 +573,7 @@ END_TEST
 
 static ObjFunction *quiet_compile_hook(AgVM *hook_vm, const char *source, const char *file) {
   FILE *sink = fopen("/dev/null", "w");
-  CompileOptions opts = {file, false, sink, false};
+  CompileOptions opts = {file, false, sink, false, false};
   CompileResult r = compile_source(hook_vm, source, &opts);
   fclose(sink);
   return r.function;
@@ -648,6 +689,7 @@ static Suite *compiler_suite(void) {
   tcase_add_test(code, calls_pick_the_right_opcode);
   tcase_add_test(code, multi_index_uses_the_n_forms);
   tcase_add_test(code, repl_mode_shows_expressions_but_not_assignments);
+  tcase_add_test(code, show_last_shows_only_the_last_statement);
   tcase_add_test(code, bytes_carry_lines);
   tcase_add_test(code, disassembler_shows_every_function);
   tcase_add_test(code, disassembler_shows_captures_and_jump_targets);

@@ -155,6 +155,7 @@ static double ref_binary(BinaryOp op, double x, double y) {
   }
   case BIN_MAXIMUM: return x > y ? x : y;
   case BIN_MINIMUM: return x < y ? x : y;
+  case BIN_XLOGY: return y != y ? y : x == 0 ? 0 : x * log(y);
   case BIN_EQ: return x == y;
   case BIN_NE: return x != y;
   case BIN_LT: return x < y;
@@ -186,7 +187,7 @@ static void check_binary_op(BinaryOp op, DType dt) {
     ck_assert_msg(r != NULL, "%s: %s", tensor_binary_names[op], tensor_error());
     for (int k = 0; k < 6; k++) {
       double want = ref_binary(op, tensor_get_flat(a, k), tensor_get_flat(b, k));
-      if (dt == DT_INT64 && op == BIN_DIV) want = (float)want;
+      if (dt == DT_INT64 && (op == BIN_DIV || op == BIN_XLOGY)) want = (float)want;
       ck_assert_msg(tt_close(tensor_get_flat(r, k), want, tol), "%s[%d] layout %d: %g vs %g",
                     tensor_binary_names[op], k, layout, tensor_get_flat(r, k), want);
     }
@@ -275,6 +276,9 @@ static double ref_unary(UnaryOp op, double x) {
   case UN_CEIL: return ceil(x);
   case UN_ROUND: return nearbyint(x);
   case UN_LOGICAL_NOT: return x == 0;
+  case UN_ISNAN: return isnan(x) != 0;
+  case UN_ISINF: return isinf(x) != 0;
+  case UN_ISFINITE: return isfinite(x) != 0;
   default: return NAN;
   }
 }

@@ -1,0 +1,185 @@
+/* builtins_seq.c — the iteration built-ins of SPEC §5: list set reversed any
+ * all iter next, and ord chr. */
+#include <string.h>
+
+#include "stdlib/builtins_internal.h"
+#include "vm/buffer.h"
+#include "vm/internal.h"
+
+LIB_NATIVE(lib_list) {
+  if (argc == 0) return OBJ_VAL(obj_new_list(vm));
+  return lib_to_list(vm, args[0]);
+}
+
+LIB_NATIVE(lib_set) {
+  if (argc == 0) return OBJ_VAL(obj_new_set(vm));
+  return vm_new_set_of(vm, args[0]);
+}
+
+/* A new list of the items in reverse order (Python gives an iterator; a
+ * list iterates the same and prints more usefully). */
+LIB_NATIVE(lib_reversed) {
+  if (IS_SET(args[0])) return vm_throw_error(vm, "'set' object is not reversible");
+  Value items = lib_to_list(vm, args[0]);
+  if (IS_EXCEPTION(items)) return items;
+  ObjList *l = AS_LIST(items);
+  for (int i = 0, j = l->count - 1; i < j; i++, j--) {
+    Value t = l->items[i];
+    l->items[i] = l->items[j];
+    l->items[j] = t;
+  }
+  return items;
+}
+
+/* any(xs) / all(xs): stops at the first item that decides, as Python's. */
+static Value any_all(AgVM *vm, int argc, const Value *args, const AgKwargs *kw, bool want) {
+  Value iterable = args[0];
+  if (IS_TENSOR(iterable)) { /* torch.any(t, dim=...) */
+    ObjString *name = obj_string(vm, want ? "any" : "all");
+    return vm_invoke(vm, iterable, name, argc - 1, args + 1, kw);
+  }
+  if (argc > 1 || (kw != NULL && kw->count > 0)) {
+    return vm_throw_error(vm, "%s() of a %s takes no other arguments", want ? "any" : "all", vm_type_name(iterable));
+  }
+  Value seq = vm_iter_prepare(vm, iterable);
+  if (IS_EXCEPTION(seq)) return seq;
+  vm_push_root(vm, seq);
+  double pos = 0;
+  Value item;
+  int status, t = 0;
+  while ((status = vm_iter_next(vm, seq, &pos, &item)) == 1) {
+    vm_push_root(vm, item);
+    t = vm_truthy(vm, item);
+    vm_pop_root(vm);
+    if (t < 0 || t == want) break;
+  }
+  vm_pop_root(vm);
+  if (status < 0 || t < 0) return VM_EXCEPTION;
+  return BOOL_VAL(status == 1 ? want : !want);
+}
+
+LIB_NATIVE(lib_any) { return any_all(vm, argc, args, kw, true); }
+LIB_NATIVE(lib_all) { return any_all(vm, argc, args, kw, false); }
+
+/* ---- iter() and next() ---- */
+
+/* iter(xs) of a built-in sequence: an instance of the hidden class
+ * `iterator` holding the sequence and the position, whose next() throws
+ * StopIteration at the end. */
+static Value iterator_field(AgVM *vm, Value it, const char *name) {
+  Value v = NIL_VAL;
+  table_get(&AS_INSTANCE(it)->fields, OBJ_VAL(obj_string(vm, name)), &v);
+  return v;
+}
+
+LIB_NATIVE(iterator_next) {
+  Value seq = iterator_field(vm, self, " seq"), pos = iterator_field(vm, self, " pos");
+  if (!IS_NUMBER(pos)) return vm_throw_error(vm, "iterator is broken");
+  double p = AS_NUMBER(pos);
+  Value item;
+  int status = vm_iter_next(vm, seq, &p, &item);
+  if (status < 0) return VM_EXCEPTION;
+  if (status == 0) {
+    return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->stop_iteration_class,
+                                             obj_string(vm, "the iterator is exhausted"))));
+  }
+  vm_push_root(vm, item);
+  table_set(vm, &AS_INSTANCE(self)->fields, OBJ_VAL(obj_string(vm, " pos")), FLOAT_VAL(p));
+  vm_pop_root(vm);
+  return item;
+}
+
+LIB_NATIVE(iterator_iter) { return self; }
+
+static void install_iterator_class(AgVM *vm) {
+  ObjClass *klass = obj_new_class(vm, obj_string(vm, "iterator"));
+  vm->iterator_class = klass;
+  vm_add_method(vm, &klass->methods, "next", iterator_next, 0, 0, false);
+  vm_add_method(vm, &klass->methods, "iter", iterator_iter, 0, 0, false);
+}
+
+LIB_NATIVE(lib_iter) {
+  if (IS_INSTANCE(args[0])) {
+    if (!vm_has_method(vm, args[0], VM_M_ITER)) {
+      return vm_throw_error(vm, "object of type %s is not iterable (no iter method)", vm_type_name(args[0]));
+    }
+    return vm_call_method_named(vm, args[0], VM_M_ITER, 0, NULL);
+  }
+  Value seq = vm_iter_prepare(vm, args[0]);
+  if (IS_EXCEPTION(seq)) return seq;
+  vm_push_root(vm, seq);
+  ObjInstance *it = obj_new_instance(vm, vm->iterator_class);
+  vm_push_root(vm, OBJ_VAL(it));
+  table_set(vm, &it->fields, OBJ_VAL(obj_string(vm, " seq")), seq);
+  table_set(vm, &it->fields, OBJ_VAL(obj_string(vm, " pos")), FLOAT_VAL(0));
+  vm_pop_roots(vm, 2);
+  return OBJ_VAL(it);
+}
+
+/* next(it) calls it.next(); next(it, default) gives default at the end. */
+LIB_NATIVE(lib_next) {
+  if (!vm_has_method(vm, args[0], VM_M_NEXT)) {
+    return vm_throw_error(vm, "'%s' object is not an iterator (no next method; iter() makes one)",
+                          vm_type_name(args[0]));
+  }
+  if (argc < 2) return vm_call_method_named(vm, args[0], VM_M_NEXT, 0, NULL);
+  Value item;
+  int status = vm_iterator_next(vm, args[0], &item);
+  if (status < 0) return VM_EXCEPTION;
+  return status == 0 ? args[1] : item;
+}
+
+/* ---- characters ---- */
+
+static int utf8_decode(const unsigned char *s, int n, int *code) {
+  if (n >= 1 && s[0] < 0x80) return *code = s[0], 1;
+  if (n >= 2 && (s[0] >> 5) == 0x6) return *code = (s[0] & 0x1f) << 6 | (s[1] & 0x3f), 2;
+  if (n >= 3 && (s[0] >> 4) == 0xe) return *code = (s[0] & 0x0f) << 12 | (s[1] & 0x3f) << 6 | (s[2] & 0x3f), 3;
+  if (n >= 4 && (s[0] >> 3) == 0x1e)
+    return *code = (s[0] & 0x07) << 18 | (s[1] & 0x3f) << 12 | (s[2] & 0x3f) << 6 | (s[3] & 0x3f), 4;
+  return 0;
+}
+
+LIB_NATIVE(lib_ord) {
+  ObjString *s;
+  if (!lib_string_arg(vm, "ord", args, 0, &s)) return VM_EXCEPTION;
+  int code = 0;
+  int used = utf8_decode((const unsigned char *)s->chars, s->length, &code);
+  if (used == 0 || used != s->length) {
+    return vm_throw_error(vm, "ord() expected a character, but string of length %d found", s->length);
+  }
+  return INT_VAL(vm, code);
+}
+
+LIB_NATIVE(lib_chr) {
+  int64_t code;
+  if (!lib_int_arg(vm, "chr", args, 0, &code)) return VM_EXCEPTION;
+  if (code < 0 || code > 0x10ffff) return vm_throw_error(vm, "chr() arg not in range(0x110000)");
+  char buf[4];
+  int n;
+  if (code < 0x80) {
+    buf[0] = (char)code, n = 1;
+  } else if (code < 0x800) {
+    buf[0] = (char)(0xc0 | code >> 6), buf[1] = (char)(0x80 | (code & 0x3f)), n = 2;
+  } else if (code < 0x10000) {
+    buf[0] = (char)(0xe0 | code >> 12), buf[1] = (char)(0x80 | ((code >> 6) & 0x3f));
+    buf[2] = (char)(0x80 | (code & 0x3f)), n = 3;
+  } else {
+    buf[0] = (char)(0xf0 | code >> 18), buf[1] = (char)(0x80 | ((code >> 12) & 0x3f));
+    buf[2] = (char)(0x80 | ((code >> 6) & 0x3f)), buf[3] = (char)(0x80 | (code & 0x3f)), n = 4;
+  }
+  return OBJ_VAL(obj_copy_string(vm, buf, n));
+}
+
+void lib_install_seq_builtins(AgVM *vm) {
+  install_iterator_class(vm);
+  vm_define_native(vm, "list", lib_list, 0, 1, false);
+  vm_define_native(vm, "set", lib_set, 0, 1, false);
+  vm_define_native(vm, "reversed", lib_reversed, 1, 1, false);
+  vm_define_native(vm, "any", lib_any, 1, 2, true);
+  vm_define_native(vm, "all", lib_all, 1, 2, true);
+  vm_define_native(vm, "iter", lib_iter, 1, 1, false);
+  vm_define_native(vm, "next", lib_next, 1, 2, false);
+  vm_define_native(vm, "ord", lib_ord, 1, 1, false);
+  vm_define_native(vm, "chr", lib_chr, 1, 1, false);
+}

@@ -1,0 +1,249 @@
+/* lib_display.c — rich output: display(v), and gnuplot for the plot module
+ * (stdlib/plot.ag).
+ *
+ * In a notebook (vm->display set by the kernel) display() sends a MIME
+ * bundle: the value's repr as text/plain, and image/svg+xml when the value
+ * is an instance whose class has `_repr_svg_` (IPython's name; plot figures
+ * have it). On a terminal it prints the repr, as IPython's display does.
+ *
+ * gnuplot runs as a child process with the script on stdin (a temporary
+ * file, so no pipe can fill up) and its output in a temporary file; it is
+ * optional at run time, like Graphviz: a clear error when it is missing.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "stdlib/lib_internal.h"
+
+#define NATIVE_ARGS AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw
+
+bool lib_display_bundle(AgVM *vm, int count, const char *const *types, const char *const *data,
+                        const size_t *lengths) {
+  if (vm->display == NULL) return false;
+  fflush(stdout);
+  vm->display(vm, count, types, data, lengths);
+  return true;
+}
+
+/* v._repr_svg_() when v's class has it: a string, nil, or VM_EXCEPTION. */
+static Value svg_of(AgVM *vm, Value v) {
+  Value method;
+  if (!IS_INSTANCE(v)) return NIL_VAL;
+  ObjString *name = obj_string(vm, "_repr_svg_");
+  if (!table_get(&AS_INSTANCE(v)->klass->methods, OBJ_VAL(name), &method)) return NIL_VAL;
+  Value svg = vm_invoke(vm, v, name, 0, NULL, NULL);
+  if (IS_EXCEPTION(svg) || IS_NIL(svg) || IS_STRING(svg)) return svg;
+  return vm_throw_error(vm, "_repr_svg_() must return a string, not %s", vm_type_name(svg));
+}
+
+static Value display_one(AgVM *vm, Value v) {
+  Value repr = vm_to_repr(vm, v);
+  if (IS_EXCEPTION(repr)) return repr;
+  vm_push_root(vm, repr);
+  Value svg = vm->display ? svg_of(vm, v) : NIL_VAL;
+  if (IS_EXCEPTION(svg)) {
+    vm_pop_root(vm);
+    return svg;
+  }
+  vm_push_root(vm, svg);
+  const char *types[2] = {"text/plain", "image/svg+xml"};
+  const char *data[2] = {AS_CSTRING(repr), IS_STRING(svg) ? AS_CSTRING(svg) : ""};
+  size_t lengths[2] = {(size_t)AS_STRING(repr)->length,
+                       IS_STRING(svg) ? (size_t)AS_STRING(svg)->length : 0};
+  if (!lib_display_bundle(vm, IS_STRING(svg) ? 2 : 1, types, data, lengths)) {
+    fwrite(data[0], 1, lengths[0], stdout);
+    fputc('\n', stdout);
+  }
+  vm_pop_roots(vm, 2);
+  return NIL_VAL;
+}
+
+static Value native_display(NATIVE_ARGS) {
+  for (int i = 0; i < argc; i++) {
+    if (IS_EXCEPTION(display_one(vm, args[i]))) return VM_EXCEPTION;
+  }
+  return NIL_VAL;
+}
+
+/* ---- gnuplot ---- */
+
+/* The gnuplot found on PATH (malloc'd), or NULL. */
+static char *find_gnuplot(void) {
+  const char *path = getenv("PATH");
+  char *copy = path ? strdup(path) : NULL;
+  char *found = NULL;
+  for (char *save = NULL, *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir && !found;
+       dir = strtok_r(NULL, ":", &save)) {
+    char *candidate = NULL;
+    if (asprintf(&candidate, "%s/gnuplot", *dir ? dir : ".") < 0) break;
+    struct stat st;
+    if (stat(candidate, &st) == 0 && S_ISREG(st.st_mode) && access(candidate, X_OK) == 0)
+      found = candidate;
+    else free(candidate);
+  }
+  free(copy);
+  return found;
+}
+
+static int run_gnuplot(const char *exe, int in_fd, int out_fd, int err_fd) {
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    char *const argv[] = {"gnuplot", NULL};
+    if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0) _exit(126);
+    execv(exe, argv);
+    _exit(127);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  return status;
+}
+
+static char *read_all(FILE *f, size_t *length) {
+  if (fseek(f, 0, SEEK_END) != 0) return NULL;
+  long n = ftell(f);
+  char *data = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (data == NULL || fseek(f, 0, SEEK_SET) != 0 || fread(data, 1, (size_t)n, f) != (size_t)n) {
+    free(data);
+    return NULL;
+  }
+  data[n] = '\0';
+  *length = (size_t)n;
+  return data;
+}
+
+static Value gnuplot_failed(AgVM *vm, int status, FILE *err) {
+  size_t n = 0;
+  char *text = read_all(err, &n);
+  char *line = text;
+  /* gnuplot echoes the failing line and a caret before its message */
+  for (char *p = text; p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
+    if (strncmp(p, "\"-\" line", 8) == 0 || strstr(p, "line ") == p) line = p;
+  }
+  Value r;
+  if (status < 0) r = vm_throw_error(vm, "plot: cannot run gnuplot: %s", strerror(errno));
+  else if (text && text[0]) r = vm_throw_error(vm, "plot: gnuplot failed: %.*s", (int)strcspn(line, "\n"), line);
+  else r = vm_throw_error(vm, "plot: gnuplot failed (status %d)", status);
+  free(text);
+  return r;
+}
+
+/* _gnuplot(script): what gnuplot writes to stdout for `script` (a string,
+ * binary for PNG); an error when it writes nothing. */
+static Value native_gnuplot(NATIVE_ARGS) {
+  if (!IS_STRING(args[0])) return vm_throw_error(vm, "_gnuplot(): the script must be a string");
+  char *exe = find_gnuplot();
+  if (exe == NULL)
+    return vm_throw_error(vm, "plot: gnuplot was not found; install gnuplot (Debian: gnuplot-nox) to draw plots");
+  FILE *in = tmpfile(), *out = tmpfile(), *err = tmpfile();
+  Value result = NIL_VAL;
+  if (!in || !out || !err) {
+    result = vm_throw_error(vm, "plot: cannot create a temporary file: %s", strerror(errno));
+  } else {
+    fwrite(AS_CSTRING(args[0]), 1, (size_t)AS_STRING(args[0])->length, in);
+    fflush(in);
+    rewind(in);
+    fflush(stdout);
+    int status = run_gnuplot(exe, fileno(in), fileno(out), fileno(err));
+    size_t n = 0;
+    char *data = status == 0 ? read_all(out, &n) : NULL;
+    if (data != NULL && n > 0 && n < INT32_MAX) result = OBJ_VAL(obj_copy_string(vm, data, (int)n));
+    else result = gnuplot_failed(vm, status, err);
+    free(data);
+  }
+  if (in) fclose(in);
+  if (out) fclose(out);
+  if (err) fclose(err);
+  free(exe);
+  return result;
+}
+
+/* _write_file(path, text): text into path through a temporary file renamed
+ * into place, so a failed write leaves no half file. */
+static Value native_write_file(NATIVE_ARGS) {
+  if (!IS_STRING(args[0]) || !IS_STRING(args[1]))
+    return vm_throw_error(vm, "_write_file(): path and text must be strings");
+  const char *path = AS_CSTRING(args[0]);
+  char *tmp = NULL;
+  if (asprintf(&tmp, "%s.tmpXXXXXX", path) < 0) return vm_throw_error(vm, "out of memory");
+  int fd = mkstemp(tmp);
+  bool ok = fd >= 0;
+  if (ok) {
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask); /* mkstemp makes it private; a saved plot is an ordinary file */
+    size_t n = (size_t)AS_STRING(args[1])->length, done = 0;
+    const char *data = AS_CSTRING(args[1]);
+    while (ok && done < n) {
+      ssize_t w = write(fd, data + done, n - done);
+      if (w < 0 && errno == EINTR) continue;
+      ok = w > 0;
+      if (ok) done += (size_t)w;
+    }
+    ok = close(fd) == 0 && ok;
+    ok = ok && rename(tmp, path) == 0;
+    if (!ok) unlink(tmp);
+  }
+  int e = errno;
+  free(tmp);
+  if (!ok) return vm_throw_error(vm, "cannot write %s: %s", path, strerror(e));
+  return NIL_VAL;
+}
+
+/* _temp_path(suffix): a new empty file in $TMPDIR (or /tmp), its path. */
+static Value native_temp_path(NATIVE_ARGS) {
+  if (!IS_STRING(args[0])) return vm_throw_error(vm, "_temp_path(): the suffix must be a string");
+  const char *dir = getenv("TMPDIR");
+  char *path = NULL;
+  if (asprintf(&path, "%s/ag-plot-XXXXXX%s", dir && *dir ? dir : "/tmp", AS_CSTRING(args[0])) < 0)
+    return vm_throw_error(vm, "out of memory");
+  int fd = mkstemps(path, AS_STRING(args[0])->length);
+  if (fd < 0) {
+    int e = errno;
+    free(path);
+    return vm_throw_error(vm, "cannot create a file for the plot: %s", strerror(e));
+  }
+  close(fd);
+  Value s = OBJ_VAL(obj_string(vm, path));
+  free(path);
+  return s;
+}
+
+/* _display_svg(svg): shows it in the notebook; false on a terminal. */
+static Value native_display_svg(NATIVE_ARGS) {
+  if (!IS_STRING(args[0])) return vm_throw_error(vm, "_display_svg(): the image must be a string");
+  const char *types[2] = {"image/svg+xml", "text/plain"};
+  const char *data[2] = {AS_CSTRING(args[0]), "<plot>"};
+  size_t lengths[2] = {(size_t)AS_STRING(args[0])->length, 6};
+  return BOOL_VAL(lib_display_bundle(vm, 2, types, data, lengths));
+}
+
+void lib_install_display(AgVM *vm) {
+  vm_define_native(vm, "display", native_display, 0, -1, false);
+}
+
+void lib_install_plot_module(AgVM *vm, ObjModule *module) {
+  static const struct {
+    const char *name;
+    AgNativeFn fn;
+    int min, max;
+  } natives[] = {
+      {"_gnuplot", native_gnuplot, 1, 1},
+      {"_write_file", native_write_file, 2, 2},
+      {"_temp_path", native_temp_path, 1, 1},
+      {"_display_svg", native_display_svg, 1, 1},
+  };
+  for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++) {
+    ObjNative *n = obj_new_native(vm, natives[i].name, natives[i].fn, natives[i].min, natives[i].max,
+                                  false);
+    vm_push_root(vm, OBJ_VAL(n));
+    lib_module_define(vm, module, natives[i].name, OBJ_VAL(n));
+    vm_pop_root(vm);
+  }
+}

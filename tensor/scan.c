@@ -1,0 +1,63 @@
+/* scan.c — cumulative sums and products along a dimension.
+ *
+ * As PyTorch's CPU kernels, each slice is accumulated in double for float
+ * dtypes (int64 for integers and bool) and every partial result is rounded
+ * to the output dtype as it is written.
+ */
+#include "tensor/iter.h"
+#include "tensor/ops.h"
+#include "tensor/tensor_internal.h"
+
+static void scan_slice(const Tensor *src, Tensor *out, int64_t base, int64_t n, int64_t inner,
+                       bool product) {
+  if (dtype_is_float(out->dtype)) {
+    double acc = product ? 1 : 0;
+    for (int64_t i = 0; i < n; i++) {
+      int64_t at = base + i * inner;
+      double v = tensor_get_flat(src, at);
+      acc = product ? acc * v : acc + v;
+      tensor_set_flat(out, at, acc);
+    }
+  } else {
+    int64_t acc = product ? 1 : 0;
+    for (int64_t i = 0; i < n; i++) {
+      int64_t at = base + i * inner;
+      int64_t v = tensor_get_flat_int(src, at);
+      acc = product ? (int64_t)((uint64_t)acc * (uint64_t)v) : (int64_t)((uint64_t)acc + (uint64_t)v);
+      tensor_set_flat_int(out, at, acc);
+    }
+  }
+}
+
+/* dtype: the result's (and accumulation's) dtype; an integer or bool input
+ * gives int64 when the caller passes DT_COUNT. */
+static Tensor *scan(const Tensor *a, int dim, DType dtype, bool product) {
+  if (!tensor_wrap_dim(&dim, a->ndim)) return NULL;
+  if (dtype == DT_COUNT) dtype = dtype_is_float(a->dtype) ? a->dtype : DT_INT64;
+  Tensor *src = tensor_to_dtype(a, dtype);
+  if (src == NULL) return NULL;
+  Tensor *c = tensor_contiguous(src);
+  tensor_release(src);
+  Tensor *out = c ? tensor_empty(dtype, a->ndim, a->shape) : NULL;
+  if (out == NULL) {
+    tensor_release(c);
+    return NULL;
+  }
+  int64_t n = a->ndim ? a->shape[dim] : 1, inner = 1;
+  for (int d = dim + 1; d < a->ndim; d++) inner *= a->shape[d];
+  int64_t slices = n ? a->numel / n : 0;
+  for (int64_t s = 0; s < slices; s++) {
+    if ((s & 0xFFF) == 0 && tensor_check_interrupt()) {
+      tensor_release(c);
+      tensor_release(out);
+      return NULL;
+    }
+    int64_t base = (s / inner) * n * inner + s % inner;
+    scan_slice(c, out, base, n, inner, product);
+  }
+  tensor_release(c);
+  return out;
+}
+
+Tensor *tensor_cumsum(const Tensor *a, int dim, DType dtype) { return scan(a, dim, dtype, false); }
+Tensor *tensor_cumprod(const Tensor *a, int dim, DType dtype) { return scan(a, dim, dtype, true); }

@@ -1,0 +1,351 @@
+/* sort.c — sort (values and indices), argsort and topk along a dimension.
+ *
+ * Every slice along `dim` is turned into unsigned keys whose order is the
+ * order PyTorch sorts by: for floats, -0.0 equals 0.0 and every NaN is
+ * greater than +inf (so NaN comes last ascending, first descending); for
+ * descending order the keys are complemented. The keys are then sorted with
+ * a stable LSD radix sort (insertion sort for short slices), which skips the
+ * byte passes where every key has the same byte: float32 costs at most four
+ * passes over the slice, whatever the values. The sort is always stable, so
+ * `stable=false` gives the order of `stable=true` (PyTorch leaves the order
+ * of ties unspecified then).
+ *
+ * topk of a small k (k * 64 <= n, as PyTorch's choice of partial_sort)
+ * keeps a heap of the best k in one pass; otherwise a quickselect finds the
+ * k-th key and the k are then sorted: O(n + k log k). Either way equal
+ * values come in index order (PyTorch leaves their order unspecified).
+ */
+#include "tensor/iter.h"
+#include "tensor/ops.h"
+#include "tensor/tensor_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Short slices: insertion sort beats the radix sort's fixed passes. */
+#define SORT_INSERTION_MAX 48
+
+typedef struct {
+  uint64_t *key, *key_tmp;
+  int64_t *idx, *idx_tmp;
+} SortBuffers;
+
+static bool buffers_alloc(SortBuffers *b, int64_t n) {
+  size_t count = (size_t)(n > 0 ? n : 1);
+  b->key = malloc(count * sizeof(uint64_t));
+  b->key_tmp = malloc(count * sizeof(uint64_t));
+  b->idx = malloc(count * sizeof(int64_t));
+  b->idx_tmp = malloc(count * sizeof(int64_t));
+  if (b->key && b->key_tmp && b->idx && b->idx_tmp) return true;
+  tensor_set_error("out of memory");
+  return false;
+}
+
+static void buffers_free(SortBuffers *b) {
+  free(b->key);
+  free(b->key_tmp);
+  free(b->idx);
+  free(b->idx_tmp);
+}
+
+/* ---- keys ---- */
+
+static uint64_t key_f64(double v) {
+  if (v != v) return UINT64_MAX;
+  if (v == 0) v = 0; /* -0.0 sorts as 0.0 */
+  uint64_t u;
+  memcpy(&u, &v, sizeof u);
+  return (u >> 63) ? ~u : u ^ (UINT64_C(1) << 63);
+}
+
+static uint64_t key_f32(float v) {
+  if (v != v) return UINT32_MAX;
+  if (v == 0) v = 0;
+  uint32_t u;
+  memcpy(&u, &v, sizeof u);
+  return (u >> 31) ? (uint32_t)~u : u ^ (UINT32_C(1) << 31);
+}
+
+typedef struct {
+  DType dtype;
+  const char *data; /* the slice's first element */
+  int64_t stride;   /* in elements */
+  uint64_t flip;    /* complements the keys for descending order */
+} Slice;
+
+static Slice slice_at(DType dt, const char *p, int64_t stride, bool descending) {
+  uint64_t flip = dt == DT_FLOAT32 ? UINT32_MAX : dt == DT_BOOL ? 1 : UINT64_MAX;
+  return (Slice){dt, p, stride, descending ? flip : 0};
+}
+
+static inline uint64_t key_at(const Slice *sl, int64_t i) {
+  switch (sl->dtype) {
+  case DT_FLOAT32: return key_f32(((const float *)sl->data)[i * sl->stride]) ^ sl->flip;
+  case DT_FLOAT64: return key_f64(((const double *)sl->data)[i * sl->stride]) ^ sl->flip;
+  case DT_INT64:
+    return ((uint64_t)((const int64_t *)sl->data)[i * sl->stride] ^ (UINT64_C(1) << 63)) ^ sl->flip;
+  default: return (uint64_t)(((const uint8_t *)sl->data)[i * sl->stride] != 0) ^ sl->flip;
+  }
+}
+
+/* The keys and positions of the slice's n elements into b. */
+static void slice_keys(const Slice *sl, int64_t n, SortBuffers *b) {
+  for (int64_t i = 0; i < n; i++) {
+    b->key[i] = key_at(sl, i);
+    b->idx[i] = i;
+  }
+}
+
+/* ---- stable sort of (key, idx) pairs ---- */
+
+static void insertion_sort(uint64_t *key, int64_t *idx, int64_t n) {
+  for (int64_t i = 1; i < n; i++) {
+    uint64_t k = key[i];
+    int64_t x = idx[i], j = i;
+    for (; j > 0 && key[j - 1] > k; j--) {
+      key[j] = key[j - 1];
+      idx[j] = idx[j - 1];
+    }
+    key[j] = k;
+    idx[j] = x;
+  }
+}
+
+/* Sorts b->key[0..n) with b->idx alongside; the result is left in b->key/idx. */
+static void radix_sort(SortBuffers *b, int64_t n) {
+  if (n <= SORT_INSERTION_MAX) {
+    insertion_sort(b->key, b->idx, n);
+    return;
+  }
+  static _Thread_local int64_t count[8][256];
+  memset(count, 0, sizeof count);
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t k = b->key[i];
+    for (int byte = 0; byte < 8; byte++) count[byte][(k >> (8 * byte)) & 0xFF]++;
+  }
+  for (int byte = 0; byte < 8; byte++) {
+    int64_t *c = count[byte];
+    if (c[(b->key[0] >> (8 * byte)) & 0xFF] == n) continue; /* every key has this byte */
+    int64_t pos = 0;
+    for (int v = 0; v < 256; v++) {
+      int64_t here = c[v];
+      c[v] = pos;
+      pos += here;
+    }
+    for (int64_t i = 0; i < n; i++) {
+      uint64_t k = b->key[i];
+      int64_t at = c[(k >> (8 * byte)) & 0xFF]++;
+      b->key_tmp[at] = k;
+      b->idx_tmp[at] = b->idx[i];
+    }
+    uint64_t *kt = b->key;
+    b->key = b->key_tmp;
+    b->key_tmp = kt;
+    int64_t *it = b->idx;
+    b->idx = b->idx_tmp;
+    b->idx_tmp = it;
+  }
+}
+
+/* ---- selection ---- */
+
+static void swap_u64(uint64_t *a, uint64_t *b) {
+  uint64_t t = *a;
+  *a = *b;
+  *b = t;
+}
+
+/* The k-th smallest (0-based) of v[0..n), reordering v (Hoare quickselect
+ * with a median-of-three pivot; equal keys stop both scans, so many ties
+ * still split evenly). */
+static uint64_t select_kth(uint64_t *v, int64_t n, int64_t k) {
+  int64_t lo = 0, hi = n - 1;
+  while (hi > lo) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (v[mid] < v[lo]) swap_u64(&v[mid], &v[lo]);
+    if (v[hi] < v[lo]) swap_u64(&v[hi], &v[lo]);
+    if (v[hi] < v[mid]) swap_u64(&v[hi], &v[mid]);
+    uint64_t pivot = v[mid];
+    int64_t i = lo, j = hi;
+    while (i <= j) {
+      while (v[i] < pivot) i++;
+      while (v[j] > pivot) j--;
+      if (i <= j) {
+        swap_u64(&v[i], &v[j]);
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return v[k];
+  }
+  return v[k];
+}
+
+/* (key, idx) pairs ordered by key, then by index. */
+static bool pair_less(uint64_t ka, int64_t ia, uint64_t kb, int64_t ib) {
+  return ka < kb || (ka == kb && ia < ib);
+}
+
+static void heap_sift_down(uint64_t *key, int64_t *idx, int64_t size, int64_t at) {
+  for (;;) {
+    int64_t big = at, l = 2 * at + 1, r = l + 1;
+    if (l < size && pair_less(key[big], idx[big], key[l], idx[l])) big = l;
+    if (r < size && pair_less(key[big], idx[big], key[r], idx[r])) big = r;
+    if (big == at) return;
+    uint64_t tk = key[at];
+    key[at] = key[big];
+    key[big] = tk;
+    int64_t ti = idx[at];
+    idx[at] = idx[big];
+    idx[big] = ti;
+    at = big;
+  }
+}
+
+/* Small k: one pass keeping the best k in a max-heap (most elements are
+ * rejected by one comparison with its top), then a heap sort of the k. */
+static void top_k_heap(const Slice *sl, SortBuffers *b, int64_t n, int64_t k) {
+  uint64_t *hk = b->key_tmp;
+  int64_t *hi = b->idx_tmp;
+  for (int64_t i = 0; i < k; i++) {
+    hk[i] = key_at(sl, i);
+    hi[i] = i;
+  }
+  for (int64_t i = k / 2 - 1; i >= 0; i--) heap_sift_down(hk, hi, k, i);
+  for (int64_t i = k; i < n; i++) {
+    uint64_t key = key_at(sl, i);
+    if (key >= hk[0]) continue; /* a later equal key loses to the earlier */
+    hk[0] = key;
+    hi[0] = i;
+    heap_sift_down(hk, hi, k, 0);
+  }
+  for (int64_t size = k; size > 0; size--) {
+    b->key[size - 1] = hk[0];
+    b->idx[size - 1] = hi[0];
+    hk[0] = hk[size - 1];
+    hi[0] = hi[size - 1];
+    heap_sift_down(hk, hi, size - 1, 0);
+  }
+}
+
+/* Leaves in b->key/idx[0..k) the k smallest keys of the slice in sorted
+ * order, the first of equal keys (by index) winning. */
+static void top_k(const Slice *sl, SortBuffers *b, int64_t n, int64_t k) {
+  if (k == 0) return;
+  if (k * 64 <= n) {
+    top_k_heap(sl, b, n, k);
+    return;
+  }
+  slice_keys(sl, n, b);
+  if (k * 8 >= n) { /* a large share: sorting everything is as cheap */
+    radix_sort(b, n);
+    return;
+  }
+  memcpy(b->key_tmp, b->key, (size_t)n * sizeof(uint64_t));
+  uint64_t threshold = select_kth(b->key_tmp, n, k - 1);
+  int64_t below = 0;
+  for (int64_t i = 0; i < n; i++) below += b->key[i] < threshold;
+  int64_t ties = k - below, m = 0;
+  for (int64_t i = 0; i < n && m < k; i++) {
+    uint64_t key = b->key[i];
+    if (key < threshold || (key == threshold && ties-- > 0)) {
+      b->key[m] = key;
+      b->idx[m++] = b->idx[i];
+    }
+  }
+  radix_sort(b, k);
+}
+
+/* ---- the driver shared by sort and topk ---- */
+
+static void copy_out(DType dt, const void *src, int64_t s_in, void *dst, int64_t s_out,
+                     const int64_t *idx, int64_t m) {
+  switch (dtype_size(dt)) {
+  case 4:
+    for (int64_t i = 0; i < m; i++) ((float *)dst)[i * s_out] = ((const float *)src)[idx[i] * s_in];
+    break;
+  case 8:
+    for (int64_t i = 0; i < m; i++)
+      ((uint64_t *)dst)[i * s_out] = ((const uint64_t *)src)[idx[i] * s_in];
+    break;
+  default:
+    for (int64_t i = 0; i < m; i++)
+      ((uint8_t *)dst)[i * s_out] = ((const uint8_t *)src)[idx[i] * s_in];
+    break;
+  }
+}
+
+/* k < 0: a full sort. Values and indices have a's shape with dim of size k. */
+static Tensor *sort_slices(const Tensor *a, int dim, int64_t k, bool descending,
+                           Tensor **indices) {
+  Tensor *src = tensor_contiguous(a);
+  if (src == NULL) return NULL;
+  int64_t n = a->ndim ? a->shape[dim] : 1, m = k < 0 ? n : k;
+  int64_t shape[TENSOR_MAX_DIMS];
+  for (int i = 0; i < a->ndim; i++) shape[i] = a->shape[i];
+  if (a->ndim) shape[dim] = m;
+  Tensor *values = tensor_empty(a->dtype, a->ndim, shape);
+  Tensor *idx_out = tensor_empty(DT_INT64, a->ndim, shape);
+  SortBuffers b = {0};
+  bool ok = values && idx_out && buffers_alloc(&b, n);
+  int64_t inner = 1, outer = 1;
+  for (int i = dim + 1; i < a->ndim; i++) inner *= a->shape[i];
+  for (int i = 0; i < dim; i++) outer *= a->shape[i];
+  size_t esize = dtype_size(a->dtype);
+  const char *in = ok ? tensor_data(src) : NULL;
+  char *out = ok ? tensor_data(values) : NULL;
+  int64_t *out_idx = ok ? tensor_data(idx_out) : NULL;
+  for (int64_t o = 0; ok && o < outer && m > 0; o++) {
+    for (int64_t j = 0; j < inner; j++) {
+      if (tensor_check_interrupt()) {
+        ok = false;
+        break;
+      }
+      const char *p = in + (size_t)(o * n * inner + j) * esize;
+      Slice sl = slice_at(a->dtype, p, inner, descending);
+      if (k < 0) {
+        slice_keys(&sl, n, &b);
+        radix_sort(&b, n);
+      } else {
+        top_k(&sl, &b, n, k);
+      }
+      int64_t base = o * m * inner + j;
+      copy_out(a->dtype, p, inner, out + (size_t)base * esize, inner, b.idx, m);
+      for (int64_t i = 0; i < m; i++) out_idx[base + i * inner] = b.idx[i];
+    }
+  }
+  buffers_free(&b);
+  tensor_release(src);
+  if (!ok) {
+    tensor_release(values);
+    tensor_release(idx_out);
+    return NULL;
+  }
+  if (indices) *indices = idx_out;
+  else tensor_release(idx_out);
+  return values;
+}
+
+Tensor *tensor_sort(const Tensor *a, int dim, bool descending, Tensor **indices) {
+  if (!tensor_wrap_dim(&dim, a->ndim)) return NULL;
+  return sort_slices(a, dim, -1, descending, indices);
+}
+
+Tensor *tensor_argsort(const Tensor *a, int dim, bool descending) {
+  Tensor *indices = NULL;
+  Tensor *values = tensor_sort(a, dim, descending, &indices);
+  tensor_release(values);
+  return values ? indices : NULL;
+}
+
+Tensor *tensor_topk(const Tensor *a, int64_t k, int dim, bool largest, Tensor **indices) {
+  if (!tensor_wrap_dim(&dim, a->ndim)) return NULL;
+  int64_t n = a->ndim ? a->shape[dim] : 1;
+  if (k < 0 || k > n) {
+    tensor_set_error("selected index k out of range");
+    return NULL;
+  }
+  return sort_slices(a, dim, k, largest, indices);
+}
