@@ -424,6 +424,7 @@ static void run_command(Repl *r, const char *line) {
 }
 
 /* ---- completion through Readline (repl/complete.c) ---- */
+#ifndef AG_NO_READLINE /* without a line editor there is nothing to complete */
 
 /* Readline's completion callbacks take no context pointer, so the VM being
  * completed against and the candidates are kept here (one REPL per process). */
@@ -455,6 +456,7 @@ static void complete_install(AgVM *vm) {
   rl_attempted_completion_function = attempt_completion;
   rl_completer_word_break_characters = COMPLETE_WORD_BREAKS;
 }
+#endif
 
 /* ---- the loop ---- */
 
@@ -508,7 +510,9 @@ int repl_run(AgVM *vm) {
   history_save(&r);
   free(r.history_path);
   vm_buf_free(&r.pending);
+#ifndef AG_NO_READLINE
   candidates_free(&current);
+#endif
   vm->repl_print = NULL;
   return r.status < 0 ? 0 : r.status;
 }
