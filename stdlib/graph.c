@@ -9,6 +9,7 @@
  *     aligned once all are known.
  */
 #include "stdlib/graph.h"
+#include "stdlib/program.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1085,25 +1086,6 @@ static bool save_text(const char *path, const char *text) {
   return commit_temp(fd, tmp_path, path, write_all(fd, text, strlen(text), path));
 }
 
-/* The full path of `dot` on PATH (malloc'd), or NULL. */
-static char *find_dot(void) {
-  const char *path = getenv("PATH");
-  if (!path || !*path) return NULL;
-  char *copy = strdup(path);
-  char *found = NULL;
-  for (char *save = NULL, *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir && !found;
-       dir = strtok_r(NULL, ":", &save)) {
-    char *candidate = NULL;
-    if (asprintf(&candidate, "%s/dot", *dir ? dir : ".") < 0) break;
-    struct stat st;
-    if (stat(candidate, &st) == 0 && S_ISREG(st.st_mode) && access(candidate, X_OK) == 0)
-      found = candidate;
-    else free(candidate);
-  }
-  free(copy);
-  return found;
-}
-
 /* The first line of what `dot` wrote to stderr, for the error message. */
 static void read_first_line(FILE *f, char *buf, size_t cap) {
   buf[0] = '\0';
@@ -1145,7 +1127,7 @@ static void dot_failure(int status, FILE *err) {
 /* DOT text on dot's stdin (an anonymous file, so no pipe can fill up), the
  * image into a temporary file next to path. */
 static bool render(const char *text, const char *format, const char *path) {
-  char *dot_path = find_dot();
+  char *dot_path = program_find("dot");
   if (!dot_path) {
     tensor_set_error("Graphviz 'dot' was not found; install graphviz or save as .dot");
     return false;
@@ -1170,23 +1152,8 @@ static bool render(const char *text, const char *format, const char *path) {
   return ok;
 }
 
-/* The whole of a file opened for reading and writing, from its start
- * (malloc'd, NUL-terminated), or NULL. */
-static char *read_back(FILE *f, size_t *length) {
-  if (fseek(f, 0, SEEK_END) != 0) return NULL;
-  long n = ftell(f);
-  char *data = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (data == NULL || fseek(f, 0, SEEK_SET) != 0 || fread(data, 1, (size_t)n, f) != (size_t)n) {
-    free(data);
-    return NULL;
-  }
-  data[n] = '\0';
-  *length = (size_t)n;
-  return data;
-}
-
 char *graph_to_svg(GraphRoot root, bool show_saved, size_t *length) {
-  char *dot_path = find_dot();
+  char *dot_path = program_find("dot");
   if (!dot_path) {
     tensor_set_error("Graphviz 'dot' was not found; install graphviz to draw graphs");
     return NULL;
@@ -1198,7 +1165,7 @@ char *graph_to_svg(GraphRoot root, bool show_saved, size_t *length) {
   else if (text && write_all(fileno(in), text, strlen(text), "a temporary file") &&
            lseek(fileno(in), 0, SEEK_SET) == 0) {
     int status = run_dot(dot_path, "svg", fileno(in), fileno(out), fileno(err));
-    if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) svg = read_back(out, length);
+    if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) svg = program_read_back(out, length);
     else dot_failure(status, err);
   }
   if (in) fclose(in);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "stdlib/lib_internal.h"
+#include "stdlib/program.h"
 
 #define NATIVE_ARGS AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw
 
@@ -71,24 +72,6 @@ static Value native_display(NATIVE_ARGS) {
 
 /* ---- gnuplot ---- */
 
-/* The gnuplot found on PATH (malloc'd), or NULL. */
-static char *find_gnuplot(void) {
-  const char *path = getenv("PATH");
-  char *copy = path ? strdup(path) : NULL;
-  char *found = NULL;
-  for (char *save = NULL, *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir && !found;
-       dir = strtok_r(NULL, ":", &save)) {
-    char *candidate = NULL;
-    if (asprintf(&candidate, "%s/gnuplot", *dir ? dir : ".") < 0) break;
-    struct stat st;
-    if (stat(candidate, &st) == 0 && S_ISREG(st.st_mode) && access(candidate, X_OK) == 0)
-      found = candidate;
-    else free(candidate);
-  }
-  free(copy);
-  return found;
-}
-
 static int run_gnuplot(const char *exe, int in_fd, int out_fd, int err_fd) {
   pid_t pid = fork();
   if (pid < 0) return -1;
@@ -105,22 +88,9 @@ static int run_gnuplot(const char *exe, int in_fd, int out_fd, int err_fd) {
   return status;
 }
 
-static char *read_all(FILE *f, size_t *length) {
-  if (fseek(f, 0, SEEK_END) != 0) return NULL;
-  long n = ftell(f);
-  char *data = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (data == NULL || fseek(f, 0, SEEK_SET) != 0 || fread(data, 1, (size_t)n, f) != (size_t)n) {
-    free(data);
-    return NULL;
-  }
-  data[n] = '\0';
-  *length = (size_t)n;
-  return data;
-}
-
 static Value gnuplot_failed(AgVM *vm, int status, FILE *err) {
   size_t n = 0;
-  char *text = read_all(err, &n);
+  char *text = program_read_back(err, &n);
   char *line = text;
   /* gnuplot echoes the failing line and a caret before its message */
   for (char *p = text; p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
@@ -138,7 +108,7 @@ static Value gnuplot_failed(AgVM *vm, int status, FILE *err) {
  * binary for PNG); an error when it writes nothing. */
 static Value native_gnuplot(NATIVE_ARGS) {
   if (!IS_STRING(args[0])) return vm_throw_error(vm, "_gnuplot(): the script must be a string");
-  char *exe = find_gnuplot();
+  char *exe = program_find("gnuplot");
   if (exe == NULL)
     return vm_throw_error(vm, "plot: gnuplot was not found; install gnuplot (Debian: gnuplot-nox) to draw plots");
   FILE *in = tmpfile(), *out = tmpfile(), *err = tmpfile();
@@ -152,7 +122,7 @@ static Value native_gnuplot(NATIVE_ARGS) {
     fflush(stdout);
     int status = run_gnuplot(exe, fileno(in), fileno(out), fileno(err));
     size_t n = 0;
-    char *data = status == 0 ? read_all(out, &n) : NULL;
+    char *data = status == 0 ? program_read_back(out, &n) : NULL;
     if (data != NULL && n > 0 && n < INT32_MAX) result = OBJ_VAL(obj_copy_string(vm, data, (int)n));
     else result = gnuplot_failed(vm, status, err);
     free(data);
