@@ -598,9 +598,9 @@ static bool check_scatter_shapes(const Tensor *a, int dim, const Tensor *index, 
     return false;
   }
   bool fits = true;
-  for (int d = 0; d < index->ndim; d++) {
-    if (d != dim && a->ndim && index->shape[d] > a->shape[d]) fits = false;
-    if (src && src->ndim && index->shape[d] > src->shape[d]) fits = false;
+  for (int d = 0; d < index->ndim; d++) { /* a 0-d tensor has size 1 */
+    if (d != dim && index->shape[d] > (a->ndim ? a->shape[d] : 1)) fits = false;
+    if (src && index->shape[d] > (src->ndim ? src->shape[d] : 1)) fits = false;
   }
   if (fits) return true;
   char si[256], sa[256], ss[256];
