@@ -78,33 +78,21 @@ static Tensor *scatter_add_of(Tensor *t, void *ctx) {
   return ag_scatter_add(t, s->dim, s->index, s->src);
 }
 
-Value lt_scatter(LT_ARGS) {
+/* scatter / scatter_add, out of place or in place (fname ends in '_'). */
+static Value scatter_fn(AgVM *vm, Value self, const char *fname, bool add, int argc,
+                        const Value *args, const AgKwargs *kw) {
   ScatterArgs s;
-  if (!scatter_args(vm, "scatter", false, argc, args, kw, &s)) return VM_EXCEPTION;
+  if (!scatter_args(vm, fname, add, argc, args, kw, &s)) return VM_EXCEPTION;
   lib_sync_line(vm);
-  return lib_wrap(vm, scatter_of(lib_t(self), &s));
+  AgOutOfPlace op = add ? scatter_add_of : scatter_of;
+  if (fname[strlen(fname) - 1] != '_') return lib_wrap(vm, op(lib_t(self), &s));
+  return in_place_result(vm, ag_apply_inplace(lib_t(self), s.src, op, &s), self);
 }
 
-Value lt_scatter_(LT_ARGS) {
-  ScatterArgs s;
-  if (!scatter_args(vm, "scatter_", false, argc, args, kw, &s)) return VM_EXCEPTION;
-  lib_sync_line(vm);
-  return in_place_result(vm, ag_apply_inplace(lib_t(self), s.src, scatter_of, &s), self);
-}
-
-Value lt_scatter_add(LT_ARGS) {
-  ScatterArgs s;
-  if (!scatter_args(vm, "scatter_add", true, argc, args, kw, &s)) return VM_EXCEPTION;
-  lib_sync_line(vm);
-  return lib_wrap(vm, scatter_add_of(lib_t(self), &s));
-}
-
-Value lt_scatter_add_(LT_ARGS) {
-  ScatterArgs s;
-  if (!scatter_args(vm, "scatter_add_", true, argc, args, kw, &s)) return VM_EXCEPTION;
-  lib_sync_line(vm);
-  return in_place_result(vm, ag_apply_inplace(lib_t(self), s.src, scatter_add_of, &s), self);
-}
+Value lt_scatter(LT_ARGS) { return scatter_fn(vm, self, "scatter", false, argc, args, kw); }
+Value lt_scatter_(LT_ARGS) { return scatter_fn(vm, self, "scatter_", false, argc, args, kw); }
+Value lt_scatter_add(LT_ARGS) { return scatter_fn(vm, self, "scatter_add", true, argc, args, kw); }
+Value lt_scatter_add_(LT_ARGS) { return scatter_fn(vm, self, "scatter_add_", true, argc, args, kw); }
 
 /* ---- index_add(dim, index, source, alpha=1) ---- */
 
