@@ -4,7 +4,7 @@
  * unique sorts: the flat form by the stable sort of sort.c (so -0.0 and 0.0
  * are one value, the first in index order, and NaNs, never equal, come
  * last), the dim form by a stable merge sort of the slices compared
- * lexicographically. PyTorch's unsorted CPU order comes from a hash set, so
+ * lexicographically (with the same order of elements). PyTorch's unsorted CPU order comes from a hash set, so
  * `sorted=false` is given the sorted order (PyTorch leaves it unspecified).
  */
 #include "tensor/ops.h"
@@ -43,14 +43,17 @@ Tensor *tensor_nonzero(const Tensor *a) {
 
 /* ---- unique ---- */
 
-/* Elements i and j of t compared: exactly as int64 for integer dtypes; for
- * floats NaN sorts last and never equals (NaN against NaN says 1). */
+/* Elements i and j of t (contiguous) compared: exactly as int64 for integer
+ * dtypes; for floats NaN sorts last and never equals (NaN against NaN says 1). */
 static int compare_elements(const Tensor *t, int64_t i, int64_t j) {
-  if (!dtype_is_float(t->dtype)) {
-    int64_t x = tensor_get_flat_int(t, i), y = tensor_get_flat_int(t, j);
+  const char *d = tensor_data(t);
+  if (t->dtype == DT_INT64) {
+    int64_t x = ((const int64_t *)d)[i], y = ((const int64_t *)d)[j];
     return (x > y) - (x < y);
   }
-  double x = tensor_get_flat(t, i), y = tensor_get_flat(t, j);
+  size_t es = dtype_size(t->dtype);
+  double x = tensor_load_double(t->dtype, d + (size_t)i * es);
+  double y = tensor_load_double(t->dtype, d + (size_t)j * es);
   if (isnan(x) || isnan(y)) return isnan(y) && !isnan(x) ? -1 : 1;
   return (x > y) - (x < y);
 }
@@ -78,6 +81,24 @@ static void sort_rows(const Tensor *m, int64_t width, int64_t *order, int64_t *t
   memcpy(order, tmp, sizeof(int64_t) * (size_t)n);
 }
 
+/* The rows of m in ascending order, ties in row order: single elements by
+ * sort.c's radix sort, wider rows by the merge sort. */
+static bool sorted_order(const Tensor *m, int64_t rows, int64_t width, int64_t *order,
+                         int64_t *tmp) {
+  if (width != 1 || rows < 2) {
+    for (int64_t r = 0; r < rows; r++) order[r] = r;
+    sort_rows(m, width, order, tmp, rows);
+    return true;
+  }
+  Tensor *flat = tensor_reshape(m, 1, &rows), *idx = NULL;
+  Tensor *values = flat ? tensor_sort(flat, 0, false, &idx) : NULL;
+  tensor_release(flat);
+  if (values) memcpy(order, tensor_data(idx), sizeof(int64_t) * (size_t)rows);
+  tensor_release(values);
+  tensor_release(idx);
+  return values != NULL;
+}
+
 /* Groups the sorted rows: group[r] for each position r of order, the number
  * of groups returned; first[g] the first row of group g. */
 static int64_t group_rows(const Tensor *m, int64_t width, const int64_t *order, int64_t n,
@@ -99,8 +120,10 @@ static Tensor *unique_rows(const Tensor *m, int64_t rows, int64_t width, Tensor 
   int64_t *order = checked_malloc(sizeof(int64_t) * (size_t)rows * 4);
   if (!order) return NULL;
   int64_t *tmp = order + rows, *group = tmp + rows, *first = group + rows;
-  for (int64_t r = 0; r < rows; r++) order[r] = r;
-  sort_rows(m, width, order, tmp, rows);
+  if (!sorted_order(m, rows, width, order, tmp)) {
+    free(order);
+    return NULL;
+  }
   int64_t groups = group_rows(m, width, order, rows, group, first);
   int64_t shape[2] = {groups, width};
   Tensor *out = tensor_empty(m->dtype, 2, shape);
