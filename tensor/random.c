@@ -827,12 +827,29 @@ static double prob_at(const Tensor *probs, int64_t row, int64_t j) {
   return probs->dtype == DT_FLOAT32 ? ((const float *)base)[off] : ((const double *)base)[off];
 }
 
+/* The first slot of cum[0..n) (ascending, last 1) not below u. */
+#define FIRST_NOT_BELOW(cum, n, u, out)                                                  \
+  do {                                                                                   \
+    int64_t left_ = 0, right_ = (n);                                                     \
+    while (right_ - left_ > 0) {                                                         \
+      int64_t mid_ = left_ + (right_ - left_) / 2;                                       \
+      if ((double)(cum)[mid_] < (u))                                                     \
+        left_ = mid_ + 1;                                                                \
+      else                                                                               \
+        right_ = mid_;                                                                   \
+    }                                                                                    \
+    (out) = left_;                                                                       \
+  } while (0)
+
 /* With replacement: a binary search of each uniform in the row's normalised
- * cumulative sums (summed in the input's dtype, as ATen does). */
+ * cumulative sums, summed and kept in the input's dtype as ATen does (a
+ * float32 row's sums take half the memory the searches walk). */
 static bool sample_with_replacement(TensorRng *rng, const Tensor *probs, int64_t n, int64_t *out) {
   int64_t rows = probs->ndim == 2 ? probs->shape[0] : 1, cats = probs->shape[probs->ndim - 1];
   bool f32 = probs->dtype == DT_FLOAT32;
-  double *cum = malloc(sizeof(double) * (size_t)cats);
+  void *cum = malloc((f32 ? sizeof(float) : sizeof(double)) * (size_t)(cats > 0 ? cats : 1));
+  float *cum32 = cum;
+  double *cum64 = cum;
   if (!cum) {
     tensor_set_error("out of memory");
     return false;
@@ -850,38 +867,38 @@ static bool sample_with_replacement(TensorRng *rng, const Tensor *probs, int64_t
         tensor_set_error("%s", bad);
         return false;
       }
-      if (f32) {
-        sum32 += (float)v;
-        cum[j] = sum32;
-      } else {
-        sum64 += v;
-        cum[j] = sum64;
-      }
+      if (f32)
+        cum32[j] = sum32 += (float)v;
+      else
+        cum64[j] = sum64 += v;
     }
-    double sum = f32 ? sum32 : sum64;
-    if (!(sum > 0)) {
+    if (!(f32 ? sum32 > 0 : sum64 > 0)) {
       free(cum);
       tensor_set_error("invalid multinomial distribution (sum of probabilities <= 0)");
       return false;
     }
-    for (int64_t j = 0; j < cats; j++) cum[j] = f32 ? (double)((float)cum[j] / sum32) : cum[j] / sum64;
-    cum[cats - 1] = 1;
+    for (int64_t j = 0; j < cats; j++) {
+      if (f32)
+        cum32[j] /= sum32;
+      else
+        cum64[j] /= sum64;
+    }
+    if (f32)
+      cum32[cats - 1] = 1;
+    else
+      cum64[cats - 1] = 1;
     for (int64_t k = 0; k < n; k++) {
       double u = rng_uniform(rng);
-      int64_t left = 0, right = cats;
-      while (right - left > 0) {
-        int64_t mid = left + (right - left) / 2;
-        if (cum[mid] < u)
-          left = mid + 1;
-        else
-          right = mid;
-      }
-      out[r * n + k] = left;
+      if (f32)
+        FIRST_NOT_BELOW(cum32, cats, u, out[r * n + k]);
+      else
+        FIRST_NOT_BELOW(cum64, cats, u, out[r * n + k]);
     }
   }
   free(cum);
   return true;
 }
+#undef FIRST_NOT_BELOW
 
 /* Whether t's elements fill a block of storage without gaps or overlaps in
  * some order of its dimensions (empty_like then keeps its strides). */
