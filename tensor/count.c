@@ -168,13 +168,17 @@ static bool unique_dim_shape_ok(const Tensor *a, int dim) {
 Tensor *tensor_unique(const Tensor *a, int dim, bool has_dim, Tensor **inverse, Tensor **counts) {
   if (inverse) *inverse = NULL;
   if (counts) *counts = NULL;
+  if (has_dim && a->ndim == 0) {
+    tensor_set_error("Dimension specified as %d but tensor has no dimensions", dim);
+    return NULL;
+  }
   if (has_dim && (!tensor_wrap_dim(&dim, a->ndim) || !unique_dim_shape_ok(a, dim))) return NULL;
   /* the slices along dim (or the elements) as the rows of a matrix */
-  Tensor *moved = has_dim && a->ndim > 0 ? tensor_transpose(a, 0, dim) : tensor_retain((Tensor *)a);
+  Tensor *moved = has_dim ? tensor_transpose(a, 0, dim) : tensor_retain((Tensor *)a);
   Tensor *m = moved ? tensor_clone(moved) : NULL;
   tensor_release(moved);
   if (!m) return NULL;
-  bool along = has_dim && a->ndim > 0;
+  bool along = has_dim;
   int64_t rows = along ? a->shape[dim] : a->numel, width = 1;
   for (int d = 0; along && d < a->ndim; d++) width *= d == dim ? 1 : a->shape[d];
   Tensor *u = unique_rows(m, rows, width, inverse, counts);

@@ -105,6 +105,7 @@ P(torch.unique(torch.tensor([[3, 1], [1, 1], [3, 1]]), dim=-2, return_inverse=Tr
 P(torch.unique(torch.zeros(0, 3), dim=0, return_counts=True), torch.unique(torch.zeros(0, 3), return_counts=True, return_inverse=True))
 P(torch.arange(24).reshape(2, 3, 4).remainder(3).unique(dim=2, return_counts=True))
 P(msg(lambda: torch.unique(torch.zeros(2, 0), dim=0)), msg(lambda: torch.unique(torch.tensor([[1, 2]]), dim=2)))
+P(msg(lambda: torch.unique(torch.tensor(5), dim=0)), torch.unique(torch.tensor([[2, 1], [2, 1]]).t(), dim=1), torch.arange(6.0).reshape(2, 3).t().unique(dim=0))
 P(torch.unique(w).grad_fn, torch.unique(w, dim=0).grad_fn, torch.unique(w, return_inverse=True)[1].grad_fn)
 P(msg(lambda: torch.unique(w).sum().backward()), msg(lambda: torch.unique(w, dim=1).sum().backward()))
 
