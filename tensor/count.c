@@ -252,7 +252,8 @@ Tensor *tensor_bincount(const Tensor *a, const Tensor *weights, int64_t minlengt
     tensor_set_error("weights should be 1-d and have the same length as input");
     return NULL;
   }
-  int64_t n = top + 1 > minlength ? top + 1 : minlength;
+  int64_t n = top == INT64_MAX ? top : top + 1; /* INT64_MAX counts fail to allocate anyway */
+  if (minlength > n) n = minlength;
   DType dt = !weights ? DT_INT64 : weights->dtype == DT_FLOAT32 ? DT_FLOAT32 : DT_FLOAT64;
   Tensor *out = tensor_zeros(dt, 1, &n);
   if (!out) return NULL;
