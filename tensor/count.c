@@ -22,9 +22,16 @@ static void *checked_malloc(size_t n) {
 
 /* ---- nonzero ---- */
 
+/* Every 2^16 elements of a long loop: whether Ctrl-C asks to stop (the
+ * error is then set). A broadcast view can hold 10^18 elements. */
+static bool interrupted_at(int64_t i) { return (i & 0xFFFF) == 0 && tensor_check_interrupt(); }
+
 Tensor *tensor_nonzero(const Tensor *a) {
   int64_t count = 0;
-  for (int64_t i = 0; i < a->numel; i++) count += tensor_get_flat(a, i) != 0;
+  for (int64_t i = 0; i < a->numel; i++) {
+    if (interrupted_at(i)) return NULL;
+    count += tensor_get_flat(a, i) != 0;
+  }
   int64_t shape[2] = {count, a->ndim};
   Tensor *out = tensor_empty(DT_INT64, 2, shape);
   if (!out) return NULL;
@@ -240,6 +247,7 @@ Tensor *tensor_bincount(const Tensor *a, const Tensor *weights, int64_t minlengt
   }
   int64_t top = -1;
   for (int64_t i = 0; a->ndim == 1 && i < a->numel; i++) {
+    if (interrupted_at(i)) return NULL;
     int64_t v = tensor_get_flat_int(a, i);
     if (v < 0) top = INT64_MIN;
     if (top != INT64_MIN && v > top) top = v;
@@ -258,6 +266,10 @@ Tensor *tensor_bincount(const Tensor *a, const Tensor *weights, int64_t minlengt
   Tensor *out = tensor_zeros(dt, 1, &n);
   if (!out) return NULL;
   for (int64_t i = 0; i < a->numel; i++) {
+    if (interrupted_at(i)) {
+      tensor_release(out);
+      return NULL;
+    }
     int64_t k = tensor_get_flat_int(a, i);
     if (dt == DT_INT64)
       ((int64_t *)tensor_data(out))[k]++;

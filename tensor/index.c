@@ -752,6 +752,10 @@ Tensor *tensor_index_add(const Tensor *a, int dim, const Tensor *index, const Te
   size_t es = dtype_size(a->dtype);
   if (!dtype_is_float(a->dtype)) alpha = (double)tensor_double_to_i64(alpha);
   for (int64_t j = 0; j < source->numel; j++) {
+    if ((j & 0xFFFF) == 0 && tensor_check_interrupt()) {
+      tensor_release(out);
+      return NULL;
+    }
     int64_t c = (j / inner) % index->numel, outer = j / inner / index->numel;
     int64_t k = tensor_get_flat_int(index, c);
     int64_t o = (outer * size + k) * inner + j % inner;
