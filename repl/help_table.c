@@ -1870,10 +1870,12 @@ const HelpEntry help_table[] = {
      "print(out.shape, h_n.shape)"},
     {"nn.LSTM", HELP_NN, 0,
      "nn.LSTM(input_size, hidden_size, num_layers=1, bias=true, batch_first=false, dropout=0.0, "
-     "bidirectional=false)",
+     "bidirectional=false, proj_size=0)",
      "nn.RNN's layout with nn.LSTMCell's steps: lstm(input, [h_0, c_0]=nil) returns "
      "[output, [h_n, c_n]]. Each layer computes x W_ih^T + b_ih for the whole sequence in "
-     "one product, then h W_hh^T + b_hh and the gates step by step.",
+     "one product, then h W_hh^T + b_hh and the gates step by step. proj_size > 0 projects "
+     "each step's h to proj_size features (weight_hr_l0 [proj_size, hidden_size], after the "
+     "biases): h_0, h_n and output have proj_size features, c_0 and c_n hidden_size.",
      "let lstm = nn.LSTM(10, 20, num_layers=2, batch_first=true)\n"
      "let [out, hc] = lstm(zeros(3, 5, 10))\n"
      "print(lstm, out.shape, hc[0].shape, hc[1].shape)"},

@@ -81,3 +81,13 @@ out_d, hc_d = lstm_d(xd)
 P(out_d.sum().item(), hc_d[0].sum().item(), hc_d[1].sum().item())
 out_d.pow(2).sum().backward()
 P([p.grad.sum().item() for _, p in lstm_d.named_parameters()])
+
+# proj_size: h projected to 2 features by weight_hr, c keeps 5
+torch.manual_seed(8)
+lstm_p = nn.LSTM(3, 5, num_layers=2, proj_size=2, bidirectional=True)
+P(str(lstm_p).replace("True", "true"), [name for name, _ in lstm_p.named_parameters()][:5])
+xp = torch.randn(4, 2, 3)
+out_p, hc_p = lstm_p(xp, (torch.randn(4, 2, 2), torch.randn(4, 2, 5)))
+P(out_p, hc_p[0], hc_p[1])
+(out_p.sum() + hc_p[1].sum()).backward()
+grads(lstm_p)
