@@ -293,6 +293,35 @@ static Value join(AgVM *vm, const char *fname, bool stack, int argc, const Value
 static Value native_cat(NATIVE_ARGS) { return join(vm, "cat", false, argc, args, kw); }
 static Value native_stack(NATIVE_ARGS) { return join(vm, "stack", true, argc, args, kw); }
 
+/* einsum(equation, *operands) or einsum(equation, [operands]) */
+static Value native_einsum(NATIVE_ARGS) {
+  if (!IS_STRING(args[0])) return lib_type_error(vm, "einsum", "equation", args[0]);
+  if (argc < 2)
+    return vm_throw_error(vm, "einsum(): must specify the equation string and at least one "
+                              "operand, or at least one operand and its subscripts list");
+  Tensor **ts;
+  int n = argc - 1;
+  if (argc == 2 && IS_LIST(args[1])) {
+    ts = tensor_items(vm, "einsum", args[1], &n);
+    if (ts == NULL) return VM_EXCEPTION;
+  } else {
+    ts = malloc(sizeof(Tensor *) * (size_t)n);
+    if (ts == NULL) return vm_throw_error(vm, "out of memory");
+    for (int i = 0; i < n; i++) {
+      if (!IS_TENSOR(args[1 + i])) {
+        free(ts);
+        return vm_throw_error(vm, "einsum(): expected Tensor as operand %d, but got %s", i,
+                              vm_type_name(args[1 + i]));
+      }
+      ts[i] = lib_t(args[1 + i]);
+    }
+  }
+  lib_sync_line(vm);
+  Tensor *r = ag_einsum(AS_CSTRING(args[0]), ts, n);
+  free(ts);
+  return lib_wrap(vm, r);
+}
+
 static Value native_where(NATIVE_ARGS) {
   if (!IS_TENSOR(args[0])) return lib_type_error(vm, "where", "condition", args[0]);
   Tensor *cond = lib_t(args[0]);
@@ -336,6 +365,7 @@ void lib_install_create(AgVM *vm) {
   vm_define_native(vm, "cat", native_cat, 1, 2, true);
   vm_define_native(vm, "stack", native_stack, 1, 2, true);
   vm_define_native(vm, "where", native_where, 3, 3, false);
+  vm_define_native(vm, "einsum", native_einsum, 1, -1, false);
   static const struct { const char *name; DType dt; } dtypes[] = {
       {"float32", DT_FLOAT32}, {"float64", DT_FLOAT64}, {"int64", DT_INT64}, {"bool", DT_BOOL},
       {"float", DT_FLOAT32},   {"double", DT_FLOAT64},  {"long", DT_INT64},
