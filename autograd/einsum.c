@@ -362,11 +362,21 @@ static Tensor *einsum_aligned(Tensor *const *operands, int nops, const Subscript
   Sizes S;
   for (int l = 0; l < LABELS; l++) S.label_size[l] = 1;
   for (int e = 0; e < TENSOR_MAX_DIMS; e++) S.ell_size[e] = 1, S.dim_count[e] = 0;
-  Tensor *acc = align_operand(operands[0], 0, sub, L, &S);
-  for (int i = 1; acc && i < nops; i++) {
-    Tensor *next = align_operand(operands[i], i, sub, L, &S);
-    acc = next ? contract(acc, next, L, &S) : (tensor_release(acc), NULL);
+  /* all aligned first: the counts of S must cover every operand */
+  Tensor **aligned = calloc((size_t)nops, sizeof *aligned);
+  if (aligned == NULL) {
+    tensor_set_error("out of memory");
+    return NULL;
   }
+  bool ok = true;
+  for (int i = 0; ok && i < nops; i++) ok = (aligned[i] = align_operand(operands[i], i, sub, L, &S));
+  Tensor *acc = ok ? aligned[0] : NULL;
+  for (int i = 1; acc && i < nops; i++) {
+    acc = contract(acc, aligned[i], L, &S);
+    aligned[i] = NULL;
+  }
+  for (int i = ok ? 1 : 0; i < nops; i++) tensor_release(aligned[i]);
+  free(aligned);
   if (!acc || L->total == L->out_dims) return acc;
   Tensor *out;
   if (nops > 1) { /* the summed dims are all 1 now */

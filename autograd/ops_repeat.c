@@ -4,7 +4,6 @@
  * 1.13 (IndexSelectBackward0; UnsafeViewBackward0 of MulBackward0).
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "autograd/internal.h"
 
@@ -63,7 +62,11 @@ Tensor *ag_roll(Tensor *a, const int64_t *shifts, int nshifts, const int *dims, 
   }
   if (n) {
     AgParams *p = node_params(n);
-    memcpy(geom, shifts, (size_t)nshifts * sizeof(int64_t));
+    for (int i = 0; i < nshifts; i++) { /* reduced, so that the backward may negate them */
+      int d = ndims ? (dims[i] < 0 ? dims[i] + a->ndim : dims[i]) : 0;
+      int64_t size = a->ndim == 0 ? 1 : ndims ? a->shape[d] : a->numel;
+      geom[i] = size ? shifts[i] % size : 0;
+    }
     p->geom = geom;
     p->i0 = nshifts;
     p->ndims = ndims;

@@ -167,8 +167,7 @@ Tensor *tensor_repeat_interleave_index(const Tensor *repeats, int64_t output_siz
       return NULL;
     }
     if (__builtin_add_overflow(total, r, &total)) {
-      tensor_set_error("Trying to create tensor with a shape whose size overflows: [sum of "
-                       "repeats]");
+      tensor_set_error("repeat_interleave(): the sum of the repeats overflows");
       return NULL;
     }
   }
@@ -191,8 +190,9 @@ Tensor *tensor_repeat_interleave_index(const Tensor *repeats, int64_t output_siz
  * a's other dims, then the diagonal's length. */
 static Tensor *diagonal_view(const Tensor *a, int64_t k, int d1, int d2) {
   int64_t rows = a->shape[d1], cols = a->shape[d2];
-  int64_t len = k >= 0 ? (cols - k < rows ? cols - k : rows) : (rows + k < cols ? rows + k : cols);
-  if (len < 0 || k >= cols || -k >= rows) len = 0;
+  int64_t len = 0; /* k is checked against the sizes first: it may be any int64 */
+  if (k >= 0 && k < cols) len = cols - k < rows ? cols - k : rows;
+  if (k < 0 && k > -rows) len = rows + k < cols ? rows + k : cols;
   int64_t start = len == 0 ? 0 : k >= 0 ? k * a->stride[d2] : -k * a->stride[d1];
   int64_t shape[TENSOR_MAX_DIMS], stride[TENSOR_MAX_DIMS];
   int n = 0;
@@ -247,7 +247,7 @@ Tensor *tensor_diag(const Tensor *a, int64_t k) {
   }
   int64_t n;
   if (k == INT64_MIN || __builtin_add_overflow(a->shape[0], k < 0 ? -k : k, &n)) {
-    tensor_set_error("Trying to create tensor with a shape whose size overflows: [diag]");
+    tensor_set_error("diag(): the size of the result overflows");
     return NULL;
   }
   return tensor_diagonal_embed(a, 2, (int64_t[2]){n, n}, k, 0, 1);
