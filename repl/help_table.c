@@ -1042,13 +1042,14 @@ const HelpEntry help_table[] = {
      "(UnsafeViewBackward0 of MulBackward0).",
      "print(kron(eye(2), tensor([[1, 2], [3, 4]])))"},
     {"einsum", HELP_TENSORS, 0,
-     "einsum(equation, a, b, ...) / einsum(equation, [a, b, ...])",
+     "einsum(equation, a, b, ...) / einsum(equation, [a, b, ...]) / einsum(a, [0, 1], b, [1, 2], [0, 2])",
      "Einstein summation: \"ij,jk->ik\" names each operand's dims with letters (a-z, "
      "A-Z); letters missing after -> are summed over. Without -> the output is the letters "
      "used once, in alphabetical order. A letter repeated in one operand takes a diagonal "
      "(\"ii->i\"); \"...\" stands for dims that broadcast (\"...ij,...jk\"). Computed, "
      "as in PyTorch 1.13, by permute, diagonal, sum, mul and bmm, so the gradient and the "
-     "graph's nodes are theirs.",
+     "graph's nodes are theirs. The sublist form gives each operand's subscripts as ints "
+     "(0-25 for A-Z, 26-51 for a-z), the output's last.",
      "let a = tensor([[1.0, 2.0], [3.0, 4.0]])\n"
      "print(einsum(\"ij,jk->ik\", a, a), einsum(\"ii\", a), einsum(\"ij->j\", a))"},
     {"isnan", HELP_TENSORS, HELP_TENSOR_METHOD,

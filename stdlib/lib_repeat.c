@@ -1,6 +1,7 @@
-/* lib_repeat.c — cumprod, diag, roll, repeat, repeat_interleave, kron
- * (LIB_TENSOR_FNS rows; tensor/repeat.c and scan.c compute,
- * autograd/ops_repeat.c records). einsum, a global only, is in lib_create.c.
+/* lib_repeat.c — diag, roll, repeat, repeat_interleave, kron
+ * (LIB_TENSOR_FNS rows; tensor/repeat.c computes, autograd/ops_repeat.c
+ * records). cumprod is beside cumsum in lib_sort.c; einsum, a global only,
+ * in lib_create.c.
  */
 #include "stdlib/lib_internal.h"
 
@@ -21,19 +22,6 @@ static bool int_list(AgVM *vm, Value v, const char *what, int64_t *out, int *n) 
     if (!lib_int(vm, l->items[i], what, &out[i])) return false;
   *n = l->count;
   return true;
-}
-
-/* cumprod(dim, dtype=nil) */
-Value lt_cumprod(LT_ARGS) {
-  static const char *const names[] = {"dim", "dtype"};
-  Value v[2];
-  int dim;
-  DType dtype = DT_COUNT;
-  if (!lib_bind(vm, "cumprod", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
-  if (IS_UNDEF(v[0])) return vm_throw_error(vm, "cumprod() missing required argument 'dim'");
-  if (!lib_dim(vm, v[0], &dim) || !lib_dtype(vm, v[1], &dtype)) return VM_EXCEPTION;
-  lib_sync_line(vm);
-  return lib_wrap(vm, ag_cumprod(lib_t(self), dim, dtype));
 }
 
 /* diag(diagonal=0) */
