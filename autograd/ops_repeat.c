@@ -95,6 +95,10 @@ Tensor *ag_repeat_interleave(Tensor *a, const Tensor *repeats, int dim, bool has
   if (input == NULL) return NULL;
   if (!has_dim) dim = 0;
   Tensor *index = NULL, *counts = NULL;
+  if (input->ndim == 0) {
+    tensor_set_error("Dimension specified as %d but tensor has no dimensions", dim);
+    goto done;
+  }
   if (!tensor_wrap_dim(&dim, input->ndim)) goto done;
   int64_t size = input->ndim ? input->shape[dim] : 1;
   if (repeats->ndim == 0 || (repeats->ndim == 1 && repeats->shape[0] == 1)) {

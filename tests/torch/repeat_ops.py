@@ -87,6 +87,8 @@ P(msg(lambda: x.repeat_interleave(torch.tensor([1.0, 2.0]), 0)))
 P(msg(lambda: x.repeat_interleave(torch.tensor([1, -2]), 0)))
 P(msg(lambda: x.repeat_interleave(2, 0, output_size=5)))
 P(msg(lambda: torch.repeat_interleave(torch.tensor([[1, 2]]))))
+P(msg(lambda: torch.tensor(3.0).repeat_interleave(2, 0)))
+P(torch.ones(2, 3).kron(torch.ones(0)), torch.ones(2, 2).roll(1, dims=None), torch.ones(3).cumprod(dim=0, dtype=torch.int64))
 # kron
 b = torch.tensor([[1.0, -2.0], [0.5, 3.0]], requires_grad=True)
 for l, r in [(x, b), (b, x), (torch.tensor([1.0, 2.0]), b), (b, torch.tensor(2.0))]:
