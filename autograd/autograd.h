@@ -341,7 +341,7 @@ Tensor *ag_tril(Tensor *a, int64_t diagonal);
 Tensor *ag_triu(Tensor *a, int64_t diagonal);
 Tensor *ag_cumsum(Tensor *a, int dim, DType dtype);
 /* ops_repeat.c: cumprod (CumprodBackward0), diag (DiagBackward0), the
- * diagonal k of dims d1, d2 as a copy (DiagonalBackward0) and its backward
+ * diagonal k of dims d1, d2 as a view (DiagonalBackward0) and its backward
  * (DiagonalBackwardBackward0), roll (RollBackward0), repeat
  * (RepeatBackward0); repeat_interleave (int64 repeats, 0-d or 1-d; no dim:
  * flattened; output_size -1: not given) and kron are composites. */

@@ -38,9 +38,13 @@ Tensor *ag_diag(Tensor *a, int64_t k) {
   return diagonal_record(AG_NODE_DiagBackward0, a, tensor_diag(a, k), k, 0, 1, 2);
 }
 
+/* A view of a, as torch.diagonal (an in-place write through it reaches a). */
 Tensor *ag_diagonal(Tensor *a, int64_t k, int d1, int d2) {
-  return diagonal_record(AG_NODE_DiagonalBackward0, a, tensor_diagonal(a, k, d1, d2), k, d1, d2,
-                         a->ndim);
+  Tensor *out = tensor_diagonal(a, k, d1, d2);
+  bool recorded = ag_record_wanted(&a, 1, out);
+  out = diagonal_record(AG_NODE_DiagonalBackward0, a, out, k, d1, d2, a->ndim);
+  if (out && recorded) ag_mark_view(out, a);
+  return out;
 }
 
 Tensor *ag_diagonal_embed(Tensor *g, int ndim, const int64_t *shape, int64_t k, int d1, int d2) {

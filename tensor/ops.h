@@ -279,7 +279,7 @@ Tensor *tensor_repeat(const Tensor *a, const int64_t *sizes, int nsizes);
 /* torch.repeat_interleave(repeats): a 1-D int64 repeats gives each index
  * i repeats[i] times; output_size (-1: not given) must be their sum. */
 Tensor *tensor_repeat_interleave_index(const Tensor *repeats, int64_t output_size);
-/* The diagonal k of dims d1, d2 (a copy: the other dims, then the diagonal);
+/* The diagonal k of dims d1, d2 (a view: the other dims, then the diagonal);
  * zeros of shape with g written on that diagonal (its backward); torch.diag
  * (1-D: the square matrix with a on diagonal k; 2-D: its diagonal k). */
 Tensor *tensor_diagonal(const Tensor *a, int64_t k, int d1, int d2);

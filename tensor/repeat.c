@@ -4,7 +4,8 @@
  *
  * roll and repeat are one walk: every output position reads the source at a
  * position computed per dimension (copy_mapped). A diagonal is a strided
- * view (the two dims' strides added), copied out or written into zeros.
+ * view (the two dims' strides added): einsum's, diag's copy of it, or the
+ * place in zeros where its backward writes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -217,10 +218,7 @@ static bool diagonal_dims(int ndim, int *d1, int *d2) {
 
 Tensor *tensor_diagonal(const Tensor *a, int64_t k, int d1, int d2) {
   if (!diagonal_dims(a->ndim, &d1, &d2)) return NULL;
-  Tensor *view = diagonal_view(a, k, d1, d2);
-  Tensor *out = view ? tensor_clone(view) : NULL;
-  tensor_release(view);
-  return out;
+  return diagonal_view(a, k, d1, d2);
 }
 
 Tensor *tensor_diagonal_embed(const Tensor *g, int ndim, const int64_t *shape, int64_t k, int d1,
@@ -240,7 +238,12 @@ Tensor *tensor_diagonal_embed(const Tensor *g, int ndim, const int64_t *shape, i
 /* torch.diag: a vector's square matrix with it on diagonal k, or a matrix's
  * diagonal k as a vector. */
 Tensor *tensor_diag(const Tensor *a, int64_t k) {
-  if (a->ndim == 2) return tensor_diagonal(a, k, 0, 1);
+  if (a->ndim == 2) { /* a copy, unlike the view of torch.diagonal */
+    Tensor *view = tensor_diagonal(a, k, 0, 1);
+    Tensor *out = view ? tensor_clone(view) : NULL;
+    tensor_release(view);
+    return out;
+  }
   if (a->ndim != 1) {
     tensor_set_error("matrix or a vector expected");
     return NULL;
