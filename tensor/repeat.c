@@ -14,23 +14,45 @@
 #include "tensor/ops.h"
 #include "tensor/tensor_internal.h"
 
+/* One output row along the last dim: dst[p] = src[map[p] * stride], each
+ * size a constant so that memcpy is a plain load and store. */
+#define COPY_ROW(SIZE)                                                                             \
+  for (int64_t p = 0; p < n; p++)                                                                  \
+    memcpy(dst + p * (SIZE), src + map[p] * stride * (SIZE), (SIZE))
+
+static void copy_row(size_t esize, const char *src, int64_t stride, const int64_t *map, int64_t n,
+                     char *dst) {
+  if (esize == 8) COPY_ROW(8);
+  else if (esize == 4) COPY_ROW(4);
+  else COPY_ROW(1);
+}
+#undef COPY_ROW
+
 /* out[p0, p1, ...] = a[map[0][p0], map[1][p1], ...] for a contiguous out of
- * a's rank; map[d] holds one source position per output position along d. */
+ * a's rank; map[d] holds one source position per output position along d.
+ * Walked row by row: an odometer over the outer dims, copy_row along the last. */
 static Tensor *copy_mapped(const Tensor *a, Tensor *out, int64_t *const *map) {
   size_t esize = dtype_size(a->dtype);
   const char *src = tensor_data(a);
   char *dst = tensor_data(out);
+  if (a->ndim == 0) {
+    memcpy(dst, src, esize);
+    return out;
+  }
+  int last = a->ndim - 1;
+  int64_t row = out->shape[last], rows = out->numel / row;
   int64_t pos[TENSOR_MAX_DIMS] = {0};
-  for (int64_t i = 0; i < out->numel; i++) {
-    if ((i & 0xFFFF) == 0 && tensor_check_interrupt()) {
+  for (int64_t r = 0; r < rows; r++) {
+    if ((r & 0xFF) == 0 && tensor_check_interrupt()) {
       tensor_release(out);
       return NULL;
     }
     int64_t off = 0;
-    for (int d = 0; d < a->ndim; d++)
+    for (int d = 0; d < last; d++)
       off += map[d][pos[d]] * a->stride[d];
-    memcpy(dst + (size_t)i * esize, src + off * (int64_t)esize, esize);
-    for (int d = a->ndim - 1; d >= 0; d--) { /* the odometer */
+    copy_row(esize, src + off * (int64_t)esize, a->stride[last], map[last], row,
+             dst + (size_t)(r * row) * esize);
+    for (int d = last - 1; d >= 0; d--) { /* the odometer over the outer dims */
       if (++pos[d] < out->shape[d]) break;
       pos[d] = 0;
     }

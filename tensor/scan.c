@@ -8,17 +8,27 @@
 #include "tensor/ops.h"
 #include "tensor/tensor_internal.h"
 
+/* src and out contiguous, of out's dtype T: accumulated in double, each
+ * partial result rounded to T as it is written. */
+#define SCAN_FLOAT(T)                                                                              \
+  do {                                                                                             \
+    const T *s_ = tensor_data(src);                                                                \
+    T *o_ = tensor_data(out);                                                                      \
+    double acc = product ? 1 : 0;                                                                  \
+    for (int64_t i = 0; i < n; i++) {                                                              \
+      int64_t at = base + i * inner;                                                               \
+      acc = product ? acc * s_[at] : acc + s_[at];                                                 \
+      o_[at] = (T)acc;                                                                             \
+    }                                                                                              \
+  } while (0)
+
 static void scan_slice(const Tensor *src, Tensor *out, int64_t base, int64_t n, int64_t inner,
                        bool product) {
-  if (dtype_is_float(out->dtype)) {
-    double acc = product ? 1 : 0;
-    for (int64_t i = 0; i < n; i++) {
-      int64_t at = base + i * inner;
-      double v = tensor_get_flat(src, at);
-      acc = product ? acc * v : acc + v;
-      tensor_set_flat(out, at, acc);
-    }
-  } else {
+  if (out->dtype == DT_FLOAT32) {
+    SCAN_FLOAT(float);
+  } else if (out->dtype == DT_FLOAT64) {
+    SCAN_FLOAT(double);
+  } else { /* int64 */
     int64_t acc = product ? 1 : 0;
     for (int64_t i = 0; i < n; i++) {
       int64_t at = base + i * inner;
