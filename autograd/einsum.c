@@ -130,7 +130,8 @@ static bool place_output(const char *eq, const char *rhs, Layout *L) {
       if (c == ' ') continue;
       if (c == '.') {
         if (ellipsis_out) {
-          tensor_set_error("einsum(): found '.' for output but an ellipsis (...) was already found");
+          tensor_set_error("einsum(): found '.' for output but an ellipsis (...) was already "
+                           "found");
           return false;
         }
         if (!(rhs[i + 1] == '.' && rhs[i + 2] == '.')) {
@@ -177,65 +178,68 @@ typedef struct {
   int64_t dim_count[TENSOR_MAX_DIMS];
 } Sizes;
 
-/* Operand i permuted into the layout: op (a new reference), NULL + error. */
+/* Records a size for a label or ellipsis dim: a size of 1 broadcasts, any
+ * other must equal the one seen before; counts the operand at aligned dim at. */
+static bool note_size(int64_t *seen, int64_t size, Sizes *S, int at) {
+  if (size == 1) return true;
+  if (*seen != 1 && *seen != size) return false;
+  *seen = size;
+  S->dim_count[at]++;
+  return true;
+}
+
+/* t's diagonal of dims prev and dim, moved to prev (movedim(-1, prev), a
+ * permute as in ATen); t is released. */
+static Tensor *take_diagonal(Tensor *t, int prev, int dim) {
+  Tensor *diag = ag_diagonal(t, 0, prev, dim);
+  tensor_release(t);
+  if (diag == NULL) return NULL;
+  int move[TENSOR_MAX_DIMS];
+  for (int d = 0, src = 0; d < diag->ndim; d++)
+    move[d] = d == prev ? diag->ndim - 1 : src++;
+  Tensor *out = ag_permute(diag, move, diag->ndim);
+  tensor_release(diag);
+  return out;
+}
+
+/* Operand i permuted into the layout: a new reference, or NULL + error.
+ * perm[d] is the operand's dim that goes to aligned dim d. */
 static Tensor *align_operand(Tensor *op, int i, const Subscripts *sub, const Layout *L, Sizes *S) {
   int perm[TENSOR_MAX_DIMS];
   for (int d = 0; d < L->total; d++) perm[d] = -1;
   Tensor *t = tensor_retain(op);
-  int dim = 0;
+  int dim = 0; /* the dim of t the next subscript names */
   for (int j = sub->start[i]; t && j < sub->start[i + 1]; j++) {
     int l = sub->labels[j];
     if (l == ELLIPSIS) {
       int covered = op->ndim - (sub->start[i + 1] - sub->start[i] - 1);
-      for (int e = L->ell_dims - covered; e < L->ell_dims; e++) {
-        int64_t size = t->shape[dim];
-        if (size != 1) {
-          if (S->ell_size[e] != 1 && S->ell_size[e] != size) {
-            tensor_set_error("einsum(): dimension %d covered by ellipsis in operand %dhas size %lld "
-                             "which does not broadcast with previously seen ellipsis with size "
-                             "%lld for the respective dimension", dim, i, (long long)size,
-                             (long long)S->ell_size[e]);
-            tensor_release(t);
-            return NULL;
-          }
-          S->ell_size[e] = size;
-          S->dim_count[L->ell_index + e]++;
+      for (int e = L->ell_dims - covered; e < L->ell_dims; e++, dim++) {
+        if (!note_size(&S->ell_size[e], t->shape[dim], S, L->ell_index + e)) {
+          tensor_set_error("einsum(): dimension %d covered by ellipsis in operand %dhas size %lld "
+                           "which does not broadcast with previously seen ellipsis with size "
+                           "%lld for the respective dimension", dim, i, (long long)t->shape[dim],
+                           (long long)S->ell_size[e]);
+          goto fail;
         }
-        perm[L->ell_index + e] = dim++;
+        perm[L->ell_index + e] = dim;
       }
     } else if (perm[L->perm_index[l]] == -1) {
-      int64_t size = t->shape[dim];
-      if (size != 1) {
-        if (S->label_size[l] != 1 && S->label_size[l] != size) {
-          tensor_set_error("einsum(): subscript %c has size %lld for operand %d which does not "
-                           "broadcast with previously seen size %lld", letter_of(l),
-                           (long long)size, i, (long long)S->label_size[l]);
-          tensor_release(t);
-          return NULL;
-        }
-        S->label_size[l] = size;
-        S->dim_count[L->perm_index[l]]++;
+      if (!note_size(&S->label_size[l], t->shape[dim], S, L->perm_index[l])) {
+        tensor_set_error("einsum(): subscript %c has size %lld for operand %d which does not "
+                         "broadcast with previously seen size %lld", letter_of(l),
+                         (long long)t->shape[dim], i, (long long)S->label_size[l]);
+        goto fail;
       }
       perm[L->perm_index[l]] = dim++;
-    } else { /* a repeated label: its diagonal, moved to the first one's place */
+    } else { /* a repeated label: its diagonal, in the first one's place */
       int prev = perm[L->perm_index[l]];
       if (t->shape[dim] != t->shape[prev]) {
         tensor_set_error("einsum(): subscript %c is repeated for operand %d but the sizes don't "
                          "match, %lld != %lld", letter_of(l), i, (long long)t->shape[dim],
                          (long long)t->shape[prev]);
-        tensor_release(t);
-        return NULL;
+        goto fail;
       }
-      Tensor *diag = ag_diagonal(t, 0, prev, dim);
-      tensor_release(t);
-      t = NULL;
-      if (diag) { /* movedim(-1, prev) */
-        int move[TENSOR_MAX_DIMS];
-        for (int d = 0, src = 0; d < diag->ndim; d++)
-          move[d] = d == prev ? diag->ndim - 1 : src++;
-        t = ag_permute(diag, move, diag->ndim);
-        tensor_release(diag);
-      }
+      t = take_diagonal(t, prev, dim);
     }
   }
   for (int d = 0; t && d < L->total; d++) { /* missing labels: dims of size 1 */
@@ -248,68 +252,76 @@ static Tensor *align_operand(Tensor *op, int i, const Subscripts *sub, const Lay
   Tensor *out = t ? ag_permute(t, perm, L->total) : NULL;
   tensor_release(t);
   return out;
+fail:
+  tensor_release(t);
+  return NULL;
 }
 
-/* (left * right).sum(sum_dims, keepdim=true) for operands of one rank
- * (sizes 1 broadcast) by permute, reshape, bmm, view and permute back. */
-static Tensor *sumproduct(Tensor *left, Tensor *right, const bool *summed, int nsummed) {
-  if (nsummed == 0) return ag_binary(BIN_MUL, left, right);
-  int ndim = left->ndim;
+/* The dims of a pair of operands by where they end up: in the output from
+ * both (lro), from the left or the right one only (lo, ro; a dim of size 1
+ * in both counts as ro), or summed; with the product of each group's sizes. */
+typedef struct {
   int lro[TENSOR_MAX_DIMS], lo[TENSOR_MAX_DIMS], ro[TENSOR_MAX_DIMS], sums[TENSOR_MAX_DIMS];
-  int nlro = 0, nlo = 0, nro = 0, nsum = 0;
-  int64_t lro_size = 1, lo_size = 1, ro_size = 1, sum_size = 1;
-  Tensor *l = tensor_retain(left), *r = tensor_retain(right);
-  for (int d = 0; d < ndim && l && r; d++) {
-    bool sl = l->shape[d] != 1, sr = r->shape[d] != 1;
-    if ((sl && sr) && l->shape[d] != r->shape[d]) {
+  int nlro, nlo, nro, nsum;
+  int64_t lro_size, lo_size, ro_size, sum_size;
+} DimGroups;
+
+/* Sorts the dims of *l and *r into G; a summed dim only one of them has is
+ * summed right away (keepdim), replacing that operand. */
+static bool group_dims(Tensor **l, Tensor **r, const bool *summed, DimGroups *G) {
+  *G = (DimGroups){.lro_size = 1, .lo_size = 1, .ro_size = 1, .sum_size = 1};
+  for (int d = 0; d < (*l)->ndim; d++) {
+    int64_t ls = (*l)->shape[d], rs = (*r)->shape[d];
+    bool sl = ls != 1, sr = rs != 1;
+    if (sl && sr && ls != rs) {
       tensor_set_error("non-broadcast dimensions must match");
-      tensor_release(l);
-      tensor_release(r);
-      return NULL;
+      return false;
     }
     if (summed[d]) {
-      sums[nsum++] = d;
-      if (sl && sr) sum_size *= l->shape[d];
-      Tensor **one = sl && !sr ? &l : sr && !sl ? &r : NULL; /* summed right away */
+      G->sums[G->nsum++] = d;
+      if (sl && sr) G->sum_size *= ls;
+      Tensor **one = sl && !sr ? l : sr && !sl ? r : NULL;
       if (one) {
         Tensor *s = ag_sum(*one, &d, 1, true);
         tensor_release(*one);
-        *one = s;
+        if ((*one = s) == NULL) return false;
       }
     } else if (sl && sr) {
-      lro[nlro++] = d;
-      lro_size *= l->shape[d];
+      G->lro[G->nlro++] = d;
+      G->lro_size *= ls;
     } else if (sl) {
-      lo[nlo++] = d;
-      lo_size *= l->shape[d];
+      G->lo[G->nlo++] = d;
+      G->lo_size *= ls;
     } else {
-      ro[nro++] = d;
-      ro_size *= r->shape[d];
+      G->ro[G->nro++] = d;
+      G->ro_size *= rs;
     }
   }
-  if (!l || !r) {
-    tensor_release(l);
-    tensor_release(r);
-    return NULL;
-  }
-  int lperm[TENSOR_MAX_DIMS], rperm[TENSOR_MAX_DIMS], operm[TENSOR_MAX_DIMS];
+  return true;
+}
+
+/* The grouped pair as one bmm: left permuted to [lro, lo, sums, ro] and
+ * viewed [lro, lo, sum], right to [lro, sums, ro, lo] and [lro, sum, ro];
+ * the product viewed back with the summed dims of size 1 and permuted to
+ * the operands' order. */
+static Tensor *bmm_pair(Tensor *l, Tensor *r, const bool *summed, const DimGroups *G) {
+  int ndim = l->ndim, lperm[TENSOR_MAX_DIMS], rperm[TENSOR_MAX_DIMS], operm[TENSOR_MAX_DIMS];
   int64_t out_size[TENSOR_MAX_DIMS];
   int k = 0;
-  for (int i = 0; i < nlro; i++) lperm[k] = rperm[k] = lro[i], k++;
-  for (int i = 0; i < nlo; i++) lperm[k + i] = lo[i];
-  for (int i = 0; i < nsum; i++) lperm[k + nlo + i] = rperm[k + i] = sums[i];
-  for (int i = 0; i < nro; i++) lperm[k + nlo + nsum + i] = rperm[k + nsum + i] = ro[i];
-  for (int i = 0; i < nlo; i++) rperm[k + nsum + nro + i] = lo[i];
-  for (int i = 0; i < ndim; i++) operm[lperm[i]] = i;
+  for (int i = 0; i < G->nlro; i++, k++) lperm[k] = rperm[k] = G->lro[i];
+  for (int i = 0; i < G->nlo; i++) lperm[k + i] = G->lo[i];
+  for (int i = 0; i < G->nsum; i++) lperm[k + G->nlo + i] = rperm[k + i] = G->sums[i];
+  for (int i = 0; i < G->nro; i++)
+    lperm[k + G->nlo + G->nsum + i] = rperm[k + G->nsum + i] = G->ro[i];
+  for (int i = 0; i < G->nlo; i++) rperm[k + G->nsum + G->nro + i] = G->lo[i];
   for (int i = 0; i < ndim; i++) {
     int d = lperm[i];
-    out_size[i] = summed[d] ? 1 : i < nlro + nlo ? l->shape[d] : r->shape[d];
+    operm[d] = i;
+    out_size[i] = summed[d] ? 1 : i < G->nlro + G->nlo ? l->shape[d] : r->shape[d];
   }
   Tensor *lp = ag_permute(l, lperm, ndim), *rp = ag_permute(r, rperm, ndim);
-  tensor_release(l);
-  tensor_release(r);
-  Tensor *lm = lp ? ag_reshape(lp, 3, (int64_t[3]){lro_size, lo_size, sum_size}) : NULL;
-  Tensor *rm = rp ? ag_reshape(rp, 3, (int64_t[3]){lro_size, sum_size, ro_size}) : NULL;
+  Tensor *lm = lp ? ag_reshape(lp, 3, (int64_t[3]){G->lro_size, G->lo_size, G->sum_size}) : NULL;
+  Tensor *rm = rp ? ag_reshape(rp, 3, (int64_t[3]){G->lro_size, G->sum_size, G->ro_size}) : NULL;
   tensor_release(lp);
   tensor_release(rp);
   Tensor *prod = lm && rm ? ag_bmm(lm, rm) : NULL;
@@ -319,6 +331,18 @@ static Tensor *sumproduct(Tensor *left, Tensor *right, const bool *summed, int n
   tensor_release(prod);
   Tensor *out = viewed ? ag_permute(viewed, operm, ndim) : NULL;
   tensor_release(viewed);
+  return out;
+}
+
+/* (left * right).sum(summed dims, keepdim=true) for operands of one rank
+ * (sizes 1 broadcast), ATen's sumproduct_pair. */
+static Tensor *sumproduct(Tensor *left, Tensor *right, const bool *summed, int nsummed) {
+  if (nsummed == 0) return ag_binary(BIN_MUL, left, right);
+  Tensor *l = tensor_retain(left), *r = tensor_retain(right);
+  DimGroups G;
+  Tensor *out = group_dims(&l, &r, summed, &G) ? bmm_pair(l, r, summed, &G) : NULL;
+  tensor_release(l);
+  tensor_release(r);
   return out;
 }
 
@@ -369,7 +393,8 @@ static Tensor *einsum_aligned(Tensor *const *operands, int nops, const Subscript
     return NULL;
   }
   bool ok = true;
-  for (int i = 0; ok && i < nops; i++) ok = (aligned[i] = align_operand(operands[i], i, sub, L, &S));
+  for (int i = 0; ok && i < nops; i++)
+    ok = (aligned[i] = align_operand(operands[i], i, sub, L, &S)) != NULL;
   Tensor *acc = ok ? aligned[0] : NULL;
   for (int i = 1; acc && i < nops; i++) {
     acc = contract(acc, aligned[i], L, &S);
