@@ -1,5 +1,6 @@
 /* builtins_seq.c — the iteration built-ins of SPEC §5: list set reversed any
- * all iter next, and ord chr. */
+ * all iter next, and ord chr (progress, which wraps an iterator, lives in
+ * builtins_progress.c). */
 #include <string.h>
 
 #include "stdlib/builtins_internal.h"
@@ -98,14 +99,14 @@ static void install_iterator_class(AgVM *vm) {
   vm_add_method(vm, &klass->methods, "iter", iterator_iter, 0, 0, false);
 }
 
-LIB_NATIVE(lib_iter) {
-  if (IS_INSTANCE(args[0])) {
-    if (!vm_has_method(vm, args[0], VM_M_ITER)) {
-      return vm_throw_error(vm, "object of type %s is not iterable (no iter method)", vm_type_name(args[0]));
+Value lib_make_iterator(AgVM *vm, Value iterable) {
+  if (IS_INSTANCE(iterable)) {
+    if (!vm_has_method(vm, iterable, VM_M_ITER)) {
+      return vm_throw_error(vm, "object of type %s is not iterable (no iter method)", vm_type_name(iterable));
     }
-    return vm_call_method_named(vm, args[0], VM_M_ITER, 0, NULL);
+    return vm_call_method_named(vm, iterable, VM_M_ITER, 0, NULL);
   }
-  Value seq = vm_iter_prepare(vm, args[0]);
+  Value seq = vm_iter_prepare(vm, iterable);
   if (IS_EXCEPTION(seq)) return seq;
   vm_push_root(vm, seq);
   ObjInstance *it = obj_new_instance(vm, vm->iterator_class);
@@ -115,6 +116,8 @@ LIB_NATIVE(lib_iter) {
   vm_pop_roots(vm, 2);
   return OBJ_VAL(it);
 }
+
+LIB_NATIVE(lib_iter) { return lib_make_iterator(vm, args[0]); }
 
 /* next(it) calls it.next(); next(it, default) gives default at the end. */
 LIB_NATIVE(lib_next) {
@@ -182,4 +185,5 @@ void lib_install_seq_builtins(AgVM *vm) {
   vm_define_native(vm, "next", lib_next, 1, 2, false);
   vm_define_native(vm, "ord", lib_ord, 1, 1, false);
   vm_define_native(vm, "chr", lib_chr, 1, 1, false);
+  lib_install_progress(vm);
 }

@@ -153,6 +153,7 @@ struct AgVM {
   Value ellipsis;                           /* `...` in an index */
   ObjClass *stop_iteration_class;
   ObjClass *iterator_class; /* what iter() of a built-in sequence makes */
+  ObjClass *progress_class; /* what progress() makes on a terminal */
   ObjClass *file_class;     /* what open() makes (stdlib/builtins_file.c) */
   ObjList *open_files;      /* files open for writing, renamed into place when closed */
 
