@@ -70,37 +70,23 @@ static const char *const FIELD_ITERATOR = " iterator", *const FIELD_DESC = " des
                          *const FIELD_START = " start", *const FIELD_DRAWN = " drawn",
                          *const FIELD_WIDTH = " width", *const FIELD_FINISHED = " finished";
 
-static Value get_field(AgVM *vm, Value inst, const char *name) {
-  Value v = NIL_VAL;
-  table_get(&AS_INSTANCE(inst)->fields, OBJ_VAL(obj_string(vm, name)), &v);
-  return v;
-}
-
-static void set_field(AgVM *vm, Value inst, const char *name, Value v) {
-  vm_push_root(vm, v);
-  ObjString *key = obj_string(vm, name);
-  vm_push_root(vm, OBJ_VAL(key));
-  table_set(vm, &AS_INSTANCE(inst)->fields, OBJ_VAL(key), v);
-  vm_pop_roots(vm, 2);
-}
-
 static double number_field(AgVM *vm, Value inst, const char *name) {
-  Value v = get_field(vm, inst, name);
+  Value v = lib_field(vm, inst, name);
   return IS_NUMBER(v) ? AS_NUMBER(v) : 0;
 }
 
 static Bar load_bar(AgVM *vm, Value inst) {
-  Value total = get_field(vm, inst, FIELD_TOTAL);
+  Value total = lib_field(vm, inst, FIELD_TOTAL);
   return (Bar){(int64_t)number_field(vm, inst, FIELD_N), IS_NUMBER(total) ? (int64_t)AS_NUMBER(total) : -1,
                number_field(vm, inst, FIELD_START), number_field(vm, inst, FIELD_DRAWN),
                (int64_t)number_field(vm, inst, FIELD_WIDTH)};
 }
 
 static void store_bar(AgVM *vm, Value inst, const Bar *b) {
-  set_field(vm, inst, FIELD_N, INT_VAL(vm, b->n));
-  set_field(vm, inst, FIELD_START, FLOAT_VAL(b->start));
-  set_field(vm, inst, FIELD_DRAWN, FLOAT_VAL(b->drawn_at));
-  set_field(vm, inst, FIELD_WIDTH, INT_VAL(vm, b->width));
+  lib_set_field(vm, inst, FIELD_N, INT_VAL(vm, b->n));
+  lib_set_field(vm, inst, FIELD_START, FLOAT_VAL(b->start));
+  lib_set_field(vm, inst, FIELD_DRAWN, FLOAT_VAL(b->drawn_at));
+  lib_set_field(vm, inst, FIELD_WIDTH, INT_VAL(vm, b->width));
 }
 
 /* ---- drawing ---- */
@@ -165,7 +151,7 @@ static void format_line(char *line, size_t size, const char *desc, const Bar *b,
 
 /* Redraws the line over the previous one (blanking what is left of it). */
 static void draw(AgVM *vm, Value inst, Bar *b, double now) {
-  Value desc = get_field(vm, inst, FIELD_DESC);
+  Value desc = lib_field(vm, inst, FIELD_DESC);
   char line[1024];
   format_line(line, sizeof line, IS_STRING(desc) ? AS_CSTRING(desc) : NULL, b, now);
   int64_t width = (int64_t)strlen(line);
@@ -182,7 +168,7 @@ static void draw(AgVM *vm, Value inst, Bar *b, double now) {
 LIB_NATIVE(progress_iter) { return self; }
 
 LIB_NATIVE(progress_len) {
-  Value total = get_field(vm, self, FIELD_TOTAL);
+  Value total = lib_field(vm, self, FIELD_TOTAL);
   if (!IS_NUMBER(total)) return vm_throw_error(vm, "this progress bar has no total: give progress(..., total=N)");
   return total;
 }
@@ -199,16 +185,16 @@ static Value stop_iteration(AgVM *vm) {
  * drawn complete and its line ended. */
 LIB_NATIVE(progress_next) {
   Bar b = load_bar(vm, self);
-  if (!IS_NIL(get_field(vm, self, FIELD_FINISHED))) return stop_iteration(vm);
+  if (!IS_NIL(lib_field(vm, self, FIELD_FINISHED))) return stop_iteration(vm);
   Value item;
-  int status = vm_iterator_next(vm, get_field(vm, self, FIELD_ITERATOR), &item);
+  int status = vm_iterator_next(vm, lib_field(vm, self, FIELD_ITERATOR), &item);
   double now = now_seconds();
   if (status != 1) { /* the end, or an error from the items: end the line first */
     Value thrown = status < 0 ? vm_take_exception(vm) : NIL_VAL;
     vm_push_root(vm, thrown);
     draw(vm, self, &b, now);
     fputc('\n', stderr);
-    set_field(vm, self, FIELD_FINISHED, BOOL_VAL(true));
+    lib_set_field(vm, self, FIELD_FINISHED, BOOL_VAL(true));
     vm_pop_root(vm);
     return status < 0 ? vm_throw(vm, thrown) : stop_iteration(vm);
   }
@@ -250,9 +236,9 @@ LIB_NATIVE(lib_progress) {
   vm_push_root(vm, total);
   Value inst = OBJ_VAL(obj_new_instance(vm, vm->progress_class));
   vm_push_root(vm, inst);
-  set_field(vm, inst, FIELD_ITERATOR, iterator);
-  set_field(vm, inst, FIELD_DESC, desc);
-  set_field(vm, inst, FIELD_TOTAL, total);
+  lib_set_field(vm, inst, FIELD_ITERATOR, iterator);
+  lib_set_field(vm, inst, FIELD_DESC, desc);
+  lib_set_field(vm, inst, FIELD_TOTAL, total);
   Bar b = {0, IS_NIL(total) ? -1 : (int64_t)AS_NUMBER(total), now_seconds(), 0, 0};
   draw(vm, inst, &b, b.start); /* 0% at once: the first item may take long */
   store_bar(vm, inst, &b);

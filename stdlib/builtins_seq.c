@@ -67,14 +67,22 @@ LIB_NATIVE(lib_all) { return any_all(vm, argc, args, kw, false); }
 /* iter(xs) of a built-in sequence: an instance of the hidden class
  * `iterator` holding the sequence and the position, whose next() throws
  * StopIteration at the end. */
-static Value iterator_field(AgVM *vm, Value it, const char *name) {
+Value lib_field(AgVM *vm, Value inst, const char *name) {
   Value v = NIL_VAL;
-  table_get(&AS_INSTANCE(it)->fields, OBJ_VAL(obj_string(vm, name)), &v);
+  table_get(&AS_INSTANCE(inst)->fields, OBJ_VAL(obj_string(vm, name)), &v);
   return v;
 }
 
+void lib_set_field(AgVM *vm, Value inst, const char *name, Value v) {
+  vm_push_root(vm, v);
+  ObjString *key = obj_string(vm, name);
+  vm_push_root(vm, OBJ_VAL(key));
+  table_set(vm, &AS_INSTANCE(inst)->fields, OBJ_VAL(key), v);
+  vm_pop_roots(vm, 2);
+}
+
 LIB_NATIVE(iterator_next) {
-  Value seq = iterator_field(vm, self, " seq"), pos = iterator_field(vm, self, " pos");
+  Value seq = lib_field(vm, self, " seq"), pos = lib_field(vm, self, " pos");
   if (!IS_NUMBER(pos)) return vm_throw_error(vm, "iterator is broken");
   double p = AS_NUMBER(pos);
   Value item;
