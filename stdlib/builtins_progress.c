@@ -6,7 +6,8 @@
  *
  * (desc, percent, bar, count/total, elapsed<left, rate; without a total only
  * the count, elapsed time and rate). The line is redrawn at most 10 times a
- * second, and ended with a newline when the items run out.
+ * second, and ended with a newline when the items run out, or by the next
+ * print or error report (vm_end_progress_line) when the loop stops early.
  *
  * Only a terminal gets a bar: when standard error is a pipe or a file,
  * progress() returns the iterable itself, so a script's logs and tests see
@@ -159,6 +160,7 @@ static void draw(AgVM *vm, Value inst, Bar *b, double now) {
   fflush(stdout); /* the script's own output first */
   fprintf(stderr, "\r%s%*s", line, (int)blank, "");
   fflush(stderr);
+  vm->progress_line_open = true;
   b->width = width;
   b->drawn_at = now;
 }
@@ -193,7 +195,7 @@ LIB_NATIVE(progress_next) {
     Value thrown = status < 0 ? vm_take_exception(vm) : NIL_VAL;
     vm_push_root(vm, thrown);
     draw(vm, self, &b, now);
-    fputc('\n', stderr);
+    vm_end_progress_line(vm);
     lib_set_field(vm, self, FIELD_FINISHED, BOOL_VAL(true));
     vm_pop_root(vm);
     return status < 0 ? vm_throw(vm, thrown) : stop_iteration(vm);
