@@ -71,3 +71,11 @@ P("split generator", a.indices, b.indices, b[1][1])
 sub = Subset(ds, [9, 0])
 P("subset", len(sub), sub[0][1], [yb.tolist() for _, yb in DataLoader(sub, batch_size=2)])
 P("after split", torch.rand(1))
+
+# Subsets of Subsets (random_split of a split), and negative indices
+torch.manual_seed(4)
+train, test = random_split(ds, [6, 4])
+inner, _ = random_split(train, [4, 2])
+P("nested", [[xb.tolist(), yb.tolist()] for xb, yb in DataLoader(inner, batch_size=3, shuffle=True)])
+P("negative", [yb.tolist() for _, yb in DataLoader(Subset(ds, [-1, 2, -3]), batch_size=2)])
+P("empty subset", len(DataLoader(Subset(ds, []), batch_size=2)), [b for b in DataLoader(Subset(ds, []), batch_size=2)])
