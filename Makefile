@@ -191,7 +191,7 @@ test-only: $(AG_BIN) $(PTYDRIVER) unit
 	sh tests/run_scripts.sh $(AG_BIN)
 	AG_GC_STRESS=1 sh tests/run_scripts.sh $(AG_BIN) tests/scripts/lang
 	sh tests/run_conformance.sh $(AG_BIN)
-	sh tests/run_tutorial.sh $(AG_BIN) docs/tutorial.md
+	sh tests/run_tutorial.sh $(AG_BIN) docs/tutorial.md docs/data.md
 	sh tests/check_examples.sh
 	sh tests/check_lazy_blas.sh $(AG_BIN)
 	sh tests/check_npz_hostile.sh $(AG_BIN)
