@@ -1723,7 +1723,8 @@ const HelpEntry help_table[] = {
      "threshold=20) softmax log_softmax dropout linear embedding(input, weight) conv1d conv2d "
      "max_pool1d max_pool2d avg_pool1d avg_pool2d adaptive_avg_pool2d batch_norm layer_norm "
      "group_norm unfold fold pad(x, pad, mode=\"constant\", value=0) one_hot(t, "
-     "num_classes=-1) mse_loss l1_loss cross_entropy nll_loss binary_cross_entropy. "
+     "num_classes=-1) mse_loss l1_loss cross_entropy nll_loss binary_cross_entropy "
+     "multi_head_attention_forward (PyTorch's arguments; what nn.MultiheadAttention runs). "
      "F.pad's amounts go from the last dim backwards ([left, right, top, bottom]); negative "
      "ones crop (ConstantPadNdBackward0).",
      "let F = nn.functional\n"
@@ -1731,20 +1732,24 @@ const HelpEntry help_table[] = {
     {"nn.Parameter", HELP_NN, 0,
      "nn.Parameter(data, requires_grad=true)",
      "data as a leaf that requires grad (sharing its storage): held in a module's field it "
-     "is one of the module's parameters.",
-     "print(nn.Parameter(ones(2)).requires_grad)"},
+     "is one of the module's parameters. Prints as PyTorch's, \"Parameter containing:\" then "
+     "the tensor; every layer's weights are Parameters. It stays a tensor (type \"tensor\"); "
+     "what is computed from it (p * 2, p.detach()) is a plain tensor.",
+     "print(nn.Parameter(ones(2)).requires_grad)\n"
+     "print(nn.Linear(2, 1).bias)"},
     {"nn.ModuleList", HELP_NN, 0,
      "nn.ModuleList(modules=nil)",
      "A list of modules whose parameters the parent module finds (named \"0.weight\", ...): "
-     "append(m), extend(ms), insert(i, m), getitem(i), setitem(i, m), len(), iter().",
+     "append(m), extend(ms), insert(i, m), blocks[i] (a slice gives a ModuleList), "
+     "blocks[i] = m, len(blocks) and `for m in blocks`.",
      "let blocks = nn.ModuleList([nn.Linear(2, 2), nn.Tanh()])\n"
-     "print(blocks.len(), blocks.getitem(1))"},
+     "print(len(blocks), blocks[1])"},
     {"nn.ModuleDict", HELP_NN, 0,
      "nn.ModuleDict(modules=nil)",
-     "A map of names to modules, in insertion order: getitem(k), setitem(k, m), contains(k), "
-     "keys(), values(), items(), update(map), len(), iter().",
+     "A map of names to modules, in insertion order: heads[k], heads[k] = m, k in heads, "
+     "keys(), values(), items(), update(map), len(heads), `for k in heads` (the names).",
      "let heads = nn.ModuleDict({\"cls\": nn.Linear(4, 3)})\n"
-     "print(heads.getitem(\"cls\"))"},
+     "print(heads[\"cls\"], \"cls\" in heads)"},
     {"nn.Identity", HELP_NN, 0,
      "nn.Identity(...args)",
      "Returns its input (arguments are ignored, as PyTorch's).",
@@ -1842,11 +1847,32 @@ const HelpEntry help_table[] = {
      "let cell = nn.LSTMCell(3, 4)\n"
      "let [h, c] = cell(zeros(2, 3))\n"
      "print(h.shape, c.shape)"},
+    {"nn.MultiheadAttention", HELP_NN, 0,
+     "nn.MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=true, add_bias_kv=false, "
+     "add_zero_attn=false, kdim=nil, vdim=nil, batch_first=false)",
+     "Multi-head attention as PyTorch 1.13's: m(query, key, value, key_padding_mask=nil, "
+     "need_weights=true, attn_mask=nil, average_attn_weights=true) returns [attn_output, "
+     "attn_weights] (weights [N, L, S] averaged over heads, [N, heads, L, S] when not, nil "
+     "when need_weights is false). Inputs are [L, N, E] ([N, L, E] with batch_first) or "
+     "unbatched [L, E]. Masks are bool (true: not attended) or float (added to the scores); "
+     "attn_mask is [L, S] or [N*heads, L, S], key_padding_mask [N, S]. Parameters "
+     "in_proj_weight [3E, E] (q/k/v_proj_weight when kdim or vdim differ), in_proj_bias, "
+     "out_proj (a Linear), bias_k and bias_v with add_bias_kv; initialised as PyTorch's "
+     "(xavier_uniform_, zero biases), so a seed gives PyTorch's weights.",
+     "let attn = nn.MultiheadAttention(4, 2, batch_first=true)\n"
+     "let x = randn(2, 3, 4)\n"
+     "let [out, weights] = attn(x, x, x, attn_mask=triu(ones(3, 3, dtype=bool), diagonal=1))\n"
+     "print(out.shape, weights.shape)"},
+    {"nn.NonDynamicallyQuantizableLinear", HELP_NN, 0,
+     "nn.NonDynamicallyQuantizableLinear(in_features, out_features, bias=true)",
+     "nn.Linear under the name PyTorch gives MultiheadAttention's out_proj (its repr shows "
+     "the name).",
+     "print(nn.MultiheadAttention(4, 2).out_proj)"},
     {"nn.Sequential", HELP_NN, 0,
      "nn.Sequential(...layers)",
      "Applies the layers in order; its parameters are theirs, named \"0.weight\", \"1.bias\", "
-     "... getitem(i) (a layer; a slice gives a Sequential), setitem, len(), iter() and "
-     "append(m): model[i], len(model) and for-loops once the language calls operator methods.",
+     "... model[i] (a layer; negative from the end), model[a:b] (a Sequential), "
+     "model[i] = m, len(model), `for layer in model` and append(m).",
      "let model = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))\n"
      "print(model(ones(3, 2)).shape)"},
     {"nn.MSELoss", HELP_NN, 0,
