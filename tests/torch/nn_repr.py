@@ -14,13 +14,13 @@ print(" ".join(r(m) for m in [nn.Embedding(10, 3), nn.RNNCell(3, 4), nn.LSTMCell
 print(" ".join(r(m) for m in [nn.MSELoss(), nn.CrossEntropyLoss(), nn.L1Loss(), nn.NLLLoss(), nn.BCELoss()]))
 # every layer's settings
 layers = [nn.Identity(), nn.LeakyReLU(), nn.LeakyReLU(0.2), nn.ELU(), nn.ELU(alpha=0.5), nn.SiLU(),
-          nn.Softplus(), nn.Softplus(beta=2, threshold=10), nn.Unflatten(1, (2, 3)),
+          nn.Softplus(), nn.Softplus(beta=2, threshold=10), nn.Unflatten(1, [2, 3]),
           nn.Conv1d(2, 4, 3), nn.Conv1d(2, 4, 3, stride=2, padding=1, dilation=2, groups=2, bias=False),
           nn.Conv2d(3, 8, 3, padding=1), nn.Conv2d(1, 6, (5, 3), stride=(2, 1), padding="same" if False else 0),
           nn.Conv2d(2, 2, 3, padding="same"), nn.Conv2d(4, 4, 3, groups=4, dilation=2),
           nn.MaxPool1d(2), nn.MaxPool2d(2), nn.MaxPool2d(3, stride=2, padding=1, ceil_mode=True),
           nn.AvgPool1d(3), nn.AvgPool1d(3, stride=1, padding=1), nn.AvgPool2d(2), nn.AvgPool2d(3, stride=2, padding=1),
-          nn.AdaptiveAvgPool2d(1), nn.AdaptiveAvgPool2d((2, 3)),
+          nn.AdaptiveAvgPool2d(1), nn.AdaptiveAvgPool2d([2, 3]),
           nn.BatchNorm1d(4), nn.BatchNorm2d(8, eps=1e-3, momentum=None, affine=False, track_running_stats=False),
           nn.LayerNorm(5), nn.LayerNorm([2, 3], elementwise_affine=False), nn.GroupNorm(2, 4), nn.GroupNorm(1, 3, affine=False),
           nn.Dropout(), nn.Embedding(5, 2), nn.Tanh(), nn.Sigmoid(), nn.Softmax(), nn.ReLU(),
