@@ -1495,7 +1495,9 @@ const HelpEntry help_table[] = {
      "print(autograd.gradcheck(fn(a) { return a.sin() }, [x]))"},
     {"autograd.gradgradcheck", HELP_AUTOGRAD, 0,
      "autograd.gradgradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3)",
-     "Like gradcheck, for second derivatives.",
+     "Like gradcheck, for second derivatives: the gradient of fn's outputs weighted by "
+     "fixed grad_outputs, checked with respect to the inputs and (as PyTorch's) to those "
+     "grad_outputs, so a linear op's double backward is checked too.",
      "let x = tensor([1.0, 2.0], dtype=float64, requires_grad=true)\n"
      "print(autograd.gradgradcheck(fn(a) { return (a ** 3).sum() }, [x]))"},
     {"autograd.detect_anomaly", HELP_AUTOGRAD, 0,
@@ -1722,11 +1724,13 @@ const HelpEntry help_table[] = {
      "leaky_relu(x, negative_slope=0.01) elu(x, alpha=1) silu softplus(x, beta=1, "
      "threshold=20) softmax log_softmax dropout linear embedding(input, weight) conv1d conv2d "
      "max_pool1d max_pool2d avg_pool1d avg_pool2d adaptive_avg_pool2d batch_norm layer_norm "
-     "group_norm unfold fold pad(x, pad, mode=\"constant\", value=0) one_hot(t, "
+     "group_norm unfold fold pad(x, pad, mode=\"constant\", value=0) (modes also \"reflect\", "
+     "\"replicate\", \"circular\": 1 to 3 last dims, as PyTorch's) one_hot(t, "
      "num_classes=-1) mse_loss l1_loss cross_entropy nll_loss binary_cross_entropy "
      "multi_head_attention_forward (PyTorch's arguments; what nn.MultiheadAttention runs). "
      "F.pad's amounts go from the last dim backwards ([left, right, top, bottom]); negative "
-     "ones crop (ConstantPadNdBackward0).",
+     "ones crop (ConstantPadNdBackward0; ReflectionPad2DBackward0, ReplicationPad1DBackward0, "
+     "...; circular's is CopySlices, as in PyTorch 1.13).",
      "let F = nn.functional\n"
      "print(F.pad(ones(1, 2), [1, 1]), F.one_hot(tensor([2, 0], dtype=int64)))"},
     {"nn.Parameter", HELP_NN, 0,
