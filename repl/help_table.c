@@ -1665,10 +1665,12 @@ const HelpEntry help_table[] = {
     {"nn.Module", HELP_NN, 0,
      "class Net : nn.Module { fn init() { super.init() ... } fn forward(x) { ... } }",
      "The base class of layers and models. model(x) calls forward(x). parameters() and "
-     "named_parameters() find the tensors that require grad in its fields (recursively "
-     "through submodules and lists of them, in assignment order); "
-     "zero_grad(set_to_none=true), train(), eval(), state_dict(), load_state_dict(m), "
-     "register_buffer(name, t), children(), named_children(), modules(), "
+     "named_parameters() find the nn.Parameters and tensors that require grad in its fields "
+     "(recursively through submodules and lists of them, in assignment order); "
+     "zero_grad(set_to_none=true), train(), eval(), state_dict() (PyTorch's order: each "
+     "module's parameters, buffers, then its submodules'), load_state_dict(m), "
+     "register_buffer(name, t), register_parameter(name, p), add_module(name, m), "
+     "requires_grad_(flag) (freezes with false), children(), named_children(), modules(), "
      "named_modules(prefix=\"\") (this module first, then each submodule once), apply(fn) "
      "(fn on every submodule, then this one), to(\"cpu\" | dtype), float(), double() and "
      "cpu() are provided; print(model) shows PyTorch's module repr.",

@@ -3,7 +3,7 @@
 # indexing and append, nn.init's functions after a seed, the repr of nested containers
 import torch
 import torch.nn as nn
-from agfmt import P
+from agfmt import P, fmt
 from torch.nn import init
 class Net(nn.Module):
     def __init__(self):
@@ -43,3 +43,20 @@ for p in m.parameters():
     p.requires_grad = False
 P(len(list(m.parameters())), len(m.state_dict()), [k for k, _ in m.named_parameters()][:2])
 P(list(nn.BatchNorm1d(2, track_running_stats=False).state_dict().keys()))
+# register_parameter, add_module, requires_grad_ and their checks
+mod = nn.Module()
+def msg(f):
+    try:
+        f()
+        return "no error"
+    except Exception as e:  # noqa: BLE001
+        return str(e).replace("torch.FloatTensor", "tensor").replace("torch.nn.Parameter or None", "nn.Parameter or nil").strip("'").replace("\\'", "'")
+P(msg(lambda: mod.register_parameter("w", torch.ones(2))))
+P(msg(lambda: mod.add_module("x", torch.ones(2))))
+P(msg(lambda: mod.add_module("a.b", nn.ReLU())))
+mod.register_parameter("w", nn.Parameter(torch.ones(2)))
+mod.add_module("act", nn.ReLU())
+mod.register_parameter("nothing", None)
+print(repr(mod), fmt([k for k, _ in mod.named_parameters()]))
+frozen = nn.Linear(2, 2).requires_grad_(False)
+P([p.requires_grad for p in frozen.parameters()], len(list(frozen.parameters())))
