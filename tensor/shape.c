@@ -521,7 +521,11 @@ Tensor *tensor_constant_pad(const Tensor *a, int npads, const int64_t *pads, dou
     int d = a->ndim - 1 - k;
     int64_t size;
     if (__builtin_add_overflow(a->shape[d], pads[2 * k], &size) ||
-        __builtin_add_overflow(size, pads[2 * k + 1], &size) || size < 0) {
+        __builtin_add_overflow(size, pads[2 * k + 1], &size)) {
+      tensor_set_error("pad: the padded size of dimension %d overflows", d);
+      return NULL;
+    }
+    if (size < 0) {
       tensor_set_error("The input size %lld, plus negative padding %lld and %lld resulted in a "
                        "negative output size, which is invalid. Check dimension %d of your input.",
                        (long long)a->shape[d], (long long)pads[2 * k], (long long)pads[2 * k + 1],
