@@ -1746,14 +1746,15 @@ const HelpEntry help_table[] = {
     {"nn.ModuleList", HELP_NN, 0,
      "nn.ModuleList(modules=nil)",
      "A list of modules whose parameters the parent module finds (named \"0.weight\", ...): "
-     "append(m), extend(ms), insert(i, m), blocks[i] (a slice gives a ModuleList), "
+     "append(m), extend(ms), insert(i, m), pop(i=-1), blocks[i] (a slice gives a ModuleList), "
      "blocks[i] = m, len(blocks) and `for m in blocks`.",
      "let blocks = nn.ModuleList([nn.Linear(2, 2), nn.Tanh()])\n"
      "print(len(blocks), blocks[1])"},
     {"nn.ModuleDict", HELP_NN, 0,
      "nn.ModuleDict(modules=nil)",
      "A map of names to modules, in insertion order: heads[k], heads[k] = m, k in heads, "
-     "keys(), values(), items(), update(map), len(heads), `for k in heads` (the names).",
+     "keys(), values(), items(), update(map), pop(k), clear(), len(heads), `for k in heads` "
+     "(the names).",
      "let heads = nn.ModuleDict({\"cls\": nn.Linear(4, 3)})\n"
      "print(heads[\"cls\"], \"cls\" in heads)"},
     {"nn.Identity", HELP_NN, 0,
@@ -1878,7 +1879,8 @@ const HelpEntry help_table[] = {
      "nn.Sequential(...layers)",
      "Applies the layers in order; its parameters are theirs, named \"0.weight\", \"1.bias\", "
      "... model[i] (a layer; negative from the end), model[a:b] (a Sequential), "
-     "model[i] = m, len(model), `for layer in model` and append(m).",
+     "model[i] = m, len(model), `for layer in model`, append(m), insert(i, m), extend(ms) "
+     "and pop(i=-1).",
      "let model = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))\n"
      "print(model(ones(3, 2)).shape)"},
     {"nn.MSELoss", HELP_NN, 0,
