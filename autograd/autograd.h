@@ -153,6 +153,11 @@ typedef struct GradNode GradNode;
   X(EmbeddingDenseBackward0, d_index_again)                                                     \
   X(GatherBackward0, d_gather)                                                                  \
   X(ScatterAddBackward0, d_scatter_add)                                                         \
+  X(ScatterBackward0, d_scatter)       /* g with the written places zeroed; src: g gathered */  \
+  X(ScatterBackward1, d_scatter)                                                                \
+  X(IndexAddBackward0, d_index_add)                                                             \
+  X(Unique2Backward0, d_no_derivative)  /* unique: PyTorch has no derivative either */       \
+  X(UniqueDimBackward0, d_no_derivative)                                                      \
   X(SortBackward0, d_extreme_dim)       /* g scattered back to where each value came from */\
   X(TopkBackward0, d_extreme_dim)                                                               \
   X(FlipBackward0, d_flip)                                                                      \
@@ -384,6 +389,15 @@ Tensor *ag_index(Tensor *a, const IndexItem *items, int n);
 bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v);
 Tensor *ag_index_select(Tensor *a, int dim, const Tensor *index);
 Tensor *ag_gather(Tensor *a, int dim, const Tensor *index);
+/* a.scatter(dim, index, src) or, src NULL, with the number value; reduce:
+ * the reduce= form (mode ADD or MUL), which PyTorch cannot differentiate. */
+Tensor *ag_scatter(Tensor *a, int dim, const Tensor *index, Tensor *src, double value,
+                   TensorScatterMode mode, bool reduce);
+Tensor *ag_scatter_add(Tensor *a, int dim, const Tensor *index, Tensor *src);
+Tensor *ag_index_add(Tensor *a, int dim, const Tensor *index, Tensor *source, double alpha);
+/* torch.unique (tensor/count.c); inverse and counts may be NULL. */
+Tensor *ag_unique(Tensor *a, int dim, bool has_dim, Tensor **inverse, Tensor **counts);
+Tensor *ag_bincount(const Tensor *a, Tensor *weights, int64_t minlength);
 /* torch.embedding(weight, indices): the rows of a 2-D weight at int64 indices
  * of any shape (EmbeddingBackward0). */
 Tensor *ag_embedding(Tensor *weight, const Tensor *indices);
@@ -489,5 +503,11 @@ bool ag_zero_(Tensor *a);
 bool ag_copy_(Tensor *dst, Tensor *src);
 bool ag_uniform_(TensorRng *rng, Tensor *a, double lo, double hi);
 bool ag_normal_(TensorRng *rng, Tensor *a, double mean, double std);
+/* The in-place form of an out-of-place op: fn(self_copy, ctx) computes the
+ * new value from a copy carrying a's history, which is written into a and
+ * becomes its history (scatter_, index_add_, masked_fill_). other: the op's
+ * other differentiable input, or NULL. */
+typedef Tensor *(*AgOutOfPlace)(Tensor *self, void *ctx);
+bool ag_apply_inplace(Tensor *a, Tensor *other, AgOutOfPlace fn, void *ctx);
 
 #endif

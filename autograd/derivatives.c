@@ -216,6 +216,12 @@ static bool d_not_implemented(GradNode *n, Tensor *const *g, Tensor **out, const
   return false;
 }
 
+/* A node PyTorch names but whose backward is not implemented (unique). */
+static bool d_no_derivative(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  tensor_set_error("the derivative for '%s' is not implemented.", node_p(n)->aten);
+  return false;
+}
+
 /* maximum/minimum: the gradient goes to the winner, split evenly on ties. */
 static bool d_extremum2(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs,
                         BinaryOp wins) {
@@ -761,10 +767,39 @@ static bool d_gather(GradNode *n, Tensor *const *g, Tensor **out, const bool *ne
   return done(&s, n, out);
 }
 
+/* scatter_add(self, dim, index, src): self gets g, src g gathered at index.
+ * Recorded by gather's backward with src alone (one edge). */
 static bool d_scatter_add(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *idx = saved(&s, n, 0);
-  give(out, 0, idx ? keep(&s, ag_gather(G, (int)node_p(n)->i0, idx)) : NULL);
+  int src = n->nnext - 1;
+  if (src == 1 && needs[0]) give(out, 0, G);
+  if (needs[src]) give(out, src, idx ? keep(&s, ag_gather(G, (int)node_p(n)->i0, idx)) : NULL);
+  return done(&s, n, out);
+}
+
+/* scatter: the places written get no gradient in self; src (ScatterBackward0)
+ * gets g gathered from them. */
+static bool d_scatter(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *idx = saved(&s, n, 0);
+  int dim = (int)node_p(n)->i0;
+  if (needs[0] && idx) give(out, 0, keep(&s, ag_scatter(G, dim, idx, NULL, 0, SCATTER_SET, false)));
+  if (n->nnext > 1 && needs[1] && idx) give(out, 1, keep(&s, ag_gather(G, dim, idx)));
+  return done(&s, n, out);
+}
+
+/* index_add: self gets g, source alpha * g's slices at index. */
+static bool d_index_add(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *idx = saved(&s, n, 0);
+  double alpha = node_p(n)->s0;
+  if (needs[0]) give(out, 0, G);
+  if (needs[1] && idx) {
+    Tensor *picked = keep(&s, ag_index_select(G, (int)node_p(n)->i0, idx));
+    if (alpha != 1) picked = muls(&s, picked, alpha);
+    give(out, 1, reshape_to(&s, picked, &n->in_info[1]));
+  }
   return done(&s, n, out);
 }
 

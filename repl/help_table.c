@@ -856,6 +856,68 @@ const HelpEntry help_table[] = {
      "torch.gather.",
      "let t = tensor([[1.0, 2.0], [3.0, 4.0]])\n"
      "print(t.gather(1, tensor([[1], [0]], dtype=int64)))"},
+    {"scatter", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "scatter(t, dim, index, src or value, reduce=nil) / t.scatter(dim, index, src)",
+     "A copy of t with src's elements (or the number value) written along dim at the "
+     "positions of an int64 index tensor (index's shape; out-of-range indices are an "
+     "error). reduce=\"add\" or \"multiply\" combines instead of writing (PyTorch has no "
+     "derivative for that form). Records ScatterBackward0 (src) or ScatterBackward1 "
+     "(value).",
+     "let t = zeros(2, 3)\n"
+     "print(t.scatter(1, tensor([[2], [0]]), tensor([[5.0], [6.0]])))"},
+    {"scatter_add", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "scatter_add(t, dim, index, src) / t.scatter_add(dim, index, src)",
+     "A copy of t with src's elements added at index along dim; repeated indices "
+     "accumulate (ScatterAddBackward0).",
+     "print(zeros(3).scatter_add(0, tensor([0, 2, 0]), tensor([1.0, 2.0, 3.0])))"},
+    {"index_add", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "index_add(t, dim, index, source, alpha=1) / t.index_add(dim, index, source, alpha=1)",
+     "A copy of t with alpha times slice i of source added to slice index[i] along dim "
+     "(IndexAddBackward0).",
+     "print(zeros(3, 2).index_add(0, tensor([2, 0, 2]), ones(3, 2), alpha=2))"},
+    {"masked_fill", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "masked_fill(t, mask, value) / t.masked_fill(mask, value)",
+     "A copy of t with value where the bool mask (broadcast) is true; value a number or "
+     "a 0-d tensor (MaskedFillBackward0, MaskedFillBackward1).",
+     "let t = tensor([1.0, 2.0, 3.0])\n"
+     "print(t.masked_fill(t > 1, 0))"},
+    {"nonzero", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "nonzero(t, as_tuple=false) / t.nonzero(as_tuple=false)",
+     "The coordinates of the nonzero elements as an [n, ndim] int64 tensor in row-major "
+     "order; as_tuple=true gives a list of one index tensor per dimension (usable as "
+     "t[...] indices).",
+     "print(tensor([[1, 0], [0, 3]]).nonzero())"},
+    {"unique", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "unique(t, sorted=true, return_inverse=false, return_counts=false, dim=nil)",
+     "The distinct elements of t in ascending order (flattened), or with dim its distinct "
+     "slices along dim. With return_inverse / return_counts a list [values, inverse, "
+     "counts]: where each element went, how often each value occurs. sorted=false gives "
+     "the sorted order too (PyTorch leaves it unspecified). Not differentiable "
+     "(Unique2Backward0 fails, as PyTorch's).",
+     "print(unique(tensor([3, 1, 3, 2]), return_counts=true))"},
+    {"bincount", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "bincount(t, weights=nil, minlength=0) / t.bincount(...)",
+     "How often each value 0..max occurs in a 1-D non-negative int64 tensor (at least "
+     "minlength counts); with weights the sum of the weights of each value (float32 "
+     "weights give float32, others float64).",
+     "print(bincount(tensor([1, 1, 3]), minlength=5))"},
+    {"isclose", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false) / a.isclose(b, ...)",
+     "Elementwise |a - b| <= atol + rtol * |b| as a bool tensor (a and b of one dtype, "
+     "broadcast); equal infinities are close, NaNs only with equal_nan.",
+     "print(isclose(tensor([1.0, 2.0]), tensor([1.000001, 2.1])))"},
+    {"allclose", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false) / a.allclose(b, ...)",
+     "true when isclose holds for every element (a boolean, not a tensor).",
+     "print(allclose(tensor([1.0, 2.0]), tensor([1.0, 2.000001])))"},
+    {"meshgrid", HELP_TENSORS, 0,
+     "meshgrid(*tensors, indexing=\"ij\")",
+     "Grids from 0-D or 1-D tensors (given one by one or as one list): grid i holds "
+     "tensor i along dimension i, expanded over the others; indexing=\"xy\" swaps the "
+     "first two dimensions (Cartesian, as NumPy). Without indexing= it warns once, as "
+     "PyTorch 1.13, and uses \"ij\".",
+     "let g = meshgrid(tensor([1, 2]), tensor([3, 4, 5]), indexing=\"ij\")\n"
+     "print(g[0].shape, g[1][0])"},
     {"sigmoid", HELP_TENSORS, HELP_TENSOR_METHOD,
      "sigmoid(t) / t.sigmoid()",
      "1 / (1 + exp(-t)), elementwise (SigmoidBackward0).",
@@ -1421,11 +1483,26 @@ const HelpEntry help_table[] = {
      "t.bernoulli_(p=0.5, generator=nil)",
      "Fills t in place with 1 (probability p) or 0.",
      "print(zeros(3).bernoulli_(1.0))"},
-    {"Tensor.masked_fill", HELP_TENSOR, 0,
-     "t.masked_fill(mask, value)",
-     "A copy of t with value where the bool mask is true.",
+    {"Tensor.masked_fill_", HELP_TENSOR, 0,
+     "t.masked_fill_(mask, value)",
+     "masked_fill in place (a version bump; MaskedFillBackward0 becomes t's history).",
      "let t = tensor([1.0, 2.0, 3.0])\n"
-     "print(t.masked_fill(t > 1, 0))"},
+     "print(t.masked_fill_(t > 1, 0), t._version)"},
+    {"Tensor.scatter_", HELP_TENSOR, 0,
+     "t.scatter_(dim, index, src or value, reduce=nil)",
+     "scatter in place: writes (or with reduce= adds or multiplies) into t itself.",
+     "let t = zeros(3)\n"
+     "print(t.scatter_(0, tensor([2, 0]), tensor([5.0, 6.0])))"},
+    {"Tensor.scatter_add_", HELP_TENSOR, 0,
+     "t.scatter_add_(dim, index, src)",
+     "scatter_add in place: repeated indices accumulate into t.",
+     "let t = zeros(3)\n"
+     "print(t.scatter_add_(0, tensor([1, 1]), tensor([5.0, 6.0])))"},
+    {"Tensor.index_add_", HELP_TENSOR, 0,
+     "t.index_add_(dim, index, source, alpha=1)",
+     "index_add in place.",
+     "let t = zeros(2, 2)\n"
+     "print(t.index_add_(0, tensor([1, 1]), ones(2, 2)))"},
     {"no_grad", HELP_AUTOGRAD, 0,
      "no_grad()",
      "A context for `with`: no operation inside records a graph (for evaluation and "

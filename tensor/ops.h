@@ -198,6 +198,30 @@ Tensor *tensor_scatter_add(const Tensor *a, int dim, const Tensor *index, const 
 /* zeros of a's shape with src written (not added) at index: keeps a -0 */
 Tensor *tensor_scatter_zeros(const Tensor *a, int dim, const Tensor *index, const Tensor *src);
 Tensor *tensor_masked_fill(const Tensor *a, const Tensor *mask, double v);
+/* a.scatter(dim, index, src) (src NULL: the number value) with PyTorch's
+ * reduce: a copy of a with src's elements written, added or multiplied at
+ * index along dim. src has a's dtype; indices must be in range. */
+typedef enum { SCATTER_SET, SCATTER_ADD, SCATTER_MUL } TensorScatterMode;
+Tensor *tensor_scatter(const Tensor *a, int dim, const Tensor *index, const Tensor *src,
+                       double value, TensorScatterMode mode);
+/* a.index_add(dim, index, source, alpha): a copy of a with alpha * slice i of
+ * source added to slice index[i] along dim. */
+Tensor *tensor_index_add(const Tensor *a, int dim, const Tensor *index, const Tensor *source,
+                         double alpha);
+
+/* ---- ops whose output size depends on the values (count.c) ---- */
+/* The coordinates of the nonzero elements, [n, ndim] int64 in row-major order. */
+Tensor *tensor_nonzero(const Tensor *a);
+/* The sorted distinct elements of a (flattened; dim >= 0: its distinct slices
+ * along dim, compared lexicographically); inverse (a's shape, or [size(dim)])
+ * and counts when asked for (non-NULL). NaNs are all distinct, sorted last. */
+Tensor *tensor_unique(const Tensor *a, int dim, bool has_dim, Tensor **inverse, Tensor **counts);
+/* Counts of each value of a 1-D non-negative int64 tensor (weights: their
+ * sums, float32 for float32 weights, else float64), at least minlength long. */
+Tensor *tensor_bincount(const Tensor *a, const Tensor *weights, int64_t minlength);
+/* |a - b| <= atol + rtol * |b| elementwise (bool, broadcast), in a's dtype;
+ * equal infinities are close, NaNs only with equal_nan. */
+Tensor *tensor_isclose(const Tensor *a, const Tensor *b, double rtol, double atol, bool equal_nan);
 
 /* ---- linear algebra (OpenBLAS) ----
  * Both operands must have the same dtype (PyTorch: "expected scalar type Float
