@@ -1920,17 +1920,61 @@ const HelpEntry help_table[] = {
      "let e = nn.Embedding(10, 3)\n"
      "print(e(tensor([1, 2], dtype=int64)).shape)"},
     {"nn.RNNCell", HELP_NN, 0,
-     "nn.RNNCell(input_size, hidden_size, bias=true)",
-     "One step of an Elman RNN: h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh); cell(x, "
-     "h=nil).",
+     "nn.RNNCell(input_size, hidden_size, bias=true, nonlinearity=\"tanh\")",
+     "One step of an Elman RNN: h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh) (relu with "
+     "nonlinearity=\"relu\"); cell(x, h=nil), x [batch, input_size] or unbatched "
+     "[input_size], h nil for zeros. Parameters weight_ih, weight_hh, bias_ih, bias_hh, "
+     "uniform in +-1/sqrt(hidden_size) as PyTorch draws them.",
      "let cell = nn.RNNCell(3, 4)\n"
      "print(cell(zeros(2, 3)).shape)"},
     {"nn.LSTMCell", HELP_NN, 0,
      "nn.LSTMCell(input_size, hidden_size, bias=true)",
-     "One step of an LSTM: cell(x, [h, c]=nil) returns [h', c'].",
+     "One step of an LSTM: cell(x, [h, c]=nil) returns [h', c'], the gates input, forget, "
+     "cell and output (PyTorch's order) in the rows of weight_ih [4 * hidden, input] and "
+     "weight_hh [4 * hidden, hidden].",
      "let cell = nn.LSTMCell(3, 4)\n"
      "let [h, c] = cell(zeros(2, 3))\n"
      "print(h.shape, c.shape)"},
+    {"nn.GRUCell", HELP_NN, 0,
+     "nn.GRUCell(input_size, hidden_size, bias=true)",
+     "One step of a GRU, PyTorch's formulas: r = sigmoid(W_ir x + b_ir + W_hr h + b_hr), "
+     "z = sigmoid(W_iz x + b_iz + W_hz h + b_hz), n = tanh(W_in x + b_in + r * (W_hn h + "
+     "b_hn)), h' = (1 - z) * n + z * h; cell(x, h=nil) returns h'. The gates r, z, n are "
+     "the rows of weight_ih [3 * hidden, input] and weight_hh [3 * hidden, hidden].",
+     "let cell = nn.GRUCell(3, 4)\n"
+     "print(cell(zeros(2, 3)).shape, cell(zeros(3)).shape)"},
+    {"nn.RNN", HELP_NN, 0,
+     "nn.RNN(input_size, hidden_size, num_layers=1, bias=true, batch_first=false, dropout=0.0, "
+     "bidirectional=false, nonlinearity=\"tanh\")",
+     "An Elman RNN over a whole sequence: rnn(input, h_0=nil) returns [output, h_n]. input "
+     "[seq, batch, input_size] ([batch, seq, input_size] with batch_first) or unbatched "
+     "[seq, input_size]; h_0 and h_n [num_layers * directions, batch, hidden_size]; output "
+     "[seq, batch, directions * hidden_size], the last layer's h at every step. Layers are "
+     "stacked, with dropout on the outputs of all but the last while training; "
+     "bidirectional adds a layer reading the sequence backwards. Parameters weight_ih_l0, "
+     "weight_hh_l0, bias_ih_l0, bias_hh_l0, then _reverse and the next layers, named, "
+     "ordered and drawn as PyTorch's.",
+     "let rnn = nn.RNN(3, 5, num_layers=2)\n"
+     "let [out, h_n] = rnn(zeros(7, 2, 3))\n"
+     "print(out.shape, h_n.shape)"},
+    {"nn.LSTM", HELP_NN, 0,
+     "nn.LSTM(input_size, hidden_size, num_layers=1, bias=true, batch_first=false, dropout=0.0, "
+     "bidirectional=false, proj_size=0)",
+     "nn.RNN's layout with nn.LSTMCell's steps: lstm(input, [h_0, c_0]=nil) returns "
+     "[output, [h_n, c_n]]. Each layer computes x W_ih^T + b_ih for the whole sequence in "
+     "one product, then h W_hh^T + b_hh and the gates step by step. proj_size > 0 projects "
+     "each step's h to proj_size features (weight_hr_l0 [proj_size, hidden_size], after the "
+     "biases): h_0, h_n and output have proj_size features, c_0 and c_n hidden_size.",
+     "let lstm = nn.LSTM(10, 20, num_layers=2, batch_first=true)\n"
+     "let [out, hc] = lstm(zeros(3, 5, 10))\n"
+     "print(lstm, out.shape, hc[0].shape, hc[1].shape)"},
+    {"nn.GRU", HELP_NN, 0,
+     "nn.GRU(input_size, hidden_size, num_layers=1, bias=true, batch_first=false, dropout=0.0, "
+     "bidirectional=false)",
+     "nn.RNN's layout with nn.GRUCell's steps: gru(input, h_0=nil) returns [output, h_n].",
+     "let gru = nn.GRU(3, 4, bidirectional=true)\n"
+     "let [out, h_n] = gru(zeros(6, 3))\n"
+     "print(out.shape, h_n.shape)"},
     {"nn.MultiheadAttention", HELP_NN, 0,
      "nn.MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=true, add_bias_kv=false, "
      "add_zero_attn=false, kdim=nil, vdim=nil, batch_first=false)",
