@@ -1072,6 +1072,48 @@ const HelpEntry help_table[] = {
      "Running sums along dim (CumsumBackward0), accumulated in double as PyTorch; an "
      "integer or bool tensor gives int64 unless dtype= says otherwise.",
      "print(tensor([1, 2, 3, 4]).cumsum(0))"},
+    {"cumprod", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "cumprod(t, dim, dtype=nil) / t.cumprod(dim, dtype=nil)",
+     "Running products along dim (CumprodBackward0), accumulated in double as PyTorch; an "
+     "integer or bool tensor gives int64 unless dtype= says otherwise. The gradient is "
+     "right where the input holds zeros too (ATen's cumprod_backward).",
+     "print(tensor([1.0, 2.0, 3.0, 4.0]).cumprod(0))"},
+    {"diag", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "diag(t, diagonal=0) / t.diag(diagonal=0)",
+     "For a vector: the square matrix with it on diagonal `diagonal` (above the main one "
+     "when positive, below when negative). For a matrix: that diagonal as a vector "
+     "(DiagBackward0). Other ranks: \"matrix or a vector expected\".",
+     "print(diag(tensor([1, 2])), diag(tensor([[1, 2], [3, 4]]), 1))"},
+    {"roll", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "roll(t, shifts, dims=nil) / t.roll(shifts, dims=nil)",
+     "A copy with the elements shifted along dims, those pushed past the end coming back "
+     "at the start (RollBackward0). shifts and dims are numbers or lists of the same "
+     "length; without dims the flattened tensor is rolled and keeps its shape.",
+     "print(tensor([[1, 2, 3], [4, 5, 6]]).roll(1, 1))"},
+    {"repeat_interleave", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "repeat_interleave(t, repeats, dim=nil, output_size=nil) / t.repeat_interleave(...)",
+     "Each element (each slice along dim; without dim, of the flattened tensor) repeated "
+     "`repeats` times in place: repeats is a number or an int64 tensor with one count per "
+     "slice. Made of index_select, as in PyTorch (IndexSelectBackward0). "
+     "repeat_interleave(counts) alone gives each index i counts[i] times.",
+     "print(tensor([1, 2]).repeat_interleave(2), repeat_interleave(tensor([1, 0, 2])))"},
+    {"kron", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "kron(a, b) / a.kron(b)",
+     "The Kronecker product: block (i, j, ...) is a[i, j, ...] * b, the ranks padded to "
+     "the larger; recorded as PyTorch computes it, a product of two views "
+     "(UnsafeViewBackward0 of MulBackward0).",
+     "print(kron(eye(2), tensor([[1, 2], [3, 4]])))"},
+    {"einsum", HELP_TENSORS, 0,
+     "einsum(equation, a, b, ...) / einsum(equation, [a, b, ...]) / einsum(a, [0, 1], b, [1, 2], [0, 2])",
+     "Einstein summation: \"ij,jk->ik\" names each operand's dims with letters (a-z, "
+     "A-Z); letters missing after -> are summed over. Without -> the output is the letters "
+     "used once, in alphabetical order. A letter repeated in one operand takes a diagonal "
+     "(\"ii->i\"); \"...\" stands for dims that broadcast (\"...ij,...jk\"). Computed, "
+     "as in PyTorch 1.13, by permute, diagonal, sum, mul and bmm, so the gradient and the "
+     "graph's nodes are theirs. The sublist form gives each operand's subscripts as ints "
+     "(0-25 for A-Z, 26-51 for a-z), the output's last.",
+     "let a = tensor([[1.0, 2.0], [3.0, 4.0]])\n"
+     "print(einsum(\"ij,jk->ik\", a, a), einsum(\"ii\", a), einsum(\"ij->j\", a))"},
     {"isnan", HELP_TENSORS, HELP_TENSOR_METHOD,
      "isnan(t) / t.isnan()",
      "A bool tensor: true where an element is NaN (never for integers and bools).",
@@ -1394,6 +1436,11 @@ const HelpEntry help_table[] = {
      "A view repeating dimensions of size 1 to the given shape without copying (-1 keeps "
      "a size).",
      "print(tensor([[1], [2]]).expand(2, 3))"},
+    {"Tensor.repeat", HELP_TENSOR, 0,
+     "t.repeat(...sizes)",
+     "A copy of t tiled sizes[d] times along each dim (RepeatBackward0); more sizes than "
+     "t has dims add leading dims. Sizes may be given as numbers or one list.",
+     "print(tensor([1, 2]).repeat(2, 2))"},
     {"Tensor.expand_as", HELP_TENSOR, 0,
      "t.expand_as(other)",
      "t expanded to other's shape.",

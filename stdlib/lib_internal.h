@@ -153,6 +153,12 @@
   X(tril, 0, 1, LF_MG)                                                         \
   X(triu, 0, 1, LF_MG)                                                         \
   X(cumsum, 0, 1, LF_MG)                                                       \
+  X(cumprod, 0, 1, LF_MG)                                                      \
+  X(diag, 0, 1, LF_MG)                                                         \
+  X(roll, 1, 2, LF_MG)                                                         \
+  X(repeat, 0, -1, LF_M)                                                       \
+  X(repeat_interleave, 0, 2, LF_MG)                                            \
+  X(kron, 1, 1, LF_MG)                                                         \
   X(isnan, 0, 0, LF_MG)                                                        \
   X(isinf, 0, 0, LF_MG)                                                        \
   X(isfinite, 0, 0, LF_MG)                                                     \

@@ -97,6 +97,9 @@ DType tensor_result_type(const Tensor *a, const Tensor *b);
 DType tensor_scalar_result_type(DType t, double s);
 bool tensor_can_cast(DType from, DType to); /* same or higher category */
 const char *tensor_dtype_torch_name(DType dt); /* "Float", "Long", ... for messages */
+/* Wraps a possibly negative dim into [0, ndim); a 0-d tensor accepts -1 and 0
+ * (else PyTorch's "Dimension out of range ..." error). */
+bool tensor_wrap_dim(int *dim, int ndim);
 
 /* ---- creation ---- */
 Tensor *tensor_arange(double start, double end, double step, DType dt);
@@ -284,6 +287,29 @@ Tensor *tensor_triu(const Tensor *a, int64_t diagonal);
  * for integers and bool), accumulated in double (int64) as PyTorch's. */
 Tensor *tensor_cumsum(const Tensor *a, int dim, DType dtype);
 Tensor *tensor_cumprod(const Tensor *a, int dim, DType dtype);
+/* cumprod's input gradient for float input and grad of one shape, when the
+ * input may hold zeros (ATen's cumprod_backward, first order): along each
+ * slice with its first zero at z, dx[k] = sum_{j>=k} grad[j] out[j] / x[k]
+ * before z, at z the product of x before z times
+ * sum_{j>=z} grad[j] prod(x[z+1..j]) up to the next zero, 0 after z. */
+Tensor *tensor_cumprod_backward(const Tensor *input, const Tensor *grad, int dim);
+
+/* ---- repeating and shifting (tensor/repeat.c) ---- */
+/* roll(shifts, dims): no dims and one shift rolls the flattened tensor. */
+Tensor *tensor_roll(const Tensor *a, const int64_t *shifts, int nshifts, const int *dims,
+                    int ndims);
+/* a.repeat(sizes): nsizes >= a->ndim; sizes may not overflow the shape. */
+Tensor *tensor_repeat(const Tensor *a, const int64_t *sizes, int nsizes);
+/* torch.repeat_interleave(repeats): a 1-D int64 repeats gives each index
+ * i repeats[i] times; output_size (-1: not given) must be their sum. */
+Tensor *tensor_repeat_interleave_index(const Tensor *repeats, int64_t output_size);
+/* The diagonal k of dims d1, d2 (a view: the other dims, then the diagonal);
+ * zeros of shape with g written on that diagonal (its backward); torch.diag
+ * (1-D: the square matrix with a on diagonal k; 2-D: its diagonal k). */
+Tensor *tensor_diagonal(const Tensor *a, int64_t k, int d1, int d2);
+Tensor *tensor_diagonal_embed(const Tensor *g, int ndim, const int64_t *shape, int64_t k, int d1,
+                              int d2);
+Tensor *tensor_diag(const Tensor *a, int64_t k);
 
 /* amax/amin over dims (ndims 0: all) without indices (tensor/amax.c). */
 Tensor *tensor_amax(const Tensor *a, const int *dims, int ndims, bool keepdim);
