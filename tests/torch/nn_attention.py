@@ -1,7 +1,7 @@
 # nn.MultiheadAttention (PyTorch 1.13): initial parameters after manual_seed, outputs and
 # attention weights, parameter gradients; bool and float masks, key padding, batch_first,
 # unbatched input, kdim/vdim, add_bias_kv, add_zero_attn, need_weights=False.
-# tolerance: rtol=1e-5 atol=1e-6
+# tolerance: rtol=1e-4 atol=1e-4 (BLAS products and exp: a last printed digit may differ on another CPU)
 import torch
 import torch.nn as nn
 from agfmt import P
