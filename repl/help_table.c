@@ -1789,12 +1789,12 @@ const HelpEntry help_table[] = {
     {"nn.Module", HELP_NN, 0,
      "class Net : nn.Module { fn init() { super.init() ... } fn forward(x) { ... } }",
      "The base class of layers and models. model(x) calls forward(x). parameters() and "
-     "named_parameters() find the nn.Parameters and tensors that require grad in its fields "
-     "(recursively through submodules and lists of them, in assignment order); "
+     "named_parameters() find the tensors that require grad in its fields (recursively "
+     "through submodules and lists of them, in assignment order); "
      "zero_grad(set_to_none=true), train(), eval(), state_dict() (PyTorch's order: each "
      "module's parameters, buffers, then its submodules'), load_state_dict(m), "
      "register_buffer(name, t), register_parameter(name, p), add_module(name, m), "
-     "requires_grad_(flag) (freezes with false), children(), named_children(), modules(), "
+     "children(), named_children(), modules(), "
      "named_modules(prefix=\"\") (this module first, then each submodule once), apply(fn) "
      "(fn on every submodule, then this one), to(\"cpu\" | dtype), float(), double() and "
      "cpu() are provided; print(model) shows PyTorch's module repr.",
@@ -1863,10 +1863,10 @@ const HelpEntry help_table[] = {
      "nn.Parameter(data, requires_grad=true)",
      "data as a leaf that requires grad (sharing its storage): held in a module's field it "
      "is one of the module's parameters. Prints as PyTorch's, \"Parameter containing:\" then "
-     "the tensor; every layer's weights are Parameters. It stays a tensor (type \"tensor\"); "
-     "what is computed from it (p * 2, p.detach()) is a plain tensor.",
-     "print(nn.Parameter(ones(2)).requires_grad)\n"
-     "print(nn.Linear(2, 1).bias)"},
+     "the tensor (the layers of nn hold plain tensors that require grad, which print as "
+     "tensors). It stays a tensor (type \"tensor\"); what is computed from it (p * 2, "
+     "p.detach()) is a plain tensor.",
+     "print(nn.Parameter(ones(2)))"},
     {"nn.ModuleList", HELP_NN, 0,
      "nn.ModuleList(modules=nil)",
      "A list of modules whose parameters the parent module finds (named \"0.weight\", ...): "
