@@ -120,6 +120,18 @@ typedef struct GradNode GradNode;
   X(PermuteBackward0, d_permute)                                                                \
   X(ExpandBackward0, d_expand)                                                                  \
   X(ConstantPadNdBackward0, d_constant_pad)                                                     \
+  X(ReflectionPad1DBackward0, d_mode_pad)                                                       \
+  X(ReflectionPad2DBackward0, d_mode_pad)                                                       \
+  X(ReflectionPad3DBackward0, d_mode_pad)                                                       \
+  X(ReplicationPad1DBackward0, d_mode_pad)                                                      \
+  X(ReplicationPad2DBackward0, d_mode_pad)                                                      \
+  X(ReplicationPad3DBackward0, d_mode_pad)                                                      \
+  X(ReflectionPad1DBackwardBackward0, d_mode_pad_again)                                         \
+  X(ReflectionPad2DBackwardBackward0, d_mode_pad_again)                                         \
+  X(ReflectionPad3DBackwardBackward0, d_mode_pad_again)                                         \
+  X(ReplicationPad1DBackwardBackward0, d_mode_pad_again)                                        \
+  X(ReplicationPad2DBackwardBackward0, d_mode_pad_again)                                        \
+  X(ReplicationPad3DBackwardBackward0, d_mode_pad_again)                                        \
   X(CatBackward0, d_cat)                                                                        \
   X(StackBackward0, d_stack)                                                                    \
   X(SplitBackward0, d_split)                                                                    \
@@ -458,6 +470,12 @@ Tensor *ag_group_norm(Tensor *x, int64_t groups, Tensor *weight, Tensor *bias, d
 
 /* F.pad, constant mode (ops_shape.c): ConstantPadNdBackward0. */
 Tensor *ag_constant_pad(Tensor *a, int npads, const int64_t *pads, double value);
+/* F.pad, reflect or replicate mode over the last npads/2 (1 to 3) dims, pads
+ * checked by the caller: ReflectionPad2DBackward0, ReplicationPad1DBackward0, ...
+ * whose backward records ReflectionPad2DBackwardBackward0, ... */
+Tensor *ag_mode_pad(Tensor *a, int npads, const int64_t *pads, bool reflect);
+/* F.pad, circular mode (pads checked by the caller): CopySlices, as PyTorch 1.13. */
+Tensor *ag_circular_pad(Tensor *a, int npads, const int64_t *pads);
 
 /* Activations with parameters (ops_act.c). */
 Tensor *ag_leaky_relu(Tensor *x, double negative_slope);

@@ -653,6 +653,21 @@ static bool d_constant_pad(GradNode *n, Tensor *const *g, Tensor **out, const bo
   return done(&s, n, out);
 }
 
+static bool d_mode_pad(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, G ? keep(&s, ag_mode_pad_backward(G, info_shape(IN), (int)node_p(n)->i0,
+                                                 node_p(n)->geom, node_p(n)->flag))
+                 : NULL);
+  return done(&s, n, out);
+}
+
+static bool d_mode_pad_again(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, G ? keep(&s, ag_mode_pad(G, (int)node_p(n)->i0, node_p(n)->geom, node_p(n)->flag))
+                 : NULL);
+  return done(&s, n, out);
+}
+
 static bool d_cat(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   int dim = (int)node_p(n)->i0;

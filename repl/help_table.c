@@ -1646,7 +1646,9 @@ const HelpEntry help_table[] = {
      "print(autograd.gradcheck(fn(a) { return a.sin() }, [x]))"},
     {"autograd.gradgradcheck", HELP_AUTOGRAD, 0,
      "autograd.gradgradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3)",
-     "Like gradcheck, for second derivatives.",
+     "Like gradcheck, for second derivatives: the gradient of fn's outputs weighted by "
+     "fixed grad_outputs, checked with respect to the inputs and (as PyTorch's) to those "
+     "grad_outputs, so a linear op's double backward is checked too.",
      "let x = tensor([1.0, 2.0], dtype=float64, requires_grad=true)\n"
      "print(autograd.gradgradcheck(fn(a) { return (a ** 3).sum() }, [x]))"},
     {"autograd.detect_anomaly", HELP_AUTOGRAD, 0,
@@ -1816,8 +1818,10 @@ const HelpEntry help_table[] = {
      "The base class of layers and models. model(x) calls forward(x). parameters() and "
      "named_parameters() find the tensors that require grad in its fields (recursively "
      "through submodules and lists of them, in assignment order); "
-     "zero_grad(set_to_none=true), train(), eval(), state_dict(), load_state_dict(m), "
-     "register_buffer(name, t), children(), named_children(), modules(), "
+     "zero_grad(set_to_none=true), train(), eval(), state_dict() (PyTorch's order: each "
+     "module's parameters, buffers, then its submodules'), load_state_dict(m), "
+     "register_buffer(name, t), register_parameter(name, p), add_module(name, m), "
+     "children(), named_children(), modules(), "
      "named_modules(prefix=\"\") (this module first, then each submodule once), apply(fn) "
      "(fn on every submodule, then this one), to(\"cpu\" | dtype), float(), double() and "
      "cpu() are provided; print(model) shows PyTorch's module repr.",
@@ -1873,29 +1877,37 @@ const HelpEntry help_table[] = {
      "leaky_relu(x, negative_slope=0.01) elu(x, alpha=1) silu softplus(x, beta=1, "
      "threshold=20) softmax log_softmax dropout linear embedding(input, weight) conv1d conv2d "
      "max_pool1d max_pool2d avg_pool1d avg_pool2d adaptive_avg_pool2d batch_norm layer_norm "
-     "group_norm unfold fold pad(x, pad, mode=\"constant\", value=0) one_hot(t, "
-     "num_classes=-1) mse_loss l1_loss cross_entropy nll_loss binary_cross_entropy. "
+     "group_norm unfold fold pad(x, pad, mode=\"constant\", value=0) (modes also \"reflect\", "
+     "\"replicate\", \"circular\": 1 to 3 last dims, as PyTorch's) one_hot(t, "
+     "num_classes=-1) mse_loss l1_loss cross_entropy nll_loss binary_cross_entropy "
+     "multi_head_attention_forward (PyTorch's arguments; what nn.MultiheadAttention runs). "
      "F.pad's amounts go from the last dim backwards ([left, right, top, bottom]); negative "
-     "ones crop (ConstantPadNdBackward0).",
+     "ones crop (ConstantPadNdBackward0; ReflectionPad2DBackward0, ReplicationPad1DBackward0, "
+     "...; circular's is CopySlices, as in PyTorch 1.13).",
      "let F = nn.functional\n"
      "print(F.pad(ones(1, 2), [1, 1]), F.one_hot(tensor([2, 0], dtype=int64)))"},
     {"nn.Parameter", HELP_NN, 0,
      "nn.Parameter(data, requires_grad=true)",
      "data as a leaf that requires grad (sharing its storage): held in a module's field it "
-     "is one of the module's parameters.",
-     "print(nn.Parameter(ones(2)).requires_grad)"},
+     "is one of the module's parameters. Prints as PyTorch's, \"Parameter containing:\" then "
+     "the tensor (the layers of nn hold plain tensors that require grad, which print as "
+     "tensors). It stays a tensor (type \"tensor\"); what is computed from it (p * 2, "
+     "p.detach()) is a plain tensor.",
+     "print(nn.Parameter(ones(2)))"},
     {"nn.ModuleList", HELP_NN, 0,
      "nn.ModuleList(modules=nil)",
      "A list of modules whose parameters the parent module finds (named \"0.weight\", ...): "
-     "append(m), extend(ms), insert(i, m), getitem(i), setitem(i, m), len(), iter().",
+     "append(m), extend(ms), insert(i, m), pop(i=-1), blocks[i] (a slice gives a ModuleList), "
+     "blocks[i] = m, len(blocks) and `for m in blocks`.",
      "let blocks = nn.ModuleList([nn.Linear(2, 2), nn.Tanh()])\n"
-     "print(blocks.len(), blocks.getitem(1))"},
+     "print(len(blocks), blocks[1])"},
     {"nn.ModuleDict", HELP_NN, 0,
      "nn.ModuleDict(modules=nil)",
-     "A map of names to modules, in insertion order: getitem(k), setitem(k, m), contains(k), "
-     "keys(), values(), items(), update(map), len(), iter().",
+     "A map of names to modules, in insertion order: heads[k], heads[k] = m, k in heads, "
+     "keys(), values(), items(), update(map), pop(k), clear(), len(heads), `for k in heads` "
+     "(the names).",
      "let heads = nn.ModuleDict({\"cls\": nn.Linear(4, 3)})\n"
-     "print(heads.getitem(\"cls\"))"},
+     "print(heads[\"cls\"], \"cls\" in heads)"},
     {"nn.Identity", HELP_NN, 0,
      "nn.Identity(...args)",
      "Returns its input (arguments are ignored, as PyTorch's).",
@@ -2037,11 +2049,33 @@ const HelpEntry help_table[] = {
      "let gru = nn.GRU(3, 4, bidirectional=true)\n"
      "let [out, h_n] = gru(zeros(6, 3))\n"
      "print(out.shape, h_n.shape)"},
+    {"nn.MultiheadAttention", HELP_NN, 0,
+     "nn.MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=true, add_bias_kv=false, "
+     "add_zero_attn=false, kdim=nil, vdim=nil, batch_first=false)",
+     "Multi-head attention as PyTorch 1.13's: m(query, key, value, key_padding_mask=nil, "
+     "need_weights=true, attn_mask=nil, average_attn_weights=true) returns [attn_output, "
+     "attn_weights] (weights [N, L, S] averaged over heads, [N, heads, L, S] when not, nil "
+     "when need_weights is false). Inputs are [L, N, E] ([N, L, E] with batch_first) or "
+     "unbatched [L, E]. Masks are bool (true: not attended) or float (added to the scores); "
+     "attn_mask is [L, S] or [N*heads, L, S], key_padding_mask [N, S]. Parameters "
+     "in_proj_weight [3E, E] (q/k/v_proj_weight when kdim or vdim differ), in_proj_bias, "
+     "out_proj (a Linear), bias_k and bias_v with add_bias_kv; initialised as PyTorch's "
+     "(xavier_uniform_, zero biases), so a seed gives PyTorch's weights.",
+     "let attn = nn.MultiheadAttention(4, 2, batch_first=true)\n"
+     "let x = randn(2, 3, 4)\n"
+     "let [out, weights] = attn(x, x, x, attn_mask=triu(ones(3, 3, dtype=bool), diagonal=1))\n"
+     "print(out.shape, weights.shape)"},
+    {"nn.NonDynamicallyQuantizableLinear", HELP_NN, 0,
+     "nn.NonDynamicallyQuantizableLinear(in_features, out_features, bias=true)",
+     "nn.Linear under the name PyTorch gives MultiheadAttention's out_proj (its repr shows "
+     "the name).",
+     "print(nn.MultiheadAttention(4, 2).out_proj)"},
     {"nn.Sequential", HELP_NN, 0,
      "nn.Sequential(...layers)",
      "Applies the layers in order; its parameters are theirs, named \"0.weight\", \"1.bias\", "
-     "... getitem(i) (a layer; a slice gives a Sequential), setitem, len(), iter() and "
-     "append(m): model[i], len(model) and for-loops once the language calls operator methods.",
+     "... model[i] (a layer; negative from the end), model[a:b] (a Sequential), "
+     "model[i] = m, len(model), `for layer in model`, append(m), insert(i, m), extend(ms) "
+     "and pop(i=-1).",
      "let model = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))\n"
      "print(model(ones(3, 2)).shape)"},
     {"nn.MSELoss", HELP_NN, 0,

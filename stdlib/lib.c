@@ -162,6 +162,7 @@ static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, con
   }
   if (strcmp(name, "plot") == 0) lib_install_plot_module(vm, m);
   if (strcmp(name, "nn.functional") == 0) lib_functional_define(vm, m);
+  if (strcmp(name, "nn") == 0) lib_nn_define(vm, m);
   if (sub != NULL) lib_module_define(vm, m, sub_name, OBJ_VAL(sub));
   if (strchr(name, '.') == NULL) vm_define_builtin(vm, name, OBJ_VAL(m));
   vm_pop_root(vm);

@@ -275,6 +275,7 @@ Value lib_set_index(AgVM *vm, Value obj, int n, const Value *index, Value v);
 void lib_install_tensor(AgVM *vm);
 void lib_install_create(AgVM *vm);
 void lib_install_nnfunc(AgVM *vm);
+void lib_nn_define(AgVM *vm, ObjModule *module); /* nn's private natives */
 void lib_install_conv(AgVM *vm);
 void lib_install_scatter(AgVM *vm); /* lib_scatter.c: meshgrid */
 /* The globals and natives of the nn.functional module (lib_functional.c). */

@@ -565,7 +565,9 @@ static Value hook_repr(AgVM *vm, Value v) {
   }
   char *s = tensor_repr(t, extras, nextras);
   if (s == NULL) return lib_throw_tensor_error(vm);
-  ObjString *str = obj_copy_string(vm, s, (int)strlen(s));
+  ObjString *str = AS_TENSOR_OBJ(v)->is_parameter
+                       ? obj_printf_string(vm, "Parameter containing:\n%s", s)
+                       : obj_copy_string(vm, s, (int)strlen(s));
   free(s);
   return OBJ_VAL(str);
 }

@@ -319,6 +319,12 @@ Tensor *tensor_trace(const Tensor *a);
 /* F.pad's constant mode (shape.c): pads[2k], pads[2k + 1] before and after
  * dim ndim - 1 - k; negative amounts crop. */
 Tensor *tensor_constant_pad(const Tensor *a, int npads, const int64_t *pads, double value);
+/* F.pad's reflect / replicate modes over the last npads/2 dims (pads checked
+ * by the caller), and the backward: g of the padded shape summed into
+ * in_shape (a's shape). Float dtypes only. */
+Tensor *tensor_mode_pad(const Tensor *a, int npads, const int64_t *pads, bool reflect);
+Tensor *tensor_mode_pad_backward(const Tensor *g, const int64_t *in_shape, int npads,
+                                 const int64_t *pads, bool reflect);
 
 /* ---- sliding windows (conv.c) ----
  * Over planes [H, W]: a 1-D signal is a plane of height 1 with a kernel of
