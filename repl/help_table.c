@@ -908,6 +908,11 @@ const HelpEntry help_table[] = {
      "remainder(a, b) / a.remainder(b)",
      "a % b elementwise, with the sign of the divisor as Python's.",
      "print(tensor([5.0, -5.0]).remainder(3))"},
+    {"floor_divide", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "floor_divide(a, b) / a.floor_divide(b)",
+     "a // b elementwise: the quotient rounded toward minus infinity, as PyTorch 1.13's floor_divide "
+     "(an int tensor by 0 is ZeroDivisionError). No derivative: the node is NotImplemented.",
+     "print(tensor([7, -7]).floor_divide(2))"},
     {"maximum", HELP_TENSORS, HELP_TENSOR_METHOD,
      "maximum(a, b) / a.maximum(b)",
      "The elementwise larger of two tensors (broadcasting).",
@@ -1383,6 +1388,12 @@ const HelpEntry help_table[] = {
      "t % other in place, with the sign of the divisor (what `t %= other` calls).",
      "let a = tensor([5.0, -5.0])\n"
      "a.remainder_(3)\n"
+     "print(a)"},
+    {"Tensor.floor_divide_", HELP_TENSOR, 0,
+     "t.floor_divide_(other)",
+     "t // other in place, rounded toward minus infinity (what `t //= other` calls).",
+     "let a = tensor([7.0, -7.0])\n"
+     "a.floor_divide_(2)\n"
      "print(a)"},
     {"Tensor.zero_", HELP_TENSOR, 0,
      "t.zero_()",

@@ -80,6 +80,7 @@
   X(div_, 1, 1, LF_M)                                                          \
   X(pow_, 1, 1, LF_M)                                                          \
   X(remainder_, 1, 1, LF_M)                                                    \
+  X(floor_divide_, 1, 1, LF_M)                                                 \
   X(zero_, 0, 0, LF_M)                                                         \
   X(fill_, 1, 1, LF_M)                                                         \
   X(copy_, 1, 1, LF_M)                                                         \
@@ -117,6 +118,7 @@
   X(mul, 1, 1, LF_MG)                                                          \
   X(div, 1, 1, LF_MG)                                                          \
   X(remainder, 1, 1, LF_MG)                                                    \
+  X(floor_divide, 1, 1, LF_MG)                                                 \
   X(maximum, 1, 1, LF_MG)                                                      \
   X(minimum, 1, 1, LF_MG)                                                      \
   X(eq, 1, 1, LF_MG)                                                           \

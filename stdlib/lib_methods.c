@@ -93,6 +93,7 @@ BINARY_FN(sub, BIN_SUB)
 BINARY_FN(mul, BIN_MUL)
 BINARY_FN(div, BIN_DIV)
 BINARY_FN(remainder, BIN_MOD)
+BINARY_FN(floor_divide, BIN_FLOOR_DIVIDE)
 BINARY_FN(eq, BIN_EQ)
 BINARY_FN(ne, BIN_NE)
 BINARY_FN(lt, BIN_LT)
@@ -588,6 +589,9 @@ Value lt_mul_(LT_ARGS) { return binary_in_place(vm, self, BIN_MUL, "mul_", args[
 Value lt_div_(LT_ARGS) { return binary_in_place(vm, self, BIN_DIV, "div_", args[0], kw); }
 Value lt_pow_(LT_ARGS) { return binary_in_place(vm, self, BIN_POW, "pow_", args[0], kw); }
 Value lt_remainder_(LT_ARGS) { return binary_in_place(vm, self, BIN_MOD, "remainder_", args[0], kw); }
+Value lt_floor_divide_(LT_ARGS) {
+  return binary_in_place(vm, self, BIN_FLOOR_DIVIDE, "floor_divide_", args[0], kw);
+}
 
 Value lt_zero_(LT_ARGS) {
   lib_sync_line(vm);

@@ -151,19 +151,12 @@ static const char *tensor_inplace_name(int op) {
   case OP_DIVIDE: return "div_";
   case OP_MODULO: return "remainder_";
   case OP_POWER: return "pow_";
+  case OP_FLOOR_DIVIDE: return "floor_divide_";
   default: return NULL; /* @= is a = a @ b, as in PyTorch */
   }
 }
 
 static Value tensor_inplace(AgVM *vm, int op, Value a, Value b) {
-  if (op == OP_FLOOR_DIVIDE && !IS_INSTANCE(b)) { /* t //= b: t.copy_(t // b), as floor_divide_ */
-    Value r = vm_binary_op(vm, op, a, b);
-    if (IS_EXCEPTION(r)) return r;
-    vm_push_root(vm, r);
-    Value done = vm->tensor_hooks->invoke(vm, a, obj_string(vm, "copy_"), 1, &r, NULL);
-    vm_pop_root(vm);
-    return done;
-  }
   const char *name = tensor_inplace_name(op);
   if (name == NULL || IS_INSTANCE(b)) return vm_binary_op(vm, op, a, b);
   if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
