@@ -29,8 +29,8 @@ static uint32_t hash_bits(uint64_t x) {
   return (uint32_t)x;
 }
 
-/* Numbers hash by value (vm_number_key_bits), so 1 and 1.0 (and 0 and
- * -0.0) are one key, as in Python. */
+/* Numbers hash by value (vm_number_key_bits), so 1, 1.0 and true (and 0,
+ * -0.0 and false) are one key, as in Python. */
 uint32_t table_hash_value(Value key) {
   if (IS_SMALLINT(key)) return hash_bits((uint64_t)AS_SMALLINT(key));
   if (IS_OBJ(key)) {
@@ -38,13 +38,15 @@ uint32_t table_hash_value(Value key) {
     if (AS_OBJ(key)->type == OBJ_INT) return hash_bits((uint64_t)AS_INT(key));
     return hash_bits((uint64_t)(uintptr_t)AS_OBJ(key));
   }
-  if (IS_FLOAT(key)) return hash_bits(vm_number_key_bits(key));
+  if (IS_FLOAT(key) || IS_BOOL(key)) return hash_bits(vm_number_key_bits(key));
   return hash_bits(key);
 }
 
+static bool is_numeric_key(Value v) { return IS_NUMBER(v) || IS_BOOL(v); }
+
 bool table_keys_equal(Value a, Value b) {
   if (a == b) return true;
-  return IS_NUMBER(a) && IS_NUMBER(b) && vm_numbers_equal(a, b);
+  return is_numeric_key(a) && is_numeric_key(b) && vm_numbers_equal(a, b);
 }
 
 static int find_position(const Table *t, Value key) {

@@ -164,7 +164,9 @@ START_TEST(truthiness_and_equality) {
   ck_assert(vm_values_equal(FLOAT_VAL(1), FLOAT_VAL(1.0)));
   ck_assert(!vm_values_equal(FLOAT_VAL(NAN), FLOAT_VAL(NAN)));
   ck_assert(vm_values_equal(OBJ_VAL(obj_string(vm, "ab")), OBJ_VAL(obj_string(vm, "ab"))));
-  ck_assert(!vm_values_equal(FLOAT_VAL(1), TRUE_VAL));
+  ck_assert(vm_values_equal(FLOAT_VAL(1), TRUE_VAL)); /* Python's: true == 1.0 */
+  ck_assert(vm_values_equal(FALSE_VAL, FLOAT_VAL(-0.0)));
+  ck_assert(!vm_values_equal(FLOAT_VAL(2), TRUE_VAL));
   ck_assert_int_eq(run_source(vm, "let a = {\"x\": [1, 2], \"y\": 3}\n"
                                   "let b = {\"y\": 3, \"x\": [1, 2]}\n"
                                   "let same = a == b and [1, [2]] == [1, [2]] and not ([1] == [2])\n"),
@@ -241,6 +243,8 @@ START_TEST(table_keeps_insertion_order) {
   table_set(vm, &m->table, FLOAT_VAL(-0.0), TRUE_VAL); /* -0 and 0 are one key */
   Value v;
   ck_assert(table_get(&m->table, FLOAT_VAL(0), &v) && v == TRUE_VAL);
+  ck_assert(table_get(&m->table, FALSE_VAL, &v) && v == TRUE_VAL); /* false is the key 0 too */
+  ck_assert_uint_eq(table_hash_value(TRUE_VAL), table_hash_value(FLOAT_VAL(1)));
   int seen = 0;
   double last = 1000;
   for (int i = 0; i < m->table.used; i++) {
