@@ -2047,9 +2047,36 @@ const HelpEntry help_table[] = {
      "not a",
      "true when a is falsy.",
      "print(not [], not 1)"},
+    {"//", HELP_KEYWORDS, 0,
+     "a // b   a //= b",
+     "Floor division: of ints an int, rounded toward minus infinity with the sign of the "
+     "divisor (-7 // 2 == -4); a number by 0 is ZeroDivisionError. On tensors PyTorch's "
+     "floor_divide (//= in place, floor_divide_).",
+     "print(-7 // 2, 7.5 // 2, tensor([7, -7]) // 2)"},
+    {"|", HELP_KEYWORDS, 0,
+     "a | b   a |= b",
+     "Set union, or of booleans and of bool tensors (masks), bitwise or of ints; an "
+     "instance's or()/ror()/ior(). |= changes a set or a bool tensor in place.",
+     "print({1, 2} | {3}, true | false, 6 | 1)"},
+    {"&", HELP_KEYWORDS, 0,
+     "a & b   a &= b",
+     "Set intersection, and of booleans and of bool tensors, bitwise and of ints; an "
+     "instance's and()/rand()/iand().",
+     "let x = tensor([-1.0, 0.5, 2.0])\n"
+     "print({1, 2} & {2, 3}, 6 & 3, x[(x > 0) & (x < 1)])"},
+    {"^", HELP_KEYWORDS, 0,
+     "a ^ b   a ^= b",
+     "Symmetric difference of sets, xor of booleans and of bool tensors, bitwise xor of "
+     "ints; an instance's xor()/rxor()/ixor(). Binds between | and &, as in Python.",
+     "print({1, 2, 3} ^ {2, 3, 4}, true ^ true, 5 ^ 3)"},
+    {"~", HELP_KEYWORDS, 0,
+     "~a",
+     "Bitwise not of an int (~x == -x - 1, ~true == -2), logical not of a bool tensor, "
+     "bitwise not of an int64 tensor; an instance's invert().",
+     "print(~5, ~tensor([true, false]))"},
     {"true", HELP_KEYWORDS, 0,
      "true",
-     "The boolean true.",
+     "The boolean true; 1 in arithmetic, to == and as a map key (true == 1, as Python's).",
      "print(true and 1 == 1)"},
     {"false", HELP_KEYWORDS, 0,
      "false",

@@ -445,14 +445,15 @@ Value lib_scalar_pow(AgVM *vm, double base, Tensor *exponent) {
   return lib_wrap(vm, r);
 }
 
-/* t | u and t & u: PyTorch's bitwise ops, which on bool tensors (masks such
- * as (x > 0) & (x < 1)) are logical or / and. Ag has them for bool tensors
- * (and true/false) only. */
+/* t | u, t & u, t ^ u: PyTorch's bitwise ops, which on bool tensors (masks
+ * such as (x > 0) & (x < 1)) are logical or / and / xor (xor of two bools is
+ * !=). Ag has them for bool tensors (and true/false) only. */
 static Value tensor_bitwise(AgVM *vm, int op, Value a, Value b) {
   Tensor *x = lib_as_tensor(vm, a, DT_BOOL, "bitwise"), *y = x ? lib_as_tensor(vm, b, DT_BOOL, "bitwise") : NULL;
   Value r;
   if (y != NULL && x->dtype == DT_BOOL && y->dtype == DT_BOOL) {
-    r = lib_wrap(vm, tensor_binary(op == OP_BIT_OR ? BIN_LOGICAL_OR : BIN_LOGICAL_AND, x, y));
+    BinaryOp bop = op == OP_BIT_OR ? BIN_LOGICAL_OR : op == OP_BIT_AND ? BIN_LOGICAL_AND : BIN_NE;
+    r = lib_wrap(vm, tensor_binary(bop, x, y));
   } else {
     r = y == NULL ? VM_EXCEPTION
                   : vm_throw_error(vm, "'%s' of tensors needs bool tensors in Ag (masks), not %s and %s",
@@ -465,7 +466,7 @@ static Value tensor_bitwise(AgVM *vm, int op, Value a, Value b) {
 
 static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
   if (IS_NODE(a) || IS_NODE(b)) return lib_node_binary(vm, op, a, b);
-  if (op == OP_BIT_OR || op == OP_BIT_AND) return tensor_bitwise(vm, op, a, b);
+  if (vm_is_bitwise_op(op)) return tensor_bitwise(vm, op, a, b);
   if (op == OP_IN) return tensor_contains(vm, a, b);
   lib_sync_line(vm);
   bool ta = IS_TENSOR(a), tb = IS_TENSOR(b);
@@ -503,9 +504,23 @@ static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
                         vm_type_name(a), vm_type_name(b));
 }
 
+/* ~t: logical not of a bool tensor (a mask), bitwise not of an int64 one
+ * (-t - 1 in two's complement), as PyTorch's bitwise_not. */
+static Value tensor_invert(AgVM *vm, Tensor *t) {
+  if (t->dtype == DT_BOOL) return lib_wrap(vm, tensor_unary(UN_LOGICAL_NOT, t));
+  if (t->dtype != DT_INT64)
+    return vm_throw_error(vm, "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
+  Tensor *neg = tensor_unary(UN_NEG, t);
+  Tensor *r = neg ? tensor_binary_scalar(BIN_SUB, neg, 1) : NULL;
+  tensor_release(neg);
+  return lib_wrap(vm, r);
+}
+
 static Value hook_unary(AgVM *vm, int op, Value a) {
-  if (!IS_TENSOR(a)) return vm_throw_error(vm, "bad operand type for unary -: '%s'", vm_type_name(a));
+  const char *symbol = vm_op_symbol(op);
+  if (!IS_TENSOR(a)) return vm_throw_error(vm, "bad operand type for unary %s: '%s'", symbol, vm_type_name(a));
   lib_sync_line(vm);
+  if (op == OP_INVERT) return tensor_invert(vm, lib_t(a));
   return lib_wrap(vm, ag_unary(UN_NEG, lib_t(a)));
 }
 

@@ -616,6 +616,10 @@ dispatch:
     SLOW_BINARY(OP_BIT_AND);
     VM_DISPATCH();
   }
+  VM_CASE(BIT_XOR) {
+    SLOW_BINARY(OP_BIT_XOR);
+    VM_DISPATCH();
+  }
   /* Augmented assignment: a number on the left rebinds, as the plain op. */
   VM_CASE(INPLACE_ADD) {
     if (IS_NUMBER(PEEK(1))) goto L_ADD;
@@ -655,6 +659,18 @@ dispatch:
     SLOW_INPLACE(OP_MATMUL);
     VM_DISPATCH();
   }
+  VM_CASE(INPLACE_BIT_OR) {
+    SLOW_INPLACE(OP_BIT_OR);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_BIT_AND) {
+    SLOW_INPLACE(OP_BIT_AND);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_BIT_XOR) {
+    SLOW_INPLACE(OP_BIT_XOR);
+    VM_DISPATCH();
+  }
   VM_CASE(NEGATE) {
     Value r;
     if (!negate_fast(PEEK(0), &r)) {
@@ -668,6 +684,13 @@ dispatch:
   VM_CASE(POSITIVE) {
     SYNC();
     Value r = vm_unary_op(vm, OP_POSITIVE, PEEK(0));
+    CHECK(r);
+    sp[-1] = r;
+    VM_DISPATCH();
+  }
+  VM_CASE(INVERT) {
+    SYNC();
+    Value r = vm_unary_op(vm, OP_INVERT, PEEK(0));
     CHECK(r);
     sp[-1] = r;
     VM_DISPATCH();

@@ -127,6 +127,20 @@ START_TEST(power_binds_tighter_than_unary_minus) {
 }
 END_TEST
 
+/* Python's order: | looser than ^ looser than &, all looser than + -; ~ is unary. */
+START_TEST(bitwise_precedence_is_pythons) {
+  ObjFunction *fn = compile_ok("a | b ^ c & d");
+  const uint8_t *code = fn->chunk.code;
+  int n = fn->chunk.count;
+  ck_assert_int_eq(code[n - 6], OP_BIT_AND); /* then POP NIL RETURN */
+  ck_assert_int_eq(code[n - 5], OP_BIT_XOR);
+  ck_assert_int_eq(code[n - 4], OP_BIT_OR);
+  ck_assert(has_opcode(compile_ok("~x"), OP_INVERT));
+  ck_assert(has_opcode(compile_ok("s ^= 1"), OP_INPLACE_BIT_XOR));
+  expect_true("let ok = (1 | 2 ^ 3 & 4) == 3 and (1 + 2 ^ 3) == 0 and ~1 + 1 == -1 and -~2 == 3");
+}
+END_TEST
+
 START_TEST(negative_literals_are_constants) {
   ObjFunction *fn = compile_ok("xs[-1]");
   ck_assert(!has_opcode(fn, OP_NEGATE));
@@ -683,6 +697,7 @@ static Suite *compiler_suite(void) {
   tcase_add_checked_fixture(code, setup, teardown);
   tcase_add_test(code, compound_assign_on_a_local_is_five_instructions);
   tcase_add_test(code, power_binds_tighter_than_unary_minus);
+  tcase_add_test(code, bitwise_precedence_is_pythons);
   tcase_add_test(code, negative_literals_are_constants);
   tcase_add_test(code, functions_record_parameters);
   tcase_add_test(code, max_slots_counts_locals_and_temporaries);
