@@ -63,8 +63,10 @@ const HelpEntry help_table[] = {
     {"int", HELP_BUILTINS, 0,
      "int(x)",
      "An int (64-bit): truncates a float toward zero, parses a string of an int, takes "
-     "the value of a one-element tensor. inf, nan and floats beyond int64 are errors.",
-     "print(int(2.9), int(-2.9), int(\"7\"), int(true))"},
+     "the value of a one-element tensor. inf, nan and floats beyond int64 are errors. "
+     "Where a dtype is expected, int means int64 (ones(2, dtype=int), t.to(int)), as "
+     "Python's int in PyTorch.",
+     "print(int(2.9), int(-2.9), int(\"7\"), int(true), ones(2, dtype=int))"},
     {"type", HELP_BUILTINS, 0,
      "type(v)",
      "The type name: \"nil\" \"bool\" \"int\" \"float\" \"string\" \"list\" \"map\" \"function\" \"class\" "
@@ -1320,6 +1322,11 @@ const HelpEntry help_table[] = {
      "A copy converted to dtype (t itself when it already has it). The device \"cpu\" is "
      "the one Ag has: t.to(\"cpu\") is t; another device is an error.",
      "print(arange(3).to(float64))"},
+    {"Tensor.type", HELP_TENSOR, 0,
+     "t.type() / t.type(dtype)",
+     "PyTorch's type string of t (\"torch.FloatTensor\", \"torch.LongTensor\", ...); with a "
+     "dtype (or such a string), t converted as t.to(dtype).",
+     "print(tensor([1.5]).type(), tensor([1.5]).type(int))"},
     {"Tensor.contiguous", HELP_TENSOR, 0,
      "t.contiguous()",
      "t with its elements laid out in row-major order (a copy only when needed).",

@@ -187,14 +187,18 @@ bool lib_flag(AgVM *vm, Value v, bool dflt, bool *out) {
   return true;
 }
 
+/* A dtype value, or the function int, which names int64 where a dtype is
+ * expected (ones(2, dtype=int), t.to(int)) as Python's int does in PyTorch. */
+bool lib_is_dtype(AgVM *vm, Value v) { return IS_DTYPE(v) || v == vm->dtype_call[DT_INT64]; }
+
 bool lib_dtype(AgVM *vm, Value v, DType *out) {
   if (IS_UNDEF(v) || IS_NIL(v)) return true;
-  if (!IS_DTYPE(v)) {
-    vm_throw_error(vm, "dtype must be a dtype (float32, float64, int64, bool), not %s",
+  if (!lib_is_dtype(vm, v)) {
+    vm_throw_error(vm, "dtype must be a dtype (float32, float64, int64, bool, int), not %s",
                    vm_type_name(v));
     return false;
   }
-  *out = AS_DTYPE(v)->dtype;
+  *out = IS_DTYPE(v) ? AS_DTYPE(v)->dtype : DT_INT64;
   return true;
 }
 
