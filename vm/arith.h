@@ -42,8 +42,13 @@ static inline int64_t int_mod(int64_t a, int64_t b) {
  * `acc = (acc + i) % m` would wait on: the quotient from a multiplication by
  * 1 / b (off that critical path when b is a constant) is within one of the
  * truth (|a / b| < 2^48, relative error about 2^-52), and one correction
- * each way makes it exact. */
+ * each way makes it exact. A power of two (`i % 2`, `n // 8`) is a mask and
+ * a shift (an arithmetic shift floors, in two's complement). */
 static inline int64_t smallint_floordiv_pos(int64_t a, int64_t b, int64_t *rem) {
+  if ((b & (b - 1)) == 0) {
+    *rem = a & (b - 1);
+    return a >> __builtin_ctzll((unsigned long long)b);
+  }
   int64_t q = (int64_t)((double)a * (1.0 / (double)b));
   int64_t r = a - q * b;
   if (r < 0) {
@@ -143,11 +148,14 @@ static inline bool int_MODULO(Value a, Value b, Value *out) {
 }
 
 /* + - * // %: ints stay ints. Two ints, then two floats, are tested first:
- * the common cases take one test each. */
-#define ARITH_INT_OP(name, zero_check)                                                             \
-  static inline bool arith_##name(Value a, Value b, Value *out) {                                   \
+ * the common cases take one test each. The float half of // and % (fmod) is
+ * a function of its own (FLOAT_PART_NOINLINE), so that the int half inlines
+ * into the dispatch loop's cases. */
+#define FLOAT_PART_INLINE static inline
+#define FLOAT_PART_NOINLINE static __attribute__((noinline, unused))
+#define ARITH_INT_OP(name, zero_check, float_part)                                                 \
+  float_part bool arith_float_##name(Value a, Value b, Value *out) {                               \
     double x, y;                                                                                   \
-    if (__builtin_expect(IS_SMALLINT(a) && IS_SMALLINT(b), 1)) return int_##name(a, b, out);       \
     if (IS_FLOAT(a) && IS_FLOAT(b)) {                                                              \
       x = AS_FLOAT(a);                                                                             \
       y = AS_FLOAT(b);                                                                             \
@@ -160,13 +168,19 @@ static inline bool int_MODULO(Value a, Value b, Value *out) {
     if (zero_check && y == 0) return false;                                                        \
     *out = FLOAT_RESULT_##name(FLOAT_##name(x, y));                                                \
     return true;                                                                                   \
+  }                                                                                                \
+  static inline bool arith_##name(Value a, Value b, Value *out) {                                   \
+    if (__builtin_expect(IS_SMALLINT(a) && IS_SMALLINT(b), 1)) return int_##name(a, b, out);       \
+    return arith_float_##name(a, b, out);                                                          \
   }
-ARITH_INT_OP(ADD, false)
-ARITH_INT_OP(SUBTRACT, false)
-ARITH_INT_OP(MULTIPLY, false)
-ARITH_INT_OP(FLOOR_DIVIDE, true)
-ARITH_INT_OP(MODULO, true)
+ARITH_INT_OP(ADD, false, FLOAT_PART_INLINE)
+ARITH_INT_OP(SUBTRACT, false, FLOAT_PART_INLINE)
+ARITH_INT_OP(MULTIPLY, false, FLOAT_PART_INLINE)
+ARITH_INT_OP(FLOOR_DIVIDE, true, FLOAT_PART_NOINLINE)
+ARITH_INT_OP(MODULO, true, FLOAT_PART_NOINLINE)
 #undef ARITH_INT_OP
+#undef FLOAT_PART_INLINE
+#undef FLOAT_PART_NOINLINE
 
 /* / is always a float. */
 static inline bool arith_DIVIDE(Value a, Value b, Value *out) {
