@@ -137,6 +137,31 @@ bool table_set(AgVM *vm, Table *t, Value key, Value value) {
   return true;
 }
 
+/* Gives back the room of removed entries once live ones fill at most a
+ * quarter of the table, in place: the entries move down in order, the
+ * arrays shrink (shrinking allocates nothing, so this may run inside a
+ * collection) and the index is rebuilt. */
+void table_shrink(AgVM *vm, Table *t) {
+  int capacity = t->count * 2 < TABLE_SHRINK_MIN ? TABLE_SHRINK_MIN : t->count * 2;
+  if (t->capacity < 2 * capacity) return;
+  int n = 0;
+  for (int i = 0; i < t->used; i++) {
+    if (!IS_UNDEF(t->entries[i].key)) t->entries[n++] = t->entries[i];
+  }
+  t->entries = AG_GROW_ARRAY(vm, TableEntry, t->entries, t->capacity, capacity);
+  t->capacity = capacity;
+  t->used = t->count = n;
+  if (t->index == NULL) return; /* (a table this large always has one) */
+  int size = 16; /* the positions moved: the index is rebuilt, smaller if it can be */
+  while (size < capacity * 2) size *= 2;
+  if (size < t->index_mask + 1) {
+    t->index = AG_GROW_ARRAY(vm, int64_t, t->index, t->index_mask + 1, size);
+    t->index_mask = size - 1;
+  }
+  memset(t->index, 0xff, sizeof(int64_t) * (size_t)(t->index_mask + 1));
+  for (int i = 0; i < n; i++) index_insert(t, t->entries[i].key, i);
+}
+
 bool table_remove(Table *t, Value key) {
   TableEntry *e = table_find(t, key);
   if (e == NULL) return false;
