@@ -673,26 +673,16 @@ dispatch:
   }
   VM_CASE(NEGATE) {
     Value r;
-    if (!negate_fast(PEEK(0), &r)) {
-      SYNC();
-      r = vm_unary_op(vm, OP_NEGATE, PEEK(0));
-      CHECK(r);
-    }
-    sp[-1] = r;
+    if (negate_fast(PEEK(0), &r)) sp[-1] = r;
+    else SLOW_UNARY(OP_NEGATE);
     VM_DISPATCH();
   }
   VM_CASE(POSITIVE) {
-    SYNC();
-    Value r = vm_unary_op(vm, OP_POSITIVE, PEEK(0));
-    CHECK(r);
-    sp[-1] = r;
+    SLOW_UNARY(OP_POSITIVE);
     VM_DISPATCH();
   }
   VM_CASE(INVERT) {
-    SYNC();
-    Value r = vm_unary_op(vm, OP_INVERT, PEEK(0));
-    CHECK(r);
-    sp[-1] = r;
+    SLOW_UNARY(OP_INVERT);
     VM_DISPATCH();
   }
   VM_CASE(NOT) {
