@@ -117,6 +117,26 @@ START_TEST(compound_assign_on_a_local_is_five_instructions) {
 }
 END_TEST
 
+/* `if n % 2 == 0` quickens into one compare-and-jump on the local; the
+ * instructions after it keep their bytes (and quickened forms). */
+START_TEST(modulo_test_is_one_superinstruction) {
+  ObjFunction *f = find_function(compile_ok("fn f(n) { if n % 2 == 0 { return 1 }\n if n % 3 != 1 { return 2 }\n return 3 }"), "f");
+  ck_assert_ptr_nonnull(f);
+  const uint8_t *code = f->chunk.code;
+  ck_assert_int_eq(code[0], OP_GET_LOCAL);
+  ck_assert_int_eq(code[5], OP_MODULO);
+  ck_assert_int_eq(code[9], OP_EQUAL);
+  ck_assert_int_eq(code[10], OP_JUMP_IF_FALSE);
+  vm_quicken(f);
+  ck_assert_int_eq(code[0], QOP_LOCAL_CONST_MODULO_CONST_EQUAL_JUMP);
+  ck_assert_int_eq(code[6], QOP_CONST_EQUAL_JUMP); /* the fallback's own fused rest */
+  int second = 13 + ag_read_u16(code + 11); /* past `return 1`: the second test */
+  ck_assert_int_eq(code[second], QOP_LOCAL_CONST_MODULO_CONST_NOT_EQUAL_JUMP);
+  expect_true("fn g(n) { if n % 2 == 0 { return \"even\" } else { return \"odd\" } }\n"
+              "let ok = g(4) == \"even\" and g(-3) == \"odd\" and g(2.0) == \"even\" and g(2 ** 60 + 1) == \"odd\"");
+}
+END_TEST
+
 START_TEST(power_binds_tighter_than_unary_minus) {
   ObjFunction *fn = compile_ok("-2 ** 2");
   const uint8_t *code = fn->chunk.code;
@@ -696,6 +716,7 @@ static Suite *compiler_suite(void) {
   TCase *code = tcase_create("bytecode");
   tcase_add_checked_fixture(code, setup, teardown);
   tcase_add_test(code, compound_assign_on_a_local_is_five_instructions);
+  tcase_add_test(code, modulo_test_is_one_superinstruction);
   tcase_add_test(code, power_binds_tighter_than_unary_minus);
   tcase_add_test(code, bitwise_precedence_is_pythons);
   tcase_add_test(code, negative_literals_are_constants);
