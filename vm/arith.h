@@ -19,9 +19,16 @@
 
 #include "vm/value.h"
 
-#define IS_FASTNUM(v) (IS_FLOAT(v) || IS_SMALLINT(v))
-static inline double fastnum_as_double(Value v) {
-  return IS_SMALLINT(v) ? (double)AS_SMALLINT(v) : AS_FLOAT(v);
+/* v as a double when it is a fast number (a float tested first, then a
+ * small int): one or two tests. */
+static inline bool fastnum_double(Value v, double *d) {
+  if (IS_FLOAT(v)) {
+    *d = AS_FLOAT(v);
+    return true;
+  }
+  if (!IS_SMALLINT(v)) return false;
+  *d = (double)AS_SMALLINT(v);
+  return true;
 }
 
 /* a // b and a % b for ints, b != 0, with the sign of the divisor
@@ -156,15 +163,7 @@ static inline bool int_MODULO(Value a, Value b, Value *out) {
 #define ARITH_INT_OP(name, zero_check, float_part)                                                 \
   float_part bool arith_float_##name(Value a, Value b, Value *out) {                               \
     double x, y;                                                                                   \
-    if (IS_FLOAT(a) && IS_FLOAT(b)) {                                                              \
-      x = AS_FLOAT(a);                                                                             \
-      y = AS_FLOAT(b);                                                                             \
-    } else if (IS_FASTNUM(a) && IS_FASTNUM(b)) {                                                   \
-      x = fastnum_as_double(a);                                                                    \
-      y = fastnum_as_double(b);                                                                    \
-    } else {                                                                                       \
-      return false;                                                                                \
-    }                                                                                              \
+    if (!fastnum_double(a, &x) || !fastnum_double(b, &y)) return false;                            \
     if (zero_check && y == 0) return false;                                                        \
     *out = FLOAT_RESULT_##name(FLOAT_##name(x, y));                                                \
     return true;                                                                                   \
@@ -184,10 +183,9 @@ ARITH_INT_OP(MODULO, true, FLOAT_PART_NOINLINE)
 
 /* / is always a float. */
 static inline bool arith_DIVIDE(Value a, Value b, Value *out) {
-  if (!(IS_FASTNUM(a) && IS_FASTNUM(b))) return false;
-  double y = fastnum_as_double(b);
-  if (y == 0) return false;
-  *out = float_result(fastnum_as_double(a) / y);
+  double x, y;
+  if (!fastnum_double(a, &x) || !fastnum_double(b, &y) || y == 0) return false;
+  *out = float_result(x / y);
   return true;
 }
 
@@ -198,8 +196,9 @@ static inline bool arith_DIVIDE(Value a, Value b, Value *out) {
     if (__builtin_expect(IS_SMALLINT(a) && IS_SMALLINT(b), 1)) {                                   \
       return smallint_high(a) op smallint_high(b);                                                 \
     }                                                                                              \
-    if (!(IS_FASTNUM(a) && IS_FASTNUM(b))) return -1;                                              \
-    return fastnum_as_double(a) op fastnum_as_double(b);                                           \
+    double x_, y_;                                                                                 \
+    if (!fastnum_double(a, &x_) || !fastnum_double(b, &y_)) return -1;                             \
+    return x_ op y_;                                                                               \
   }
 ARITH_COMPARE(LESS, <)
 ARITH_COMPARE(LESS_EQUAL, <=)
