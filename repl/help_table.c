@@ -63,8 +63,10 @@ const HelpEntry help_table[] = {
     {"int", HELP_BUILTINS, 0,
      "int(x)",
      "An int (64-bit): truncates a float toward zero, parses a string of an int, takes "
-     "the value of a one-element tensor. inf, nan and floats beyond int64 are errors.",
-     "print(int(2.9), int(-2.9), int(\"7\"), int(true))"},
+     "the value of a one-element tensor. inf, nan and floats beyond int64 are errors. "
+     "Where a dtype is expected, int means int64 (ones(2, dtype=int), t.to(int)), as "
+     "Python's int in PyTorch.",
+     "print(int(2.9), int(-2.9), int(\"7\"), int(true), ones(2, dtype=int))"},
     {"type", HELP_BUILTINS, 0,
      "type(v)",
      "The type name: \"nil\" \"bool\" \"int\" \"float\" \"string\" \"list\" \"map\" \"function\" \"class\" "
@@ -989,6 +991,11 @@ const HelpEntry help_table[] = {
      "remainder(a, b) / a.remainder(b)",
      "a % b elementwise, with the sign of the divisor as Python's.",
      "print(tensor([5.0, -5.0]).remainder(3))"},
+    {"floor_divide", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "floor_divide(a, b) / a.floor_divide(b)",
+     "a // b elementwise: the quotient rounded toward minus infinity, as PyTorch 1.13's floor_divide "
+     "(an int tensor by 0 is ZeroDivisionError). No derivative: the node is NotImplemented.",
+     "print(tensor([7, -7]).floor_divide(2))"},
     {"maximum", HELP_TENSORS, HELP_TENSOR_METHOD,
      "maximum(a, b) / a.maximum(b)",
      "The elementwise larger of two tensors (broadcasting).",
@@ -1438,6 +1445,11 @@ const HelpEntry help_table[] = {
      "A copy converted to dtype (t itself when it already has it). The device \"cpu\" is "
      "the one Ag has: t.to(\"cpu\") is t; another device is an error.",
      "print(arange(3).to(float64))"},
+    {"Tensor.type", HELP_TENSOR, 0,
+     "t.type() / t.type(dtype)",
+     "PyTorch's type string of t (\"torch.FloatTensor\", \"torch.LongTensor\", ...); with a "
+     "dtype (or such a string), t converted as t.to(dtype).",
+     "print(tensor([1.5]).type(), tensor([1.5]).type(int))"},
     {"Tensor.contiguous", HELP_TENSOR, 0,
      "t.contiguous()",
      "t with its elements laid out in row-major order (a copy only when needed).",
@@ -1511,6 +1523,12 @@ const HelpEntry help_table[] = {
      "t % other in place, with the sign of the divisor (what `t %= other` calls).",
      "let a = tensor([5.0, -5.0])\n"
      "a.remainder_(3)\n"
+     "print(a)"},
+    {"Tensor.floor_divide_", HELP_TENSOR, 0,
+     "t.floor_divide_(other)",
+     "t // other in place, rounded toward minus infinity (what `t //= other` calls).",
+     "let a = tensor([7.0, -7.0])\n"
+     "a.floor_divide_(2)\n"
      "print(a)"},
     {"Tensor.zero_", HELP_TENSOR, 0,
      "t.zero_()",
@@ -2324,9 +2342,36 @@ const HelpEntry help_table[] = {
      "not a",
      "true when a is falsy.",
      "print(not [], not 1)"},
+    {"//", HELP_KEYWORDS, 0,
+     "a // b   a //= b",
+     "Floor division: of ints an int, rounded toward minus infinity with the sign of the "
+     "divisor (-7 // 2 == -4); a number by 0 is ZeroDivisionError. On tensors PyTorch's "
+     "floor_divide (//= in place, floor_divide_).",
+     "print(-7 // 2, 7.5 // 2, tensor([7, -7]) // 2)"},
+    {"|", HELP_KEYWORDS, 0,
+     "a | b   a |= b",
+     "Set union, or of booleans and of bool tensors (masks), bitwise or of ints; an "
+     "instance's or()/ror()/ior(). |= changes a set or a bool tensor in place.",
+     "print({1, 2} | {3}, true | false, 6 | 1)"},
+    {"&", HELP_KEYWORDS, 0,
+     "a & b   a &= b",
+     "Set intersection, and of booleans and of bool tensors, bitwise and of ints; an "
+     "instance's and()/rand()/iand().",
+     "let x = tensor([-1.0, 0.5, 2.0])\n"
+     "print({1, 2} & {2, 3}, 6 & 3, x[(x > 0) & (x < 1)])"},
+    {"^", HELP_KEYWORDS, 0,
+     "a ^ b   a ^= b",
+     "Symmetric difference of sets, xor of booleans and of bool tensors, bitwise xor of "
+     "ints; an instance's xor()/rxor()/ixor(). Binds between | and &, as in Python.",
+     "print({1, 2, 3} ^ {2, 3, 4}, true ^ true, 5 ^ 3)"},
+    {"~", HELP_KEYWORDS, 0,
+     "~a",
+     "Bitwise not of an int (~x == -x - 1, ~true == -2), logical not of a bool tensor, "
+     "bitwise not of an int64 tensor; an instance's invert().",
+     "print(~5, ~tensor([true, false]))"},
     {"true", HELP_KEYWORDS, 0,
      "true",
-     "The boolean true.",
+     "The boolean true; 1 in arithmetic, to == and as a map key (true == 1, as Python's).",
      "print(true and 1 == 1)"},
     {"false", HELP_KEYWORDS, 0,
      "false",

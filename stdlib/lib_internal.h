@@ -80,6 +80,8 @@
   X(div_, 1, 1, LF_M)                                                          \
   X(pow_, 1, 1, LF_M)                                                          \
   X(remainder_, 1, 1, LF_M)                                                    \
+  X(type, 0, 1, LF_M)                                                          \
+  X(floor_divide_, 1, 1, LF_M)                                                 \
   X(zero_, 0, 0, LF_M)                                                         \
   X(fill_, 1, 1, LF_M)                                                         \
   X(copy_, 1, 1, LF_M)                                                         \
@@ -118,6 +120,7 @@
   X(mul, 1, 1, LF_MG)                                                          \
   X(div, 1, 1, LF_MG)                                                          \
   X(remainder, 1, 1, LF_MG)                                                    \
+  X(floor_divide, 1, 1, LF_MG)                                                 \
   X(maximum, 1, 1, LF_MG)                                                      \
   X(minimum, 1, 1, LF_MG)                                                      \
   X(eq, 1, 1, LF_MG)                                                           \
@@ -252,7 +255,8 @@ bool lib_number(AgVM *vm, Value v, const char *what, double *out);
 bool lib_device(AgVM *vm, Value v);
 bool lib_is_device(Value v);
 /* dtype= : UNDEF/nil leave *out unchanged. */
-bool lib_dtype(AgVM *vm, Value v, DType *out);
+bool lib_dtype(AgVM *vm, Value v, DType *out); /* leaves *out when v is nil or absent */
+bool lib_is_dtype(AgVM *vm, Value v);
 /* A shape given as numbers or as one list (or a tensor's shape). */
 bool lib_shape(AgVM *vm, int argc, const Value *args, int *ndim, int64_t *shape);
 Value lib_shape_list(AgVM *vm, int ndim, const int64_t *shape);

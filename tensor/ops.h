@@ -56,7 +56,8 @@ static inline bool tensor_unary_gives_bool(UnaryOp op) {
 /* Binary elementwise ops, broadcasting: X(enum suffix, name, the script's
  * operator or NULL, kernels). Comparisons give bool tensors. DIV on integer
  * tensors gives float32 (true division). MOD takes the sign of the divisor
- * (Python/PyTorch remainder). XLOGY is x * log(y), 0 where x is 0 (nan
+ * (Python/PyTorch remainder); FLOOR_DIVIDE is the quotient that goes with it
+ * (PyTorch 1.13's floor_divide: div(rounding_mode='floor')). XLOGY is x * log(y), 0 where x is 0 (nan
  * where y is); integers give float32, as in PyTorch. */
 #define TENSOR_BINARY_OPS(X)                                                                     \
   X(ADD, "add", "+", ALL4(add))                                                                  \
@@ -65,6 +66,7 @@ static inline bool tensor_unary_gives_bool(UnaryOp op) {
   X(DIV, "div", "/", FLOAT2(div))                                                                \
   X(POW, "pow", "**", NUM3(pow))                                                                 \
   X(MOD, "remainder", "%", NUM3(mod))                                                            \
+  X(FLOOR_DIVIDE, "floor_divide", "//", NUM3(floordiv))                                          \
   X(MAXIMUM, "maximum", NULL, ALL4(max))                                                         \
   X(MINIMUM, "minimum", NULL, ALL4(min))                                                         \
   X(XLOGY, "xlogy", NULL, FLOAT2(xlogy))                                                         \

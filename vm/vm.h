@@ -306,6 +306,7 @@ Value vm_set_union(AgVM *vm, ObjMap *a, Value b);
 /* Value helpers. */
 const char *vm_type_name(Value v);     /* "int", "float", "list", the class name ... */
 const char *vm_op_symbol(int op);      /* "+" for OP_ADD ...: for error messages */
+bool vm_is_bitwise_op(int op);         /* OP_BIT_OR, OP_BIT_AND, OP_BIT_XOR */
 /* Marks `file` as part of the library (see AgVM.library_files). */
 void vm_add_library_file(AgVM *vm, const char *file);
 int vm_truthy(AgVM *vm, Value v);      /* 0/1, or -1 after throwing */

@@ -155,6 +155,7 @@ static double ref_binary(BinaryOp op, double x, double y) {
     double r = fmod(x, y);
     return (r != 0 && (r < 0) != (y < 0)) ? r + y : r;
   }
+  case BIN_FLOOR_DIVIDE: return floor(x / y); /* exact for the test's values */
   case BIN_MAXIMUM: return x > y ? x : y;
   case BIN_MINIMUM: return x < y ? x : y;
   case BIN_XLOGY: return y != y ? y : x == 0 ? 0 : x * log(y);
@@ -231,6 +232,22 @@ START_TEST(test_int_semantics) {
   ck_assert_int_eq(p->dtype, DT_INT64);
   tt_check_error(tensor_binary_scalar(BIN_POW, b, -1), "Integers to negative integer powers");
   tt_check_error(tensor_binary_scalar(BIN_MOD, a, 0), "ZeroDivisionError");
+  Tensor *q = tensor_binary(BIN_FLOOR_DIVIDE, a, b); /* floor, the sign of the divisor */
+  tt_check_values(q, TT_VALS(-4, -4, 3, 3), 0);
+  ck_assert_int_eq(q->dtype, DT_INT64);
+  tt_check_error(tensor_binary_scalar(BIN_FLOOR_DIVIDE, a, 0), "ZeroDivisionError");
+  Tensor *lowest = tt_make(DT_INT64, 1, TT_SHAPE(1), TT_VALS(-9223372036854775808.0));
+  Tensor *qw = tensor_binary_scalar(BIN_FLOOR_DIVIDE, lowest, -1); /* wraps, no SIGFPE */
+  ck_assert(tensor_get_flat(qw, 0) < 0);
+  Tensor *f = tt_make(DT_FLOAT32, 1, TT_SHAPE(4), TT_VALS(1, -1, 0, -0.5));
+  Tensor *qf = tensor_binary_scalar(BIN_FLOOR_DIVIDE, f, 0); /* IEEE: inf, -inf, nan */
+  ck_assert(isinf(tensor_get_flat(qf, 0)) && tensor_get_flat(qf, 0) > 0);
+  ck_assert(isinf(tensor_get_flat(qf, 1)) && tensor_get_flat(qf, 1) < 0);
+  ck_assert(isnan(tensor_get_flat(qf, 2)));
+  Tensor *qn = tensor_binary_scalar(BIN_FLOOR_DIVIDE, f, 1);
+  ck_assert(tensor_get_flat(qn, 3) == -1);
+  Tensor *more[] = {q, lowest, qw, f, qf, qn};
+  for (int k = 0; k < 6; k++) tensor_release(more[k]);
   Tensor *big = tt_make(DT_INT64, 1, TT_SHAPE(1), TT_VALS(9.2e18));
   Tensor *wrap = tensor_binary(BIN_ADD, big, big); /* wraps like PyTorch, no UB */
   ck_assert(tensor_get_flat(wrap, 0) < 0);
