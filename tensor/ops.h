@@ -232,9 +232,15 @@ Tensor *tensor_smooth_l1_loss(const Tensor *a, const Tensor *b, double beta, Red
 Tensor *tensor_huber_loss(const Tensor *a, const Tensor *b, double delta, Reduction r);
 /* PyTorch's "Target size (...) must be the same as input size (...)" check. */
 bool tensor_check_target_size(const Tensor *input, const Tensor *target);
-/* nll_loss: input (N,C) or (C) log-probabilities, target int64 (N) or 0-d;
- * targets equal to -100 are ignored (PyTorch's default ignore_index).
+/* nll_loss: input (C), (N, C) or (N, C, H, W) log-probabilities, target
+ * int64 0-d, (N) or (N, H, W); weight (NULL: all 1) one per class; targets
+ * equal to ignore_index count for nothing. *total_weight receives the sum
+ * of the kept targets' weights (the mean's divisor, which the backward needs).
+ * tensor_nll_loss: no weights, PyTorch's default ignore_index.
  * cross_entropy also takes class probabilities: a float target shaped like logits. */
+#define NLL_DEFAULT_IGNORE_INDEX (-100)
+Tensor *tensor_nll_loss_weighted(const Tensor *logp, const Tensor *target, const Tensor *weight,
+                                 int64_t ignore_index, Reduction r, double *total_weight);
 Tensor *tensor_nll_loss(const Tensor *logp, const Tensor *target, Reduction r);
 Tensor *tensor_cross_entropy(const Tensor *logits, const Tensor *target, Reduction r);
 Tensor *tensor_binary_cross_entropy(const Tensor *p, const Tensor *target, Reduction r);
