@@ -473,6 +473,9 @@ bool ag_detach_(Tensor *a);                /* drops a's history in place */
  * non-contiguous base is refused. */
 bool ag_check_inplace(const Tensor *a); /* the leaf rule alone */
 bool ag_binary_(BinaryOp op, Tensor *a, Tensor *b);
+/* a.add_(b, alpha=s) / addcmul_(b, c, value=s) / addcdiv_(b, c, value=s): ATen's fused
+ * roundings when not recorded (tensor_fused_), recorded ops otherwise; c NULL for add_. */
+bool ag_fused_(FusedOp op, Tensor *a, Tensor *b, Tensor *c, double s);
 bool ag_binary_scalar_(BinaryOp op, Tensor *a, double s);
 bool ag_unary_(UnaryOp op, Tensor *a);
 bool ag_clamp_(Tensor *a, double lo, double hi);

@@ -321,3 +321,27 @@ bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v) {
   ag_note_inplace_write(a);
   return !record || inplace_done(a, record, rebase_finish(a, node));
 }
+
+/* a.add_(b, alpha=s), a.addcmul_(b, c, value=s), a.addcdiv_(b, c, value=s).
+ * Unrecorded (an optimizer's step under no_grad) they are ATen's fused
+ * kernels, to the bit; recorded they are composed of recorded ops
+ * (s * b, times or divided by c, added in place: AddBackward0). */
+bool ag_fused_(FusedOp op, Tensor *a, Tensor *b, Tensor *c, double s) {
+  bool record, record_c = false;
+  if (!ag_check_inplace(a) || !should_record_inplace(a, b, &record)) return false;
+  if (c && !should_record_inplace(a, c, &record_c)) return false;
+  if (!record && !record_c) {
+    bool ok = tensor_fused_(op, a, b, c, s);
+    if (ok) ag_note_inplace_write(a);
+    return ok;
+  }
+  Tensor *scaled = ag_binary_scalar(BIN_MUL, b, s);
+  Tensor *term = scaled;
+  if (scaled && op != FUSED_ADD_SCALED) {
+    term = ag_binary(op == FUSED_ADDCMUL ? BIN_MUL : BIN_DIV, scaled, c);
+    tensor_release(scaled);
+  }
+  bool ok = term && ag_binary_(BIN_ADD, a, term);
+  tensor_release(term);
+  return ok;
+}

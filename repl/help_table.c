@@ -1060,20 +1060,27 @@ const HelpEntry help_table[] = {
      "Mean absolute error; reduction \"mean\", \"sum\" or \"none\".",
      "print(l1_loss(tensor([1.0, 2.0]), tensor([1.0, 4.0])))"},
     {"cross_entropy", HELP_TENSORS, 0,
-     "cross_entropy(logits, target, weight=nil, reduction=\"mean\", label_smoothing=0.0)",
-     "Softmax cross-entropy of [N, C] logits against int64 class indices [N] (log_softmax "
-     "then nll_loss), or against class probabilities of the logits' shape ([N, C, d...] "
-     "and [C] too), where weight (one per class) and label_smoothing apply as in PyTorch "
-     "1.13.",
-     "print(cross_entropy(tensor([[2.0, 0.0], [0.0, 2.0]]), tensor([0, 1], dtype=int64)))"},
+     "cross_entropy(logits, target, weight=nil, ignore_index=-100, reduction=\"mean\", "
+     "label_smoothing=0.0)",
+     "Softmax cross-entropy: log_softmax over the class dim (1, or 0 for a [C] input) then "
+     "nll_loss, with int64 class indices as target ([N], [N, d...] or 0-d), or against class "
+     "probabilities of the logits' shape. weight (one per class), ignore_index (targets "
+     "that count for nothing; the mean divides by the kept targets' weights, nan when all "
+     "are ignored) and label_smoothing apply as in PyTorch 1.13, its numbers to the bit.",
+     "print(cross_entropy(tensor([[2.0, 0.0], [0.0, 2.0]]), tensor([0, -100])))"},
     {"nll_loss", HELP_TENSORS, 0,
-     "nll_loss(log_probs, target, reduction=\"mean\")",
-     "Negative log-likelihood of [N, C] log-probabilities against int64 class indices.",
-     "print(nll_loss(log_softmax(zeros(1, 2), 1), tensor([0], dtype=int64)))"},
+     "nll_loss(log_probs, target, weight=nil, ignore_index=-100, reduction=\"mean\")",
+     "Negative log-likelihood of log-probabilities ([C], [N, C] or [N, C, d...]) against "
+     "int64 class indices: -log_probs[target] * weight[target], 0 where target == "
+     "ignore_index; the mean divides by the summed weights of the kept targets "
+     "(NllLossBackward0, NllLoss2DBackward0 for a 4-D input, as PyTorch).",
+     "print(nll_loss(log_softmax(zeros(2, 2), 1), tensor([0, 1]), weight=tensor([1.0, 3.0])))"},
     {"binary_cross_entropy", HELP_TENSORS, 0,
-     "binary_cross_entropy(probs, target, reduction=\"mean\")",
-     "Binary cross-entropy of probabilities in (0, 1) against targets of the same shape.",
-     "print(binary_cross_entropy(tensor([0.5]), tensor([1.0])))"},
+     "binary_cross_entropy(probs, target, weight=nil, reduction=\"mean\")",
+     "Binary cross-entropy of probabilities in [0, 1] against targets of the same shape, "
+     "each log clamped at -100; weight (broadcast to the input) multiplies each element's "
+     "loss before the reduction.",
+     "print(binary_cross_entropy(tensor([0.5, 0.9]), tensor([1.0, 1.0]), weight=tensor([1.0, 2.0])))"},
     {"binary_cross_entropy_with_logits", HELP_TENSORS, 0,
      "binary_cross_entropy_with_logits(logits, target, weight=nil, reduction=\"mean\", "
      "pos_weight=nil)",
@@ -1337,10 +1344,28 @@ const HelpEntry help_table[] = {
      "t expanded to other's shape.",
      "print(tensor([1]).expand_as(zeros(3)))"},
     {"Tensor.add_", HELP_TENSOR, 0,
-     "t.add_(other)",
-     "Adds other into t in place (bumps t._version).",
+     "t.add_(other, alpha=1)",
+     "Adds other (times alpha) into t in place (bumps t._version). With alpha, under "
+     "no_grad, t + alpha * other rounds once (a fused multiply-add), as ATen's kernel and "
+     "so PyTorch's optimizers; recorded, it is other * alpha added (AddBackward0).",
      "let a = zeros(2)\n"
      "a.add_(1)\n"
+     "a.add_(tensor([1.0, 2.0]), alpha=0.5)\n"
+     "print(a)"},
+    {"Tensor.addcmul_", HELP_TENSOR, 0,
+     "t.addcmul_(tensor1, tensor2, value=1)",
+     "t += value * tensor1 * tensor2 in place, rounding as ATen's kernel (one fused "
+     "multiply-add of value * tensor1 and tensor2) when not recorded; Adam's and RMSprop's "
+     "running squares use it.",
+     "let a = zeros(2)\n"
+     "a.addcmul_(tensor([1.0, 2.0]), tensor([3.0, 4.0]), value=0.5)\n"
+     "print(a)"},
+    {"Tensor.addcdiv_", HELP_TENSOR, 0,
+     "t.addcdiv_(tensor1, tensor2, value=1)",
+     "t += value * tensor1 / tensor2 in place, rounding as ATen's kernel ((value * tensor1) "
+     "/ tensor2, then the sum); the update of Adam, RMSprop and Adagrad.",
+     "let a = ones(2)\n"
+     "a.addcdiv_(tensor([1.0, 2.0]), tensor([4.0, 4.0]), value=-1)\n"
      "print(a)"},
     {"Tensor.sub_", HELP_TENSOR, 0,
      "t.sub_(other)",

@@ -74,7 +74,9 @@
   X(split, 1, 2, LF_MG)                                                        \
   X(chunk, 1, 2, LF_MG)                                                        \
   X(unbind, 0, 1, LF_MG)                                                       \
-  X(add_, 1, 1, LF_M)                                                          \
+  X(add_, 1, 2, LF_M)                                                          \
+  X(addcmul_, 2, 3, LF_M)                                                      \
+  X(addcdiv_, 2, 3, LF_M)                                                      \
   X(sub_, 1, 1, LF_M)                                                          \
   X(mul_, 1, 1, LF_M)                                                          \
   X(div_, 1, 1, LF_M)                                                          \

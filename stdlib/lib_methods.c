@@ -582,7 +582,43 @@ static Value binary_in_place(AgVM *vm, Value self, BinaryOp op, const char *name
   return done_in_place(vm, ag_binary_scalar_(op, t, s), self);
 }
 
-Value lt_add_(LT_ARGS) { return binary_in_place(vm, self, BIN_ADD, "add_", args[0], kw); }
+/* t.add_(other, alpha=1): with alpha, other times alpha added in one rounding (fma), as
+ * ATen's kernel. */
+Value lt_add_(LT_ARGS) {
+  static const char *const names[] = {"other", "alpha"};
+  Value v[2];
+  if (!kw || kw->count == 0) return binary_in_place(vm, self, BIN_ADD, "add_", args[0], kw);
+  if (!lib_bind(vm, "add_", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  double alpha = 1;
+  if (!IS_UNDEF(v[1]) && !lib_number(vm, v[1], "alpha", &alpha)) return VM_EXCEPTION;
+  Tensor *other = IS_TENSOR(v[0]) ? tensor_retain(lib_t(v[0])) : NULL;
+  double s;
+  if (!other) {
+    if (!lib_number(vm, v[0], "other", &s)) return VM_EXCEPTION;
+    other = tensor_scalar(lib_t(self)->dtype, s);
+  }
+  lib_sync_line(vm);
+  bool ok = other && ag_fused_(FUSED_ADD_SCALED, lib_t(self), other, NULL, alpha);
+  tensor_release(other);
+  return done_in_place(vm, ok, self);
+}
+
+/* t.addcmul_(tensor1, tensor2, value=1) / t.addcdiv_(...): t += value * t1 * t2 (or / t2). */
+static Value addc_in_place(AgVM *vm, Value self, FusedOp op, const char *name, int argc,
+                           const Value *args, const AgKwargs *kw) {
+  static const char *const names[] = {"tensor1", "tensor2", "value"};
+  Value v[3];
+  double value = 1;
+  if (!lib_bind(vm, name, argc, args, kw, names, 3, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, name, "tensor1", v[0]);
+  if (!IS_TENSOR(v[1])) return lib_type_error(vm, name, "tensor2", v[1]);
+  if (!IS_UNDEF(v[2]) && !lib_number(vm, v[2], "value", &value)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return done_in_place(vm, ag_fused_(op, lib_t(self), lib_t(v[0]), lib_t(v[1]), value), self);
+}
+
+Value lt_addcmul_(LT_ARGS) { return addc_in_place(vm, self, FUSED_ADDCMUL, "addcmul_", argc, args, kw); }
+Value lt_addcdiv_(LT_ARGS) { return addc_in_place(vm, self, FUSED_ADDCDIV, "addcdiv_", argc, args, kw); }
 Value lt_sub_(LT_ARGS) { return binary_in_place(vm, self, BIN_SUB, "sub_", args[0], kw); }
 Value lt_mul_(LT_ARGS) { return binary_in_place(vm, self, BIN_MUL, "mul_", args[0], kw); }
 Value lt_div_(LT_ARGS) { return binary_in_place(vm, self, BIN_DIV, "div_", args[0], kw); }

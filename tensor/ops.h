@@ -127,6 +127,11 @@ bool tensor_binary_scalar_(BinaryOp op, Tensor *a, double s);
 bool tensor_unary_(UnaryOp op, Tensor *a);
 bool tensor_fill_(Tensor *a, double v);
 bool tensor_copy_(Tensor *dst, const Tensor *src); /* broadcasts src, converts dtype */
+/* The fused in-place updates of the optimizers (tensor/fused.c), rounding as
+ * ATen's kernels: add_(b, alpha=s) is a = fma(s, b, a), addcmul_ a = fma(s b, c, a),
+ * addcdiv_ a = a + (s b) / c; b and c broadcast to a (c unused by add_, may be NULL). */
+typedef enum { FUSED_ADD_SCALED, FUSED_ADDCMUL, FUSED_ADDCDIV } FusedOp;
+bool tensor_fused_(FusedOp op, Tensor *a, const Tensor *b, const Tensor *c, double s);
 bool tensor_clamp_(Tensor *a, double lo, double hi);
 
 /* ---- reductions ----
