@@ -55,6 +55,10 @@ typedef struct GradNode GradNode;
   X(RsubBackward1, d_rsub)                                                                      \
   X(MulBackward0, d_mul)                                                                        \
   X(MulBackward1, d_mul)         /* ATen's mul(Tensor, Scalar), as C++ code calls it */       \
+  X(AddcmulBackward0, d_addcmul)                                                                \
+  X(AddcdivBackward0, d_addcdiv)                                                                \
+  X(LerpBackward0, d_lerp)       /* lerp with a number weight */                              \
+  X(LerpBackward1, d_lerp)       /* lerp with a tensor weight */                              \
   X(DivBackward0, d_div)                                                                        \
   X(DivBackward1, d_div_scalar)  /* ATen's div(Tensor, Scalar), as C++ code calls it */        \
   X(ReciprocalBackward0, d_reciprocal)                                                          \
@@ -476,6 +480,9 @@ bool ag_binary_(BinaryOp op, Tensor *a, Tensor *b);
 /* a.add_(b, alpha=s) / addcmul_(b, c, value=s) / addcdiv_(b, c, value=s): ATen's fused
  * roundings when not recorded (tensor_fused_), recorded ops otherwise; c NULL for add_. */
 bool ag_fused_(FusedOp op, Tensor *a, Tensor *b, Tensor *c, double s);
+/* The same out of place (the result has a's shape), recorded as PyTorch's AddBackward0
+ * (alpha), AddcmulBackward0, AddcdivBackward0, LerpBackward0 / LerpBackward1. */
+Tensor *ag_fused(FusedOp op, Tensor *a, Tensor *b, Tensor *c, double s);
 bool ag_binary_scalar_(BinaryOp op, Tensor *a, double s);
 bool ag_unary_(UnaryOp op, Tensor *a);
 bool ag_clamp_(Tensor *a, double lo, double hi);

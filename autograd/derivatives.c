@@ -76,6 +76,9 @@ static Tensor *adds(Scope *s, Tensor *a, double k) {
 static Tensor *rsubs(Scope *s, double k, Tensor *a) { /* k - a */
   return a ? keep(s, ag_scalar_binary(BIN_SUB, k, a)) : NULL;
 }
+static Tensor *rsubs_div(Scope *s, double k, Tensor *a) { /* k / a */
+  return a ? keep(s, ag_scalar_binary(BIN_DIV, k, a)) : NULL;
+}
 static Tensor *powsc(Scope *s, Tensor *a, double k) {
   return a ? keep(s, ag_binary_scalar(BIN_POW, a, k)) : NULL;
 }
@@ -113,10 +116,51 @@ static Tensor *sum_dim(Scope *s, Tensor *a, int dim, bool keepdim) {
 
 /* ---- arithmetic ---- */
 
+/* other's gradient is grad * alpha when add_(other, alpha=) recorded one (i2, alpha in s1) */
 static bool d_add(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
   if (needs[0]) give(out, 0, G);
-  if (n->nnext > 1 && needs[1]) give(out, 1, G);
-  return true;
+  if (n->nnext > 1 && needs[1]) give(out, 1, node_p(n)->i2 ? muls(&s, G, node_p(n)->s1) : G);
+  return done(&s, n, out);
+}
+
+/* PyTorch 1.13's derivatives.yaml: addcmul tensor1: grad * (tensor2 * value), tensor2:
+ * grad * (tensor1 * value); addcdiv tensor1: grad * (value / tensor2), tensor2:
+ * -grad * (value * tensor1 / (tensor2 * tensor2)); self: grad (value in s0). */
+static bool d_addcmul(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  double value = node_p(n)->s0;
+  if (needs[0]) give(out, 0, G);
+  if (needs[1]) give(out, 1, mul(&s, G, muls(&s, saved(&s, n, 1), value)));
+  if (needs[2]) give(out, 2, mul(&s, G, muls(&s, saved(&s, n, 0), value)));
+  return done(&s, n, out);
+}
+
+static bool d_addcdiv(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  double value = node_p(n)->s0;
+  Tensor *t1 = saved(&s, n, 0), *t2 = saved(&s, n, 1);
+  if (needs[0]) give(out, 0, G);
+  if (needs[1]) give(out, 1, mul(&s, G, rsubs_div(&s, value, t2)));
+  if (needs[2]) give(out, 2, mul(&s, neg(&s, G), dv(&s, muls(&s, t1, value), mul(&s, t2, t2))));
+  return done(&s, n, out);
+}
+
+/* lerp with a number weight w (s0): self grad * (1 - w), end grad * w; with a
+ * tensor weight also weight: grad * (end - self). */
+static bool d_lerp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  if (n->kind == AG_NODE_LerpBackward0) {
+    double w = node_p(n)->s0;
+    if (needs[0]) give(out, 0, muls(&s, G, 1 - w));
+    if (needs[1]) give(out, 1, muls(&s, G, w));
+  } else {
+    Tensor *w = saved(&s, n, 2);
+    if (needs[0]) give(out, 0, mul(&s, G, rsubs(&s, 1, w)));
+    if (needs[1]) give(out, 1, mul(&s, G, w));
+    if (needs[2]) give(out, 2, mul(&s, G, sub(&s, saved(&s, n, 1), saved(&s, n, 0))));
+  }
+  return done(&s, n, out);
 }
 
 static bool d_sub(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {

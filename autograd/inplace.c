@@ -322,10 +322,11 @@ bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v) {
   return !record || inplace_done(a, record, rebase_finish(a, node));
 }
 
-/* a.add_(b, alpha=s), a.addcmul_(b, c, value=s), a.addcdiv_(b, c, value=s).
+/* a.add_(b, alpha=s), a.addcmul_(b, c, value=s), a.addcdiv_(b, c, value=s),
+ * a.lerp_(b, weight).
  * Unrecorded (an optimizer's step under no_grad) they are ATen's fused
- * kernels, to the bit; recorded they are composed of recorded ops
- * (s * b, times or divided by c, added in place: AddBackward0). */
+ * kernels, to the bit; recorded, the same kernel's result is written and
+ * a rebased on ag_fused's node (AddBackward0, AddcmulBackward0, ...). */
 bool ag_fused_(FusedOp op, Tensor *a, Tensor *b, Tensor *c, double s) {
   bool record, record_c = false;
   if (!ag_check_inplace(a) || !should_record_inplace(a, b, &record)) return false;
@@ -335,13 +336,10 @@ bool ag_fused_(FusedOp op, Tensor *a, Tensor *b, Tensor *c, double s) {
     if (ok) ag_note_inplace_write(a);
     return ok;
   }
-  Tensor *scaled = ag_binary_scalar(BIN_MUL, b, s);
-  Tensor *term = scaled;
-  if (scaled && op != FUSED_ADD_SCALED) {
-    term = ag_binary(op == FUSED_ADDCMUL ? BIN_MUL : BIN_DIV, scaled, c);
-    tensor_release(scaled);
-  }
-  bool ok = term && ag_binary_(BIN_ADD, a, term);
-  tensor_release(term);
+  /* LerpBackward1 saves self: the value before the write */
+  Tensor *src = source_for(a, op == FUSED_LERP_TENSOR);
+  Tensor *r = src ? ag_fused(op, src, b, c, s) : NULL;
+  tensor_release(src);
+  bool ok = inplace_done(a, true, r && adopt_result(a, r));
   return ok;
 }

@@ -1018,3 +1018,39 @@ Tensor *ag_scatter_into(const AgInfo *in, int dim, const Tensor *index, Tensor *
   }
   return ag_record_finish(n, out);
 }
+
+/* ---- the fused updates, out of place ---- */
+
+/* a op'd with b (and c) by ATen's fused kernel (tensor_fused_ on a copy of
+ * a, so b and c broadcast to a's shape), recorded as PyTorch names the op:
+ * AddBackward0 keeping alpha, AddcmulBackward0, AddcdivBackward0 (tensor1
+ * and tensor2 saved), LerpBackward0 (a number weight), LerpBackward1 (self,
+ * end and weight saved). */
+Tensor *ag_fused(FusedOp op, Tensor *a, Tensor *b, Tensor *c, double s) {
+  Tensor *out = tensor_clone(a);
+  if (out && !tensor_fused_(op, out, b, c, s)) {
+    tensor_release(out);
+    out = NULL;
+  }
+  bool three = op == FUSED_ADDCMUL || op == FUSED_ADDCDIV || op == FUSED_LERP_TENSOR;
+  Tensor *ins[3] = {a, b, c};
+  if (!ag_record_wanted(ins, three ? 3 : 2, out)) return out;
+  static const AgNodeKind kinds[] = {AG_NODE_AddBackward0, AG_NODE_AddcmulBackward0,
+                                     AG_NODE_AddcdivBackward0, AG_NODE_LerpBackward0,
+                                     AG_NODE_LerpBackward1};
+  int nsaved = op == FUSED_LERP_TENSOR ? 3 : three ? 2 : 0;
+  GradNode *n = ag_record_node_params(kinds[op], ins, three ? 3 : 2, nsaved, 1);
+  if (n && op == FUSED_ADD_SCALED) {
+    node_params(n)->i2 = 1;
+    node_params(n)->s1 = s;
+  } else if (n && op == FUSED_LERP_TENSOR) {
+    node_save(n, 0, "self", a, false);
+    node_save(n, 1, "end", b, false);
+    node_save(n, 2, "weight", c, false);
+  } else if (n && three) {
+    node_save(n, 0, "tensor1", b, false);
+    node_save(n, 1, "tensor2", c, false);
+  }
+  if (n) node_params(n)->s0 = s;
+  return ag_record_finish(n, out);
+}

@@ -1346,8 +1346,8 @@ const HelpEntry help_table[] = {
     {"Tensor.add_", HELP_TENSOR, 0,
      "t.add_(other, alpha=1)",
      "Adds other (times alpha) into t in place (bumps t._version). With alpha, under "
-     "no_grad, t + alpha * other rounds once (a fused multiply-add), as ATen's kernel and "
-     "so PyTorch's optimizers; recorded, it is other * alpha added (AddBackward0).",
+     "t + alpha * other rounds once (a fused multiply-add), as ATen's kernel and so "
+     "PyTorch's optimizers (AddBackward0 keeps alpha when recorded).",
      "let a = zeros(2)\n"
      "a.add_(1)\n"
      "a.add_(tensor([1.0, 2.0]), alpha=0.5)\n"
@@ -1355,17 +1355,26 @@ const HelpEntry help_table[] = {
     {"Tensor.addcmul_", HELP_TENSOR, 0,
      "t.addcmul_(tensor1, tensor2, value=1)",
      "t += value * tensor1 * tensor2 in place, rounding as ATen's kernel (one fused "
-     "multiply-add of value * tensor1 and tensor2) when not recorded; Adam's and RMSprop's "
-     "running squares use it.",
+     "multiply-add of value * tensor1 and tensor2); Adam's and RMSprop's running squares "
+     "use it (AddcmulBackward0 when recorded).",
      "let a = zeros(2)\n"
      "a.addcmul_(tensor([1.0, 2.0]), tensor([3.0, 4.0]), value=0.5)\n"
      "print(a)"},
     {"Tensor.addcdiv_", HELP_TENSOR, 0,
      "t.addcdiv_(tensor1, tensor2, value=1)",
      "t += value * tensor1 / tensor2 in place, rounding as ATen's kernel ((value * tensor1) "
-     "/ tensor2, then the sum); the update of Adam, RMSprop and Adagrad.",
+     "/ tensor2, then the sum); the update of Adam, RMSprop and Adagrad (AddcdivBackward0 "
+     "when recorded).",
      "let a = ones(2)\n"
      "a.addcdiv_(tensor([1.0, 2.0]), tensor([4.0, 4.0]), value=-1)\n"
+     "print(a)"},
+    {"Tensor.lerp_", HELP_TENSOR, 0,
+     "t.lerp_(end, weight)",
+     "t + weight * (end - t) in place, weight a number or a tensor, in ATen's two forms "
+     "(below 0.5 from t's side, else from end's, each one fused multiply-add), so the bits "
+     "are PyTorch's; recorded as LerpBackward0 (a number) or LerpBackward1.",
+     "let a = zeros(2)\n"
+     "a.lerp_(tensor([1.0, 2.0]), 0.25)\n"
      "print(a)"},
     {"Tensor.sub_", HELP_TENSOR, 0,
      "t.sub_(other)",

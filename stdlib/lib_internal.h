@@ -77,6 +77,7 @@
   X(add_, 1, 2, LF_M)                                                          \
   X(addcmul_, 2, 3, LF_M)                                                      \
   X(addcdiv_, 2, 3, LF_M)                                                      \
+  X(lerp_, 2, 2, LF_M)                                                         \
   X(sub_, 1, 1, LF_M)                                                          \
   X(mul_, 1, 1, LF_M)                                                          \
   X(div_, 1, 1, LF_M)                                                          \

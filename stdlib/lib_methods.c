@@ -619,6 +619,23 @@ static Value addc_in_place(AgVM *vm, Value self, FusedOp op, const char *name, i
 
 Value lt_addcmul_(LT_ARGS) { return addc_in_place(vm, self, FUSED_ADDCMUL, "addcmul_", argc, args, kw); }
 Value lt_addcdiv_(LT_ARGS) { return addc_in_place(vm, self, FUSED_ADDCDIV, "addcdiv_", argc, args, kw); }
+
+/* t.lerp_(end, weight): t + weight * (end - t), weight a number or a tensor. */
+Value lt_lerp_(LT_ARGS) {
+  static const char *const names[] = {"end", "weight"};
+  Value v[2];
+  if (!lib_bind(vm, "lerp_", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "lerp_", "end", v[0]);
+  Tensor *t = lib_t(self), *end = lib_t(v[0]);
+  if (IS_TENSOR(v[1])) {
+    lib_sync_line(vm);
+    return done_in_place(vm, ag_fused_(FUSED_LERP_TENSOR, t, end, lib_t(v[1]), 0), self);
+  }
+  double w;
+  if (!lib_number(vm, v[1], "weight", &w)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return done_in_place(vm, ag_fused_(FUSED_LERP, t, end, NULL, w), self);
+}
 Value lt_sub_(LT_ARGS) { return binary_in_place(vm, self, BIN_SUB, "sub_", args[0], kw); }
 Value lt_mul_(LT_ARGS) { return binary_in_place(vm, self, BIN_MUL, "mul_", args[0], kw); }
 Value lt_div_(LT_ARGS) { return binary_in_place(vm, self, BIN_DIV, "div_", args[0], kw); }

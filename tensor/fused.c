@@ -4,7 +4,9 @@
  *   a.add_(b, alpha=s)          a = fma(s, b, a)        one rounding
  *   a.addcmul_(b, c, value=s)   a = fma(s * b, c, a)
  *   a.addcdiv_(b, c, value=s)   a = a + (s * b) / c     no fma
- * s is rounded to the tensor's dtype first, as ATen's scalar_t(alpha). */
+ *   a.lerp_(b, w)               a = w < 0.5 ? fma(w, b - a, a) : fma(-(b - a), 1 - w, b)
+ * s is rounded to the tensor's dtype first, as ATen's scalar_t(alpha); lerp's
+ * weight w is the number s, or a tensor c. */
 #include <math.h>
 
 #include "tensor/iter.h"
@@ -26,7 +28,12 @@ typedef struct {
       switch (ctx->op) {                                                                     \
       case FUSED_ADD_SCALED: r = FMA(s, b, a); break;                                        \
       case FUSED_ADDCMUL: r = FMA(s * b, c, a); break;                                       \
-      default: r = a + (s * b) / c; break;                                                   \
+      case FUSED_ADDCDIV: r = a + (s * b) / c; break;                                        \
+      default: {                                                                             \
+        T w = ctx->op == FUSED_LERP ? s : c, d = b - a;                                      \
+        r = w < (T)0.5 ? FMA(w, d, a) : FMA(-d, (T)1 - w, b);                                \
+        break;                                                                               \
+      }                                                                                      \
       }                                                                                      \
       *(T *)(p[0] + i * st[0]) = r;                                                          \
     }                                                                                        \
@@ -43,13 +50,13 @@ static Tensor *fused_operand(const Tensor *a, const Tensor *b) {
 }
 
 bool tensor_fused_(FusedOp op, Tensor *a, const Tensor *b, const Tensor *c, double s) {
-  static const char *const names[] = {"add_", "addcmul_", "addcdiv_"};
+  static const char *const names[] = {"add_", "addcmul_", "addcdiv_", "lerp_", "lerp_"};
   if (!dtype_is_float(a->dtype)) {
     tensor_set_error("%s of a %s tensor: Ag's fused updates need float32 or float64", names[op],
                      tensor_dtype_torch_name(a->dtype));
     return false;
   }
-  if (!c) c = b; /* add_: the third operand is unused */
+  if (!c) c = b; /* add_ and lerp_ with a number: the third operand is unused */
   if (!tensor_check_broadcasts_to(b, a) || !tensor_check_broadcasts_to(c, a) ||
       !tensor_check_writable(a))
     return false;

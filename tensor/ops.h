@@ -129,8 +129,10 @@ bool tensor_fill_(Tensor *a, double v);
 bool tensor_copy_(Tensor *dst, const Tensor *src); /* broadcasts src, converts dtype */
 /* The fused in-place updates of the optimizers (tensor/fused.c), rounding as
  * ATen's kernels: add_(b, alpha=s) is a = fma(s, b, a), addcmul_ a = fma(s b, c, a),
- * addcdiv_ a = a + (s b) / c; b and c broadcast to a (c unused by add_, may be NULL). */
-typedef enum { FUSED_ADD_SCALED, FUSED_ADDCMUL, FUSED_ADDCDIV } FusedOp;
+ * addcdiv_ a = a + (s b) / c, lerp_(b, weight) a = a + weight (b - a) in ATen's two forms
+ * (weight the number s, or with FUSED_LERP_TENSOR the tensor c); b and c broadcast to a
+ * (c unused by add_ and the number's lerp_, may be NULL there). */
+typedef enum { FUSED_ADD_SCALED, FUSED_ADDCMUL, FUSED_ADDCDIV, FUSED_LERP, FUSED_LERP_TENSOR } FusedOp;
 bool tensor_fused_(FusedOp op, Tensor *a, const Tensor *b, const Tensor *c, double s);
 bool tensor_clamp_(Tensor *a, double lo, double hi);
 
