@@ -859,7 +859,7 @@ static Tensor *cross_entropy_smoothed(Tensor *lp, const Tensor *target, Tensor *
                                       int64_t ignore_index, double label_smoothing, Reduction r) {
   int cdim = lp->ndim == 1 ? 0 : 1;
   int64_t classes = lp->shape[cdim];
-  Tensor *tmp[12] = {0};
+  Tensor *tmp[16] = {0}; /* room for every temporary below (13) */
   int k = 0;
 #define T(e) (tmp[k++] = (e))
   Tensor *nll = T(ag_nll_loss_weighted(lp, target, weight, ignore_index, r));
