@@ -480,7 +480,7 @@ bool ag_binary_(BinaryOp op, Tensor *a, Tensor *b);
 /* a.add_(b, alpha=s) / addcmul_(b, c, value=s) / addcdiv_(b, c, value=s): ATen's fused
  * roundings when not recorded (tensor_fused_), recorded ops otherwise; c NULL for add_. */
 bool ag_fused_(FusedOp op, Tensor *a, Tensor *b, Tensor *c, double s);
-/* The same out of place (the result has a's shape), recorded as PyTorch's AddBackward0
+/* The same out of place (the operands broadcast together), recorded as PyTorch's AddBackward0
  * (alpha), AddcmulBackward0, AddcdivBackward0, LerpBackward0 / LerpBackward1. */
 Tensor *ag_fused(FusedOp op, Tensor *a, Tensor *b, Tensor *c, double s);
 bool ag_binary_scalar_(BinaryOp op, Tensor *a, double s);

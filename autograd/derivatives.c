@@ -76,8 +76,10 @@ static Tensor *adds(Scope *s, Tensor *a, double k) {
 static Tensor *rsubs(Scope *s, double k, Tensor *a) { /* k - a */
   return a ? keep(s, ag_scalar_binary(BIN_SUB, k, a)) : NULL;
 }
-static Tensor *rsubs_div(Scope *s, double k, Tensor *a) { /* k / a */
-  return a ? keep(s, ag_scalar_binary(BIN_DIV, k, a)) : NULL;
+/* k / a as a true division (ATen's Scalar / Tensor: a tensor filled with k, divided) */
+static Tensor *scalar_div(Scope *s, double k, Tensor *a) {
+  Tensor *kt = a ? keep(s, tensor_scalar(a->dtype, k)) : NULL;
+  return dv(s, kt, a);
 }
 static Tensor *powsc(Scope *s, Tensor *a, double k) {
   return a ? keep(s, ag_binary_scalar(BIN_POW, a, k)) : NULL;
@@ -141,7 +143,7 @@ static bool d_addcdiv(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
   double value = node_p(n)->s0;
   Tensor *t1 = saved(&s, n, 0), *t2 = saved(&s, n, 1);
   if (needs[0]) give(out, 0, G);
-  if (needs[1]) give(out, 1, mul(&s, G, rsubs_div(&s, value, t2)));
+  if (needs[1]) give(out, 1, mul(&s, G, scalar_div(&s, value, t2)));
   if (needs[2]) give(out, 2, mul(&s, neg(&s, G), dv(&s, muls(&s, t1, value), mul(&s, t2, t2))));
   return done(&s, n, out);
 }

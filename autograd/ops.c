@@ -1022,17 +1022,21 @@ Tensor *ag_scatter_into(const AgInfo *in, int dim, const Tensor *index, Tensor *
 /* ---- the fused updates, out of place ---- */
 
 /* a op'd with b (and c) by ATen's fused kernel (tensor_fused_ on a copy of
- * a, so b and c broadcast to a's shape), recorded as PyTorch names the op:
+ * a broadcast to the operands' common shape), recorded as PyTorch names the op:
  * AddBackward0 keeping alpha, AddcmulBackward0, AddcdivBackward0 (tensor1
  * and tensor2 saved), LerpBackward0 (a number weight), LerpBackward1 (self,
  * end and weight saved). */
 Tensor *ag_fused(FusedOp op, Tensor *a, Tensor *b, Tensor *c, double s) {
-  Tensor *out = tensor_clone(a);
-  if (out && !tensor_fused_(op, out, b, c, s)) {
+  bool three = op == FUSED_ADDCMUL || op == FUSED_ADDCDIV || op == FUSED_LERP_TENSOR;
+  int ndim, ndim3;
+  int64_t shape[TENSOR_MAX_DIMS], shape3[TENSOR_MAX_DIMS];
+  if (!tensor_broadcast_shape(a->ndim, a->shape, b->ndim, b->shape, &ndim, shape)) return NULL;
+  if (three && !tensor_broadcast_shape(ndim, shape, c->ndim, c->shape, &ndim3, shape3)) return NULL;
+  Tensor *out = three ? tensor_zeros(a->dtype, ndim3, shape3) : tensor_zeros(a->dtype, ndim, shape);
+  if (out && !(tensor_copy_(out, a) && tensor_fused_(op, out, b, c, s))) {
     tensor_release(out);
     out = NULL;
   }
-  bool three = op == FUSED_ADDCMUL || op == FUSED_ADDCDIV || op == FUSED_LERP_TENSOR;
   Tensor *ins[3] = {a, b, c};
   if (!ag_record_wanted(ins, three ? 3 : 2, out)) return out;
   static const AgNodeKind kinds[] = {AG_NODE_AddBackward0, AG_NODE_AddcmulBackward0,

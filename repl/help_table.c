@@ -889,9 +889,26 @@ const HelpEntry help_table[] = {
      "Limits each element to [min, max]; gradient 0 where clamped (ClampBackward1).",
      "print(tensor([-2.0, 0.5, 3.0]).clamp(min=0, max=1))"},
     {"add", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "add(a, b) / a.add(b)",
-     "a + b with broadcasting (AddBackward0).",
-     "print(ones(2).add(1))"},
+     "add(a, b, alpha=1) / a.add(b, alpha=1)",
+     "a + b with broadcasting (AddBackward0); with alpha, a + alpha * b rounded once (a "
+     "fused multiply-add, as ATen's kernel).",
+     "print(ones(2).add(1))\n"
+     "print(ones(2).add(tensor([1.0, 2.0]), alpha=0.5))"},
+    {"addcmul", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "addcmul(t, tensor1, tensor2, value=1) / t.addcmul(...)",
+     "t + value * tensor1 * tensor2, all three broadcast, rounding as ATen's kernel "
+     "(AddcmulBackward0); addcmul_ is the in-place form.",
+     "print(addcmul(zeros(2), tensor([1.0, 2.0]), tensor([3.0, 4.0]), value=0.5))"},
+    {"addcdiv", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "addcdiv(t, tensor1, tensor2, value=1) / t.addcdiv(...)",
+     "t + value * tensor1 / tensor2, all three broadcast, rounding as ATen's kernel "
+     "(AddcdivBackward0); addcdiv_ is the in-place form.",
+     "print(addcdiv(ones(2), tensor([1.0, 2.0]), tensor([4.0, 4.0]), value=-1))"},
+    {"lerp", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "lerp(start, end, weight) / start.lerp(end, weight)",
+     "start + weight * (end - start), weight a number or a tensor, in ATen's two forms "
+     "(LerpBackward0 for a number, LerpBackward1 for a tensor); lerp_ is the in-place form.",
+     "print(lerp(zeros(3), ones(3), tensor([0.0, 0.5, 1.0])))"},
     {"sub", HELP_TENSORS, HELP_TENSOR_METHOD,
      "sub(a, b) / a.sub(b)",
      "a - b with broadcasting (SubBackward0).",

@@ -115,7 +115,10 @@
   X(logical_not, 0, 0, LF_MG)                                                  \
   X(pow, 1, 1, LF_MG)                                                          \
   X(clamp, 0, 2, LF_MG)                                                        \
-  X(add, 1, 1, LF_MG)                                                          \
+  X(add, 1, 2, LF_MG)                                                          \
+  X(addcmul, 2, 3, LF_MG)                                                      \
+  X(addcdiv, 2, 3, LF_MG)                                                      \
+  X(lerp, 2, 2, LF_MG)                                                         \
   X(sub, 1, 1, LF_MG)                                                          \
   X(mul, 1, 1, LF_MG)                                                          \
   X(div, 1, 1, LF_MG)                                                          \

@@ -88,11 +88,67 @@ static Value binary(AgVM *vm, Value self, BinaryOp op, const char *name, Value o
 #define BINARY_FN(name, op)                                                                 \
   Value lt_##name(LT_ARGS) { return binary(vm, self, op, #name, args[0], kw); }
 BINARY_FN(pow, BIN_POW)
-BINARY_FN(add, BIN_ADD)
 BINARY_FN(sub, BIN_SUB)
 BINARY_FN(mul, BIN_MUL)
 BINARY_FN(div, BIN_DIV)
 BINARY_FN(remainder, BIN_MOD)
+
+/* A number or tensor operand of the fused ops as a tensor (a number in t's dtype). */
+static Tensor *fused_operand_of(AgVM *vm, Value t, Value v, const char *what) {
+  if (IS_TENSOR(v)) return tensor_retain(lib_t(v));
+  double d;
+  if (!lib_number(vm, v, what, &d)) return NULL;
+  Tensor *out = tensor_scalar(lib_t(t)->dtype, d);
+  if (!out) lib_throw_tensor_error(vm);
+  return out;
+}
+
+/* t.add(other, alpha=1): with alpha, ATen's fused t + alpha * other (one rounding). */
+Value lt_add(LT_ARGS) {
+  static const char *const names[] = {"other", "alpha"};
+  Value v[2];
+  if (!kw || kw->count == 0) return binary(vm, self, BIN_ADD, "add", args[0], kw);
+  if (!lib_bind(vm, "add", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  double alpha = 1;
+  if (!IS_UNDEF(v[1]) && !lib_number(vm, v[1], "alpha", &alpha)) return VM_EXCEPTION;
+  Tensor *other = fused_operand_of(vm, self, v[0], "other");
+  if (!other) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *r = ag_fused(FUSED_ADD_SCALED, lib_t(self), other, NULL, alpha);
+  tensor_release(other);
+  return lib_wrap(vm, r);
+}
+
+/* t.addcmul(tensor1, tensor2, value=1) / t.addcdiv(...): out of place (AddcmulBackward0). */
+static Value addc(AgVM *vm, Value self, FusedOp op, const char *name, int argc,
+                  const Value *args, const AgKwargs *kw) {
+  static const char *const names[] = {"tensor1", "tensor2", "value"};
+  Value v[3];
+  double value = 1;
+  if (!lib_bind(vm, name, argc, args, kw, names, 3, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, name, "tensor1", v[0]);
+  if (!IS_TENSOR(v[1])) return lib_type_error(vm, name, "tensor2", v[1]);
+  if (!IS_UNDEF(v[2]) && !lib_number(vm, v[2], "value", &value)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_fused(op, lib_t(self), lib_t(v[0]), lib_t(v[1]), value));
+}
+
+Value lt_addcmul(LT_ARGS) { return addc(vm, self, FUSED_ADDCMUL, "addcmul", argc, args, kw); }
+Value lt_addcdiv(LT_ARGS) { return addc(vm, self, FUSED_ADDCDIV, "addcdiv", argc, args, kw); }
+
+/* t.lerp(end, weight): t + weight * (end - t), out of place (LerpBackward0 / 1). */
+Value lt_lerp(LT_ARGS) {
+  static const char *const names[] = {"end", "weight"};
+  Value v[2];
+  if (!lib_bind(vm, "lerp", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "lerp", "end", v[0]);
+  lib_sync_line(vm);
+  if (IS_TENSOR(v[1]))
+    return lib_wrap(vm, ag_fused(FUSED_LERP_TENSOR, lib_t(self), lib_t(v[0]), lib_t(v[1]), 0));
+  double w;
+  if (!lib_number(vm, v[1], "weight", &w)) return VM_EXCEPTION;
+  return lib_wrap(vm, ag_fused(FUSED_LERP, lib_t(self), lib_t(v[0]), NULL, w));
+}
 BINARY_FN(eq, BIN_EQ)
 BINARY_FN(ne, BIN_NE)
 BINARY_FN(lt, BIN_LT)

@@ -7,6 +7,10 @@
 import torch
 from agfmt import P
 n = 37
+def whole(t):
+    return "-" if t is None else t.tolist()
+def first(t):
+    return "-" if t is None else t.tolist()[0]
 def vals(k, dt):
     return torch.tensor(((torch.arange(n) * k) % 23 - 11).tolist(), dtype=dt) / 7.0 + 0.013 * k
 for dt in [torch.float32, torch.float64]:
@@ -30,3 +34,15 @@ for dt in [torch.float32, torch.float64]:
     y.addcmul_(b, c, value=0.5)
     y.sum().backward()
     P(y.grad_fn, leaf.grad.tolist()[:3])
+    x = a[:36].reshape([12, 3]).clone().requires_grad_()
+    y = row.clone().requires_grad_()
+    z = c[:36].reshape([12, 3]).clone().requires_grad_()
+    outs = [x.add(y, alpha=-0.6), torch.add(x, y, alpha=1.5), torch.addcmul(x, y, z, value=0.7), x.addcdiv(y, z, value=-1.2),
+            torch.lerp(x, y, 0.35), x.lerp(y, 0.85), torch.lerp(x, y, z - 1.0), torch.addcmul(row, x, z)]
+    for o in outs:
+        P(o.grad_fn, o.tolist()[0])
+        (o * o).sum().backward()
+        P(first(x.grad), whole(y.grad), first(z.grad))
+        x.grad = None
+        y.grad = None
+        z.grad = None
