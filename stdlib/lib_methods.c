@@ -93,7 +93,14 @@ BINARY_FN(mul, BIN_MUL)
 BINARY_FN(div, BIN_DIV)
 BINARY_FN(remainder, BIN_MOD)
 
-/* A number or tensor operand of the fused ops as a tensor (a number in t's dtype). */
+static Value done_in_place(AgVM *vm, bool ok, Value self) {
+  return ok ? self : lib_throw_tensor_error(vm);
+}
+
+/* ---- the fused ops (tensor/fused.c's roundings): add with alpha, addcmul, addcdiv,
+ * lerp, out of place or in place (name ending in _) ---- */
+
+/* A number or tensor operand as a tensor (a number in t's dtype); NULL after an error. */
 static Tensor *fused_operand_of(AgVM *vm, Value t, Value v, const char *what) {
   if (IS_TENSOR(v)) return tensor_retain(lib_t(v));
   double d;
@@ -103,52 +110,50 @@ static Tensor *fused_operand_of(AgVM *vm, Value t, Value v, const char *what) {
   return out;
 }
 
-/* t.add(other, alpha=1): with alpha, ATen's fused t + alpha * other (one rounding). */
-Value lt_add(LT_ARGS) {
-  static const char *const names[] = {"other", "alpha"};
-  Value v[2];
-  if (!kw || kw->count == 0) return binary(vm, self, BIN_ADD, "add", args[0], kw);
-  if (!lib_bind(vm, "add", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
-  double alpha = 1;
-  if (!IS_UNDEF(v[1]) && !lib_number(vm, v[1], "alpha", &alpha)) return VM_EXCEPTION;
-  Tensor *other = fused_operand_of(vm, self, v[0], "other");
-  if (!other) return VM_EXCEPTION;
-  lib_sync_line(vm);
-  Tensor *r = ag_fused(FUSED_ADD_SCALED, lib_t(self), other, NULL, alpha);
-  tensor_release(other);
-  return lib_wrap(vm, r);
-}
-
-/* t.addcmul(tensor1, tensor2, value=1) / t.addcdiv(...): out of place (AddcmulBackward0). */
-static Value addc(AgVM *vm, Value self, FusedOp op, const char *name, int argc,
-                  const Value *args, const AgKwargs *kw) {
-  static const char *const names[] = {"tensor1", "tensor2", "value"};
+/* add(other, alpha=1), addcmul/addcdiv(tensor1, tensor2, value=1), lerp(end, weight):
+ * the second operand and the number; lerp's weight may be a tensor (FUSED_LERP_TENSOR). */
+static Value fused_method(AgVM *vm, Value self, FusedOp op, const char *name, bool in_place,
+                          int argc, const Value *args, const AgKwargs *kw) {
+  static const char *const add_names[] = {"other", "alpha"};
+  static const char *const addc_names[] = {"tensor1", "tensor2", "value"};
+  static const char *const lerp_names[] = {"end", "weight"};
+  bool addc = op == FUSED_ADDCMUL || op == FUSED_ADDCDIV;
+  const char *const *names = addc ? addc_names : op == FUSED_LERP ? lerp_names : add_names;
   Value v[3];
-  double value = 1;
-  if (!lib_bind(vm, name, argc, args, kw, names, 3, v)) return VM_EXCEPTION;
-  if (!IS_TENSOR(v[0])) return lib_type_error(vm, name, "tensor1", v[0]);
-  if (!IS_TENSOR(v[1])) return lib_type_error(vm, name, "tensor2", v[1]);
-  if (!IS_UNDEF(v[2]) && !lib_number(vm, v[2], "value", &value)) return VM_EXCEPTION;
+  if (!lib_bind(vm, name, argc, args, kw, names, addc ? 3 : 2, v)) return VM_EXCEPTION;
+  Value number = addc ? v[2] : v[1];
+  Tensor *third = NULL;
+  double s = 1;
+  if (addc && !IS_TENSOR(v[1])) return lib_type_error(vm, name, names[1], v[1]);
+  if (addc) third = lib_t(v[1]);
+  if (op == FUSED_LERP && IS_TENSOR(v[1])) {
+    op = FUSED_LERP_TENSOR;
+    third = lib_t(v[1]);
+  } else if (!IS_UNDEF(number) && !lib_number(vm, number, names[addc ? 2 : 1], &s)) {
+    return VM_EXCEPTION;
+  }
+  if (op != FUSED_ADD_SCALED && !IS_TENSOR(v[0])) return lib_type_error(vm, name, names[0], v[0]);
+  Tensor *second = fused_operand_of(vm, self, v[0], names[0]);
+  if (!second) return VM_EXCEPTION;
   lib_sync_line(vm);
-  return lib_wrap(vm, ag_fused(op, lib_t(self), lib_t(v[0]), lib_t(v[1]), value));
+  Tensor *t = lib_t(self);
+  Value out;
+  if (in_place) {
+    out = done_in_place(vm, ag_fused_(op, t, second, third, s), self);
+  } else {
+    out = lib_wrap(vm, ag_fused(op, t, second, third, s));
+  }
+  tensor_release(second);
+  return out;
 }
 
-Value lt_addcmul(LT_ARGS) { return addc(vm, self, FUSED_ADDCMUL, "addcmul", argc, args, kw); }
-Value lt_addcdiv(LT_ARGS) { return addc(vm, self, FUSED_ADDCDIV, "addcdiv", argc, args, kw); }
-
-/* t.lerp(end, weight): t + weight * (end - t), out of place (LerpBackward0 / 1). */
-Value lt_lerp(LT_ARGS) {
-  static const char *const names[] = {"end", "weight"};
-  Value v[2];
-  if (!lib_bind(vm, "lerp", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
-  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "lerp", "end", v[0]);
-  lib_sync_line(vm);
-  if (IS_TENSOR(v[1]))
-    return lib_wrap(vm, ag_fused(FUSED_LERP_TENSOR, lib_t(self), lib_t(v[0]), lib_t(v[1]), 0));
-  double w;
-  if (!lib_number(vm, v[1], "weight", &w)) return VM_EXCEPTION;
-  return lib_wrap(vm, ag_fused(FUSED_LERP, lib_t(self), lib_t(v[0]), NULL, w));
+Value lt_add(LT_ARGS) {
+  if (!kw || kw->count == 0) return binary(vm, self, BIN_ADD, "add", args[0], kw);
+  return fused_method(vm, self, FUSED_ADD_SCALED, "add", false, argc, args, kw);
 }
+Value lt_addcmul(LT_ARGS) { return fused_method(vm, self, FUSED_ADDCMUL, "addcmul", false, argc, args, kw); }
+Value lt_addcdiv(LT_ARGS) { return fused_method(vm, self, FUSED_ADDCDIV, "addcdiv", false, argc, args, kw); }
+Value lt_lerp(LT_ARGS) { return fused_method(vm, self, FUSED_LERP, "lerp", false, argc, args, kw); }
 BINARY_FN(eq, BIN_EQ)
 BINARY_FN(ne, BIN_NE)
 BINARY_FN(lt, BIN_LT)
@@ -617,10 +622,6 @@ Value lt_gather(LT_ARGS) { return index_fn(vm, self, true, argc, args, kw); }
 
 /* ---- in place: each returns the tensor itself ---- */
 
-static Value done_in_place(AgVM *vm, bool ok, Value self) {
-  return ok ? self : lib_throw_tensor_error(vm);
-}
-
 static Value binary_in_place(AgVM *vm, Value self, BinaryOp op, const char *name, Value other,
                              const AgKwargs *kw) {
   if (!no_kwargs(vm, name, kw)) return VM_EXCEPTION;
@@ -638,60 +639,13 @@ static Value binary_in_place(AgVM *vm, Value self, BinaryOp op, const char *name
   return done_in_place(vm, ag_binary_scalar_(op, t, s), self);
 }
 
-/* t.add_(other, alpha=1): with alpha, other times alpha added in one rounding (fma), as
- * ATen's kernel. */
 Value lt_add_(LT_ARGS) {
-  static const char *const names[] = {"other", "alpha"};
-  Value v[2];
   if (!kw || kw->count == 0) return binary_in_place(vm, self, BIN_ADD, "add_", args[0], kw);
-  if (!lib_bind(vm, "add_", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
-  double alpha = 1;
-  if (!IS_UNDEF(v[1]) && !lib_number(vm, v[1], "alpha", &alpha)) return VM_EXCEPTION;
-  Tensor *other = IS_TENSOR(v[0]) ? tensor_retain(lib_t(v[0])) : NULL;
-  double s;
-  if (!other) {
-    if (!lib_number(vm, v[0], "other", &s)) return VM_EXCEPTION;
-    other = tensor_scalar(lib_t(self)->dtype, s);
-  }
-  lib_sync_line(vm);
-  bool ok = other && ag_fused_(FUSED_ADD_SCALED, lib_t(self), other, NULL, alpha);
-  tensor_release(other);
-  return done_in_place(vm, ok, self);
+  return fused_method(vm, self, FUSED_ADD_SCALED, "add_", true, argc, args, kw);
 }
-
-/* t.addcmul_(tensor1, tensor2, value=1) / t.addcdiv_(...): t += value * t1 * t2 (or / t2). */
-static Value addc_in_place(AgVM *vm, Value self, FusedOp op, const char *name, int argc,
-                           const Value *args, const AgKwargs *kw) {
-  static const char *const names[] = {"tensor1", "tensor2", "value"};
-  Value v[3];
-  double value = 1;
-  if (!lib_bind(vm, name, argc, args, kw, names, 3, v)) return VM_EXCEPTION;
-  if (!IS_TENSOR(v[0])) return lib_type_error(vm, name, "tensor1", v[0]);
-  if (!IS_TENSOR(v[1])) return lib_type_error(vm, name, "tensor2", v[1]);
-  if (!IS_UNDEF(v[2]) && !lib_number(vm, v[2], "value", &value)) return VM_EXCEPTION;
-  lib_sync_line(vm);
-  return done_in_place(vm, ag_fused_(op, lib_t(self), lib_t(v[0]), lib_t(v[1]), value), self);
-}
-
-Value lt_addcmul_(LT_ARGS) { return addc_in_place(vm, self, FUSED_ADDCMUL, "addcmul_", argc, args, kw); }
-Value lt_addcdiv_(LT_ARGS) { return addc_in_place(vm, self, FUSED_ADDCDIV, "addcdiv_", argc, args, kw); }
-
-/* t.lerp_(end, weight): t + weight * (end - t), weight a number or a tensor. */
-Value lt_lerp_(LT_ARGS) {
-  static const char *const names[] = {"end", "weight"};
-  Value v[2];
-  if (!lib_bind(vm, "lerp_", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
-  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "lerp_", "end", v[0]);
-  Tensor *t = lib_t(self), *end = lib_t(v[0]);
-  if (IS_TENSOR(v[1])) {
-    lib_sync_line(vm);
-    return done_in_place(vm, ag_fused_(FUSED_LERP_TENSOR, t, end, lib_t(v[1]), 0), self);
-  }
-  double w;
-  if (!lib_number(vm, v[1], "weight", &w)) return VM_EXCEPTION;
-  lib_sync_line(vm);
-  return done_in_place(vm, ag_fused_(FUSED_LERP, t, end, NULL, w), self);
-}
+Value lt_addcmul_(LT_ARGS) { return fused_method(vm, self, FUSED_ADDCMUL, "addcmul_", true, argc, args, kw); }
+Value lt_addcdiv_(LT_ARGS) { return fused_method(vm, self, FUSED_ADDCDIV, "addcdiv_", true, argc, args, kw); }
+Value lt_lerp_(LT_ARGS) { return fused_method(vm, self, FUSED_LERP, "lerp_", true, argc, args, kw); }
 Value lt_sub_(LT_ARGS) { return binary_in_place(vm, self, BIN_SUB, "sub_", args[0], kw); }
 Value lt_mul_(LT_ARGS) { return binary_in_place(vm, self, BIN_MUL, "mul_", args[0], kw); }
 Value lt_div_(LT_ARGS) { return binary_in_place(vm, self, BIN_DIV, "div_", args[0], kw); }
