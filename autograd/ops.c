@@ -893,8 +893,13 @@ static Tensor *cross_entropy_smoothed(Tensor *lp, const Tensor *target, Tensor *
 
 Tensor *ag_cross_entropy_with(Tensor *logits, Tensor *target, Tensor *weight,
                               int64_t ignore_index, double label_smoothing, Reduction r) {
-  if (logits->ndim >= 1 && same_shape(logits, target))
+  if (logits->ndim >= 1 && same_shape(logits, target)) {
+    if (ignore_index >= 0) {
+      tensor_set_error("ignore_index is not supported for floating point target");
+      return NULL;
+    }
     return cross_entropy_probs(logits, target, weight, label_smoothing, r);
+  }
   if (logits->ndim < 1) {
     tensor_set_error("Expected 1 or more dimensions (got %d)", logits->ndim);
     return NULL;

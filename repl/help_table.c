@@ -1909,17 +1909,19 @@ const HelpEntry help_table[] = {
      "l1_loss as a layer.",
      "print(nn.L1Loss()(ones(2), zeros(2)))"},
     {"nn.CrossEntropyLoss", HELP_NN, 0,
-     "nn.CrossEntropyLoss(weight=nil, reduction=\"mean\", label_smoothing=0.0)",
-     "cross_entropy as a layer: logits [N, C] and int64 targets [N], or class "
-     "probabilities of the logits' shape.",
+     "nn.CrossEntropyLoss(weight=nil, ignore_index=-100, reduction=\"mean\", label_smoothing=0.0)",
+     "cross_entropy as a layer: logits [N, C] (or [N, C, d...], [C]) and int64 targets [N] "
+     "([N, d...], 0-d), or class probabilities of the logits' shape.",
      "print(nn.CrossEntropyLoss()(zeros(2, 3), tensor([0, 2], dtype=int64)))"},
     {"nn.NLLLoss", HELP_NN, 0,
-     "nn.NLLLoss(reduction=\"mean\")",
-     "nll_loss as a layer: log-probabilities [N, C] and int64 targets [N].",
+     "nn.NLLLoss(weight=nil, ignore_index=-100, reduction=\"mean\")",
+     "nll_loss as a layer: log-probabilities [N, C] (or [N, C, d...], [C]) and int64 "
+     "targets [N] ([N, d...], 0-d).",
      "print(nn.NLLLoss()(log_softmax(zeros(1, 2), 1), tensor([1], dtype=int64)))"},
     {"nn.BCELoss", HELP_NN, 0,
-     "nn.BCELoss(reduction=\"mean\")",
-     "binary_cross_entropy as a layer: probabilities and targets of the same shape.",
+     "nn.BCELoss(weight=nil, reduction=\"mean\")",
+     "binary_cross_entropy as a layer: probabilities and targets of the same shape, each "
+     "element's loss times weight (broadcast) when given.",
      "print(nn.BCELoss()(tensor([0.5]), tensor([0.0])))"},
     {"nn.BCEWithLogitsLoss", HELP_NN, 0,
      "nn.BCEWithLogitsLoss(weight=nil, reduction=\"mean\", pos_weight=nil)",
@@ -1949,7 +1951,11 @@ const HelpEntry help_table[] = {
     {"optim.SGD", HELP_OPTIM, 0,
      "optim.SGD(params, lr, momentum=0, dampening=0, weight_decay=0, nesterov=false, maximize=false)",
      "Stochastic gradient descent, optionally with momentum (PyTorch's formulation); "
-     "step() updates the parameters, zero_grad() clears their grads.",
+     "step() updates the parameters, zero_grad() clears their grads. Like every optimizer "
+     "here it takes tensors or parameter groups (maps with \"params\" and their own "
+     "options; param_groups, add_param_group(), state_dict(), load_state_dict()), and its "
+     "steps give PyTorch 1.13's float32 parameters to the last bit (the fused add_, "
+     "addcmul_, addcdiv_ updates).",
      "let w = tensor([1.0], requires_grad=true)\n"
      "let opt = optim.SGD([w], lr=0.1)\n"
      "(w * w).sum().backward()\n"

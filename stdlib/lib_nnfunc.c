@@ -90,7 +90,8 @@ static Value native_cross_entropy(NATIVE_ARGS) {
     return VM_EXCEPTION;
   if (!reduction_of(vm, v[4], &r)) return VM_EXCEPTION;
   if (!IS_UNDEF(v[5]) && !lib_number(vm, v[5], "label_smoothing", &ls)) return VM_EXCEPTION;
-  if (!(ls >= 0 && ls <= 1))
+  /* PyTorch 1.13 checks only the upper bound; a negative value smooths nothing */
+  if (ls > 1)
     return vm_throw_error(vm, "label_smoothing must be between 0.0 and 1.0. Got: %g", ls);
   lib_sync_line(vm);
   return lib_wrap(vm, ag_cross_entropy_with(lib_t(v[0]), lib_t(v[1]), w, ignore_index, ls, r));
