@@ -146,12 +146,23 @@ typedef struct GradNode GradNode;
   X(EmbeddingDenseBackward0, d_index_again)                                                     \
   X(GatherBackward0, d_gather)                                                                  \
   X(ScatterAddBackward0, d_scatter_add)                                                         \
+  X(ScatterBackward0, d_scatter)       /* g with the written places zeroed; src: g gathered */  \
+  X(ScatterBackward1, d_scatter)                                                                \
+  X(IndexAddBackward0, d_index_add)                                                             \
+  X(Unique2Backward0, d_no_derivative)  /* unique: PyTorch has no derivative either */       \
+  X(UniqueDimBackward0, d_no_derivative)                                                      \
   X(SortBackward0, d_extreme_dim)       /* g scattered back to where each value came from */\
   X(TopkBackward0, d_extreme_dim)                                                               \
   X(FlipBackward0, d_flip)                                                                      \
   X(TrilBackward0, d_tril)                                                                      \
   X(TriuBackward0, d_triu)                                                                      \
   X(CumsumBackward0, d_cumsum)                                                                  \
+  X(CumprodBackward0, d_cumprod)                                                                \
+  X(DiagBackward0, d_diag)                                                                      \
+  X(DiagonalBackward0, d_diagonal)                                                              \
+  X(DiagonalBackwardBackward0, d_diagonal_embed)                                                \
+  X(RollBackward0, d_roll)                                                                      \
+  X(RepeatBackward0, d_repeat)                                                                  \
   X(AmaxBackward0, d_amax)             /* shared evenly among the tied elements */             \
   X(AminBackward0, d_amax)                                                                      \
   X(TraceBackward0, d_trace)                                                                    \
@@ -340,6 +351,23 @@ Tensor *ag_flip(Tensor *a, const int *dims, int ndims);
 Tensor *ag_tril(Tensor *a, int64_t diagonal);
 Tensor *ag_triu(Tensor *a, int64_t diagonal);
 Tensor *ag_cumsum(Tensor *a, int dim, DType dtype);
+/* ops_repeat.c: cumprod (CumprodBackward0), diag (DiagBackward0), the
+ * diagonal k of dims d1, d2 as a view (DiagonalBackward0) and its backward
+ * (DiagonalBackwardBackward0), roll (RollBackward0), repeat
+ * (RepeatBackward0); repeat_interleave (int64 repeats, 0-d or 1-d; no dim:
+ * flattened; output_size -1: not given) and kron are composites. */
+Tensor *ag_cumprod(Tensor *a, int dim, DType dtype);
+Tensor *ag_diag(Tensor *a, int64_t k);
+Tensor *ag_diagonal(Tensor *a, int64_t k, int d1, int d2);
+Tensor *ag_diagonal_embed(Tensor *g, int ndim, const int64_t *shape, int64_t k, int d1, int d2);
+Tensor *ag_roll(Tensor *a, const int64_t *shifts, int nshifts, const int *dims, int ndims);
+Tensor *ag_repeat(Tensor *a, const int64_t *sizes, int nsizes);
+Tensor *ag_repeat_interleave(Tensor *a, const Tensor *repeats, int dim, bool has_dim,
+                             int64_t output_size);
+Tensor *ag_kron(Tensor *a, Tensor *b);
+/* torch.einsum (einsum.c): PyTorch 1.13's equation grammar and its
+ * composition of permute, diagonal, sum, mul and bmm, whose nodes it records. */
+Tensor *ag_einsum(const char *equation, Tensor *const *operands, int n);
 /* amax/amin over dims (ndims 0: all): AmaxBackward0 / AminBackward0. */
 Tensor *ag_amax(Tensor *a, const int *dims, int ndims, bool keepdim);
 Tensor *ag_amin(Tensor *a, const int *dims, int ndims, bool keepdim);
@@ -352,6 +380,8 @@ Tensor *ag_logsumexp(Tensor *a, const int *dims, int ndims, bool keepdim);
 Tensor *ag_sum_to_shape(Tensor *a, int ndim, const int64_t *shape);
 
 Tensor *ag_reshape(Tensor *a, int ndim, const int64_t *shape);
+/* ATen's _unsafe_view (UnsafeViewBackward0); a non-contiguous a is copied first. */
+Tensor *ag_unsafe_view(Tensor *a, int ndim, const int64_t *shape);
 Tensor *ag_view(Tensor *a, int ndim, const int64_t *shape);
 Tensor *ag_flatten(Tensor *a, int start_dim, int end_dim);
 Tensor *ag_squeeze(Tensor *a, int dim, bool has_dim);
@@ -378,6 +408,15 @@ Tensor *ag_index(Tensor *a, const IndexItem *items, int n);
 bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v);
 Tensor *ag_index_select(Tensor *a, int dim, const Tensor *index);
 Tensor *ag_gather(Tensor *a, int dim, const Tensor *index);
+/* a.scatter(dim, index, src) or, src NULL, with the number value; reduce:
+ * the reduce= form (mode ADD or MUL), which PyTorch cannot differentiate. */
+Tensor *ag_scatter(Tensor *a, int dim, const Tensor *index, Tensor *src, double value,
+                   TensorScatterMode mode, bool reduce);
+Tensor *ag_scatter_add(Tensor *a, int dim, const Tensor *index, Tensor *src);
+Tensor *ag_index_add(Tensor *a, int dim, const Tensor *index, Tensor *source, double alpha);
+/* torch.unique (tensor/count.c); inverse and counts may be NULL. */
+Tensor *ag_unique(Tensor *a, int dim, bool has_dim, Tensor **inverse, Tensor **counts);
+Tensor *ag_bincount(const Tensor *a, Tensor *weights, int64_t minlength);
 /* torch.embedding(weight, indices): the rows of a 2-D weight at int64 indices
  * of any shape (EmbeddingBackward0). */
 Tensor *ag_embedding(Tensor *weight, const Tensor *indices);
@@ -491,5 +530,11 @@ bool ag_zero_(Tensor *a);
 bool ag_copy_(Tensor *dst, Tensor *src);
 bool ag_uniform_(TensorRng *rng, Tensor *a, double lo, double hi);
 bool ag_normal_(TensorRng *rng, Tensor *a, double mean, double std);
+/* The in-place form of an out-of-place op: fn(self_copy, ctx) computes the
+ * new value from a copy carrying a's history, which is written into a and
+ * becomes its history (scatter_, index_add_, masked_fill_). other: the op's
+ * other differentiable input, or NULL. */
+typedef Tensor *(*AgOutOfPlace)(Tensor *self, void *ctx);
+bool ag_apply_inplace(Tensor *a, Tensor *other, AgOutOfPlace fn, void *ctx);
 
 #endif

@@ -243,6 +243,15 @@ bool ag_clamp_(Tensor *a, double lo, double hi) {
   return inplace_done(a, record, r && adopt_result(a, r));
 }
 
+bool ag_apply_inplace(Tensor *a, Tensor *other, AgOutOfPlace fn, void *ctx) {
+  bool record;
+  if (!ag_check_inplace(a) || !should_record_inplace(a, other, &record)) return false;
+  Tensor *src = source_for(a, record);
+  Tensor *r = src ? fn(src, ctx) : NULL;
+  tensor_release(src);
+  return inplace_done(a, record, r && adopt_result(a, r));
+}
+
 /* The op wrote new values that do not depend on the old ones: a node with
  * zero gradient replaces a's history (fill_, zero_, uniform_, normal_). */
 static bool overwrite_record(Tensor *a, AgNodeKind kind, bool record) {

@@ -50,13 +50,18 @@ Tensor *ag_reshape(Tensor *a, int ndim, const int64_t *shape) {
   if (tensor_reshape_is_view(a, ndim, shape))
     return view_record(AG_NODE_ReshapeAliasBackward0, a, tensor_reshape(a, ndim, shape), NULL);
   Tensor *c = ag_clone(a);
+  Tensor *out = c ? ag_unsafe_view(c, ndim, shape) : NULL;
+  tensor_release(c);
+  return out;
+}
+
+/* ATen's _unsafe_view: a view of (contiguous) a that is not tracked as a
+ * view (UnsafeViewBackward0); a non-contiguous a is copied first. */
+Tensor *ag_unsafe_view(Tensor *a, int ndim, const int64_t *shape) {
+  Tensor *c = ag_contiguous(a);
   Tensor *out = c ? tensor_view(c, ndim, shape) : NULL;
-  if (out && !ag_record_wanted(&c, 1, out)) {
-    tensor_release(c);
-    return out;
-  }
-  out =
-      out ? ag_record_finish(ag_record_node(AG_NODE_UnsafeViewBackward0, &c, 1, 0, 1), out) : NULL;
+  if (out && ag_record_wanted(&c, 1, out))
+    out = ag_record_finish(ag_record_node(AG_NODE_UnsafeViewBackward0, &c, 1, 0, 1), out);
   tensor_release(c);
   return out;
 }
@@ -630,9 +635,7 @@ static Tensor *matmul_folded(Tensor *a, Tensor *b) {
   THEN(flat, t2_matrix ? ag_mm(flat, t2) : ag_mv(flat, t2));
   tensor_release(t2);
   if (!flat) return NULL;
-  Tensor *out = tensor_view(flat, nout, out_shape);
-  if (out && ag_record_wanted(&flat, 1, out))
-    out = ag_record_finish(ag_record_node(AG_NODE_UnsafeViewBackward0, &flat, 1, 0, 1), out);
+  Tensor *out = ag_unsafe_view(flat, nout, out_shape);
   tensor_release(flat);
   if (out && transpose && t2_matrix) {
     THEN(out, ag_transpose(out, -1, -2));
@@ -671,9 +674,7 @@ static Tensor *matmul_batched(Tensor *a, Tensor *b) {
   tensor_release(x);
   tensor_release(y);
   if (!prod) return NULL;
-  Tensor *out = tensor_view(prod, nout, out_shape);
-  if (out && ag_record_wanted(&prod, 1, out))
-    out = ag_record_finish(ag_record_node(AG_NODE_UnsafeViewBackward0, &prod, 1, 0, 1), out);
+  Tensor *out = ag_unsafe_view(prod, nout, out_shape);
   tensor_release(prod);
   return out;
 fail:

@@ -856,6 +856,68 @@ const HelpEntry help_table[] = {
      "torch.gather.",
      "let t = tensor([[1.0, 2.0], [3.0, 4.0]])\n"
      "print(t.gather(1, tensor([[1], [0]], dtype=int64)))"},
+    {"scatter", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "scatter(t, dim, index, src or value, reduce=nil) / t.scatter(dim, index, src)",
+     "A copy of t with src's elements (or the number value) written along dim at the "
+     "positions of an int64 index tensor (index's shape; out-of-range indices are an "
+     "error). reduce=\"add\" or \"multiply\" combines instead of writing (PyTorch has no "
+     "derivative for that form). Records ScatterBackward0 (src) or ScatterBackward1 "
+     "(value).",
+     "let t = zeros(2, 3)\n"
+     "print(t.scatter(1, tensor([[2], [0]]), tensor([[5.0], [6.0]])))"},
+    {"scatter_add", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "scatter_add(t, dim, index, src) / t.scatter_add(dim, index, src)",
+     "A copy of t with src's elements added at index along dim; repeated indices "
+     "accumulate (ScatterAddBackward0).",
+     "print(zeros(3).scatter_add(0, tensor([0, 2, 0]), tensor([1.0, 2.0, 3.0])))"},
+    {"index_add", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "index_add(t, dim, index, source, alpha=1) / t.index_add(dim, index, source, alpha=1)",
+     "A copy of t with alpha times slice i of source added to slice index[i] along dim "
+     "(IndexAddBackward0).",
+     "print(zeros(3, 2).index_add(0, tensor([2, 0, 2]), ones(3, 2), alpha=2))"},
+    {"masked_fill", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "masked_fill(t, mask, value) / t.masked_fill(mask, value)",
+     "A copy of t with value where the bool mask (broadcast) is true; value a number or "
+     "a 0-d tensor (MaskedFillBackward0, MaskedFillBackward1).",
+     "let t = tensor([1.0, 2.0, 3.0])\n"
+     "print(t.masked_fill(t > 1, 0))"},
+    {"nonzero", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "nonzero(t, as_tuple=false) / t.nonzero(as_tuple=false)",
+     "The coordinates of the nonzero elements as an [n, ndim] int64 tensor in row-major "
+     "order; as_tuple=true gives a list of one index tensor per dimension (usable as "
+     "t[...] indices).",
+     "print(tensor([[1, 0], [0, 3]]).nonzero())"},
+    {"unique", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "unique(t, sorted=true, return_inverse=false, return_counts=false, dim=nil)",
+     "The distinct elements of t in ascending order (flattened), or with dim its distinct "
+     "slices along dim. With return_inverse / return_counts a list [values, inverse, "
+     "counts]: where each element went, how often each value occurs. sorted=false gives "
+     "the sorted order too (PyTorch leaves it unspecified). Not differentiable "
+     "(Unique2Backward0 fails, as PyTorch's).",
+     "print(unique(tensor([3, 1, 3, 2]), return_counts=true))"},
+    {"bincount", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "bincount(t, weights=nil, minlength=0) / t.bincount(...)",
+     "How often each value 0..max occurs in a 1-D non-negative int64 tensor (at least "
+     "minlength counts); with weights the sum of the weights of each value (float32 "
+     "weights give float32, others float64).",
+     "print(bincount(tensor([1, 1, 3]), minlength=5))"},
+    {"isclose", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false) / a.isclose(b, ...)",
+     "Elementwise |a - b| <= atol + rtol * |b| as a bool tensor (a and b of one dtype, "
+     "broadcast); equal infinities are close, NaNs only with equal_nan.",
+     "print(isclose(tensor([1.0, 2.0]), tensor([1.000001, 2.1])))"},
+    {"allclose", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false) / a.allclose(b, ...)",
+     "true when isclose holds for every element (a boolean, not a tensor).",
+     "print(allclose(tensor([1.0, 2.0]), tensor([1.0, 2.000001])))"},
+    {"meshgrid", HELP_TENSORS, 0,
+     "meshgrid(*tensors, indexing=\"ij\")",
+     "Grids from 0-D or 1-D tensors (given one by one or as one list): grid i holds "
+     "tensor i along dimension i, expanded over the others; indexing=\"xy\" swaps the "
+     "first two dimensions (Cartesian, as NumPy). Without indexing= it warns once, as "
+     "PyTorch 1.13, and uses \"ij\".",
+     "let g = meshgrid(tensor([1, 2]), tensor([3, 4, 5]), indexing=\"ij\")\n"
+     "print(g[0].shape, g[1][0])"},
     {"sigmoid", HELP_TENSORS, HELP_TENSOR_METHOD,
      "sigmoid(t) / t.sigmoid()",
      "1 / (1 + exp(-t)), elementwise (SigmoidBackward0).",
@@ -1027,6 +1089,48 @@ const HelpEntry help_table[] = {
      "Running sums along dim (CumsumBackward0), accumulated in double as PyTorch; an "
      "integer or bool tensor gives int64 unless dtype= says otherwise.",
      "print(tensor([1, 2, 3, 4]).cumsum(0))"},
+    {"cumprod", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "cumprod(t, dim, dtype=nil) / t.cumprod(dim, dtype=nil)",
+     "Running products along dim (CumprodBackward0), accumulated in double as PyTorch; an "
+     "integer or bool tensor gives int64 unless dtype= says otherwise. The gradient is "
+     "right where the input holds zeros too (ATen's cumprod_backward).",
+     "print(tensor([1.0, 2.0, 3.0, 4.0]).cumprod(0))"},
+    {"diag", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "diag(t, diagonal=0) / t.diag(diagonal=0)",
+     "For a vector: the square matrix with it on diagonal `diagonal` (above the main one "
+     "when positive, below when negative). For a matrix: that diagonal as a vector "
+     "(DiagBackward0). Other ranks: \"matrix or a vector expected\".",
+     "print(diag(tensor([1, 2])), diag(tensor([[1, 2], [3, 4]]), 1))"},
+    {"roll", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "roll(t, shifts, dims=nil) / t.roll(shifts, dims=nil)",
+     "A copy with the elements shifted along dims, those pushed past the end coming back "
+     "at the start (RollBackward0). shifts and dims are numbers or lists of the same "
+     "length; without dims the flattened tensor is rolled and keeps its shape.",
+     "print(tensor([[1, 2, 3], [4, 5, 6]]).roll(1, 1))"},
+    {"repeat_interleave", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "repeat_interleave(t, repeats, dim=nil, output_size=nil) / t.repeat_interleave(...)",
+     "Each element (each slice along dim; without dim, of the flattened tensor) repeated "
+     "`repeats` times in place: repeats is a number or an int64 tensor with one count per "
+     "slice. Made of index_select, as in PyTorch (IndexSelectBackward0). "
+     "repeat_interleave(counts) alone gives each index i counts[i] times.",
+     "print(tensor([1, 2]).repeat_interleave(2), repeat_interleave(tensor([1, 0, 2])))"},
+    {"kron", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "kron(a, b) / a.kron(b)",
+     "The Kronecker product: block (i, j, ...) is a[i, j, ...] * b, the ranks padded to "
+     "the larger; recorded as PyTorch computes it, a product of two views "
+     "(UnsafeViewBackward0 of MulBackward0).",
+     "print(kron(eye(2), tensor([[1, 2], [3, 4]])))"},
+    {"einsum", HELP_TENSORS, 0,
+     "einsum(equation, a, b, ...) / einsum(equation, [a, b, ...]) / einsum(a, [0, 1], b, [1, 2], [0, 2])",
+     "Einstein summation: \"ij,jk->ik\" names each operand's dims with letters (a-z, "
+     "A-Z); letters missing after -> are summed over. Without -> the output is the letters "
+     "used once, in alphabetical order. A letter repeated in one operand takes a diagonal "
+     "(\"ii->i\"); \"...\" stands for dims that broadcast (\"...ij,...jk\"). Computed, "
+     "as in PyTorch 1.13, by permute, diagonal, sum, mul and bmm, so the gradient and the "
+     "graph's nodes are theirs. The sublist form gives each operand's subscripts as ints "
+     "(0-25 for A-Z, 26-51 for a-z), the output's last.",
+     "let a = tensor([[1.0, 2.0], [3.0, 4.0]])\n"
+     "print(einsum(\"ij,jk->ik\", a, a), einsum(\"ii\", a), einsum(\"ij->j\", a))"},
     {"isnan", HELP_TENSORS, HELP_TENSOR_METHOD,
      "isnan(t) / t.isnan()",
      "A bool tensor: true where an element is NaN (never for integers and bools).",
@@ -1356,6 +1460,11 @@ const HelpEntry help_table[] = {
      "A view repeating dimensions of size 1 to the given shape without copying (-1 keeps "
      "a size).",
      "print(tensor([[1], [2]]).expand(2, 3))"},
+    {"Tensor.repeat", HELP_TENSOR, 0,
+     "t.repeat(...sizes)",
+     "A copy of t tiled sizes[d] times along each dim (RepeatBackward0); more sizes than "
+     "t has dims add leading dims. Sizes may be given as numbers or one list.",
+     "print(tensor([1, 2]).repeat(2, 2))"},
     {"Tensor.expand_as", HELP_TENSOR, 0,
      "t.expand_as(other)",
      "t expanded to other's shape.",
@@ -1472,11 +1581,26 @@ const HelpEntry help_table[] = {
      "t.bernoulli_(p=0.5, generator=nil)",
      "Fills t in place with 1 (probability p) or 0.",
      "print(zeros(3).bernoulli_(1.0))"},
-    {"Tensor.masked_fill", HELP_TENSOR, 0,
-     "t.masked_fill(mask, value)",
-     "A copy of t with value where the bool mask is true.",
+    {"Tensor.masked_fill_", HELP_TENSOR, 0,
+     "t.masked_fill_(mask, value)",
+     "masked_fill in place (a version bump; MaskedFillBackward0 becomes t's history).",
      "let t = tensor([1.0, 2.0, 3.0])\n"
-     "print(t.masked_fill(t > 1, 0))"},
+     "print(t.masked_fill_(t > 1, 0), t._version)"},
+    {"Tensor.scatter_", HELP_TENSOR, 0,
+     "t.scatter_(dim, index, src or value, reduce=nil)",
+     "scatter in place: writes (or with reduce= adds or multiplies) into t itself.",
+     "let t = zeros(3)\n"
+     "print(t.scatter_(0, tensor([2, 0]), tensor([5.0, 6.0])))"},
+    {"Tensor.scatter_add_", HELP_TENSOR, 0,
+     "t.scatter_add_(dim, index, src)",
+     "scatter_add in place: repeated indices accumulate into t.",
+     "let t = zeros(3)\n"
+     "print(t.scatter_add_(0, tensor([1, 1]), tensor([5.0, 6.0])))"},
+    {"Tensor.index_add_", HELP_TENSOR, 0,
+     "t.index_add_(dim, index, source, alpha=1)",
+     "index_add in place.",
+     "let t = zeros(2, 2)\n"
+     "print(t.index_add_(0, tensor([1, 1]), ones(2, 2)))"},
     {"no_grad", HELP_AUTOGRAD, 0,
      "no_grad()",
      "A context for `with`: no operation inside records a graph (for evaluation and "
@@ -1882,17 +2006,61 @@ const HelpEntry help_table[] = {
      "let e = nn.Embedding(10, 3)\n"
      "print(e(tensor([1, 2], dtype=int64)).shape)"},
     {"nn.RNNCell", HELP_NN, 0,
-     "nn.RNNCell(input_size, hidden_size, bias=true)",
-     "One step of an Elman RNN: h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh); cell(x, "
-     "h=nil).",
+     "nn.RNNCell(input_size, hidden_size, bias=true, nonlinearity=\"tanh\")",
+     "One step of an Elman RNN: h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh) (relu with "
+     "nonlinearity=\"relu\"); cell(x, h=nil), x [batch, input_size] or unbatched "
+     "[input_size], h nil for zeros. Parameters weight_ih, weight_hh, bias_ih, bias_hh, "
+     "uniform in +-1/sqrt(hidden_size) as PyTorch draws them.",
      "let cell = nn.RNNCell(3, 4)\n"
      "print(cell(zeros(2, 3)).shape)"},
     {"nn.LSTMCell", HELP_NN, 0,
      "nn.LSTMCell(input_size, hidden_size, bias=true)",
-     "One step of an LSTM: cell(x, [h, c]=nil) returns [h', c'].",
+     "One step of an LSTM: cell(x, [h, c]=nil) returns [h', c'], the gates input, forget, "
+     "cell and output (PyTorch's order) in the rows of weight_ih [4 * hidden, input] and "
+     "weight_hh [4 * hidden, hidden].",
      "let cell = nn.LSTMCell(3, 4)\n"
      "let [h, c] = cell(zeros(2, 3))\n"
      "print(h.shape, c.shape)"},
+    {"nn.GRUCell", HELP_NN, 0,
+     "nn.GRUCell(input_size, hidden_size, bias=true)",
+     "One step of a GRU, PyTorch's formulas: r = sigmoid(W_ir x + b_ir + W_hr h + b_hr), "
+     "z = sigmoid(W_iz x + b_iz + W_hz h + b_hz), n = tanh(W_in x + b_in + r * (W_hn h + "
+     "b_hn)), h' = (1 - z) * n + z * h; cell(x, h=nil) returns h'. The gates r, z, n are "
+     "the rows of weight_ih [3 * hidden, input] and weight_hh [3 * hidden, hidden].",
+     "let cell = nn.GRUCell(3, 4)\n"
+     "print(cell(zeros(2, 3)).shape, cell(zeros(3)).shape)"},
+    {"nn.RNN", HELP_NN, 0,
+     "nn.RNN(input_size, hidden_size, num_layers=1, bias=true, batch_first=false, dropout=0.0, "
+     "bidirectional=false, nonlinearity=\"tanh\")",
+     "An Elman RNN over a whole sequence: rnn(input, h_0=nil) returns [output, h_n]. input "
+     "[seq, batch, input_size] ([batch, seq, input_size] with batch_first) or unbatched "
+     "[seq, input_size]; h_0 and h_n [num_layers * directions, batch, hidden_size]; output "
+     "[seq, batch, directions * hidden_size], the last layer's h at every step. Layers are "
+     "stacked, with dropout on the outputs of all but the last while training; "
+     "bidirectional adds a layer reading the sequence backwards. Parameters weight_ih_l0, "
+     "weight_hh_l0, bias_ih_l0, bias_hh_l0, then _reverse and the next layers, named, "
+     "ordered and drawn as PyTorch's.",
+     "let rnn = nn.RNN(3, 5, num_layers=2)\n"
+     "let [out, h_n] = rnn(zeros(7, 2, 3))\n"
+     "print(out.shape, h_n.shape)"},
+    {"nn.LSTM", HELP_NN, 0,
+     "nn.LSTM(input_size, hidden_size, num_layers=1, bias=true, batch_first=false, dropout=0.0, "
+     "bidirectional=false, proj_size=0)",
+     "nn.RNN's layout with nn.LSTMCell's steps: lstm(input, [h_0, c_0]=nil) returns "
+     "[output, [h_n, c_n]]. Each layer computes x W_ih^T + b_ih for the whole sequence in "
+     "one product, then h W_hh^T + b_hh and the gates step by step. proj_size > 0 projects "
+     "each step's h to proj_size features (weight_hr_l0 [proj_size, hidden_size], after the "
+     "biases): h_0, h_n and output have proj_size features, c_0 and c_n hidden_size.",
+     "let lstm = nn.LSTM(10, 20, num_layers=2, batch_first=true)\n"
+     "let [out, hc] = lstm(zeros(3, 5, 10))\n"
+     "print(lstm, out.shape, hc[0].shape, hc[1].shape)"},
+    {"nn.GRU", HELP_NN, 0,
+     "nn.GRU(input_size, hidden_size, num_layers=1, bias=true, batch_first=false, dropout=0.0, "
+     "bidirectional=false)",
+     "nn.RNN's layout with nn.GRUCell's steps: gru(input, h_0=nil) returns [output, h_n].",
+     "let gru = nn.GRU(3, 4, bidirectional=true)\n"
+     "let [out, h_n] = gru(zeros(6, 3))\n"
+     "print(out.shape, h_n.shape)"},
     {"nn.Sequential", HELP_NN, 0,
      "nn.Sequential(...layers)",
      "Applies the layers in order; its parameters are theirs, named \"0.weight\", \"1.bias\", "

@@ -423,6 +423,7 @@ void lib_install(AgVM *vm) {
   lib_install_create(vm);
   lib_install_nnfunc(vm);
   lib_install_conv(vm);
+  lib_install_scatter(vm);
   lib_install_io(vm);
   lib_install_autograd(vm);
   vm_define_native(vm, "source", native_source, 1, 1, false);

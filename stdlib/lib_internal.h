@@ -139,7 +139,19 @@
   X(outer, 1, 1, LF_MG)                                                        \
   X(softmax, 0, 1, LF_MG)                                                      \
   X(log_softmax, 0, 1, LF_MG)                                                  \
-  X(masked_fill, 2, 2, LF_M)                                                   \
+  X(masked_fill, 2, 2, LF_MG)                                                  \
+  X(masked_fill_, 0, 2, LF_M)                                                  \
+  X(scatter, 0, 4, LF_MG)                                                      \
+  X(scatter_, 0, 4, LF_M)                                                      \
+  X(scatter_add, 0, 3, LF_MG)                                                  \
+  X(scatter_add_, 0, 3, LF_M)                                                  \
+  X(index_add, 0, 4, LF_MG)                                                    \
+  X(index_add_, 0, 4, LF_M)                                                    \
+  X(nonzero, 0, 1, LF_MG)                                                      \
+  X(unique, 0, 4, LF_MG)                                                       \
+  X(bincount, 0, 2, LF_MG)                                                     \
+  X(isclose, 0, 4, LF_MG)                                                      \
+  X(allclose, 0, 4, LF_MG)                                                     \
   X(sort, 0, 3, LF_MG)                                                         \
   X(argsort, 0, 3, LF_MG)                                                      \
   X(topk, 1, 4, LF_MG)                                                         \
@@ -147,6 +159,12 @@
   X(tril, 0, 1, LF_MG)                                                         \
   X(triu, 0, 1, LF_MG)                                                         \
   X(cumsum, 0, 1, LF_MG)                                                       \
+  X(cumprod, 0, 1, LF_MG)                                                      \
+  X(diag, 0, 1, LF_MG)                                                         \
+  X(roll, 1, 2, LF_MG)                                                         \
+  X(repeat, 0, -1, LF_M)                                                       \
+  X(repeat_interleave, 0, 2, LF_MG)                                            \
+  X(kron, 1, 1, LF_MG)                                                         \
   X(isnan, 0, 0, LF_MG)                                                        \
   X(isinf, 0, 0, LF_MG)                                                        \
   X(isfinite, 0, 0, LF_MG)                                                     \
@@ -194,6 +212,7 @@ typedef struct LibState {
   bool warned_nonleaf_grad;
   bool warned_create_graph_cycle;
   bool warned_kl_div_mean;
+  bool warned_meshgrid_indexing;
 } LibState;
 
 static inline LibState *lib_state(AgVM *vm) { return (LibState *)vm->lib_state; }
@@ -262,6 +281,7 @@ void lib_install_tensor(AgVM *vm);
 void lib_install_create(AgVM *vm);
 void lib_install_nnfunc(AgVM *vm);
 void lib_install_conv(AgVM *vm);
+void lib_install_scatter(AgVM *vm); /* lib_scatter.c: meshgrid */
 /* The globals and natives of the nn.functional module (lib_functional.c). */
 void lib_functional_define(AgVM *vm, ObjModule *module);
 void lib_install_io(AgVM *vm);

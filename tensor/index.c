@@ -576,17 +576,97 @@ Tensor *tensor_gather(const Tensor *a, int dim, const Tensor *index) {
   return out;
 }
 
-static Tensor *scatter_into_zeros(const Tensor *a, int dim, const Tensor *index, const Tensor *src,
-                                  bool add);
-
-Tensor *tensor_scatter_add(const Tensor *a, int dim, const Tensor *index, const Tensor *src) {
-  return scatter_into_zeros(a, dim, index, src, true);
+/* PyTorch's scatter_shape_check: index has self's (and src's) number of
+ * dimensions and fits in src everywhere and in self apart from dim. */
+static bool check_scatter_shapes(const Tensor *a, int dim, const Tensor *index, const Tensor *src) {
+  if (index->dtype != DT_INT64) {
+    tensor_set_error("scatter(): Expected dtype int64 for index");
+    return false;
+  }
+  if (src && src->dtype != a->dtype) {
+    tensor_set_error("scatter(): Expected self.dtype to be equal to src.dtype");
+    return false;
+  }
+  if (index->numel == 0) return true;
+  int an = a->ndim ? a->ndim : 1, in = index->ndim ? index->ndim : 1;
+  if (an != in) {
+    tensor_set_error("Index tensor must have the same number of dimensions as self tensor");
+    return false;
+  }
+  if (src && (src->ndim ? src->ndim : 1) != in) {
+    tensor_set_error("Index tensor must have the same number of dimensions as src tensor");
+    return false;
+  }
+  bool fits = true;
+  for (int d = 0; d < index->ndim; d++) { /* a 0-d tensor has size 1 */
+    if (d != dim && index->shape[d] > (a->ndim ? a->shape[d] : 1)) fits = false;
+    if (src && index->shape[d] > (src->ndim ? src->shape[d] : 1)) fits = false;
+  }
+  if (fits) return true;
+  char si[256], sa[256], ss[256];
+  tensor_format_shape(si, sizeof si, index->ndim, index->shape);
+  tensor_format_shape(sa, sizeof sa, a->ndim, a->shape);
+  if (src)
+    tensor_format_shape(ss, sizeof ss, src->ndim, src->shape);
+  tensor_set_error(src ? "Expected index %s to be smaller than self %s apart from dimension %d "
+                         "and to be smaller size than src %s"
+                       : "Expected index %s to be smaller than self %s apart from dimension %d",
+                   si, sa, dim, src ? ss : "");
+  return false;
 }
 
-Tensor *tensor_scatter_zeros(const Tensor *a, int dim, const Tensor *index, const Tensor *src) {
-  return scatter_into_zeros(a, dim, index, src, false);
+/* Element i of index written into out (contiguous) with mode: src's element
+ * at i's position, or the number v when src is NULL. */
+static bool scatter_write(Tensor *out, int dim, const Tensor *index, const Tensor *src, double v,
+                          TensorScatterMode mode) {
+  size_t es = dtype_size(out->dtype);
+  for (int64_t i = 0; i < index->numel; i++) {
+    int64_t off, rem = i, soff = src ? src->offset : 0;
+    if (((i & 0xFFFF) == 0 && tensor_check_interrupt()) || !gather_offset(out, dim, index, i, &off))
+      return false;
+    if (src) {
+      for (int d = index->ndim - 1; d >= 0; d--) {
+        soff += (rem % index->shape[d]) * src->stride[d];
+        rem /= index->shape[d];
+      }
+      v = tensor_load_double(src->dtype,
+                             (const char *)src->storage->data + (size_t)soff * dtype_size(src->dtype));
+    }
+    char *dst = (char *)out->storage->data + (size_t)off * es;
+    double old = mode == SCATTER_SET ? 0 : tensor_load_double(out->dtype, dst);
+    tensor_store_double(out->dtype, dst,
+                        mode == SCATTER_ADD ? old + v : mode == SCATTER_MUL ? old * v : v);
+  }
+  return true;
 }
 
+/* scatter's indices may not be negative (gather's lookup wraps them). */
+static bool check_scatter_indices(const Tensor *out, int dim, const Tensor *index) {
+  int64_t size = out->ndim ? out->shape[dim] : 1;
+  for (int64_t i = 0; i < index->numel; i++) {
+    int64_t k = tensor_get_flat_int(index, i);
+    if (k < 0 || k >= size) {
+      tensor_set_error("index %lld is out of bounds for dimension %d with size %lld", (long long)k,
+                       dim, (long long)size);
+      return false;
+    }
+  }
+  return true;
+}
+
+Tensor *tensor_scatter(const Tensor *a, int dim, const Tensor *index, const Tensor *src,
+                       double value, TensorScatterMode mode) {
+  if (!tensor_wrap_dim(&dim, a->ndim) || !check_scatter_shapes(a, dim, index, src)) return NULL;
+  Tensor *out = tensor_clone(a);
+  if (!out) return NULL;
+  if (!check_scatter_indices(out, dim, index) || !scatter_write(out, dim, index, src, value, mode)) {
+    tensor_release(out);
+    return NULL;
+  }
+  return out;
+}
+
+/* Zeros of a's shape with src added (or written) at index: gather's backward. */
 static Tensor *scatter_into_zeros(const Tensor *a, int dim, const Tensor *index, const Tensor *src,
                                   bool add) {
   if (!tensor_wrap_dim(&dim, a->ndim) || !check_gather_shapes("scatter_add", a, dim, index))
@@ -598,22 +678,90 @@ static Tensor *scatter_into_zeros(const Tensor *a, int dim, const Tensor *index,
     }
   }
   Tensor *out = tensor_zeros(a->dtype, a->ndim, a->shape);
-  if (!out) return NULL;
-  size_t es = dtype_size(a->dtype);
+  if (out && !scatter_write(out, dim, index, src, 0, add ? SCATTER_ADD : SCATTER_SET)) {
+    tensor_release(out);
+    return NULL;
+  }
+  return out;
+}
+
+Tensor *tensor_scatter_add(const Tensor *a, int dim, const Tensor *index, const Tensor *src) {
+  return scatter_into_zeros(a, dim, index, src, true);
+}
+
+Tensor *tensor_scatter_zeros(const Tensor *a, int dim, const Tensor *index, const Tensor *src) {
+  return scatter_into_zeros(a, dim, index, src, false);
+}
+
+/* ---- index_add ---- */
+
+static bool check_index_add(const Tensor *a, int dim, const Tensor *index, const Tensor *source) {
+  if (index->ndim > 1) {
+    char s[256];
+    tensor_format_shape(s, sizeof s, index->ndim, index->shape);
+    tensor_set_error("index_add_(): Index is supposed to be a vector, but got dim: %d with type: "
+                     "%s and size: %s", index->ndim, tensor_dtype_torch_name(index->dtype), s);
+    return false;
+  }
+  if (index->dtype != DT_INT64) {
+    tensor_set_error("index_add_(): Expected dtype int32/int64 for index but got: %s",
+                     tensor_dtype_torch_name(index->dtype));
+    return false;
+  }
+  if (a->dtype != source->dtype) {
+    tensor_set_error("index_add_(): self (%s) and source (%s) must have the same scalar type",
+                     tensor_dtype_torch_name(a->dtype), tensor_dtype_torch_name(source->dtype));
+    return false;
+  }
+  int64_t along = source->ndim ? source->shape[dim < source->ndim ? dim : 0] : 1;
+  if (index->numel != along) {
+    tensor_set_error("index_add_(): Number of indices (%lld) should be equal to source.size(dim): "
+                     "(%lld), for dim: %d", (long long)index->numel, (long long)along, dim);
+    return false;
+  }
+  /* each slice of source must have the shape of a slice of self */
+  int an = a->ndim ? a->ndim : 1, sn = source->ndim ? source->ndim : 1;
+  for (int d = 0, sd = 0; d < an || sd < sn; d++, sd++) {
+    int64_t sa = d < an && a->ndim ? a->shape[d] : 1, ss = sd < sn && source->ndim ? source->shape[sd] : 1;
+    if (d != dim && sa != ss) {
+      tensor_set_error("The size of tensor a (%lld) must match the size of tensor b (%lld) at "
+                       "non-singleton dimension %d", (long long)sa, (long long)ss, d < dim ? d : d - 1);
+      return false;
+    }
+  }
+  return true;
+}
+
+Tensor *tensor_index_add(const Tensor *a, int dim, const Tensor *index, const Tensor *source,
+                         double alpha) {
+  if (!tensor_wrap_dim(&dim, a->ndim) || !check_index_add(a, dim, index, source)) return NULL;
+  int64_t size = a->ndim ? a->shape[dim] : 1;
   for (int64_t i = 0; i < index->numel; i++) {
-    int64_t off, rem = i, soff = src->offset;
-    if (((i & 0xFFFF) == 0 && tensor_check_interrupt()) || !gather_offset(out, dim, index, i, &off)) {
+    int64_t k = tensor_get_flat_int(index, i);
+    if (k < 0 || k >= size) {
+      tensor_set_error("index out of range in self");
+      return NULL;
+    }
+  }
+  Tensor *out = tensor_clone(a);
+  if (!out) return NULL;
+  /* element j of source (row-major): its coordinate along dim picks the
+   * index entry; the other coordinates are the same in out */
+  int64_t inner = 1;
+  for (int d = dim + 1; d < a->ndim; d++) inner *= a->shape[d];
+  size_t es = dtype_size(a->dtype);
+  if (!dtype_is_float(a->dtype)) alpha = (double)tensor_double_to_i64(alpha);
+  for (int64_t j = 0; j < source->numel; j++) {
+    if ((j & 0xFFFF) == 0 && tensor_check_interrupt()) {
       tensor_release(out);
       return NULL;
     }
-    for (int d = index->ndim - 1; d >= 0; d--) {
-      soff += (rem % index->shape[d]) * src->stride[d];
-      rem /= index->shape[d];
-    }
-    char *dst = (char *)out->storage->data + (size_t)off * es;
-    double v = tensor_load_double(src->dtype, (const char *)src->storage->data +
-                                                   (size_t)soff * dtype_size(src->dtype));
-    tensor_store_double(a->dtype, dst, add ? tensor_load_double(a->dtype, dst) + v : v);
+    int64_t c = (j / inner) % index->numel, outer = j / inner / index->numel;
+    int64_t k = tensor_get_flat_int(index, c);
+    int64_t o = (outer * size + k) * inner + j % inner;
+    char *dst = (char *)out->storage->data + (size_t)o * es;
+    double v = tensor_get_flat(source, j);
+    tensor_store_double(a->dtype, dst, tensor_load_double(a->dtype, dst) + alpha * v);
   }
   return out;
 }

@@ -97,6 +97,9 @@ DType tensor_result_type(const Tensor *a, const Tensor *b);
 DType tensor_scalar_result_type(DType t, double s);
 bool tensor_can_cast(DType from, DType to); /* same or higher category */
 const char *tensor_dtype_torch_name(DType dt); /* "Float", "Long", ... for messages */
+/* Wraps a possibly negative dim into [0, ndim); a 0-d tensor accepts -1 and 0
+ * (else PyTorch's "Dimension out of range ..." error). */
+bool tensor_wrap_dim(int *dim, int ndim);
 
 /* ---- creation ---- */
 Tensor *tensor_arange(double start, double end, double step, DType dt);
@@ -205,6 +208,30 @@ Tensor *tensor_scatter_add(const Tensor *a, int dim, const Tensor *index, const 
 /* zeros of a's shape with src written (not added) at index: keeps a -0 */
 Tensor *tensor_scatter_zeros(const Tensor *a, int dim, const Tensor *index, const Tensor *src);
 Tensor *tensor_masked_fill(const Tensor *a, const Tensor *mask, double v);
+/* a.scatter(dim, index, src) (src NULL: the number value) with PyTorch's
+ * reduce: a copy of a with src's elements written, added or multiplied at
+ * index along dim. src has a's dtype; indices must be in range. */
+typedef enum { SCATTER_SET, SCATTER_ADD, SCATTER_MUL } TensorScatterMode;
+Tensor *tensor_scatter(const Tensor *a, int dim, const Tensor *index, const Tensor *src,
+                       double value, TensorScatterMode mode);
+/* a.index_add(dim, index, source, alpha): a copy of a with alpha * slice i of
+ * source added to slice index[i] along dim. */
+Tensor *tensor_index_add(const Tensor *a, int dim, const Tensor *index, const Tensor *source,
+                         double alpha);
+
+/* ---- ops whose output size depends on the values (count.c) ---- */
+/* The coordinates of the nonzero elements, [n, ndim] int64 in row-major order. */
+Tensor *tensor_nonzero(const Tensor *a);
+/* The sorted distinct elements of a (flattened; dim >= 0: its distinct slices
+ * along dim, compared lexicographically); inverse (a's shape, or [size(dim)])
+ * and counts when asked for (non-NULL). NaNs are all distinct, sorted last. */
+Tensor *tensor_unique(const Tensor *a, int dim, bool has_dim, Tensor **inverse, Tensor **counts);
+/* Counts of each value of a 1-D non-negative int64 tensor (weights: their
+ * sums, float32 for float32 weights, else float64), at least minlength long. */
+Tensor *tensor_bincount(const Tensor *a, const Tensor *weights, int64_t minlength);
+/* |a - b| <= atol + rtol * |b| elementwise (bool, broadcast), in a's dtype;
+ * equal infinities are close, NaNs only with equal_nan. */
+Tensor *tensor_isclose(const Tensor *a, const Tensor *b, double rtol, double atol, bool equal_nan);
 
 /* ---- linear algebra (OpenBLAS) ----
  * Both operands must have the same dtype (PyTorch: "expected scalar type Float
@@ -273,6 +300,29 @@ Tensor *tensor_triu(const Tensor *a, int64_t diagonal);
  * for integers and bool), accumulated in double (int64) as PyTorch's. */
 Tensor *tensor_cumsum(const Tensor *a, int dim, DType dtype);
 Tensor *tensor_cumprod(const Tensor *a, int dim, DType dtype);
+/* cumprod's input gradient for float input and grad of one shape, when the
+ * input may hold zeros (ATen's cumprod_backward, first order): along each
+ * slice with its first zero at z, dx[k] = sum_{j>=k} grad[j] out[j] / x[k]
+ * before z, at z the product of x before z times
+ * sum_{j>=z} grad[j] prod(x[z+1..j]) up to the next zero, 0 after z. */
+Tensor *tensor_cumprod_backward(const Tensor *input, const Tensor *grad, int dim);
+
+/* ---- repeating and shifting (tensor/repeat.c) ---- */
+/* roll(shifts, dims): no dims and one shift rolls the flattened tensor. */
+Tensor *tensor_roll(const Tensor *a, const int64_t *shifts, int nshifts, const int *dims,
+                    int ndims);
+/* a.repeat(sizes): nsizes >= a->ndim; sizes may not overflow the shape. */
+Tensor *tensor_repeat(const Tensor *a, const int64_t *sizes, int nsizes);
+/* torch.repeat_interleave(repeats): a 1-D int64 repeats gives each index
+ * i repeats[i] times; output_size (-1: not given) must be their sum. */
+Tensor *tensor_repeat_interleave_index(const Tensor *repeats, int64_t output_size);
+/* The diagonal k of dims d1, d2 (a view: the other dims, then the diagonal);
+ * zeros of shape with g written on that diagonal (its backward); torch.diag
+ * (1-D: the square matrix with a on diagonal k; 2-D: its diagonal k). */
+Tensor *tensor_diagonal(const Tensor *a, int64_t k, int d1, int d2);
+Tensor *tensor_diagonal_embed(const Tensor *g, int ndim, const int64_t *shape, int64_t k, int d1,
+                              int d2);
+Tensor *tensor_diag(const Tensor *a, int64_t k);
 
 /* amax/amin over dims (ndims 0: all) without indices (tensor/amax.c). */
 Tensor *tensor_amax(const Tensor *a, const int *dims, int ndims, bool keepdim);

@@ -827,12 +827,29 @@ static double prob_at(const Tensor *probs, int64_t row, int64_t j) {
   return probs->dtype == DT_FLOAT32 ? ((const float *)base)[off] : ((const double *)base)[off];
 }
 
+/* The first slot of cum[0..n) (ascending, last 1) not below u. */
+#define FIRST_NOT_BELOW(cum, n, u, out)                                                  \
+  do {                                                                                   \
+    int64_t left_ = 0, right_ = (n);                                                     \
+    while (right_ - left_ > 0) {                                                         \
+      int64_t mid_ = left_ + (right_ - left_) / 2;                                       \
+      if ((double)(cum)[mid_] < (u))                                                     \
+        left_ = mid_ + 1;                                                                \
+      else                                                                               \
+        right_ = mid_;                                                                   \
+    }                                                                                    \
+    (out) = left_;                                                                       \
+  } while (0)
+
 /* With replacement: a binary search of each uniform in the row's normalised
- * cumulative sums (summed in the input's dtype, as ATen does). */
+ * cumulative sums, summed and kept in the input's dtype as ATen does (a
+ * float32 row's sums take half the memory the searches walk). */
 static bool sample_with_replacement(TensorRng *rng, const Tensor *probs, int64_t n, int64_t *out) {
   int64_t rows = probs->ndim == 2 ? probs->shape[0] : 1, cats = probs->shape[probs->ndim - 1];
   bool f32 = probs->dtype == DT_FLOAT32;
-  double *cum = malloc(sizeof(double) * (size_t)cats);
+  void *cum = malloc((f32 ? sizeof(float) : sizeof(double)) * (size_t)(cats > 0 ? cats : 1));
+  float *cum32 = cum;
+  double *cum64 = cum;
   if (!cum) {
     tensor_set_error("out of memory");
     return false;
@@ -850,38 +867,38 @@ static bool sample_with_replacement(TensorRng *rng, const Tensor *probs, int64_t
         tensor_set_error("%s", bad);
         return false;
       }
-      if (f32) {
-        sum32 += (float)v;
-        cum[j] = sum32;
-      } else {
-        sum64 += v;
-        cum[j] = sum64;
-      }
+      if (f32)
+        cum32[j] = sum32 += (float)v;
+      else
+        cum64[j] = sum64 += v;
     }
-    double sum = f32 ? sum32 : sum64;
-    if (!(sum > 0)) {
+    if (!(f32 ? sum32 > 0 : sum64 > 0)) {
       free(cum);
       tensor_set_error("invalid multinomial distribution (sum of probabilities <= 0)");
       return false;
     }
-    for (int64_t j = 0; j < cats; j++) cum[j] = f32 ? (double)((float)cum[j] / sum32) : cum[j] / sum64;
-    cum[cats - 1] = 1;
+    for (int64_t j = 0; j < cats; j++) {
+      if (f32)
+        cum32[j] /= sum32;
+      else
+        cum64[j] /= sum64;
+    }
+    if (f32)
+      cum32[cats - 1] = 1;
+    else
+      cum64[cats - 1] = 1;
     for (int64_t k = 0; k < n; k++) {
       double u = rng_uniform(rng);
-      int64_t left = 0, right = cats;
-      while (right - left > 0) {
-        int64_t mid = left + (right - left) / 2;
-        if (cum[mid] < u)
-          left = mid + 1;
-        else
-          right = mid;
-      }
-      out[r * n + k] = left;
+      if (f32)
+        FIRST_NOT_BELOW(cum32, cats, u, out[r * n + k]);
+      else
+        FIRST_NOT_BELOW(cum64, cats, u, out[r * n + k]);
     }
   }
   free(cum);
   return true;
 }
+#undef FIRST_NOT_BELOW
 
 /* Whether t's elements fill a block of storage without gaps or overlaps in
  * some order of its dimensions (empty_like then keeps its strides). */
@@ -896,8 +913,10 @@ static bool is_dense(const Tensor *t) {
   return true;
 }
 
-/* Without replacement (or one draw): ATen's Gumbel-max form, the top n of
- * p / q with q ~ Exp(1) drawn for every category (in row-major order). */
+/* Without replacement (or one draw): ATen's exponential race, the top n of
+ * p / q with q ~ Exp(1) drawn for every category (q is empty_like(probs), so
+ * the draws fill it in probs' memory order when that is dense), then topk
+ * (argmax for one draw: the same first-of-ties rule). */
 static bool sample_without_replacement(TensorRng *rng, const Tensor *probs, int64_t n,
                                        int64_t *out) {
   int64_t rows = probs->ndim == 2 ? probs->shape[0] : 1, cats = probs->shape[probs->ndim - 1];
@@ -917,25 +936,10 @@ static bool sample_without_replacement(TensorRng *rng, const Tensor *probs, int6
       return false;
     }
   }
-  double *key = malloc(sizeof(double) * (size_t)(cats > 0 ? cats : 1));
-  int64_t *idx = malloc(sizeof(int64_t) * (size_t)(cats > 0 ? cats : 1));
-  if (!key || !idx) {
-    free(key);
-    free(idx);
-    tensor_set_error("out of memory");
-    return false;
-  }
-  /* q for the whole tensor first (exponential_ fills it in one pass) */
-  double *q = malloc(sizeof(double) * (size_t)(probs->numel > 0 ? probs->numel : 1));
-  if (!q) {
-    free(key);
-    free(idx);
-    tensor_set_error("out of memory");
-    return false;
-  }
-  /* q is empty_like(probs): laid out as probs when that is dense (a
-   * transposed matrix), so exponential_ fills it in probs' memory order;
-   * q[] itself is row-major */
+  int64_t shape[2] = {rows, cats};
+  Tensor *key = tensor_empty(probs->dtype, 2, shape);
+  if (!key) return false;
+  /* the exponentials first, into key (row-major) in probs' memory order */
   Tensor rowmajor = *probs;
   rowmajor.offset = 0;
   rowmajor.stride[probs->ndim - 1] = 1;
@@ -943,33 +947,32 @@ static bool sample_without_replacement(TensorRng *rng, const Tensor *probs, int6
   MemoryWalk w;
   walk_init_as(&w, is_dense(probs) ? probs : &rowmajor, &rowmajor);
   double one = 1.0;
+  float *k32 = tensor_data(key);
+  double *k64 = tensor_data(key);
   for (int64_t i = 0; i < probs->numel; i++) {
     double e = draw_exponential(rng, &one);
-    q[walk_next(&w)] = f32 ? (double)(float)e : e;
+    int64_t at = walk_next(&w);
+    if (f32)
+      k32[at] = (float)e;
+    else
+      k64[at] = e;
   }
-  for (int64_t r = 0; r < rows; r++) {
+  for (int64_t r = 0; r < rows; r++)
     for (int64_t j = 0; j < cats; j++) {
-      double p = prob_at(probs, r, j), e = q[r * cats + j];
-      key[j] = f32 ? (double)((float)p / (float)e) : p / e;
-      idx[j] = j;
+      int64_t at = r * cats + j;
+      double p = prob_at(probs, r, j);
+      if (f32)
+        k32[at] = (float)p / k32[at];
+      else
+        k64[at] = p / k64[at];
     }
-    /* the n largest keys in descending order (ties: the lower index first) */
-    for (int64_t k = 0; k < n; k++) {
-      int64_t best = k;
-      for (int64_t j = k + 1; j < cats; j++)
-        if (key[j] > key[best] || (isnan(key[j]) && !isnan(key[best]))) best = j;
-      double tk = key[k];
-      key[k] = key[best];
-      key[best] = tk;
-      int64_t ti = idx[k];
-      idx[k] = idx[best];
-      idx[best] = ti;
-      out[r * n + k] = idx[k];
-    }
-  }
-  free(q);
-  free(key);
-  free(idx);
+  Tensor *idx = NULL;
+  Tensor *top = tensor_topk(key, n, 1, true, &idx);
+  tensor_release(key);
+  if (!top) return false;
+  memcpy(out, tensor_data(idx), sizeof(int64_t) * (size_t)(rows * n));
+  tensor_release(top);
+  tensor_release(idx);
   return true;
 }
 

@@ -23,11 +23,13 @@ UNARY = ["neg", "abs", "sqrt", "exp", "log", "sin", "cos", "tan", "tanh",
          "sigmoid", "relu", "gelu", "float", "double", "long", "clone",
          "detach", "contiguous", "flatten", "squeeze", "t", "numel", "dim",
          "item", "tolist", "sum", "mean", "prod", "max", "min", "argmax",
-         "argmin", "std", "var", "norm", "logsumexp", "isnan"]
+         "argmin", "std", "var", "norm", "logsumexp", "isnan", "nonzero",
+         "unique", "bincount"]
 BINOPS = ["+", "-", "*", "/", "**", "%", "@", "==", "!=", "<", "<=", ">", ">="]
 BINFN = ["maximum", "minimum", "pow", "matmul", "mm", "bmm", "mv", "dot",
          "outer", "mse_loss", "l1_loss", "cross_entropy", "nll_loss",
-         "binary_cross_entropy", "index_select", "gather"]
+         "binary_cross_entropy", "index_select", "gather", "isclose",
+         "allclose", "scatter", "scatter_add", "index_add", "masked_fill"]
 REDUCE = ["sum", "mean", "prod", "max", "min", "argmax", "argmin", "std",
           "var", "norm", "logsumexp"]
 INPLACE = ["add_", "sub_", "mul_", "div_", "pow_", "remainder_"]
@@ -218,6 +220,10 @@ class Gen:
             f = self.r.choice(BINFN)
             if f in ("index_select", "gather"):
                 return "%s(%s, %s, %s)" % (f, a, self.dim(), b)
+            if f in ("scatter", "scatter_add", "index_add"):
+                return "%s(%s, %s, %s, %s)" % (f, a, self.dim(), b, self.r.choice([self.v(), a, self.num()]))
+            if f == "masked_fill":
+                return "%s(%s, %s, %s)" % (f, a, self.r.choice([b, b + " > 0"]), self.num())
             return "%s(%s, %s)" % (f, a, b)
         if c == 17:
             return "%s.unsqueeze(%s)" % (a, self.dim())

@@ -1,6 +1,7 @@
 /* test_tensor_index.c — t[...] reading, assignment and accumulation (basic
  * views and NumPy/PyTorch advanced indexing), index_select, gather,
- * scatter_add, and their errors. */
+ * scatter (set, add, multiply), index_add, the value-dependent ops of
+ * count.c (nonzero, unique, bincount), isclose, and their errors. */
 #include <check.h>
 #include <stdlib.h>
 
@@ -223,6 +224,98 @@ START_TEST(test_select_gather_scatter) {
 }
 END_TEST
 
+START_TEST(test_scatter_modes) {
+  Tensor *a = tensor_full(DT_FLOAT32, 2, TT_SHAPE(2, 3), 1);
+  Tensor *idx = tt_make(DT_INT64, 2, TT_SHAPE(1, 3), TT_VALS(1, 0, 1));
+  Tensor *src = tt_make(DT_FLOAT32, 2, TT_SHAPE(2, 3), TT_VALS(5, 6, 7, 8, 9, 10));
+  Tensor *set = tensor_scatter(a, 0, idx, src, 0, SCATTER_SET);
+  tt_check_values(set, TT_VALS(1, 6, 1, 5, 1, 7), 0);
+  Tensor *add = tensor_scatter(a, 0, idx, src, 0, SCATTER_ADD);
+  tt_check_values(add, TT_VALS(1, 7, 1, 6, 1, 8), 0);
+  Tensor *mul = tensor_scatter(a, -2, idx, NULL, 3, SCATTER_MUL);
+  tt_check_values(mul, TT_VALS(1, 3, 1, 3, 1, 3), 0);
+  tt_check_values(a, TT_VALS(1, 1, 1, 1, 1, 1), 0); /* out of place */
+  Tensor *repeat = tt_make(DT_INT64, 2, TT_SHAPE(1, 2), TT_VALS(2, 2));
+  Tensor *acc = tensor_scatter(a, 1, repeat, src, 0, SCATTER_ADD); /* repeats accumulate */
+  tt_check_values(acc, TT_VALS(1, 1, 12, 1, 1, 1), 0);
+  Tensor *neg = tt_make(DT_INT64, 2, TT_SHAPE(1, 1), TT_VALS(-1));
+  tt_check_error(tensor_scatter(a, 0, neg, src, 0, SCATTER_SET),
+                 "index -1 is out of bounds for dimension 0 with size 2");
+  Tensor *d64 = tensor_to_dtype(src, DT_FLOAT64);
+  tt_check_error(tensor_scatter(a, 0, idx, d64, 0, SCATTER_SET),
+                 "scatter(): Expected self.dtype to be equal to src.dtype");
+  Tensor *wide = tensor_zeros(DT_INT64, 2, TT_SHAPE(1, 4));
+  tt_check_error(tensor_scatter(a, 0, wide, NULL, 0, SCATTER_SET),
+                 "Expected index [1, 4] to be smaller than self [2, 3] apart from dimension 0");
+  Tensor *rel[] = {a, idx, src, set, add, mul, repeat, acc, neg, d64, wide};
+  for (int k = 0; k < 11; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+START_TEST(test_index_add) {
+  Tensor *a = tt_iota(DT_FLOAT64, 2, (int64_t)3, (int64_t)2);
+  Tensor *idx = tt_make(DT_INT64, 1, TT_SHAPE(3), TT_VALS(2, 0, 2));
+  Tensor *src = tt_make(DT_FLOAT64, 2, TT_SHAPE(3, 2), TT_VALS(1, 2, 3, 4, 5, 6));
+  Tensor *r = tensor_index_add(a, 0, idx, src, -1);
+  tt_check_values(r, TT_VALS(-3, -3, 2, 3, -2, -3), 0);
+  Tensor *cols = tt_make(DT_INT64, 1, TT_SHAPE(2), TT_VALS(1, 1));
+  Tensor *src2 = tt_make(DT_FLOAT64, 2, TT_SHAPE(3, 2), TT_VALS(1, 2, 3, 4, 5, 6));
+  Tensor *r2 = tensor_index_add(a, 1, cols, src2, 0.5);
+  tt_check_values(r2, TT_VALS(0, 2.5, 2, 6.5, 4, 10.5), 0);
+  Tensor *oob = tt_make(DT_INT64, 1, TT_SHAPE(3), TT_VALS(0, 3, 1));
+  tt_check_error(tensor_index_add(a, 0, oob, src, 1), "index out of range in self");
+  tt_check_error(tensor_index_add(a, 0, cols, src, 1),
+                 "index_add_(): Number of indices (2) should be equal to source.size(dim): (3)");
+  Tensor *rel[] = {a, idx, src, r, cols, src2, r2, oob};
+  for (int k = 0; k < 8; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+START_TEST(test_nonzero_unique_bincount) {
+  Tensor *a = tt_make(DT_FLOAT32, 2, TT_SHAPE(2, 3), TT_VALS(0, 2, -0.0, NAN, 0, 1));
+  Tensor *nz = tensor_nonzero(a);
+  tt_check_shape(nz, 2, TT_SHAPE(3, 2));
+  tt_check_values(nz, TT_VALS(0, 1, 1, 0, 1, 2), 0);
+  Tensor *v = tt_make(DT_INT64, 1, TT_SHAPE(6), TT_VALS(4, -2, 4, 9, -2, 4));
+  Tensor *inv = NULL, *cnt = NULL;
+  Tensor *u = tensor_unique(v, 0, false, &inv, &cnt);
+  tt_check_values(u, TT_VALS(-2, 4, 9), 0);
+  tt_check_values(inv, TT_VALS(1, 0, 1, 2, 0, 1), 0);
+  tt_check_values(cnt, TT_VALS(2, 3, 1), 0);
+  Tensor *m = tt_make(DT_INT64, 2, TT_SHAPE(2, 3), TT_VALS(1, 0, 1, 2, 5, 2));
+  Tensor *dinv = NULL;
+  Tensor *ucols = tensor_unique(m, 1, true, &dinv, NULL); /* columns (1,2) twice, (0,5) */
+  tt_check_shape(ucols, 2, TT_SHAPE(2, 2));
+  tt_check_values(ucols, TT_VALS(0, 1, 5, 2), 0);
+  tt_check_values(dinv, TT_VALS(1, 0, 1), 0);
+  Tensor *b = tt_make(DT_INT64, 1, TT_SHAPE(4), TT_VALS(3, 0, 3, 3));
+  Tensor *bc = tensor_bincount(b, NULL, 6);
+  tt_check_values(bc, TT_VALS(1, 0, 0, 3, 0, 0), 0);
+  Tensor *w = tt_make(DT_FLOAT32, 1, TT_SHAPE(4), TT_VALS(0.5, 1, 2, 4));
+  Tensor *bw = tensor_bincount(b, w, 0);
+  ck_assert_int_eq(bw->dtype, DT_FLOAT32);
+  tt_check_values(bw, TT_VALS(1, 0, 0, 6.5), 0);
+  tt_check_error(tensor_bincount(v, NULL, 0), "bincount only supports 1-d non-negative integral inputs.");
+  Tensor *rel[] = {a, nz, v, inv, cnt, u, m, dinv, ucols, b, bc, w, bw};
+  for (int k = 0; k < 13; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+START_TEST(test_isclose) {
+  Tensor *a = tt_make(DT_FLOAT32, 1, TT_SHAPE(4), TT_VALS(1, INFINITY, NAN, 100));
+  Tensor *b = tt_make(DT_FLOAT32, 1, TT_SHAPE(4), TT_VALS(1.000005, INFINITY, NAN, 100.01));
+  Tensor *c = tensor_isclose(a, b, 1e-5, 1e-8, false);
+  tt_check_values(c, TT_VALS(1, 1, 0, 0), 0);
+  Tensor *n = tensor_isclose(a, b, 1e-3, 0, true);
+  tt_check_values(n, TT_VALS(1, 1, 1, 1), 0);
+  Tensor *d = tensor_to_dtype(b, DT_FLOAT64);
+  tt_check_error(tensor_isclose(a, d, 1e-5, 1e-8, false), "Float did not match Double");
+  tt_check_error(tensor_isclose(a, b, -1, 0, false), "rtol must be greater than or equal to zero");
+  Tensor *rel[] = {a, b, c, n, d};
+  for (int k = 0; k < 5; k++) tensor_release(rel[k]);
+}
+END_TEST
+
 static Suite *index_suite(void) {
   Suite *s = suite_create("tensor_index");
   TCase *tc = tcase_create("index");
@@ -232,6 +325,10 @@ static Suite *index_suite(void) {
   tcase_add_test(tc, test_index_put);
   tcase_add_test(tc, test_index_add_accumulates);
   tcase_add_test(tc, test_select_gather_scatter);
+  tcase_add_test(tc, test_scatter_modes);
+  tcase_add_test(tc, test_index_add);
+  tcase_add_test(tc, test_nonzero_unique_bincount);
+  tcase_add_test(tc, test_isclose);
   suite_add_tcase(s, tc);
   return s;
 }
