@@ -297,6 +297,25 @@ const HelpEntry help_table[] = {
      "The built-in module of optimizers: optim.SGD, optim.Adam, optim.AdamW, optim.RMSprop, "
      "optim.Adagrad, and optim.lr_scheduler.",
      "print(type(optim))"},
+    {"progress", HELP_BUILTINS, 0,
+     "progress(iterable, desc=nil, total=nil)",
+     "Wraps a list, range, DataLoader or any iterable for a `for` loop and draws a "
+     "progress bar on standard error as the items are taken, as Python's tqdm: desc, "
+     "percent, bar, count/total, elapsed and time left, rate in items a second; "
+     "redrawn at most 10 times a second, the line ended when the items run out. total "
+     "defaults to len(iterable) (none: count and rate only). When standard error is "
+     "not a terminal (a pipe, a file, a test) it draws nothing and returns the "
+     "iterable itself.",
+     "let total = 0\n"
+     "for x in progress(range(100), desc=\"sum\") { total += x }\n"
+     "print(total)"},
+    {"utils", HELP_BUILTINS, 0,
+     "utils",
+     "PyTorch's torch.utils: the module that holds utils.data (datasets and batch "
+     "loading). PyTorch's `from torch.utils.data import DataLoader` is "
+     "`utils.data.DataLoader` here, or `let data = utils.data` then `data.DataLoader`.",
+     "let data = utils.data\n"
+     "print(len(data.TensorDataset(zeros(5, 2))))"},
     {"autograd", HELP_BUILTINS, 0,
      "autograd",
      "The built-in module of autograd functions: autograd.grad, jacobian, hessian, "
@@ -1568,6 +1587,14 @@ const HelpEntry help_table[] = {
      "t.uniform_(from=0, to=1, generator=nil)",
      "Fills t with uniform random numbers in [from, to) in place.",
      "print(zeros(3).uniform_(-1, 1).shape)"},
+    {"Tensor.random_", HELP_TENSOR, 0,
+     "t.random_(generator=nil) / t.random_(to) / t.random_(from, to)",
+     "Fills t in place with integers drawn uniformly from [from, to) (from defaults to "
+     "0), or with no bounds from every integer the dtype holds exactly ([0, 2^63) for "
+     "int64, [0, 2^24] for float32, [0, 2^53] for float64), drawn as PyTorch draws "
+     "them.",
+     "manual_seed(0)\n"
+     "print(zeros(4, dtype=int64).random_(10))"},
     {"Tensor.exponential_", HELP_TENSOR, 0,
      "t.exponential_(lambd=1, generator=nil)",
      "Fills t in place with exponentially distributed numbers of rate lambd.",
@@ -2191,6 +2218,65 @@ const HelpEntry help_table[] = {
      "(w * w).sum().backward()\n"
      "print(nn.utils.clip_grad_norm_([w], 1.0), w.grad)\n"
      "print(nn.utils.parameters_to_vector([w, w]))"},
+    {"utils.data", HELP_DATA, 0,
+     "utils.data",
+     "Datasets and mini-batches, written in Ag after PyTorch 1.13's torch.utils.data "
+     "(read it with source(utils.data.DataLoader)): Dataset, TensorDataset, Subset, "
+     "DataLoader, random_split, default_collate. Shuffles and splits draw from the "
+     "random streams as PyTorch does, so with the same manual_seed the batches are "
+     "PyTorch's.",
+     "print(type(utils.data))"},
+    {"utils.data.Dataset", HELP_DATA, 0,
+     "class MyData : utils.data.Dataset { fn getitem(i) {...} fn len() {...} }",
+     "The base class of datasets: a subclass defines getitem(index), one example (any "
+     "value: a tensor, a number, a list or map of them), and len(), the number of "
+     "examples; ds[i] and len(ds) call them, and a DataLoader batches them.",
+     "class Squares : utils.data.Dataset {\n"
+     "  fn getitem(i) { return [float(i), i * i] }\n"
+     "  fn len() { return 4 }\n"
+     "}\n"
+     "print(Squares()[3], len(Squares()))"},
+    {"utils.data.TensorDataset", HELP_DATA, 0,
+     "utils.data.TensorDataset(...tensors)",
+     "The examples along the first dimension of tensors of the same length: ds[i] is "
+     "the list [t[i] for each t]. Tensors of different lengths are PyTorch's error "
+     "\"Size mismatch between tensors\". A DataLoader takes its batches with one "
+     "index_select per tensor.",
+     "let ds = utils.data.TensorDataset(arange(6).view(3, 2), tensor([0, 1, 0]))\n"
+     "print(len(ds), ds[1])"},
+    {"utils.data.Subset", HELP_DATA, 0,
+     "utils.data.Subset(dataset, indices)",
+     "The examples of dataset at the given indices, in that order (what random_split "
+     "returns; .dataset and .indices hold both).",
+     "let sub = utils.data.Subset(utils.data.TensorDataset(arange(5)), [4, 0])\n"
+     "print(len(sub), sub[0])"},
+    {"utils.data.DataLoader", HELP_DATA, 0,
+     "utils.data.DataLoader(dataset, batch_size=1, shuffle=false, drop_last=false, collate_fn=nil, generator=nil)",
+     "The dataset in mini-batches for `for` loops, a new pass each time: `for xb, yb "
+     "in loader`. Each batch of batch_size examples (the last one smaller unless "
+     "drop_last) is collated by collate_fn(list of examples), default_collate when "
+     "nil; batch_size=nil gives the examples one by one. shuffle=true draws a new "
+     "order each pass, with randperm from the global generator (or from generator) as "
+     "PyTorch does. len(loader) is the number of batches. An empty dataset with "
+     "shuffle is PyTorch's error \"num_samples should be a positive integer value, but "
+     "got num_samples=0\"; without shuffle it yields nothing.",
+     "let ds = utils.data.TensorDataset(arange(10).float(), arange(10))\n"
+     "for xb, yb in utils.data.DataLoader(ds, batch_size=4, shuffle=true) { print(yb) }"},
+    {"utils.data.random_split", HELP_DATA, 0,
+     "utils.data.random_split(dataset, lengths, generator=nil)",
+     "Splits the dataset into Subsets of the given lengths, or of the given fractions "
+     "of its length (which sum to 1; the remainder is dealt round-robin), in the order "
+     "of randperm(len(dataset), generator=generator), as PyTorch does.",
+     "manual_seed(0)\n"
+     "let [train, test] = utils.data.random_split(utils.data.TensorDataset(arange(10)), [0.8, 0.2])\n"
+     "print(len(train), len(test), test.indices)"},
+    {"utils.data.default_collate", HELP_DATA, 0,
+     "utils.data.default_collate(examples)",
+     "Stacks a list of examples into a batch as PyTorch's default_collate: tensors are "
+     "stacked along a new first dimension, ints become an int64 tensor, floats a "
+     "float64 one, bools a bool one, strings stay a list, and lists and maps are "
+     "collated element by element (a list of [x, y] pairs gives [xs, ys]).",
+     "print(utils.data.default_collate([[tensor([1.0, 2.0]), 0], [tensor([3.0, 4.0]), 1]]))"},
     {"let", HELP_KEYWORDS, 0,
      "let NAME = EXPR / let [a, b] = LIST",
      "Declares a variable: a block-scoped local, or a global at top level. A list may be "

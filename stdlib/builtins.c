@@ -78,6 +78,8 @@ LIB_NATIVE(lib_print) {
   } else if (!IS_UNDEF(opt[3]) && !IS_BOOL(opt[3])) {
     r = vm_throw_error(vm, "print() flush must be a bool");
   } else {
+    FILE *stream = stream_of(vm, opt[2]);
+    if (stream == stdout || stream == stderr) vm_end_progress_line(vm); /* below a bar, not after it */
     r = print_values(vm, opt[2], argc, args, sep, end);
   }
   vm_pop_roots(vm, 2);

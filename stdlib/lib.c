@@ -168,6 +168,18 @@ static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, con
   return m;
 }
 
+/* `utils`, PyTorch's torch.utils: a module of no code of its own that holds
+ * utils.data (data.ag), so a script names utils.data.DataLoader. */
+static void install_utils(AgVM *vm) {
+  ObjModule *utils = new_module(vm, "utils");
+  utils->state = MODULE_LOADED;
+  vm_push_root(vm, OBJ_VAL(utils));
+  ObjModule *data = install_module(vm, "utils.data", NULL, NULL);
+  lib_module_define(vm, utils, "data", OBJ_VAL(data));
+  vm_define_builtin(vm, "utils", OBJ_VAL(utils));
+  vm_pop_root(vm);
+}
+
 /* ---- source() ---- */
 
 /* The index just past the brace that closes the first `{` at or after i,
@@ -458,4 +470,5 @@ void lib_install(AgVM *vm) {
   ObjModule *schedulers = install_module(vm, "optim.lr_scheduler", optim, "optim");
   lib_module_define(vm, optim, "lr_scheduler", OBJ_VAL(schedulers));
   vm_pop_root(vm);
+  install_utils(vm);
 }

@@ -90,6 +90,7 @@
   X(normal_, 0, 3, LF_M)                                                       \
   X(uniform_, 0, 3, LF_M)                                                      \
   X(exponential_, 0, 2, LF_M)                                                  \
+  X(random_, 0, 3, LF_M)                                                       \
   X(bernoulli_, 0, 2, LF_M)                                                    \
   X(erfinv_, 0, 0, LF_M)                                                       \
   X(bernoulli, 0, 2, LF_MG)                                                    \
