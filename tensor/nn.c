@@ -566,6 +566,11 @@ static bool nll_check(const Tensor *logp, const Tensor *target, const Tensor *we
     tensor_set_error("expected scalar type Long but found %s", tensor_dtype_torch_name(target->dtype));
     return false;
   }
+  if (weight && weight->dtype != logp->dtype) {
+    tensor_set_error("expected scalar type %s but found %s", tensor_dtype_torch_name(logp->dtype),
+                     tensor_dtype_torch_name(weight->dtype));
+    return false;
+  }
   char s1[256], s2[256];
   if (logp->ndim == 4) {
     if (target->ndim != 3) {
@@ -606,11 +611,6 @@ static bool nll_check(const Tensor *logp, const Tensor *target, const Tensor *we
     tensor_format_shape(s1, sizeof s1, weight->ndim, weight->shape);
     tensor_set_error("weight tensor should be defined either for all %lld classes or no classes "
                      "but got weight tensor of shape: %s", (long long)classes, s1);
-    return false;
-  }
-  if (weight && weight->dtype != logp->dtype) {
-    tensor_set_error("expected scalar type %s but found %s", tensor_dtype_torch_name(logp->dtype),
-                     tensor_dtype_torch_name(weight->dtype));
     return false;
   }
   return true;

@@ -82,3 +82,5 @@ show(lambda: F.cross_entropy(torch.zeros(2, 3), torch.zeros(2, 3), ignore_index=
 show(lambda: F.cross_entropy(L([[1.0, 2.0, 3.0]]), L([2]), label_smoothing=-0.5))
 show(lambda: F.cross_entropy(torch.zeros(2, 3), L([0, 1]), label_smoothing=1.5))
 show(lambda: F.nll_loss(torch.zeros(2, 3), L([0.0, 1.0])))
+show(lambda: F.nll_loss(torch.zeros(2, 3), L([0, 1]), weight=torch.ones(3, dtype=torch.float64)))
+show(lambda: F.nll_loss(torch.zeros(1, 3, 2, 2), torch.zeros(1, 2, 2, dtype=torch.int64), weight=torch.ones(3, dtype=torch.float64)))
