@@ -54,6 +54,11 @@ typedef struct GradNode GradNode;
   X(SubBackward0, d_sub)                                                                        \
   X(RsubBackward1, d_rsub)                                                                      \
   X(MulBackward0, d_mul)                                                                        \
+  X(MulBackward1, d_mul)         /* ATen's mul(Tensor, Scalar), as C++ code calls it */       \
+  X(AddcmulBackward0, d_addcmul)                                                                \
+  X(AddcdivBackward0, d_addcdiv)                                                                \
+  X(LerpBackward0, d_lerp)       /* lerp with a number weight */                              \
+  X(LerpBackward1, d_lerp)       /* lerp with a tensor weight */                              \
   X(DivBackward0, d_div)                                                                        \
   X(DivBackward1, d_div_scalar)  /* ATen's div(Tensor, Scalar), as C++ code calls it */        \
   X(ReciprocalBackward0, d_reciprocal)                                                          \
@@ -193,6 +198,7 @@ typedef struct GradNode GradNode;
   X(LogSoftmaxBackward0, d_log_softmax)                                                         \
   X(MseLossBackward0, d_mse)                                                                    \
   X(NllLossBackward0, d_nll)                                                                    \
+  X(NllLoss2DBackward0, d_nll)                                                                  \
   X(BinaryCrossEntropyBackward0, d_bce)                                                         \
   X(BinaryCrossEntropyWithLogitsBackward0, d_bce_logits)                                       \
   X(SmoothL1LossBackward0, d_smooth_l1)                                                         \
@@ -487,12 +493,20 @@ Tensor *ag_softmax(Tensor *a, int dim);
 Tensor *ag_log_softmax(Tensor *a, int dim);
 Tensor *ag_mse_loss(Tensor *a, Tensor *b, Reduction r);
 Tensor *ag_l1_loss(Tensor *a, Tensor *b, Reduction r);
+/* nll_loss as PyTorch 1.13's nll_loss_nd: input (C), (N, C) or (N, C, d1, ...) with target
+ * 0-d, (N) or (N, d1, ...); weight (NULL: none) holds one weight per class; targets equal
+ * to ignore_index count for nothing (the mean divides by the kept targets' weights).
+ * ag_nll_loss: no weights, ignore_index -100. */
+Tensor *ag_nll_loss_weighted(Tensor *logp, const Tensor *target, Tensor *weight,
+                             int64_t ignore_index, Reduction r);
 Tensor *ag_nll_loss(Tensor *logp, const Tensor *target, Reduction r);
 Tensor *ag_cross_entropy(Tensor *logits, const Tensor *target, Reduction r);
-/* cross_entropy(weight=, label_smoothing=): weight (NULL: none) holds one weight per class. */
+/* cross_entropy(weight=, ignore_index=, label_smoothing=): class indices or, for a target
+ * of the input's shape, class probabilities (ignore_index unused then). */
 Tensor *ag_cross_entropy_with(Tensor *logits, Tensor *target, Tensor *weight,
-                              double label_smoothing, Reduction r);
-Tensor *ag_binary_cross_entropy(Tensor *p, Tensor *target, Reduction r);
+                              int64_t ignore_index, double label_smoothing, Reduction r);
+/* weight (NULL: none) multiplies the per-element loss before the reduction. */
+Tensor *ag_binary_cross_entropy(Tensor *p, Tensor *target, Tensor *weight, Reduction r);
 /* batchmean: the sum over the first size (r is then ignored). */
 Tensor *ag_kl_div(Tensor *input, Tensor *target, Reduction r, bool batchmean, bool log_target);
 Tensor *ag_smooth_l1_loss(Tensor *a, Tensor *b, double beta, Reduction r);
@@ -520,6 +534,12 @@ bool ag_detach_(Tensor *a);                /* drops a's history in place */
  * non-contiguous base is refused. */
 bool ag_check_inplace(const Tensor *a); /* the leaf rule alone */
 bool ag_binary_(BinaryOp op, Tensor *a, Tensor *b);
+/* a.add_(b, alpha=s) / addcmul_(b, c, value=s) / addcdiv_(b, c, value=s): ATen's fused
+ * roundings when not recorded (tensor_fused_), recorded ops otherwise; c NULL for add_. */
+bool ag_fused_(FusedOp op, Tensor *a, Tensor *b, Tensor *c, double s);
+/* The same out of place (the operands broadcast together), recorded as PyTorch's AddBackward0
+ * (alpha), AddcmulBackward0, AddcdivBackward0, LerpBackward0 / LerpBackward1. */
+Tensor *ag_fused(FusedOp op, Tensor *a, Tensor *b, Tensor *c, double s);
 bool ag_binary_scalar_(BinaryOp op, Tensor *a, double s);
 bool ag_unary_(UnaryOp op, Tensor *a);
 bool ag_clamp_(Tensor *a, double lo, double hi);

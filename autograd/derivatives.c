@@ -76,6 +76,11 @@ static Tensor *adds(Scope *s, Tensor *a, double k) {
 static Tensor *rsubs(Scope *s, double k, Tensor *a) { /* k - a */
   return a ? keep(s, ag_scalar_binary(BIN_SUB, k, a)) : NULL;
 }
+/* k / a as a true division (ATen's Scalar / Tensor: a tensor filled with k, divided) */
+static Tensor *scalar_div(Scope *s, double k, Tensor *a) {
+  Tensor *kt = a ? keep(s, tensor_scalar(a->dtype, k)) : NULL;
+  return dv(s, kt, a);
+}
 static Tensor *powsc(Scope *s, Tensor *a, double k) {
   return a ? keep(s, ag_binary_scalar(BIN_POW, a, k)) : NULL;
 }
@@ -113,10 +118,51 @@ static Tensor *sum_dim(Scope *s, Tensor *a, int dim, bool keepdim) {
 
 /* ---- arithmetic ---- */
 
+/* other's gradient is grad * alpha when add_(other, alpha=) recorded one (i2, alpha in s1) */
 static bool d_add(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
   if (needs[0]) give(out, 0, G);
-  if (n->nnext > 1 && needs[1]) give(out, 1, G);
-  return true;
+  if (n->nnext > 1 && needs[1]) give(out, 1, node_p(n)->i2 ? muls(&s, G, node_p(n)->s1) : G);
+  return done(&s, n, out);
+}
+
+/* PyTorch 1.13's derivatives.yaml: addcmul tensor1: grad * (tensor2 * value), tensor2:
+ * grad * (tensor1 * value); addcdiv tensor1: grad * (value / tensor2), tensor2:
+ * -grad * (value * tensor1 / (tensor2 * tensor2)); self: grad (value in s0). */
+static bool d_addcmul(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  double value = node_p(n)->s0;
+  if (needs[0]) give(out, 0, G);
+  if (needs[1]) give(out, 1, mul(&s, G, muls(&s, saved(&s, n, 1), value)));
+  if (needs[2]) give(out, 2, mul(&s, G, muls(&s, saved(&s, n, 0), value)));
+  return done(&s, n, out);
+}
+
+static bool d_addcdiv(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  double value = node_p(n)->s0;
+  Tensor *t1 = saved(&s, n, 0), *t2 = saved(&s, n, 1);
+  if (needs[0]) give(out, 0, G);
+  if (needs[1]) give(out, 1, mul(&s, G, scalar_div(&s, value, t2)));
+  if (needs[2]) give(out, 2, mul(&s, neg(&s, G), dv(&s, muls(&s, t1, value), mul(&s, t2, t2))));
+  return done(&s, n, out);
+}
+
+/* lerp with a number weight w (s0): self grad * (1 - w), end grad * w; with a
+ * tensor weight also weight: grad * (end - self). */
+static bool d_lerp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  if (n->kind == AG_NODE_LerpBackward0) {
+    double w = node_p(n)->s0;
+    if (needs[0]) give(out, 0, muls(&s, G, 1 - w));
+    if (needs[1]) give(out, 1, muls(&s, G, w));
+  } else {
+    Tensor *w = saved(&s, n, 2);
+    if (needs[0]) give(out, 0, mul(&s, G, rsubs(&s, 1, w)));
+    if (needs[1]) give(out, 1, mul(&s, G, w));
+    if (needs[2]) give(out, 2, mul(&s, G, sub(&s, saved(&s, n, 1), saved(&s, n, 0))));
+  }
+  return done(&s, n, out);
 }
 
 static bool d_sub(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -902,10 +948,6 @@ static bool d_log_softmax(GradNode *n, Tensor *const *g, Tensor **out, const boo
 }
 
 /* The loss gradient scaled by the reduction (mean divides by the element count). */
-static Tensor *loss_scale(Scope *s, GradNode *n, Tensor *grad, int64_t count) {
-  return node_p(n)->red == RED_MEAN && count > 0 ? muls(s, grad, 1.0 / (double)count) : grad;
-}
-
 static bool d_mse(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   /* PyTorch's mse_loss_backward: norm * (self - target) * grad, norm = 2 or
    * 2 / numel; the target's is the same with the two swapped (so a zero
@@ -922,18 +964,62 @@ static bool d_mse(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   return done(&s, n, out);
 }
 
+/* Where nll_loss's gradient goes: for each kept target (not ignore_index)
+ * its place in the flattened input, its own position and its class weight
+ * (negated when `negate`); the three int64/float tensors have one entry each. */
+typedef struct {
+  Tensor *place, *position, *weight;
+} NllKept;
+
+static bool nll_kept(Scope *s, const AgInfo *in, const Tensor *target, const Tensor *weight,
+                     int64_t ignore_index, bool negate, NllKept *k) {
+  const int64_t *shape = info_shape(in);
+  int64_t classes = in->ndim == 1 ? shape[0] : shape[1];
+  int64_t map = in->ndim == 4 ? shape[2] * shape[3] : 1, count = 0;
+  for (int64_t i = 0; i < target->numel; i++)
+    count += (int64_t)tensor_get_flat(target, i) != ignore_index;
+  k->place = keep(s, tensor_empty(DT_INT64, 1, &count));
+  k->position = keep(s, tensor_empty(DT_INT64, 1, &count));
+  k->weight = keep(s, tensor_empty(in->dtype, 1, &count));
+  if (!k->place || !k->position || !k->weight) return false;
+  for (int64_t i = 0, j = 0; i < target->numel; i++) {
+    int64_t t = (int64_t)tensor_get_flat(target, i);
+    if (t == ignore_index) continue;
+    double w = weight ? tensor_get_flat(weight, t) : 1;
+    tensor_set_flat(k->place, j, (double)((i / map) * classes * map + t * map + i % map));
+    tensor_set_flat(k->position, j, (double)i);
+    tensor_set_flat(k->weight, j++, negate ? -w : w);
+  }
+  return true;
+}
+
+/* ATen's nll_loss_backward (and nll_loss2d's): zero but at each kept
+ * target's place, which gets weight[t] * -(g / total_weight) for the mean,
+ * weight[t] * -g for the sum and -weight[t] * g[i] unreduced. Made of
+ * recorded ops (a scatter into the flattened input), so it can be
+ * differentiated again. */
 static bool d_nll(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *target = saved(&s, n, 0);
-  bool batched = IN->ndim == 2;
-  int64_t rows = batched ? info_shape(IN)[0] : 1;
-  int64_t col[2] = {rows, 1};
-  Tensor *idx = target ? keep(&s, tensor_reshape(target, batched ? 2 : 1, col)) : NULL;
-  Tensor *src = neg(&s, loss_scale(&s, n, G, rows));
-  src = node_p(n)->red == RED_NONE && batched
-            ? (src ? keep(&s, ag_unsqueeze(src, 1)) : NULL)
-            : (src ? keep(&s, ag_expand(src, batched ? 2 : 1, col)) : NULL);
-  give(out, 0, idx && src ? keep(&s, ag_scatter_add_into(IN, batched ? 1 : 0, idx, src)) : NULL);
+  Tensor *weight = node_p(n)->i1 ? saved(&s, n, 1) : NULL;
+  Reduction r = node_p(n)->red;
+  bool per_target = r == RED_NONE && IN->ndim != 1;
+  NllKept k;
+  if (!target || !nll_kept(&s, IN, target, weight, node_p(n)->i0, per_target, &k))
+    return done(&s, n, out);
+  Tensor *src;
+  if (per_target) {
+    int64_t all = -1;
+    Tensor *flat = G ? keep(&s, ag_reshape(G, 1, &all)) : NULL;
+    src = mul(&s, flat ? keep(&s, ag_index_select(flat, 0, k.position)) : NULL, k.weight);
+  } else {
+    Tensor *scaled = r == RED_MEAN && G ? keep(&s, ag_binary_scalar(BIN_DIV, G, node_p(n)->s0)) : G;
+    Tensor *each = neg(&s, scaled);
+    src = mul(&s, each ? keep(&s, ag_expand(each, 1, k.weight->shape)) : NULL, k.weight);
+  }
+  AgInfo flat_in = {.dtype = IN->dtype, .ndim = 1, .u.small = {info_numel(IN)}};
+  Tensor *flat_grad = src ? keep(&s, ag_scatter_into(&flat_in, 0, k.place, src, false)) : NULL;
+  give(out, 0, reshape_to(&s, flat_grad, IN));
   return done(&s, n, out);
 }
 
@@ -943,22 +1029,33 @@ static Tensor *clamped_log(Scope *s, Tensor *x) {
   return l ? keep(s, ag_clamp_min(l, -100)) : NULL;
 }
 
+static Tensor *divs(Scope *s, Tensor *a, double k) {
+  return a ? keep(s, ag_binary_scalar(BIN_DIV, a, k)) : NULL;
+}
+
+/* ATen's binary_cross_entropy_backward: g (x - t) / max((1 - x) x, 1e-12),
+ * and for the target (log(1 - x) - log(x)) g (each log clamped at -100);
+ * then times weight, then divided by numel for the mean, in that order. */
 static bool d_bce(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *p = saved(&s, n, 0), *t = saved(&s, n, 1);
-  Tensor *ge = loss_scale(&s, n, G, p ? p->numel : 0);
-  if (needs[0]) {
-    Tensor *denom = mul(&s, rsubs(&s, 1, p), p);
-    denom = denom ? keep(&s, ag_clamp_min(denom, 1e-12)) : NULL;
-    give(out, 0, mul(&s, ge, dv(&s, sub(&s, p, t), denom)));
+  Tensor *w = node_p(n)->i0 ? saved(&s, n, 2) : NULL;
+  double count = p ? (double)p->numel : 0;
+  for (int i = 0; i < 2; i++) {
+    if (!needs[i]) continue;
+    Tensor *d;
+    if (i == 0) {
+      Tensor *denom = mul(&s, rsubs(&s, 1, p), p);
+      denom = denom ? keep(&s, ag_clamp_min(denom, 1e-12)) : NULL;
+      d = dv(&s, mul(&s, G, sub(&s, p, t)), denom);
+    } else {
+      d = mul(&s, sub(&s, clamped_log(&s, rsubs(&s, 1, p)), clamped_log(&s, p)), G);
+    }
+    if (w) d = mul(&s, d, w);
+    if (node_p(n)->red == RED_MEAN) d = divs(&s, d, count);
+    give(out, i, d);
   }
-  if (needs[1])
-    give(out, 1, mul(&s, ge, sub(&s, clamped_log(&s, rsubs(&s, 1, p)), clamped_log(&s, p))));
   return done(&s, n, out);
-}
-
-static Tensor *divs(Scope *s, Tensor *a, double k) {
-  return a ? keep(s, ag_binary_scalar(BIN_DIV, a, k)) : NULL;
 }
 
 /* PyTorch's smooth_l1_backward, norm = 1 (or 1/numel for mean), x = self - target:

@@ -330,3 +330,25 @@ bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v) {
   ag_note_inplace_write(a);
   return !record || inplace_done(a, record, rebase_finish(a, node));
 }
+
+/* a.add_(b, alpha=s), a.addcmul_(b, c, value=s), a.addcdiv_(b, c, value=s),
+ * a.lerp_(b, weight).
+ * Unrecorded (an optimizer's step under no_grad) they are ATen's fused
+ * kernels, to the bit; recorded, the same kernel's result is written and
+ * a rebased on ag_fused's node (AddBackward0, AddcmulBackward0, ...). */
+bool ag_fused_(FusedOp op, Tensor *a, Tensor *b, Tensor *c, double s) {
+  bool record, record_c = false;
+  if (!ag_check_inplace(a) || !should_record_inplace(a, b, &record)) return false;
+  if (c && !should_record_inplace(a, c, &record_c)) return false;
+  if (!record && !record_c) {
+    bool ok = tensor_fused_(op, a, b, c, s);
+    if (ok) ag_note_inplace_write(a);
+    return ok;
+  }
+  /* LerpBackward1 saves self: the value before the write */
+  Tensor *src = source_for(a, op == FUSED_LERP_TENSOR);
+  Tensor *r = src ? ag_fused(op, src, b, c, s) : NULL;
+  tensor_release(src);
+  bool ok = inplace_done(a, true, r && adopt_result(a, r));
+  return ok;
+}

@@ -513,9 +513,30 @@ Tensor *ag_mse_loss(Tensor *a, Tensor *b, Reduction r) {
   return out;
 }
 
-Tensor *ag_binary_cross_entropy(Tensor *p, Tensor *target, Reduction r) {
-  return pair_loss_record(AG_NODE_BinaryCrossEntropyBackward0, p, target,
-                          tensor_binary_cross_entropy(p, target, r), r);
+/* As ATen: the per-element loss, times weight in place (loss.mul_(weight)),
+ * then the reduction; the node saves self, target and weight. */
+Tensor *ag_binary_cross_entropy(Tensor *p, Tensor *target, Tensor *weight, Reduction r) {
+  Tensor *out = tensor_binary_cross_entropy(p, target, weight ? RED_NONE : r);
+  if (out && weight) {
+    bool ok = tensor_binary_(BIN_MUL, out, weight);
+    Tensor *reduced = !ok ? NULL
+                      : r == RED_NONE ? tensor_retain(out)
+                      : r == RED_MEAN ? tensor_mean(out, NULL, 0, false)
+                                      : tensor_sum(out, NULL, 0, false);
+    tensor_release(out);
+    out = reduced;
+  }
+  Tensor *ins[2] = {p, target};
+  if (!ag_record_wanted(ins, 2, out)) return out;
+  GradNode *n = ag_record_node_params(AG_NODE_BinaryCrossEntropyBackward0, ins, 2, 3, 1);
+  if (n) {
+    node_save(n, 0, "self", p, false);
+    node_save(n, 1, "target", target, false);
+    node_save(n, 2, "weight", weight, false);
+    node_params(n)->red = r;
+    node_params(n)->i0 = weight != NULL;
+  }
+  return ag_record_finish(n, out);
 }
 
 /* smooth_l1_loss / huber_loss: one node saving self and target, k (beta or
@@ -665,15 +686,83 @@ Tensor *ag_l1_loss(Tensor *a, Tensor *b, Reduction r) {
   return out;
 }
 
-Tensor *ag_nll_loss(Tensor *logp, const Tensor *target, Reduction r) {
-  Tensor *out = tensor_nll_loss(logp, target, r);
+/* nll_loss / nll_loss2d of a 1-D, 2-D or 4-D input (NllLossBackward0,
+ * NllLoss2DBackward0), saving what ATen's backward reads: the target, the
+ * weight and the total weight (the mean's divisor). */
+static Tensor *nll_loss_record(Tensor *logp, const Tensor *target, Tensor *weight,
+                               int64_t ignore_index, Reduction r) {
+  double total_weight;
+  Tensor *out = tensor_nll_loss_weighted(logp, target, weight, ignore_index, r, &total_weight);
   if (!ag_record_wanted(&logp, 1, out)) return out;
-  GradNode *n = ag_record_node_params(AG_NODE_NllLossBackward0, &logp, 1, 1, 1);
+  AgNodeKind kind = logp->ndim == 4 ? AG_NODE_NllLoss2DBackward0 : AG_NODE_NllLossBackward0;
+  GradNode *n = ag_record_node_params(kind, &logp, 1, 2, 1);
   if (n) {
     node_save(n, 0, "target", (Tensor *)target, false);
+    node_save(n, 1, "weight", weight, false);
     node_params(n)->red = r;
+    node_params(n)->s0 = total_weight;
+    node_params(n)->i0 = ignore_index;
+    node_params(n)->i1 = weight != NULL;
   }
   return ag_record_finish(n, out);
+}
+
+/* A 3-D or more than 4-D input as ATen's nll_loss_nd runs it: viewed as
+ * [N, C, 1, -1] with the target as [N, 1, -1] for nll_loss2d, the
+ * unreduced loss viewed back to [N, d1, ...]. */
+static Tensor *nll_loss_flattened(Tensor *logp, const Tensor *target, Tensor *weight,
+                                  int64_t ignore_index, Reduction r) {
+  int64_t n = logp->shape[0], c = logp->shape[1];
+  bool same = target->ndim == logp->ndim - 1;
+  for (int d = 1; same && d < target->ndim; d++)
+    same = target->shape[d] == logp->shape[d + 1];
+  if (!same) {
+    int64_t want[TENSOR_MAX_DIMS];
+    want[0] = n;
+    for (int d = 2; d < logp->ndim; d++)
+      want[d - 1] = logp->shape[d];
+    char s1[256], s2[256];
+    tensor_format_shape(s1, sizeof s1, logp->ndim - 1, want);
+    tensor_format_shape(s2, sizeof s2, target->ndim, target->shape);
+    tensor_set_error("Expected target size %s, got %s", s1, s2);
+    return NULL;
+  }
+  bool empty = logp->numel == 0;
+  int64_t in_shape[4] = {n, c, empty ? 0 : 1, empty ? 0 : -1};
+  int64_t t_shape[3] = {n, target->numel == 0 ? 0 : 1, target->numel == 0 ? 0 : -1};
+  Tensor *contiguous = ag_contiguous(logp);
+  Tensor *in4 = contiguous ? ag_view(contiguous, 4, in_shape) : NULL;
+  Tensor *t3 = in4 ? tensor_reshape(target, 3, t_shape) : NULL;
+  Tensor *out = t3 ? nll_loss_record(in4, t3, weight, ignore_index, r) : NULL;
+  if (out && r == RED_NONE) {
+    Tensor *shaped = ag_view(out, target->ndim, target->shape);
+    tensor_release(out);
+    out = shaped;
+  }
+  tensor_release(contiguous);
+  tensor_release(in4);
+  tensor_release(t3);
+  return out;
+}
+
+Tensor *ag_nll_loss_weighted(Tensor *logp, const Tensor *target, Tensor *weight,
+                             int64_t ignore_index, Reduction r) {
+  if (logp->ndim < 1) {
+    tensor_set_error("Expected 1 or more dimensions (got %d)", logp->ndim);
+    return NULL;
+  }
+  if (logp->ndim != 1 && target->ndim >= 1 && logp->shape[0] != target->shape[0]) {
+    tensor_set_error("Expected input batch_size (%lld) to match target batch_size (%lld).",
+                     (long long)logp->shape[0], (long long)target->shape[0]);
+    return NULL;
+  }
+  if (logp->ndim == 3 || logp->ndim > 4)
+    return nll_loss_flattened(logp, target, weight, ignore_index, r);
+  return nll_loss_record(logp, target, weight, ignore_index, r);
+}
+
+Tensor *ag_nll_loss(Tensor *logp, const Tensor *target, Reduction r) {
+  return ag_nll_loss_weighted(logp, target, NULL, NLL_DEFAULT_IGNORE_INDEX, r);
 }
 
 /* a / k as ATen's C++ calls it, div(Tensor, Scalar): DivBackward1, k kept in
@@ -737,26 +826,108 @@ static bool same_shape(const Tensor *a, const Tensor *b) {
   return a->ndim == b->ndim && !memcmp(a->shape, b->shape, (size_t)a->ndim * sizeof(int64_t));
 }
 
+/* a * k as ATen's C++ calls it, mul(Tensor, Scalar): MulBackward1. */
+static Tensor *mul_scalar_argument(Tensor *a, double k) {
+  Tensor *out = tensor_binary_scalar(BIN_MUL, a, k);
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node_params(AG_NODE_MulBackward1, &a, 1, 0, 1);
+  if (n) {
+    node_params(n)->s0 = k;
+    node_params(n)->flag = true;
+  }
+  return ag_record_finish(n, out);
+}
+
+/* The divisor of label smoothing's mean: the summed weights of the kept
+ * targets (weight.gather(0, target[target != ignore_index]).sum()), or
+ * their count; a 0-d tensor, as ATen divides by one. */
+static Tensor *kept_targets_total(const Tensor *target, const Tensor *weight,
+                                  int64_t ignore_index) {
+  if (!weight) {
+    Tensor *kept_mask = tensor_binary_scalar(BIN_NE, target, (double)ignore_index);
+    Tensor *out = kept_mask ? tensor_sum(kept_mask, NULL, 0, false) : NULL;
+    tensor_release(kept_mask);
+    return out;
+  }
+  int64_t kept = 0;
+  for (int64_t i = 0; i < target->numel; i++)
+    kept += (int64_t)tensor_get_flat(target, i) != ignore_index;
+  Tensor *weights = tensor_empty(weight->dtype, 1, &kept);
+  if (!weights) return NULL;
+  for (int64_t i = 0, j = 0; i < target->numel; i++) {
+    int64_t t = (int64_t)tensor_get_flat(target, i);
+    if (t != ignore_index) tensor_set_flat(weights, j++, tensor_get_flat(weight, t));
+  }
+  Tensor *out = tensor_sum(weights, NULL, 0, false);
+  tensor_release(weights);
+  return out;
+}
+
+/* Class-index targets with label smoothing, as ATen's
+ * cross_entropy_loss_label_smoothing composes it, with lp = log_softmax:
+ *   (1 - ls) * nll_loss(lp, target, weight) + smooth * (ls / C)
+ * where smooth = -(lp * w).sum(class dim), 0 at ignored targets, reduced
+ * (its mean divided by the kept targets' total weight). */
+static Tensor *cross_entropy_smoothed(Tensor *lp, const Tensor *target, Tensor *weight,
+                                      int64_t ignore_index, double label_smoothing, Reduction r) {
+  int cdim = lp->ndim == 1 ? 0 : 1;
+  int64_t classes = lp->shape[cdim];
+  Tensor *tmp[16] = {0}; /* room for every temporary below (13) */
+  int k = 0;
+#define T(e) (tmp[k++] = (e))
+  Tensor *nll = T(ag_nll_loss_weighted(lp, target, weight, ignore_index, r));
+  Tensor *ignored = nll ? T(tensor_binary_scalar(BIN_EQ, target, (double)ignore_index)) : NULL;
+  Tensor *terms = lp;
+  if (ignored && weight) {
+    int64_t shape[TENSOR_MAX_DIMS];
+    for (int d = 0; d < lp->ndim; d++)
+      shape[d] = d == cdim ? weight->numel : 1;
+    Tensor *w = T(ag_view(weight, lp->ndim, shape));
+    terms = w ? T(ag_binary(BIN_MUL, lp, w)) : NULL;
+  }
+  Tensor *summed = ignored && terms ? T(ag_sum(terms, &cdim, 1, false)) : NULL;
+  Tensor *smooth = summed ? T(ag_unary(UN_NEG, summed)) : NULL;
+  Tensor *zero = smooth ? T(tensor_scalar(smooth->dtype, 0)) : NULL;
+  Tensor *masked = zero ? T(ag_masked_fill(smooth, ignored, zero, false)) : NULL;
+  Tensor *reduced = masked;
+  if (masked && r != RED_NONE) {
+    Tensor *total = T(ag_sum(masked, NULL, 0, false));
+    Tensor *divisor = total && r == RED_MEAN ? T(kept_targets_total(target, weight, ignore_index)) : NULL;
+    reduced = r == RED_SUM ? total : divisor ? T(ag_binary(BIN_DIV, total, divisor)) : NULL;
+  }
+  Tensor *kept = reduced ? T(mul_scalar_argument(nll, 1 - label_smoothing)) : NULL;
+  Tensor *spread = kept ? T(mul_scalar_argument(reduced, label_smoothing / (double)classes)) : NULL;
+#undef T
+  Tensor *out = spread ? ag_binary(BIN_ADD, kept, spread) : NULL;
+  for (int i = 0; i < k; i++)
+    tensor_release(tmp[i]);
+  return out;
+}
+
 Tensor *ag_cross_entropy_with(Tensor *logits, Tensor *target, Tensor *weight,
-                              double label_smoothing, Reduction r) {
-  if (logits->ndim >= 1 && same_shape(logits, target))
+                              int64_t ignore_index, double label_smoothing, Reduction r) {
+  if (logits->ndim >= 1 && same_shape(logits, target)) {
+    if (ignore_index >= 0) {
+      tensor_set_error("ignore_index is not supported for floating point target");
+      return NULL;
+    }
     return cross_entropy_probs(logits, target, weight, label_smoothing, r);
-  if (weight || label_smoothing != 0) {
-    tensor_set_error("cross_entropy: weight and label_smoothing need class-probability targets "
-                     "of the input's shape in Ag so far");
+  }
+  if (logits->ndim < 1) {
+    tensor_set_error("Expected 1 or more dimensions (got %d)", logits->ndim);
     return NULL;
   }
-  return ag_cross_entropy(logits, target, r);
+  Tensor *lp = ag_log_softmax(logits, logits->ndim == 1 ? 0 : 1);
+  Tensor *out = !lp                   ? NULL
+                : label_smoothing > 0 ? cross_entropy_smoothed(lp, target, weight, ignore_index,
+                                                               label_smoothing, r)
+                                      : ag_nll_loss_weighted(lp, target, weight, ignore_index, r);
+  tensor_release(lp);
+  return out;
 }
 
 Tensor *ag_cross_entropy(Tensor *logits, const Tensor *target, Reduction r) {
-  if (logits->ndim >= 1 && same_shape(logits, target))
-    return cross_entropy_probs(logits, (Tensor *)target, NULL, 0, r);
-  if (!ag_should_record(&logits, 1)) return tensor_cross_entropy(logits, target, r);
-  Tensor *lp = ag_log_softmax(logits, logits->ndim >= 2 ? 1 : 0);
-  Tensor *out = lp ? ag_nll_loss(lp, target, r) : NULL;
-  tensor_release(lp);
-  return out;
+  return ag_cross_entropy_with(logits, (Tensor *)target, NULL, NLL_DEFAULT_IGNORE_INDEX, 0, r);
 }
 
 Tensor *ag_dropout(TensorRng *rng, Tensor *a, double p, bool training) {
@@ -863,5 +1034,45 @@ Tensor *ag_scatter_into(const AgInfo *in, int dim, const Tensor *index, Tensor *
     node_save(n, 0, "index", (Tensor *)index, false);
     node_params(n)->i0 = dim;
   }
+  return ag_record_finish(n, out);
+}
+
+/* ---- the fused updates, out of place ---- */
+
+/* a op'd with b (and c) by ATen's fused kernel (tensor_fused_ on a copy of
+ * a broadcast to the operands' common shape), recorded as PyTorch names the op:
+ * AddBackward0 keeping alpha, AddcmulBackward0, AddcdivBackward0 (tensor1
+ * and tensor2 saved), LerpBackward0 (a number weight), LerpBackward1 (self,
+ * end and weight saved). */
+Tensor *ag_fused(FusedOp op, Tensor *a, Tensor *b, Tensor *c, double s) {
+  bool three = op == FUSED_ADDCMUL || op == FUSED_ADDCDIV || op == FUSED_LERP_TENSOR;
+  int ndim, ndim3;
+  int64_t shape[TENSOR_MAX_DIMS], shape3[TENSOR_MAX_DIMS];
+  if (!tensor_broadcast_shape(a->ndim, a->shape, b->ndim, b->shape, &ndim, shape)) return NULL;
+  if (three && !tensor_broadcast_shape(ndim, shape, c->ndim, c->shape, &ndim3, shape3)) return NULL;
+  Tensor *out = three ? tensor_zeros(a->dtype, ndim3, shape3) : tensor_zeros(a->dtype, ndim, shape);
+  if (out && !(tensor_copy_(out, a) && tensor_fused_(op, out, b, c, s))) {
+    tensor_release(out);
+    out = NULL;
+  }
+  Tensor *ins[3] = {a, b, c};
+  if (!ag_record_wanted(ins, three ? 3 : 2, out)) return out;
+  static const AgNodeKind kinds[] = {AG_NODE_AddBackward0, AG_NODE_AddcmulBackward0,
+                                     AG_NODE_AddcdivBackward0, AG_NODE_LerpBackward0,
+                                     AG_NODE_LerpBackward1};
+  int nsaved = op == FUSED_LERP_TENSOR ? 3 : three ? 2 : 0;
+  GradNode *n = ag_record_node_params(kinds[op], ins, three ? 3 : 2, nsaved, 1);
+  if (n && op == FUSED_ADD_SCALED) {
+    node_params(n)->i2 = 1;
+    node_params(n)->s1 = s;
+  } else if (n && op == FUSED_LERP_TENSOR) {
+    node_save(n, 0, "self", a, false);
+    node_save(n, 1, "end", b, false);
+    node_save(n, 2, "weight", c, false);
+  } else if (n && three) {
+    node_save(n, 0, "tensor1", b, false);
+    node_save(n, 1, "tensor2", c, false);
+  }
+  if (n) node_params(n)->s0 = s;
   return ag_record_finish(n, out);
 }

@@ -972,9 +972,26 @@ const HelpEntry help_table[] = {
      "Limits each element to [min, max]; gradient 0 where clamped (ClampBackward1).",
      "print(tensor([-2.0, 0.5, 3.0]).clamp(min=0, max=1))"},
     {"add", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "add(a, b) / a.add(b)",
-     "a + b with broadcasting (AddBackward0).",
-     "print(ones(2).add(1))"},
+     "add(a, b, alpha=1) / a.add(b, alpha=1)",
+     "a + b with broadcasting (AddBackward0); with alpha, a + alpha * b rounded once (a "
+     "fused multiply-add, as ATen's kernel).",
+     "print(ones(2).add(1))\n"
+     "print(ones(2).add(tensor([1.0, 2.0]), alpha=0.5))"},
+    {"addcmul", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "addcmul(t, tensor1, tensor2, value=1) / t.addcmul(...)",
+     "t + value * tensor1 * tensor2, all three broadcast, rounding as ATen's kernel "
+     "(AddcmulBackward0); addcmul_ is the in-place form.",
+     "print(addcmul(zeros(2), tensor([1.0, 2.0]), tensor([3.0, 4.0]), value=0.5))"},
+    {"addcdiv", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "addcdiv(t, tensor1, tensor2, value=1) / t.addcdiv(...)",
+     "t + value * tensor1 / tensor2, all three broadcast, rounding as ATen's kernel "
+     "(AddcdivBackward0); addcdiv_ is the in-place form.",
+     "print(addcdiv(ones(2), tensor([1.0, 2.0]), tensor([4.0, 4.0]), value=-1))"},
+    {"lerp", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "lerp(start, end, weight) / start.lerp(end, weight)",
+     "start + weight * (end - start), weight a number or a tensor, in ATen's two forms "
+     "(LerpBackward0 for a number, LerpBackward1 for a tensor); lerp_ is the in-place form.",
+     "print(lerp(zeros(3), ones(3), tensor([0.0, 0.5, 1.0])))"},
     {"sub", HELP_TENSORS, HELP_TENSOR_METHOD,
      "sub(a, b) / a.sub(b)",
      "a - b with broadcasting (SubBackward0).",
@@ -1190,20 +1207,27 @@ const HelpEntry help_table[] = {
      "Mean absolute error; reduction \"mean\", \"sum\" or \"none\".",
      "print(l1_loss(tensor([1.0, 2.0]), tensor([1.0, 4.0])))"},
     {"cross_entropy", HELP_TENSORS, 0,
-     "cross_entropy(logits, target, weight=nil, reduction=\"mean\", label_smoothing=0.0)",
-     "Softmax cross-entropy of [N, C] logits against int64 class indices [N] (log_softmax "
-     "then nll_loss), or against class probabilities of the logits' shape ([N, C, d...] "
-     "and [C] too), where weight (one per class) and label_smoothing apply as in PyTorch "
-     "1.13.",
-     "print(cross_entropy(tensor([[2.0, 0.0], [0.0, 2.0]]), tensor([0, 1], dtype=int64)))"},
+     "cross_entropy(logits, target, weight=nil, ignore_index=-100, reduction=\"mean\", "
+     "label_smoothing=0.0)",
+     "Softmax cross-entropy: log_softmax over the class dim (1, or 0 for a [C] input) then "
+     "nll_loss, with int64 class indices as target ([N], [N, d...] or 0-d), or against class "
+     "probabilities of the logits' shape. weight (one per class), ignore_index (targets "
+     "that count for nothing; the mean divides by the kept targets' weights, nan when all "
+     "are ignored) and label_smoothing apply as in PyTorch 1.13, its numbers to the bit.",
+     "print(cross_entropy(tensor([[2.0, 0.0], [0.0, 2.0]]), tensor([0, -100])))"},
     {"nll_loss", HELP_TENSORS, 0,
-     "nll_loss(log_probs, target, reduction=\"mean\")",
-     "Negative log-likelihood of [N, C] log-probabilities against int64 class indices.",
-     "print(nll_loss(log_softmax(zeros(1, 2), 1), tensor([0], dtype=int64)))"},
+     "nll_loss(log_probs, target, weight=nil, ignore_index=-100, reduction=\"mean\")",
+     "Negative log-likelihood of log-probabilities ([C], [N, C] or [N, C, d...]) against "
+     "int64 class indices: -log_probs[target] * weight[target], 0 where target == "
+     "ignore_index; the mean divides by the summed weights of the kept targets "
+     "(NllLossBackward0, NllLoss2DBackward0 for a 4-D input, as PyTorch).",
+     "print(nll_loss(log_softmax(zeros(2, 2), 1), tensor([0, 1]), weight=tensor([1.0, 3.0])))"},
     {"binary_cross_entropy", HELP_TENSORS, 0,
-     "binary_cross_entropy(probs, target, reduction=\"mean\")",
-     "Binary cross-entropy of probabilities in (0, 1) against targets of the same shape.",
-     "print(binary_cross_entropy(tensor([0.5]), tensor([1.0])))"},
+     "binary_cross_entropy(probs, target, weight=nil, reduction=\"mean\")",
+     "Binary cross-entropy of probabilities in [0, 1] against targets of the same shape, "
+     "each log clamped at -100; weight (broadcast to the input) multiplies each element's "
+     "loss before the reduction.",
+     "print(binary_cross_entropy(tensor([0.5, 0.9]), tensor([1.0, 1.0]), weight=tensor([1.0, 2.0])))"},
     {"binary_cross_entropy_with_logits", HELP_TENSORS, 0,
      "binary_cross_entropy_with_logits(logits, target, weight=nil, reduction=\"mean\", "
      "pos_weight=nil)",
@@ -1477,10 +1501,37 @@ const HelpEntry help_table[] = {
      "t expanded to other's shape.",
      "print(tensor([1]).expand_as(zeros(3)))"},
     {"Tensor.add_", HELP_TENSOR, 0,
-     "t.add_(other)",
-     "Adds other into t in place (bumps t._version).",
+     "t.add_(other, alpha=1)",
+     "Adds other (times alpha) into t in place (bumps t._version). With alpha, under "
+     "t + alpha * other rounds once (a fused multiply-add), as ATen's kernel and so "
+     "PyTorch's optimizers (AddBackward0 keeps alpha when recorded).",
      "let a = zeros(2)\n"
      "a.add_(1)\n"
+     "a.add_(tensor([1.0, 2.0]), alpha=0.5)\n"
+     "print(a)"},
+    {"Tensor.addcmul_", HELP_TENSOR, 0,
+     "t.addcmul_(tensor1, tensor2, value=1)",
+     "t += value * tensor1 * tensor2 in place, rounding as ATen's kernel (one fused "
+     "multiply-add of value * tensor1 and tensor2); Adam's and RMSprop's running squares "
+     "use it (AddcmulBackward0 when recorded).",
+     "let a = zeros(2)\n"
+     "a.addcmul_(tensor([1.0, 2.0]), tensor([3.0, 4.0]), value=0.5)\n"
+     "print(a)"},
+    {"Tensor.addcdiv_", HELP_TENSOR, 0,
+     "t.addcdiv_(tensor1, tensor2, value=1)",
+     "t += value * tensor1 / tensor2 in place, rounding as ATen's kernel ((value * tensor1) "
+     "/ tensor2, then the sum); the update of Adam, RMSprop and Adagrad (AddcdivBackward0 "
+     "when recorded).",
+     "let a = ones(2)\n"
+     "a.addcdiv_(tensor([1.0, 2.0]), tensor([4.0, 4.0]), value=-1)\n"
+     "print(a)"},
+    {"Tensor.lerp_", HELP_TENSOR, 0,
+     "t.lerp_(end, weight)",
+     "t + weight * (end - t) in place, weight a number or a tensor, in ATen's two forms "
+     "(below 0.5 from t's side, else from end's, each one fused multiply-add), so the bits "
+     "are PyTorch's; recorded as LerpBackward0 (a number) or LerpBackward1.",
+     "let a = zeros(2)\n"
+     "a.lerp_(tensor([1.0, 2.0]), 0.25)\n"
      "print(a)"},
     {"Tensor.sub_", HELP_TENSOR, 0,
      "t.sub_(other)",
@@ -2105,17 +2156,19 @@ const HelpEntry help_table[] = {
      "l1_loss as a layer.",
      "print(nn.L1Loss()(ones(2), zeros(2)))"},
     {"nn.CrossEntropyLoss", HELP_NN, 0,
-     "nn.CrossEntropyLoss(weight=nil, reduction=\"mean\", label_smoothing=0.0)",
-     "cross_entropy as a layer: logits [N, C] and int64 targets [N], or class "
-     "probabilities of the logits' shape.",
+     "nn.CrossEntropyLoss(weight=nil, ignore_index=-100, reduction=\"mean\", label_smoothing=0.0)",
+     "cross_entropy as a layer: logits [N, C] (or [N, C, d...], [C]) and int64 targets [N] "
+     "([N, d...], 0-d), or class probabilities of the logits' shape.",
      "print(nn.CrossEntropyLoss()(zeros(2, 3), tensor([0, 2], dtype=int64)))"},
     {"nn.NLLLoss", HELP_NN, 0,
-     "nn.NLLLoss(reduction=\"mean\")",
-     "nll_loss as a layer: log-probabilities [N, C] and int64 targets [N].",
+     "nn.NLLLoss(weight=nil, ignore_index=-100, reduction=\"mean\")",
+     "nll_loss as a layer: log-probabilities [N, C] (or [N, C, d...], [C]) and int64 "
+     "targets [N] ([N, d...], 0-d).",
      "print(nn.NLLLoss()(log_softmax(zeros(1, 2), 1), tensor([1], dtype=int64)))"},
     {"nn.BCELoss", HELP_NN, 0,
-     "nn.BCELoss(reduction=\"mean\")",
-     "binary_cross_entropy as a layer: probabilities and targets of the same shape.",
+     "nn.BCELoss(weight=nil, reduction=\"mean\")",
+     "binary_cross_entropy as a layer: probabilities and targets of the same shape, each "
+     "element's loss times weight (broadcast) when given.",
      "print(nn.BCELoss()(tensor([0.5]), tensor([0.0])))"},
     {"nn.BCEWithLogitsLoss", HELP_NN, 0,
      "nn.BCEWithLogitsLoss(weight=nil, reduction=\"mean\", pos_weight=nil)",
@@ -2145,7 +2198,11 @@ const HelpEntry help_table[] = {
     {"optim.SGD", HELP_OPTIM, 0,
      "optim.SGD(params, lr, momentum=0, dampening=0, weight_decay=0, nesterov=false, maximize=false)",
      "Stochastic gradient descent, optionally with momentum (PyTorch's formulation); "
-     "step() updates the parameters, zero_grad() clears their grads.",
+     "step() updates the parameters, zero_grad() clears their grads. Like every optimizer "
+     "here it takes tensors or parameter groups (maps with \"params\" and their own "
+     "options; param_groups, add_param_group(), state_dict(), load_state_dict()), and its "
+     "steps give PyTorch 1.13's float32 parameters to the last bit (the fused add_, "
+     "addcmul_, addcdiv_ updates).",
      "let w = tensor([1.0], requires_grad=true)\n"
      "let opt = optim.SGD([w], lr=0.1)\n"
      "(w * w).sum().backward()\n"

@@ -74,7 +74,10 @@
   X(split, 1, 2, LF_MG)                                                        \
   X(chunk, 1, 2, LF_MG)                                                        \
   X(unbind, 0, 1, LF_MG)                                                       \
-  X(add_, 1, 1, LF_M)                                                          \
+  X(add_, 1, 2, LF_M)                                                          \
+  X(addcmul_, 2, 3, LF_M)                                                      \
+  X(addcdiv_, 2, 3, LF_M)                                                      \
+  X(lerp_, 2, 2, LF_M)                                                         \
   X(sub_, 1, 1, LF_M)                                                          \
   X(mul_, 1, 1, LF_M)                                                          \
   X(div_, 1, 1, LF_M)                                                          \
@@ -115,7 +118,10 @@
   X(logical_not, 0, 0, LF_MG)                                                  \
   X(pow, 1, 1, LF_MG)                                                          \
   X(clamp, 0, 2, LF_MG)                                                        \
-  X(add, 1, 1, LF_MG)                                                          \
+  X(add, 1, 2, LF_MG)                                                          \
+  X(addcmul, 2, 3, LF_MG)                                                      \
+  X(addcdiv, 2, 3, LF_MG)                                                      \
+  X(lerp, 2, 2, LF_MG)                                                         \
   X(sub, 1, 1, LF_MG)                                                          \
   X(mul, 1, 1, LF_MG)                                                          \
   X(div, 1, 1, LF_MG)                                                          \

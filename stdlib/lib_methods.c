@@ -89,12 +89,73 @@ static Value binary(AgVM *vm, Value self, BinaryOp op, const char *name, Value o
 #define BINARY_FN(name, op)                                                                 \
   Value lt_##name(LT_ARGS) { return binary(vm, self, op, #name, args[0], kw); }
 BINARY_FN(pow, BIN_POW)
-BINARY_FN(add, BIN_ADD)
 BINARY_FN(sub, BIN_SUB)
 BINARY_FN(mul, BIN_MUL)
 BINARY_FN(div, BIN_DIV)
 BINARY_FN(remainder, BIN_MOD)
 BINARY_FN(floor_divide, BIN_FLOOR_DIVIDE)
+
+static Value done_in_place(AgVM *vm, bool ok, Value self) {
+  return ok ? self : lib_throw_tensor_error(vm);
+}
+
+/* ---- the fused ops (tensor/fused.c's roundings): add with alpha, addcmul, addcdiv,
+ * lerp, out of place or in place (name ending in _) ---- */
+
+/* A number or tensor operand as a tensor (a number in t's dtype); NULL after an error. */
+static Tensor *fused_operand_of(AgVM *vm, Value t, Value v, const char *what) {
+  if (IS_TENSOR(v)) return tensor_retain(lib_t(v));
+  double d;
+  if (!lib_number(vm, v, what, &d)) return NULL;
+  Tensor *out = tensor_scalar(lib_t(t)->dtype, d);
+  if (!out) lib_throw_tensor_error(vm);
+  return out;
+}
+
+/* add(other, alpha=1), addcmul/addcdiv(tensor1, tensor2, value=1), lerp(end, weight):
+ * the second operand and the number; lerp's weight may be a tensor (FUSED_LERP_TENSOR). */
+static Value fused_method(AgVM *vm, Value self, FusedOp op, const char *name, bool in_place,
+                          int argc, const Value *args, const AgKwargs *kw) {
+  static const char *const add_names[] = {"other", "alpha"};
+  static const char *const addc_names[] = {"tensor1", "tensor2", "value"};
+  static const char *const lerp_names[] = {"end", "weight"};
+  bool addc = op == FUSED_ADDCMUL || op == FUSED_ADDCDIV;
+  const char *const *names = addc ? addc_names : op == FUSED_LERP ? lerp_names : add_names;
+  Value v[3];
+  if (!lib_bind(vm, name, argc, args, kw, names, addc ? 3 : 2, v)) return VM_EXCEPTION;
+  Value number = addc ? v[2] : v[1];
+  Tensor *third = NULL;
+  double s = 1;
+  if (addc && !IS_TENSOR(v[1])) return lib_type_error(vm, name, names[1], v[1]);
+  if (addc) third = lib_t(v[1]);
+  if (op == FUSED_LERP && IS_TENSOR(v[1])) {
+    op = FUSED_LERP_TENSOR;
+    third = lib_t(v[1]);
+  } else if (!IS_UNDEF(number) && !lib_number(vm, number, names[addc ? 2 : 1], &s)) {
+    return VM_EXCEPTION;
+  }
+  if (op != FUSED_ADD_SCALED && !IS_TENSOR(v[0])) return lib_type_error(vm, name, names[0], v[0]);
+  Tensor *second = fused_operand_of(vm, self, v[0], names[0]);
+  if (!second) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *t = lib_t(self);
+  Value out;
+  if (in_place) {
+    out = done_in_place(vm, ag_fused_(op, t, second, third, s), self);
+  } else {
+    out = lib_wrap(vm, ag_fused(op, t, second, third, s));
+  }
+  tensor_release(second);
+  return out;
+}
+
+Value lt_add(LT_ARGS) {
+  if (!kw || kw->count == 0) return binary(vm, self, BIN_ADD, "add", args[0], kw);
+  return fused_method(vm, self, FUSED_ADD_SCALED, "add", false, argc, args, kw);
+}
+Value lt_addcmul(LT_ARGS) { return fused_method(vm, self, FUSED_ADDCMUL, "addcmul", false, argc, args, kw); }
+Value lt_addcdiv(LT_ARGS) { return fused_method(vm, self, FUSED_ADDCDIV, "addcdiv", false, argc, args, kw); }
+Value lt_lerp(LT_ARGS) { return fused_method(vm, self, FUSED_LERP, "lerp", false, argc, args, kw); }
 BINARY_FN(eq, BIN_EQ)
 BINARY_FN(ne, BIN_NE)
 BINARY_FN(lt, BIN_LT)
@@ -563,10 +624,6 @@ Value lt_gather(LT_ARGS) { return index_fn(vm, self, true, argc, args, kw); }
 
 /* ---- in place: each returns the tensor itself ---- */
 
-static Value done_in_place(AgVM *vm, bool ok, Value self) {
-  return ok ? self : lib_throw_tensor_error(vm);
-}
-
 static Value binary_in_place(AgVM *vm, Value self, BinaryOp op, const char *name, Value other,
                              const AgKwargs *kw) {
   if (!no_kwargs(vm, name, kw)) return VM_EXCEPTION;
@@ -584,7 +641,13 @@ static Value binary_in_place(AgVM *vm, Value self, BinaryOp op, const char *name
   return done_in_place(vm, ag_binary_scalar_(op, t, s), self);
 }
 
-Value lt_add_(LT_ARGS) { return binary_in_place(vm, self, BIN_ADD, "add_", args[0], kw); }
+Value lt_add_(LT_ARGS) {
+  if (!kw || kw->count == 0) return binary_in_place(vm, self, BIN_ADD, "add_", args[0], kw);
+  return fused_method(vm, self, FUSED_ADD_SCALED, "add_", true, argc, args, kw);
+}
+Value lt_addcmul_(LT_ARGS) { return fused_method(vm, self, FUSED_ADDCMUL, "addcmul_", true, argc, args, kw); }
+Value lt_addcdiv_(LT_ARGS) { return fused_method(vm, self, FUSED_ADDCDIV, "addcdiv_", true, argc, args, kw); }
+Value lt_lerp_(LT_ARGS) { return fused_method(vm, self, FUSED_LERP, "lerp_", true, argc, args, kw); }
 Value lt_sub_(LT_ARGS) { return binary_in_place(vm, self, BIN_SUB, "sub_", args[0], kw); }
 Value lt_mul_(LT_ARGS) { return binary_in_place(vm, self, BIN_MUL, "mul_", args[0], kw); }
 Value lt_div_(LT_ARGS) { return binary_in_place(vm, self, BIN_DIV, "div_", args[0], kw); }

@@ -55,31 +55,79 @@ static bool optional_tensor(AgVM *vm, const char *fname, const char *what, Value
   return true;
 }
 
-static Tensor *nll_loss(Tensor *a, Tensor *t, Reduction r) { return ag_nll_loss(a, t, r); }
-
 static Value native_mse_loss(NATIVE_ARGS) { return loss(vm, "mse_loss", ag_mse_loss, argc, args, kw); }
 static Value native_l1_loss(NATIVE_ARGS) { return loss(vm, "l1_loss", ag_l1_loss, argc, args, kw); }
-/* cross_entropy(input, target, weight=nil, reduction="mean", label_smoothing=0.0) */
+/* An optional integer argument (absent: fallback). */
+static bool optional_int(AgVM *vm, Value v, const char *what, int64_t fallback, int64_t *out) {
+  *out = fallback;
+  if (IS_UNDEF(v)) return true;
+  double d;
+  if (!lib_number(vm, v, what, &d)) return false;
+  if (d != (double)(int64_t)d) {
+    vm_throw_error(vm, "%s must be an integer, got %g", what, d);
+    return false;
+  }
+  *out = (int64_t)d;
+  return true;
+}
+
+/* cross_entropy(input, target, weight=nil, ignore_index=-100, reduction="mean",
+ * label_smoothing=0.0), PyTorch's order of the arguments (size_average and
+ * reduce, deprecated there, are left out). */
 static Value native_cross_entropy(NATIVE_ARGS) {
-  static const char *const names[] = {"input", "target", "weight", "reduction", "label_smoothing"};
-  Value v[5];
+  static const char *const names[] = {"input", "target", "weight", "ignore_index", "reduction",
+                                      "label_smoothing"};
+  Value v[6];
   Reduction r;
   Tensor *w;
   double ls = 0;
-  if (!lib_bind(vm, "cross_entropy", argc, args, kw, names, 5, v)) return VM_EXCEPTION;
+  int64_t ignore_index;
+  if (!lib_bind(vm, "cross_entropy", argc, args, kw, names, 6, v)) return VM_EXCEPTION;
   if (!IS_TENSOR(v[0])) return lib_type_error(vm, "cross_entropy", "input", v[0]);
   if (!IS_TENSOR(v[1])) return lib_type_error(vm, "cross_entropy", "target", v[1]);
   if (!optional_tensor(vm, "cross_entropy", "weight", v[2], &w)) return VM_EXCEPTION;
-  if (!reduction_of(vm, v[3], &r)) return VM_EXCEPTION;
-  if (!IS_UNDEF(v[4]) && !lib_number(vm, v[4], "label_smoothing", &ls)) return VM_EXCEPTION;
-  if (!(ls >= 0 && ls <= 1))
+  if (!optional_int(vm, v[3], "ignore_index", NLL_DEFAULT_IGNORE_INDEX, &ignore_index))
+    return VM_EXCEPTION;
+  if (!reduction_of(vm, v[4], &r)) return VM_EXCEPTION;
+  if (!IS_UNDEF(v[5]) && !lib_number(vm, v[5], "label_smoothing", &ls)) return VM_EXCEPTION;
+  /* PyTorch 1.13 checks only the upper bound; a negative value smooths nothing */
+  if (ls > 1)
     return vm_throw_error(vm, "label_smoothing must be between 0.0 and 1.0. Got: %g", ls);
   lib_sync_line(vm);
-  return lib_wrap(vm, ag_cross_entropy_with(lib_t(v[0]), lib_t(v[1]), w, ls, r));
+  return lib_wrap(vm, ag_cross_entropy_with(lib_t(v[0]), lib_t(v[1]), w, ignore_index, ls, r));
 }
-static Value native_nll_loss(NATIVE_ARGS) { return loss(vm, "nll_loss", nll_loss, argc, args, kw); }
+
+/* nll_loss(input, target, weight=nil, ignore_index=-100, reduction="mean") */
+static Value native_nll_loss(NATIVE_ARGS) {
+  static const char *const names[] = {"input", "target", "weight", "ignore_index", "reduction"};
+  Value v[5];
+  Reduction r;
+  Tensor *w;
+  int64_t ignore_index;
+  if (!lib_bind(vm, "nll_loss", argc, args, kw, names, 5, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "nll_loss", "input", v[0]);
+  if (!IS_TENSOR(v[1])) return lib_type_error(vm, "nll_loss", "target", v[1]);
+  if (!optional_tensor(vm, "nll_loss", "weight", v[2], &w)) return VM_EXCEPTION;
+  if (!optional_int(vm, v[3], "ignore_index", NLL_DEFAULT_IGNORE_INDEX, &ignore_index))
+    return VM_EXCEPTION;
+  if (!reduction_of(vm, v[4], &r)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_nll_loss_weighted(lib_t(v[0]), lib_t(v[1]), w, ignore_index, r));
+}
+/* binary_cross_entropy(input, target, weight=nil, reduction="mean") */
 static Value native_binary_cross_entropy(NATIVE_ARGS) {
-  return loss(vm, "binary_cross_entropy", ag_binary_cross_entropy, argc, args, kw);
+  static const char *const fname = "binary_cross_entropy";
+  static const char *const names[] = {"input", "target", "weight", "reduction"};
+  Value v[4];
+  Reduction r;
+  Tensor *w;
+  if (!lib_bind(vm, fname, argc, args, kw, names, 4, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, fname, "input", v[0]);
+  if (!IS_TENSOR(v[1])) return lib_type_error(vm, fname, "target", v[1]);
+  if (!optional_tensor(vm, fname, "weight", v[2], &w)) return VM_EXCEPTION;
+  if (!reduction_of(vm, v[3], &r)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_binary_cross_entropy(lib_t(v[0]), lib_t(v[1]), w, r));
 }
 
 /* binary_cross_entropy_with_logits(input, target, weight=nil, reduction="mean", pos_weight=nil) */
@@ -223,9 +271,9 @@ void lib_nn_define(AgVM *vm, ObjModule *module) {
 void lib_install_nnfunc(AgVM *vm) {
   vm_define_native(vm, "mse_loss", native_mse_loss, 2, 3, true);
   vm_define_native(vm, "l1_loss", native_l1_loss, 2, 3, true);
-  vm_define_native(vm, "cross_entropy", native_cross_entropy, 2, 5, true);
-  vm_define_native(vm, "nll_loss", native_nll_loss, 2, 3, true);
-  vm_define_native(vm, "binary_cross_entropy", native_binary_cross_entropy, 2, 3, true);
+  vm_define_native(vm, "cross_entropy", native_cross_entropy, 2, 6, true);
+  vm_define_native(vm, "nll_loss", native_nll_loss, 2, 5, true);
+  vm_define_native(vm, "binary_cross_entropy", native_binary_cross_entropy, 2, 4, true);
   vm_define_native(vm, "binary_cross_entropy_with_logits", native_bce_with_logits, 2, 5, true);
   vm_define_native(vm, "kl_div", native_kl_div, 2, 4, true);
   vm_define_native(vm, "smooth_l1_loss", native_smooth_l1_loss, 2, 4, true);

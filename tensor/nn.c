@@ -558,13 +558,38 @@ bool tensor_check_target_size(const Tensor *input, const Tensor *target) {
   return false;
 }
 
-#define NLL_IGNORE_INDEX (-100)
-
-static bool nll_check(const Tensor *logp, const Tensor *target) {
+/* The shapes nll_loss accepts, as ATen checks them: a (C) input with a 0-d
+ * target, (N, C) with (N), and nll_loss2d's (N, C, H, W) with (N, H, W). */
+static bool nll_check(const Tensor *logp, const Tensor *target, const Tensor *weight) {
   if (!require_float_input(logp, "nll_loss_out_frame")) return false;
   if (target->dtype != DT_INT64) {
     tensor_set_error("expected scalar type Long but found %s", tensor_dtype_torch_name(target->dtype));
     return false;
+  }
+  if (weight && weight->dtype != logp->dtype) {
+    tensor_set_error("expected scalar type %s but found %s", tensor_dtype_torch_name(logp->dtype),
+                     tensor_dtype_torch_name(weight->dtype));
+    return false;
+  }
+  char s1[256], s2[256];
+  if (logp->ndim == 4) {
+    if (target->ndim != 3) {
+      tensor_set_error("only batches of spatial targets supported (3D tensors) but got targets "
+                       "of dimension: %d", target->ndim);
+      return false;
+    }
+    if (weight && weight->numel != logp->shape[1]) {
+      tensor_set_error("weight tensor should be defined either for all or no classes");
+      return false;
+    }
+    if (logp->shape[0] != target->shape[0] || logp->shape[2] != target->shape[1] ||
+        logp->shape[3] != target->shape[2]) {
+      tensor_format_shape(s1, sizeof s1, logp->ndim, logp->shape);
+      tensor_format_shape(s2, sizeof s2, target->ndim, target->shape);
+      tensor_set_error("size mismatch (got input: %s , target: %s", s1, s2);
+      return false;
+    }
+    return true;
   }
   if (logp->ndim < 1 || logp->ndim > 2) {
     tensor_set_error("input tensor should be 1D or 2D");
@@ -581,66 +606,131 @@ static bool nll_check(const Tensor *logp, const Tensor *target) {
                      (long long)batch, (long long)tbatch);
     return false;
   }
+  int64_t classes = logp->shape[logp->ndim - 1];
+  if (weight && (weight->ndim != 1 || weight->numel != classes)) {
+    tensor_format_shape(s1, sizeof s1, weight->ndim, weight->shape);
+    tensor_set_error("weight tensor should be defined either for all %lld classes or no classes "
+                     "but got weight tensor of shape: %s", (long long)classes, s1);
+    return false;
+  }
   return true;
 }
 
-/* nll_loss's sum as ATen's nll_loss_out_frame runs it: a 4-level cascade of
- * partial sums (levels flushed every 2^p rows, row 0 flushed at once), the
- * levels added at the end; targets were checked by the caller. */
+/* The input as ATen indexes it: n rows of `classes` planes of `map`
+ * elements (map = H * W for a 4-D input, else 1); target position i is
+ * row i / map, element i % map. */
+typedef struct {
+  int64_t classes, map;
+} NllLayout;
+
+static NllLayout nll_layout(const Tensor *logp) {
+  NllLayout l = {logp->shape[logp->ndim == 1 ? 0 : 1], 1};
+  if (logp->ndim == 4) l.map = logp->shape[2] * logp->shape[3];
+  return l;
+}
+
+static int64_t nll_input_index(NllLayout l, int64_t i, int64_t t) {
+  return (i / l.map) * l.classes * l.map + t * l.map + i % l.map;
+}
+
+/* The targets' bounds, as ATen checks them while it runs (in order). */
+static bool nll_check_targets(const Tensor *target, int64_t classes, int64_t ignore_index) {
+  for (int64_t i = 0; i < target->numel; i++) {
+    int64_t t = tensor_double_to_i64(tensor_get_flat(target, i));
+    if (t != ignore_index && (t < 0 || t >= classes)) {
+      tensor_set_error("Target %lld is out of bounds.", (long long)t);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The reduced loss and total weight as ATen's nll_loss_out_frame (and
+ * nll_loss2d's) run them, in the input's dtype: an 8-level cascade of
+ * partial sums over the target positions (level j flushed into j + 1 when
+ * the position's bits j*p .. j*p+p-1 are all zero, p = max(4, ceil(log2
+ * count) / 8)), the levels added at the end; the total weight is the count
+ * of targets kept when there are no class weights. */
+#define NLL_LEVELS 8
 #define NLL_CASCADE(NAME, T)                                                                 \
-  static T NAME(const Tensor *logp, const Tensor *target, int64_t batch, int64_t classes) {  \
-    int64_t lp = batch <= 2 ? 1 : 64 - __builtin_clzll((uint64_t)batch - 1);                 \
-    int64_t level_power = lp / 4 > 4 ? lp / 4 : 4, level_mask = ((int64_t)1 << level_power) - 1; \
-    T sums[4] = {0, 0, 0, 0};                                                                \
-    for (int64_t b = 0; b < batch; b++) {                                                    \
-      int64_t t = tensor_double_to_i64(tensor_get_flat(target, b));                          \
-      if (t == NLL_IGNORE_INDEX) continue;                                                   \
-      sums[0] -= (T)tensor_get_flat(logp, b * classes + t);                                  \
-      for (int j = 0; j + 1 < 4; j++) {                                                      \
-        if ((b & (level_mask << (j * level_power))) != 0) break;                             \
-        sums[j + 1] += sums[j];                                                              \
-        sums[j] = 0;                                                                         \
+  static void NAME(const Tensor *logp, const Tensor *target, const Tensor *weight,          \
+                   int64_t ignore_index, NllLayout l, double *loss_out, double *weight_out) { \
+    int64_t count = target->numel;                                                           \
+    int64_t ceil_log2 = count <= 1 ? 0 : 64 - __builtin_clzll((uint64_t)count - 1);          \
+    int64_t level_power = ceil_log2 / NLL_LEVELS > 4 ? ceil_log2 / NLL_LEVELS : 4;           \
+    int64_t level_mask = ((int64_t)1 << level_power) - 1, ignored = 0;                       \
+    T loss[NLL_LEVELS] = {0}, wsum[NLL_LEVELS] = {0};                                        \
+    for (int64_t i = 0; i < count; i++) {                                                    \
+      int64_t t = tensor_double_to_i64(tensor_get_flat(target, i));                          \
+      if (t == ignore_index) {                                                               \
+        ignored++;                                                                           \
+        continue;                                                                            \
+      }                                                                                      \
+      T x = (T)tensor_get_flat(logp, nll_input_index(l, i, t));                              \
+      if (weight) {                                                                          \
+        T w = (T)tensor_get_flat(weight, t);                                                 \
+        loss[0] -= x * w;                                                                    \
+        wsum[0] += w;                                                                        \
+      } else {                                                                               \
+        loss[0] -= x;                                                                        \
+      }                                                                                      \
+      for (int j = 0; j + 1 < NLL_LEVELS; j++) {                                             \
+        if ((i & (level_mask << (j * level_power))) != 0) break;                             \
+        wsum[j + 1] += wsum[j];                                                              \
+        loss[j + 1] += loss[j];                                                              \
+        wsum[j] = 0;                                                                         \
+        loss[j] = 0;                                                                         \
       }                                                                                      \
     }                                                                                        \
-    T out = 0;                                                                               \
-    for (int j = 0; j < 4; j++) out += sums[j];                                              \
-    return out;                                                                              \
+    T total = 0, total_weight = weight ? 0 : (T)(count - ignored);                           \
+    for (int j = 0; j < NLL_LEVELS; j++) total += loss[j];                                   \
+    for (int j = 0; weight && j < NLL_LEVELS; j++) total_weight += wsum[j];                  \
+    *loss_out = (double)total;                                                               \
+    *weight_out = (double)total_weight;                                                      \
   }
 NLL_CASCADE(nll_cascade_f32, float)
 NLL_CASCADE(nll_cascade_f64, double)
 
-Tensor *tensor_nll_loss(const Tensor *logp, const Tensor *target, Reduction r) {
-  if (!nll_check(logp, target)) return NULL;
-  int64_t batch = logp->ndim == 2 ? logp->shape[0] : 1, classes = logp->shape[logp->ndim - 1];
+/* Per target position: -input[target] * weight[target], 0 where ignored. */
+static Tensor *nll_unreduced(const Tensor *logp, const Tensor *target, const Tensor *weight,
+                             int64_t ignore_index, NllLayout l) {
   Tensor *loss = tensor_zeros(logp->dtype, target->ndim, target->shape);
   if (!loss) return NULL;
-  double total = 0, counted = 0;
-  for (int64_t i = 0; i < batch; i++) {
-    if ((i & 0xFFFF) == 0 && tensor_check_interrupt()) {
-      tensor_release(loss);
-      return NULL;
-    }
+  for (int64_t i = 0; i < target->numel; i++) {
     int64_t t = tensor_double_to_i64(tensor_get_flat(target, i));
-    if (t == NLL_IGNORE_INDEX) continue;
-    if (t < 0 || t >= classes) {
-      tensor_set_error("Target %lld is out of bounds.", (long long)t);
-      tensor_release(loss);
-      return NULL;
-    }
-    double v = -tensor_get_flat(logp, i * classes + t);
-    tensor_set_flat(loss, i, v);
-    total += v;
-    counted++;
+    if (t == ignore_index) continue;
+    double x = tensor_get_flat(logp, nll_input_index(l, i, t));
+    double w = weight ? tensor_get_flat(weight, t) : 1;
+    /* a float32 product rounds to float32, as ATen's */
+    tensor_set_flat(loss, i, logp->dtype == DT_FLOAT32 ? (double)(-(float)x * (float)w) : -x * w);
   }
-  if (r == RED_NONE) return loss;
-  tensor_release(loss);
-  if (logp->ndim == 2) { /* ATen's cascade over the batch, in the input's dtype */
-    double v = logp->dtype == DT_FLOAT32 ? (double)nll_cascade_f32(logp, target, batch, classes)
-                                         : nll_cascade_f64(logp, target, batch, classes);
-    if (r == RED_MEAN) v = logp->dtype == DT_FLOAT32 ? (double)((float)v / (float)counted) : v / counted;
-    return tensor_scalar(logp->dtype, v);
+  return loss;
+}
+
+Tensor *tensor_nll_loss_weighted(const Tensor *logp, const Tensor *target, const Tensor *weight,
+                                 int64_t ignore_index, Reduction r, double *total_weight) {
+  *total_weight = 0;
+  if (!nll_check(logp, target, weight)) return NULL;
+  NllLayout l = nll_layout(logp);
+  if (!nll_check_targets(target, l.classes, ignore_index)) return NULL;
+  /* a (C) input has one target and, as in ATen, a 0-d loss even unreduced */
+  if (r == RED_NONE && logp->ndim != 1) return nll_unreduced(logp, target, weight, ignore_index, l);
+  if (target->numel == 0) return tensor_scalar(logp->dtype, r == RED_MEAN ? NAN : 0);
+  double loss, tw;
+  if (logp->dtype == DT_FLOAT32) {
+    nll_cascade_f32(logp, target, weight, ignore_index, l, &loss, &tw);
+    if (r == RED_MEAN) loss = (double)((float)loss / (float)tw);
+  } else {
+    nll_cascade_f64(logp, target, weight, ignore_index, l, &loss, &tw);
+    if (r == RED_MEAN) loss = loss / tw;
   }
-  return tensor_scalar(logp->dtype, r == RED_SUM ? total : total / counted);
+  *total_weight = tw;
+  return tensor_scalar(logp->dtype, loss);
+}
+
+Tensor *tensor_nll_loss(const Tensor *logp, const Tensor *target, Reduction r) {
+  double total_weight;
+  return tensor_nll_loss_weighted(logp, target, NULL, NLL_DEFAULT_IGNORE_INDEX, r, &total_weight);
 }
 
 /* Class-probability targets: -sum(target * log_softmax) over the class dim. */
@@ -703,8 +793,15 @@ Tensor *tensor_binary_cross_entropy(const Tensor *p, const Tensor *target, Reduc
       tensor_release(loss);
       return NULL;
     }
-    double lx = fmax(log(x), -100.0), l1x = fmax(log1p(-x), -100.0);
-    tensor_set_flat(loss, i, -(t * lx + (1 - t) * l1x));
+    /* ATen's scalar kernel: (t - 1) max(log(1 - x), -100) - t max(log(x), -100),
+     * float32 in float32 with the C library's logf */
+    if (p->dtype == DT_FLOAT32) {
+      float xf = (float)x, tf = (float)t;
+      float l1x = fmaxf(logf(1.0f - xf), -100.0f), lx = fmaxf(logf(xf), -100.0f);
+      tensor_set_flat(loss, i, (double)((tf - 1.0f) * l1x - tf * lx));
+    } else {
+      tensor_set_flat(loss, i, (t - 1) * fmax(log(1 - x), -100.0) - t * fmax(log(x), -100.0));
+    }
   }
   return reduce_loss(loss, r);
 }

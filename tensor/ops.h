@@ -132,6 +132,13 @@ bool tensor_binary_scalar_(BinaryOp op, Tensor *a, double s);
 bool tensor_unary_(UnaryOp op, Tensor *a);
 bool tensor_fill_(Tensor *a, double v);
 bool tensor_copy_(Tensor *dst, const Tensor *src); /* broadcasts src, converts dtype */
+/* The fused in-place updates of the optimizers (tensor/fused.c), rounding as
+ * ATen's kernels: add_(b, alpha=s) is a = fma(s, b, a), addcmul_ a = fma(s b, c, a),
+ * addcdiv_ a = a + (s b) / c, lerp_(b, weight) a = a + weight (b - a) in ATen's two forms
+ * (weight the number s, or with FUSED_LERP_TENSOR the tensor c); b and c broadcast to a
+ * (c unused by add_ and the number's lerp_, may be NULL there). */
+typedef enum { FUSED_ADD_SCALED, FUSED_ADDCMUL, FUSED_ADDCDIV, FUSED_LERP, FUSED_LERP_TENSOR } FusedOp;
+bool tensor_fused_(FusedOp op, Tensor *a, const Tensor *b, const Tensor *c, double s);
 bool tensor_clamp_(Tensor *a, double lo, double hi);
 
 /* ---- reductions ----
@@ -261,9 +268,15 @@ Tensor *tensor_smooth_l1_loss(const Tensor *a, const Tensor *b, double beta, Red
 Tensor *tensor_huber_loss(const Tensor *a, const Tensor *b, double delta, Reduction r);
 /* PyTorch's "Target size (...) must be the same as input size (...)" check. */
 bool tensor_check_target_size(const Tensor *input, const Tensor *target);
-/* nll_loss: input (N,C) or (C) log-probabilities, target int64 (N) or 0-d;
- * targets equal to -100 are ignored (PyTorch's default ignore_index).
+/* nll_loss: input (C), (N, C) or (N, C, H, W) log-probabilities, target
+ * int64 0-d, (N) or (N, H, W); weight (NULL: all 1) one per class; targets
+ * equal to ignore_index count for nothing. *total_weight receives the sum
+ * of the kept targets' weights (the mean's divisor, which the backward needs).
+ * tensor_nll_loss: no weights, PyTorch's default ignore_index.
  * cross_entropy also takes class probabilities: a float target shaped like logits. */
+#define NLL_DEFAULT_IGNORE_INDEX (-100)
+Tensor *tensor_nll_loss_weighted(const Tensor *logp, const Tensor *target, const Tensor *weight,
+                                 int64_t ignore_index, Reduction r, double *total_weight);
 Tensor *tensor_nll_loss(const Tensor *logp, const Tensor *target, Reduction r);
 Tensor *tensor_cross_entropy(const Tensor *logits, const Tensor *target, Reduction r);
 Tensor *tensor_binary_cross_entropy(const Tensor *p, const Tensor *target, Reduction r);

@@ -838,7 +838,7 @@ START_TEST(bad_inputs_are_errors) {
       ag_nll_loss(x, v, RED_MEAN),
       ag_cross_entropy(x, idx, RED_MEAN),
       ag_mse_loss(x, v, RED_MEAN),
-      ag_binary_cross_entropy(x, v, RED_SUM),
+      ag_binary_cross_entropy(x, v, NULL, RED_SUM),
       ag_clamp(x, NAN, NAN),
       ag_prod(x, 3, true, false),
       ag_max(x, 2, true, false, NULL),

@@ -979,7 +979,7 @@ static Tensor *f_nn(Tensor *const *x, void *ctx) {
   default: { /* binary cross entropy on probabilities in (0, 1) */
     Tensor *p = ag_unary(UN_SIGMOID, x[0]);
     Tensor *t = ag_unary(UN_SIGMOID, x[1]);
-    out = ag_binary_cross_entropy(p, t, k == 8 ? RED_MEAN : RED_NONE);
+    out = ag_binary_cross_entropy(p, t, NULL, k == 8 ? RED_MEAN : RED_NONE);
     tensor_release(p);
     tensor_release(t);
   }

@@ -9,6 +9,48 @@
 
 /* ---- construction ---- */
 
+/* The fused updates round once where ATen's kernels fuse: with b = alpha = 1 + 2^-12 and
+ * a = -1, alpha * b = 1 + 2^-11 + 2^-24 is a tie in float32, so two roundings give 2^-11
+ * and an fma 2^-11 + 2^-24. addcmul_ rounds value * tensor1 before its fma, addcdiv_ does
+ * not fuse, lerp_ fuses on both sides of 0.5. */
+START_TEST(test_fused_updates) {
+  float k = 1.0f + 0x1p-12f;
+  Tensor *a = tensor_full(DT_FLOAT32, 1, TT_SHAPE(3), -1);
+  Tensor *b = tensor_full(DT_FLOAT32, 1, TT_SHAPE(3), k);
+  Tensor *ones = tensor_full(DT_FLOAT32, 1, TT_SHAPE(3), 1);
+  ck_assert(tensor_fused_(FUSED_ADD_SCALED, a, b, NULL, k));
+  ck_assert(tensor_get_flat(a, 2) == 0x1p-11 + 0x1p-24);
+  ck_assert_int_eq(tensor_version(a), 1);
+  tensor_fill_(a, -1);
+  ck_assert(tensor_fused_(FUSED_ADDCMUL, a, b, b, 1)); /* fma(1 * b, b, a) */
+  ck_assert(tensor_get_flat(a, 0) == 0x1p-11 + 0x1p-24);
+  tensor_fill_(a, -1);
+  ck_assert(tensor_fused_(FUSED_ADDCMUL, a, b, ones, k)); /* value * b rounds first */
+  ck_assert(tensor_get_flat(a, 0) == 0x1p-11);
+  tensor_fill_(a, -1);
+  ck_assert(tensor_fused_(FUSED_ADDCDIV, a, b, ones, k)); /* (k * b) / 1 rounded, then added */
+  ck_assert(tensor_get_flat(a, 1) == 0x1p-11);
+  Tensor *row = tensor_full(DT_FLOAT32, 2, TT_SHAPE(1, 3), 2);
+  Tensor *small = tensor_full(DT_FLOAT32, 1, TT_SHAPE(2), 2);
+  ck_assert(!tensor_fused_(FUSED_ADD_SCALED, a, row, NULL, 1));
+  ck_assert(!tensor_fused_(FUSED_ADD_SCALED, a, small, NULL, 1));
+  Tensor *n = tensor_full(DT_INT64, 1, TT_SHAPE(3), 1);
+  ck_assert(!tensor_fused_(FUSED_ADD_SCALED, n, n, NULL, 2));
+  ck_assert(strstr(tensor_error(), "add_ of a Long tensor"));
+  tensor_fill_(a, 0);
+  ck_assert(tensor_fused_(FUSED_LERP, a, ones, NULL, 0.25));
+  ck_assert(tensor_get_flat(a, 0) == 0.25);
+  ck_assert(tensor_fused_(FUSED_LERP_TENSOR, a, ones, b, 0)); /* weight >= 0.5: from the end */
+  ck_assert(tensor_get_flat(a, 0) == (double)fmaf(-0.75f, 1.0f - k, 1.0f));
+  tensor_release(a);
+  tensor_release(b);
+  tensor_release(ones);
+  tensor_release(row);
+  tensor_release(small);
+  tensor_release(n);
+}
+END_TEST
+
 START_TEST(test_construction) {
   Tensor *z = tensor_zeros(DT_FLOAT32, 2, TT_SHAPE(2, 3));
   ck_assert_int_eq(z->numel, 6);
@@ -934,6 +976,7 @@ static Suite *tensor_suite(void) {
   tcase_add_test(tc, test_buffer_reuse);
   tcase_add_test(tc, test_single_element_arithmetic);
   tcase_add_test(tc, test_small_copies);
+  tcase_add_test(tc, test_fused_updates);
   suite_add_tcase(s, tc);
   return s;
 }
