@@ -1800,7 +1800,8 @@ const HelpEntry help_table[] = {
      "threshold=20) softmax log_softmax dropout linear embedding(input, weight) conv1d conv2d "
      "max_pool1d max_pool2d avg_pool1d avg_pool2d adaptive_avg_pool2d batch_norm layer_norm "
      "group_norm unfold fold pad(x, pad, mode=\"constant\", value=0) one_hot(t, "
-     "num_classes=-1) mse_loss l1_loss cross_entropy nll_loss binary_cross_entropy. "
+     "num_classes=-1) mse_loss l1_loss cross_entropy nll_loss binary_cross_entropy "
+     "binary_cross_entropy_with_logits kl_div smooth_l1_loss huber_loss. "
      "F.pad's amounts go from the last dim backwards ([left, right, top, bottom]); negative "
      "ones crop (ConstantPadNdBackward0).",
      "let F = nn.functional\n"
