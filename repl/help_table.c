@@ -85,7 +85,9 @@ const HelpEntry help_table[] = {
      "warn(\"this learning rate looks large\")"},
     {"isinstance", HELP_BUILTINS, 0,
      "isinstance(v, cls)",
-     "True when v is an instance of class cls or of a subclass of it.",
+     "True when v is an instance of class cls or of a subclass of it. cls may also be a "
+     "built-in type, as in Python: int (true for bools too), float, bool, str, list, set; "
+     "or a list of classes and types (Python's tuple: isinstance(x, [int, float])).",
      "class A {}\n"
      "class B : A {}\n"
      "print(isinstance(B(), A), isinstance(1, A))"},
@@ -168,8 +170,10 @@ const HelpEntry help_table[] = {
      "print(max(3, 1, 2))\n"
      "print(tensor([[1.0, 5.0], [3.0, 2.0]]).max(dim=0))"},
     {"sum", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "sum(list) / sum(...xs) / sum(t, dim=nil, keepdim=false)",
-     "The sum of a list or of several numbers. On a tensor: the sum of all elements, or "
+     "sum(list) / sum(list, start) / sum(...xs) / sum(t, dim=nil, keepdim=false)",
+     "The sum of a list or of several numbers; sum(list, start) adds the items to start, "
+     "as Python's (sum(neurons, bias) of instances with add/radd). On a tensor: the sum of "
+     "all elements, or "
      "along dim (a number or a list of dims); keepdim keeps reduced dims as size 1.",
      "print(sum([1, 2, 3]))\n"
      "print(ones(2, 3).sum(dim=0))"},
