@@ -344,7 +344,7 @@ static Value native_isinstance(NATIVE_ARGS) {
     n = AS_LIST(cls)->count;
   }
   for (int i = 0; i < n; i++) {
-    int builtin = builtin_type_check(vm, classes[i], args[0]);
+    int builtin = IS_CLASS(classes[i]) ? -1 : builtin_type_check(vm, classes[i], args[0]);
     if (builtin == 1) return TRUE_VAL;
     if (builtin == 0) continue;
     if (!IS_CLASS(classes[i]))
