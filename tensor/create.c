@@ -58,30 +58,19 @@ Tensor *tensor_arange(double start, double end, double step, DType dt) {
  * on the thread count; here they are those of one thread.) */
 #define LINSPACE_LANES 8
 
-static void linspace_f32(float *d, int64_t n, float start, float end, float step) {
-  int64_t half = n / 2, i = 0;
-  for (; i + 2 * LINSPACE_LANES <= n; i += LINSPACE_LANES) {
-    float base = i < half ? fmaf(step, (float)i, start) : fmaf(-step, (float)(n - i - 1), end);
-    for (int k = 0; k < LINSPACE_LANES; k++) d[i + k] = base + (float)k * step;
-    i += LINSPACE_LANES;
-    base = i < half ? fmaf(step, (float)i, start) : fmaf(-step, (float)(n - i - 1), end);
-    for (int k = 0; k < LINSPACE_LANES; k++) d[i + k] = base + (float)k * step;
+/* One function per float type: T, its fma, the lanes of one vector. */
+#define DEFINE_LINSPACE(name, T, FMA, LANES)                                               \
+  static void name(T *d, int64_t n, T start, T end, T step) {                              \
+    int64_t half = n / 2, blocks_end = n - n % (2 * (LANES)), i = 0;                         \
+    for (; i < blocks_end; i += (LANES)) {                                                   \
+      T base = i < half ? FMA(step, (T)i, start) : FMA(-step, (T)(n - i - 1), end);          \
+      for (int k = 0; k < (LANES); k++) d[i + k] = base + (T)k * step;                       \
+    }                                                                                        \
+    for (; i < n; i++) d[i] = i < half ? FMA(step, (T)i, start) : FMA(-step, (T)(n - i - 1), end); \
   }
-  for (; i < n; i++) d[i] = i < half ? fmaf(step, (float)i, start) : fmaf(-step, (float)(n - i - 1), end);
-}
-
-static void linspace_f64(double *d, int64_t n, double start, double end, double step) {
-  const int lanes = LINSPACE_LANES / 2;
-  int64_t half = n / 2, i = 0;
-  for (; i + 2 * lanes <= n; i += lanes) {
-    double base = i < half ? fma(step, (double)i, start) : fma(-step, (double)(n - i - 1), end);
-    for (int k = 0; k < lanes; k++) d[i + k] = base + (double)k * step;
-    i += lanes;
-    base = i < half ? fma(step, (double)i, start) : fma(-step, (double)(n - i - 1), end);
-    for (int k = 0; k < lanes; k++) d[i + k] = base + (double)k * step;
-  }
-  for (; i < n; i++) d[i] = i < half ? fma(step, (double)i, start) : fma(-step, (double)(n - i - 1), end);
-}
+DEFINE_LINSPACE(linspace_f32, float, fmaf, LINSPACE_LANES)
+DEFINE_LINSPACE(linspace_f64, double, fma, LINSPACE_LANES / 2)
+#undef DEFINE_LINSPACE
 
 Tensor *tensor_linspace(double start, double end, int64_t n, DType dt) {
   if (n < 0) {
