@@ -120,6 +120,18 @@ typedef struct GradNode GradNode;
   X(PermuteBackward0, d_permute)                                                                \
   X(ExpandBackward0, d_expand)                                                                  \
   X(ConstantPadNdBackward0, d_constant_pad)                                                     \
+  X(ReflectionPad1DBackward0, d_mode_pad)                                                       \
+  X(ReflectionPad2DBackward0, d_mode_pad)                                                       \
+  X(ReflectionPad3DBackward0, d_mode_pad)                                                       \
+  X(ReplicationPad1DBackward0, d_mode_pad)                                                      \
+  X(ReplicationPad2DBackward0, d_mode_pad)                                                      \
+  X(ReplicationPad3DBackward0, d_mode_pad)                                                      \
+  X(ReflectionPad1DBackwardBackward0, d_mode_pad_again)                                         \
+  X(ReflectionPad2DBackwardBackward0, d_mode_pad_again)                                         \
+  X(ReflectionPad3DBackwardBackward0, d_mode_pad_again)                                         \
+  X(ReplicationPad1DBackwardBackward0, d_mode_pad_again)                                        \
+  X(ReplicationPad2DBackwardBackward0, d_mode_pad_again)                                        \
+  X(ReplicationPad3DBackwardBackward0, d_mode_pad_again)                                        \
   X(CatBackward0, d_cat)                                                                        \
   X(StackBackward0, d_stack)                                                                    \
   X(SplitBackward0, d_split)                                                                    \
@@ -152,6 +164,12 @@ typedef struct GradNode GradNode;
   X(TrilBackward0, d_tril)                                                                      \
   X(TriuBackward0, d_triu)                                                                      \
   X(CumsumBackward0, d_cumsum)                                                                  \
+  X(CumprodBackward0, d_cumprod)                                                                \
+  X(DiagBackward0, d_diag)                                                                      \
+  X(DiagonalBackward0, d_diagonal)                                                              \
+  X(DiagonalBackwardBackward0, d_diagonal_embed)                                                \
+  X(RollBackward0, d_roll)                                                                      \
+  X(RepeatBackward0, d_repeat)                                                                  \
   X(AmaxBackward0, d_amax)             /* shared evenly among the tied elements */             \
   X(AminBackward0, d_amax)                                                                      \
   X(TraceBackward0, d_trace)                                                                    \
@@ -339,6 +357,23 @@ Tensor *ag_flip(Tensor *a, const int *dims, int ndims);
 Tensor *ag_tril(Tensor *a, int64_t diagonal);
 Tensor *ag_triu(Tensor *a, int64_t diagonal);
 Tensor *ag_cumsum(Tensor *a, int dim, DType dtype);
+/* ops_repeat.c: cumprod (CumprodBackward0), diag (DiagBackward0), the
+ * diagonal k of dims d1, d2 as a view (DiagonalBackward0) and its backward
+ * (DiagonalBackwardBackward0), roll (RollBackward0), repeat
+ * (RepeatBackward0); repeat_interleave (int64 repeats, 0-d or 1-d; no dim:
+ * flattened; output_size -1: not given) and kron are composites. */
+Tensor *ag_cumprod(Tensor *a, int dim, DType dtype);
+Tensor *ag_diag(Tensor *a, int64_t k);
+Tensor *ag_diagonal(Tensor *a, int64_t k, int d1, int d2);
+Tensor *ag_diagonal_embed(Tensor *g, int ndim, const int64_t *shape, int64_t k, int d1, int d2);
+Tensor *ag_roll(Tensor *a, const int64_t *shifts, int nshifts, const int *dims, int ndims);
+Tensor *ag_repeat(Tensor *a, const int64_t *sizes, int nsizes);
+Tensor *ag_repeat_interleave(Tensor *a, const Tensor *repeats, int dim, bool has_dim,
+                             int64_t output_size);
+Tensor *ag_kron(Tensor *a, Tensor *b);
+/* torch.einsum (einsum.c): PyTorch 1.13's equation grammar and its
+ * composition of permute, diagonal, sum, mul and bmm, whose nodes it records. */
+Tensor *ag_einsum(const char *equation, Tensor *const *operands, int n);
 /* amax/amin over dims (ndims 0: all): AmaxBackward0 / AminBackward0. */
 Tensor *ag_amax(Tensor *a, const int *dims, int ndims, bool keepdim);
 Tensor *ag_amin(Tensor *a, const int *dims, int ndims, bool keepdim);
@@ -351,6 +386,8 @@ Tensor *ag_logsumexp(Tensor *a, const int *dims, int ndims, bool keepdim);
 Tensor *ag_sum_to_shape(Tensor *a, int ndim, const int64_t *shape);
 
 Tensor *ag_reshape(Tensor *a, int ndim, const int64_t *shape);
+/* ATen's _unsafe_view (UnsafeViewBackward0); a non-contiguous a is copied first. */
+Tensor *ag_unsafe_view(Tensor *a, int ndim, const int64_t *shape);
 Tensor *ag_view(Tensor *a, int ndim, const int64_t *shape);
 Tensor *ag_flatten(Tensor *a, int start_dim, int end_dim);
 Tensor *ag_squeeze(Tensor *a, int dim, bool has_dim);
@@ -433,6 +470,12 @@ Tensor *ag_group_norm(Tensor *x, int64_t groups, Tensor *weight, Tensor *bias, d
 
 /* F.pad, constant mode (ops_shape.c): ConstantPadNdBackward0. */
 Tensor *ag_constant_pad(Tensor *a, int npads, const int64_t *pads, double value);
+/* F.pad, reflect or replicate mode over the last npads/2 (1 to 3) dims, pads
+ * checked by the caller: ReflectionPad2DBackward0, ReplicationPad1DBackward0, ...
+ * whose backward records ReflectionPad2DBackwardBackward0, ... */
+Tensor *ag_mode_pad(Tensor *a, int npads, const int64_t *pads, bool reflect);
+/* F.pad, circular mode (pads checked by the caller): CopySlices, as PyTorch 1.13. */
+Tensor *ag_circular_pad(Tensor *a, int npads, const int64_t *pads);
 
 /* Activations with parameters (ops_act.c). */
 Tensor *ag_leaky_relu(Tensor *x, double negative_slope);

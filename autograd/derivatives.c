@@ -653,6 +653,21 @@ static bool d_constant_pad(GradNode *n, Tensor *const *g, Tensor **out, const bo
   return done(&s, n, out);
 }
 
+static bool d_mode_pad(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, G ? keep(&s, ag_mode_pad_backward(G, info_shape(IN), (int)node_p(n)->i0,
+                                                 node_p(n)->geom, node_p(n)->flag))
+                 : NULL);
+  return done(&s, n, out);
+}
+
+static bool d_mode_pad_again(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, G ? keep(&s, ag_mode_pad(G, (int)node_p(n)->i0, node_p(n)->geom, node_p(n)->flag))
+                 : NULL);
+  return done(&s, n, out);
+}
+
 static bool d_cat(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   int dim = (int)node_p(n)->i0;
@@ -1064,6 +1079,13 @@ static bool d_triu(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   return done(&s, n, out);
 }
 
+/* grad.flip(dim).cumsum(dim).flip(dim), as PyTorch's reversed_cumsum. */
+static Tensor *reversed_cumsum(Scope *s, Tensor *t, int dim) {
+  Tensor *f = t ? keep(s, ag_flip(t, &dim, 1)) : NULL;
+  Tensor *c = f ? keep(s, ag_cumsum(f, dim, DT_COUNT)) : NULL;
+  return c ? keep(s, ag_flip(c, &dim, 1)) : NULL;
+}
+
 /* cumsum: the reversed cumulative sum of the gradient (in the input's dtype),
  * grad.flip(dim).cumsum(dim).flip(dim) as PyTorch's cumsum_backward. */
 static bool d_cumsum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -1074,9 +1096,138 @@ static bool d_cumsum(GradNode *n, Tensor *const *g, Tensor **out, const bool *ne
     give(out, 0, grad);
     return done(&s, n, out);
   }
-  Tensor *f = keep(&s, ag_flip(grad, &dim, 1));
-  Tensor *c = f ? keep(&s, ag_cumsum(f, dim, DT_COUNT)) : NULL;
-  give(out, 0, c ? keep(&s, ag_flip(c, &dim, 1)) : NULL);
+  give(out, 0, reversed_cumsum(&s, grad, dim));
+  return done(&s, n, out);
+}
+
+/* cumprod's gradient at index k of its dim when grad mode is on (a
+ * create_graph backward) and the input holds zeros: PyTorch's formula
+ * sum_{j>=k} grad[j] * prod_{i<=j, i!=k} x[i], each product without x[k]
+ * built from the ops themselves so that it is differentiable again. */
+static Tensor *cumprod_grad_at(Tensor *x, Tensor *grad, int dim, int64_t k) {
+  Scope s = {0};
+  int64_t n = x->shape[dim];
+  Tensor *until = NULL, *from = NULL, *omitted = NULL; /* omitted: for j = k .. n-1 */
+  if (k > 0) {
+    Tensor *head = keep(&s, ag_slice(x, dim, 0, k, 1));
+    until = head ? keep(&s, ag_prod(head, dim, true, true)) : NULL;
+  }
+  if (k < n - 1) {
+    Tensor *rest = keep(&s, ag_slice(x, dim, k + 1, n, 1));
+    from = rest ? keep(&s, ag_cumprod(rest, dim, DT_COUNT)) : NULL;
+  }
+  if (k == 0) {
+    int64_t shape[TENSOR_MAX_DIMS];
+    memcpy(shape, x->shape, (size_t)x->ndim * sizeof(int64_t));
+    shape[dim] = 1;
+    Tensor *ones = keep(&s, tensor_full(x->dtype, x->ndim, shape, 1));
+    if (ones && from) omitted = keep(&s, ag_cat((Tensor *[2]){ones, from}, 2, dim));
+  } else if (k == n - 1) {
+    omitted = until;
+  } else {
+    Tensor *later = until && from ? mul(&s, until, from) : NULL;
+    if (later) omitted = keep(&s, ag_cat((Tensor *[2]){until, later}, 2, dim));
+  }
+  Tensor *tail = keep(&s, ag_slice(grad, dim, k, n, 1));
+  Tensor *slice = omitted && tail ? sum_dim(&s, mul(&s, tail, omitted), dim, true) : NULL;
+  Tensor *result = s.failed ? NULL : tensor_retain(slice);
+  scope_end(&s);
+  return result;
+}
+
+/* cumprod: without zeros in the input, the reversed cumulative sum of
+ * grad * result over the input (ATen's cumprod_backward). With zeros: a
+ * direct kernel for a plain backward, PyTorch's per-index products under
+ * create_graph. */
+static bool d_cumprod(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  int dim = node_p(n)->dims[0];
+  Tensor *x = saved(&s, n, 0), *r = saved(&s, n, 1);
+  Tensor *grad = keep(&s, ag_to_dtype(G, IN->dtype));
+  if (!x || !r || !grad || grad->numel <= 1 || grad->ndim == 0 || grad->shape[dim] == 1) {
+    give(out, 0, grad);
+    return done(&s, n, out);
+  }
+  Tensor *zeros = cmps(&s, BIN_EQ, x, 0);
+  Tensor *any = zeros ? keep(&s, tensor_sum(zeros, NULL, 0, false)) : NULL;
+  if (any && tensor_item(any) == 0) {
+    give(out, 0, dv(&s, reversed_cumsum(&s, mul(&s, r, grad), dim), x));
+  } else if (any && !ag_is_grad_enabled()) {
+    give(out, 0, keep(&s, tensor_cumprod_backward(x, grad, dim)));
+  } else if (any) {
+    int64_t len = x->shape[dim];
+    Tensor **parts = calloc((size_t)len, sizeof *parts);
+    bool ok = parts != NULL;
+    for (int64_t k = 0; ok && k < len; k++) ok = (parts[k] = cumprod_grad_at(x, grad, dim, k));
+    give(out, 0, ok ? keep(&s, ag_cat(parts, (int)len, dim)) : NULL);
+    if (!parts) tensor_set_error("out of memory");
+    for (int64_t k = 0; parts && k < len; k++) tensor_release(parts[k]);
+    free(parts);
+  }
+  return done(&s, n, out);
+}
+
+/* diag: a 1-D input gets the gradient's diagonal; a 2-D input the
+ * gradient written on its diagonal in zeros. */
+static bool d_diag(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  int64_t k = node_p(n)->i0;
+  give(out, 0, keep(&s, IN->ndim == 1 ? ag_diagonal(G, k, 0, 1)
+                                       : ag_diagonal_embed(G, 2, info_shape(IN), k, 0, 1)));
+  return done(&s, n, out);
+}
+
+static bool d_diagonal(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  const AgParams *p = node_p(n);
+  give(out, 0,
+       keep(&s, ag_diagonal_embed(G, IN->ndim, info_shape(IN), p->i0, p->dims[0], p->dims[1])));
+  return done(&s, n, out);
+}
+
+static bool d_diagonal_embed(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  const AgParams *p = node_p(n);
+  give(out, 0, keep(&s, ag_diagonal(G, p->i0, p->dims[0], p->dims[1])));
+  return done(&s, n, out);
+}
+
+/* roll: the gradient rolled back. */
+static bool d_roll(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  const AgParams *p = node_p(n);
+  int64_t back[TENSOR_MAX_DIMS];
+  int nshifts = (int)p->i0;
+  for (int i = 0; i < nshifts; i++) back[i] = -p->geom[i];
+  give(out, 0, keep(&s, ag_roll(G, back, nshifts, p->dims, p->ndims)));
+  return done(&s, n, out);
+}
+
+/* repeat: the gradient viewed as [r0, n0, r1, n1, ...] (ri the repeat
+ * count of input size ni, leading dims of the input size 1) and summed over
+ * the repeats. */
+static bool d_repeat(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  int lead = G->ndim - IN->ndim;
+  Tensor *summed = G; /* dims before d summed already */
+  for (int d = 0; summed && d < G->ndim; d++) {
+    int64_t size = d < lead ? 1 : info_shape(IN)[d - lead];
+    int64_t count = size ? G->shape[d] / size : 1;
+    if (count == 1) continue;
+    if (summed->ndim == TENSOR_MAX_DIMS) {
+      tensor_set_error("repeat backward: tensors may have at most %d dimensions", TENSOR_MAX_DIMS);
+      summed = keep(&s, NULL);
+      break;
+    }
+    int64_t split[TENSOR_MAX_DIMS];
+    for (int e = 0, m = 0; e < summed->ndim; e++) {
+      if (e == d) split[m++] = count;
+      split[m++] = e == d ? size : summed->shape[e];
+    }
+    Tensor *v = keep(&s, ag_reshape(summed, summed->ndim + 1, split));
+    summed = v ? sum_dim(&s, v, d, false) : NULL;
+  }
+  give(out, 0, summed ? reshape_to(&s, summed, IN) : NULL);
   return done(&s, n, out);
 }
 

@@ -245,6 +245,9 @@ Tensor *ag_norm_normalize(Tensor *x, const NormLayout *l, double eps, Tensor *me
 bool custom_apply(GradNode *n, Tensor *const *grads, Tensor **out, const bool *needs);
 
 /* ---- ops.c internals used by the formulas ---- */
+/* A reflect / replicate pad's gradient (ops_shape.c), differentiable. */
+Tensor *ag_mode_pad_backward(Tensor *g, const int64_t *in_shape, int npads, const int64_t *pads,
+                             bool reflect);
 /* zeros of the input's shape with g written (accumulated) at items: the
  * backward of indexing, itself differentiable. */
 Tensor *ag_index_backward(Tensor *g, const AgInfo *in, const IndexItem *items, int n,

@@ -48,7 +48,9 @@
  * edge, [nil, 0]), ARGUMENT (a plain Scalar argument, no entry) or TENSOR (the
  * number becomes a 0-d tensor and the tensor form runs), and saves is
  * NOTHING, SELF, or NUMBER (the number, as PyTorch saves a wrapped scalar:
- * a second backward through the node fails). NONE: not differentiable. */
+ * a second backward through the node fails). NONE: not differentiable.
+ * NotImplemented (an op PyTorch has no derivative for): the node has an edge
+ * to each input that requires grad only, and backward fails naming the op. */
 #define AG_BINARY_OPS(X, NUMBER)                                                                 \
   X(ADD, AddBackward0, NEVER, NEVER, NEVER, "other")                                             \
   NUMBER(ADD, AddBackward0, WRAPPED, NOTHING)                                                    \
@@ -62,6 +64,8 @@
   NUMBER(POW, PowBackward0, ARGUMENT, SELF)                                                      \
   X(MOD, RemainderBackward1, ALWAYS, ALWAYS, NEVER, "other")                                     \
   NUMBER(MOD, RemainderBackward0, ARGUMENT, NOTHING)                                             \
+  X(FLOOR_DIVIDE, NotImplemented, NEVER, NEVER, NEVER, "other")                                  \
+  NUMBER(FLOOR_DIVIDE, NotImplemented, ARGUMENT, NOTHING)                                         \
   X(MAXIMUM, MaximumBackward0, ALWAYS, ALWAYS, NEVER, "other")                                   \
   NUMBER(MAXIMUM, MaximumBackward0, TENSOR, NOTHING)                                             \
   X(MINIMUM, MinimumBackward0, ALWAYS, ALWAYS, NEVER, "other")                                   \

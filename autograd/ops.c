@@ -164,11 +164,24 @@ Tensor *ag_unary(UnaryOp op, Tensor *a) {
   return ag_record_finish(n, out);
 }
 
+/* PyTorch's NotImplemented node of an op without a derivative: an edge to
+ * each input that requires grad (NULL entries are numbers), no saved values. */
+static Tensor *record_not_implemented(BinaryOp op, Tensor *const *ins, int n, Tensor *out) {
+  Tensor *with_grad[2];
+  int k = 0;
+  for (int i = 0; i < n && k < 2; i++)
+    if (ins[i] && ag_requires_grad(ins[i])) with_grad[k++] = ins[i];
+  GradNode *node = ag_record_node_params(AG_NODE_NotImplemented, with_grad, k, 0, 1);
+  if (node) node_params(node)->aten = tensor_binary_names[op];
+  return ag_record_finish(node, out);
+}
+
 Tensor *ag_binary(BinaryOp op, Tensor *a, Tensor *b) {
   Tensor *out = tensor_binary(op, a, b);
   Tensor *ins[2] = {a, b};
   const BinaryRule *r = &binary_rules[op];
   if (r->kind == AG_NODE_NONE || !ag_record_wanted(ins, 2, out)) return out;
+  if (r->kind == AG_NODE_NotImplemented) return record_not_implemented(op, ins, 2, out);
   GradNode *n = ag_record_node(r->kind, ins, 2, r->nsaved, 1);
   if (n && r->nsaved) { /* what the rule says the formula will read */
     unsigned slots = r->slots[(n->next[0].node != NULL) | (n->next[1].node != NULL) << 1];
@@ -190,6 +203,7 @@ Tensor *ag_binary_scalar(BinaryOp op, Tensor *a, double s) {
   }
   Tensor *out = tensor_binary_scalar(op, a, s);
   if (r->number_kind == AG_NODE_NONE || !ag_record_wanted(&a, 1, out)) return out;
+  if (r->number_kind == AG_NODE_NotImplemented) return record_not_implemented(op, &a, 1, out);
   Tensor *ins[2] = {a, NULL};
   GradNode *n = ag_record_node_params(r->number_kind, ins, r->number_form == WRAPPED ? 2 : 1, 1, 1);
   if (n) {
@@ -223,14 +237,13 @@ Tensor *ag_scalar_binary(BinaryOp op, double s, Tensor *a) {
     if (n && op == BIN_POW) node_save(n, 0, "result", out, true);
     return ag_record_finish(n, out);
   }
-  case BIN_MOD: { /* __rmod__: PyTorch has no derivative for remainder(Scalar, Tensor) */
+  case BIN_MOD:            /* __rmod__: PyTorch has no derivative for remainder(Scalar, Tensor) */
+  case BIN_FLOOR_DIVIDE: { /* __rfloordiv__: nor for floor_divide */
     Tensor *st = tensor_scalar(tensor_scalar_result_type(a->dtype, s), s);
     Tensor *out = st ? tensor_binary(op, st, a) : NULL;
     tensor_release(st);
     if (!ag_record_wanted(&a, 1, out)) return out;
-    GradNode *n = ag_record_node_params(AG_NODE_NotImplemented, &a, 1, 0, 1);
-    if (n) node_params(n)->aten = "remainder";
-    return ag_record_finish(n, out);
+    return record_not_implemented(op, &a, 1, out);
   }
   default: { /* a 0-d operand promotes like the number: 1.5 == int_t compares 1.5 */
     Tensor *st = tensor_scalar(tensor_scalar_result_type(a->dtype, s), s);

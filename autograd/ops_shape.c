@@ -50,13 +50,18 @@ Tensor *ag_reshape(Tensor *a, int ndim, const int64_t *shape) {
   if (tensor_reshape_is_view(a, ndim, shape))
     return view_record(AG_NODE_ReshapeAliasBackward0, a, tensor_reshape(a, ndim, shape), NULL);
   Tensor *c = ag_clone(a);
+  Tensor *out = c ? ag_unsafe_view(c, ndim, shape) : NULL;
+  tensor_release(c);
+  return out;
+}
+
+/* ATen's _unsafe_view: a view of (contiguous) a that is not tracked as a
+ * view (UnsafeViewBackward0); a non-contiguous a is copied first. */
+Tensor *ag_unsafe_view(Tensor *a, int ndim, const int64_t *shape) {
+  Tensor *c = ag_contiguous(a);
   Tensor *out = c ? tensor_view(c, ndim, shape) : NULL;
-  if (out && !ag_record_wanted(&c, 1, out)) {
-    tensor_release(c);
-    return out;
-  }
-  out =
-      out ? ag_record_finish(ag_record_node(AG_NODE_UnsafeViewBackward0, &c, 1, 0, 1), out) : NULL;
+  if (out && ag_record_wanted(&c, 1, out))
+    out = ag_record_finish(ag_record_node(AG_NODE_UnsafeViewBackward0, &c, 1, 0, 1), out);
   tensor_release(c);
   return out;
 }
@@ -630,9 +635,7 @@ static Tensor *matmul_folded(Tensor *a, Tensor *b) {
   THEN(flat, t2_matrix ? ag_mm(flat, t2) : ag_mv(flat, t2));
   tensor_release(t2);
   if (!flat) return NULL;
-  Tensor *out = tensor_view(flat, nout, out_shape);
-  if (out && ag_record_wanted(&flat, 1, out))
-    out = ag_record_finish(ag_record_node(AG_NODE_UnsafeViewBackward0, &flat, 1, 0, 1), out);
+  Tensor *out = ag_unsafe_view(flat, nout, out_shape);
   tensor_release(flat);
   if (out && transpose && t2_matrix) {
     THEN(out, ag_transpose(out, -1, -2));
@@ -671,9 +674,7 @@ static Tensor *matmul_batched(Tensor *a, Tensor *b) {
   tensor_release(x);
   tensor_release(y);
   if (!prod) return NULL;
-  Tensor *out = tensor_view(prod, nout, out_shape);
-  if (out && ag_record_wanted(&prod, 1, out))
-    out = ag_record_finish(ag_record_node(AG_NODE_UnsafeViewBackward0, &prod, 1, 0, 1), out);
+  Tensor *out = ag_unsafe_view(prod, nout, out_shape);
   tensor_release(prod);
   return out;
 fail:
@@ -755,6 +756,113 @@ Tensor *ag_strided_zero(Tensor *g, const int64_t *geom) {
     return NULL;
   }
   return geom_record(AG_NODE_IndexFillBackward0, g, out, geom);
+}
+
+/* The node of a reflect / replicate pad over `dims` dims, or of its backward. */
+static AgNodeKind mode_pad_kind(bool reflect, int dims, bool backward) {
+  static const AgNodeKind kinds[2][2][3] = {
+      {{AG_NODE_ReplicationPad1DBackward0, AG_NODE_ReplicationPad2DBackward0,
+        AG_NODE_ReplicationPad3DBackward0},
+       {AG_NODE_ReplicationPad1DBackwardBackward0, AG_NODE_ReplicationPad2DBackwardBackward0,
+        AG_NODE_ReplicationPad3DBackwardBackward0}},
+      {{AG_NODE_ReflectionPad1DBackward0, AG_NODE_ReflectionPad2DBackward0,
+        AG_NODE_ReflectionPad3DBackward0},
+       {AG_NODE_ReflectionPad1DBackwardBackward0, AG_NODE_ReflectionPad2DBackwardBackward0,
+        AG_NODE_ReflectionPad3DBackwardBackward0}}};
+  return kinds[reflect][backward][dims - 1];
+}
+
+/* Records a mode-pad node (forward or backward) on input a with the pads in
+ * geom and the mode in flag: both formulas need only those and a's shape. */
+static Tensor *mode_pad_record(Tensor *a, Tensor *out, int npads, const int64_t *pads,
+                               bool reflect, bool backward) {
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *n = ag_record_node_params(mode_pad_kind(reflect, npads / 2, backward), &a, 1, 0, 1);
+  int64_t *g = n ? malloc((size_t)npads * sizeof *g) : NULL;
+  if (!g) {
+    if (n) node_finish(n);
+    tensor_release(out);
+    tensor_set_error("out of memory");
+    return NULL;
+  }
+  memcpy(g, pads, (size_t)npads * sizeof *g);
+  node_params(n)->geom = g;
+  node_params(n)->i0 = npads;
+  node_params(n)->flag = reflect;
+  return ag_record_finish(n, out);
+}
+
+Tensor *ag_mode_pad(Tensor *a, int npads, const int64_t *pads, bool reflect) {
+  return mode_pad_record(a, tensor_mode_pad(a, npads, pads, reflect), npads, pads, reflect, false);
+}
+
+/* The gradient of a mode pad: g summed back into in_shape, itself
+ * differentiable (its gradient pads again). */
+Tensor *ag_mode_pad_backward(Tensor *g, const int64_t *in_shape, int npads, const int64_t *pads,
+                             bool reflect) {
+  Tensor *out = tensor_mode_pad_backward(g, in_shape, npads, pads, reflect);
+  return mode_pad_record(g, out, npads, pads, reflect, true);
+}
+
+static IndexItem slice_item(int64_t start, int64_t stop) {
+  IndexItem it = full_slice();
+  it.start = start;
+  it.stop = stop;
+  it.has_start = it.has_stop = true;
+  return it;
+}
+
+/* out[items] = region (a CopySlices node on out); releases region. */
+static bool copy_into(Tensor *out, const IndexItem *items, Tensor *region) {
+  bool ok = region && ag_index_put_(out, items, out->ndim, region);
+  tensor_release(region);
+  return ok;
+}
+
+/* F.pad, circular mode, as PyTorch 1.13's _pad_circular, so that its nodes
+ * are PyTorch's too: a, sliced once per padded dim, copies into the middle
+ * of a new tensor, then each padded dim's two ends copy from its other side
+ * (in-place copies: the result's node is CopySlices). The pads are checked
+ * by the caller. */
+Tensor *ag_circular_pad(Tensor *a, int npads, const int64_t *pads) {
+  int ndim = a->ndim;
+  int64_t shape[TENSOR_MAX_DIMS];
+  IndexItem dst[TENSOR_MAX_DIMS];
+  memcpy(shape, a->shape, (size_t)ndim * sizeof *shape);
+  for (int d = 0; d < ndim; d++) dst[d] = full_slice();
+  Tensor *middle = tensor_retain(a);
+  for (int k = 0; k < npads / 2 && middle; k++) {
+    int d = ndim - 1 - k;
+    int64_t left = pads[2 * k], right = pads[2 * k + 1];
+    shape[d] = a->shape[d] + left + right;
+    dst[d] = slice_item(left > 0 ? left : 0, shape[d] - (right > 0 ? right : 0));
+    Tensor *next = ag_slice(middle, d, left < 0 ? -left : 0, a->shape[d] - (right < 0 ? -right : 0), 1);
+    tensor_release(middle);
+    middle = next;
+  }
+  Tensor *out = middle ? tensor_zeros(a->dtype, ndim, shape) : NULL;
+  bool ok = out && copy_into(out, dst, middle);
+  if (!out) tensor_release(middle);
+  for (int d = 0; d < ndim; d++) dst[d] = full_slice();
+  for (int k = 0; k < npads / 2 && ok; k++) {
+    int d = ndim - 1 - k;
+    int64_t left = pads[2 * k], right = pads[2 * k + 1], n = shape[d];
+    int64_t right_kept = right > 0 ? right : 0, left_kept = left > 0 ? left : 0;
+    if (left > 0) {
+      dst[d] = slice_item(0, left);
+      ok = copy_into(out, dst, ag_slice(out, d, n - left - right_kept, n - right_kept, 1));
+    }
+    if (right > 0 && ok) {
+      dst[d] = slice_item(n - right, n);
+      ok = copy_into(out, dst, ag_slice(out, d, left_kept, left_kept + right, 1));
+    }
+    dst[d] = full_slice();
+  }
+  if (!ok) {
+    tensor_release(out);
+    return NULL;
+  }
+  return out;
 }
 
 /* F.pad (constant): ConstantPadNdBackward0, whose formula pads g by the

@@ -122,7 +122,8 @@ static bool continues_line(TokenType t) {
   switch (t) {
   case TOK_NEWLINE: case TOK_COMMA: case TOK_DOT: case TOK_ELLIPSIS: case TOK_COLON:
   case TOK_PLUS: case TOK_MINUS: case TOK_STAR: case TOK_SLASH: case TOK_SLASH_SLASH: case TOK_PERCENT:
-  case TOK_STAR_STAR: case TOK_AT: case TOK_PIPE: case TOK_AMP: case TOK_EQUAL: case TOK_PLUS_EQUAL:
+  case TOK_STAR_STAR: case TOK_AT: case TOK_PIPE: case TOK_AMP: case TOK_CARET: case TOK_TILDE:
+  case TOK_PIPE_EQUAL: case TOK_AMP_EQUAL: case TOK_CARET_EQUAL: case TOK_EQUAL: case TOK_PLUS_EQUAL:
   case TOK_MINUS_EQUAL: case TOK_STAR_EQUAL: case TOK_SLASH_EQUAL: case TOK_AT_EQUAL:
   case TOK_PERCENT_EQUAL: case TOK_STAR_STAR_EQUAL: case TOK_SLASH_SLASH_EQUAL:
   case TOK_EQUAL_EQUAL: case TOK_BANG_EQUAL: case TOK_LESS: case TOK_LESS_EQUAL:
@@ -472,8 +473,10 @@ static Token scan_operator(Lexer *lx, char c) {
   case '!':
     if (match(lx, '=')) return make_token(lx, TOK_BANG_EQUAL);
     return error_token(lx, "unexpected '!' (use 'not' for negation)");
-  case '|': return make_token(lx, TOK_PIPE);
-  case '&': return make_token(lx, TOK_AMP);
+  case '|': return two_char(lx, '=', TOK_PIPE_EQUAL, TOK_PIPE);
+  case '&': return two_char(lx, '=', TOK_AMP_EQUAL, TOK_AMP);
+  case '^': return two_char(lx, '=', TOK_CARET_EQUAL, TOK_CARET);
+  case '~': return make_token(lx, TOK_TILDE);
   case '"': case '\'': return scan_string(lx, c);
   default: return error_token(lx, "unexpected character");
   }
@@ -525,7 +528,8 @@ static const char *const token_names[TOK_COUNT] = {
     [TOK_COMMA] = "','", [TOK_DOT] = "'.'", [TOK_ELLIPSIS] = "'...'", [TOK_COLON] = "':'",
     [TOK_SEMICOLON] = "';'", [TOK_NEWLINE] = "end of line", [TOK_PLUS] = "'+'",
     [TOK_MINUS] = "'-'", [TOK_STAR] = "'*'", [TOK_SLASH] = "'/'", [TOK_SLASH_SLASH] = "'//'", [TOK_PERCENT] = "'%'",
-    [TOK_STAR_STAR] = "'**'", [TOK_AT] = "'@'", [TOK_PIPE] = "'|'", [TOK_AMP] = "'&'", [TOK_EQUAL] = "'='", [TOK_PLUS_EQUAL] = "'+='",
+    [TOK_STAR_STAR] = "'**'", [TOK_AT] = "'@'", [TOK_PIPE] = "'|'", [TOK_AMP] = "'&'", [TOK_CARET] = "'^'", [TOK_TILDE] = "'~'",
+    [TOK_PIPE_EQUAL] = "'|='", [TOK_AMP_EQUAL] = "'&='", [TOK_CARET_EQUAL] = "'^='", [TOK_EQUAL] = "'='", [TOK_PLUS_EQUAL] = "'+='",
     [TOK_MINUS_EQUAL] = "'-='", [TOK_STAR_EQUAL] = "'*='", [TOK_SLASH_EQUAL] = "'/='",
     [TOK_AT_EQUAL] = "'@='", [TOK_PERCENT_EQUAL] = "'%='", [TOK_STAR_STAR_EQUAL] = "'**='", [TOK_SLASH_SLASH_EQUAL] = "'//='",
     [TOK_EQUAL_EQUAL] = "'=='", [TOK_BANG_EQUAL] = "'!='",

@@ -559,7 +559,15 @@ static void method(Parser *p) {
     parse_error_at(p, &p->current, "expected a method ('fn name(...) { ... }') in the class body");
     return;
   }
-  Token name = consume_name(p, "expected a method name after 'fn'");
+  /* `or` and `and` are operator methods (SPEC §4: `a | b` calls a.or(b)),
+   * so these two keywords may name a method, as any keyword may follow '.' */
+  Token name;
+  if (parse_match(p, TOK_OR) || parse_match(p, TOK_AND)) {
+    name = p->previous;
+    name.type = TOK_IDENTIFIER;
+  } else {
+    name = consume_name(p, "expected a method name after 'fn'");
+  }
   if (name.type != TOK_IDENTIFIER) return;
   FnKind kind = names_equal(name.start, name.length, "init", 4) ? FN_INIT : FN_METHOD;
   parse_function(p, kind, name);

@@ -20,6 +20,7 @@ typedef enum {
   PREC_NOT,
   PREC_COMPARISON,
   PREC_BIT_OR,  /* | */
+  PREC_BIT_XOR, /* ^ */
   PREC_BIT_AND, /* & */
   PREC_TERM,
   PREC_FACTOR,
@@ -44,7 +45,7 @@ static const ParseRule *get_rule(TokenType type);
 bool parse_is_compound_op(TokenType t) {
   return t == TOK_PLUS_EQUAL || t == TOK_MINUS_EQUAL || t == TOK_STAR_EQUAL ||
          t == TOK_SLASH_EQUAL || t == TOK_AT_EQUAL || t == TOK_PERCENT_EQUAL || t == TOK_STAR_STAR_EQUAL ||
-         t == TOK_SLASH_SLASH_EQUAL;
+         t == TOK_SLASH_SLASH_EQUAL || t == TOK_PIPE_EQUAL || t == TOK_AMP_EQUAL || t == TOK_CARET_EQUAL;
 }
 
 /* `a op= b` is INPLACE_op: in place where a's value allows (SPEC §4). */
@@ -57,6 +58,9 @@ OpCode parse_compound_opcode(TokenType t) {
   case TOK_PERCENT_EQUAL: return OP_INPLACE_MODULO;
   case TOK_STAR_STAR_EQUAL: return OP_INPLACE_POWER;
   case TOK_SLASH_SLASH_EQUAL: return OP_INPLACE_FLOOR_DIVIDE;
+  case TOK_PIPE_EQUAL: return OP_INPLACE_BIT_OR;
+  case TOK_AMP_EQUAL: return OP_INPLACE_BIT_AND;
+  case TOK_CARET_EQUAL: return OP_INPLACE_BIT_XOR;
   default: return OP_INPLACE_MATMUL;
   }
 }
@@ -629,6 +633,9 @@ static void unary(Parser *p, bool can_assign) {
   } else if (op.type == TOK_PLUS) {
     parse_precedence_expression(p, PREC_UNARY);
     emit_op_at(p, &op, OP_POSITIVE, 0, false);
+  } else if (op.type == TOK_TILDE) {
+    parse_precedence_expression(p, PREC_UNARY);
+    emit_op_at(p, &op, OP_INVERT, 0, false);
   } else {
     parse_precedence_expression(p, PREC_UNARY);
     emit_op_at(p, &op, OP_NEGATE, 0, false);
@@ -647,6 +654,7 @@ static OpCode binary_opcode(TokenType t) {
   case TOK_STAR_STAR: return OP_POWER;
   case TOK_PIPE: return OP_BIT_OR;
   case TOK_AMP: return OP_BIT_AND;
+  case TOK_CARET: return OP_BIT_XOR;
   case TOK_EQUAL_EQUAL: return OP_EQUAL;
   case TOK_BANG_EQUAL: return OP_NOT_EQUAL;
   case TOK_LESS: return OP_LESS;
@@ -739,6 +747,8 @@ static const ParseRule rules[TOK_COUNT] = {
     [TOK_AT] = {NULL, binary, PREC_FACTOR},
     [TOK_PIPE] = {NULL, binary, PREC_BIT_OR},
     [TOK_AMP] = {NULL, binary, PREC_BIT_AND},
+    [TOK_CARET] = {NULL, binary, PREC_BIT_XOR},
+    [TOK_TILDE] = {unary, NULL, PREC_NONE},
     [TOK_STAR_STAR] = {NULL, binary, PREC_POWER},
     [TOK_EQUAL_EQUAL] = {NULL, binary, PREC_COMPARISON},
     [TOK_BANG_EQUAL] = {NULL, binary, PREC_COMPARISON},

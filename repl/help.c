@@ -24,6 +24,7 @@ static const char *const section_titles[HELP_SECTION_COUNT] = {
     [HELP_AUTOGRAD] = "Autograd",
     [HELP_NN] = "nn: layers and losses",
     [HELP_OPTIM] = "optim: optimizers",
+    [HELP_DATA] = "utils.data: datasets and batches",
     [HELP_GRAPH] = "Seeing the graph, reflection",
     [HELP_KEYWORDS] = "Keywords",
     [HELP_REPL] = "REPL commands",
@@ -197,9 +198,25 @@ static int check_table(AgVM *vm, FILE *out, const Table *t, bool module, const c
   return missing;
 }
 
+/* The module a dotted name such as "utils.data" names, loaded; false when
+ * there is none. */
+static bool find_module(AgVM *vm, const char *name, Value *out) {
+  char head[32];
+  size_t n = strcspn(name, ".");
+  snprintf(head, sizeof head, "%.*s", (int)n, name);
+  if (!vm_get_global(vm, head, out) || !IS_MODULE(*out)) return false;
+  if (name[n] == '\0') return true;
+  ObjString *rest = obj_string(vm, name + n + 1);
+  vm_push_root(vm, OBJ_VAL(rest));
+  *out = vm_get_attr(vm, *out, rest);
+  vm_pop_root(vm);
+  if (IS_EXCEPTION(*out)) vm_take_exception(vm);
+  return IS_MODULE(*out);
+}
+
 static int check_module(AgVM *vm, FILE *out, const char *name) {
   Value v;
-  if (!vm_get_global(vm, name, &v) || !IS_MODULE(v)) {
+  if (!find_module(vm, name, &v)) {
     fprintf(out, "missing module: %s\n", name);
     return 1;
   }
@@ -271,6 +288,8 @@ int help_print_missing(AgVM *vm, FILE *out) {
   missing += check_module(vm, out, "optim");
   missing += check_module(vm, out, "autograd");
   missing += check_module(vm, out, "plot");
+  missing += check_module(vm, out, "utils");
+  missing += check_module(vm, out, "utils.data");
   missing += check_keywords(out);
   missing += check_tensor_members(vm, out);
   return missing;

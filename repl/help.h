@@ -28,6 +28,7 @@ typedef enum {
   HELP_AUTOGRAD,  /* grad mode, autograd module, graph nodes (§7) */
   HELP_NN,        /* the nn module (§8) */
   HELP_OPTIM,     /* the optim module (§8) */
+  HELP_DATA,      /* utils.data: datasets and batches (§8) */
   HELP_GRAPH,     /* seeing the graph, reflection (§9) */
   HELP_KEYWORDS,  /* the language's keywords (§2, §4) */
   HELP_REPL,      /* the REPL's commands (§10) */

@@ -63,8 +63,10 @@ const HelpEntry help_table[] = {
     {"int", HELP_BUILTINS, 0,
      "int(x)",
      "An int (64-bit): truncates a float toward zero, parses a string of an int, takes "
-     "the value of a one-element tensor. inf, nan and floats beyond int64 are errors.",
-     "print(int(2.9), int(-2.9), int(\"7\"), int(true))"},
+     "the value of a one-element tensor. inf, nan and floats beyond int64 are errors. "
+     "Where a dtype is expected, int means int64 (ones(2, dtype=int), t.to(int)), as "
+     "Python's int in PyTorch.",
+     "print(int(2.9), int(-2.9), int(\"7\"), int(true), ones(2, dtype=int))"},
     {"type", HELP_BUILTINS, 0,
      "type(v)",
      "The type name: \"nil\" \"bool\" \"int\" \"float\" \"string\" \"list\" \"map\" \"function\" \"class\" "
@@ -301,6 +303,25 @@ const HelpEntry help_table[] = {
      "The built-in module of optimizers: optim.SGD, optim.Adam, optim.AdamW, optim.RMSprop, "
      "optim.Adagrad, and optim.lr_scheduler.",
      "print(type(optim))"},
+    {"progress", HELP_BUILTINS, 0,
+     "progress(iterable, desc=nil, total=nil)",
+     "Wraps a list, range, DataLoader or any iterable for a `for` loop and draws a "
+     "progress bar on standard error as the items are taken, as Python's tqdm: desc, "
+     "percent, bar, count/total, elapsed and time left, rate in items a second; "
+     "redrawn at most 10 times a second, the line ended when the items run out. total "
+     "defaults to len(iterable) (none: count and rate only). When standard error is "
+     "not a terminal (a pipe, a file, a test) it draws nothing and returns the "
+     "iterable itself.",
+     "let total = 0\n"
+     "for x in progress(range(100), desc=\"sum\") { total += x }\n"
+     "print(total)"},
+    {"utils", HELP_BUILTINS, 0,
+     "utils",
+     "PyTorch's torch.utils: the module that holds utils.data (datasets and batch "
+     "loading). PyTorch's `from torch.utils.data import DataLoader` is "
+     "`utils.data.DataLoader` here, or `let data = utils.data` then `data.DataLoader`.",
+     "let data = utils.data\n"
+     "print(len(data.TensorDataset(zeros(5, 2))))"},
     {"autograd", HELP_BUILTINS, 0,
      "autograd",
      "The built-in module of autograd functions: autograd.grad, jacobian, hessian, "
@@ -983,6 +1004,11 @@ const HelpEntry help_table[] = {
      "remainder(a, b) / a.remainder(b)",
      "a % b elementwise, with the sign of the divisor as Python's.",
      "print(tensor([5.0, -5.0]).remainder(3))"},
+    {"floor_divide", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "floor_divide(a, b) / a.floor_divide(b)",
+     "a // b elementwise: the quotient rounded toward minus infinity, as PyTorch 1.13's floor_divide "
+     "(an int tensor by 0 is ZeroDivisionError). No derivative: the node is NotImplemented.",
+     "print(tensor([7, -7]).floor_divide(2))"},
     {"maximum", HELP_TENSORS, HELP_TENSOR_METHOD,
      "maximum(a, b) / a.maximum(b)",
      "The elementwise larger of two tensors (broadcasting).",
@@ -1085,6 +1111,48 @@ const HelpEntry help_table[] = {
      "Running sums along dim (CumsumBackward0), accumulated in double as PyTorch; an "
      "integer or bool tensor gives int64 unless dtype= says otherwise.",
      "print(tensor([1, 2, 3, 4]).cumsum(0))"},
+    {"cumprod", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "cumprod(t, dim, dtype=nil) / t.cumprod(dim, dtype=nil)",
+     "Running products along dim (CumprodBackward0), accumulated in double as PyTorch; an "
+     "integer or bool tensor gives int64 unless dtype= says otherwise. The gradient is "
+     "right where the input holds zeros too (ATen's cumprod_backward).",
+     "print(tensor([1.0, 2.0, 3.0, 4.0]).cumprod(0))"},
+    {"diag", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "diag(t, diagonal=0) / t.diag(diagonal=0)",
+     "For a vector: the square matrix with it on diagonal `diagonal` (above the main one "
+     "when positive, below when negative). For a matrix: that diagonal as a vector "
+     "(DiagBackward0). Other ranks: \"matrix or a vector expected\".",
+     "print(diag(tensor([1, 2])), diag(tensor([[1, 2], [3, 4]]), 1))"},
+    {"roll", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "roll(t, shifts, dims=nil) / t.roll(shifts, dims=nil)",
+     "A copy with the elements shifted along dims, those pushed past the end coming back "
+     "at the start (RollBackward0). shifts and dims are numbers or lists of the same "
+     "length; without dims the flattened tensor is rolled and keeps its shape.",
+     "print(tensor([[1, 2, 3], [4, 5, 6]]).roll(1, 1))"},
+    {"repeat_interleave", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "repeat_interleave(t, repeats, dim=nil, output_size=nil) / t.repeat_interleave(...)",
+     "Each element (each slice along dim; without dim, of the flattened tensor) repeated "
+     "`repeats` times in place: repeats is a number or an int64 tensor with one count per "
+     "slice. Made of index_select, as in PyTorch (IndexSelectBackward0). "
+     "repeat_interleave(counts) alone gives each index i counts[i] times.",
+     "print(tensor([1, 2]).repeat_interleave(2), repeat_interleave(tensor([1, 0, 2])))"},
+    {"kron", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "kron(a, b) / a.kron(b)",
+     "The Kronecker product: block (i, j, ...) is a[i, j, ...] * b, the ranks padded to "
+     "the larger; recorded as PyTorch computes it, a product of two views "
+     "(UnsafeViewBackward0 of MulBackward0).",
+     "print(kron(eye(2), tensor([[1, 2], [3, 4]])))"},
+    {"einsum", HELP_TENSORS, 0,
+     "einsum(equation, a, b, ...) / einsum(equation, [a, b, ...]) / einsum(a, [0, 1], b, [1, 2], [0, 2])",
+     "Einstein summation: \"ij,jk->ik\" names each operand's dims with letters (a-z, "
+     "A-Z); letters missing after -> are summed over. Without -> the output is the letters "
+     "used once, in alphabetical order. A letter repeated in one operand takes a diagonal "
+     "(\"ii->i\"); \"...\" stands for dims that broadcast (\"...ij,...jk\"). Computed, "
+     "as in PyTorch 1.13, by permute, diagonal, sum, mul and bmm, so the gradient and the "
+     "graph's nodes are theirs. The sublist form gives each operand's subscripts as ints "
+     "(0-25 for A-Z, 26-51 for a-z), the output's last.",
+     "let a = tensor([[1.0, 2.0], [3.0, 4.0]])\n"
+     "print(einsum(\"ij,jk->ik\", a, a), einsum(\"ii\", a), einsum(\"ij->j\", a))"},
     {"isnan", HELP_TENSORS, HELP_TENSOR_METHOD,
      "isnan(t) / t.isnan()",
      "A bool tensor: true where an element is NaN (never for integers and bools).",
@@ -1390,6 +1458,11 @@ const HelpEntry help_table[] = {
      "A copy converted to dtype (t itself when it already has it). The device \"cpu\" is "
      "the one Ag has: t.to(\"cpu\") is t; another device is an error.",
      "print(arange(3).to(float64))"},
+    {"Tensor.type", HELP_TENSOR, 0,
+     "t.type() / t.type(dtype)",
+     "PyTorch's type string of t (\"torch.FloatTensor\", \"torch.LongTensor\", ...); with a "
+     "dtype (or such a string), t converted as t.to(dtype).",
+     "print(tensor([1.5]).type(), tensor([1.5]).type(int))"},
     {"Tensor.contiguous", HELP_TENSOR, 0,
      "t.contiguous()",
      "t with its elements laid out in row-major order (a copy only when needed).",
@@ -1407,6 +1480,11 @@ const HelpEntry help_table[] = {
      "A view repeating dimensions of size 1 to the given shape without copying (-1 keeps "
      "a size).",
      "print(tensor([[1], [2]]).expand(2, 3))"},
+    {"Tensor.repeat", HELP_TENSOR, 0,
+     "t.repeat(...sizes)",
+     "A copy of t tiled sizes[d] times along each dim (RepeatBackward0); more sizes than "
+     "t has dims add leading dims. Sizes may be given as numbers or one list.",
+     "print(tensor([1, 2]).repeat(2, 2))"},
     {"Tensor.expand_as", HELP_TENSOR, 0,
      "t.expand_as(other)",
      "t expanded to other's shape.",
@@ -1459,6 +1537,12 @@ const HelpEntry help_table[] = {
      "let a = tensor([5.0, -5.0])\n"
      "a.remainder_(3)\n"
      "print(a)"},
+    {"Tensor.floor_divide_", HELP_TENSOR, 0,
+     "t.floor_divide_(other)",
+     "t // other in place, rounded toward minus infinity (what `t //= other` calls).",
+     "let a = tensor([7.0, -7.0])\n"
+     "a.floor_divide_(2)\n"
+     "print(a)"},
     {"Tensor.zero_", HELP_TENSOR, 0,
      "t.zero_()",
      "Fills t with zeros in place.",
@@ -1483,6 +1567,14 @@ const HelpEntry help_table[] = {
      "t.uniform_(from=0, to=1, generator=nil)",
      "Fills t with uniform random numbers in [from, to) in place.",
      "print(zeros(3).uniform_(-1, 1).shape)"},
+    {"Tensor.random_", HELP_TENSOR, 0,
+     "t.random_(generator=nil) / t.random_(to) / t.random_(from, to)",
+     "Fills t in place with integers drawn uniformly from [from, to) (from defaults to "
+     "0), or with no bounds from every integer the dtype holds exactly ([0, 2^63) for "
+     "int64, [0, 2^24] for float32, [0, 2^53] for float64), drawn as PyTorch draws "
+     "them.",
+     "manual_seed(0)\n"
+     "print(zeros(4, dtype=int64).random_(10))"},
     {"Tensor.exponential_", HELP_TENSOR, 0,
      "t.exponential_(lambd=1, generator=nil)",
      "Fills t in place with exponentially distributed numbers of rate lambd.",
@@ -1585,7 +1677,9 @@ const HelpEntry help_table[] = {
      "print(autograd.gradcheck(fn(a) { return a.sin() }, [x]))"},
     {"autograd.gradgradcheck", HELP_AUTOGRAD, 0,
      "autograd.gradgradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3)",
-     "Like gradcheck, for second derivatives.",
+     "Like gradcheck, for second derivatives: the gradient of fn's outputs weighted by "
+     "fixed grad_outputs, checked with respect to the inputs and (as PyTorch's) to those "
+     "grad_outputs, so a linear op's double backward is checked too.",
      "let x = tensor([1.0, 2.0], dtype=float64, requires_grad=true)\n"
      "print(autograd.gradgradcheck(fn(a) { return (a ** 3).sum() }, [x]))"},
     {"autograd.detect_anomaly", HELP_AUTOGRAD, 0,
@@ -1755,8 +1849,10 @@ const HelpEntry help_table[] = {
      "The base class of layers and models. model(x) calls forward(x). parameters() and "
      "named_parameters() find the tensors that require grad in its fields (recursively "
      "through submodules and lists of them, in assignment order); "
-     "zero_grad(set_to_none=true), train(), eval(), state_dict(), load_state_dict(m), "
-     "register_buffer(name, t), children(), named_children(), modules(), "
+     "zero_grad(set_to_none=true), train(), eval(), state_dict() (PyTorch's order: each "
+     "module's parameters, buffers, then its submodules'), load_state_dict(m), "
+     "register_buffer(name, t), register_parameter(name, p), add_module(name, m), "
+     "children(), named_children(), modules(), "
      "named_modules(prefix=\"\") (this module first, then each submodule once), apply(fn) "
      "(fn on every submodule, then this one), to(\"cpu\" | dtype), float(), double() and "
      "cpu() are provided; print(model) shows PyTorch's module repr.",
@@ -1812,30 +1908,38 @@ const HelpEntry help_table[] = {
      "leaky_relu(x, negative_slope=0.01) elu(x, alpha=1) silu softplus(x, beta=1, "
      "threshold=20) softmax log_softmax dropout linear embedding(input, weight) conv1d conv2d "
      "max_pool1d max_pool2d avg_pool1d avg_pool2d adaptive_avg_pool2d batch_norm layer_norm "
-     "group_norm unfold fold pad(x, pad, mode=\"constant\", value=0) one_hot(t, "
+     "group_norm unfold fold pad(x, pad, mode=\"constant\", value=0) (modes also \"reflect\", "
+     "\"replicate\", \"circular\": 1 to 3 last dims, as PyTorch's) one_hot(t, "
      "num_classes=-1) mse_loss l1_loss cross_entropy nll_loss binary_cross_entropy "
-     "binary_cross_entropy_with_logits kl_div smooth_l1_loss huber_loss. "
+     "binary_cross_entropy_with_logits kl_div smooth_l1_loss huber_loss "
+     "multi_head_attention_forward (PyTorch's arguments; what nn.MultiheadAttention runs). "
      "F.pad's amounts go from the last dim backwards ([left, right, top, bottom]); negative "
-     "ones crop (ConstantPadNdBackward0).",
+     "ones crop (ConstantPadNdBackward0; ReflectionPad2DBackward0, ReplicationPad1DBackward0, "
+     "...; circular's is CopySlices, as in PyTorch 1.13).",
      "let F = nn.functional\n"
      "print(F.pad(ones(1, 2), [1, 1]), F.one_hot(tensor([2, 0], dtype=int64)))"},
     {"nn.Parameter", HELP_NN, 0,
      "nn.Parameter(data, requires_grad=true)",
      "data as a leaf that requires grad (sharing its storage): held in a module's field it "
-     "is one of the module's parameters.",
-     "print(nn.Parameter(ones(2)).requires_grad)"},
+     "is one of the module's parameters. Prints as PyTorch's, \"Parameter containing:\" then "
+     "the tensor (the layers of nn hold plain tensors that require grad, which print as "
+     "tensors). It stays a tensor (type \"tensor\"); what is computed from it (p * 2, "
+     "p.detach()) is a plain tensor.",
+     "print(nn.Parameter(ones(2)))"},
     {"nn.ModuleList", HELP_NN, 0,
      "nn.ModuleList(modules=nil)",
      "A list of modules whose parameters the parent module finds (named \"0.weight\", ...): "
-     "append(m), extend(ms), insert(i, m), getitem(i), setitem(i, m), len(), iter().",
+     "append(m), extend(ms), insert(i, m), pop(i=-1), blocks[i] (a slice gives a ModuleList), "
+     "blocks[i] = m, len(blocks) and `for m in blocks`.",
      "let blocks = nn.ModuleList([nn.Linear(2, 2), nn.Tanh()])\n"
-     "print(blocks.len(), blocks.getitem(1))"},
+     "print(len(blocks), blocks[1])"},
     {"nn.ModuleDict", HELP_NN, 0,
      "nn.ModuleDict(modules=nil)",
-     "A map of names to modules, in insertion order: getitem(k), setitem(k, m), contains(k), "
-     "keys(), values(), items(), update(map), len(), iter().",
+     "A map of names to modules, in insertion order: heads[k], heads[k] = m, k in heads, "
+     "keys(), values(), items(), update(map), pop(k), clear(), len(heads), `for k in heads` "
+     "(the names).",
      "let heads = nn.ModuleDict({\"cls\": nn.Linear(4, 3)})\n"
-     "print(heads.getitem(\"cls\"))"},
+     "print(heads[\"cls\"], \"cls\" in heads)"},
     {"nn.Identity", HELP_NN, 0,
      "nn.Identity(...args)",
      "Returns its input (arguments are ignored, as PyTorch's).",
@@ -1922,22 +2026,88 @@ const HelpEntry help_table[] = {
      "let e = nn.Embedding(10, 3)\n"
      "print(e(tensor([1, 2], dtype=int64)).shape)"},
     {"nn.RNNCell", HELP_NN, 0,
-     "nn.RNNCell(input_size, hidden_size, bias=true)",
-     "One step of an Elman RNN: h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh); cell(x, "
-     "h=nil).",
+     "nn.RNNCell(input_size, hidden_size, bias=true, nonlinearity=\"tanh\")",
+     "One step of an Elman RNN: h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh) (relu with "
+     "nonlinearity=\"relu\"); cell(x, h=nil), x [batch, input_size] or unbatched "
+     "[input_size], h nil for zeros. Parameters weight_ih, weight_hh, bias_ih, bias_hh, "
+     "uniform in +-1/sqrt(hidden_size) as PyTorch draws them.",
      "let cell = nn.RNNCell(3, 4)\n"
      "print(cell(zeros(2, 3)).shape)"},
     {"nn.LSTMCell", HELP_NN, 0,
      "nn.LSTMCell(input_size, hidden_size, bias=true)",
-     "One step of an LSTM: cell(x, [h, c]=nil) returns [h', c'].",
+     "One step of an LSTM: cell(x, [h, c]=nil) returns [h', c'], the gates input, forget, "
+     "cell and output (PyTorch's order) in the rows of weight_ih [4 * hidden, input] and "
+     "weight_hh [4 * hidden, hidden].",
      "let cell = nn.LSTMCell(3, 4)\n"
      "let [h, c] = cell(zeros(2, 3))\n"
      "print(h.shape, c.shape)"},
+    {"nn.GRUCell", HELP_NN, 0,
+     "nn.GRUCell(input_size, hidden_size, bias=true)",
+     "One step of a GRU, PyTorch's formulas: r = sigmoid(W_ir x + b_ir + W_hr h + b_hr), "
+     "z = sigmoid(W_iz x + b_iz + W_hz h + b_hz), n = tanh(W_in x + b_in + r * (W_hn h + "
+     "b_hn)), h' = (1 - z) * n + z * h; cell(x, h=nil) returns h'. The gates r, z, n are "
+     "the rows of weight_ih [3 * hidden, input] and weight_hh [3 * hidden, hidden].",
+     "let cell = nn.GRUCell(3, 4)\n"
+     "print(cell(zeros(2, 3)).shape, cell(zeros(3)).shape)"},
+    {"nn.RNN", HELP_NN, 0,
+     "nn.RNN(input_size, hidden_size, num_layers=1, bias=true, batch_first=false, dropout=0.0, "
+     "bidirectional=false, nonlinearity=\"tanh\")",
+     "An Elman RNN over a whole sequence: rnn(input, h_0=nil) returns [output, h_n]. input "
+     "[seq, batch, input_size] ([batch, seq, input_size] with batch_first) or unbatched "
+     "[seq, input_size]; h_0 and h_n [num_layers * directions, batch, hidden_size]; output "
+     "[seq, batch, directions * hidden_size], the last layer's h at every step. Layers are "
+     "stacked, with dropout on the outputs of all but the last while training; "
+     "bidirectional adds a layer reading the sequence backwards. Parameters weight_ih_l0, "
+     "weight_hh_l0, bias_ih_l0, bias_hh_l0, then _reverse and the next layers, named, "
+     "ordered and drawn as PyTorch's.",
+     "let rnn = nn.RNN(3, 5, num_layers=2)\n"
+     "let [out, h_n] = rnn(zeros(7, 2, 3))\n"
+     "print(out.shape, h_n.shape)"},
+    {"nn.LSTM", HELP_NN, 0,
+     "nn.LSTM(input_size, hidden_size, num_layers=1, bias=true, batch_first=false, dropout=0.0, "
+     "bidirectional=false, proj_size=0)",
+     "nn.RNN's layout with nn.LSTMCell's steps: lstm(input, [h_0, c_0]=nil) returns "
+     "[output, [h_n, c_n]]. Each layer computes x W_ih^T + b_ih for the whole sequence in "
+     "one product, then h W_hh^T + b_hh and the gates step by step. proj_size > 0 projects "
+     "each step's h to proj_size features (weight_hr_l0 [proj_size, hidden_size], after the "
+     "biases): h_0, h_n and output have proj_size features, c_0 and c_n hidden_size.",
+     "let lstm = nn.LSTM(10, 20, num_layers=2, batch_first=true)\n"
+     "let [out, hc] = lstm(zeros(3, 5, 10))\n"
+     "print(lstm, out.shape, hc[0].shape, hc[1].shape)"},
+    {"nn.GRU", HELP_NN, 0,
+     "nn.GRU(input_size, hidden_size, num_layers=1, bias=true, batch_first=false, dropout=0.0, "
+     "bidirectional=false)",
+     "nn.RNN's layout with nn.GRUCell's steps: gru(input, h_0=nil) returns [output, h_n].",
+     "let gru = nn.GRU(3, 4, bidirectional=true)\n"
+     "let [out, h_n] = gru(zeros(6, 3))\n"
+     "print(out.shape, h_n.shape)"},
+    {"nn.MultiheadAttention", HELP_NN, 0,
+     "nn.MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=true, add_bias_kv=false, "
+     "add_zero_attn=false, kdim=nil, vdim=nil, batch_first=false)",
+     "Multi-head attention as PyTorch 1.13's: m(query, key, value, key_padding_mask=nil, "
+     "need_weights=true, attn_mask=nil, average_attn_weights=true) returns [attn_output, "
+     "attn_weights] (weights [N, L, S] averaged over heads, [N, heads, L, S] when not, nil "
+     "when need_weights is false). Inputs are [L, N, E] ([N, L, E] with batch_first) or "
+     "unbatched [L, E]. Masks are bool (true: not attended) or float (added to the scores); "
+     "attn_mask is [L, S] or [N*heads, L, S], key_padding_mask [N, S]. Parameters "
+     "in_proj_weight [3E, E] (q/k/v_proj_weight when kdim or vdim differ), in_proj_bias, "
+     "out_proj (a Linear), bias_k and bias_v with add_bias_kv; initialised as PyTorch's "
+     "(xavier_uniform_, zero biases), so a seed gives PyTorch's weights.",
+     "let attn = nn.MultiheadAttention(4, 2, batch_first=true)\n"
+     "let x = randn(2, 3, 4)\n"
+     "let [out, weights] = attn(x, x, x, attn_mask=triu(ones(3, 3, dtype=bool), diagonal=1))\n"
+     "print(out.shape, weights.shape)"},
+    {"nn.NonDynamicallyQuantizableLinear", HELP_NN, 0,
+     "nn.NonDynamicallyQuantizableLinear(in_features, out_features, bias=true)",
+     "nn.Linear under the name PyTorch gives MultiheadAttention's out_proj (its repr shows "
+     "the name).",
+     "print(nn.MultiheadAttention(4, 2).out_proj)"},
     {"nn.Sequential", HELP_NN, 0,
      "nn.Sequential(...layers)",
      "Applies the layers in order; its parameters are theirs, named \"0.weight\", \"1.bias\", "
-     "... getitem(i) (a layer; a slice gives a Sequential), setitem, len(), iter() and "
-     "append(m): model[i], len(model) and for-loops once the language calls operator methods.",
+     "... model[i] (a layer; negative from the end), model[a:b] (a Sequential), "
+     "model[i] = m, len(model), `for layer in model`, append(m), insert(i, m), extend(ms) "
+     "and pop(i=-1).",
      "let model = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))\n"
      "print(model(ones(3, 2)).shape)"},
     {"nn.MSELoss", HELP_NN, 0,
@@ -2057,6 +2227,65 @@ const HelpEntry help_table[] = {
      "(w * w).sum().backward()\n"
      "print(nn.utils.clip_grad_norm_([w], 1.0), w.grad)\n"
      "print(nn.utils.parameters_to_vector([w, w]))"},
+    {"utils.data", HELP_DATA, 0,
+     "utils.data",
+     "Datasets and mini-batches, written in Ag after PyTorch 1.13's torch.utils.data "
+     "(read it with source(utils.data.DataLoader)): Dataset, TensorDataset, Subset, "
+     "DataLoader, random_split, default_collate. Shuffles and splits draw from the "
+     "random streams as PyTorch does, so with the same manual_seed the batches are "
+     "PyTorch's.",
+     "print(type(utils.data))"},
+    {"utils.data.Dataset", HELP_DATA, 0,
+     "class MyData : utils.data.Dataset { fn getitem(i) {...} fn len() {...} }",
+     "The base class of datasets: a subclass defines getitem(index), one example (any "
+     "value: a tensor, a number, a list or map of them), and len(), the number of "
+     "examples; ds[i] and len(ds) call them, and a DataLoader batches them.",
+     "class Squares : utils.data.Dataset {\n"
+     "  fn getitem(i) { return [float(i), i * i] }\n"
+     "  fn len() { return 4 }\n"
+     "}\n"
+     "print(Squares()[3], len(Squares()))"},
+    {"utils.data.TensorDataset", HELP_DATA, 0,
+     "utils.data.TensorDataset(...tensors)",
+     "The examples along the first dimension of tensors of the same length: ds[i] is "
+     "the list [t[i] for each t]. Tensors of different lengths are PyTorch's error "
+     "\"Size mismatch between tensors\". A DataLoader takes its batches with one "
+     "index_select per tensor.",
+     "let ds = utils.data.TensorDataset(arange(6).view(3, 2), tensor([0, 1, 0]))\n"
+     "print(len(ds), ds[1])"},
+    {"utils.data.Subset", HELP_DATA, 0,
+     "utils.data.Subset(dataset, indices)",
+     "The examples of dataset at the given indices, in that order (what random_split "
+     "returns; .dataset and .indices hold both).",
+     "let sub = utils.data.Subset(utils.data.TensorDataset(arange(5)), [4, 0])\n"
+     "print(len(sub), sub[0])"},
+    {"utils.data.DataLoader", HELP_DATA, 0,
+     "utils.data.DataLoader(dataset, batch_size=1, shuffle=false, drop_last=false, collate_fn=nil, generator=nil)",
+     "The dataset in mini-batches for `for` loops, a new pass each time: `for xb, yb "
+     "in loader`. Each batch of batch_size examples (the last one smaller unless "
+     "drop_last) is collated by collate_fn(list of examples), default_collate when "
+     "nil; batch_size=nil gives the examples one by one. shuffle=true draws a new "
+     "order each pass, with randperm from the global generator (or from generator) as "
+     "PyTorch does. len(loader) is the number of batches. An empty dataset with "
+     "shuffle is PyTorch's error \"num_samples should be a positive integer value, but "
+     "got num_samples=0\"; without shuffle it yields nothing.",
+     "let ds = utils.data.TensorDataset(arange(10).float(), arange(10))\n"
+     "for xb, yb in utils.data.DataLoader(ds, batch_size=4, shuffle=true) { print(yb) }"},
+    {"utils.data.random_split", HELP_DATA, 0,
+     "utils.data.random_split(dataset, lengths, generator=nil)",
+     "Splits the dataset into Subsets of the given lengths, or of the given fractions "
+     "of its length (which sum to 1; the remainder is dealt round-robin), in the order "
+     "of randperm(len(dataset), generator=generator), as PyTorch does.",
+     "manual_seed(0)\n"
+     "let [train, test] = utils.data.random_split(utils.data.TensorDataset(arange(10)), [0.8, 0.2])\n"
+     "print(len(train), len(test), test.indices)"},
+    {"utils.data.default_collate", HELP_DATA, 0,
+     "utils.data.default_collate(examples)",
+     "Stacks a list of examples into a batch as PyTorch's default_collate: tensors are "
+     "stacked along a new first dimension, ints become an int64 tensor, floats a "
+     "float64 one, bools a bool one, strings stay a list, and lists and maps are "
+     "collated element by element (a list of [x, y] pairs gives [xs, ys]).",
+     "print(utils.data.default_collate([[tensor([1.0, 2.0]), 0], [tensor([3.0, 4.0]), 1]]))"},
     {"let", HELP_KEYWORDS, 0,
      "let NAME = EXPR / let [a, b] = LIST",
      "Declares a variable: a block-scoped local, or a global at top level. A list may be "
@@ -2127,9 +2356,36 @@ const HelpEntry help_table[] = {
      "not a",
      "true when a is falsy.",
      "print(not [], not 1)"},
+    {"//", HELP_KEYWORDS, 0,
+     "a // b   a //= b",
+     "Floor division: of ints an int, rounded toward minus infinity with the sign of the "
+     "divisor (-7 // 2 == -4); a number by 0 is ZeroDivisionError. On tensors PyTorch's "
+     "floor_divide (//= in place, floor_divide_).",
+     "print(-7 // 2, 7.5 // 2, tensor([7, -7]) // 2)"},
+    {"|", HELP_KEYWORDS, 0,
+     "a | b   a |= b",
+     "Set union, or of booleans and of bool tensors (masks), bitwise or of ints; an "
+     "instance's or()/ror()/ior(). |= changes a set or a bool tensor in place.",
+     "print({1, 2} | {3}, true | false, 6 | 1)"},
+    {"&", HELP_KEYWORDS, 0,
+     "a & b   a &= b",
+     "Set intersection, and of booleans and of bool tensors, bitwise and of ints; an "
+     "instance's and()/rand()/iand().",
+     "let x = tensor([-1.0, 0.5, 2.0])\n"
+     "print({1, 2} & {2, 3}, 6 & 3, x[(x > 0) & (x < 1)])"},
+    {"^", HELP_KEYWORDS, 0,
+     "a ^ b   a ^= b",
+     "Symmetric difference of sets, xor of booleans and of bool tensors, bitwise xor of "
+     "ints; an instance's xor()/rxor()/ixor(). Binds between | and &, as in Python.",
+     "print({1, 2, 3} ^ {2, 3, 4}, true ^ true, 5 ^ 3)"},
+    {"~", HELP_KEYWORDS, 0,
+     "~a",
+     "Bitwise not of an int (~x == -x - 1, ~true == -2), logical not of a bool tensor, "
+     "bitwise not of an int64 tensor; an instance's invert().",
+     "print(~5, ~tensor([true, false]))"},
     {"true", HELP_KEYWORDS, 0,
      "true",
-     "The boolean true.",
+     "The boolean true; 1 in arithmetic, to == and as a map key (true == 1, as Python's).",
      "print(true and 1 == 1)"},
     {"false", HELP_KEYWORDS, 0,
      "false",

@@ -190,6 +190,7 @@ static void history_remember(Repl *r, const char *line) { (void)r, (void)line; }
 #endif
 
 static void make_prompt(const Repl *r, char *out, size_t size) {
+  vm_end_progress_line(r->vm); /* a bar a loop left unfinished (break) */
   bool more = r->pending.length > 0;
   const char *text = more ? PROMPT_MORE : PROMPT_MAIN;
   if (r->color) {

@@ -78,6 +78,8 @@ LIB_NATIVE(lib_print) {
   } else if (!IS_UNDEF(opt[3]) && !IS_BOOL(opt[3])) {
     r = vm_throw_error(vm, "print() flush must be a bool");
   } else {
+    FILE *stream = stream_of(vm, opt[2]);
+    if (stream == stdout || stream == stderr) vm_end_progress_line(vm); /* below a bar, not after it */
     r = print_values(vm, opt[2], argc, args, sep, end);
   }
   vm_pop_roots(vm, 2);
@@ -600,12 +602,13 @@ static void install_functions(AgVM *vm) {
   vm_define_native(vm, "str", lib_str, 0, 1, false);
   vm_define_native(vm, "repr", lib_repr, 1, 1, false);
   vm_define_native(vm, "num", lib_num, 1, 1, false);
-  vm_define_native(vm, "int", lib_int, 0, 1, false);
-  /* float and bool are dtypes too (SPEC §11): calling those dtypes converts. */
+  /* float and bool are dtypes too (SPEC §11): calling those dtypes converts.
+   * int stays a function, which a dtype argument takes as int64 (lib_dtype),
+   * as PyTorch takes Python's int. */
+  vm->dtype_call[DT_INT64] = OBJ_VAL(vm_define_native(vm, "int", lib_int, 0, 1, false));
   vm->dtype_call[DT_FLOAT32] = vm->dtype_call[DT_FLOAT64] =
       OBJ_VAL(obj_new_native(vm, "float", lib_float, 0, 1, false));
   vm->dtype_call[DT_BOOL] = OBJ_VAL(obj_new_native(vm, "bool", lib_bool, 0, 1, false));
-  vm->dtype_call[DT_INT64] = OBJ_VAL(obj_new_native(vm, "int", lib_int, 0, 1, false));
   vm_define_native(vm, "type", lib_type, 1, 1, false);
   vm_define_native(vm, "isinstance", lib_isinstance, 2, 2, false);
   vm_define_native(vm, "vars", lib_vars, 1, 1, false);

@@ -23,28 +23,15 @@
 
 #define AG_FILE_READ_MAX ((int64_t)64 << 20) /* 64 MiB */
 
-/* The hidden fields of a file instance. */
-static Value field(AgVM *vm, Value f, const char *name) {
-  Value v = NIL_VAL;
-  table_get(&AS_INSTANCE(f)->fields, OBJ_VAL(obj_string(vm, name)), &v);
-  return v;
-}
+static bool is_closed(AgVM *vm, Value f) { return AS_BOOL(lib_field(vm, f, "closed")); }
 
-static void set_field(AgVM *vm, Value f, const char *name, Value v) {
-  vm_push_root(vm, v);
-  table_set(vm, &AS_INSTANCE(f)->fields, OBJ_VAL(obj_string(vm, name)), v);
-  vm_pop_root(vm);
-}
-
-static bool is_closed(AgVM *vm, Value f) { return AS_BOOL(field(vm, f, "closed")); }
-
-static const char *path_of(AgVM *vm, Value f) { return AS_CSTRING(field(vm, f, "name")); }
+static const char *path_of(AgVM *vm, Value f) { return AS_CSTRING(lib_field(vm, f, "name")); }
 
 static Value closed_error(AgVM *vm, Value f, const char *op) {
   return vm_throw_error(vm, "%s() on a closed file ('%s')", op, path_of(vm, f));
 }
 
-static bool is_writer(AgVM *vm, Value f) { return IS_NUMBER(field(vm, f, " fd")); }
+static bool is_writer(AgVM *vm, Value f) { return IS_NUMBER(lib_field(vm, f, " fd")); }
 
 /* ---- reading ---- */
 
@@ -86,13 +73,13 @@ static ObjString *read_whole(AgVM *vm, const char *path) {
 static Value take(AgVM *vm, Value f, const char *op, bool whole) {
   if (is_closed(vm, f)) return closed_error(vm, f, op);
   if (is_writer(vm, f)) return vm_throw_error(vm, "%s(): '%s' is open for writing", op, path_of(vm, f));
-  ObjString *data = AS_STRING(field(vm, f, " data"));
-  int pos = (int)AS_NUMBER(field(vm, f, " pos")), end = data->length;
+  ObjString *data = AS_STRING(lib_field(vm, f, " data"));
+  int pos = (int)AS_NUMBER(lib_field(vm, f, " pos")), end = data->length;
   if (!whole) {
     const char *nl = memchr(data->chars + pos, '\n', (size_t)(data->length - pos));
     if (nl != NULL) end = (int)(nl - data->chars) + 1;
   }
-  set_field(vm, f, " pos", INT_VAL(vm, end));
+  lib_set_field(vm, f, " pos", INT_VAL(vm, end));
   return OBJ_VAL(obj_copy_string(vm, data->chars + pos, end - pos));
 }
 
@@ -128,7 +115,7 @@ LIB_NATIVE(file_write) {
   if (!is_writer(vm, self)) return vm_throw_error(vm, "write(): '%s' is open for reading", path_of(vm, self));
   ObjString *s;
   if (!lib_string_arg(vm, "write", args, 0, &s)) return VM_EXCEPTION;
-  int fd = (int)AS_NUMBER(field(vm, self, " fd"));
+  int fd = (int)AS_NUMBER(lib_field(vm, self, " fd"));
   size_t done = 0;
   while (done < (size_t)s->length) {
     ssize_t n = write(fd, s->chars + done, (size_t)s->length - done);
@@ -146,8 +133,8 @@ LIB_NATIVE(file_flush) { return NIL_VAL; } /* write() hands the bytes to the sys
 static bool finish(AgVM *vm, Value f, bool commit) {
   bool ok = true;
   if (is_writer(vm, f)) {
-    int fd = (int)AS_NUMBER(field(vm, f, " fd"));
-    const char *tmp = AS_CSTRING(field(vm, f, " tmp"));
+    int fd = (int)AS_NUMBER(lib_field(vm, f, " fd"));
+    const char *tmp = AS_CSTRING(lib_field(vm, f, " tmp"));
     ok = fsync(fd) == 0 || errno == EINVAL;
     ok = close(fd) == 0 && ok;
     if (commit && ok) ok = rename(tmp, path_of(vm, f)) == 0;
@@ -157,7 +144,7 @@ static bool finish(AgVM *vm, Value f, bool commit) {
       errno = saved;
     }
   }
-  set_field(vm, f, "closed", TRUE_VAL);
+  lib_set_field(vm, f, "closed", TRUE_VAL);
   ObjList *open_files = vm->open_files;
   for (int i = 0; open_files != NULL && i < open_files->count; i++) {
     if (open_files->items[i] == f) {
@@ -247,22 +234,22 @@ LIB_NATIVE(lib_open) {
   ObjInstance *f = obj_new_instance(vm, vm->file_class);
   Value fv = OBJ_VAL(f);
   vm_push_root(vm, fv);
-  set_field(vm, fv, "name", OBJ_VAL(path));
-  set_field(vm, fv, "mode", OBJ_VAL(obj_string(vm, m)));
-  set_field(vm, fv, "closed", FALSE_VAL);
+  lib_set_field(vm, fv, "name", OBJ_VAL(path));
+  lib_set_field(vm, fv, "mode", OBJ_VAL(obj_string(vm, m)));
+  lib_set_field(vm, fv, "closed", FALSE_VAL);
   Value result = fv;
   if (reading) {
     ObjString *data = read_whole(vm, path->chars);
     if (data == NULL) result = VM_EXCEPTION;
-    else set_field(vm, fv, " data", OBJ_VAL(data)), set_field(vm, fv, " pos", INT_VAL(vm, 0));
+    else lib_set_field(vm, fv, " data", OBJ_VAL(data)), lib_set_field(vm, fv, " pos", INT_VAL(vm, 0));
   } else {
     ObjString *tmp = NULL;
     int fd = open_temporary(vm, path->chars, appending, &tmp);
     if (fd < 0) {
       result = VM_EXCEPTION;
     } else {
-      set_field(vm, fv, " tmp", OBJ_VAL(tmp));
-      set_field(vm, fv, " fd", INT_VAL(vm, fd));
+      lib_set_field(vm, fv, " tmp", OBJ_VAL(tmp));
+      lib_set_field(vm, fv, " fd", INT_VAL(vm, fd));
       obj_list_append(vm, vm->open_files, fv);
     }
   }

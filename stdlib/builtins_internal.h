@@ -15,6 +15,13 @@ bool lib_string_arg(AgVM *vm, const char *fname, const Value *args, int i, ObjSt
 bool lib_list_arg(AgVM *vm, const char *fname, const Value *args, int i, ObjList **out);
 /* Items of any iterable as a new list (rooted by the caller after return). */
 Value lib_to_list(AgVM *vm, Value iterable);
+/* The fields of the built-in classes' instances (files, iterators, progress
+ * bars), by name: nil when unset. */
+Value lib_field(AgVM *vm, Value inst, const char *name);
+void lib_set_field(AgVM *vm, Value inst, const char *name, Value v);
+/* iter(iterable): the instance's iter() or an iterator over a built-in
+ * sequence; VM_EXCEPTION after throwing. */
+Value lib_make_iterator(AgVM *vm, Value iterable);
 /* Stable sort of list items in place; keys parallel to items (or NULL). */
 bool lib_sort_values(AgVM *vm, Value *items, Value *keys, int n, bool reverse);
 
@@ -23,6 +30,7 @@ void lib_install_map_methods(AgVM *vm);
 void lib_install_string_methods(AgVM *vm);
 void lib_install_set_methods(AgVM *vm);
 void lib_install_seq_builtins(AgVM *vm);
+void lib_install_progress(AgVM *vm);
 void lib_install_files(AgVM *vm);
 bool lib_is_file(AgVM *vm, Value v);
 /* f.write(s) on a file that open() made. */

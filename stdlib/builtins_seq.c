@@ -1,5 +1,6 @@
 /* builtins_seq.c — the iteration built-ins of SPEC §5: list set reversed any
- * all iter next, and ord chr. */
+ * all iter next, and ord chr (progress, which wraps an iterator, lives in
+ * builtins_progress.c). */
 #include <string.h>
 
 #include "stdlib/builtins_internal.h"
@@ -66,14 +67,22 @@ LIB_NATIVE(lib_all) { return any_all(vm, argc, args, kw, false); }
 /* iter(xs) of a built-in sequence: an instance of the hidden class
  * `iterator` holding the sequence and the position, whose next() throws
  * StopIteration at the end. */
-static Value iterator_field(AgVM *vm, Value it, const char *name) {
+Value lib_field(AgVM *vm, Value inst, const char *name) {
   Value v = NIL_VAL;
-  table_get(&AS_INSTANCE(it)->fields, OBJ_VAL(obj_string(vm, name)), &v);
+  table_get(&AS_INSTANCE(inst)->fields, OBJ_VAL(obj_string(vm, name)), &v);
   return v;
 }
 
+void lib_set_field(AgVM *vm, Value inst, const char *name, Value v) {
+  vm_push_root(vm, v);
+  ObjString *key = obj_string(vm, name);
+  vm_push_root(vm, OBJ_VAL(key));
+  table_set(vm, &AS_INSTANCE(inst)->fields, OBJ_VAL(key), v);
+  vm_pop_roots(vm, 2);
+}
+
 LIB_NATIVE(iterator_next) {
-  Value seq = iterator_field(vm, self, " seq"), pos = iterator_field(vm, self, " pos");
+  Value seq = lib_field(vm, self, " seq"), pos = lib_field(vm, self, " pos");
   if (!IS_NUMBER(pos)) return vm_throw_error(vm, "iterator is broken");
   double p = AS_NUMBER(pos);
   Value item;
@@ -98,14 +107,14 @@ static void install_iterator_class(AgVM *vm) {
   vm_add_method(vm, &klass->methods, "iter", iterator_iter, 0, 0, false);
 }
 
-LIB_NATIVE(lib_iter) {
-  if (IS_INSTANCE(args[0])) {
-    if (!vm_has_method(vm, args[0], VM_M_ITER)) {
-      return vm_throw_error(vm, "object of type %s is not iterable (no iter method)", vm_type_name(args[0]));
+Value lib_make_iterator(AgVM *vm, Value iterable) {
+  if (IS_INSTANCE(iterable)) {
+    if (!vm_has_method(vm, iterable, VM_M_ITER)) {
+      return vm_throw_error(vm, "object of type %s is not iterable (no iter method)", vm_type_name(iterable));
     }
-    return vm_call_method_named(vm, args[0], VM_M_ITER, 0, NULL);
+    return vm_call_method_named(vm, iterable, VM_M_ITER, 0, NULL);
   }
-  Value seq = vm_iter_prepare(vm, args[0]);
+  Value seq = vm_iter_prepare(vm, iterable);
   if (IS_EXCEPTION(seq)) return seq;
   vm_push_root(vm, seq);
   ObjInstance *it = obj_new_instance(vm, vm->iterator_class);
@@ -115,6 +124,8 @@ LIB_NATIVE(lib_iter) {
   vm_pop_roots(vm, 2);
   return OBJ_VAL(it);
 }
+
+LIB_NATIVE(lib_iter) { return lib_make_iterator(vm, args[0]); }
 
 /* next(it) calls it.next(); next(it, default) gives default at the end. */
 LIB_NATIVE(lib_next) {
@@ -182,4 +193,5 @@ void lib_install_seq_builtins(AgVM *vm) {
   vm_define_native(vm, "next", lib_next, 1, 2, false);
   vm_define_native(vm, "ord", lib_ord, 1, 1, false);
   vm_define_native(vm, "chr", lib_chr, 1, 1, false);
+  lib_install_progress(vm);
 }

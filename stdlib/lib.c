@@ -162,10 +162,23 @@ static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, con
   }
   if (strcmp(name, "plot") == 0) lib_install_plot_module(vm, m);
   if (strcmp(name, "nn.functional") == 0) lib_functional_define(vm, m);
+  if (strcmp(name, "nn") == 0) lib_nn_define(vm, m);
   if (sub != NULL) lib_module_define(vm, m, sub_name, OBJ_VAL(sub));
   if (strchr(name, '.') == NULL) vm_define_builtin(vm, name, OBJ_VAL(m));
   vm_pop_root(vm);
   return m;
+}
+
+/* `utils`, PyTorch's torch.utils: a module of no code of its own that holds
+ * utils.data (data.ag), so a script names utils.data.DataLoader. */
+static void install_utils(AgVM *vm) {
+  ObjModule *utils = new_module(vm, "utils");
+  utils->state = MODULE_LOADED;
+  vm_push_root(vm, OBJ_VAL(utils));
+  ObjModule *data = install_module(vm, "utils.data", NULL, NULL);
+  lib_module_define(vm, utils, "data", OBJ_VAL(data));
+  vm_define_builtin(vm, "utils", OBJ_VAL(utils));
+  vm_pop_root(vm);
 }
 
 /* ---- source() ---- */
@@ -483,4 +496,5 @@ void lib_install(AgVM *vm) {
   ObjModule *schedulers = install_module(vm, "optim.lr_scheduler", optim, "optim");
   lib_module_define(vm, optim, "lr_scheduler", OBJ_VAL(schedulers));
   vm_pop_root(vm);
+  install_utils(vm);
 }

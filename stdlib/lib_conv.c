@@ -102,19 +102,35 @@ static bool conv_padding(AgVM *vm, const char *fname, Value v, int dims, const T
   return true;
 }
 
-/* PyTorch's check that the (dilated) kernel fits the padded input. */
+/* PyTorch's check that the kernel has no empty dimension (conv1d's is a
+ * height-1 conv2d in its message). */
+static bool conv_kernel_nonempty(AgVM *vm, const Tensor *weight, int dims) {
+  int64_t kh = dims == 1 ? 1 : weight->shape[weight->ndim - 2], kw = weight->shape[weight->ndim - 1];
+  if (kh > 0 && kw > 0) return true;
+  vm_throw_error(vm, "kernel size should be greater than zero, but got kernel_height: %lld "
+                     "kernel_width: %lld", (long long)kh, (long long)kw);
+  return false;
+}
+
+/* PyTorch's check that the dilated kernel, (k - 1) * dilation + 1, fits the
+ * padded input; the message shows the dilated size as PyTorch's does (the
+ * kernel's own size where that product overflows). */
 static bool conv_fits(AgVM *vm, const Tensor *x, const Tensor *weight, const TensorWindow *w,
                       int dims) {
   char in[64] = "", kern[64] = "";
   bool fits = true;
   for (int d = 2 - dims; d < 2; d++) {
     int64_t size = x->shape[x->ndim - 2 + d] + w->padding[d] + w->padding_end[d];
-    int64_t k = weight->shape[weight->ndim - 2 + d], span;
-    if (__builtin_mul_overflow(w->dilation[d], k - 1, &span) || span + 1 > size) fits = false;
-    else span += 1;
+    int64_t k = weight->shape[weight->ndim - 2 + d], span, shown = k;
+    if (__builtin_mul_overflow(w->dilation[d], k - 1, &span)) {
+      fits = false;
+    } else {
+      shown = span + 1;
+      if (shown > size) fits = false;
+    }
     size_t a = strlen(in), b = strlen(kern);
     snprintf(in + a, sizeof in - a, "%s%lld", d > 2 - dims ? " x " : "", (long long)size);
-    snprintf(kern + b, sizeof kern - b, "%s%lld", d > 2 - dims ? " x " : "", (long long)k);
+    snprintf(kern + b, sizeof kern - b, "%s%lld", d > 2 - dims ? " x " : "", (long long)shown);
   }
   if (fits) return true;
   vm_throw_error(vm, "Calculated padded input size per channel: (%s). Kernel size: (%s). Kernel "
@@ -164,7 +180,8 @@ static Value conv(AgVM *vm, const char *fname, int dims, int argc, const Value *
   Tensor *xb = batched(x, dims, &added);
   if (!xb) return lib_throw_tensor_error(vm);
   Tensor *out = NULL;
-  if (xb->shape[1] == weight->shape[1] * groups && !conv_fits(vm, xb, weight, &w, dims)) {
+  if (xb->shape[1] == weight->shape[1] * groups &&
+      (!conv_fits(vm, xb, weight, &w, dims) || !conv_kernel_nonempty(vm, weight, dims))) {
     tensor_release(xb);
     return VM_EXCEPTION;
   }

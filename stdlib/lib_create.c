@@ -297,6 +297,98 @@ static Value join(AgVM *vm, const char *fname, bool stack, int argc, const Value
 static Value native_cat(NATIVE_ARGS) { return join(vm, "cat", false, argc, args, kw); }
 static Value native_stack(NATIVE_ARGS) { return join(vm, "stack", true, argc, args, kw); }
 
+/* Appends one sublist's labels (ints in [0, 52): A-Z then a-z) to eq. */
+static bool einsum_sublist(AgVM *vm, Value list, char *eq, size_t *len) {
+  if (!IS_LIST(list)) {
+    vm_throw_error(vm, "einsum(): expected a list of subscripts, got %s", vm_type_name(list));
+    return false;
+  }
+  ObjList *l = AS_LIST(list);
+  for (int i = 0; i < l->count; i++) {
+    int64_t n;
+    if (!lib_int(vm, l->items[i], "a subscript", &n)) return false;
+    if (n < 0 || n >= 52) {
+      vm_throw_error(vm, "einsum(): subscript in subscript list is not within the valid range "
+                         "[0, 52)");
+      return false;
+    }
+    eq[(*len)++] = (char)(n < 26 ? 'A' + n : 'a' + n - 26);
+  }
+  return true;
+}
+
+/* einsum(a, [0, 1], b, [1, 2], [0, 2]): PyTorch's sublist form, each operand
+ * followed by its subscripts as ints, the output's last (optional). */
+static Value einsum_sublists(AgVM *vm, int argc, const Value *args) {
+  int nops = argc / 2;
+  size_t cap = 8;
+  for (int i = 1; i < argc; i += 2)
+    if (IS_LIST(args[i])) cap += (size_t)AS_LIST(args[i])->count + 1;
+  if (argc % 2 && IS_LIST(args[argc - 1])) cap += (size_t)AS_LIST(args[argc - 1])->count;
+  char *eq = malloc(cap);
+  Tensor **ts = malloc(sizeof(Tensor *) * (size_t)(nops ? nops : 1));
+  size_t len = 0;
+  bool ok = eq && ts;
+  if (!ok) vm_throw_error(vm, "out of memory");
+  for (int i = 0; ok && i < nops; i++) {
+    if (!IS_TENSOR(args[2 * i])) {
+      vm_throw_error(vm, "einsum(): expected Tensor as operand %d, but got %s", i,
+                     vm_type_name(args[2 * i]));
+      ok = false;
+      break;
+    }
+    ts[i] = lib_t(args[2 * i]);
+    if (i > 0) eq[len++] = ',';
+    ok = einsum_sublist(vm, args[2 * i + 1], eq, &len);
+  }
+  if (ok && argc % 2) {
+    eq[len++] = '-';
+    eq[len++] = '>';
+    ok = einsum_sublist(vm, args[argc - 1], eq, &len);
+  }
+  Value result = VM_EXCEPTION;
+  if (ok) {
+    eq[len] = '\0';
+    lib_sync_line(vm);
+    result = lib_wrap(vm, ag_einsum(eq, ts, nops));
+  }
+  free(eq);
+  free(ts);
+  return result;
+}
+
+/* einsum(equation, *operands), einsum(equation, [operands]) or the sublist form */
+static Value native_einsum(NATIVE_ARGS) {
+  if (IS_TENSOR(args[0]) && argc >= 2) return einsum_sublists(vm, argc, args);
+  if (!IS_STRING(args[0]))
+    return vm_throw_error(vm, "einsum(): argument 'equation' must be str, not %s",
+                          vm_type_name(args[0]));
+  if (argc < 2)
+    return vm_throw_error(vm, "einsum(): must specify the equation string and at least one "
+                              "operand, or at least one operand and its subscripts list");
+  Tensor **ts;
+  int n = argc - 1;
+  if (argc == 2 && IS_LIST(args[1])) {
+    ts = tensor_items(vm, "einsum", args[1], &n);
+    if (ts == NULL) return VM_EXCEPTION;
+  } else {
+    ts = malloc(sizeof(Tensor *) * (size_t)n);
+    if (ts == NULL) return vm_throw_error(vm, "out of memory");
+    for (int i = 0; i < n; i++) {
+      if (!IS_TENSOR(args[1 + i])) {
+        free(ts);
+        return vm_throw_error(vm, "einsum(): expected Tensor as operand %d, but got %s", i,
+                              vm_type_name(args[1 + i]));
+      }
+      ts[i] = lib_t(args[1 + i]);
+    }
+  }
+  lib_sync_line(vm);
+  Tensor *r = ag_einsum(AS_CSTRING(args[0]), ts, n);
+  free(ts);
+  return lib_wrap(vm, r);
+}
+
 static Value native_where(NATIVE_ARGS) {
   if (!IS_TENSOR(args[0])) return lib_type_error(vm, "where", "condition", args[0]);
   Tensor *cond = lib_t(args[0]);
@@ -342,6 +434,7 @@ void lib_install_create(AgVM *vm) {
   vm_define_native(vm, "cat", native_cat, 1, 2, true);
   vm_define_native(vm, "stack", native_stack, 1, 2, true);
   vm_define_native(vm, "where", native_where, 3, 3, false);
+  vm_define_native(vm, "einsum", native_einsum, 1, -1, false);
   static const struct { const char *name; DType dt; } dtypes[] = {
       {"float32", DT_FLOAT32}, {"float64", DT_FLOAT64}, {"int64", DT_INT64}, {"bool", DT_BOOL},
       {"float", DT_FLOAT32},   {"double", DT_FLOAT64},  {"long", DT_INT64},

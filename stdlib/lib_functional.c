@@ -61,7 +61,68 @@ static Value native_softplus(NATIVE_ARGS) {
   return lib_wrap(vm, ag_softplus(lib_t(v[0]), beta, threshold));
 }
 
-/* pad(input, pad, mode="constant", value=0) */
+/* PyTorch's check of a reflect pad: each amount less than its dim's size.
+ * Its message names the argument (#4 the last dim's pads, #6, #8) and the
+ * input by its sizes, or by its rank for a 2-d pad (PyTorch's own words). */
+static bool reflect_pads_fit(AgVM *vm, const Tensor *x, int npads, const int64_t *pads) {
+  for (int k = 0; k < npads / 2; k++) {
+    int d = x->ndim - 1 - k;
+    int64_t left = pads[2 * k], right = pads[2 * k + 1];
+    if (left < x->shape[d] && right < x->shape[d]) continue;
+    char input[128];
+    if (npads == 4) snprintf(input, sizeof input, "%d", x->ndim);
+    else tensor_format_shape(input, sizeof input, x->ndim, x->shape);
+    vm_throw_error(vm, "Argument #%d: Padding size should be less than the corresponding input "
+                       "dimension, but got: padding (%lld, %lld) at dimension %d of input %s",
+                   4 + 2 * k, (long long)left, (long long)right, d, input);
+    return false;
+  }
+  return true;
+}
+
+/* Every padded dim keeps at least one element (reflect, replicate) or does
+ * not wrap around more than once and keeps none or more (circular). */
+static bool mode_pads_fit(AgVM *vm, const Tensor *x, int npads, const int64_t *pads,
+                          bool circular) {
+  static const char axis[] = "WHD";
+  for (int k = 0; k < npads / 2; k++) {
+    int d = x->ndim - 1 - k;
+    int64_t n = x->shape[d], left = pads[2 * k], right = pads[2 * k + 1], size;
+    if (circular && (left > n || right > n)) {
+      vm_throw_error(vm, "Padding value causes wrapping around more than once.");
+      return false;
+    }
+    bool overflow = __builtin_add_overflow(n, left, &size) || __builtin_add_overflow(size, right, &size);
+    if (!overflow && size >= (circular ? 0 : 1)) continue;
+    if (circular) vm_throw_error(vm, "Negative padding value is resulting in an empty dimension");
+    else if (overflow) vm_throw_error(vm, "pad: the padded size of dimension %d overflows", d);
+    else vm_throw_error(vm, "input (%c: %lld) is too small. Calculated output %c: %lld", axis[k],
+                        (long long)n, axis[k], (long long)size);
+    return false;
+  }
+  return true;
+}
+
+/* reflect, replicate, circular: the last npads/2 (1 to 3) dims of a batched
+ * or unbatched input (circular: batched only), with PyTorch's checks. */
+static Value mode_pad(AgVM *vm, Tensor *x, const char *mode, int npads, const int64_t *pads) {
+  int k = npads / 2;
+  if (k > x->ndim) return vm_throw_error(vm, "Padding length too large");
+  if (npads == 0 || npads > 6 || (x->ndim != k + 1 && x->ndim != k + 2))
+    return vm_throw_error(vm, "Only 2D, 3D, 4D, 5D padding with non-constant padding are "
+                              "supported for now");
+  bool circular = strcmp(mode, "circular") == 0, reflect = strcmp(mode, "reflect") == 0;
+  if (circular && npads + 4 != 2 * x->ndim)
+    return vm_throw_error(vm, "Invalid padding size, expected %d but got %d", 2 * (x->ndim - 2),
+                          npads);
+  if ((reflect && !reflect_pads_fit(vm, x, npads, pads)) || !mode_pads_fit(vm, x, npads, pads, circular))
+    return VM_EXCEPTION;
+  if (circular) return lib_wrap(vm, ag_circular_pad(x, npads, pads));
+  return lib_wrap(vm, ag_mode_pad(x, npads, pads, reflect));
+}
+
+/* pad(input, pad, mode="constant", value=0): mode also "reflect",
+ * "replicate" or "circular" (which take no value but 0). */
 static Value native_pad(NATIVE_ARGS) {
   static const char *const names[] = {"input", "pad", "mode", "value"};
   Value v[4];
@@ -74,10 +135,22 @@ static Value native_pad(NATIVE_ARGS) {
     return vm_throw_error(vm, "Padding length must be divisible by 2");
   for (int i = 0; i < l->count; i++)
     if (!lib_int(vm, l->items[i], "pad", &pads[i])) return VM_EXCEPTION;
-  if (!IS_UNDEF(v[2]) && !(IS_STRING(v[2]) && strcmp(AS_CSTRING(v[2]), "constant") == 0))
-    return vm_throw_error(vm, "pad: only mode=\"constant\" is supported");
+  const char *mode = "constant";
+  if (!IS_UNDEF(v[2])) {
+    if (!IS_STRING(v[2]))
+      return vm_throw_error(vm, "pad(): argument 'mode' must be str, not %s", vm_type_name(v[2]));
+    mode = AS_CSTRING(v[2]);
+  }
+  static const char *const modes[] = {"constant", "reflect", "replicate", "circular"};
+  bool known = false;
+  for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) known |= strcmp(mode, modes[i]) == 0;
+  if (!known) return vm_throw_error(vm, "Unrecognised padding mode %s", mode);
   if (!number_or(vm, v[3], "value", 0, &value)) return VM_EXCEPTION;
-  return lib_wrap(vm, ag_constant_pad(lib_t(v[0]), l->count, pads, value));
+  if (strcmp(mode, "constant") == 0)
+    return lib_wrap(vm, ag_constant_pad(lib_t(v[0]), l->count, pads, value));
+  if (value != 0)
+    return vm_throw_error(vm, "Padding mode \"%s\" doesn't take in value argument", mode);
+  return mode_pad(vm, lib_t(v[0]), mode, l->count, pads);
 }
 
 /* Built-ins whose signature is already torch.nn.functional's. */

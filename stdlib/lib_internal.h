@@ -80,6 +80,8 @@
   X(div_, 1, 1, LF_M)                                                          \
   X(pow_, 1, 1, LF_M)                                                          \
   X(remainder_, 1, 1, LF_M)                                                    \
+  X(type, 0, 1, LF_M)                                                          \
+  X(floor_divide_, 1, 1, LF_M)                                                 \
   X(zero_, 0, 0, LF_M)                                                         \
   X(fill_, 1, 1, LF_M)                                                         \
   X(copy_, 1, 1, LF_M)                                                         \
@@ -87,6 +89,7 @@
   X(normal_, 0, 3, LF_M)                                                       \
   X(uniform_, 0, 3, LF_M)                                                      \
   X(exponential_, 0, 2, LF_M)                                                  \
+  X(random_, 0, 3, LF_M)                                                       \
   X(bernoulli_, 0, 2, LF_M)                                                    \
   X(erfinv_, 0, 0, LF_M)                                                       \
   X(bernoulli, 0, 2, LF_MG)                                                    \
@@ -117,6 +120,7 @@
   X(mul, 1, 1, LF_MG)                                                          \
   X(div, 1, 1, LF_MG)                                                          \
   X(remainder, 1, 1, LF_MG)                                                    \
+  X(floor_divide, 1, 1, LF_MG)                                                 \
   X(maximum, 1, 1, LF_MG)                                                      \
   X(minimum, 1, 1, LF_MG)                                                      \
   X(eq, 1, 1, LF_MG)                                                           \
@@ -153,6 +157,12 @@
   X(tril, 0, 1, LF_MG)                                                         \
   X(triu, 0, 1, LF_MG)                                                         \
   X(cumsum, 0, 1, LF_MG)                                                       \
+  X(cumprod, 0, 1, LF_MG)                                                      \
+  X(diag, 0, 1, LF_MG)                                                         \
+  X(roll, 1, 2, LF_MG)                                                         \
+  X(repeat, 0, -1, LF_M)                                                       \
+  X(repeat_interleave, 0, 2, LF_MG)                                            \
+  X(kron, 1, 1, LF_MG)                                                         \
   X(isnan, 0, 0, LF_MG)                                                        \
   X(isinf, 0, 0, LF_MG)                                                        \
   X(isfinite, 0, 0, LF_MG)                                                     \
@@ -245,7 +255,8 @@ bool lib_number(AgVM *vm, Value v, const char *what, double *out);
 bool lib_device(AgVM *vm, Value v);
 bool lib_is_device(Value v);
 /* dtype= : UNDEF/nil leave *out unchanged. */
-bool lib_dtype(AgVM *vm, Value v, DType *out);
+bool lib_dtype(AgVM *vm, Value v, DType *out); /* leaves *out when v is nil or absent */
+bool lib_is_dtype(AgVM *vm, Value v);
 /* A shape given as numbers or as one list (or a tensor's shape). */
 bool lib_shape(AgVM *vm, int argc, const Value *args, int *ndim, int64_t *shape);
 Value lib_shape_list(AgVM *vm, int ndim, const int64_t *shape);
@@ -268,6 +279,7 @@ Value lib_set_index(AgVM *vm, Value obj, int n, const Value *index, Value v);
 void lib_install_tensor(AgVM *vm);
 void lib_install_create(AgVM *vm);
 void lib_install_nnfunc(AgVM *vm);
+void lib_nn_define(AgVM *vm, ObjModule *module); /* nn's private natives */
 void lib_install_conv(AgVM *vm);
 void lib_install_scatter(AgVM *vm); /* lib_scatter.c: meshgrid */
 /* The globals and natives of the nn.functional module (lib_functional.c). */

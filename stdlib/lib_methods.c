@@ -4,6 +4,7 @@
  * through lib_tensor.c's dispatch; `self` is the receiving tensor.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +107,7 @@ BINARY_FN(sub, BIN_SUB)
 BINARY_FN(mul, BIN_MUL)
 BINARY_FN(div, BIN_DIV)
 BINARY_FN(remainder, BIN_MOD)
+BINARY_FN(floor_divide, BIN_FLOOR_DIVIDE)
 BINARY_FN(eq, BIN_EQ)
 BINARY_FN(ne, BIN_NE)
 BINARY_FN(lt, BIN_LT)
@@ -602,6 +604,9 @@ Value lt_mul_(LT_ARGS) { return binary_in_place(vm, self, BIN_MUL, "mul_", args[
 Value lt_div_(LT_ARGS) { return binary_in_place(vm, self, BIN_DIV, "div_", args[0], kw); }
 Value lt_pow_(LT_ARGS) { return binary_in_place(vm, self, BIN_POW, "pow_", args[0], kw); }
 Value lt_remainder_(LT_ARGS) { return binary_in_place(vm, self, BIN_MOD, "remainder_", args[0], kw); }
+Value lt_floor_divide_(LT_ARGS) {
+  return binary_in_place(vm, self, BIN_FLOOR_DIVIDE, "floor_divide_", args[0], kw);
+}
 
 Value lt_zero_(LT_ARGS) {
   lib_sync_line(vm);
@@ -776,15 +781,40 @@ Value lt_to(LT_ARGS) {
   static const char *const names[] = {"device", "dtype"};
   Value v[2];
   if (!lib_bind(vm, "to", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
-  if (IS_DTYPE(v[0]) && IS_UNDEF(v[1])) { /* to(dtype) */
+  if (lib_is_dtype(vm, v[0]) && IS_UNDEF(v[1])) { /* to(dtype) */
     v[1] = v[0];
     v[0] = UNDEF_VAL;
   }
   if (IS_NIL(v[0]) && IS_UNDEF(v[1])) return vm_throw_error(vm, "to() expects a dtype or a device, not nil");
   if (!lib_device(vm, v[0])) return VM_EXCEPTION;
   if (IS_UNDEF(v[1]) || IS_NIL(v[1])) return self; /* already on the one device */
-  if (!IS_DTYPE(v[1])) return vm_throw_error(vm, "to() expects a dtype, not %s", vm_type_name(v[1]));
-  return convert(vm, self, AS_DTYPE(v[1])->dtype);
+  if (!lib_is_dtype(vm, v[1])) return vm_throw_error(vm, "to() expects a dtype, not %s", vm_type_name(v[1]));
+  DType dt = DT_FLOAT32;
+  lib_dtype(vm, v[1], &dt);
+  return convert(vm, self, dt);
+}
+
+/* t.type(): PyTorch's type string ("torch.FloatTensor"); t.type(dtype) or
+ * t.type("torch.DoubleTensor"): t converted, as to(dtype). */
+Value lt_type(LT_ARGS) {
+  static const char *const names[] = {"dtype"};
+  Value v[1];
+  if (!lib_bind(vm, "type", argc, args, kw, names, 1, v)) return VM_EXCEPTION;
+  char name[32];
+  if (IS_UNDEF(v[0]) || IS_NIL(v[0])) {
+    snprintf(name, sizeof name, "torch.%sTensor", tensor_dtype_torch_name(lib_t(self)->dtype));
+    return OBJ_VAL(obj_string(vm, name));
+  }
+  if (IS_STRING(v[0])) {
+    for (int dt = 0; dt < DT_COUNT; dt++) {
+      snprintf(name, sizeof name, "torch.%sTensor", tensor_dtype_torch_name((DType)dt));
+      if (strcmp(name, AS_CSTRING(v[0])) == 0) return convert(vm, self, (DType)dt);
+    }
+    return vm_throw_error(vm, "invalid type: '%s'", AS_CSTRING(v[0]));
+  }
+  DType dt = DT_FLOAT32;
+  if (!lib_dtype(vm, v[0], &dt)) return VM_EXCEPTION;
+  return convert(vm, self, dt);
 }
 
 Value lt_cpu(LT_ARGS) { return self; }

@@ -194,6 +194,32 @@ static Value native_embedding(NATIVE_ARGS) {
   return lib_wrap(vm, ag_embedding(lib_t(v[0]), lib_t(v[1])));
 }
 
+/* nn._mark_parameter(t): marks the tensor value t as an nn.Parameter (it
+ * prints as one) and returns it; nn.Parameter (nn.ag) calls it. */
+static Value native_mark_parameter(NATIVE_ARGS) {
+  if (!IS_TENSOR(args[0])) return lib_type_error(vm, "Parameter", "data", args[0]);
+  AS_TENSOR_OBJ(args[0])->is_parameter = true;
+  return args[0];
+}
+
+/* nn._is_parameter(v): whether v is a tensor nn.Parameter made. */
+static Value native_is_parameter(NATIVE_ARGS) {
+  return BOOL_VAL(IS_TENSOR(args[0]) && AS_TENSOR_OBJ(args[0])->is_parameter);
+}
+
+void lib_nn_define(AgVM *vm, ObjModule *module) {
+  static const struct {
+    const char *name;
+    AgNativeFn fn;
+  } natives[] = {{"_mark_parameter", native_mark_parameter}, {"_is_parameter", native_is_parameter}};
+  for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++) {
+    ObjNative *n = obj_new_native(vm, natives[i].name, natives[i].fn, 1, 1, false);
+    vm_push_root(vm, OBJ_VAL(n));
+    lib_module_define(vm, module, natives[i].name, OBJ_VAL(n));
+    vm_pop_root(vm);
+  }
+}
+
 void lib_install_nnfunc(AgVM *vm) {
   vm_define_native(vm, "mse_loss", native_mse_loss, 2, 3, true);
   vm_define_native(vm, "l1_loss", native_l1_loss, 2, 3, true);

@@ -298,6 +298,27 @@ Value lt_exponential_(NATIVE_ARGS) {
   return in_place_done(vm, tensor_exponential_(rng, lib_t(self), lambda), self);
 }
 
+/* x.random_(), x.random_(to), x.random_(from, to), each with generator=:
+ * integers as ATen draws them (tensor_random_) */
+Value lt_random_(NATIVE_ARGS) {
+  static const char *const names[] = {"from", "to", "generator"};
+  Value v[3];
+  TensorRng *rng = bind_with_generator(vm, "random_", argc, args, kw, names, 3, v);
+  if (rng == NULL) return VM_EXCEPTION;
+  bool bounded = !IS_UNDEF(v[0]) && !IS_NIL(v[0]);
+  int64_t from = 0, to = 0;
+  if (bounded) {
+    Value hi = v[1], lo = v[0];
+    if (IS_UNDEF(hi) || IS_NIL(hi)) { /* random_(to) */
+      hi = lo;
+      lo = INT_VAL(vm, 0);
+    }
+    if (!lib_int(vm, lo, "from", &from) || !lib_int(vm, hi, "to", &to)) return VM_EXCEPTION;
+  }
+  if (!check_untracked(vm, lib_t(self), "random_")) return VM_EXCEPTION;
+  return in_place_done(vm, tensor_random_(rng, lib_t(self), bounded, from, to), self);
+}
+
 /* x.erfinv_(): the inverse error function in place (no graph is recorded) */
 Value lt_erfinv_(NATIVE_ARGS) {
   if (kw != NULL && kw->count > 0) return vm_throw_error(vm, "erfinv_() takes no keyword arguments");

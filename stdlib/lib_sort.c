@@ -1,4 +1,4 @@
-/* lib_sort.c — sort, argsort, topk, flip, tril/triu, cumsum (LIB_TENSOR_FNS
+/* lib_sort.c — sort, argsort, topk, flip, tril/triu, cumsum/cumprod (LIB_TENSOR_FNS
  * rows and amax/amin, trace; tensor/sort.c, reorder.c, scan.c, amax.c compute, autograd/ops_sort.c
  * records). sort and topk return [values, indices], as max(dim) does. */
 #include <stdlib.h>
@@ -111,18 +111,24 @@ static Value triangle_fn(AgVM *vm, Value self, bool lower, int argc, const Value
 Value lt_tril(LT_ARGS) { return triangle_fn(vm, self, true, argc, args, kw); }
 Value lt_triu(LT_ARGS) { return triangle_fn(vm, self, false, argc, args, kw); }
 
-/* cumsum(dim, dtype=nil) */
-Value lt_cumsum(LT_ARGS) {
+/* cumsum(dim, dtype=nil), cumprod(dim, dtype=nil) */
+static Value scan_fn(AgVM *vm, Value self, bool product, int argc, const Value *args,
+                     const AgKwargs *kw) {
+  const char *fname = product ? "cumprod" : "cumsum";
   static const char *const names[] = {"dim", "dtype"};
   Value v[2];
   int dim;
   DType dtype = DT_COUNT;
-  if (!lib_bind(vm, "cumsum", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
-  if (IS_UNDEF(v[0])) return vm_throw_error(vm, "cumsum() missing required argument 'dim'");
+  if (!lib_bind(vm, fname, argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  if (IS_UNDEF(v[0])) return vm_throw_error(vm, "%s() missing required argument 'dim'", fname);
   if (!lib_dim(vm, v[0], &dim) || !lib_dtype(vm, v[1], &dtype)) return VM_EXCEPTION;
   lib_sync_line(vm);
-  return lib_wrap(vm, ag_cumsum(lib_t(self), dim, dtype));
+  Tensor *t = lib_t(self);
+  return lib_wrap(vm, product ? ag_cumprod(t, dim, dtype) : ag_cumsum(t, dim, dtype));
 }
+
+Value lt_cumsum(LT_ARGS) { return scan_fn(vm, self, false, argc, args, kw); }
+Value lt_cumprod(LT_ARGS) { return scan_fn(vm, self, true, argc, args, kw); }
 
 /* amax(dim=(), keepdim=false): dim a number or a list, () or nil for all. */
 static Value amax_fn(AgVM *vm, Value self, bool is_max, int argc, const Value *args,

@@ -187,14 +187,18 @@ bool lib_flag(AgVM *vm, Value v, bool dflt, bool *out) {
   return true;
 }
 
+/* A dtype value, or the function int, which names int64 where a dtype is
+ * expected (ones(2, dtype=int), t.to(int)) as Python's int does in PyTorch. */
+bool lib_is_dtype(AgVM *vm, Value v) { return IS_DTYPE(v) || v == vm->dtype_call[DT_INT64]; }
+
 bool lib_dtype(AgVM *vm, Value v, DType *out) {
   if (IS_UNDEF(v) || IS_NIL(v)) return true;
-  if (!IS_DTYPE(v)) {
-    vm_throw_error(vm, "dtype must be a dtype (float32, float64, int64, bool), not %s",
+  if (!lib_is_dtype(vm, v)) {
+    vm_throw_error(vm, "dtype must be a dtype (float32, float64, int64, bool, int), not %s",
                    vm_type_name(v));
     return false;
   }
-  *out = AS_DTYPE(v)->dtype;
+  *out = IS_DTYPE(v) ? AS_DTYPE(v)->dtype : DT_INT64;
   return true;
 }
 
@@ -445,14 +449,15 @@ Value lib_scalar_pow(AgVM *vm, double base, Tensor *exponent) {
   return lib_wrap(vm, r);
 }
 
-/* t | u and t & u: PyTorch's bitwise ops, which on bool tensors (masks such
- * as (x > 0) & (x < 1)) are logical or / and. Ag has them for bool tensors
- * (and true/false) only. */
+/* t | u, t & u, t ^ u: PyTorch's bitwise ops, which on bool tensors (masks
+ * such as (x > 0) & (x < 1)) are logical or / and / xor (xor of two bools is
+ * !=). Ag has them for bool tensors (and true/false) only. */
 static Value tensor_bitwise(AgVM *vm, int op, Value a, Value b) {
   Tensor *x = lib_as_tensor(vm, a, DT_BOOL, "bitwise"), *y = x ? lib_as_tensor(vm, b, DT_BOOL, "bitwise") : NULL;
   Value r;
   if (y != NULL && x->dtype == DT_BOOL && y->dtype == DT_BOOL) {
-    r = lib_wrap(vm, tensor_binary(op == OP_BIT_OR ? BIN_LOGICAL_OR : BIN_LOGICAL_AND, x, y));
+    BinaryOp bop = op == OP_BIT_OR ? BIN_LOGICAL_OR : op == OP_BIT_AND ? BIN_LOGICAL_AND : BIN_NE;
+    r = lib_wrap(vm, tensor_binary(bop, x, y));
   } else {
     r = y == NULL ? VM_EXCEPTION
                   : vm_throw_error(vm, "'%s' of tensors needs bool tensors in Ag (masks), not %s and %s",
@@ -465,7 +470,7 @@ static Value tensor_bitwise(AgVM *vm, int op, Value a, Value b) {
 
 static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
   if (IS_NODE(a) || IS_NODE(b)) return lib_node_binary(vm, op, a, b);
-  if (op == OP_BIT_OR || op == OP_BIT_AND) return tensor_bitwise(vm, op, a, b);
+  if (vm_is_bitwise_op(op)) return tensor_bitwise(vm, op, a, b);
   if (op == OP_IN) return tensor_contains(vm, a, b);
   lib_sync_line(vm);
   bool ta = IS_TENSOR(a), tb = IS_TENSOR(b);
@@ -503,9 +508,23 @@ static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
                         vm_type_name(a), vm_type_name(b));
 }
 
+/* ~t: logical not of a bool tensor (a mask), bitwise not of an int64 one
+ * (-t - 1 in two's complement), as PyTorch's bitwise_not. */
+static Value tensor_invert(AgVM *vm, Tensor *t) {
+  if (t->dtype == DT_BOOL) return lib_wrap(vm, tensor_unary(UN_LOGICAL_NOT, t));
+  if (t->dtype != DT_INT64)
+    return vm_throw_error(vm, "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
+  Tensor *neg = tensor_unary(UN_NEG, t);
+  Tensor *r = neg ? tensor_binary_scalar(BIN_SUB, neg, 1) : NULL;
+  tensor_release(neg);
+  return lib_wrap(vm, r);
+}
+
 static Value hook_unary(AgVM *vm, int op, Value a) {
-  if (!IS_TENSOR(a)) return vm_throw_error(vm, "bad operand type for unary -: '%s'", vm_type_name(a));
+  const char *symbol = vm_op_symbol(op);
+  if (!IS_TENSOR(a)) return vm_throw_error(vm, "bad operand type for unary %s: '%s'", symbol, vm_type_name(a));
   lib_sync_line(vm);
+  if (op == OP_INVERT) return tensor_invert(vm, lib_t(a));
   return lib_wrap(vm, ag_unary(UN_NEG, lib_t(a)));
 }
 
@@ -565,7 +584,9 @@ static Value hook_repr(AgVM *vm, Value v) {
   }
   char *s = tensor_repr(t, extras, nextras);
   if (s == NULL) return lib_throw_tensor_error(vm);
-  ObjString *str = obj_copy_string(vm, s, (int)strlen(s));
+  ObjString *str = AS_TENSOR_OBJ(v)->is_parameter
+                       ? obj_printf_string(vm, "Parameter containing:\n%s", s)
+                       : obj_copy_string(vm, s, (int)strlen(s));
   free(s);
   return OBJ_VAL(str);
 }

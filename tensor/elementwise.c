@@ -126,9 +126,10 @@ static bool binary_compute_dtype(BinaryOp op, DType promoted, DType da, DType db
                        "operator instead.");
     return false;
   }
-  if (promoted == DT_BOOL && (op == BIN_POW || op == BIN_MOD)) {
+  if (promoted == DT_BOOL && (op == BIN_POW || op == BIN_MOD || op == BIN_FLOOR_DIVIDE)) {
     if (!scalar) {
-      tensor_set_error("\"%s\" not implemented for 'Bool'", op == BIN_POW ? "pow" : "remainder_cpu");
+      tensor_set_error("\"%s\" not implemented for 'Bool'",
+                       op == BIN_POW ? "pow" : op == BIN_MOD ? "remainder_cpu" : "div_floor_cpu");
       return false;
     }
     *ct = DT_INT64;
@@ -196,6 +197,27 @@ static inline double fmod_py(double x, double y) {
   double r = fmod(x, y);
   return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
 }
+/* Floor division (PyTorch's div_floor_integer / div_floor_floating): a
+ * zero float divisor gives IEEE's x / 0; the int one is reported before the
+ * kernel runs; INT64_MIN // -1 wraps. */
+static inline int64_t ifloordiv(int64_t x, int64_t y) {
+  if (y == 0) return 0;
+  if (y == -1) return WRAP(-, 0, x);
+  int64_t q = x / y;
+  return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+}
+#define DEFINE_FLOORDIV(name, T, FMOD, SUFFIX)                                               \
+  static inline T name(T x, T y) {                                                           \
+    if (y == 0) return x / y;                                                                \
+    T mod = FMOD(x, y), div = (x - mod) / y;                                                 \
+    if (mod != 0 && ((y < 0) != (mod < 0))) div -= 1;                                        \
+    if (div == 0) return copysign##SUFFIX(0, x / y);                                          \
+    T floored = floor##SUFFIX(div);                                                           \
+    return div - floored > (T)0.5 ? floored + 1 : floored;                                   \
+  }
+DEFINE_FLOORDIV(floordivf_py, float, fmodf, f)
+DEFINE_FLOORDIV(floordiv_py, double, fmod, )
+#undef DEFINE_FLOORDIV
 #define FMAX(x, y) ((x) != (x) || (y) != (y) ? (x) + (y) : (x) > (y) ? (x) : (y))
 #define FMIN(x, y) ((x) != (x) || (y) != (y) ? (x) + (y) : (x) < (y) ? (x) : (y))
 
@@ -218,6 +240,9 @@ DEFINE_BIN(pow_d, double, double, pow(x, y))
 DEFINE_BIN(mod_i, int64_t, int64_t, imod(x, y))
 DEFINE_BIN(mod_f, float, float, fmodf_py(x, y))
 DEFINE_BIN(mod_d, double, double, fmod_py(x, y))
+DEFINE_BIN(floordiv_i, int64_t, int64_t, ifloordiv(x, y))
+DEFINE_BIN(floordiv_f, float, float, floordivf_py(x, y))
+DEFINE_BIN(floordiv_d, double, double, floordiv_py(x, y))
 DEFINE_BIN(max_b, uint8_t, uint8_t, x | y)
 DEFINE_BIN(max_i, int64_t, int64_t, x > y ? x : y)
 DEFINE_BIN(max_f, float, float, FMAX(x, y))
@@ -253,9 +278,10 @@ static const IterInner binary_kernels[BIN_COUNT][DT_COUNT] = {
 #undef X
 };
 
-/* Integer remainder by zero is an error in PyTorch (floats give nan). */
+/* Integer remainder and floor division by zero are errors in PyTorch
+ * (floats give nan or inf). */
 static bool check_int_divisor(BinaryOp op, DType ct, const Tensor *b) {
-  if (op != BIN_MOD || ct != DT_INT64) return true;
+  if ((op != BIN_MOD && op != BIN_FLOOR_DIVIDE) || ct != DT_INT64) return true;
   for (int64_t i = 0; i < b->numel; i++) {
     if (tensor_get_flat(b, i) == 0) {
       tensor_set_error("ZeroDivisionError");

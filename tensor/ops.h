@@ -56,7 +56,8 @@ static inline bool tensor_unary_gives_bool(UnaryOp op) {
 /* Binary elementwise ops, broadcasting: X(enum suffix, name, the script's
  * operator or NULL, kernels). Comparisons give bool tensors. DIV on integer
  * tensors gives float32 (true division). MOD takes the sign of the divisor
- * (Python/PyTorch remainder). XLOGY is x * log(y), 0 where x is 0 (nan
+ * (Python/PyTorch remainder); FLOOR_DIVIDE is the quotient that goes with it
+ * (PyTorch 1.13's floor_divide: div(rounding_mode='floor')). XLOGY is x * log(y), 0 where x is 0 (nan
  * where y is); integers give float32, as in PyTorch. */
 #define TENSOR_BINARY_OPS(X)                                                                     \
   X(ADD, "add", "+", ALL4(add))                                                                  \
@@ -65,6 +66,7 @@ static inline bool tensor_unary_gives_bool(UnaryOp op) {
   X(DIV, "div", "/", FLOAT2(div))                                                                \
   X(POW, "pow", "**", NUM3(pow))                                                                 \
   X(MOD, "remainder", "%", NUM3(mod))                                                            \
+  X(FLOOR_DIVIDE, "floor_divide", "//", NUM3(floordiv))                                          \
   X(MAXIMUM, "maximum", NULL, ALL4(max))                                                         \
   X(MINIMUM, "minimum", NULL, ALL4(min))                                                         \
   X(XLOGY, "xlogy", NULL, FLOAT2(xlogy))                                                         \
@@ -97,6 +99,9 @@ DType tensor_result_type(const Tensor *a, const Tensor *b);
 DType tensor_scalar_result_type(DType t, double s);
 bool tensor_can_cast(DType from, DType to); /* same or higher category */
 const char *tensor_dtype_torch_name(DType dt); /* "Float", "Long", ... for messages */
+/* Wraps a possibly negative dim into [0, ndim); a 0-d tensor accepts -1 and 0
+ * (else PyTorch's "Dimension out of range ..." error). */
+bool tensor_wrap_dim(int *dim, int ndim);
 
 /* ---- creation ---- */
 Tensor *tensor_arange(double start, double end, double step, DType dt);
@@ -284,6 +289,29 @@ Tensor *tensor_triu(const Tensor *a, int64_t diagonal);
  * for integers and bool), accumulated in double (int64) as PyTorch's. */
 Tensor *tensor_cumsum(const Tensor *a, int dim, DType dtype);
 Tensor *tensor_cumprod(const Tensor *a, int dim, DType dtype);
+/* cumprod's input gradient for float input and grad of one shape, when the
+ * input may hold zeros (ATen's cumprod_backward, first order): along each
+ * slice with its first zero at z, dx[k] = sum_{j>=k} grad[j] out[j] / x[k]
+ * before z, at z the product of x before z times
+ * sum_{j>=z} grad[j] prod(x[z+1..j]) up to the next zero, 0 after z. */
+Tensor *tensor_cumprod_backward(const Tensor *input, const Tensor *grad, int dim);
+
+/* ---- repeating and shifting (tensor/repeat.c) ---- */
+/* roll(shifts, dims): no dims and one shift rolls the flattened tensor. */
+Tensor *tensor_roll(const Tensor *a, const int64_t *shifts, int nshifts, const int *dims,
+                    int ndims);
+/* a.repeat(sizes): nsizes >= a->ndim; sizes may not overflow the shape. */
+Tensor *tensor_repeat(const Tensor *a, const int64_t *sizes, int nsizes);
+/* torch.repeat_interleave(repeats): a 1-D int64 repeats gives each index
+ * i repeats[i] times; output_size (-1: not given) must be their sum. */
+Tensor *tensor_repeat_interleave_index(const Tensor *repeats, int64_t output_size);
+/* The diagonal k of dims d1, d2 (a view: the other dims, then the diagonal);
+ * zeros of shape with g written on that diagonal (its backward); torch.diag
+ * (1-D: the square matrix with a on diagonal k; 2-D: its diagonal k). */
+Tensor *tensor_diagonal(const Tensor *a, int64_t k, int d1, int d2);
+Tensor *tensor_diagonal_embed(const Tensor *g, int ndim, const int64_t *shape, int64_t k, int d1,
+                              int d2);
+Tensor *tensor_diag(const Tensor *a, int64_t k);
 
 /* amax/amin over dims (ndims 0: all) without indices (tensor/amax.c). */
 Tensor *tensor_amax(const Tensor *a, const int *dims, int ndims, bool keepdim);
@@ -293,6 +321,12 @@ Tensor *tensor_trace(const Tensor *a);
 /* F.pad's constant mode (shape.c): pads[2k], pads[2k + 1] before and after
  * dim ndim - 1 - k; negative amounts crop. */
 Tensor *tensor_constant_pad(const Tensor *a, int npads, const int64_t *pads, double value);
+/* F.pad's reflect / replicate modes over the last npads/2 dims (pads checked
+ * by the caller), and the backward: g of the padded shape summed into
+ * in_shape (a's shape). Float dtypes only. */
+Tensor *tensor_mode_pad(const Tensor *a, int npads, const int64_t *pads, bool reflect);
+Tensor *tensor_mode_pad_backward(const Tensor *g, const int64_t *in_shape, int npads,
+                                 const int64_t *pads, bool reflect);
 
 /* ---- sliding windows (conv.c) ----
  * Over planes [H, W]: a 1-D signal is a plane of height 1 with a kernel of

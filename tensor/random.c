@@ -720,6 +720,58 @@ bool tensor_exponential_(TensorRng *rng, Tensor *t, double lambda) {
   return ok;
 }
 
+/* ---- random_ ---- */
+
+/* random_() with no bounds draws ATen's uniform_int_distribution: one 64-bit
+ * draw for int64 and float64, one 32-bit draw otherwise, reduced to the
+ * dtype's full range of exact integers ([0, 2^63) for int64, [0, 2^mantissa]
+ * for the float dtypes, the lowest bit for bool). */
+static uint64_t draw_full_range(TensorRng *rng, DType dt) {
+  switch (dt) {
+  case DT_INT64: return rng_next64(rng) % (UINT64_C(1) << 63);
+  case DT_FLOAT64: return rng_next64(rng) % ((UINT64_C(1) << 53) + 1);
+  case DT_FLOAT32: return rng_next32(rng) % ((UINT64_C(1) << 24) + 1);
+  default: return rng_next32(rng) & 1;
+  }
+}
+
+static void store_int_at(Tensor *t, int64_t off, int64_t v) {
+  if (t->dtype == DT_INT64)
+    ((int64_t *)t->storage->data)[off] = v; /* exact beyond 2^53 */
+  else
+    store_at(t, off, (double)v);
+}
+
+bool tensor_random_(TensorRng *rng, Tensor *t, bool bounded, int64_t from, int64_t to) {
+  if (bounded && from >= to) {
+    tensor_set_error("random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld",
+                     (long long)from, (long long)to);
+    return false;
+  }
+  if (bounded && t->dtype == DT_BOOL && (from < 0 || to > 2)) {
+    tensor_set_error("random_ expects 'from' casted to dtype to be less than or equal to 'to' "
+                     "casted to dtype, but got from=%lld > to=%lld",
+                     (long long)from, (long long)(to - 1));
+    return false;
+  }
+  /* random_from_to: a 64-bit draw only when the range needs one */
+  uint64_t range = (uint64_t)to - (uint64_t)from;
+  bool wide = range >= (UINT64_C(1) << 32) && t->dtype != DT_BOOL;
+  MemoryWalk w;
+  walk_init(&w, t);
+  for (int64_t i = 0; i < t->numel; i++) {
+    if ((i & 0xFFFFF) == 0xFFFFF && tensor_check_interrupt()) return false;
+    int64_t v;
+    if (!bounded)
+      v = (int64_t)draw_full_range(rng, t->dtype);
+    else
+      v = (int64_t)((wide ? rng_next64(rng) : rng_next32(rng)) % range + (uint64_t)from);
+    store_int_at(t, walk_next(&w), v);
+  }
+  tensor_bump_version(t);
+  return true;
+}
+
 static double draw_bernoulli(TensorRng *rng, const void *ctx) {
   return rng_uniform(rng) < *(const double *)ctx;
 }

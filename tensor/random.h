@@ -60,6 +60,9 @@ Tensor *tensor_randperm(TensorRng *rng, int64_t n, DType dt);
 bool tensor_uniform_(TensorRng *rng, Tensor *t, double lo, double hi);
 bool tensor_normal_(TensorRng *rng, Tensor *t, double mean, double std);
 bool tensor_exponential_(TensorRng *rng, Tensor *t, double lambda);
+/* random_(): integers drawn as ATen draws them, uniformly in [from, to) when
+ * bounded, else over the dtype's whole range of exact integers */
+bool tensor_random_(TensorRng *rng, Tensor *t, bool bounded, int64_t from, int64_t to);
 /* t's elements become 1 with probability p, else 0 (bernoulli_(p)) */
 bool tensor_bernoulli_(TensorRng *rng, Tensor *t, double p);
 /* bernoulli(p): a new tensor like p, 1 where a draw falls below p */

@@ -8,17 +8,27 @@
 #include "tensor/ops.h"
 #include "tensor/tensor_internal.h"
 
+/* src and out contiguous, of out's dtype T: accumulated in double, each
+ * partial result rounded to T as it is written. */
+#define SCAN_FLOAT(T)                                                                              \
+  do {                                                                                             \
+    const T *s_ = tensor_data(src);                                                                \
+    T *o_ = tensor_data(out);                                                                      \
+    double acc = product ? 1 : 0;                                                                  \
+    for (int64_t i = 0; i < n; i++) {                                                              \
+      int64_t at = base + i * inner;                                                               \
+      acc = product ? acc * s_[at] : acc + s_[at];                                                 \
+      o_[at] = (T)acc;                                                                             \
+    }                                                                                              \
+  } while (0)
+
 static void scan_slice(const Tensor *src, Tensor *out, int64_t base, int64_t n, int64_t inner,
                        bool product) {
-  if (dtype_is_float(out->dtype)) {
-    double acc = product ? 1 : 0;
-    for (int64_t i = 0; i < n; i++) {
-      int64_t at = base + i * inner;
-      double v = tensor_get_flat(src, at);
-      acc = product ? acc * v : acc + v;
-      tensor_set_flat(out, at, acc);
-    }
-  } else {
+  if (out->dtype == DT_FLOAT32) {
+    SCAN_FLOAT(float);
+  } else if (out->dtype == DT_FLOAT64) {
+    SCAN_FLOAT(double);
+  } else { /* int64 */
     int64_t acc = product ? 1 : 0;
     for (int64_t i = 0; i < n; i++) {
       int64_t at = base + i * inner;
@@ -61,3 +71,50 @@ static Tensor *scan(const Tensor *a, int dim, DType dtype, bool product) {
 
 Tensor *tensor_cumsum(const Tensor *a, int dim, DType dtype) { return scan(a, dim, dtype, false); }
 Tensor *tensor_cumprod(const Tensor *a, int dim, DType dtype) { return scan(a, dim, dtype, true); }
+
+/* One slice of tensor_cumprod_backward (x, g contiguous; dx zeroed). */
+static void cumprod_backward_slice(const Tensor *x, const Tensor *g, Tensor *dx, int64_t base,
+                                   int64_t n, int64_t inner) {
+#define AT(i) (base + (i) * inner)
+  int64_t z = 0;
+  while (z < n && tensor_get_flat(x, AT(z)) != 0) z++;
+  /* before the first zero: the reversed running sum of g * out, over x */
+  double prefix = 1, tail = 0;
+  for (int64_t j = 0; j < z; j++) prefix *= tensor_get_flat(x, AT(j));
+  double out = prefix;
+  for (int64_t k = z - 1; k >= 0; k--) {
+    double xk = tensor_get_flat(x, AT(k));
+    tail += tensor_get_flat(g, AT(k)) * out;
+    tensor_set_flat(dx, AT(k), tail / xk);
+    out /= xk;
+  }
+  if (z == n) return;
+  /* at the first zero: what each later output up to the next zero owes it */
+  double sum = 0, run = 1;
+  for (int64_t j = z; j < n; j++) {
+    if (j > z) {
+      double xj = tensor_get_flat(x, AT(j));
+      if (xj == 0) break;
+      run *= xj;
+    }
+    sum += tensor_get_flat(g, AT(j)) * run;
+  }
+  tensor_set_flat(dx, AT(z), prefix * sum);
+#undef AT
+}
+
+Tensor *tensor_cumprod_backward(const Tensor *input, const Tensor *grad, int dim) {
+  if (!tensor_wrap_dim(&dim, input->ndim)) return NULL;
+  Tensor *x = tensor_contiguous(input), *g = x ? tensor_contiguous(grad) : NULL;
+  Tensor *dx = g ? tensor_zeros(input->dtype, input->ndim, input->shape) : NULL;
+  if (dx) {
+    int64_t n = input->ndim ? input->shape[dim] : 1, inner = 1;
+    for (int d = dim + 1; d < input->ndim; d++) inner *= input->shape[d];
+    int64_t slices = n ? input->numel / n : 0;
+    for (int64_t s = 0; s < slices; s++)
+      cumprod_backward_slice(x, g, dx, (s / inner) * n * inner + s % inner, n, inner);
+  }
+  tensor_release(x);
+  tensor_release(g);
+  return dx;
+}

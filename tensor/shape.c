@@ -521,7 +521,11 @@ Tensor *tensor_constant_pad(const Tensor *a, int npads, const int64_t *pads, dou
     int d = a->ndim - 1 - k;
     int64_t size;
     if (__builtin_add_overflow(a->shape[d], pads[2 * k], &size) ||
-        __builtin_add_overflow(size, pads[2 * k + 1], &size) || size < 0) {
+        __builtin_add_overflow(size, pads[2 * k + 1], &size)) {
+      tensor_set_error("pad: the padded size of dimension %d overflows", d);
+      return NULL;
+    }
+    if (size < 0) {
       tensor_set_error("The input size %lld, plus negative padding %lld and %lld resulted in a "
                        "negative output size, which is invalid. Check dimension %d of your input.",
                        (long long)a->shape[d], (long long)pads[2 * k], (long long)pads[2 * k + 1],
@@ -552,4 +556,89 @@ Tensor *tensor_constant_pad(const Tensor *a, int npads, const int64_t *pads, dou
     return NULL;
   }
   return out;
+}
+
+/* ---- F.pad's reflect and replicate modes ---- */
+
+/* The input position that output position i of a dim of size n with `left`
+ * positions padded before it copies: mirrored about the edge (reflect: the
+ * edge itself not repeated) or the edge itself (replicate). */
+static int64_t mode_pad_source(int64_t i, int64_t left, int64_t n, bool reflect) {
+  int64_t j = i - left;
+  if (reflect) {
+    if (j < 0) j = -j;
+    if (j >= n) j = 2 * (n - 1) - j;
+    return j;
+  }
+  return j < 0 ? 0 : j >= n ? n - 1 : j;
+}
+
+/* One padded dim of a contiguous float tensor viewed as [outer, len, inner]:
+ * forward, dst[o, i, k] = src[o, source(i), k] (i over the padded length);
+ * backward, dst[o, source(i), k] += src[o, i, k] into a zeroed dst (i over
+ * the padded length in src), the gradient summed where positions repeat. */
+static void mode_pad_dim(const Tensor *src, Tensor *dst, int dim, int64_t left, int64_t n,
+                         bool reflect, bool backward) {
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < dim; d++) outer *= src->shape[d];
+  for (int d = dim + 1; d < src->ndim; d++) inner *= src->shape[d];
+  int64_t padded = backward ? src->shape[dim] : dst->shape[dim];
+  int64_t src_len = src->shape[dim], dst_len = dst->shape[dim];
+  for (int64_t o = 0; o < outer; o++) {
+    for (int64_t i = 0; i < padded; i++) {
+      int64_t j = mode_pad_source(i, left, n, reflect);
+      int64_t from = (o * src_len + (backward ? i : j)) * inner;
+      int64_t to = (o * dst_len + (backward ? j : i)) * inner;
+      if (src->dtype == DT_FLOAT32) {
+        const float *s = (const float *)tensor_data(src) + from;
+        float *t = (float *)tensor_data(dst) + to;
+        for (int64_t k = 0; k < inner; k++) t[k] = backward ? t[k] + s[k] : s[k];
+      } else {
+        const double *s = (const double *)tensor_data(src) + from;
+        double *t = (double *)tensor_data(dst) + to;
+        for (int64_t k = 0; k < inner; k++) t[k] = backward ? t[k] + s[k] : s[k];
+      }
+    }
+  }
+}
+
+/* Applies mode_pad_dim to each padded dim in turn (the last dim first, as
+ * pads lists them). Forward: from a to its padded shape; backward: from the
+ * padded g to in_shape. The caller has checked the pads (PyTorch's checks). */
+static Tensor *mode_pad_run(const Tensor *a, int ndim, const int64_t *in_shape, int npads,
+                            const int64_t *pads, bool reflect, bool backward) {
+  if (a->dtype != DT_FLOAT32 && a->dtype != DT_FLOAT64) {
+    tensor_set_error("\"%s_pad%dd\" not implemented for '%s'", reflect ? "reflection" : "replication",
+                     npads / 2, a->dtype == DT_BOOL ? "Bool" : "Long");
+    return NULL;
+  }
+  Tensor *cur = tensor_contiguous(a);
+  for (int k = 0; k < npads / 2 && cur; k++) {
+    int d = ndim - 1 - k;
+    int64_t shape[TENSOR_MAX_DIMS];
+    memcpy(shape, cur->shape, (size_t)ndim * sizeof *shape);
+    shape[d] = in_shape[d];
+    if (!backward && (__builtin_add_overflow(shape[d], pads[2 * k], &shape[d]) ||
+                      __builtin_add_overflow(shape[d], pads[2 * k + 1], &shape[d]) || shape[d] < 0)) {
+      tensor_set_error("The input size %lld, plus padding %lld and %lld, is not a valid size "
+                       "(dimension %d of the input)", (long long)in_shape[d],
+                       (long long)pads[2 * k], (long long)pads[2 * k + 1], d);
+      tensor_release(cur);
+      return NULL;
+    }
+    Tensor *next = tensor_zeros(a->dtype, ndim, shape);
+    if (next) mode_pad_dim(cur, next, d, pads[2 * k], in_shape[d], reflect, backward);
+    tensor_release(cur);
+    cur = next;
+  }
+  return cur;
+}
+
+Tensor *tensor_mode_pad(const Tensor *a, int npads, const int64_t *pads, bool reflect) {
+  return mode_pad_run(a, a->ndim, a->shape, npads, pads, reflect, false);
+}
+
+Tensor *tensor_mode_pad_backward(const Tensor *g, const int64_t *in_shape, int npads,
+                                 const int64_t *pads, bool reflect) {
+  return mode_pad_run(g, g->ndim, in_shape, npads, pads, reflect, true);
 }

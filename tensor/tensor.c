@@ -316,7 +316,7 @@ bool tensor_check_shape(int ndim, const int64_t *shape, int64_t *numel) {
   if (overflow && !has_zero) {
     char buf[512];
     tensor_format_shape(buf, sizeof buf, ndim, shape);
-    tensor_set_error("Trying to create tensor with a shape whose size overflows: %s", buf);
+    tensor_set_error("Storage size calculation overflowed with sizes=%s", buf); /* PyTorch's words */
     return false;
   }
   *numel = has_zero ? 0 : n; /* a zero anywhere makes the product 0 despite overflow */
@@ -361,8 +361,9 @@ static Tensor *tensor_alloc(DType dt, int ndim, const int64_t *shape, bool zero)
   if (!tensor_check_shape(ndim, shape, &numel)) return NULL;
   size_t nbytes;
   if (__builtin_mul_overflow((size_t)numel, dtype_size(dt), &nbytes) || nbytes > (size_t)PTRDIFF_MAX) {
-    tensor_set_error("Trying to create tensor with %lld elements of %zu bytes: too large",
-                     (long long)numel, dtype_size(dt));
+    char buf[512];
+    tensor_format_shape(buf, sizeof buf, ndim, shape);
+    tensor_set_error("Storage size calculation overflowed with sizes=%s", buf); /* PyTorch's */
     return NULL;
   }
   Storage *s = tensor_storage_new(nbytes, zero);

@@ -68,8 +68,6 @@ bool tensor_shares_storage(const Tensor *a, const Tensor *b);
 Tensor *tensor_unaliased_input(const Tensor *a, const Tensor *b);
 /* Errors (PyTorch's words) unless src broadcasts to dst's exact shape. */
 bool tensor_check_broadcasts_to(const Tensor *src, const Tensor *dst);
-/* Wraps a possibly negative dim into [0, ndim); a 0-d tensor accepts -1 and 0. */
-bool tensor_wrap_dim(int *dim, int ndim);
 /* The raw kernels, for code that drives its own loops (indexing). */
 IterInner tensor_convert_kernel(DType to, DType from);
 IterInner tensor_binary_kernel(BinaryOp op, DType dt); /* dt: operands' dtype */

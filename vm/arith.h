@@ -19,9 +19,16 @@
 
 #include "vm/value.h"
 
-#define IS_FASTNUM(v) (IS_FLOAT(v) || IS_SMALLINT(v))
-static inline double fastnum_as_double(Value v) {
-  return IS_SMALLINT(v) ? (double)AS_SMALLINT(v) : AS_FLOAT(v);
+/* v as a double when it is a fast number (a float tested first, then a
+ * small int): one or two tests. */
+static inline bool fastnum_double(Value v, double *d) {
+  if (IS_FLOAT(v)) {
+    *d = AS_FLOAT(v);
+    return true;
+  }
+  if (!IS_SMALLINT(v)) return false;
+  *d = (double)AS_SMALLINT(v);
+  return true;
 }
 
 /* a // b and a % b for ints, b != 0, with the sign of the divisor
@@ -42,8 +49,13 @@ static inline int64_t int_mod(int64_t a, int64_t b) {
  * `acc = (acc + i) % m` would wait on: the quotient from a multiplication by
  * 1 / b (off that critical path when b is a constant) is within one of the
  * truth (|a / b| < 2^48, relative error about 2^-52), and one correction
- * each way makes it exact. */
+ * each way makes it exact. A power of two (`i % 2`, `n // 8`) is a mask and
+ * a shift (an arithmetic shift floors, in two's complement). */
 static inline int64_t smallint_floordiv_pos(int64_t a, int64_t b, int64_t *rem) {
+  if ((b & (b - 1)) == 0) {
+    *rem = a & (b - 1);
+    return a >> __builtin_ctzll((unsigned long long)b);
+  }
   int64_t q = (int64_t)((double)a * (1.0 / (double)b));
   int64_t r = a - q * b;
   if (r < 0) {
@@ -143,37 +155,37 @@ static inline bool int_MODULO(Value a, Value b, Value *out) {
 }
 
 /* + - * // %: ints stay ints. Two ints, then two floats, are tested first:
- * the common cases take one test each. */
-#define ARITH_INT_OP(name, zero_check)                                                             \
-  static inline bool arith_##name(Value a, Value b, Value *out) {                                   \
+ * the common cases take one test each. The float half of // and % (fmod) is
+ * a function of its own (FLOAT_PART_NOINLINE), so that the int half inlines
+ * into the dispatch loop's cases. */
+#define FLOAT_PART_INLINE static inline
+#define FLOAT_PART_NOINLINE static __attribute__((noinline, unused))
+#define ARITH_INT_OP(name, zero_check, float_part)                                                 \
+  float_part bool arith_float_##name(Value a, Value b, Value *out) {                               \
     double x, y;                                                                                   \
-    if (__builtin_expect(IS_SMALLINT(a) && IS_SMALLINT(b), 1)) return int_##name(a, b, out);       \
-    if (IS_FLOAT(a) && IS_FLOAT(b)) {                                                              \
-      x = AS_FLOAT(a);                                                                             \
-      y = AS_FLOAT(b);                                                                             \
-    } else if (IS_FASTNUM(a) && IS_FASTNUM(b)) {                                                   \
-      x = fastnum_as_double(a);                                                                    \
-      y = fastnum_as_double(b);                                                                    \
-    } else {                                                                                       \
-      return false;                                                                                \
-    }                                                                                              \
+    if (!fastnum_double(a, &x) || !fastnum_double(b, &y)) return false;                            \
     if (zero_check && y == 0) return false;                                                        \
     *out = FLOAT_RESULT_##name(FLOAT_##name(x, y));                                                \
     return true;                                                                                   \
+  }                                                                                                \
+  static inline bool arith_##name(Value a, Value b, Value *out) {                                   \
+    if (__builtin_expect(IS_SMALLINT(a) && IS_SMALLINT(b), 1)) return int_##name(a, b, out);       \
+    return arith_float_##name(a, b, out);                                                          \
   }
-ARITH_INT_OP(ADD, false)
-ARITH_INT_OP(SUBTRACT, false)
-ARITH_INT_OP(MULTIPLY, false)
-ARITH_INT_OP(FLOOR_DIVIDE, true)
-ARITH_INT_OP(MODULO, true)
+ARITH_INT_OP(ADD, false, FLOAT_PART_INLINE)
+ARITH_INT_OP(SUBTRACT, false, FLOAT_PART_INLINE)
+ARITH_INT_OP(MULTIPLY, false, FLOAT_PART_INLINE)
+ARITH_INT_OP(FLOOR_DIVIDE, true, FLOAT_PART_NOINLINE)
+ARITH_INT_OP(MODULO, true, FLOAT_PART_NOINLINE)
 #undef ARITH_INT_OP
+#undef FLOAT_PART_INLINE
+#undef FLOAT_PART_NOINLINE
 
 /* / is always a float. */
 static inline bool arith_DIVIDE(Value a, Value b, Value *out) {
-  if (!(IS_FASTNUM(a) && IS_FASTNUM(b))) return false;
-  double y = fastnum_as_double(b);
-  if (y == 0) return false;
-  *out = float_result(fastnum_as_double(a) / y);
+  double x, y;
+  if (!fastnum_double(a, &x) || !fastnum_double(b, &y) || y == 0) return false;
+  *out = float_result(x / y);
   return true;
 }
 
@@ -184,8 +196,9 @@ static inline bool arith_DIVIDE(Value a, Value b, Value *out) {
     if (__builtin_expect(IS_SMALLINT(a) && IS_SMALLINT(b), 1)) {                                   \
       return smallint_high(a) op smallint_high(b);                                                 \
     }                                                                                              \
-    if (!(IS_FASTNUM(a) && IS_FASTNUM(b))) return -1;                                              \
-    return fastnum_as_double(a) op fastnum_as_double(b);                                           \
+    double x_, y_;                                                                                 \
+    if (!fastnum_double(a, &x_) || !fastnum_double(b, &y_)) return -1;                             \
+    return x_ op y_;                                                                               \
   }
 ARITH_COMPARE(LESS, <)
 ARITH_COMPARE(LESS_EQUAL, <=)

@@ -81,6 +81,14 @@
     sp--;                                                                                          \
     sp[-1] = slow_;                                                                                   \
   } while (0)
+/* a -> OP a by the slow path (vm_unary_op). */
+#define SLOW_UNARY(opcode)                                                                         \
+  do {                                                                                             \
+    SYNC();                                                                                        \
+    Value r_ = vm_unary_op(vm, opcode, sp[-1]);                                                    \
+    CHECK(r_);                                                                                     \
+    sp[-1] = r_;                                                                                   \
+  } while (0)
 /* a OP= b off the number path: in place where a's value allows (protocol.c). */
 #define SLOW_INPLACE(opcode)                                                                       \
   do {                                                                                             \

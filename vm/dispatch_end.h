@@ -19,6 +19,7 @@
 #undef PUSH_OR_STORE
 #undef SLOW_BINARY
 #undef SLOW_INPLACE
+#undef SLOW_UNARY
 #undef BINARY
 #undef COMPARISON
 #undef LOOP_BACK

@@ -192,8 +192,16 @@ static Value report_entry(AgVM *vm, ObjList *trace) {
   return last;
 }
 
+void vm_end_progress_line(AgVM *vm) {
+  if (!vm->progress_line_open) return;
+  vm->progress_line_open = false;
+  fputc('\n', stderr);
+  fflush(stderr);
+}
+
 void vm_report_exception(AgVM *vm, FILE *out, bool color) {
   if (!vm->has_exception) return;
+  vm_end_progress_line(vm);
   Value exc = vm->exception;
   vm_push_root(vm, exc);
   ObjList *trace = trace_of(vm, exc);

@@ -115,6 +115,9 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
   Q(LOCALS_DIVIDE)                                                                                 \
   Q(LOCALS_MODULO)                                                                                 \
   VM_LOCAL_LOCAL_CONST_FORMS(VM_LOCAL_LOCAL_CONST_NAME, Q)                                         \
+  /* GET_LOCAL a; CONSTANT k; MODULO; CONSTANT c; EQUAL; JUMP_IF_FALSE (`if n % 2 == 0`) */        \
+  Q(LOCAL_CONST_MODULO_CONST_EQUAL_JUMP)                                                           \
+  Q(LOCAL_CONST_MODULO_CONST_NOT_EQUAL_JUMP)                                                       \
   VM_LOOP_HEADS(VM_LOOP_NAME, Q)                                                                   \
   Q(LOOP_ITER_NEXT)    /* LOOP back to an ITER_NEXT */
 

@@ -361,6 +361,7 @@ static void mark_roots(AgVM *vm) {
   vm_mark_value(vm, vm->ellipsis);
   vm_mark_object(vm, (Obj *)vm->stop_iteration_class);
   vm_mark_object(vm, (Obj *)vm->iterator_class);
+  vm_mark_object(vm, (Obj *)vm->progress_class);
   vm_mark_object(vm, (Obj *)vm->file_class);
   vm_mark_object(vm, (Obj *)vm->open_files);
   if (vm->has_exception) vm_mark_value(vm, vm->exception);
@@ -375,13 +376,18 @@ static void trace_references(AgVM *vm) {
   while (vm->gray_count > 0) blacken(vm, vm->gray_stack[--vm->gray_count]);
 }
 
-/* The intern set holds strings weakly. */
+/* The intern set holds strings weakly. Its size then follows the live
+ * strings: it counts towards the heap that sets the next collection's
+ * threshold, so left at the size a burst of short-lived strings gave it
+ * (`for i in range(n) { let s = str(i) }`), it would raise that threshold,
+ * which lets the next burst grow it further, without bound. */
 static void remove_white_strings(AgVM *vm) {
   Table *t = &vm->strings;
   for (int i = 0; i < t->used; i++) {
     Value key = t->entries[i].key;
     if (IS_OBJ(key) && !AS_OBJ(key)->marked) table_remove(t, key);
   }
+  table_shrink(vm, t);
 }
 
 static void sweep(AgVM *vm) {

@@ -242,6 +242,7 @@ ObjTensor *obj_new_tensor(AgVM *vm, Tensor *tensor) {
   ObjTensor *t = ALLOCATE_OBJ(vm, ObjTensor, OBJ_TENSOR);
   t->tensor = tensor;
   t->external_bytes = bytes;
+  t->is_parameter = false;
   return t;
 }
 

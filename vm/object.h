@@ -178,6 +178,12 @@ typedef struct ObjTensor {
   Obj obj;
   Tensor *tensor;
   size_t external_bytes; /* counted toward the GC trigger */
+  /* nn.Parameter(t) marks its result: it prints as "Parameter containing:"
+   * then the tensor, as PyTorch's Parameter subclass does. A mark of this
+   * wrapper, not of the tensor: whatever the tensor's operations return
+   * (a detach(), a view) is a plain tensor again, as in PyTorch, while
+   * in-place methods return this same wrapper and keep it. */
+  bool is_parameter;
 } ObjTensor;
 
 /* Wraps one reference to an autograd graph node. */

@@ -119,10 +119,11 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   /* a // b, floor division (Python) */                                          \
   OPCODE(FLOOR_DIVIDE, 0, -1)                                                    \
   OPCODE(MATMUL, 0, -1)                                                          \
-  /* a | b, a & b: set union / intersection, bool or / and (bool tensors too),  \
-     bitwise on integers */                                                      \
+  /* a | b, a & b, a ^ b: set union / intersection / symmetric difference,     \
+     bool or / and / xor (bool tensors too), bitwise on integers */              \
   OPCODE(BIT_OR, 0, -1)                                                          \
   OPCODE(BIT_AND, 0, -1)                                                         \
+  OPCODE(BIT_XOR, 0, -1)                                                         \
   /* a, b -> a OP= b (augmented assignment, SPEC §4): in place when a has an     \
      in-place form (tensors: add_ ...; lists: += extends, *= repeats;           \
      instances: iadd ...), else a OP b, which the compiler stores back. The     \
@@ -135,10 +136,15 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(INPLACE_POWER, 0, -1)                                                   \
   OPCODE(INPLACE_FLOOR_DIVIDE, 0, -1)                                            \
   OPCODE(INPLACE_MATMUL, 0, -1)                                                  \
+  OPCODE(INPLACE_BIT_OR, 0, -1)                                                  \
+  OPCODE(INPLACE_BIT_AND, 0, -1)                                                 \
+  OPCODE(INPLACE_BIT_XOR, 0, -1)                                                 \
   /* a -> -a */                                                                  \
   OPCODE(NEGATE, 0, 0)                                                           \
   /* a -> +a (a number or tensor itself; an instance's pos()) */                 \
   OPCODE(POSITIVE, 0, 0)                                                         \
+  /* a -> ~a (bitwise not of an int, logical not of a bool tensor, invert()) */  \
+  OPCODE(INVERT, 0, 0)                                                           \
   /* a -> not truthy(a) */                                                       \
   OPCODE(NOT, 0, 0)                                                              \
   /* ip += u16 */                                                                \

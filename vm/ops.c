@@ -21,6 +21,8 @@ const char *vm_op_symbol(int op) {
   case OP_MATMUL: return "@";
   case OP_BIT_OR: return "|";
   case OP_BIT_AND: return "&";
+  case OP_BIT_XOR: return "^";
+  case OP_INVERT: return "~";
   case OP_LESS: return "<";
   case OP_LESS_EQUAL: return "<=";
   case OP_GREATER: return ">";
@@ -45,14 +47,18 @@ static Value operand_error(AgVM *vm, int op, Value a, Value b) {
                         vm_type_name(a), vm_type_name(b));
 }
 
-/* a | b and a & b: or / and of two booleans, bitwise of ints (a boolean
- * taking part as 0 or 1), as Python's. */
+bool vm_is_bitwise_op(int op) { return op == OP_BIT_OR || op == OP_BIT_AND || op == OP_BIT_XOR; }
+
+static int64_t bitwise_int(int op, int64_t x, int64_t y) {
+  return op == OP_BIT_OR ? x | y : op == OP_BIT_AND ? x & y : x ^ y;
+}
+
+/* a | b, a & b, a ^ b: of two booleans a boolean, else bitwise of ints (a
+ * boolean taking part as 0 or 1), as Python's. */
 static Value bitwise(AgVM *vm, int op, Value a, Value b) {
-  if (IS_BOOL(a) && IS_BOOL(b)) {
-    return BOOL_VAL(op == OP_BIT_OR ? AS_BOOL(a) || AS_BOOL(b) : AS_BOOL(a) && AS_BOOL(b));
-  }
+  if (IS_BOOL(a) && IS_BOOL(b)) return BOOL_VAL(bitwise_int(op, AS_BOOL(a), AS_BOOL(b)));
   int64_t x = IS_BOOL(a) ? AS_BOOL(a) : AS_INT(a), y = IS_BOOL(b) ? AS_BOOL(b) : AS_INT(b);
-  return INT_VAL(vm, op == OP_BIT_OR ? x | y : x & y);
+  return INT_VAL(vm, bitwise_int(op, x, y));
 }
 
 static Value concat_strings(AgVM *vm, ObjString *a, ObjString *b) {
@@ -191,9 +197,9 @@ Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
   if (op == OP_NOT_EQUAL) return BOOL_VAL(!vm_values_equal(a, b));
   if (op == OP_IN) return contains(vm, a, b);
   bool a_int = IS_INT(a) || IS_BOOL(a), b_int = IS_INT(b) || IS_BOOL(b);
-  if ((op == OP_BIT_OR || op == OP_BIT_AND) && a_int && b_int) return bitwise(vm, op, a, b);
+  if (vm_is_bitwise_op(op) && a_int && b_int) return bitwise(vm, op, a, b);
   bool a_num = IS_NUMBER(a) || IS_BOOL(a), b_num = IS_NUMBER(b) || IS_BOOL(b);
-  if (a_num && b_num && op != OP_MATMUL && op != OP_BIT_OR && op != OP_BIT_AND) return vm_number_op(vm, op, a, b);
+  if (a_num && b_num && op != OP_MATMUL && !vm_is_bitwise_op(op)) return vm_number_op(vm, op, a, b);
   switch (op) {
   case OP_ADD:
     if (IS_STRING(a) && IS_STRING(b)) return concat_strings(vm, AS_STRING(a), AS_STRING(b));
@@ -212,11 +218,23 @@ Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
   return operand_error(vm, op, a, b);
 }
 
+/* ~a: Python's bitwise not of an int (a boolean as 0 or 1: ~true == -2). */
+static Value invert(AgVM *vm, Value a) {
+  if (IS_INT(a) || IS_BOOL(a)) return INT_VAL(vm, ~(IS_BOOL(a) ? (int64_t)AS_BOOL(a) : AS_INT(a)));
+  if (is_tensorish(a)) {
+    if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
+    return vm->tensor_hooks->unary(vm, OP_INVERT, a);
+  }
+  return vm_throw_error(vm, "bad operand type for unary ~: '%s'", vm_type_name(a));
+}
+
 Value vm_unary_op(AgVM *vm, int op, Value a) {
   if (IS_INSTANCE(a)) {
-    Value r = vm_unary_method(vm, op == OP_POSITIVE ? VM_M_POS : VM_M_NEG, a);
+    VmMethod m = op == OP_POSITIVE ? VM_M_POS : op == OP_INVERT ? VM_M_INVERT : VM_M_NEG;
+    Value r = vm_unary_method(vm, m, a);
     if (!IS_UNDEF(r)) return r;
   }
+  if (op == OP_INVERT) return invert(vm, a);
   if (op == OP_POSITIVE) { /* +t is t itself, as PyTorch's positive() */
     if (IS_NUMBER(a) || IS_TENSOR(a)) return a;
     if (IS_BOOL(a)) return INT_VAL(vm, AS_BOOL(a));

@@ -45,6 +45,9 @@ static OpMethods op_methods(int op) {
   case OP_POWER: return (OpMethods){VM_M_POW, VM_M_RPOW, VM_M_IPOW};
   case OP_MATMUL: return (OpMethods){VM_M_MATMUL, VM_M_RMATMUL, VM_M_IMATMUL};
   case OP_FLOOR_DIVIDE: return (OpMethods){VM_M_FLOORDIV, VM_M_RFLOORDIV, VM_M_IFLOORDIV};
+  case OP_BIT_OR: return (OpMethods){VM_M_OR, VM_M_ROR, VM_M_IOR};
+  case OP_BIT_AND: return (OpMethods){VM_M_AND, VM_M_RAND, VM_M_IAND};
+  case OP_BIT_XOR: return (OpMethods){VM_M_XOR, VM_M_RXOR, VM_M_IXOR};
   case OP_EQUAL: return (OpMethods){VM_M_EQ, VM_M_EQ, -1};
   case OP_NOT_EQUAL: return (OpMethods){VM_M_NE, VM_M_NE, -1};
   case OP_LESS: return (OpMethods){VM_M_LT, VM_M_GT, -1};
@@ -151,19 +154,24 @@ static const char *tensor_inplace_name(int op) {
   case OP_DIVIDE: return "div_";
   case OP_MODULO: return "remainder_";
   case OP_POWER: return "pow_";
+  case OP_FLOOR_DIVIDE: return "floor_divide_";
   default: return NULL; /* @= is a = a @ b, as in PyTorch */
   }
 }
 
+/* t |= m, t &= m, t ^= m (bool tensors, no autograd): t.copy_(t op m), in
+ * place as PyTorch's bitwise_or_ ... */
+static Value tensor_bitwise_inplace(AgVM *vm, int op, Value a, Value b) {
+  Value r = vm_binary_op(vm, op, a, b);
+  if (IS_EXCEPTION(r)) return r;
+  vm_push_root(vm, r);
+  Value done = vm->tensor_hooks->invoke(vm, a, obj_string(vm, "copy_"), 1, &r, NULL);
+  vm_pop_root(vm);
+  return done;
+}
+
 static Value tensor_inplace(AgVM *vm, int op, Value a, Value b) {
-  if (op == OP_FLOOR_DIVIDE && !IS_INSTANCE(b)) { /* t //= b: t.copy_(t // b), as floor_divide_ */
-    Value r = vm_binary_op(vm, op, a, b);
-    if (IS_EXCEPTION(r)) return r;
-    vm_push_root(vm, r);
-    Value done = vm->tensor_hooks->invoke(vm, a, obj_string(vm, "copy_"), 1, &r, NULL);
-    vm_pop_root(vm);
-    return done;
-  }
+  if (vm_is_bitwise_op(op) && !IS_INSTANCE(b)) return tensor_bitwise_inplace(vm, op, a, b);
   const char *name = tensor_inplace_name(op);
   if (name == NULL || IS_INSTANCE(b)) return vm_binary_op(vm, op, a, b);
   if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);

@@ -14,7 +14,8 @@
   X(EQ, "eq") X(NE, "ne") X(LT, "lt") X(LE, "le") X(GT, "gt") X(GE, "ge")                          \
   X(NEG, "neg") X(POS, "pos") X(ABS, "abs") X(HASH, "hash") X(BOOL, "bool") X(LEN, "len")          \
   X(GETITEM, "getitem") X(SETITEM, "setitem") X(CONTAINS, "contains") X(ITER, "iter")              \
-  X(NEXT, "next")
+  X(NEXT, "next") X(OR, "or") X(AND, "and") X(XOR, "xor") X(ROR, "ror") X(RAND, "rand")          \
+  X(RXOR, "rxor") X(IOR, "ior") X(IAND, "iand") X(IXOR, "ixor") X(INVERT, "invert")
 
 typedef enum {
 #define VM_METHOD_ENUM(e, name) VM_M_##e,

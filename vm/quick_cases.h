@@ -138,6 +138,17 @@
     PUSH_OR_STORE(r_);                                                                             \
     VM_DISPATCH();                                                                                 \
   }
+/* GET_LOCAL a; CONSTANT k; MODULO; CONSTANT c; compare; JUMP_IF_FALSE: the
+ * parity and divisibility tests (`if n % 2 == 0`) in one dispatch; else
+ * the sequence from its LOCAL_CONST_MODULO. */
+#define LOCAL_MODULO_COMPARE_JUMP(name)                                                            \
+  VM_QUICK_CASE(LOCAL_CONST_MODULO_CONST_##name##_JUMP) {                                          \
+    Value r_;                                                                                      \
+    int c_ = -1;                                                                                   \
+    if (arith_MODULO(slots[ip[0]], CONSTANT_AT(2), &r_)) c_ = compare_##name(r_, CONSTANT_AT(6));  \
+    if (c_ < 0) goto Q_LOCAL_CONST_MODULO;                                                         \
+    JUMP_UNLESS(c_, 10, 12);                                                                       \
+  }
 /* LOOP back to a loop condition that is a compare-and-jump: test it here. */
 #define LOOP_HEAD(ctx, head)                                                                       \
   VM_QUICK_CASE(LOOP_##head) {                                                                     \
@@ -179,6 +190,8 @@ QUICK_COMPARISONS(LOCALS_COMPARE_JUMP)
 QUICK_COMPARISONS(LOCAL_CONST_COMPARE_JUMP)
 QUICK_ARITH(LOCALS_ARITH)
 VM_LOCAL_LOCAL_CONST_FORMS(LOCAL_LOCAL_CONST, _)
+LOCAL_MODULO_COMPARE_JUMP(EQUAL)
+LOCAL_MODULO_COMPARE_JUMP(NOT_EQUAL)
 VM_LOOP_HEADS(LOOP_HEAD, _)
 VM_QUICK_CASE(LOOP_ITER_NEXT) {
   LOOP_BACK();
@@ -199,4 +212,5 @@ VM_QUICK_CASE(LOOP_ITER_NEXT) {
 #undef LOCAL_CONST_COMPARE_JUMP
 #undef LOCALS_ARITH
 #undef LOCAL_LOCAL_CONST
+#undef LOCAL_MODULO_COMPARE_JUMP
 #undef LOOP_HEAD

@@ -89,12 +89,27 @@ static int constant_fused(const Chunk *c, int pos, int next, int third) {
   return const_op_fused(c, pos, op);
 }
 
-/* GET_LOCAL a; CONSTANT number; op at third [; JUMP_IF_FALSE] (`if n < 2`) */
+/* MODULO at third; CONSTANT number; EQUAL or NOT_EQUAL; JUMP_IF_FALSE: the
+ * test of `if n % k == c` after GET_LOCAL n; CONSTANT k, or -1. */
+static int modulo_test_fused(const Chunk *c, int third) {
+  int cmp = third + 4, jump = third + 5;
+  if (c->code[third] != OP_MODULO || jump + 2 >= c->count || !is_number_constant(c, third + 1) ||
+      c->code[jump] != OP_JUMP_IF_FALSE)
+    return -1;
+  if (c->code[cmp] == OP_EQUAL) return QOP_LOCAL_CONST_MODULO_CONST_EQUAL_JUMP;
+  if (c->code[cmp] == OP_NOT_EQUAL) return QOP_LOCAL_CONST_MODULO_CONST_NOT_EQUAL_JUMP;
+  return -1;
+}
+
+/* GET_LOCAL a; CONSTANT number; op at third [; JUMP_IF_FALSE] (`if n < 2`)
+ * [; CONSTANT number; == or !=; JUMP_IF_FALSE after a MODULO] */
 static int local_const_fused(const Chunk *c, int third) {
   int op = c->code[third];
   if (third + 3 < c->count && c->code[third + 1] == OP_JUMP_IF_FALSE && jump_fused(op) >= 0) {
     return jump_fused(op) - QOP_LESS_JUMP + QOP_LOCAL_CONST_LESS_JUMP;
   }
+  int test = modulo_test_fused(c, third);
+  if (test >= 0) return test;
   return const_fused(op) - QOP_CONST_ADD + QOP_LOCAL_CONST_ADD;
 }
 

@@ -29,8 +29,8 @@ static uint32_t hash_bits(uint64_t x) {
   return (uint32_t)x;
 }
 
-/* Numbers hash by value (vm_number_key_bits), so 1 and 1.0 (and 0 and
- * -0.0) are one key, as in Python. */
+/* Numbers hash by value (vm_number_key_bits), so 1, 1.0 and true (and 0,
+ * -0.0 and false) are one key, as in Python. */
 uint32_t table_hash_value(Value key) {
   if (IS_SMALLINT(key)) return hash_bits((uint64_t)AS_SMALLINT(key));
   if (IS_OBJ(key)) {
@@ -38,13 +38,15 @@ uint32_t table_hash_value(Value key) {
     if (AS_OBJ(key)->type == OBJ_INT) return hash_bits((uint64_t)AS_INT(key));
     return hash_bits((uint64_t)(uintptr_t)AS_OBJ(key));
   }
-  if (IS_FLOAT(key)) return hash_bits(vm_number_key_bits(key));
+  if (IS_FLOAT(key) || IS_BOOL(key)) return hash_bits(vm_number_key_bits(key));
   return hash_bits(key);
 }
 
+static bool is_numeric_key(Value v) { return IS_NUMBER(v) || IS_BOOL(v); }
+
 bool table_keys_equal(Value a, Value b) {
   if (a == b) return true;
-  return IS_NUMBER(a) && IS_NUMBER(b) && vm_numbers_equal(a, b);
+  return is_numeric_key(a) && is_numeric_key(b) && vm_numbers_equal(a, b);
 }
 
 static int find_position(const Table *t, Value key) {
@@ -133,6 +135,31 @@ bool table_set(AgVM *vm, Table *t, Value key, Value value) {
   t->count++;
   if (t->index) index_insert(t, key, pos);
   return true;
+}
+
+/* Gives back the room of removed entries once live ones fill at most a
+ * quarter of the table, in place: the entries move down in order, the
+ * arrays shrink (shrinking allocates nothing, so this may run inside a
+ * collection) and the index is rebuilt. */
+void table_shrink(AgVM *vm, Table *t) {
+  int capacity = t->count * 2 < TABLE_SHRINK_MIN ? TABLE_SHRINK_MIN : t->count * 2;
+  if (t->capacity < 2 * capacity) return;
+  int n = 0;
+  for (int i = 0; i < t->used; i++) {
+    if (!IS_UNDEF(t->entries[i].key)) t->entries[n++] = t->entries[i];
+  }
+  t->entries = AG_GROW_ARRAY(vm, TableEntry, t->entries, t->capacity, capacity);
+  t->capacity = capacity;
+  t->used = t->count = n;
+  if (t->index == NULL) return; /* (a table this large always has one) */
+  int size = 16; /* the positions moved: the index is rebuilt, smaller if it can be */
+  while (size < capacity * 2) size *= 2;
+  if (size < t->index_mask + 1) {
+    t->index = AG_GROW_ARRAY(vm, int64_t, t->index, t->index_mask + 1, size);
+    t->index_mask = size - 1;
+  }
+  memset(t->index, 0xff, sizeof(int64_t) * (size_t)(t->index_mask + 1));
+  for (int i = 0; i < n; i++) index_insert(t, t->entries[i].key, i);
 }
 
 bool table_remove(Table *t, Value key) {

@@ -55,6 +55,10 @@ bool table_get(const Table *t, Value key, Value *out);
 /* Inserts or overwrites; true when the key is new. */
 bool table_set(AgVM *vm, Table *t, Value key, Value value);
 bool table_remove(Table *t, Value key);
+/* Shrinks t to twice its live entries (at least TABLE_SHRINK_MIN) when they
+ * fill at most a quarter of it; allocates nothing. */
+#define TABLE_SHRINK_MIN 64
+void table_shrink(AgVM *vm, Table *t);
 void table_add_all(AgVM *vm, const Table *from, Table *to);
 /* The interned string with these bytes, or NULL (the intern set's lookup). */
 ObjString *table_find_string(const Table *t, const char *chars, int length, uint32_t hash);

@@ -90,8 +90,11 @@ static bool maps_equal(ObjMap *a, ObjMap *b, int depth) {
   return true;
 }
 
+/* Booleans are the numbers 1 and 0 to ==, as Python's (true == 1, 1.0 == true). */
+static bool is_numeric(Value v) { return IS_NUMBER(v) || IS_BOOL(v); }
+
 static bool equal_depth(Value a, Value b, int depth) {
-  if (IS_NUMBER(a) && IS_NUMBER(b)) return vm_numbers_equal(a, b);
+  if (is_numeric(a) && is_numeric(b)) return vm_numbers_equal(a, b);
   if (a == b) return true;
   if (!IS_OBJ(a) || !IS_OBJ(b) || OBJ_TYPE(a) != OBJ_TYPE(b)) return false;
   if (depth > EQUAL_DEPTH_MAX) return false;

@@ -616,6 +616,10 @@ dispatch:
     SLOW_BINARY(OP_BIT_AND);
     VM_DISPATCH();
   }
+  VM_CASE(BIT_XOR) {
+    SLOW_BINARY(OP_BIT_XOR);
+    VM_DISPATCH();
+  }
   /* Augmented assignment: a number on the left rebinds, as the plain op. */
   VM_CASE(INPLACE_ADD) {
     if (IS_NUMBER(PEEK(1))) goto L_ADD;
@@ -655,21 +659,30 @@ dispatch:
     SLOW_INPLACE(OP_MATMUL);
     VM_DISPATCH();
   }
+  VM_CASE(INPLACE_BIT_OR) {
+    SLOW_INPLACE(OP_BIT_OR);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_BIT_AND) {
+    SLOW_INPLACE(OP_BIT_AND);
+    VM_DISPATCH();
+  }
+  VM_CASE(INPLACE_BIT_XOR) {
+    SLOW_INPLACE(OP_BIT_XOR);
+    VM_DISPATCH();
+  }
   VM_CASE(NEGATE) {
     Value r;
-    if (!negate_fast(PEEK(0), &r)) {
-      SYNC();
-      r = vm_unary_op(vm, OP_NEGATE, PEEK(0));
-      CHECK(r);
-    }
-    sp[-1] = r;
+    if (negate_fast(PEEK(0), &r)) sp[-1] = r;
+    else SLOW_UNARY(OP_NEGATE);
     VM_DISPATCH();
   }
   VM_CASE(POSITIVE) {
-    SYNC();
-    Value r = vm_unary_op(vm, OP_POSITIVE, PEEK(0));
-    CHECK(r);
-    sp[-1] = r;
+    SLOW_UNARY(OP_POSITIVE);
+    VM_DISPATCH();
+  }
+  VM_CASE(INVERT) {
+    SLOW_UNARY(OP_INVERT);
     VM_DISPATCH();
   }
   VM_CASE(NOT) {

@@ -137,7 +137,7 @@ struct AgVM {
   ObjClass *error_class;
   /* Files of the library written in Ag (nn.ag, ...): an uncaught error is
    * reported at the innermost line outside them, the user's call. */
-  ObjString *library_files[8];
+  ObjString *library_files[16];
   int library_file_count;
   ObjClass *interrupted_class;
   ObjClass *memory_error_class;
@@ -153,6 +153,10 @@ struct AgVM {
   Value ellipsis;                           /* `...` in an index */
   ObjClass *stop_iteration_class;
   ObjClass *iterator_class; /* what iter() of a built-in sequence makes */
+  ObjClass *progress_class; /* what progress() makes on a terminal */
+  /* progress() has drawn its bar on stderr and not ended the line: the next
+   * print or error report ends it first (vm_end_progress_line) */
+  bool progress_line_open;
   ObjClass *file_class;     /* what open() makes (stdlib/builtins_file.c) */
   ObjList *open_files;      /* files open for writing, renamed into place when closed */
 
@@ -267,6 +271,9 @@ Value vm_throw_memory_error(AgVM *vm, double bytes);
 ObjInstance *vm_new_error(AgVM *vm, ObjClass *klass, ObjString *message);
 /* Takes the pending exception (clearing it). */
 Value vm_take_exception(AgVM *vm);
+/* Ends a progress bar's line on stderr, if one is open, so that what is
+ * written next starts on a line of its own. */
+void vm_end_progress_line(AgVM *vm);
 /* Prints the pending exception as an uncaught error to `out`, clears it. */
 void vm_report_exception(AgVM *vm, FILE *out, bool color);
 /* The message of an exception value: Error.message or str(v). */
@@ -299,6 +306,7 @@ Value vm_set_union(AgVM *vm, ObjMap *a, Value b);
 /* Value helpers. */
 const char *vm_type_name(Value v);     /* "int", "float", "list", the class name ... */
 const char *vm_op_symbol(int op);      /* "+" for OP_ADD ...: for error messages */
+bool vm_is_bitwise_op(int op);         /* OP_BIT_OR, OP_BIT_AND, OP_BIT_XOR */
 /* Marks `file` as part of the library (see AgVM.library_files). */
 void vm_add_library_file(AgVM *vm, const char *file);
 int vm_truthy(AgVM *vm, Value v);      /* 0/1, or -1 after throwing */

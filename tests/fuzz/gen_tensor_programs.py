@@ -25,15 +25,16 @@ UNARY = ["neg", "abs", "sqrt", "exp", "log", "sin", "cos", "tan", "tanh",
          "item", "tolist", "sum", "mean", "prod", "max", "min", "argmax",
          "argmin", "std", "var", "norm", "logsumexp", "isnan", "nonzero",
          "unique", "bincount"]
-BINOPS = ["+", "-", "*", "/", "**", "%", "@", "==", "!=", "<", "<=", ">", ">="]
+BINOPS = ["+", "-", "*", "/", "**", "%", "//", "@", "==", "!=", "<", "<=", ">", ">=",
+          "|", "&", "^"]
 BINFN = ["maximum", "minimum", "pow", "matmul", "mm", "bmm", "mv", "dot",
          "outer", "mse_loss", "l1_loss", "cross_entropy", "nll_loss",
          "binary_cross_entropy", "index_select", "gather", "isclose",
          "allclose", "scatter", "scatter_add", "index_add", "masked_fill"]
 REDUCE = ["sum", "mean", "prod", "max", "min", "argmax", "argmin", "std",
           "var", "norm", "logsumexp"]
-INPLACE = ["add_", "sub_", "mul_", "div_", "pow_", "remainder_"]
-AUGMENTED = ["+=", "-=", "*=", "/=", "%=", "**=", "@="]
+INPLACE = ["add_", "sub_", "mul_", "div_", "pow_", "remainder_", "floor_divide_"]
+AUGMENTED = ["+=", "-=", "*=", "/=", "%=", "**=", "@=", "//=", "|=", "&=", "^="]
 CORRUPT = ["trunc.npy", "garbage.npy", "badhdr.npy", "hugeshape.npy",
            "trunc.npz", "garbage.npz", "empty.npy", "badcsv.csv", "negshape.npy",
            "baddtype.npy", "nul.npy", "fortran.npy"]

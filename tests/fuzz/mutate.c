@@ -84,6 +84,10 @@ static const char *TOKENS[] = {
   "fn hash() { return 1 }", "fn eq(o) { return self == o }", "fn len() { return -1 }",
   "fn bool() { return nil }", "fn getitem(i) { return self[i] }", "reversed(", "any(", "all(",
   "list(", "ord(", "chr(", "device=\"cpu\"", ".to(\"cuda\")", "range(1000000000000)",
+  /* bitwise and set operators, floor division of tensors, their methods */
+  "//=", "|=", "&=", "^=", " ^ ", "~x", "~", "{1, 2} ^ {2}", "t // 2", "7 // t", "fn or(o) { return self }",
+  "fn xor(o) { return NotImplemented }", "fn invert() { return ~self }", "fn ior(o) { return 1 }",
+  "true == 1", "{true: 1, 1: 2}",
 };
 #define NTOKENS (sizeof TOKENS / sizeof TOKENS[0])
 

@@ -109,6 +109,10 @@ check_tensor_methods() {
 if [ "$("$AG" -e 'print("a", end="", flush=true)
 print("b", file=stderr)' 2>&1)" = "ab" ]; then pass; else fail "print(flush=true) into a pipe"; fi
 
+# progress() draws on a terminal only (tests/repl/cases/progress.pty): into a
+# pipe it writes nothing at all
+if [ -z "$("$AG" -e 'for x in progress(range(3), desc="d") { }' 2>&1 >/dev/null)" ]; then pass; else fail "progress() wrote into a pipe"; fi
+
 if out=$(check_tensor_methods); then pass; else fail "tensor methods without help"; printf '%s\n' "$out"; fi
 
 # Every example of the reference runs (exit 0) from a scratch directory;

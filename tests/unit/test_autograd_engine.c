@@ -750,6 +750,29 @@ START_TEST(next_functions_follow_pytorch) {
 }
 END_TEST
 
+/* floor_divide has no derivative in PyTorch: NotImplemented, with an edge to
+ * each input that requires grad only, and backward names the op. */
+START_TEST(floor_divide_records_not_implemented) {
+  Tensor *x = scalar(7.0, true), *k = scalar(2.0, false);
+  Tensor *q = ag_binary(BIN_FLOOR_DIVIDE, x, k), *qs = ag_binary_scalar(BIN_FLOOR_DIVIDE, x, 2);
+  Tensor *rq = ag_scalar_binary(BIN_FLOOR_DIVIDE, 15, x);
+  ck_assert_double_eq(tensor_item(q), 3);
+  ck_assert_double_eq(tensor_item(rq), 2);
+  Tensor *outs[] = {q, qs, rq};
+  for (int i = 0; i < 3; i++) {
+    GradNode *n = ag_grad_fn(outs[i]);
+    ck_assert_str_eq(grad_node_name(n), "NotImplemented");
+    ck_assert_int_eq(grad_node_num_next(n), 1);
+    ck_assert_ptr_eq(grad_node_variable(grad_node_next(n, 0, NULL)), x);
+  }
+  ck_assert(!backward(q));
+  assert_error_contains("derivative for aten::floor_divide is not implemented");
+  Tensor *all[] = {rq, qs, q, k, x};
+  for (int i = 0; i < 5; i++)
+    tensor_release(all[i]);
+}
+END_TEST
+
 START_TEST(node_names_of_composite_ops) {
   Tensor *x = tensor_zeros(DT_FLOAT32, 2, (int64_t[]){2, 3});
   ag_set_requires_grad(x, true);
@@ -919,6 +942,7 @@ int main(void) {
   tcase_add_test(tc, custom_function_nodes);
   tcase_add_test(tc, custom_function_under_create_graph);
   tcase_add_test(tc, next_functions_follow_pytorch);
+  tcase_add_test(tc, floor_divide_records_not_implemented);
   tcase_add_test(tc, node_names_of_composite_ops);
   tcase_add_test(tc, bad_inputs_are_errors);
   tcase_add_test(tc, loop_frees_every_graph);

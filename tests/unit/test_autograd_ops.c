@@ -456,6 +456,112 @@ START_TEST(flip_triangles_cumsum) {
 }
 END_TEST
 
+/* cumprod (with and without zeros: the zero case's first-order kernel and
+ * its create_graph composite), diag, roll, repeat, repeat_interleave, kron. */
+static Tensor *f_repeat_ops(Tensor *const *x, void *ctx) {
+  int c = *(int *)ctx;
+  Tensor *a = x[0]; /* [3, 4] */
+  switch (c) {
+  case 0: return ag_cumprod(a, 1, DT_COUNT);
+  case 1: return ag_cumprod(a, 0, DT_COUNT);
+  case 2: return ag_diag(a, 0);
+  case 3: return ag_diag(a, 1);
+  case 4: return ag_diag(a, -2);
+  case 5: {
+    Tensor *row = ag_select(a, 0, 1);
+    Tensor *out = row ? ag_diag(row, -1) : NULL;
+    tensor_release(row);
+    return out;
+  }
+  case 6: return ag_roll(a, (int64_t[]){1}, 1, (int[]){0}, 1);
+  case 7: return ag_roll(a, (int64_t[]){-5, 2}, 2, (int[]){1, 0}, 2);
+  case 8: return ag_roll(a, (int64_t[]){7}, 1, NULL, 0);
+  case 9: return ag_repeat(a, (int64_t[]){2, 1}, 2);
+  case 10: return ag_repeat(a, (int64_t[]){2, 3, 2}, 3);
+  case 11: {
+    Tensor *r = tensor_scalar(DT_INT64, 2);
+    Tensor *out = ag_repeat_interleave(a, r, 0, true, -1);
+    tensor_release(r);
+    return out;
+  }
+  case 12: {
+    Tensor *r = tensor_empty(DT_INT64, 1, (int64_t[]){4});
+    for (int i = 0; i < 4; i++) tensor_set_flat_int(r, i, i % 3);
+    Tensor *out = ag_repeat_interleave(a, r, -1, true, -1);
+    tensor_release(r);
+    return out;
+  }
+  case 13: {
+    Tensor *r = tensor_scalar(DT_INT64, 3);
+    Tensor *out = ag_repeat_interleave(a, r, 0, false, -1);
+    tensor_release(r);
+    return out;
+  }
+  default: {
+    Tensor *sq = ag_binary(BIN_MUL, a, a);
+    Tensor *out = ag_cumprod(sq, 1, DT_COUNT);
+    tensor_release(sq);
+    return out;
+  }
+  }
+}
+
+START_TEST(repeat_ops) {
+  static const double zeros[12] = {0.5, 0, 1.5, -2, 0, 1.25, 0, 0.75, 3, -0.5, 0, 2};
+  for (int c = 0; c < 15; c++) {
+    Tensor *x = leaf(2, (int64_t[]){3, 4}, 0.1);
+    gradcheck("cumprod/diag/roll/repeat/repeat_interleave", f_repeat_ops, &x, 1, &c);
+    gradgradcheck("cumprod/diag/roll/repeat/repeat_interleave", f_repeat_ops, &x, 1, &c);
+    tensor_release(x);
+  }
+  for (int c = 0; c < 2; c++) {
+    Tensor *x = make(2, (int64_t[]){3, 4}, zeros);
+    ck_assert(ag_set_requires_grad(x, true));
+    gradcheck("cumprod with zeros", f_repeat_ops, &x, 1, &c);
+    gradgradcheck("cumprod with zeros", f_repeat_ops, &x, 1, &c);
+    tensor_release(x);
+  }
+}
+END_TEST
+
+/* kron of two inputs of different ranks; einsum's equations of one, two
+ * and three operands (diagonals, ellipsis, broadcasting, sums). */
+static Tensor *f_kron(Tensor *const *x, void *ctx) { return ag_kron(x[0], x[1]); }
+
+static const char *const einsum_cases[] = {
+    "ij,jk->ik", "ij,kj", "ii->i", "ii", "ij->", "i...,i...->...", "ij,j", "ij,ik->jki",
+    "ij,jk,kl->il", "i,i,j->j"};
+static Tensor *f_einsum(Tensor *const *x, void *ctx) {
+  int c = *(int *)ctx;
+  const char *eq = einsum_cases[c];
+  int nops = 1;
+  for (const char *p = eq; *p && *p != '-'; p++) nops += *p == ',';
+  return ag_einsum(eq, x, nops);
+}
+
+START_TEST(kron_and_einsum) {
+  Tensor *k[2] = {leaf(2, (int64_t[]){2, 3}, 0.2), leaf(1, (int64_t[]){2}, -0.4)};
+  gradcheck("kron", f_kron, k, 2, NULL);
+  gradgradcheck("kron", f_kron, k, 2, NULL);
+  tensor_release(k[0]);
+  tensor_release(k[1]);
+  static const int shapes[][3][2] = {
+      {{3, 3}, {3, 3}}, {{3, 2}, {4, 2}}, {{3, 3}}, {{3, 3}}, {{2, 3}}, {{3, 2}, {3, 2}},
+      {{2, 3}, {3}}, {{3, 2}, {3, 4}}, {{2, 3}, {3, 3}, {3, 2}}, {{3}, {3}, {2}}};
+  static const int nops[] = {2, 2, 1, 1, 1, 2, 2, 2, 3, 3};
+  for (int c = 0; c < 10; c++) {
+    Tensor *x[3] = {NULL};
+    for (int i = 0; i < nops[c]; i++) {
+      int ndim = shapes[c][i][1] ? 2 : 1;
+      x[i] = leaf(ndim, (int64_t[]){shapes[c][i][0], shapes[c][i][1]}, 0.3 - 0.2 * i);
+    }
+    gradcheck(einsum_cases[c], f_einsum, x, nops[c], &c);
+    gradgradcheck(einsum_cases[c], f_einsum, x, nops[c], &c);
+    for (int i = 0; i < nops[c]; i++) tensor_release(x[i]);
+  }
+}
+END_TEST
+
 /* amax/amin over one dim, two dims, all; and ties sharing the gradient. */
 static Tensor *f_amax(Tensor *const *x, void *ctx) {
   int c = *(int *)ctx;
@@ -983,6 +1089,8 @@ int main(void) {
   tcase_add_test(tc, sort_and_topk);
   tcase_add_test(tc, flip_triangles_cumsum);
   tcase_add_test(tc, amax_amin);
+  tcase_add_test(tc, repeat_ops);
+  tcase_add_test(tc, kron_and_einsum);
   tcase_add_test(tc, shape_ops);
   tcase_add_test(tc, join_and_split);
   tcase_add_test(tc, indexing);

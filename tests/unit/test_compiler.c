@@ -117,6 +117,26 @@ START_TEST(compound_assign_on_a_local_is_five_instructions) {
 }
 END_TEST
 
+/* `if n % 2 == 0` quickens into one compare-and-jump on the local; the
+ * instructions after it keep their bytes (and quickened forms). */
+START_TEST(modulo_test_is_one_superinstruction) {
+  ObjFunction *f = find_function(compile_ok("fn f(n) { if n % 2 == 0 { return 1 }\n if n % 3 != 1 { return 2 }\n return 3 }"), "f");
+  ck_assert_ptr_nonnull(f);
+  const uint8_t *code = f->chunk.code;
+  ck_assert_int_eq(code[0], OP_GET_LOCAL);
+  ck_assert_int_eq(code[5], OP_MODULO);
+  ck_assert_int_eq(code[9], OP_EQUAL);
+  ck_assert_int_eq(code[10], OP_JUMP_IF_FALSE);
+  vm_quicken(f);
+  ck_assert_int_eq(code[0], QOP_LOCAL_CONST_MODULO_CONST_EQUAL_JUMP);
+  ck_assert_int_eq(code[6], QOP_CONST_EQUAL_JUMP); /* the fallback's own fused rest */
+  int second = 13 + ag_read_u16(code + 11); /* past `return 1`: the second test */
+  ck_assert_int_eq(code[second], QOP_LOCAL_CONST_MODULO_CONST_NOT_EQUAL_JUMP);
+  expect_true("fn g(n) { if n % 2 == 0 { return \"even\" } else { return \"odd\" } }\n"
+              "let ok = g(4) == \"even\" and g(-3) == \"odd\" and g(2.0) == \"even\" and g(2 ** 60 + 1) == \"odd\"");
+}
+END_TEST
+
 START_TEST(power_binds_tighter_than_unary_minus) {
   ObjFunction *fn = compile_ok("-2 ** 2");
   const uint8_t *code = fn->chunk.code;
@@ -124,6 +144,20 @@ START_TEST(power_binds_tighter_than_unary_minus) {
   ck_assert_int_eq(code[3], OP_CONSTANT);
   ck_assert_int_eq(code[6], OP_POWER);
   ck_assert_int_eq(code[7], OP_NEGATE);
+}
+END_TEST
+
+/* Python's order: | looser than ^ looser than &, all looser than + -; ~ is unary. */
+START_TEST(bitwise_precedence_is_pythons) {
+  ObjFunction *fn = compile_ok("a | b ^ c & d");
+  const uint8_t *code = fn->chunk.code;
+  int n = fn->chunk.count;
+  ck_assert_int_eq(code[n - 6], OP_BIT_AND); /* then POP NIL RETURN */
+  ck_assert_int_eq(code[n - 5], OP_BIT_XOR);
+  ck_assert_int_eq(code[n - 4], OP_BIT_OR);
+  ck_assert(has_opcode(compile_ok("~x"), OP_INVERT));
+  ck_assert(has_opcode(compile_ok("s ^= 1"), OP_INPLACE_BIT_XOR));
+  expect_true("let ok = (1 | 2 ^ 3 & 4) == 3 and (1 + 2 ^ 3) == 0 and ~1 + 1 == -1 and -~2 == 3");
 }
 END_TEST
 
@@ -682,7 +716,9 @@ static Suite *compiler_suite(void) {
   TCase *code = tcase_create("bytecode");
   tcase_add_checked_fixture(code, setup, teardown);
   tcase_add_test(code, compound_assign_on_a_local_is_five_instructions);
+  tcase_add_test(code, modulo_test_is_one_superinstruction);
   tcase_add_test(code, power_binds_tighter_than_unary_minus);
+  tcase_add_test(code, bitwise_precedence_is_pythons);
   tcase_add_test(code, negative_literals_are_constants);
   tcase_add_test(code, functions_record_parameters);
   tcase_add_test(code, max_slots_counts_locals_and_temporaries);

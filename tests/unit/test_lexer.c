@@ -155,6 +155,9 @@ START_TEST(operators) {
       TOK_LESS_EQUAL, TOK_GREATER_EQUAL, TOK_LESS, TOK_GREATER, TOK_PERCENT, TOK_SEMICOLON,
       TOK_EQUAL, TOK_DOT};
   expect_types("** * @ @= += -= *= /= ... : == != <= >= < > % ; = .", types, 20);
+  static const TokenType bitwise[] = {TOK_PIPE, TOK_PIPE_EQUAL, TOK_AMP,   TOK_AMP_EQUAL, TOK_CARET,
+                                      TOK_CARET_EQUAL, TOK_TILDE, TOK_SLASH_SLASH, TOK_SLASH_SLASH_EQUAL};
+  expect_types("| |= & &= ^ ^= ~ // //=", bitwise, 9);
 }
 END_TEST
 

@@ -164,7 +164,9 @@ START_TEST(truthiness_and_equality) {
   ck_assert(vm_values_equal(FLOAT_VAL(1), FLOAT_VAL(1.0)));
   ck_assert(!vm_values_equal(FLOAT_VAL(NAN), FLOAT_VAL(NAN)));
   ck_assert(vm_values_equal(OBJ_VAL(obj_string(vm, "ab")), OBJ_VAL(obj_string(vm, "ab"))));
-  ck_assert(!vm_values_equal(FLOAT_VAL(1), TRUE_VAL));
+  ck_assert(vm_values_equal(FLOAT_VAL(1), TRUE_VAL)); /* Python's: true == 1.0 */
+  ck_assert(vm_values_equal(FALSE_VAL, FLOAT_VAL(-0.0)));
+  ck_assert(!vm_values_equal(FLOAT_VAL(2), TRUE_VAL));
   ck_assert_int_eq(run_source(vm, "let a = {\"x\": [1, 2], \"y\": 3}\n"
                                   "let b = {\"y\": 3, \"x\": [1, 2]}\n"
                                   "let same = a == b and [1, [2]] == [1, [2]] and not ([1] == [2])\n"),
@@ -241,6 +243,8 @@ START_TEST(table_keeps_insertion_order) {
   table_set(vm, &m->table, FLOAT_VAL(-0.0), TRUE_VAL); /* -0 and 0 are one key */
   Value v;
   ck_assert(table_get(&m->table, FLOAT_VAL(0), &v) && v == TRUE_VAL);
+  ck_assert(table_get(&m->table, FALSE_VAL, &v) && v == TRUE_VAL); /* false is the key 0 too */
+  ck_assert_uint_eq(table_hash_value(TRUE_VAL), table_hash_value(FLOAT_VAL(1)));
   int seen = 0;
   double last = 1000;
   for (int i = 0; i < m->table.used; i++) {
@@ -254,6 +258,54 @@ START_TEST(table_keeps_insertion_order) {
   ck_assert(!table_get(&m->table, FLOAT_VAL(98), &v));
   ck_assert(table_get(&m->table, FLOAT_VAL(97), &v) && AS_NUMBER(v) == 2);
   vm_pop_root(vm);
+  vm_free(vm);
+}
+END_TEST
+
+START_TEST(table_shrinks_to_its_live_entries) {
+  AgVM *vm = new_vm();
+  ObjMap *m = obj_new_map(vm);
+  vm_push_root(vm, OBJ_VAL(m));
+  for (int i = 0; i < 1000; i++) table_set(vm, &m->table, SMALLINT_VAL(i), SMALLINT_VAL(i * 2));
+  int full = m->table.capacity;
+  table_shrink(vm, &m->table); /* all live: nothing to give back */
+  ck_assert_int_eq(m->table.capacity, full);
+  for (int i = 0; i < 1000; i++)
+    if (i % 50 != 7) ck_assert(table_remove(&m->table, SMALLINT_VAL(i)));
+  size_t before = vm->bytes_allocated;
+  table_shrink(vm, &m->table);
+  ck_assert_int_eq(m->table.count, 20);
+  ck_assert_int_eq(m->table.used, 20); /* the tombstones are gone */
+  ck_assert_int_le(m->table.capacity, TABLE_SHRINK_MIN);
+  ck_assert_uint_lt(vm->bytes_allocated, before);
+  for (int i = 0; i < m->table.used; i++) /* in insertion order, each found again */
+    ck_assert(AS_SMALLINT(m->table.entries[i].key) == 50 * i + 7);
+  Value v;
+  ck_assert(table_get(&m->table, SMALLINT_VAL(507), &v) && AS_SMALLINT(v) == 1014);
+  ck_assert(!table_get(&m->table, SMALLINT_VAL(508), &v));
+  for (int i = 0; i < 200; i++) table_set(vm, &m->table, SMALLINT_VAL(-i - 1), NIL_VAL); /* grows again */
+  ck_assert_int_eq(m->table.count, 220);
+  ck_assert(table_get(&m->table, SMALLINT_VAL(-200), &v) && table_get(&m->table, SMALLINT_VAL(957), &v));
+  vm_pop_root(vm);
+  vm_free(vm);
+}
+END_TEST
+
+/* A collection drops the dead strings from the intern set and shrinks it:
+ * its size follows the live strings, not the most that ever lived. */
+START_TEST(gc_shrinks_the_intern_set) {
+  AgVM *vm = new_vm();
+  vm_collect_garbage(vm);
+  int base = vm->strings.capacity;
+  char buf[32];
+  for (int i = 0; i < 20000; i++) {
+    snprintf(buf, sizeof buf, "s%d", i);
+    obj_string(vm, buf);
+  }
+  ck_assert_int_gt(vm->strings.count, 20000);
+  vm_collect_garbage(vm);
+  ck_assert_int_le(vm->strings.capacity, base < 2 * TABLE_SHRINK_MIN ? 4 * TABLE_SHRINK_MIN : 2 * base);
+  ck_assert_ptr_null(table_find_string(&vm->strings, "s19999", 6, obj_hash_bytes("s19999", 6)));
   vm_free(vm);
 }
 END_TEST
@@ -603,9 +655,11 @@ static Suite *vm_suite(void) {
   TCase *tables = tcase_create("strings_tables");
   tcase_add_test(tables, strings_are_interned);
   tcase_add_test(tables, table_keeps_insertion_order);
+  tcase_add_test(tables, table_shrinks_to_its_live_entries);
   suite_add_tcase(s, tables);
   TCase *gc = tcase_create("gc");
   tcase_add_test(gc, gc_frees_garbage_and_keeps_roots);
+  tcase_add_test(gc, gc_shrinks_the_intern_set);
   tcase_add_test(gc, gc_pins_survive);
   tcase_add_test(gc, gc_stress_runs_programs);
   tcase_add_test(gc, external_bytes_count_toward_trigger);
