@@ -168,11 +168,38 @@ int vm_format_int(int64_t i, char *buf, size_t size) { return snprintf(buf, size
 
 /* Shortest "d.ddde±X" that reads back as d: digits into `digits`, returns
  * the decimal exponent. */
+/* "%.*e" of d's decimal neighbour one unit in the last place above tmp's
+ * digits (9.99e+3 -> 1.00e+4), written into `up`. */
+static void decimal_step_up(const char *tmp, char *up, size_t size) {
+  const char *e = strchr(tmp, 'e');
+  char digits[24];
+  int n = 0;
+  for (const char *p = tmp; p < e && n < 23; p++)
+    if (*p >= '0' && *p <= '9') digits[n++] = *p;
+  int exponent = atoi(e + 1), i = n - 1;
+  while (i >= 0 && digits[i] == '9') digits[i--] = '0';
+  if (i >= 0) {
+    digits[i]++;
+  } else { /* all nines: 1 followed by zeros, one decade up */
+    digits[0] = '1';
+    exponent++;
+  }
+  snprintf(up, size, "%c%s%.*se%d", digits[0], n > 1 ? "." : "", n - 1, digits + 1, exponent);
+}
+
 static int shortest_digits(double d, char *digits, size_t size) {
-  char tmp[40];
+  char tmp[40], up[40];
   for (int prec = 1; prec <= 17; prec++) {
     snprintf(tmp, sizeof tmp, "%.*e", prec - 1, d);
     if (strtod(tmp, NULL) == d) break;
+    /* Just above a power of two the gap to the next double is twice the gap
+     * below, so the rounded digits can miss while the ones a unit above read
+     * back (2^-24 is 5.960464477539063e-08, as Python prints it). */
+    decimal_step_up(tmp, up, sizeof up);
+    if (strtod(up, NULL) == d) {
+      memcpy(tmp, up, sizeof tmp);
+      break;
+    }
   }
   char *e = strchr(tmp, 'e');
   int exponent = atoi(e + 1);
