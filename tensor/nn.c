@@ -15,25 +15,6 @@ static bool require_float_input(const Tensor *a, const char *what) {
   return false;
 }
 
-/* One row along the softmax dim: n elements `inner` apart. */
-#define SOFTMAX_ROW(T, LOG)                                                                  \
-  do {                                                                                       \
-    const T *x = (const T *)in + base;                                                       \
-    T *y = (T *)out + base;                                                                  \
-    T mx = -INFINITY;                                                                        \
-    for (int64_t j = 0; j < n; j++)                                                          \
-      if (x[j * inner] > mx || x[j * inner] != x[j * inner]) mx = x[j * inner];              \
-    if (isinf(mx) && mx < 0) mx = 0;                                                         \
-    double sum = 0;                                                                          \
-    for (int64_t j = 0; j < n; j++) sum += exp((double)(x[j * inner] - mx));                 \
-    if (LOG) {                                                                               \
-      T lse = (T)log(sum);                                                                   \
-      for (int64_t j = 0; j < n; j++) y[j * inner] = x[j * inner] - mx - lse;                \
-    } else {                                                                                 \
-      for (int64_t j = 0; j < n; j++) y[j * inner] = (T)(exp((double)(x[j * inner] - mx)) / sum); \
-    }                                                                                        \
-  } while (0)
-
 /* ---- float32 softmax as PyTorch 1.13's AVX2 kernels compute it ----
  * Bit-for-bit: which exp (SLEEF's for vector lanes, the C library's for
  * scalar tails), the order of the float sums, and whether it divides or
@@ -96,6 +77,52 @@ static void softmax_row_last_f64(const double *x, double *y, int64_t n) {
   for (int64_t j = 0; j < n; j++) y[j] *= r;
 }
 
+/* exp of one double as ATen's vector loop (SLEEF) or its scalar tail computes it */
+static double softmax_exp_f64(double x, bool lane) {
+  double r;
+  if (lane && tensor_vecmath_f64(UN_EXP, 1, &x, sizeof x, &r, sizeof r)) return r;
+  return exp(x);
+}
+
+/* ATen's kernels for a dim that is not the last (_vec_logsoftmax, the
+ * backward kernels) split the `inner` positions into chunks of about 128 KiB
+ * of rows, a multiple of the vector width; in each chunk the positions past
+ * the last full vector are its scalar tail. True if position `pos` is in a
+ * vector lane. */
+static bool aten_vector_lane(int64_t pos, int64_t inner, int64_t n, int64_t elem_size, int64_t width) {
+  int64_t chunk = 128 * 1024 / (n > 0 ? n : 1) / elem_size;
+  chunk = (chunk > width ? chunk : width) / width * width;
+  int64_t start = pos / chunk * chunk, size = inner - start < chunk ? inner - start : chunk;
+  return pos - start < size / width * width;
+}
+
+/* log_softmax the same way: the sum's log is SLEEF's logd4_u10 too (ATen
+ * logs a chunk of row sums with vec::map), then x - max - log(sum) in that
+ * order. */
+static void log_softmax_row_last_f64(const double *x, double *y, int64_t n) {
+  double mx = x[0];
+  for (int64_t j = 1; j < n; j++)
+    if (x[j] > mx || x[j] != x[j]) mx = x[j];
+  for (int64_t j = 0; j < n; j++) y[j] = x[j] - mx;
+  tensor_vecmath_f64(UN_EXP, n, y, sizeof(double), y, sizeof(double));
+  double sum = reduce_all_sum_f64(y, n), lse;
+  tensor_vecmath_f64(UN_LOG, 1, &sum, sizeof sum, &lse, sizeof lse);
+  for (int64_t j = 0; j < n; j++) y[j] = x[j] - mx - lse;
+}
+
+/* The same for float64 (4 lanes). */
+static void log_softmax_row_inner_f64(const double *x, double *y, int64_t n, int64_t inner, bool lane) {
+  double mx = -INFINITY;
+  for (int64_t j = 0; j < n; j++) {
+    double v = x[j * inner];
+    if (v > mx) mx = v;
+  }
+  double sum = 0.0, lse;
+  for (int64_t j = 0; j < n; j++) sum += softmax_exp_f64(x[j * inner] - mx, lane);
+  tensor_vecmath_f64(UN_LOG, 1, &sum, sizeof sum, &lse, sizeof lse);
+  for (int64_t j = 0; j < n; j++) y[j * inner] = x[j * inner] - mx - lse;
+}
+
 /* softmax along a dim with `inner` > 1 positions after it, for one position:
  * vector lanes (SLEEF exp) or ATen's scalar tail (the C library's expf). */
 static void softmax_row_inner_f32(const float *x, float *y, int64_t n, int64_t inner, bool lane) {
@@ -113,6 +140,22 @@ static void softmax_row_inner_f32(const float *x, float *y, int64_t n, int64_t i
   for (int64_t j = 0; j < n; j++) y[j * inner] /= sum;
 }
 
+/* The same for float64 (4 lanes). */
+static void softmax_row_inner_f64(const double *x, double *y, int64_t n, int64_t inner, bool lane) {
+  double mx = x[0];
+  for (int64_t j = 1; j < n; j++) {
+    double v = x[j * inner];
+    if (lane ? (v > mx || v != v) : v > mx) mx = v;
+  }
+  double sum = 0.0;
+  for (int64_t j = 0; j < n; j++) {
+    double e = softmax_exp_f64(x[j * inner] - mx, lane);
+    y[j * inner] = e;
+    sum += e;
+  }
+  for (int64_t j = 0; j < n; j++) y[j * inner] /= sum;
+}
+
 /* log_softmax along the last dim of one contiguous row. */
 static void log_softmax_row_last_f32(const float *x, float *y, int64_t n) {
   float mx = x[0];
@@ -124,15 +167,19 @@ static void log_softmax_row_last_f32(const float *x, float *y, int64_t n) {
   for (int64_t j = 0; j < n; j++) y[j] = x[j] - mx - lse;
 }
 
-/* log_softmax along a dim with inner > 1 (ATen vectorises every position). */
-static void log_softmax_row_inner_f32(const float *x, float *y, int64_t n, int64_t inner) {
+/* log_softmax along a dim that is not the last, for one of the `inner`
+ * positions after it: ATen's _vec_logsoftmax keeps a running max (a NaN
+ * never wins its comparison) and a running sum of exp, SLEEF's in vector
+ * lanes and the C library's in a chunk's scalar tail (see aten_vector_lane),
+ * then logs every position's sum with vec::map (SLEEF's log). */
+static void log_softmax_row_inner_f32(const float *x, float *y, int64_t n, int64_t inner, bool lane) {
   float mx = -INFINITY;
   for (int64_t j = 0; j < n; j++) {
     float v = x[j * inner];
-    if (v > mx || v != v) mx = v;
+    if (v > mx) mx = v;
   }
   float sum = 0.0f;
-  for (int64_t j = 0; j < n; j++) sum += tensor_expf(x[j * inner] - mx);
+  for (int64_t j = 0; j < n; j++) sum += lane ? tensor_expf(x[j * inner] - mx) : expf(x[j * inner] - mx);
   float lse = tensor_logf(sum);
   for (int64_t j = 0; j < n; j++) y[j * inner] = x[j * inner] - mx - lse;
 }
@@ -141,7 +188,7 @@ typedef struct {
   const void *in;
   void *out;
   DType dt;
-  bool want_log;
+  bool want_log, last; /* last: the softmax dim is the last one (ATen's lastdim kernels) */
   int64_t n, inner, rows, rows_per_block;
 } SoftmaxJob;
 
@@ -157,18 +204,26 @@ static void softmax_block(int64_t b, void *arg) {
     int64_t base = (r / inner) * n * inner + r % inner;
     if (job->dt == DT_FLOAT32) {
       if (job->want_log) {
-        if (inner == 1) log_softmax_row_last_f32((const float *)in + base, (float *)out + base, n);
-        else log_softmax_row_inner_f32((const float *)in + base, (float *)out + base, n, inner);
-      } else if (inner == 1) {
+        if (job->last) log_softmax_row_last_f32((const float *)in + base, (float *)out + base, n);
+        else log_softmax_row_inner_f32((const float *)in + base, (float *)out + base, n, inner,
+                                       aten_vector_lane(r % inner, inner, n, sizeof(float), 8));
+      } else if (job->last) {
         softmax_row_last_f32((const float *)in + base, (float *)out + base, n);
       } else { /* ATen vectorises 8 positions at a time, the rest of each block is scalar */
         bool lane = r % inner < inner / 8 * 8;
         softmax_row_inner_f32((const float *)in + base, (float *)out + base, n, inner, lane);
       }
     } else {
-      if (job->want_log) SOFTMAX_ROW(double, 1);
-      else if (inner == 1 && n > 0) softmax_row_last_f64((const double *)in + base, (double *)out + base, n);
-      else SOFTMAX_ROW(double, 0);
+      if (job->want_log) {
+        if (job->last) log_softmax_row_last_f64((const double *)in + base, (double *)out + base, n);
+        else log_softmax_row_inner_f64((const double *)in + base, (double *)out + base, n, inner,
+                                       aten_vector_lane(r % inner, inner, n, sizeof(double), 4));
+      } else if (job->last) {
+        softmax_row_last_f64((const double *)in + base, (double *)out + base, n);
+      } else {
+        bool lane = r % inner < inner / 4 * 4;
+        softmax_row_inner_f64((const double *)in + base, (double *)out + base, n, inner, lane);
+      }
     }
   }
 }
@@ -188,6 +243,7 @@ static Tensor *softmax_impl(const Tensor *a, int dim, bool want_log) {
     return o;
   }
   SoftmaxJob job = {.in = tensor_data(c), .out = tensor_data(o), .dt = a->dtype, .want_log = want_log,
+                    .last = dim == a->ndim - 1 || a->ndim == 0,
                     .n = a->ndim ? a->shape[dim] : 1, .inner = 1, .rows = 1};
   for (int d = 0; d < dim; d++) job.rows *= a->shape[d];
   for (int d = dim + 1; d < a->ndim; d++) job.inner *= a->shape[d];
@@ -235,9 +291,9 @@ static float reduce_all_dot(const float *g, const float *y, int64_t n) {
 }
 
 static void softmax_backward_row_f32(const float *g, const float *y, float *o, int64_t n,
-                                     int64_t inner, bool log, bool lane) {
+                                     int64_t inner, bool log, bool last, bool lane) {
   float sum;
-  if (inner == 1) {
+  if (last) {
     sum = log ? reduce_all_sum(g, n) : reduce_all_dot(g, y, n);
   } else {
     sum = 0.0f;
@@ -267,17 +323,10 @@ static double reduce_all_dot_f64(const double *g, const double *y, int64_t n) {
   return ((v[0] + v[1]) + v[2]) + v[3];
 }
 
-/* exp of one double as ATen's vector loop (SLEEF) or its scalar tail computes it */
-static double softmax_exp_f64(double x, bool lane) {
-  double r;
-  if (lane && tensor_vecmath_f64(UN_EXP, 1, &x, sizeof x, &r, sizeof r)) return r;
-  return exp(x);
-}
-
 static void softmax_backward_row_f64(const double *g, const double *y, double *o, int64_t n,
-                                     int64_t inner, bool log, bool lane) {
+                                     int64_t inner, bool log, bool last, bool lane) {
   double sum;
-  if (inner == 1) {
+  if (last) {
     sum = log ? reduce_all_sum_f64(g, n) : reduce_all_dot_f64(g, y, n);
   } else {
     sum = 0.0;
@@ -305,17 +354,19 @@ Tensor *tensor_softmax_backward(const Tensor *g, const Tensor *y, int dim, bool 
     for (int d = 0; d < dim; d++) rows *= y->shape[d];
     for (int d = dim + 1; d < y->ndim; d++) inner *= y->shape[d];
     rows *= inner;
+    bool last = dim == y->ndim - 1 || y->ndim == 0; /* ATen's lastdim kernels */
     for (int64_t r = 0; r < rows; r++) {
       int64_t base = (r / inner) * n * inner + r % inner;
       if (y->dtype == DT_FLOAT32)
         softmax_backward_row_f32((const float *)tensor_data(cg) + base,
                                  (const float *)tensor_data(cy) + base, (float *)tensor_data(o) + base,
-                                 n, inner, log, inner == 1 || r % inner < inner / 8 * 8);
+                                 n, inner, log, last,
+                                 last || aten_vector_lane(r % inner, inner, n, sizeof(float), 8));
       else
         softmax_backward_row_f64((const double *)tensor_data(cg) + base,
                                  (const double *)tensor_data(cy) + base,
-                                 (double *)tensor_data(o) + base, n, inner, log,
-                                 inner == 1 || r % inner < inner / 4 * 4);
+                                 (double *)tensor_data(o) + base, n, inner, log, last,
+                                 last || aten_vector_lane(r % inner, inner, n, sizeof(double), 4));
     }
   }
   tensor_release(cg);

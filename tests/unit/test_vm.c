@@ -99,6 +99,9 @@ START_TEST(numbers_print_shortest) {
   ck_assert_str_eq(fmt(-INFINITY), "-inf");
   ck_assert_str_eq(fmt(NAN), "nan");
   ck_assert_str_eq(fmt(-NAN), "nan");
+  /* powers of two whose rounded 16 digits miss and the ones a unit above read back */
+  ck_assert_str_eq(fmt(ldexp(1, -24)), "5.960464477539063e-08");
+  ck_assert_str_eq(fmt(-ldexp(1, -791)), "-7.678447687145631e-239");
 }
 END_TEST
 
