@@ -193,6 +193,18 @@ static bool scan_digits(Lexer *lx, bool (*digit)(char)) {
   return true;
 }
 
+/* After digits, at a '.' not followed by a digit: whether the point ends a
+ * float such as `2.` or `2.e5` (Python's), rather than starting `..`/`...`
+ * or an attribute name. */
+static bool point_ends_float(const Lexer *lx) {
+  char next = peek_at(lx, 1);
+  if (next == 'e' || next == 'E') {
+    char after = peek_at(lx, 2);
+    return is_digit(after) || ((after == '+' || after == '-') && is_digit(peek_at(lx, 3)));
+  }
+  return next != '.' && !is_alnum(next);
+}
+
 static Token scan_number(Lexer *lx) {
   bool ok = true;
   char first = lx->current[-1];
@@ -204,6 +216,8 @@ static Token scan_number(Lexer *lx) {
     if (ok && first != '.' && peek(lx) == '.' && is_digit(peek_at(lx, 1))) {
       advance(lx);
       ok = scan_digits(lx, is_digit);
+    } else if (ok && first != '.' && peek(lx) == '.' && point_ends_float(lx)) {
+      advance(lx); /* Python's `2.` is 2.0 (`tensor([2., 3.])`) */
     } else if (first == '.') {
       ok = scan_digits(lx, is_digit);
     }

@@ -87,7 +87,9 @@ const HelpEntry help_table[] = {
      "warn(\"this learning rate looks large\")"},
     {"isinstance", HELP_BUILTINS, 0,
      "isinstance(v, cls)",
-     "True when v is an instance of class cls or of a subclass of it.",
+     "True when v is an instance of class cls or of a subclass of it. cls may also be a "
+     "built-in type, as in Python: int (true for bools too), float, bool, str, list, set; "
+     "or a list of classes and types (Python's tuple: isinstance(x, [int, float])).",
      "class A {}\n"
      "class B : A {}\n"
      "print(isinstance(B(), A), isinstance(1, A))"},
@@ -170,8 +172,10 @@ const HelpEntry help_table[] = {
      "print(max(3, 1, 2))\n"
      "print(tensor([[1.0, 5.0], [3.0, 2.0]]).max(dim=0))"},
     {"sum", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "sum(list) / sum(...xs) / sum(t, dim=nil, keepdim=false)",
-     "The sum of a list or of several numbers. On a tensor: the sum of all elements, or "
+     "sum(list) / sum(list, start) / sum(...xs) / sum(t, dim=nil, keepdim=false)",
+     "The sum of a list or of several numbers; sum(list, start) adds the items to start, "
+     "as Python's (sum(neurons, bias) of instances with add/radd). On a tensor: the sum of "
+     "all elements, or "
      "along dim (a number or a list of dims); keepdim keeps reduced dims as size 1.",
      "print(sum([1, 2, 3]))\n"
      "print(ones(2, 3).sum(dim=0))"},
@@ -646,6 +650,15 @@ const HelpEntry help_table[] = {
      "ones(...shape, dtype=float32, requires_grad=false)",
      "A tensor of ones; the shape is given as numbers or as one list.",
      "print(ones(2, 2))"},
+    {"empty", HELP_TENSORS, 0,
+     "empty(...shape, dtype=float32, requires_grad=false)",
+     "A tensor to be filled, e.g. by uniform_ or normal_ (torch.empty). PyTorch leaves its "
+     "elements uninitialised; Ag's are zeros.",
+     "print(empty([], dtype=float64).uniform_(-1, 1).shape, empty(2, 3).shape)"},
+    {"empty_like", HELP_TENSORS, 0,
+     "empty_like(t, dtype=nil, requires_grad=false)",
+     "empty with the shape and dtype of t (its elements zeros, see empty).",
+     "print(empty_like(ones(2, 3)).shape)"},
     {"full", HELP_TENSORS, 0,
      "full(shape, value, dtype=nil, requires_grad=false)",
      "A tensor of the given shape filled with value.",
@@ -1949,6 +1962,7 @@ const HelpEntry help_table[] = {
      "group_norm unfold fold pad(x, pad, mode=\"constant\", value=0) (modes also \"reflect\", "
      "\"replicate\", \"circular\": 1 to 3 last dims, as PyTorch's) one_hot(t, "
      "num_classes=-1) mse_loss l1_loss cross_entropy nll_loss binary_cross_entropy "
+     "binary_cross_entropy_with_logits kl_div smooth_l1_loss huber_loss "
      "multi_head_attention_forward (PyTorch's arguments; what nn.MultiheadAttention runs). "
      "F.pad's amounts go from the last dim backwards ([left, right, top, bottom]); negative "
      "ones crop (ConstantPadNdBackward0; ReflectionPad2DBackward0, ReplicationPad1DBackward0, "

@@ -430,9 +430,12 @@ LIB_NATIVE(lib_sum) {
   if (argc == 1 && !IS_LIST(args[0])) {
     return vm_throw_error(vm, "sum() of one argument needs a list, not %s", vm_type_name(args[0]));
   }
-  ObjList *list = argc == 1 ? AS_LIST(args[0]) : NULL;
+  /* sum(list, start) is Python's: start + list[0] + ...; otherwise the
+   * arguments are the numbers to add */
+  bool with_start = argc == 2 && IS_LIST(args[0]);
+  ObjList *list = argc == 1 || with_start ? AS_LIST(args[0]) : NULL;
   int n = list ? list->count : argc;
-  Value total = INT_VAL(vm, 0);
+  Value total = with_start ? args[1] : INT_VAL(vm, 0);
   /* Items are re-read each time: adding tensors may run code that changes the list. */
   for (int i = 0; i < n && (list == NULL || i < list->count); i++) {
     Value item = list ? list->items[i] : args[i];

@@ -326,6 +326,28 @@ static bool is_subclass(ObjClass *k, ObjClass *of) {
   return false;
 }
 
+/* Python's built-in types as isinstance's argument: the conversion functions
+ * `int str list set` and the dtypes `float bool` (isinstance(true, int) is
+ * true, as in Python). 1 or 0 where `cls` is one of them, -1 otherwise. */
+static int builtin_type_check(AgVM *vm, Value cls, Value v) {
+  static const char *const names[] = {"int", "float", "bool", "str", "list", "set"};
+  for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++) {
+    Value builtin;
+    if (!table_get(&vm->builtins, OBJ_VAL(obj_string(vm, names[k])), &builtin) ||
+        !vm_values_equal(builtin, cls))
+      continue;
+    switch (k) {
+    case 0: return IS_INT(v) || IS_BOOL(v);
+    case 1: return IS_FLOAT(v);
+    case 2: return IS_BOOL(v);
+    case 3: return IS_STRING(v);
+    case 4: return IS_LIST(v);
+    default: return IS_SET(v);
+    }
+  }
+  return -1;
+}
+
 static Value native_isinstance(NATIVE_ARGS) {
   Value cls = args[1];
   const Value *classes = &cls;
@@ -335,6 +357,9 @@ static Value native_isinstance(NATIVE_ARGS) {
     n = AS_LIST(cls)->count;
   }
   for (int i = 0; i < n; i++) {
+    int builtin = IS_CLASS(classes[i]) ? -1 : builtin_type_check(vm, classes[i], args[0]);
+    if (builtin == 1) return TRUE_VAL;
+    if (builtin == 0) continue;
     if (!IS_CLASS(classes[i]))
       return vm_throw_error(vm, "isinstance() arg 2 must be a class or a list of classes, not %s",
                             vm_type_name(classes[i]));

@@ -88,6 +88,9 @@ static Value filled(AgVM *vm, const char *fname, int argc, const Value *args, co
 
 static Value native_zeros(NATIVE_ARGS) { return filled(vm, "zeros", argc, args, kw, 0); }
 static Value native_ones(NATIVE_ARGS) { return filled(vm, "ones", argc, args, kw, 1); }
+/* PyTorch leaves empty's elements uninitialised; Ag's are zeros, so a
+ * program that reads them before writing still behaves the same every run. */
+static Value native_empty(NATIVE_ARGS) { return filled(vm, "empty", argc, args, kw, 0); }
 
 static Value native_full(NATIVE_ARGS) {
   double value;
@@ -121,6 +124,7 @@ static Value filled_like(AgVM *vm, const char *fname, Value t, const AgKwargs *k
 
 static Value native_zeros_like(NATIVE_ARGS) { return filled_like(vm, "zeros_like", args[0], kw, 0); }
 static Value native_ones_like(NATIVE_ARGS) { return filled_like(vm, "ones_like", args[0], kw, 1); }
+static Value native_empty_like(NATIVE_ARGS) { return filled_like(vm, "empty_like", args[0], kw, 0); }
 
 static Value native_full_like(NATIVE_ARGS) {
   double value;
@@ -411,9 +415,11 @@ void lib_install_create(AgVM *vm) {
   vm_define_native(vm, "tensor", native_tensor, 1, 3, true);
   vm_define_native(vm, "zeros", native_zeros, 0, -1, true);
   vm_define_native(vm, "ones", native_ones, 0, -1, true);
+  vm_define_native(vm, "empty", native_empty, 0, -1, true);
   vm_define_native(vm, "full", native_full, 2, 2, true);
   vm_define_native(vm, "zeros_like", native_zeros_like, 1, 1, true);
   vm_define_native(vm, "ones_like", native_ones_like, 1, 1, true);
+  vm_define_native(vm, "empty_like", native_empty_like, 1, 1, true);
   vm_define_native(vm, "full_like", native_full_like, 2, 2, true);
   vm_define_native(vm, "rand", native_rand, 0, -1, true);
   vm_define_native(vm, "randn", native_randn, 0, -1, true);

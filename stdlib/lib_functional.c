@@ -159,6 +159,7 @@ static const char *const shared_builtins[] = {
     "conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
     "adaptive_avg_pool2d", "batch_norm", "layer_norm", "group_norm", "unfold", "fold",
     "mse_loss", "l1_loss", "cross_entropy", "nll_loss", "binary_cross_entropy",
+    "binary_cross_entropy_with_logits", "kl_div", "smooth_l1_loss", "huber_loss",
 };
 
 void lib_functional_define(AgVM *vm, ObjModule *module) {

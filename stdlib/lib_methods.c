@@ -68,9 +68,22 @@ Value lt_round(LT_ARGS) {
   return lib_wrap(vm, r);
 }
 
-static Value binary(AgVM *vm, Value self, BinaryOp op, const char *name, Value other,
-                    const AgKwargs *kw) {
-  if (!no_kwargs(vm, name, kw)) return VM_EXCEPTION;
+/* The one argument after the receiver, given by position or by PyTorch's
+ * name for it (`x.add(other=y)`, `matmul(input=a, other=b)`). */
+static bool one_arg(AgVM *vm, const char *fname, const char *arg_name, int argc,
+                    const Value *args, const AgKwargs *kw, Value *out) {
+  const char *const names[] = {arg_name};
+  if (!lib_bind(vm, fname, argc, args, kw, names, 1, out)) return false;
+  if (!IS_UNDEF(*out)) return true;
+  vm_throw_error(vm, "%s() missing 1 required positional arguments: \"%s\"", fname, arg_name);
+  return false;
+}
+
+static Value binary(AgVM *vm, Value self, BinaryOp op, const char *name, int argc,
+                    const Value *args, const AgKwargs *kw) {
+  Value other;
+  if (!one_arg(vm, name, op == BIN_POW ? "exponent" : "other", argc, args, kw, &other))
+    return VM_EXCEPTION;
   lib_sync_line(vm);
   Tensor *t = lib_t(self);
   if (IS_TENSOR(other)) return lib_wrap(vm, ag_binary(op, t, lib_t(other)));
@@ -87,7 +100,7 @@ static Value binary(AgVM *vm, Value self, BinaryOp op, const char *name, Value o
 }
 
 #define BINARY_FN(name, op)                                                                 \
-  Value lt_##name(LT_ARGS) { return binary(vm, self, op, #name, args[0], kw); }
+  Value lt_##name(LT_ARGS) { return binary(vm, self, op, #name, argc, args, kw); }
 BINARY_FN(pow, BIN_POW)
 BINARY_FN(sub, BIN_SUB)
 BINARY_FN(mul, BIN_MUL)
@@ -149,8 +162,15 @@ static Value fused_method(AgVM *vm, Value self, FusedOp op, const char *name, bo
   return out;
 }
 
+static bool has_keyword(const AgKwargs *kw, const char *name) {
+  for (int i = 0; kw && i < kw->count; i++)
+    if (strcmp(kw->names[i]->chars, name) == 0) return true;
+  return false;
+}
+
+/* add(other) is the operator's op; add(other, alpha=s) the fused one-rounding form. */
 Value lt_add(LT_ARGS) {
-  if (!kw || kw->count == 0) return binary(vm, self, BIN_ADD, "add", args[0], kw);
+  if (!has_keyword(kw, "alpha")) return binary(vm, self, BIN_ADD, "add", argc, args, kw);
   return fused_method(vm, self, FUSED_ADD_SCALED, "add", false, argc, args, kw);
 }
 Value lt_addcmul(LT_ARGS) { return fused_method(vm, self, FUSED_ADDCMUL, "addcmul", false, argc, args, kw); }
@@ -271,20 +291,21 @@ Value lt_masked_fill(LT_ARGS) {
 
 typedef Tensor *(*MatFn)(Tensor *, Tensor *);
 
-static Value matrix_fn(AgVM *vm, Value self, MatFn fn, const char *name, Value other,
-                       const AgKwargs *kw) {
-  if (!no_kwargs(vm, name, kw)) return VM_EXCEPTION;
-  if (!IS_TENSOR(other)) return lib_type_error(vm, name, "other", other);
+static Value matrix_fn(AgVM *vm, Value self, MatFn fn, const char *name, const char *arg_name,
+                       int argc, const Value *args, const AgKwargs *kw) {
+  Value other;
+  if (!one_arg(vm, name, arg_name, argc, args, kw, &other)) return VM_EXCEPTION;
+  if (!IS_TENSOR(other)) return lib_type_error(vm, name, arg_name, other);
   lib_sync_line(vm);
   return lib_wrap(vm, fn(lib_t(self), lib_t(other)));
 }
 
-Value lt_matmul(LT_ARGS) { return matrix_fn(vm, self, ag_matmul, "matmul", args[0], kw); }
-Value lt_mm(LT_ARGS) { return matrix_fn(vm, self, ag_mm, "mm", args[0], kw); }
-Value lt_bmm(LT_ARGS) { return matrix_fn(vm, self, ag_bmm, "bmm", args[0], kw); }
-Value lt_mv(LT_ARGS) { return matrix_fn(vm, self, ag_mv, "mv", args[0], kw); }
-Value lt_dot(LT_ARGS) { return matrix_fn(vm, self, ag_dot, "dot", args[0], kw); }
-Value lt_outer(LT_ARGS) { return matrix_fn(vm, self, ag_outer, "outer", args[0], kw); }
+Value lt_matmul(LT_ARGS) { return matrix_fn(vm, self, ag_matmul, "matmul", "other", argc, args, kw); }
+Value lt_mm(LT_ARGS) { return matrix_fn(vm, self, ag_mm, "mm", "mat2", argc, args, kw); }
+Value lt_bmm(LT_ARGS) { return matrix_fn(vm, self, ag_bmm, "bmm", "mat2", argc, args, kw); }
+Value lt_mv(LT_ARGS) { return matrix_fn(vm, self, ag_mv, "mv", "vec", argc, args, kw); }
+Value lt_dot(LT_ARGS) { return matrix_fn(vm, self, ag_dot, "dot", "tensor", argc, args, kw); }
+Value lt_outer(LT_ARGS) { return matrix_fn(vm, self, ag_outer, "outer", "vec2", argc, args, kw); }
 
 /* ---- reductions ---- */
 

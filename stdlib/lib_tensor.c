@@ -730,9 +730,74 @@ static Value call_wrapped(AgVM *vm, ObjNative *orig, int argc, const Value *args
   return orig->fn(vm, NIL_VAL, argc, args, kw);
 }
 
+/* The argument counts of global `id`: the tensor and what follows it, or
+ * those of the built-in it wraps. */
+static void global_arity(AgVM *vm, int id, int *min_out, int *max_out) {
+  const LibFnDef *def = &fn_defs[id];
+  int min = 1, max = def->max_args < 0 ? -1 : def->max_args + 1;
+  ObjNative *orig = lib_state(vm)->wrapped[id];
+  if (orig != NULL) {
+    if (orig->min_args < min) min = orig->min_args;
+    if (max >= 0 && (orig->max_args < 0 || orig->max_args > max)) max = orig->max_args;
+  }
+  if (min_out != NULL) *min_out = min;
+  if (max_out != NULL) *max_out = max;
+}
+
+/* The VM's message for a call of global `id` with `given` positional
+ * arguments when it takes fewer or more. */
+static Value count_error(AgVM *vm, int id, int given) {
+  int min, max;
+  global_arity(vm, id, &min, &max);
+  const char *name = fn_defs[id].name, *were = given == 1 ? "was" : "were";
+  if (min == max)
+    return vm_throw_error(vm, "%s() takes %d argument%s but %d %s given", name, min,
+                          min == 1 ? "" : "s", given, were);
+  if (max < 0)
+    return vm_throw_error(vm, "%s() takes at least %d argument%s but %d %s given", name, min,
+                          min == 1 ? "" : "s", given, were);
+  return vm_throw_error(vm, "%s() takes %d to %d arguments but %d %s given", name, min, max,
+                        given, were);
+}
+
+/* The index of keyword `input` in kw, or -1. */
+static int input_keyword(const AgKwargs *kw) {
+  if (kw == NULL) return -1;
+  for (int k = 0; k < kw->count; k++)
+    if (strcmp(kw->names[k]->chars, "input") == 0) return k;
+  return -1;
+}
+
+/* matmul(input=a, other=b): a global given its tensor as `input=` is called
+ * as the method of that tensor with the other keywords. */
+static Value dispatch_input_keyword(AgVM *vm, int id, int k, int argc, const Value *args,
+                                    const AgKwargs *kw) {
+  const LibFnDef *def = &fn_defs[id];
+  ObjString *names[16];
+  Value values[16];
+  if (kw->count > 16) return vm_throw_error(vm, "%s(): too many keyword arguments", def->name);
+  int n = 0;
+  for (int i = 0; i < kw->count; i++) {
+    if (i == k) continue;
+    names[n] = kw->names[i];
+    values[n++] = kw->values[i];
+  }
+  AgKwargs rest = {n, names, values};
+  if (!arity_ok(def, argc, &rest)) return arity_error(vm, def, argc);
+  return def->fn(vm, kw->values[k], argc, args, &rest);
+}
+
 static Value dispatch(AgVM *vm, int id, Value self, int argc, const Value *args,
                       const AgKwargs *kw) {
   const LibFnDef *def = &fn_defs[id];
+  int input_k = input_keyword(kw);
+  if (!IS_TENSOR(self)) { /* the global */
+    if (argc == 0 && input_k >= 0 && IS_TENSOR(kw->values[input_k]))
+      return dispatch_input_keyword(vm, id, input_k, argc, args, kw);
+    int min, max;
+    global_arity(vm, id, &min, &max);
+    if (argc < min || (max >= 0 && argc > max)) return count_error(vm, id, argc);
+  }
   if (IS_TENSOR(self)) {
     if (!arity_ok(def, argc, kw)) return arity_error(vm, def, argc);
     return def->fn(vm, self, argc, args, kw);
@@ -779,13 +844,9 @@ static void install_global(AgVM *vm, int id) {
       IS_NATIVE(existing) && AS_NATIVE(existing)->fn != fn_natives[id]) {
     st->wrapped[id] = AS_NATIVE(existing);
   }
-  int min = 1, max = def->max_args < 0 ? -1 : def->max_args + 1;
-  ObjNative *orig = st->wrapped[id];
-  if (orig != NULL) {
-    if (orig->min_args < min) min = orig->min_args;
-    if (max >= 0 && (orig->max_args < 0 || orig->max_args > max)) max = orig->max_args;
-  }
-  vm_define_native(vm, def->name, fn_natives[id], min, max, true);
+  /* any count for the VM: `matmul(input=a, other=b)` passes no positional
+   * argument (dispatch checks the count) */
+  vm_define_native(vm, def->name, fn_natives[id], 0, -1, true);
 }
 
 void lib_install_tensor(AgVM *vm) {

@@ -47,8 +47,31 @@ Tensor *tensor_arange(double start, double end, double step, DType dt) {
   return t;
 }
 
-/* PyTorch fills the first half from the start and the second half from the
- * end, so both endpoints are exact. */
+/* linspace's values as PyTorch 1.13's AVX2 kernel computes them
+ * (RangeFactoriesKernel.cpp), on every machine: the first half counts up from
+ * the start, the second half down from the end, so both endpoints are exact.
+ * Blocks of two vectors (LINSPACE_LANES floats or half as many doubles each)
+ * take their first element as one fused multiply-add, fma(step, i, start)
+ * or fma(-step, n - 1 - i, end), and the others as base + k * step; the
+ * elements after the last whole block are one fma each. (PyTorch splits
+ * more than 32768 elements among its threads, whose block boundaries depend
+ * on the thread count; here they are those of one thread.) */
+#define LINSPACE_LANES 8
+
+/* One function per float type: T, its fma, the lanes of one vector. */
+#define DEFINE_LINSPACE(name, T, FMA, LANES)                                               \
+  static void name(T *d, int64_t n, T start, T end, T step) {                              \
+    int64_t half = n / 2, blocks_end = n - n % (2 * (LANES)), i = 0;                         \
+    for (; i < blocks_end; i += (LANES)) {                                                   \
+      T base = i < half ? FMA(step, (T)i, start) : FMA(-step, (T)(n - i - 1), end);          \
+      for (int k = 0; k < (LANES); k++) d[i + k] = base + (T)k * step;                       \
+    }                                                                                        \
+    for (; i < n; i++) d[i] = i < half ? FMA(step, (T)i, start) : FMA(-step, (T)(n - i - 1), end); \
+  }
+DEFINE_LINSPACE(linspace_f32, float, fmaf, LINSPACE_LANES)
+DEFINE_LINSPACE(linspace_f64, double, fma, LINSPACE_LANES / 2)
+#undef DEFINE_LINSPACE
+
 Tensor *tensor_linspace(double start, double end, int64_t n, DType dt) {
   if (n < 0) {
     tensor_set_error("number of steps must be non-negative");
@@ -56,18 +79,19 @@ Tensor *tensor_linspace(double start, double end, int64_t n, DType dt) {
   }
   Tensor *t = tensor_empty(dt, 1, &n);
   if (!t || n == 0) return t;
-  int64_t half = n / 2;
-  if (dt == DT_FLOAT32) {
+  if (n == 1) {
+    tensor_set_flat(t, 0, start);
+  } else if (dt == DT_FLOAT32) {
     float s = (float)start, e = (float)end;
-    float step = n > 1 ? (e - s) / (float)(n - 1) : 0;
-    float *d = tensor_data(t);
-    for (int64_t i = 0; i < n; i++) d[i] = i < half ? s + step * (float)i : e - step * (float)(n - i - 1);
+    linspace_f32(tensor_data(t), n, s, e, (e - s) / (float)(n - 1));
+  } else if (dt == DT_FLOAT64) {
+    linspace_f64(tensor_data(t), n, start, end, (end - start) / (double)(n - 1));
   } else {
-    double step = n > 1 ? (end - start) / (double)(n - 1) : 0;
+    int64_t half = n / 2;
+    double step = (end - start) / (double)(n - 1);
     for (int64_t i = 0; i < n; i++)
       tensor_set_flat(t, i, i < half ? start + step * (double)i : end - step * (double)(n - i - 1));
   }
-  if (n == 1) tensor_set_flat(t, 0, start);
   return t;
 }
 

@@ -166,20 +166,60 @@ uint64_t vm_number_key_bits(Value v) {
 
 int vm_format_int(int64_t i, char *buf, size_t size) { return snprintf(buf, size, "%lld", (long long)i); }
 
-/* Shortest "d.ddde±X" that reads back as d: digits into `digits`, returns
- * the decimal exponent. */
-static int shortest_digits(double d, char *digits, size_t size) {
-  char tmp[40];
-  for (int prec = 1; prec <= 17; prec++) {
-    snprintf(tmp, sizeof tmp, "%.*e", prec - 1, d);
-    if (strtod(tmp, NULL) == d) break;
-  }
-  char *e = strchr(tmp, 'e');
-  int exponent = atoi(e + 1);
+/* The digits of "%.*e" text `tmp` into `digits`; returns its exponent. */
+static int split_scientific(const char *tmp, char *digits, size_t size) {
+  const char *e = strchr(tmp, 'e');
   size_t n = 0;
-  for (char *p = tmp; p < e && n + 1 < size; p++) {
+  for (const char *p = tmp; p < e && n + 1 < size; p++) {
     if (*p >= '0' && *p <= '9') digits[n++] = *p;
   }
+  digits[n] = '\0';
+  return atoi(e + 1);
+}
+
+/* Whether digits d.ddd times 10^exponent reads back as d. */
+static bool reads_back(const char *digits, int exponent, double d) {
+  char tmp[48];
+  snprintf(tmp, sizeof tmp, "%c.%se%d", digits[0], digits + 1, exponent);
+  return strtod(tmp, NULL) == d;
+}
+
+/* Adds one to the last of the digits (9.99 becomes 1.00 with exponent + 1). */
+static void increment_digits(char *digits, int *exponent) {
+  int i = (int)strlen(digits) - 1;
+  while (i >= 0 && digits[i] == '9') digits[i--] = '0';
+  if (i >= 0) {
+    digits[i]++;
+    return;
+  }
+  digits[0] = '1'; /* all nines: 10.00 is 1.000 times ten */
+  (*exponent)++;
+}
+
+/* Shortest "d.ddde±X" that reads back as d, and of those the nearest to d
+ * (Python's repr): digits into `digits`, returns the decimal exponent. The
+ * nearest decimal of each length is tried and, where it does not read back,
+ * the one above it: at a power of two the doubles below d lie twice as close
+ * as those above, so only a decimal above d may read back (2**-44 is
+ * 5.684341886080802e-14, not ...8015e-14). */
+static int shortest_digits(double d, char *digits, size_t size) {
+  char tmp[40];
+  int exponent = 0;
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(tmp, sizeof tmp, "%.*e", prec - 1, d);
+    exponent = split_scientific(tmp, digits, size);
+    if (strtod(tmp, NULL) == d) break;
+    char above[32];
+    int above_exponent = exponent;
+    snprintf(above, sizeof above, "%s", digits);
+    increment_digits(above, &above_exponent);
+    if (reads_back(above, above_exponent, d)) {
+      snprintf(digits, size, "%s", above);
+      exponent = above_exponent;
+      break;
+    }
+  }
+  size_t n = strlen(digits);
   while (n > 1 && digits[n - 1] == '0') n--;
   digits[n] = '\0';
   return exponent;
