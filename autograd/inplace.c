@@ -100,8 +100,11 @@ static bool propagate_to_base(Tensor *v) {
 }
 
 Tensor *ag_mark_view(Tensor *v, Tensor *a) {
-  /* a copy is no view; a view taken with grad off never joins a history */
-  if (!v || v == a || v->storage != a->storage || !ag_is_grad_enabled()) return v;
+  /* a copy is no view; a view taken with grad off, or of ints or bools
+   * (which never have history), never joins a history */
+  if (!v || v == a || v->storage != a->storage || !ag_is_grad_enabled() ||
+      !dtype_is_float(v->dtype))
+    return v;
   AgMeta *m = meta_get(v);
   if (!m) {
     tensor_release(v);
