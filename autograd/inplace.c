@@ -99,12 +99,22 @@ static bool propagate_to_base(Tensor *v) {
   return ok;
 }
 
-void ag_mark_view(Tensor *v, Tensor *a) {
-  if (v->storage != a->storage) return; /* a copy, not a view */
+Tensor *ag_mark_view(Tensor *v, Tensor *a) {
+  /* a copy is no view; a view taken with grad off, or of ints or bools
+   * (which never have history), never joins a history */
+  if (!v || v == a || v->storage != a->storage || !ag_is_grad_enabled() ||
+      !dtype_is_float(v->dtype))
+    return v;
+  AgMeta *m = meta_get(v);
+  if (!m) {
+    tensor_release(v);
+    return NULL;
+  }
+  if (m->view_base) return v;
   Tensor *base = a->meta && meta_of(a)->view_base ? meta_of(a)->view_base : a;
-  AgMeta *m = meta_of(v);
   m->view_base = tensor_retain(base);
   m->view_version = tensor_version(v);
+  return v;
 }
 
 bool ag_view_refresh(Tensor *v) {

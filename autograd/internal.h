@@ -205,8 +205,11 @@ Tensor *ag_record_finish(GradNode *n, Tensor *out);
 Tensor *ag_fresh_result(Tensor *out);
 
 /* ---- inplace.c: views ---- */
-/* Records that v (a recorded view op's result) views base. */
-void ag_mark_view(Tensor *v, Tensor *a);
+/* Records that v (the result of a view op of a) views a's base, whether or
+ * not the op was recorded, as PyTorch's views always remember their base: an
+ * in-place write through v that is recorded then reaches the base. Returns v,
+ * or NULL (v released) when out of memory. */
+Tensor *ag_mark_view(Tensor *v, Tensor *a);
 /* A view whose storage was written since its grad_fn was set (through its
  * base or a sibling view) gets a fresh grad_fn: AsStridedBackward0 of the
  * base's current history, as PyTorch regenerates it. */

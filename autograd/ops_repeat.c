@@ -41,10 +41,7 @@ Tensor *ag_diag(Tensor *a, int64_t k) {
 /* A view of a, as torch.diagonal (an in-place write through it reaches a). */
 Tensor *ag_diagonal(Tensor *a, int64_t k, int d1, int d2) {
   Tensor *out = tensor_diagonal(a, k, d1, d2);
-  bool recorded = ag_record_wanted(&a, 1, out);
-  out = diagonal_record(AG_NODE_DiagonalBackward0, a, out, k, d1, d2, a->ndim);
-  if (out && recorded) ag_mark_view(out, a);
-  return out;
+  return ag_mark_view(diagonal_record(AG_NODE_DiagonalBackward0, a, out, k, d1, d2, a->ndim), a);
 }
 
 Tensor *ag_diagonal_embed(Tensor *g, int ndim, const int64_t *shape, int64_t k, int d1, int d2) {

@@ -21,12 +21,10 @@ static int wrap(int dim, int ndim) { return dim < 0 ? dim + ndim : dim; }
  * the node sets its parameters. */
 static Tensor *view_record(AgNodeKind kind, Tensor *a, Tensor *out, GradNode **node) {
   if (node) *node = NULL;
-  if (!ag_record_wanted(&a, 1, out)) return out;
+  if (!ag_record_wanted(&a, 1, out)) return ag_mark_view(out, a);
   GradNode *n = node ? ag_record_node_params(kind, &a, 1, 0, 1) : ag_record_node(kind, &a, 1, 0, 1);
   if (node) *node = n;
-  out = ag_record_finish(n, out);
-  if (out) ag_mark_view(out, a);
-  return out;
+  return ag_mark_view(ag_record_finish(n, out), a);
 }
 
 static Tensor *view_record_dims(AgNodeKind kind, Tensor *a, Tensor *out, int d0, int d1) {
@@ -199,7 +197,7 @@ static IndexItem full_slice(void) {
 /* Records kind with params items = [:, ..., :, last] (last at dim). */
 static Tensor *dim_item_record(AgNodeKind kind, Tensor *a, Tensor *out, int dim, IndexItem last,
                                const Tensor *saved_index) {
-  if (!ag_record_wanted(&a, 1, out)) return out;
+  if (!ag_record_wanted(&a, 1, out)) return ag_mark_view(out, a);
   GradNode *n = ag_record_node_params(kind, &a, 1, saved_index ? 1 : 0, 1);
   IndexItem items[TENSOR_MAX_DIMS + 1];
   for (int d = 0; d < dim; d++)
@@ -210,9 +208,7 @@ static Tensor *dim_item_record(AgNodeKind kind, Tensor *a, Tensor *out, int dim,
     node_params(n)->i0 = dim;
     if (saved_index) node_save(n, 0, "index", (Tensor *)saved_index, false);
   }
-  out = ag_record_finish(n, out);
-  if (out) ag_mark_view(out, a);
-  return out;
+  return ag_mark_view(ag_record_finish(n, out), a);
 }
 
 Tensor *ag_select(Tensor *a, int dim, int64_t i) {
@@ -452,7 +448,8 @@ static Tensor *index_advanced(Tensor *a, const IndexItem *items, int n) {
 
 Tensor *ag_index(Tensor *a, const IndexItem *items, int n) {
   if (!tensor_index_is_basic(items, n)) return index_advanced(a, items, n);
-  if (!ag_should_record(&a, 1) || !dtype_is_float(a->dtype)) return tensor_index(a, items, n);
+  if (!ag_should_record(&a, 1) || !dtype_is_float(a->dtype))
+    return ag_mark_view(tensor_index(a, items, n), a);
   Tensor *check = tensor_index(a, items, n); /* the exact errors of tensor/ */
   if (!check) return NULL;
   tensor_release(check);

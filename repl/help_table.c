@@ -2288,7 +2288,8 @@ const HelpEntry help_table[] = {
      "utils.data",
      "Datasets and mini-batches, written in Ag after PyTorch 1.13's torch.utils.data "
      "(read it with source(utils.data.DataLoader)): Dataset, TensorDataset, Subset, "
-     "DataLoader, random_split, default_collate. Shuffles and splits draw from the "
+     "DataLoader, SequentialSampler, RandomSampler, SubsetRandomSampler, BatchSampler, "
+     "random_split, default_collate. Shuffles and splits draw from the "
      "random streams as PyTorch does, so with the same manual_seed the batches are "
      "PyTorch's.",
      "print(type(utils.data))"},
@@ -2317,7 +2318,9 @@ const HelpEntry help_table[] = {
      "let sub = utils.data.Subset(utils.data.TensorDataset(arange(5)), [4, 0])\n"
      "print(len(sub), sub[0])"},
     {"utils.data.DataLoader", HELP_DATA, 0,
-     "utils.data.DataLoader(dataset, batch_size=1, shuffle=false, drop_last=false, collate_fn=nil, generator=nil)",
+     "utils.data.DataLoader(dataset, batch_size=1, shuffle=false, sampler=nil, batch_sampler=nil, "
+     "num_workers=0, collate_fn=nil, pin_memory=false, drop_last=false, generator=nil, "
+     "prefetch_factor=2, persistent_workers=false)",
      "The dataset in mini-batches for `for` loops, a new pass each time: `for xb, yb "
      "in loader`. Each batch of batch_size examples (the last one smaller unless "
      "drop_last) is collated by collate_fn(list of examples), default_collate when "
@@ -2325,9 +2328,39 @@ const HelpEntry help_table[] = {
      "order each pass, with randperm from the global generator (or from generator) as "
      "PyTorch does. len(loader) is the number of batches. An empty dataset with "
      "shuffle is PyTorch's error \"num_samples should be a positive integer value, but "
-     "got num_samples=0\"; without shuffle it yields nothing.",
+     "got num_samples=0\"; without shuffle it yields nothing. sampler (any iterable of "
+     "indices) replaces the order, batch_sampler (any iterable of lists of indices) "
+     "the batches, with PyTorch's errors when they clash with shuffle, batch_size or "
+     "drop_last. Loading is always in this process: num_workers > 0 gives the batches "
+     "and following random draws of PyTorch's worker processes, which are those of "
+     "num_workers=0; pin_memory does nothing on the CPU; persistent_workers and "
+     "prefetch_factor get PyTorch's checks for num_workers=0.",
      "let ds = utils.data.TensorDataset(arange(10).float(), arange(10))\n"
      "for xb, yb in utils.data.DataLoader(ds, batch_size=4, shuffle=true) { print(yb) }"},
+    {"utils.data.SequentialSampler", HELP_DATA, 0,
+     "utils.data.SequentialSampler(data_source)",
+     "The indices 0 .. len(data_source) - 1 in order: a DataLoader's sampler=.",
+     "print([i for i in utils.data.SequentialSampler(range(3))])"},
+    {"utils.data.RandomSampler", HELP_DATA, 0,
+     "utils.data.RandomSampler(data_source, replacement=false, num_samples=nil, generator=nil)",
+     "The indices of data_source shuffled anew every pass (randperm; num_samples "
+     "beyond len(data_source) takes further permutations), or num_samples indices "
+     "drawn with replacement (randint, 32 at a time), drawn as PyTorch's "
+     "RandomSampler: from generator, or from a Generator seeded with an int64 of the "
+     "global generator, starting when the first index is taken.",
+     "manual_seed(0)\n"
+     "print([i for i in utils.data.RandomSampler(range(5))])"},
+    {"utils.data.SubsetRandomSampler", HELP_DATA, 0,
+     "utils.data.SubsetRandomSampler(indices, generator=nil)",
+     "The given indices in a random order (one randperm of their number, as "
+     "PyTorch's), e.g. a DataLoader's sampler= for a validation split.",
+     "manual_seed(0)\n"
+     "print([i for i in utils.data.SubsetRandomSampler([10, 20, 30])])"},
+    {"utils.data.BatchSampler", HELP_DATA, 0,
+     "utils.data.BatchSampler(sampler, batch_size, drop_last)",
+     "Lists of batch_size indices taken from sampler (any iterable of indices), the "
+     "last one shorter unless drop_last: a DataLoader's batch_sampler=.",
+     "print([b for b in utils.data.BatchSampler(range(7), 3, false)])"},
     {"utils.data.random_split", HELP_DATA, 0,
      "utils.data.random_split(dataset, lengths, generator=nil)",
      "Splits the dataset into Subsets of the given lengths, or of the given fractions "

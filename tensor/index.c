@@ -537,17 +537,18 @@ static bool check_gather_shapes(const char *what, const Tensor *a, int dim, cons
   return true;
 }
 
-/* For element i of index: the offset in `t` (in elements) it addresses along dim. */
+/* For element i of index: the offset in `t` (in elements) it addresses along
+ * dim. As in PyTorch's gather and scatter, negative indices are out of bounds
+ * (they do not count from the end as in indexing). */
 static bool gather_offset(const Tensor *t, int dim, const Tensor *index, int64_t i, int64_t *off) {
   int64_t rem = i, o = t->offset;
   int64_t k = ((const int64_t *)index->storage->data)[tensor_flat_offset(index, i)];
   int64_t size = t->ndim ? t->shape[dim] : 1;
-  if (k < -size || k >= size) {
+  if (k < 0 || k >= size) {
     tensor_set_error("index %lld is out of bounds for dimension %d with size %lld", (long long)k,
                      dim, (long long)size);
     return false;
   }
-  if (k < 0) k += size;
   for (int d = index->ndim - 1; d >= 0; d--) {
     int64_t c = rem % index->shape[d];
     rem /= index->shape[d];
@@ -640,26 +641,12 @@ static bool scatter_write(Tensor *out, int dim, const Tensor *index, const Tenso
   return true;
 }
 
-/* scatter's indices may not be negative (gather's lookup wraps them). */
-static bool check_scatter_indices(const Tensor *out, int dim, const Tensor *index) {
-  int64_t size = out->ndim ? out->shape[dim] : 1;
-  for (int64_t i = 0; i < index->numel; i++) {
-    int64_t k = tensor_get_flat_int(index, i);
-    if (k < 0 || k >= size) {
-      tensor_set_error("index %lld is out of bounds for dimension %d with size %lld", (long long)k,
-                       dim, (long long)size);
-      return false;
-    }
-  }
-  return true;
-}
-
 Tensor *tensor_scatter(const Tensor *a, int dim, const Tensor *index, const Tensor *src,
                        double value, TensorScatterMode mode) {
   if (!tensor_wrap_dim(&dim, a->ndim) || !check_scatter_shapes(a, dim, index, src)) return NULL;
   Tensor *out = tensor_clone(a);
   if (!out) return NULL;
-  if (!check_scatter_indices(out, dim, index) || !scatter_write(out, dim, index, src, value, mode)) {
+  if (!scatter_write(out, dim, index, src, value, mode)) {
     tensor_release(out);
     return NULL;
   }
