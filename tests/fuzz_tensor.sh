@@ -9,9 +9,10 @@
 # time is fine (exit 124), but a program that
 # does not stop on SIGINT within 3 more seconds (killed: 137) is a failure, and
 # so is any other signal (exit >= 128) or an AddressSanitizer, LeakSanitizer or
-# UBSan ("runtime error:") report on stderr. First, six Ctrl-C probes (a huge
-# matmul, a huge randn, tolist of a 10^18-element view, an int64 dot of 10^12
-# elements, long backward loops) must stop with an Interrupted error on one SIGINT. Failing programs are saved to
+# UBSan ("runtime error:") report on stderr. First, six Ctrl-C probes (endless
+# loops of large matmuls, randn, tolist of a 10^7-element view, an int64 dot of
+# 10^12 elements, backward, elementwise ops) must stop with an Interrupted error
+# (exit 130) on one SIGINT. Failing programs are saved to
 # build/fuzz-failures/tensor_seedS_case_N.ag with a note of what happened.
 #
 # usage: sh tests/fuzz_tensor.sh AG_BINARY [COUNT]
@@ -54,25 +55,30 @@ if [ "$(NO_COLOR=1 run_limited "$(scaled_limit 10)" "$AG" "$WORK/sanity.ag" </de
 fi
 
 # Ctrl-C probes: long tensor work must stop on one SIGINT (an "Interrupted"
-# error) rather than run on until killed.
+# error) rather than run on until killed. probe NAME SETUP WORK runs SETUP,
+# prints a line, then WORK again and again forever, and sends the SIGINT
+# only once that line is out: no machine can finish the work before the
+# signal, however fast it is or however late the signal (a loaded machine),
+# and the signal cannot come before the work began. Each WORK takes seconds
+# (so the SIGINT lands inside the op, not between two) in bounded memory.
 probe_failed=0
 probe() {
-  printf '%s\n' "$2" >"$WORK/probe_$1.ag"
-  # --foreground: one SIGINT, to ag only (a second one, sent to the process
-  # group, would make ag leave at once with status 130 and no message)
-  NO_COLOR=1 run_limited --int --kill-after "$(scaled_limit 5)" "$(scaled_limit 1)" "$AG" "$WORK/probe_$1.ag" </dev/null >/dev/null 2>"$WORK/probe_$1.err"
+  printf '%s\nprint("probe started", flush=true)\nwhile true { %s }\n' "$2" "$3" >"$WORK/probe_$1.ag"
+  NO_COLOR=1 interrupt_when_printed "$WORK/probe_$1.out" "probe started" "$(scaled_limit 5)" \
+    "$AG" "$WORK/probe_$1.ag" </dev/null 2>"$WORK/probe_$1.err"
   local rc=$?
-  if [ $rc -eq 137 ] || ! grep -q 'Interrupted' "$WORK/probe_$1.err"; then
-    echo "FAIL Ctrl-C probe $1: status $rc, did not stop with an Interrupted error within 5s of SIGINT"
+  if [ $rc -ne 130 ] || ! grep -q 'Interrupted' "$WORK/probe_$1.err"; then
+    echo "FAIL Ctrl-C probe $1: status $rc (want 130 and an Interrupted error within $(scaled_limit 5)s of SIGINT)"
+    head -3 "$WORK/probe_$1.err"
     probe_failed=$((probe_failed + 1))
   fi
 }
-probe matmul 'let a = ones(12000, 12000); print((a @ a).shape)'
-probe randn 'let a = randn(20000, 20000); print(a.shape)'
-probe backward 'let x = randn(100, requires_grad=true); while true { let y = x; for i in range(100000) { y = y * 1.0 }; y.sum().backward() }'
-probe tolist 'let l = zeros(1).expand(1000000000, 1000000000).tolist(); print(len(l))'
-probe dot 'let v = ones(1, dtype=int64).expand(1000000000000); print(dot(v, v))'
-probe elementwise 'let x = randn(3000, 3000); while true { x = (x.sin() + x.T).sum(dim=0, keepdim=true).expand(3000, 3000).contiguous() }'
+probe matmul 'let a = ones(6000, 6000)' 'a @ a'
+probe randn '' 'randn(8000, 8000)'
+probe backward 'let x = randn(100, requires_grad=true)' 'let y = x; for i in range(100000) { y = y * 1.0 }; y.sum().backward()'
+probe tolist '' 'zeros(1).expand(100, 100000).tolist()'
+probe dot 'let v = ones(1, dtype=int64).expand(1000000000000)' 'dot(v, v)'
+probe elementwise 'let x = randn(3000, 3000)' 'x = (x.sin() + x.T).sum(dim=0, keepdim=true).expand(3000, 3000).contiguous()'
 
 GEN="$ROOT/tests/fuzz/gen_tensor_programs.py"
 python3 "$GEN" --batch "$SEED" "$COUNT" "$WORK/cases" "$STATEMENTS" || die "the generator failed"

@@ -15,8 +15,12 @@
 #   # exit: N                      the expected exit status (default 0, or as above)
 #   # args: A B ...                arguments given to the script (split on blanks)
 #   # env: NAME=VALUE ...          environment variables for the script (split on blanks)
-#   # interrupt after: SECONDS     send one SIGINT (one Ctrl-C) after SECONDS; the script
-#                                  must then stop within 4 more seconds
+#   # interrupt when printed: LINE send one SIGINT (one Ctrl-C) once the script has
+#                                  printed LINE (flush=true: stdout is a file), just
+#                                  before the work to interrupt; it must then stop
+#                                  within 4 more seconds (times the slowness). Not a
+#                                  fixed delay: a loaded machine may not have begun
+#                                  the work by then, or may be done with it
 # Stdout must equal the `expect:` lines exactly: nothing missing, nothing extra.
 # A file whose first line is "# not a test" (e.g. a module to import) is skipped.
 #   # requires: PATH               runs only where PATH exists (e.g. /dev/full);
@@ -99,7 +103,7 @@ parse_expectations() {
       if (match(line, /# exit: *-?[0-9]+/)) { s = substr(line, RSTART, RLENGTH); sub(/# exit: */, "", s); exitcode = s }
       if ((i = index(line, "# args: ")) > 0) { args = substr(line, i + 8) }
       if ((i = index(line, "# env: ")) > 0) { envs = substr(line, i + 7) }
-      if (match(line, /# interrupt after: *[0-9.]+/)) { s = substr(line, RSTART, RLENGTH); sub(/# interrupt after: */, "", s); intr = s }
+      if ((i = index(line, "# interrupt when printed: ")) > 0) { intr = substr(line, i + 26) }
     }
     END {
       print exitcode > meta; print args > meta; print rtline > meta; print rtmsg > meta
@@ -119,14 +123,18 @@ run_one() {
   # shellcheck disable=SC2206
   [ -n "$exp_env" ] && envv=($exp_env)
   if [ -n "$exp_interrupt" ]; then
-    # --foreground: the one SIGINT goes to ag only, as a Ctrl-C; --preserve-status: ag's own status
-    NO_COLOR=1 env "${envv[@]}" "${TIMEOUT_TOOL:-timeout}" --foreground --preserve-status -s INT -k 4 "$exp_interrupt" \
-      "$AG" "$f" "${argv[@]}" </dev/null >"$TMP/out" 2>"$TMP/err"
+    # the one SIGINT goes to ag only, as a Ctrl-C; the status is ag's own
+    NO_COLOR=1 interrupt_when_printed "$TMP/out" "$exp_interrupt" "$(scaled_limit 4)" \
+      env "${envv[@]}" "$AG" "$f" "${argv[@]}" </dev/null 2>"$TMP/err"
   else
     NO_COLOR=1 run_limited "$LIMIT" env "${envv[@]}" "$AG" "$f" "${argv[@]}" </dev/null >"$TMP/out" 2>"$TMP/err"
   fi
   rc=$?
   : >"$TMP/why"
+  if [ -n "$exp_interrupt" ] && [ $rc -eq 125 ]; then
+    echo "  ended or timed out without printing the line to interrupt at: $exp_interrupt" >>"$TMP/why"
+    return 1
+  fi
   if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
     echo "  timed out after ${LIMIT}s" >>"$TMP/why"
     return 1

@@ -16,6 +16,8 @@
 #                               runs CMD; exit status 124 if it ran out of
 #                               time (it got SIGTERM, or SIGINT with --int:
 #                               one Ctrl-C; SIGKILL S seconds later, default 2)
+#   interrupt_when_printed OUT TEXT KILL_AFTER CMD [ARG...]
+#                               one SIGINT to CMD once it printed TEXT (below)
 
 TIME_REFERENCE_SECONDS=0.04
 
@@ -77,4 +79,33 @@ run_limited() {
     while (waitpid($pid, 0) != $pid) {}
     exit 124 if $late;
     exit($? & 127 ? 128 + ($? & 127) : $? >> 8);' "$_sig" "$_secs" "$_kill" "$@"
+}
+
+# interrupt_when_printed OUT TEXT KILL_AFTER CMD [ARG...]: for a Ctrl-C
+# probe that must not depend on timing. Runs CMD with stdout to the file OUT;
+# CMD prints a line TEXT just before the work to interrupt. Waits for that
+# line (at most scaled_limit 60 seconds), sends CMD one SIGINT, and SIGKILL
+# if it has not ended KILL_AFTER seconds later. Exit status: CMD's (137: it
+# had to be killed), or 125 if CMD ended or timed out without printing TEXT.
+# A fixed sleep before the signal would not do: on a loaded machine CMD may
+# not have begun the work yet, or a short piece of work may be done already.
+interrupt_when_printed() {
+  _out=$1 _text=$2 _kill=$3; shift 3
+  perl -e '
+    use Time::HiRes qw(sleep);
+    my ($out, $text, $kill, $most, @cmd) = @ARGV;
+    my $pid = fork();
+    exit 125 unless defined $pid;
+    if ($pid == 0) { open(STDOUT, ">", $out) or exit 127; exec { $cmd[0] } @cmd; exit 127; }
+    sub printed { open(my $f, "<", $_[0]) or return 0; while (<$f>) { chomp; return 1 if $_ eq $text } 0 }
+    my $polls = 0;
+    until (printed($out)) {
+      if (waitpid($pid, 1) == $pid || $polls++ >= $most * 20) { kill "KILL", $pid; waitpid($pid, 0); exit 125 }
+      sleep 0.05;
+    }
+    kill "INT", $pid;
+    $SIG{ALRM} = sub { kill "KILL", $pid };
+    alarm $kill;
+    while (waitpid($pid, 0) != $pid) {}
+    exit($? & 127 ? 128 + ($? & 127) : $? >> 8);' "$_out" "$_text" "$_kill" "$(scaled_limit 60)" "$@"
 }

@@ -41,6 +41,9 @@ grep -q "warning: another 'agx' is on PATH: $TMP/other/agx" "$TMP/named.log" || 
 make --no-print-directory MODE="$MODE" uninstall PREFIX="$TMP/named" BIN_NAME=agx >/dev/null 2>&1
 [ -z "$(find "$TMP/named" -type f)" ] || { echo "FAIL make uninstall BIN_NAME=agx left files"; exit 1; }
 
+# the tests' time limits scale with the machine (tests/time_limit.sh)
+. "$ROOT/tests/time_limit.sh"
+time_scale_for "build/$MODE/ag"
 export JUPYTER_PATH="$TMP/prefix/share/jupyter" AG_PREFIX="$TMP/prefix"
 export JUPYTER_RUNTIME_DIR="$TMP/runtime" JUPYTER_DATA_DIR="$TMP/data" NO_COLOR=1
 [ "$MODE" = sanitize ] && export AG_KERNEL_HEAVY=0 ASAN_OPTIONS=detect_leaks=0

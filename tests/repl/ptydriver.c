@@ -12,7 +12,8 @@
  *                        ended, contains TEXT; the match moves that point on
  *   expect_raw TEXT      the same, on the bytes as written (escapes kept)
  *   within MS TEXT       like expect, and TEXT must appear within MS ms of
- *                        the previous `send`
+ *                        the previous `send` (MS times AG_TIME_SCALE, the
+ *                        machine's slowness: tests/time_limit.sh)
  *   sleep MS             pause
  *   exit STATUS          wait for the program to end with STATUS
  *   # ...                a comment; empty lines are ignored
@@ -61,6 +62,7 @@ typedef struct {
   bool exited;
   int status;
   double timeout;
+  double time_scale; /* AG_TIME_SCALE: `within` limits are multiplied by it */
 } Session;
 
 static double now_seconds(void) {
@@ -232,7 +234,7 @@ static bool run_directive(Session *s, char *line) {
   if (strcmp(line, "exit") == 0) return wait_exit(s, atoi(arg));
   double limit = -1;
   if (strcmp(line, "within") == 0) {
-    limit = atof(arg) / 1000;
+    limit = atof(arg) / 1000 * s->time_scale;
     arg = strchr(arg, ' ');
     if (arg == NULL) return false;
     arg++;
@@ -304,6 +306,8 @@ int main(int argc, char **argv) {
   memset(&s, 0, sizeof s);
   const char *limit = getenv("AG_PTY_TIMEOUT");
   s.timeout = limit ? atof(limit) : 5;
+  const char *scale = getenv("AG_TIME_SCALE");
+  s.time_scale = scale && atof(scale) > 1 ? atof(scale) : 1;
   if (!start(&s, argv + 2)) return 2;
   int result = run_case(cases, &s);
   fclose(cases);

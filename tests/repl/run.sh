@@ -38,7 +38,7 @@ case_env() {
   local file=$1 tmp=$2 kv
   local unset=" $(header unset "$file") "
   for kv in "PATH=$PATH" "HOME=$tmp/home" "AG_HISTORY=$tmp/history" NO_COLOR=1 TERM=dumb \
-      "AG_PTY_TIMEOUT=$PTY_LIMIT" \
+      "AG_PTY_TIMEOUT=$PTY_LIMIT" "AG_TIME_SCALE=$AG_TIME_SCALE" \
       ${AG_GC_STRESS:+AG_GC_STRESS=$AG_GC_STRESS} \
       $(header env "$file" | sed "s|\$TMP|$tmp|g"); do
     case "$unset" in *" ${kv%%=*} "*) continue ;; esac
