@@ -72,7 +72,6 @@ const char *tensor_blas_open(const char *const *libraries, BlasApi *api) {
 #undef TENSOR_BLAS_LOOKUP
 #define TENSOR_OPTIONAL_LOOKUP(name, type) api->name = (type *)dlsym(handle, #name);
   TENSOR_LAPACK_FUNCTIONS(TENSOR_OPTIONAL_LOOKUP)
-  TENSOR_BLAS_THREAD_FUNCTIONS(TENSOR_OPTIONAL_LOOKUP)
 #undef TENSOR_OPTIONAL_LOOKUP
   if (missing) {
     tensor_set_error("%s is not a CBLAS (it has no %s)", lib[-1], missing);
@@ -105,29 +104,11 @@ static void blas_load(void) {
   snprintf(blas.name, sizeof blas.name, "builtin");
 }
 
-/* OpenBLAS hands every product of more than 2^18 multiply-adds to its
- * threads, which wait for work spinning on sched_yield. For a product of a
- * few million (an RNN's per-step h @ W_hh^T: 32 x 128 x 512) the hand-off
- * costs about what the second core gives back, and on a loaded machine a
- * worker that is not scheduled stalls the product for milliseconds (a
- * 2-layer LSTM's training ran 3 s on one thread and 6 to 13 s on two). So
- * products below this many multiply-adds run on the calling thread alone. */
-#define BLAS_THREADED_MIN 8388608.0
-
-/* The library's own thread count (0: it has none to set), and whether it is
- * now set to one. Products are made from the main thread only. */
-static int blas_threads_default = -1;
-static bool blas_single = false;
-
-void tensor_blas_threads_for(const BlasApi *api, double multiply_adds) {
-  if (!api->openblas_set_num_threads || !api->openblas_get_num_threads) return;
-  if (blas_threads_default < 0) blas_threads_default = api->openblas_get_num_threads();
-  bool single = multiply_adds < BLAS_THREADED_MIN;
-  if (single == blas_single || blas_threads_default <= 1) return;
-  api->openblas_set_num_threads(single ? 1 : blas_threads_default);
-  blas_single = single;
-}
-
+/* The library keeps its own threading rules (OpenBLAS splits a product of
+ * more than 2^18 multiply-adds over its threads): PyTorch calls it the same
+ * way, so a float32 product has PyTorch's bits. Running small products on one
+ * thread was tried for the LSTM benchmark and gave other bits (OpenBLAS's
+ * split changes its kernel's edge blocks) for no gain on a quiet machine. */
 const BlasApi *tensor_blas(void) {
   pthread_once(&blas.once, blas_load);
   return blas.api;

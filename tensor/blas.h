@@ -56,18 +56,11 @@ typedef void BlasDorgqr(const int *m, const int *n, const int *k, double *a, con
 #define TENSOR_LAPACK_FUNCTIONS(X)                                                        \
   X(sgeqrf_, BlasSgeqrf) X(dgeqrf_, BlasDgeqrf) X(sorgqr_, BlasSorgqr) X(dorgqr_, BlasDorgqr)
 
-/* OpenBLAS's thread count (optional: other libraries leave them NULL). */
-typedef void BlasSetThreads(int threads);
-typedef int BlasGetThreads(void);
-#define TENSOR_BLAS_THREAD_FUNCTIONS(X)                                                   \
-  X(openblas_set_num_threads, BlasSetThreads) X(openblas_get_num_threads, BlasGetThreads)
-
 /* One pointer per function, named as CBLAS names it. */
 typedef struct {
 #define TENSOR_BLAS_POINTER(name, type) type *name;
   TENSOR_BLAS_FUNCTIONS(TENSOR_BLAS_POINTER)
   TENSOR_LAPACK_FUNCTIONS(TENSOR_BLAS_POINTER)
-  TENSOR_BLAS_THREAD_FUNCTIONS(TENSOR_BLAS_POINTER)
 #undef TENSOR_BLAS_POINTER
 } BlasApi;
 
@@ -77,11 +70,6 @@ typedef struct {
  * for the built-in kernel). When none loads, the built-in kernel, and a note
  * on stderr saying so (once). Never NULL. */
 const BlasApi *tensor_blas(void);
-
-/* Before each product of `multiply_adds` (m * n * k): a small one runs on
- * the calling thread alone, a large one on the library's threads (see
- * blas.c; a no-op for a library without a thread count). */
-void tensor_blas_threads_for(const BlasApi *api, double multiply_adds);
 
 /* What tensor_blas uses: the library's name, or "builtin"; NULL before the
  * first product. */

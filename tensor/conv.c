@@ -229,7 +229,6 @@ static void conv_gemm(const BlasApi *blas, const Tensor *wt, const Tensor *bias,
     else
       for (int64_t j = 0; j < l; j++) ((double *)out)[r * l + j] = b;
   }
-  tensor_blas_threads_for(blas, (double)og * (double)l * (double)kg);
   for (int g = 0; g < groups; g++) {
     if (f32) {
       const float *a = (const float *)tensor_data(wt) + g * og * kg;

@@ -71,7 +71,6 @@ static bool gemv_float(const BlasApi *blas, const Tensor *a, const Tensor *b, ch
    * y = mat^T @ x (the one-row case) the other way round. */
   enum CBLAS_TRANSPOSE t = (n == 1) != trans ? CblasNoTrans : CblasTrans;
   int r = (int)(trans ? cols : rows), c = (int)(trans ? rows : cols);
-  tensor_blas_threads_for(blas, (double)rows * (double)cols);
   if (mat->dtype == DT_FLOAT32)
     blas->cblas_sgemv(CblasRowMajor, t, r, c, 1.0f, tensor_data(mat), (int)ld,
                       tensor_data(vec), (int)inc, 0.0f, (float *)cd, 1);
@@ -116,7 +115,6 @@ static bool gemm_float(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_of
     if (rows < 64) rows = 64;
   }
   size_t esize = dtype_size(c->dtype);
-  tensor_blas_threads_for(blas, (double)m * (double)n * (double)k);
   for (int64_t i0 = 0; i0 < m; i0 += rows) {
     if (i0 > 0 && tensor_check_interrupt()) break;
     int64_t mb = m - i0 < rows ? m - i0 : rows;
@@ -328,7 +326,6 @@ Tensor *tensor_dot(const Tensor *a, const Tensor *b) {
   bool by_blas = dtype_is_float(a->dtype) && fits_blas_int(n) && fits_blas_int(a->stride[0]) &&
                  fits_blas_int(b->stride[0]);
   const BlasApi *blas = by_blas ? tensor_blas() : NULL;
-  if (by_blas) tensor_blas_threads_for(blas, (double)n);
   if (by_blas && a->dtype == DT_FLOAT32)
     *(float *)tensor_data(out) = blas->cblas_sdot((int)n, tensor_data(a), (int)a->stride[0], tensor_data(b), (int)b->stride[0]);
   else if (by_blas)

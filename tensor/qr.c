@@ -65,7 +65,6 @@ bool tensor_qr(const Tensor *a, Tensor **q_out, Tensor **r_out) {
                      tensor_blas_name());
     return false;
   }
-  tensor_blas_threads_for(blas, (double)m * (double)n * (double)n);
   size_t elem = dtype_size(a->dtype);
   void *qr = column_major(a, m, n, elem);
   Tensor *r = tensor_empty(a->dtype, 2, (int64_t[]){n, n});

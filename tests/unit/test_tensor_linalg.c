@@ -313,26 +313,6 @@ START_TEST(test_big_sgemm) {
 }
 END_TEST
 
-/* A product below blas.c's BLAS_THREADED_MIN multiply-adds runs on one
- * OpenBLAS thread, a larger one on all of them (nothing to check with a
- * library that has no thread count). */
-START_TEST(test_blas_threads_by_size) {
-  const BlasApi *api = tensor_blas();
-  if (!api->openblas_get_num_threads) return;
-  tensor_blas_threads_for(api, 1e9);
-  int all = api->openblas_get_num_threads();
-  Tensor *h = tt_iota(DT_FLOAT32, 2, (int64_t)32, (int64_t)128);
-  Tensor *w = tt_iota(DT_FLOAT32, 2, (int64_t)128, (int64_t)512);
-  Tensor *small = tensor_mm(h, w); /* 2 M multiply-adds: an LSTM step's */
-  ck_assert_msg(small, "%s", tensor_error());
-  ck_assert_int_eq(api->openblas_get_num_threads(), all > 1 ? 1 : all);
-  tensor_blas_threads_for(api, 1e9);
-  ck_assert_int_eq(api->openblas_get_num_threads(), all);
-  Tensor *rel[] = {h, w, small};
-  for (int k = 0; k < 3; k++) tensor_release(rel[k]);
-}
-END_TEST
-
 static Suite *linalg_suite(void) {
   Suite *s = suite_create("tensor_linalg");
   TCase *tc = tcase_create("linalg");
@@ -346,7 +326,6 @@ static Suite *linalg_suite(void) {
   tcase_add_test(tc, test_softmax);
   tcase_add_test(tc, test_losses);
   tcase_add_test(tc, test_big_sgemm);
-  tcase_add_test(tc, test_blas_threads_by_size);
   suite_add_tcase(s, tc);
   return s;
 }
