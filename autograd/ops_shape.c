@@ -708,18 +708,23 @@ static Tensor *region_of(Tensor *contiguous, const int64_t *geom) {
   return tensor_view_of(contiguous, g.ndim, g.shape, g.stride, contiguous->offset + g.offset);
 }
 
+/* A node of `kind` on input a whose params hold a copy of the `count`
+ * values of geom (NULL and "out of memory" when either allocation fails). */
+static GradNode *node_with_geom(AgNodeKind kind, Tensor *a, const int64_t *geom, int64_t count) {
+  GradNode *n = ag_record_node_params(kind, &a, 1, 0, 1);
+  size_t len = (size_t)(count > 0 ? count : 1) * sizeof(int64_t);
+  if (n && (node_params(n)->geom = malloc(len))) {
+    memcpy(n->p->geom, geom, (size_t)count * sizeof(int64_t));
+    return n;
+  }
+  if (n) node_finish(n);
+  tensor_set_error("out of memory");
+  return NULL;
+}
+
 static Tensor *geom_record(AgNodeKind kind, Tensor *g, Tensor *out, const int64_t *geom) {
   if (!ag_record_wanted(&g, 1, out)) return out;
-  GradNode *n = ag_record_node_params(kind, &g, 1, 0, 1);
-  size_t len = (size_t)(2 + 2 * geom[0]) * sizeof(int64_t);
-  if (n && (node_params(n)->geom = malloc(len)))
-    memcpy(n->p->geom, geom, len);
-  else if (n) {
-    node_finish(n);
-    n = NULL;
-    tensor_set_error("out of memory");
-  }
-  return ag_record_finish(n, out);
+  return ag_record_finish(node_with_geom(kind, g, geom, 2 + 2 * geom[0]), out);
 }
 
 Tensor *ag_strided_get(Tensor *g, const int64_t *geom) {
@@ -774,18 +779,11 @@ static AgNodeKind mode_pad_kind(bool reflect, int dims, bool backward) {
 static Tensor *mode_pad_record(Tensor *a, Tensor *out, int npads, const int64_t *pads,
                                bool reflect, bool backward) {
   if (!ag_record_wanted(&a, 1, out)) return out;
-  GradNode *n = ag_record_node_params(mode_pad_kind(reflect, npads / 2, backward), &a, 1, 0, 1);
-  int64_t *g = n ? malloc((size_t)npads * sizeof *g) : NULL;
-  if (!g) {
-    if (n) node_finish(n);
-    tensor_release(out);
-    tensor_set_error("out of memory");
-    return NULL;
+  GradNode *n = node_with_geom(mode_pad_kind(reflect, npads / 2, backward), a, pads, npads);
+  if (n) {
+    node_params(n)->i0 = npads;
+    node_params(n)->flag = reflect;
   }
-  memcpy(g, pads, (size_t)npads * sizeof *g);
-  node_params(n)->geom = g;
-  node_params(n)->i0 = npads;
-  node_params(n)->flag = reflect;
   return ag_record_finish(n, out);
 }
 
@@ -867,16 +865,7 @@ Tensor *ag_circular_pad(Tensor *a, int npads, const int64_t *pads) {
 Tensor *ag_constant_pad(Tensor *a, int npads, const int64_t *pads, double value) {
   Tensor *out = tensor_constant_pad(a, npads, pads, value);
   if (!ag_record_wanted(&a, 1, out)) return out;
-  GradNode *n = ag_record_node_params(AG_NODE_ConstantPadNdBackward0, &a, 1, 0, 1);
-  int64_t *g = n ? malloc((size_t)(npads > 0 ? npads : 1) * sizeof *g) : NULL;
-  if (!g) {
-    if (n) node_finish(n);
-    tensor_release(out);
-    tensor_set_error("out of memory");
-    return NULL;
-  }
-  memcpy(g, pads, (size_t)npads * sizeof *g);
-  node_params(n)->geom = g;
-  node_params(n)->i0 = npads;
+  GradNode *n = node_with_geom(AG_NODE_ConstantPadNdBackward0, a, pads, npads);
+  if (n) node_params(n)->i0 = npads;
   return ag_record_finish(n, out);
 }
