@@ -673,14 +673,67 @@ static void binary(Parser *p, bool can_assign) {
   emit_op_at(p, &op, binary_opcode(op.type), 0, false);
 }
 
-/* `a not in b` */
-static void not_in(Parser *p, bool can_assign) {
+/* ---- comparisons ---- */
+
+static bool comparison_ahead(const Parser *p) {
+  switch (p->current.type) {
+  case TOK_EQUAL_EQUAL: case TOK_BANG_EQUAL: case TOK_LESS: case TOK_LESS_EQUAL:
+  case TOK_GREATER: case TOK_GREATER_EQUAL: case TOK_IN: return true;
+  case TOK_NOT: return p->next.type == TOK_IN;
+  default: return false;
+  }
+}
+
+/* The right operand of the comparison operator `op` (just read; `not` is
+ * `not in`, whose `in` comes next). */
+static void comparison_operand(Parser *p, const Token *op) {
+  if (op->type == TOK_NOT) parse_consume(p, TOK_IN, "expected 'in' after 'not' (or 'not' before an expression)");
+  parse_precedence_expression(p, PREC_COMPARISON + 1);
+}
+
+static void emit_comparison(Parser *p, const Token *op) {
+  if (op->type != TOK_NOT) {
+    emit_op_at(p, op, binary_opcode(op->type), 0, false);
+    return;
+  }
+  emit_op_at(p, op, OP_IN, 0, false);
+  emit_op(p, OP_NOT);
+}
+
+/* a < b < c ... is Python's `a < b and b < c ...` with b evaluated once: b is
+ * kept under each link's result (DUP_UNDER); a false link jumps, keeping its
+ * result, to one exit that drops the kept operand (NIP). */
+static void comparison_chain(Parser *p, Token op) {
+  int *exits = NULL, count = 0;
+  do {
+    emit_op(p, OP_DUP_UNDER);
+    emit_comparison(p, &op);
+    int *grown = realloc(exits, sizeof(int) * ((size_t)count + 1));
+    if (grown == NULL) {
+      parse_error(p, "out of memory");
+      break;
+    }
+    exits = grown;
+    exits[count++] = emit_jump(p, OP_AND);
+    op = p->current;
+    parse_advance(p);
+    comparison_operand(p, &op);
+  } while (comparison_ahead(p) && !p->halted);
+  emit_comparison(p, &op);
+  int end = emit_jump(p, OP_JUMP);
+  for (int i = 0; i < count; i++) emit_patch_jump(p, exits[i]);
+  free(exits);
+  emit_adjust_depth(p, 1); /* a false link's exit: the kept operand and its result */
+  emit_op(p, OP_NIP);
+  emit_patch_jump(p, end);
+}
+
+static void comparison(Parser *p, bool can_assign) {
   (void)can_assign;
   Token op = p->previous;
-  parse_consume(p, TOK_IN, "expected 'in' after 'not' (or 'not' before an expression)");
-  parse_precedence_expression(p, PREC_COMPARISON + 1);
-  emit_op_at(p, &op, OP_IN, 0, false);
-  emit_op(p, OP_NOT);
+  comparison_operand(p, &op);
+  if (comparison_ahead(p)) comparison_chain(p, op);
+  else emit_comparison(p, &op);
 }
 
 /* `a if c else b`: c is evaluated first and only one of a and b, as in
@@ -750,14 +803,14 @@ static const ParseRule rules[TOK_COUNT] = {
     [TOK_CARET] = {NULL, binary, PREC_BIT_XOR},
     [TOK_TILDE] = {unary, NULL, PREC_NONE},
     [TOK_STAR_STAR] = {NULL, binary, PREC_POWER},
-    [TOK_EQUAL_EQUAL] = {NULL, binary, PREC_COMPARISON},
-    [TOK_BANG_EQUAL] = {NULL, binary, PREC_COMPARISON},
-    [TOK_LESS] = {NULL, binary, PREC_COMPARISON},
-    [TOK_LESS_EQUAL] = {NULL, binary, PREC_COMPARISON},
-    [TOK_GREATER] = {NULL, binary, PREC_COMPARISON},
-    [TOK_GREATER_EQUAL] = {NULL, binary, PREC_COMPARISON},
-    [TOK_IN] = {NULL, binary, PREC_COMPARISON},
-    [TOK_NOT] = {unary, not_in, PREC_COMPARISON},
+    [TOK_EQUAL_EQUAL] = {NULL, comparison, PREC_COMPARISON},
+    [TOK_BANG_EQUAL] = {NULL, comparison, PREC_COMPARISON},
+    [TOK_LESS] = {NULL, comparison, PREC_COMPARISON},
+    [TOK_LESS_EQUAL] = {NULL, comparison, PREC_COMPARISON},
+    [TOK_GREATER] = {NULL, comparison, PREC_COMPARISON},
+    [TOK_GREATER_EQUAL] = {NULL, comparison, PREC_COMPARISON},
+    [TOK_IN] = {NULL, comparison, PREC_COMPARISON},
+    [TOK_NOT] = {unary, comparison, PREC_COMPARISON},
     [TOK_AND] = {NULL, and_, PREC_AND},
     [TOK_IF] = {NULL, conditional, PREC_CONDITIONAL},
     [TOK_OR] = {NULL, or_, PREC_OR},

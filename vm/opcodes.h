@@ -71,6 +71,10 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(DUP, 0, 1)                                                              \
   /* a, b -> a, b, a, b  (compound assignment to obj[i]) */                      \
   OPCODE(DUP2, 0, 2)                                                             \
+  /* a, b -> b, a, b  (a chained comparison keeps its middle operand) */         \
+  OPCODE(DUP_UNDER, 0, 1)                                                        \
+  /* a, b -> b */                                                                \
+  OPCODE(NIP, 0, -1)                                                             \
   /* push local slot u8 of the current frame (slot 0 is the callee or self) */  \
   OPCODE(GET_LOCAL, 1, 1)                                                        \
   /* local slot u8 := S[-1] (value stays) */                                     \

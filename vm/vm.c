@@ -414,6 +414,18 @@ dispatch:
     PUSH(b);
     VM_DISPATCH();
   }
+  VM_CASE(DUP_UNDER) {
+    Value a = PEEK(1), b = PEEK(0);
+    sp[-2] = b;
+    sp[-1] = a;
+    PUSH(b);
+    VM_DISPATCH();
+  }
+  VM_CASE(NIP) {
+    sp[-2] = sp[-1];
+    sp--;
+    VM_DISPATCH();
+  }
   VM_CASE(GET_LOCAL) {
     PUSH(slots[READ_BYTE()]);
     VM_DISPATCH();
