@@ -552,9 +552,68 @@ static void fn_declaration(Parser *p) {
   define_variable(p, &name);
 }
 
+/* ---- decorators ---- */
+
+/* `@expr` lines (Python's decorators) before a `fn`: each expression is
+ * evaluated now, top to bottom, and stays on the stack; once the function is
+ * made they are applied bottom-up (apply_decorators), each call leaving its
+ * result in place of its decorator. Returns how many there were. */
+static int decorator_lines(Parser *p) {
+  int count = 0;
+  while (parse_match(p, TOK_AT)) {
+    parse_expression(p);
+    count++;
+    if (!parse_match(p, TOK_NEWLINE) && !parse_match(p, TOK_SEMICOLON)) {
+      parse_error_at(p, &p->current, "expected a new line after the decorator");
+      return count;
+    }
+    skip_separators(p);
+  }
+  if (!(parse_check(p, TOK_FN) && p->next.type == TOK_IDENTIFIER) && !p->panic)
+    parse_error_at(p, &p->current, "a decorator must be followed by a function definition ('fn name(...) { ... }')");
+  return count;
+}
+
+/* Calls the decorators below the new function, innermost first. */
+static void apply_decorators(Parser *p, int count, const Token *name) {
+  p->at_line = name->line, p->at_col = name->col;
+  for (int i = 0; i < count; i++) {
+    emit_op_var(p, OP_CALL, -1);
+    emit_u8(p, 1);
+  }
+  p->at_line = p->at_col = 0;
+}
+
+/* @d1 @d2 fn name(...) { } binds name to d1(d2(the function)). A local name
+ * is declared (nil) before the decorators run, so that the body may call
+ * the decorated function by its name, as in Python. */
+static void decorated_fn(Parser *p) {
+  bool local = !at_top_level(p);
+  if (local) {
+    emit_op(p, OP_NIL);
+    add_initialized_local(p, " decorated", 10);
+  }
+  int slot = p->fc->local_count - 1;
+  int count = decorator_lines(p);
+  if (p->panic) return;
+  parse_advance(p); /* fn */
+  Token name = consume_name(p, "expected a function name after 'fn'");
+  if (local) p->fc->locals[slot].name = name.start, p->fc->locals[slot].length = name.length;
+  parse_function(p, FN_FUNCTION, name);
+  apply_decorators(p, count, &name);
+  if (local) {
+    emit_op_u8(p, OP_SET_LOCAL, slot);
+    emit_op(p, OP_POP);
+  } else {
+    define_variable(p, &name);
+  }
+}
+
 /* ---- classes ---- */
 
-static void method(Parser *p) {
+static void apply_decorators(Parser *p, int count, const Token *name);
+
+static void method(Parser *p, int decorators) {
   if (!parse_match(p, TOK_FN)) {
     parse_error_at(p, &p->current, "expected a method ('fn name(...) { ... }') in the class body");
     return;
@@ -571,6 +630,7 @@ static void method(Parser *p) {
   if (name.type != TOK_IDENTIFIER) return;
   FnKind kind = names_equal(name.start, name.length, "init", 4) ? FN_INIT : FN_METHOD;
   parse_function(p, kind, name);
+  apply_decorators(p, decorators, &name);
   emit_op_u16(p, OP_METHOD, emit_name_constant(p, name.start, name.length));
 }
 
@@ -581,7 +641,8 @@ static void class_body(Parser *p) {
     skip_separators(p);
     if (parse_check(p, TOK_RIGHT_BRACE) || parse_check(p, TOK_EOF)) break;
     const char *before = p->current.start;
-    method(p);
+    int decorators = parse_check(p, TOK_AT) ? decorator_lines(p) : 0;
+    if (!p->panic) method(p, decorators);
     if (p->panic) synchronize(p);
     if (p->current.start == before && !parse_check(p, TOK_RIGHT_BRACE) && !parse_check(p, TOK_EOF))
       parse_advance(p); /* always make progress */
@@ -1125,6 +1186,7 @@ static bool block_statement(Parser *p) {
   case TOK_TRY: parse_advance(p); try_statement(p); return true;
   case TOK_WITH: parse_advance(p); with_statement(p); return true;
   case TOK_CLASS: parse_advance(p); class_declaration(p); return true;
+  case TOK_AT: decorated_fn(p); return true;
   case TOK_FN:
     if (p->next.type != TOK_IDENTIFIER) return false;
     parse_advance(p);
