@@ -444,6 +444,7 @@ static void init_fn_compiler(Parser *p, FnCompiler *fc, FnKind kind, const Token
   fc->function->line = name ? name->line : 1;
   fc->function->max_slots = 1;
   if (name != NULL) fc->function->name = parse_intern(p, name->start, name->length);
+  fc->function->is_method = kind == FN_METHOD || kind == FN_INIT;
   p->fc = fc;
   fc->depth = 1; /* slot 0: the callee, or self in a method */
   bool method = kind == FN_METHOD || kind == FN_INIT;
@@ -493,24 +494,60 @@ static void default_value(Parser *p, int slot) {
   emit_patch_jump(p, jump);
 }
 
+/* `*args`, `...args` or `**kwargs` in a parameter list. */
+typedef struct {
+  Token rest, kwargs; /* TOK_ERROR when absent */
+  bool star;          /* `*` or `*args` seen: later parameters are keyword-only */
+} StarParams;
+
+/* Reads `*name`, `...name`, a bare `*` or `**name`; false if the parameter is
+ * a plain one. The names are added after the named parameters (their slots
+ * follow them), by add_star_params. */
+static bool star_parameter(Parser *p, StarParams *star) {
+  Token mark = p->current;
+  bool kwargs = parse_match(p, TOK_STAR_STAR);
+  if (!kwargs && !parse_match(p, TOK_STAR) && !parse_match(p, TOK_ELLIPSIS)) return false;
+  if (star->kwargs.type != TOK_ERROR) parse_error_at(p, &mark, "no parameter may follow '**%.*s'", star->kwargs.length, star->kwargs.start);
+  if (!kwargs && star->star) parse_error_at(p, &mark, "only one '*' parameter is allowed");
+  if (mark.type == TOK_STAR && (parse_check(p, TOK_COMMA) || parse_check(p, TOK_RIGHT_PAREN))) {
+    star->star = true; /* `*,`: keyword-only parameters follow */
+    return true;
+  }
+  Token name = consume_name(p, "expected a parameter name");
+  if (kwargs) star->kwargs = name;
+  else star->rest = name, star->star = true;
+  if (parse_check(p, TOK_EQUAL)) parse_error_at(p, &p->current, "a '%s' parameter cannot have a default", kwargs ? "**" : "*");
+  return true;
+}
+
+static void add_star_params(Parser *p, ParamList *params, const StarParams *star) {
+  ObjFunction *fn = p->fc->function;
+  if (star->rest.type == TOK_IDENTIFIER) add_parameter(p, params, &star->rest);
+  if (star->kwargs.type == TOK_IDENTIFIER) add_parameter(p, params, &star->kwargs);
+  fn->has_rest = star->rest.type == TOK_IDENTIFIER;
+  fn->has_kwargs = star->kwargs.type == TOK_IDENTIFIER;
+  fn->binds_extra = fn->has_rest || fn->has_kwargs || fn->kwonly > 0;
+  fn->plain_call_slow = fn->binds_extra || fn->is_method;
+}
+
 static void parameter_list(Parser *p, ParamList *params) {
   ObjFunction *fn = p->fc->function;
+  StarParams star = {.rest = {.type = TOK_ERROR}, .kwargs = {.type = TOK_ERROR}, .star = false};
   parse_consume(p, TOK_LEFT_PAREN, "expected '(' after the function name");
   while (!parse_check(p, TOK_RIGHT_PAREN) && !parse_check(p, TOK_EOF)) {
-    if (fn->has_rest) parse_error_at(p, &p->current, "the rest parameter '...' must be the last one");
-    bool rest = parse_match(p, TOK_ELLIPSIS);
-    Token name = consume_name(p, "expected a parameter name");
-    if (name.type != TOK_IDENTIFIER) return;
-    add_parameter(p, params, &name);
-    if (rest) fn->has_rest = true;
-    else fn->arity++;
-    if (parse_match(p, TOK_EQUAL)) {
-      if (rest) parse_error(p, "the rest parameter cannot have a default");
-      default_value(p, p->fc->local_count - 1);
+    if (!star_parameter(p, &star)) {
+      if (star.kwargs.type != TOK_ERROR) parse_error_at(p, &p->current, "no parameter may follow '**%.*s'", star.kwargs.length, star.kwargs.start);
+      Token name = consume_name(p, "expected a parameter name");
+      if (name.type != TOK_IDENTIFIER) return;
+      add_parameter(p, params, &name);
+      fn->arity++;
+      if (star.star) fn->kwonly++;
+      if (parse_match(p, TOK_EQUAL)) default_value(p, p->fc->local_count - 1);
     }
     if (!parse_match(p, TOK_COMMA)) break;
   }
   parse_consume(p, TOK_RIGHT_PAREN, "expected ')' after the parameters");
+  add_star_params(p, params, &star);
 }
 
 static void store_param_names(Parser *p, ObjFunction *fn, const ParamList *params) {
@@ -554,14 +591,40 @@ static void fn_declaration(Parser *p) {
 
 /* ---- decorators ---- */
 
+/* `@name.setter` on a method: name is the class's member defined above (a
+ * property), as Python's class body has its own namespace. */
+static bool class_member_decorator(Parser *p) {
+  if (p->cls == NULL || !p->cls->in_decorator || !parse_check(p, TOK_IDENTIFIER) || p->next.type != TOK_DOT)
+    return false;
+  Token member = p->current;
+  parse_advance(p);
+  emit_op_u8(p, OP_GET_LOCAL, p->cls->slot);
+  p->at_line = member.line, p->at_col = member.col;
+  emit_op_u16(p, OP_GET_FIELD, emit_name_constant(p, member.start, member.length));
+  p->at_line = p->at_col = 0;
+  parse_advance(p); /* . */
+  if (!parse_match(p, TOK_IDENTIFIER)) {
+    parse_error_at(p, &p->current, "expected an attribute name after '.'");
+    return true;
+  }
+  emit_op_u16(p, OP_GET_FIELD, emit_name_constant(p, p->previous.start, p->previous.length));
+  return true;
+}
+
 /* `@expr` lines (Python's decorators) before a `fn`: each expression is
  * evaluated now, top to bottom, and stays on the stack; once the function is
  * made they are applied bottom-up (apply_decorators), each call leaving its
- * result in place of its decorator. Returns how many there were. */
-static int decorator_lines(Parser *p) {
+ * result in place of its decorator. Returns how many there were.
+ * @staticmethod and @classmethod (so spelled) make a method's function a
+ * plain one, without self: its parameters are Python's (cls first). */
+static int decorator_lines(Parser *p, bool *not_method) {
   int count = 0;
   while (parse_match(p, TOK_AT)) {
-    parse_expression(p);
+    if (parse_check(p, TOK_IDENTIFIER) && (p->next.type == TOK_NEWLINE || p->next.type == TOK_SEMICOLON) &&
+        (names_equal(p->current.start, p->current.length, "staticmethod", 12) ||
+         names_equal(p->current.start, p->current.length, "classmethod", 11)))
+      *not_method = true;
+    if (!class_member_decorator(p)) parse_expression(p);
     count++;
     if (!parse_match(p, TOK_NEWLINE) && !parse_match(p, TOK_SEMICOLON)) {
       parse_error_at(p, &p->current, "expected a new line after the decorator");
@@ -594,7 +657,8 @@ static void decorated_fn(Parser *p) {
     add_initialized_local(p, " decorated", 10);
   }
   int slot = p->fc->local_count - 1;
-  int count = decorator_lines(p);
+  bool not_method = false;
+  int count = decorator_lines(p, &not_method);
   if (p->panic) return;
   parse_advance(p); /* fn */
   Token name = consume_name(p, "expected a function name after 'fn'");
@@ -613,7 +677,7 @@ static void decorated_fn(Parser *p) {
 
 static void apply_decorators(Parser *p, int count, const Token *name);
 
-static void method(Parser *p, int decorators) {
+static void method(Parser *p, int decorators, bool not_method) {
   if (!parse_match(p, TOK_FN)) {
     parse_error_at(p, &p->current, "expected a method ('fn name(...) { ... }') in the class body");
     return;
@@ -628,7 +692,7 @@ static void method(Parser *p, int decorators) {
     name = consume_name(p, "expected a method name after 'fn'");
   }
   if (name.type != TOK_IDENTIFIER) return;
-  FnKind kind = names_equal(name.start, name.length, "init", 4) ? FN_INIT : FN_METHOD;
+  FnKind kind = not_method ? FN_FUNCTION : names_equal(name.start, name.length, "init", 4) ? FN_INIT : FN_METHOD;
   parse_function(p, kind, name);
   apply_decorators(p, decorators, &name);
   emit_op_u16(p, OP_METHOD, emit_name_constant(p, name.start, name.length));
@@ -641,8 +705,11 @@ static void class_body(Parser *p) {
     skip_separators(p);
     if (parse_check(p, TOK_RIGHT_BRACE) || parse_check(p, TOK_EOF)) break;
     const char *before = p->current.start;
-    int decorators = parse_check(p, TOK_AT) ? decorator_lines(p) : 0;
-    if (!p->panic) method(p, decorators);
+    bool not_method = false;
+    p->cls->in_decorator = true;
+    int decorators = parse_check(p, TOK_AT) ? decorator_lines(p, &not_method) : 0;
+    p->cls->in_decorator = false;
+    if (!p->panic) method(p, decorators, not_method);
     if (p->panic) synchronize(p);
     if (p->current.start == before && !parse_check(p, TOK_RIGHT_BRACE) && !parse_check(p, TOK_EOF))
       parse_advance(p); /* always make progress */
@@ -656,7 +723,7 @@ static void class_declaration(Parser *p) {
   declare_variable(p, &name);
   emit_op_u16(p, OP_CLASS, emit_name_constant(p, name.start, name.length));
   define_variable(p, &name);
-  ClassInfo info = {p->cls, false};
+  ClassInfo info = {p->cls, false, 0, false};
   p->cls = &info;
   if (parse_match(p, TOK_COLON)) {
     begin_scope(p);
@@ -668,6 +735,7 @@ static void class_declaration(Parser *p) {
   } else {
     parse_named_variable(p, name, false);
   }
+  info.slot = p->fc->depth - 1;
   class_body(p);
   emit_op(p, OP_POP); /* the class */
   if (info.has_parent) end_scope(p);

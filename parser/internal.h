@@ -74,6 +74,8 @@ typedef struct FnCompiler {
 typedef struct ClassInfo {
   struct ClassInfo *enclosing;
   bool has_parent;
+  int slot;           /* stack slot of the class while its body compiles */
+  bool in_decorator;  /* compiling a method's decorators */
 } ClassInfo;
 
 typedef struct {

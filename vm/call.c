@@ -59,50 +59,95 @@ static int param_index(const ObjFunction *f, ObjString *name) {
 }
 
 /* Collects positionals beyond the named parameters into the rest list. */
-static ObjList *make_rest(AgVM *vm, ObjFunction *f, Value *args, int argc) {
+static ObjList *make_rest(AgVM *vm, int positional, Value *args, int argc) {
   ObjList *rest = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(rest));
-  for (int i = f->arity; i < argc; i++) obj_list_append(vm, rest, args[i]);
+  for (int i = positional; i < argc; i++) obj_list_append(vm, rest, args[i]);
   vm_pop_root(vm);
   return rest;
 }
 
+/* Python's "f() missing 2 required positional arguments: 'a' and 'b'" (or
+ * keyword-only arguments, when no positional one is missing). */
+static void missing_error(AgVM *vm, ObjFunction *f, const Value *args) {
+  int positional = f->arity - f->kwonly;
+  bool kwonly = true;
+  for (int i = 0; i < positional; i++) kwonly = kwonly && !(IS_UNDEF(args[i]) && !f->param_has_default[i]);
+  int from = kwonly ? positional : 0, to = kwonly ? f->arity : positional, n = 0;
+  char list[512] = "";
+  size_t len = 0;
+  for (int i = from; i < to; i++) {
+    if (!IS_UNDEF(args[i]) || f->param_has_default[i]) continue;
+    n++;
+    int more = 0; /* missing ones after this: "'a', 'b' and 'c'" */
+    for (int j = i + 1; j < to; j++) more += IS_UNDEF(args[j]) && !f->param_has_default[j];
+    const char *sep = n == 1 ? "" : more == 0 ? " and " : ", ";
+    int w = snprintf(list + len, sizeof list - len, "%s'%s'", sep, f->param_names[i]->chars);
+    if (w > 0 && (size_t)w < sizeof list - len) len += (size_t)w;
+  }
+  vm_throw_error(vm, "%s() missing %d required %s argument%s: %s", function_name(f), n,
+                 kwonly ? "keyword-only" : "positional", n == 1 ? "" : "s", list);
+}
+
+/* Keywords that name no parameter go into the **kwargs map (while their
+ * values are still on the stack, rooted), or are Python's TypeError. */
+static bool collect_unknown_keywords(AgVM *vm, ObjFunction *f, ObjMap *kwargs, int nkw,
+                                     ObjString *const *kwnames, const Value *kwvals) {
+  for (int k = 0; k < nkw; k++) {
+    if (param_index(f, kwnames[k]) >= 0) continue;
+    if (kwargs == NULL) {
+      vm_throw_error(vm, "%s() got an unexpected keyword argument '%s'", function_name(f), kwnames[k]->chars);
+      return false;
+    }
+    table_set(vm, &kwargs->table, OBJ_VAL(kwnames[k]), kwvals[k]);
+  }
+  return true;
+}
+
 /* Rearranges [args][kw values] on the stack into the frame's parameter
  * slots: positionals, keywords by name, UNDEF for the rest (their defaults
- * run in the callee), then the rest list. */
+ * run in the callee), then the rest list and the keyword map. */
 static bool bind_arguments(AgVM *vm, ObjFunction *f, int argc, int nkw, ObjString *const *kwnames) {
   Value *args = vm->stack_top - nkw - argc;
   const char *name = function_name(f);
-  if (argc > f->arity && !f->has_rest) {
-    int required = count_required(vm, f);
-    arity_error(vm, name, required, f->arity, argc);
+  int positional = f->arity - f->kwonly;
+  if (argc > positional && !f->has_rest) {
+    int required = count_required(vm, f) - f->kwonly;
+    if (required < 0) required = 0;
+    arity_error(vm, name, required < positional ? required : positional, positional, argc);
     return false;
   }
-  ObjList *rest = f->has_rest ? make_rest(vm, f, args, argc) : NULL;
+  ObjList *rest = f->has_rest ? make_rest(vm, positional, args, argc) : NULL;
+  vm_push_root(vm, OBJ_VAL(rest == NULL ? obj_new_list(vm) : rest));
+  ObjMap *kwargs = f->has_kwargs ? obj_new_map(vm) : NULL;
+  vm_push_root(vm, kwargs == NULL ? NIL_VAL : OBJ_VAL(kwargs));
+  bool known = collect_unknown_keywords(vm, f, kwargs, nkw, kwnames, args + argc);
+  vm_pop_root(vm);
+  vm_pop_root(vm);
+  if (!known) return false;
   Value kwvals[VM_KW_MAX];
   for (int i = 0; i < nkw; i++) kwvals[i] = args[argc + i];
-  int given = argc < f->arity ? argc : f->arity;
+  int given = argc < positional ? argc : positional;
   vm->stack_top = args + given;
   for (int i = given; i < f->arity; i++) push(vm, UNDEF_VAL);
   if (rest) push(vm, OBJ_VAL(rest));
+  if (kwargs) push(vm, OBJ_VAL(kwargs));
+  int matched = 0;
   for (int k = 0; k < nkw; k++) {
     int p = param_index(f, kwnames[k]);
-    if (p < 0) {
-      vm_throw_error(vm, "unexpected keyword argument '%s' in call to %s()", kwnames[k]->chars, name);
-      return false;
-    }
+    if (p < 0) continue;
+    matched++;
     if (!IS_UNDEF(args[p])) {
       vm_throw_error(vm, "%s() got multiple values for argument '%s'", name, kwnames[k]->chars);
       return false;
     }
     args[p] = kwvals[k];
   }
-  if (given + nkw < f->arity) {
+  if (given + matched < f->arity) {
     if (!f->defaults_scanned) scan_defaults(vm, f);
     for (int i = 0; i < f->arity; i++) {
       if (IS_UNDEF(args[i]) && !f->param_has_default[i]) {
-        const char *param = f->param_names ? f->param_names[i]->chars : "?";
-        vm_throw_error(vm, "missing argument '%s' in call to %s()", param, name);
+        missing_error(vm, f, args);
         return false;
       }
     }
@@ -123,7 +168,7 @@ CallStatus vm_raise_interrupted(AgVM *vm) {
 CallStatus vm_call_closure(AgVM *vm, ObjClosure *closure, int argc, int nkw, ObjString *const *kwnames,
                            bool is_init) {
   ObjFunction *f = closure->function;
-  if (nkw != 0 || argc != f->arity || f->has_rest) {
+  if (nkw != 0 || argc != f->arity || f->binds_extra) {
     if (!bind_arguments(vm, f, argc, nkw, kwnames)) return CALL_ERROR;
   }
   if (vm->frame_count == VM_FRAMES_MAX || vm->stack_top + f->max_slots + 16 > vm->stack_limit) {
@@ -133,7 +178,7 @@ CallStatus vm_call_closure(AgVM *vm, ObjClosure *closure, int argc, int nkw, Obj
   CallFrame *frame = &vm->frames[vm->frame_count++];
   frame->closure = closure;
   frame->ip = f->chunk.code;
-  frame->slots = vm->stack_top - f->arity - (f->has_rest ? 1 : 0) - 1;
+  frame->slots = vm->stack_top - obj_param_count(f) - 1;
   frame->module_init = NULL;
   frame->is_init = is_init;
   return CALL_FRAME;
@@ -157,19 +202,53 @@ static CallStatus call_native(AgVM *vm, ObjNative *native, Value self, int argc,
   return CALL_DONE;
 }
 
+/* Puts v before the n arguments (positionals and keyword values) on the stack. */
+static bool insert_argument(AgVM *vm, int n, Value v) {
+  if (vm->stack_top + 1 >= vm->stack_limit) return false;
+  Value *first = vm->stack_top - n;
+  memmove(first + 1, first, sizeof(Value) * (size_t)n);
+  *first = v;
+  vm->stack_top++;
+  return true;
+}
+
+/* A function that is not a method (a decorator's wrapper) stored in a class:
+ * the receiver is its first argument, as Python binds functions. */
+static CallStatus call_function_as_method(AgVM *vm, ObjClosure *fn, Value receiver, int argc, int nkw,
+                                          ObjString *const *kwnames) {
+  if (!insert_argument(vm, argc + nkw, receiver)) return stack_overflow(vm);
+  vm->stack_top[-argc - nkw - 2] = OBJ_VAL(fn);
+  return vm_call_closure(vm, fn, argc + 1, nkw, kwnames, false);
+}
+
+/* A method called without a receiver (C.m(obj, x), or by a decorator's
+ * wrapper): its first argument is self, as Python's unbound call. */
+static CallStatus call_unbound_method(AgVM *vm, ObjClosure *m, int argc, int nkw, ObjString *const *kwnames) {
+  if (argc == 0) {
+    vm_throw_error(vm, "%s() missing 1 required positional argument: 'self'", function_name(m->function));
+    return CALL_ERROR;
+  }
+  Value *first = vm->stack_top - nkw - argc;
+  first[-1] = first[0];
+  memmove(first, first + 1, sizeof(Value) * (size_t)(argc - 1 + nkw));
+  vm->stack_top--;
+  return vm_call_closure(vm, m, argc - 1, nkw, kwnames, false);
+}
+
 /* Calls a method with the receiver already in the callee slot. */
 CallStatus vm_call_method(AgVM *vm, Value method, Value receiver, int argc, int nkw,
                               ObjString *const *kwnames, bool is_init) {
-  if (IS_CLOSURE(method)) return vm_call_closure(vm, AS_CLOSURE(method), argc, nkw, kwnames, is_init);
+  if (IS_CLOSURE(method)) {
+    ObjClosure *c = AS_CLOSURE(method);
+    if (!c->function->is_method) return call_function_as_method(vm, c, receiver, argc, nkw, kwnames);
+    return vm_call_closure(vm, c, argc, nkw, kwnames, is_init);
+  }
   if (IS_NATIVE(method)) {
     CallStatus s = call_native(vm, AS_NATIVE(method), receiver, argc, nkw, kwnames);
     if (s == CALL_DONE && is_init) vm->stack_top[-1] = receiver;
     return s;
   }
-  /* Any other callable stored as a method: call it without a receiver. */
-  vm->stack_top[-argc - nkw - 1] = method;
-  vm_throw_error(vm, "method is not a function");
-  return CALL_ERROR;
+  return vm_call_descriptor(vm, method, receiver, argc, nkw, kwnames);
 }
 
 static CallStatus construct(AgVM *vm, ObjClass *klass, int argc, int nkw, ObjString *const *kwnames) {
@@ -191,7 +270,9 @@ static CallStatus construct(AgVM *vm, ObjClass *klass, int argc, int nkw, ObjStr
 CallStatus vm_call_value(AgVM *vm, Value callee, int argc, int nkw, ObjString *const *kwnames) {
   if (IS_OBJ(callee)) {
     switch (OBJ_TYPE(callee)) {
-    case OBJ_CLOSURE: return vm_call_closure(vm, AS_CLOSURE(callee), argc, nkw, kwnames, false);
+    case OBJ_CLOSURE:
+      if (AS_CLOSURE(callee)->function->is_method) return call_unbound_method(vm, AS_CLOSURE(callee), argc, nkw, kwnames);
+      return vm_call_closure(vm, AS_CLOSURE(callee), argc, nkw, kwnames, false);
     case OBJ_NATIVE: return call_native(vm, AS_NATIVE(callee), NIL_VAL, argc, nkw, kwnames);
     case OBJ_BOUND_METHOD: {
       ObjBoundMethod *b = AS_BOUND_METHOD(callee);

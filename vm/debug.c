@@ -95,7 +95,7 @@ static int closure_operands(FILE *out, const Chunk *c, int offset) {
 /* A local slot; a parameter's slot is shown with its name. */
 static void local_operand(FILE *out, const ObjFunction *fn, int slot) {
   fprintf(out, "%5d", slot);
-  int params = fn ? fn->arity + (fn->has_rest ? 1 : 0) : 0;
+  int params = fn ? obj_param_count(fn) : 0;
   if (fn != NULL && fn->param_names != NULL && slot >= 1 && slot <= params)
     fprintf(out, "  %s", fn->param_names[slot - 1]->chars);
 }
@@ -169,9 +169,11 @@ static void print_header(FILE *out, const ObjFunction *fn) {
     return;
   }
   fprintf(out, "== fn %s(", fn->name->chars);
-  int names = fn->arity + (fn->has_rest ? 1 : 0);
-  for (int i = 0; i < names && fn->param_names; i++)
-    fprintf(out, "%s%s%s", i ? ", " : "", i == fn->arity ? "..." : "", fn->param_names[i]->chars);
+  int names = obj_param_count(fn);
+  for (int i = 0; i < names && fn->param_names; i++) {
+    const char *mark = i < fn->arity ? "" : i == fn->arity && fn->has_rest ? "*" : "**";
+    fprintf(out, "%s%s%s", i ? ", " : "", mark, fn->param_names[i]->chars);
+  }
   fprintf(out, ") %s:%d  slots %d, upvalues %d ==\n", file, fn->line, fn->max_slots, fn->upvalue_count);
 }
 

@@ -180,5 +180,12 @@ CallStatus vm_call_method(AgVM *vm, Value method, Value receiver, int argc, int 
 CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjString *const *kwnames);
 /* vm_throw_interrupted as a call's status: returns CALL_ERROR. */
 CallStatus vm_raise_interrupted(AgVM *vm);
+/* descriptor.c: property, staticmethod, classmethod */
+void vm_install_descriptors(AgVM *vm);
+bool vm_is_property(AgVM *vm, Value member);
+Value vm_member_value(AgVM *vm, Value receiver, Value member);
+CallStatus vm_call_descriptor(AgVM *vm, Value member, Value receiver, int argc, int nkw,
+                              ObjString *const *kwnames);
+Value vm_set_instance_field(AgVM *vm, Value obj, ObjString *name, Value v);
 
 #endif

@@ -141,7 +141,7 @@ Obj *vm_allocate_object(AgVM *vm, size_t size, ObjType type) {
 
 static void free_function(AgVM *vm, ObjFunction *f) {
   chunk_free(vm, &f->chunk);
-  int names = f->arity + (f->has_rest ? 1 : 0);
+  int names = obj_param_count(f);
   if (f->param_names) AG_FREE_ARRAY(vm, ObjString *, f->param_names, names);
   if (f->param_has_default) AG_FREE_ARRAY(vm, bool, f->param_has_default, f->arity);
   AG_FREE(vm, ObjFunction, f);
@@ -262,7 +262,7 @@ static void blacken_function(AgVM *vm, ObjFunction *f) {
   vm_mark_object(vm, (Obj *)f->name);
   vm_mark_object(vm, (Obj *)f->file);
   mark_values(vm, f->chunk.constants, f->chunk.const_count);
-  int names = f->arity + (f->has_rest ? 1 : 0);
+  int names = obj_param_count(f);
   if (f->param_names) {
     for (int i = 0; i < names; i++) vm_mark_object(vm, (Obj *)f->param_names[i]);
   }
@@ -364,6 +364,9 @@ static void mark_roots(AgVM *vm) {
   vm_mark_object(vm, (Obj *)vm->progress_class);
   vm_mark_object(vm, (Obj *)vm->file_class);
   vm_mark_object(vm, (Obj *)vm->open_files);
+  vm_mark_object(vm, (Obj *)vm->property_class);
+  vm_mark_object(vm, (Obj *)vm->staticmethod_class);
+  vm_mark_object(vm, (Obj *)vm->classmethod_class);
   if (vm->has_exception) vm_mark_value(vm, vm->exception);
   vm_mark_object(vm, (Obj *)vm->exception_trace);
   vm_mark_object(vm, (Obj *)vm->args);

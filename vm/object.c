@@ -73,6 +73,11 @@ ObjFunction *obj_new_function(AgVM *vm) {
   ObjFunction *f = ALLOCATE_OBJ(vm, ObjFunction, OBJ_FUNCTION);
   f->arity = 0;
   f->has_rest = false;
+  f->has_kwargs = false;
+  f->is_method = false;
+  f->kwonly = 0;
+  f->binds_extra = false;
+  f->plain_call_slow = false;
   f->upvalue_count = 0;
   f->max_slots = 0;
   f->param_names = NULL;
@@ -202,6 +207,7 @@ ObjClass *obj_new_class(AgVM *vm, ObjString *name) {
   k->parent = NULL;
   table_init(&k->methods);
   k->init = NIL_VAL;
+  k->has_properties = false;
   return k;
 }
 

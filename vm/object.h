@@ -55,10 +55,16 @@ typedef struct ObjString {
 typedef struct ObjFunction {
   Obj obj;
   int arity;          /* named parameters, the rest parameter excluded */
-  bool has_rest;      /* last parameter collects extra positionals in a list */
+  bool has_rest;      /* a parameter after them collects extra positionals in a list */
+  bool has_kwargs;    /* and the last one (**kwargs) collects unknown keywords in a map */
+  bool is_method;     /* compiled in a class body: self is slot 0; called without a
+                         receiver, its first argument is self (Python's unbound call) */
+  int kwonly;         /* the last named parameters are keyword-only (after *args or *) */
+  bool binds_extra;   /* has_rest, has_kwargs or kwonly: arguments need bind_arguments */
+  bool plain_call_slow; /* binds_extra or is_method: CALL's fast path does not apply */
   int upvalue_count;
   int max_slots;      /* stack slots the frame may use (locals + temporaries) */
-  ObjString **param_names; /* arity (+1 if has_rest) names, for keyword binding */
+  ObjString **param_names; /* obj_param_count(f) names, for keyword binding */
   Chunk chunk;
   ObjString *name;    /* NULL for a module's top level */
   ObjString *file;    /* source file, for errors and tracebacks */
@@ -69,6 +75,11 @@ typedef struct ObjFunction {
   bool defaults_scanned;
   bool quickened; /* superinstructions written in (vm/quicken.c) */
 } ObjFunction;
+
+/* Named parameters, then the rest list and the keyword map when present. */
+static inline int obj_param_count(const ObjFunction *f) {
+  return f->arity + (f->has_rest ? 1 : 0) + (f->has_kwargs ? 1 : 0);
+}
 
 /* ---- the other object kinds (the VM's own; see SPEC §3) ---- */
 
@@ -144,6 +155,7 @@ typedef struct ObjClass {
   struct ObjClass *parent;
   Table methods; /* inherited ones copied in (OP_INHERIT) */
   Value init;    /* cached methods["init"], or NIL_VAL */
+  bool has_properties; /* a method is a property: setting a field may run its setter */
 } ObjClass;
 
 typedef struct ObjInstance {

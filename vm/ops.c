@@ -287,13 +287,13 @@ Value vm_get_attr(AgVM *vm, Value obj, ObjString *name) {
   if (IS_INSTANCE(obj)) {
     ObjInstance *inst = AS_INSTANCE(obj);
     if (table_get(&inst->fields, OBJ_VAL(name), &v)) return v;
-    if (table_get(&inst->klass->methods, OBJ_VAL(name), &v)) return bind(vm, obj, v);
+    if (table_get(&inst->klass->methods, OBJ_VAL(name), &v)) return vm_member_value(vm, obj, v);
     return vm_throw_error(vm, "%s instance has no field or method '%s'", inst->klass->name->chars, name->chars);
   }
   if (!IS_OBJ(obj)) goto no_attr;
   switch (OBJ_TYPE(obj)) {
   case OBJ_CLASS:
-    if (table_get(&AS_CLASS(obj)->methods, OBJ_VAL(name), &v)) return bind(vm, obj, v);
+    if (table_get(&AS_CLASS(obj)->methods, OBJ_VAL(name), &v)) return vm_member_value(vm, obj, v);
     return vm_throw_error(vm, "class %s has no method '%s'", AS_CLASS(obj)->name->chars, name->chars);
   case OBJ_MODULE: return module_attr(vm, AS_MODULE(obj), name);
   case OBJ_LIST: return builtin_method(vm, &vm->list_methods, obj, name);
@@ -311,10 +311,7 @@ no_attr:
 }
 
 Value vm_set_attr(AgVM *vm, Value obj, ObjString *name, Value v) {
-  if (IS_INSTANCE(obj)) {
-    table_set(vm, &AS_INSTANCE(obj)->fields, OBJ_VAL(name), v);
-    return v;
-  }
+  if (IS_INSTANCE(obj)) return vm_set_instance_field(vm, obj, name, v);
   if (is_tensorish(obj)) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
     return vm->tensor_hooks->set_attr(vm, obj, name, v);

@@ -76,6 +76,7 @@ static void init_names(AgVM *vm) {
 }
 
 void vm_install_core(AgVM *vm); /* errors.c: class Error, Interrupted */
+void vm_install_descriptors(AgVM *vm); /* descriptor.c: property, staticmethod, classmethod */
 
 AgVM *vm_new(void) {
   AgVM *vm = xcalloc(1, sizeof(AgVM));
@@ -92,6 +93,7 @@ AgVM *vm_new(void) {
   vm->gc_paused++; /* nothing is rooted until the VM is set up */
   init_names(vm);
   vm_install_core(vm);
+  vm_install_descriptors(vm);
   vm->gc_paused--;
   return vm;
 }

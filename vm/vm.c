@@ -200,6 +200,7 @@ static bool inherit(AgVM *vm, Value parent, ObjClass *klass) {
   table_add_all(vm, &p->methods, &klass->methods);
   klass->parent = p;
   klass->init = p->init;
+  klass->has_properties = p->has_properties;
   return true;
 }
 
@@ -208,6 +209,7 @@ static void define_method(AgVM *vm, ObjString *name) {
   ObjClass *klass = AS_CLASS(peek(vm, 1));
   table_set(vm, &klass->methods, OBJ_VAL(name), method);
   if (name == vm->init_string) klass->init = method;
+  if (vm_is_property(vm, method)) klass->has_properties = true;
   pop(vm);
 }
 
@@ -314,7 +316,7 @@ static inline bool enter_closure(AgVM *vm, Value callee, int argc) {
   if (!IS_CLOSURE(callee)) return false;
   ObjClosure *closure = AS_CLOSURE(callee);
   ObjFunction *f = closure->function;
-  if (argc != f->arity || f->has_rest || vm->frame_count >= VM_FRAMES_MAX ||
+  if (argc != f->arity || f->plain_call_slow || vm->frame_count >= VM_FRAMES_MAX ||
       vm->stack_top + f->max_slots + 16 > vm->stack_limit || tensor_interrupt_requested) {
     return false;
   }
@@ -485,7 +487,7 @@ dispatch:
     ObjString *name = READ_STRING();
     Value obj = PEEK(1), v = PEEK(0);
     SYNC();
-    if (IS_INSTANCE(obj)) {
+    if (IS_INSTANCE(obj) && !AS_INSTANCE(obj)->klass->has_properties) {
       table_set(vm, &AS_INSTANCE(obj)->fields, OBJ_VAL(name), v);
     } else {
       CHECK(vm_set_attr(vm, obj, name, v));

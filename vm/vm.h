@@ -159,6 +159,7 @@ struct AgVM {
   bool progress_line_open;
   ObjClass *file_class;     /* what open() makes (stdlib/builtins_file.c) */
   ObjList *open_files;      /* files open for writing, renamed into place when closed */
+  ObjClass *property_class, *staticmethod_class, *classmethod_class; /* vm/descriptor.c */
 
   /* plug-ins */
   VmCompileHook compile_hook;
