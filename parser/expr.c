@@ -132,6 +132,28 @@ static bool ahead_in_bracket(Parser *p, TokenType want, TokenType stop) {
   }
 }
 
+/* Whether an argument of the call just opened starts with `want` (`**m`). */
+static bool ahead_in_bracket_arg(Parser *p, TokenType want) {
+  Lexer copy = *p->lexer;
+  Token window[2] = {p->current, p->next};
+  int depth = 0;
+  TokenType before = TOK_COMMA;
+  for (;;) {
+    TokenType t = window[0].type;
+    if (t == TOK_EOF || t == TOK_ERROR) return false;
+    if (t == TOK_LEFT_PAREN || t == TOK_LEFT_BRACKET || t == TOK_LEFT_BRACE) depth++;
+    else if (t == TOK_RIGHT_PAREN || t == TOK_RIGHT_BRACKET || t == TOK_RIGHT_BRACE) {
+      if (depth == 0) return false;
+      depth--;
+    } else if (depth == 0 && t == want && before == TOK_COMMA) {
+      return true;
+    }
+    before = t;
+    window[0] = window[1];
+    window[1] = window[0].type == TOK_EOF ? window[0] : lex_next(&copy);
+  }
+}
+
 /* ---- literals ---- */
 
 /* The value of the number token just read, negated for `-3`. */
@@ -259,9 +281,12 @@ static bool plain_arguments_ahead(Parser *p) {
   Lexer copy = *p->lexer;
   Token window[2] = {p->current, p->next};
   int depth = 0;
+  TokenType before = TOK_COMMA;
   for (;;) {
     Token t = window[0];
     if (t.type == TOK_EOF || t.type == TOK_ERROR) return true;
+    if (depth == 0 && before == TOK_COMMA && (t.type == TOK_STAR || t.type == TOK_STAR_STAR)) return false;
+    before = t.type;
     if (t.type == TOK_LEFT_PAREN || t.type == TOK_LEFT_BRACKET || t.type == TOK_LEFT_BRACE) {
       depth++;
     } else if (t.type == TOK_RIGHT_PAREN || t.type == TOK_RIGHT_BRACKET || t.type == TOK_RIGHT_BRACE) {
@@ -278,11 +303,40 @@ static bool plain_arguments_ahead(Parser *p) {
 typedef struct {
   int positional;      /* pushed one by one (before any spread) */
   bool spread;         /* positional arguments were gathered into a list */
+  bool kwmap;          /* a `**m`: keywords are gathered into a map (CALL_EX) */
+  bool map_open;       /* that map is on the stack */
   int kw_count;
   ObjString *kw_names[256];
 } ArgList;
 
+/* With a `**m` in the call: `k=v` and `**m` are merged into one map. */
+static void mapped_keyword(Parser *p, ArgList *args) {
+  if (!args->map_open) {
+    emit_op_var(p, OP_MAP, 1);
+    emit_u16(p, 0);
+    args->map_open = true;
+  }
+  if (parse_match(p, TOK_STAR_STAR)) {
+    Token at = p->previous;
+    parse_expression(p);
+    emit_op_at(p, &at, OP_KW_MERGE, 0, false);
+    return;
+  }
+  Token name = p->current;
+  parse_advance(p); /* name */
+  parse_advance(p); /* = */
+  emit_constant(p, OBJ_VAL(parse_intern(p, name.start, name.length)));
+  parse_expression(p);
+  emit_op_var(p, OP_MAP, -1);
+  emit_u16(p, 1);
+  emit_op_at(p, &name, OP_KW_MERGE, 0, false);
+}
+
 static void keyword_argument(Parser *p, ArgList *args) {
+  if (args->kwmap) {
+    mapped_keyword(p, args);
+    return;
+  }
   Token name = p->current;
   parse_advance(p); /* name */
   parse_advance(p); /* = */
@@ -298,8 +352,9 @@ static void keyword_argument(Parser *p, ArgList *args) {
 }
 
 static void positional_argument(Parser *p, ArgList *args) {
-  if (args->kw_count > 0) parse_error_at(p, &p->current, "positional argument after keyword arguments");
-  bool spread = parse_match(p, TOK_ELLIPSIS);
+  if (args->kw_count > 0 || args->map_open)
+    parse_error_at(p, &p->current, "positional argument after keyword arguments");
+  bool spread = parse_match(p, TOK_ELLIPSIS) || parse_match(p, TOK_STAR);
   if (spread && !args->spread) {
     emit_op_var(p, OP_LIST, 1 - args->positional);
     emit_u16(p, args->positional);
@@ -311,11 +366,17 @@ static void positional_argument(Parser *p, ArgList *args) {
   else if (++args->positional > 255) parse_error(p, "too many arguments (the limit is 255)");
 }
 
-/* Parses `a, k=v, ...xs)` after '('. */
+/* Parses `a, k=v, ...xs, *xs, **m)` after '('. */
 static void argument_list(Parser *p, ArgList *args) {
   memset(args, 0, offsetof(ArgList, kw_names));
+  if (ahead_in_bracket_arg(p, TOK_STAR_STAR)) { /* every argument goes into a list and a map */
+    args->kwmap = args->spread = true;
+    emit_op_var(p, OP_LIST, 1);
+    emit_u16(p, 0);
+  }
   while (!parse_check(p, TOK_RIGHT_PAREN) && !parse_check(p, TOK_EOF)) {
-    if (parse_check(p, TOK_IDENTIFIER) && p->next.type == TOK_EQUAL) keyword_argument(p, args);
+    if ((parse_check(p, TOK_IDENTIFIER) && p->next.type == TOK_EQUAL) || parse_check(p, TOK_STAR_STAR))
+      keyword_argument(p, args);
     else positional_argument(p, args);
     if (!parse_match(p, TOK_COMMA)) break;
   }
@@ -330,7 +391,9 @@ static int keyword_names_constant(Parser *p, const ArgList *args) {
 
 /* With the callee below the arguments. */
 static void emit_call(Parser *p, const Token *paren, const ArgList *args) {
-  if (args->spread) {
+  if (args->kwmap) {
+    emit_op_at(p, paren, OP_CALL_EX, 0, false);
+  } else if (args->spread) {
     int names = keyword_names_constant(p, args);
     emit_op_at(p, paren, OP_CALL_SPREAD, -1 - args->kw_count, true);
     emit_u8(p, args->kw_count);

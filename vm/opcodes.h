@@ -169,6 +169,11 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   /* callee, args_list, k1..km -> result ; m = u8, K[u16] keyword names (a list,  \
      possibly empty): a call whose positional arguments had a spread */          \
   OPCODE(CALL_SPREAD, 3, VAR)                                                    \
+  /* callee, args_list, kw_map -> result: a call with `**m` (string keys) */    \
+  OPCODE(CALL_EX, 0, -2)                                                         \
+  /* map, m -> map ; adds m's entries (a call's keywords; a repeated name or a   \
+     key that is not a string is an error) */                                    \
+  OPCODE(KW_MERGE, 0, -1)                                                        \
   /* recv, a1..an -> recv.name(a1..an) ; name u16, n u8; no bound method is made  \
      when name is a method of recv's class */                                    \
   OPCODE(INVOKE, 3, VAR)                                                         \

@@ -254,6 +254,53 @@ static bool spread_arguments(AgVM *vm, int nkw, int *argc) {
   return true;
 }
 
+/* KW_MERGE: map, m -> map, the keywords of a call with `**m`. */
+static bool merge_keywords(AgVM *vm, ObjMap *into, Value m) {
+  if (!IS_MAP(m)) {
+    vm_throw_error(vm, "argument after ** must be a map, not %s", vm_type_name(m));
+    return false;
+  }
+  Table *t = &AS_MAP(m)->table;
+  for (int i = 0; i < t->used; i++) {
+    TableEntry *e = &t->entries[i];
+    if (IS_UNDEF(e->key)) continue;
+    if (!IS_STRING(e->key)) {
+      vm_throw_error(vm, "keywords must be strings, not %s", vm_type_name(e->key));
+      return false;
+    }
+    if (table_find(&into->table, e->key) != NULL) {
+      vm_throw_error(vm, "got multiple values for keyword argument '%s'", AS_CSTRING(e->key));
+      return false;
+    }
+    table_set(vm, &into->table, e->key, e->value);
+  }
+  return true;
+}
+
+/* CALL_EX: callee, list, map -> callee, items..., values... with the keys'
+ * names in kwnames; false after throwing. */
+static bool expand_call(AgVM *vm, ObjString **kwnames, int *argc, int *nkw) {
+  ObjMap *map = AS_MAP(vm->stack_top[-1]);
+  if (map->table.count > VM_KW_MAX) {
+    vm_throw_error(vm, "too many keyword arguments (%d; the limit is %d)", map->table.count, VM_KW_MAX);
+    return false;
+  }
+  vm->stack_top--; /* the map stays rooted by the caller: its keys are the names */
+  if (!spread_arguments(vm, 0, argc)) return false;
+  if (vm->stack_top + map->table.count + 16 > vm->stack_limit - VM_STACK_MAX / 2) {
+    vm_throw_error(vm, "too many arguments in a call");
+    return false;
+  }
+  *nkw = 0;
+  for (int i = 0; i < map->table.used; i++) {
+    TableEntry *e = &map->table.entries[i];
+    if (IS_UNDEF(e->key)) continue;
+    kwnames[(*nkw)++] = AS_STRING(e->key);
+    push(vm, e->value);
+  }
+  return true;
+}
+
 /* ---- helpers of the dispatch loop's cases ---- */
 
 /* The slot of list item `index` when obj is a list and index a small int in
@@ -775,6 +822,27 @@ dispatch:
     if (!spread_arguments(vm, nkw, &argc)) THROW();
     LOAD_SP();
     AFTER_CALL(vm_call_value(vm, PEEK(argc + nkw), argc, nkw, kwnames));
+    VM_DISPATCH();
+  }
+  VM_CASE(KW_MERGE) {
+    SYNC();
+    if (!merge_keywords(vm, AS_MAP(PEEK(1)), PEEK(0))) THROW();
+    sp--;
+    VM_DISPATCH();
+  }
+  VM_CASE(CALL_EX) {
+    SYNC();
+    ObjString *kwnames[VM_KW_MAX];
+    int argc, nkw;
+    vm_push_root(vm, PEEK(0));
+    if (!expand_call(vm, kwnames, &argc, &nkw)) {
+      vm_pop_root(vm);
+      THROW();
+    }
+    LOAD_SP();
+    CallStatus status = vm_call_value(vm, PEEK(argc + nkw), argc, nkw, kwnames);
+    vm_pop_root(vm);
+    AFTER_CALL(status);
     VM_DISPATCH();
   }
   VM_CASE(INVOKE) {
