@@ -41,6 +41,7 @@ static void state_mark(AgVM *vm, void *state) {
                  (Obj *)st->generator_class, (Obj *)st->default_generator, (Obj *)st->s_state};
   for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) vm_mark_object(vm, objs[i]);
   for (int i = 0; i < 4; i++) vm_mark_object(vm, (Obj *)st->context_classes[i]);
+  vm_mark_object(vm, (Obj *)st->grad_mode_function_class);
 }
 
 /* backward(create_graph=true) gives a leaf a .grad whose graph leads back to

@@ -478,6 +478,26 @@ static Value native_grad_exit(NATIVE_ARGS) {
   return NIL_VAL;
 }
 
+/* no_grad()(f), enable_grad()(f): the decorator form (@no_grad()), f run
+ * under that mode, the mode before restored after however f ends. */
+static Value native_grad_decorate(NATIVE_ARGS) {
+  LibState *st = lib_state(vm);
+  ObjInstance *inst = obj_new_instance(vm, st->grad_mode_function_class);
+  vm_push_root(vm, OBJ_VAL(inst));
+  table_set(vm, &inst->fields, OBJ_VAL(st->s_mode), field(vm, self, st->s_mode));
+  table_set(vm, &inst->fields, OBJ_VAL(st->s_forward), args[0]);
+  vm_pop_root(vm);
+  return OBJ_VAL(inst);
+}
+
+static Value native_grad_mode_call(NATIVE_ARGS) {
+  LibState *st = lib_state(vm);
+  bool prev = ag_set_grad_enabled(AS_BOOL(field(vm, self, st->s_mode)));
+  Value r = vm_call_kw(vm, field(vm, self, st->s_forward), argc, args, kw);
+  ag_set_grad_enabled(prev);
+  return r;
+}
+
 static Value native_no_grad(NATIVE_ARGS) { return new_context(vm, CTX_NO_GRAD, FALSE_VAL, NIL_VAL); }
 static Value native_enable_grad(NATIVE_ARGS) {
   return new_context(vm, CTX_ENABLE_GRAD, TRUE_VAL, NIL_VAL);
@@ -766,6 +786,10 @@ static void install_classes(AgVM *vm) {
       context_class(vm, "set_grad_enabled", native_nothing, native_grad_exit);
   st->context_classes[CTX_ANOMALY] =
       context_class(vm, "detect_anomaly", native_anomaly_enter, native_anomaly_exit);
+  for (int kind = CTX_NO_GRAD; kind <= CTX_ENABLE_GRAD; kind++)
+    vm_add_method(vm, &st->context_classes[kind]->methods, "call", native_grad_decorate, 1, 1, false);
+  st->grad_mode_function_class = new_class(vm, "grad_mode_function");
+  vm_add_method(vm, &st->grad_mode_function_class->methods, "call", native_grad_mode_call, 0, -1, true);
   st->handle_class = new_class(vm, "RemovableHandle");
   vm_add_method(vm, &st->handle_class->methods, "remove", native_handle_remove, 0, 0, false);
   st->ctx_class = new_class(vm, "FunctionCtx");

@@ -208,6 +208,7 @@ typedef struct LibState {
   ObjClass *ctx_class;        /* the ctx of a Function's forward/backward */
   ObjClass *context_classes[4]; /* no_grad, enable_grad, set_grad_enabled, detect_anomaly */
   ObjClass *handle_class;     /* what register_hook returns (remove()) */
+  ObjClass *grad_mode_function_class; /* what @no_grad() makes of a function */
   ObjModule *autograd_module;
   ObjString *s_forward, *s_backward, *s_saved_tensors, *s_needs_input_grad;
   ObjString *s_mode, *s_prev, *s_tensor, *s_id;

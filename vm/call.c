@@ -324,6 +324,10 @@ CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjStrin
   else if (IS_SET(receiver)) methods = &vm->set_methods;
   else if (IS_CLASS(receiver)) methods = &AS_CLASS(receiver)->methods;
   if (methods != NULL && table_get(methods, OBJ_VAL(name), &method)) {
+    if (IS_CLASS(receiver) && IS_CLOSURE(method) && !AS_CLOSURE(method)->function->is_method) {
+      *slot = method; /* C.f(x) with f a plain function (a decorator's wrapper): unbound */
+      return vm_call_value(vm, method, argc, nkw, kwnames);
+    }
     return vm_call_method(vm, method, receiver, argc, nkw, kwnames, false);
   }
   if ((IS_TENSOR(receiver) || IS_NODE(receiver)) && vm->tensor_hooks != NULL) {

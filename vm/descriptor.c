@@ -94,6 +94,8 @@ static Value class_of(Value receiver) {
 
 /* receiver.name where the class holds `member` under that name. */
 Value vm_member_value(AgVM *vm, Value receiver, Value member) {
+  bool plain_function = IS_CLOSURE(member) && !AS_CLOSURE(member)->function->is_method;
+  if (plain_function && IS_CLASS(receiver)) return member; /* C.f is f, unbound */
   if (!IS_INSTANCE(member)) return bind(vm, receiver, member);
   ObjClass *kind = AS_INSTANCE(member)->klass;
   if (kind == vm->property_class) {
@@ -106,7 +108,7 @@ Value vm_member_value(AgVM *vm, Value receiver, Value member) {
   }
   if (kind == vm->staticmethod_class) return field_of(vm, member, "__func__");
   if (kind == vm->classmethod_class) return bind(vm, class_of(receiver), field_of(vm, member, "__func__"));
-  return member; /* any other value stored in a class is read as it is */
+  return bind(vm, receiver, member); /* any other callable: bound, as a function */
 }
 
 /* receiver.name(args) where the class holds `member`, an instance, under
@@ -119,9 +121,20 @@ CallStatus vm_call_descriptor(AgVM *vm, Value member, Value receiver, int argc, 
     *slot = field_of(vm, member, "__func__");
   } else if (kind == vm->classmethod_class) {
     *slot = bind(vm, class_of(receiver), field_of(vm, member, "__func__"));
-  } else {
+  } else if (kind == vm->property_class) {
     *slot = vm_member_value(vm, receiver, member);
     if (IS_EXCEPTION(*slot)) return CALL_ERROR;
+  } else { /* any other callable (a decorator's result): the receiver comes first */
+    if (vm->stack_top + 1 >= vm->stack_limit) {
+      vm_throw_error(vm, "stack overflow");
+      return CALL_ERROR;
+    }
+    Value *first = slot + 1;
+    memmove(first + 1, first, sizeof(Value) * (size_t)(argc + nkw));
+    *first = receiver;
+    vm->stack_top++;
+    *slot = member;
+    argc++;
   }
   return vm_call_value(vm, *slot, argc, nkw, kwnames);
 }
