@@ -345,7 +345,7 @@ LIB_NATIVE(lib_bool) {
   return t < 0 ? VM_EXCEPTION : BOOL_VAL(t);
 }
 
-LIB_NATIVE(lib_type) { return OBJ_VAL(obj_string(vm, vm_type_name(args[0]))); }
+LIB_NATIVE(lib_type) { return vm_type_of(vm, args[0]); }
 
 /* isinstance(v, cls): v is an instance of cls or of a class derived from it. */
 LIB_NATIVE(lib_isinstance) {

@@ -1,7 +1,7 @@
 /* lib.c — lib_install: the per-VM library state, the built-in modules
  * (nn, optim, autograd: the embedded stdlib .ag files, each compiled into its own
  * namespace), source(), and the reflection built-ins nn.ag relies on
- * (vars, isinstance, getfield, setfield).
+ * (vars, isinstance, getattr, hasattr, setattr, delattr, callable).
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -320,35 +320,6 @@ static Value native_vars(NATIVE_ARGS) {
   return OBJ_VAL(m);
 }
 
-static bool is_subclass(ObjClass *k, ObjClass *of) {
-  for (; k != NULL; k = k->parent) {
-    if (k == of) return true;
-  }
-  return false;
-}
-
-/* Python's built-in types as isinstance's argument: the conversion functions
- * `int str list set` and the dtypes `float bool` (isinstance(true, int) is
- * true, as in Python). 1 or 0 where `cls` is one of them, -1 otherwise. */
-static int builtin_type_check(AgVM *vm, Value cls, Value v) {
-  static const char *const names[] = {"int", "float", "bool", "str", "list", "set"};
-  for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++) {
-    Value builtin;
-    if (!table_get(&vm->builtins, OBJ_VAL(obj_string(vm, names[k])), &builtin) ||
-        !vm_values_equal(builtin, cls))
-      continue;
-    switch (k) {
-    case 0: return IS_INT(v) || IS_BOOL(v);
-    case 1: return IS_FLOAT(v);
-    case 2: return IS_BOOL(v);
-    case 3: return IS_STRING(v);
-    case 4: return IS_LIST(v);
-    default: return IS_SET(v);
-    }
-  }
-  return -1;
-}
-
 static Value native_isinstance(NATIVE_ARGS) {
   Value cls = args[1];
   const Value *classes = &cls;
@@ -358,14 +329,11 @@ static Value native_isinstance(NATIVE_ARGS) {
     n = AS_LIST(cls)->count;
   }
   for (int i = 0; i < n; i++) {
-    int builtin = IS_CLASS(classes[i]) ? -1 : builtin_type_check(vm, classes[i], args[0]);
-    if (builtin == 1) return TRUE_VAL;
-    if (builtin == 0) continue;
-    if (!IS_CLASS(classes[i]))
+    int is = vm_is_instance(vm, args[0], classes[i]);
+    if (is < 0)
       return vm_throw_error(vm, "isinstance() arg 2 must be a class or a list of classes, not %s",
                             vm_type_name(classes[i]));
-    if (IS_INSTANCE(args[0]) && is_subclass(AS_INSTANCE(args[0])->klass, AS_CLASS(classes[i])))
-      return TRUE_VAL;
+    if (is) return TRUE_VAL;
   }
   return FALSE_VAL;
 }
@@ -414,24 +382,53 @@ static Value native_warn(NATIVE_ARGS) {
   return NIL_VAL;
 }
 
-static Value native_getfield(NATIVE_ARGS) {
-  if (!IS_STRING(args[1]))
-    return vm_throw_error(vm, "getfield(): the name must be a string, not %s", vm_type_name(args[1]));
-  if (argc == 3 && IS_INSTANCE(args[0])) {
-    Value v;
-    if (table_get(&AS_INSTANCE(args[0])->fields, args[1], &v)) return v;
-    return args[2];
-  }
-  return vm_get_attr(vm, args[0], AS_STRING(args[1]));
+/* The attribute name argument of getattr and its kin. */
+static bool attr_name(AgVM *vm, const char *fname, Value name) {
+  if (IS_STRING(name)) return true;
+  vm_throw_error(vm, "%s(): attribute name must be string, not '%s'", fname, vm_type_name(name));
+  return false;
 }
 
-static Value native_setfield(NATIVE_ARGS) {
-  if (!IS_INSTANCE(args[0]))
-    return vm_throw_error(vm, "setfield() needs an instance, not %s", vm_type_name(args[0]));
-  if (!IS_STRING(args[1]))
-    return vm_throw_error(vm, "setfield(): the name must be a string, not %s", vm_type_name(args[1]));
-  table_set(vm, &AS_INSTANCE(args[0])->fields, args[1], args[2]);
+/* getattr(obj, name[, default]): obj.name, or default when obj has no such
+ * attribute (the lookup's error is dropped). */
+static Value native_getattr(NATIVE_ARGS) {
+  if (!attr_name(vm, "getattr", args[1])) return VM_EXCEPTION;
+  Value v = vm_get_attr(vm, args[0], AS_STRING(args[1]));
+  if (!IS_EXCEPTION(v) || argc < 3) return v;
+  vm_take_exception(vm);
   return args[2];
+}
+
+static Value native_hasattr(NATIVE_ARGS) {
+  if (!attr_name(vm, "hasattr", args[1])) return VM_EXCEPTION;
+  Value v = vm_get_attr(vm, args[0], AS_STRING(args[1]));
+  if (!IS_EXCEPTION(v)) return TRUE_VAL;
+  vm_take_exception(vm);
+  return FALSE_VAL;
+}
+
+static Value native_setattr(NATIVE_ARGS) {
+  if (!attr_name(vm, "setattr", args[1])) return VM_EXCEPTION;
+  Value r = vm_set_attr(vm, args[0], AS_STRING(args[1]), args[2]);
+  return IS_EXCEPTION(r) ? r : NIL_VAL;
+}
+
+/* delattr(obj, name): removes an instance's field. */
+static Value native_delattr(NATIVE_ARGS) {
+  if (!attr_name(vm, "delattr", args[1])) return VM_EXCEPTION;
+  if (!IS_INSTANCE(args[0]))
+    return vm_throw_error(vm, "delattr(): cannot delete attributes of %s", vm_type_name(args[0]));
+  if (!table_remove(&AS_INSTANCE(args[0])->fields, args[1]))
+    return vm_throw_error(vm, "'%s' object has no attribute '%s'", vm_type_name(args[0]), AS_CSTRING(args[1]));
+  return NIL_VAL;
+}
+
+static Value native_callable(NATIVE_ARGS) {
+  Value v = args[0];
+  if (IS_CLOSURE(v) || IS_NATIVE(v) || IS_BOUND_METHOD(v) || IS_CLASS(v) || IS_DTYPE(v)) return TRUE_VAL;
+  if (!IS_INSTANCE(v)) return FALSE_VAL;
+  Value call;
+  return BOOL_VAL(table_get(&AS_INSTANCE(v)->klass->methods, OBJ_VAL(vm->call_string), &call));
 }
 
 /* ---- installation ---- */
@@ -470,10 +467,14 @@ void lib_install(AgVM *vm) {
   vm_define_native(vm, "isinstance", native_isinstance, 2, 2, false);
   vm_define_native(vm, "id", native_id, 1, 1, false);
   vm_define_native(vm, "warn", native_warn, 1, 1, false);
-  vm_define_native(vm, "getfield", native_getfield, 2, 3, false);
-  vm_define_native(vm, "setfield", native_setfield, 3, 3, false);
+  vm_define_native(vm, "getattr", native_getattr, 2, 3, false);
+  vm_define_native(vm, "hasattr", native_hasattr, 2, 2, false);
+  vm_define_native(vm, "setattr", native_setattr, 3, 3, false);
+  vm_define_native(vm, "delattr", native_delattr, 2, 2, false);
+  vm_define_native(vm, "callable", native_callable, 1, 1, false);
   lib_graph_install(vm);
   lib_install_display(vm);
+  vm_install_types(vm); /* after the natives that become types' conversions */
   /* The Ag-written modules last: they compile against every built-in above,
    * at their first use (creating a VM stays cheap: a fuzzer makes one per
    * input). A submodule is defined in its parent before the parent's code

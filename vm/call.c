@@ -253,6 +253,11 @@ CallStatus vm_call_method(AgVM *vm, Value method, Value receiver, int argc, int 
 
 static CallStatus construct(AgVM *vm, ObjClass *klass, int argc, int nkw, ObjString *const *kwnames) {
   Value *slot = vm->stack_top - nkw - argc - 1;
+  if (!IS_NIL(klass->convert)) return call_native(vm, AS_NATIVE(klass->convert), NIL_VAL, argc, nkw, kwnames);
+  if (klass->parent == NULL && vm_is_builtin_type(vm, klass)) {
+    vm_throw_error(vm, "cannot create '%s' instances", klass->name->chars);
+    return CALL_ERROR;
+  }
   ObjInstance *inst = obj_new_instance(vm, klass);
   *slot = OBJ_VAL(inst);
   if (IS_NIL(klass->init)) {

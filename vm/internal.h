@@ -15,7 +15,6 @@ Value vm_binary_op(AgVM *vm, int op, Value a, Value b);
 Value vm_number_op(AgVM *vm, int op, Value a, Value b);
 Value vm_negate_number(AgVM *vm, Value a); /* a: a number or a bool */
 Value vm_unary_op(AgVM *vm, int op, Value a);
-Value vm_set_attr(AgVM *vm, Value obj, ObjString *name, Value v);
 Value vm_get_index_n(AgVM *vm, Value obj, int n, const Value *index);
 Value vm_set_index_n(AgVM *vm, Value obj, int n, const Value *index, Value v);
 /* Adds every item of an iterable to list (spread, list.extend). */

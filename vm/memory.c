@@ -298,6 +298,7 @@ static void blacken(AgVM *vm, Obj *obj) {
     vm_mark_object(vm, (Obj *)k->parent);
     mark_table(vm, &k->methods);
     vm_mark_value(vm, k->init);
+    vm_mark_value(vm, k->convert);
     break;
   }
   case OBJ_INSTANCE:
@@ -367,6 +368,7 @@ static void mark_roots(AgVM *vm) {
   vm_mark_object(vm, (Obj *)vm->property_class);
   vm_mark_object(vm, (Obj *)vm->staticmethod_class);
   vm_mark_object(vm, (Obj *)vm->classmethod_class);
+  for (int i = 0; i < VM_TYPE_COUNT; i++) vm_mark_value(vm, vm->type_objects[i]);
   if (vm->has_exception) vm_mark_value(vm, vm->exception);
   vm_mark_object(vm, (Obj *)vm->exception_trace);
   vm_mark_object(vm, (Obj *)vm->args);

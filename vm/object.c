@@ -208,6 +208,7 @@ ObjClass *obj_new_class(AgVM *vm, ObjString *name) {
   table_init(&k->methods);
   k->init = NIL_VAL;
   k->has_properties = false;
+  k->convert = NIL_VAL;
   return k;
 }
 

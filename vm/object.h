@@ -156,6 +156,7 @@ typedef struct ObjClass {
   Table methods; /* inherited ones copied in (OP_INHERIT) */
   Value init;    /* cached methods["init"], or NIL_VAL */
   bool has_properties; /* a method is a property: setting a field may run its setter */
+  Value convert;       /* a built-in type's conversion (int(x) ...), or NIL_VAL */
 } ObjClass;
 
 typedef struct ObjInstance {

@@ -282,8 +282,28 @@ static Value module_attr(AgVM *vm, ObjModule *m, ObjString *name) {
   return vm_throw_error(vm, "module %s has no global '%s'", m->name->chars, name->chars);
 }
 
+/* Python's dunder attributes every value of a kind has: f.__name__ (functions,
+ * natives, classes), obj.__class__; UNDEF_VAL for any other name. */
+static Value special_attr(AgVM *vm, Value obj, ObjString *name) {
+  if (name->length < 5 || name->chars[0] != '_' || name->chars[1] != '_') return UNDEF_VAL;
+  if (strcmp(name->chars, "__class__") == 0) return vm_type_of(vm, obj);
+  if (strcmp(name->chars, "__name__") != 0 || !IS_OBJ(obj)) return UNDEF_VAL;
+  switch (OBJ_TYPE(obj)) {
+  case OBJ_CLASS: return OBJ_VAL(AS_CLASS(obj)->name);
+  case OBJ_NATIVE: return OBJ_VAL(AS_NATIVE(obj)->name);
+  case OBJ_CLOSURE: {
+    ObjString *s = AS_CLOSURE(obj)->function->name;
+    return s != NULL ? OBJ_VAL(s) : UNDEF_VAL;
+  }
+  case OBJ_BOUND_METHOD: return special_attr(vm, AS_BOUND_METHOD(obj)->method, name);
+  case OBJ_MODULE: return OBJ_VAL(AS_MODULE(obj)->name);
+  default: return UNDEF_VAL;
+  }
+}
+
 Value vm_get_attr(AgVM *vm, Value obj, ObjString *name) {
-  Value v;
+  Value v = special_attr(vm, obj, name);
+  if (!IS_UNDEF(v)) return v;
   if (IS_INSTANCE(obj)) {
     ObjInstance *inst = AS_INSTANCE(obj);
     if (table_get(&inst->fields, OBJ_VAL(name), &v)) return v;

@@ -69,6 +69,7 @@ static void init_names(AgVM *vm) {
   vm->not_implemented = NIL_VAL;
   vm->ellipsis = NIL_VAL;
   for (int i = 0; i < DT_COUNT; i++) vm->dtype_call[i] = NIL_VAL;
+  for (int i = 0; i < VM_TYPE_COUNT; i++) vm->type_objects[i] = NIL_VAL;
   for (int i = 0; i < DT_COUNT; i++) vm->dtypes[i] = obj_new_dtype(vm, (DType)i);
   vm->main_module = obj_new_module(vm, obj_string(vm, "<script>"), NULL);
   vm->main_module->state = MODULE_LOADED;

@@ -332,7 +332,7 @@ static bool append_object(AgVM *vm, VmBuf *b, Value v, bool quote, PrintPath *pa
     return true;
   }
   case OBJ_UPVALUE: vm_buf_adds(b, "<upvalue>"); return true;
-  case OBJ_CLASS: vm_buf_printf(b, "<class %s>", AS_CLASS(v)->name->chars); return true;
+  case OBJ_CLASS: vm_buf_printf(b, "<class '%s'>", AS_CLASS(v)->name->chars); return true;
   case OBJ_INSTANCE: return append_instance(vm, b, v, quote);
   case OBJ_MODULE: vm_buf_printf(b, "<module %s>", AS_MODULE(v)->name->chars); return true;
   case OBJ_TENSOR:

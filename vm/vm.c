@@ -204,10 +204,28 @@ static bool inherit(AgVM *vm, Value parent, ObjClass *klass) {
   return true;
 }
 
+/* `/`'s operator methods have two names, Ag's div and Python's truediv:
+ * defining either defines both. */
+static void define_operator_alias(AgVM *vm, ObjClass *klass, ObjString *name, Value method) {
+  static const char *const pairs[][2] = {{"div", "truediv"}, {"rdiv", "rtruediv"}, {"idiv", "itruediv"}};
+  if (name->length < 3 || name->length > 8) return;
+  for (int i = 0; i < 3; i++) {
+    for (int side = 0; side < 2; side++) {
+      if (strcmp(name->chars, pairs[i][side]) != 0) continue;
+      ObjString *other = obj_string(vm, pairs[i][1 - side]);
+      vm_push_root(vm, OBJ_VAL(other));
+      table_set(vm, &klass->methods, OBJ_VAL(other), method);
+      vm_pop_root(vm);
+      return;
+    }
+  }
+}
+
 static void define_method(AgVM *vm, ObjString *name) {
   Value method = peek(vm, 0);
   ObjClass *klass = AS_CLASS(peek(vm, 1));
   table_set(vm, &klass->methods, OBJ_VAL(name), method);
+  define_operator_alias(vm, klass, name, method);
   if (name == vm->init_string) klass->init = method;
   if (vm_is_property(vm, method)) klass->has_properties = true;
   pop(vm);

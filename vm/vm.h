@@ -94,6 +94,20 @@ typedef struct AgTensorHooks {
   bool (*to_number)(AgVM *vm, Value v, double *out); /* one-element tensor; throws */
 } AgTensorHooks;
 
+/* Python's built-in types of non-instance values (vm/types.c). */
+#define VM_TYPE_NAMES(X)                                                                           \
+  X(VM_TYPE_INT, "int") X(VM_TYPE_STR, "str") X(VM_TYPE_LIST, "list") X(VM_TYPE_DICT, "dict")      \
+  X(VM_TYPE_SET, "set") X(VM_TYPE_RANGE, "range") X(VM_TYPE_SLICE, "slice")                        \
+  X(VM_TYPE_FUNCTION, "function") X(VM_TYPE_NONE, "NoneType") X(VM_TYPE_TYPE, "type")             \
+  X(VM_TYPE_MODULE, "module") X(VM_TYPE_TENSOR, "Tensor") X(VM_TYPE_NODE, "Node")                  \
+  X(VM_TYPE_DTYPE, "dtype")
+enum {
+#define VM_TYPE_ENUM(e, name) e,
+  VM_TYPE_NAMES(VM_TYPE_ENUM)
+#undef VM_TYPE_ENUM
+  VM_TYPE_COUNT
+};
+
 struct AgVM {
   /* execution */
   Value *stack;
@@ -160,6 +174,7 @@ struct AgVM {
   ObjClass *file_class;     /* what open() makes (stdlib/builtins_file.c) */
   ObjList *open_files;      /* files open for writing, renamed into place when closed */
   ObjClass *property_class, *staticmethod_class, *classmethod_class; /* vm/descriptor.c */
+  Value type_objects[VM_TYPE_COUNT]; /* vm/types.c: type(3) is int ... */
 
   /* plug-ins */
   VmCompileHook compile_hook;
@@ -222,6 +237,12 @@ void vm_free(AgVM *vm);
 int vm_global_slot(AgVM *vm, ObjString *name);
 /* Defines a built-in global (visible in every namespace unless shadowed). */
 void vm_define_builtin(AgVM *vm, const char *name, Value value);
+/* vm/types.c: binds the type objects (after the natives they wrap), type(v),
+ * isinstance(v, t) for one type (1, 0, or -1 when t is not a type). */
+void vm_install_types(AgVM *vm);
+Value vm_type_of(AgVM *vm, Value v);
+int vm_is_instance(AgVM *vm, Value v, Value t);
+bool vm_is_builtin_type(AgVM *vm, const ObjClass *k);
 ObjNative *vm_define_native(AgVM *vm, const char *name, AgNativeFn fn, int min_args,
                             int max_args, bool takes_kwargs);
 /* Sets a global of the main namespace. */
@@ -255,6 +276,8 @@ Value vm_invoke_cstr(AgVM *vm, Value receiver, const char *name, int argc, const
 bool vm_load_module(AgVM *vm, ObjModule *module);
 /* receiver.name (fields, methods bound, built-in attributes). */
 Value vm_get_attr(AgVM *vm, Value receiver, ObjString *name);
+/* receiver.name = v (a property's setter, tensors' attributes); v or VM_EXCEPTION. */
+Value vm_set_attr(AgVM *vm, Value obj, ObjString *name, Value v);
 Value vm_get_index(AgVM *vm, Value obj, Value index);
 
 /* Raising: all return VM_EXCEPTION. While a Ctrl-C is pending
