@@ -187,9 +187,9 @@ bool lib_flag(AgVM *vm, Value v, bool dflt, bool *out) {
   return true;
 }
 
-/* A dtype value, or the function int, which names int64 where a dtype is
+/* A dtype value, or the type int, which names int64 where a dtype is
  * expected (ones(2, dtype=int), t.to(int)) as Python's int does in PyTorch. */
-bool lib_is_dtype(AgVM *vm, Value v) { return IS_DTYPE(v) || v == vm->dtype_call[DT_INT64]; }
+bool lib_is_dtype(AgVM *vm, Value v) { return IS_DTYPE(v) || v == vm->type_objects[VM_TYPE_INT]; }
 
 bool lib_dtype(AgVM *vm, Value v, DType *out) {
   if (IS_UNDEF(v) || IS_NIL(v)) return true;

@@ -297,6 +297,10 @@ static Value special_attr(AgVM *vm, Value obj, ObjString *name) {
   }
   case OBJ_BOUND_METHOD: return special_attr(vm, AS_BOUND_METHOD(obj)->method, name);
   case OBJ_MODULE: return OBJ_VAL(AS_MODULE(obj)->name);
+  case OBJ_DTYPE: { /* the types of Python's floats and bools are these dtypes */
+    DType d = AS_DTYPE(obj)->dtype;
+    return OBJ_VAL(obj_string(vm, d == DT_FLOAT32 ? "float" : d == DT_BOOL ? "bool" : dtype_name(d)));
+  }
   default: return UNDEF_VAL;
   }
 }
