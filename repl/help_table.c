@@ -69,9 +69,44 @@ const HelpEntry help_table[] = {
      "print(int(2.9), int(-2.9), int(\"7\"), int(true), ones(2, dtype=int))"},
     {"type", HELP_BUILTINS, 0,
      "type(v)",
-     "The type name: \"nil\" \"bool\" \"int\" \"float\" \"string\" \"list\" \"map\" \"function\" \"class\" "
-     "\"tensor\" \"node\" \"module\", or the class name of an instance.",
-     "print(type(1), type(1.0), type(\"a\"), type(zeros(2)))"},
+     "Python's type object of v: an instance's class; int str list dict set range type "
+     "Tensor ... for built-in values (float and bool: those dtypes). Compare with == "
+     "(type(3) == int), print type(v).__name__ for the name; a built-in type converts "
+     "when called (int(\"3\")).",
+     "print(type(1), type(1) == int, type(zeros(2)) == Tensor, type(\"a\").__name__)"},
+    {"callable", HELP_BUILTINS, 0,
+     "callable(v)",
+     "True when v can be called: a function, a class, a bound method, an instance "
+     "whose class has call.",
+     "print(callable(print), callable(3))"},
+    {"property", HELP_BUILTINS, 0,
+     "@property",
+     "On a method: reading the name calls it (a getter read as a field); @NAME.setter on a "
+     "method of the same name gives the setter. Without a setter, assigning is an error.",
+     "class C {\n"
+     "  fn init(r) { self._r = r }\n"
+     "  @property\n"
+     "  fn area() { return 3 * self._r ** 2 }\n"
+     "}\n"
+     "print(C(2).area)"},
+    {"staticmethod", HELP_BUILTINS, 0,
+     "@staticmethod",
+     "On a method: called without a receiver (no self), from the class or an instance.",
+     "class M {\n"
+     "  @staticmethod\n"
+     "  fn add(a, b) { return a + b }\n"
+     "}\n"
+     "print(M.add(1, 2))"},
+    {"classmethod", HELP_BUILTINS, 0,
+     "@classmethod",
+     "On a method: called with the class as its first argument (cls), from the class or "
+     "an instance, as Python's; no self.",
+     "class P {\n"
+     "  fn init(x) { self.x = x }\n"
+     "  @classmethod\n"
+     "  fn zero(cls) { return cls(0) }\n"
+     "}\n"
+     "print(P.zero().x)"},
     {"id", HELP_BUILTINS, 0,
      "id(x)",
      "An int naming the identity of x: two values have the same id when they are the "
@@ -88,7 +123,8 @@ const HelpEntry help_table[] = {
     {"isinstance", HELP_BUILTINS, 0,
      "isinstance(v, cls)",
      "True when v is an instance of class cls or of a subclass of it. cls may also be a "
-     "built-in type, as in Python: int (true for bools too), float, bool, str, list, set; "
+     "built-in type, as in Python: int (true for bools too), float, bool, str, list, dict, "
+     "set, Tensor; "
      "or a list of classes and types (Python's tuple: isinstance(x, [int, float])).",
      "class A {}\n"
      "class B : A {}\n"
@@ -98,19 +134,31 @@ const HelpEntry help_table[] = {
      "A map of an instance's fields (in the order assigned), or of a module's globals.",
      "class P { fn init() { self.x = 1; self.y = 2 } }\n"
      "print(vars(P()))"},
-    {"getfield", HELP_GRAPH, 0,
-     "getfield(obj, name, default)",
-     "Reads the field or attribute called name (a string) of obj; with a default, a "
-     "missing field gives it instead of an error.",
+    {"getattr", HELP_GRAPH, 0,
+     "getattr(obj, name, default)",
+     "obj.name for a name in a string, on instances, classes, modules and tensors; with a "
+     "default, a missing attribute gives it instead of an error (Python's getattr).",
      "class P { fn init() { self.x = 1 } }\n"
-     "print(getfield(P(), \"x\"), getfield(P(), \"z\", 0))"},
-    {"setfield", HELP_GRAPH, 0,
-     "setfield(obj, name, value)",
-     "Sets the field called name (a string) of an instance, as obj.name = value would.",
+     "print(getattr(P(), \"x\"), getattr(P(), \"z\", 0), getattr(nn, \"Linear\"))"},
+    {"hasattr", HELP_GRAPH, 0,
+     "hasattr(obj, name)",
+     "Whether obj.name can be read (a field, a method, a module's global ...).",
+     "class P { fn init() { self.x = 1 } }\n"
+     "print(hasattr(P(), \"x\"), hasattr(P(), \"y\"))"},
+    {"setattr", HELP_GRAPH, 0,
+     "setattr(obj, name, value)",
+     "obj.name = value for a name in a string (a property's setter runs).",
      "class P {}\n"
      "let p = P()\n"
-     "setfield(p, \"w\", 3)\n"
+     "setattr(p, \"w\", 3)\n"
      "print(p.w)"},
+    {"delattr", HELP_GRAPH, 0,
+     "delattr(obj, name)",
+     "Removes an instance's field; a missing one is an error.",
+     "class P { fn init() { self.x = 1 } }\n"
+     "let p = P()\n"
+     "delattr(p, \"x\")\n"
+     "print(hasattr(p, \"x\"))"},
     {"source", HELP_GRAPH, 0,
      "source(f)",
      "The Ag source text of a function or class, such as the library's own nn.Linear.",
