@@ -236,19 +236,23 @@ static CallStatus call_unbound_method(AgVM *vm, ObjClosure *m, int argc, int nkw
 }
 
 /* Calls a method with the receiver already in the callee slot. */
-CallStatus vm_call_method(AgVM *vm, Value method, Value receiver, int argc, int nkw,
-                              ObjString *const *kwnames, bool is_init) {
-  if (IS_CLOSURE(method)) {
-    ObjClosure *c = AS_CLOSURE(method);
-    if (!c->function->is_method) return call_function_as_method(vm, c, receiver, argc, nkw, kwnames);
-    return vm_call_closure(vm, c, argc, nkw, kwnames, is_init);
-  }
+/* vm_call_method's cases other than a method closure, out of its way. */
+static __attribute__((noinline)) CallStatus call_other_method(AgVM *vm, Value method, Value receiver, int argc,
+                                                              int nkw, ObjString *const *kwnames, bool is_init) {
+  if (IS_CLOSURE(method)) return call_function_as_method(vm, AS_CLOSURE(method), receiver, argc, nkw, kwnames);
   if (IS_NATIVE(method)) {
     CallStatus s = call_native(vm, AS_NATIVE(method), receiver, argc, nkw, kwnames);
     if (s == CALL_DONE && is_init) vm->stack_top[-1] = receiver;
     return s;
   }
   return vm_call_descriptor(vm, method, receiver, argc, nkw, kwnames);
+}
+
+CallStatus vm_call_method(AgVM *vm, Value method, Value receiver, int argc, int nkw,
+                              ObjString *const *kwnames, bool is_init) {
+  if (IS_CLOSURE(method) && AS_CLOSURE(method)->function->is_method)
+    return vm_call_closure(vm, AS_CLOSURE(method), argc, nkw, kwnames, is_init);
+  return call_other_method(vm, method, receiver, argc, nkw, kwnames, is_init);
 }
 
 static CallStatus construct(AgVM *vm, ObjClass *klass, int argc, int nkw, ObjString *const *kwnames) {

@@ -299,6 +299,7 @@ static void blacken(AgVM *vm, Obj *obj) {
     mark_table(vm, &k->methods);
     vm_mark_value(vm, k->init);
     vm_mark_value(vm, k->convert);
+    vm_mark_object(vm, (Obj *)k->shown_name);
     break;
   }
   case OBJ_INSTANCE:

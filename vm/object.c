@@ -209,6 +209,8 @@ ObjClass *obj_new_class(AgVM *vm, ObjString *name) {
   k->init = NIL_VAL;
   k->has_properties = false;
   k->convert = NIL_VAL;
+  k->shown_name = NULL;
+  k->dtype_alias = -1;
   return k;
 }
 

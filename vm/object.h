@@ -157,6 +157,10 @@ typedef struct ObjClass {
   Value init;    /* cached methods["init"], or NIL_VAL */
   bool has_properties; /* a method is a property: setting a field may run its setter */
   Value convert;       /* a built-in type's conversion (int(x) ...), or NIL_VAL */
+  /* A built-in type (vm/types.c) prints as Ag's name of its values ("string",
+   * "map", "nil"), which it equals, and float's and bool's equal those dtypes. */
+  ObjString *shown_name; /* NULL: the class's name */
+  int dtype_alias;       /* a DType, or -1 */
 } ObjClass;
 
 typedef struct ObjInstance {

@@ -93,9 +93,20 @@ static bool maps_equal(ObjMap *a, ObjMap *b, int depth) {
 /* Booleans are the numbers 1 and 0 to ==, as Python's (true == 1, 1.0 == true). */
 static bool is_numeric(Value v) { return IS_NUMBER(v) || IS_BOOL(v); }
 
+/* A class equals the string of the name it prints as (type(x) == "string",
+ * type(a) == "Animal", as Ag's type() gave names); float's and bool's types
+ * equal those dtypes (type(1.5) == float). */
+static bool class_equals(const ObjClass *k, Value other) {
+  const ObjString *shown = k->shown_name != NULL ? k->shown_name : k->name;
+  if (IS_STRING(other))
+    return AS_STRING(other)->length == shown->length && memcmp(AS_CSTRING(other), shown->chars, (size_t)shown->length) == 0;
+  return IS_DTYPE(other) && (int)AS_DTYPE(other)->dtype == k->dtype_alias;
+}
+
 static bool equal_depth(Value a, Value b, int depth) {
   if (is_numeric(a) && is_numeric(b)) return vm_numbers_equal(a, b);
   if (a == b) return true;
+  if (IS_CLASS(a) || IS_CLASS(b)) return IS_CLASS(a) ? class_equals(AS_CLASS(a), b) : class_equals(AS_CLASS(b), a);
   if (!IS_OBJ(a) || !IS_OBJ(b) || OBJ_TYPE(a) != OBJ_TYPE(b)) return false;
   if (depth > EQUAL_DEPTH_MAX) return false;
   switch (OBJ_TYPE(a)) {
@@ -332,7 +343,11 @@ static bool append_object(AgVM *vm, VmBuf *b, Value v, bool quote, PrintPath *pa
     return true;
   }
   case OBJ_UPVALUE: vm_buf_adds(b, "<upvalue>"); return true;
-  case OBJ_CLASS: vm_buf_printf(b, "<class '%s'>", AS_CLASS(v)->name->chars); return true;
+  case OBJ_CLASS: {
+    const ObjClass *k = AS_CLASS(v);
+    vm_buf_printf(b, "%s", (k->shown_name != NULL ? k->shown_name : k->name)->chars);
+    return true;
+  }
   case OBJ_INSTANCE: return append_instance(vm, b, v, quote);
   case OBJ_MODULE: vm_buf_printf(b, "<module %s>", AS_MODULE(v)->name->chars); return true;
   case OBJ_TENSOR:

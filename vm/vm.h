@@ -94,15 +94,20 @@ typedef struct AgTensorHooks {
   bool (*to_number)(AgVM *vm, Value v, double *out); /* one-element tensor; throws */
 } AgTensorHooks;
 
-/* Python's built-in types of non-instance values (vm/types.c). */
+/* The built-in types of non-instance values (vm/types.c): Python's name
+ * (__name__), Ag's name (printed, and what type() gave before), and whether
+ * the Python name is a global (int(x) ...). */
 #define VM_TYPE_NAMES(X)                                                                           \
-  X(VM_TYPE_INT, "int") X(VM_TYPE_STR, "str") X(VM_TYPE_LIST, "list") X(VM_TYPE_DICT, "dict")      \
-  X(VM_TYPE_SET, "set") X(VM_TYPE_RANGE, "range") X(VM_TYPE_SLICE, "slice")                        \
-  X(VM_TYPE_FUNCTION, "function") X(VM_TYPE_NONE, "NoneType") X(VM_TYPE_TYPE, "type")             \
-  X(VM_TYPE_MODULE, "module") X(VM_TYPE_TENSOR, "Tensor") X(VM_TYPE_NODE, "Node")                  \
-  X(VM_TYPE_DTYPE, "dtype")
+  X(VM_TYPE_INT, "int", "int", true) X(VM_TYPE_FLOAT, "float", "float", false)                     \
+  X(VM_TYPE_BOOL, "bool", "bool", false) X(VM_TYPE_STR, "str", "string", true)                     \
+  X(VM_TYPE_LIST, "list", "list", true) X(VM_TYPE_DICT, "dict", "map", true)                       \
+  X(VM_TYPE_SET, "set", "set", true) X(VM_TYPE_RANGE, "range", "range", true)                      \
+  X(VM_TYPE_SLICE, "slice", "slice", false) X(VM_TYPE_FUNCTION, "function", "function", false)     \
+  X(VM_TYPE_NONE, "NoneType", "nil", false) X(VM_TYPE_TYPE, "type", "class", true)                 \
+  X(VM_TYPE_MODULE, "module", "module", false) X(VM_TYPE_TENSOR, "Tensor", "tensor", true)         \
+  X(VM_TYPE_NODE, "Node", "node", false) X(VM_TYPE_DTYPE, "dtype", "dtype", false)
 enum {
-#define VM_TYPE_ENUM(e, name) e,
+#define VM_TYPE_ENUM(e, name, shown, global) e,
   VM_TYPE_NAMES(VM_TYPE_ENUM)
 #undef VM_TYPE_ENUM
   VM_TYPE_COUNT

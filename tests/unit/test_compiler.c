@@ -512,7 +512,8 @@ START_TEST(messages_in_plain_words) {
   expect_error("self", "'self' used outside a class method");
   expect_error("class A { fn f() { super.f() } }", "'super' used in a class without a parent class");
   expect_error("fn f(a, a) {}", "duplicate parameter 'a'");
-  expect_error("fn f(...a, b) {}", "the rest parameter '...' must be the last one");
+  expect_error("fn f(**k, b) {}", "no parameter may follow '**k'");
+  expect_error("@d\nlet x = 1", "a decorator must be followed by a function definition");
   expect_error("f(k=1, 2)", "positional argument after keyword arguments");
   expect_error("f(k=1, k=2)", "keyword argument 'k' given twice");
   expect_error("else { }", "'else' without a matching 'if'");
