@@ -69,11 +69,21 @@ const HelpEntry help_table[] = {
      "print(int(2.9), int(-2.9), int(\"7\"), int(true), ones(2, dtype=int))"},
     {"type", HELP_BUILTINS, 0,
      "type(v)",
-     "Python's type object of v: an instance's class; int str list dict set range type "
-     "Tensor ... for built-in values (float and bool: those dtypes). Compare with == "
-     "(type(3) == int), print type(v).__name__ for the name; a built-in type converts "
-     "when called (int(\"3\")).",
-     "print(type(1), type(1) == int, type(zeros(2)) == Tensor, type(\"a\").__name__)"},
+     "The type of v: an instance's class; for other values a built-in type (int, str, "
+     "list, dict, set, Tensor, ... ; float and bool equal those dtypes). It prints as "
+     "Ag's name of the kind (\"int\" \"string\" \"map\" \"nil\" \"tensor\", the class name) "
+     "and equals that name too; type(v).__name__ is Python's name; a built-in type "
+     "converts when called (int(\"3\")).",
+     "print(type(1), type(1) == int, type(zeros(2)) == Tensor, type(\"a\"), type(\"a\").__name__)"},
+    {"Tensor", HELP_BUILTINS, 0,
+     "Tensor",
+     "The type of tensors: type(t) == Tensor, isinstance(t, Tensor). Not callable: make "
+     "tensors with tensor(data), zeros(...) ...",
+     "print(isinstance(ones(2), Tensor), type(ones(2)) == Tensor)"},
+    {"dict", HELP_BUILTINS, 0,
+     "dict",
+     "The type of maps (Python's dict): type({}) == dict, isinstance(m, dict).",
+     "print(type({\"a\": 1}) == dict, isinstance({}, dict))"},
     {"callable", HELP_BUILTINS, 0,
      "callable(v)",
      "True when v can be called: a function, a class, a bound method, an instance "

@@ -88,6 +88,13 @@ static const char *TOKENS[] = {
   "//=", "|=", "&=", "^=", " ^ ", "~x", "~", "{1, 2} ^ {2}", "t // 2", "7 // t", "fn or(o) { return self }",
   "fn xor(o) { return NotImplemented }", "fn invert() { return ~self }", "fn ior(o) { return 1 }",
   "true == 1", "{true: 1, 1: 2}",
+  /* issue 27: decorators, *args/**kwargs, chained comparisons, types and attributes */
+  "@", "@d\n", "@property\n", "@x.setter\n", "@staticmethod\n", "@classmethod\n", "@no_grad()\n",
+  "fn f(a, *args, b=1, **kw) { return kw }", "fn g(*, k) { }", "*args", "**kw", "f(*xs, **m)",
+  "(**{})", "(*[])", "0 <= x <= 1", " < x < ", " == x != ", "1 < 2 > 0 not in [] in [[]]",
+  "type(x) == int", "type(", "isinstance(x, [str, dict])", "getattr(x, \"a\", 1)",
+  "hasattr(", "setattr(x, \"a\", 1)", "delattr(x, \"a\")", ".__name__", ".__class__",
+  "fn truediv(o) { return o }", "callable(",
 };
 #define NTOKENS (sizeof TOKENS / sizeof TOKENS[0])
 
