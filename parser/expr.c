@@ -112,28 +112,10 @@ void parse_expression(Parser *p) { parse_precedence_expression(p, PREC_ASSIGNMEN
 void parse_or_expression(Parser *p) { parse_precedence_expression(p, PREC_OR); }
 
 /* Whether `want` comes, at the depth of the bracket just opened, before
- * `stop` or the bracket's end. Scans ahead on a copy of the lexer. */
-static bool ahead_in_bracket(Parser *p, TokenType want, TokenType stop) {
-  Lexer copy = *p->lexer;
-  Token window[2] = {p->current, p->next};
-  int depth = 0;
-  for (;;) {
-    TokenType t = window[0].type;
-    if (t == TOK_EOF || t == TOK_ERROR) return false;
-    if (t == TOK_LEFT_PAREN || t == TOK_LEFT_BRACKET || t == TOK_LEFT_BRACE) depth++;
-    else if (t == TOK_RIGHT_PAREN || t == TOK_RIGHT_BRACKET || t == TOK_RIGHT_BRACE) {
-      if (depth == 0) return false;
-      depth--;
-    } else if (depth == 0 && (t == want || t == stop)) {
-      return t == want;
-    }
-    window[0] = window[1];
-    window[1] = window[0].type == TOK_EOF ? window[0] : lex_next(&copy);
-  }
-}
-
-/* Whether an argument of the call just opened starts with `want` (`**m`). */
-static bool ahead_in_bracket_arg(Parser *p, TokenType want) {
+ * `stop` or the bracket's end; with item_start, only where an item begins
+ * (first, or after a comma: `**m` in a call). Scans ahead on a copy of the
+ * lexer. */
+static bool scan_bracket(Parser *p, TokenType want, TokenType stop, bool item_start) {
   Lexer copy = *p->lexer;
   Token window[2] = {p->current, p->next};
   int depth = 0;
@@ -145,14 +127,16 @@ static bool ahead_in_bracket_arg(Parser *p, TokenType want) {
     else if (t == TOK_RIGHT_PAREN || t == TOK_RIGHT_BRACKET || t == TOK_RIGHT_BRACE) {
       if (depth == 0) return false;
       depth--;
-    } else if (depth == 0 && t == want && before == TOK_COMMA) {
-      return true;
+    } else if (depth == 0 && (t == want || t == stop) && (!item_start || before == TOK_COMMA)) {
+      return t == want;
     }
     before = t;
     window[0] = window[1];
     window[1] = window[0].type == TOK_EOF ? window[0] : lex_next(&copy);
   }
 }
+
+static bool ahead_in_bracket(Parser *p, TokenType want, TokenType stop) { return scan_bracket(p, want, stop, false); }
 
 /* ---- literals ---- */
 
@@ -369,7 +353,7 @@ static void positional_argument(Parser *p, ArgList *args) {
 /* Parses `a, k=v, ...xs, *xs, **m)` after '('. */
 static void argument_list(Parser *p, ArgList *args) {
   memset(args, 0, offsetof(ArgList, kw_names));
-  if (ahead_in_bracket_arg(p, TOK_STAR_STAR)) { /* every argument goes into a list and a map */
+  if (scan_bracket(p, TOK_STAR_STAR, TOK_STAR_STAR, true)) { /* every argument goes into a list and a map */
     args->kwmap = args->spread = true;
     emit_op_var(p, OP_LIST, 1);
     emit_u16(p, 0);
