@@ -422,7 +422,7 @@ START_TEST(call_hand_built_function) {
   names[0] = obj_string(vm, "c");
   r = vm_call_kw(vm, OBJ_VAL(c), 2, args, &kw);
   ck_assert(IS_EXCEPTION(r));
-  ck_assert_str_eq(vm_exception_message(vm, vm_take_exception(vm)), "unexpected keyword argument 'c' in call to add()");
+  ck_assert_str_eq(vm_exception_message(vm, vm_take_exception(vm)), "add() got an unexpected keyword argument 'c'");
   ck_assert_int_eq(vm->frame_count, 0);
   ck_assert_ptr_eq(vm->stack_top, vm->stack);
   vm_pop_roots(vm, 2);
