@@ -214,7 +214,7 @@ static bool insert_argument(AgVM *vm, int n, Value v) {
 
 /* A function that is not a method (a decorator's wrapper) stored in a class:
  * the receiver is its first argument, as Python binds functions. */
-static CallStatus call_function_as_method(AgVM *vm, ObjClosure *fn, Value receiver, int argc, int nkw,
+static __attribute__((noinline)) CallStatus call_function_as_method(AgVM *vm, ObjClosure *fn, Value receiver, int argc, int nkw,
                                           ObjString *const *kwnames) {
   if (!insert_argument(vm, argc + nkw, receiver)) return stack_overflow(vm);
   vm->stack_top[-argc - nkw - 2] = OBJ_VAL(fn);
@@ -235,24 +235,22 @@ static CallStatus call_unbound_method(AgVM *vm, ObjClosure *m, int argc, int nkw
   return vm_call_closure(vm, m, argc - 1, nkw, kwnames, false);
 }
 
-/* Calls a method with the receiver already in the callee slot. */
-/* vm_call_method's cases other than a method closure, out of its way. */
-static __attribute__((noinline)) CallStatus call_other_method(AgVM *vm, Value method, Value receiver, int argc,
-                                                              int nkw, ObjString *const *kwnames, bool is_init) {
-  if (IS_CLOSURE(method)) return call_function_as_method(vm, AS_CLOSURE(method), receiver, argc, nkw, kwnames);
+/* Calls a method with the receiver already in the callee slot: a method
+ * closure or a native (the common cases, first), else a plain function, a
+ * property or any other member (out of the way). */
+CallStatus vm_call_method(AgVM *vm, Value method, Value receiver, int argc, int nkw,
+                              ObjString *const *kwnames, bool is_init) {
+  if (IS_CLOSURE(method)) {
+    if (AS_CLOSURE(method)->function->is_method)
+      return vm_call_closure(vm, AS_CLOSURE(method), argc, nkw, kwnames, is_init);
+    return call_function_as_method(vm, AS_CLOSURE(method), receiver, argc, nkw, kwnames);
+  }
   if (IS_NATIVE(method)) {
     CallStatus s = call_native(vm, AS_NATIVE(method), receiver, argc, nkw, kwnames);
     if (s == CALL_DONE && is_init) vm->stack_top[-1] = receiver;
     return s;
   }
   return vm_call_descriptor(vm, method, receiver, argc, nkw, kwnames);
-}
-
-CallStatus vm_call_method(AgVM *vm, Value method, Value receiver, int argc, int nkw,
-                              ObjString *const *kwnames, bool is_init) {
-  if (IS_CLOSURE(method) && AS_CLOSURE(method)->function->is_method)
-    return vm_call_closure(vm, AS_CLOSURE(method), argc, nkw, kwnames, is_init);
-  return call_other_method(vm, method, receiver, argc, nkw, kwnames, is_init);
 }
 
 static CallStatus construct(AgVM *vm, ObjClass *klass, int argc, int nkw, ObjString *const *kwnames) {
