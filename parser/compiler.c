@@ -498,6 +498,7 @@ static void default_value(Parser *p, int slot) {
 typedef struct {
   Token rest, kwargs; /* TOK_ERROR when absent */
   bool star;          /* `*` or `*args` seen: later parameters are keyword-only */
+  Token bare;         /* a bare `*` (TOK_ERROR when none) */
 } StarParams;
 
 /* Reads `*name`, `...name`, a bare `*` or `**name`; false if the parameter is
@@ -511,6 +512,7 @@ static bool star_parameter(Parser *p, StarParams *star) {
   if (!kwargs && star->star) parse_error_at(p, &mark, "only one '*' parameter is allowed");
   if (mark.type == TOK_STAR && (parse_check(p, TOK_COMMA) || parse_check(p, TOK_RIGHT_PAREN))) {
     star->star = true; /* `*,`: keyword-only parameters follow */
+    star->bare = mark;
     return true;
   }
   Token name = consume_name(p, "expected a parameter name");
@@ -522,6 +524,8 @@ static bool star_parameter(Parser *p, StarParams *star) {
 
 static void add_star_params(Parser *p, ParamList *params, const StarParams *star) {
   ObjFunction *fn = p->fc->function;
+  if (star->bare.type == TOK_STAR && fn->kwonly == 0)
+    parse_error_at(p, &star->bare, "named parameters must follow a bare '*'");
   if (star->rest.type == TOK_IDENTIFIER) add_parameter(p, params, &star->rest);
   if (star->kwargs.type == TOK_IDENTIFIER) add_parameter(p, params, &star->kwargs);
   fn->has_rest = star->rest.type == TOK_IDENTIFIER;
@@ -532,7 +536,7 @@ static void add_star_params(Parser *p, ParamList *params, const StarParams *star
 
 static void parameter_list(Parser *p, ParamList *params) {
   ObjFunction *fn = p->fc->function;
-  StarParams star = {.rest = {.type = TOK_ERROR}, .kwargs = {.type = TOK_ERROR}, .star = false};
+  StarParams star = {.rest = {.type = TOK_ERROR}, .kwargs = {.type = TOK_ERROR}, .star = false, .bare = {.type = TOK_ERROR}};
   parse_consume(p, TOK_LEFT_PAREN, "expected '(' after the function name");
   while (!parse_check(p, TOK_RIGHT_PAREN) && !parse_check(p, TOK_EOF)) {
     if (!star_parameter(p, &star)) {
