@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "autograd/internal.h"
-#include "autograd/op_table.h"
 
 #define SCOPE_CAP 64
 typedef struct {
@@ -291,6 +290,16 @@ static bool d_xlogy(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
   return done(&s, n, out);
 }
 
+/* PyTorch's logaddexp formulas: g / (1 + exp(other - self)) and
+ * g / (1 + exp(self - other)). */
+static bool d_logaddexp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *a = saved(&s, n, SAVED_SELF), *b = saved(&s, n, SAVED_OTHER);
+  if (needs[0]) give(out, 0, dv(&s, G, adds(&s, un(&s, UN_EXP, sub(&s, b, a)), 1)));
+  if (n->nnext > 1 && needs[1]) give(out, 1, dv(&s, G, adds(&s, un(&s, UN_EXP, sub(&s, a, b)), 1)));
+  return done(&s, n, out);
+}
+
 static bool d_maximum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   return d_extremum2(n, g, out, needs, BIN_GT);
 }
@@ -327,6 +336,19 @@ static bool d_exp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 static bool d_log(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0, dv(&s, G, saved(&s, n, 0)));
+  return done(&s, n, out);
+}
+
+/* g / (x ln 10), g / (x ln 2): PyTorch's grad / (self * std::log(10.0)) */
+static bool d_log10(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, dv(&s, G, muls(&s, saved(&s, n, 0), log(10.0))));
+  return done(&s, n, out);
+}
+
+static bool d_log2(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, dv(&s, G, muls(&s, saved(&s, n, 0), log(2.0))));
   return done(&s, n, out);
 }
 

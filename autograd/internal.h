@@ -218,6 +218,9 @@ int64_t *ag_view_geometry(const Tensor *v, const Tensor *base);
 
 /* ---- derivatives.c ---- */
 /* grads: one per output (never NULL); out: one per edge, filled where needs[i]. */
+/* The slots of a binary elementwise node's saved values (ops/elementwise.h). */
+enum { SAVED_SELF, SAVED_OTHER, SAVED_RESULT };
+
 typedef bool (*AgDerivFn)(GradNode *n, Tensor *const *grads, Tensor **out, const bool *needs);
 extern const AgDerivFn ag_derivatives[AG_NODE_COUNT];
 

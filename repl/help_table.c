@@ -5,7 +5,22 @@
  * REPL tests run every example and require each built-in to have an entry,
  * so edit here and regenerate the reference.
  */
+#include "ops/elementwise.h"
 #include "repl/help.h"
+
+/* The entries of ops/elementwise.h's rows that carry their help (HELP in
+ * the help column; TABLE: the entry is below, in this table). The row macro
+ * ends in (name) so that HELP(...) can put the name in the entry. */
+#define HELP_ROW_HELP(section_, signature_, text_, example_)                                    \
+  {.section = section_, .flags = HELP_TENSOR_METHOD, .signature = signature_, .text = text_,     \
+   .example = example_, HELP_ROW_NAME
+#define HELP_ROW_NAME(name_) .name = #name_},
+#define HELP_ROW_TABLE(name_)
+#define UNARY_HELP(C, e, name, kernels, result, grad, node, formula, saves, inplace, bind, help)  \
+  HELP_ROW_##help(name)
+#define BINARY_HELP(C, e, name, symbol, kernels, result, grad, node, formula, self, other, res,   \
+                    other_name, number_form, number_node, number_saves, bind, help)              \
+  HELP_ROW_##help(name)
 
 const HelpEntry help_table[] = {
     {"print", HELP_BUILTINS, 0,
@@ -952,6 +967,8 @@ const HelpEntry help_table[] = {
      "PyTorch 1.13, and uses \"ij\".",
      "let g = meshgrid(tensor([1, 2]), tensor([3, 4, 5]), indexing=\"ij\")\n"
      "print(g[0].shape, g[1][0])"},
+    AG_UNARY_REGISTRY(UNARY_HELP, 0)
+    AG_BINARY_REGISTRY(BINARY_HELP, 0)
     {"sigmoid", HELP_TENSORS, HELP_TENSOR_METHOD,
      "sigmoid(t) / t.sigmoid()",
      "1 / (1 + exp(-t)), elementwise (SigmoidBackward0).",
