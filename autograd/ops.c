@@ -132,6 +132,8 @@ static const BinaryRule binary_rules[BIN_COUNT] = {AG_BINARY_REGISTRY(BINARY_RUL
 #undef SLOTS
 #undef SAVED_IF
 
+bool ag_unary_saves_result(UnaryOp op) { return unary_rules[op].saves == SAVES_RESULT; }
+
 Tensor *ag_unary(UnaryOp op, Tensor *a) {
   Tensor *out = tensor_unary(op, a);
   const UnaryRule *r = &unary_rules[op];
