@@ -72,6 +72,7 @@ typedef struct GradNode GradNode;
   X(PowBackward2, d_pow_base)                                                                   \
   X(RemainderBackward0, d_remainder)                                                            \
   X(ErfBackward0, d_normal_cdf)                                                                 \
+  X(HardtanhBackward0, d_hardtanh)                                                            \
   X(LeakyReluBackward0, d_leaky_relu)                                                         \
   X(EluBackward0, d_elu)                                                                      \
   X(SiluBackward0, d_silu)                                                                    \
@@ -470,6 +471,8 @@ Tensor *ag_circular_pad(Tensor *a, int npads, const int64_t *pads);
 
 /* Activations with parameters (ops_act.c). */
 Tensor *ag_leaky_relu(Tensor *x, double negative_slope);
+/* clamp(x, min_val, max_val) with HardtanhBackward0 (no gradient at the bounds). */
+Tensor *ag_hardtanh(Tensor *x, double min_val, double max_val);
 Tensor *ag_elu(Tensor *x, double alpha);
 Tensor *ag_silu(Tensor *x);
 Tensor *ag_softplus(Tensor *x, double beta, double threshold);

@@ -432,6 +432,16 @@ static bool d_leaky_relu(GradNode *n, Tensor *const *g, Tensor **out, const bool
   return done(&s, n, out);
 }
 
+/* PyTorch's hardtanh_backward: 0 where x <= min_val or x >= max_val, else g (a nan x passes g) */
+static bool d_hardtanh(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *x = saved(&s, n, 0);
+  Tensor *low = cmps(&s, BIN_LE, x, node_p(n)->s0), *high = cmps(&s, BIN_GE, x, node_p(n)->s1);
+  Tensor *outside = low && high ? keep(&s, tensor_binary(BIN_LOGICAL_OR, low, high)) : NULL;
+  give(out, 0, where(&s, outside, zero_like(&s, G), G));
+  return done(&s, n, out);
+}
+
 /* x > 0 ? g : g alpha exp(x) */
 static bool d_elu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};

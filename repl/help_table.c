@@ -1974,7 +1974,8 @@ const HelpEntry help_table[] = {
      "nn.functional (let F = nn.functional)",
      "The functional form of the layers, as torch.nn.functional: F.relu tanh sigmoid gelu "
      "leaky_relu(x, negative_slope=0.01) elu(x, alpha=1) silu softplus(x, beta=1, "
-     "threshold=20) softmax log_softmax dropout linear embedding(input, weight) conv1d conv2d "
+     "threshold=20) hardtanh(x, min_val=-1, max_val=1, inplace=false) softmax log_softmax "
+     "dropout linear embedding(input, weight) conv1d conv2d "
      "max_pool1d max_pool2d avg_pool1d avg_pool2d adaptive_avg_pool2d batch_norm layer_norm "
      "group_norm unfold fold pad(x, pad, mode=\"constant\", value=0) (modes also \"reflect\", "
      "\"replicate\", \"circular\": 1 to 3 last dims, as PyTorch's) one_hot(t, "
@@ -2016,6 +2017,11 @@ const HelpEntry help_table[] = {
      "nn.LeakyReLU(negative_slope=0.01)",
      "F.leaky_relu as a layer: x for x > 0, else negative_slope * x (LeakyReluBackward0).",
      "print(nn.LeakyReLU(0.1)(tensor([-2.0, 3.0])))"},
+    {"nn.Hardtanh", HELP_NN, 0,
+     "nn.Hardtanh(min_val=-1.0, max_val=1.0, inplace=false)",
+     "F.hardtanh as a layer: x clamped to [min_val, max_val], with no gradient at or beyond "
+     "the bounds (HardtanhBackward0; clamp's gradient passes at the bounds).",
+     "print(nn.Hardtanh()(tensor([-2.0, 0.5, 3.0])))"},
     {"nn.ELU", HELP_NN, 0,
      "nn.ELU(alpha=1.0)",
      "F.elu as a layer: x for x > 0, else alpha * (exp(x) - 1) (EluBackward0).",

@@ -1256,6 +1256,7 @@ static Tensor *f_more(Tensor *const *x, void *ctx) {
     out = ag_binary(BIN_MUL, t, b);
     break;
   }
+  case 42: return ag_hardtanh(a, -0.5, 0.8); /* HardtanhBackward0: bounds between the values */
   default: return NULL;
   }
   tensor_release(t);
@@ -1265,7 +1266,7 @@ static Tensor *f_more(Tensor *const *x, void *ctx) {
 
 START_TEST(more_node_kinds) {
   const char *only = getenv("AG_NODE_CASE"); /* one case, when debugging */
-  for (int k = 0; k <= 41; k++) {
+  for (int k = 0; k <= 42; k++) {
     if (only && atoi(only) != k) continue;
     /* values of both signs, none at a kink (0) and a and b nowhere equal */
     Tensor *x[2] = {leaf(2, (int64_t[]){2, 3}, -0.27), leaf(2, (int64_t[]){2, 3}, 0.2)};
