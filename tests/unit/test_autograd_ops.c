@@ -208,6 +208,15 @@ static void release_all(Tensor **x, int n) {
     tensor_release(x[i]);
 }
 
+/* Case k of a numbered family f: its first and second derivatives, then x released. */
+static void check_case(const char *family, Fn f, Tensor **x, int n, int k) {
+  char name[48];
+  snprintf(name, sizeof name, "%s case %d", family, k);
+  gradcheck(name, f, x, n, &k);
+  gradgradcheck(name, f, x, n, &k);
+  release_all(x, n);
+}
+
 /* ---- the functions under test ---- */
 
 static Tensor *f_unary(Tensor *const *x, void *ctx) { return ag_unary(*(UnaryOp *)ctx, x[0]); }
@@ -932,11 +941,7 @@ START_TEST(matrix_products) {
                {3, 1, {2, 2, 3}, {3}}};
   for (int k = 0; k < 13; k++) {
     Tensor *x[2] = {leaf(cases[k].na, cases[k].a, 0.2), leaf(cases[k].nb, cases[k].b, -0.4)};
-    char name[32];
-    snprintf(name, sizeof name, "matmul case %d", k);
-    gradcheck(name, f_matmul, x, 2, &k);
-    gradgradcheck(name, f_matmul, x, 2, &k);
-    release_all(x, 2);
+    check_case("matmul", f_matmul, x, 2, k);
   }
 }
 END_TEST
@@ -1270,11 +1275,7 @@ START_TEST(more_node_kinds) {
     if (only && atoi(only) != k) continue;
     /* values of both signs, none at a kink (0) and a and b nowhere equal */
     Tensor *x[2] = {leaf(2, (int64_t[]){2, 3}, -0.27), leaf(2, (int64_t[]){2, 3}, 0.2)};
-    char name[32];
-    snprintf(name, sizeof name, "node case %d", k);
-    gradcheck(name, f_more, x, 2, &k);
-    gradgradcheck(name, f_more, x, 2, &k);
-    release_all(x, 2);
+    check_case("node", f_more, x, 2, k);
   }
 }
 END_TEST
