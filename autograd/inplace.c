@@ -233,7 +233,8 @@ bool ag_unary_(UnaryOp op, Tensor *a) {
     if (ok) ag_note_inplace_write(a);
     return ok;
   }
-  Tensor *src = source_for(a, op != UN_NEG);
+  /* the old values are kept (a copy) only when the formula reads them */
+  Tensor *src = source_for(a, ag_unary_saves_input(op));
   Tensor *r = src ? ag_unary(op, src) : NULL;
   tensor_release(src);
   bool ok = r && adopt_result(a, r);

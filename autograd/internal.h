@@ -178,8 +178,9 @@ void node_set_input(GradNode *n, int i, Tensor *t); /* t may be NULL or not requ
 void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output);
 /* Saves t, an output of n, in place of what slot i held (an in-place op's result). */
 void node_resave_output(GradNode *n, int i, Tensor *t);
-/* Whether the node of a unary op saves its result (ops/elementwise.h's saves column). */
+/* Whether the node of a unary op saves its result, its input (ops/elementwise.h's saves column). */
 bool ag_unary_saves_result(UnaryOp op);
+bool ag_unary_saves_input(UnaryOp op);
 /* Makes `out` an output of n (grad_fn, requires_grad). false when out of memory. */
 bool node_set_output(GradNode *n, int i, Tensor *out);
 /* Drops the builder's reference after the outputs were set. */

@@ -133,6 +133,7 @@ static const BinaryRule binary_rules[BIN_COUNT] = {AG_BINARY_REGISTRY(BINARY_RUL
 #undef SAVED_IF
 
 bool ag_unary_saves_result(UnaryOp op) { return unary_rules[op].saves == SAVES_RESULT; }
+bool ag_unary_saves_input(UnaryOp op) { return unary_rules[op].saves == SAVES_SELF; }
 
 Tensor *ag_unary(UnaryOp op, Tensor *a) {
   Tensor *out = tensor_unary(op, a);
