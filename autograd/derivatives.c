@@ -49,6 +49,18 @@ static void give(Tensor **out, int i, Tensor *t) {
   out[i] = tensor_retain(t);
 }
 
+/* Hands a new reference straight to out[i], outside the scope: a formula
+ * that makes one result per input (cat, stack, ...) then needs no scope room
+ * per input, so it works for any number of inputs. */
+static void give_new(Scope *s, Tensor **out, int i, Tensor *t) {
+  if (!t) {
+    s->failed = true;
+    return;
+  }
+  tensor_release(out[i]);
+  out[i] = t;
+}
+
 static bool done(Scope *s, GradNode *n, Tensor **out) {
   scope_end(s);
   if (!s->failed) return true;
@@ -439,7 +451,8 @@ static bool d_softplus(GradNode *n, Tensor *const *g, Tensor **out, const bool *
 static bool d_zero(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   for (int i = 0; i < n->nnext; i++)
-    if (needs[i]) give(out, i, zeros_of(&s, &n->in_info[i], n->in_info[i].dtype));
+    if (needs[i])
+      give_new(&s, out, i, tensor_zeros(n->in_info[i].dtype, n->in_info[i].ndim, info_shape(&n->in_info[i])));
   return done(&s, n, out);
 }
 
@@ -720,7 +733,7 @@ static bool d_cat(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   int64_t offset = 0;
   for (int i = 0; i < n->nnext; i++) {
     int64_t size = n->in_info[i].ndim > dim ? info_shape(&n->in_info[i])[dim] : 0;
-    if (needs[i]) give(out, i, keep(&s, ag_slice(G, dim, offset, offset + size, 1)));
+    if (needs[i]) give_new(&s, out, i, ag_slice(G, dim, offset, offset + size, 1));
     offset += size;
   }
   return done(&s, n, out);
@@ -729,7 +742,7 @@ static bool d_cat(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 static bool d_stack(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   for (int i = 0; i < n->nnext; i++)
-    if (needs[i]) give(out, i, keep(&s, ag_select(G, (int)node_p(n)->i0, i)));
+    if (needs[i]) give_new(&s, out, i, ag_select(G, (int)node_p(n)->i0, i));
   return done(&s, n, out);
 }
 
