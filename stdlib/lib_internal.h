@@ -70,6 +70,14 @@
   X(permute, 0, -1, LF_MG)                                                     \
   X(expand, 0, -1, LF_M)                                                       \
   X(expand_as, 1, 1, LF_M)                                                     \
+  X(view_as, 1, 1, LF_M)                                                       \
+  X(narrow, 0, 3, LF_MG)                                                       \
+  X(nelement, 0, 0, LF_M)                                                      \
+  X(new_zeros, 0, -1, LF_M)                                                    \
+  X(new_ones, 0, -1, LF_M)                                                     \
+  X(new_empty, 0, -1, LF_M)                                                    \
+  X(new_full, 2, 2, LF_M)                                                      \
+  X(new_tensor, 1, 1, LF_M)                                                    \
   X(t, 0, 0, LF_MG)                                                            \
   X(split, 1, 2, LF_MG)                                                        \
   X(chunk, 1, 2, LF_MG)                                                        \

@@ -81,10 +81,21 @@ Value lib_type_error(AgVM *vm, const char *fname, const char *param, Value got) 
                         vm_type_name(got));
 }
 
-static int find_name(ObjString *name, const char *const *names, int n) {
+static int find_exact(const char *name, const char *const *names, int n) {
   for (int i = 0; i < n; i++) {
-    if (strcmp(names[i], name->chars) == 0) return i;
+    if (strcmp(names[i], name) == 0) return i;
   }
+  return -1;
+}
+
+/* A keyword's parameter, by name or by PyTorch's NumPy spelling of it
+ * (python_arg_parser's aliases: axis= is dim=, keepdims= is keepdim=), so
+ * every function that takes dim= or keepdim= takes the other spelling too. */
+static int find_name(ObjString *name, const char *const *names, int n) {
+  int i = find_exact(name->chars, names, n);
+  if (i >= 0) return i;
+  if (strcmp(name->chars, "axis") == 0) return find_exact("dim", names, n);
+  if (strcmp(name->chars, "keepdims") == 0) return find_exact("keepdim", names, n);
   return -1;
 }
 
