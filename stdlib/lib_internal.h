@@ -293,6 +293,9 @@ Value lib_set_index(AgVM *vm, Value obj, int n, const Value *index, Value v);
 void lib_install_tensor(AgVM *vm);
 void lib_install_create(AgVM *vm);
 void lib_install_nnfunc(AgVM *vm);
+/* dropout(input, p, training) and, with_inplace, F.dropout's inplace= (lib_nnfunc.c) */
+Value lib_dropout(AgVM *vm, const char *fname, int argc, const Value *args, const AgKwargs *kw,
+                  bool with_inplace);
 void lib_nn_define(AgVM *vm, ObjModule *module); /* nn's private natives */
 void lib_install_conv(AgVM *vm);
 void lib_install_scatter(AgVM *vm); /* lib_scatter.c: meshgrid */

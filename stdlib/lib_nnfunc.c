@@ -199,23 +199,42 @@ static Value native_kl_div(NATIVE_ARGS) {
   return lib_wrap(vm, ag_kl_div(lib_t(v[0]), lib_t(v[1]), r, batchmean, log_target));
 }
 
-/* dropout(x, p=0.5, training=true) */
-static Value native_dropout(NATIVE_ARGS) {
-  static const char *const names[] = {"input", "p", "training"};
-  Value v[3];
+typedef struct {
+  TensorRng *rng;
+  double p;
+} DropoutArgs;
+
+static Tensor *dropout_of(Tensor *x, void *ctx) {
+  const DropoutArgs *d = ctx;
+  return ag_dropout(d->rng, x, d->p, true);
+}
+
+/* dropout(x, p=0.5, training=true), and F.dropout's inplace=false after
+ * them (with_inplace): in place, x's values are replaced and its history
+ * ends in the dropout node; outside training x comes back untouched. */
+Value lib_dropout(AgVM *vm, const char *fname, int argc, const Value *args, const AgKwargs *kw,
+                  bool with_inplace) {
+  static const char *const names[] = {"input", "p", "training", "inplace"};
+  Value v[4];
   double p = 0.5;
-  bool training;
-  if (!lib_bind(vm, "dropout", argc, args, kw, names, 3, v)) return VM_EXCEPTION;
-  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "dropout", "input", v[0]);
+  bool training, inplace;
+  if (!lib_bind(vm, fname, argc, args, kw, names, with_inplace ? 4 : 3, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, fname, "input", v[0]);
   if (!IS_UNDEF(v[1]) && !lib_number(vm, v[1], "p", &p)) return VM_EXCEPTION;
   if (!lib_flag(vm, v[2], true, &training)) return VM_EXCEPTION;
+  if (!lib_flag(vm, with_inplace ? v[3] : UNDEF_VAL, false, &inplace)) return VM_EXCEPTION;
   if (!(p >= 0 && p <= 1))
     return vm_throw_error(vm, "dropout probability has to be between 0 and 1, but got %g", p);
-  TensorRng *rng = lib_rng(vm, NIL_VAL, "dropout");
+  TensorRng *rng = lib_rng(vm, NIL_VAL, fname);
   if (rng == NULL) return VM_EXCEPTION;
   lib_sync_line(vm);
-  return lib_wrap(vm, ag_dropout(rng, lib_t(v[0]), p, training));
+  if (!inplace) return lib_wrap(vm, ag_dropout(rng, lib_t(v[0]), p, training));
+  if (!training || p == 0 || lib_t(v[0])->numel == 0) return v[0];
+  DropoutArgs d = {rng, p};
+  return ag_apply_inplace(lib_t(v[0]), NULL, dropout_of, &d) ? v[0] : lib_throw_tensor_error(vm);
 }
+
+static Value native_dropout(NATIVE_ARGS) { return lib_dropout(vm, "dropout", argc, args, kw, false); }
 
 /* linear(x, w, b=nil) = x @ w.T + b, recorded as F.linear in PyTorch 1.13
  * (AddmmBackward0 for a 2-D x with a bias; see ag_linear). */
