@@ -1899,11 +1899,13 @@ const HelpEntry help_table[] = {
      "class Net : nn.Module { fn init() { super.init() ... } fn forward(x) { ... } }",
      "The base class of layers and models. model(x) calls forward(x). parameters() and "
      "named_parameters() find the tensors that require grad in its fields (recursively "
-     "through submodules and lists of them, in assignment order); "
+     "through submodules and lists of them, in assignment order); like children(), "
+     "modules(), buffers() and their named_ forms they return an iterator, as PyTorch's "
+     "generators (for p in ..., next(...), list(...), an optimizer's params); "
      "zero_grad(set_to_none=true), train(), eval(), state_dict() (PyTorch's order: each "
      "module's parameters, buffers, then its submodules'), load_state_dict(m), "
      "register_buffer(name, t), register_parameter(name, p), add_module(name, m), "
-     "children(), named_children(), modules(), "
+     "children(), named_children(), modules(), buffers(), named_buffers(), "
      "named_modules(prefix=\"\") (this module first, then each submodule once), apply(fn) "
      "(fn on every submodule, then this one), to(\"cpu\" | dtype), float(), double() and "
      "cpu() are provided; print(model) shows PyTorch's module repr.",
@@ -1912,7 +1914,7 @@ const HelpEntry help_table[] = {
      "  fn forward(x) { return self.fc(x) }\n"
      "}\n"
      "let net = Net()\n"
-     "print(len(net.parameters()), net.named_parameters()[0][0])"},
+     "print(len(list(net.parameters())), next(net.named_parameters())[0])"},
     {"nn.Linear", HELP_NN, 0,
      "nn.Linear(in_features, out_features, bias=true)",
      "x @ weight.T + bias, with PyTorch's default initialisation; fields weight [out, in] "
