@@ -657,11 +657,22 @@ static Value set_requires_grad(AgVM *vm, Tensor *t, Value v) {
   return v;
 }
 
+/* t.data = src: t's elements become src's (its shape and dtype too); t
+ * keeps its history flags, as PyTorch's set_data. */
+static Value set_data(AgVM *vm, Tensor *t, Value v) {
+  if (!IS_TENSOR(v)) return vm_throw_error(vm, "Variable data has to be a tensor, but got %s", vm_type_name(v));
+  Tensor *src = lib_t(v);
+  if (ag_requires_grad(t) && !dtype_is_float(src->dtype))
+    return vm_throw_error(vm, "data set to a tensor that requires gradients must be floating point or complex dtype");
+  return tensor_set_data(t, src) ? v : lib_throw_tensor_error(vm);
+}
+
 static Value hook_set_attr(AgVM *vm, Value obj, ObjString *name, Value v) {
   if (IS_NODE(obj)) return vm_throw_error(vm, "cannot set attribute '%s' of a graph node", name->chars);
   int id = lookup_id(vm, name);
   if (id == ATTR_REQUIRES_GRAD) return set_requires_grad(vm, lib_t(obj), v);
   if (id == ATTR_GRAD) return lib_set_grad(vm, obj, v);
+  if (id == ATTR_DATA) return set_data(vm, lib_t(obj), v);
   if (id < 0) return vm_throw_error(vm, "'tensor' object has no attribute '%s'", name->chars);
   return vm_throw_error(vm, "attribute '%s' of 'tensor' objects is not writable", name->chars);
 }

@@ -113,6 +113,9 @@ Tensor *tensor_to_dtype(const Tensor *t, DType dt); /* t retained if same dtype 
 Tensor *tensor_alias(const Tensor *t);      /* same storage and geometry, no meta (detach) */
 /* The same elements and geometry under a version counter of their own (.data). */
 Tensor *tensor_alias_unversioned(const Tensor *t);
+/* t takes src's elements, shape, strides and dtype (`t.data = src`), under
+ * a version counter of its own. */
+bool tensor_set_data(Tensor *t, const Tensor *src);
 
 /* ---- elementwise ---- */
 Tensor *tensor_unary(UnaryOp op, const Tensor *a);
