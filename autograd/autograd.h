@@ -507,7 +507,7 @@ Tensor *ag_cross_entropy_with(Tensor *logits, Tensor *target, Tensor *weight,
                               int64_t ignore_index, double label_smoothing, Reduction r);
 /* weight (NULL: none) multiplies the per-element loss before the reduction. */
 Tensor *ag_binary_cross_entropy(Tensor *p, Tensor *target, Tensor *weight, Reduction r);
-/* batchmean: the sum over the first size (r is then ignored). */
+/* batchmean: then divided by the first size (r is RED_SUM for PyTorch's "batchmean"). */
 Tensor *ag_kl_div(Tensor *input, Tensor *target, Reduction r, bool batchmean, bool log_target);
 Tensor *ag_smooth_l1_loss(Tensor *a, Tensor *b, double beta, Reduction r);
 Tensor *ag_huber_loss(Tensor *a, Tensor *b, double delta, Reduction r);

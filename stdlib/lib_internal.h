@@ -224,6 +224,7 @@ typedef struct LibState {
   bool warned_nonleaf_grad;
   bool warned_create_graph_cycle;
   bool warned_kl_div_mean;
+  bool warned_legacy_reduction[3]; /* size_average=/reduce= naming "mean", "sum", "none" */
   bool warned_meshgrid_indexing;
 } LibState;
 
@@ -326,6 +327,9 @@ Value lib_node_get_attr(AgVM *vm, Value node, ObjString *name);
 Value lib_node_invoke(AgVM *vm, Value node, ObjString *name, int argc, const Value *args,
                       const AgKwargs *kw);
 Value lib_node_binary(AgVM *vm, int op, Value a, Value b);
+/* "FILE:LINE: UserWarning: msg" on stderr, at the user's line (the innermost
+ * frame outside the embedded library), as Python's warnings.warn (lib.c). */
+void lib_user_warning(AgVM *vm, const char *msg);
 /* Defines `name` in a module's namespace. */
 void lib_module_define(AgVM *vm, ObjModule *module, const char *name, Value value);
 
