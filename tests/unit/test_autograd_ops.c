@@ -715,6 +715,32 @@ static Tensor *f_join(Tensor *const *x, void *ctx) {
   return weigh_pieces(pieces, count);
 }
 
+/* cat and stack of more inputs than a derivative formula's scope holds
+ * temporaries: each input gets its slice of the gradient */
+START_TEST(join_of_many_inputs) {
+  enum { N = 200 };
+  for (int stack = 0; stack < 2; stack++) {
+    Tensor *x[N];
+    for (int i = 0; i < N; i++) x[i] = leaf(1, (int64_t[]){2}, 0.01 * i);
+    Tensor *joined = stack ? ag_stack(x, N, 0) : ag_cat(x, N, 0);
+    ck_assert_msg(joined != NULL, "%s", tensor_error());
+    Tensor *sq = ag_binary(BIN_MUL, joined, joined);
+    Tensor *sum = ag_sum(sq, NULL, 0, false);
+    ck_assert_msg(ag_backward(&sum, NULL, 1, false, false, NULL, 0), "%s", tensor_error());
+    for (int i = 0; i < N; i += 37) {
+      const Tensor *g = ag_get_grad(x[i]);
+      ck_assert(g != NULL);
+      for (int j = 0; j < 2; j++)
+        ck_assert_double_eq_tol(tensor_get_flat(g, j), 2 * tensor_get_flat(x[i], j), 1e-12);
+    }
+    tensor_release(sum);
+    tensor_release(sq);
+    tensor_release(joined);
+    for (int i = 0; i < N; i++) tensor_release(x[i]);
+  }
+}
+END_TEST
+
 START_TEST(join_and_split) {
   for (int k = 0; k < 6; k++) {
     Tensor *x[2] = {leaf(2, (int64_t[]){3, 3}, 0.1), leaf(2, (int64_t[]){3, 3}, 0.7)};
@@ -1102,6 +1128,7 @@ int main(void) {
   tcase_add_test(tc, nn_functions);
   tcase_add_test(tc, dropout_and_dtype);
   tcase_add_test(tc, in_place_chain);
+  tcase_add_test(tc, join_of_many_inputs);
   tcase_add_test(tc, gradcheck_catches_a_wrong_gradient);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
