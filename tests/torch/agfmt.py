@@ -22,8 +22,6 @@ def fmt(v):
         return v
     if isinstance(v, torch.Tensor):
         s = torch.Tensor.__repr__(v)
-        if isinstance(v, torch.nn.Parameter):  # as Parameter.__repr__
-            s = "Parameter containing:\n" + s
         return s.replace("True", "true").replace("False", "false").replace("torch.", "")
     if isinstance(v, torch.dtype):
         return str(v).replace("torch.", "")
