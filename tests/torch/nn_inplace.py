@@ -1,16 +1,10 @@
 # inplace= on nn.ReLU, LeakyReLU, ELU, Dropout and their functional forms:
 # the input overwritten, the history ending in the activation's node, the
 # gradients of the out-of-place forms (Ag twin: nn_inplace.ag)
-from agfmt import P
+from agfmt import P, msg
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-def msg(f):
-    try:
-        f()
-        return "no error"
-    except Exception as e:
-        return str(e)
 P(*[str(m).replace("True", "true").replace("False", "false") for m in [nn.ReLU(), nn.ReLU(inplace=True), nn.LeakyReLU(0.2, inplace=True), nn.ELU(inplace=True), nn.Dropout(inplace=True)]])
 for i, m in enumerate([nn.ReLU(inplace=True), nn.LeakyReLU(0.2, inplace=True), nn.ELU(inplace=True)]):
     x = torch.tensor([-1.5, 2.0, 0.0, 0.5], dtype=torch.float64, requires_grad=True)

@@ -6,7 +6,7 @@
 # tolerance: rtol=1e-6 atol=1e-7
 import torch
 import torch.optim as optim
-from agfmt import P
+from agfmt import P, msg
 a0 = [0.5, -1.25, 2.0, 0.3, -0.7, 1.1, 0.05, -2.2, 0.9, 1.7, -0.45, 0.33, 0.61, -1.9, 0.12, 0.8, -0.02]
 b0 = [[0.2, -0.4, 0.6], [1.5, -0.1, 0.05]]
 def make():
@@ -58,12 +58,6 @@ for make_opt in [lambda ps: optim.Adadelta(ps), lambda ps: optim.NAdam(ps, lr=0.
         set_grads(copies, k)
         resumed.step()
     P(ps[0].tolist() == copies[0].tolist(), ps[1].tolist() == copies[1].tolist(), ps[0].tolist())
-def msg(f):
-    try:
-        f()
-        return "no error"
-    except Exception as e:
-        return str(e)
 p = [torch.zeros(2, requires_grad=True)]
 P(msg(lambda: optim.Adadelta(p, rho=1.5)), msg(lambda: optim.Rprop(p, etas=(1.5, 2.0))), msg(lambda: optim.NAdam(p, momentum_decay=-1)))
 P(msg(lambda: optim.Adamax(p, betas=(1.0, 0.9))), msg(lambda: optim.RAdam(p, lr=-1)), msg(lambda: optim.ASGD(p, weight_decay=-1)))

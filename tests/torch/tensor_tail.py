@@ -2,15 +2,9 @@
 # empty/tensor, size= on creation functions, axis=/keepdims= as dim=/keepdim=,
 # the legacy constructors LongTensor/FloatTensor/DoubleTensor and
 # autograd.Variable (Ag twin: tensor_tail.ag)
-from agfmt import P
+from agfmt import P, msg
 import torch
 from torch.autograd import Variable
-def msg(f):
-    try:
-        f()
-        return "no error"
-    except Exception as e:
-        return str(e)
 x = torch.arange(12.).view(3, 4)
 P(x.narrow(1, -2, 2), x.narrow(0, 1, 0).shape, torch.narrow(x, 0, torch.tensor(1), 2), x.narrow(1, 4, 0).shape)
 P(msg(lambda: x.narrow(1, 3, 2)))

@@ -1,14 +1,8 @@
 # p.data assignable and p.data += x in place; normal(mean, std, size) in
 # PyTorch's four overloads (same seed, same numbers); a range as an index
 # (Ag twin: tensor_tail2.ag)
-from agfmt import P
+from agfmt import P, msg
 import torch
-def msg(f):
-    try:
-        f()
-        return "no error"
-    except Exception as e:
-        return str(e)
 p = torch.ones(3, requires_grad=True)
 d = p.data
 p.data += 1
