@@ -393,8 +393,9 @@ static const CallFrame *user_frame(AgVM *vm) {
   return vm->frame_count > 0 ? &vm->frames[0] : NULL;
 }
 
-/* warn(message): "FILE:LINE: UserWarning: message" on stderr, at the user's
- * line when called inside the library, as PyTorch's warnings.warn. */
+/* "FILE:LINE: UserWarning: message" on stderr, at the user's line when
+ * called inside the library, as PyTorch's warnings.warn: what warn(message)
+ * and the library's own warnings print. */
 void lib_user_warning(AgVM *vm, const char *msg) {
   const CallFrame *frame = user_frame(vm);
   const char *file = "<input>";
