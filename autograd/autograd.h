@@ -165,6 +165,7 @@ typedef struct GradNode GradNode;
   X(UniqueDimBackward0, d_no_derivative)                                                      \
   X(SortBackward0, d_extreme_dim)       /* g scattered back to where each value came from */\
   X(TopkBackward0, d_extreme_dim)                                                               \
+  X(KthvalueBackward0, d_extreme_dim)                                                           \
   X(FlipBackward0, d_flip)                                                                      \
   X(TrilBackward0, d_tril)                                                                      \
   X(TriuBackward0, d_triu)                                                                      \
@@ -357,6 +358,8 @@ Tensor *ag_min(Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices)
  * positions (NULL: not wanted). Recorded as SortBackward0 / TopkBackward0. */
 Tensor *ag_sort(Tensor *a, int dim, bool descending, Tensor **indices);
 Tensor *ag_topk(Tensor *a, int64_t k, int dim, bool largest, Tensor **indices);
+/* The k-th smallest along dim and its index (KthvalueBackward0). */
+Tensor *ag_kthvalue(Tensor *a, int64_t k, int dim, bool keepdim, Tensor **indices);
 /* flip, tril/triu, cumsum (tensor_flip, ...): FlipBackward0, TrilBackward0,
  * TriuBackward0, CumsumBackward0 (dtype: as tensor_cumsum). */
 Tensor *ag_flip(Tensor *a, const int *dims, int ndims);

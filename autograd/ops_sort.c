@@ -1,4 +1,4 @@
-/* ops_sort.c — the recorded forms of sort, topk, flip, tril/triu, cumsum,
+/* ops_sort.c — the recorded forms of sort, topk, kthvalue, flip, tril/triu, cumsum,
  * amax/amin, trace.
  *
  * Both are value-selecting: the backward (d_extreme_dim, shared with
@@ -8,7 +8,7 @@
  */
 #include "autograd/internal.h"
 
-static Tensor *record_selection(AgNodeKind kind, Tensor *a, Tensor *out, int dim,
+static Tensor *record_selection(AgNodeKind kind, Tensor *a, Tensor *out, int dim, bool keepdim,
                                 Tensor **indices, Tensor *idx) {
   if (out == NULL) return NULL;
   if (indices) *indices = idx;
@@ -20,7 +20,7 @@ static Tensor *record_selection(AgNodeKind kind, Tensor *a, Tensor *out, int dim
   if (n) {
     node_save(n, 0, "indices", idx, false);
     params_set_dims(node_params(n), &dim, 1, a->ndim);
-    node_params(n)->keepdim = true;
+    node_params(n)->keepdim = keepdim;
   }
   if (!indices) tensor_release(idx);
   out = ag_record_finish(n, out);
@@ -34,13 +34,22 @@ static Tensor *record_selection(AgNodeKind kind, Tensor *a, Tensor *out, int dim
 Tensor *ag_sort(Tensor *a, int dim, bool descending, Tensor **indices) {
   Tensor *idx = NULL;
   Tensor *out = tensor_sort(a, dim, descending, &idx);
-  return record_selection(AG_NODE_SortBackward0, a, out, dim, indices, idx);
+  return record_selection(AG_NODE_SortBackward0, a, out, dim, true, indices, idx);
 }
 
 Tensor *ag_topk(Tensor *a, int64_t k, int dim, bool largest, Tensor **indices) {
   Tensor *idx = NULL;
   Tensor *out = tensor_topk(a, k, dim, largest, &idx);
-  return record_selection(AG_NODE_TopkBackward0, a, out, dim, indices, idx);
+  return record_selection(AG_NODE_TopkBackward0, a, out, dim, true, indices, idx);
+}
+
+Tensor *ag_kthvalue(Tensor *a, int64_t k, int dim, bool keepdim, Tensor **indices) {
+  Tensor *idx = NULL;
+  Tensor *out = tensor_kthvalue(a, k, dim, keepdim, &idx);
+  if (out == NULL) return NULL;
+  int d = dim < 0 ? dim + (a->ndim ? a->ndim : 1) : dim;
+  /* a 0-d input's result is 0-d too: nothing to squeeze back */
+  return record_selection(AG_NODE_KthvalueBackward0, a, out, d, keepdim || a->ndim == 0, indices, idx);
 }
 
 Tensor *ag_flip(Tensor *a, const int *dims, int ndims) {

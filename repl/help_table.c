@@ -1140,6 +1140,12 @@ const HelpEntry help_table[] = {
      "range\" unless 0 <= k <= size.",
      "let r = tensor([1.0, 5.0, 3.0, 4.0]).topk(2)\n"
      "print(r[0], r[1])"},
+    {"kthvalue", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "kthvalue(t, k, dim=-1, keepdim=false) / t.kthvalue(k, dim=-1, keepdim=false)",
+     "[values, indices]: the k-th smallest element (k from 1) along dim and its position; "
+     "NaN counts as the largest, and among equal values the index is the one PyTorch 1.13 "
+     "picks. The gradient goes to the selected elements.",
+     "print(tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]).kthvalue(2, 1))"},
     {"flip", HELP_TENSORS, HELP_TENSOR_METHOD,
      "flip(t, dims) / t.flip(dims) / t.flip(d0, d1, ...)",
      "A copy of t reversed along each of dims (FlipBackward0).",

@@ -167,6 +167,7 @@
   X(sort, 0, 3, LF_MG)                                                         \
   X(argsort, 0, 3, LF_MG)                                                      \
   X(topk, 1, 4, LF_MG)                                                         \
+  X(kthvalue, 1, 3, LF_MG)                                                     \
   X(flip, 0, -1, LF_MG)                                                        \
   X(tril, 0, 1, LF_MG)                                                         \
   X(triu, 0, 1, LF_MG)                                                         \

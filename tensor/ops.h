@@ -293,6 +293,9 @@ Tensor *tensor_binary_cross_entropy(const Tensor *p, const Tensor *target, Reduc
 Tensor *tensor_sort(const Tensor *a, int dim, bool descending, Tensor **indices);
 Tensor *tensor_argsort(const Tensor *a, int dim, bool descending);
 Tensor *tensor_topk(const Tensor *a, int64_t k, int dim, bool largest, Tensor **indices);
+/* The k-th smallest (from 1) along dim and its index, chosen among equal
+ * values as PyTorch 1.13's quickselect does; keepdim keeps dim as size 1. */
+Tensor *tensor_kthvalue(const Tensor *a, int64_t k, int dim, bool keepdim, Tensor **indices);
 
 /* ---- moving elements (tensor/reorder.c), scans (tensor/scan.c) ---- */
 /* A copy reversed along each of dims ("dim d appears multiple times..."). */

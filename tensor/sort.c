@@ -14,6 +14,9 @@
  * keeps a heap of the best k in one pass; otherwise a quickselect finds the
  * k-th key and the k are then sorted: O(n + k log k). Either way equal
  * values come in index order (PyTorch leaves their order unspecified).
+ *
+ * kthvalue is ATen's own quickselect (Sedgewick's, median of three) over
+ * the same keys, so that among equal values it picks PyTorch's index.
  */
 #include "tensor/iter.h"
 #include "tensor/ops.h"
@@ -348,4 +351,96 @@ Tensor *tensor_topk(const Tensor *a, int64_t k, int dim, bool largest, Tensor **
     return NULL;
   }
   return sort_slices(a, dim, k, largest, indices);
+}
+
+/* ---- kthvalue ---- */
+
+static void swap_pair(uint64_t *key, int64_t *idx, int64_t a, int64_t b) {
+  uint64_t k = key[a];
+  key[a] = key[b];
+  key[b] = k;
+  int64_t i = idx[a];
+  idx[a] = idx[b];
+  idx[b] = i;
+}
+
+/* Puts the pair of rank k (from 0) at position k, as ATen 1.13's
+ * quick_select_template moves it (its comparison is the keys' order). */
+static void quick_select_pairs(uint64_t *key, int64_t *idx, int64_t n, int64_t k) {
+  int64_t lo = 0, hi = n - 1;
+  for (;;) {
+    if (hi <= lo) return;
+    if (hi == lo + 1) {
+      if (key[lo] > key[hi]) swap_pair(key, idx, lo, hi);
+      return;
+    }
+    swap_pair(key, idx, (lo + hi) >> 1, lo + 1); /* the median of three as the pivot, at lo */
+    if (key[lo + 1] > key[hi]) swap_pair(key, idx, lo + 1, hi);
+    if (key[lo] > key[hi]) swap_pair(key, idx, lo, hi);
+    if (key[lo + 1] > key[lo]) swap_pair(key, idx, lo + 1, lo);
+    int64_t i = lo + 1, j = hi;
+    uint64_t pivot = key[lo];
+    for (;;) {
+      do i++;
+      while (pivot > key[i]);
+      do j--;
+      while (key[j] > pivot);
+      if (j < i) break;
+      swap_pair(key, idx, i, j);
+    }
+    swap_pair(key, idx, lo, j);
+    if (j <= k) lo = i;
+    if (j >= k) hi = j - 1;
+  }
+}
+
+Tensor *tensor_kthvalue(const Tensor *a, int64_t k, int dim, bool keepdim, Tensor **indices) {
+  if (!tensor_wrap_dim(&dim, a->ndim)) return NULL;
+  int64_t n = a->ndim ? a->shape[dim] : 1;
+  if (n == 0) {
+    tensor_set_error("kthvalue(): Expected reduction dim %d to have non-zero size.", dim);
+    return NULL;
+  }
+  if (k < 1 || k > n) {
+    tensor_set_error("kthvalue(): selected number k out of range for dimension %d", dim);
+    return NULL;
+  }
+  int64_t shape[TENSOR_MAX_DIMS];
+  int ndim = 0;
+  for (int i = 0; i < a->ndim; i++)
+    if (i != dim || keepdim) shape[ndim++] = i == dim ? 1 : a->shape[i];
+  Tensor *src = tensor_contiguous(a);
+  Tensor *values = src ? tensor_empty(a->dtype, ndim, shape) : NULL;
+  Tensor *idx_out = values ? tensor_empty(DT_INT64, ndim, shape) : NULL;
+  SortBuffers b = {0};
+  bool ok = idx_out && buffers_alloc(&b, n);
+  int64_t inner = 1, outer = 1;
+  for (int i = dim + 1; i < a->ndim; i++) inner *= a->shape[i];
+  for (int i = 0; i < dim; i++) outer *= a->shape[i];
+  size_t esize = dtype_size(a->dtype);
+  for (int64_t o = 0; ok && o < outer; o++) {
+    for (int64_t j = 0; j < inner; j++) {
+      if (tensor_check_interrupt()) {
+        ok = false;
+        break;
+      }
+      const char *p = (const char *)tensor_data(src) + (size_t)(o * n * inner + j) * esize;
+      Slice sl = slice_at(a->dtype, p, inner, false);
+      slice_keys(&sl, n, &b);
+      quick_select_pairs(b.key, b.idx, n, k - 1);
+      int64_t at = o * inner + j;
+      copy_out(a->dtype, p, inner, (char *)tensor_data(values) + (size_t)at * esize, 1, &b.idx[k - 1], 1);
+      ((int64_t *)tensor_data(idx_out))[at] = b.idx[k - 1];
+    }
+  }
+  buffers_free(&b);
+  tensor_release(src);
+  if (!ok) {
+    tensor_release(values);
+    tensor_release(idx_out);
+    return NULL;
+  }
+  if (indices) *indices = idx_out;
+  else tensor_release(idx_out);
+  return values;
 }
