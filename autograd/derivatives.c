@@ -592,10 +592,14 @@ static bool d_prod(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   return done(&s, n, out);
 }
 
-/* max()/min() over everything: shared evenly among the tied elements. */
+/* max()/min()/median() over everything: shared evenly among the elements
+ * equal to the result, or among the NaNs when it is NaN (PyTorch's
+ * evenly_distribute_backward). */
 static bool d_extreme_all(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  Tensor *mask = cmp(&s, BIN_EQ, saved(&s, n, 0), saved(&s, n, 1));
+  Tensor *x = saved(&s, n, 0), *r = saved(&s, n, 1);
+  bool nan_result = r && dtype_is_float(r->dtype) && isnan(tensor_item(r));
+  Tensor *mask = nan_result ? (x ? keep(&s, tensor_unary(UN_ISNAN, x)) : NULL) : cmp(&s, BIN_EQ, x, r);
   Tensor *count = mask ? keep(&s, tensor_sum(mask, NULL, 0, false)) : NULL;
   Tensor *share = count ? dv(&s, G, keep(&s, tensor_to_dtype(count, G->dtype))) : NULL;
   give(out, 0, where(&s, mask, share, zero_like(&s, G)));

@@ -1146,6 +1146,13 @@ const HelpEntry help_table[] = {
      "NaN counts as the largest, and among equal values the index is the one PyTorch 1.13 "
      "picks. The gradient goes to the selected elements.",
      "print(tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]).kthvalue(2, 1))"},
+    {"median", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "median(t) / median(t, dim, keepdim=false) / t.median(dim=nil, keepdim=false)",
+     "The lower median of every element (NaN if there is one); with dim, [values, "
+     "indices] along it, the index among equal values the one PyTorch 1.13 gives (the "
+     "first NaN when there is one). median() shares its gradient among the elements "
+     "equal to it; median(dim) gives it to the selected ones.",
+     "print(tensor([3.0, 1.0, 2.0, 4.0]).median(), tensor([[3.0, 1.0, 2.0]]).median(1))"},
     {"flip", HELP_TENSORS, HELP_TENSOR_METHOD,
      "flip(t, dims) / t.flip(dims) / t.flip(d0, d1, ...)",
      "A copy of t reversed along each of dims (FlipBackward0).",

@@ -168,6 +168,7 @@
   X(argsort, 0, 3, LF_MG)                                                      \
   X(topk, 1, 4, LF_MG)                                                         \
   X(kthvalue, 1, 3, LF_MG)                                                     \
+  X(median, 0, 2, LF_MG)                                                       \
   X(flip, 0, -1, LF_MG)                                                        \
   X(tril, 0, 1, LF_MG)                                                         \
   X(triu, 0, 1, LF_MG)                                                         \

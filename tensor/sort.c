@@ -17,6 +17,8 @@
  *
  * kthvalue is ATen's own quickselect (Sedgewick's, median of three) over
  * the same keys, so that among equal values it picks PyTorch's index.
+ * median(dim) is the element of rank (n - 1) / 2 in (value, index) order,
+ * the first NaN when there is one, as PyTorch 1.13's comparison picks it.
  */
 #include "tensor/iter.h"
 #include "tensor/ops.h"
@@ -431,6 +433,65 @@ Tensor *tensor_kthvalue(const Tensor *a, int64_t k, int dim, bool keepdim, Tenso
       int64_t at = o * inner + j;
       copy_out(a->dtype, p, inner, (char *)tensor_data(values) + (size_t)at * esize, 1, &b.idx[k - 1], 1);
       ((int64_t *)tensor_data(idx_out))[at] = b.idx[k - 1];
+    }
+  }
+  buffers_free(&b);
+  tensor_release(src);
+  if (!ok) {
+    tensor_release(values);
+    tensor_release(idx_out);
+    return NULL;
+  }
+  if (indices) *indices = idx_out;
+  else tensor_release(idx_out);
+  return values;
+}
+
+/* ---- median ---- */
+
+/* The position of the slice's median: its first NaN, else the element of
+ * rank (n - 1) / 2 of the stable order. */
+static int64_t median_position(const Slice *sl, SortBuffers *b, int64_t n) {
+  slice_keys(sl, n, b);
+  uint64_t nan_key = sl->dtype == DT_FLOAT32 ? UINT32_MAX : UINT64_MAX;
+  if (dtype_is_float(sl->dtype))
+    for (int64_t i = 0; i < n; i++)
+      if (b->key[i] == nan_key) return i;
+  radix_sort(b, n);
+  return b->idx[(n - 1) / 2];
+}
+
+Tensor *tensor_median(const Tensor *a, int dim, bool keepdim, Tensor **indices) {
+  if (!tensor_wrap_dim(&dim, a->ndim)) return NULL;
+  int64_t n = a->ndim ? a->shape[dim] : 1;
+  if (n == 0) {
+    tensor_set_error("median(): Expected reduction dim %d to have non-zero size.", dim);
+    return NULL;
+  }
+  int64_t shape[TENSOR_MAX_DIMS];
+  int ndim = 0;
+  for (int i = 0; i < a->ndim; i++)
+    if (i != dim || keepdim) shape[ndim++] = i == dim ? 1 : a->shape[i];
+  Tensor *src = tensor_contiguous(a);
+  Tensor *values = src ? tensor_empty(a->dtype, ndim, shape) : NULL;
+  Tensor *idx_out = values ? tensor_empty(DT_INT64, ndim, shape) : NULL;
+  SortBuffers b = {0};
+  bool ok = idx_out && buffers_alloc(&b, n);
+  int64_t inner = 1, outer = 1;
+  for (int i = dim + 1; i < a->ndim; i++) inner *= a->shape[i];
+  for (int i = 0; i < dim; i++) outer *= a->shape[i];
+  size_t esize = dtype_size(a->dtype);
+  for (int64_t o = 0; ok && o < outer; o++) {
+    for (int64_t j = 0; j < inner; j++) {
+      if (tensor_check_interrupt()) {
+        ok = false;
+        break;
+      }
+      const char *p = (const char *)tensor_data(src) + (size_t)(o * n * inner + j) * esize;
+      Slice sl = slice_at(a->dtype, p, inner, false);
+      int64_t pos = median_position(&sl, &b, n), at = o * inner + j;
+      copy_out(a->dtype, p, inner, (char *)tensor_data(values) + (size_t)at * esize, 1, &pos, 1);
+      ((int64_t *)tensor_data(idx_out))[at] = pos;
     }
   }
   buffers_free(&b);
