@@ -480,6 +480,36 @@ START_TEST(sort_and_topk) {
 }
 END_TEST
 
+/* kthvalue and median: the selected element gets the gradient (median()
+ * of everything shares it among equal elements; cos keeps them distinct). */
+static Tensor *f_select_rank(Tensor *const *x, void *ctx) {
+  int c = *(int *)ctx;
+  Tensor *x3 = ag_binary_scalar(BIN_MUL, x[0], 3.0);
+  Tensor *a = ag_unary(UN_COS, x3);
+  Tensor *idx = NULL, *out = NULL;
+  switch (c) {
+  case 0: out = ag_kthvalue(a, 2, 1, false, &idx); break;
+  case 1: out = ag_kthvalue(a, 3, 0, true, NULL); break;
+  case 2: out = ag_median(a, 1, true, false, &idx); break;
+  case 3: out = ag_median(a, 0, true, true, NULL); break;
+  default: out = ag_median(a, 0, false, false, NULL); break;
+  }
+  tensor_release(idx);
+  tensor_release(a);
+  tensor_release(x3);
+  return out;
+}
+
+START_TEST(kthvalue_and_median) {
+  for (int c = 0; c < 5; c++) {
+    Tensor *x = leaf(2, (int64_t[]){3, 4}, 0.1);
+    gradcheck("kthvalue/median", f_select_rank, &x, 1, &c);
+    gradgradcheck("kthvalue/median", f_select_rank, &x, 1, &c);
+    tensor_release(x);
+  }
+}
+END_TEST
+
 /* flip, tril/triu, cumsum (cumsum of a product, so its backward's own
  * derivative is exercised too). */
 static Tensor *f_reorder(Tensor *const *x, void *ctx) {
@@ -1372,6 +1402,7 @@ int main(void) {
   tcase_add_test(tc, prod_with_and_without_zeros);
   tcase_add_test(tc, max_min);
   tcase_add_test(tc, sort_and_topk);
+  tcase_add_test(tc, kthvalue_and_median);
   tcase_add_test(tc, flip_triangles_cumsum);
   tcase_add_test(tc, amax_amin);
   tcase_add_test(tc, repeat_ops);
