@@ -60,6 +60,7 @@ static void state_free(AgVM *vm, void *state) {
   drop_grads_of_live_tensors(vm);
   table_free(vm, &st->tensor_names);
   table_free(vm, &st->node_names);
+  py_random_free(st->py_random);
   free(st);
   /* The VM frees its objects (tensors, graphs) after this: let those go
    * straight back to the allocator, so that nothing stays cached at exit. */
@@ -163,6 +164,11 @@ static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, con
   if (strcmp(name, "plot") == 0) lib_install_plot_module(vm, m);
   if (strcmp(name, "nn.functional") == 0) lib_functional_define(vm, m);
   if (strcmp(name, "nn") == 0) lib_nn_define(vm, m);
+  if (strcmp(name, "random") == 0) py_random_define(vm, m);
+  if (strcmp(name, "math") == 0) py_math_define(vm, m);
+  if (strcmp(name, "time") == 0 || strcmp(name, "os") == 0 || strcmp(name, "sys") == 0)
+    py_system_define(vm, m);
+  m->builtin_members = strcmp(name, "torch") == 0; /* torch.randn is randn */
   if (sub != NULL) lib_module_define(vm, m, sub_name, OBJ_VAL(sub));
   if (strchr(name, '.') == NULL) vm_define_builtin(vm, name, OBJ_VAL(m));
   vm_pop_root(vm);
@@ -497,4 +503,8 @@ void lib_install(AgVM *vm) {
   lib_module_define(vm, optim, "lr_scheduler", OBJ_VAL(schedulers));
   vm_pop_root(vm);
   install_utils(vm);
+  /* PyTorch's own namespace, and the Python modules that lessons import */
+  static const char *const more[] = {"cuda", "backends", "torch", "random", "math", "time",
+                                     "string", "collections", "itertools", "sys", "os"};
+  for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) install_module(vm, more[i], NULL, NULL);
 }

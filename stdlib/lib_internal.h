@@ -18,6 +18,7 @@
 #include "vm/memory.h"
 #include "vm/opcodes.h"
 #include "vm/vm.h"
+#include "stdlib/py_modules.h"
 
 /* Flags: M method, G global, W global that wraps the VM's built-in. */
 #define LF_M 1
@@ -217,6 +218,7 @@ typedef struct LibState {
   bool warned_create_graph_cycle;
   bool warned_kl_div_mean;
   bool warned_meshgrid_indexing;
+  PyRandom *py_random; /* Python's random module's generator, made at its first use */
 } LibState;
 
 static inline LibState *lib_state(AgVM *vm) { return (LibState *)vm->lib_state; }

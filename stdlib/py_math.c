@@ -1,0 +1,395 @@
+/* py_math.c — the natives of Python's `math` (CPython 3.11's Modules/
+ * mathmodule.c semantics): numbers in, a float out, "math domain error" where
+ * CPython raises ValueError and "math range error" where it raises
+ * OverflowError; floor/ceil/trunc and the integer functions give ints (Ag's
+ * 64-bit ints: a result past them is "integer overflow"). The functions with
+ * keywords or iterables (isclose, prod, fsum, dist ...) are in stdlib/math.ag. */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "stdlib/lib_internal.h"
+#include "stdlib/py_modules.h"
+
+static bool number_arg(AgVM *vm, Value v, const char *fname, double *out) {
+  if (IS_BOOL(v)) {
+    *out = v == TRUE_VAL;
+    return true;
+  }
+  if (IS_INT(v) || IS_FLOAT(v)) {
+    *out = AS_NUMBER(v);
+    return true;
+  }
+  vm_throw_error(vm, "math.%s(): must be a real number, not %s", fname, vm_type_name(v));
+  return false;
+}
+
+static bool int_arg(AgVM *vm, Value v, const char *fname, int64_t *out) {
+  if (IS_BOOL(v)) {
+    *out = v == TRUE_VAL;
+    return true;
+  }
+  if (IS_INT(v)) {
+    *out = AS_INT(v);
+    return true;
+  }
+  vm_throw_error(vm, "math.%s(): %s object cannot be interpreted as an integer", fname, vm_type_name(v));
+  return false;
+}
+
+/* CPython's is_error/math_1: a NaN from a non-NaN input is a domain error; an
+ * infinity from finite input a range error (or a domain error for a pole:
+ * log(0), atanh(1)). */
+static Value checked(AgVM *vm, double r, bool nan_in, bool finite_in, bool can_overflow) {
+  if (isnan(r) && !nan_in) return vm_throw_error(vm, "math domain error");
+  if (isinf(r) && finite_in)
+    return vm_throw_error(vm, can_overflow ? "math range error" : "math domain error");
+  return FLOAT_VAL(r);
+}
+
+/* ---- functions of one float ---- */
+
+static double degrees(double x) { return x * (180.0 / M_PI); }
+static double radians(double x) { return x * (M_PI / 180.0); }
+
+/* Gamma at a pole (0 and the negative integers) is a domain error, as CPython's. */
+static bool gamma_pole(double x) { return x <= 0 && x == floor(x); }
+
+static Value unary_call(AgVM *vm, Value arg, const char *name, double (*fn)(double), bool can_overflow) {
+  double x;
+  if (!number_arg(vm, arg, name, &x)) return VM_EXCEPTION;
+  if ((fn == tgamma || fn == lgamma) && gamma_pole(x)) return vm_throw_error(vm, "math domain error");
+  if ((fn == sin || fn == cos || fn == tan) && isinf(x)) return vm_throw_error(vm, "math domain error");
+  return checked(vm, fn(x), isnan(x), isfinite(x), can_overflow);
+}
+
+#define MATH_UNARY(X)                                                                               \
+  X(sqrt, sqrt, false) X(exp, exp, true) X(exp2, exp2, true) X(expm1, expm1, true)                 \
+  X(log2, log2, false) X(log10, log10, false) X(log1p, log1p, false) X(sin, sin, false)            \
+  X(cos, cos, false) X(tan, tan, false) X(asin, asin, false) X(acos, acos, false)                  \
+  X(atan, atan, false) X(sinh, sinh, true) X(cosh, cosh, true) X(tanh, tanh, false)                \
+  X(asinh, asinh, false) X(acosh, acosh, false) X(atanh, atanh, false) X(erf, erf, false)          \
+  X(erfc, erfc, false) X(gamma, tgamma, true) X(lgamma, lgamma, true) X(fabs, fabs, false)         \
+  X(degrees, degrees, true) X(radians, radians, false) X(cbrt, cbrt, false)
+
+#define DEFINE_UNARY(name, fn, overflow)                                                            \
+  static Value native_##name(NATIVE_ARGS) { return unary_call(vm, args[0], #name, fn, overflow); }
+MATH_UNARY(DEFINE_UNARY)
+#undef DEFINE_UNARY
+
+/* log(x) or log(x, base), as CPython: log(x) / log(base). */
+static Value native_log(NATIVE_ARGS) {
+  double x, base = M_E;
+  if (!number_arg(vm, args[0], "log", &x) || (argc > 1 && !number_arg(vm, args[1], "log", &base)))
+    return VM_EXCEPTION;
+  if (x <= 0 || (argc > 1 && base <= 0)) return vm_throw_error(vm, "math domain error");
+  double num = log(x);
+  if (argc == 1) return FLOAT_VAL(num);
+  double den = log(base);
+  if (den == 0) return vm_throw_error(vm, "float division by zero");
+  return FLOAT_VAL(num / den);
+}
+
+/* ---- two floats ---- */
+
+static bool two_numbers(AgVM *vm, const Value *args, const char *name, double *x, double *y) {
+  return number_arg(vm, args[0], name, x) && number_arg(vm, args[1], name, y);
+}
+
+static Value native_pow(NATIVE_ARGS) {
+  double x, y;
+  if (!two_numbers(vm, args, "pow", &x, &y)) return VM_EXCEPTION;
+  double r = pow(x, y);
+  bool finite_in = isfinite(x) && isfinite(y);
+  if (isinf(r) && finite_in) return vm_throw_error(vm, x == 0 ? "math domain error" : "math range error");
+  if (isnan(r) && !isnan(x) && !isnan(y)) return vm_throw_error(vm, "math domain error");
+  return FLOAT_VAL(r);
+}
+
+static Value native_atan2(NATIVE_ARGS) {
+  double y, x;
+  if (!two_numbers(vm, args, "atan2", &y, &x)) return VM_EXCEPTION;
+  return FLOAT_VAL(atan2(y, x));
+}
+
+static Value native_fmod(NATIVE_ARGS) {
+  double x, y;
+  if (!two_numbers(vm, args, "fmod", &x, &y)) return VM_EXCEPTION;
+  if (isinf(y) && isfinite(x)) return FLOAT_VAL(x);
+  double r = fmod(x, y);
+  if (isnan(r) && !isnan(x) && !isnan(y)) return vm_throw_error(vm, "math domain error");
+  return FLOAT_VAL(r);
+}
+
+static Value native_copysign(NATIVE_ARGS) {
+  double x, y;
+  if (!two_numbers(vm, args, "copysign", &x, &y)) return VM_EXCEPTION;
+  return FLOAT_VAL(copysign(x, y));
+}
+
+static Value native_remainder(NATIVE_ARGS) {
+  double x, y;
+  if (!two_numbers(vm, args, "remainder", &x, &y)) return VM_EXCEPTION;
+  double r = remainder(x, y);
+  if (isnan(r) && !isnan(x) && !isnan(y)) return vm_throw_error(vm, "math domain error");
+  return FLOAT_VAL(r);
+}
+
+static Value native_nextafter(NATIVE_ARGS) {
+  double x, y;
+  if (!two_numbers(vm, args, "nextafter", &x, &y)) return VM_EXCEPTION;
+  return FLOAT_VAL(nextafter(x, y));
+}
+
+static Value native_ldexp(NATIVE_ARGS) {
+  double x;
+  int64_t i;
+  if (!number_arg(vm, args[0], "ldexp", &x) || !int_arg(vm, args[1], "ldexp", &i)) return VM_EXCEPTION;
+  int e = i > INT32_MAX ? INT32_MAX : i < INT32_MIN ? INT32_MIN : (int)i;
+  double r = ldexp(x, e);
+  if (isinf(r) && isfinite(x)) return vm_throw_error(vm, "math range error");
+  return FLOAT_VAL(r);
+}
+
+/* hypot(*coordinates): the Euclidean norm, scaled against overflow. */
+static Value native_hypot(NATIVE_ARGS) {
+  double r = 0;
+  for (int i = 0; i < argc; i++) {
+    double x;
+    if (!number_arg(vm, args[i], "hypot", &x)) return VM_EXCEPTION;
+    r = hypot(r, x);
+  }
+  return FLOAT_VAL(r);
+}
+
+static Value native_ulp(NATIVE_ARGS) {
+  double x;
+  if (!number_arg(vm, args[0], "ulp", &x)) return VM_EXCEPTION;
+  if (isnan(x) || isinf(x)) return FLOAT_VAL(fabs(x));
+  x = fabs(x);
+  double next = nextafter(x, INFINITY);
+  if (isinf(next)) return FLOAT_VAL(x - nextafter(x, -INFINITY));
+  return FLOAT_VAL(next - x);
+}
+
+static Value pair(AgVM *vm, Value a, Value b) {
+  ObjList *list = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(list));
+  obj_list_append(vm, list, a);
+  obj_list_append(vm, list, b);
+  vm_pop_root(vm);
+  return OBJ_VAL(list);
+}
+
+/* [m, e] with x == m * 2**e, 0.5 <= |m| < 1 (Python's tuple, as a list) */
+static Value native_frexp(NATIVE_ARGS) {
+  double x;
+  if (!number_arg(vm, args[0], "frexp", &x)) return VM_EXCEPTION;
+  int e = 0;
+  double m = isfinite(x) ? frexp(x, &e) : x;
+  return pair(vm, FLOAT_VAL(m), INT_VAL(vm, e));
+}
+
+/* [fractional part, integer part], both with x's sign (Python's tuple) */
+static Value native_modf(NATIVE_ARGS) {
+  double x, i;
+  if (!number_arg(vm, args[0], "modf", &x)) return VM_EXCEPTION;
+  if (isinf(x)) return pair(vm, FLOAT_VAL(copysign(0.0, x)), FLOAT_VAL(x));
+  double f = modf(x, &i);
+  return pair(vm, FLOAT_VAL(f), FLOAT_VAL(i));
+}
+
+/* ---- floats as ints ---- */
+
+static Value float_to_int(AgVM *vm, double r) {
+  if (isnan(r)) return vm_throw_error(vm, "cannot convert float NaN to integer");
+  if (isinf(r)) return vm_throw_error(vm, "cannot convert float infinity to integer");
+  if (r < -9223372036854775808.0 || r >= 9223372036854775808.0) return vm_throw_error(vm, "integer overflow");
+  return INT_VAL(vm, (int64_t)r);
+}
+
+static Value rounded(AgVM *vm, Value v, const char *name, double (*fn)(double)) {
+  if (IS_INT(v)) return v;
+  double x;
+  if (!number_arg(vm, v, name, &x)) return VM_EXCEPTION;
+  return float_to_int(vm, fn(x));
+}
+
+static Value native_floor(NATIVE_ARGS) { return rounded(vm, args[0], "floor", floor); }
+static Value native_ceil(NATIVE_ARGS) { return rounded(vm, args[0], "ceil", ceil); }
+static Value native_trunc(NATIVE_ARGS) { return rounded(vm, args[0], "trunc", trunc); }
+
+static Value native_isnan(NATIVE_ARGS) {
+  double x;
+  return number_arg(vm, args[0], "isnan", &x) ? BOOL_VAL(isnan(x)) : VM_EXCEPTION;
+}
+static Value native_isinf(NATIVE_ARGS) {
+  double x;
+  return number_arg(vm, args[0], "isinf", &x) ? BOOL_VAL(isinf(x)) : VM_EXCEPTION;
+}
+static Value native_isfinite(NATIVE_ARGS) {
+  double x;
+  return number_arg(vm, args[0], "isfinite", &x) ? BOOL_VAL(isfinite(x)) : VM_EXCEPTION;
+}
+
+/* ---- integer functions ---- */
+
+static Value overflow(AgVM *vm) { return vm_throw_error(vm, "integer overflow"); }
+
+static Value native_factorial(NATIVE_ARGS) {
+  int64_t n, r = 1;
+  if (!int_arg(vm, args[0], "factorial", &n)) return VM_EXCEPTION;
+  if (n < 0) return vm_throw_error(vm, "factorial() not defined for negative values");
+  for (int64_t i = 2; i <= n; i++) {
+    if (__builtin_mul_overflow(r, i, &r)) return overflow(vm);
+  }
+  return INT_VAL(vm, r);
+}
+
+/* n! / (n-k)!, and with `divide` by k! as well: exact at every step
+ * (the running product of i consecutive numbers is divisible by i!). */
+static Value falling(AgVM *vm, const Value *args, int argc, const char *name, bool divide) {
+  int64_t n, k;
+  if (!int_arg(vm, args[0], name, &n)) return VM_EXCEPTION;
+  k = n;
+  if (argc > 1 && !IS_NIL(args[1]) && !int_arg(vm, args[1], name, &k)) return VM_EXCEPTION;
+  if (n < 0) return vm_throw_error(vm, "n must be a non-negative integer");
+  if (k < 0) return vm_throw_error(vm, "k must be a non-negative integer");
+  if (k > n) return INT_VAL(vm, 0);
+  if (divide && k > n - k) k = n - k;
+  __int128 r = 1;
+  for (int64_t i = 0; i < k; i++) {
+    r *= n - i;
+    if (divide) r /= i + 1;
+    if (r > INT64_MAX) return overflow(vm);
+  }
+  return INT_VAL(vm, (int64_t)r);
+}
+
+static Value native_comb(NATIVE_ARGS) { return falling(vm, args, argc, "comb", true); }
+static Value native_perm(NATIVE_ARGS) { return falling(vm, args, argc, "perm", false); }
+
+static uint64_t gcd_u(uint64_t a, uint64_t b) {
+  while (b != 0) {
+    uint64_t t = a % b;
+    a = b, b = t;
+  }
+  return a;
+}
+
+static Value gcd_or_lcm(AgVM *vm, int argc, const Value *args, bool lcm) {
+  uint64_t r = lcm ? 1 : 0;
+  for (int i = 0; i < argc; i++) {
+    int64_t v;
+    if (!int_arg(vm, args[i], lcm ? "lcm" : "gcd", &v)) return VM_EXCEPTION;
+    uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    if (!lcm) {
+      r = gcd_u(r, a);
+    } else if (a == 0 || r == 0) {
+      r = 0;
+    } else {
+      uint64_t g = gcd_u(r, a), out;
+      if (__builtin_mul_overflow(r / g, a, &out)) return overflow(vm);
+      r = out;
+    }
+  }
+  if (r > INT64_MAX) return overflow(vm);
+  return INT_VAL(vm, (int64_t)r);
+}
+
+static Value native_gcd(NATIVE_ARGS) { return gcd_or_lcm(vm, argc, args, false); }
+static Value native_lcm(NATIVE_ARGS) { return gcd_or_lcm(vm, argc, args, true); }
+
+static Value native_isqrt(NATIVE_ARGS) {
+  int64_t n;
+  if (!int_arg(vm, args[0], "isqrt", &n)) return VM_EXCEPTION;
+  if (n < 0) return vm_throw_error(vm, "isqrt() argument must be nonnegative");
+  uint64_t r = (uint64_t)sqrtl((long double)n);
+  while (r * r > (uint64_t)n) r--;
+  while ((r + 1) * (r + 1) <= (uint64_t)n) r++;
+  return INT_VAL(vm, (int64_t)r);
+}
+
+/* ---- fsum: Shewchuk's exact partial sums, as CPython's math.fsum ---- */
+
+static Value native_fsum(NATIVE_ARGS) {
+  if (!IS_LIST(args[0])) return vm_throw_error(vm, "math.fsum(): wants a list");
+  ObjList *xs = AS_LIST(args[0]);
+  double partials[64 + 2048 / 32]; /* at most ~ (exponent range / 53) + 1 partials live */
+  int n = 0;
+  double special = 0, inf_sum = 0;
+  for (int i = 0; i < xs->count; i++) {
+    double x;
+    if (!number_arg(vm, xs->items[i], "fsum", &x)) return VM_EXCEPTION;
+    if (!isfinite(x)) {
+      if (isinf(x)) inf_sum += x;
+      special += x;
+      continue;
+    }
+    int j = 0;
+    for (int k = 0; k < n; k++) {
+      double y = partials[k];
+      if (fabs(x) < fabs(y)) {
+        double t = x;
+        x = y, y = t;
+      }
+      double hi = x + y, lo = y - (hi - x);
+      if (lo != 0.0) partials[j++] = lo;
+      x = hi;
+    }
+    if (isinf(x)) return vm_throw_error(vm, "intermediate overflow in fsum");
+    n = j;
+    partials[n++] = x;
+  }
+  if (special != 0.0) {
+    if (isnan(inf_sum)) return vm_throw_error(vm, "-inf + inf in fsum");
+    return FLOAT_VAL(special);
+  }
+  double hi = 0.0;
+  if (n > 0) {
+    hi = partials[--n];
+    double lo = 0;
+    while (n > 0) { /* sum the partials from the top down, stopping at the first inexact sum */
+      double x = hi, y = partials[--n];
+      hi = x + y;
+      double yr = hi - x;
+      lo = y - yr;
+      if (lo != 0.0) break;
+    }
+    /* round half-even: CPython's correction when the rest has the same sign */
+    if (n > 0 && ((lo < 0.0 && partials[n - 1] < 0.0) || (lo > 0.0 && partials[n - 1] > 0.0))) {
+      double y = lo * 2.0, x = hi + y, yr = x - hi;
+      if (y == yr) hi = x;
+    }
+  }
+  return FLOAT_VAL(hi);
+}
+
+void py_math_define(AgVM *vm, ObjModule *module) {
+#define NATIVE_ENTRY(name, fn, overflow) {#name, native_##name, 1, 1},
+  static const PyNative natives[] = {
+      MATH_UNARY(NATIVE_ENTRY)
+      {"log", native_log, 1, 2},          {"pow", native_pow, 2, 2},
+      {"atan2", native_atan2, 2, 2},      {"fmod", native_fmod, 2, 2},
+      {"copysign", native_copysign, 2, 2}, {"remainder", native_remainder, 2, 2},
+      {"nextafter", native_nextafter, 2, 2}, {"ldexp", native_ldexp, 2, 2},
+      {"hypot", native_hypot, 0, 255},    {"ulp", native_ulp, 1, 1},
+      {"floor", native_floor, 1, 1},      {"ceil", native_ceil, 1, 1},
+      {"trunc", native_trunc, 1, 1},      {"isnan", native_isnan, 1, 1},
+      {"isinf", native_isinf, 1, 1},      {"isfinite", native_isfinite, 1, 1},
+      {"factorial", native_factorial, 1, 1}, {"comb", native_comb, 2, 2},
+      {"perm", native_perm, 1, 2},        {"gcd", native_gcd, 0, 255},
+      {"lcm", native_lcm, 0, 255},        {"isqrt", native_isqrt, 1, 1},
+      {"_fsum", native_fsum, 1, 1},       {"frexp", native_frexp, 1, 1},
+      {"modf", native_modf, 1, 1},
+  };
+#undef NATIVE_ENTRY
+  py_define_natives(vm, module, natives, sizeof natives / sizeof natives[0]);
+  static const struct {
+    const char *name;
+    double value;
+  } constants[] = {{"pi", M_PI}, {"e", M_E}, {"tau", 2 * M_PI}, {"inf", INFINITY}, {"nan", NAN}};
+  for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
+    lib_module_define(vm, module, constants[i].name, FLOAT_VAL(constants[i].value));
+}
