@@ -336,7 +336,7 @@ static bool is_subclass(ObjClass *k, ObjClass *of) {
  * `int str list set` and the dtypes `float bool` (isinstance(true, int) is
  * true, as in Python). 1 or 0 where `cls` is one of them, -1 otherwise. */
 static int builtin_type_check(AgVM *vm, Value cls, Value v) {
-  static const char *const names[] = {"int", "float", "bool", "str", "list", "set"};
+  static const char *const names[] = {"int", "float", "bool", "str", "list", "set", "Tensor"};
   for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++) {
     Value builtin;
     if (!table_get(&vm->builtins, OBJ_VAL(obj_string(vm, names[k])), &builtin) ||
@@ -348,7 +348,8 @@ static int builtin_type_check(AgVM *vm, Value cls, Value v) {
     case 2: return IS_BOOL(v);
     case 3: return IS_STRING(v);
     case 4: return IS_LIST(v);
-    default: return IS_SET(v);
+    case 5: return IS_SET(v);
+    default: return IS_TENSOR(v);
     }
   }
   return -1;
@@ -479,6 +480,7 @@ void lib_install(AgVM *vm) {
   vm_define_native(vm, "setfield", native_setfield, 3, 3, false);
   lib_graph_install(vm);
   lib_install_display(vm);
+  lib_install_torch(vm);
   /* The Ag-written modules last: they compile against every built-in above,
    * at their first use (creating a VM stays cheap: a fuzzer makes one per
    * input). A submodule is defined in its parent before the parent's code

@@ -31,6 +31,7 @@
 #define LIB_TENSOR_FNS(X)                                                      \
   X(item, 0, 0, LF_M)                                                          \
   X(tolist, 0, 0, LF_M)                                                        \
+  X(numpy, 0, 0, LF_M)                                                         \
   X(numel, 0, 0, LF_MG)                                                        \
   X(size, 0, 1, LF_M)                                                          \
   X(dim, 0, 0, LF_M)                                                           \
@@ -300,6 +301,8 @@ TensorRng *lib_rng(AgVM *vm, Value generator, const char *fname);
 void lib_install_autograd(AgVM *vm);
 /* lib_display.c: display(), show_graph() and the plot module's renderer. */
 void lib_install_display(AgVM *vm);
+/* lib_torch.c: Tensor, is_tensor, from_numpy, set_printoptions */
+void lib_install_torch(AgVM *vm);
 /* Shows a MIME bundle through vm->display (the notebook); false when there
  * is no rich display (a terminal). */
 bool lib_display_bundle(AgVM *vm, int count, const char *const *types, const char *const *data,
