@@ -793,7 +793,7 @@ static void throw_statement(Parser *p) {
 }
 
 static void import_statement(Parser *p) {
-  parse_consume(p, TOK_STRING, "expected the file path (a string) after 'import'");
+  parse_consume(p, TOK_STRING, "expected a module name or a file path (a string) after 'import'");
   if (p->previous.type != TOK_STRING) return;
   Token path = p->previous;
   char *buf = malloc((size_t)path.length);
