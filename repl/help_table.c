@@ -305,8 +305,8 @@ const HelpEntry help_table[] = {
      "the point (default 4, at most 30), the element count above which a tensor is "
      "summarised with ... (1000; inf for never), the items kept at each end (3), the "
      "line width (80), profile=\"default\", \"short\" or \"full\" (applied first), sci_mode "
-     "true/false to force or forbid scientific notation (nil: chosen per tensor). An "
-     "option not given keeps its value.",
+     "true/false to force or forbid scientific notation (nil or not given: chosen per "
+     "tensor; PyTorch resets it on every call). Another option not given keeps its value.",
      "set_printoptions(precision=2)\n"
      "print(tensor([1.23456]))\n"
      "set_printoptions(profile=\"default\")"},

@@ -73,7 +73,8 @@ static bool apply_profile(AgVM *vm, Value profile, TensorPrintOptions *o) {
 }
 
 /* set_printoptions(precision=, threshold=, edgeitems=, linewidth=, profile=,
- * sci_mode=): PyTorch's; an option not given keeps its value. */
+ * sci_mode=): PyTorch's; an option not given keeps its value, but sci_mode,
+ * which PyTorch resets to automatic. */
 static Value native_set_printoptions(NATIVE_ARGS) {
   static const char *const names[] = {"precision", "threshold", "edgeitems", "linewidth", "profile", "sci_mode"};
   Value v[6];
@@ -85,11 +86,10 @@ static Value native_set_printoptions(NATIVE_ARGS) {
       !option_int(vm, v[3], "linewidth", 1, 1000000, &o.linewidth))
     return VM_EXCEPTION;
   if (!IS_UNDEF(v[1]) && !IS_NIL(v[1]) && !lib_number(vm, v[1], "threshold", &o.threshold)) return VM_EXCEPTION;
-  if (!IS_UNDEF(v[5])) {
-    if (IS_NIL(v[5])) o.sci_mode = -1;
-    else if (IS_BOOL(v[5])) o.sci_mode = v[5] == TRUE_VAL;
-    else return vm_throw_error(vm, "set_printoptions(): sci_mode must be true, false or nil");
-  }
+  /* PyTorch sets sci_mode on every call: not given, it is automatic again */
+  if (IS_UNDEF(v[5]) || IS_NIL(v[5])) o.sci_mode = -1;
+  else if (IS_BOOL(v[5])) o.sci_mode = v[5] == TRUE_VAL;
+  else return vm_throw_error(vm, "set_printoptions(): sci_mode must be true, false or nil");
   tensor_set_print_options(&o);
   return NIL_VAL;
 }
