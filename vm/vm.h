@@ -137,7 +137,7 @@ struct AgVM {
   ObjClass *error_class;
   /* Files of the library written in Ag (nn.ag, ...): an uncaught error is
    * reported at the innermost line outside them, the user's call. */
-  ObjString *library_files[16];
+  ObjString *library_files[32]; /* the embedded .ag modules (about 20) */
   int library_file_count;
   ObjClass *interrupted_class;
   ObjClass *memory_error_class;
