@@ -279,11 +279,13 @@ static Value native_ulp(NATIVE_ARGS) {
 }
 
 static Value pair(AgVM *vm, Value a, Value b) {
+  vm_push_root(vm, a);
+  vm_push_root(vm, b);
   ObjList *list = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(list));
   obj_list_append(vm, list, a);
   obj_list_append(vm, list, b);
-  vm_pop_root(vm);
+  vm_pop_roots(vm, 3);
   return OBJ_VAL(list);
 }
 
