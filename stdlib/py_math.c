@@ -202,50 +202,28 @@ static bool two_numbers(AgVM *vm, const Value *args, const char *name, double *x
   return number_arg(vm, args[0], name, x) && number_arg(vm, args[1], name, y);
 }
 
-static Value native_pow(NATIVE_ARGS) {
+/* CPython's rule for two floats: a NaN from non-NaN inputs is a domain
+ * error; for pow, an infinity from finite ones a range error (a domain error
+ * at 0 ** negative). */
+static Value binary_call(AgVM *vm, const Value *args, const char *name, double (*fn)(double, double),
+                         bool can_overflow) {
   double x, y;
-  if (!two_numbers(vm, args, "pow", &x, &y)) return VM_EXCEPTION;
-  double r = pow(x, y);
-  bool finite_in = isfinite(x) && isfinite(y);
-  if (isinf(r) && finite_in) return vm_throw_error(vm, x == 0 ? "math domain error" : "math range error");
+  if (!two_numbers(vm, args, name, &x, &y)) return VM_EXCEPTION;
+  double r = fn(x, y);
   if (isnan(r) && !isnan(x) && !isnan(y)) return vm_throw_error(vm, "math domain error");
+  if (can_overflow && isinf(r) && isfinite(x) && isfinite(y))
+    return vm_throw_error(vm, x == 0 ? "math domain error" : "math range error");
   return FLOAT_VAL(r);
 }
 
-static Value native_atan2(NATIVE_ARGS) {
-  double y, x;
-  if (!two_numbers(vm, args, "atan2", &y, &x)) return VM_EXCEPTION;
-  return FLOAT_VAL(atan2(y, x));
-}
+#define MATH_BINARY(X)                                                                              \
+  X(pow, pow, true) X(atan2, atan2, false) X(fmod, fmod, false) X(copysign, copysign, false)       \
+  X(remainder, remainder, false) X(nextafter, nextafter, false)
 
-static Value native_fmod(NATIVE_ARGS) {
-  double x, y;
-  if (!two_numbers(vm, args, "fmod", &x, &y)) return VM_EXCEPTION;
-  if (isinf(y) && isfinite(x)) return FLOAT_VAL(x);
-  double r = fmod(x, y);
-  if (isnan(r) && !isnan(x) && !isnan(y)) return vm_throw_error(vm, "math domain error");
-  return FLOAT_VAL(r);
-}
-
-static Value native_copysign(NATIVE_ARGS) {
-  double x, y;
-  if (!two_numbers(vm, args, "copysign", &x, &y)) return VM_EXCEPTION;
-  return FLOAT_VAL(copysign(x, y));
-}
-
-static Value native_remainder(NATIVE_ARGS) {
-  double x, y;
-  if (!two_numbers(vm, args, "remainder", &x, &y)) return VM_EXCEPTION;
-  double r = remainder(x, y);
-  if (isnan(r) && !isnan(x) && !isnan(y)) return vm_throw_error(vm, "math domain error");
-  return FLOAT_VAL(r);
-}
-
-static Value native_nextafter(NATIVE_ARGS) {
-  double x, y;
-  if (!two_numbers(vm, args, "nextafter", &x, &y)) return VM_EXCEPTION;
-  return FLOAT_VAL(nextafter(x, y));
-}
+#define DEFINE_BINARY(name, fn, overflow)                                                           \
+  static Value native_##name(NATIVE_ARGS) { return binary_call(vm, args, #name, fn, overflow); }
+MATH_BINARY(DEFINE_BINARY)
+#undef DEFINE_BINARY
 
 static Value native_ldexp(NATIVE_ARGS) {
   double x;
@@ -475,12 +453,11 @@ static Value native_fsum(NATIVE_ARGS) {
 
 void py_math_define(AgVM *vm, ObjModule *module) {
 #define NATIVE_ENTRY(name, fn, overflow) {#name, native_##name, 1, 1},
+#define BINARY_ENTRY(name, fn, overflow) {#name, native_##name, 2, 2},
   static const PyNative natives[] = {
       MATH_UNARY(NATIVE_ENTRY)
-      {"log", native_log, 1, 2},          {"pow", native_pow, 2, 2},
-      {"atan2", native_atan2, 2, 2},      {"fmod", native_fmod, 2, 2},
-      {"copysign", native_copysign, 2, 2}, {"remainder", native_remainder, 2, 2},
-      {"nextafter", native_nextafter, 2, 2}, {"ldexp", native_ldexp, 2, 2},
+      MATH_BINARY(BINARY_ENTRY)
+      {"log", native_log, 1, 2},          {"ldexp", native_ldexp, 2, 2},
       {"hypot", native_hypot, 0, 255},    {"ulp", native_ulp, 1, 1},
       {"floor", native_floor, 1, 1},      {"ceil", native_ceil, 1, 1},
       {"trunc", native_trunc, 1, 1},      {"isnan", native_isnan, 1, 1},
@@ -492,6 +469,7 @@ void py_math_define(AgVM *vm, ObjModule *module) {
       {"modf", native_modf, 1, 1},
   };
 #undef NATIVE_ENTRY
+#undef BINARY_ENTRY
   py_define_natives(vm, module, natives, sizeof natives / sizeof natives[0]);
   static const struct {
     const char *name;
