@@ -334,8 +334,8 @@ const HelpEntry help_table[] = {
      "backends.cudnn.deterministic = true"},
     {"random", HELP_BUILTINS, 0,
      "random",
-     "Python's random module with CPython 3.11's numbers: after random.seed(n) (n an "
-     "int), random() uniform getrandbits randrange randint choice choices(population, "
+     "Python's random module with CPython 3.11's numbers: after random.seed(n) (n an int or "
+     "a float), random() uniform getrandbits randrange randint choice choices(population, "
      "weights=nil, cum_weights=nil, k=1) shuffle sample(population, k, counts=nil) "
      "gauss normalvariate expovariate triangular lognormvariate gammavariate "
      "betavariate paretovariate weibullvariate vonmisesvariate draw what CPython draws "

@@ -6,6 +6,7 @@
  * choice, shuffle, sample, choices, gauss) are Lib/random.py's, written in Ag
  * in stdlib/random.ag on top of the natives here. */
 #include <fcntl.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,9 +75,8 @@ static uint32_t genrand_uint32(PyRandom *r) {
   return y;
 }
 
-/* seed(n): the key is |n| in 32-bit words, least significant first ([0] for 0). */
-static void seed_int(PyRandom *r, int64_t n) {
-  uint64_t u = n < 0 ? (uint64_t)0 - (uint64_t)n : (uint64_t)n;
+/* The key is u in 32-bit words, least significant first ([0] for 0). */
+static void seed_u64(PyRandom *r, uint64_t u) {
   uint32_t key[2] = {(uint32_t)u, (uint32_t)(u >> 32)};
   init_by_array(r, key, key[1] != 0 ? 2 : 1);
 }
@@ -134,18 +134,52 @@ static int64_t random_below(PyRandom *r, int64_t n) {
   return (int64_t)v;
 }
 
+/* CPython's hash of a float (_Py_HashDouble, modulo the prime 2^61 - 1):
+ * what seed(x) seeds with for a float x, so seed(3.0) is seed(3) and
+ * seed(2.5) is CPython's seed(2.5). x is finite. */
+static int64_t python_float_hash(double v) {
+  const int bits = 61;
+  const uint64_t modulus = ((uint64_t)1 << bits) - 1;
+  int e;
+  double m = frexp(v, &e);
+  int sign = 1;
+  if (m < 0) sign = -1, m = -m;
+  uint64_t x = 0;
+  while (m != 0) { /* 28 bits at a time */
+    x = ((x << 28) & modulus) | x >> (bits - 28);
+    m *= 268435456.0;
+    e -= 28;
+    uint64_t y = (uint64_t)m;
+    m -= (double)y;
+    x += y;
+    if (x >= modulus) x -= modulus;
+  }
+  e = e >= 0 ? e % bits : bits - 1 - ((-1 - e) % bits);
+  x = ((x << e) & modulus) | x >> (bits - e);
+  int64_t h = (int64_t)x * sign;
+  return h == -1 ? -2 : h;
+}
+
 static Value native_seed(NATIVE_ARGS) {
   PyRandom *r = generator(vm);
   if (argc == 0 || IS_NIL(args[0])) {
     seed_from_os(r);
     return NIL_VAL;
   }
-  int64_t n;
-  if (IS_BOOL(args[0])) n = args[0] == TRUE_VAL;
-  else if (IS_INT(args[0])) n = AS_INT(args[0]);
-  else return vm_throw_error(vm, "random.seed() takes an int or nil in Ag, not %s "
-                                 "(CPython also hashes strings and floats)", vm_type_name(args[0]));
-  seed_int(r, n);
+  /* an int seeds with |n|; anything else with its hash taken as unsigned */
+  Value a = args[0];
+  if (IS_BOOL(a)) {
+    seed_u64(r, a == TRUE_VAL);
+  } else if (IS_INT(a)) {
+    int64_t n = AS_INT(a);
+    seed_u64(r, n < 0 ? (uint64_t)0 - (uint64_t)n : (uint64_t)n);
+  } else if (IS_FLOAT(a) && !isnan(AS_FLOAT(a))) {
+    double x = AS_FLOAT(a);
+    seed_u64(r, (uint64_t)(isinf(x) ? (x > 0 ? 314159 : -314159) : python_float_hash(x)));
+  } else {
+    return vm_throw_error(vm, "random.seed() takes an int, a float or nil in Ag, not %s "
+                              "(CPython also hashes strings)", vm_type_name(a));
+  }
   return NIL_VAL;
 }
 

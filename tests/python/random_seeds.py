@@ -42,3 +42,8 @@ st = random.getstate()
 first = [random.random(), random.gauss(), random.gauss()]
 random.setstate(st)
 show("setstate", 1 if [random.random(), random.gauss(), random.gauss()] == first else 0)
+
+# a float seeds with its hash (3.0 as 3), infinities with +-314159
+for s in [3.0, 2.5, -0.1, 1e300, 123456.789, float("inf"), float("-inf"), 1e-300]:
+    random.seed(s)
+    show("float seed", s, random.random(), random.randrange(1000))
