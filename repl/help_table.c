@@ -91,11 +91,6 @@ const HelpEntry help_table[] = {
      "and equals that name too; type(v).__name__ is Python's name; a built-in type "
      "converts when called (int(\"3\")).",
      "print(type(1), type(1) == int, type(zeros(2)) == Tensor, type(\"a\"), type(\"a\").__name__)"},
-    {"Tensor", HELP_BUILTINS, 0,
-     "Tensor",
-     "The type of tensors: type(t) == Tensor, isinstance(t, Tensor). Not callable: make "
-     "tensors with tensor(data), zeros(...) ...",
-     "print(isinstance(ones(2), Tensor), type(ones(2)) == Tensor)"},
     {"dict", HELP_BUILTINS, 0,
      "dict",
      "The type of maps (Python's dict): type({}) == dict, isinstance(m, dict).",
