@@ -284,6 +284,9 @@ static const uint8_t *storage_bytes(const Tensor *t, uint8_t **owned) {
 static bool write_archive(const char *path, const Bytes *pickle, const StorageSet *set) {
   ZipWriter w;
   if (!zip_writer_open(&w, path, set->n + 2)) return false;
+  /* a fixed time, as PyTorch writes none: the same values give the same bytes */
+  w.tm = 0;
+  w.dt = (1 << 5) | 1; /* 1980-01-01 */
   bool ok = zip_add_member(&w, "archive/data.pkl", pickle->data, pickle->len, false);
   for (int i = 0; ok && i < set->n; i++) {
     char name[40];
