@@ -201,7 +201,7 @@ static Value value_of_pt_container(AgVM *vm, PtLoad *ld, const PtValue *n, int d
 static Value value_of_pt(AgVM *vm, PtLoad *ld, const PtValue *n, int depth) {
   if (ld->memo[n->id] != UNDEF_VAL) return ld->memo[n->id];
   if (depth > PT_MAX_DEPTH)
-    return vm_throw_error(vm, "load(): cannot read %s: values nested more than %d deep",
+    return vm_throw_error(vm, "cannot read %s: values nested more than %d deep",
                           ld->path, PT_MAX_DEPTH);
   switch (n->kind) {
   case PT_NONE: return NIL_VAL;
@@ -209,7 +209,7 @@ static Value value_of_pt(AgVM *vm, PtLoad *ld, const PtValue *n, int depth) {
   case PT_INT: return pt_made(vm, ld, n, int_value(vm, n->i));
   case PT_FLOAT: return FLOAT_VAL(n->f);
   case PT_STRING:
-    if (n->len > INT32_MAX) return vm_throw_error(vm, "load(): cannot read %s: a string is too long", ld->path);
+    if (n->len > INT32_MAX) return vm_throw_error(vm, "cannot read %s: a string is too long", ld->path);
     return pt_made(vm, ld, n, OBJ_VAL(obj_copy_string(vm, n->s, (int)n->len)));
   case PT_TENSOR: return value_of_pt_tensor(vm, ld, n);
   case PT_LIST:
@@ -218,7 +218,7 @@ static Value value_of_pt(AgVM *vm, PtLoad *ld, const PtValue *n, int depth) {
   case PT_GLOBAL:
   case PT_STORAGE: break;
   }
-  return vm_throw_error(vm, "load(): cannot read %s: the pickle holds a storage or storage type "
+  return vm_throw_error(vm, "cannot read %s: the pickle holds a storage or storage type "
                             "outside a tensor", ld->path);
 }
 

@@ -382,7 +382,7 @@ static bool zip_read_zip64_end(const ZipArchive *z, size_t end_pos, ZipDirectory
 
 bool zip_read_directory(const ZipArchive *z, ZipDirectory *d, size_t *end_pos) {
   if (!zip_find_end(z, end_pos)) {
-    READ_ERROR(z->path, "not a zip archive (no zip end-of-directory record)");
+    READ_ERROR(z->path, "no zip end-of-directory record (a truncated file, or not a zip archive)");
     return false;
   }
   const uint8_t *e = z->buf + *end_pos;

@@ -438,6 +438,10 @@ static bool op_global(Unpickler *u) {
           memcmp(name, STORAGE_TYPES[i].name, (size_t)nlen) == 0)
         which = G_STORAGE + i;
   }
+  if (which < 0 && mlen == 5 && memcmp(module, "torch", 5) == 0 && nlen > 7 &&
+      memcmp(name + nlen - 7, "Storage", 7) == 0)
+    return FAIL(u, "unsupported storage type torch.%.*s (Ag reads Float, Double, Long, Bool, Int, "
+                   "Short, Char and ByteStorage)", nlen > 100 ? 100 : nlen, name);
   if (which < 0)
     return FAIL(u, "refusing the pickle global '%.*s.%.*s': a .pt file may only name "
                    "collections.OrderedDict, torch._utils._rebuild_tensor_v2, "

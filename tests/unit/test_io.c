@@ -811,7 +811,7 @@ START_TEST(npz_errors) {
   const char *path = path_in_dir("bad.npz");
   write_text(path, "hello");
   ck_assert_int_eq(tensor_load_npz(path, &names, &ts), -1);
-  expect_load_error("not a zip archive");
+  expect_load_error("no zip end-of-directory record");
   /* a flipped data byte breaks the CRC */
   unsigned char b[sizeof NPZ_NUMPY];
   memcpy(b, NPZ_NUMPY, sizeof b);
