@@ -300,8 +300,8 @@ static Value native_load(NATIVE_ARGS) {
   case TENSOR_FILE_NPZ: return load_map(vm, path);
   case TENSOR_FILE_PT: return load_pt(vm, path);
   case TENSOR_FILE_PT_LEGACY:
-    return vm_throw_error(vm, "load(): %s is in PyTorch's format before 1.6, which Ag does not "
-                              "read: re-save it with torch.save in PyTorch 1.6 or later", path);
+    return vm_throw_error(vm, "cannot read %s: PyTorch's format before 1.6, which Ag does not "
+                              "read (re-save it with torch.save of PyTorch 1.6 or later)", path);
   case TENSOR_FILE_OTHER:
     return vm_throw_error(vm, "load(): %s is neither a .npy, .npz nor PyTorch .pt file", path);
   case TENSOR_FILE_ERROR: break;
