@@ -128,7 +128,7 @@ static PtValue *pt_of_value(AgVM *vm, PtDoc *doc, Value v, int depth) {
   }
   if (IS_STRING(v)) {
     n = pt_node(vm, doc, PT_STRING);
-    size_t len = strlen(AS_CSTRING(v));
+    size_t len = (size_t)AS_STRING(v)->length; /* it may hold NULs */
     if (n && !(n->s = malloc(len + 1))) {
       vm_throw_error(vm, "save(): out of memory");
       return NULL;

@@ -191,8 +191,15 @@ static int64_t storage_numel(const Tensor *t) {
 
 static bool pickle_tensor(Bytes *b, StorageSet *set, const PtValue *v) {
   const Tensor *t = v->t;
+  if (!storage_type_name(t->dtype)) {
+    tensor_set_error("a tensor of dtype %s has no PyTorch storage type here", dtype_name(t->dtype));
+    return false;
+  }
   int key = storage_key(set, t);
-  if (key < 0) return false;
+  if (key < 0) {
+    tensor_set_error("out of memory");
+    return false;
+  }
   if (v->is_parameter) put_global(b, "torch._utils", "_rebuild_parameter");
   if (v->is_parameter) put_op(b, '(');
   put_global(b, "torch._utils", "_rebuild_tensor_v2");
@@ -406,7 +413,16 @@ static bool need(Unpickler *u, size_t n) {
   return true;
 }
 
+/* The most values one pickle may hold: a state dict of 100,000 tensors
+ * takes about 1.5 million; the cap keeps a hostile pickle of a few megabytes
+ * from taking gigabytes (a value costs about 150 bytes here). */
+enum { PT_MAX_VALUES = 4 << 20 };
+
 static PtValue *new_node(Unpickler *u, PtKind kind) {
+  if (u->doc->count >= PT_MAX_VALUES) {
+    READ_ERROR(u->z->path, "the pickle holds more than %d values", PT_MAX_VALUES);
+    return NULL;
+  }
   PtValue *v = pt_new(u->doc, kind);
   if (!v) READ_ERROR(u->z->path, "out of memory");
   return v;
@@ -533,6 +549,21 @@ static bool int_tuple(const PtValue *v, int64_t *out, int max) {
 
 static bool empty_hooks(const PtValue *v) { return v->kind == PT_DICT && v->n == 0; }
 
+/* A PT_TENSOR node: a new view of base's storage. */
+static PtValue *tensor_node(Unpickler *u, const Tensor *base, int ndim, const int64_t *shape,
+                            const int64_t *stride, int64_t offset, bool requires_grad) {
+  Tensor *t = tensor_view_of(base, ndim, shape, stride, offset);
+  PtValue *v = t ? new_node(u, PT_TENSOR) : NULL;
+  if (!v) {
+    if (t) tensor_release(t);
+    else READ_ERROR(u->z->path, "out of memory");
+    return NULL;
+  }
+  v->t = t;
+  v->requires_grad = requires_grad;
+  return v;
+}
+
 /* _rebuild_tensor_v2(storage, offset, size, stride, requires_grad, hooks[, metadata]),
  * after checking that every element lies inside the storage. */
 static PtValue *rebuild_tensor(Unpickler *u, const PtValue *args) {
@@ -562,16 +593,7 @@ static PtValue *rebuild_tensor(Unpickler *u, const PtValue *args) {
                            "elements", (long long)base->numel);
     return NULL;
   }
-  Tensor *t = tensor_view_of(base, ndim, shape, stride, offset);
-  PtValue *v = t ? new_node(u, PT_TENSOR) : NULL;
-  if (!v) {
-    if (t) tensor_release(t);
-    else READ_ERROR(u->z->path, "out of memory");
-    return NULL;
-  }
-  v->t = t;
-  v->requires_grad = a[4]->i != 0;
-  return v;
+  return tensor_node(u, base, ndim, shape, stride, offset, a[4]->i != 0);
 }
 
 static PtValue *rebuild_parameter(Unpickler *u, const PtValue *args) {
@@ -581,16 +603,8 @@ static PtValue *rebuild_parameter(Unpickler *u, const PtValue *args) {
     return NULL;
   }
   const Tensor *data = a[0]->t;
-  Tensor *t = tensor_view_of(data, data->ndim, data->shape, data->stride, data->offset);
-  PtValue *v = t ? new_node(u, PT_TENSOR) : NULL;
-  if (!v) {
-    if (t) tensor_release(t);
-    else READ_ERROR(u->z->path, "out of memory");
-    return NULL;
-  }
-  v->t = t;
-  v->requires_grad = a[1]->i != 0;
-  v->is_parameter = true;
+  PtValue *v = tensor_node(u, data, data->ndim, data->shape, data->stride, data->offset, a[1]->i != 0);
+  if (v) v->is_parameter = true;
   return v;
 }
 
@@ -672,11 +686,11 @@ static bool op_mark(Unpickler *u) {
 
 static bool op_put(Unpickler *u, uint64_t idx) {
   if (u->sp == 0) return FAIL(u, "corrupt pickle: a memo PUT with an empty stack");
-  /* a pickle cannot define more memo entries than it has bytes */
-  if (idx >= (uint64_t)(u->end - u->start)) return FAIL(u, "corrupt pickle: memo index %llu out of range", (unsigned long long)idx);
+  /* torch.save numbers its memo entries 0, 1, 2 ..., one per value at most */
+  if (idx > (uint64_t)u->doc->count)
+    return FAIL(u, "corrupt pickle: memo index %llu out of range", (unsigned long long)idx);
   if (idx >= u->memo_len) {
     size_t len = (size_t)idx * 2 + 16;
-    if (len > (size_t)(u->end - u->start)) len = (size_t)(u->end - u->start);
     PtValue **m = realloc(u->memo, len * sizeof *m);
     if (!m) return FAIL(u, "out of memory");
     memset(m + u->memo_len, 0, (len - u->memo_len) * sizeof *m);
