@@ -801,10 +801,12 @@ static bool step(Unpickler *u, bool *done) {
   case 'R': return op_reduce(u);
   case 'b': return op_build(u);
   case 'Q': return op_persid(u);
-  default:
-    return FAIL(u, "refusing pickle opcode 0x%02x%s%c%s at byte %zu of data.pkl: not one torch.save "
-                   "writes", op, op >= 0x20 && op < 0x7f ? " ('" : "", op >= 0x20 && op < 0x7f ? op : ' ',
-                op >= 0x20 && op < 0x7f ? "')" : "", at);
+  default: {
+    char shown[8] = "";
+    if (op >= 0x20 && op < 0x7f) snprintf(shown, sizeof shown, " ('%c')", op);
+    return FAIL(u, "refusing pickle opcode 0x%02x%s at byte %zu of data.pkl: not one torch.save "
+                   "writes", op, shown, at);
+  }
   }
 }
 
