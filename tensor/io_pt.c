@@ -434,6 +434,13 @@ static bool push_int(Unpickler *u, int64_t i) {
   return push(u, v);
 }
 
+/* At most 100 bytes of a name from the file, '?' for each unprintable one. */
+static void printable(char out[101], const char *s, int len) {
+  int n = len > 100 ? 100 : len;
+  for (int i = 0; i < n; i++) out[i] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+  out[n] = 0;
+}
+
 static bool op_global(Unpickler *u) {
   const uint8_t *nl1 = memchr(u->p, '\n', (size_t)(u->end - u->p));
   const uint8_t *nl2 = nl1 ? memchr(nl1 + 1, '\n', (size_t)(u->end - nl1 - 1)) : NULL;
@@ -455,15 +462,21 @@ static bool op_global(Unpickler *u) {
         which = G_STORAGE + i;
   }
   if (which < 0 && mlen == 5 && memcmp(module, "torch", 5) == 0 && nlen > 7 &&
-      memcmp(name + nlen - 7, "Storage", 7) == 0)
-    return FAIL(u, "unsupported storage type torch.%.*s (Ag reads Float, Double, Long, Bool, Int, "
-                   "Short, Char and ByteStorage)", nlen > 100 ? 100 : nlen, name);
-  if (which < 0)
-    return FAIL(u, "refusing the pickle global '%.*s.%.*s': a .pt file may only name "
+      memcmp(name + nlen - 7, "Storage", 7) == 0) {
+    char shown[101];
+    printable(shown, name, nlen);
+    return FAIL(u, "unsupported storage type torch.%s (Ag reads Float, Double, Long, Bool, Int, "
+                   "Short, Char and ByteStorage)", shown);
+  }
+  if (which < 0) {
+    char shown[2][101];
+    printable(shown[0], module, mlen);
+    printable(shown[1], name, nlen);
+    return FAIL(u, "refusing the pickle global '%s.%s': a .pt file may only name "
                    "collections.OrderedDict, torch._utils._rebuild_tensor_v2, "
                    "torch._utils._rebuild_parameter and torch's storage types (Float, Double, "
-                   "Long, Bool, Int, Short, Char, ByteStorage)",
-                mlen > 100 ? 100 : mlen, module, nlen > 100 ? 100 : nlen, name);
+                   "Long, Bool, Int, Short, Char, ByteStorage)", shown[0], shown[1]);
+  }
   PtValue *g = new_node(u, PT_GLOBAL);
   if (g) g->i = which;
   return push(u, g);
