@@ -1,4 +1,4 @@
-/* io.h — tensor files: NumPy .npy and .npz, and CSV.
+/* io.h — tensor files: NumPy .npy and .npz, PyTorch .pt, and CSV.
  *
  * Every writer writes to a temporary file in the same folder (PATH.tmp.XXXXXX),
  * fsyncs it and renames it into place, so an interrupted write never leaves a
@@ -15,8 +15,8 @@
  * Ctrl-C with the error "Interrupted"). CSV: numbers separated by commas, one
  * row per line, blank lines skipped, parsed in the C locale.
  *
- * io_file.c holds the reading and atomic writing, io_npy.c, io_npz.c and
- * io_csv.c one format each.
+ * io_file.c holds the reading and atomic writing, io_npy.c, io_npz.c (with
+ * the zip reader and writer .pt shares), io_pt.c and io_csv.c one format each.
  */
 #ifndef AG_TENSOR_IO_H
 #define AG_TENSOR_IO_H
