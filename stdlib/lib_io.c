@@ -181,6 +181,10 @@ static Value value_of_pt_container(AgVM *vm, PtLoad *ld, const PtValue *n, int d
     ObjMap *m = obj_new_map(vm);
     pt_made(vm, ld, n, OBJ_VAL(m));
     for (int i = 0; i + 1 < n->n; i += 2) {
+      PtKind kind = n->items[i]->kind;
+      if (kind != PT_STRING && kind != PT_INT && kind != PT_FLOAT && kind != PT_BOOL && kind != PT_NONE)
+        return vm_throw_error(vm, "cannot read %s: a dict key that is not a string, number, bool "
+                                  "or None", ld->path);
       Value key = value_of_pt(vm, ld, n->items[i], depth + 1);
       if (key == VM_EXCEPTION) return key;
       Value value = value_of_pt(vm, ld, n->items[i + 1], depth + 1);

@@ -63,6 +63,7 @@ refused noversion.pt "not a PyTorch archive: missing member archive/version"
 refused deep.pt "values nested more than 200 deep"
 refused truncated.pt "no zip end-of-directory record (a truncated file, or not a zip archive)"
 refused lying.pt "corrupt zip: members 'archive/data.pkl' and 'archive/data/0' share their data"
+refused list_key.pt "a dict key that is not a string, number, bool or None"
 refused legacy.pt "PyTorch's format before 1.6, which Ag does not read (re-save it with torch.save of PyTorch 1.6 or later)"
 
 # Ctrl-C once the script prints that it begins to inflate slow.npz's 3 GiB

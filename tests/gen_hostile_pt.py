@@ -61,6 +61,8 @@ def main():
     struct.pack_into("<II", lying, first + 20, 1 << 30, 1 << 30)
     open(out + "lying.pt", "wb").write(bytes(lying))
     assert i >= first
+    # a list as a dict key
+    write(out + "list_key.pt", PROTO + b"}]]s.")
     # torch.save's format before 1.6: a bare pickle, starting with a magic number
     open(out + "legacy.pt", "wb").write(PROTO + b"\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19.")
 
