@@ -614,7 +614,10 @@ const HelpEntry help_table[] = {
      "print(tensor(3.5, requires_grad=true))"},
     {"zeros", HELP_TENSORS, 0,
      "zeros(...shape, dtype=float32, requires_grad=false)",
-     "A tensor of zeros; the shape is given as numbers or as one list.",
+     "A tensor of zeros; the shape is given as numbers or as one list, or as size= "
+     "(zeros, ones, empty, rand, randn and randint take it). Everywhere a function takes "
+     "dim= or keepdim=, axis= and keepdims= are accepted too, as PyTorch's NumPy "
+     "spellings.",
      "print(zeros(2, 3).shape, zeros([2]))"},
     {"ones", HELP_TENSORS, 0,
      "ones(...shape, dtype=float32, requires_grad=false)",
@@ -672,6 +675,29 @@ const HelpEntry help_table[] = {
      "randperm(n, dtype=int64, generator=nil)",
      "A random permutation of 0 .. n-1 (for shuffling a dataset).",
      "print(sorted(randperm(4).tolist()))"},
+    {"normal", HELP_TENSORS, 0,
+     "normal(mean, std, size) / normal(mean_t, std=1.0) / normal(mean, std_t) / normal(mean_t, std_t); generator=nil",
+     "Normal random numbers, PyTorch's values for the same seed. With numbers mean and std, "
+     "a tensor of the given size (dtype=, requires_grad= as zeros); with a tensor mean "
+     "and/or std, one sample per element of their (broadcast) shape, in its dtype (the "
+     "result records no history).",
+     "manual_seed(0)\n"
+     "print(normal(0.0, 1.0, [2]), normal(tensor([0.0, 10.0]), 0.1))"},
+    {"LongTensor", HELP_TENSORS, 0,
+     "LongTensor(data) / LongTensor(...shape) / FloatTensor(...) / DoubleTensor(...)",
+     "PyTorch's legacy constructors: a list converts to int64 (floats truncated), float32 "
+     "or float64; numbers give a tensor of that shape (zeros: Ag leaves nothing "
+     "uninitialised); no argument an empty one; a tensor of the same dtype comes back "
+     "as it is.",
+     "print(LongTensor([1.7, 2.2]), FloatTensor(2, 3).shape, DoubleTensor().shape)"},
+    {"FloatTensor", HELP_TENSORS, 0,
+     "FloatTensor(data) / FloatTensor(...shape)",
+     "LongTensor's float32 twin.",
+     "print(FloatTensor([1, 2]), FloatTensor(2).shape)"},
+    {"DoubleTensor", HELP_TENSORS, 0,
+     "DoubleTensor(data) / DoubleTensor(...shape)",
+     "LongTensor's float64 twin.",
+     "print(DoubleTensor([[1, 2]]))"},
     {"manual_seed", HELP_TENSORS, 0,
      "manual_seed(seed)",
      "Seeds the default generator (and returns it): every random function then draws "
@@ -765,6 +791,11 @@ const HelpEntry help_table[] = {
      "numel(t) / t.numel()",
      "The number of elements.",
      "print(zeros(2, 3).numel())"},
+    {"narrow", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "narrow(t, dim, start, length) / t.narrow(dim, start, length)",
+     "The view of elements start .. start + length - 1 along dim (start may count from "
+     "the end).",
+     "print(arange(6).view(2, 3).narrow(1, 1, 2))"},
     {"clone", HELP_TENSORS, HELP_TENSOR_METHOD,
      "clone(t) / t.clone()",
      "A copy with its own storage; gradients flow back to t (CloneBackward0).",
@@ -994,6 +1025,19 @@ const HelpEntry help_table[] = {
      "range\" unless 0 <= k <= size.",
      "let r = tensor([1.0, 5.0, 3.0, 4.0]).topk(2)\n"
      "print(r[0], r[1])"},
+    {"kthvalue", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "kthvalue(t, k, dim=-1, keepdim=false) / t.kthvalue(k, dim=-1, keepdim=false)",
+     "[values, indices]: the k-th smallest element (k from 1) along dim and its position; "
+     "NaN counts as the largest, and among equal values the index is the one PyTorch 1.13 "
+     "picks. The gradient goes to the selected elements.",
+     "print(tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]).kthvalue(2, 1))"},
+    {"median", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "median(t) / median(t, dim, keepdim=false) / t.median(dim=nil, keepdim=false)",
+     "The lower median of every element (NaN if there is one); with dim, [values, "
+     "indices] along it, the index among equal values the one PyTorch 1.13 gives (the "
+     "first NaN when there is one). median() shares its gradient among the elements "
+     "equal to it; median(dim) gives it to the selected ones.",
+     "print(tensor([3.0, 1.0, 2.0, 4.0]).median(), tensor([[3.0, 1.0, 2.0]]).median(1))"},
     {"flip", HELP_TENSORS, HELP_TENSOR_METHOD,
      "flip(t, dims) / t.flip(dims) / t.flip(d0, d1, ...)",
      "A copy of t reversed along each of dims (FlipBackward0).",
@@ -1078,7 +1122,10 @@ const HelpEntry help_table[] = {
      "print(tensor([[1, 2], [3, 4]]).trace())"},
     {"mse_loss", HELP_TENSORS, 0,
      "mse_loss(input, target, reduction=\"mean\")",
-     "Mean squared error; reduction \"mean\", \"sum\" or \"none\".",
+     "Mean squared error; reduction \"mean\", \"sum\" or \"none\". Every loss but "
+     "huber_loss (functions and nn modules) also takes PyTorch's legacy size_average= and "
+     "reduce=: either given sets the reduction (\"mean\" when both are true, \"sum\" when "
+     "only reduce is, else \"none\") and warns, as PyTorch 1.13, that they are deprecated.",
      "print(mse_loss(tensor([1.0, 2.0]), tensor([1.0, 4.0])))"},
     {"l1_loss", HELP_TENSORS, 0,
      "l1_loss(input, target, reduction=\"mean\")",
@@ -1294,9 +1341,11 @@ const HelpEntry help_table[] = {
      "t.data",
      "A detached alias of t: the same elements, no history and a version counter of its "
      "own, so changing it in place bypasses autograd's checks (detach() shares t's "
-     "counter).",
+     "counter). t.data = other gives t other's elements (and shape and dtype), keeping "
+     "t's requires_grad, as PyTorch's.",
      "let w = ones(2, requires_grad=true)\n"
      "w.data.mul_(2)\n"
+     "w.data += 1\n"
      "print(w)"},
     {"Tensor._version", HELP_TENSOR, 0,
      "t._version",
@@ -1392,6 +1441,36 @@ const HelpEntry help_table[] = {
      "t.expand_as(other)",
      "t expanded to other's shape.",
      "print(tensor([1]).expand_as(zeros(3)))"},
+    {"Tensor.view_as", HELP_TENSOR, 0,
+     "t.view_as(other)",
+     "t.view(other's shape).",
+     "print(arange(6).view_as(zeros(2, 3)))"},
+    {"Tensor.nelement", HELP_TENSOR, 0,
+     "t.nelement()",
+     "The number of elements (numel).",
+     "print(zeros(2, 3).nelement())"},
+    {"Tensor.new_zeros", HELP_TENSOR, 0,
+     "t.new_zeros(...shape, dtype=nil, requires_grad=false)",
+     "A new tensor with t's dtype unless dtype= says otherwise (new_tensor copies data, "
+     "a tensor detached).",
+     "let w = zeros(2, dtype=float64)\n"
+     "print(w.new_zeros(2, 3).dtype, w.new_full([2], 7), w.new_tensor([1, 2]))"},
+    {"Tensor.new_ones", HELP_TENSOR, 0,
+     "t.new_ones(...shape, dtype=nil, requires_grad=false)",
+     "Ones with t's dtype unless dtype= says otherwise.",
+     "print(zeros(1, dtype=int64).new_ones(2))"},
+    {"Tensor.new_empty", HELP_TENSOR, 0,
+     "t.new_empty(...shape, dtype=nil, requires_grad=false)",
+     "A tensor to fill with t's dtype (its elements zeros, see empty).",
+     "print(zeros(1).new_empty(2, 2).shape)"},
+    {"Tensor.new_full", HELP_TENSOR, 0,
+     "t.new_full(shape, value, dtype=nil, requires_grad=false)",
+     "A tensor filled with value, in t's dtype unless dtype= says otherwise.",
+     "print(zeros(1, dtype=int64).new_full([2], 7.9))"},
+    {"Tensor.new_tensor", HELP_TENSOR, 0,
+     "t.new_tensor(data, dtype=nil, requires_grad=false)",
+     "tensor(data) in t's dtype unless dtype= says otherwise (a tensor is copied, detached).",
+     "print(zeros(1, dtype=float64).new_tensor([1, 2]))"},
     {"Tensor.add_", HELP_TENSOR, 0,
      "t.add_(other, alpha=1)",
      "Adds other (times alpha) into t in place (bumps t._version). With alpha, under "
@@ -1612,6 +1691,12 @@ const HelpEntry help_table[] = {
      "grad_outputs, so a linear op's double backward is checked too.",
      "let x = tensor([1.0, 2.0], dtype=float64, requires_grad=true)\n"
      "print(autograd.gradgradcheck(fn(a) { return (a ** 3).sum() }, [x]))"},
+    {"autograd.Variable", HELP_AUTOGRAD, 0,
+     "autograd.Variable(t, requires_grad=false)",
+     "PyTorch's legacy Variable: as in PyTorch 1.13, t detached (the same elements, no "
+     "history), requiring grad when requires_grad=true.",
+     "let v = autograd.Variable(ones(2), requires_grad=true)\n"
+     "print(v)"},
     {"autograd.detect_anomaly", HELP_AUTOGRAD, 0,
      "autograd.detect_anomaly()",
      "A context in which a NaN produced by backward is an error naming the forward "
@@ -1778,11 +1863,13 @@ const HelpEntry help_table[] = {
      "class Net : nn.Module { fn init() { super.init() ... } fn forward(x) { ... } }",
      "The base class of layers and models. model(x) calls forward(x). parameters() and "
      "named_parameters() find the tensors that require grad in its fields (recursively "
-     "through submodules and lists of them, in assignment order); "
+     "through submodules and lists of them, in assignment order); like children(), "
+     "modules(), buffers() and their named_ forms they return an iterator, as PyTorch's "
+     "generators (for p in ..., next(...), list(...), an optimizer's params); "
      "zero_grad(set_to_none=true), train(), eval(), state_dict() (PyTorch's order: each "
      "module's parameters, buffers, then its submodules'), load_state_dict(m), "
      "register_buffer(name, t), register_parameter(name, p), add_module(name, m), "
-     "children(), named_children(), modules(), "
+     "children(), named_children(), modules(), buffers(), named_buffers(), "
      "named_modules(prefix=\"\") (this module first, then each submodule once), apply(fn) "
      "(fn on every submodule, then this one), to(\"cpu\" | dtype), float(), double() and "
      "cpu() are provided; print(model) shows PyTorch's module repr.",
@@ -1791,7 +1878,7 @@ const HelpEntry help_table[] = {
      "  fn forward(x) { return self.fc(x) }\n"
      "}\n"
      "let net = Net()\n"
-     "print(len(net.parameters()), net.named_parameters()[0][0])"},
+     "print(len(list(net.parameters())), next(net.named_parameters())[0])"},
     {"nn.Linear", HELP_NN, 0,
      "nn.Linear(in_features, out_features, bias=true)",
      "x @ weight.T + bias, with PyTorch's default initialisation; fields weight [out, in] "
@@ -1799,8 +1886,10 @@ const HelpEntry help_table[] = {
      "let fc = nn.Linear(3, 2)\n"
      "print(fc(ones(4, 3)).shape)"},
     {"nn.ReLU", HELP_NN, 0,
-     "nn.ReLU()",
-     "The relu activation as a layer.",
+     "nn.ReLU(inplace=false)",
+     "The relu activation as a layer. inplace=true (also on nn.LeakyReLU, nn.ELU, "
+     "nn.Dropout and F.relu, leaky_relu, elu, dropout) writes the result into the input, "
+     "whose history then ends in the activation.",
      "print(nn.ReLU()(tensor([-1.0, 1.0])))"},
     {"nn.Tanh", HELP_NN, 0,
      "nn.Tanh()",
@@ -1823,7 +1912,7 @@ const HelpEntry help_table[] = {
      "log_softmax along dim as a layer.",
      "print(nn.LogSoftmax(1)(zeros(1, 2)))"},
     {"nn.Dropout", HELP_NN, 0,
-     "nn.Dropout(p=0.5)",
+     "nn.Dropout(p=0.5, inplace=false)",
      "Dropout while the module is training (train()); the identity after eval().",
      "let d = nn.Dropout(0.5)\n"
      "d.eval()\n"
@@ -2141,6 +2230,70 @@ const HelpEntry help_table[] = {
      "let opt = optim.Adagrad([w], lr=0.1)\n"
      "(w * w).sum().backward()\n"
      "opt.step()\n"
+     "print(w)"},
+    {"optim.Adadelta", HELP_OPTIM, 0,
+     "optim.Adadelta(params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, maximize=false)",
+     "Steps scaled by the ratio of running root mean squares of past steps and of gradients; PyTorch 1.13's update.",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.Adadelta([w])\n"
+     "(w * w).sum().backward()\n"
+     "opt.step()\n"
+     "print(w)"},
+    {"optim.Adamax", HELP_OPTIM, 0,
+     "optim.Adamax(params, lr=0.002, betas=[0.9, 0.999], eps=1e-8, weight_decay=0, maximize=false)",
+     "Adam with the infinity norm of the gradients in place of their second moment; PyTorch 1.13's update.",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.Adamax([w])\n"
+     "(w * w).sum().backward()\n"
+     "opt.step()\n"
+     "print(w)"},
+    {"optim.NAdam", HELP_OPTIM, 0,
+     "optim.NAdam(params, lr=0.002, betas=[0.9, 0.999], eps=1e-8, weight_decay=0, momentum_decay=0.004)",
+     "Adam with Nesterov momentum whose coefficient warms up with momentum_decay; PyTorch 1.13's update.",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.NAdam([w])\n"
+     "(w * w).sum().backward()\n"
+     "opt.step()\n"
+     "print(w)"},
+    {"optim.RAdam", HELP_OPTIM, 0,
+     "optim.RAdam(params, lr=0.001, betas=[0.9, 0.999], eps=1e-8, weight_decay=0)",
+     "Adam whose adaptive step is rectified, and switched on only once the variance of its estimate is tractable; PyTorch 1.13's update.",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.RAdam([w])\n"
+     "(w * w).sum().backward()\n"
+     "opt.step()\n"
+     "print(w)"},
+    {"optim.ASGD", HELP_OPTIM, 0,
+     "optim.ASGD(params, lr=0.01, lambd=0.0001, alpha=0.75, t0=1e6, weight_decay=0, maximize=false)",
+     "SGD with a decaying step and a running average of the parameters (state[\"ax\"], from step t0 on); PyTorch 1.13's update.",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.ASGD([w])\n"
+     "(w * w).sum().backward()\n"
+     "opt.step()\n"
+     "print(w)"},
+    {"optim.Rprop", HELP_OPTIM, 0,
+     "optim.Rprop(params, lr=0.01, etas=[0.5, 1.2], step_sizes=[1e-6, 50], maximize=false)",
+     "Steps by the sign of the gradient only, each element's step size growing by etas[1] while the sign holds and shrinking by etas[0] when it flips; PyTorch 1.13's update.",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.Rprop([w])\n"
+     "(w * w).sum().backward()\n"
+     "opt.step()\n"
+     "print(w)"},
+    {"optim.LBFGS", HELP_OPTIM, 0,
+     "optim.LBFGS(params, lr=1, max_iter=20, max_eval=nil, tolerance_grad=1e-7, tolerance_change=1e-9, history_size=100, line_search_fn=nil)",
+     "L-BFGS, PyTorch 1.13's: step(closure) runs up to max_iter quasi-Newton iterations, "
+     "closure() re-evaluating the model, calling backward() and returning the loss; steps "
+     "of lr, or found by a strong Wolfe line search with line_search_fn=\"strong_wolfe\". "
+     "One parameter group.",
+     "let w = tensor([1.0, -2.0], requires_grad=true)\n"
+     "let opt = optim.LBFGS([w], line_search_fn=\"strong_wolfe\")\n"
+     "fn closure() {\n"
+     "  opt.zero_grad()\n"
+     "  let loss = ((w - 3) ** 2).sum()\n"
+     "  loss.backward()\n"
+     "  return loss\n"
+     "}\n"
+     "opt.step(closure)\n"
      "print(w)"},
     {"optim.lr_scheduler", HELP_OPTIM, 0,
      "optim.lr_scheduler.StepLR(opt, step_size, gamma=0.1) / MultiStepLR ExponentialLR CosineAnnealingLR LambdaLR LinearLR OneCycleLR ReduceLROnPlateau",

@@ -393,11 +393,10 @@ static const CallFrame *user_frame(AgVM *vm) {
   return vm->frame_count > 0 ? &vm->frames[0] : NULL;
 }
 
-/* warn(message): "FILE:LINE: UserWarning: message" on stderr, at the user's
- * line when called inside the library, as PyTorch's warnings.warn. */
-static Value native_warn(NATIVE_ARGS) {
-  if (!IS_STRING(args[0]))
-    return vm_throw_error(vm, "warn(): the message must be a string, not %s", vm_type_name(args[0]));
+/* "FILE:LINE: UserWarning: message" on stderr, at the user's line when
+ * called inside the library, as PyTorch's warnings.warn: what warn(message)
+ * and the library's own warnings print. */
+void lib_user_warning(AgVM *vm, const char *msg) {
   const CallFrame *frame = user_frame(vm);
   const char *file = "<input>";
   int line = 0;
@@ -409,7 +408,13 @@ static Value native_warn(NATIVE_ARGS) {
     if (f->chunk.count > 0) line = f->chunk.lines[offset < f->chunk.count ? offset : f->chunk.count - 1];
   }
   fflush(stdout);
-  fprintf(stderr, "%s:%d: UserWarning: %s\n", file, line, AS_CSTRING(args[0]));
+  fprintf(stderr, "%s:%d: UserWarning: %s\n", file, line, msg);
+}
+
+static Value native_warn(NATIVE_ARGS) {
+  if (!IS_STRING(args[0]))
+    return vm_throw_error(vm, "warn(): the message must be a string, not %s", vm_type_name(args[0]));
+  lib_user_warning(vm, AS_CSTRING(args[0]));
   return NIL_VAL;
 }
 

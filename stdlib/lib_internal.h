@@ -88,6 +88,14 @@
   X(permute, 0, -1, LF_MG)                                                     \
   X(expand, 0, -1, LF_M)                                                       \
   X(expand_as, 1, 1, LF_M)                                                     \
+  X(view_as, 1, 1, LF_M)                                                       \
+  X(narrow, 0, 3, LF_MG)                                                       \
+  X(nelement, 0, 0, LF_M)                                                      \
+  X(new_zeros, 0, -1, LF_M)                                                    \
+  X(new_ones, 0, -1, LF_M)                                                     \
+  X(new_empty, 0, -1, LF_M)                                                    \
+  X(new_full, 2, 2, LF_M)                                                      \
+  X(new_tensor, 1, 1, LF_M)                                                    \
   X(t, 0, 0, LF_MG)                                                            \
   X(split, 1, 2, LF_MG)                                                        \
   X(chunk, 1, 2, LF_MG)                                                        \
@@ -147,6 +155,8 @@
   X(sort, 0, 3, LF_MG)                                                         \
   X(argsort, 0, 3, LF_MG)                                                      \
   X(topk, 1, 4, LF_MG)                                                         \
+  X(kthvalue, 1, 3, LF_MG)                                                     \
+  X(median, 0, 2, LF_MG)                                                       \
   X(flip, 0, -1, LF_MG)                                                        \
   X(tril, 0, 1, LF_MG)                                                         \
   X(triu, 0, 1, LF_MG)                                                         \
@@ -199,6 +209,7 @@ typedef struct LibState {
   bool warned_nonleaf_grad;
   bool warned_create_graph_cycle;
   bool warned_kl_div_mean;
+  bool warned_legacy_reduction[3]; /* size_average=/reduce= naming "mean", "sum", "none" */
   bool warned_meshgrid_indexing;
 } LibState;
 
@@ -268,6 +279,9 @@ Value lib_set_index(AgVM *vm, Value obj, int n, const Value *index, Value v);
 void lib_install_tensor(AgVM *vm);
 void lib_install_create(AgVM *vm);
 void lib_install_nnfunc(AgVM *vm);
+/* dropout(input, p, training) and, with_inplace, F.dropout's inplace= (lib_nnfunc.c) */
+Value lib_dropout(AgVM *vm, const char *fname, int argc, const Value *args, const AgKwargs *kw,
+                  bool with_inplace);
 void lib_nn_define(AgVM *vm, ObjModule *module); /* nn's private natives */
 void lib_install_conv(AgVM *vm);
 void lib_install_scatter(AgVM *vm); /* lib_scatter.c: meshgrid */
@@ -298,6 +312,9 @@ Value lib_node_get_attr(AgVM *vm, Value node, ObjString *name);
 Value lib_node_invoke(AgVM *vm, Value node, ObjString *name, int argc, const Value *args,
                       const AgKwargs *kw);
 Value lib_node_binary(AgVM *vm, int op, Value a, Value b);
+/* "FILE:LINE: UserWarning: msg" on stderr, at the user's line (the innermost
+ * frame outside the embedded library), as Python's warnings.warn (lib.c). */
+void lib_user_warning(AgVM *vm, const char *msg);
 /* Defines `name` in a module's namespace. */
 void lib_module_define(AgVM *vm, ObjModule *module, const char *name, Value value);
 
