@@ -252,6 +252,130 @@ const HelpEntry help_table[] = {
      "The list of command-line arguments given after the script's name (`ag train.ag 10` "
      "gives [\"10\"]).",
      "print(len(args) >= 0)"},
+    {"Tensor", HELP_TENSORS, 0,
+     "Tensor(data) / Tensor(...sizes)",
+     "PyTorch's torch.Tensor: the type of every tensor, for isinstance(x, Tensor), and "
+     "the legacy constructor: Tensor([1, 2]) is tensor([1, 2], dtype=float32), "
+     "Tensor(2, 3) a float32 tensor of zeros of that shape (PyTorch leaves it "
+     "uninitialised).",
+     "print(isinstance(zeros(2), Tensor), Tensor([1, 2]))"},
+    {"is_tensor", HELP_TENSORS, 0,
+     "is_tensor(x)",
+     "Whether x is a tensor (PyTorch's torch.is_tensor).",
+     "print(is_tensor(zeros(1)), is_tensor([1]))"},
+    {"from_numpy", HELP_TENSORS, 0,
+     "from_numpy(t)",
+     "The tensor itself: Ag has no numpy arrays (a .npy file is read with load()), so "
+     "PyTorch's torch.from_numpy(a) of a translated script gets the tensor that stands "
+     "for the array.",
+     "print(from_numpy(arange(2)))"},
+    {"set_printoptions", HELP_TENSORS, 0,
+     "set_printoptions(precision=nil, threshold=nil, edgeitems=nil, linewidth=nil, profile=nil, sci_mode=nil)",
+     "PyTorch's torch.set_printoptions for every tensor printed after it: digits after "
+     "the point (default 4, at most 30), the element count above which a tensor is "
+     "summarised with ... (1000; inf for never), the items kept at each end (3), the "
+     "line width (80), profile=\"default\", \"short\" or \"full\" (applied first), sci_mode "
+     "true/false to force or forbid scientific notation (nil or not given: chosen per "
+     "tensor; PyTorch resets it on every call). Another option not given keeps its value.",
+     "set_printoptions(precision=2)\n"
+     "print(tensor([1.23456]))\n"
+     "set_printoptions(profile=\"default\")"},
+    {"torch", HELP_BUILTINS, 0,
+     "torch",
+     "PyTorch's namespace, so that scripts written for PyTorch find their names: "
+     "`import torch`, `import torch.nn as nn`, `from torch.utils.data import "
+     "DataLoader` bind Ag's built-ins, and torch.X is the built-in X (torch.randn is "
+     "randn, torch.nn is nn, torch.float32, torch.cuda, torch.backends ...). "
+     "torch.Size(xs) is the list of ints that shapes are in Ag.",
+     "import torch\n"
+     "print(torch.zeros(2, 3).shape == torch.Size([2, 3]), torch.cuda.is_available())"},
+    {"cuda", HELP_BUILTINS, 0,
+     "cuda",
+     "PyTorch's torch.cuda on a machine without a GPU (Ag computes on the CPU): "
+     "is_available() is false, device_count() 0, manual_seed(s) and manual_seed_all(s) "
+     "do nothing, as in PyTorch without CUDA.",
+     "print(cuda.is_available(), cuda.device_count())"},
+    {"backends", HELP_BUILTINS, 0,
+     "backends",
+     "PyTorch's torch.backends: backends.mps.is_available() and is_built() are false; "
+     "backends.cudnn has the flags deterministic, benchmark and enabled, which may be "
+     "set and change nothing.",
+     "print(backends.mps.is_available())\n"
+     "backends.cudnn.deterministic = true"},
+    {"random", HELP_BUILTINS, 0,
+     "random",
+     "Python's random module with CPython 3.11's numbers: after random.seed(n) (n an int or "
+     "a float), random() uniform getrandbits randrange randint choice choices(population, "
+     "weights=nil, cum_weights=nil, k=1) shuffle sample(population, k, counts=nil) "
+     "gauss normalvariate expovariate triangular lognormvariate gammavariate "
+     "betavariate paretovariate weibullvariate vonmisesvariate draw what CPython draws "
+     "(its Mersenne Twister and Lib/random.py's algorithms); getstate() and "
+     "setstate(s). Its own generator, apart from the tensors' (manual_seed); unseeded, "
+     "it starts from the OS's entropy, as CPython's.",
+     "random.seed(0)\n"
+     "print(random.randint(1, 6), random.choice([\"a\", \"b\"]))"},
+    {"math", HELP_BUILTINS, 0,
+     "math",
+     "Python's math module: pi e tau inf nan; floor ceil trunc (ints); sqrt exp exp2 "
+     "expm1 log(x, base=e) log2 log10 log1p pow; sin cos tan asin acos atan atan2 sinh "
+     "cosh tanh asinh acosh atanh hypot(...xs) dist degrees radians; fabs fmod "
+     "remainder copysign ldexp frexp modf (pairs as lists) nextafter ulp cbrt; isnan "
+     "isinf isfinite isclose(a, b, rel_tol=1e-09, abs_tol=0.0); factorial comb perm "
+     "gcd lcm isqrt (64-bit ints: larger is an integer overflow); prod(xs, start=1) "
+     "fsum erf erfc gamma lgamma. A domain error (sqrt(-1), log(0)) is \"math domain "
+     "error\", an overflow \"math range error\", as in CPython.",
+     "print(math.sqrt(2), math.floor(2.7), math.comb(5, 2), math.log(8, 2))"},
+    {"time", HELP_BUILTINS, 0,
+     "time",
+     "Python's time module: time() (seconds since the epoch, a float), time_ns(), "
+     "perf_counter() and monotonic() (a monotonic clock, as clock()), process_time(), "
+     "sleep(secs) (Ctrl-C interrupts it).",
+     "let t0 = time.perf_counter()\n"
+     "time.sleep(0.01)\n"
+     "print(time.perf_counter() - t0 >= 0.01)"},
+    {"string", HELP_BUILTINS, 0,
+     "string",
+     "Python's string module: ascii_letters ascii_lowercase ascii_uppercase digits "
+     "hexdigits octdigits punctuation whitespace printable, and capwords(s, sep=nil).",
+     "print(string.ascii_lowercase[:5], string.digits)"},
+    {"collections", HELP_BUILTINS, 0,
+     "collections",
+     "Python's collections: Counter(iterable) (c[k] is 0 when missing; most_common(n), "
+     "update, subtract, elements, total, + - | &), defaultdict(factory) (a missing key "
+     "gets factory()), OrderedDict (move_to_end, popitem), namedtuple(name, fields, "
+     "defaults=nil) (a class: fields by name and index, printed Point(x=1, y=2); built "
+     "positionally), deque(iterable, maxlen=nil) (append appendleft pop popleft extend "
+     "extendleft rotate, dropping from the other end past maxlen). Python's tuples "
+     "(items, most_common) are [key, value] lists.",
+     "let c = collections.Counter(\"abracadabra\")\n"
+     "print(c.most_common(2))\n"
+     "let Point = collections.namedtuple(\"Point\", \"x y\")\n"
+     "print(Point(1, 2))"},
+    {"itertools", HELP_BUILTINS, 0,
+     "itertools",
+     "Python's itertools. Lazy iterators (for, list(), next() take one item at a "
+     "time): count(start=0, step=1) cycle repeat(x, times=nil) chain(...its) "
+     "chain.from_iterable islice(it, stop) / islice(it, start, stop, step) "
+     "accumulate(it, func=nil, initial=nil) zip_longest takewhile dropwhile "
+     "filterfalse compress starmap pairwise. Built at once: product(...its) "
+     "permutations(it, r=nil) combinations(it, r) combinations_with_replacement "
+     "groupby(it, key=nil). Tuples are lists; until Ag has keyword-only parameters "
+     "after a rest parameter, product(..., repeat=n) is product_repeat(n, ...its) and "
+     "zip_longest(..., fillvalue=v) is zip_longest_fill(v, ...its).",
+     "print(list(itertools.islice(itertools.count(10), 3)))\n"
+     "print(list(itertools.product(\"ab\", [1, 2])))"},
+    {"sys", HELP_BUILTINS, 0,
+     "sys",
+     "Python's sys: argv (the script's path, then its arguments; args without the "
+     "path), exit(code=nil) (an int is the exit status; another value is printed to "
+     "stderr and the status is 1), stdout, stderr, maxsize, platform.",
+     "print(sys.maxsize)"},
+    {"os", HELP_BUILTINS, 0,
+     "os",
+     "Python's os, the parts scripts use: getcwd(), getenv(name, default=nil), sep, "
+     "and os.path: exists isfile isdir isabs join basename dirname split splitext "
+     "abspath normpath, with POSIX paths (pairs as lists).",
+     "print(os.path.join(\"data\", \"x.csv\"), os.path.basename(\"/tmp/a.txt\"))"},
     {"nn", HELP_BUILTINS, 0,
      "nn",
      "The built-in module of layers and losses (written in Ag): nn.Module, nn.Linear, "
@@ -1358,6 +1482,12 @@ const HelpEntry help_table[] = {
      "t.item()",
      "The value of a one-element tensor as a number (or bool).",
      "print(tensor([2.5]).item())"},
+    {"Tensor.numpy", HELP_TENSOR, 0,
+     "t.numpy()",
+     "The tensor itself: Ag has no numpy, its tensors are what a numpy array is for "
+     "(PyTorch's t.numpy() shares the memory; here the same tensor is returned).",
+     "let t = arange(3)\n"
+     "print(t.numpy())"},
     {"Tensor.tolist", HELP_TENSOR, 0,
      "t.tolist()",
      "The elements as (nested) lists of numbers.",
@@ -2563,9 +2693,12 @@ const HelpEntry help_table[] = {
      "break, return, error).",
      "with no_grad() { print(is_grad_enabled()) }"},
     {"import", HELP_KEYWORDS, 0,
-     "import \"path/file.ag\" as NAME",
+     "import \"path/file.ag\" as NAME / import torch.nn as nn / from torch import nn, optim",
      "Runs a file once (path relative to the importing file) and binds its globals as a "
-     "module.",
+     "module. Python's spellings name Ag's built-in modules: `import torch` (binds torch), "
+     "`import torch.nn.functional as F`, `import math, random`, `from collections import "
+     "Counter, deque as dq`; a module Ag lacks (numpy ...) is an error saying what Ag "
+     "offers instead.",
      "# given lib/util.ag defining fn double(x):\n"
      "import \"lib/util.ag\" as util\n"
      "print(util.double(2))"},

@@ -18,6 +18,7 @@
 #include "vm/memory.h"
 #include "vm/opcodes.h"
 #include "vm/vm.h"
+#include "stdlib/py_modules.h"
 
 /* Flags: M method, G global, W global that wraps the VM's built-in. */
 #define LF_M 1
@@ -48,6 +49,7 @@
   AG_BINARY_REGISTRY(LIB_BINARY_FNS, X)                                        \
   X(item, 0, 0, LF_M)                                                          \
   X(tolist, 0, 0, LF_M)                                                        \
+  X(numpy, 0, 0, LF_M)                                                         \
   X(numel, 0, 0, LF_MG)                                                        \
   X(size, 0, 1, LF_M)                                                          \
   X(dim, 0, 0, LF_M)                                                           \
@@ -211,6 +213,7 @@ typedef struct LibState {
   bool warned_kl_div_mean;
   bool warned_legacy_reduction[3]; /* size_average=/reduce= naming "mean", "sum", "none" */
   bool warned_meshgrid_indexing;
+  PyRandom *py_random; /* Python's random module's generator, made at its first use */
 } LibState;
 
 static inline LibState *lib_state(AgVM *vm) { return (LibState *)vm->lib_state; }
@@ -295,6 +298,8 @@ TensorRng *lib_rng(AgVM *vm, Value generator, const char *fname);
 void lib_install_autograd(AgVM *vm);
 /* lib_display.c: display(), show_graph() and the plot module's renderer. */
 void lib_install_display(AgVM *vm);
+/* lib_torch.c: Tensor, is_tensor, from_numpy, set_printoptions */
+void lib_install_torch(AgVM *vm);
 /* Shows a MIME bundle through vm->display (the notebook); false when there
  * is no rich display (a terminal). */
 bool lib_display_bundle(AgVM *vm, int count, const char *const *types, const char *const *data,
