@@ -353,7 +353,7 @@ void parse_named_variable(Parser *p, Token name, bool can_assign) {
   if (name.line == 0) name.line = p->previous.line, name.col = p->previous.col;
   VarAccess v = resolve_variable(p, &name);
   if (can_assign && parse_match(p, TOK_EQUAL)) {
-    parse_expression(p);
+    parse_assigned_value(p);
     emit_access(p, v.set, &v, &name);
     parse_mark_assignment(p);
   } else if (can_assign && parse_is_compound_op(p->current.type)) {
@@ -699,7 +699,7 @@ static void let_statement(Parser *p) {
   declare_variable(p, &name);
   if (parse_match(p, TOK_EQUAL)) {
     if (parse_check(p, TOK_FN) && p->next.type == TOK_LEFT_PAREN) p->lambda_name = name;
-    parse_expression(p);
+    parse_expression_list(p);
     p->lambda_name.start = NULL;
   } else {
     emit_op(p, OP_NIL);
@@ -750,7 +750,7 @@ static void return_statement(Parser *p) {
   if (bare && fc->kind == FN_INIT) emit_op_u8(p, OP_GET_LOCAL, 0);
   else if (bare) emit_op(p, OP_NIL);
   else if (fc->kind == FN_INIT) parse_error_at(p, &keyword, "'init' cannot return a value");
-  else parse_expression(p);
+  else parse_expression_list(p);
   int depth = fc->depth;
   /* handlers outside every `with` stay: RETURN drops them, and an error in
    * an exit() is still caught by a try around the with */

@@ -130,6 +130,11 @@ void parse_comprehension(Parser *p, CompKind kind, TokenType close);
 /* expr.c */
 void parse_or_expression(Parser *p); /* no conditional expression: a comprehension's `in` and `if` */
 void parse_expression(Parser *p);
+/* `a, b` where Python takes an expression list (return, let, the value of an
+ * assignment statement): two or more items, or one and a comma, are a tuple. */
+void parse_expression_list(Parser *p);
+/* The value after a target's '=': an expression list at statement level. */
+void parse_assigned_value(Parser *p);
 void parse_precedence_expression(Parser *p, int precedence);
 bool parse_is_compound_op(TokenType t);
 /* The binary opcode of a compound assignment token (`+=` is OP_ADD). */

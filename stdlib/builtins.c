@@ -408,7 +408,7 @@ static Value extreme(AgVM *vm, const char *fname, int argc, const Value *args, b
   const Value *items = args;
   int n = argc;
   if (argc == 1) {
-    if (!IS_LIST(args[0])) return vm_throw_error(vm, "%s() of one argument needs a list, not %s", fname, vm_type_name(args[0]));
+    if (!is_list_or_tuple(args[0])) return vm_throw_error(vm, "%s() of one argument needs a list, not %s", fname, vm_type_name(args[0]));
     items = AS_LIST(args[0])->items;
     n = AS_LIST(args[0])->count;
   }
@@ -427,12 +427,12 @@ LIB_NATIVE(lib_max) { return extreme(vm, "max", argc, args, true); }
 
 LIB_NATIVE(lib_sum) {
   if (argc == 1 && is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], "sum", 0, NULL);
-  if (argc == 1 && !IS_LIST(args[0])) {
+  if (argc == 1 && !is_list_or_tuple(args[0])) {
     return vm_throw_error(vm, "sum() of one argument needs a list, not %s", vm_type_name(args[0]));
   }
   /* sum(list, start) is Python's: start + list[0] + ...; otherwise the
    * arguments are the numbers to add */
-  bool with_start = argc == 2 && IS_LIST(args[0]);
+  bool with_start = argc == 2 && is_list_or_tuple(args[0]);
   ObjList *list = argc == 1 || with_start ? AS_LIST(args[0]) : NULL;
   int n = list ? list->count : argc;
   Value total = with_start ? args[1] : INT_VAL(vm, 0);

@@ -255,7 +255,7 @@ Value lt_register_hook(NATIVE_ARGS) {
 static Tensor **tensor_array(AgVM *vm, Value v, const char *what, bool allow_nil, int *n) {
   const Value *items = &v;
   int count = 1;
-  if (IS_LIST(v)) {
+  if (is_list_or_tuple(v)) {
     items = AS_LIST(v)->items;
     count = AS_LIST(v)->count;
   }
@@ -558,7 +558,7 @@ static bool custom_gradient(AgVM *vm, Value g, Tensor **out) {
 static int custom_results(AgVM *vm, Value r, Tensor **out, int max_out, bool *failed) {
   const Value *items = &r;
   int n = 1;
-  if (IS_LIST(r)) {
+  if (is_list_or_tuple(r)) {
     items = AS_LIST(r)->items;
     n = AS_LIST(r)->count;
   }
@@ -661,7 +661,7 @@ static Tensor **forward_outputs(AgVM *vm, Value out, int *n) {
 
 /* Wraps outputs the record replaced (aliases of arguments) anew. */
 static Value wrap_outputs(AgVM *vm, Value out, Tensor **outs, int n) {
-  if (!IS_LIST(out)) {
+  if (!is_list_or_tuple(out)) {
     Value r = outs[0] == lib_t(out) ? out : OBJ_VAL(obj_new_tensor(vm, tensor_retain(outs[0])));
     return r;
   }

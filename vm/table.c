@@ -29,13 +29,30 @@ static uint32_t hash_bits(uint64_t x) {
   return (uint32_t)x;
 }
 
+/* Tuples nested deeper than this hash by their outer levels only (equal
+ * tuples still hash alike; a tuple cannot contain itself). */
+#define TUPLE_HASH_DEPTH 32
+
+static uint32_t hash_value_at(Value key, int depth);
+
+/* A tuple hashes by its items, so equal tuples are one key. */
+static uint32_t tuple_hash(const ObjList *t, int depth) {
+  uint64_t h = 0x345678u + (uint64_t)t->count;
+  if (depth > TUPLE_HASH_DEPTH) return hash_bits(h);
+  for (int i = 0; i < t->count; i++) h = h * 1000003u ^ hash_value_at(t->items[i], depth + 1);
+  return hash_bits(h);
+}
+
 /* Numbers hash by value (vm_number_key_bits), so 1, 1.0 and true (and 0,
  * -0.0 and false) are one key, as in Python. */
-uint32_t table_hash_value(Value key) {
+uint32_t table_hash_value(Value key) { return hash_value_at(key, 0); }
+
+static uint32_t hash_value_at(Value key, int depth) {
   if (IS_SMALLINT(key)) return hash_bits((uint64_t)AS_SMALLINT(key));
   if (IS_OBJ(key)) {
     if (AS_OBJ(key)->type == OBJ_STRING) return AS_STRING(key)->hash;
     if (AS_OBJ(key)->type == OBJ_INT) return hash_bits((uint64_t)AS_INT(key));
+    if (AS_OBJ(key)->type == OBJ_TUPLE) return tuple_hash(AS_TUPLE(key), depth);
     return hash_bits((uint64_t)(uintptr_t)AS_OBJ(key));
   }
   if (IS_FLOAT(key) || IS_BOOL(key)) return hash_bits(vm_number_key_bits(key));
@@ -46,6 +63,7 @@ static bool is_numeric_key(Value v) { return IS_NUMBER(v) || IS_BOOL(v); }
 
 bool table_keys_equal(Value a, Value b) {
   if (a == b) return true;
+  if (IS_TUPLE(a)) return IS_TUPLE(b) && vm_values_equal(a, b);
   return is_numeric_key(a) && is_numeric_key(b) && vm_numbers_equal(a, b);
 }
 

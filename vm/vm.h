@@ -142,7 +142,7 @@ struct AgVM {
   ObjClass *interrupted_class;
   ObjClass *memory_error_class;
   ObjClass *zero_division_class; /* ZeroDivisionError */
-  Table list_methods, map_methods, string_methods, set_methods;
+  Table list_methods, tuple_methods, map_methods, string_methods, set_methods;
   ObjInstance *stdout_obj, *stderr_obj;
   ObjDType *dtypes[DT_COUNT];
   Value dtype_call[DT_COUNT]; /* what calling a dtype does (float(3)), or nil */
