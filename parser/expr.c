@@ -110,10 +110,20 @@ void parse_precedence_expression(Parser *p, int precedence) {
 
 void parse_expression(Parser *p) { parse_precedence_expression(p, PREC_ASSIGNMENT); }
 
+bool parse_assignment_begins(Parser *p) {
+  if (p->store_lexer != NULL && p->store_lexer == p->lexer && parse_check(p, TOK_EOF)) return true;
+  return parse_match(p, TOK_EQUAL);
+}
+
 /* The value of `target = value`: an expression list (`x = 1, 2` is a tuple)
  * when the assignment is the statement itself, else one expression (inside
  * brackets a comma separates items). */
 void parse_assigned_value(Parser *p) {
+  if (p->store_lexer != NULL && p->store_lexer == p->lexer) { /* unpack.c's target: the item */
+    emit_op_u8(p, OP_GET_LOCAL, p->store_slot);
+    p->store_lexer = NULL; /* stored: the target is done */
+    return;
+  }
   if (p->nesting == p->statement_nesting + 1) parse_expression_list(p);
   else parse_expression(p);
 }
@@ -383,7 +393,7 @@ static void dot(Parser *p, bool can_assign) {
   if (!consume_member_name(p, "expected an attribute name after '.'")) return;
   Token member = p->previous;
   int name = emit_name_constant(p, member.start, member.length);
-  if (can_assign && parse_match(p, TOK_EQUAL)) {
+  if (can_assign && parse_assignment_begins(p)) {
     parse_assigned_value(p);
     emit_op_at(p, &member, OP_SET_FIELD, 0, false);
     emit_u16(p, name);
@@ -511,7 +521,7 @@ static void index_(Parser *p, bool can_assign) {
     parse_error_at(p, &bracket, "too many index items (the limit is 255)");
     return;
   }
-  if (can_assign && parse_match(p, TOK_EQUAL)) {
+  if (can_assign && parse_assignment_begins(p)) {
     parse_assigned_value(p);
     emit_index_op(p, &bracket, true, count);
     parse_mark_assignment(p);

@@ -141,15 +141,6 @@ LIB_NATIVE(lib_range) {
   return OBJ_VAL(obj_new_range(vm, a[0], a[1], a[2]));
 }
 
-static Value pair(AgVM *vm, Value a, Value b) {
-  ObjList *p = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(p));
-  obj_list_append(vm, p, a);
-  obj_list_append(vm, p, b);
-  vm_pop_root(vm);
-  return OBJ_VAL(p);
-}
-
 LIB_NATIVE(lib_enumerate) {
   int64_t start = 0;
   if (argc > 1 && !lib_int_arg(vm, "enumerate", args, 1, &start)) return VM_EXCEPTION;
@@ -159,9 +150,19 @@ LIB_NATIVE(lib_enumerate) {
   ObjList *out = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(out));
   ObjList *src = AS_LIST(items);
-  for (int i = 0; i < src->count; i++) obj_list_append(vm, out, pair(vm, INT_VAL(vm, start + i), src->items[i]));
+  for (int i = 0; i < src->count; i++) obj_list_append(vm, out, obj_pair(vm, INT_VAL(vm, start + i), src->items[i]));
   vm_pop_roots(vm, 2);
   return OBJ_VAL(out);
+}
+
+/* divmod(a, b): (a // b, a % b), Python's. */
+LIB_NATIVE(lib_divmod) {
+  Value q = vm_binary_op(vm, OP_FLOOR_DIVIDE, args[0], args[1]);
+  if (IS_EXCEPTION(q)) return q;
+  vm_push_root(vm, q);
+  Value r = vm_binary_op(vm, OP_MODULO, args[0], args[1]);
+  vm_pop_root(vm);
+  return IS_EXCEPTION(r) ? r : obj_pair(vm, q, r);
 }
 
 LIB_NATIVE(lib_zip) {
@@ -179,10 +180,11 @@ LIB_NATIVE(lib_zip) {
   }
   ObjList *out = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(out));
-  for (int j = 0; j < shortest; j++) {
+  for (int j = 0; j < shortest; j++) { /* each row a tuple, as Python's */
     ObjList *row = obj_new_list(vm);
     obj_list_append(vm, out, OBJ_VAL(row));
     for (int i = 0; i < argc; i++) obj_list_append(vm, row, AS_LIST(lists->items[i])->items[j]);
+    out->items[j] = vm_list_to_tuple(vm, OBJ_VAL(row));
   }
   vm_pop_roots(vm, 2);
   return OBJ_VAL(out);
@@ -598,6 +600,7 @@ static void install_functions(AgVM *vm) {
   vm_define_native(vm, "range", lib_range, 1, 3, false);
   vm_define_native(vm, "enumerate", lib_enumerate, 1, 2, false);
   vm_define_native(vm, "zip", lib_zip, 0, -1, false);
+  vm_define_native(vm, "divmod", lib_divmod, 2, 2, false);
   vm_define_native(vm, "sorted", lib_sorted, 1, 1, true);
   vm_define_native(vm, "str", lib_str, 0, 1, false);
   vm_define_native(vm, "repr", lib_repr, 1, 1, false);

@@ -93,17 +93,10 @@ static Value next_functions(AgVM *vm, GradNode *node) {
   for (int i = 0; i < grad_node_num_next(node); i++) {
     int input_nr = 0;
     GradNode *next = grad_node_next(node, i, &input_nr);
-    ObjList *pair = obj_new_list(vm);
-    vm_push_root(vm, OBJ_VAL(pair));
-    Value nv = lib_node_value(vm, next);
-    vm_push_root(vm, nv);
-    obj_list_append(vm, pair, nv);
-    obj_list_append(vm, pair, INT_VAL(vm, input_nr));
-    obj_list_append(vm, list, OBJ_VAL(pair));
-    vm_pop_roots(vm, 2);
+    obj_list_append(vm, list, obj_pair(vm, lib_node_value(vm, next), INT_VAL(vm, input_nr)));
   }
   vm_pop_root(vm);
-  return OBJ_VAL(list);
+  return vm_list_to_tuple(vm, OBJ_VAL(list)); /* ((node, input_nr), ...), as PyTorch's */
 }
 
 static int node_attr_id(AgVM *vm, ObjString *name) {
@@ -377,7 +370,7 @@ static Value results_list(AgVM *vm, Tensor **results, int n) {
   }
   vm_pop_root(vm);
   free(results);
-  return OBJ_VAL(list);
+  return vm_list_to_tuple(vm, OBJ_VAL(list)); /* a tuple, as PyTorch's */
 }
 
 /* autograd.grad(outputs, inputs, grad_outputs=nil, retain_graph=nil,
@@ -675,7 +668,7 @@ static Value wrap_outputs(AgVM *vm, Value out, Tensor **outs, int n) {
     vm_pop_root(vm);
   }
   vm_pop_root(vm);
-  return OBJ_VAL(list);
+  return IS_TUPLE(out) ? vm_list_to_tuple(vm, OBJ_VAL(list)) : OBJ_VAL(list);
 }
 
 static void release_all(Tensor **ts, int n) {

@@ -265,15 +265,9 @@ static Value max_pool(AgVM *vm, const char *fname, int dims, int argc, const Val
     vm_pop_root(vm);
     return idx;
   }
-  vm_push_root(vm, idx);
-  ObjList *pair = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(pair));
-  obj_list_append(vm, pair, result);
-  obj_list_append(vm, pair, idx);
+  Value pair = obj_pair(vm, result, idx); /* (output, indices), as PyTorch's */
   vm_pop_root(vm);
-  vm_pop_root(vm);
-  vm_pop_root(vm);
-  return OBJ_VAL(pair);
+  return pair;
 }
 
 static Value native_max_pool1d(NATIVE_ARGS) { return max_pool(vm, "max_pool1d", 1, argc, args, kw); }

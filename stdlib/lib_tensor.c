@@ -257,7 +257,7 @@ Value lib_tensor_list(AgVM *vm, Tensor **ts, int n) {
   }
   free(ts);
   vm_pop_root(vm);
-  return OBJ_VAL(l);
+  return vm_list_to_tuple(vm, OBJ_VAL(l)); /* PyTorch's several results are a tuple */
 }
 
 /* ---- tensor(data): nested lists ---- */

@@ -31,8 +31,6 @@ int64_t vm_length(AgVM *vm, Value v);
 /* Index resolution shared by lists and strings: false if out of range. */
 bool vm_normalize_index(int64_t index, int64_t length, int64_t *out);
 Value vm_slice_list(AgVM *vm, ObjList *list, ObjSlice *slice);
-/* A tuple of the items of a list (VM_EXCEPTION passes through). */
-Value vm_list_to_tuple(AgVM *vm, Value list);
 Value vm_slice_string(AgVM *vm, ObjString *s, ObjSlice *slice);
 Value vm_tensors_unavailable(AgVM *vm);
 bool vm_is_valid_map_key(Value key);

@@ -149,6 +149,15 @@ ObjList *obj_new_tuple(AgVM *vm, const Value *items, int count) {
   return t;
 }
 
+Value obj_pair(AgVM *vm, Value a, Value b) {
+  Value items[2] = {a, b};
+  vm_push_root(vm, a);
+  vm_push_root(vm, b);
+  ObjList *t = obj_new_tuple(vm, items, 2);
+  vm_pop_roots(vm, 2);
+  return OBJ_VAL(t);
+}
+
 void obj_list_append(AgVM *vm, ObjList *list, Value v) {
   if (list->count == list->capacity) {
     int cap = AG_GROW_CAPACITY(list->capacity);

@@ -287,6 +287,7 @@ void obj_list_append(AgVM *vm, ObjList *list, Value v); /* list must be reachabl
 /* A tuple of copies of items[0..count) (Python's tuple: immutable, hashable
  * when its items are). The items must stay rooted while it is made. */
 ObjList *obj_new_tuple(AgVM *vm, const Value *items, int count);
+Value obj_pair(AgVM *vm, Value a, Value b); /* the tuple (a, b) */
 ObjMap *obj_new_map(AgVM *vm);
 /* A set: an ObjMap of type OBJ_SET, its members the keys (values nil). */
 ObjMap *obj_new_set(AgVM *vm);

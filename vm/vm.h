@@ -304,6 +304,8 @@ Value vm_set_filter(AgVM *vm, ObjMap *a, Value b, bool keep);
 Value vm_set_union(AgVM *vm, ObjMap *a, Value b);
 
 /* Value helpers. */
+/* A tuple of the items of a list (VM_EXCEPTION passes through). */
+Value vm_list_to_tuple(AgVM *vm, Value list);
 const char *vm_type_name(Value v);     /* "int", "float", "list", the class name ... */
 const char *vm_op_symbol(int op);      /* "+" for OP_ADD ...: for error messages */
 bool vm_is_bitwise_op(int op);         /* OP_BIT_OR, OP_BIT_AND, OP_BIT_XOR */

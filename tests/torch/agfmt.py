@@ -25,11 +25,17 @@ def fmt(v):
         return s.replace("True", "true").replace("False", "false").replace("torch.", "")
     if isinstance(v, torch.dtype):
         return str(v).replace("torch.", "")
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(('"%s"' % x) if isinstance(x, str) else fmt(x) for x in v) + "]"
+    if isinstance(v, (list, torch.Size)):  # a shape is a list in Ag
+        return "[" + ", ".join(_items(v)) + "]"
+    if isinstance(v, tuple):
+        return "(" + ", ".join(_items(v)) + ("," if len(v) == 1 else "") + ")"
     if hasattr(v, "next_functions"):
         return "<" + type(v).__name__ + ">"
     raise TypeError(type(v))
+
+
+def _items(v):
+    return (('"%s"' % x) if isinstance(x, str) else fmt(x) for x in v)
 
 
 def P(*vs, sep=" "):
