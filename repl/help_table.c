@@ -33,12 +33,12 @@ const HelpEntry help_table[] = {
      "print(len(range(0, 10, 2)))"},
     {"enumerate", HELP_BUILTINS, 0,
      "enumerate(xs)",
-     "Pairs [index, item] for each item of a list, string, map (keys) or tensor (along "
-     "dim 0).",
+     "Tuples (index, item) for each item of a list, tuple, string, map (keys) or tensor "
+     "(along dim 0).",
      "for i, x in enumerate([\"a\", \"b\"]) { print(i, x) }"},
     {"zip", HELP_BUILTINS, 0,
      "zip(...lists)",
-     "A list of lists holding the i-th items of each argument, as long as the shortest.",
+     "A list of tuples holding the i-th items of each argument, as long as the shortest.",
      "print(zip([1, 2], [\"a\", \"b\"]))"},
     {"sorted", HELP_BUILTINS, 0,
      "sorted(xs, key=nil, reverse=false)",
@@ -363,6 +363,17 @@ const HelpEntry help_table[] = {
      "A new list of the items of any iterable: a list (copied), string (characters), map "
      "(keys), set, range, tensor (along dim 0) or an instance with iter().",
      "print(list(\"ab\"), list(range(3)), list({1, 2}))"},
+    {"tuple", HELP_BUILTINS, 0,
+     "tuple(iterable=[])",
+     "A tuple of the items of any iterable. Tuples are Python's: (1, 2), (x,) and (); "
+     "immutable, hashable (map keys, set members), indexed, sliced and compared as lists; "
+     "`a, b = t` unpacks one.",
+     "print(tuple([1, 2]), (1,), ())\n"
+     "let counts = {}\ncounts[(1, 2)] = 3\nprint(counts[(1, 2)])"},
+    {"divmod", HELP_BUILTINS, 0,
+     "divmod(a, b)",
+     "The tuple (a // b, a % b), as Python's.",
+     "let q, r = divmod(17, 5)\nprint(q, r)"},
     {"set", HELP_BUILTINS, 0,
      "set(iterable=[])",
      "A new set of the items of an iterable (duplicates dropped, first occurrence's order "
