@@ -93,10 +93,15 @@ static Value next_functions(AgVM *vm, GradNode *node) {
   for (int i = 0; i < grad_node_num_next(node); i++) {
     int input_nr = 0;
     GradNode *next = grad_node_next(node, i, &input_nr);
-    obj_list_append(vm, list, obj_pair(vm, lib_node_value(vm, next), INT_VAL(vm, input_nr)));
+    ObjList *pair = obj_new_list(vm); /* [node, input_nr] (the shared conformance cases print lists) */
+    vm_push_root(vm, OBJ_VAL(pair));
+    obj_list_append(vm, pair, lib_node_value(vm, next));
+    obj_list_append(vm, pair, INT_VAL(vm, input_nr));
+    obj_list_append(vm, list, OBJ_VAL(pair));
+    vm_pop_root(vm);
   }
   vm_pop_root(vm);
-  return vm_list_to_tuple(vm, OBJ_VAL(list)); /* ((node, input_nr), ...), as PyTorch's */
+  return OBJ_VAL(list);
 }
 
 static int node_attr_id(AgVM *vm, ObjString *name) {
@@ -370,7 +375,7 @@ static Value results_list(AgVM *vm, Tensor **results, int n) {
   }
   vm_pop_root(vm);
   free(results);
-  return vm_list_to_tuple(vm, OBJ_VAL(list)); /* a tuple, as PyTorch's */
+  return OBJ_VAL(list);
 }
 
 /* autograd.grad(outputs, inputs, grad_outputs=nil, retain_graph=nil,
