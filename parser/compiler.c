@@ -946,9 +946,10 @@ static bool body_makes_functions(Parser *p) {
   }
 }
 
-/* Binds this iteration's item (on the stack) to the loop's variables. */
-static void bind_loop_variables(Parser *p, const Targets *ts, int root) {
-  if (!body_makes_functions(p)) {
+/* Binds this iteration's item (on the stack) to the loop's variables;
+ * `fresh`: the body makes functions. */
+static void bind_loop_variables(Parser *p, const Targets *ts, int root, bool fresh) {
+  if (!fresh) {
     parse_bind_targets(p, ts, root, BIND_LOOP);
     return;
   }
@@ -969,14 +970,23 @@ static void for_statement(Parser *p) {
   emit_op(p, OP_ITER_PREP);
   add_initialized_local(p, " pos", 4);
   int start = emit_offset(p);
-  emit_op_var(p, OP_ITER_NEXT, 1);
-  emit_u8(p, seq_slot);
+  bool fresh = body_makes_functions(p);
+  /* one local variable: ITER_NEXT_LOCAL stores the item in it directly */
+  int var = !fresh && root >= 0 && ts->t[root].kind == TARGET_NAME ? resolve_local(p, p->fc, &ts->t[root].at) : -1;
+  if (var >= 0) {
+    emit_op(p, OP_ITER_NEXT_LOCAL);
+    emit_u8(p, seq_slot);
+    emit_u8(p, var);
+  } else {
+    emit_op_var(p, OP_ITER_NEXT, 1);
+    emit_u8(p, seq_slot);
+  }
   emit_u16(p, 0xffff);
   int exit_jump = emit_offset(p) - 2;
   Loop loop;
   begin_loop(p, &loop, start);
   begin_scope(p);
-  bind_loop_variables(p, ts, root);
+  if (var < 0) bind_loop_variables(p, ts, root, fresh);
   parse_free_targets(p, ts);
   parse_block(p);
   end_scope(p);

@@ -183,6 +183,43 @@ static void store_expression(Parser *p, const Target *t, int slot) {
   p->previous = previous, p->current = current, p->next = next;
 }
 
+static bool same_name(const Token *a, const Token *b) {
+  return a->length == b->length && memcmp(a->start, b->start, (size_t)a->length) == 0;
+}
+
+/* Whether the items of seq are names, none twice: then which is assigned
+ * first cannot be seen, and each is stored from the top of the stack. */
+static bool distinct_names(const Targets *ts, const Target *seq) {
+  for (int c = seq->first; c >= 0; c = ts->t[c].next) {
+    if (ts->t[c].kind != TARGET_NAME) return false;
+    for (int d = ts->t[c].next; d >= 0; d = ts->t[d].next)
+      if (same_name(&ts->t[c].at, &ts->t[d].at)) return false;
+  }
+  return true;
+}
+
+static void bind_target(Parser *p, const Targets *ts, int i, BindMode mode);
+
+/* The items of seq, pushed item 0 deepest (base: its slot), into its targets. */
+static void bind_items(Parser *p, const Targets *ts, const Target *seq, int base, BindMode mode) {
+  if (distinct_names(ts, seq)) {
+    int items[256], n = 0;
+    for (int c = seq->first; c >= 0 && n < 256; c = ts->t[c].next) items[n++] = c;
+    while (n > 0) bind_target(p, ts, items[--n], mode);
+    return;
+  }
+  if (base + seq->count > 256) {
+    parse_error_at(p, &seq->at, "expression too complex to unpack here");
+    return;
+  }
+  int k = 0;
+  for (int c = seq->first; c >= 0; c = ts->t[c].next, k++) { /* left to right, as Python */
+    emit_op_u8(p, OP_GET_LOCAL, base + k);
+    bind_target(p, ts, c, mode);
+  }
+  for (k = 0; k < seq->count; k++) emit_op(p, OP_POP);
+}
+
 /* The value on the top of the stack goes into target i, and off the stack. */
 static void bind_target(Parser *p, const Targets *ts, int i, BindMode mode) {
   const Target *t = &ts->t[i];
@@ -200,16 +237,7 @@ static void bind_target(Parser *p, const Targets *ts, int i, BindMode mode) {
     emit_at(p, &t->at);
     int base = emit_unpack(p, ts, i);
     p->at_line = p->at_col = 0;
-    if (base + t->count > 256) {
-      parse_error_at(p, &t->at, "expression too complex to unpack here");
-      return;
-    }
-    int k = 0;
-    for (int c = t->first; c >= 0; c = ts->t[c].next, k++) {
-      emit_op_u8(p, OP_GET_LOCAL, base + k);
-      bind_target(p, ts, c, mode);
-    }
-    for (k = 0; k < t->count; k++) emit_op(p, OP_POP);
+    bind_items(p, ts, t, base, mode);
     break;
   }
   }

@@ -134,6 +134,12 @@ static int print_operands(FILE *out, AgVM *vm, const ObjFunction *fn, const Chun
     fprintf(out, "%5d  ", c->code[a]);
     jump_operand(out, next, read_u16(c, a + 1), 1);
     break;
+  case OP_ITER_NEXT_LOCAL:
+    fprintf(out, "%5d ", c->code[a]);
+    local_operand(out, fn, c->code[a + 1]);
+    fputs("  ", out);
+    jump_operand(out, next, read_u16(c, a + 2), 1);
+    break;
   case OP_CLOSURE: return closure_operands(out, c, offset);
   default:
     if (op_operand_bytes[op] == 1) fprintf(out, "%5d", c->code[a]);

@@ -224,6 +224,10 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   /* seq at local slot u8, position at slot u8+1: if the walk is done ip += u16; \
      else push the next item and advance the position */                         \
   OPCODE(ITER_NEXT, 3, VAR)                                                      \
+  /* seq at local slot u8, position at u8+1, then a local slot u8 and the jump  \
+     u16: as ITER_NEXT, but the item goes into that local instead of onto the    \
+     stack (a loop variable that is a local) */                                  \
+  OPCODE(ITER_NEXT_LOCAL, 4, 0)                                                  \
   /* push handler (catch at ip + u16) */                                         \
   OPCODE(TRY, 2, 0)                                                              \
   /* pop the innermost handler */                                                \

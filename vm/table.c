@@ -93,9 +93,11 @@ static inline __attribute__((always_inline)) int find_with(const Table *t, Value
 
 static int find_tuple_position(const Table *t, Value key) { return find_with(t, key, table_keys_equal); }
 
+/* A tuple missed by identity is looked for again by value: only misses pay
+ * for the test. */
 static int find_position(const Table *t, Value key) {
-  if (IS_TUPLE(key)) return find_tuple_position(t, key);
-  return find_with(t, key, plain_keys_equal);
+  int pos = find_with(t, key, plain_keys_equal);
+  return pos >= 0 || !IS_TUPLE(key) ? pos : find_tuple_position(t, key);
 }
 
 TableEntry *table_find(const Table *t, Value key) {

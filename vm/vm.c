@@ -991,6 +991,18 @@ dispatch:
     PUSH(item);
     VM_DISPATCH();
   }
+  VM_CASE(ITER_NEXT_LOCAL) {
+    uint8_t slot = READ_BYTE();
+    uint8_t var = READ_BYTE();
+    uint16_t offset = READ_SHORT();
+    SYNC();
+    Value item;
+    int status = iter_step(vm, &slots[slot], &item);
+    if (status < 0) THROW();
+    if (status == 0) ip += offset;
+    else slots[var] = item;
+    VM_DISPATCH();
+  }
   VM_CASE(TRY) {
     uint16_t offset = READ_SHORT();
     SYNC();
