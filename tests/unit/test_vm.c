@@ -221,7 +221,7 @@ START_TEST(tuples_are_collected_and_traced) {
   vm_collect_garbage(vm);
   ck_assert(vm->bytes_allocated < held);
   ck_assert_int_eq(run_source(vm, "let m = {}\nfor i in range(50) { m[(i % 5, \"k\")] = (i, [i]) }\n"
-                                  "let a, (b, c) = m[(4, \"k\")]\n"),
+                                  "let a, [b] = m[(4, \"k\")]\n"),
                    VM_OK);
   ck_assert_int_eq(AS_MAP(global(vm, "m"))->table.count, 5);
   ck_assert_int_eq((int)AS_INT(global(vm, "b")), 49);
