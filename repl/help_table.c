@@ -104,8 +104,8 @@ const HelpEntry help_table[] = {
     {"isinstance", HELP_BUILTINS, 0,
      "isinstance(v, cls)",
      "True when v is an instance of class cls or of a subclass of it. cls may also be a "
-     "built-in type, as in Python: int (true for bools too), float, bool, str, list, set; "
-     "or a list of classes and types (Python's tuple: isinstance(x, [int, float])).",
+     "built-in type, as in Python: int (true for bools too), float, bool, str, list, set, "
+     "tuple, Tensor; or a tuple or list of classes and types (isinstance(x, (int, float))).",
      "class A {}\n"
      "class B : A {}\n"
      "print(isinstance(B(), A), isinstance(1, A))"},
@@ -345,8 +345,8 @@ const HelpEntry help_table[] = {
      "gets factory()), OrderedDict (move_to_end, popitem), namedtuple(name, fields, "
      "defaults=nil) (a class: fields by name and index, printed Point(x=1, y=2); built "
      "positionally), deque(iterable, maxlen=nil) (append appendleft pop popleft extend "
-     "extendleft rotate, dropping from the other end past maxlen). Python's tuples "
-     "(items, most_common) are [key, value] lists.",
+     "extendleft rotate, dropping from the other end past maxlen). most_common gives "
+     "(key, count) tuples, as Python's.",
      "let c = collections.Counter(\"abracadabra\")\n"
      "print(c.most_common(2))\n"
      "let Point = collections.namedtuple(\"Point\", \"x y\")\n"
