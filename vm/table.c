@@ -88,8 +88,12 @@ static void index_insert(Table *t, Value key, int32_t pos) {
 }
 
 /* Compacts tombstones away, resizes the entry array to hold `capacity`, and
- * rebuilds the index when the table is large enough to need one. */
+ * rebuilds the index when the table is large enough to need one. No
+ * collection may run meanwhile: one drops dead strings from the intern set
+ * and shrinks it in place (table_shrink), which would move the arrays that
+ * this is copying, when the set is the table being rebuilt. */
 static void rebuild(AgVM *vm, Table *t, int capacity) {
+  vm->gc_paused++;
   TableEntry *entries = AG_ALLOCATE(vm, TableEntry, capacity);
   int n = 0;
   for (int i = 0; i < t->used; i++) {
@@ -111,6 +115,7 @@ static void rebuild(AgVM *vm, Table *t, int capacity) {
     t->index_mask = size - 1;
     for (int i = 0; i < n; i++) index_insert(t, entries[i].key, i);
   }
+  vm->gc_paused--;
 }
 
 bool table_set(AgVM *vm, Table *t, Value key, Value value) {
