@@ -3,12 +3,13 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <poll.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include "repl/complete.h"
@@ -45,8 +46,10 @@ struct AgKernel {
   bool shown_result;
 };
 
-/* The signal thread needs to know whether a cell runs; one kernel per process. */
-static atomic_bool cell_running;
+/* Whether a cell runs, for the signal thread (one kernel per process). It
+ * changes only together with the VM's interrupt flag, under interrupt_lock. */
+static pthread_mutex_t interrupt_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool cell_running;
 
 /* ---- output ---- */
 
@@ -133,21 +136,58 @@ static void *flusher_main(void *arg) {
   return NULL;
 }
 
-/* ---- interrupts: SIGINT is blocked in every thread and taken here ---- */
+/* ---- interrupts ----
+ * SIGINT is blocked in every thread; it waits, pending, on a signalfd.
+ * A pending SIGINT is taken off (read) only under interrupt_lock: by the
+ * interrupter thread, which raises the VM's interrupt flag when a cell
+ * runs, and by a cell's start and end, which drop what is pending and
+ * clear the flag in the same critical section that marks the cell running
+ * or not. So whatever the timing, a SIGINT that arrives while a cell runs
+ * (from its compilation to its last output) stops that cell or, when the
+ * cell ends first, is dropped with it; one that arrives between cells is
+ * dropped; none ever reaches a later cell. */
+
+static int interrupt_fd = -1; /* signalfd of SIGINT, non-blocking */
+
+/* Takes one pending SIGINT; false when none is pending. */
+static bool take_interrupt(void) {
+  struct signalfd_siginfo info;
+  return read(interrupt_fd, &info, sizeof info) == (ssize_t)sizeof info;
+}
 
 static void *interrupter_main(void *arg) {
   (void)arg;
+  for (;;) {
+    struct pollfd wait = {.fd = interrupt_fd, .events = POLLIN};
+    if (poll(&wait, 1, -1) <= 0) continue; /* reads nothing: the signal stays pending */
+    pthread_mutex_lock(&interrupt_lock);
+    while (take_interrupt()) {
+      if (cell_running) tensor_interrupt_requested = 1;
+    }
+    pthread_mutex_unlock(&interrupt_lock);
+  }
+  return NULL;
+}
+
+static void set_cell_running(bool running) {
+  pthread_mutex_lock(&interrupt_lock);
+  while (take_interrupt()) {
+  }
+  cell_running = running;
+  tensor_interrupt_requested = 0;
+  pthread_mutex_unlock(&interrupt_lock);
+}
+
+/* Blocks SIGINT (before any thread starts: all inherit it) and opens its
+ * signalfd; false with errno set when it cannot. */
+static bool catch_interrupts(void) {
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
-  for (;;) {
-    int sig;
-    if (sigwait(&set, &sig) != 0) continue;
-    if (sig == SIGINT && atomic_load(&cell_running)) {
-      tensor_interrupt_requested = 1;
-    }
-  }
-  return NULL;
+  pthread_sigmask(SIG_BLOCK, &set, NULL);
+  signal(SIGINT, SIG_DFL); /* an inherited SIG_IGN would discard it */
+  interrupt_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+  return interrupt_fd >= 0;
 }
 
 /* ---- showing values ---- */
@@ -212,10 +252,10 @@ AgKernel *agk_new(const AgKernelOutput *out) {
   int fd = dup(STDERR_FILENO);
   k->log = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (k->log == NULL) k->log = stderr;
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &set, NULL); /* before any thread starts: all inherit it */
+  if (!catch_interrupts()) {
+    fprintf(k->log, "ag-kernel: cannot take interrupts: %s\n", strerror(errno));
+    exit(1);
+  }
   signal(SIGPIPE, SIG_IGN);
   /* Jupyter gives the kernel a pipe nobody writes to as stdin: input() would
    * wait for ever, past any interrupt. It reads end of input (nil) instead. */
@@ -260,23 +300,24 @@ static void begin_cell(AgKernel *k, int execution_count, bool silent) {
   k->silent = silent;
   k->execution_count = execution_count;
   pthread_mutex_unlock(&k->lock);
-  atomic_store(&cell_running, true);
+  set_cell_running(true);
 }
 
 static void end_cell(AgKernel *k) {
-  atomic_store(&cell_running, false);
+  set_cell_running(false);
   fflush(stdout);
   fflush(stderr);
   pthread_mutex_lock(&k->lock);
   streams_send(k, true);
   k->running = false;
   pthread_mutex_unlock(&k->lock);
-  tensor_interrupt_requested = 0;
 }
 
-static void syntax_error(AgCell *cell, const char *errors) {
-  cell->ename = strdup("SyntaxError");
-  cell->evalue = first_message(errors);
+/* A cell that did not compile: a syntax error, or an interrupt that
+ * stopped the compiler. */
+static void compile_error(AgCell *cell, const CompileResult *r, const char *errors) {
+  cell->ename = strdup(r->interrupted ? "Interrupted" : "SyntaxError");
+  cell->evalue = r->interrupted ? strdup("Interrupted") : first_message(errors);
   cell->traceback = strdup(errors);
 }
 
@@ -301,14 +342,14 @@ void agk_execute(AgKernel *k, const char *code, int execution_count, bool silent
   char file[32];
   snprintf(file, sizeof file, "In[%d]", execution_count);
   char *errors = NULL;
+  begin_cell(k, execution_count, silent); /* an interrupt stops a long compilation too */
   CompileResult r = session_compile(k->vm, code, file, true, &errors);
   if (r.error_count > 0 || r.function == NULL) {
-    syntax_error(cell, errors ? errors : "error: the cell does not compile\n");
+    compile_error(cell, &r, errors ? errors : "error: the cell does not compile\n");
   } else {
-    begin_cell(k, execution_count, silent);
     run_cell(k, r.function, cell);
-    end_cell(k);
   }
+  end_cell(k);
   free(errors);
 }
 

@@ -78,7 +78,6 @@ static Value call_function(AgVM *vm, ObjFunction *function) {
   vm_push_root(vm, OBJ_VAL(function));
   ObjClosure *closure = obj_new_closure(vm, function);
   vm_pop_root(vm);
-  clear_interrupt();
   return vm_call(vm, OBJ_VAL(closure), 0, NULL);
 }
 

@@ -10,6 +10,8 @@ AG_KERNEL_HEAVY=0 leaves out the 10^7-line and 10^6-node cases (sanitizer builds
 """
 import json
 import os
+import queue
+import random
 import re
 import subprocess
 import time
@@ -195,6 +197,88 @@ class Interrupt(Session):
         time.sleep(0.3)
         reply, out = self.run_cell("2 * 3")
         self.assertEqual(self.results(out), ["6"])
+
+
+class InterruptStress(Session):
+    """Interrupts at random points of a running cell, each followed at once
+    by the next cell, a few hundred times. Every request must get a
+    well-formed reply (ok; error with ename, evalue and traceback; or
+    aborted) and its busy and idle status on iopub, and no SIGINT may reach
+    a later cell: the next cell is sent after the signal, so it must never
+    be the one interrupted."""
+
+    ROUNDS = 300
+    ENDLESS = [
+        "while true { i = i + 1 }",
+        "fn step(n) { return n + 1 }\nwhile true { i = step(i) }",
+        "while true { let t = randn(32, 32)\n  i = (t @ t).tanh().sum() }",
+        "while true { print(i)\n  i = i + 1 }",
+        'while true { let s = str(i) + "x"\n  i = i + 1\n  let l = [i, s, {"k": s}] }',
+    ]
+
+    def collect(self, seen, until):
+        """Adds iopub messages to seen (parent msg_id: messages) until until(seen)."""
+        while not until(seen):
+            msg = self.kc.get_iopub_msg(timeout=TIMEOUT)
+            parent = msg["parent_header"].get("msg_id")
+            if parent in seen:
+                seen[parent].append(msg)
+
+    def reply_to(self, msg_id, what):
+        try:
+            reply = self.kc.get_shell_msg(timeout=TIMEOUT)
+        except queue.Empty:
+            self.fail(f"no reply in {TIMEOUT} s: {what}")
+        self.assertEqual(reply["parent_header"]["msg_id"], msg_id, what)
+        return reply["content"]
+
+    def assert_well_formed(self, reply, iopub, what):
+        self.assertIn(reply["status"], ("ok", "error", "aborted"), what)
+        if reply["status"] == "error":
+            for key in ("ename", "evalue", "traceback"):
+                self.assertIn(key, reply, what)
+        states = [m["content"]["execution_state"] for m in iopub if m["msg_type"] == "status"]
+        self.assertEqual(states[0], "busy", what)
+        self.assertEqual(states[-1], "idle", what)
+
+    def round(self, rng, n):
+        endless = rng.random() < 0.7
+        work = rng.choice(self.ENDLESS) if endless else f"for j in range({rng.randrange(20000)}) {{ i = i + 1 }}"
+        stop_on_error = rng.random() < 0.5  # the queue behind a failed cell is aborted
+        first = self.kc.execute(f'let i = 0\nprint("go", flush=true)\n{work}',
+                                stop_on_error=stop_on_error)
+        iopub = {first: []}
+        self.collect(iopub, lambda seen: "go\n" in "".join(
+            m["content"]["text"] for m in seen[first] if m["msg_type"] == "stream"))
+        time.sleep(rng.random() * 0.005)
+        self.km.interrupt_kernel()
+        second = self.kc.execute(f"{n} + 1")
+        what = f"round {n}: {work!r}, stop_on_error={stop_on_error}"
+        replies = [self.reply_to(first, what), self.reply_to(second, what)]
+        iopub[second] = []
+        self.collect(iopub, lambda seen: any(m["msg_type"] == "status" and m["content"][
+            "execution_state"] == "idle" for m in seen[second]))
+        what += f": {replies}"
+        for reply, msg_id in zip(replies, (first, second)):
+            self.assert_well_formed(reply, iopub[msg_id], what)
+        if endless or replies[0]["status"] == "error":
+            self.assertEqual(replies[0]["ename"], "Interrupted", what)
+        else:
+            self.assertEqual(replies[0]["status"], "ok", what)
+        if replies[1]["status"] == "aborted":
+            self.assertTrue(stop_on_error and replies[0]["status"] == "error", what)
+        else:
+            self.assertEqual(replies[1]["status"], "ok", what)
+            results = [m["content"]["data"]["text/plain"] for m in iopub[second]
+                       if m["msg_type"] == "execute_result"]
+            self.assertEqual(results, [str(n + 1)], what)
+
+    def test_interrupts_at_random_points_lose_no_message(self):
+        rng = random.Random(int(os.environ.get("AG_STRESS_SEED", "22")))
+        for n in range(self.ROUNDS):
+            self.round(rng, n)
+        reply, out = self.run_cell("40 + 2")
+        self.assertEqual(self.results(out), ["42"])
 
 
 class Streaming(Session):
