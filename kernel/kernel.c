@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,49 +193,70 @@ static bool catch_interrupts(void) {
 
 /* ---- showing values ---- */
 
+/* data in base64, malloc'd: the protocol's form of binary MIME data. */
+static char *base64(const char *data, size_t n) {
+  static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  char *out = malloc((n + 2) / 3 * 4 + 1), *o = out;
+  if (out == NULL) return NULL;
+  const unsigned char *in = (const unsigned char *)data;
+  for (size_t i = 0; i < n; i += 3) {
+    uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) |
+                 (i + 2 < n ? in[i + 2] : 0);
+    *o++ = digits[v >> 18 & 63];
+    *o++ = digits[v >> 12 & 63];
+    *o++ = i + 1 < n ? digits[v >> 6 & 63] : '=';
+    *o++ = i + 2 < n ? digits[v & 63] : '=';
+  }
+  *o = '\0';
+  return out;
+}
+
+#define BUNDLE_MAX 8
+
+/* Sends a MIME bundle (result: the cell's value, else display_data), PNG
+ * data base64-encoded; what the cell wrote before it goes first. */
+static void send_bundle(AgKernel *k, bool result, int count, const char *const *types,
+                        const char *const *data, const size_t *lengths) {
+  const char *sent[BUNDLE_MAX];
+  size_t sent_lengths[BUNDLE_MAX];
+  char *encoded[BUNDLE_MAX] = {0};
+  if (count > BUNDLE_MAX) count = BUNDLE_MAX;
+  for (int i = 0; i < count; i++) {
+    bool binary = strcmp(types[i], "image/png") == 0;
+    encoded[i] = binary ? base64(data[i], lengths[i]) : NULL;
+    sent[i] = encoded[i] ? encoded[i] : data[i];
+    sent_lengths[i] = encoded[i] ? strlen(encoded[i]) : lengths[i];
+  }
+  fflush(stdout); /* before the lock: the streams' writes take it */
+  fflush(stderr);
+  pthread_mutex_lock(&k->lock);
+  streams_send(k, true);
+  if (k->running) k->out.display(k->out.ctx, result, count, types, sent, sent_lengths);
+  pthread_mutex_unlock(&k->lock);
+  for (int i = 0; i < count; i++) free(encoded[i]);
+}
+
 /* A MIME bundle from the cell (vm->display): display_data. */
 static void show_bundle(AgVM *vm, int count, const char *const *types, const char *const *data,
                         const size_t *lengths) {
-  AgKernel *k = vm->host;
-  fflush(stdout); /* before the lock: the streams' writes take it */
-  fflush(stderr);
-  pthread_mutex_lock(&k->lock);
-  streams_send(k, true);
-  if (k->running) k->out.display(k->out.ctx, false, count, types, data, lengths);
-  pthread_mutex_unlock(&k->lock);
+  send_bundle(vm->host, false, count, types, data, lengths);
 }
 
-/* v._repr_svg_() when v's class has one (a plot figure), else nil. */
-static Value svg_of(AgVM *vm, Value v) {
-  Value method;
-  if (!IS_INSTANCE(v)) return NIL_VAL;
-  ObjString *name = obj_string(vm, "_repr_svg_");
-  if (!table_get(&AS_INSTANCE(v)->klass->methods, OBJ_VAL(name), &method)) return NIL_VAL;
-  vm_push_root(vm, v);
-  Value svg = vm_invoke(vm, v, name, 0, NULL, NULL);
-  vm_pop_root(vm);
-  if (IS_STRING(svg)) return svg;
-  if (IS_EXCEPTION(svg)) vm_report_exception(vm, stderr, false);
-  return NIL_VAL;
+static void send_result(AgVM *vm, void *ctx, int count, const char *const *types,
+                        const char *const *data, const size_t *lengths) {
+  (void)ctx;
+  send_bundle(vm->host, true, count, types, data, lengths);
 }
 
 /* vm->repl_print: the cell's last expression (show_last compiles only that
- * one to show) as the cell's result: its repr, and SVG when it has one. */
+ * one to show) as the cell's result: its repr, and its pictures when it
+ * draws (a plot figure). */
 static void show_result(AgVM *vm, Value v, ObjString *repr) {
   AgKernel *k = vm->host;
   if (k->silent) return;
-  vm_push_root(vm, OBJ_VAL(repr));
-  Value svg = svg_of(vm, v);
-  const char *types[2] = {"text/plain", "image/svg+xml"};
-  const char *data[2] = {repr->chars, IS_STRING(svg) ? AS_CSTRING(svg) : ""};
-  size_t lengths[2] = {(size_t)repr->length, IS_STRING(svg) ? (size_t)AS_STRING(svg)->length : 0};
-  fflush(stdout); /* before the lock: the streams' writes take it */
-  fflush(stderr);
-  pthread_mutex_lock(&k->lock);
-  streams_send(k, true);
-  if (k->running) k->out.display(k->out.ctx, true, IS_STRING(svg) ? 2 : 1, types, data, lengths);
-  pthread_mutex_unlock(&k->lock);
-  vm_pop_root(vm);
+  if (IS_EXCEPTION(lib_rich_bundle(vm, v, repr, send_result, NULL))) {
+    vm_report_exception(vm, stderr, false);
+  }
 }
 
 /* ---- the session ---- */

@@ -1152,7 +1152,7 @@ static bool render(const char *text, const char *format, const char *path) {
   return ok;
 }
 
-char *graph_to_svg(GraphRoot root, bool show_saved, size_t *length) {
+char *graph_render(GraphRoot root, bool show_saved, const char *format, size_t *length) {
   char *dot_path = program_find("dot");
   if (!dot_path) {
     tensor_set_error("Graphviz 'dot' was not found; install graphviz to draw graphs");
@@ -1160,12 +1160,12 @@ char *graph_to_svg(GraphRoot root, bool show_saved, size_t *length) {
   }
   char *text = graph_to_dot(root, show_saved);
   FILE *in = tmpfile(), *out = tmpfile(), *err = tmpfile();
-  char *svg = NULL;
+  char *image = NULL;
   if (!in || !out || !err) tensor_set_error("cannot create a temporary file: %s", strerror(errno));
   else if (text && write_all(fileno(in), text, strlen(text), "a temporary file") &&
            lseek(fileno(in), 0, SEEK_SET) == 0) {
-    int status = run_dot(dot_path, "svg", fileno(in), fileno(out), fileno(err));
-    if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) svg = program_read_back(out, length);
+    int status = run_dot(dot_path, format, fileno(in), fileno(out), fileno(err));
+    if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) image = program_read_back(out, length);
     else dot_failure(status, err);
   }
   if (in) fclose(in);
@@ -1173,7 +1173,7 @@ char *graph_to_svg(GraphRoot root, bool show_saved, size_t *length) {
   if (err) fclose(err);
   free(text);
   free(dot_path);
-  return svg;
+  return image;
 }
 
 int graph_node_count(GraphRoot root) {

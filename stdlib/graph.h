@@ -128,9 +128,9 @@ char *graph_to_dot(GraphRoot root, bool show_saved);
  * failing, files that cannot be written. */
 bool graph_save(GraphRoot root, const char *path, bool show_saved);
 
-/* The graph rendered as SVG by Graphviz's `dot` (malloc'd, *length bytes),
- * or NULL with tensor_error() set. */
-char *graph_to_svg(GraphRoot root, bool show_saved, size_t *length);
+/* The graph rendered by Graphviz's `dot -TFORMAT` ("svg", "png"): malloc'd,
+ * *length bytes, or NULL with tensor_error() set. */
+char *graph_render(GraphRoot root, bool show_saved, const char *format, size_t *length);
 /* The number of nodes under root, or -1 (out of memory). */
 int graph_node_count(GraphRoot root);
 

@@ -244,21 +244,24 @@ static Value native_save_graph(AgVM *vm, Value self, int argc, const Value *args
  * minutes to lay them out and no browser shows the result. */
 #define GRAPH_INLINE_MAX 2000
 
-/* The notebook's picture of root: SVG from Graphviz, with the tree as text. */
+/* The notebook's picture of root: SVG and PNG from Graphviz (a notebook
+ * that is not trusted hides SVG), with the tree as text. */
 static bool show_inline(AgVM *vm, GraphRoot root, bool show_saved) {
-  size_t svg_length = 0, tree_length = 0;
-  char *svg = graph_to_svg(root, show_saved, &svg_length);
+  size_t svg_length = 0, png_length = 0, tree_length = 0;
+  char *svg = graph_render(root, show_saved, "svg", &svg_length);
+  char *png = svg ? graph_render(root, show_saved, "png", &png_length) : NULL;
   char *tree = NULL;
-  FILE *out = svg ? open_memstream(&tree, &tree_length) : NULL;
+  FILE *out = png ? open_memstream(&tree, &tree_length) : NULL;
   bool ok = out != NULL && graph_print_tree(out, root);
   if (out) fclose(out);
   if (ok) {
-    const char *types[2] = {"image/svg+xml", "text/plain"};
-    const char *data[2] = {svg, tree};
-    size_t lengths[2] = {svg_length, tree_length};
-    lib_display_bundle(vm, 2, types, data, lengths);
+    const char *types[3] = {"image/svg+xml", "image/png", "text/plain"};
+    const char *data[3] = {svg, png, tree};
+    size_t lengths[3] = {svg_length, png_length, tree_length};
+    lib_display_bundle(vm, 3, types, data, lengths);
   }
   free(svg);
+  free(png);
   free(tree);
   return ok;
 }

@@ -8,11 +8,13 @@ into the prefix whose share/jupyter is on JUPYTER_PATH (tests/kernel/run.sh).
 
 AG_KERNEL_HEAVY=0 leaves out the 10^7-line and 10^6-node cases (sanitizer builds).
 """
+import base64
 import json
 import os
 import queue
 import random
 import re
+import struct
 import subprocess
 import time
 import unittest
@@ -344,6 +346,14 @@ class RichDisplay(Session):
     def series_in(self, svg):
         return svg.count('id="gnuplot_plot_')
 
+    def assert_png(self, bundle, width=None):
+        """bundle carries a PNG picture beside its SVG (untrusted notebooks hide SVG)."""
+        self.assertIn("image/svg+xml", bundle)
+        png = base64.b64decode(bundle["image/png"], validate=True)
+        self.assertEqual(png[:8], b"\x89PNG\r\n\x1a\n")
+        if width is not None:
+            self.assertEqual(struct.unpack(">I", png[16:20])[0], width)
+
     def test_plot_show_is_inline_svg(self):
         code = ('plot.clear()\nplot.line([0.9, 0.5, 0.25], label="train")\n'
                 'plot.line([1.0, 0.7, 0.5], label="test")\n'
@@ -354,6 +364,7 @@ class RichDisplay(Session):
         self.assertEqual(len(shown), 1)
         svg = shown[0]["content"]["data"]["image/svg+xml"]
         self.assertEqual(self.series_in(svg), 2)
+        self.assert_png(shown[0]["content"]["data"], width=640)
         for text in ("epoch", "loss", "curves"):
             self.assertIn(f">{text}</text>", svg)
         for label in ("train", "test"):
@@ -364,6 +375,9 @@ class RichDisplay(Session):
         result = [m for m in out if m["msg_type"] == "execute_result"][0]["content"]["data"]
         self.assertEqual(result["text/plain"], "<Figure: 2 series (scatter, hist)>")
         self.assertEqual(self.series_in(result["image/svg+xml"]), 2)
+        self.assert_png(result, width=640)
+        reply, out = self.run_cell("display(plot.figure().line([1, 2]))")
+        self.assert_png([m for m in out if m["msg_type"] == "display_data"][0]["content"]["data"])
 
     def test_show_graph_svg_names_the_nodes(self):
         code = ("let w = tensor([1.0, 2.0], requires_grad=true)\n"
@@ -373,6 +387,7 @@ class RichDisplay(Session):
         self.assertIn("<svg", data["image/svg+xml"])
         self.assertIn("SumBackward0", data["image/svg+xml"])
         self.assertIn("MulBackward0", data["text/plain"])
+        self.assert_png(data)
         reply, out = self.run_cell("print_graph(loss)")
         self.assertIn("SumBackward0", self.text_of(out))
 
