@@ -44,7 +44,8 @@ struct AgKernel {
   int execution_count;
   bool stopping;
   pthread_t flusher, interrupter;
-  bool shown_result;
+  char **sources; /* the code of cell In[N] at sources[N], for quoting in errors */
+  int source_count;
 };
 
 /* Whether a cell runs, for the signal thread (one kernel per process). It
@@ -286,6 +287,8 @@ AgKernel *agk_new(const AgKernelOutput *out) {
   lib_install_builtins(k->vm);
   lib_install(k->vm);
   lib_set_args(k->vm, 0, NULL);
+  const char *no_color = getenv("NO_COLOR");
+  k->vm->color = no_color == NULL || no_color[0] == '\0'; /* Jupyter renders ANSI colour */
   k->vm->host = k;
   k->vm->repl_print = show_result;
   k->vm->display = show_bundle;
@@ -306,6 +309,8 @@ void agk_free(AgKernel *k) {
   pthread_mutex_unlock(&k->lock);
   pthread_join(k->flusher, NULL);
   vm_free(k->vm);
+  for (int i = 0; i < k->source_count; i++) free(k->sources[i]);
+  free(k->sources);
   free(k);
 }
 
@@ -343,13 +348,66 @@ static void compile_error(AgCell *cell, const CompileResult *r, const char *erro
   cell->traceback = strdup(errors);
 }
 
+/* Keeps the code of cell In[n] for with_source_line. */
+static void keep_source(AgKernel *k, int n, const char *code) {
+  if (n < 0 || n > 1000000) return;
+  if (n >= k->source_count) {
+    char **grown = realloc(k->sources, (size_t)(n + 1) * sizeof *grown);
+    if (grown == NULL) return;
+    memset(grown + k->source_count, 0, (size_t)(n + 1 - k->source_count) * sizeof *grown);
+    k->sources = grown;
+    k->source_count = n + 1;
+  }
+  free(k->sources[n]);
+  k->sources[n] = strdup(code);
+}
+
+/* Line `line` (from 1) of cell In[n] without its indentation, or NULL. */
+static char *source_line(AgKernel *k, int n, int line) {
+  const char *p = n >= 0 && n < k->source_count ? k->sources[n] : NULL;
+  for (int i = 1; p != NULL && i < line; i++) {
+    p = strchr(p, '\n');
+    if (p != NULL) p++;
+  }
+  if (p == NULL) return NULL;
+  p += strspn(p, " \t");
+  size_t length = strcspn(p, "\n");
+  while (length > 0 && (p[length - 1] == ' ' || p[length - 1] == '\r')) length--;
+  return length > 0 ? strndup(p, length) : NULL;
+}
+
+/* The report of a runtime error with the failing line of its cell quoted
+ * under the first line and underlined with carets, as Python does:
+ *   In[3]:2: error: int has no attribute 'nope'
+ *       return v.nope
+ *       ^^^^^^^^^^^^^
+ * (report itself when the error is not in a cell of this session). */
+static char *with_source_line(AgKernel *k, char *report) {
+  int n = 0, line = 0;
+  char *text = report && sscanf(report, "In[%d]:%d:", &n, &line) == 2 ? source_line(k, n, line) : NULL;
+  if (text == NULL) return report;
+  size_t first = strcspn(report, "\n");
+  VmBuf out;
+  vm_buf_init(&out);
+  vm_buf_add(&out, report, first);
+  vm_buf_printf(&out, "\n    %s\n    %s", text, k->vm->color ? "\033[1;31m" : "");
+  for (const char *c = text; *c; c++) {
+    if (((unsigned char)*c & 0xC0) != 0x80) vm_buf_add(&out, "^", 1);
+  }
+  vm_buf_printf(&out, "%s%s", k->vm->color ? "\033[0m" : "", report[first] ? "" : "\n");
+  vm_buf_add(&out, report + first, strlen(report + first) + 1);
+  free(text);
+  free(report);
+  return out.data;
+}
+
 static void run_cell(AgKernel *k, ObjFunction *fn, AgCell *cell) {
   SessionError err;
   VmResult r = session_run(k->vm, fn, &err);
   if (r == VM_RUNTIME_ERROR) {
     cell->ename = err.name;
     cell->evalue = err.message;
-    cell->traceback = err.report;
+    cell->traceback = with_source_line(k, err.report);
     return;
   }
   if (r == VM_EXIT) {
@@ -364,6 +422,7 @@ void agk_execute(AgKernel *k, const char *code, int execution_count, bool silent
   char file[32];
   snprintf(file, sizeof file, "In[%d]", execution_count);
   char *errors = NULL;
+  keep_source(k, execution_count, code);
   begin_cell(k, execution_count, silent); /* an interrupt stops a long compilation too */
   CompileResult r = session_compile(k->vm, code, file, true, &errors);
   if (r.error_count > 0 || r.function == NULL) {

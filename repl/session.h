@@ -28,7 +28,8 @@ typedef enum { INPUT_COMPLETE, INPUT_INCOMPLETE, INPUT_INVALID } InputState;
 typedef struct {
   char *name;    /* the error's class: "Error", "Interrupted" ... */
   char *message; /* Error.message or str(v) */
-  char *report;  /* what the REPL prints: "FILE:LINE: error: ...", the traceback */
+  char *report;  /* what the REPL prints: "FILE:LINE: error: ...", the traceback
+                  * (coloured when vm->color) */
 } SessionError;
 
 /* Compiles `source` as input named `file` ("<stdin>", "In[3]"); syntax

@@ -122,6 +122,7 @@ class CellSemantics(Session):
         n = reply["execution_count"]
         tb = reply["traceback"]
         self.assertEqual(tb[0], f"In[{n}]:2: error: int has no attribute 'nope'")
+        self.assertEqual(tb[1:3], ["    return v.nope", "    ^^^^^^^^^^^^^"])
         self.assertIn(f"  in f at In[{n}]:2", tb)
         self.assertIn(f"  in <script> at In[{n}]:4", tb)
         errors = [m for m in out if m["msg_type"] == "error"]
@@ -164,6 +165,24 @@ class CellSemantics(Session):
         self.assertIn("session goes on", self.text_of(out, "stderr"))
         reply, out = self.run_cell("kept")
         self.assertEqual(self.results(out), ["7"])
+
+
+class ColouredErrors(unittest.TestCase):
+    """Without NO_COLOR the traceback carries ANSI colour, which Jupyter renders."""
+
+    def test_traceback_in_colour_with_the_line_quoted(self):
+        env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+        km, kc = start_new_kernel(kernel_name="ag", env=env)
+        try:
+            reply = kc.execute_interactive('let xs = [1, 2]\nxs[5]', timeout=TIMEOUT)["content"]
+        finally:
+            kc.stop_channels()
+            km.shutdown_kernel(now=True)
+        self.assertEqual(reply["status"], "error")
+        self.assertEqual(reply["ename"], "Error")  # IndexError once the language has it
+        tb = reply["traceback"]
+        self.assertIn("\x1b[1;31merror:\x1b[0m", tb[0])
+        self.assertEqual(tb[1:3], ["    xs[5]", "    \x1b[1;31m^^^^^\x1b[0m"])
 
 
 class Interrupt(Session):
