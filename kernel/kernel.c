@@ -494,19 +494,141 @@ static char *help_text(const char *topic) {
   return NULL;
 }
 
-char *agk_inspect(AgKernel *k, const char *code, size_t cursor) {
-  (void)k;
-  size_t len = strlen(code);
-  if (cursor > len) cursor = len;
+/* The dotted name around byte `cursor` of code ("x.backward"), or NULL. */
+static char *name_at(const char *code, size_t cursor) {
   size_t a = cursor, b = cursor;
   while (a > 0 && is_name_char(code[a - 1])) a--;
-  while (b < len && is_name_char(code[b])) b++;
+  while (code[b] != '\0' && is_name_char(code[b])) b++;
   while (a < b && (code[a] == '.' || code[a] == ':')) a++;
   while (b > a && code[b - 1] == '.') b--;
-  if (a == b) return NULL;
-  char *topic = strndup(code + a, b - a);
-  char *text = topic ? help_text(topic) : NULL;
-  free(topic);
+  return a < b ? strndup(code + a, b - a) : NULL;
+}
+
+/* The name of the function whose call's parentheses hold byte `cursor`
+ * (`lin.forward(x, |`), or NULL. Brackets of lists and maps inside the
+ * call are skipped; strings are not told apart. */
+static char *callee_at(const char *code, size_t cursor) {
+  int depth = 0;
+  for (size_t i = cursor; i > 0; i--) {
+    char ch = code[i - 1];
+    if (ch == ')' || ch == ']' || ch == '}') depth++;
+    else if ((ch == '(' || ch == '[' || ch == '{') && depth > 0) depth--;
+    else if (ch == '(') {
+      size_t end = i - 1;
+      while (end > 0 && (code[end - 1] == ' ' || code[end - 1] == '\t')) end--;
+      return end > 0 && is_name_char(code[end - 1]) ? name_at(code, end) : NULL;
+    }
+  }
+  return NULL;
+}
+
+/* The comment that documents the definition at `line` of cell In[n]: the
+ * `#` lines just above it, else the first line of its body when that is
+ * a comment; malloc'd, without the `#`s, or NULL. */
+static char *definition_comment(AgKernel *k, int n, int line) {
+  VmBuf out;
+  vm_buf_init(&out);
+  int first = line;
+  for (char *above; first > 1 && (above = source_line(k, n, first - 1)) != NULL; first--) {
+    bool comment = above[0] == '#';
+    free(above);
+    if (!comment) break;
+  }
+  if (first == line) first = line + 1; /* none above: the body's first line */
+  for (int i = first; i <= line + 1; i++) {
+    char *text = i == line ? NULL : source_line(k, n, i);
+    if (text != NULL && text[0] == '#') vm_buf_printf(&out, "%s\n", text + 1 + (text[1] == ' '));
+    bool stop = text == NULL || text[0] != '#';
+    free(text);
+    if (stop && (i > line || out.length > 0)) break;
+  }
+  if (out.length == 0) {
+    vm_buf_free(&out);
+    return NULL;
+  }
+  return out.data;
+}
+
+/* The cell and line of a definition made in this session, false when it
+ * was not made in a cell ("In[N]"). */
+static bool cell_of(const ObjFunction *f, int *n) {
+  return f->file != NULL && sscanf(f->file->chars, "In[%d]", n) == 1;
+}
+
+/* "name(a, b, ...rest)" and the comment of a function or class defined in
+ * one of the session's cells; NULL for anything else. */
+static char *user_help(AgKernel *k, Value v) {
+  const char *kind = "";
+  ObjString *name = NULL;
+  if (IS_BOUND_METHOD(v)) v = AS_BOUND_METHOD(v)->method;
+  if (IS_CLASS(v)) {
+    kind = "class ";
+    name = AS_CLASS(v)->name;
+    v = AS_CLASS(v)->init;
+  }
+  if (!IS_CLOSURE(v)) return NULL;
+  ObjFunction *f = AS_CLOSURE(v)->function;
+  int n;
+  if (!cell_of(f, &n)) return NULL;
+  VmBuf out;
+  vm_buf_init(&out);
+  vm_buf_printf(&out, "%s%s(", kind, name ? name->chars : f->name ? f->name->chars : "?");
+  int params = f->arity + (f->has_rest ? 1 : 0);
+  for (int i = 0; i < params && f->param_names; i++) {
+    vm_buf_printf(&out, "%s%s%s", i ? ", " : "", i == f->arity ? "..." : "", f->param_names[i]->chars);
+  }
+  vm_buf_printf(&out, ")\n");
+  /* a class's comment is at its `class` line, above init's */
+  int line = f->line;
+  for (int i = line; name != NULL && i > 0; i--) {
+    char *text = source_line(k, n, i);
+    bool found = text && strncmp(text, "class ", 6) == 0;
+    free(text);
+    if (found) {
+      line = i;
+      break;
+    }
+  }
+  char *comment = definition_comment(k, n, line);
+  if (comment) vm_buf_printf(&out, "\n%s", comment);
+  free(comment);
+  return out.data;
+}
+
+/* The :help text of the class of the instance named path[0..len), or NULL. */
+static char *class_help(AgKernel *k, const char *path, size_t len) {
+  Value v;
+  if (!complete_resolve(k->vm, path, len, &v) || !IS_INSTANCE(v)) return NULL;
+  return help_text(AS_INSTANCE(v)->klass->name->chars);
+}
+
+/* What Shift-Tab shows for `topic`: the signature and comment of the
+ * user's own function or class; else its :help text; else, for an object
+ * of the library or its method (lin, lin.forward), its class's. */
+static char *describe(AgKernel *k, const char *topic) {
+  Value v;
+  size_t len = strlen(topic);
+  const char *dot = strrchr(topic, '.');
+  char *text = complete_resolve(k->vm, topic, len, &v) ? user_help(k, v) : NULL;
+  if (text == NULL) text = help_text(topic);
+  if (text == NULL) text = class_help(k, topic, len);
+  if (text == NULL && dot != NULL) text = class_help(k, topic, (size_t)(dot - topic));
+  return text;
+}
+
+/* The name at the cursor when it names something of the session (or when
+ * the cursor is in no call), else the function whose call's arguments hold
+ * the cursor: `tensor([1], requires_grad` shows tensor, as IPython does. */
+char *agk_inspect(AgKernel *k, const char *code, size_t cursor) {
+  size_t len = strlen(code);
+  if (cursor > len) cursor = len;
+  char *name = name_at(code, cursor), *callee = callee_at(code, cursor);
+  Value v;
+  bool named = name != NULL && (callee == NULL || complete_resolve(k->vm, name, strlen(name), &v));
+  char *text = named ? describe(k, name) : NULL;
+  if (text == NULL && callee != NULL) text = describe(k, callee);
+  free(name);
+  free(callee);
   return text;
 }
 

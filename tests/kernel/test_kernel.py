@@ -146,6 +146,41 @@ class CellSemantics(Session):
         reply = self.kc.get_shell_msg(timeout=TIMEOUT)
         self.assertFalse(reply["content"]["found"])
 
+    def inspect(self, code):
+        self.kc.inspect(code, len(code))
+        reply = self.kc.get_shell_msg(timeout=TIMEOUT)["content"]
+        return reply["data"].get("text/plain") if reply["found"] else None
+
+    def test_inspect_inside_a_call_shows_the_function_called(self):
+        self.assertIn("randn(...shape", self.inspect("randn("))
+        self.assertIn("tensor(data", self.inspect("let t = tensor([1, 2], requires_grad"))
+        self.run_cell("let lin = nn.Linear(2, 3)")
+        self.assertIn("nn.Linear(in_features", self.inspect("lin.forward("))
+        self.assertIn("nn.Linear(in_features", self.inspect("lin(ones(2), "))
+
+    def test_inspect_the_users_own_functions_and_classes(self):
+        self.run_cell("# Squares v.\nfn sq(v, ...more) { return v * v }\n"
+                      "class Point {\n  # A point in the plane.\n  fn init(x, y) { self.x = x\n self.y = y }\n"
+                      "  fn norm() {\n    # Its distance to 0.\n    return (self.x ** 2 + self.y ** 2) ** 0.5\n  }\n}\n"
+                      "let p = Point(3, 4)")
+        self.assertEqual(self.inspect("sq(2, "), "sq(v, ...more)\n\nSquares v.\n")
+        self.assertEqual(self.inspect("Point("), "class Point(x, y)\n\nA point in the plane.\n")
+        self.assertEqual(self.inspect("p.norm("), "norm()\n\nIts distance to 0.\n")
+
+    def complete(self, code):
+        self.kc.complete(code, len(code))
+        return self.kc.get_shell_msg(timeout=TIMEOUT)["content"]["matches"]
+
+    def test_completion_sorted_fields_first_private_hidden(self):
+        self.run_cell("class Q {\n  fn init() { self.b = 1\n self.a = 2\n self._h = 3 }\n"
+                      "  fn m() { }\n  fn _p() { }\n}\nlet q = Q()\nlet w = randn(2)")
+        self.assertEqual(self.complete("q."), ["q.a", "q.b", "q.init", "q.m"])
+        self.assertEqual(self.complete("q._"), ["q._h", "q._p"])
+        members = self.complete("w.")
+        self.assertFalse([m for m in members if m.startswith("w._")])
+        self.assertLess(members.index("w.shape"), members.index("w.abs"))
+        self.assertEqual(members[:2], sorted(members[:2]))
+
     def test_complete_members_of_a_global(self):
         self.run_cell("let model = nn.Linear(2, 2)")
         self.kc.complete("model.wei", 9)
