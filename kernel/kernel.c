@@ -32,6 +32,16 @@ typedef struct {
   FILE *file; /* the FILE installed as stdout / stderr */
 } Stream;
 
+#define BUNDLE_MAX 8
+
+/* A bundle shown in place (progress()), as last sent, until it is final. */
+typedef struct InPlace {
+  struct InPlace *next;
+  char *id;
+  int count;
+  char *types[BUNDLE_MAX], *data[BUNDLE_MAX];
+} InPlace;
+
 struct AgKernel {
   AgVM *vm;
   AgKernelOutput out;
@@ -46,6 +56,7 @@ struct AgKernel {
   pthread_t flusher, interrupter;
   char **sources; /* the code of cell In[N] at sources[N], for quoting in errors */
   int source_count;
+  InPlace *in_place; /* the bundles shown in place by the running cell, not final */
 };
 
 /* Whether a cell runs, for the signal thread (one kernel per process). It
@@ -212,8 +223,6 @@ static char *base64(const char *data, size_t n) {
   return out;
 }
 
-#define BUNDLE_MAX 8
-
 /* Sends a MIME bundle (result: the cell's value, else display_data), PNG
  * data base64-encoded; what the cell wrote before it goes first. */
 static void send_bundle(AgKernel *k, bool result, int count, const char *const *types,
@@ -247,6 +256,80 @@ static void send_result(AgVM *vm, void *ctx, int count, const char *const *types
                         const char *const *data, const size_t *lengths) {
   (void)ctx;
   send_bundle(vm->host, true, count, types, data, lengths);
+}
+
+static InPlace **find_in_place(AgKernel *k, const char *id) {
+  InPlace **p = &k->in_place;
+  while (*p != NULL && strcmp((*p)->id, id) != 0) p = &(*p)->next;
+  return p;
+}
+
+static void in_place_free(InPlace *b) {
+  for (int i = 0; i < b->count; i++) {
+    free(b->types[i]);
+    free(b->data[i]);
+  }
+  free(b->id);
+  free(b);
+}
+
+/* Keeps the bundle last shown under id (lock held), or forgets it when final. */
+static bool remember_in_place(AgKernel *k, const char *id, bool final, int count,
+                              const char *const *types, const char *const *data) {
+  InPlace **p = find_in_place(k, id), *b = *p;
+  bool update = b != NULL;
+  if (b != NULL) {
+    *p = b->next;
+    in_place_free(b);
+  }
+  b = final ? NULL : calloc(1, sizeof *b);
+  if (b == NULL) return update;
+  b->id = strdup(id);
+  b->count = count < BUNDLE_MAX ? count : BUNDLE_MAX;
+  for (int i = 0; i < b->count; i++) {
+    b->types[i] = strdup(types[i]);
+    b->data[i] = strdup(data[i]);
+  }
+  b->next = k->in_place;
+  k->in_place = b;
+  return update;
+}
+
+/* vm->display_in_place: progress() in a notebook. */
+static void show_in_place(AgVM *vm, const char *id, bool final, int count, const char *const *types,
+                          const char *const *data, const size_t *lengths) {
+  AgKernel *k = vm->host;
+  fflush(stdout); /* before the lock: the streams' writes take it */
+  fflush(stderr);
+  pthread_mutex_lock(&k->lock);
+  streams_send(k, true);
+  bool update = remember_in_place(k, id, final, count, types, data);
+  if (k->running) k->out.display_in_place(k->out.ctx, id, update, count, types, data, lengths);
+  pthread_mutex_unlock(&k->lock);
+}
+
+/* At the end of a cell (lock held): the bars its loop left running are
+ * shown stopped when the cell failed (an interrupt), then forgotten. */
+static void stop_in_place(AgKernel *k, bool failed) {
+  while (k->in_place != NULL) {
+    InPlace *b = k->in_place;
+    k->in_place = b->next;
+    for (int i = 0; failed && i < b->count; i++) {
+      bool html = strcmp(b->types[i], "text/html") == 0;
+      char *stopped = NULL;
+      if (asprintf(&stopped, html ? "<div style=\"color: #c00\">%s</div>" : "%s (stopped)",
+                   b->data[i]) < 0)
+        continue;
+      free(b->data[i]);
+      b->data[i] = stopped;
+    }
+    size_t lengths[BUNDLE_MAX];
+    for (int i = 0; i < b->count; i++) lengths[i] = strlen(b->data[i]);
+    if (failed) k->out.display_in_place(k->out.ctx, b->id, true, b->count,
+                                        (const char *const *)b->types,
+                                        (const char *const *)b->data, lengths);
+    in_place_free(b);
+  }
 }
 
 /* vm->repl_print: the cell's last expression (show_last compiles only that
@@ -292,6 +375,7 @@ AgKernel *agk_new(const AgKernelOutput *out) {
   k->vm->host = k;
   k->vm->repl_print = show_result;
   k->vm->display = show_bundle;
+  k->vm->display_in_place = show_in_place;
   if (!install_streams(k) || pthread_create(&k->flusher, NULL, flusher_main, k) != 0 ||
       pthread_create(&k->interrupter, NULL, interrupter_main, NULL) != 0) {
     fprintf(k->log, "ag-kernel: cannot set up the output streams: %s\n", strerror(errno));
@@ -330,12 +414,13 @@ static void begin_cell(AgKernel *k, int execution_count, bool silent) {
   set_cell_running(true);
 }
 
-static void end_cell(AgKernel *k) {
+static void end_cell(AgKernel *k, bool failed) {
   set_cell_running(false);
   fflush(stdout);
   fflush(stderr);
   pthread_mutex_lock(&k->lock);
   streams_send(k, true);
+  stop_in_place(k, failed);
   k->running = false;
   pthread_mutex_unlock(&k->lock);
 }
@@ -430,7 +515,7 @@ void agk_execute(AgKernel *k, const char *code, int execution_count, bool silent
   } else {
     run_cell(k, r.function, cell);
   }
-  end_cell(k);
+  end_cell(k, !cell->ok);
   free(errors);
 }
 

@@ -36,6 +36,11 @@ typedef struct {
    * cell's value (execute_result), else display_data. */
   void (*display)(void *ctx, bool result, int count, const char *const *types,
                   const char *const *data, const size_t *lengths);
+  /* A bundle shown in place (a progress bar): update false shows it under
+   * display id `id`, true replaces what that id shows. */
+  void (*display_in_place)(void *ctx, const char *id, bool update, int count,
+                           const char *const *types, const char *const *data,
+                           const size_t *lengths);
 } AgKernelOutput;
 
 /* How a cell ended; the strings are malloc'd (agk_cell_free). */

@@ -43,7 +43,7 @@ std::vector<std::string> split_lines(const char *text) {
 class AgInterpreter : public xeus::xinterpreter {
 public:
   AgInterpreter() {
-    AgKernelOutput out = {this, on_stream, on_display};
+    AgKernelOutput out = {this, on_stream, on_display, on_display_in_place};
     kernel_ = agk_new(&out);
   }
   ~AgInterpreter() override { agk_free(kernel_); }
@@ -59,10 +59,26 @@ private:
   static void on_display(void *ctx, bool result, int count, const char *const *types,
                          const char *const *data, const size_t *lengths) {
     auto *self = static_cast<AgInterpreter *>(ctx);
-    nl::json bundle = nl::json::object();
-    for (int i = 0; i < count; i++) bundle[types[i]] = std::string(data[i], lengths[i]);
+    nl::json bundle = bundle_of(count, types, data, lengths);
     if (result) self->publish_execution_result(self->execution_count_, bundle, nl::json::object());
     else self->display_data(bundle, nl::json::object(), nl::json::object());
+  }
+
+  static nl::json bundle_of(int count, const char *const *types, const char *const *data,
+                            const size_t *lengths) {
+    nl::json bundle = nl::json::object();
+    for (int i = 0; i < count; i++) bundle[types[i]] = std::string(data[i], lengths[i]);
+    return bundle;
+  }
+
+  static void on_display_in_place(void *ctx, const char *id, bool update, int count,
+                                  const char *const *types, const char *const *data,
+                                  const size_t *lengths) {
+    auto *self = static_cast<AgInterpreter *>(ctx);
+    nl::json transient = {{"display_id", id}};
+    nl::json bundle = bundle_of(count, types, data, lengths);
+    if (update) self->update_display_data(bundle, nl::json::object(), transient);
+    else self->display_data(bundle, nl::json::object(), transient);
   }
 
   void configure_impl() override {}

@@ -457,6 +457,52 @@ class RichDisplay(Session):
         self.assertEqual(self.results(out), ["2"])
 
 
+class Progress(Session):
+    """progress() in a notebook: a bar updated in place (update_display_data),
+    as tqdm's notebook bar."""
+
+    def bar_messages(self, out):
+        return [m for m in out if m["msg_type"] in ("display_data", "update_display_data")]
+
+    def test_a_bar_updated_in_place_with_rate_and_time_left(self):
+        code = ('for i in progress(range(4), desc="steps") {\n'
+                '  let t = clock()\n  while clock() - t < 0.06 { }\n}\nprint("done")')
+        reply, out = self.run_cell(code)
+        self.assertEqual(reply["status"], "ok")
+        bars = self.bar_messages(out)
+        self.assertEqual(bars[0]["msg_type"], "display_data")
+        display_id = bars[0]["content"]["transient"]["display_id"]
+        self.assertTrue(all(m["content"]["transient"]["display_id"] == display_id for m in bars))
+        self.assertTrue(all(m["msg_type"] == "update_display_data" for m in bars[1:]))
+        first, last = bars[0]["content"]["data"], bars[-1]["content"]["data"]
+        self.assertIn('<progress value="0" max="4"', first["text/html"])
+        self.assertIn("steps: ", first["text/plain"])
+        self.assertIn('<progress value="4" max="4"', last["text/html"])
+        self.assertRegex(last["text/plain"], r"^steps: 100%\|.*\| 4/4 \[00:00<00:00, \d+\.\d\dit/s\]$")
+        self.assertEqual(self.text_of(out), "done\n")
+
+    def test_an_interrupted_bar_ends_stopped(self):
+        msg_id = self.kc.execute('for i in progress(range(1000000000)) { }')
+        bars = []
+        while len(bars) < 2:  # the bar runs: shown, then updated
+            msg = self.kc.get_iopub_msg(timeout=TIMEOUT)
+            if msg["parent_header"].get("msg_id") == msg_id:
+                bars += self.bar_messages([msg])
+        self.km.interrupt_kernel()
+        reply = self.kc.get_shell_msg(timeout=TIMEOUT)["content"]
+        self.assertEqual(reply["ename"], "Interrupted")
+        while True:
+            msg = self.kc.get_iopub_msg(timeout=TIMEOUT)
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            bars += self.bar_messages([msg])
+            if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                break
+        last = bars[-1]["content"]["data"]
+        self.assertTrue(last["text/plain"].endswith(" (stopped)"), last["text/plain"])
+        self.assertIn("color: #c00", last["text/html"])
+
+
 class BadInput(Session):
     def alive(self):
         reply, out = self.run_cell('"still here"')
