@@ -101,9 +101,10 @@ static void print_section_names(FILE *out, HelpSection s) {
 
 /* The keys of the REPL, shown by `:help` and in the reference. */
 static const char keys_text[] =
-    "Tab completes names, and after `x.` the fields and methods of x. Ctrl-C clears the "
-    "line, or stops a running program with an Interrupted error. Ctrl-D leaves. History "
-    "is kept in ~/.ag_history ($AG_HISTORY overrides).";
+    "Tab completes names, and after `x.` the fields and methods of x (fields first; names "
+    "starting with _ once _ is typed). Ctrl-C clears the line, or stops a running program "
+    "with an Interrupted error. Ctrl-D leaves. History is kept in ~/.ag_history "
+    "($AG_HISTORY overrides); Ctrl-P brings a multi-line block back whole.";
 
 static void print_topics(FILE *out, bool color) {
   fputs("Ag help. `:help NAME` explains one of these names:\n", out);
