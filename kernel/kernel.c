@@ -16,7 +16,9 @@
 #include "repl/complete.h"
 #include "repl/help.h"
 #include "repl/session.h"
+#include "autograd/autograd.h"
 #include "stdlib/builtins.h"
+#include "stdlib/graph.h"
 #include "stdlib/lib.h"
 #include "tensor/tensor.h"
 #include "vm/buffer.h"
@@ -56,6 +58,14 @@ struct AgKernel {
   pthread_t flusher, interrupter;
   char **sources; /* the code of cell In[N] at sources[N], for quoting in errors */
   int source_count;
+  /* The cells run, in order, each with the id of the first graph node it
+   * could make: node ids increase, so a node's cell is the last one whose
+   * first id is not above the node's (graph labels say "In[7]:5"). */
+  struct {
+    int cell;
+    uint64_t first_node;
+  } *runs;
+  int run_count, run_capacity;
   InPlace *in_place; /* the bundles shown in place by the running cell, not final */
 };
 
@@ -343,6 +353,37 @@ static void show_result(AgVM *vm, Value v, ObjString *repr) {
   }
 }
 
+/* ---- which cell made a graph node ---- */
+
+static AgKernel *the_kernel; /* graph_set_source_namer's callback has no context */
+
+static void note_cell_run(AgKernel *k, int cell) {
+  if (k->run_count == k->run_capacity) {
+    int capacity = k->run_capacity ? 2 * k->run_capacity : 64;
+    void *grown = realloc(k->runs, (size_t)capacity * sizeof *k->runs);
+    if (grown == NULL) return;
+    k->runs = grown;
+    k->run_capacity = capacity;
+  }
+  k->runs[k->run_count].cell = cell;
+  k->runs[k->run_count++].first_node = grad_node_last_id() + 1;
+}
+
+/* graph labels' source: "In[N]" of the cell that made node `id`. */
+static const char *cell_of_node(uint64_t id) {
+  static char name[32];
+  AgKernel *k = the_kernel;
+  int lo = 0, hi = k ? k->run_count : 0; /* the last run with first_node <= id */
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (k->runs[mid].first_node <= id) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == 0) return NULL;
+  snprintf(name, sizeof name, "In[%d]", k->runs[lo - 1].cell);
+  return name;
+}
+
 /* ---- the session ---- */
 
 static void lock_init(AgKernel *k) {
@@ -376,6 +417,8 @@ AgKernel *agk_new(const AgKernelOutput *out) {
   k->vm->repl_print = show_result;
   k->vm->display = show_bundle;
   k->vm->display_in_place = show_in_place;
+  the_kernel = k;
+  graph_set_source_namer(cell_of_node);
   if (!install_streams(k) || pthread_create(&k->flusher, NULL, flusher_main, k) != 0 ||
       pthread_create(&k->interrupter, NULL, interrupter_main, NULL) != 0) {
     fprintf(k->log, "ag-kernel: cannot set up the output streams: %s\n", strerror(errno));
@@ -395,6 +438,9 @@ void agk_free(AgKernel *k) {
   vm_free(k->vm);
   for (int i = 0; i < k->source_count; i++) free(k->sources[i]);
   free(k->sources);
+  free(k->runs);
+  graph_set_source_namer(NULL);
+  the_kernel = NULL;
   free(k);
 }
 
@@ -508,6 +554,7 @@ void agk_execute(AgKernel *k, const char *code, int execution_count, bool silent
   snprintf(file, sizeof file, "In[%d]", execution_count);
   char *errors = NULL;
   keep_source(k, execution_count, code);
+  note_cell_run(k, execution_count);
   begin_cell(k, execution_count, silent); /* an interrupt stops a long compilation too */
   CompileResult r = session_compile(k->vm, code, file, true, &errors);
   if (r.error_count > 0 || r.function == NULL) {

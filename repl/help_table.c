@@ -1641,8 +1641,8 @@ const HelpEntry help_table[] = {
     {"print_graph", HELP_GRAPH, 0,
      "print_graph(t)",
      "Prints the graph behind a tensor (or a node) as an indented tree: one node a line, "
-     "with shapes and the script line of each node. The REPL's `:graph EXPR` does the "
-     "same.",
+     "with shapes and the script line of each node (in a notebook the cell and its line, "
+     "In[7]:5). The REPL's `:graph EXPR` does the same.",
      "let x = ones(2, requires_grad=true)\n"
      "print_graph((x * 2).sum())"},
     {"to_dot", HELP_GRAPH, 0,

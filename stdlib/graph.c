@@ -291,9 +291,18 @@ static void add_label(Str *s, const GradNode *node, int output_nr, int number,
   if (name) str_addf(s, " %s", name);
 }
 
+static GraphSourceNamer source_namer;
+
+void graph_set_source_namer(GraphSourceNamer namer) { source_namer = namer; }
+
+/* Where node was made: "line 5", or "In[7]:5" when the host names inputs;
+ * nothing for a leaf or an unknown line. */
 static void add_line(Str *s, const GradNode *node) {
   int line = grad_node_line(node);
-  if (line > 0 && !is_accumulator(node)) str_addf(s, "line %d", line);
+  if (line <= 0 || is_accumulator(node)) return;
+  const char *source = source_namer ? source_namer(grad_node_id(node)) : NULL;
+  if (source != NULL) str_addf(s, "%s:%d", source, line);
+  else str_addf(s, "line %d", line);
 }
 
 /* ---- rows: the lines of a tree or diff, aligned when printed ---- */
@@ -965,8 +974,10 @@ static void dot_on_node(void *ctx, int index, GradNode *node) {
   Str label = {0};
   add_escaped(&label, grad_node_name(node));
   if (!is_accumulator(node)) add_produced_names(&label, d->names, node);
-  int line = grad_node_line(node);
-  if (line > 0 && !is_accumulator(node)) str_addf(&label, "\\nline %d", line);
+  if (grad_node_line(node) > 0 && !is_accumulator(node)) {
+    str_add(&label, "\\n");
+    add_line(&label, node);
+  }
   char *text = str_finish(&label);
   if (!text) {
     d->body.failed = true;

@@ -442,8 +442,12 @@ class RichDisplay(Session):
         self.assertIn("SumBackward0", data["image/svg+xml"])
         self.assertIn("MulBackward0", data["text/plain"])
         self.assert_png(data)
+        made_in = f"In[{reply['execution_count']}]:2"  # the cell and line that made the nodes
+        self.assertIn(made_in, data["image/svg+xml"])
         reply, out = self.run_cell("print_graph(loss)")
         self.assertIn("SumBackward0", self.text_of(out))
+        self.assertIn(made_in, self.text_of(out))
+        self.assertNotIn("line 2", self.text_of(out))
 
     @unittest.skipUnless(HEAVY, "AG_KERNEL_HEAVY=0")
     def test_a_million_node_graph_is_refused(self):

@@ -6,6 +6,7 @@ carries them.
 """
 import copy
 import os
+import re
 import sys
 import tempfile
 import unittest
@@ -19,7 +20,9 @@ import tutorial_notebook  # noqa: E402
 
 
 def cell_text(cell):
-    """What a terminal run would print: streams, and the text of displays."""
+    """What a terminal run would print: streams, and the text of displays.
+    Where a graph's node was made reads "line 5" on a terminal and names the
+    cell in a notebook ("In[3]:5"): the cell's name is taken back out."""
     parts = []
     for out in cell.outputs:
         if out.output_type == "stream" and out.name == "stdout":
@@ -27,7 +30,7 @@ def cell_text(cell):
         elif out.output_type in ("display_data", "execute_result"):
             text = out.data.get("text/plain", "")
             parts.append(text if text.endswith("\n") else text + "\n")
-    return "".join(parts)
+    return re.sub(r"\bIn\[\d+\]:(\d+)", r"line \1", "".join(parts))
 
 
 def has_pictures(cell):
