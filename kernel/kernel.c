@@ -410,7 +410,7 @@ AgKernel *agk_new(const AgKernelOutput *out) {
   k->vm = vm_new();
   lib_install_builtins(k->vm);
   lib_install(k->vm);
-  lib_set_args(k->vm, 0, NULL);
+  lib_set_args(k->vm, NULL, 0, NULL);
   const char *no_color = getenv("NO_COLOR");
   k->vm->color = no_color == NULL || no_color[0] == '\0'; /* Jupyter renders ANSI colour */
   k->vm->host = k;

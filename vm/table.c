@@ -88,11 +88,11 @@ static void index_insert(Table *t, Value key, int32_t pos) {
 }
 
 /* Compacts tombstones away, resizes the entry array to hold `capacity`, and
- * rebuilds the index when the table is large enough to need one. No
- * collection may run meanwhile: one drops dead strings from the intern set
- * and shrinks it in place (table_shrink), which would move the arrays that
- * this is copying, when the set is the table being rebuilt. */
+ * rebuilds the index when the table is large enough to need one. */
 static void rebuild(AgVM *vm, Table *t, int capacity) {
+  /* No collection while the arrays are swapped: one would shrink this very
+   * table when it is the intern set (remove_white_strings), freeing the
+   * entries being indexed below. */
   vm->gc_paused++;
   TableEntry *entries = AG_ALLOCATE(vm, TableEntry, capacity);
   int n = 0;
