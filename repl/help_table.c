@@ -403,9 +403,11 @@ const HelpEntry help_table[] = {
      "progress bar on standard error as the items are taken, as Python's tqdm: desc, "
      "percent, bar, count/total, elapsed and time left, rate in items a second; "
      "redrawn at most 10 times a second, the line ended when the items run out. total "
-     "defaults to len(iterable) (none: count and rate only). When standard error is "
-     "not a terminal (a pipe, a file, a test) it draws nothing and returns the "
-     "iterable itself.",
+     "defaults to len(iterable) (none: count and rate only). In a notebook the bar is "
+     "an output of the cell updated in place (an HTML progress bar with the same "
+     "figures), shown stopped when an interrupt or error ends the loop. Elsewhere, when "
+     "standard error is not a terminal (a pipe, a file, a test) it draws nothing and "
+     "returns the iterable itself.",
      "let total = 0\n"
      "for x in progress(range(100), desc=\"sum\") { total += x }\n"
      "print(total)"},
@@ -1879,8 +1881,8 @@ const HelpEntry help_table[] = {
     {"print_graph", HELP_GRAPH, 0,
      "print_graph(t)",
      "Prints the graph behind a tensor (or a node) as an indented tree: one node a line, "
-     "with shapes and the script line of each node. The REPL's `:graph EXPR` does the "
-     "same.",
+     "with shapes and the script line of each node (in a notebook the cell and its line, "
+     "In[7]:5). The REPL's `:graph EXPR` does the same.",
      "let x = ones(2, requires_grad=true)\n"
      "print_graph((x * 2).sum())"},
     {"to_dot", HELP_GRAPH, 0,
@@ -1903,15 +1905,17 @@ const HelpEntry help_table[] = {
      "graph_diff(x * 2, (x * 2).sin())"},
     {"show_graph", HELP_GRAPH, 0,
      "show_graph(t, show_saved=false)",
-     "Shows the graph behind a tensor (or a node) as a picture: in a notebook an inline SVG "
-     "drawn by Graphviz (graphs of more than 2000 nodes are refused: print_graph or "
+     "Shows the graph behind a tensor (or a node) as a picture: in a notebook inline, SVG "
+     "and PNG drawn by Graphviz (graphs of more than 2000 nodes are refused: print_graph or "
      "save_graph them), on a terminal the tree of print_graph.",
      "let x = ones(2, requires_grad=true)\n"
      "show_graph((x * 2).sum())"},
     {"display", HELP_GRAPH, 0,
      "display(...vs)",
      "Shows each value: in a notebook as output of the cell (its repr, and a picture for "
-     "values that have one, such as plot figures), on a terminal its repr on a line.",
+     "values that have one, such as plot figures: a class draws one with _repr_svg_() "
+     "returning SVG text and _repr_png_() returning PNG bytes), on a terminal its repr on "
+     "a line.",
      "display(tensor([1.5, 2.5]), \"text\")"},
     {"plot", HELP_GRAPH, 0,
      "plot",
@@ -1977,14 +1981,14 @@ const HelpEntry help_table[] = {
      "plot.clear()"},
     {"plot.show", HELP_GRAPH, 0,
      "plot.show()",
-     "Shows the current figure, then starts a new one: inline in a notebook; on a terminal "
-     "it is written to a new SVG file in $TMPDIR (or /tmp) and the path is printed.",
+     "Shows the current figure, then starts a new one: inline in a notebook (SVG and PNG, "
+     "so that a notebook that is not trusted shows it too); on a terminal it is written to a new SVG file in $TMPDIR (or /tmp) and the path is printed.",
      ""},
     {"plot.figure", HELP_GRAPH, 0,
      "plot.figure(title=nil)",
      "Starts a new current figure and returns it. A figure has the module's drawing "
-     "functions as methods (fig.line(...), fig.save(path), fig.show()), and fig.svg() "
-     "returns its SVG text.",
+     "functions as methods (fig.line(...), fig.save(path), fig.show()), fig.svg() "
+     "returns its SVG text and fig.png() its PNG bytes.",
      "let fig = plot.figure(\"loss\")\n"
      "fig.line([1, 0.5, 0.25])\n"
      "plot.clear()"},
