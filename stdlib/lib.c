@@ -330,7 +330,7 @@ static Value native_isinstance(NATIVE_ARGS) {
   Value cls = args[1];
   const Value *classes = &cls;
   int n = 1;
-  if (IS_LIST(cls)) {
+  if (is_list_or_tuple(cls)) {
     classes = AS_LIST(cls)->items;
     n = AS_LIST(cls)->count;
   }

@@ -58,11 +58,14 @@ static int param_index(const ObjFunction *f, ObjString *name) {
   return -1;
 }
 
-/* Collects positionals beyond the named parameters into the rest list. */
-static ObjList *make_rest(AgVM *vm, int positional, Value *args, int argc) {
+/* Collects positionals beyond the named parameters: a tuple for *args (as
+ * Python's), a list for Ag's ...args. */
+static ObjList *make_rest(AgVM *vm, const ObjFunction *f, int positional, Value *args, int argc) {
+  int n = argc > positional ? argc - positional : 0;
+  if (f->rest_is_tuple) return obj_new_tuple(vm, args + positional, n);
   ObjList *rest = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(rest));
-  for (int i = positional; i < argc; i++) obj_list_append(vm, rest, args[i]);
+  for (int i = 0; i < n; i++) obj_list_append(vm, rest, args[positional + i]);
   vm_pop_root(vm);
   return rest;
 }
@@ -117,7 +120,7 @@ static bool bind_arguments(AgVM *vm, ObjFunction *f, int argc, int nkw, ObjStrin
     arity_error(vm, name, required < positional ? required : positional, positional, argc);
     return false;
   }
-  ObjList *rest = f->has_rest ? make_rest(vm, positional, args, argc) : NULL;
+  ObjList *rest = f->has_rest ? make_rest(vm, f, positional, args, argc) : NULL;
   vm_push_root(vm, OBJ_VAL(rest == NULL ? obj_new_list(vm) : rest));
   ObjMap *kwargs = f->has_kwargs ? obj_new_map(vm) : NULL;
   vm_push_root(vm, kwargs == NULL ? NIL_VAL : OBJ_VAL(kwargs));
@@ -326,6 +329,7 @@ CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjStrin
   }
   Table *methods = NULL;
   if (IS_LIST(receiver)) methods = &vm->list_methods;
+  else if (IS_TUPLE(receiver)) methods = &vm->tuple_methods;
   else if (IS_STRING(receiver)) methods = &vm->string_methods;
   else if (IS_MAP(receiver)) methods = &vm->map_methods;
   else if (IS_SET(receiver)) methods = &vm->set_methods;

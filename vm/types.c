@@ -52,6 +52,7 @@ Value vm_type_of(AgVM *vm, Value v) {
   case OBJ_INSTANCE: return OBJ_VAL(AS_INSTANCE(v)->klass);
   case OBJ_STRING: return builtin_type(vm, VM_TYPE_STR);
   case OBJ_LIST: return builtin_type(vm, VM_TYPE_LIST);
+  case OBJ_TUPLE: return builtin_type(vm, VM_TYPE_TUPLE);
   case OBJ_MAP: return builtin_type(vm, VM_TYPE_DICT);
   case OBJ_SET: return builtin_type(vm, VM_TYPE_SET);
   case OBJ_RANGE: return builtin_type(vm, VM_TYPE_RANGE);

@@ -95,6 +95,11 @@ static const char *TOKENS[] = {
   "type(x) == int", "type(", "isinstance(x, [str, dict])", "getattr(x, \"a\", 1)",
   "hasattr(", "setattr(x, \"a\", 1)", "delattr(x, \"a\")", ".__name__", ".__class__",
   "fn truediv(o) { return o }", "callable(",
+  /* tuples and unpacking (issue 27) */
+  "(1, 2)", "(x,)", "()", "a, b = b, a", "a, *b = ", "*a, b = ", "let a, b = ", "let (a, (b, c)) = ",
+  "let [a, *b] = ", "x, (y, z) = ", "self.h, self.c = ", "xs[i], xs[j] = ", "for i, (x, y) in ",
+  "for *a, b in ", "[n for n, _ in ps]", "return a, b", "tuple(", "divmod(", "m[(1, 2)] += 1",
+  "a = b = 0", " *", "t[(0, 1)]", ".count(", ".index(",
 };
 #define NTOKENS (sizeof TOKENS / sizeof TOKENS[0])
 
