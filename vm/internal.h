@@ -26,6 +26,10 @@ Value vm_iter_prepare(AgVM *vm, Value iterable);
 int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item);
 /* An iterator instance's next(): 1 = item, 0 = StopIteration, -1 = thrown. */
 int vm_iterator_next(AgVM *vm, Value it, Value *item);
+/* `catch CLASSES`: 1 when thrown is an instance of the class (or of one of a
+ * list's classes) or of a subclass, 0 when not, -1 after
+ * throwing (CLASSES is not a class). */
+int vm_catches(AgVM *vm, Value thrown, Value classes);
 /* Number of items (len()); -1 after throwing. */
 int64_t vm_length(AgVM *vm, Value v);
 /* Index resolution shared by lists and strings: false if out of range. */

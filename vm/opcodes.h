@@ -225,6 +225,9 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(END_TRY, 0, 0)                                                          \
   /* v -> ; throw v (an Error instance keeps the traceback it already has) */    \
   OPCODE(THROW, 0, -1)                                                           \
+  /* thrown, classes -> bool: thrown is an instance of the class (or of one of   \
+     a list's classes) or of a subclass: `catch ValueError as e` */              \
+  OPCODE(CATCHES, 0, -1)                                                         \
   /* push the module of file K[u16] (relative to this function's file), running  \
      it first if this is its first import; a cycle is an error */               \
   OPCODE(IMPORT, 2, 1)                                                           \

@@ -587,6 +587,26 @@ static bool is_subclass(const ObjClass *k, const ObjClass *parent) {
   return false;
 }
 
+static bool is_instance_of(Value v, const ObjClass *klass) {
+  return IS_INSTANCE(v) && is_subclass(AS_INSTANCE(v)->klass, klass);
+}
+
+int vm_catches(AgVM *vm, Value thrown, Value classes) {
+  if (IS_CLASS(classes)) return is_instance_of(thrown, AS_CLASS(classes));
+  ObjList *l = IS_LIST(classes) ? AS_LIST(classes) : NULL;
+  for (int i = 0; l && i < l->count; i++) {
+    if (!IS_CLASS(l->items[i])) {
+      classes = l->items[i];
+      l = NULL;
+    } else if (is_instance_of(thrown, AS_CLASS(l->items[i]))) {
+      return 1;
+    }
+  }
+  if (l) return 0;
+  vm_raise(vm, VM_ERR_TYPE, "catch expects a class or a list of classes, not %s", vm_type_name(classes));
+  return -1;
+}
+
 /* it.next(): 1 = item, 0 = it threw StopIteration (taken), -1 = another error. */
 int vm_iterator_next(AgVM *vm, Value it, Value *item) {
   *item = vm_call_method_named(vm, it, VM_M_NEXT, 0, NULL);

@@ -953,6 +953,14 @@ dispatch:
     vm_throw(vm, PEEK(0));
     THROW();
   }
+  VM_CASE(CATCHES) {
+    SYNC();
+    int caught = vm_catches(vm, PEEK(1), PEEK(0));
+    if (caught < 0) THROW();
+    sp--;
+    sp[-1] = BOOL_VAL(caught);
+    VM_DISPATCH();
+  }
   VM_CASE(IMPORT) {
     ObjString *path = READ_STRING();
     SYNC();
