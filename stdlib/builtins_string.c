@@ -35,7 +35,7 @@ LIB_NATIVE(string_split) {
     }
     if (sep->length == 0) {
       vm_pop_root(vm);
-      return vm_throw_error(vm, "split() separator is empty");
+      return vm_raise(vm, VM_ERR_VALUE, "split() separator is empty");
     }
     const char *at = s->chars, *end = s->chars + s->length;
     const char *hit;
@@ -59,7 +59,7 @@ LIB_NATIVE(string_join) {
   for (int i = 0; i < items->count; i++) {
     if (!IS_STRING(items->items[i])) {
       vm_buf_free(&b);
-      return vm_throw_error(vm, "join() expects a list of strings, but item %d is %s", i, vm_type_name(items->items[i]));
+      return vm_raise(vm, VM_ERR_TYPE, "join() expects a list of strings, but item %d is %s", i, vm_type_name(items->items[i]));
     }
     if (i > 0) vm_buf_add(&b, sep->chars, (size_t)sep->length);
     vm_buf_add(&b, AS_CSTRING(items->items[i]), (size_t)AS_STRING(items->items[i])->length);

@@ -116,7 +116,7 @@ static bool run_module(AgVM *vm, ObjModule *module) {
   module_file(module->name->chars, file, sizeof file);
   const char *text = embedded_text(file);
   if (text == NULL || vm->compile_hook == NULL) {
-    vm_throw_error(vm, "module %s: no embedded %s", module->name->chars, file);
+    vm_raise(vm, VM_ERR_IMPORT, "module %s: no embedded %s", module->name->chars, file);
     return false;
   }
   ObjModule *saved = vm->compiling_module;
@@ -126,7 +126,7 @@ static bool run_module(AgVM *vm, ObjModule *module) {
   vm->gc_paused--;
   vm->compiling_module = saved;
   if (fn == NULL) { /* only if the embedded library itself is broken (or Ctrl-C) */
-    vm_throw_error(vm, "module %s: %s does not compile", module->name->chars, file);
+    vm_raise(vm, VM_ERR_IMPORT, "module %s: %s does not compile", module->name->chars, file);
     return false;
   }
   vm_push_root(vm, OBJ_VAL(fn));
@@ -304,14 +304,14 @@ static Value native_source(NATIVE_ARGS) {
   if (IS_NATIVE(v))
     return vm_throw_error(vm, "source(): %s is built in (written in C), it has no Ag source",
                           AS_NATIVE(v)->name->chars);
-  return vm_throw_error(vm, "source() expects a function or a class, not %s", vm_type_name(v));
+  return vm_raise(vm, VM_ERR_TYPE, "source() expects a function or a class, not %s", vm_type_name(v));
 }
 
 /* ---- reflection ---- */
 
 static Value native_vars(NATIVE_ARGS) {
   if (!IS_INSTANCE(args[0]))
-    return vm_throw_error(vm, "vars() argument must be an instance, not %s", vm_type_name(args[0]));
+    return vm_raise(vm, VM_ERR_TYPE, "vars() argument must be an instance, not %s", vm_type_name(args[0]));
   ObjMap *m = obj_new_map(vm);
   vm_push_root(vm, OBJ_VAL(m));
   table_add_all(vm, &AS_INSTANCE(args[0])->fields, &m->table);
@@ -361,7 +361,7 @@ static Value native_isinstance(NATIVE_ARGS) {
     if (builtin == 1) return TRUE_VAL;
     if (builtin == 0) continue;
     if (!IS_CLASS(classes[i]))
-      return vm_throw_error(vm, "isinstance() arg 2 must be a class or a list of classes, not %s",
+      return vm_raise(vm, VM_ERR_TYPE, "isinstance() arg 2 must be a class or a list of classes, not %s",
                             vm_type_name(classes[i]));
     if (IS_INSTANCE(args[0]) && is_subclass(AS_INSTANCE(args[0])->klass, AS_CLASS(classes[i])))
       return TRUE_VAL;
@@ -397,7 +397,7 @@ static const CallFrame *user_frame(AgVM *vm) {
  * line when called inside the library, as PyTorch's warnings.warn. */
 static Value native_warn(NATIVE_ARGS) {
   if (!IS_STRING(args[0]))
-    return vm_throw_error(vm, "warn(): the message must be a string, not %s", vm_type_name(args[0]));
+    return vm_raise(vm, VM_ERR_TYPE, "warn(): the message must be a string, not %s", vm_type_name(args[0]));
   const CallFrame *frame = user_frame(vm);
   const char *file = "<input>";
   int line = 0;
@@ -415,7 +415,7 @@ static Value native_warn(NATIVE_ARGS) {
 
 static Value native_getfield(NATIVE_ARGS) {
   if (!IS_STRING(args[1]))
-    return vm_throw_error(vm, "getfield(): the name must be a string, not %s", vm_type_name(args[1]));
+    return vm_raise(vm, VM_ERR_TYPE, "getfield(): the name must be a string, not %s", vm_type_name(args[1]));
   if (argc == 3 && IS_INSTANCE(args[0])) {
     Value v;
     if (table_get(&AS_INSTANCE(args[0])->fields, args[1], &v)) return v;
@@ -426,9 +426,9 @@ static Value native_getfield(NATIVE_ARGS) {
 
 static Value native_setfield(NATIVE_ARGS) {
   if (!IS_INSTANCE(args[0]))
-    return vm_throw_error(vm, "setfield() needs an instance, not %s", vm_type_name(args[0]));
+    return vm_raise(vm, VM_ERR_TYPE, "setfield() needs an instance, not %s", vm_type_name(args[0]));
   if (!IS_STRING(args[1]))
-    return vm_throw_error(vm, "setfield(): the name must be a string, not %s", vm_type_name(args[1]));
+    return vm_raise(vm, VM_ERR_TYPE, "setfield(): the name must be a string, not %s", vm_type_name(args[1]));
   table_set(vm, &AS_INSTANCE(args[0])->fields, args[1], args[2]);
   return args[2];
 }

@@ -38,7 +38,7 @@ static Value svg_of(AgVM *vm, Value v) {
   if (!table_get(&AS_INSTANCE(v)->klass->methods, OBJ_VAL(name), &method)) return NIL_VAL;
   Value svg = vm_invoke(vm, v, name, 0, NULL, NULL);
   if (IS_EXCEPTION(svg) || IS_NIL(svg) || IS_STRING(svg)) return svg;
-  return vm_throw_error(vm, "_repr_svg_() must return a string, not %s", vm_type_name(svg));
+  return vm_raise(vm, VM_ERR_TYPE, "_repr_svg_() must return a string, not %s", vm_type_name(svg));
 }
 
 static Value display_one(AgVM *vm, Value v) {
@@ -107,7 +107,7 @@ static Value gnuplot_failed(AgVM *vm, int status, FILE *err) {
 /* _gnuplot(script): what gnuplot writes to stdout for `script` (a string,
  * binary for PNG); an error when it writes nothing. */
 static Value native_gnuplot(NATIVE_ARGS) {
-  if (!IS_STRING(args[0])) return vm_throw_error(vm, "_gnuplot(): the script must be a string");
+  if (!IS_STRING(args[0])) return vm_raise(vm, VM_ERR_TYPE, "_gnuplot(): the script must be a string");
   char *exe = program_find("gnuplot");
   if (exe == NULL)
     return vm_throw_error(vm, "plot: gnuplot was not found; install gnuplot (Debian: gnuplot-nox) to draw plots");
@@ -138,10 +138,10 @@ static Value native_gnuplot(NATIVE_ARGS) {
  * into place, so a failed write leaves no half file. */
 static Value native_write_file(NATIVE_ARGS) {
   if (!IS_STRING(args[0]) || !IS_STRING(args[1]))
-    return vm_throw_error(vm, "_write_file(): path and text must be strings");
+    return vm_raise(vm, VM_ERR_TYPE, "_write_file(): path and text must be strings");
   const char *path = AS_CSTRING(args[0]);
   char *tmp = NULL;
-  if (asprintf(&tmp, "%s.tmpXXXXXX", path) < 0) return vm_throw_error(vm, "out of memory");
+  if (asprintf(&tmp, "%s.tmpXXXXXX", path) < 0) return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
   int fd = mkstemp(tmp);
   bool ok = fd >= 0;
   if (ok) {
@@ -162,17 +162,17 @@ static Value native_write_file(NATIVE_ARGS) {
   }
   int e = errno;
   free(tmp);
-  if (!ok) return vm_throw_error(vm, "cannot write %s: %s", path, strerror(e));
+  if (!ok) return vm_raise(vm, VM_ERR_OS, "cannot write %s: %s", path, strerror(e));
   return NIL_VAL;
 }
 
 /* _temp_path(suffix): a new empty file in $TMPDIR (or /tmp), its path. */
 static Value native_temp_path(NATIVE_ARGS) {
-  if (!IS_STRING(args[0])) return vm_throw_error(vm, "_temp_path(): the suffix must be a string");
+  if (!IS_STRING(args[0])) return vm_raise(vm, VM_ERR_TYPE, "_temp_path(): the suffix must be a string");
   const char *dir = getenv("TMPDIR");
   char *path = NULL;
   if (asprintf(&path, "%s/ag-plot-XXXXXX%s", dir && *dir ? dir : "/tmp", AS_CSTRING(args[0])) < 0)
-    return vm_throw_error(vm, "out of memory");
+    return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
   int fd = mkstemps(path, AS_STRING(args[0])->length);
   if (fd < 0) {
     int e = errno;
@@ -187,7 +187,7 @@ static Value native_temp_path(NATIVE_ARGS) {
 
 /* _display_svg(svg): shows it in the notebook; false on a terminal. */
 static Value native_display_svg(NATIVE_ARGS) {
-  if (!IS_STRING(args[0])) return vm_throw_error(vm, "_display_svg(): the image must be a string");
+  if (!IS_STRING(args[0])) return vm_raise(vm, VM_ERR_TYPE, "_display_svg(): the image must be a string");
   const char *types[2] = {"image/svg+xml", "text/plain"};
   const char *data[2] = {AS_CSTRING(args[0]), "<plot>"};
   size_t lengths[2] = {(size_t)AS_STRING(args[0])->length, 6};

@@ -25,14 +25,25 @@ volatile sig_atomic_t tensor_interrupt_requested = 0;
 /* ---- errors ---- */
 
 static _Thread_local char error_message[1024];
+static _Thread_local TensorErrorKind error_kind;
 
 const char *tensor_error(void) { return error_message; }
+TensorErrorKind tensor_error_kind(void) { return error_kind; }
 
 void tensor_set_error(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(error_message, sizeof error_message, fmt, ap);
   va_end(ap);
+  error_kind = TENSOR_ERR_RUNTIME;
+}
+
+void tensor_set_index_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(error_message, sizeof error_message, fmt, ap);
+  va_end(ap);
+  error_kind = TENSOR_ERR_INDEX;
 }
 
 /* ---- dtypes ---- */

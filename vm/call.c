@@ -41,12 +41,12 @@ static int count_required(AgVM *vm, ObjFunction *f) {
 static CallStatus arity_error(AgVM *vm, const char *name, int min, int max, int given) {
   const char *were = given == 1 ? "was" : "were";
   if (min == max) {
-    vm_throw_error(vm, "%s() takes %d argument%s but %d %s given", name, min, min == 1 ? "" : "s", given, were);
+    vm_raise(vm, VM_ERR_TYPE, "%s() takes %d argument%s but %d %s given", name, min, min == 1 ? "" : "s", given, were);
   } else if (max < 0) {
-    vm_throw_error(vm, "%s() takes at least %d argument%s but %d %s given", name, min, min == 1 ? "" : "s", given,
+    vm_raise(vm, VM_ERR_TYPE, "%s() takes at least %d argument%s but %d %s given", name, min, min == 1 ? "" : "s", given,
                    were);
   } else {
-    vm_throw_error(vm, "%s() takes %d to %d arguments but %d %s given", name, min, max, given, were);
+    vm_raise(vm, VM_ERR_TYPE, "%s() takes %d to %d arguments but %d %s given", name, min, max, given, were);
   }
   return CALL_ERROR;
 }
@@ -88,11 +88,11 @@ static bool bind_arguments(AgVM *vm, ObjFunction *f, int argc, int nkw, ObjStrin
   for (int k = 0; k < nkw; k++) {
     int p = param_index(f, kwnames[k]);
     if (p < 0) {
-      vm_throw_error(vm, "unexpected keyword argument '%s' in call to %s()", kwnames[k]->chars, name);
+      vm_raise(vm, VM_ERR_TYPE, "unexpected keyword argument '%s' in call to %s()", kwnames[k]->chars, name);
       return false;
     }
     if (!IS_UNDEF(args[p])) {
-      vm_throw_error(vm, "%s() got multiple values for argument '%s'", name, kwnames[k]->chars);
+      vm_raise(vm, VM_ERR_TYPE, "%s() got multiple values for argument '%s'", name, kwnames[k]->chars);
       return false;
     }
     args[p] = kwvals[k];
@@ -102,7 +102,7 @@ static bool bind_arguments(AgVM *vm, ObjFunction *f, int argc, int nkw, ObjStrin
     for (int i = 0; i < f->arity; i++) {
       if (IS_UNDEF(args[i]) && !f->param_has_default[i]) {
         const char *param = f->param_names ? f->param_names[i]->chars : "?";
-        vm_throw_error(vm, "missing argument '%s' in call to %s()", param, name);
+        vm_raise(vm, VM_ERR_TYPE, "missing argument '%s' in call to %s()", param, name);
         return false;
       }
     }
@@ -111,7 +111,7 @@ static bool bind_arguments(AgVM *vm, ObjFunction *f, int argc, int nkw, ObjStrin
 }
 
 static CallStatus stack_overflow(AgVM *vm) {
-  vm_throw_error(vm, "stack overflow");
+  vm_raise(vm, VM_ERR_RECURSION, "stack overflow");
   return CALL_ERROR;
 }
 
@@ -145,7 +145,7 @@ static CallStatus call_native(AgVM *vm, ObjNative *native, Value self, int argc,
     return arity_error(vm, native->name->chars, native->min_args, native->max_args, argc);
   }
   if (nkw > 0 && !native->takes_kwargs) {
-    vm_throw_error(vm, "unexpected keyword argument '%s' in call to %s()", kwnames[0]->chars, native->name->chars);
+    vm_raise(vm, VM_ERR_TYPE, "unexpected keyword argument '%s' in call to %s()", kwnames[0]->chars, native->name->chars);
     return CALL_ERROR;
   }
   Value *args = vm->stack_top - nkw - argc;
@@ -168,7 +168,7 @@ CallStatus vm_call_method(AgVM *vm, Value method, Value receiver, int argc, int 
   }
   /* Any other callable stored as a method: call it without a receiver. */
   vm->stack_top[-argc - nkw - 1] = method;
-  vm_throw_error(vm, "method is not a function");
+  vm_raise(vm, VM_ERR_TYPE, "method is not a function");
   return CALL_ERROR;
 }
 
@@ -178,7 +178,7 @@ static CallStatus construct(AgVM *vm, ObjClass *klass, int argc, int nkw, ObjStr
   *slot = OBJ_VAL(inst);
   if (IS_NIL(klass->init)) {
     if (argc + nkw > 0) {
-      vm_throw_error(vm, "%s() takes no arguments (the class has no init) but %d were given", klass->name->chars,
+      vm_raise(vm, VM_ERR_TYPE, "%s() takes no arguments (the class has no init) but %d were given", klass->name->chars,
                      argc + nkw);
       return CALL_ERROR;
     }
@@ -209,13 +209,13 @@ CallStatus vm_call_value(AgVM *vm, Value callee, int argc, int nkw, ObjString *c
       if (table_get(&AS_INSTANCE(callee)->klass->methods, OBJ_VAL(vm->call_string), &method)) {
         return vm_call_method(vm, method, callee, argc, nkw, kwnames, false);
       }
-      vm_throw_error(vm, "%s instance is not callable (its class has no call method)", vm_type_name(callee));
+      vm_raise(vm, VM_ERR_TYPE, "%s instance is not callable (its class has no call method)", vm_type_name(callee));
       return CALL_ERROR;
     }
     default: break;
     }
   }
-  vm_throw_error(vm, "cannot call %s", vm_type_name(callee));
+  vm_raise(vm, VM_ERR_TYPE, "cannot call %s", vm_type_name(callee));
   return CALL_ERROR;
 }
 
@@ -233,7 +233,7 @@ CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjStrin
     if (table_get(&inst->klass->methods, OBJ_VAL(name), &method)) {
       return vm_call_method(vm, method, receiver, argc, nkw, kwnames, false);
     }
-    vm_throw_error(vm, "%s instance has no field or method '%s'", inst->klass->name->chars, name->chars);
+    vm_raise(vm, VM_ERR_ATTRIBUTE, "%s instance has no field or method '%s'", inst->klass->name->chars, name->chars);
     return CALL_ERROR;
   }
   Table *methods = NULL;

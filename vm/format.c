@@ -118,7 +118,7 @@ static ObjString *aligned(AgVM *vm, const FormatSpec *f, const char *sign, const
 /* v: a number or a bool. */
 static Value format_number(AgVM *vm, const FormatSpec *f, Value v) {
   if (f->type == 'd' && IS_FLOAT(v)) {
-    return vm_throw_error(vm, "format code 'd' is for ints, not float (use int(x) or '.0f')");
+    return vm_raise(vm, VM_ERR_VALUE, "format code 'd' is for ints, not float (use int(x) or '.0f')");
   }
   bool negative = IS_FLOAT(v) ? signbit(AS_FLOAT(v)) && !isnan(AS_FLOAT(v)) : IS_INT(v) && AS_INT(v) < 0;
   const char *sign = "";
@@ -139,7 +139,7 @@ static bool is_numeric_spec(const FormatSpec *f) {
 
 Value vm_format_value(AgVM *vm, Value v, const char *spec) {
   FormatSpec f;
-  if (!parse_spec(spec, &f)) return vm_throw_error(vm, "invalid format spec '%s'", spec);
+  if (!parse_spec(spec, &f)) return vm_raise(vm, VM_ERR_VALUE, "invalid format spec '%s'", spec);
   if (IS_NUMBER(v) && f.type != 's') return format_number(vm, &f, v);
   if (IS_TENSOR(v) && is_numeric_spec(&f)) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
@@ -150,7 +150,7 @@ Value vm_format_value(AgVM *vm, Value v, const char *spec) {
     return format_number(vm, &f, item);
   }
   if (f.type && f.type != 's') {
-    return vm_throw_error(vm, "format code '%c' is not for a %s", f.type, vm_type_name(v));
+    return vm_raise(vm, VM_ERR_VALUE, "format code '%c' is not for a %s", f.type, vm_type_name(v));
   }
   Value s = vm_to_str(vm, v);
   if (IS_EXCEPTION(s)) return s;

@@ -141,7 +141,7 @@ static bool unpack(AgVM *vm, Value seq, int n) {
   if (IS_LIST(seq)) {
     ObjList *l = AS_LIST(seq);
     if (l->count != n) {
-      vm_throw_error(vm, "cannot unpack a list of %d item%s into %d names", l->count, l->count == 1 ? "" : "s", n);
+      vm_raise(vm, VM_ERR_VALUE, "cannot unpack a list of %d item%s into %d names", l->count, l->count == 1 ? "" : "s", n);
       return false;
     }
     for (int i = 0; i < n; i++) push(vm, l->items[i]);
@@ -151,7 +151,7 @@ static bool unpack(AgVM *vm, Value seq, int n) {
     int64_t len = vm->tensor_hooks->length(vm, seq);
     if (len < 0) return false;
     if (len != n) {
-      vm_throw_error(vm, "cannot unpack a tensor of %lld items into %d names", (long long)len, n);
+      vm_raise(vm, VM_ERR_VALUE, "cannot unpack a tensor of %lld items into %d names", (long long)len, n);
       return false;
     }
     for (int i = 0; i < n; i++) {
@@ -162,7 +162,7 @@ static bool unpack(AgVM *vm, Value seq, int n) {
     }
     return true;
   }
-  vm_throw_error(vm, "cannot unpack %s (a list is needed)", vm_type_name(seq));
+  vm_raise(vm, VM_ERR_TYPE, "cannot unpack %s (a list is needed)", vm_type_name(seq));
   return false;
 }
 
@@ -193,7 +193,7 @@ static Value build_string(AgVM *vm, int n) {
 
 static bool inherit(AgVM *vm, Value parent, ObjClass *klass) {
   if (!IS_CLASS(parent)) {
-    vm_throw_error(vm, "class %s: the parent must be a class, not %s", klass->name->chars, vm_type_name(parent));
+    vm_raise(vm, VM_ERR_TYPE, "class %s: the parent must be a class, not %s", klass->name->chars, vm_type_name(parent));
     return false;
   }
   ObjClass *p = AS_CLASS(parent);
@@ -235,7 +235,7 @@ static bool spread_arguments(AgVM *vm, int nkw, int *argc) {
   for (int i = 0; i < nkw; i++) kwvals[i] = vm->stack_top[-nkw + i];
   Value list = vm->stack_top[-nkw - 1];
   if (!IS_LIST(list)) {
-    vm_throw_error(vm, "spread arguments must be a list, not %s", vm_type_name(list));
+    vm_raise(vm, VM_ERR_TYPE, "spread arguments must be a list, not %s", vm_type_name(list));
     return false;
   }
   ObjList *l = AS_LIST(list);
@@ -435,7 +435,7 @@ dispatch:
     Value v = vm->globals[slot];
     if (IS_UNDEF(v)) {
       SYNC();
-      vm_throw_error(vm, "undefined variable '%s'", vm->global_names[slot]->chars);
+      vm_raise(vm, VM_ERR_NAME, "undefined variable '%s'", vm->global_names[slot]->chars);
       THROW();
     }
     PUSH(v);
@@ -449,7 +449,7 @@ dispatch:
     uint16_t slot = READ_SHORT();
     if (IS_UNDEF(vm->globals[slot])) {
       SYNC();
-      vm_throw_error(vm, "undefined variable '%s'", vm->global_names[slot]->chars);
+      vm_raise(vm, VM_ERR_NAME, "undefined variable '%s'", vm->global_names[slot]->chars);
       THROW();
     }
     vm->globals[slot] = PEEK(0);
@@ -540,7 +540,7 @@ dispatch:
     SYNC();
     Value method;
     if (!table_get(&parent->methods, OBJ_VAL(name), &method)) {
-      vm_throw_error(vm, "class %s has no method '%s'", parent->name->chars, name->chars);
+      vm_raise(vm, VM_ERR_ATTRIBUTE, "class %s has no method '%s'", parent->name->chars, name->chars);
       THROW();
     }
     ObjBoundMethod *b = obj_new_bound_method(vm, PEEK(1), method);
@@ -777,7 +777,7 @@ dispatch:
     SYNC();
     Value method;
     if (!table_get(&parent->methods, OBJ_VAL(name), &method)) {
-      vm_throw_error(vm, "class %s has no method '%s'", parent->name->chars, name->chars);
+      vm_raise(vm, VM_ERR_ATTRIBUTE, "class %s has no method '%s'", parent->name->chars, name->chars);
       THROW();
     }
     AFTER_CALL(vm_call_method(vm, method, PEEK(argc), argc, 0, NULL, false));
@@ -1002,7 +1002,7 @@ static Value *push_c_call(AgVM *vm, Value first, int argc, const Value *args, co
   int nkw = kw ? kw->count : 0;
   if (vm->native_depth >= VM_NATIVE_DEPTH_MAX || vm->stack_top + argc + nkw + 16 > vm->stack_limit ||
       nkw > VM_KW_MAX) {
-    vm_throw_error(vm, "stack overflow");
+    vm_raise(vm, VM_ERR_RECURSION, "stack overflow");
     return NULL;
   }
   Value *base_slot = vm->stack_top;
