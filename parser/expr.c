@@ -199,6 +199,32 @@ static void fstring_field(Parser *p, const LexFPart *part) {
   if (p->halted) p->current.type = p->next.type = TOK_EOF; /* stopped inside the field: stop outside too */
 }
 
+/* An f-string field's OP_FORMAT operand: Python's field tail `[!c]:spec`. */
+static void emit_format(Parser *p, const LexFPart *part) {
+  char conversion = part->conversion;
+  if (part->debug_length > 0 && conversion == 0 && part->spec == NULL) conversion = 'r'; /* `{x=}` shows repr */
+  if (conversion == 0 && part->spec == NULL) return;
+  int spec_length = part->spec ? part->spec_length : 0;
+  char *tail = malloc((size_t)spec_length + 4);
+  if (tail == NULL) {
+    parse_error(p, "out of memory");
+    return;
+  }
+  int n = conversion ? snprintf(tail, 4, "!%c:", conversion) : snprintf(tail, 4, ":");
+  if (spec_length > 0) memcpy(tail + n, part->spec, (size_t)spec_length);
+  emit_op_u16(p, OP_FORMAT, emit_name_constant(p, tail, n + spec_length));
+  free(tail);
+}
+
+/* BUILD_STRING takes a u8 count: at 255 parts, fold them into one and go on. */
+static void fold_parts(Parser *p, int *count, bool *single_is_string) {
+  if (++*count < 255) return;
+  emit_op_var(p, OP_BUILD_STRING, 1 - *count);
+  emit_u8(p, *count);
+  *count = 1;
+  *single_is_string = true;
+}
+
 static void fstring(Parser *p, bool can_assign) {
   (void)can_assign;
   Token tok = p->previous;
@@ -212,17 +238,15 @@ static void fstring(Parser *p, bool can_assign) {
       emit_constant(p, OBJ_VAL(decode_string(p, part.start, part.length, true)));
       single_is_string = true;
     } else {
+      if (part.debug_length > 0) { /* `{x=}`: the text "x=" first */
+        emit_constant(p, OBJ_VAL(parse_intern(p, part.start, part.debug_length)));
+        fold_parts(p, &count, &single_is_string);
+      }
       fstring_field(p, &part);
-      single_is_string = part.spec != NULL;
-      if (part.spec != NULL)
-        emit_op_u16(p, OP_FORMAT, emit_name_constant(p, part.spec, part.spec_length));
+      emit_format(p, &part);
+      single_is_string = part.spec != NULL || part.conversion || part.debug_length > 0;
     }
-    if (++count == 255) { /* BUILD_STRING takes a u8 count: fold and go on */
-      emit_op_var(p, OP_BUILD_STRING, 1 - count);
-      emit_u8(p, count);
-      count = 1;
-      single_is_string = true;
-    }
+    fold_parts(p, &count, &single_is_string);
   }
   if (count == 0) {
     emit_constant(p, OBJ_VAL(parse_intern(p, "", 0)));

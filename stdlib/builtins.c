@@ -238,6 +238,14 @@ LIB_NATIVE(lib_list_sort) {
 
 LIB_NATIVE(lib_str) { return argc == 0 ? OBJ_VAL(obj_string(vm, "")) : vm_to_str(vm, args[0]); }
 
+/* format(v, spec=""): Python's format (vm/format.c). */
+LIB_NATIVE(lib_format) {
+  if (argc < 2) return vm_format_value(vm, args[0], "");
+  if (!IS_STRING(args[1]))
+    return vm_raise(vm, VM_ERR_TYPE, "format() argument 2 must be str, not %s", vm_type_name(args[1]));
+  return vm_format_value(vm, args[0], AS_CSTRING(args[1]));
+}
+
 LIB_NATIVE(lib_repr) { return vm_to_repr(vm, args[0]); }
 
 /* Parses a whole string (surrounding spaces allowed, `_` between digits as in
@@ -602,6 +610,7 @@ static void install_functions(AgVM *vm) {
   vm_define_native(vm, "sorted", lib_sorted, 1, 1, true);
   vm_define_native(vm, "str", lib_str, 0, 1, false);
   vm_define_native(vm, "repr", lib_repr, 1, 1, false);
+  vm_define_native(vm, "format", lib_format, 1, 2, false);
   vm_define_native(vm, "num", lib_num, 1, 1, false);
   /* float and bool are dtypes too (SPEC §11): calling those dtypes converts.
    * int stays a function, which a dtype argument takes as int64 (lib_dtype),

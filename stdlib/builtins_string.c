@@ -50,6 +50,9 @@ LIB_NATIVE(string_split) {
   return result;
 }
 
+/* s.format(*args, **kwargs): Python's str.format (vm/format.c). */
+LIB_NATIVE(string_format) { return vm_format_method(vm, AS_STRING(self), argc, args, kw); }
+
 LIB_NATIVE(string_join) {
   ObjList *items;
   if (!lib_list_arg(vm, "join", args, 0, &items)) return VM_EXCEPTION;
@@ -186,6 +189,7 @@ LIB_NATIVE(string_isspace) { return all_bytes(AS_STRING(self), isspace); }
 void lib_install_string_methods(AgVM *vm) {
   Table *t = &vm->string_methods;
   vm_add_method(vm, t, "split", string_split, 0, 1, false);
+  vm_add_method(vm, t, "format", string_format, 0, -1, true);
   vm_add_method(vm, t, "join", string_join, 1, 1, false);
   vm_add_method(vm, t, "strip", string_strip, 0, 1, false);
   vm_add_method(vm, t, "lstrip", string_lstrip, 0, 1, false);

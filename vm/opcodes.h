@@ -209,7 +209,8 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(UNPACK, 1, VAR)                                                         \
   /* v1..vn -> string: concatenation of str(v) for an f-string (n = u8) */       \
   OPCODE(BUILD_STRING, 1, VAR)                                                   \
-  /* v -> string: v formatted with the spec K[u16] (`.4f`, `5d`, `.3e`, ...) */  \
+  /* v -> string: an f-string field's value formatted as K[u16] says, Python's \
+     field tail `[!c]:spec` (`:.4f`, `!r:`, `!s:>10`) */                        \
   OPCODE(FORMAT, 2, 0)                                                           \
   /* iterable -> iterable, 0 : starts a for loop; the two slots become hidden    \
      locals (the sequence to walk and the position). Maps walk a snapshot of     \

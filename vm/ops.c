@@ -180,6 +180,7 @@ static Value compare(AgVM *vm, int op, Value a, Value b) {
 }
 
 Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
+  if (op == OP_MODULO && IS_STRING(a)) return vm_format_percent(vm, AS_STRING(a), b); /* "%d" % n */
   if ((IS_INSTANCE(a) || IS_INSTANCE(b)) && op != OP_IN) {
     Value r = vm_binary_method(vm, op, a, b);
     if (!IS_UNDEF(r)) return r;

@@ -909,9 +909,10 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(FORMAT) {
-    ObjString *spec = READ_STRING();
+    const char *field = READ_STRING()->chars; /* [!c]:spec */
+    char conversion = field[0] == '!' ? field[1] : 0;
     SYNC();
-    Value s = vm_format_value(vm, PEEK(0), spec->chars);
+    Value s = vm_format_field(vm, PEEK(0), conversion, field + (conversion ? 3 : 1));
     CHECK(s);
     sp[-1] = s;
     VM_DISPATCH();

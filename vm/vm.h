@@ -366,8 +366,14 @@ bool vm_numbers_less(Value a, Value b);
 bool vm_number_is_nan(Value v);
 /* What a number key hashes: equal numbers (1, 1.0, true) give equal bits. */
 uint64_t vm_number_key_bits(Value v);
-/* f-string / format(): v formatted with spec (Python's mini-language subset). */
+/* Python's formatting (vm/format.c). format(v, spec) with the format spec
+ * mini-language; an f-string field `{v!r:spec}` (conversion 'r', 's', 'a' or
+ * 0); format % args (printf-style; a tuple gives several arguments, a map
+ * the %(name)s ones); format.format(*args, **kw) (str.format). */
 Value vm_format_value(AgVM *vm, Value v, const char *spec);
+Value vm_format_field(AgVM *vm, Value v, char conversion, const char *spec);
+Value vm_format_percent(AgVM *vm, ObjString *format, Value args);
+Value vm_format_method(AgVM *vm, ObjString *format, int argc, const Value *args, const AgKwargs *kw);
 /* Compares for sorting: a < b; -1 after throwing. */
 int vm_less_than(AgVM *vm, Value a, Value b);
 
