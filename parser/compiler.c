@@ -419,7 +419,16 @@ static void block_body(Parser *p) {
   parse_leave(p);
 }
 
+/* Is t the identifier `word`? (Python's keywords that Ag spells otherwise) */
+static bool is_word(const Token *t, const char *word) {
+  return t->type == TOK_IDENTIFIER && t->length == (int)strlen(word) && memcmp(t->start, word, (size_t)t->length) == 0;
+}
+
 void parse_block(Parser *p) {
+  if (parse_check(p, TOK_COLON)) { /* `if x:`, `else:` */
+    parse_error_at(p, &p->current, "expected '{' to start a block: Ag's blocks are in braces, not after a ':'");
+    return;
+  }
   parse_consume(p, TOK_LEFT_BRACE, "expected '{' to start a block");
   if (p->previous.type == TOK_LEFT_BRACE) block_body(p);
 }
@@ -1134,7 +1143,13 @@ static void try_statement(Parser *p) {
   int try_jump = protected_block(p, false, 0);
   int end_jump = emit_jump(p, OP_JUMP);
   emit_patch_jump(p, try_jump);
-  parse_consume(p, TOK_CATCH, "expected 'catch' after the try block");
+  if (is_word(&p->current, "except") || (parse_check(p, TOK_NEWLINE) && is_word(&p->next, "except"))) {
+    if (parse_check(p, TOK_NEWLINE)) parse_advance(p);
+    parse_error_at(p, &p->current, "Ag catches errors with `catch`, not `except`: try { ... } catch ValueError as e { ... }");
+    parse_advance(p); /* and reads on as if it were `catch` */
+  } else {
+    parse_consume(p, TOK_CATCH, "expected 'catch' after the try block");
+  }
   begin_scope(p);
   emit_adjust_depth(p, 1); /* the handler starts with the thrown value pushed */
   int thrown = p->fc->local_count;
@@ -1223,6 +1238,8 @@ static void statement(Parser *p) {
   if (t == TOK_ELIF || t == TOK_ELSE || t == TOK_CATCH) {
     parse_error_at(p, &p->current, "%s without a matching %s", lex_token_name(t),
                    t == TOK_CATCH ? "'try'" : "'if'");
+  } else if (is_word(&p->current, "def") && p->next.type == TOK_IDENTIFIER) {
+    parse_error_at(p, &p->current, "Ag defines functions with `fn`, not `def`: fn NAME(PARAMS) { ... }");
   } else if (!simple_keyword_statement(p) && !block_statement(p)) {
     expression_statement(p);
   }

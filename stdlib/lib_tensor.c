@@ -629,10 +629,20 @@ static int lookup_id(AgVM *vm, ObjString *name) {
   return (int)AS_NUMBER(id);
 }
 
+/* AttributeError as PyTorch words it, with the closest attribute or method. */
+static Value no_tensor_attribute(AgVM *vm, ObjString *name) {
+  VmSuggest s;
+  char hint[128];
+  vm_suggest_begin(&s, name->chars);
+  vm_suggest_add_table(&s, &lib_state(vm)->tensor_names);
+  return vm_raise(vm, VM_ERR_ATTRIBUTE, "'Tensor' object has no attribute '%s'%s", name->chars,
+                  vm_suggest_hint(&s, hint, sizeof hint));
+}
+
 static Value hook_get_attr(AgVM *vm, Value obj, ObjString *name) {
   if (IS_NODE(obj)) return lib_node_get_attr(vm, obj, name);
   int id = lookup_id(vm, name);
-  if (id < 0) return vm_raise(vm, VM_ERR_ATTRIBUTE, "'tensor' object has no attribute '%s'", name->chars);
+  if (id < 0) return no_tensor_attribute(vm, name);
   if (id < LIB_ATTR_COUNT) return get_attribute(vm, obj, id);
   ObjNative *m = lib_state(vm)->methods[id - LIB_ATTR_COUNT];
   return OBJ_VAL(obj_new_bound_method(vm, obj, OBJ_VAL(m)));
@@ -652,8 +662,8 @@ static Value hook_set_attr(AgVM *vm, Value obj, ObjString *name, Value v) {
   int id = lookup_id(vm, name);
   if (id == ATTR_REQUIRES_GRAD) return set_requires_grad(vm, lib_t(obj), v);
   if (id == ATTR_GRAD) return lib_set_grad(vm, obj, v);
-  if (id < 0) return vm_raise(vm, VM_ERR_ATTRIBUTE, "'tensor' object has no attribute '%s'", name->chars);
-  return vm_raise(vm, VM_ERR_ATTRIBUTE, "attribute '%s' of 'tensor' objects is not writable", name->chars);
+  if (id < 0) return no_tensor_attribute(vm, name);
+  return vm_raise(vm, VM_ERR_ATTRIBUTE, "attribute '%s' of 'Tensor' objects is not writable", name->chars);
 }
 
 /* Keywords may supply required parameters (x.unsqueeze(dim=0)), so the

@@ -233,7 +233,7 @@ CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjStrin
     if (table_get(&inst->klass->methods, OBJ_VAL(name), &method)) {
       return vm_call_method(vm, method, receiver, argc, nkw, kwnames, false);
     }
-    vm_raise(vm, VM_ERR_ATTRIBUTE, "%s instance has no field or method '%s'", inst->klass->name->chars, name->chars);
+    vm_no_field(vm, receiver, name);
     return CALL_ERROR;
   }
   Table *methods = NULL;

@@ -258,7 +258,9 @@ static Value bind(AgVM *vm, Value receiver, Value method) {
 static Value builtin_method(AgVM *vm, Table *methods, Value receiver, ObjString *name) {
   Value method;
   if (table_get(methods, OBJ_VAL(name), &method)) return bind(vm, receiver, method);
-  return vm_raise(vm, VM_ERR_ATTRIBUTE, "%s has no method '%s'", vm_type_name(receiver), name->chars);
+  char hint[128];
+  return vm_raise(vm, VM_ERR_ATTRIBUTE, "%s has no method '%s'%s", vm_type_name(receiver), name->chars,
+                  vm_attribute_hint(vm, receiver, name->chars, hint, sizeof hint));
 }
 
 bool vm_load_module(AgVM *vm, ObjModule *m) {
@@ -280,22 +282,32 @@ static Value module_attr(AgVM *vm, ObjModule *m, ObjString *name) {
     Value v = vm->globals[(int)AS_NUMBER(slot)];
     if (!IS_UNDEF(v)) return v;
   }
-  return vm_raise(vm, VM_ERR_ATTRIBUTE, "module %s has no global '%s'", m->name->chars, name->chars);
+  char hint[128];
+  return vm_raise(vm, VM_ERR_ATTRIBUTE, "module %s has no global '%s'%s", m->name->chars, name->chars,
+                  vm_attribute_hint(vm, OBJ_VAL(m), name->chars, hint, sizeof hint));
+}
+
+Value vm_no_field(AgVM *vm, Value inst, ObjString *name) {
+  char hint[128];
+  return vm_raise(vm, VM_ERR_ATTRIBUTE, "%s instance has no field or method '%s'%s", AS_INSTANCE(inst)->klass->name->chars,
+                  name->chars, vm_attribute_hint(vm, inst, name->chars, hint, sizeof hint));
 }
 
 Value vm_get_attr(AgVM *vm, Value obj, ObjString *name) {
   Value v;
+  char hint[128];
   if (IS_INSTANCE(obj)) {
     ObjInstance *inst = AS_INSTANCE(obj);
     if (table_get(&inst->fields, OBJ_VAL(name), &v)) return v;
     if (table_get(&inst->klass->methods, OBJ_VAL(name), &v)) return bind(vm, obj, v);
-    return vm_raise(vm, VM_ERR_ATTRIBUTE, "%s instance has no field or method '%s'", inst->klass->name->chars, name->chars);
+    return vm_no_field(vm, obj, name);
   }
   if (!IS_OBJ(obj)) goto no_attr;
   switch (OBJ_TYPE(obj)) {
   case OBJ_CLASS:
     if (table_get(&AS_CLASS(obj)->methods, OBJ_VAL(name), &v)) return bind(vm, obj, v);
-    return vm_raise(vm, VM_ERR_ATTRIBUTE, "class %s has no method '%s'", AS_CLASS(obj)->name->chars, name->chars);
+    return vm_raise(vm, VM_ERR_ATTRIBUTE, "class %s has no method '%s'%s", AS_CLASS(obj)->name->chars, name->chars,
+                    vm_attribute_hint(vm, obj, name->chars, hint, sizeof hint));
   case OBJ_MODULE: return module_attr(vm, AS_MODULE(obj), name);
   case OBJ_LIST: return builtin_method(vm, &vm->list_methods, obj, name);
   case OBJ_MAP: return builtin_method(vm, &vm->map_methods, obj, name);

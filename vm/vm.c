@@ -191,6 +191,13 @@ static Value build_string(AgVM *vm, int n) {
   return OBJ_VAL(vm_buf_to_string(vm, &b));
 }
 
+/* NameError for global `slot`, with a hint: "did you mean `print`?". */
+static void undefined_variable(AgVM *vm, int slot, bool assigning) {
+  const char *name = vm->global_names[slot]->chars;
+  char hint[128];
+  vm_raise(vm, VM_ERR_NAME, "undefined variable '%s'%s", name, vm_name_hint(vm, name, assigning, hint, sizeof hint));
+}
+
 static bool inherit(AgVM *vm, Value parent, ObjClass *klass) {
   if (!IS_CLASS(parent)) {
     vm_raise(vm, VM_ERR_TYPE, "class %s: the parent must be a class, not %s", klass->name->chars, vm_type_name(parent));
@@ -435,7 +442,7 @@ dispatch:
     Value v = vm->globals[slot];
     if (IS_UNDEF(v)) {
       SYNC();
-      vm_raise(vm, VM_ERR_NAME, "undefined variable '%s'", vm->global_names[slot]->chars);
+      undefined_variable(vm, slot, false);
       THROW();
     }
     PUSH(v);
@@ -449,7 +456,7 @@ dispatch:
     uint16_t slot = READ_SHORT();
     if (IS_UNDEF(vm->globals[slot])) {
       SYNC();
-      vm_raise(vm, VM_ERR_NAME, "undefined variable '%s'", vm->global_names[slot]->chars);
+      undefined_variable(vm, slot, true);
       THROW();
     }
     vm->globals[slot] = PEEK(0);
