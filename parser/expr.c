@@ -723,9 +723,11 @@ static void conditional(Parser *p, bool can_assign) {
     parse_error(p, "out of memory");
     return;
   }
-  memcpy(code, c->code + start, (size_t)n);
-  memcpy(pos, c->lines + start, sizeof(int) * (size_t)n);
-  memcpy(pos + n, c->cols + start, sizeof(int) * (size_t)n);
+  if (n > 0) { /* an operand that failed to compile may have emitted nothing, into a chunk with no code yet */
+    memcpy(code, c->code + start, (size_t)n);
+    memcpy(pos, c->lines + start, sizeof(int) * (size_t)n);
+    memcpy(pos + n, c->cols + start, sizeof(int) * (size_t)n);
+  }
   c->count = start;
   emit_adjust_depth(p, -1); /* a is not on the stack yet */
   parse_precedence_expression(p, PREC_OR);
