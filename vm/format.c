@@ -783,10 +783,11 @@ static bool field_accessors(AgVM *vm, const char *p, const char *end, Value *v) 
     }
     size_t n = (size_t)(p - start);
     bool number = !attr && strspn(start, "0123456789") >= n;
+    vm_push_root(vm, *v); /* the object, while its key is made */
     Value key = number ? INT_VAL(vm, strtoll(start, NULL, 10)) : OBJ_VAL(obj_copy_string(vm, start, (int)n));
     vm_push_root(vm, key);
     *v = attr ? vm_get_attr(vm, *v, AS_STRING(key)) : vm_get_index(vm, *v, key);
-    vm_pop_root(vm);
+    vm_pop_roots(vm, 2);
     if (IS_EXCEPTION(*v)) return false;
     if (!attr) p++; /* the ']' */
     if (p < end && *p != '.' && *p != '[') {
@@ -797,6 +798,8 @@ static bool field_accessors(AgVM *vm, const char *p, const char *end, Value *v) 
   return true;
 }
 
+static bool field_with_spec(AgVM *vm, VmBuf *out, Value v, const char *p, const char *end, FormatArgs *fa);
+
 /* One replacement field's inside: name[!conversion][:spec]. */
 static bool format_field(AgVM *vm, VmBuf *out, const char *s, size_t n, FormatArgs *fa) {
   const char *end = s + n, *p = s;
@@ -806,6 +809,14 @@ static bool format_field(AgVM *vm, VmBuf *out, const char *s, size_t n, FormatAr
   Value v;
   if (!field_argument(vm, fa, s, (size_t)(accessors - s), &v)) return false;
   if (!field_accessors(vm, accessors, p, &v)) return false;
+  vm_push_root(vm, v); /* while the spec's nested fields are formatted */
+  bool ok = field_with_spec(vm, out, v, p, end, fa);
+  vm_pop_root(vm);
+  return ok;
+}
+
+/* The rest of a field after its value v: [!conversion][:spec]. */
+static bool field_with_spec(AgVM *vm, VmBuf *out, Value v, const char *p, const char *end, FormatArgs *fa) {
   char conversion = 0;
   if (p < end && *p == '!') {
     conversion = p + 1 < end ? p[1] : 0;
