@@ -130,8 +130,9 @@ const HelpEntry help_table[] = {
      "assert(1 + 1 == 2, \"arithmetic is broken\")"},
     {"error", HELP_BUILTINS, 0,
      "error(message)",
-     "Throws a RuntimeError with that message (catch it with try/catch; e.message "
-     "reads it). throw ValueError(message) throws another class.",
+     "Throws an Error (the base class, as Python's raise Exception(message)) with that "
+     "message (catch it with try/catch; e.message reads it). throw ValueError(message) "
+     "throws one of Python's classes.",
      "try { error(\"bad input\") } catch e { print(e.message) }"},
     {"Error", HELP_BUILTINS, 0,
      "Error(...args)",

@@ -387,11 +387,11 @@ LIB_NATIVE(lib_assert) {
   return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->error_classes[VM_ERR_ASSERTION], AS_STRING(message))));
 }
 
-/* error(message): a RuntimeError, as vm_throw_error raises. */
+/* error(message): an Error (the base class), as Python's raise Exception(message). */
 LIB_NATIVE(lib_error) {
   Value message = vm_to_str(vm, args[0]);
   if (IS_EXCEPTION(message)) return message;
-  return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->error_classes[VM_ERR_RUNTIME], AS_STRING(message))));
+  return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->error_class, AS_STRING(message))));
 }
 
 LIB_NATIVE(lib_clock) {

@@ -38,7 +38,7 @@ void vm_suggest_add_table(VmSuggest *s, const Table *t); /* its string keys */
 /* "; did you mean `best`?" in buf, or "" when no name is close enough. */
 const char *vm_suggest_hint(const VmSuggest *s, char *buf, size_t size);
 /* For an undefined variable: what Ag writes for Python's None/True/False,
- * the closest defined name, or (assigning) "declare it with `let x = ...`". */
+ * "declare it with `let x = ...`" (assigning), or the closest defined name. */
 const char *vm_name_hint(AgVM *vm, const char *name, bool assigning, char *buf, size_t size);
 /* AttributeError: instance `inst` has no field or method `name` (with a hint). */
 Value vm_no_field(AgVM *vm, Value inst, ObjString *name);

@@ -5,8 +5,9 @@
  * Closeness is CPython's weighted edit distance (a letter inserted,
  * deleted or replaced costs 2, a change of case 1) plus swapping two
  * neighbours (2: `gard` is one swap from `grad`); a name is suggested when
- * the cost is at most (len(a) + len(b) + 3) / 3, so one-letter names are
- * never guessed. The closest name first seen wins. */
+ * the cost is at most (len(a) + len(b)) / 3, a little stricter than
+ * CPython's (len(a) + len(b) + 3) / 3 so that short names are not guessed
+ * from far (`later` is not `gather`). The closest name first seen wins. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,7 +50,7 @@ void vm_suggest_add(VmSuggest *s, const char *candidate) {
   if (candidate[0] == ' ' || strcmp(candidate, s->name) == 0) return; /* hidden names; the name itself */
   if (candidate[0] == '_' && s->name[0] != '_') return;               /* private ones */
   int d = edit_distance(s->name, candidate);
-  if (3 * d > (int)(strlen(s->name) + strlen(candidate)) + 3) return; /* too far to be a slip */
+  if (3 * d > (int)(strlen(s->name) + strlen(candidate))) return; /* too far to be a slip */
   if (d < s->best_distance) {
     s->best = candidate;
     s->best_distance = d;
@@ -85,14 +86,16 @@ const char *vm_name_hint(AgVM *vm, const char *name, bool assigning, char *buf, 
     snprintf(buf, size, "; Ag writes `%s`", word);
     return buf;
   }
+  if (assigning) { /* Python declares by assigning; Ag with let */
+    snprintf(buf, size, " (declare it with `let %s = ...`)", name);
+    return buf;
+  }
   VmSuggest s;
   vm_suggest_begin(&s, name);
   vm_suggest_add_table(&s, &vm->builtins);
   for (int i = 0; i < vm->global_count; i++)
     if (!IS_UNDEF(vm->globals[i])) vm_suggest_add(&s, vm->global_names[i]->chars);
-  if (s.best != NULL || !assigning) return vm_suggest_hint(&s, buf, size);
-  snprintf(buf, size, " (declare it with `let %s = ...`)", name);
-  return buf;
+  return vm_suggest_hint(&s, buf, size);
 }
 
 const char *vm_attribute_hint(AgVM *vm, Value obj, const char *name, char *buf, size_t size) {

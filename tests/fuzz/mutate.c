@@ -88,6 +88,11 @@ static const char *TOKENS[] = {
   "//=", "|=", "&=", "^=", " ^ ", "~x", "~", "{1, 2} ^ {2}", "t // 2", "7 // t", "fn or(o) { return self }",
   "fn xor(o) { return NotImplemented }", "fn invert() { return ~self }", "fn ior(o) { return 1 }",
   "true == 1", "{true: 1, 1: 2}",
+  /* Python's error classes and formatting (issue 27) */
+  "catch ValueError as e ", "catch (KeyError, IndexError) ", "catch Error ", "throw ValueError(\"v\")",
+  "class E(ValueError) { }", "e.args", "\"%d %s\" % ", "\"%(k)5.2f\" % {\"k\": 1}", "\"%*d\" % ",
+  "\"{}{:>5}\".format(", "\"{0[1]}{x.y}\".format(", "\"{:{w}}\".format(", "f\"{x=}\"", "{x!r}",
+  "{x=:.2f}", "{n:#_b}", "{p:.1%}", "format(", "except ", "def ", "None", "elif x:", "else:",
 };
 #define NTOKENS (sizeof TOKENS / sizeof TOKENS[0])
 
