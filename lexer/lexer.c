@@ -689,7 +689,11 @@ static void scan_field_part(LexFCursor *cur, LexFPart *part) {
     if (c == '"' || c == '\'') skip_cursor_string(cur, c);
     else if (c == '(' || c == '[' || c == '{') depth++;
     else if ((c == ')' || c == ']' || c == '}') && depth > 0) depth--;
-    else if (c == ':' && depth == 0) colon = cur->pos - 1;
+    else if (c == ':' && depth == 0) {
+      colon = cur->pos - 1;
+      part->spec_line = cur->line;
+      part->spec_col = cur->col;
+    }
   }
   const char *close = cur->pos;
   if (cur->pos < cur->end) cursor_advance(cur); /* the '}' */

@@ -199,21 +199,36 @@ static void fstring_field(Parser *p, const LexFPart *part) {
   if (p->halted) p->current.type = p->next.type = TOK_EOF; /* stopped inside the field: stop outside too */
 }
 
-/* An f-string field's OP_FORMAT operand: Python's field tail `[!c]:spec`. */
-static void emit_format(Parser *p, const LexFPart *part) {
-  char conversion = part->conversion;
-  if (part->debug_length > 0 && conversion == 0 && part->spec == NULL) conversion = 'r'; /* `{x=}` shows repr */
-  if (conversion == 0 && part->spec == NULL) return;
-  int spec_length = part->spec ? part->spec_length : 0;
+/* An f-string field's OP_FORMAT operand: Python's field tail `[!c]:spec`
+ * (with no spec when the spec comes from the stack, for OP_FORMAT_SPEC). */
+static void emit_format_tail(Parser *p, OpCode op, char conversion, const char *spec, int spec_length) {
   char *tail = malloc((size_t)spec_length + 4);
   if (tail == NULL) {
     parse_error(p, "out of memory");
     return;
   }
   int n = conversion ? snprintf(tail, 4, "!%c:", conversion) : snprintf(tail, 4, ":");
-  if (spec_length > 0) memcpy(tail + n, part->spec, (size_t)spec_length);
-  emit_op_u16(p, OP_FORMAT, emit_name_constant(p, tail, n + spec_length));
+  if (spec_length > 0) memcpy(tail + n, spec, (size_t)spec_length);
+  emit_op_u16(p, op, emit_name_constant(p, tail, n + spec_length));
   free(tail);
+}
+
+static void fstring_parts(Parser *p, LexFCursor *cur);
+
+/* The field's value (on the stack) formatted: a constant spec, or one with
+ * fields of its own (`{x:{width}.{digits}f}`), compiled as an f-string. */
+static void emit_format(Parser *p, const LexFPart *part) {
+  char conversion = part->conversion;
+  if (part->debug_length > 0 && conversion == 0 && part->spec == NULL) conversion = 'r'; /* `{x=}` shows repr */
+  if (part->spec != NULL && memchr(part->spec, '{', (size_t)part->spec_length) != NULL) {
+    LexFCursor spec = {part->spec, part->spec + part->spec_length, part->spec_line, part->spec_col, '"'};
+    if (!parse_enter(p)) return;
+    fstring_parts(p, &spec);
+    parse_leave(p);
+    emit_format_tail(p, OP_FORMAT_SPEC, conversion, NULL, 0);
+  } else if (conversion != 0 || part->spec != NULL) {
+    emit_format_tail(p, OP_FORMAT, conversion, part->spec, part->spec ? part->spec_length : 0);
+  }
 }
 
 /* BUILD_STRING takes a u8 count: at 255 parts, fold them into one and go on. */
@@ -225,15 +240,13 @@ static void fold_parts(Parser *p, int *count, bool *single_is_string) {
   *single_is_string = true;
 }
 
-static void fstring(Parser *p, bool can_assign) {
-  (void)can_assign;
-  Token tok = p->previous;
-  LexFCursor cur;
+/* The parts of an f-string (or of a spec with fields) from cur: one string
+ * on the stack. */
+static void fstring_parts(Parser *p, LexFCursor *cur) {
   LexFPart part;
   int count = 0;
   bool single_is_string = false; /* one part that is already a string */
-  lex_fstring_begin(&cur, &tok);
-  while (lex_fstring_next(&cur, &part)) {
+  while (lex_fstring_next(cur, &part)) {
     if (part.kind == LEX_FPART_TEXT) {
       emit_constant(p, OBJ_VAL(decode_string(p, part.start, part.length, true)));
       single_is_string = true;
@@ -254,6 +267,14 @@ static void fstring(Parser *p, bool can_assign) {
     emit_op_var(p, OP_BUILD_STRING, 1 - count);
     emit_u8(p, count);
   }
+}
+
+static void fstring(Parser *p, bool can_assign) {
+  (void)can_assign;
+  Token tok = p->previous;
+  LexFCursor cur;
+  lex_fstring_begin(&cur, &tok);
+  fstring_parts(p, &cur);
 }
 
 /* ---- names ---- */

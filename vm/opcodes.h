@@ -212,6 +212,9 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   /* v -> string: an f-string field's value formatted as K[u16] says, Python's \
      field tail `[!c]:spec` (`:.4f`, `!r:`, `!s:>10`) */                        \
   OPCODE(FORMAT, 2, 0)                                                           \
+  /* v, spec -> string: as FORMAT with the spec made at run time (`{x:{w}.2f}`); \
+     K[u16] is the field's `[!c]:` */                                          \
+  OPCODE(FORMAT_SPEC, 2, -1)                                                     \
   /* iterable -> iterable, 0 : starts a for loop; the two slots become hidden    \
      locals (the sequence to walk and the position). Maps walk a snapshot of     \
      their keys; ranges, lists, strings and tensors (dim 0) are walked as is;    \

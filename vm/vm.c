@@ -924,6 +924,16 @@ dispatch:
     sp[-1] = s;
     VM_DISPATCH();
   }
+  VM_CASE(FORMAT_SPEC) {
+    const char *field = READ_STRING()->chars; /* [!c]: */
+    char conversion = field[0] == '!' ? field[1] : 0;
+    SYNC();
+    Value s = vm_format_field(vm, PEEK(1), conversion, AS_CSTRING(PEEK(0)));
+    CHECK(s);
+    sp--;
+    sp[-1] = s;
+    VM_DISPATCH();
+  }
   VM_CASE(ITER_PREP) {
     SYNC();
     Value seq = vm_iter_prepare(vm, PEEK(0));
