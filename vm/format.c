@@ -377,22 +377,21 @@ static bool format_float(AgVM *vm, VmBuf *out, FormatSpec *f, double d) {
 
 /* ---- strings ---- */
 
+/* What a string's spec may not hold, as CPython words it; NULL when fine. */
+static const char *text_spec_problem(const FormatSpec *f) {
+  if (f->sign) return "Sign not allowed in string format specifier";
+  if (f->no_neg_zero) return "Negative zero coercion (z) not allowed in string format specifier";
+  if (f->alternate) return "Alternate form (#) not allowed in string format specifier";
+  if (f->align == '=') return "'=' alignment not allowed in string format specifier";
+  return NULL;
+}
+
 static bool format_text(AgVM *vm, VmBuf *out, FormatSpec *f, const char *text, size_t len) {
-  const char *problem = NULL;
-  if (f->type && f->type != 's') problem = "type";
-  else if (f->sign) problem = "Sign not allowed in string format specifier";
-  else if (f->no_neg_zero) problem = "Negative zero coercion (z) not allowed in string format specifier";
-  else if (f->alternate) problem = "Alternate form (#) not allowed in string format specifier";
-  else if (f->align == '=') problem = "'=' alignment not allowed in string format specifier";
-  if (problem && strcmp(problem, "type") == 0) {
-    vm_raise(vm, VM_ERR_VALUE, "Unknown format code '%c' for object of type 'str'", f->type);
-    return false;
-  }
-  if (problem || f->grouping) {
-    if (problem) vm_raise(vm, VM_ERR_VALUE, "%s", problem);
-    else vm_raise(vm, VM_ERR_VALUE, "Cannot specify '%c' with 's'.", f->grouping);
-    return false;
-  }
+  const char *problem = text_spec_problem(f);
+  if (f->type && f->type != 's') vm_raise(vm, VM_ERR_VALUE, "Unknown format code '%c' for object of type 'str'", f->type);
+  else if (problem) vm_raise(vm, VM_ERR_VALUE, "%s", problem);
+  else if (f->grouping) vm_raise(vm, VM_ERR_VALUE, "Cannot specify '%c' with 's'.", f->grouping);
+  if ((f->type && f->type != 's') || problem || f->grouping) return false;
   resolve_zero_pad(f, '<');
   if (f->precision >= 0) len = utf8_prefix(text, len, f->precision);
   aligned(out, f, "", text, len);
