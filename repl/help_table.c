@@ -583,6 +583,13 @@ const HelpEntry help_table[] = {
      "A list of the parts between occurrences of sep; without sep, splits on runs of "
      "blanks.",
      "print(\"a,b,c\".split(\",\"), \" x  y \".split())"},
+    {"str.format", HELP_METHODS, 0,
+     "s.format(...args, **kwargs)",
+     "Python's str.format: each {} / {0} / {name} field is replaced by an argument, "
+     "formatted with its spec after ':' (see format) and converted first with !r or !s; "
+     "{0[1]} and {p.x} index and read fields, {{ and }} are braces, and a spec may hold "
+     "fields of its own ({:{w}.2f}).",
+     "print(\"{} items, {:.1%} done, {name:>6}|\".format(3, 0.5, name=\"ada\"))"},
     {"str.join", HELP_METHODS, 0,
      "sep.join(list)",
      "The strings of the list joined with sep between them.",
