@@ -1167,7 +1167,6 @@ static void try_statement(Parser *p) {
   if (next_jump >= 0) { /* no clause matched */
     emit_op_u8(p, OP_GET_LOCAL, thrown);
     emit_op(p, OP_THROW);
-    emit_adjust_depth(p, 1); /* the clauses' ends meet here with the value's slot */
   }
   for (int i = 0; i < clauses; i++) emit_patch_jump(p, clause_ends[i]);
   end_scope(p);
