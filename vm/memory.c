@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "autograd/autograd.h"
 #include "vm/vm.h"
 
 /* The least the heap may grow between collections. Each collection marks
