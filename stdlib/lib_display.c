@@ -198,7 +198,7 @@ static Value native_display_svg(NATIVE_ARGS) {
  * plots itself (the web page); false, and nothing shown, elsewhere. */
 static Value native_display_figure(NATIVE_ARGS) {
   if (!IS_STRING(args[0]) || !IS_STRING(args[1]))
-    return vm_throw_error(vm, "_display_figure(): the figure's data and text must be strings");
+    return vm_raise(vm, VM_ERR_TYPE, "_display_figure(): the figure's data and text must be strings");
   if (!vm->display_draws_sources) return FALSE_VAL;
   const char *types[2] = {"application/vnd.ag.plot+json", "text/plain"};
   const char *data[2] = {AS_CSTRING(args[0]), AS_CSTRING(args[1])};
