@@ -49,12 +49,12 @@ const HelpEntry help_table[] = {
      "print(len(range(0, 10, 2)))"},
     {"enumerate", HELP_BUILTINS, 0,
      "enumerate(xs)",
-     "Pairs [index, item] for each item of a list, string, map (keys) or tensor (along "
-     "dim 0).",
+     "Tuples (index, item) for each item of a list, tuple, string, map (keys) or tensor "
+     "(along dim 0).",
      "for i, x in enumerate([\"a\", \"b\"]) { print(i, x) }"},
     {"zip", HELP_BUILTINS, 0,
      "zip(...lists)",
-     "A list of lists holding the i-th items of each argument, as long as the shortest.",
+     "A list of tuples holding the i-th items of each argument, as long as the shortest.",
      "print(zip([1, 2], [\"a\", \"b\"]))"},
     {"sorted", HELP_BUILTINS, 0,
      "sorted(xs, key=nil, reverse=false)",
@@ -78,7 +78,7 @@ const HelpEntry help_table[] = {
      "FORMAT % values (printf-style: %d %s %r %f %e %g %x %o %c %%, flags, width, precision, "
      "%(name)s with a map).",
      "print(format(1234567, \",\"), format(255, \"#x\"), format(0.256, \".1%\"))\n"
-     "print(\"{:>6.2f}|{}\".format(3.14159, \"a\"), \"%05.1f|\" % 2.25)"},
+     "print(\"{:>6.2f}|{}\".format(3.14159, \"a\"), \"%05.1f %s\" % (2.25, \"ok\"))"},
     {"num", HELP_BUILTINS, 0,
      "num(s)",
      "Parses a string as a number: an int when it is written as one (\"7\", \"0x1F\"), "
@@ -113,8 +113,8 @@ const HelpEntry help_table[] = {
     {"isinstance", HELP_BUILTINS, 0,
      "isinstance(v, cls)",
      "True when v is an instance of class cls or of a subclass of it. cls may also be a "
-     "built-in type, as in Python: int (true for bools too), float, bool, str, list, set; "
-     "or a list of classes and types (Python's tuple: isinstance(x, [int, float])).",
+     "built-in type, as in Python: int (true for bools too), float, bool, str, list, set, "
+     "tuple, Tensor; or a tuple or list of classes and types (isinstance(x, (int, float))).",
      "class A {}\n"
      "class B : A {}\n"
      "print(isinstance(B(), A), isinstance(1, A))"},
@@ -422,8 +422,8 @@ const HelpEntry help_table[] = {
      "gets factory()), OrderedDict (move_to_end, popitem), namedtuple(name, fields, "
      "defaults=nil) (a class: fields by name and index, printed Point(x=1, y=2); built "
      "positionally), deque(iterable, maxlen=nil) (append appendleft pop popleft extend "
-     "extendleft rotate, dropping from the other end past maxlen). Python's tuples "
-     "(items, most_common) are [key, value] lists.",
+     "extendleft rotate, dropping from the other end past maxlen). most_common gives "
+     "(key, count) tuples, as Python's.",
      "let c = collections.Counter(\"abracadabra\")\n"
      "print(c.most_common(2))\n"
      "let Point = collections.namedtuple(\"Point\", \"x y\")\n"
@@ -480,9 +480,11 @@ const HelpEntry help_table[] = {
      "progress bar on standard error as the items are taken, as Python's tqdm: desc, "
      "percent, bar, count/total, elapsed and time left, rate in items a second; "
      "redrawn at most 10 times a second, the line ended when the items run out. total "
-     "defaults to len(iterable) (none: count and rate only). When standard error is "
-     "not a terminal (a pipe, a file, a test) it draws nothing and returns the "
-     "iterable itself.",
+     "defaults to len(iterable) (none: count and rate only). In a notebook the bar is "
+     "an output of the cell updated in place (an HTML progress bar with the same "
+     "figures), shown stopped when an interrupt or error ends the loop. Elsewhere, when "
+     "standard error is not a terminal (a pipe, a file, a test) it draws nothing and "
+     "returns the iterable itself.",
      "let total = 0\n"
      "for x in progress(range(100), desc=\"sum\") { total += x }\n"
      "print(total)"},
@@ -534,6 +536,17 @@ const HelpEntry help_table[] = {
      "A new list of the items of any iterable: a list (copied), string (characters), map "
      "(keys), set, range, tensor (along dim 0) or an instance with iter().",
      "print(list(\"ab\"), list(range(3)), list({1, 2}))"},
+    {"tuple", HELP_BUILTINS, 0,
+     "tuple(iterable=[])",
+     "A tuple of the items of any iterable. Tuples are Python's: (1, 2), (x,) and (); "
+     "immutable, hashable (map keys, set members), indexed, sliced and compared as lists; "
+     "`a, b = t` unpacks one.",
+     "print(tuple([1, 2]), (1,), ())\n"
+     "let counts = {}\ncounts[(1, 2)] = 3\nprint(counts[(1, 2)])"},
+    {"divmod", HELP_BUILTINS, 0,
+     "divmod(a, b)",
+     "The tuple (a // b, a % b), as Python's.",
+     "let q, r = divmod(17, 5)\nprint(q, r)"},
     {"set", HELP_BUILTINS, 0,
      "set(iterable=[])",
      "A new set of the items of an iterable (duplicates dropped, first occurrence's order "
@@ -1952,8 +1965,8 @@ const HelpEntry help_table[] = {
     {"print_graph", HELP_GRAPH, 0,
      "print_graph(t)",
      "Prints the graph behind a tensor (or a node) as an indented tree: one node a line, "
-     "with shapes and the script line of each node. The REPL's `:graph EXPR` does the "
-     "same.",
+     "with shapes and the script line of each node (in a notebook the cell and its line, "
+     "In[7]:5). The REPL's `:graph EXPR` does the same.",
      "let x = ones(2, requires_grad=true)\n"
      "print_graph((x * 2).sum())"},
     {"to_dot", HELP_GRAPH, 0,
@@ -1976,15 +1989,17 @@ const HelpEntry help_table[] = {
      "graph_diff(x * 2, (x * 2).sin())"},
     {"show_graph", HELP_GRAPH, 0,
      "show_graph(t, show_saved=false)",
-     "Shows the graph behind a tensor (or a node) as a picture: in a notebook an inline SVG "
-     "drawn by Graphviz (graphs of more than 2000 nodes are refused: print_graph or "
+     "Shows the graph behind a tensor (or a node) as a picture: in a notebook inline, SVG "
+     "and PNG drawn by Graphviz (graphs of more than 2000 nodes are refused: print_graph or "
      "save_graph them), on a terminal the tree of print_graph.",
      "let x = ones(2, requires_grad=true)\n"
      "show_graph((x * 2).sum())"},
     {"display", HELP_GRAPH, 0,
      "display(...vs)",
      "Shows each value: in a notebook as output of the cell (its repr, and a picture for "
-     "values that have one, such as plot figures), on a terminal its repr on a line.",
+     "values that have one, such as plot figures: a class draws one with _repr_svg_() "
+     "returning SVG text and _repr_png_() returning PNG bytes), on a terminal its repr on "
+     "a line.",
      "display(tensor([1.5, 2.5]), \"text\")"},
     {"plot", HELP_GRAPH, 0,
      "plot",
@@ -2050,14 +2065,14 @@ const HelpEntry help_table[] = {
      "plot.clear()"},
     {"plot.show", HELP_GRAPH, 0,
      "plot.show()",
-     "Shows the current figure, then starts a new one: inline in a notebook; on a terminal "
-     "it is written to a new SVG file in $TMPDIR (or /tmp) and the path is printed.",
+     "Shows the current figure, then starts a new one: inline in a notebook (SVG and PNG, "
+     "so that a notebook that is not trusted shows it too); on a terminal it is written to a new SVG file in $TMPDIR (or /tmp) and the path is printed.",
      ""},
     {"plot.figure", HELP_GRAPH, 0,
      "plot.figure(title=nil)",
      "Starts a new current figure and returns it. A figure has the module's drawing "
-     "functions as methods (fig.line(...), fig.save(path), fig.show()), and fig.svg() "
-     "returns its SVG text.",
+     "functions as methods (fig.line(...), fig.save(path), fig.show()), fig.svg() "
+     "returns its SVG text and fig.png() its PNG bytes.",
      "let fig = plot.figure(\"loss\")\n"
      "fig.line([1, 0.5, 0.25])\n"
      "plot.clear()"},

@@ -141,15 +141,6 @@ LIB_NATIVE(lib_range) {
   return OBJ_VAL(obj_new_range(vm, a[0], a[1], a[2]));
 }
 
-static Value pair(AgVM *vm, Value a, Value b) {
-  ObjList *p = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(p));
-  obj_list_append(vm, p, a);
-  obj_list_append(vm, p, b);
-  vm_pop_root(vm);
-  return OBJ_VAL(p);
-}
-
 LIB_NATIVE(lib_enumerate) {
   int64_t start = 0;
   if (argc > 1 && !lib_int_arg(vm, "enumerate", args, 1, &start)) return VM_EXCEPTION;
@@ -159,9 +150,19 @@ LIB_NATIVE(lib_enumerate) {
   ObjList *out = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(out));
   ObjList *src = AS_LIST(items);
-  for (int i = 0; i < src->count; i++) obj_list_append(vm, out, pair(vm, INT_VAL(vm, start + i), src->items[i]));
+  for (int i = 0; i < src->count; i++) obj_list_append(vm, out, obj_pair(vm, INT_VAL(vm, start + i), src->items[i]));
   vm_pop_roots(vm, 2);
   return OBJ_VAL(out);
+}
+
+/* divmod(a, b): (a // b, a % b), Python's. */
+LIB_NATIVE(lib_divmod) {
+  Value q = vm_binary_op(vm, OP_FLOOR_DIVIDE, args[0], args[1]);
+  if (IS_EXCEPTION(q)) return q;
+  vm_push_root(vm, q);
+  Value r = vm_binary_op(vm, OP_MODULO, args[0], args[1]);
+  vm_pop_root(vm);
+  return IS_EXCEPTION(r) ? r : obj_pair(vm, q, r);
 }
 
 LIB_NATIVE(lib_zip) {
@@ -179,10 +180,11 @@ LIB_NATIVE(lib_zip) {
   }
   ObjList *out = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(out));
-  for (int j = 0; j < shortest; j++) {
+  for (int j = 0; j < shortest; j++) { /* each row a tuple, as Python's */
     ObjList *row = obj_new_list(vm);
     obj_list_append(vm, out, OBJ_VAL(row));
     for (int i = 0; i < argc; i++) obj_list_append(vm, row, AS_LIST(lists->items[i])->items[j]);
+    out->items[j] = vm_list_to_tuple(vm, OBJ_VAL(row));
   }
   vm_pop_roots(vm, 2);
   return OBJ_VAL(out);
@@ -417,7 +419,7 @@ static Value extreme(AgVM *vm, const char *fname, int argc, const Value *args, b
   const Value *items = args;
   int n = argc;
   if (argc == 1) {
-    if (!IS_LIST(args[0])) return vm_raise(vm, VM_ERR_TYPE, "%s() of one argument needs a list, not %s", fname, vm_type_name(args[0]));
+    if (!is_list_or_tuple(args[0])) return vm_raise(vm, VM_ERR_TYPE, "%s() of one argument needs a list, not %s", fname, vm_type_name(args[0]));
     items = AS_LIST(args[0])->items;
     n = AS_LIST(args[0])->count;
   }
@@ -436,12 +438,12 @@ LIB_NATIVE(lib_max) { return extreme(vm, "max", argc, args, true); }
 
 LIB_NATIVE(lib_sum) {
   if (argc == 1 && is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], "sum", 0, NULL);
-  if (argc == 1 && !IS_LIST(args[0])) {
+  if (argc == 1 && !is_list_or_tuple(args[0])) {
     return vm_raise(vm, VM_ERR_TYPE, "sum() of one argument needs a list, not %s", vm_type_name(args[0]));
   }
   /* sum(list, start) is Python's: start + list[0] + ...; otherwise the
    * arguments are the numbers to add */
-  bool with_start = argc == 2 && IS_LIST(args[0]);
+  bool with_start = argc == 2 && is_list_or_tuple(args[0]);
   ObjList *list = argc == 1 || with_start ? AS_LIST(args[0]) : NULL;
   int n = list ? list->count : argc;
   Value total = with_start ? args[1] : INT_VAL(vm, 0);
@@ -611,6 +613,7 @@ static void install_functions(AgVM *vm) {
   vm_define_native(vm, "range", lib_range, 1, 3, false);
   vm_define_native(vm, "enumerate", lib_enumerate, 1, 2, false);
   vm_define_native(vm, "zip", lib_zip, 0, -1, false);
+  vm_define_native(vm, "divmod", lib_divmod, 2, 2, false);
   vm_define_native(vm, "sorted", lib_sorted, 1, 1, true);
   vm_define_native(vm, "str", lib_str, 0, 1, false);
   vm_define_native(vm, "repr", lib_repr, 1, 1, false);

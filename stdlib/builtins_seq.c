@@ -12,6 +12,13 @@ LIB_NATIVE(lib_list) {
   return lib_to_list(vm, args[0]);
 }
 
+/* tuple(xs): the items of any iterable, as a tuple. */
+LIB_NATIVE(lib_tuple) {
+  if (argc == 0) return OBJ_VAL(obj_new_tuple(vm, NULL, 0));
+  if (IS_TUPLE(args[0])) return args[0];
+  return vm_list_to_tuple(vm, lib_to_list(vm, args[0]));
+}
+
 LIB_NATIVE(lib_set) {
   if (argc == 0) return OBJ_VAL(obj_new_set(vm));
   return vm_new_set_of(vm, args[0]);
@@ -185,6 +192,7 @@ LIB_NATIVE(lib_chr) {
 void lib_install_seq_builtins(AgVM *vm) {
   install_iterator_class(vm);
   vm_define_native(vm, "list", lib_list, 0, 1, false);
+  vm_define_native(vm, "tuple", lib_tuple, 0, 1, false);
   vm_define_native(vm, "set", lib_set, 0, 1, false);
   vm_define_native(vm, "reversed", lib_reversed, 1, 1, false);
   vm_define_native(vm, "any", lib_any, 1, 2, true);

@@ -264,7 +264,7 @@ bool lib_is_dtype(AgVM *vm, Value v);
 bool lib_shape(AgVM *vm, int argc, const Value *args, int *ndim, int64_t *shape);
 Value lib_shape_list(AgVM *vm, int ndim, const int64_t *shape);
 /* A new list of wrapped tensors (takes the references, frees the array). */
-Value lib_tensor_list(AgVM *vm, Tensor **ts, int n);
+Value lib_tensor_list(AgVM *vm, Tensor **ts, int n); /* a tuple of them (takes ts) */
 /* A tensor operand: a tensor (retained) or a number / bool / nested list
  * (a new tensor of dtype `like`). NULL after throwing. */
 Tensor *lib_as_tensor(AgVM *vm, Value v, DType like, const char *what);
@@ -304,7 +304,8 @@ void lib_install_torch(AgVM *vm);
  * is no rich display (a terminal). */
 bool lib_display_bundle(AgVM *vm, int count, const char *const *types, const char *const *data,
                         const size_t *lengths);
-/* The natives plot.ag draws with (_gnuplot, _write_file, _temp_path, _display_svg). */
+/* The natives plot.ag draws with (_gnuplot, _write_file, _temp_path,
+ * _notebook, _display_image). */
 void lib_install_plot_module(AgVM *vm, ObjModule *module);
 /* Natives of the autograd module (grad, detect_anomaly, Function, backward). */
 void lib_install_autograd_module(AgVM *vm, ObjModule *module);

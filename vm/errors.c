@@ -241,17 +241,21 @@ void vm_report_exception(AgVM *vm, FILE *out, bool color) {
 /* Error(ARGS...): as Python's BaseException, `args` keeps the arguments
  * (a list) and the message is "" for none, str(arg) for one, str(args) for
  * several. */
+/* Error(ARGS...): as Python's BaseException, `args` keeps the arguments
+ * (a tuple) and the message is "" for none, str(arg) for one, str(args) for
+ * several. */
 static Value error_init(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
-  ObjList *arg_list = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(arg_list));
-  for (int i = 0; i < argc; i++) obj_list_append(vm, arg_list, args[i]);
-  Value message = argc == 0 ? OBJ_VAL(obj_string(vm, "")) : argc == 1 ? args[0] : OBJ_VAL(arg_list);
+  Value arg_tuple = OBJ_VAL(obj_new_tuple(vm, args, argc));
+  vm_push_root(vm, arg_tuple);
+  Value message = argc == 0 ? OBJ_VAL(obj_string(vm, "")) : argc == 1 ? args[0] : arg_tuple;
   if (!IS_STRING(message)) message = vm_to_str(vm, message);
   if (!IS_EXCEPTION(message) && IS_INSTANCE(self)) {
     ObjInstance *err = AS_INSTANCE(self);
+    vm_push_root(vm, message);
     table_set(vm, &err->fields, OBJ_VAL(vm->message_string), message);
-    table_set(vm, &err->fields, OBJ_VAL(obj_string(vm, "args")), OBJ_VAL(arg_list));
+    table_set(vm, &err->fields, OBJ_VAL(obj_string(vm, "args")), arg_tuple);
     table_set(vm, &err->fields, OBJ_VAL(vm->traceback_string), NIL_VAL);
+    vm_pop_root(vm);
   }
   vm_pop_root(vm);
   return IS_EXCEPTION(message) ? message : NIL_VAL;

@@ -706,6 +706,10 @@ static bool percent_one(AgVM *vm, VmBuf *out, PercentArgs *a, const char *fmt, c
 
 Value vm_format_percent(AgVM *vm, ObjString *format, Value args) {
   PercentArgs a = {&args, 1, 0, IS_MAP(args) ? args : NIL_VAL};
+  if (IS_TUPLE(args)) { /* several values: "%d %s" % (n, s) */
+    a.items = AS_TUPLE(args)->items;
+    a.count = AS_TUPLE(args)->count;
+  }
   VmBuf out;
   vm_buf_init(&out);
   const char *fmt = format->chars, *p = fmt, *end = fmt + format->length;

@@ -133,7 +133,7 @@ static const char *missing_module_hint(const char *name) {
 }
 
 static Value no_module(AgVM *vm, const char *dotted, const char *first) {
-  return vm_throw_error(vm, "no module named '%s' in Ag: %s", dotted, missing_module_hint(first));
+  return vm_raise(vm, VM_ERR_IMPORT, "no module named '%s' in Ag: %s", dotted, missing_module_hint(first));
 }
 
 /* The module path's first name, for the hint ("numpy" of numpy.linalg). */

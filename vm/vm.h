@@ -175,7 +175,7 @@ struct AgVM {
   ObjClass *interrupted_class;
   ObjClass *memory_error_class;
   ObjClass *zero_division_class; /* ZeroDivisionError */
-  Table list_methods, map_methods, string_methods, set_methods;
+  Table list_methods, tuple_methods, map_methods, string_methods, set_methods;
   ObjInstance *stdout_obj, *stderr_obj;
   ObjDType *dtypes[DT_COUNT];
   Value dtype_call[DT_COUNT]; /* what calling a dtype does (float(3)), or nil */
@@ -208,6 +208,12 @@ struct AgVM {
    * display() and show_graph() print text instead. */
   void (*display)(AgVM *vm, int count, const char *const *types, const char *const *data,
                   const size_t *lengths);
+  /* A bundle shown in place (progress() in a notebook): the first call with
+   * an id shows it, the next ones replace it; final: the last one (the bar
+   * is complete). NULL on a terminal. */
+  void (*display_in_place)(AgVM *vm, const char *id, bool final, int count,
+                           const char *const *types, const char *const *data,
+                           const size_t *lengths);
   /* The display host draws pictures from their sources (the web page, which
    * has no Graphviz or gnuplot process): show_graph sends DOT
    * (text/vnd.graphviz) and plot.show() the figure's data
@@ -356,6 +362,8 @@ Value vm_set_filter(AgVM *vm, ObjMap *a, Value b, bool keep);
 Value vm_set_union(AgVM *vm, ObjMap *a, Value b);
 
 /* Value helpers. */
+/* A tuple of the items of a list (VM_EXCEPTION passes through). */
+Value vm_list_to_tuple(AgVM *vm, Value list);
 const char *vm_type_name(Value v);     /* "int", "float", "list", the class name ... */
 const char *vm_op_symbol(int op);      /* "+" for OP_ADD ...: for error messages */
 bool vm_is_bitwise_op(int op);         /* OP_BIT_OR, OP_BIT_AND, OP_BIT_XOR */

@@ -93,6 +93,11 @@ static const char *TOKENS[] = {
   "class E(ValueError) { }", "e.args", "\"%d %s\" % ", "\"%(k)5.2f\" % {\"k\": 1}", "\"%*d\" % ",
   "\"{}{:>5}\".format(", "\"{0[1]}{x.y}\".format(", "\"{:{w}}\".format(", "f\"{x=}\"", "{x!r}",
   "{x=:.2f}", "{n:#_b}", "{p:.1%}", "format(", "except ", "def ", "None", "elif x:", "else:",
+  /* tuples and unpacking (issue 27) */
+  "(1, 2)", "(x,)", "()", "a, b = b, a", "a, *b = ", "*a, b = ", "let a, b = ", "let (a, (b, c)) = ",
+  "let [a, *b] = ", "x, (y, z) = ", "self.h, self.c = ", "xs[i], xs[j] = ", "for i, (x, y) in ",
+  "for *a, b in ", "[n for n, _ in ps]", "return a, b", "tuple(", "divmod(", "m[(1, 2)] += 1",
+  "a = b = 0", " *", "t[(0, 1)]", ".count(", ".index(",
 };
 #define NTOKENS (sizeof TOKENS / sizeof TOKENS[0])
 
