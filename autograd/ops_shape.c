@@ -165,7 +165,7 @@ int ag_unbind(Tensor *a, int dim, Tensor ***out) {
   }
   int d = wrap(dim, a->ndim);
   if (d < 0 || d >= a->ndim) {
-    tensor_set_error("Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+    tensor_set_index_error("Dimension out of range (expected to be in range of [%d, %d], but got %d)",
                      -a->ndim, a->ndim - 1, dim);
     return -1;
   }
@@ -267,7 +267,7 @@ Tensor *ag_embedding(Tensor *weight, const Tensor *indices) {
   for (int64_t i = 0; i < indices->numel; i++) {
     double k = tensor_get_flat(indices, i);
     if (k < 0 || k >= (double)weight->shape[0]) {
-      tensor_set_error("index out of range in self");
+      tensor_set_index_error("index out of range in self");
       return NULL;
     }
   }
@@ -327,7 +327,7 @@ static Tensor *index_basic(Tensor *a, const IndexItem *items, int n) {
   for (int k = 0; k < n; k++)
     consuming += consumes_dim(items[k].kind);
   if (consuming > a->ndim) {
-    tensor_set_error("too many indices for tensor of dimension %d", a->ndim);
+    tensor_set_index_error("too many indices for tensor of dimension %d", a->ndim);
     return NULL;
   }
   if (n == 1 && items[0].kind == IDX_ELLIPSIS) return ag_alias(a);
@@ -421,7 +421,7 @@ static Tensor *index_advanced(Tensor *a, const IndexItem *items, int n) {
     }
     if (nrest >= 2 * TENSOR_MAX_DIMS) {
       tensor_release(cur);
-      tensor_set_error("too many indices");
+      tensor_set_index_error("too many indices");
       return NULL;
     }
   }

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 /* ---- characters and positions ---- */
@@ -659,6 +660,24 @@ static void skip_cursor_string(LexFCursor *cur, char quote) {
 }
 
 /* After the field's '{': finds its '}' and its last top-level ':'. */
+/* `{x!r}`: a conversion ends the expression. */
+static void field_conversion(LexFPart *part) {
+  const char *e = part->start + part->length;
+  if (part->length >= 2 && e[-2] == '!' && strchr("rsa", e[-1]) != NULL) {
+    part->conversion = e[-1];
+    part->length -= 2;
+  }
+}
+
+/* `{x=}`, `{x = }`: the expression's text is shown before its value. */
+static void field_debug(LexFPart *part) {
+  int n = part->length;
+  while (n > 0 && isspace((unsigned char)part->start[n - 1])) n--;
+  if (n < 2 || part->start[n - 1] != '=' || strchr("=!<>", part->start[n - 2]) != NULL) return;
+  part->debug_length = part->length;
+  part->length = n - 1;
+}
+
 static void scan_field_part(LexFCursor *cur, LexFPart *part) {
   part->kind = LEX_FPART_FIELD;
   const char *colon = NULL;
@@ -670,13 +689,19 @@ static void scan_field_part(LexFCursor *cur, LexFPart *part) {
     if (c == '"' || c == '\'') skip_cursor_string(cur, c);
     else if (c == '(' || c == '[' || c == '{') depth++;
     else if ((c == ')' || c == ']' || c == '}') && depth > 0) depth--;
-    else if (c == ':' && depth == 0) colon = cur->pos - 1;
+    else if (c == ':' && depth == 0) {
+      colon = cur->pos - 1;
+      part->spec_line = cur->line;
+      part->spec_col = cur->col;
+    }
   }
   const char *close = cur->pos;
   if (cur->pos < cur->end) cursor_advance(cur); /* the '}' */
   part->length = (int)((colon ? colon : close) - part->start);
   part->spec = colon ? colon + 1 : NULL;
   part->spec_length = colon ? (int)(close - colon - 1) : 0;
+  field_conversion(part);
+  field_debug(part);
 }
 
 bool lex_fstring_next(LexFCursor *cur, LexFPart *part) {

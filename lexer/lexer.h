@@ -121,6 +121,10 @@ typedef struct {
   int line, col;     /* position of start */
   const char *spec;  /* FIELD: format spec after the last top-level ':', or NULL */
   int spec_length;
+  int spec_line, spec_col; /* position of spec */
+  char conversion;   /* FIELD: 'r' 's' 'a' after a '!' (`{x!r}`), or 0 */
+  int debug_length;  /* FIELD `{x=}`, `{x = :.2f}`: length of the text shown before the value
+                        (from start, through the '=' and the spaces after it), else 0 */
 } LexFPart;
 
 typedef struct {

@@ -16,6 +16,7 @@
 #include <assert.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "parser/internal.h"
@@ -444,7 +445,16 @@ static void block_body(Parser *p) {
   parse_leave(p);
 }
 
+/* Is t the identifier `word`? (Python's keywords that Ag spells otherwise) */
+static bool is_word(const Token *t, const char *word) {
+  return t->type == TOK_IDENTIFIER && t->length == (int)strlen(word) && memcmp(t->start, word, (size_t)t->length) == 0;
+}
+
 void parse_block(Parser *p) {
+  if (parse_check(p, TOK_COLON)) { /* `if x:`, `else:` */
+    parse_error_at(p, &p->current, "expected '{' to start a block: Ag's blocks are in braces, not after a ':'");
+    return;
+  }
   parse_consume(p, TOK_LEFT_BRACE, "expected '{' to start a block");
   if (p->previous.type == TOK_LEFT_BRACE) block_body(p);
 }
@@ -811,9 +821,11 @@ static void class_declaration(Parser *p) {
   define_variable(p, &name);
   ClassInfo info = {p->cls, false, 0, false};
   p->cls = &info;
-  if (parse_match(p, TOK_COLON)) {
+  bool python_form = parse_match(p, TOK_LEFT_PAREN) && !parse_match(p, TOK_RIGHT_PAREN);
+  if (python_form || parse_match(p, TOK_COLON)) { /* `class A : B` or Python's `class A(B)` */
     begin_scope(p);
     parse_expression(p);
+    if (python_form) parse_consume(p, TOK_RIGHT_PAREN, "expected ')' after the parent class");
     add_initialized_local(p, "super", 5); /* the hidden binding `super.m()` uses */
     parse_named_variable(p, name, false);
     emit_op(p, OP_INHERIT);
@@ -1375,16 +1387,102 @@ static int protected_block(Parser *p, bool is_with, int ctx_slot) {
   return try_jump;
 }
 
+/* A class in a catch clause: NAME or NAME.NAME... */
+static void catch_class(Parser *p) {
+  Token name = consume_name(p, "expected an error class after 'catch'");
+  if (name.type == TOK_ERROR) return;
+  parse_named_variable(p, name, false);
+  while (parse_match(p, TOK_DOT)) {
+    Token field = consume_name(p, "expected a name after '.'");
+    if (field.type != TOK_ERROR) emit_op_u16(p, OP_GET_FIELD, emit_name_constant(p, field.start, field.length));
+  }
+}
+
+/* `catch (A, B)`: a list of classes, as Python's `except (A, B)`. */
+static void catch_class_list(Parser *p) {
+  int count = 0;
+  do {
+    parse_skip_newlines(p);
+    if (parse_check(p, TOK_RIGHT_PAREN)) break;
+    catch_class(p);
+    count++;
+  } while (parse_match(p, TOK_COMMA));
+  parse_skip_newlines(p);
+  parse_consume(p, TOK_RIGHT_PAREN, "expected ')' after the error classes");
+  emit_op_var(p, OP_LIST, 1 - count);
+  emit_u16(p, count);
+}
+
+/* Does the clause name classes? `catch ValueError {`, `catch nn.E as e`,
+ * `catch (A, B)`; a lone lower-case name (`catch e {`) binds the error. */
+static bool catch_names_class(const Parser *p) {
+  if (parse_check(p, TOK_LEFT_PAREN)) return true;
+  if (!parse_check(p, TOK_IDENTIFIER)) return false;
+  TokenType after = p->next.type;
+  return after == TOK_AS || after == TOK_DOT || isupper((unsigned char)p->current.start[0]);
+}
+
+/* One `catch [CLASSES [as NAME] | NAME] { ... }` clause; `thrown` is the
+ * local slot of the thrown value. A clause with classes jumps to the next
+ * one unless the value is an instance of them; it returns that jump (or -1
+ * for a clause that catches everything). */
+static int catch_clause(Parser *p, int thrown, int *end_jump) {
+  int next_jump = -1;
+  Token name = {0};
+  if (catch_names_class(p)) {
+    emit_op_u8(p, OP_GET_LOCAL, thrown);
+    if (parse_match(p, TOK_LEFT_PAREN)) catch_class_list(p);
+    else catch_class(p);
+    emit_op(p, OP_CATCHES);
+    next_jump = emit_jump(p, OP_JUMP_IF_FALSE);
+    if (parse_match(p, TOK_AS)) name = consume_name(p, "expected a name after 'as'");
+  } else if (parse_match(p, TOK_IDENTIFIER)) {
+    name = p->previous;
+  }
+  begin_scope(p);
+  if (name.start != NULL && name.type != TOK_ERROR) {
+    emit_op_u8(p, OP_GET_LOCAL, thrown);
+    add_initialized_local(p, name.start, name.length);
+  }
+  parse_block(p);
+  end_scope(p);
+  *end_jump = emit_jump(p, OP_JUMP);
+  return next_jump;
+}
+
+/* try { } catch ... { } [catch ... { }]...: the first clause that matches
+ * the thrown value runs; when none does, the value is thrown on (keeping
+ * its traceback). */
 static void try_statement(Parser *p) {
   int try_jump = protected_block(p, false, 0);
   int end_jump = emit_jump(p, OP_JUMP);
   emit_patch_jump(p, try_jump);
-  parse_consume(p, TOK_CATCH, "expected 'catch' after the try block");
+  if (is_word(&p->current, "except") || (parse_check(p, TOK_NEWLINE) && is_word(&p->next, "except"))) {
+    if (parse_check(p, TOK_NEWLINE)) parse_advance(p);
+    parse_error_at(p, &p->current, "Ag catches errors with `catch`, not `except`: try { ... } catch ValueError as e { ... }");
+    parse_advance(p); /* and reads on as if it were `catch` */
+  } else {
+    parse_consume(p, TOK_CATCH, "expected 'catch' after the try block");
+  }
   begin_scope(p);
   emit_adjust_depth(p, 1); /* the handler starts with the thrown value pushed */
-  if (parse_match(p, TOK_IDENTIFIER)) add_initialized_local(p, p->previous.start, p->previous.length);
-  else add_initialized_local(p, " error", 6);
-  parse_block(p);
+  int thrown = p->fc->local_count;
+  add_initialized_local(p, " error", 6);
+  int clause_ends[PARSE_MAX_CATCH];
+  int clauses = 0, next_jump = 0;
+  do {
+    if (next_jump < 0) parse_error(p, "this catch is never reached: the clause before it catches everything");
+    if (clauses == PARSE_MAX_CATCH) parse_error(p, "too many catch clauses (at most %d)", PARSE_MAX_CATCH);
+    int end = 0;
+    next_jump = catch_clause(p, thrown, &end);
+    if (clauses < PARSE_MAX_CATCH) clause_ends[clauses++] = end;
+    if (next_jump >= 0) emit_patch_jump(p, next_jump);
+  } while (!p->panic && parse_match(p, TOK_CATCH));
+  if (next_jump >= 0) { /* no clause matched */
+    emit_op_u8(p, OP_GET_LOCAL, thrown);
+    emit_op(p, OP_THROW);
+  }
+  for (int i = 0; i < clauses; i++) emit_patch_jump(p, clause_ends[i]);
   end_scope(p);
   emit_patch_jump(p, end_jump);
 }
@@ -1461,6 +1559,8 @@ static void statement(Parser *p) {
   if (t == TOK_ELIF || t == TOK_ELSE || t == TOK_CATCH) {
     parse_error_at(p, &p->current, "%s without a matching %s", lex_token_name(t),
                    t == TOK_CATCH ? "'try'" : "'if'");
+  } else if (is_word(&p->current, "def") && p->next.type == TOK_IDENTIFIER) {
+    parse_error_at(p, &p->current, "Ag defines functions with `fn`, not `def`: fn NAME(PARAMS) { ... }");
   } else if (!simple_keyword_statement(p) && !block_statement(p)) {
     if (parse_unpacking_ahead(p)) parse_unpacking_statement(p);
     else expression_statement(p);

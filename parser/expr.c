@@ -223,30 +223,67 @@ static void fstring_field(Parser *p, const LexFPart *part) {
   if (p->halted) p->current.type = p->next.type = TOK_EOF; /* stopped inside the field: stop outside too */
 }
 
-static void fstring(Parser *p, bool can_assign) {
-  (void)can_assign;
-  Token tok = p->previous;
-  LexFCursor cur;
+/* An f-string field's OP_FORMAT operand: Python's field tail `[!c]:spec`
+ * (with no spec when the spec comes from the stack, for OP_FORMAT_SPEC). */
+static void emit_format_tail(Parser *p, OpCode op, char conversion, const char *spec, int spec_length) {
+  char *tail = malloc((size_t)spec_length + 4);
+  if (tail == NULL) {
+    parse_error(p, "out of memory");
+    return;
+  }
+  int n = conversion ? snprintf(tail, 4, "!%c:", conversion) : snprintf(tail, 4, ":");
+  if (spec_length > 0) memcpy(tail + n, spec, (size_t)spec_length);
+  emit_op_u16(p, op, emit_name_constant(p, tail, n + spec_length));
+  free(tail);
+}
+
+static void fstring_parts(Parser *p, LexFCursor *cur);
+
+/* The field's value (on the stack) formatted: a constant spec, or one with
+ * fields of its own (`{x:{width}.{digits}f}`), compiled as an f-string. */
+static void emit_format(Parser *p, const LexFPart *part) {
+  char conversion = part->conversion;
+  if (part->debug_length > 0 && conversion == 0 && part->spec == NULL) conversion = 'r'; /* `{x=}` shows repr */
+  if (part->spec != NULL && memchr(part->spec, '{', (size_t)part->spec_length) != NULL) {
+    LexFCursor spec = {part->spec, part->spec + part->spec_length, part->spec_line, part->spec_col, '"'};
+    if (!parse_enter(p)) return;
+    fstring_parts(p, &spec);
+    parse_leave(p);
+    emit_format_tail(p, OP_FORMAT_SPEC, conversion, NULL, 0);
+  } else if (conversion != 0 || part->spec != NULL) {
+    emit_format_tail(p, OP_FORMAT, conversion, part->spec, part->spec ? part->spec_length : 0);
+  }
+}
+
+/* BUILD_STRING takes a u8 count: at 255 parts, fold them into one and go on. */
+static void fold_parts(Parser *p, int *count, bool *single_is_string) {
+  if (++*count < 255) return;
+  emit_op_var(p, OP_BUILD_STRING, 1 - *count);
+  emit_u8(p, *count);
+  *count = 1;
+  *single_is_string = true;
+}
+
+/* The parts of an f-string (or of a spec with fields) from cur: one string
+ * on the stack. */
+static void fstring_parts(Parser *p, LexFCursor *cur) {
   LexFPart part;
   int count = 0;
   bool single_is_string = false; /* one part that is already a string */
-  lex_fstring_begin(&cur, &tok);
-  while (lex_fstring_next(&cur, &part)) {
+  while (lex_fstring_next(cur, &part)) {
     if (part.kind == LEX_FPART_TEXT) {
       emit_constant(p, OBJ_VAL(decode_string(p, part.start, part.length, true)));
       single_is_string = true;
     } else {
+      if (part.debug_length > 0) { /* `{x=}`: the text "x=" first */
+        emit_constant(p, OBJ_VAL(parse_intern(p, part.start, part.debug_length)));
+        fold_parts(p, &count, &single_is_string);
+      }
       fstring_field(p, &part);
-      single_is_string = part.spec != NULL;
-      if (part.spec != NULL)
-        emit_op_u16(p, OP_FORMAT, emit_name_constant(p, part.spec, part.spec_length));
+      emit_format(p, &part);
+      single_is_string = part.spec != NULL || part.conversion || part.debug_length > 0;
     }
-    if (++count == 255) { /* BUILD_STRING takes a u8 count: fold and go on */
-      emit_op_var(p, OP_BUILD_STRING, 1 - count);
-      emit_u8(p, count);
-      count = 1;
-      single_is_string = true;
-    }
+    fold_parts(p, &count, &single_is_string);
   }
   if (count == 0) {
     emit_constant(p, OBJ_VAL(parse_intern(p, "", 0)));
@@ -254,6 +291,14 @@ static void fstring(Parser *p, bool can_assign) {
     emit_op_var(p, OP_BUILD_STRING, 1 - count);
     emit_u8(p, count);
   }
+}
+
+static void fstring(Parser *p, bool can_assign) {
+  (void)can_assign;
+  Token tok = p->previous;
+  LexFCursor cur;
+  lex_fstring_begin(&cur, &tok);
+  fstring_parts(p, &cur);
 }
 
 /* ---- names ---- */
@@ -844,9 +889,11 @@ static void conditional(Parser *p, bool can_assign) {
     parse_error(p, "out of memory");
     return;
   }
-  memcpy(code, c->code + start, (size_t)n);
-  memcpy(pos, c->lines + start, sizeof(int) * (size_t)n);
-  memcpy(pos + n, c->cols + start, sizeof(int) * (size_t)n);
+  if (n > 0) { /* an operand that failed to compile may have emitted nothing, into a chunk with no code yet */
+    memcpy(code, c->code + start, (size_t)n);
+    memcpy(pos, c->lines + start, sizeof(int) * (size_t)n);
+    memcpy(pos + n, c->cols + start, sizeof(int) * (size_t)n);
+  }
   c->count = start;
   emit_adjust_depth(p, -1); /* a is not on the stack yet */
   parse_precedence_expression(p, PREC_OR);

@@ -22,6 +22,7 @@
 #define PARSE_MAX_LOCALS 256
 #define PARSE_MAX_UPVALUES 256
 #define PARSE_MAX_HANDLERS 64
+#define PARSE_MAX_CATCH 32 /* catch clauses of one try */
 #define PARSE_MAX_NESTING 200 /* expressions and blocks, guards the C stack */
 #define PARSE_MAX_ERRORS 50   /* then compilation stops, as clang's -ferror-limit */
 

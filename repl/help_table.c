@@ -70,6 +70,15 @@ const HelpEntry help_table[] = {
      "repr(v)",
      "The value as source-like text: strings are quoted, tensors print as PyTorch does.",
      "print(repr(\"hi\"), repr(1.5))"},
+    {"format", HELP_BUILTINS, 0,
+     "format(v, spec=\"\")",
+     "v formatted with Python's format spec, [[fill]align][sign][z][#][0][width][,|_]"
+     "[.precision][type], as f\"{v:spec}\" does; CPython's output. The same engine runs "
+     "s.format(...) (fields {}, {0}, {name}, {0[1]}, {p.x}, !r !s, nested {w} in a spec) and "
+     "FORMAT % values (printf-style: %d %s %r %f %e %g %x %o %c %%, flags, width, precision, "
+     "%(name)s with a map).",
+     "print(format(1234567, \",\"), format(255, \"#x\"), format(0.256, \".1%\"))\n"
+     "print(\"{:>6.2f}|{}\".format(3.14159, \"a\"), \"%05.1f %s\" % (2.25, \"ok\"))"},
     {"num", HELP_BUILTINS, 0,
      "num(s)",
      "Parses a string as a number: an int when it is written as one (\"7\", \"0x1F\"), "
@@ -185,17 +194,21 @@ const HelpEntry help_table[] = {
      "print(source(nn.ReLU))"},
     {"assert", HELP_BUILTINS, 0,
      "assert(cond, message=\"assertion failed\")",
-     "Throws an Error with the message when cond is falsy.",
+     "Throws an AssertionError with the message when cond is falsy.",
      "assert(1 + 1 == 2, \"arithmetic is broken\")"},
     {"error", HELP_BUILTINS, 0,
      "error(message)",
-     "Throws an Error instance with that message (catch it with try/catch; e.message "
-     "reads it).",
+     "Throws an Error (the base class, as Python's raise Exception(message)) with that "
+     "message (catch it with try/catch; e.message reads it). throw ValueError(message) "
+     "throws one of Python's classes.",
      "try { error(\"bad input\") } catch e { print(e.message) }"},
     {"Error", HELP_BUILTINS, 0,
-     "Error(message)",
-     "The class of runtime errors: fields message and traceback. Subclass it for your own "
-     "errors.",
+     "Error(...args)",
+     "The base of every error class (Python's Exception): fields message (also str(e)), "
+     "args (the arguments) and traceback. Ag raises its subclasses TypeError ValueError "
+     "IndexError KeyError NameError AttributeError ZeroDivisionError RuntimeError "
+     "StopIteration ... as Python and PyTorch do; subclass any of them for your own "
+     "errors: class ConfigError(ValueError) { }.",
      "try { [1][5] } catch e { print(type(e), isinstance(e, Error)) }"},
     {"ZeroDivisionError", HELP_BUILTINS, 0,
      "ZeroDivisionError",
@@ -217,6 +230,70 @@ const HelpEntry help_table[] = {
      "AG_MEMORY_LIMIT=BYTES (suffixes K, M, G; 0: none): the memory of Ag's objects and the "
      "tensors they hold, and the most one tensor may allocate.",
      "try { let s = \"x\" * 10 ** 15 } catch e { print(type(e)) }"},
+    {"TypeError", HELP_BUILTINS, 0,
+     "TypeError",
+     "The Error subclass Ag raises for wrong operand or argument types: 1 + \"a\", len(3), a missing or unexpected argument, a value that is not callable or iterable.",
+     "try { 1 + \"a\" } catch TypeError as e { print(e) }"},
+    {"ValueError", HELP_BUILTINS, 0,
+     "ValueError",
+     "The Error subclass Ag raises for a value of the right type that is wrong: int(\"x\"), unpacking the wrong number of items, a bad format spec.",
+     "try { int(\"x\") } catch ValueError as e { print(e) }"},
+    {"LookupError", HELP_BUILTINS, 0,
+     "LookupError",
+     "The Error subclass Ag raises for the base of IndexError and KeyError.",
+     "try { [][0] } catch LookupError as e { print(type(e)) }"},
+    {"IndexError", HELP_BUILTINS, 0,
+     "IndexError",
+     "The Error subclass Ag raises for an index out of range: of a list, a string or a tensor (PyTorch's \"Dimension out of range\" too).",
+     "try { zeros(3)[5] } catch IndexError as e { print(e) }"},
+    {"KeyError", HELP_BUILTINS, 0,
+     "KeyError",
+     "The Error subclass Ag raises for a key missing from a map.",
+     "try { {\"a\": 1}[\"b\"] } catch KeyError as e { print(e) }"},
+    {"NameError", HELP_BUILTINS, 0,
+     "NameError",
+     "The Error subclass Ag raises for an undefined variable (with the closest defined name: did you mean `print`?).",
+     "try { prnt(1) } catch NameError as e { print(e) }"},
+    {"AttributeError", HELP_BUILTINS, 0,
+     "AttributeError",
+     "The Error subclass Ag raises for a missing field, method or attribute (with the closest name).",
+     "try { zeros(2).gard } catch AttributeError as e { print(e) }"},
+    {"RuntimeError", HELP_BUILTINS, 0,
+     "RuntimeError",
+     "The Error subclass Ag raises for most tensor errors (a shape mismatch, as PyTorch), error(message), and what no other class describes.",
+     "try { zeros(2) + zeros(3) } catch RuntimeError as e { print(e) }"},
+    {"NotImplementedError", HELP_BUILTINS, 0,
+     "NotImplementedError",
+     "The Error subclass Ag raises for a RuntimeError for what a subclass must define (nn.Module's forward).",
+     "try { nn.Module()(1) } catch NotImplementedError as e { print(e) }"},
+    {"RecursionError", HELP_BUILTINS, 0,
+     "RecursionError",
+     "The Error subclass Ag raises for a RuntimeError for a stack overflow (calls nested too deeply).",
+     "fn f(n) { return f(n + 1) }\ntry { f(0) } catch RecursionError { print(\"too deep\") }"},
+    {"ArithmeticError", HELP_BUILTINS, 0,
+     "ArithmeticError",
+     "The Error subclass Ag raises for the base of ZeroDivisionError and OverflowError.",
+     "try { 1 // 0 } catch ArithmeticError as e { print(type(e)) }"},
+    {"OverflowError", HELP_BUILTINS, 0,
+     "OverflowError",
+     "The Error subclass Ag raises for an ArithmeticError for an int result past 64 bits.",
+     "try { 2 ** 63 * 2 } catch OverflowError as e { print(e) }"},
+    {"AssertionError", HELP_BUILTINS, 0,
+     "AssertionError",
+     "The Error subclass Ag raises for assert(false).",
+     "try { assert(1 > 2, \"no\") } catch AssertionError as e { print(e) }"},
+    {"OSError", HELP_BUILTINS, 0,
+     "OSError",
+     "The Error subclass Ag raises for a file that cannot be opened, read or written.",
+     "try { open(\"/no/such/file\") } catch OSError as e { print(type(e)) }"},
+    {"ImportError", HELP_BUILTINS, 0,
+     "ImportError",
+     "The Error subclass Ag raises for an import that fails (no such file, syntax errors, a cycle).",
+     "print(isinstance(ImportError(\"x\"), Error))"},
+    {"KeyboardInterrupt", HELP_BUILTINS, 0,
+     "KeyboardInterrupt",
+     "The Error subclass Ag raises for Python's name for Interrupted (the same class): catch KeyboardInterrupt { } stops on Ctrl-C.",
+     "print(KeyboardInterrupt == Interrupted)"},
     {"clock", HELP_BUILTINS, 0,
      "clock()",
      "Seconds from a monotonic clock, for timing code.",
@@ -665,6 +742,13 @@ const HelpEntry help_table[] = {
      "A list of the parts between occurrences of sep; without sep, splits on runs of "
      "blanks.",
      "print(\"a,b,c\".split(\",\"), \" x  y \".split())"},
+    {"str.format", HELP_METHODS, 0,
+     "s.format(...args, **kwargs)",
+     "Python's str.format: each {} / {0} / {name} field is replaced by an argument, "
+     "formatted with its spec after ':' (see format) and converted first with !r or !s; "
+     "{0[1]} and {p.x} index and read fields, {{ and }} are braces, and a spec may hold "
+     "fields of its own ({:{w}.2f}).",
+     "print(\"{} items, {:.1%} done, {name:>6}|\".format(3, 0.5, name=\"ada\"))"},
     {"str.join", HELP_METHODS, 0,
      "sep.join(list)",
      "The strings of the list joined with sep between them.",
@@ -2741,14 +2825,18 @@ const HelpEntry help_table[] = {
      "class B : A { fn hi() { return \"B\" + super.hi() } }\n"
      "print(B().hi())"},
     {"try", HELP_KEYWORDS, 0,
-     "try { } catch e { }",
-     "Runs the block; a thrown value or runtime error goes to the catch block as e (an "
-     "Error instance, or the thrown value).",
+     "try { } catch CLASS as e { } catch e { }",
+     "Runs the block; a thrown value or runtime error goes to the first catch clause that "
+     "matches it: catch ValueError { }, catch ValueError as e { }, catch (KeyError, "
+     "IndexError) as e { } match an instance of the class or a subclass; catch e { } "
+     "catches everything. When none matches, the error is thrown on.",
      "try { [1][9] } catch e { print(e.message) }"},
     {"catch", HELP_KEYWORDS, 0,
-     "catch NAME { }",
-     "The handler of a try; may start the line after a `}`.",
-     "try { throw \"oops\" } catch e { print(e) }"},
+     "catch CLASS [as NAME] { } / catch (A, B) [as NAME] { } / catch NAME { }",
+     "A handler of a try; several may follow, tried in order, each may start the line "
+     "after a `}`. A capitalised or dotted name is a class; a lower-case name alone "
+     "binds whatever was thrown.",
+     "try { [1][5] } catch KeyError { print(\"key\") } catch IndexError as e { print(e) }"},
     {"throw", HELP_KEYWORDS, 0,
      "throw VALUE",
      "Throws any value (caught by try/catch; uncaught, it ends the script with a "

@@ -52,7 +52,7 @@ static Value print_values(AgVM *vm, Value file, int argc, const Value *args, Val
   if (lib_is_file(vm, file)) return print_to_file(vm, file, argc, args, sep, end);
   FILE *out = stream_of(vm, file);
   if (out == NULL) {
-    return vm_throw_error(vm, "print() file must be stdout, stderr or a file from open(), not %s",
+    return vm_raise(vm, VM_ERR_TYPE, "print() file must be stdout, stderr or a file from open(), not %s",
                           vm_type_name(file));
   }
   for (int i = 0; i < argc; i++) {
@@ -73,10 +73,10 @@ LIB_NATIVE(lib_print) {
   vm_push_root(vm, end);
   Value r;
   if (!IS_STRING(sep) || !IS_STRING(end)) {
-    r = vm_throw_error(vm, "print() %s must be a string, not %s", IS_STRING(sep) ? "end" : "sep",
+    r = vm_raise(vm, VM_ERR_TYPE, "print() %s must be a string, not %s", IS_STRING(sep) ? "end" : "sep",
                        vm_type_name(IS_STRING(sep) ? end : sep));
   } else if (!IS_UNDEF(opt[3]) && !IS_BOOL(opt[3])) {
-    r = vm_throw_error(vm, "print() flush must be a bool");
+    r = vm_raise(vm, VM_ERR_TYPE, "print() flush must be a bool");
   } else {
     FILE *stream = stream_of(vm, opt[2]);
     if (stream == stdout || stream == stderr) vm_end_progress_line(vm); /* below a bar, not after it */
@@ -108,7 +108,7 @@ LIB_NATIVE(lib_input) {
 
 LIB_NATIVE(lib_stream_write) {
   FILE *out = stream_of(vm, self);
-  if (out == NULL) return vm_throw_error(vm, "write() needs stdout or stderr");
+  if (out == NULL) return vm_raise(vm, VM_ERR_TYPE, "write() needs stdout or stderr");
   for (int i = 0; i < argc; i++) {
     if (!write_value(vm, out, args[i])) return VM_EXCEPTION;
   }
@@ -137,7 +137,7 @@ LIB_NATIVE(lib_range) {
     a[1] = a[0];
     a[0] = 0;
   }
-  if (a[2] == 0) return vm_throw_error(vm, "range() step cannot be zero");
+  if (a[2] == 0) return vm_raise(vm, VM_ERR_VALUE, "range() step cannot be zero");
   return OBJ_VAL(obj_new_range(vm, a[0], a[1], a[2]));
 }
 
@@ -192,7 +192,7 @@ LIB_NATIVE(lib_zip) {
 
 /* Sorts `list` in place (sorted() passes a fresh copy, list.sort() itself). */
 static Value sort_list(AgVM *vm, ObjList *list, Value key, Value reverse) {
-  if (!IS_UNDEF(reverse) && !IS_BOOL(reverse)) return vm_throw_error(vm, "sorted() reverse must be a bool");
+  if (!IS_UNDEF(reverse) && !IS_BOOL(reverse)) return vm_raise(vm, VM_ERR_TYPE, "sorted() reverse must be a bool");
   bool rev = IS_BOOL(reverse) && AS_BOOL(reverse);
   if (IS_UNDEF(key) || IS_NIL(key)) {
     return lib_sort_values(vm, list->items, NULL, list->count, rev) ? OBJ_VAL(list) : VM_EXCEPTION;
@@ -209,7 +209,7 @@ static Value sort_list(AgVM *vm, ObjList *list, Value key, Value reverse) {
   }
   if (keys->count != list->count) {
     vm_pop_root(vm);
-    return vm_throw_error(vm, "the list changed size while its sort keys were computed");
+    return vm_raise(vm, VM_ERR_VALUE, "the list changed size while its sort keys were computed");
   }
   bool ok = lib_sort_values(vm, list->items, keys->items, list->count, rev);
   vm_pop_root(vm);
@@ -240,6 +240,14 @@ LIB_NATIVE(lib_list_sort) {
 
 LIB_NATIVE(lib_str) { return argc == 0 ? OBJ_VAL(obj_string(vm, "")) : vm_to_str(vm, args[0]); }
 
+/* format(v, spec=""): Python's format (vm/format.c). */
+LIB_NATIVE(lib_format) {
+  if (argc < 2) return vm_format_value(vm, args[0], "");
+  if (!IS_STRING(args[1]))
+    return vm_raise(vm, VM_ERR_TYPE, "format() argument 2 must be str, not %s", vm_type_name(args[1]));
+  return vm_format_value(vm, args[0], AS_CSTRING(args[1]));
+}
+
 LIB_NATIVE(lib_repr) { return vm_to_repr(vm, args[0]); }
 
 /* Parses a whole string (surrounding spaces allowed, `_` between digits as in
@@ -269,13 +277,13 @@ static bool parse_number(const char *s, bool *is_int, int64_t *i, double *d) {
 static Value parse_error_value(AgVM *vm, const char *fname, Value v, const char *what) {
   char shown[96];
   vm_short_repr(vm, v, shown, sizeof shown);
-  return vm_throw_error(vm, "%s() cannot parse %s as %s", fname, shown, what);
+  return vm_raise(vm, VM_ERR_VALUE, "%s() cannot parse %s as %s", fname, shown, what);
 }
 
 /* A float's integral value as an int: inf, nan and floats beyond int64 are errors. */
 static Value float_to_int(AgVM *vm, const char *fname, double d) {
-  if (!isfinite(d)) return vm_throw_error(vm, "%s() cannot convert float %s to an int", fname, isnan(d) ? "nan" : "inf");
-  if (d >= 0x1p63 || d < -0x1p63) return vm_throw_error(vm, "integer overflow");
+  if (!isfinite(d)) return vm_raise(vm, VM_ERR_VALUE, "%s() cannot convert float %s to an int", fname, isnan(d) ? "nan" : "inf");
+  if (d >= 0x1p63 || d < -0x1p63) return vm_raise(vm, VM_ERR_OVERFLOW, "integer overflow");
   return INT_VAL(vm, (int64_t)d);
 }
 
@@ -297,7 +305,7 @@ LIB_NATIVE(lib_num) {
     return is_int ? INT_VAL(vm, i) : FLOAT_VAL(d);
   }
   if (IS_TENSOR(v)) return tensor_number(vm, v);
-  return vm_throw_error(vm, "num() cannot convert %s to a number", vm_type_name(v));
+  return vm_raise(vm, VM_ERR_TYPE, "num() cannot convert %s to a number", vm_type_name(v));
 }
 
 /* int(x): truncates a number toward zero, parses a string of an int. */
@@ -317,7 +325,7 @@ LIB_NATIVE(lib_int) {
     if (!parse_number(AS_CSTRING(v), &is_int, &i, &d) || !is_int) return parse_error_value(vm, "int", v, "an int");
     return INT_VAL(vm, i);
   }
-  return vm_throw_error(vm, "int() cannot convert %s to an int", vm_type_name(v));
+  return vm_raise(vm, VM_ERR_TYPE, "int() cannot convert %s to an int", vm_type_name(v));
 }
 
 /* float(x): a number as a float, a string parsed ("1e-3", "inf", "nan"). */
@@ -337,7 +345,7 @@ LIB_NATIVE(lib_float) {
     if (!parse_number(AS_CSTRING(v), &is_int, &i, &d)) return parse_error_value(vm, "float", v, "a float");
     return FLOAT_VAL(is_int ? (double)i : d);
   }
-  return vm_throw_error(vm, "float() cannot convert %s to a float", vm_type_name(v));
+  return vm_raise(vm, VM_ERR_TYPE, "float() cannot convert %s to a float", vm_type_name(v));
 }
 
 /* bool(x): truthiness. */
@@ -351,7 +359,7 @@ LIB_NATIVE(lib_type) { return vm_type_of(vm, args[0]); }
 
 /* isinstance(v, cls): v is an instance of cls or of a class derived from it. */
 LIB_NATIVE(lib_isinstance) {
-  if (!IS_CLASS(args[1])) return vm_throw_error(vm, "isinstance() expects a class as argument 2, not %s", vm_type_name(args[1]));
+  if (!IS_CLASS(args[1])) return vm_raise(vm, VM_ERR_TYPE, "isinstance() expects a class as argument 2, not %s", vm_type_name(args[1]));
   if (!IS_INSTANCE(args[0])) return FALSE_VAL;
   for (ObjClass *k = AS_INSTANCE(args[0])->klass; k != NULL; k = k->parent) {
     if (k == AS_CLASS(args[1])) return TRUE_VAL;
@@ -361,7 +369,7 @@ LIB_NATIVE(lib_isinstance) {
 
 /* vars(instance): its fields as a map, in assignment order. */
 LIB_NATIVE(lib_vars) {
-  if (!IS_INSTANCE(args[0])) return vm_throw_error(vm, "vars() expects an instance, not %s", vm_type_name(args[0]));
+  if (!IS_INSTANCE(args[0])) return vm_raise(vm, VM_ERR_TYPE, "vars() expects an instance, not %s", vm_type_name(args[0]));
   ObjMap *m = obj_new_map(vm);
   vm_push_root(vm, OBJ_VAL(m));
   table_add_all(vm, &AS_INSTANCE(args[0])->fields, &m->table);
@@ -375,12 +383,13 @@ LIB_NATIVE(lib_assert) {
   int t = vm_truthy(vm, args[0]);
   if (t < 0) return VM_EXCEPTION;
   if (t) return NIL_VAL;
-  if (argc < 2) return vm_throw_error(vm, "assertion failed");
+  if (argc < 2) return vm_raise(vm, VM_ERR_ASSERTION, "assertion failed");
   Value message = vm_to_str(vm, args[1]);
   if (IS_EXCEPTION(message)) return message;
-  return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->error_class, AS_STRING(message))));
+  return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->error_classes[VM_ERR_ASSERTION], AS_STRING(message))));
 }
 
+/* error(message): an Error (the base class), as Python's raise Exception(message). */
 LIB_NATIVE(lib_error) {
   Value message = vm_to_str(vm, args[0]);
   if (IS_EXCEPTION(message)) return message;
@@ -410,11 +419,11 @@ static Value extreme(AgVM *vm, const char *fname, int argc, const Value *args, b
   const Value *items = args;
   int n = argc;
   if (argc == 1) {
-    if (!is_list_or_tuple(args[0])) return vm_throw_error(vm, "%s() of one argument needs a list, not %s", fname, vm_type_name(args[0]));
+    if (!is_list_or_tuple(args[0])) return vm_raise(vm, VM_ERR_TYPE, "%s() of one argument needs a list, not %s", fname, vm_type_name(args[0]));
     items = AS_LIST(args[0])->items;
     n = AS_LIST(args[0])->count;
   }
-  if (n == 0) return vm_throw_error(vm, "%s() of an empty list", fname);
+  if (n == 0) return vm_raise(vm, VM_ERR_VALUE, "%s() of an empty list", fname);
   Value best = items[0];
   for (int i = 1; i < n; i++) {
     int better = want_max ? vm_less_than(vm, best, items[i]) : vm_less_than(vm, items[i], best);
@@ -430,7 +439,7 @@ LIB_NATIVE(lib_max) { return extreme(vm, "max", argc, args, true); }
 LIB_NATIVE(lib_sum) {
   if (argc == 1 && is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], "sum", 0, NULL);
   if (argc == 1 && !is_list_or_tuple(args[0])) {
-    return vm_throw_error(vm, "sum() of one argument needs a list, not %s", vm_type_name(args[0]));
+    return vm_raise(vm, VM_ERR_TYPE, "sum() of one argument needs a list, not %s", vm_type_name(args[0]));
   }
   /* sum(list, start) is Python's: start + list[0] + ...; otherwise the
    * arguments are the numbers to add */
@@ -457,7 +466,7 @@ typedef double (*MathFn)(double);
 static Value math1(AgVM *vm, const char *fname, MathFn fn, Value x) {
   if (IS_NUMBER(x) || IS_BOOL(x)) return FLOAT_VAL(fn(IS_BOOL(x) ? AS_BOOL(x) : AS_NUMBER(x)));
   if (is_tensor_value(x)) return vm_invoke_cstr(vm, x, fname, 0, NULL);
-  return vm_throw_error(vm, "%s() expects a number or a tensor, not %s", fname, vm_type_name(x));
+  return vm_raise(vm, VM_ERR_TYPE, "%s() expects a number or a tensor, not %s", fname, vm_type_name(x));
 }
 
 #define MATH_NATIVE(name, fn) \
@@ -468,7 +477,7 @@ static Value rounded(AgVM *vm, const char *fname, double (*fn)(double), Value x)
   if (IS_BOOL(x)) return INT_VAL(vm, AS_BOOL(x));
   if (IS_FLOAT(x)) return float_to_int(vm, fname, fn(AS_FLOAT(x)));
   if (is_tensor_value(x)) return vm_invoke_cstr(vm, x, fname, 0, NULL);
-  return vm_throw_error(vm, "%s() expects a number or a tensor, not %s", fname, vm_type_name(x));
+  return vm_raise(vm, VM_ERR_TYPE, "%s() expects a number or a tensor, not %s", fname, vm_type_name(x));
 }
 LIB_NATIVE(lib_floor) { return rounded(vm, "floor", floor, args[0]); }
 LIB_NATIVE(lib_ceil) { return rounded(vm, "ceil", ceil, args[0]); }
@@ -480,7 +489,7 @@ LIB_NATIVE(lib_abs) {
   if (!IS_UNDEF(r)) return r;
   if (IS_BOOL(x)) return INT_VAL(vm, AS_BOOL(x));
   if (IS_INT(x)) {
-    if (AS_INT(x) == INT64_MIN) return vm_throw_error(vm, "integer overflow");
+    if (AS_INT(x) == INT64_MIN) return vm_raise(vm, VM_ERR_OVERFLOW, "integer overflow");
     return AS_INT(x) < 0 ? INT_VAL(vm, -AS_INT(x)) : x;
   }
   return math1(vm, "abs", fabs, x);
@@ -496,7 +505,7 @@ MATH_NATIVE(tanh, tanh)
 /* erf of a number (Python's math.erf; nn.init.trunc_normal_ needs it) */
 LIB_NATIVE(lib_erf) {
   if (!IS_NUMBER(args[0]) && !IS_BOOL(args[0]))
-    return vm_throw_error(vm, "erf() expects a number, not %s", vm_type_name(args[0]));
+    return vm_raise(vm, VM_ERR_TYPE, "erf() expects a number, not %s", vm_type_name(args[0]));
   return FLOAT_VAL(erf(IS_BOOL(args[0]) ? AS_BOOL(args[0]) : AS_NUMBER(args[0])));
 }
 
@@ -510,7 +519,7 @@ static Value round_int(AgVM *vm, int64_t i, int64_t digits) {
   int64_t q = int_floordiv(i, p), r = int_mod(i, p);
   if (2 * r > p || (2 * r == p && (q & 1))) q++;
   int64_t out;
-  if (__builtin_mul_overflow(q, p, &out)) return vm_throw_error(vm, "integer overflow");
+  if (__builtin_mul_overflow(q, p, &out)) return vm_raise(vm, VM_ERR_OVERFLOW, "integer overflow");
   return INT_VAL(vm, out);
 }
 
@@ -526,7 +535,7 @@ LIB_NATIVE(lib_round) {
   double x;
   if (!lib_number_arg(vm, "round", args, 0, &x)) return VM_EXCEPTION;
   if (no_digits) {
-    if (!isfinite(x)) return vm_throw_error(vm, "cannot convert float %s to integer", isnan(x) ? "nan" : "infinity");
+    if (!isfinite(x)) return vm_raise(vm, VM_ERR_VALUE, "cannot convert float %s to integer", isnan(x) ? "nan" : "infinity");
     return float_to_int(vm, "round", nearbyint(x));
   }
   int64_t digits;
@@ -608,6 +617,7 @@ static void install_functions(AgVM *vm) {
   vm_define_native(vm, "sorted", lib_sorted, 1, 1, true);
   vm_define_native(vm, "str", lib_str, 0, 1, false);
   vm_define_native(vm, "repr", lib_repr, 1, 1, false);
+  vm_define_native(vm, "format", lib_format, 1, 2, false);
   vm_define_native(vm, "num", lib_num, 1, 1, false);
   /* float and bool are dtypes too (SPEC §11): calling those dtypes converts.
    * int stays a function, which a dtype argument takes as int64 (lib_dtype),

@@ -28,7 +28,7 @@ static bool is_closed(AgVM *vm, Value f) { return AS_BOOL(lib_field(vm, f, "clos
 static const char *path_of(AgVM *vm, Value f) { return AS_CSTRING(lib_field(vm, f, "name")); }
 
 static Value closed_error(AgVM *vm, Value f, const char *op) {
-  return vm_throw_error(vm, "%s() on a closed file ('%s')", op, path_of(vm, f));
+  return vm_raise(vm, VM_ERR_VALUE, "%s() on a closed file ('%s')", op, path_of(vm, f));
 }
 
 static bool is_writer(AgVM *vm, Value f) { return IS_NUMBER(lib_field(vm, f, " fd")); }
@@ -39,18 +39,18 @@ static bool is_writer(AgVM *vm, Value f) { return IS_NUMBER(lib_field(vm, f, " f
 static ObjString *read_whole(AgVM *vm, const char *path) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    vm_throw_error(vm, "cannot open '%s': %s", path, strerror(errno));
+    vm_raise(vm, VM_ERR_OS, "cannot open '%s': %s", path, strerror(errno));
     return NULL;
   }
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
-    vm_throw_error(vm, "cannot read '%s': not a regular file", path);
+    vm_raise(vm, VM_ERR_OS, "cannot read '%s': not a regular file", path);
     return NULL;
   }
   if ((int64_t)st.st_size > AG_FILE_READ_MAX) {
     close(fd);
-    vm_throw_error(vm, "cannot read '%s': %lld bytes is more than open() reads (64 MiB)", path,
+    vm_raise(vm, VM_ERR_OS, "cannot read '%s': %lld bytes is more than open() reads (64 MiB)", path,
                    (long long)st.st_size);
     return NULL;
   }
@@ -61,7 +61,7 @@ static ObjString *read_whole(AgVM *vm, const char *path) {
   close(fd);
   if (data == NULL || n < 0) {
     free(data);
-    vm_throw_error(vm, "cannot read '%s': %s", path, data == NULL ? "out of memory" : strerror(errno));
+    vm_raise(vm, VM_ERR_OS, "cannot read '%s': %s", path, data == NULL ? "out of memory" : strerror(errno));
     return NULL;
   }
   data[got] = '\0';
@@ -72,7 +72,7 @@ static ObjString *read_whole(AgVM *vm, const char *path) {
  * (all of it when whole), advancing the position; "" at the end. */
 static Value take(AgVM *vm, Value f, const char *op, bool whole) {
   if (is_closed(vm, f)) return closed_error(vm, f, op);
-  if (is_writer(vm, f)) return vm_throw_error(vm, "%s(): '%s' is open for writing", op, path_of(vm, f));
+  if (is_writer(vm, f)) return vm_raise(vm, VM_ERR_OS, "%s(): '%s' is open for writing", op, path_of(vm, f));
   ObjString *data = AS_STRING(lib_field(vm, f, " data"));
   int pos = (int)AS_NUMBER(lib_field(vm, f, " pos")), end = data->length;
   if (!whole) {
@@ -112,7 +112,7 @@ LIB_NATIVE(file_next) {
 
 LIB_NATIVE(file_write) {
   if (is_closed(vm, self)) return closed_error(vm, self, "write");
-  if (!is_writer(vm, self)) return vm_throw_error(vm, "write(): '%s' is open for reading", path_of(vm, self));
+  if (!is_writer(vm, self)) return vm_raise(vm, VM_ERR_OS, "write(): '%s' is open for reading", path_of(vm, self));
   ObjString *s;
   if (!lib_string_arg(vm, "write", args, 0, &s)) return VM_EXCEPTION;
   int fd = (int)AS_NUMBER(lib_field(vm, self, " fd"));
@@ -120,7 +120,7 @@ LIB_NATIVE(file_write) {
   while (done < (size_t)s->length) {
     ssize_t n = write(fd, s->chars + done, (size_t)s->length - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return vm_throw_error(vm, "cannot write '%s': %s", path_of(vm, self), strerror(errno));
+    if (n < 0) return vm_raise(vm, VM_ERR_OS, "cannot write '%s': %s", path_of(vm, self), strerror(errno));
     done += (size_t)n;
   }
   return INT_VAL(vm, s->length);
@@ -157,7 +157,7 @@ static bool finish(AgVM *vm, Value f, bool commit) {
 
 LIB_NATIVE(file_close) {
   if (is_closed(vm, self)) return NIL_VAL;
-  if (!finish(vm, self, true)) return vm_throw_error(vm, "cannot write '%s': %s", path_of(vm, self), strerror(errno));
+  if (!finish(vm, self, true)) return vm_raise(vm, VM_ERR_OS, "cannot write '%s': %s", path_of(vm, self), strerror(errno));
   return NIL_VAL;
 }
 
@@ -188,13 +188,13 @@ static int open_temporary(AgVM *vm, const char *path, bool append, ObjString **t
   size_t n = strlen(path);
   char *tmp = malloc(n + 16);
   if (tmp == NULL) {
-    vm_throw_error(vm, "out of memory");
+    vm_raise(vm, VM_ERR_MEMORY, "out of memory");
     return -1;
   }
   snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
   int fd = mkstemp(tmp);
   if (fd < 0) {
-    vm_throw_error(vm, "cannot open '%s' for writing: %s", path, strerror(errno));
+    vm_raise(vm, VM_ERR_OS, "cannot open '%s' for writing: %s", path, strerror(errno));
     free(tmp);
     return -1;
   }
@@ -216,7 +216,7 @@ static int copy_old_contents(AgVM *vm, const char *path, bool append, int fd, Ob
   if (old == NULL || write(fd, old->chars, (size_t)old->length) != old->length) {
     close(fd);
     unlink(tmp->chars);
-    if (old != NULL) vm_throw_error(vm, "cannot append to '%s': %s", path, strerror(errno));
+    if (old != NULL) vm_raise(vm, VM_ERR_OS, "cannot append to '%s': %s", path, strerror(errno));
     return -1;
   }
   return fd;
@@ -229,7 +229,7 @@ LIB_NATIVE(lib_open) {
   const char *m = mode ? mode->chars : "r";
   bool reading = strcmp(m, "r") == 0, writing = strcmp(m, "w") == 0, appending = strcmp(m, "a") == 0;
   if (!reading && !writing && !appending) {
-    return vm_throw_error(vm, "open() mode must be \"r\", \"w\" or \"a\" (text files), not \"%s\"", m);
+    return vm_raise(vm, VM_ERR_VALUE, "open() mode must be \"r\", \"w\" or \"a\" (text files), not \"%s\"", m);
   }
   ObjInstance *f = obj_new_instance(vm, vm->file_class);
   Value fv = OBJ_VAL(f);

@@ -18,13 +18,13 @@ static bool position_arg(AgVM *vm, const char *fname, const Value *args, int i, 
 
 LIB_NATIVE(list_pop) {
   ObjList *l = AS_LIST(self);
-  if (l->count == 0) return vm_throw_error(vm, "pop from an empty list");
+  if (l->count == 0) return vm_raise(vm, VM_ERR_INDEX, "pop from an empty list");
   int64_t i = l->count - 1;
   if (argc > 0) {
     int64_t given;
     if (!position_arg(vm, "pop", args, 0, &given)) return VM_EXCEPTION;
     if (!vm_normalize_index((double)given, l->count, &i)) {
-      return vm_throw_error(vm, "pop index %lld out of range for length %d", (long long)given, l->count);
+      return vm_raise(vm, VM_ERR_INDEX, "pop index %lld out of range for length %d", (long long)given, l->count);
     }
   }
   Value v = l->items[i];
@@ -61,7 +61,7 @@ static int find_item(AgVM *vm, ObjList *l, Value v) {
 static Value not_in_list(AgVM *vm, const char *fname, Value v, Value self) {
   char shown[96];
   vm_short_repr(vm, v, shown, sizeof shown);
-  return vm_throw_error(vm, "%s%s is not in the %s", fname, shown, vm_type_name(self));
+  return vm_raise(vm, VM_ERR_VALUE, "%s%s is not in the %s", fname, shown, vm_type_name(self));
 }
 
 LIB_NATIVE(list_index) {

@@ -37,7 +37,7 @@ LIB_NATIVE(map_has) {
 static Value missing_key(AgVM *vm, Value key) {
   char shown[96];
   vm_short_repr(vm, key, shown, sizeof shown);
-  return vm_throw_error(vm, "key %s not found in map", shown);
+  return vm_raise(vm, VM_ERR_KEY, "key %s not found in map", shown);
 }
 
 LIB_NATIVE(map_remove) {
@@ -57,7 +57,7 @@ LIB_NATIVE(map_pop) {
 
 /* m.update(other): every entry of the map other, in its order. */
 LIB_NATIVE(map_update) {
-  if (!IS_MAP(args[0])) return vm_throw_error(vm, "update() expects a map, not %s", vm_type_name(args[0]));
+  if (!IS_MAP(args[0])) return vm_raise(vm, VM_ERR_TYPE, "update() expects a map, not %s", vm_type_name(args[0]));
   return vm_map_put_all(vm, AS_MAP(self), AS_MAP(args[0])) ? NIL_VAL : VM_EXCEPTION;
 }
 

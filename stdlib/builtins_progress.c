@@ -294,11 +294,11 @@ LIB_NATIVE(lib_progress) {
   if (!vm_parse_kwargs(vm, "progress", kw, names, opt)) return VM_EXCEPTION;
   Value desc = IS_UNDEF(opt[0]) ? NIL_VAL : opt[0], total = IS_UNDEF(opt[1]) ? NIL_VAL : opt[1];
   if (!IS_NIL(desc) && !IS_STRING(desc))
-    return vm_throw_error(vm, "progress(): desc must be a string, not %s", vm_type_name(desc));
+    return vm_raise(vm, VM_ERR_TYPE, "progress(): desc must be a string, not %s", vm_type_name(desc));
   if (!IS_NIL(total) && !IS_INT(total))
-    return vm_throw_error(vm, "progress(): total must be an int, not %s", vm_type_name(total));
+    return vm_raise(vm, VM_ERR_TYPE, "progress(): total must be an int, not %s", vm_type_name(total));
   if (!IS_NIL(total) && AS_INT(total) < 0)
-    return vm_throw_error(vm, "progress(): total must not be negative, got %lld", (long long)AS_INT(total));
+    return vm_raise(vm, VM_ERR_VALUE, "progress(): total must not be negative, got %lld", (long long)AS_INT(total));
   bool notebook = vm->display_in_place != NULL;
   if (!notebook && !isatty(STDERR_FILENO)) return args[0]; /* no terminal: the items alone */
   Value iterator = lib_make_iterator(vm, args[0]);

@@ -27,7 +27,7 @@ LIB_NATIVE(lib_set) {
 /* A new list of the items in reverse order (Python gives an iterator; a
  * list iterates the same and prints more usefully). */
 LIB_NATIVE(lib_reversed) {
-  if (IS_SET(args[0])) return vm_throw_error(vm, "'set' object is not reversible");
+  if (IS_SET(args[0])) return vm_raise(vm, VM_ERR_TYPE, "'set' object is not reversible");
   Value items = lib_to_list(vm, args[0]);
   if (IS_EXCEPTION(items)) return items;
   ObjList *l = AS_LIST(items);
@@ -47,7 +47,7 @@ static Value any_all(AgVM *vm, int argc, const Value *args, const AgKwargs *kw, 
     return vm_invoke(vm, iterable, name, argc - 1, args + 1, kw);
   }
   if (argc > 1 || (kw != NULL && kw->count > 0)) {
-    return vm_throw_error(vm, "%s() of a %s takes no other arguments", want ? "any" : "all", vm_type_name(iterable));
+    return vm_raise(vm, VM_ERR_TYPE, "%s() of a %s takes no other arguments", want ? "any" : "all", vm_type_name(iterable));
   }
   Value seq = vm_iter_prepare(vm, iterable);
   if (IS_EXCEPTION(seq)) return seq;
@@ -117,7 +117,7 @@ static void install_iterator_class(AgVM *vm) {
 Value lib_make_iterator(AgVM *vm, Value iterable) {
   if (IS_INSTANCE(iterable)) {
     if (!vm_has_method(vm, iterable, VM_M_ITER)) {
-      return vm_throw_error(vm, "object of type %s is not iterable (no iter method)", vm_type_name(iterable));
+      return vm_raise(vm, VM_ERR_TYPE, "object of type %s is not iterable (no iter method)", vm_type_name(iterable));
     }
     return vm_call_method_named(vm, iterable, VM_M_ITER, 0, NULL);
   }
@@ -137,7 +137,7 @@ LIB_NATIVE(lib_iter) { return lib_make_iterator(vm, args[0]); }
 /* next(it) calls it.next(); next(it, default) gives default at the end. */
 LIB_NATIVE(lib_next) {
   if (!vm_has_method(vm, args[0], VM_M_NEXT)) {
-    return vm_throw_error(vm, "'%s' object is not an iterator (no next method; iter() makes one)",
+    return vm_raise(vm, VM_ERR_TYPE, "'%s' object is not an iterator (no next method; iter() makes one)",
                           vm_type_name(args[0]));
   }
   if (argc < 2) return vm_call_method_named(vm, args[0], VM_M_NEXT, 0, NULL);
@@ -164,7 +164,7 @@ LIB_NATIVE(lib_ord) {
   int code = 0;
   int used = utf8_decode((const unsigned char *)s->chars, s->length, &code);
   if (used == 0 || used != s->length) {
-    return vm_throw_error(vm, "ord() expected a character, but string of length %d found", s->length);
+    return vm_raise(vm, VM_ERR_TYPE, "ord() expected a character, but string of length %d found", s->length);
   }
   return INT_VAL(vm, code);
 }
@@ -172,7 +172,7 @@ LIB_NATIVE(lib_ord) {
 LIB_NATIVE(lib_chr) {
   int64_t code;
   if (!lib_int_arg(vm, "chr", args, 0, &code)) return VM_EXCEPTION;
-  if (code < 0 || code > 0x10ffff) return vm_throw_error(vm, "chr() arg not in range(0x110000)");
+  if (code < 0 || code > 0x10ffff) return vm_raise(vm, VM_ERR_VALUE, "chr() arg not in range(0x110000)");
   char buf[4];
   int n;
   if (code < 0x80) {

@@ -10,7 +10,7 @@ LIB_NATIVE(set_remove) {
   if (found != 0) return found < 0 ? VM_EXCEPTION : NIL_VAL;
   char shown[128];
   vm_short_repr(vm, args[0], shown, sizeof shown);
-  return vm_throw_error(vm, "set.remove(x): %s is not in the set", shown);
+  return vm_raise(vm, VM_ERR_KEY, "set.remove(x): %s is not in the set", shown);
 }
 
 LIB_NATIVE(set_discard) { return vm_map_delete(vm, AS_SET(self), args[0], NULL) < 0 ? VM_EXCEPTION : NIL_VAL; }

@@ -35,7 +35,7 @@ LIB_NATIVE(string_split) {
     }
     if (sep->length == 0) {
       vm_pop_root(vm);
-      return vm_throw_error(vm, "split() separator is empty");
+      return vm_raise(vm, VM_ERR_VALUE, "split() separator is empty");
     }
     const char *at = s->chars, *end = s->chars + s->length;
     const char *hit;
@@ -50,6 +50,9 @@ LIB_NATIVE(string_split) {
   return result;
 }
 
+/* s.format(*args, **kwargs): Python's str.format (vm/format.c). */
+LIB_NATIVE(string_format) { return vm_format_method(vm, AS_STRING(self), argc, args, kw); }
+
 LIB_NATIVE(string_join) {
   ObjList *items;
   if (!lib_list_arg(vm, "join", args, 0, &items)) return VM_EXCEPTION;
@@ -59,7 +62,7 @@ LIB_NATIVE(string_join) {
   for (int i = 0; i < items->count; i++) {
     if (!IS_STRING(items->items[i])) {
       vm_buf_free(&b);
-      return vm_throw_error(vm, "join() expects a list of strings, but item %d is %s", i, vm_type_name(items->items[i]));
+      return vm_raise(vm, VM_ERR_TYPE, "join() expects a list of strings, but item %d is %s", i, vm_type_name(items->items[i]));
     }
     if (i > 0) vm_buf_add(&b, sep->chars, (size_t)sep->length);
     vm_buf_add(&b, AS_CSTRING(items->items[i]), (size_t)AS_STRING(items->items[i])->length);
@@ -186,6 +189,7 @@ LIB_NATIVE(string_isspace) { return all_bytes(AS_STRING(self), isspace); }
 void lib_install_string_methods(AgVM *vm) {
   Table *t = &vm->string_methods;
   vm_add_method(vm, t, "split", string_split, 0, 1, false);
+  vm_add_method(vm, t, "format", string_format, 0, -1, true);
   vm_add_method(vm, t, "join", string_join, 1, 1, false);
   vm_add_method(vm, t, "strip", string_strip, 0, 1, false);
   vm_add_method(vm, t, "lstrip", string_lstrip, 0, 1, false);

@@ -8,7 +8,7 @@
 #include "vm/internal.h"
 
 static bool type_error(AgVM *vm, const char *fname, int i, const char *wanted, Value got) {
-  vm_throw_error(vm, "%s() expects %s for argument %d, not %s", fname, wanted, i + 1, vm_type_name(got));
+  vm_raise(vm, VM_ERR_TYPE, "%s() expects %s for argument %d, not %s", fname, wanted, i + 1, vm_type_name(got));
   return false;
 }
 

@@ -118,7 +118,7 @@ static bool run_module(AgVM *vm, ObjModule *module) {
   module_file(module->name->chars, file, sizeof file);
   const char *text = embedded_text(file);
   if (text == NULL || vm->compile_hook == NULL) {
-    vm_throw_error(vm, "module %s: no embedded %s", module->name->chars, file);
+    vm_raise(vm, VM_ERR_IMPORT, "module %s: no embedded %s", module->name->chars, file);
     return false;
   }
   ObjModule *saved = vm->compiling_module;
@@ -128,7 +128,7 @@ static bool run_module(AgVM *vm, ObjModule *module) {
   vm->gc_paused--;
   vm->compiling_module = saved;
   if (fn == NULL) { /* only if the embedded library itself is broken (or Ctrl-C) */
-    vm_throw_error(vm, "module %s: %s does not compile", module->name->chars, file);
+    vm_raise(vm, VM_ERR_IMPORT, "module %s: %s does not compile", module->name->chars, file);
     return false;
   }
   vm_push_root(vm, OBJ_VAL(fn));
@@ -311,14 +311,14 @@ static Value native_source(NATIVE_ARGS) {
   if (IS_NATIVE(v))
     return vm_throw_error(vm, "source(): %s is built in (written in C), it has no Ag source",
                           AS_NATIVE(v)->name->chars);
-  return vm_throw_error(vm, "source() expects a function or a class, not %s", vm_type_name(v));
+  return vm_raise(vm, VM_ERR_TYPE, "source() expects a function or a class, not %s", vm_type_name(v));
 }
 
 /* ---- reflection ---- */
 
 static Value native_vars(NATIVE_ARGS) {
   if (!IS_INSTANCE(args[0]))
-    return vm_throw_error(vm, "vars() argument must be an instance, not %s", vm_type_name(args[0]));
+    return vm_raise(vm, VM_ERR_TYPE, "vars() argument must be an instance, not %s", vm_type_name(args[0]));
   ObjMap *m = obj_new_map(vm);
   vm_push_root(vm, OBJ_VAL(m));
   table_add_all(vm, &AS_INSTANCE(args[0])->fields, &m->table);
@@ -337,7 +337,7 @@ static Value native_isinstance(NATIVE_ARGS) {
   for (int i = 0; i < n; i++) {
     int is = vm_is_instance(vm, args[0], classes[i]);
     if (is < 0)
-      return vm_throw_error(vm, "isinstance() arg 2 must be a class or a list of classes, not %s",
+      return vm_raise(vm, VM_ERR_TYPE, "isinstance() arg 2 must be a class or a list of classes, not %s",
                             vm_type_name(classes[i]));
     if (is) return TRUE_VAL;
   }
@@ -388,7 +388,7 @@ void lib_user_warning(AgVM *vm, const char *msg) {
 
 static Value native_warn(NATIVE_ARGS) {
   if (!IS_STRING(args[0]))
-    return vm_throw_error(vm, "warn(): the message must be a string, not %s", vm_type_name(args[0]));
+    return vm_raise(vm, VM_ERR_TYPE, "warn(): the message must be a string, not %s", vm_type_name(args[0]));
   lib_user_warning(vm, AS_CSTRING(args[0]));
   return NIL_VAL;
 }
@@ -396,7 +396,7 @@ static Value native_warn(NATIVE_ARGS) {
 /* The attribute name argument of getattr and its kin. */
 static bool attr_name(AgVM *vm, const char *fname, Value name) {
   if (IS_STRING(name)) return true;
-  vm_throw_error(vm, "%s(): attribute name must be string, not '%s'", fname, vm_type_name(name));
+  vm_raise(vm, VM_ERR_TYPE, "%s(): attribute name must be string, not '%s'", fname, vm_type_name(name));
   return false;
 }
 
@@ -428,9 +428,9 @@ static Value native_setattr(NATIVE_ARGS) {
 static Value native_delattr(NATIVE_ARGS) {
   if (!attr_name(vm, "delattr", args[1])) return VM_EXCEPTION;
   if (!IS_INSTANCE(args[0]))
-    return vm_throw_error(vm, "delattr(): cannot delete attributes of %s", vm_type_name(args[0]));
+    return vm_raise(vm, VM_ERR_TYPE, "delattr(): cannot delete attributes of %s", vm_type_name(args[0]));
   if (!table_remove(&AS_INSTANCE(args[0])->fields, args[1]))
-    return vm_throw_error(vm, "'%s' object has no attribute '%s'", vm_type_name(args[0]), AS_CSTRING(args[1]));
+    return vm_raise(vm, VM_ERR_ATTRIBUTE, "'%s' object has no attribute '%s'", vm_type_name(args[0]), AS_CSTRING(args[1]));
   return NIL_VAL;
 }
 

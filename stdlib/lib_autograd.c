@@ -66,7 +66,7 @@ Value lib_get_grad(AgVM *vm, Value self) {
 
 Value lib_set_grad(AgVM *vm, Value self, Value v) {
   if (!IS_NIL(v) && !IS_TENSOR(v))
-    return vm_throw_error(vm, "assigned grad expected to be a Tensor or nil but got grad of type %s",
+    return vm_raise(vm, VM_ERR_TYPE, "assigned grad expected to be a Tensor or nil but got grad of type %s",
                           vm_type_name(v));
   /* t.grad = t (or a longer chain back to t) would be a reference cycle that
    * is never freed; PyTorch refuses the direct case with these words. */
@@ -111,7 +111,7 @@ static int node_attr_id(AgVM *vm, ObjString *name) {
 }
 
 static Value native_node_name(NATIVE_ARGS) {
-  if (!IS_NODE(self)) return vm_throw_error(vm, "name() must be called on a graph node");
+  if (!IS_NODE(self)) return vm_raise(vm, VM_ERR_TYPE, "name() must be called on a graph node");
   return OBJ_VAL(obj_string(vm, grad_node_name(AS_NODE_OBJ(self)->node)));
 }
 
@@ -128,11 +128,11 @@ Value lib_node_get_attr(AgVM *vm, Value node, ObjString *name) {
   case NODE_NEXT_FUNCTIONS: return next_functions(vm, n);
   case NODE_VARIABLE: {
     Tensor *v = grad_node_variable(n);
-    if (v == NULL) return vm_throw_error(vm, "'%s' object has no attribute 'variable'", grad_node_name(n));
+    if (v == NULL) return vm_raise(vm, VM_ERR_ATTRIBUTE, "'%s' object has no attribute 'variable'", grad_node_name(n));
     return OBJ_VAL(obj_new_tensor(vm, tensor_retain(v)));
   }
   case NODE_LINE: return INT_VAL(vm, grad_node_line(n));
-  default: return vm_throw_error(vm, "'%s' object has no attribute '%s'", grad_node_name(n), name->chars);
+  default: return vm_raise(vm, VM_ERR_ATTRIBUTE, "'%s' object has no attribute '%s'", grad_node_name(n), name->chars);
   }
 }
 
@@ -152,7 +152,7 @@ Value lib_node_binary(AgVM *vm, int op, Value a, Value b) {
   bool same = IS_NODE(a) && IS_NODE(b) && AS_NODE_OBJ(a)->node == AS_NODE_OBJ(b)->node;
   if (op == OP_EQUAL) return BOOL_VAL(same);
   if (op == OP_NOT_EQUAL) return BOOL_VAL(!same);
-  return vm_throw_error(vm, "unsupported operand types for a graph node: '%s' and '%s'",
+  return vm_raise(vm, VM_ERR_TYPE, "unsupported operand types for a graph node: '%s' and '%s'",
                         vm_type_name(a), vm_type_name(b));
 }
 
@@ -176,7 +176,7 @@ static Tensor *script_hook_call(void *ctx, Tensor *grad, bool *failed) {
   }
   if (IS_NIL(r)) return NULL;
   if (!IS_TENSOR(r)) {
-    vm_throw_error(vm, "a tensor hook must return a tensor or nil, not %s", vm_type_name(r));
+    vm_raise(vm, VM_ERR_TYPE, "a tensor hook must return a tensor or nil, not %s", vm_type_name(r));
     *failed = true;
     return NULL;
   }
@@ -216,7 +216,7 @@ static Value native_handle_remove(NATIVE_ARGS) {
   Value t, id;
   if (!table_get(&inst->fields, OBJ_VAL(st->s_tensor), &t) || !IS_TENSOR(t) ||
       !table_get(&inst->fields, OBJ_VAL(st->s_id), &id) || !IS_NUMBER(id))
-    return vm_throw_error(vm, "remove() needs a hook handle");
+    return vm_raise(vm, VM_ERR_TYPE, "remove() needs a hook handle");
   ag_remove_hook(lib_t(t), (int)AS_NUMBER(id));
   return NIL_VAL;
 }
@@ -225,11 +225,11 @@ Value lt_register_hook(NATIVE_ARGS) {
   LibState *st = lib_state(vm);
   Value fn = args[0];
   if (!IS_CLOSURE(fn) && !IS_NATIVE(fn) && !IS_BOUND_METHOD(fn))
-    return vm_throw_error(vm, "register_hook expects a function, not %s", vm_type_name(fn));
+    return vm_raise(vm, VM_ERR_TYPE, "register_hook expects a function, not %s", vm_type_name(fn));
   if (!ag_requires_grad(lib_t(self)))
     return vm_throw_error(vm, "cannot register a hook on a tensor that doesn't require gradient");
   ScriptHook *h = malloc(sizeof *h);
-  if (h == NULL) return vm_throw_error(vm, "out of memory");
+  if (h == NULL) return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
   h->vm = vm;
   h->fn_pin = vm_pin(vm, fn);
   AgHookFns fns = {script_hook_call, script_hook_release};
@@ -259,7 +259,7 @@ static Tensor **tensor_array(AgVM *vm, Value v, const char *what, bool allow_nil
   }
   Tensor **ts = calloc((size_t)(count ? count : 1), sizeof *ts);
   if (ts == NULL) {
-    vm_throw_error(vm, "out of memory");
+    vm_raise(vm, VM_ERR_MEMORY, "out of memory");
     return NULL;
   }
   for (int i = 0; i < count; i++) {
@@ -267,7 +267,7 @@ static Tensor **tensor_array(AgVM *vm, Value v, const char *what, bool allow_nil
       ts[i] = lib_t(items[i]);
     } else if (!(allow_nil && IS_NIL(items[i]))) {
       free(ts);
-      vm_throw_error(vm, "%s must be a tensor or a list of tensors, not %s", what,
+      vm_raise(vm, VM_ERR_TYPE, "%s must be a tensor or a list of tensors, not %s", what,
                      vm_type_name(items[i]));
       return NULL;
     }
@@ -386,7 +386,7 @@ static Value native_grad(NATIVE_ARGS) {
   Value v[6];
   bool retain, create, allow_unused;
   if (!lib_bind(vm, "grad", argc, args, kw, names, 6, v)) return VM_EXCEPTION;
-  if (IS_UNDEF(v[1])) return vm_throw_error(vm, "grad() missing required argument 'inputs'");
+  if (IS_UNDEF(v[1])) return vm_raise(vm, VM_ERR_TYPE, "grad() missing required argument 'inputs'");
   if (!IS_UNDEF(v[3]) && IS_NIL(v[3])) v[3] = UNDEF_VAL;
   if (!lib_flag(vm, v[4], false, &create) || !lib_flag(vm, v[3], create, &retain) ||
       !lib_flag(vm, v[5], false, &allow_unused))
@@ -408,7 +408,7 @@ static Value native_grad(NATIVE_ARGS) {
   grad_call_free(&g);
   if (!ok) {
     free(results);
-    return results == NULL ? vm_throw_error(vm, "out of memory") : engine_failure(vm);
+    return results == NULL ? vm_raise(vm, VM_ERR_MEMORY, "out of memory") : engine_failure(vm);
   }
   return results_list(vm, results, n);
 }
@@ -566,7 +566,7 @@ static bool custom_gradient(AgVM *vm, Value g, Tensor **out) {
     return true;
   }
   if (!IS_TENSOR(g)) {
-    vm_throw_error(vm, "backward() must return tensors or nil, not %s", vm_type_name(g));
+    vm_raise(vm, VM_ERR_TYPE, "backward() must return tensors or nil, not %s", vm_type_name(g));
     return false;
   }
   *out = tensor_retain(lib_t(g));
@@ -631,7 +631,7 @@ static int custom_backward(void *vctx, Tensor *const *grads, int ngrads, Tensor 
 static Value native_save_for_backward(NATIVE_ARGS) {
   for (int i = 0; i < argc; i++) {
     if (!IS_TENSOR(args[i]) && !IS_NIL(args[i]))
-      return vm_throw_error(vm, "save_for_backward can only save tensors, but argument %d is of type %s",
+      return vm_raise(vm, VM_ERR_TYPE, "save_for_backward can only save tensors, but argument %d is of type %s",
                             i, vm_type_name(args[i]));
   }
   ObjList *saved = obj_new_list(vm);
@@ -657,7 +657,7 @@ static Value new_function_ctx(AgVM *vm, const bool *needs, int n) {
 /* Runs forward(ctx, ...args) with grad mode off. */
 static Value run_forward(AgVM *vm, Value klass, Value ctx, int argc, const Value *args) {
   Value *fargs = malloc(sizeof(Value) * (size_t)(argc + 1));
-  if (fargs == NULL) return vm_throw_error(vm, "out of memory");
+  if (fargs == NULL) return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
   fargs[0] = ctx;
   memcpy(fargs + 1, args, sizeof(Value) * (size_t)argc);
   bool prev = ag_set_grad_enabled(false);
@@ -708,7 +708,7 @@ static Value record_custom(AgVM *vm, Value klass, Value ctx, Value out, Tensor *
   CustomCtx *c = malloc(sizeof *c);
   if (c == NULL) {
     release_all(outs, nout);
-    return vm_throw_error(vm, "out of memory");
+    return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
   }
   c->vm = vm;
   c->saved_freed = false;
@@ -727,13 +727,13 @@ static Value record_custom(AgVM *vm, Value klass, Value ctx, Value out, Tensor *
 
 /* MyFn.apply(...args): self is the Function subclass. */
 static Value native_apply(NATIVE_ARGS) {
-  if (!IS_CLASS(self)) return vm_throw_error(vm, "apply() must be called on a Function subclass");
+  if (!IS_CLASS(self)) return vm_raise(vm, VM_ERR_TYPE, "apply() must be called on a Function subclass");
   Tensor **targs = calloc((size_t)(argc ? argc : 1), sizeof *targs);
   bool *needs = calloc((size_t)(argc ? argc : 1), sizeof *needs);
   if (targs == NULL || needs == NULL) {
     free(targs);
     free(needs);
-    return vm_throw_error(vm, "out of memory");
+    return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
   }
   for (int i = 0; i < argc; i++) targs[i] = IS_TENSOR(args[i]) ? lib_t(args[i]) : NULL;
   bool any = ag_custom_needs_input_grad(targs, argc, needs);

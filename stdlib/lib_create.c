@@ -78,7 +78,7 @@ static bool options_shape(AgVM *vm, const char *fname, const Options *o, int arg
                           int *ndim, int64_t *shape) {
   if (IS_UNDEF(o->size)) return creation_shape(vm, argc, args, ndim, shape);
   if (argc > 0) {
-    vm_throw_error(vm, "%s() got multiple values for argument 'size'", fname);
+    vm_raise(vm, VM_ERR_TYPE, "%s() got multiple values for argument 'size'", fname);
     return false;
   }
   return creation_shape(vm, 1, &o->size, ndim, shape);
@@ -89,7 +89,7 @@ static Value native_tensor(NATIVE_ARGS) {
   Value v[4];
   Options o = {DT_FLOAT32, false, false, UNDEF_VAL};
   if (!lib_bind(vm, "tensor", argc, args, kw, names, 4, v) || !lib_device(vm, v[3])) return VM_EXCEPTION;
-  if (IS_UNDEF(v[0])) return vm_throw_error(vm, "tensor() missing required argument 'data'");
+  if (IS_UNDEF(v[0])) return vm_raise(vm, VM_ERR_TYPE, "tensor() missing required argument 'data'");
   if (!IS_UNDEF(v[1]) && !IS_NIL(v[1])) {
     if (!lib_dtype(vm, v[1], &o.dtype)) return VM_EXCEPTION;
     o.has_dtype = true;
@@ -306,7 +306,7 @@ static Value native_arange(NATIVE_ARGS) {
   double start = argc == 1 ? 0 : a[0], end = argc == 1 ? a[0] : a[1], step = argc == 3 ? a[2] : 1;
   Options o;
   if (!options(vm, "arange", kw, &o)) return VM_EXCEPTION;
-  if (step == 0) return vm_throw_error(vm, "step must be nonzero");
+  if (step == 0) return vm_raise(vm, VM_ERR_VALUE, "step must be nonzero");
   if ((step > 0 && end < start) || (step < 0 && end > start))
     return vm_throw_error(vm, "upper bound and larger bound inconsistent with step sign");
   /* int64 when every argument is an int, as PyTorch */
@@ -342,7 +342,7 @@ static Value native_eye(NATIVE_ARGS) {
 /* The tensors of a list argument, borrowed; NULL after throwing. */
 static Tensor **tensor_items(AgVM *vm, const char *fname, Value list, int *n) {
   if (!is_list_or_tuple(list)) {
-    vm_throw_error(vm, "%s(): argument 'tensors' must be a list of tensors, not %s", fname,
+    vm_raise(vm, VM_ERR_TYPE, "%s(): argument 'tensors' must be a list of tensors, not %s", fname,
                    vm_type_name(list));
     return NULL;
   }
@@ -353,13 +353,13 @@ static Tensor **tensor_items(AgVM *vm, const char *fname, Value list, int *n) {
   }
   Tensor **ts = malloc(sizeof(Tensor *) * (size_t)l->count);
   if (ts == NULL) {
-    vm_throw_error(vm, "out of memory");
+    vm_raise(vm, VM_ERR_MEMORY, "out of memory");
     return NULL;
   }
   for (int i = 0; i < l->count; i++) {
     if (!IS_TENSOR(l->items[i])) {
       free(ts);
-      vm_throw_error(vm, "%s(): expected Tensor as element %d in argument 0, but got %s", fname, i,
+      vm_raise(vm, VM_ERR_TYPE, "%s(): expected Tensor as element %d in argument 0, but got %s", fname, i,
                      vm_type_name(l->items[i]));
       return NULL;
     }
@@ -390,7 +390,7 @@ static Value native_stack(NATIVE_ARGS) { return join(vm, "stack", true, argc, ar
 /* Appends one sublist's labels (ints in [0, 52): A-Z then a-z) to eq. */
 static bool einsum_sublist(AgVM *vm, Value list, char *eq, size_t *len) {
   if (!is_list_or_tuple(list)) {
-    vm_throw_error(vm, "einsum(): expected a list of subscripts, got %s", vm_type_name(list));
+    vm_raise(vm, VM_ERR_TYPE, "einsum(): expected a list of subscripts, got %s", vm_type_name(list));
     return false;
   }
   ObjList *l = AS_LIST(list);
@@ -419,10 +419,10 @@ static Value einsum_sublists(AgVM *vm, int argc, const Value *args) {
   Tensor **ts = malloc(sizeof(Tensor *) * (size_t)(nops ? nops : 1));
   size_t len = 0;
   bool ok = eq && ts;
-  if (!ok) vm_throw_error(vm, "out of memory");
+  if (!ok) vm_raise(vm, VM_ERR_MEMORY, "out of memory");
   for (int i = 0; ok && i < nops; i++) {
     if (!IS_TENSOR(args[2 * i])) {
-      vm_throw_error(vm, "einsum(): expected Tensor as operand %d, but got %s", i,
+      vm_raise(vm, VM_ERR_TYPE, "einsum(): expected Tensor as operand %d, but got %s", i,
                      vm_type_name(args[2 * i]));
       ok = false;
       break;
@@ -451,7 +451,7 @@ static Value einsum_sublists(AgVM *vm, int argc, const Value *args) {
 static Value native_einsum(NATIVE_ARGS) {
   if (IS_TENSOR(args[0]) && argc >= 2) return einsum_sublists(vm, argc, args);
   if (!IS_STRING(args[0]))
-    return vm_throw_error(vm, "einsum(): argument 'equation' must be str, not %s",
+    return vm_raise(vm, VM_ERR_TYPE, "einsum(): argument 'equation' must be str, not %s",
                           vm_type_name(args[0]));
   if (argc < 2)
     return vm_throw_error(vm, "einsum(): must specify the equation string and at least one "
@@ -463,11 +463,11 @@ static Value native_einsum(NATIVE_ARGS) {
     if (ts == NULL) return VM_EXCEPTION;
   } else {
     ts = malloc(sizeof(Tensor *) * (size_t)n);
-    if (ts == NULL) return vm_throw_error(vm, "out of memory");
+    if (ts == NULL) return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
     for (int i = 0; i < n; i++) {
       if (!IS_TENSOR(args[1 + i])) {
         free(ts);
-        return vm_throw_error(vm, "einsum(): expected Tensor as operand %d, but got %s", i,
+        return vm_raise(vm, VM_ERR_TYPE, "einsum(): expected Tensor as operand %d, but got %s", i,
                               vm_type_name(args[1 + i]));
       }
       ts[i] = lib_t(args[1 + i]);

@@ -42,7 +42,7 @@ static Value picture_of(AgVM *vm, Value v, const char *method) {
   if (!table_get(&AS_INSTANCE(v)->klass->methods, OBJ_VAL(name), &found)) return NIL_VAL;
   Value picture = vm_invoke(vm, v, name, 0, NULL, NULL);
   if (IS_EXCEPTION(picture) || IS_NIL(picture) || IS_STRING(picture)) return picture;
-  return vm_throw_error(vm, "%s() must return a string, not %s", method, vm_type_name(picture));
+  return vm_raise(vm, VM_ERR_TYPE, "%s() must return a string, not %s", method, vm_type_name(picture));
 }
 
 Value lib_rich_bundle(AgVM *vm, Value v, ObjString *repr, LibBundleSink send, void *ctx) {
@@ -129,7 +129,7 @@ static Value gnuplot_failed(AgVM *vm, int status, FILE *err) {
 /* _gnuplot(script): what gnuplot writes to stdout for `script` (a string,
  * binary for PNG); an error when it writes nothing. */
 static Value native_gnuplot(NATIVE_ARGS) {
-  if (!IS_STRING(args[0])) return vm_throw_error(vm, "_gnuplot(): the script must be a string");
+  if (!IS_STRING(args[0])) return vm_raise(vm, VM_ERR_TYPE, "_gnuplot(): the script must be a string");
   char *exe = program_find("gnuplot");
   if (exe == NULL)
     return vm_throw_error(vm, "plot: gnuplot was not found; install gnuplot (Debian: gnuplot-nox) to draw plots");
@@ -160,10 +160,10 @@ static Value native_gnuplot(NATIVE_ARGS) {
  * into place, so a failed write leaves no half file. */
 static Value native_write_file(NATIVE_ARGS) {
   if (!IS_STRING(args[0]) || !IS_STRING(args[1]))
-    return vm_throw_error(vm, "_write_file(): path and text must be strings");
+    return vm_raise(vm, VM_ERR_TYPE, "_write_file(): path and text must be strings");
   const char *path = AS_CSTRING(args[0]);
   char *tmp = NULL;
-  if (asprintf(&tmp, "%s.tmpXXXXXX", path) < 0) return vm_throw_error(vm, "out of memory");
+  if (asprintf(&tmp, "%s.tmpXXXXXX", path) < 0) return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
   int fd = mkstemp(tmp);
   bool ok = fd >= 0;
   if (ok) {
@@ -184,17 +184,17 @@ static Value native_write_file(NATIVE_ARGS) {
   }
   int e = errno;
   free(tmp);
-  if (!ok) return vm_throw_error(vm, "cannot write %s: %s", path, strerror(e));
+  if (!ok) return vm_raise(vm, VM_ERR_OS, "cannot write %s: %s", path, strerror(e));
   return NIL_VAL;
 }
 
 /* _temp_path(suffix): a new empty file in $TMPDIR (or /tmp), its path. */
 static Value native_temp_path(NATIVE_ARGS) {
-  if (!IS_STRING(args[0])) return vm_throw_error(vm, "_temp_path(): the suffix must be a string");
+  if (!IS_STRING(args[0])) return vm_raise(vm, VM_ERR_TYPE, "_temp_path(): the suffix must be a string");
   const char *dir = getenv("TMPDIR");
   char *path = NULL;
   if (asprintf(&path, "%s/ag-plot-XXXXXX%s", dir && *dir ? dir : "/tmp", AS_CSTRING(args[0])) < 0)
-    return vm_throw_error(vm, "out of memory");
+    return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
   int fd = mkstemps(path, AS_STRING(args[0])->length);
   if (fd < 0) {
     int e = errno;
@@ -216,7 +216,7 @@ static Value native_notebook(NATIVE_ARGS) {
  * terminal. */
 static Value native_display_image(NATIVE_ARGS) {
   if (!IS_STRING(args[0]) || !IS_STRING(args[1]))
-    return vm_throw_error(vm, "_display_image(): the images must be strings");
+    return vm_raise(vm, VM_ERR_TYPE, "_display_image(): the images must be strings");
   const char *types[3] = {"image/svg+xml", "image/png", "text/plain"};
   const char *data[3] = {AS_CSTRING(args[0]), AS_CSTRING(args[1]), "<plot>"};
   size_t lengths[3] = {(size_t)AS_STRING(args[0])->length, (size_t)AS_STRING(args[1])->length, 6};
@@ -227,7 +227,7 @@ static Value native_display_image(NATIVE_ARGS) {
  * plots itself (the web page); false, and nothing shown, elsewhere. */
 static Value native_display_figure(NATIVE_ARGS) {
   if (!IS_STRING(args[0]) || !IS_STRING(args[1]))
-    return vm_throw_error(vm, "_display_figure(): the figure's data and text must be strings");
+    return vm_raise(vm, VM_ERR_TYPE, "_display_figure(): the figure's data and text must be strings");
   if (!vm->display_draws_sources) return FALSE_VAL;
   const char *types[2] = {"application/vnd.ag.plot+json", "text/plain"};
   const char *data[2] = {AS_CSTRING(args[0]), AS_CSTRING(args[1])};

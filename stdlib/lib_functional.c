@@ -193,7 +193,7 @@ static Value native_pad(NATIVE_ARGS) {
   const char *mode = "constant";
   if (!IS_UNDEF(v[2])) {
     if (!IS_STRING(v[2]))
-      return vm_throw_error(vm, "pad(): argument 'mode' must be str, not %s", vm_type_name(v[2]));
+      return vm_raise(vm, VM_ERR_TYPE, "pad(): argument 'mode' must be str, not %s", vm_type_name(v[2]));
     mode = AS_CSTRING(v[2]);
   }
   static const char *const modes[] = {"constant", "reflect", "replicate", "circular"};

@@ -13,7 +13,7 @@ static bool root_arg(AgVM *vm, const char *fname, const char *param, Value v, Gr
   if (IS_TENSOR(v)) *out = graph_root_of_tensor(AS_TENSOR_OBJ(v)->tensor);
   else if (IS_NODE(v)) *out = graph_root_of_node(AS_NODE_OBJ(v)->node);
   else {
-    vm_throw_error(vm, "%s(): argument '%s' must be a tensor or a graph node, not %s", fname,
+    vm_raise(vm, VM_ERR_TYPE, "%s(): argument '%s' must be a tensor or a graph node, not %s", fname,
                    param, vm_type_name(v));
     return false;
   }
@@ -227,7 +227,7 @@ static Value native_save_graph(AgVM *vm, Value self, int argc, const Value *args
       !root_arg(vm, "save_graph", "t", a[0], &root) || !lib_flag(vm, a[2], false, &show_saved))
     return VM_EXCEPTION;
   if (!IS_STRING(a[1]))
-    return vm_throw_error(vm, "save_graph(): argument 'path' must be a string, not %s",
+    return vm_raise(vm, VM_ERR_TYPE, "save_graph(): argument 'path' must be a string, not %s",
                           vm_type_name(a[1]));
   Naming n;
   bool ok = naming_begin(vm, &n, root);

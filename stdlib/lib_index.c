@@ -110,7 +110,7 @@ static bool build_index(AgVM *vm, int n, const Value *index, Index *ix) {
   ix->n = 0;
   ix->nowned = 0;
   if (n > TENSOR_MAX_DIMS + 1) {
-    vm_throw_error(vm, "too many indices for tensor");
+    vm_raise(vm, VM_ERR_INDEX, "too many indices for tensor");
     return false;
   }
   for (int i = 0; i < n; i++) {
@@ -124,7 +124,7 @@ static bool build_index(AgVM *vm, int n, const Value *index, Index *ix) {
 }
 
 Value lib_get_index(AgVM *vm, Value obj, int n, const Value *index) {
-  if (!IS_TENSOR(obj)) return vm_throw_error(vm, "'node' object is not subscriptable");
+  if (!IS_TENSOR(obj)) return vm_raise(vm, VM_ERR_TYPE, "'node' object is not subscriptable");
   lib_sync_line(vm);
   Tensor *t = lib_t(obj);
   if (n == 1 && IS_INT(index[0]) && t->ndim > 0) { /* the common t[i] */
@@ -138,11 +138,11 @@ Value lib_get_index(AgVM *vm, Value obj, int n, const Value *index) {
 }
 
 Value lib_set_index(AgVM *vm, Value obj, int n, const Value *index, Value v) {
-  if (!IS_TENSOR(obj)) return vm_throw_error(vm, "'node' object does not support item assignment");
+  if (!IS_TENSOR(obj)) return vm_raise(vm, VM_ERR_TYPE, "'node' object does not support item assignment");
   lib_sync_line(vm);
   Tensor *t = lib_t(obj);
   if (!IS_TENSOR(v) && !IS_NUMBER(v) && !IS_BOOL(v) && !IS_LIST(v))
-    return vm_throw_error(vm, "can't assign a %s to a tensor", vm_type_name(v));
+    return vm_raise(vm, VM_ERR_TYPE, "can't assign a %s to a tensor", vm_type_name(v));
   Tensor *src = lib_as_tensor(vm, v, t->dtype, "index assignment");
   if (src == NULL) return VM_EXCEPTION;
   Index ix;

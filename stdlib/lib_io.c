@@ -15,7 +15,7 @@ static bool path_arg(AgVM *vm, const char *fname, Value v, const char **out) {
     *out = AS_CSTRING(v);
     return true;
   }
-  vm_throw_error(vm, "%s(): the path must be a string, not %s", fname, vm_type_name(v));
+  vm_raise(vm, VM_ERR_TYPE, "%s(): the path must be a string, not %s", fname, vm_type_name(v));
   return false;
 }
 
@@ -26,7 +26,7 @@ static bool map_entries(AgVM *vm, ObjMap *m, const char ***names, Tensor ***ts, 
   *ts = malloc(sizeof(Tensor *) * (size_t)(t->count + 1));
   *n = 0;
   if (*names == NULL || *ts == NULL) {
-    vm_throw_error(vm, "out of memory");
+    vm_raise(vm, VM_ERR_MEMORY, "out of memory");
     return false;
   }
   for (int i = 0; i < t->used; i++) {

@@ -14,7 +14,7 @@
 
 static bool no_kwargs(AgVM *vm, const char *fname, const AgKwargs *kw) {
   if (kw == NULL || kw->count == 0) return true;
-  vm_throw_error(vm, "%s() got an unexpected keyword argument '%s'", fname, kw->names[0]->chars);
+  vm_raise(vm, VM_ERR_TYPE, "%s() got an unexpected keyword argument '%s'", fname, kw->names[0]->chars);
   return false;
 }
 
@@ -36,7 +36,7 @@ Value lt_round(LT_ARGS) {
   if (!IS_UNDEF(v[0]) && !lib_int(vm, v[0], "decimals", &decimals)) return VM_EXCEPTION;
   lib_sync_line(vm);
   if (decimals == 0) return lib_wrap(vm, ag_unary(UN_ROUND, lib_t(self)));
-  if (decimals < -300 || decimals > 300) return vm_throw_error(vm, "round(): decimals out of range");
+  if (decimals < -300 || decimals > 300) return vm_raise(vm, VM_ERR_VALUE, "round(): decimals out of range");
   double scale = pow(10.0, (double)decimals);
   Tensor *scaled = ag_binary_scalar(BIN_MUL, lib_t(self), scale);
   Tensor *rounded = scaled ? ag_unary(UN_ROUND, scaled) : NULL;
@@ -53,7 +53,7 @@ static bool one_arg(AgVM *vm, const char *fname, const char *arg_name, int argc,
   const char *const names[] = {arg_name};
   if (!lib_bind(vm, fname, argc, args, kw, names, 1, out)) return false;
   if (!IS_UNDEF(*out)) return true;
-  vm_throw_error(vm, "%s() missing 1 required positional arguments: \"%s\"", fname, arg_name);
+  vm_raise(vm, VM_ERR_TYPE, "%s() missing 1 required positional arguments: \"%s\"", fname, arg_name);
   return false;
 }
 
@@ -357,7 +357,7 @@ static Value extreme(AgVM *vm, Value self, ExtremeFn fn, BinaryOp pairwise, cons
   lib_sync_line(vm);
   if (!r.has_dim) return lib_wrap(vm, fn(lib_t(self), 0, false, false, NULL));
   Tensor **pair = malloc(2 * sizeof(Tensor *));
-  if (pair == NULL) return vm_throw_error(vm, "out of memory");
+  if (pair == NULL) return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
   pair[0] = fn(lib_t(self), r.dims[0], true, r.keepdim, &pair[1]);
   if (pair[0] == NULL) {
     free(pair);
@@ -486,20 +486,20 @@ Value lt_narrow(LT_ARGS) {
   int64_t start, length;
   if (!lib_bind(vm, "narrow", argc, args, kw, names, 3, v)) return VM_EXCEPTION;
   for (int i = 0; i < 3; i++)
-    if (IS_UNDEF(v[i])) return vm_throw_error(vm, "narrow() missing required argument '%s'", names[i]);
+    if (IS_UNDEF(v[i])) return vm_raise(vm, VM_ERR_TYPE, "narrow() missing required argument '%s'", names[i]);
   if (!lib_dim(vm, v[0], &dim) || !lib_int(vm, v[1], "start", &start) ||
       !lib_int(vm, v[2], "length", &length))
     return VM_EXCEPTION;
   Tensor *t = lib_t(self);
   if (t->ndim == 0) return vm_throw_error(vm, "narrow() cannot be applied to a 0-dim tensor.");
   if (dim < -t->ndim || dim >= t->ndim)
-    return vm_throw_error(vm, "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+    return vm_raise(vm, VM_ERR_INDEX, "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
                           -t->ndim, t->ndim - 1, dim);
   if (dim < 0) dim += t->ndim;
   int64_t size = t->shape[dim];
   if (start != size) { /* the end itself is a valid start, though not a valid index */
     if (start < -size || start >= size)
-      return vm_throw_error(vm, "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
+      return vm_raise(vm, VM_ERR_INDEX, "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
                             (long long)-size, (long long)(size - 1), (long long)start);
     if (start < 0) start += size;
   }
@@ -540,7 +540,7 @@ static bool one_dim_arg(AgVM *vm, const char *fname, int argc, const Value *args
   *dim = dflt;
   if (IS_UNDEF(v[0]) || IS_NIL(v[0])) {
     if (!required) return true;
-    vm_throw_error(vm, "%s() missing required argument 'dim'", fname);
+    vm_raise(vm, VM_ERR_TYPE, "%s() missing required argument 'dim'", fname);
     return false;
   }
   return lib_dim(vm, v[0], dim);
@@ -775,7 +775,7 @@ static Value scalar_value(AgVM *vm, Tensor *t, int64_t i) {
 
 Value lt_item(LT_ARGS) {
   Tensor *t = lib_t(self);
-  if (t->numel != 1) return vm_throw_error(vm, "only one element tensors can be converted to Python scalars");
+  if (t->numel != 1) return vm_raise(vm, VM_ERR_VALUE, "only one element tensors can be converted to Python scalars");
   return scalar_value(vm, t, 0);
 }
 
@@ -819,7 +819,7 @@ Value lt_size(LT_ARGS) {
   if (argc == 0 && (kw == NULL || kw->count == 0)) return lib_shape_list(vm, t->ndim, t->shape);
   int n = t->ndim == 0 ? 1 : t->ndim;
   if (dim < -n || dim >= n)
-    return vm_throw_error(vm, "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+    return vm_raise(vm, VM_ERR_INDEX, "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
                           -n, n - 1, dim);
   if (t->ndim == 0) return INT_VAL(vm, 1);
   return INT_VAL(vm, t->shape[dim < 0 ? dim + t->ndim : dim]);
@@ -880,10 +880,10 @@ Value lt_to(LT_ARGS) {
     v[1] = v[0];
     v[0] = UNDEF_VAL;
   }
-  if (IS_NIL(v[0]) && IS_UNDEF(v[1])) return vm_throw_error(vm, "to() expects a dtype or a device, not nil");
+  if (IS_NIL(v[0]) && IS_UNDEF(v[1])) return vm_raise(vm, VM_ERR_TYPE, "to() expects a dtype or a device, not nil");
   if (!lib_device(vm, v[0])) return VM_EXCEPTION;
   if (IS_UNDEF(v[1]) || IS_NIL(v[1])) return self; /* already on the one device */
-  if (!lib_is_dtype(vm, v[1])) return vm_throw_error(vm, "to() expects a dtype, not %s", vm_type_name(v[1]));
+  if (!lib_is_dtype(vm, v[1])) return vm_raise(vm, VM_ERR_TYPE, "to() expects a dtype, not %s", vm_type_name(v[1]));
   DType dt = DT_FLOAT32;
   lib_dtype(vm, v[1], &dt);
   return convert(vm, self, dt);
@@ -905,7 +905,7 @@ Value lt_type(LT_ARGS) {
       snprintf(name, sizeof name, "torch.%sTensor", tensor_dtype_torch_name((DType)dt));
       if (strcmp(name, AS_CSTRING(v[0])) == 0) return convert(vm, self, (DType)dt);
     }
-    return vm_throw_error(vm, "invalid type: '%s'", AS_CSTRING(v[0]));
+    return vm_raise(vm, VM_ERR_TYPE, "invalid type: '%s'", AS_CSTRING(v[0]));
   }
   DType dt = DT_FLOAT32;
   if (!lib_dtype(vm, v[0], &dt)) return VM_EXCEPTION;

@@ -21,7 +21,7 @@ static bool reduction_of(AgVM *vm, Value v, Reduction *out) {
   else {
     Value shown = vm_to_str(vm, v);
     if (IS_EXCEPTION(shown)) return false;
-    vm_throw_error(vm, "%s is not a valid value for reduction", AS_CSTRING(shown));
+    vm_raise(vm, VM_ERR_VALUE, "%s is not a valid value for reduction", AS_CSTRING(shown));
     return false;
   }
   return true;
@@ -108,7 +108,7 @@ static bool optional_int(AgVM *vm, Value v, const char *what, int64_t fallback, 
   double d;
   if (!lib_number(vm, v, what, &d)) return false;
   if (d != (double)(int64_t)d) {
-    vm_throw_error(vm, "%s must be an integer, got %g", what, d);
+    vm_raise(vm, VM_ERR_TYPE, "%s must be an integer, got %g", what, d);
     return false;
   }
   *out = (int64_t)d;
@@ -136,7 +136,7 @@ static Value native_cross_entropy(NATIVE_ARGS) {
   if (!IS_UNDEF(v[5]) && !lib_number(vm, v[5], "label_smoothing", &ls)) return VM_EXCEPTION;
   /* PyTorch 1.13 checks only the upper bound; a negative value smooths nothing */
   if (ls > 1)
-    return vm_throw_error(vm, "label_smoothing must be between 0.0 and 1.0. Got: %g", ls);
+    return vm_raise(vm, VM_ERR_VALUE, "label_smoothing must be between 0.0 and 1.0. Got: %g", ls);
   lib_sync_line(vm);
   return lib_wrap(vm, ag_cross_entropy_with(lib_t(v[0]), lib_t(v[1]), w, ignore_index, ls, r));
 }
@@ -279,7 +279,7 @@ Value lib_dropout(AgVM *vm, const char *fname, int argc, const Value *args, cons
   if (!lib_flag(vm, v[2], true, &training)) return VM_EXCEPTION;
   if (!lib_flag(vm, with_inplace ? v[3] : UNDEF_VAL, false, &inplace)) return VM_EXCEPTION;
   if (!(p >= 0 && p <= 1))
-    return vm_throw_error(vm, "dropout probability has to be between 0 and 1, but got %g", p);
+    return vm_raise(vm, VM_ERR_VALUE, "dropout probability has to be between 0 and 1, but got %g", p);
   TensorRng *rng = lib_rng(vm, NIL_VAL, fname);
   if (rng == NULL) return VM_EXCEPTION;
   lib_sync_line(vm);

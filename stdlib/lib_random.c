@@ -62,7 +62,7 @@ TensorRng *lib_rng(AgVM *vm, Value generator, const char *fname) {
   LibState *st = lib_state(vm);
   if (IS_UNDEF(generator) || IS_NIL(generator)) return generator_rng(vm, OBJ_VAL(st->default_generator));
   if (!is_generator(vm, generator)) {
-    vm_throw_error(vm, "%s(): argument 'generator' must be Generator, not %s", fname,
+    vm_raise(vm, VM_ERR_TYPE, "%s(): argument 'generator' must be Generator, not %s", fname,
                    vm_type_name(generator));
     return NULL;
   }
@@ -78,11 +78,11 @@ static bool seed_value(AgVM *vm, Value v, bool truncate, uint64_t *out) {
     return true;
   }
   if (!IS_NUMBER(v) || !truncate) {
-    vm_throw_error(vm, "manual_seed expected a long, but got %s", IS_NUMBER(v) ? "float" : vm_type_name(v));
+    vm_raise(vm, VM_ERR_TYPE, "manual_seed expected a long, but got %s", IS_NUMBER(v) ? "float" : vm_type_name(v));
     return false;
   }
   double d = trunc(AS_NUMBER(v));
-  if (isnan(d)) return vm_throw_error(vm, "cannot convert float NaN to integer"), false;
+  if (isnan(d)) return vm_raise(vm, VM_ERR_VALUE, "cannot convert float NaN to integer"), false;
   if (d < -0x1.0p63 || d >= 0x1.0p64) {
     vm_throw_error(vm, "Overflow when unpacking long");
     return false;
@@ -124,18 +124,18 @@ static Value state_tensor(AgVM *vm, const TensorRng *rng) {
 /* set_state(t): the bytes of get_state(), as an integer tensor (Ag has no
  * uint8 dtype: get_state gives int64 values 0..255). */
 static Value set_state(AgVM *vm, TensorRng *rng, Value v) {
-  if (!IS_TENSOR(v)) return vm_throw_error(vm, "expected a torch.ByteTensor, but got %s", vm_type_name(v));
+  if (!IS_TENSOR(v)) return vm_raise(vm, VM_ERR_TYPE, "expected a torch.ByteTensor, but got %s", vm_type_name(v));
   Tensor *t = lib_t(v);
   if (t->dtype != DT_INT64 && t->dtype != DT_BOOL)
-    return vm_throw_error(vm, "RNG state must be a torch.ByteTensor");
+    return vm_raise(vm, VM_ERR_TYPE, "RNG state must be a torch.ByteTensor");
   int64_t n = t->numel;
   uint8_t *bytes = malloc((size_t)(n > 0 ? n : 1));
-  if (bytes == NULL) return vm_throw_error(vm, "out of memory");
+  if (bytes == NULL) return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
   for (int64_t i = 0; i < n; i++) {
     double b = tensor_get_flat(t, i);
     if (b < 0 || b > 255) {
       free(bytes);
-      return vm_throw_error(vm, "RNG state must be a torch.ByteTensor (values 0..255), got %g at %lld",
+      return vm_raise(vm, VM_ERR_TYPE, "RNG state must be a torch.ByteTensor (values 0..255), got %g at %lld",
                             b, (long long)i);
     }
     bytes[i] = (uint8_t)b;
@@ -279,7 +279,7 @@ Value lt_multinomial(NATIVE_ARGS) {
   if (rng == NULL) return VM_EXCEPTION;
   int64_t n;
   bool replacement;
-  if (IS_UNDEF(v[0])) return vm_throw_error(vm, "multinomial() missing required argument 'num_samples'");
+  if (IS_UNDEF(v[0])) return vm_raise(vm, VM_ERR_TYPE, "multinomial() missing required argument 'num_samples'");
   if (!lib_int(vm, v[0], "num_samples", &n) || !lib_flag(vm, v[1], false, &replacement))
     return VM_EXCEPTION;
   lib_sync_line(vm);
@@ -339,14 +339,14 @@ static Value native_normal(NATIVE_ARGS) {
   static const char *const names[] = {"mean", "std", "size", "generator", "dtype", "requires_grad", "device"};
   Value v[7];
   if (!lib_bind(vm, "normal", argc, args, kw, names, 7, v) || !lib_device(vm, v[6])) return VM_EXCEPTION;
-  if (IS_UNDEF(v[0])) return vm_throw_error(vm, "normal() missing required argument 'mean'");
+  if (IS_UNDEF(v[0])) return vm_raise(vm, VM_ERR_TYPE, "normal() missing required argument 'mean'");
   TensorRng *rng = lib_rng(vm, v[3], "normal");
   if (rng == NULL) return VM_EXCEPTION;
   lib_sync_line(vm);
   Value std = IS_UNDEF(v[1]) ? FLOAT_VAL(1.0) : v[1];
   if (IS_TENSOR(v[0]) || IS_TENSOR(std)) {
     if (!IS_UNDEF(v[2]) || !IS_UNDEF(v[4]) || !IS_UNDEF(v[5]))
-      return vm_throw_error(vm, "normal() with a tensor mean or std takes no size=, dtype= or requires_grad=");
+      return vm_raise(vm, VM_ERR_TYPE, "normal() with a tensor mean or std takes no size=, dtype= or requires_grad=");
     Tensor *out = normal_of_tensors(vm, rng, v[0], std);
     return out ? lib_wrap(vm, out) : VM_EXCEPTION;
   }
@@ -404,7 +404,7 @@ Value lt_random_(NATIVE_ARGS) {
 
 /* x.erfinv_(): the inverse error function in place (no graph is recorded) */
 Value lt_erfinv_(NATIVE_ARGS) {
-  if (kw != NULL && kw->count > 0) return vm_throw_error(vm, "erfinv_() takes no keyword arguments");
+  if (kw != NULL && kw->count > 0) return vm_raise(vm, VM_ERR_TYPE, "erfinv_() takes no keyword arguments");
   if (!check_untracked(vm, lib_t(self), "erfinv_")) return VM_EXCEPTION;
   return in_place_done(vm, tensor_erfinv_(lib_t(self)), self);
 }
@@ -422,7 +422,7 @@ static Value native_qr(NATIVE_ARGS) {
   if (both == NULL) {
     tensor_release(q);
     tensor_release(r);
-    return vm_throw_error(vm, "out of memory");
+    return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
   }
   both[0] = q;
   both[1] = r;

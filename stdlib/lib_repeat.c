@@ -42,13 +42,13 @@ Value lt_roll(LT_ARGS) {
   int64_t shifts[TENSOR_MAX_DIMS], dims64[TENSOR_MAX_DIMS];
   int nshifts, ndims = 0, dims[TENSOR_MAX_DIMS];
   if (!lib_bind(vm, "roll", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
-  if (IS_UNDEF(v[0])) return vm_throw_error(vm, "roll() missing required argument 'shifts'");
+  if (IS_UNDEF(v[0])) return vm_raise(vm, VM_ERR_TYPE, "roll() missing required argument 'shifts'");
   if (!int_list(vm, v[0], "shifts", shifts, &nshifts)) return VM_EXCEPTION;
   if (!IS_UNDEF(v[1]) && !IS_NIL(v[1]) && !int_list(vm, v[1], "dims", dims64, &ndims))
     return VM_EXCEPTION;
   for (int i = 0; i < ndims; i++) {
     if (dims64[i] < -(1 << 30) || dims64[i] > (1 << 30))
-      return vm_throw_error(vm, "Dimension out of range (got %lld)", (long long)dims64[i]);
+      return vm_raise(vm, VM_ERR_INDEX, "Dimension out of range (got %lld)", (long long)dims64[i]);
     dims[i] = (int)dims64[i];
   }
   lib_sync_line(vm);
@@ -60,7 +60,7 @@ Value lt_repeat(LT_ARGS) {
   int64_t sizes[TENSOR_MAX_DIMS];
   int n;
   if (argc == 0)
-    return vm_throw_error(vm, "repeat() missing 1 required positional arguments: \"repeats\"");
+    return vm_raise(vm, VM_ERR_TYPE, "repeat() missing 1 required positional arguments: \"repeats\"");
   if (!lib_shape(vm, argc, args, &n, sizes)) return VM_EXCEPTION;
   lib_sync_line(vm);
   return lib_wrap(vm, ag_repeat(lib_t(self), sizes, n));

@@ -46,7 +46,7 @@ static bool scatter_args(AgVM *vm, const char *fname, bool no_value, int argc, c
   if (!lib_bind(vm, fname, argc, args, kw, names, no_value ? 3 : 5, v)) return false;
   *s = (ScatterArgs){.mode = SCATTER_SET};
   if (IS_UNDEF(v[0]) || IS_UNDEF(v[1]) || (IS_UNDEF(v[2]) && (no_value || IS_UNDEF(v[3])))) {
-    vm_throw_error(vm, "%s() missing required arguments: dim, index and %s", fname,
+    vm_raise(vm, VM_ERR_TYPE, "%s() missing required arguments: dim, index and %s", fname,
                    no_value ? "src" : "src or value");
     return false;
   }
@@ -109,7 +109,7 @@ static bool index_add_args(AgVM *vm, const char *fname, int argc, const Value *a
   Value v[4];
   if (!lib_bind(vm, fname, argc, args, kw, names, 4, v)) return false;
   if (IS_UNDEF(v[0]) || IS_UNDEF(v[1]) || IS_UNDEF(v[2])) {
-    vm_throw_error(vm, "%s() missing required arguments: dim, index and source", fname);
+    vm_raise(vm, VM_ERR_TYPE, "%s() missing required arguments: dim, index and source", fname);
     return false;
   }
   a->alpha = 1;
@@ -161,7 +161,7 @@ Value lt_masked_fill_(LT_ARGS) {
   Value v[2];
   if (!lib_bind(vm, "masked_fill_", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
   if (!IS_TENSOR(v[0])) return lib_type_error(vm, "masked_fill_", "mask", v[0]);
-  if (IS_UNDEF(v[1])) return vm_throw_error(vm, "masked_fill_() missing required argument 'value'");
+  if (IS_UNDEF(v[1])) return vm_raise(vm, VM_ERR_TYPE, "masked_fill_() missing required argument 'value'");
   MaskedFillArgs m = {lib_t(v[0]), NULL, IS_TENSOR(v[1])};
   m.value = m.value_is_tensor ? tensor_retain(lib_t(v[1]))
                               : lib_as_tensor(vm, v[1], lib_t(self)->dtype, "masked_fill_");
@@ -232,7 +232,7 @@ Value lt_unique(LT_ARGS) {
     tensor_release(values);
     tensor_release(inverse);
     tensor_release(counts);
-    return vm_throw_error(vm, "out of memory");
+    return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
   }
   int n = 0;
   parts[n++] = values;
@@ -307,7 +307,7 @@ static int meshgrid_inputs(AgVM *vm, int argc, const Value *args, const Value **
   }
   for (int i = 0; i < argc; i++) {
     if (!IS_TENSOR((*items)[i])) {
-      vm_throw_error(vm, "meshgrid(): expected Tensor as element %d in argument 0, but got %s", i,
+      vm_raise(vm, VM_ERR_TYPE, "meshgrid(): expected Tensor as element %d in argument 0, but got %s", i,
                      vm_type_name((*items)[i]));
       return -1;
     }
@@ -341,7 +341,7 @@ static Value native_meshgrid(NATIVE_ARGS) {
   bool xy = false;
   if (kw && kw->count) {
     if (kw->count > 1 || strcmp(kw->names[0]->chars, "indexing"))
-      return vm_throw_error(vm, "meshgrid() got an unexpected keyword argument '%s'",
+      return vm_raise(vm, VM_ERR_TYPE, "meshgrid() got an unexpected keyword argument '%s'",
                             kw->count > 1 && !strcmp(kw->names[0]->chars, "indexing")
                                 ? kw->names[1]->chars : kw->names[0]->chars);
     Value ix = kw->values[0];
@@ -367,7 +367,7 @@ static Value native_meshgrid(NATIVE_ARGS) {
   int64_t shape[TENSOR_MAX_DIMS];
   for (int i = 0; i < n; i++) shape[i] = in[i]->numel;
   Tensor **grids = calloc((size_t)n, sizeof(Tensor *));
-  if (!grids) return vm_throw_error(vm, "out of memory");
+  if (!grids) return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
   lib_sync_line(vm);
   bool ok = true;
   for (int i = 0; ok && i < n; i++) {

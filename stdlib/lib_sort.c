@@ -23,7 +23,7 @@ static Value pair_or_throw(AgVM *vm, Tensor *values, Tensor *indices) {
   if (pair == NULL) {
     tensor_release(values);
     tensor_release(indices);
-    return vm_throw_error(vm, "out of memory");
+    return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
   }
   pair[0] = values;
   pair[1] = indices;
@@ -67,7 +67,7 @@ Value lt_topk(LT_ARGS) {
   int dim;
   bool flags[2];
   if (!lib_bind(vm, "topk", argc, args, kw, names, 4, v)) return VM_EXCEPTION;
-  if (IS_UNDEF(v[0])) return vm_throw_error(vm, "topk() missing required argument 'k'");
+  if (IS_UNDEF(v[0])) return vm_raise(vm, VM_ERR_TYPE, "topk() missing required argument 'k'");
   if (!lib_int(vm, v[0], "k", &k) || !dim_and_flags(vm, v + 1, &dim, 2, dflt, flags))
     return VM_EXCEPTION;
   lib_sync_line(vm);
@@ -85,7 +85,7 @@ Value lt_kthvalue(LT_ARGS) {
   int dim;
   bool keepdim;
   if (!lib_bind(vm, "kthvalue", argc, args, kw, names, 3, v)) return VM_EXCEPTION;
-  if (IS_UNDEF(v[0])) return vm_throw_error(vm, "kthvalue() missing required argument 'k'");
+  if (IS_UNDEF(v[0])) return vm_raise(vm, VM_ERR_TYPE, "kthvalue() missing required argument 'k'");
   if (!lib_int(vm, v[0], "k", &k) || !dim_and_flags(vm, v + 1, &dim, 1, dflt, &keepdim))
     return VM_EXCEPTION;
   lib_sync_line(vm);
@@ -124,7 +124,7 @@ Value lt_flip(LT_ARGS) {
   } else {
     static const char *const names[] = {"dims"};
     if (!lib_bind(vm, "flip", argc, args, kw, names, 1, &v)) return VM_EXCEPTION;
-    if (IS_UNDEF(v)) return vm_throw_error(vm, "flip() missing required argument 'dims'");
+    if (IS_UNDEF(v)) return vm_raise(vm, VM_ERR_TYPE, "flip() missing required argument 'dims'");
     if (!lib_dims(vm, v, dims, &ndims)) return VM_EXCEPTION;
   }
   lib_sync_line(vm);
@@ -156,7 +156,7 @@ static Value scan_fn(AgVM *vm, Value self, bool product, int argc, const Value *
   int dim;
   DType dtype = DT_COUNT;
   if (!lib_bind(vm, fname, argc, args, kw, names, 2, v)) return VM_EXCEPTION;
-  if (IS_UNDEF(v[0])) return vm_throw_error(vm, "%s() missing required argument 'dim'", fname);
+  if (IS_UNDEF(v[0])) return vm_raise(vm, VM_ERR_TYPE, "%s() missing required argument 'dim'", fname);
   if (!lib_dim(vm, v[0], &dim) || !lib_dtype(vm, v[1], &dtype)) return VM_EXCEPTION;
   lib_sync_line(vm);
   Tensor *t = lib_t(self);
@@ -186,7 +186,7 @@ Value lt_amax(LT_ARGS) { return amax_fn(vm, self, true, argc, args, kw); }
 Value lt_amin(LT_ARGS) { return amax_fn(vm, self, false, argc, args, kw); }
 
 Value lt_trace(LT_ARGS) {
-  if (kw && kw->count) return vm_throw_error(vm, "trace() got an unexpected keyword argument '%s'", kw->names[0]->chars);
+  if (kw && kw->count) return vm_raise(vm, VM_ERR_TYPE, "trace() got an unexpected keyword argument '%s'", kw->names[0]->chars);
   lib_sync_line(vm);
   return lib_wrap(vm, ag_trace(lib_t(self)));
 }

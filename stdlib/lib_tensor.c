@@ -61,14 +61,15 @@ static const LibFnDef fn_defs[LT_COUNT] = {
 /* ---- helpers shared by the lib files ---- */
 
 /* A tensor op that stopped for Ctrl-C is an Interrupted error (exit 130),
- * delivered once. */
+ * delivered once; other failures raise the class of their kind. */
 Value lib_throw_tensor_error(AgVM *vm) {
   if (tensor_interrupt_requested) {
     vm_raise_interrupted(vm);
     return VM_EXCEPTION;
   }
   const char *msg = tensor_error();
-  return vm_throw_error(vm, "%s", msg && msg[0] ? msg : "tensor operation failed");
+  VmErrorKind kind = tensor_error_kind() == TENSOR_ERR_INDEX ? VM_ERR_INDEX : VM_ERR_RUNTIME;
+  return vm_raise(vm, kind, "%s", msg && msg[0] ? msg : "tensor operation failed");
 }
 
 Value lib_wrap(AgVM *vm, Tensor *t) {
@@ -77,7 +78,7 @@ Value lib_wrap(AgVM *vm, Tensor *t) {
 }
 
 Value lib_type_error(AgVM *vm, const char *fname, const char *param, Value got) {
-  return vm_throw_error(vm, "%s(): argument '%s' must be Tensor, not %s", fname, param,
+  return vm_raise(vm, VM_ERR_TYPE, "%s(): argument '%s' must be Tensor, not %s", fname, param,
                         vm_type_name(got));
 }
 
@@ -102,7 +103,7 @@ static int find_name(ObjString *name, const char *const *names, int n) {
 bool lib_bind(AgVM *vm, const char *fname, int argc, const Value *args, const AgKwargs *kw,
               const char *const *names, int n, Value *out) {
   if (argc > n) {
-    vm_throw_error(vm, "%s() takes at most %d argument%s (%d given)", fname, n, n == 1 ? "" : "s",
+    vm_raise(vm, VM_ERR_TYPE, "%s() takes at most %d argument%s (%d given)", fname, n, n == 1 ? "" : "s",
                    argc);
     return false;
   }
@@ -111,11 +112,11 @@ bool lib_bind(AgVM *vm, const char *fname, int argc, const Value *args, const Ag
   for (int k = 0; k < kw->count; k++) {
     int i = find_name(kw->names[k], names, n);
     if (i < 0) {
-      vm_throw_error(vm, "%s() got an unexpected keyword argument '%s'", fname, kw->names[k]->chars);
+      vm_raise(vm, VM_ERR_TYPE, "%s() got an unexpected keyword argument '%s'", fname, kw->names[k]->chars);
       return false;
     }
     if (!IS_UNDEF(out[i])) {
-      vm_throw_error(vm, "%s() got multiple values for argument '%s'", fname, names[i]);
+      vm_raise(vm, VM_ERR_TYPE, "%s() got multiple values for argument '%s'", fname, names[i]);
       return false;
     }
     out[i] = kw->values[k];
@@ -136,7 +137,7 @@ bool lib_number(AgVM *vm, Value v, const char *what, double *out) {
     *out = tensor_item(lib_t(v));
     return true;
   }
-  vm_throw_error(vm, "%s must be a number, not %s", what, vm_type_name(v));
+  vm_raise(vm, VM_ERR_TYPE, "%s must be a number, not %s", what, vm_type_name(v));
   return false;
 }
 
@@ -150,7 +151,7 @@ bool lib_int(AgVM *vm, Value v, const char *what, int64_t *out) {
   } else if (IS_TENSOR(v) && lib_t(v)->numel == 1 && !dtype_is_float(lib_t(v)->dtype)) {
     *out = tensor_get_flat_int(lib_t(v), 0);
   } else {
-    vm_throw_error(vm, "%s must be an integer, not %s", what, vm_type_name(v));
+    vm_raise(vm, VM_ERR_TYPE, "%s must be an integer, not %s", what, vm_type_name(v));
     return false;
   }
   return true;
@@ -160,7 +161,7 @@ bool lib_dim(AgVM *vm, Value v, int *out) {
   int64_t d;
   if (!lib_int(vm, v, "dim", &d)) return false;
   if (d < -(1 << 30) || d > (1 << 30)) { /* the ops check the real range */
-    vm_throw_error(vm, "Dimension out of range (got %lld)", (long long)d);
+    vm_raise(vm, VM_ERR_INDEX, "Dimension out of range (got %lld)", (long long)d);
     return false;
   }
   *out = (int)d;
@@ -205,7 +206,7 @@ bool lib_is_dtype(AgVM *vm, Value v) { return IS_DTYPE(v) || v == vm->type_objec
 bool lib_dtype(AgVM *vm, Value v, DType *out) {
   if (IS_UNDEF(v) || IS_NIL(v)) return true;
   if (!lib_is_dtype(vm, v)) {
-    vm_throw_error(vm, "dtype must be a dtype (float32, float64, int64, bool, int), not %s",
+    vm_raise(vm, VM_ERR_TYPE, "dtype must be a dtype (float32, float64, int64, bool, int), not %s",
                    vm_type_name(v));
     return false;
   }
@@ -225,7 +226,7 @@ bool lib_device(AgVM *vm, Value v) {
     vm_throw_error(vm, "device '%s' is not available: Ag computes on the CPU only (device=\"cpu\")",
                    AS_CSTRING(v));
   } else {
-    vm_throw_error(vm, "device must be a string such as \"cpu\", not %s", vm_type_name(v));
+    vm_raise(vm, VM_ERR_TYPE, "device must be a string such as \"cpu\", not %s", vm_type_name(v));
   }
   return false;
 }
@@ -292,9 +293,9 @@ static bool leaf_value(AgVM *vm, Value v, double *out, int *kind) {
     return true;
   }
   if (IS_TENSOR(v)) {
-    vm_throw_error(vm, "only one element tensors can be converted to Python scalars");
+    vm_raise(vm, VM_ERR_VALUE, "only one element tensors can be converted to Python scalars");
   } else {
-    vm_throw_error(vm, "tensor(): invalid data type '%s'", vm_type_name(v));
+    vm_raise(vm, VM_ERR_TYPE, "tensor(): invalid data type '%s'", vm_type_name(v));
   }
   return false;
 }
@@ -333,13 +334,13 @@ static bool fill_from(AgVM *vm, Value v, int d, const DataShape *ds, Tensor *t, 
     return true;
   }
   if (!is_list_or_tuple(v)) {
-    vm_throw_error(vm, "expected sequence of length %lld at dim %d (got %s)",
+    vm_raise(vm, VM_ERR_VALUE, "expected sequence of length %lld at dim %d (got %s)",
                    (long long)ds->shape[d], d, vm_type_name(v));
     return false;
   }
   ObjList *l = AS_LIST(v);
   if (l->count != ds->shape[d]) {
-    vm_throw_error(vm, "expected sequence of length %lld at dim %d (got %d)",
+    vm_raise(vm, VM_ERR_VALUE, "expected sequence of length %lld at dim %d (got %d)",
                    (long long)ds->shape[d], d, l->count);
     return false;
   }
@@ -387,7 +388,7 @@ Tensor *lib_tensor_from_value(AgVM *vm, Value data, bool has_dtype, DType dtype)
   } else if (is_list_or_tuple(data)) {
     return tensor_from_list(vm, data, has_dtype, dtype);
   } else {
-    vm_throw_error(vm, "tensor(): invalid data type '%s'", vm_type_name(data));
+    vm_raise(vm, VM_ERR_TYPE, "tensor(): invalid data type '%s'", vm_type_name(data));
     return NULL;
   }
   if (t == NULL) lib_throw_tensor_error(vm);
@@ -515,7 +516,7 @@ static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
   /* A tensor equals nothing but tensors and numbers (t == nil is false). */
   if (op == OP_EQUAL) return FALSE_VAL;
   if (op == OP_NOT_EQUAL) return TRUE_VAL;
-  return vm_throw_error(vm, "unsupported operand types for %s: '%s' and '%s'", vm_op_symbol(op),
+  return vm_raise(vm, VM_ERR_TYPE, "unsupported operand types for %s: '%s' and '%s'", vm_op_symbol(op),
                         vm_type_name(a), vm_type_name(b));
 }
 
@@ -533,7 +534,7 @@ static Value tensor_invert(AgVM *vm, Tensor *t) {
 
 static Value hook_unary(AgVM *vm, int op, Value a) {
   const char *symbol = vm_op_symbol(op);
-  if (!IS_TENSOR(a)) return vm_throw_error(vm, "bad operand type for unary %s: '%s'", symbol, vm_type_name(a));
+  if (!IS_TENSOR(a)) return vm_raise(vm, VM_ERR_TYPE, "bad operand type for unary %s: '%s'", symbol, vm_type_name(a));
   lib_sync_line(vm);
   if (op == OP_INVERT) return tensor_invert(vm, lib_t(a));
   return lib_wrap(vm, ag_unary(UN_NEG, lib_t(a)));
@@ -550,7 +551,7 @@ static int hook_truthy(AgVM *vm, Value v) {
 
 static bool hook_to_number(AgVM *vm, Value v, double *out) {
   if (!IS_TENSOR(v)) {
-    vm_throw_error(vm, "a graph node is not a number");
+    vm_raise(vm, VM_ERR_TYPE, "a graph node is not a number");
     return false;
   }
   Tensor *t = lib_t(v);
@@ -565,12 +566,12 @@ static bool hook_to_number(AgVM *vm, Value v, double *out) {
 
 static int64_t hook_length(AgVM *vm, Value v) {
   if (!IS_TENSOR(v)) {
-    vm_throw_error(vm, "object of type 'node' has no len()");
+    vm_raise(vm, VM_ERR_TYPE, "object of type 'node' has no len()");
     return -1;
   }
   Tensor *t = lib_t(v);
   if (t->ndim == 0) {
-    vm_throw_error(vm, "len() of a 0-d tensor");
+    vm_raise(vm, VM_ERR_TYPE, "len() of a 0-d tensor");
     return -1;
   }
   return t->shape[0];
@@ -639,10 +640,20 @@ static int lookup_id(AgVM *vm, ObjString *name) {
   return (int)AS_NUMBER(id);
 }
 
+/* AttributeError as PyTorch words it, with the closest attribute or method. */
+static Value no_tensor_attribute(AgVM *vm, ObjString *name) {
+  VmSuggest s;
+  char hint[128];
+  vm_suggest_begin(&s, name->chars);
+  vm_suggest_add_table(&s, &lib_state(vm)->tensor_names);
+  return vm_raise(vm, VM_ERR_ATTRIBUTE, "'Tensor' object has no attribute '%s'%s", name->chars,
+                  vm_suggest_hint(&s, hint, sizeof hint));
+}
+
 static Value hook_get_attr(AgVM *vm, Value obj, ObjString *name) {
   if (IS_NODE(obj)) return lib_node_get_attr(vm, obj, name);
   int id = lookup_id(vm, name);
-  if (id < 0) return vm_throw_error(vm, "'tensor' object has no attribute '%s'", name->chars);
+  if (id < 0) return no_tensor_attribute(vm, name);
   if (id < LIB_ATTR_COUNT) return get_attribute(vm, obj, id);
   ObjNative *m = lib_state(vm)->methods[id - LIB_ATTR_COUNT];
   return OBJ_VAL(obj_new_bound_method(vm, obj, OBJ_VAL(m)));
@@ -668,13 +679,13 @@ static Value set_data(AgVM *vm, Tensor *t, Value v) {
 }
 
 static Value hook_set_attr(AgVM *vm, Value obj, ObjString *name, Value v) {
-  if (IS_NODE(obj)) return vm_throw_error(vm, "cannot set attribute '%s' of a graph node", name->chars);
+  if (IS_NODE(obj)) return vm_raise(vm, VM_ERR_ATTRIBUTE, "cannot set attribute '%s' of a graph node", name->chars);
   int id = lookup_id(vm, name);
   if (id == ATTR_REQUIRES_GRAD) return set_requires_grad(vm, lib_t(obj), v);
   if (id == ATTR_GRAD) return lib_set_grad(vm, obj, v);
   if (id == ATTR_DATA) return set_data(vm, lib_t(obj), v);
-  if (id < 0) return vm_throw_error(vm, "'tensor' object has no attribute '%s'", name->chars);
-  return vm_throw_error(vm, "attribute '%s' of 'tensor' objects is not writable", name->chars);
+  if (id < 0) return no_tensor_attribute(vm, name);
+  return vm_raise(vm, VM_ERR_ATTRIBUTE, "attribute '%s' of 'Tensor' objects is not writable", name->chars);
 }
 
 /* Keywords may supply required parameters (x.unsqueeze(dim=0)), so the
@@ -686,9 +697,9 @@ static bool arity_ok(const LibFnDef *def, int argc, const AgKwargs *kw) {
 
 static Value arity_error(AgVM *vm, const LibFnDef *def, int argc) {
   if (argc < def->min_args)
-    return vm_throw_error(vm, "%s() takes at least %d argument%s (%d given)", def->name,
+    return vm_raise(vm, VM_ERR_TYPE, "%s() takes at least %d argument%s (%d given)", def->name,
                           def->min_args, def->min_args == 1 ? "" : "s", argc);
-  return vm_throw_error(vm, "%s() takes at most %d argument%s (%d given)", def->name, def->max_args,
+  return vm_raise(vm, VM_ERR_TYPE, "%s() takes at most %d argument%s (%d given)", def->name, def->max_args,
                         def->max_args == 1 ? "" : "s", argc);
 }
 
@@ -715,7 +726,7 @@ static Value hook_invoke(AgVM *vm, Value obj, ObjString *name, int argc, const V
 static Value hook_iter(AgVM *vm, Value obj) {
   if (!IS_TENSOR(obj)) return obj;
   Tensor *t = lib_t(obj);
-  if (t->ndim == 0) return vm_throw_error(vm, "iteration over a 0-d tensor");
+  if (t->ndim == 0) return vm_raise(vm, VM_ERR_TYPE, "iteration over a 0-d tensor");
   if (!ag_is_grad_enabled() || !ag_requires_grad(t)) return obj;
   Tensor **out = NULL;
   lib_sync_line(vm);
@@ -744,10 +755,10 @@ static const AgTensorHooks tensor_hooks = {
 static Value call_wrapped(AgVM *vm, ObjNative *orig, int argc, const Value *args,
                           const AgKwargs *kw) {
   if (argc < orig->min_args || (orig->max_args >= 0 && argc > orig->max_args))
-    return vm_throw_error(vm, "%s() takes %d to %d arguments (%d given)", orig->name->chars,
+    return vm_raise(vm, VM_ERR_TYPE, "%s() takes %d to %d arguments (%d given)", orig->name->chars,
                           orig->min_args, orig->max_args, argc);
   if (kw != NULL && kw->count > 0 && !orig->takes_kwargs)
-    return vm_throw_error(vm, "%s() got an unexpected keyword argument '%s'", orig->name->chars,
+    return vm_raise(vm, VM_ERR_TYPE, "%s() got an unexpected keyword argument '%s'", orig->name->chars,
                           kw->names[0]->chars);
   return orig->fn(vm, NIL_VAL, argc, args, kw);
 }
@@ -773,12 +784,12 @@ static Value count_error(AgVM *vm, int id, int given) {
   global_arity(vm, id, &min, &max);
   const char *name = fn_defs[id].name, *were = given == 1 ? "was" : "were";
   if (min == max)
-    return vm_throw_error(vm, "%s() takes %d argument%s but %d %s given", name, min,
+    return vm_raise(vm, VM_ERR_TYPE, "%s() takes %d argument%s but %d %s given", name, min,
                           min == 1 ? "" : "s", given, were);
   if (max < 0)
-    return vm_throw_error(vm, "%s() takes at least %d argument%s but %d %s given", name, min,
+    return vm_raise(vm, VM_ERR_TYPE, "%s() takes at least %d argument%s but %d %s given", name, min,
                           min == 1 ? "" : "s", given, were);
-  return vm_throw_error(vm, "%s() takes %d to %d arguments but %d %s given", name, min, max,
+  return vm_raise(vm, VM_ERR_TYPE, "%s() takes %d to %d arguments but %d %s given", name, min, max,
                         given, were);
 }
 
@@ -797,7 +808,7 @@ static Value dispatch_input_keyword(AgVM *vm, int id, int k, int argc, const Val
   const LibFnDef *def = &fn_defs[id];
   ObjString *names[16];
   Value values[16];
-  if (kw->count > 16) return vm_throw_error(vm, "%s(): too many keyword arguments", def->name);
+  if (kw->count > 16) return vm_raise(vm, VM_ERR_TYPE, "%s(): too many keyword arguments", def->name);
   int n = 0;
   for (int i = 0; i < kw->count; i++) {
     if (i == k) continue;

@@ -89,7 +89,7 @@ static Value native_set_printoptions(NATIVE_ARGS) {
   /* PyTorch sets sci_mode on every call: not given, it is automatic again */
   if (IS_UNDEF(v[5]) || IS_NIL(v[5])) o.sci_mode = -1;
   else if (IS_BOOL(v[5])) o.sci_mode = v[5] == TRUE_VAL;
-  else return vm_throw_error(vm, "set_printoptions(): sci_mode must be true, false or nil");
+  else return vm_raise(vm, VM_ERR_VALUE, "set_printoptions(): sci_mode must be true, false or nil");
   tensor_set_print_options(&o);
   return NIL_VAL;
 }

@@ -21,7 +21,7 @@ static bool number_arg(AgVM *vm, Value v, const char *fname, double *out) {
     *out = AS_NUMBER(v);
     return true;
   }
-  vm_throw_error(vm, "math.%s(): must be a real number, not %s", fname, vm_type_name(v));
+  vm_raise(vm, VM_ERR_TYPE, "math.%s(): must be a real number, not %s", fname, vm_type_name(v));
   return false;
 }
 
@@ -288,9 +288,9 @@ static Value native_modf(NATIVE_ARGS) {
 /* ---- floats as ints ---- */
 
 static Value float_to_int(AgVM *vm, double r) {
-  if (isnan(r)) return vm_throw_error(vm, "cannot convert float NaN to integer");
-  if (isinf(r)) return vm_throw_error(vm, "cannot convert float infinity to integer");
-  if (r < -9223372036854775808.0 || r >= 9223372036854775808.0) return vm_throw_error(vm, "integer overflow");
+  if (isnan(r)) return vm_raise(vm, VM_ERR_VALUE, "cannot convert float NaN to integer");
+  if (isinf(r)) return vm_raise(vm, VM_ERR_VALUE, "cannot convert float infinity to integer");
+  if (r < -9223372036854775808.0 || r >= 9223372036854775808.0) return vm_raise(vm, VM_ERR_OVERFLOW, "integer overflow");
   return INT_VAL(vm, (int64_t)r);
 }
 
@@ -320,7 +320,7 @@ static Value native_isfinite(NATIVE_ARGS) {
 
 /* ---- integer functions ---- */
 
-static Value overflow(AgVM *vm) { return vm_throw_error(vm, "integer overflow"); }
+static Value overflow(AgVM *vm) { return vm_raise(vm, VM_ERR_OVERFLOW, "integer overflow"); }
 
 static Value native_factorial(NATIVE_ARGS) {
   int64_t n, r = 1;
@@ -339,8 +339,8 @@ static Value falling(AgVM *vm, const Value *args, int argc, const char *name, bo
   if (!int_arg(vm, args[0], name, &n)) return VM_EXCEPTION;
   k = n;
   if (argc > 1 && !IS_NIL(args[1]) && !int_arg(vm, args[1], name, &k)) return VM_EXCEPTION;
-  if (n < 0) return vm_throw_error(vm, "n must be a non-negative integer");
-  if (k < 0) return vm_throw_error(vm, "k must be a non-negative integer");
+  if (n < 0) return vm_raise(vm, VM_ERR_VALUE, "n must be a non-negative integer");
+  if (k < 0) return vm_raise(vm, VM_ERR_VALUE, "k must be a non-negative integer");
   if (k > n) return INT_VAL(vm, 0);
   if (divide && k > n - k) k = n - k;
   __int128 r = 1;

@@ -71,7 +71,7 @@ static Value native_getcwd(NATIVE_ARGS) {
 static int path_kind(AgVM *vm, Value v, const char *fname, bool *ok) {
   *ok = IS_STRING(v);
   if (!*ok) {
-    vm_throw_error(vm, "os.path.%s(): the path must be a string, not %s", fname, vm_type_name(v));
+    vm_raise(vm, VM_ERR_TYPE, "os.path.%s(): the path must be a string, not %s", fname, vm_type_name(v));
     return 0;
   }
   struct stat st;
@@ -98,7 +98,7 @@ static Value native_isdir(NATIVE_ARGS) {
 }
 
 static Value native_getenv(NATIVE_ARGS) {
-  if (!IS_STRING(args[0])) return vm_throw_error(vm, "os.getenv(): the name must be a string");
+  if (!IS_STRING(args[0])) return vm_raise(vm, VM_ERR_TYPE, "os.getenv(): the name must be a string");
   const char *v = getenv(AS_CSTRING(args[0]));
   if (v == NULL) return argc > 1 ? args[1] : NIL_VAL;
   return OBJ_VAL(obj_string(vm, v));

@@ -77,7 +77,7 @@ bool tensor_check_broadcasts_to(const Tensor *src, const Tensor *dst) {
 bool tensor_wrap_dim(int *dim, int ndim) {
   int n = ndim > 0 ? ndim : 1;
   if (*dim < -n || *dim >= n) {
-    tensor_set_error("Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+    tensor_set_index_error("Dimension out of range (expected to be in range of [%d, %d], but got %d)",
                      -n, n - 1, *dim);
     return false;
   }

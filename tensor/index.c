@@ -60,7 +60,7 @@ static bool count_consumed(const Tensor *a, const IndexItem *items, int n, int *
     return false;
   }
   if (c > a->ndim) {
-    tensor_set_error("too many indices for tensor of dimension %d", a->ndim);
+    tensor_set_index_error("too many indices for tensor of dimension %d", a->ndim);
     return false;
   }
   *consumed = c;
@@ -157,7 +157,7 @@ static bool add_index_tensor(IndexPlan *pl, const Tensor *t, int pos) {
 static bool apply_int(IndexPlan *pl, int pos, int real_dim, int64_t i) {
   int64_t size = pl->v->shape[pos];
   if (i < -size || i >= size) {
-    tensor_set_error("index %lld is out of bounds for dimension %d with size %lld", (long long)i,
+    tensor_set_index_error("index %lld is out of bounds for dimension %d with size %lld", (long long)i,
                      real_dim, (long long)size);
     return false;
   }
@@ -241,7 +241,7 @@ static bool plan_offsets(IndexPlan *pl) {
     for (int64_t b = 0; b < pl->bnumel; b++) {
       int64_t i = ((const int64_t *)e->storage->data)[tensor_flat_offset(e, b)];
       if (i < -size || i >= size) {
-        tensor_set_error("index %lld is out of bounds for dimension %d with size %lld",
+        tensor_set_index_error("index %lld is out of bounds for dimension %d with size %lld",
                          (long long)i, d, (long long)size);
         tensor_release(e);
         return false;
@@ -508,7 +508,7 @@ Tensor *tensor_index_select(const Tensor *a, int dim, const Tensor *index) {
   items[dim] = (IndexItem){.kind = IDX_TENSOR, .tensor = flat};
   Tensor *out = tensor_index(a, items, dim + 1);
   tensor_release(flat);
-  if (!out && strstr(tensor_error(), "out of bounds")) tensor_set_error("index out of range in self");
+  if (!out && strstr(tensor_error(), "out of bounds")) tensor_set_index_error("index out of range in self");
   return out;
 }
 
@@ -726,7 +726,7 @@ Tensor *tensor_index_add(const Tensor *a, int dim, const Tensor *index, const Te
   for (int64_t i = 0; i < index->numel; i++) {
     int64_t k = tensor_get_flat_int(index, i);
     if (k < 0 || k >= size) {
-      tensor_set_error("index out of range in self");
+      tensor_set_index_error("index out of range in self");
       return NULL;
     }
   }

@@ -689,7 +689,7 @@ static bool nll_check_targets(const Tensor *target, int64_t classes, int64_t ign
   for (int64_t i = 0; i < target->numel; i++) {
     int64_t t = tensor_double_to_i64(tensor_get_flat(target, i));
     if (t != ignore_index && (t < 0 || t >= classes)) {
-      tensor_set_error("Target %lld is out of bounds.", (long long)t);
+      tensor_set_index_error("Target %lld is out of bounds.", (long long)t);
       return false;
     }
   }

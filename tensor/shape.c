@@ -248,7 +248,7 @@ Tensor *tensor_select(const Tensor *a, int dim, int64_t i) {
   if (!tensor_wrap_dim(&dim, a->ndim)) return NULL;
   int64_t size = a->shape[dim];
   if (i < -size || i >= size) {
-    tensor_set_error("index %lld is out of bounds for dimension %d with size %lld", (long long)i,
+    tensor_set_index_error("index %lld is out of bounds for dimension %d with size %lld", (long long)i,
                      dim, (long long)size);
     return NULL;
   }

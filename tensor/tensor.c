@@ -25,13 +25,27 @@ volatile sig_atomic_t tensor_interrupt_requested = 0;
 /* ---- errors ---- */
 
 static _Thread_local char error_message[1024];
+static _Thread_local TensorErrorKind error_kind;
 
 const char *tensor_error(void) { return error_message; }
+TensorErrorKind tensor_error_kind(void) { return error_kind; }
+
+static void set_error(TensorErrorKind kind, const char *fmt, va_list ap) {
+  vsnprintf(error_message, sizeof error_message, fmt, ap);
+  error_kind = kind;
+}
 
 void tensor_set_error(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(error_message, sizeof error_message, fmt, ap);
+  set_error(TENSOR_ERR_RUNTIME, fmt, ap);
+  va_end(ap);
+}
+
+void tensor_set_index_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  set_error(TENSOR_ERR_INDEX, fmt, ap);
   va_end(ap);
 }
 

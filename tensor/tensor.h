@@ -82,9 +82,16 @@ typedef struct Tensor {
   int64_t stride[TENSOR_MAX_DIMS]; /* in elements */
 } Tensor;
 
-/* ---- errors ---- */
+/* ---- errors ----
+ * The last failure's message, and its kind: the layers above raise the
+ * error class PyTorch raises for it (an index out of bounds is IndexError,
+ * most others RuntimeError). */
+typedef enum { TENSOR_ERR_RUNTIME, TENSOR_ERR_INDEX } TensorErrorKind;
 const char *tensor_error(void);                     /* last message */
-void tensor_set_error(const char *fmt, ...)         /* printf-style */
+TensorErrorKind tensor_error_kind(void);            /* last message's kind */
+void tensor_set_error(const char *fmt, ...)         /* printf-style; TENSOR_ERR_RUNTIME */
+    __attribute__((format(printf, 1, 2)));
+void tensor_set_index_error(const char *fmt, ...)   /* TENSOR_ERR_INDEX */
     __attribute__((format(printf, 1, 2)));
 
 /* ---- interruption ----

@@ -41,12 +41,12 @@ static int count_required(AgVM *vm, ObjFunction *f) {
 static CallStatus arity_error(AgVM *vm, const char *name, int min, int max, int given) {
   const char *were = given == 1 ? "was" : "were";
   if (min == max) {
-    vm_throw_error(vm, "%s() takes %d argument%s but %d %s given", name, min, min == 1 ? "" : "s", given, were);
+    vm_raise(vm, VM_ERR_TYPE, "%s() takes %d argument%s but %d %s given", name, min, min == 1 ? "" : "s", given, were);
   } else if (max < 0) {
-    vm_throw_error(vm, "%s() takes at least %d argument%s but %d %s given", name, min, min == 1 ? "" : "s", given,
+    vm_raise(vm, VM_ERR_TYPE, "%s() takes at least %d argument%s but %d %s given", name, min, min == 1 ? "" : "s", given,
                    were);
   } else {
-    vm_throw_error(vm, "%s() takes %d to %d arguments but %d %s given", name, min, max, given, were);
+    vm_raise(vm, VM_ERR_TYPE, "%s() takes %d to %d arguments but %d %s given", name, min, max, given, were);
   }
   return CALL_ERROR;
 }
@@ -88,7 +88,7 @@ static void missing_error(AgVM *vm, ObjFunction *f, const Value *args) {
     int w = snprintf(list + len, sizeof list - len, "%s'%s'", sep, f->param_names[i]->chars);
     if (w > 0 && (size_t)w < sizeof list - len) len += (size_t)w;
   }
-  vm_throw_error(vm, "%s() missing %d required %s argument%s: %s", function_name(f), n,
+  vm_raise(vm, VM_ERR_TYPE, "%s() missing %d required %s argument%s: %s", function_name(f), n,
                  kwonly ? "keyword-only" : "positional", n == 1 ? "" : "s", list);
 }
 
@@ -99,7 +99,7 @@ static bool collect_unknown_keywords(AgVM *vm, ObjFunction *f, ObjMap *kwargs, i
   for (int k = 0; k < nkw; k++) {
     if (param_index(f, kwnames[k]) >= 0) continue;
     if (kwargs == NULL) {
-      vm_throw_error(vm, "%s() got an unexpected keyword argument '%s'", function_name(f), kwnames[k]->chars);
+      vm_raise(vm, VM_ERR_TYPE, "%s() got an unexpected keyword argument '%s'", function_name(f), kwnames[k]->chars);
       return false;
     }
     table_set(vm, &kwargs->table, OBJ_VAL(kwnames[k]), kwvals[k]);
@@ -141,7 +141,7 @@ static bool bind_arguments(AgVM *vm, ObjFunction *f, int argc, int nkw, ObjStrin
     if (p < 0) continue;
     matched++;
     if (!IS_UNDEF(args[p])) {
-      vm_throw_error(vm, "%s() got multiple values for argument '%s'", name, kwnames[k]->chars);
+      vm_raise(vm, VM_ERR_TYPE, "%s() got multiple values for argument '%s'", name, kwnames[k]->chars);
       return false;
     }
     args[p] = kwvals[k];
@@ -159,7 +159,7 @@ static bool bind_arguments(AgVM *vm, ObjFunction *f, int argc, int nkw, ObjStrin
 }
 
 static CallStatus stack_overflow(AgVM *vm) {
-  vm_throw_error(vm, "stack overflow");
+  vm_raise(vm, VM_ERR_RECURSION, "stack overflow");
   return CALL_ERROR;
 }
 
@@ -193,7 +193,7 @@ static CallStatus call_native(AgVM *vm, ObjNative *native, Value self, int argc,
     return arity_error(vm, native->name->chars, native->min_args, native->max_args, argc);
   }
   if (nkw > 0 && !native->takes_kwargs) {
-    vm_throw_error(vm, "unexpected keyword argument '%s' in call to %s()", kwnames[0]->chars, native->name->chars);
+    vm_raise(vm, VM_ERR_TYPE, "unexpected keyword argument '%s' in call to %s()", kwnames[0]->chars, native->name->chars);
     return CALL_ERROR;
   }
   Value *args = vm->stack_top - nkw - argc;
@@ -228,7 +228,7 @@ static __attribute__((noinline)) CallStatus call_function_as_method(AgVM *vm, Ob
  * wrapper): its first argument is self, as Python's unbound call. */
 static CallStatus call_unbound_method(AgVM *vm, ObjClosure *m, int argc, int nkw, ObjString *const *kwnames) {
   if (argc == 0) {
-    vm_throw_error(vm, "%s() missing 1 required positional argument: 'self'", function_name(m->function));
+    vm_raise(vm, VM_ERR_TYPE, "%s() missing 1 required positional argument: 'self'", function_name(m->function));
     return CALL_ERROR;
   }
   Value *first = vm->stack_top - nkw - argc;
@@ -260,14 +260,14 @@ static CallStatus construct(AgVM *vm, ObjClass *klass, int argc, int nkw, ObjStr
   Value *slot = vm->stack_top - nkw - argc - 1;
   if (!IS_NIL(klass->convert)) return call_native(vm, AS_NATIVE(klass->convert), NIL_VAL, argc, nkw, kwnames);
   if (klass->parent == NULL && vm_is_builtin_type(vm, klass)) {
-    vm_throw_error(vm, "cannot create '%s' instances", klass->name->chars);
+    vm_raise(vm, VM_ERR_TYPE, "cannot create '%s' instances", klass->name->chars);
     return CALL_ERROR;
   }
   ObjInstance *inst = obj_new_instance(vm, klass);
   *slot = OBJ_VAL(inst);
   if (IS_NIL(klass->init)) {
     if (argc + nkw > 0) {
-      vm_throw_error(vm, "%s() takes no arguments (the class has no init) but %d were given", klass->name->chars,
+      vm_raise(vm, VM_ERR_TYPE, "%s() takes no arguments (the class has no init) but %d were given", klass->name->chars,
                      argc + nkw);
       return CALL_ERROR;
     }
@@ -300,13 +300,13 @@ CallStatus vm_call_value(AgVM *vm, Value callee, int argc, int nkw, ObjString *c
       if (table_get(&AS_INSTANCE(callee)->klass->methods, OBJ_VAL(vm->call_string), &method)) {
         return vm_call_method(vm, method, callee, argc, nkw, kwnames, false);
       }
-      vm_throw_error(vm, "%s instance is not callable (its class has no call method)", vm_type_name(callee));
+      vm_raise(vm, VM_ERR_TYPE, "%s instance is not callable (its class has no call method)", vm_type_name(callee));
       return CALL_ERROR;
     }
     default: break;
     }
   }
-  vm_throw_error(vm, "cannot call %s", vm_type_name(callee));
+  vm_raise(vm, VM_ERR_TYPE, "cannot call %s", vm_type_name(callee));
   return CALL_ERROR;
 }
 
@@ -324,7 +324,7 @@ CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjStrin
     if (table_get(&inst->klass->methods, OBJ_VAL(name), &method)) {
       return vm_call_method(vm, method, receiver, argc, nkw, kwnames, false);
     }
-    vm_throw_error(vm, "%s instance has no field or method '%s'", inst->klass->name->chars, name->chars);
+    vm_no_field(vm, receiver, name);
     return CALL_ERROR;
   }
   Table *methods = NULL;

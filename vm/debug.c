@@ -106,7 +106,7 @@ static int print_operands(FILE *out, AgVM *vm, const ObjFunction *fn, const Chun
   int next = a + op_operand_bytes[op];
   switch (op) {
   case OP_CONSTANT: case OP_GET_FIELD: case OP_SET_FIELD: case OP_GET_SUPER: case OP_CLASS:
-  case OP_METHOD: case OP_FORMAT: case OP_IMPORT:
+  case OP_METHOD: case OP_FORMAT: case OP_FORMAT_SPEC: case OP_IMPORT:
     constant_operand(out, c, read_u16(c, a));
     break;
   case OP_IMPORT_NAME:

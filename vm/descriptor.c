@@ -126,7 +126,7 @@ CallStatus vm_call_descriptor(AgVM *vm, Value member, Value receiver, int argc, 
     if (IS_EXCEPTION(*slot)) return CALL_ERROR;
   } else { /* any other callable (a decorator's result): the receiver comes first */
     if (vm->stack_top + 1 >= vm->stack_limit) {
-      vm_throw_error(vm, "stack overflow");
+      vm_raise(vm, VM_ERR_RECURSION, "stack overflow");
       return CALL_ERROR;
     }
     Value *first = slot + 1;
@@ -146,7 +146,7 @@ Value vm_set_instance_field(AgVM *vm, Value obj, ObjString *name, Value v) {
   if (table_get(&inst->klass->methods, OBJ_VAL(name), &member) && vm_is_property(vm, member)) {
     Value fset = field_of(vm, member, "fset");
     if (IS_NIL(fset))
-      return vm_throw_error(vm, "property '%s' of '%s' object has no setter", name->chars, inst->klass->name->chars);
+      return vm_raise(vm, VM_ERR_ATTRIBUTE, "property '%s' of '%s' object has no setter", name->chars, inst->klass->name->chars);
     Value setter = bind(vm, obj, fset);
     vm_push_root(vm, setter);
     Value r = vm_call(vm, setter, 1, &v);

@@ -102,16 +102,29 @@ Value vm_throw_memory_error(AgVM *vm, double bytes) {
   return vm_throw(vm, OBJ_VAL(err));
 }
 
-Value vm_throw_error(AgVM *vm, const char *fmt, ...) {
+static Value raise_v(AgVM *vm, VmErrorKind kind, const char *fmt, va_list ap) {
   if (tensor_interrupt_requested) return vm_throw_interrupted(vm);
   char buf[1024];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  ObjString *message = obj_string(vm, buf);
+  ObjInstance *err = vm_new_error(vm, vm->error_classes[kind], message);
+  return vm_throw(vm, OBJ_VAL(err));
+}
+
+Value vm_raise(AgVM *vm, VmErrorKind kind, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  Value v = raise_v(vm, kind, fmt, ap);
   va_end(ap);
-  ObjString *message = obj_string(vm, buf);
-  ObjInstance *err = vm_new_error(vm, vm->error_class, message);
-  return vm_throw(vm, OBJ_VAL(err));
+  return v;
+}
+
+Value vm_throw_error(AgVM *vm, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  Value v = raise_v(vm, VM_ERR_RUNTIME, fmt, ap);
+  va_end(ap);
+  return v;
 }
 
 Value vm_take_exception(AgVM *vm) {
@@ -135,6 +148,10 @@ const char *vm_exception_message(AgVM *vm, Value exc) {
     return "(an error that cannot be shown)";
   }
   return AS_CSTRING(s);
+}
+
+const char *vm_exception_class_name(AgVM *vm, Value exc) {
+  return IS_INSTANCE(exc) ? AS_INSTANCE(exc)->klass->name->chars : vm_type_name(exc);
 }
 
 /* ---- reporting ---- */
@@ -221,18 +238,27 @@ void vm_report_exception(AgVM *vm, FILE *out, bool color) {
 
 /* ---- class Error ---- */
 
+/* Error(ARGS...): as Python's BaseException, `args` keeps the arguments
+ * (a list) and the message is "" for none, str(arg) for one, str(args) for
+ * several. */
+/* Error(ARGS...): as Python's BaseException, `args` keeps the arguments
+ * (a tuple) and the message is "" for none, str(arg) for one, str(args) for
+ * several. */
 static Value error_init(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
-  Value message = argc > 0 ? args[0] : OBJ_VAL(obj_string(vm, ""));
-  if (!IS_STRING(message)) {
-    message = vm_to_str(vm, message);
-    if (IS_EXCEPTION(message)) return message;
-  }
-  if (IS_INSTANCE(self)) {
+  Value arg_tuple = OBJ_VAL(obj_new_tuple(vm, args, argc));
+  vm_push_root(vm, arg_tuple);
+  Value message = argc == 0 ? OBJ_VAL(obj_string(vm, "")) : argc == 1 ? args[0] : arg_tuple;
+  if (!IS_STRING(message)) message = vm_to_str(vm, message);
+  if (!IS_EXCEPTION(message) && IS_INSTANCE(self)) {
     ObjInstance *err = AS_INSTANCE(self);
+    vm_push_root(vm, message);
     table_set(vm, &err->fields, OBJ_VAL(vm->message_string), message);
+    table_set(vm, &err->fields, OBJ_VAL(obj_string(vm, "args")), arg_tuple);
     table_set(vm, &err->fields, OBJ_VAL(vm->traceback_string), NIL_VAL);
+    vm_pop_root(vm);
   }
-  return NIL_VAL;
+  vm_pop_root(vm);
+  return IS_EXCEPTION(message) ? message : NIL_VAL;
 }
 
 static Value error_str(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
@@ -274,17 +300,34 @@ static ObjClass *define_class(AgVM *vm, const char *name, ObjClass *parent) {
   return k;
 }
 
-void vm_install_core(AgVM *vm) {
+static void install_error_base(AgVM *vm) {
   vm->error_class = define_class(vm, "Error", NULL);
-  ObjNative *init = obj_new_native(vm, "init", error_init, 0, 1, false);
+  vm->error_classes[VM_ERR_ERROR] = vm->error_class;
+  ObjNative *init = obj_new_native(vm, "init", error_init, 0, -1, false);
   table_set(vm, &vm->error_class->methods, OBJ_VAL(vm->init_string), OBJ_VAL(init));
   vm->error_class->init = OBJ_VAL(init);
   ObjNative *str = obj_new_native(vm, "str", error_str, 0, 0, false);
   table_set(vm, &vm->error_class->methods, OBJ_VAL(vm->str_string), OBJ_VAL(str));
-  vm->interrupted_class = define_class(vm, "Interrupted", vm->error_class);
-  vm->memory_error_class = define_class(vm, "MemoryError", vm->error_class);
+}
+
+/* Error and the classes of VM_ERROR_CLASSES, parents before children. */
+static void install_error_classes(AgVM *vm) {
+  install_error_base(vm);
+#define VM_ERROR_DEFINE(kind, name, parent)                                                 \
+  if (VM_ERR_##kind != VM_ERR_ERROR)                                                      \
+    vm->error_classes[VM_ERR_##kind] = define_class(vm, name, vm->error_classes[VM_ERR_##parent]);
+  VM_ERROR_CLASSES(VM_ERROR_DEFINE)
+#undef VM_ERROR_DEFINE
+  /* Python's name for Ctrl-C, so that `catch KeyboardInterrupt` works */
+  vm_define_builtin(vm, "KeyboardInterrupt", OBJ_VAL(vm->error_classes[VM_ERR_INTERRUPTED]));
+  vm->interrupted_class = vm->error_classes[VM_ERR_INTERRUPTED];
+  vm->memory_error_class = vm->error_classes[VM_ERR_MEMORY];
+  vm->stop_iteration_class = vm->error_classes[VM_ERR_STOP_ITERATION];
+  vm->zero_division_class = vm->error_classes[VM_ERR_ZERO_DIVISION];
+}
+
+void vm_install_core(AgVM *vm) {
+  install_error_classes(vm);
   vm->spare_memory_error = vm_new_error(vm, vm->memory_error_class, obj_string(vm, "out of memory"));
-  vm->stop_iteration_class = define_class(vm, "StopIteration", vm->error_class);
   install_singletons(vm);
-  vm->zero_division_class = define_class(vm, "ZeroDivisionError", vm->error_class);
 }

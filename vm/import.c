@@ -45,16 +45,16 @@ static ObjFunction *compile_module(AgVM *vm, ObjModule *module, const char *sour
 static CallStatus start_module(AgVM *vm, ObjString *abs, const char *display) {
   struct stat st;
   if (stat(abs->chars, &st) == 0 && !S_ISREG(st.st_mode)) {
-    vm_throw_error(vm, "cannot import \"%s\": not a regular file", display);
+    vm_raise(vm, VM_ERR_IMPORT, "cannot import \"%s\": not a regular file", display);
     return CALL_ERROR;
   }
   if (stat(abs->chars, &st) == 0 && (uint64_t)st.st_size > VM_SOURCE_MAX) { /* without reading it */
-    vm_throw_error(vm, "cannot import \"%s\": %s", display, vm_read_problem(EFBIG));
+    vm_raise(vm, VM_ERR_IMPORT, "cannot import \"%s\": %s", display, vm_read_problem(EFBIG));
     return CALL_ERROR;
   }
   char *source = vm_read_file(abs->chars, NULL);
   if (source == NULL) { /* EINTR: vm_throw_error makes it the pending Interrupted */
-    vm_throw_error(vm, "cannot import \"%s\": %s", display, vm_read_problem(errno));
+    vm_raise(vm, VM_ERR_IMPORT, "cannot import \"%s\": %s", display, vm_read_problem(errno));
     return CALL_ERROR;
   }
   ObjString *name = module_name(vm, display);
@@ -68,7 +68,7 @@ static CallStatus start_module(AgVM *vm, ObjString *abs, const char *display) {
   if (f == NULL) {
     table_remove(&vm->modules, OBJ_VAL(abs));
     vm_pop_root(vm);
-    vm_throw_error(vm, "cannot import \"%s\": it has syntax errors", display);
+    vm_raise(vm, VM_ERR_IMPORT, "cannot import \"%s\": it has syntax errors", display);
     return CALL_ERROR;
   }
   vm_push_root(vm, OBJ_VAL(f));
@@ -83,7 +83,7 @@ static CallStatus start_module(AgVM *vm, ObjString *abs, const char *display) {
 
 CallStatus vm_import(AgVM *vm, ObjString *path) {
   if (vm->compile_hook == NULL) {
-    vm_throw_error(vm, "import is not available (no compiler installed)");
+    vm_raise(vm, VM_ERR_IMPORT, "import is not available (no compiler installed)");
     return CALL_ERROR;
   }
   ObjFunction *importer = vm->frames[vm->frame_count - 1].closure->function;
@@ -91,7 +91,7 @@ CallStatus vm_import(AgVM *vm, ObjString *path) {
   join_path(importer->file ? importer->file->chars : NULL, path->chars, joined, sizeof joined);
   char resolved[PATH_MAX];
   if (realpath(joined, resolved) == NULL) {
-    vm_throw_error(vm, "cannot import \"%s\": %s", joined, strerror(errno));
+    vm_raise(vm, VM_ERR_IMPORT, "cannot import \"%s\": %s", joined, strerror(errno));
     return CALL_ERROR;
   }
   ObjString *abs = obj_string(vm, resolved);
@@ -99,7 +99,7 @@ CallStatus vm_import(AgVM *vm, ObjString *path) {
   if (table_get(&vm->modules, OBJ_VAL(abs), &existing)) {
     ObjModule *m = AS_MODULE(existing);
     if (m->state == MODULE_LOADING) {
-      vm_throw_error(vm, "import cycle: \"%s\" is imported while it is still being run", joined);
+      vm_raise(vm, VM_ERR_IMPORT, "import cycle: \"%s\" is imported while it is still being run", joined);
       return CALL_ERROR;
     }
     *vm->stack_top++ = existing;
@@ -133,7 +133,7 @@ static const char *missing_module_hint(const char *name) {
 }
 
 static Value no_module(AgVM *vm, const char *dotted, const char *first) {
-  return vm_throw_error(vm, "no module named '%s' in Ag: %s", dotted, missing_module_hint(first));
+  return vm_raise(vm, VM_ERR_IMPORT, "no module named '%s' in Ag: %s", dotted, missing_module_hint(first));
 }
 
 /* The module path's first name, for the hint ("numpy" of numpy.linalg). */
@@ -156,7 +156,7 @@ static bool member_of(AgVM *vm, Value v, ObjString *name, bool last, bool member
   char first[64];
   first_name(dotted, first, sizeof first);
   if (member && last)
-    vm_throw_error(vm, "cannot import name '%s' from '%.*s'", name->chars, (int)consumed - 1, dotted);
+    vm_raise(vm, VM_ERR_IMPORT, "cannot import name '%s' from '%.*s'", name->chars, (int)consumed - 1, dotted);
   else no_module(vm, dotted, first);
   return false;
 }

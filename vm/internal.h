@@ -25,6 +25,29 @@ Value vm_iter_prepare(AgVM *vm, Value iterable);
 int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item);
 /* An iterator instance's next(): 1 = item, 0 = StopIteration, -1 = thrown. */
 int vm_iterator_next(AgVM *vm, Value it, Value *item);
+/* Hints for misspelt names (vm/suggest.c): the closest known name. */
+typedef struct {
+  const char *name;
+  const char *best;
+  int best_distance;
+} VmSuggest;
+void vm_suggest_begin(VmSuggest *s, const char *name);
+void vm_suggest_add(VmSuggest *s, const char *candidate);
+void vm_suggest_add_table(VmSuggest *s, const Table *t); /* its string keys */
+/* "; did you mean `best`?" in buf, or "" when no name is close enough. */
+const char *vm_suggest_hint(const VmSuggest *s, char *buf, size_t size);
+/* For an undefined variable: what Ag writes for Python's None/True/False,
+ * "declare it with `let x = ...`" (assigning), or the closest defined name. */
+const char *vm_name_hint(AgVM *vm, const char *name, bool assigning, char *buf, size_t size);
+/* AttributeError: instance `inst` has no field or method `name` (with a hint). */
+Value vm_no_field(AgVM *vm, Value inst, ObjString *name);
+/* For a missing attribute of obj: the closest field, method or global. */
+const char *vm_attribute_hint(AgVM *vm, Value obj, const char *name, char *buf, size_t size);
+
+/* `catch CLASSES`: 1 when thrown is an instance of the class (or of one of a
+ * list's classes) or of a subclass, 0 when not, -1 after
+ * throwing (CLASSES is not a class). */
+int vm_catches(AgVM *vm, Value thrown, Value classes);
 /* Number of items (len()); -1 after throwing. */
 int64_t vm_length(AgVM *vm, Value v);
 /* Index resolution shared by lists and strings: false if out of range. */

@@ -16,7 +16,7 @@ static bool user_hash(AgVM *vm, Value key, Value *out) {
   Value h = vm_call_method_named(vm, key, VM_M_HASH, 0, NULL);
   if (IS_EXCEPTION(h)) return false;
   if (!IS_INT(h)) {
-    vm_throw_error(vm, "%s.hash() should return an integer, not %s", vm_type_name(key), vm_type_name(h));
+    vm_raise(vm, VM_ERR_TYPE, "%s.hash() should return an integer, not %s", vm_type_name(key), vm_type_name(h));
     return false;
   }
   *out = h;

@@ -349,6 +349,7 @@ static void mark_roots(AgVM *vm) {
   vm_mark_object(vm, (Obj *)vm->main_module);
   vm_mark_object(vm, (Obj *)vm->compiling_module);
   vm_mark_object(vm, (Obj *)vm->error_class);
+  for (int i = 0; i < VM_ERROR_COUNT; i++) vm_mark_object(vm, (Obj *)vm->error_classes[i]);
   for (int i = 0; i < vm->library_file_count; i++) vm_mark_object(vm, (Obj *)vm->library_files[i]);
   vm_mark_object(vm, (Obj *)vm->interrupted_class);
   vm_mark_object(vm, (Obj *)vm->memory_error_class);

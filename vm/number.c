@@ -11,7 +11,7 @@
 #include "vm/internal.h"
 #include "vm/opcodes.h"
 
-static Value overflow(AgVM *vm) { return vm_throw_error(vm, "integer overflow"); }
+static Value overflow(AgVM *vm) { return vm_raise(vm, VM_ERR_OVERFLOW, "integer overflow"); }
 
 static Value zero_division(AgVM *vm, const char *message) {
   ObjString *s = obj_string(vm, message);
@@ -73,7 +73,7 @@ static Value int_op(AgVM *vm, int op, int64_t a, int64_t b) {
   case OP_LESS_EQUAL: return BOOL_VAL(a <= b);
   case OP_GREATER: return BOOL_VAL(a > b);
   case OP_GREATER_EQUAL: return BOOL_VAL(a >= b);
-  default: return vm_throw_error(vm, "unsupported operand types for %s: 'int' and 'int'", vm_op_symbol(op));
+  default: return vm_raise(vm, VM_ERR_TYPE, "unsupported operand types for %s: 'int' and 'int'", vm_op_symbol(op));
   }
 }
 
@@ -94,10 +94,10 @@ static Value float_op(AgVM *vm, int op, double a, double b) {
   case OP_POWER:
     if (a == 0 && b < 0) return zero_division(vm, "0.0 cannot be raised to a negative power");
     if (a < 0 && b != floor(b) && isfinite(b)) {
-      return vm_throw_error(vm, "a negative number cannot be raised to a fractional power (the result is complex)");
+      return vm_raise(vm, VM_ERR_VALUE, "a negative number cannot be raised to a fractional power (the result is complex)");
     }
     return FLOAT_VAL(pow(a, b));
-  default: return vm_throw_error(vm, "unsupported operand types for %s: 'float' and 'float'", vm_op_symbol(op));
+  default: return vm_raise(vm, VM_ERR_TYPE, "unsupported operand types for %s: 'float' and 'float'", vm_op_symbol(op));
   }
 }
 

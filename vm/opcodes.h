@@ -223,8 +223,12 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(UNPACK_STAR, 2, VAR)                                                    \
   /* v1..vn -> string: concatenation of str(v) for an f-string (n = u8) */       \
   OPCODE(BUILD_STRING, 1, VAR)                                                   \
-  /* v -> string: v formatted with the spec K[u16] (`.4f`, `5d`, `.3e`, ...) */  \
+  /* v -> string: an f-string field's value formatted as K[u16] says, Python's \
+     field tail `[!c]:spec` (`:.4f`, `!r:`, `!s:>10`) */                        \
   OPCODE(FORMAT, 2, 0)                                                           \
+  /* v, spec -> string: as FORMAT with the spec made at run time (`{x:{w}.2f}`); \
+     K[u16] is the field's `[!c]:` */                                          \
+  OPCODE(FORMAT_SPEC, 2, -1)                                                     \
   /* iterable -> iterable, 0 : starts a for loop; the two slots become hidden    \
      locals (the sequence to walk and the position). Maps walk a snapshot of     \
      their keys; ranges, lists, strings and tensors (dim 0) are walked as is;    \
@@ -243,6 +247,9 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(END_TRY, 0, 0)                                                          \
   /* v -> ; throw v (an Error instance keeps the traceback it already has) */    \
   OPCODE(THROW, 0, -1)                                                           \
+  /* thrown, classes -> bool: thrown is an instance of the class (or of one of   \
+     a list's classes) or of a subclass: `catch ValueError as e` */              \
+  OPCODE(CATCHES, 0, -1)                                                         \
   /* push the module of file K[u16] (relative to this function's file), running  \
      it first if this is its first import; a cycle is an error */               \
   OPCODE(IMPORT, 2, 1)                                                           \

@@ -43,7 +43,7 @@ Value vm_tensors_unavailable(AgVM *vm) {
 static bool is_tensorish(Value v) { return IS_TENSOR(v) || IS_NODE(v); }
 
 static Value operand_error(AgVM *vm, int op, Value a, Value b) {
-  return vm_throw_error(vm, "unsupported operand types for %s: '%s' and '%s'", vm_op_symbol(op),
+  return vm_raise(vm, VM_ERR_TYPE, "unsupported operand types for %s: '%s' and '%s'", vm_op_symbol(op),
                         vm_type_name(a), vm_type_name(b));
 }
 
@@ -62,7 +62,7 @@ static Value bitwise(AgVM *vm, int op, Value a, Value b) {
 }
 
 static Value concat_strings(AgVM *vm, ObjString *a, ObjString *b) {
-  if ((int64_t)a->length + b->length > (int64_t)1 << 30) return vm_throw_error(vm, "string too long");
+  if ((int64_t)a->length + b->length > (int64_t)1 << 30) return vm_raise(vm, VM_ERR_MEMORY, "string too long");
   int length = a->length + b->length;
   char *chars = AG_ALLOCATE(vm, char, length + 1);
   memcpy(chars, a->chars, (size_t)a->length);
@@ -87,7 +87,7 @@ static Value concat_lists(AgVM *vm, ObjList *a, ObjList *b) {
 /* "ab" * 3 and [0] * 3, as in Python. */
 static Value repeat(AgVM *vm, Value seq, Value times) {
   if (!IS_INT(times) && !IS_BOOL(times)) {
-    return vm_throw_error(vm, "can't multiply sequence by non-int of type '%s'", vm_type_name(times));
+    return vm_raise(vm, VM_ERR_TYPE, "can't multiply sequence by non-int of type '%s'", vm_type_name(times));
   }
   int64_t t = IS_BOOL(times) ? AS_BOOL(times) : AS_INT(times);
   int64_t n = t < 0 ? 0 : t;
@@ -152,7 +152,7 @@ static Value contains(AgVM *vm, Value item, Value container) {
     return found < 0 ? VM_EXCEPTION : BOOL_VAL(found);
   }
   if (IS_STRING(container)) {
-    if (!IS_STRING(item)) return vm_throw_error(vm, "'in <string>' needs a string on the left, not %s", vm_type_name(item));
+    if (!IS_STRING(item)) return vm_raise(vm, VM_ERR_TYPE, "'in <string>' needs a string on the left, not %s", vm_type_name(item));
     return BOOL_VAL(strstr(AS_CSTRING(container), AS_CSTRING(item)) != NULL);
   }
   if (IS_RANGE(container)) {
@@ -166,7 +166,7 @@ static Value contains(AgVM *vm, Value item, Value container) {
     bool inside = r->step > 0 ? v >= r->start && v <= last : v <= r->start && v >= last;
     return BOOL_VAL(inside && ((uint64_t)v - (uint64_t)r->start) % (uint64_t)(r->step > 0 ? r->step : -r->step) == 0);
   }
-  return vm_throw_error(vm, "argument of type %s is not iterable", vm_type_name(container));
+  return vm_raise(vm, VM_ERR_TYPE, "argument of type %s is not iterable", vm_type_name(container));
 }
 
 static Value compare(AgVM *vm, int op, Value a, Value b) {
@@ -180,6 +180,7 @@ static Value compare(AgVM *vm, int op, Value a, Value b) {
 }
 
 Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
+  if (op == OP_MODULO && IS_STRING(a)) return vm_format_percent(vm, AS_STRING(a), b); /* "%d" % n */
   if ((IS_INSTANCE(a) || IS_INSTANCE(b)) && op != OP_IN) {
     Value r = vm_binary_method(vm, op, a, b);
     if (!IS_UNDEF(r)) return r;
@@ -226,7 +227,7 @@ static Value invert(AgVM *vm, Value a) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
     return vm->tensor_hooks->unary(vm, OP_INVERT, a);
   }
-  return vm_throw_error(vm, "bad operand type for unary ~: '%s'", vm_type_name(a));
+  return vm_raise(vm, VM_ERR_TYPE, "bad operand type for unary ~: '%s'", vm_type_name(a));
 }
 
 Value vm_unary_op(AgVM *vm, int op, Value a) {
@@ -239,14 +240,14 @@ Value vm_unary_op(AgVM *vm, int op, Value a) {
   if (op == OP_POSITIVE) { /* +t is t itself, as PyTorch's positive() */
     if (IS_NUMBER(a) || IS_TENSOR(a)) return a;
     if (IS_BOOL(a)) return INT_VAL(vm, AS_BOOL(a));
-    return vm_throw_error(vm, "bad operand type for unary +: '%s'", vm_type_name(a));
+    return vm_raise(vm, VM_ERR_TYPE, "bad operand type for unary +: '%s'", vm_type_name(a));
   }
   if (IS_NUMBER(a) || IS_BOOL(a)) return vm_negate_number(vm, a);
   if (is_tensorish(a)) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
     return vm->tensor_hooks->unary(vm, op, a);
   }
-  return vm_throw_error(vm, "unsupported operand type for %s: '%s'", vm_op_symbol(op), vm_type_name(a));
+  return vm_raise(vm, VM_ERR_TYPE, "unsupported operand type for %s: '%s'", vm_op_symbol(op), vm_type_name(a));
 }
 
 /* ---- attributes ---- */
@@ -258,13 +259,15 @@ static Value bind(AgVM *vm, Value receiver, Value method) {
 static Value builtin_method(AgVM *vm, Table *methods, Value receiver, ObjString *name) {
   Value method;
   if (table_get(methods, OBJ_VAL(name), &method)) return bind(vm, receiver, method);
-  return vm_throw_error(vm, "%s has no method '%s'", vm_type_name(receiver), name->chars);
+  char hint[128];
+  return vm_raise(vm, VM_ERR_ATTRIBUTE, "%s has no method '%s'%s", vm_type_name(receiver), name->chars,
+                  vm_attribute_hint(vm, receiver, name->chars, hint, sizeof hint));
 }
 
 bool vm_load_module(AgVM *vm, ObjModule *m) {
   if (m->state != MODULE_UNLOADED) return true;
   if (vm->module_loader == NULL) {
-    vm_throw_error(vm, "module %s cannot be loaded (no loader installed)", m->name->chars);
+    vm_raise(vm, VM_ERR_IMPORT, "module %s cannot be loaded (no loader installed)", m->name->chars);
     return false;
   }
   m->state = MODULE_LOADING;
@@ -287,7 +290,15 @@ static Value module_attr(AgVM *vm, ObjModule *m, ObjString *name) {
   Value v;
   if (vm_module_member(vm, m, name, &v)) return v;
   if (vm->has_exception) return VM_EXCEPTION;
-  return vm_throw_error(vm, "module %s has no global '%s'", m->name->chars, name->chars);
+  char hint[128];
+  return vm_raise(vm, VM_ERR_ATTRIBUTE, "module %s has no global '%s'%s", m->name->chars, name->chars,
+                  vm_attribute_hint(vm, OBJ_VAL(m), name->chars, hint, sizeof hint));
+}
+
+Value vm_no_field(AgVM *vm, Value inst, ObjString *name) {
+  char hint[128];
+  return vm_raise(vm, VM_ERR_ATTRIBUTE, "%s instance has no field or method '%s'%s", AS_INSTANCE(inst)->klass->name->chars,
+                  name->chars, vm_attribute_hint(vm, inst, name->chars, hint, sizeof hint));
 }
 
 /* Python's dunder attributes every value of a kind has: f.__name__ (functions,
@@ -316,17 +327,19 @@ static Value special_attr(AgVM *vm, Value obj, ObjString *name) {
 Value vm_get_attr(AgVM *vm, Value obj, ObjString *name) {
   Value v = special_attr(vm, obj, name);
   if (!IS_UNDEF(v)) return v;
+  char hint[128];
   if (IS_INSTANCE(obj)) {
     ObjInstance *inst = AS_INSTANCE(obj);
     if (table_get(&inst->fields, OBJ_VAL(name), &v)) return v;
     if (table_get(&inst->klass->methods, OBJ_VAL(name), &v)) return vm_member_value(vm, obj, v);
-    return vm_throw_error(vm, "%s instance has no field or method '%s'", inst->klass->name->chars, name->chars);
+    return vm_no_field(vm, obj, name);
   }
   if (!IS_OBJ(obj)) goto no_attr;
   switch (OBJ_TYPE(obj)) {
   case OBJ_CLASS:
     if (table_get(&AS_CLASS(obj)->methods, OBJ_VAL(name), &v)) return vm_member_value(vm, obj, v);
-    return vm_throw_error(vm, "class %s has no method '%s'", AS_CLASS(obj)->name->chars, name->chars);
+    return vm_raise(vm, VM_ERR_ATTRIBUTE, "class %s has no method '%s'%s", AS_CLASS(obj)->name->chars, name->chars,
+                    vm_attribute_hint(vm, obj, name->chars, hint, sizeof hint));
   case OBJ_MODULE: return module_attr(vm, AS_MODULE(obj), name);
   case OBJ_LIST: return builtin_method(vm, &vm->list_methods, obj, name);
   case OBJ_TUPLE: return builtin_method(vm, &vm->tuple_methods, obj, name);
@@ -340,7 +353,7 @@ Value vm_get_attr(AgVM *vm, Value obj, ObjString *name) {
   default: break;
   }
 no_attr:
-  return vm_throw_error(vm, "%s has no attribute '%s'", vm_type_name(obj), name->chars);
+  return vm_raise(vm, VM_ERR_ATTRIBUTE, "%s has no attribute '%s'", vm_type_name(obj), name->chars);
 }
 
 Value vm_set_attr(AgVM *vm, Value obj, ObjString *name, Value v) {
@@ -349,7 +362,7 @@ Value vm_set_attr(AgVM *vm, Value obj, ObjString *name, Value v) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
     return vm->tensor_hooks->set_attr(vm, obj, name, v);
   }
-  return vm_throw_error(vm, "cannot set attribute '%s' on %s", name->chars, vm_type_name(obj));
+  return vm_raise(vm, VM_ERR_ATTRIBUTE, "cannot set attribute '%s' on %s", name->chars, vm_type_name(obj));
 }
 
 /* ---- indexing ---- */
@@ -393,17 +406,17 @@ bool vm_is_valid_map_key(Value key) {
 
 Value vm_map_key_error(AgVM *vm, Value key) {
   Value bad = unhashable_part(key, 0);
-  return vm_throw_error(vm, "map keys must be strings, numbers, booleans, nil, instances or tuples of them, not %s%s",
+  return vm_raise(vm, VM_ERR_TYPE, "map keys must be strings, numbers, booleans, nil, instances or tuples of them, not %s%s",
                         IS_TUPLE(key) ? "a tuple holding a " : "", vm_type_name(IS_UNDEF(bad) ? key : bad));
 }
 
 static Value sequence_index(AgVM *vm, const char *what, Value index, int64_t length, int64_t *out) {
   if (!IS_INT(index) && !IS_BOOL(index)) {
-    return vm_throw_error(vm, "%s indices must be integers or slices, not %s", what, vm_type_name(index));
+    return vm_raise(vm, VM_ERR_TYPE, "%s indices must be integers or slices, not %s", what, vm_type_name(index));
   }
   int64_t i = IS_BOOL(index) ? AS_BOOL(index) : AS_INT(index);
   if (!vm_normalize_index(i, length, out)) {
-    return vm_throw_error(vm, "%s index %lld out of range for length %lld", what, (long long)i, (long long)length);
+    return vm_raise(vm, VM_ERR_INDEX, "%s index %lld out of range for length %lld", what, (long long)i, (long long)length);
   }
   return NIL_VAL;
 }
@@ -413,13 +426,13 @@ static bool slice_bounds(AgVM *vm, ObjSlice *s, int64_t length, int64_t *start, 
   Value parts[3] = {s->start, s->stop, s->step};
   for (int i = 0; i < 3; i++) {
     if (!IS_NIL(parts[i]) && !IS_INT(parts[i])) {
-      vm_throw_error(vm, "slice indices must be integers or nil, not %s", vm_type_name(parts[i]));
+      vm_raise(vm, VM_ERR_TYPE, "slice indices must be integers or nil, not %s", vm_type_name(parts[i]));
       return false;
     }
   }
   *step = IS_NIL(s->step) ? 1 : AS_INT(s->step);
   if (*step == 0) {
-    vm_throw_error(vm, "slice step cannot be zero");
+    vm_raise(vm, VM_ERR_VALUE, "slice step cannot be zero");
     return false;
   }
   int64_t lo = *step < 0 ? -1 : 0, hi = *step < 0 ? length - 1 : length;
@@ -483,14 +496,14 @@ static Value index_one(AgVM *vm, Value obj, Value index) {
     if (found != 0) return found < 0 ? VM_EXCEPTION : v;
     char key[128];
     vm_short_repr(vm, index, key, sizeof key);
-    return vm_throw_error(vm, "key %s not found in map", key);
+    return vm_raise(vm, VM_ERR_KEY, "key %s not found in map", key);
   }
   case OBJ_RANGE: {
     ObjRange *r = AS_RANGE(obj);
     if (IS_EXCEPTION(sequence_index(vm, "range", index, obj_range_length(r), &i))) return VM_EXCEPTION;
     return INT_VAL(vm, obj_range_item(r, i));
   }
-  default: return vm_throw_error(vm, "cannot index %s", vm_type_name(obj));
+  default: return vm_raise(vm, VM_ERR_TYPE, "cannot index %s", vm_type_name(obj));
   }
 }
 
@@ -500,9 +513,9 @@ Value vm_get_index(AgVM *vm, Value obj, Value index) { return vm_get_index_n(vm,
 static Value instance_index(AgVM *vm, Value obj, int n, const Value *index, const Value *v) {
   VmMethod m = v ? VM_M_SETITEM : VM_M_GETITEM;
   if (!vm_has_method(vm, obj, m)) {
-    return v ? vm_throw_error(vm, "%s instance does not support item assignment (no setitem method)",
+    return v ? vm_raise(vm, VM_ERR_TYPE, "%s instance does not support item assignment (no setitem method)",
                               vm_type_name(obj))
-             : vm_throw_error(vm, "%s instance is not subscriptable (no getitem method)", vm_type_name(obj));
+             : vm_raise(vm, VM_ERR_TYPE, "%s instance is not subscriptable (no getitem method)", vm_type_name(obj));
   }
   Value args[2] = {index[0], v ? *v : NIL_VAL};
   if (n != 1) {
@@ -532,8 +545,8 @@ Value vm_get_index_n(AgVM *vm, Value obj, int n, const Value *index) {
     spread_tuple_index(&n, &index);
     return vm->tensor_hooks->get_index(vm, obj, n, index);
   }
-  if (!IS_OBJ(obj)) return vm_throw_error(vm, "cannot index %s", vm_type_name(obj));
-  if (n != 1) return vm_throw_error(vm, "%s takes one index, not %d", vm_type_name(obj), n);
+  if (!IS_OBJ(obj)) return vm_raise(vm, VM_ERR_TYPE, "cannot index %s", vm_type_name(obj));
+  if (n != 1) return vm_raise(vm, VM_ERR_TYPE, "%s takes one index, not %d", vm_type_name(obj), n);
   return index_one(vm, obj, index[0]);
 }
 
@@ -545,7 +558,7 @@ Value vm_set_index_n(AgVM *vm, Value obj, int n, const Value *index, Value v) {
     return vm->tensor_hooks->set_index(vm, obj, n, index, v);
   }
   if (n != 1 && (IS_LIST(obj) || IS_MAP(obj))) {
-    return vm_throw_error(vm, "%s takes one index, not %d", vm_type_name(obj), n);
+    return vm_raise(vm, VM_ERR_TYPE, "%s takes one index, not %d", vm_type_name(obj), n);
   }
   if (IS_LIST(obj)) {
     int64_t i;
@@ -556,9 +569,9 @@ Value vm_set_index_n(AgVM *vm, Value obj, int n, const Value *index, Value v) {
   if (IS_MAP(obj)) {
     return vm_map_put(vm, AS_MAP(obj), index[0], v) ? v : VM_EXCEPTION;
   }
-  if (IS_STRING(obj)) return vm_throw_error(vm, "strings are immutable");
-  if (IS_TUPLE(obj)) return vm_throw_error(vm, "'tuple' object does not support item assignment");
-  return vm_throw_error(vm, "cannot assign to an index of %s", vm_type_name(obj));
+  if (IS_STRING(obj)) return vm_raise(vm, VM_ERR_TYPE, "strings are immutable");
+  if (IS_TUPLE(obj)) return vm_raise(vm, VM_ERR_TYPE, "'tuple' object does not support item assignment");
+  return vm_raise(vm, VM_ERR_TYPE, "cannot assign to an index of %s", vm_type_name(obj));
 }
 
 /* ---- iteration ---- */
@@ -590,7 +603,7 @@ int64_t vm_length(AgVM *vm, Value v) {
     default: break;
     }
   }
-  vm_throw_error(vm, "object of type %s has no len()", vm_type_name(v));
+  vm_raise(vm, VM_ERR_TYPE, "object of type %s has no len()", vm_type_name(v));
   return -1;
 }
 
@@ -622,19 +635,19 @@ Value vm_iter_prepare(AgVM *vm, Value iterable) {
     default: break;
     }
   }
-  return vm_throw_error(vm, "object of type %s is not iterable", vm_type_name(iterable));
+  return vm_raise(vm, VM_ERR_TYPE, "object of type %s is not iterable", vm_type_name(iterable));
 }
 
 /* The iteration protocol (SPEC §4): obj.iter() gives the iterator, whose
  * next() returns items until it throws StopIteration. */
 static Value instance_iter(AgVM *vm, Value obj) {
   if (!vm_has_method(vm, obj, VM_M_ITER)) {
-    return vm_throw_error(vm, "object of type %s is not iterable (no iter method)", vm_type_name(obj));
+    return vm_raise(vm, VM_ERR_TYPE, "object of type %s is not iterable (no iter method)", vm_type_name(obj));
   }
   Value it = vm_call_method_named(vm, obj, VM_M_ITER, 0, NULL);
   if (IS_EXCEPTION(it) || !IS_INSTANCE(it)) return IS_EXCEPTION(it) ? it : vm_iter_prepare(vm, it);
   if (!vm_has_method(vm, it, VM_M_NEXT)) {
-    return vm_throw_error(vm, "%s.iter() returned %s, which has no next method", vm_type_name(obj),
+    return vm_raise(vm, VM_ERR_TYPE, "%s.iter() returned %s, which has no next method", vm_type_name(obj),
                           vm_type_name(it));
   }
   return it;
@@ -645,6 +658,26 @@ static bool is_subclass(const ObjClass *k, const ObjClass *parent) {
     if (k == parent) return true;
   }
   return false;
+}
+
+static bool is_instance_of(Value v, const ObjClass *klass) {
+  return IS_INSTANCE(v) && is_subclass(AS_INSTANCE(v)->klass, klass);
+}
+
+int vm_catches(AgVM *vm, Value thrown, Value classes) {
+  if (IS_CLASS(classes)) return is_instance_of(thrown, AS_CLASS(classes));
+  ObjList *l = IS_LIST(classes) ? AS_LIST(classes) : NULL;
+  for (int i = 0; l && i < l->count; i++) {
+    if (!IS_CLASS(l->items[i])) {
+      classes = l->items[i];
+      l = NULL;
+    } else if (is_instance_of(thrown, AS_CLASS(l->items[i]))) {
+      return 1;
+    }
+  }
+  if (l) return 0;
+  vm_raise(vm, VM_ERR_TYPE, "catch expects a class or a list of classes, not %s", vm_type_name(classes));
+  return -1;
 }
 
 /* it.next(): 1 = item, 0 = it threw StopIteration (taken), -1 = another error. */

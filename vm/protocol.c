@@ -106,7 +106,7 @@ Value vm_unary_method(AgVM *vm, VmMethod m, Value a) {
  * script's mistake is named with its class and method. */
 static Value checked_result(AgVM *vm, Value self, VmMethod m, Value r, bool ok, const char *want) {
   if (IS_EXCEPTION(r) || ok) return r;
-  return vm_throw_error(vm, "%s.%s() should return %s, not %s", AS_INSTANCE(self)->klass->name->chars,
+  return vm_raise(vm, VM_ERR_TYPE, "%s.%s() should return %s, not %s", AS_INSTANCE(self)->klass->name->chars,
                         vm->method_names[m]->chars, want, vm_type_name(r));
 }
 
@@ -126,7 +126,7 @@ int vm_instance_truthy(AgVM *vm, Value v) {
 int64_t vm_instance_length(AgVM *vm, Value v) {
   Value r = vm_unary_method(vm, VM_M_LEN, v);
   if (IS_UNDEF(r)) {
-    vm_throw_error(vm, "object of type %s has no len()", vm_type_name(v));
+    vm_raise(vm, VM_ERR_TYPE, "object of type %s has no len()", vm_type_name(v));
     return -1;
   }
   r = checked_result(vm, v, VM_M_LEN, r, is_count(r) && AS_NUMBER(r) >= 0, "a non-negative integer");

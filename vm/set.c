@@ -8,7 +8,7 @@
 
 bool vm_set_add(AgVM *vm, ObjMap *set, Value v) {
   if (!vm_is_valid_map_key(v)) {
-    vm_throw_error(vm, "unhashable type: '%s' (set members must be strings, numbers, booleans, nil or instances)",
+    vm_raise(vm, VM_ERR_TYPE, "unhashable type: '%s' (set members must be strings, numbers, booleans, nil or instances)",
                    vm_type_name(v));
     return false;
   }

@@ -219,7 +219,7 @@ bool vm_parse_kwargs(AgVM *vm, const char *fname, const AgKwargs *kw, const char
       if (strcmp(kw->names[k]->chars, names[i]) == 0) found = i;
     }
     if (found < 0) {
-      vm_throw_error(vm, "unexpected keyword argument '%s' in call to %s()", kw->names[k]->chars, fname);
+      vm_raise(vm, VM_ERR_TYPE, "unexpected keyword argument '%s' in call to %s()", kw->names[k]->chars, fname);
       return false;
     }
     out[found] = kw->values[k];

@@ -133,7 +133,7 @@ static int less_depth(AgVM *vm, Value a, Value b, int depth);
 /* Lexicographic: the first pair that differs decides. */
 static int compare_lists(AgVM *vm, ObjList *a, ObjList *b, int depth) {
   if (depth > EQUAL_DEPTH_MAX) {
-    vm_throw_error(vm, "lists nested too deeply to compare");
+    vm_raise(vm, VM_ERR_RECURSION, "lists nested too deeply to compare");
     return -1;
   }
   for (int i = 0; i < a->count && i < b->count; i++) {
@@ -162,7 +162,7 @@ static int less_depth(AgVM *vm, Value a, Value b, int depth) {
     if (IS_EXCEPTION(r)) return -1;
     if (!IS_UNDEF(r)) return vm_truthy_rooted(vm, r);
   }
-  vm_throw_error(vm, "'<' is not supported between %s and %s", vm_type_name(a), vm_type_name(b));
+  vm_raise(vm, VM_ERR_TYPE, "'<' is not supported between %s and %s", vm_type_name(a), vm_type_name(b));
   return -1;
 }
 
@@ -292,7 +292,7 @@ static bool append_instance(AgVM *vm, VmBuf *b, Value v, bool quote) {
   Value s = vm_invoke(vm, v, name, 0, NULL, NULL);
   if (IS_EXCEPTION(s)) return false;
   if (!IS_STRING(s)) {
-    vm_throw_error(vm, "%s.%s() must return a string, not %s", inst->klass->name->chars, name->chars,
+    vm_raise(vm, VM_ERR_TYPE, "%s.%s() must return a string, not %s", inst->klass->name->chars, name->chars,
                    vm_type_name(s));
     return false;
   }

@@ -141,8 +141,8 @@ static Value make_map(AgVM *vm, int pairs) {
 
 /* Python's messages for a count that does not fit the targets. */
 static bool unpack_count_error(AgVM *vm, int expected, int64_t got, bool at_least) {
-  if (got > expected && !at_least) vm_throw_error(vm, "too many values to unpack (expected %d)", expected);
-  else vm_throw_error(vm, "not enough values to unpack (expected %s%d, got %lld)", at_least ? "at least " : "",
+  if (got > expected && !at_least) vm_raise(vm, VM_ERR_VALUE, "too many values to unpack (expected %d)", expected);
+  else vm_raise(vm, VM_ERR_VALUE, "not enough values to unpack (expected %s%d, got %lld)", at_least ? "at least " : "",
                       expected, (long long)got);
   return false;
 }
@@ -157,7 +157,7 @@ static bool check_unpackable(AgVM *vm, Value seq) {
     default: break;
     }
   }
-  vm_throw_error(vm, "cannot unpack non-iterable %s object", vm_type_name(seq));
+  vm_raise(vm, VM_ERR_TYPE, "cannot unpack non-iterable %s object", vm_type_name(seq));
   return false;
 }
 
@@ -228,9 +228,16 @@ static Value build_string(AgVM *vm, int n) {
   return OBJ_VAL(vm_buf_to_string(vm, &b));
 }
 
+/* NameError for global `slot`, with a hint: "did you mean `print`?". */
+static void undefined_variable(AgVM *vm, int slot, bool assigning) {
+  const char *name = vm->global_names[slot]->chars;
+  char hint[128];
+  vm_raise(vm, VM_ERR_NAME, "undefined variable '%s'%s", name, vm_name_hint(vm, name, assigning, hint, sizeof hint));
+}
+
 static bool inherit(AgVM *vm, Value parent, ObjClass *klass) {
   if (!IS_CLASS(parent)) {
-    vm_throw_error(vm, "class %s: the parent must be a class, not %s", klass->name->chars, vm_type_name(parent));
+    vm_raise(vm, VM_ERR_TYPE, "class %s: the parent must be a class, not %s", klass->name->chars, vm_type_name(parent));
     return false;
   }
   ObjClass *p = AS_CLASS(parent);
@@ -292,7 +299,7 @@ static bool spread_arguments(AgVM *vm, int nkw, int *argc) {
   for (int i = 0; i < nkw; i++) kwvals[i] = vm->stack_top[-nkw + i];
   Value list = vm->stack_top[-nkw - 1];
   if (!IS_LIST(list)) {
-    vm_throw_error(vm, "spread arguments must be a list, not %s", vm_type_name(list));
+    vm_raise(vm, VM_ERR_TYPE, "spread arguments must be a list, not %s", vm_type_name(list));
     return false;
   }
   ObjList *l = AS_LIST(list);
@@ -551,7 +558,7 @@ dispatch:
     Value v = vm->globals[slot];
     if (IS_UNDEF(v)) {
       SYNC();
-      vm_throw_error(vm, "undefined variable '%s'", vm->global_names[slot]->chars);
+      undefined_variable(vm, slot, false);
       THROW();
     }
     PUSH(v);
@@ -565,7 +572,7 @@ dispatch:
     uint16_t slot = READ_SHORT();
     if (IS_UNDEF(vm->globals[slot])) {
       SYNC();
-      vm_throw_error(vm, "undefined variable '%s'", vm->global_names[slot]->chars);
+      undefined_variable(vm, slot, true);
       THROW();
     }
     vm->globals[slot] = PEEK(0);
@@ -656,7 +663,7 @@ dispatch:
     SYNC();
     Value method;
     if (!table_get(&parent->methods, OBJ_VAL(name), &method)) {
-      vm_throw_error(vm, "class %s has no method '%s'", parent->name->chars, name->chars);
+      vm_raise(vm, VM_ERR_ATTRIBUTE, "class %s has no method '%s'", parent->name->chars, name->chars);
       THROW();
     }
     ObjBoundMethod *b = obj_new_bound_method(vm, PEEK(1), method);
@@ -914,7 +921,7 @@ dispatch:
     SYNC();
     Value method;
     if (!table_get(&parent->methods, OBJ_VAL(name), &method)) {
-      vm_throw_error(vm, "class %s has no method '%s'", parent->name->chars, name->chars);
+      vm_raise(vm, VM_ERR_ATTRIBUTE, "class %s has no method '%s'", parent->name->chars, name->chars);
       THROW();
     }
     AFTER_CALL(vm_call_method(vm, method, PEEK(argc), argc, 0, NULL, false));
@@ -1062,10 +1069,21 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(FORMAT) {
-    ObjString *spec = READ_STRING();
+    const char *field = READ_STRING()->chars; /* [!c]:spec */
+    char conversion = field[0] == '!' ? field[1] : 0;
     SYNC();
-    Value s = vm_format_value(vm, PEEK(0), spec->chars);
+    Value s = vm_format_field(vm, PEEK(0), conversion, field + (conversion ? 3 : 1));
     CHECK(s);
+    sp[-1] = s;
+    VM_DISPATCH();
+  }
+  VM_CASE(FORMAT_SPEC) {
+    const char *field = READ_STRING()->chars; /* [!c]: */
+    char conversion = field[0] == '!' ? field[1] : 0;
+    SYNC();
+    Value s = vm_format_field(vm, PEEK(1), conversion, AS_CSTRING(PEEK(0)));
+    CHECK(s);
+    sp--;
     sp[-1] = s;
     VM_DISPATCH();
   }
@@ -1118,6 +1136,14 @@ dispatch:
     vm_throw(vm, PEEK(0));
     THROW();
   }
+  VM_CASE(CATCHES) {
+    SYNC();
+    int caught = vm_catches(vm, PEEK(1), PEEK(0));
+    if (caught < 0) THROW();
+    sp--;
+    sp[-1] = BOOL_VAL(caught);
+    VM_DISPATCH();
+  }
   VM_CASE(IMPORT) {
     ObjString *path = READ_STRING();
     SYNC();
@@ -1168,7 +1194,7 @@ static Value *push_c_call(AgVM *vm, Value first, int argc, const Value *args, co
   int nkw = kw ? kw->count : 0;
   if (vm->native_depth >= VM_NATIVE_DEPTH_MAX || vm->stack_top + argc + nkw + 16 > vm->stack_limit ||
       nkw > VM_KW_MAX) {
-    vm_throw_error(vm, "stack overflow");
+    vm_raise(vm, VM_ERR_RECURSION, "stack overflow");
     return NULL;
   }
   Value *base_slot = vm->stack_top;

@@ -50,6 +50,38 @@
 #define VM_STACK_MAX (1 << 20)     /* values */
 #define VM_NATIVE_DEPTH_MAX 200    /* nested vm_call()s from C */
 
+/* Python's built-in error classes, each a subclass of its parent (the
+ * first column of the parent's row): X(KIND, name, parent kind). Ag's
+ * Interrupted (Ctrl-C) is also named KeyboardInterrupt. */
+#define VM_ERROR_CLASSES(X)                              \
+  X(ERROR, "Error", ERROR)                               \
+  X(RUNTIME, "RuntimeError", ERROR)                      \
+  X(NOT_IMPLEMENTED, "NotImplementedError", RUNTIME)     \
+  X(RECURSION, "RecursionError", RUNTIME)                \
+  X(TYPE, "TypeError", ERROR)                            \
+  X(VALUE, "ValueError", ERROR)                          \
+  X(LOOKUP, "LookupError", ERROR)                        \
+  X(INDEX, "IndexError", LOOKUP)                         \
+  X(KEY, "KeyError", LOOKUP)                             \
+  X(NAME, "NameError", ERROR)                            \
+  X(ATTRIBUTE, "AttributeError", ERROR)                  \
+  X(ARITHMETIC, "ArithmeticError", ERROR)                \
+  X(ZERO_DIVISION, "ZeroDivisionError", ARITHMETIC)      \
+  X(OVERFLOW, "OverflowError", ARITHMETIC)               \
+  X(STOP_ITERATION, "StopIteration", ERROR)              \
+  X(ASSERTION, "AssertionError", ERROR)                  \
+  X(OS, "OSError", ERROR)                                \
+  X(IMPORT, "ImportError", ERROR)                        \
+  X(MEMORY, "MemoryError", ERROR)                        \
+  X(INTERRUPTED, "Interrupted", ERROR)
+
+typedef enum {
+#define VM_ERROR_ENUM(kind, name, parent) VM_ERR_##kind,
+  VM_ERROR_CLASSES(VM_ERROR_ENUM)
+#undef VM_ERROR_ENUM
+      VM_ERROR_COUNT
+} VmErrorKind;
+
 typedef enum { VM_OK, VM_COMPILE_ERROR, VM_RUNTIME_ERROR, VM_EXIT } VmResult;
 
 typedef struct {
@@ -154,7 +186,8 @@ struct AgVM {
   Table modules;               /* absolute path -> ObjModule */
 
   /* built-in classes and method tables */
-  ObjClass *error_class;
+  ObjClass *error_class;                   /* Error, the base of every error class */
+  ObjClass *error_classes[VM_ERROR_COUNT]; /* TypeError ... (VM_ERROR_CLASSES) */
   /* Files of the library written in Ag (nn.ag, ...): an uncaught error is
    * reported at the innermost line outside them, the user's call. */
   ObjString *library_files[32]; /* the embedded .ag modules (about 20) */
@@ -308,6 +341,9 @@ Value vm_get_index(AgVM *vm, Value obj, Value index);
  * (tensor_interrupt_requested), vm_throw_error throws Interrupted instead:
  * a native or a kernel that stopped for the interrupt reports it as any
  * other failure, and the user still gets the interrupt, once. */
+Value vm_raise(AgVM *vm, VmErrorKind kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* vm_raise(vm, VM_ERR_RUNTIME, ...): Python's and PyTorch's error for a
+ * failure no more specific class describes. */
 Value vm_throw_error(AgVM *vm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 Value vm_throw(AgVM *vm, Value thrown);
 /* Throws Interrupted (Ctrl-C) and clears the interrupt flag. */
@@ -326,6 +362,10 @@ void vm_end_progress_line(AgVM *vm);
 void vm_report_exception(AgVM *vm, FILE *out, bool color);
 /* The message of an exception value: Error.message or str(v). */
 const char *vm_exception_message(AgVM *vm, Value exc);
+/* The class name of a thrown value ("ValueError", a script's own class), or
+ * its type name when it is not an instance (`throw "text"`: "string"): what
+ * the Jupyter kernel reports as `ename`. */
+const char *vm_exception_class_name(AgVM *vm, Value exc);
 
 /* Operator methods (vm/protocol.c). */
 bool vm_has_method(AgVM *vm, Value v, VmMethod m);
@@ -376,8 +416,14 @@ bool vm_numbers_less(Value a, Value b);
 bool vm_number_is_nan(Value v);
 /* What a number key hashes: equal numbers (1, 1.0, true) give equal bits. */
 uint64_t vm_number_key_bits(Value v);
-/* f-string / format(): v formatted with spec (Python's mini-language subset). */
+/* Python's formatting (vm/format.c). format(v, spec) with the format spec
+ * mini-language; an f-string field `{v!r:spec}` (conversion 'r', 's', 'a' or
+ * 0); format % args (printf-style; a tuple gives several arguments, a map
+ * the %(name)s ones); format.format(*args, **kw) (str.format). */
 Value vm_format_value(AgVM *vm, Value v, const char *spec);
+Value vm_format_field(AgVM *vm, Value v, char conversion, const char *spec);
+Value vm_format_percent(AgVM *vm, ObjString *format, Value args);
+Value vm_format_method(AgVM *vm, ObjString *format, int argc, const Value *args, const AgKwargs *kw);
 /* Compares for sorting: a < b; -1 after throwing. */
 int vm_less_than(AgVM *vm, Value a, Value b);
 

@@ -95,6 +95,11 @@ static const char *TOKENS[] = {
   "type(x) == int", "type(", "isinstance(x, [str, dict])", "getattr(x, \"a\", 1)",
   "hasattr(", "setattr(x, \"a\", 1)", "delattr(x, \"a\")", ".__name__", ".__class__",
   "fn truediv(o) { return o }", "callable(",
+  /* Python's error classes and formatting (issue 27) */
+  "catch ValueError as e ", "catch (KeyError, IndexError) ", "catch Error ", "throw ValueError(\"v\")",
+  "class E(ValueError) { }", "e.args", "\"%d %s\" % ", "\"%(k)5.2f\" % {\"k\": 1}", "\"%*d\" % ",
+  "\"{}{:>5}\".format(", "\"{0[1]}{x.y}\".format(", "\"{:{w}}\".format(", "f\"{x=}\"", "{x!r}",
+  "{x=:.2f}", "{n:#_b}", "{p:.1%}", "format(", "except ", "def ", "None", "elif x:", "else:",
   /* tuples and unpacking (issue 27) */
   "(1, 2)", "(x,)", "()", "a, b = b, a", "a, *b = ", "*a, b = ", "let a, b = ", "let (a, (b, c)) = ",
   "let [a, *b] = ", "x, (y, z) = ", "self.h, self.c = ", "xs[i], xs[j] = ", "for i, (x, y) in ",

@@ -117,7 +117,7 @@ class CellSemantics(Session):
     def test_runtime_error_has_cell_lines(self):
         reply, out = self.run_cell('fn f(v) {\n  return v.nope\n}\nf(1)')
         self.assertEqual(reply["status"], "error")
-        self.assertEqual(reply["ename"], "Error")
+        self.assertEqual(reply["ename"], "AttributeError")
         self.assertEqual(reply["evalue"], "int has no attribute 'nope'")
         n = reply["execution_count"]
         tb = reply["traceback"]

@@ -291,7 +291,7 @@ START_TEST(disassembler_shows_every_function) {
   ck_assert_ptr_nonnull(strstr(text, "== fn add(a, b) t.ag:1"));
   ck_assert_ptr_nonnull(strstr(text, "DEFAULT"));
   ck_assert_ptr_nonnull(strstr(text, "FORMAT"));
-  ck_assert_ptr_nonnull(strstr(text, "\".2f\""));
+  ck_assert_ptr_nonnull(strstr(text, "\":.2f\""));
   ck_assert_ptr_nonnull(strstr(text, "CLOSURE"));
   ck_assert_ptr_nonnull(strstr(text, "<fn add>"));
   free(text);

@@ -706,7 +706,7 @@ START_TEST(pending_interrupt_turns_an_error_into_interrupted_once) {
   ck_assert_int_eq(tensor_interrupt_requested, 0);
   vm_throw_error(vm, "boom");
   Value second = vm_take_exception(vm);
-  ck_assert(IS_INSTANCE(second) && AS_INSTANCE(second)->klass == vm->error_class);
+  ck_assert(IS_INSTANCE(second) && AS_INSTANCE(second)->klass == vm->error_classes[VM_ERR_RUNTIME]);
   vm_free(vm);
 }
 END_TEST
