@@ -41,17 +41,13 @@ static void clear_interrupt(void) {
   tensor_interrupt_requested = 0;
 }
 
-/* The name a notebook shows for an uncaught error (ename): its class's name,
- * "Error" for a plain error() until the language has Python's classes
- * (TypeError, IndexError ...). The one place that name comes from. */
-static const char *error_class_name(AgVM *vm, Value exc) {
-  return vm_type_name(exc);
-}
-
+/* An uncaught error as the notebook shows it: its class's name as ename
+ * (TypeError, IndexError ...; "Error" for a plain error()), its message and
+ * Ag's report. */
 static void describe_error(AgVM *vm, SessionError *err) {
   Value exc = vm->exception;
   vm_push_root(vm, exc);
-  err->name = strdup(error_class_name(vm, exc));
+  err->name = strdup(vm_exception_class_name(vm, exc));
   err->message = strdup(vm_exception_message(vm, exc));
   size_t len = 0;
   err->report = NULL;

@@ -214,7 +214,7 @@ class ColouredErrors(unittest.TestCase):
             kc.stop_channels()
             km.shutdown_kernel(now=True)
         self.assertEqual(reply["status"], "error")
-        self.assertEqual(reply["ename"], "Error")  # IndexError once the language has it
+        self.assertEqual(reply["ename"], "IndexError")
         tb = reply["traceback"]
         self.assertIn("\x1b[1;31merror:\x1b[0m", tb[0])
         self.assertEqual(tb[1:3], ["    xs[5]", "    \x1b[1;31m^^^^^\x1b[0m"])
