@@ -175,7 +175,7 @@ static bool unpack(AgVM *vm, Value seq, int n) {
   vm_push_root(vm, walk);
   double pos = 0;
   Value item;
-  int got = 0, status;
+  int got = 0, status = 0; /* n may be 0: the loop may not run */
   while (got <= n && (status = vm_iter_next(vm, walk, &pos, &item)) == 1) {
     if (got++ < n) push(vm, item);
   }
