@@ -438,6 +438,9 @@ static void init_fn_compiler(Parser *p, FnCompiler *fc, FnKind kind, const Token
   fc->scope_depth = 0;
   fc->loop = NULL;
   fc->handler_count = 0;
+  fc->is_generator = false;
+  fc->no_yield = false;
+  fc->body_start = 0;
   fc->kind = kind;
   fc->function = obj_new_function(p->vm);
   fc->function->file = p->file_string;
@@ -453,6 +456,7 @@ static void init_fn_compiler(Parser *p, FnCompiler *fc, FnKind kind, const Token
 
 static ObjFunction *end_fn_compiler(Parser *p) {
   FnCompiler *fc = p->fc;
+  if (fc->is_generator) emit_insert_op(p, fc->body_start, OP_GENERATOR);
   if (fc->kind == FN_INIT) emit_op_u8(p, OP_GET_LOCAL, 0);
   else emit_op(p, OP_NIL);
   emit_op(p, OP_RETURN);
@@ -493,10 +497,10 @@ static void default_value(Parser *p, int slot) {
   emit_patch_jump(p, jump);
 }
 
-static void parameter_list(Parser *p, ParamList *params) {
+/* The parameters up to `close` (not consumed). */
+static void parameters(Parser *p, ParamList *params, TokenType close) {
   ObjFunction *fn = p->fc->function;
-  parse_consume(p, TOK_LEFT_PAREN, "expected '(' after the function name");
-  while (!parse_check(p, TOK_RIGHT_PAREN) && !parse_check(p, TOK_EOF)) {
+  while (!parse_check(p, close) && !parse_check(p, TOK_EOF)) {
     if (fn->has_rest) parse_error_at(p, &p->current, "the rest parameter '...' must be the last one");
     bool rest = parse_match(p, TOK_ELLIPSIS);
     Token name = consume_name(p, "expected a parameter name");
@@ -510,6 +514,11 @@ static void parameter_list(Parser *p, ParamList *params) {
     }
     if (!parse_match(p, TOK_COMMA)) break;
   }
+}
+
+static void parameter_list(Parser *p, ParamList *params) {
+  parse_consume(p, TOK_LEFT_PAREN, "expected '(' after the function name");
+  parameters(p, params, TOK_RIGHT_PAREN);
   parse_consume(p, TOK_RIGHT_PAREN, "expected ')' after the parameters");
 }
 
@@ -521,6 +530,18 @@ static void store_param_names(Parser *p, ObjFunction *fn, const ParamList *param
     fn->param_names[i] = parse_intern(p, params->names[i], params->lengths[i]);
 }
 
+/* Ends the function of fc and emits OP_CLOSURE of it (at `name` when given). */
+static void emit_closure(Parser *p, const FnCompiler *fc, const Token *name) {
+  ObjFunction *fn = end_fn_compiler(p);
+  if (name != NULL) p->at_line = name->line, p->at_col = name->col > 0 ? name->col : 1;
+  emit_op_u16(p, OP_CLOSURE, emit_constant_index(p, OBJ_VAL(fn)));
+  p->at_line = p->at_col = 0;
+  for (int i = 0; i < fn->upvalue_count; i++) {
+    emit_u8(p, fc->upvalues[i].is_local ? 1 : 0);
+    emit_u8(p, fc->upvalues[i].index);
+  }
+}
+
 /* Compiles `(params) { body }` into a new function and emits OP_CLOSURE. */
 void parse_function(Parser *p, FnKind kind, Token name) {
   FnCompiler fc;
@@ -530,16 +551,28 @@ void parse_function(Parser *p, FnKind kind, Token name) {
   params.count = 0;
   parameter_list(p, &params);
   store_param_names(p, fc.function, &params);
+  fc.body_start = emit_offset(p);
   parse_consume(p, TOK_LEFT_BRACE, "expected '{' before the function body");
   if (p->previous.type == TOK_LEFT_BRACE) block_body(p);
-  ObjFunction *fn = end_fn_compiler(p);
-  p->at_line = name.line, p->at_col = name.col > 0 ? name.col : 1;
-  emit_op_u16(p, OP_CLOSURE, emit_constant_index(p, OBJ_VAL(fn)));
-  p->at_line = p->at_col = 0;
-  for (int i = 0; i < fn->upvalue_count; i++) {
-    emit_u8(p, fc.upvalues[i].is_local ? 1 : 0);
-    emit_u8(p, fc.upvalues[i].index);
-  }
+  emit_closure(p, &fc, &name);
+}
+
+void parse_lambda(Parser *p, const Token *keyword) {
+  Token name = *keyword;
+  name.start = "<lambda>";
+  name.length = 8;
+  FnCompiler fc;
+  init_fn_compiler(p, &fc, FN_FUNCTION, &name);
+  begin_scope(p);
+  ParamList params;
+  params.count = 0;
+  parameters(p, &params, TOK_COLON);
+  store_param_names(p, fc.function, &params);
+  fc.body_start = emit_offset(p);
+  parse_consume(p, TOK_COLON, "expected ':' after the lambda's parameters");
+  parse_expression(p);
+  emit_op(p, OP_RETURN);
+  emit_closure(p, &fc, &name);
 }
 
 static void fn_declaration(Parser *p) {
@@ -968,14 +1001,15 @@ static void comprehension_element(Parser *p, CompKind kind, const Token *elem, i
   p->lexer = &sub;
   p->in_field = true;
   parse_start_tokens(p);
-  emit_op_u8(p, OP_GET_LOCAL, 1); /* the result */
+  if (kind != COMP_GENERATOR) emit_op_u8(p, OP_GET_LOCAL, 1); /* the result */
   parse_expression(p);
   if (kind == COMP_MAP) {
     parse_consume(p, TOK_COLON, "expected ':' after the key of the map comprehension");
     parse_expression(p);
   }
   if (!parse_check(p, TOK_EOF)) parse_error_at(p, &p->current, "expected 'for' after the comprehension's element");
-  emit_op(p, kind == COMP_LIST ? OP_LIST_APPEND : kind == COMP_SET ? OP_SET_ADD : OP_MAP_INSERT);
+  static const OpCode adds[] = {OP_LIST_APPEND, OP_SET_ADD, OP_MAP_INSERT, OP_YIELD};
+  emit_op(p, adds[kind]);
   emit_op(p, OP_POP);
   p->lexer = outer;
   p->in_field = was_in_field;
@@ -1003,17 +1037,21 @@ static int skip_to_for(Parser *p, const Token *elem) {
 void parse_comprehension(Parser *p, CompKind kind, TokenType close) {
   Token elem = p->current;
   int length = skip_to_for(p, &elem);
-  static const char *const names[] = {"<listcomp>", "<setcomp>", "<mapcomp>"};
+  static const char *const names[] = {"<listcomp>", "<setcomp>", "<mapcomp>", "<genexpr>"};
   Token name = elem;
   name.start = names[kind];
   name.length = (int)strlen(names[kind]);
   FnCompiler fc;
   init_fn_compiler(p, &fc, FN_FUNCTION, &name);
   begin_scope(p);
-  if (kind == COMP_LIST) emit_op_var(p, OP_LIST, 1);
-  else emit_op_var(p, kind == COMP_SET ? OP_NEW_SET : OP_MAP, 1);
-  emit_u16(p, 0);
-  add_initialized_local(p, " result", 7);
+  fc.no_yield = true;
+  fc.is_generator = kind == COMP_GENERATOR;
+  if (kind != COMP_GENERATOR) {
+    static const OpCode makes[] = {OP_LIST, OP_NEW_SET, OP_MAP};
+    emit_op_var(p, makes[kind], 1);
+    emit_u16(p, 0);
+    add_initialized_local(p, " result", 7);
+  }
   CompLoop loops[COMPREHENSION_MAX_FORS];
   int count = 0;
   while (parse_check(p, TOK_FOR)) {
@@ -1026,17 +1064,14 @@ void parse_comprehension(Parser *p, CompKind kind, TokenType close) {
   if (!parse_check(p, close)) parse_error_at(p, &p->current, "expected 'for', 'if' or the closing bracket in the comprehension");
   comprehension_element(p, kind, &elem, length);
   while (count > 0) comprehension_end_for(p, &loops[--count]);
-  emit_op_u8(p, OP_GET_LOCAL, 1);
+  if (kind == COMP_GENERATOR) emit_op(p, OP_NIL);
+  else emit_op_u8(p, OP_GET_LOCAL, 1);
   emit_op(p, OP_RETURN);
-  ObjFunction *fn = end_fn_compiler(p);
-  emit_op_u16(p, OP_CLOSURE, emit_constant_index(p, OBJ_VAL(fn)));
-  for (int i = 0; i < fn->upvalue_count; i++) {
-    emit_u8(p, fc.upvalues[i].is_local ? 1 : 0);
-    emit_u8(p, fc.upvalues[i].index);
-  }
+  emit_closure(p, &fc, NULL);
   emit_op_var(p, OP_CALL, 0);
   emit_u8(p, 0);
   parse_consume(p, close, close == TOK_RIGHT_BRACKET ? "expected ']' after the comprehension"
+                          : close == TOK_RIGHT_PAREN ? "expected ')' after the generator expression"
                                                      : "expected '}' after the comprehension");
 }
 

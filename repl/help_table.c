@@ -2536,6 +2536,18 @@ const HelpEntry help_table[] = {
      "Names the module of an import or the value of a with.",
      "# given lib/util.ag:\n"
      "import \"lib/util.ag\" as util"},
+    {"yield", HELP_KEYWORDS, 0,
+     "yield VALUE   let x = yield VALUE",
+     "Inside a fn, makes it a generator function: a call returns a generator without "
+     "running the body; next(g) or a for loop runs it to the next yield. The yield's own "
+     "value is what g.send(v) sent (nil for next). At the end, StopIteration.",
+     "fn count(n) { let i = 0\n  while i < n { yield i; i += 1 } }\n"
+     "print(list(count(3)), sum(x * x for x in count(4)))"},
+    {"lambda", HELP_KEYWORDS, 0,
+     "lambda PARAMS: EXPR",
+     "A function of one expression, as Python's (same as fn(PARAMS) { return EXPR }); "
+     "parameters may have defaults.",
+     "print(sorted([[1, \"b\"], [2, \"a\"]], key=lambda p: p[1]), (lambda x, y=2: x * y)(3))"},
     {":help", HELP_REPL, 0,
      ":help [NAME]",
      "Lists the help topics, or explains NAME (a built-in, method, keyword, "

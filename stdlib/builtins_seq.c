@@ -108,6 +108,7 @@ static void install_iterator_class(AgVM *vm) {
 }
 
 Value lib_make_iterator(AgVM *vm, Value iterable) {
+  if (IS_GENERATOR(iterable)) return iterable;
   if (IS_INSTANCE(iterable)) {
     if (!vm_has_method(vm, iterable, VM_M_ITER)) {
       return vm_throw_error(vm, "object of type %s is not iterable (no iter method)", vm_type_name(iterable));
@@ -129,15 +130,29 @@ LIB_NATIVE(lib_iter) { return lib_make_iterator(vm, args[0]); }
 
 /* next(it) calls it.next(); next(it, default) gives default at the end. */
 LIB_NATIVE(lib_next) {
-  if (!vm_has_method(vm, args[0], VM_M_NEXT)) {
+  if (IS_GENERATOR(args[0])) {
+    if (argc < 2) return vm_generator_send(vm, AS_GENERATOR(args[0]), NIL_VAL);
+  } else if (!vm_has_method(vm, args[0], VM_M_NEXT)) {
     return vm_throw_error(vm, "'%s' object is not an iterator (no next method; iter() makes one)",
                           vm_type_name(args[0]));
+  } else if (argc < 2) {
+    return vm_call_method_named(vm, args[0], VM_M_NEXT, 0, NULL);
   }
-  if (argc < 2) return vm_call_method_named(vm, args[0], VM_M_NEXT, 0, NULL);
   Value item;
   int status = vm_iterator_next(vm, args[0], &item);
   if (status < 0) return VM_EXCEPTION;
   return status == 0 ? args[1] : item;
+}
+
+/* ---- generator methods: g.next(), g.send(v), g.iter() ---- */
+
+LIB_NATIVE(generator_next) { return vm_generator_send(vm, AS_GENERATOR(self), NIL_VAL); }
+LIB_NATIVE(generator_send) { return vm_generator_send(vm, AS_GENERATOR(self), args[0]); }
+
+static void install_generator_methods(AgVM *vm) {
+  vm_add_method(vm, &vm->generator_methods, "next", generator_next, 0, 0, false);
+  vm_add_method(vm, &vm->generator_methods, "send", generator_send, 1, 1, false);
+  vm_add_method(vm, &vm->generator_methods, "iter", iterator_iter, 0, 0, false);
 }
 
 /* ---- characters ---- */
@@ -184,6 +199,7 @@ LIB_NATIVE(lib_chr) {
 
 void lib_install_seq_builtins(AgVM *vm) {
   install_iterator_class(vm);
+  install_generator_methods(vm);
   vm_define_native(vm, "list", lib_list, 0, 1, false);
   vm_define_native(vm, "set", lib_set, 0, 1, false);
   vm_define_native(vm, "reversed", lib_reversed, 1, 1, false);

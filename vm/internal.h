@@ -45,6 +45,19 @@ int64_t vm_instance_length(AgVM *vm, Value v);
 /* vm_truthy of a value nothing else roots (a method's result). */
 int vm_truthy_rooted(AgVM *vm, Value v);
 
+/* generator.c (OP_GENERATOR, OP_YIELD) */
+/* A generator holding the top frame's values; the frame then returns it. */
+Value vm_generator_start(AgVM *vm);
+/* Saves the running generator's frame (the frame at base, on top) into it
+ * and pops the frame; false after throwing. */
+bool vm_generator_suspend(AgVM *vm, int base);
+void vm_free_generator(AgVM *vm, ObjGenerator *g);
+/* vm.c: a handler whose catch is at catch_ip, for the top frame at the current height. */
+void vm_push_handler(AgVM *vm, uint8_t *catch_ip);
+/* Runs the frame just pushed (a call from C, a generator resumed) to its
+ * return: the result, or VM_EXCEPTION. */
+Value vm_run_pushed_frame(AgVM *vm);
+
 /* set.c */
 /* A set of the n values at items (OP_NEW_SET; they stay rooted by the caller). */
 Value vm_make_set(AgVM *vm, const Value *items, int n);

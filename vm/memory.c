@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "vm/internal.h"
 #include "vm/vm.h"
 
 /* The least the heap may grow between collections. Each collection marks
@@ -202,6 +203,7 @@ void vm_free_object(AgVM *vm, Obj *obj) {
     break;
   case OBJ_DTYPE: AG_FREE(vm, ObjDType, obj); break;
   case OBJ_INT: AG_FREE(vm, ObjInt, obj); break;
+  case OBJ_GENERATOR: vm_free_generator(vm, (ObjGenerator *)obj); break;
   case OBJ_TYPE_COUNT: break;
   }
 }
@@ -315,6 +317,14 @@ static void blacken(AgVM *vm, Obj *obj) {
     mark_table(vm, &m->names);
     break;
   }
+  case OBJ_GENERATOR: {
+    ObjGenerator *g = (ObjGenerator *)obj;
+    vm_mark_object(vm, (Obj *)g->closure);
+    mark_values(vm, g->values, g->value_count);
+    for (int i = 0; i < g->upvalue_count; i++) vm_mark_object(vm, (Obj *)g->upvalues[i]);
+    vm_mark_object(vm, (Obj *)g->resumer);
+    break;
+  }
   case OBJ_STRING:
   case OBJ_RANGE:
   case OBJ_TENSOR:
@@ -340,6 +350,8 @@ static void mark_roots(AgVM *vm) {
   mark_table(vm, &vm->map_methods);
   mark_table(vm, &vm->set_methods);
   mark_table(vm, &vm->string_methods);
+  mark_table(vm, &vm->generator_methods);
+  vm_mark_object(vm, (Obj *)vm->running_generator);
   vm_mark_object(vm, (Obj *)vm->main_module);
   vm_mark_object(vm, (Obj *)vm->compiling_module);
   vm_mark_object(vm, (Obj *)vm->error_class);

@@ -300,6 +300,7 @@ Value vm_get_attr(AgVM *vm, Value obj, ObjString *name) {
   case OBJ_MAP: return builtin_method(vm, &vm->map_methods, obj, name);
   case OBJ_SET: return builtin_method(vm, &vm->set_methods, obj, name);
   case OBJ_STRING: return builtin_method(vm, &vm->string_methods, obj, name);
+  case OBJ_GENERATOR: return builtin_method(vm, &vm->generator_methods, obj, name);
   case OBJ_TENSOR:
   case OBJ_NODE:
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
@@ -559,6 +560,7 @@ Value vm_iter_prepare(AgVM *vm, Value iterable) {
     case OBJ_MAP:
     case OBJ_SET: return map_keys(vm, AS_MAP(iterable));
     case OBJ_INSTANCE: return instance_iter(vm, iterable);
+    case OBJ_GENERATOR: return iterable;
     default: break;
     }
   }
@@ -589,6 +591,7 @@ static bool is_subclass(const ObjClass *k, const ObjClass *parent) {
 
 /* it.next(): 1 = item, 0 = it threw StopIteration (taken), -1 = another error. */
 int vm_iterator_next(AgVM *vm, Value it, Value *item) {
+  if (IS_GENERATOR(it)) return vm_generator_next(vm, AS_GENERATOR(it), item);
   *item = vm_call_method_named(vm, it, VM_M_NEXT, 0, NULL);
   if (!IS_EXCEPTION(*item)) return 1;
   Value exc = vm->exception;
@@ -620,6 +623,7 @@ int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item) {
     break;
   }
   case OBJ_INSTANCE: return vm_iterator_next(vm, seq, item);
+  case OBJ_GENERATOR: return vm_generator_next(vm, AS_GENERATOR(seq), item);
   case OBJ_TENSOR: {
     int64_t n = vm->tensor_hooks->length(vm, seq);
     if (n < 0) return -1;

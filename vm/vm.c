@@ -94,7 +94,7 @@ static bool unwind(AgVM *vm, int base) {
   return false;
 }
 
-static void push_handler(AgVM *vm, uint8_t *catch_ip) {
+void vm_push_handler(AgVM *vm, uint8_t *catch_ip) {
   if (vm->handler_count == vm->handler_capacity) {
     int cap = AG_GROW_CAPACITY(vm->handler_capacity);
     Handler *grown = realloc(vm->handlers, sizeof(Handler) * (size_t)cap);
@@ -801,6 +801,18 @@ dispatch:
     sp--;
     VM_DISPATCH();
   }
+  VM_CASE(GENERATOR) {
+    SYNC();
+    Value generator = vm_generator_start(vm);
+    PUSH(generator);
+    goto L_RETURN;
+  }
+  VM_CASE(YIELD) {
+    Value yielded = POP();
+    SYNC();
+    if (!vm_generator_suspend(vm, base)) THROW();
+    return yielded;
+  }
   VM_CASE(RETURN) {
     Value result = leave_frame(vm, POP());
     if (vm->frame_count == base) {
@@ -941,7 +953,7 @@ dispatch:
   VM_CASE(TRY) {
     uint16_t offset = READ_SHORT();
     SYNC();
-    push_handler(vm, ip + offset);
+    vm_push_handler(vm, ip + offset);
     VM_DISPATCH();
   }
   VM_CASE(END_TRY) {
@@ -1060,11 +1072,16 @@ static Value finish_c_call(AgVM *vm, CallStatus status, Value *base_slot) {
   if (status == CALL_DONE) {
     result = vm->stack_top[-1];
   } else if (status == CALL_FRAME) {
-    vm->native_depth++;
-    result = run_guarded(vm, vm->frame_count - 1);
-    vm->native_depth--;
+    result = vm_run_pushed_frame(vm);
   }
   vm->stack_top = base_slot;
+  return result;
+}
+
+Value vm_run_pushed_frame(AgVM *vm) {
+  vm->native_depth++;
+  Value result = run_guarded(vm, vm->frame_count - 1);
+  vm->native_depth--;
   return result;
 }
 

@@ -142,7 +142,8 @@ struct AgVM {
   ObjClass *interrupted_class;
   ObjClass *memory_error_class;
   ObjClass *zero_division_class; /* ZeroDivisionError */
-  Table list_methods, map_methods, string_methods, set_methods;
+  Table list_methods, map_methods, string_methods, set_methods, generator_methods;
+  ObjGenerator *running_generator; /* the innermost generator being resumed, or NULL */
   ObjInstance *stdout_obj, *stderr_obj;
   ObjDType *dtypes[DT_COUNT];
   Value dtype_call[DT_COUNT]; /* what calling a dtype does (float(3)), or nil */
@@ -278,6 +279,13 @@ void vm_end_progress_line(AgVM *vm);
 void vm_report_exception(AgVM *vm, FILE *out, bool color);
 /* The message of an exception value: Error.message or str(v). */
 const char *vm_exception_message(AgVM *vm, Value exc);
+
+/* Generators (vm/generator.c). next: 1 = *item yielded, 0 = the generator
+ * ended (no StopIteration is thrown), -1 = thrown. send: the next yielded
+ * value, or VM_EXCEPTION (StopIteration, with field `value` the returned
+ * value, when it ends). */
+int vm_generator_next(AgVM *vm, ObjGenerator *g, Value *item);
+Value vm_generator_send(AgVM *vm, ObjGenerator *g, Value sent);
 
 /* Operator methods (vm/protocol.c). */
 bool vm_has_method(AgVM *vm, Value v, VmMethod m);
