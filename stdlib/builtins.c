@@ -164,30 +164,6 @@ LIB_NATIVE(lib_enumerate) {
   return OBJ_VAL(out);
 }
 
-LIB_NATIVE(lib_zip) {
-  ObjList *lists = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(lists));
-  int shortest = argc > 0 ? INT32_MAX : 0;
-  for (int i = 0; i < argc; i++) {
-    Value l = lib_to_list(vm, args[i]);
-    if (IS_EXCEPTION(l)) {
-      vm_pop_root(vm);
-      return l;
-    }
-    obj_list_append(vm, lists, l);
-    if (AS_LIST(l)->count < shortest) shortest = AS_LIST(l)->count;
-  }
-  ObjList *out = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(out));
-  for (int j = 0; j < shortest; j++) {
-    ObjList *row = obj_new_list(vm);
-    obj_list_append(vm, out, OBJ_VAL(row));
-    for (int i = 0; i < argc; i++) obj_list_append(vm, row, AS_LIST(lists->items[i])->items[j]);
-  }
-  vm_pop_roots(vm, 2);
-  return OBJ_VAL(out);
-}
-
 /* Sorts `list` in place (sorted() passes a fresh copy, list.sort() itself). */
 static Value sort_list(AgVM *vm, ObjList *list, Value key, Value reverse) {
   if (!IS_UNDEF(reverse) && !IS_BOOL(reverse)) return vm_throw_error(vm, "sorted() reverse must be a bool");
@@ -403,16 +379,27 @@ LIB_NATIVE(lib_exit) {
 
 /* ---- min / max / sum ---- */
 
+/* The one argument of min/max/sum as a list: a list itself, any other
+ * iterable's items (a generator, a range, a set ...). */
+static Value items_of(AgVM *vm, Value iterable) {
+  return IS_LIST(iterable) ? iterable : lib_to_list(vm, iterable);
+}
+
+static Value extreme_of(AgVM *vm, const char *fname, const Value *items, int n, bool want_max);
+
 static Value extreme(AgVM *vm, const char *fname, int argc, const Value *args, bool want_max) {
   if (argc == 1 && is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], fname, 0, NULL);
-  const Value *items = args;
-  int n = argc;
-  if (argc == 1) {
-    if (!IS_LIST(args[0])) return vm_throw_error(vm, "%s() of one argument needs a list, not %s", fname, vm_type_name(args[0]));
-    items = AS_LIST(args[0])->items;
-    n = AS_LIST(args[0])->count;
-  }
-  if (n == 0) return vm_throw_error(vm, "%s() of an empty list", fname);
+  if (argc != 1) return extreme_of(vm, fname, args, argc, want_max);
+  Value list = items_of(vm, args[0]);
+  if (IS_EXCEPTION(list)) return list;
+  vm_push_root(vm, list);
+  Value r = extreme_of(vm, fname, AS_LIST(list)->items, AS_LIST(list)->count, want_max);
+  vm_pop_root(vm);
+  return r;
+}
+
+static Value extreme_of(AgVM *vm, const char *fname, const Value *items, int n, bool want_max) {
+  if (n == 0) return vm_throw_error(vm, "%s() of an empty sequence", fname);
   Value best = items[0];
   for (int i = 1; i < n; i++) {
     int better = want_max ? vm_less_than(vm, best, items[i]) : vm_less_than(vm, items[i], best);
@@ -425,11 +412,29 @@ static Value extreme(AgVM *vm, const char *fname, int argc, const Value *args, b
 LIB_NATIVE(lib_min) { return extreme(vm, "min", argc, args, false); }
 LIB_NATIVE(lib_max) { return extreme(vm, "max", argc, args, true); }
 
+static Value sum_values(AgVM *vm, int argc, const Value *args);
+
+/* sum(x, start) sums the items of x when x is iterable and not a list
+ * (a list's case is sum_values' own). */
+static bool value_is_iterable(AgVM *vm, Value v) {
+  if (IS_INSTANCE(v)) return vm_has_method(vm, v, VM_M_ITER);
+  return IS_GENERATOR(v) || IS_RANGE(v) || IS_SET(v) || IS_MAP(v);
+}
+
 LIB_NATIVE(lib_sum) {
   if (argc == 1 && is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], "sum", 0, NULL);
-  if (argc == 1 && !IS_LIST(args[0])) {
-    return vm_throw_error(vm, "sum() of one argument needs a list, not %s", vm_type_name(args[0]));
-  }
+  if (argc > 2 || IS_LIST(args[0]) || (argc == 2 && !value_is_iterable(vm, args[0]))) return sum_values(vm, argc, args);
+  /* sum(iterable) and sum(iterable, start) of any other iterable */
+  Value list = items_of(vm, args[0]);
+  if (IS_EXCEPTION(list)) return list;
+  vm_push_root(vm, list);
+  Value both[2] = {list, argc == 2 ? args[1] : INT_VAL(vm, 0)};
+  Value r = sum_values(vm, 2, both);
+  vm_pop_root(vm);
+  return r;
+}
+
+static Value sum_values(AgVM *vm, int argc, const Value *args) {
   /* sum(list, start) is Python's: start + list[0] + ...; otherwise the
    * arguments are the numbers to add */
   bool with_start = argc == 2 && IS_LIST(args[0]);
@@ -597,7 +602,6 @@ static void install_functions(AgVM *vm) {
   vm_define_native(vm, "len", lib_len, 1, 1, false);
   vm_define_native(vm, "range", lib_range, 1, 3, false);
   vm_define_native(vm, "enumerate", lib_enumerate, 1, 2, false);
-  vm_define_native(vm, "zip", lib_zip, 0, -1, false);
   vm_define_native(vm, "sorted", lib_sorted, 1, 1, true);
   vm_define_native(vm, "str", lib_str, 0, 1, false);
   vm_define_native(vm, "repr", lib_repr, 1, 1, false);

@@ -155,6 +155,148 @@ static void install_generator_methods(AgVM *vm) {
   vm_add_method(vm, &vm->generator_methods, "iter", iterator_iter, 0, 0, false);
 }
 
+/* ---- map, filter, zip: lazy iterators ----
+ * Instances of hidden classes (kept in the built-ins under a name no script
+ * can spell) holding iterators of their arguments: each next() draws one
+ * item from each, so nothing is computed before it is asked for. */
+
+static ObjClass *lazy_class(AgVM *vm, const char *name) {
+  Value klass = NIL_VAL;
+  table_get(&vm->builtins, OBJ_VAL(obj_string(vm, name)), &klass);
+  return AS_CLASS(klass);
+}
+
+static void define_lazy_class(AgVM *vm, const char *hidden, const char *name, AgNativeFn next) {
+  ObjClass *klass = obj_new_class(vm, obj_string(vm, name));
+  vm_push_root(vm, OBJ_VAL(klass));
+  vm_add_method(vm, &klass->methods, "next", next, 0, 0, false);
+  vm_add_method(vm, &klass->methods, "iter", iterator_iter, 0, 0, false);
+  vm_define_builtin(vm, hidden, OBJ_VAL(klass));
+  vm_pop_root(vm);
+}
+
+/* An instance of the hidden class with the function f and a list of
+ * iterators over args[0..n). */
+static Value make_lazy(AgVM *vm, const char *hidden, Value f, int n, const Value *args) {
+  ObjList *its = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(its));
+  for (int i = 0; i < n; i++) {
+    Value it = lib_make_iterator(vm, args[i]);
+    if (IS_EXCEPTION(it)) {
+      vm_pop_root(vm);
+      return it;
+    }
+    obj_list_append(vm, its, it);
+  }
+  ObjInstance *inst = obj_new_instance(vm, lazy_class(vm, hidden));
+  vm_push_root(vm, OBJ_VAL(inst));
+  lib_set_field(vm, OBJ_VAL(inst), " f", f);
+  lib_set_field(vm, OBJ_VAL(inst), " its", OBJ_VAL(its));
+  vm_pop_roots(vm, 2);
+  return OBJ_VAL(inst);
+}
+
+static Value exhausted(AgVM *vm) {
+  return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->stop_iteration_class, obj_string(vm, "the iterator is exhausted"))));
+}
+
+/* One item of each iterator into a new list: the list, or VM_EXCEPTION
+ * (StopIteration when one of them ended). */
+static Value draw_row(AgVM *vm, Value self) {
+  ObjList *its = AS_LIST(lib_field(vm, self, " its"));
+  ObjList *row = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(row));
+  for (int i = 0; i < its->count; i++) {
+    Value item;
+    int status = vm_iterator_next(vm, its->items[i], &item);
+    if (status <= 0) {
+      vm_pop_root(vm);
+      return status < 0 ? VM_EXCEPTION : exhausted(vm);
+    }
+    obj_list_append(vm, row, item);
+  }
+  vm_pop_root(vm);
+  return OBJ_VAL(row);
+}
+
+LIB_NATIVE(zip_next) {
+  if (AS_LIST(lib_field(vm, self, " its"))->count == 0) return exhausted(vm);
+  return draw_row(vm, self);
+}
+
+LIB_NATIVE(map_next) {
+  Value row = draw_row(vm, self);
+  if (IS_EXCEPTION(row)) return row;
+  vm_push_root(vm, row);
+  Value r = vm_call(vm, lib_field(vm, self, " f"), AS_LIST(row)->count, AS_LIST(row)->items);
+  vm_pop_root(vm);
+  return r;
+}
+
+LIB_NATIVE(filter_next) {
+  Value f = lib_field(vm, self, " f");
+  for (;;) {
+    Value row = draw_row(vm, self);
+    if (IS_EXCEPTION(row)) return row;
+    vm_push_root(vm, row);
+    Value item = AS_LIST(row)->items[0];
+    Value verdict = IS_NIL(f) ? item : vm_call(vm, f, 1, &item);
+    int keep = IS_EXCEPTION(verdict) ? -1 : vm_truthy_rooted(vm, verdict);
+    vm_pop_root(vm);
+    if (keep < 0) return VM_EXCEPTION;
+    if (keep) return item;
+  }
+}
+
+LIB_NATIVE(lib_map) { return make_lazy(vm, " map", args[0], argc - 1, args + 1); }
+LIB_NATIVE(lib_filter) { return make_lazy(vm, " filter", args[0], 1, args + 1); }
+LIB_NATIVE(lib_zip) { return make_lazy(vm, " zip", NIL_VAL, argc, args); }
+
+/* ---- dict(): a map from a map, from [key, value] pairs, and/or from
+ * keyword arguments ---- */
+
+static bool put_pair(AgVM *vm, ObjMap *m, Value pair, int index) {
+  Value items = IS_LIST(pair) ? pair : lib_to_list(vm, pair);
+  if (IS_EXCEPTION(items)) return false;
+  if (AS_LIST(items)->count != 2) {
+    vm_throw_error(vm, "dictionary update sequence element #%d has length %d; 2 is required", index,
+                   AS_LIST(items)->count);
+    return false;
+  }
+  vm_push_root(vm, items);
+  bool ok = vm_map_put(vm, m, AS_LIST(items)->items[0], AS_LIST(items)->items[1]);
+  vm_pop_root(vm);
+  return ok;
+}
+
+static bool put_all(AgVM *vm, ObjMap *m, Value source) {
+  if (IS_MAP(source)) return vm_map_put_all(vm, m, AS_MAP(source));
+  Value seq = vm_iter_prepare(vm, source);
+  if (IS_EXCEPTION(seq)) return false;
+  vm_push_root(vm, seq);
+  double pos = 0;
+  Value pair;
+  int status, index = 0;
+  while ((status = vm_iter_next(vm, seq, &pos, &pair)) == 1) {
+    vm_push_root(vm, pair);
+    bool ok = put_pair(vm, m, pair, index++);
+    vm_pop_root(vm);
+    if (!ok) status = -1;
+    if (!ok) break;
+  }
+  vm_pop_root(vm);
+  return status == 0;
+}
+
+LIB_NATIVE(lib_dict) {
+  ObjMap *m = obj_new_map(vm);
+  vm_push_root(vm, OBJ_VAL(m));
+  bool ok = argc == 0 || put_all(vm, m, args[0]);
+  for (int i = 0; ok && kw != NULL && i < kw->count; i++) ok = vm_map_put(vm, m, OBJ_VAL(kw->names[i]), kw->values[i]);
+  vm_pop_root(vm);
+  return ok ? OBJ_VAL(m) : VM_EXCEPTION;
+}
+
 /* ---- characters ---- */
 
 static int utf8_decode(const unsigned char *s, int n, int *code) {
@@ -207,6 +349,13 @@ void lib_install_seq_builtins(AgVM *vm) {
   vm_define_native(vm, "all", lib_all, 1, 2, true);
   vm_define_native(vm, "iter", lib_iter, 1, 1, false);
   vm_define_native(vm, "next", lib_next, 1, 2, false);
+  define_lazy_class(vm, " map", "map", map_next);
+  define_lazy_class(vm, " filter", "filter", filter_next);
+  define_lazy_class(vm, " zip", "zip", zip_next);
+  vm_define_native(vm, "map", lib_map, 2, -1, false);
+  vm_define_native(vm, "filter", lib_filter, 2, 2, false);
+  vm_define_native(vm, "zip", lib_zip, 0, -1, false);
+  vm_define_native(vm, "dict", lib_dict, 0, 1, true);
   vm_define_native(vm, "ord", lib_ord, 1, 1, false);
   vm_define_native(vm, "chr", lib_chr, 1, 1, false);
   lib_install_progress(vm);

@@ -119,6 +119,25 @@ static Value repeat(AgVM *vm, Value seq, Value times) {
 
 /* `item in obj` for an instance: obj.contains(item), else a walk of obj's
  * iteration comparing with ==, as Python's. */
+/* item in xs for any iterable: walks it up to the first equal item, as
+ * Python does (an iterator or generator is consumed that far). */
+static Value iterable_contains(AgVM *vm, Value item, Value container) {
+  Value seq = vm_iter_prepare(vm, container);
+  if (IS_EXCEPTION(seq)) return seq;
+  vm_push_root(vm, seq);
+  double pos = 0;
+  Value next;
+  int status, found = 0;
+  while (found == 0 && (status = vm_iter_next(vm, seq, &pos, &next)) == 1) {
+    vm_push_root(vm, next);
+    found = vm_equal(vm, item, next);
+    vm_pop_root(vm);
+  }
+  vm_pop_root(vm);
+  if (found != 0) return found < 0 ? VM_EXCEPTION : TRUE_VAL;
+  return status < 0 ? VM_EXCEPTION : FALSE_VAL;
+}
+
 static Value instance_contains(AgVM *vm, Value item, Value container) {
   Value r = vm_has_method(vm, container, VM_M_CONTAINS)
                 ? vm_call_method_named(vm, container, VM_M_CONTAINS, 1, &item)
@@ -128,13 +147,7 @@ static Value instance_contains(AgVM *vm, Value item, Value container) {
     int t = vm_truthy_rooted(vm, r);
     return t < 0 ? VM_EXCEPTION : BOOL_VAL(t);
   }
-  ObjList *items = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(items));
-  bool ok = vm_extend_list(vm, items, container);
-  int found = 0;
-  for (int i = 0; ok && found == 0 && i < items->count; i++) found = vm_equal(vm, item, items->items[i]);
-  vm_pop_root(vm);
-  return !ok || found < 0 ? VM_EXCEPTION : BOOL_VAL(found);
+  return iterable_contains(vm, item, container);
 }
 
 static Value contains(AgVM *vm, Value item, Value container) {
@@ -147,6 +160,7 @@ static Value contains(AgVM *vm, Value item, Value container) {
     return FALSE_VAL;
   }
   if (IS_INSTANCE(container)) return instance_contains(vm, item, container);
+  if (IS_GENERATOR(container)) return iterable_contains(vm, item, container);
   if (IS_MAP(container) || IS_SET(container)) {
     int found = vm_map_find(vm, AS_MAP(container), item, NULL);
     return found < 0 ? VM_EXCEPTION : BOOL_VAL(found);
