@@ -135,6 +135,22 @@ static bool is_stop_iteration(AgVM *vm, Value exc) {
   return false;
 }
 
+/* PEP 479: a StopIteration leaking out of the body would end the caller's
+ * loop silently; it becomes an error with the StopIteration's traceback,
+ * which names the body's line. */
+static Value stop_iteration_leaked(AgVM *vm) {
+  Value leaked = vm_take_exception(vm);
+  vm_push_root(vm, leaked);
+  ObjInstance *err = vm_new_error(vm, vm->error_class, obj_string(vm, "generator raised StopIteration"));
+  vm_push_root(vm, OBJ_VAL(err));
+  Value trace;
+  if (table_get(&AS_INSTANCE(leaked)->fields, OBJ_VAL(vm->traceback_string), &trace)) {
+    table_set(vm, &err->fields, OBJ_VAL(vm->traceback_string), trace);
+  }
+  vm_pop_roots(vm, 2);
+  return vm_throw(vm, OBJ_VAL(err));
+}
+
 /* Pushes g's frame and runs it to its next yield (the yielded value), its
  * end (*finished, the returned value) or an error (VM_EXCEPTION). */
 static Value resume(AgVM *vm, ObjGenerator *g, Value sent, bool *finished) {
@@ -170,9 +186,7 @@ static Value resume(AgVM *vm, ObjGenerator *g, Value sent, bool *finished) {
   if (g->state == GEN_SUSPENDED) return r;
   finish(vm, g);
   if (IS_EXCEPTION(r)) {
-    /* PEP 479: a StopIteration leaking out of the body would end the
-     * caller's loop silently; it becomes an error */
-    if (is_stop_iteration(vm, vm->exception)) return vm_throw_error(vm, "generator raised StopIteration");
+    if (is_stop_iteration(vm, vm->exception)) return stop_iteration_leaked(vm);
     return r;
   }
   *finished = true;
