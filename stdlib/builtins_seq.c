@@ -133,7 +133,7 @@ LIB_NATIVE(lib_next) {
   if (IS_GENERATOR(args[0])) {
     if (argc < 2) return vm_generator_send(vm, AS_GENERATOR(args[0]), NIL_VAL);
   } else if (!vm_has_method(vm, args[0], VM_M_NEXT)) {
-    return vm_throw_error(vm, "'%s' object is not an iterator (no next method; iter() makes one)",
+    return vm_throw_error(vm, "'%s' object is not an iterator",
                           vm_type_name(args[0]));
   } else if (argc < 2) {
     return vm_call_method_named(vm, args[0], VM_M_NEXT, 0, NULL);

@@ -79,21 +79,22 @@ static void park_upvalues(AgVM *vm, ObjGenerator *g, Value *slots) {
   }
 }
 
-bool vm_generator_suspend(AgVM *vm, int base) {
+Value vm_generator_suspend(AgVM *vm, int base) {
   ObjGenerator *g = vm->running_generator;
   if (g == NULL || g->state != GEN_RUNNING || vm->frame_count - 1 != base) {
-    vm_throw_error(vm, "'yield' outside a generator");
-    return false;
+    return vm_throw_error(vm, "'yield' outside a generator");
   }
   CallFrame *frame = &vm->frames[base];
-  save_values(vm, g, frame->slots, (int)(vm->stack_top - frame->slots));
+  /* the yielded value stays on the stack, rooted, while the saving allocates */
+  Value yielded = vm->stack_top[-1];
+  save_values(vm, g, frame->slots, (int)(vm->stack_top - 1 - frame->slots));
   g->ip = frame->ip;
   save_handlers(vm, g, base, frame->slots);
   park_upvalues(vm, g, frame->slots);
   vm->stack_top = frame->slots;
   vm->frame_count--;
   g->state = GEN_SUSPENDED;
-  return true;
+  return yielded;
 }
 
 /* The saved handlers and upvalues back in the VM for the frame at `index`

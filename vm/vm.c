@@ -808,9 +808,9 @@ dispatch:
     goto L_RETURN;
   }
   VM_CASE(YIELD) {
-    Value yielded = POP();
     SYNC();
-    if (!vm_generator_suspend(vm, base)) THROW();
+    Value yielded = vm_generator_suspend(vm, base);
+    CHECK(yielded);
     return yielded;
   }
   VM_CASE(RETURN) {
