@@ -37,9 +37,25 @@ const HelpEntry help_table[] = {
      "dim 0).",
      "for i, x in enumerate([\"a\", \"b\"]) { print(i, x) }"},
     {"zip", HELP_BUILTINS, 0,
-     "zip(...lists)",
-     "A list of lists holding the i-th items of each argument, as long as the shortest.",
-     "print(zip([1, 2], [\"a\", \"b\"]))"},
+     "zip(...iterables)",
+     "A lazy iterator of lists holding the i-th items of each argument; it stops at the "
+     "shortest.",
+     "print(list(zip([1, 2], [\"a\", \"b\"])))"},
+    {"map", HELP_BUILTINS, 0,
+     "map(f, ...iterables)",
+     "A lazy iterator of f(x) for each item x (of f(x, y, ...) for several iterables, up "
+     "to the shortest).",
+     "print(list(map(lambda x: x * 2, [1, 2])), list(map(max, [1, 5], [4, 2])))"},
+    {"filter", HELP_BUILTINS, 0,
+     "filter(f, iterable)",
+     "A lazy iterator of the items for which f(item) is truthy; with f nil, of the truthy "
+     "items.",
+     "print(list(filter(lambda x: x > 1, [1, 2, 3])), list(filter(nil, [0, 1, \"\"])))"},
+    {"dict", HELP_BUILTINS, 0,
+     "dict(map_or_pairs, k=v, ...)",
+     "A new map: a copy of a map, the [key, value] pairs of an iterable, and/or the "
+     "keyword arguments.",
+     "print(dict(zip([\"a\", \"b\"], [1, 2])), dict(x=1))"},
     {"sorted", HELP_BUILTINS, 0,
      "sorted(xs, key=nil, reverse=false)",
      "A new sorted list of the items; key is a function giving the value to compare, "

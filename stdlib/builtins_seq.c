@@ -156,28 +156,22 @@ static void install_generator_methods(AgVM *vm) {
 }
 
 /* ---- map, filter, zip: lazy iterators ----
- * Instances of hidden classes (kept in the built-ins under a name no script
- * can spell) holding iterators of their arguments: each next() draws one
- * item from each, so nothing is computed before it is asked for. */
+ * Instances of hidden classes holding iterators of their arguments: each
+ * next() draws one item from each, so nothing is computed before it is
+ * asked for. */
 
-static ObjClass *lazy_class(AgVM *vm, const char *name) {
-  Value klass = NIL_VAL;
-  table_get(&vm->builtins, OBJ_VAL(obj_string(vm, name)), &klass);
-  return AS_CLASS(klass);
-}
-
-static void define_lazy_class(AgVM *vm, const char *hidden, const char *name, AgNativeFn next) {
+static ObjClass *lazy_class(AgVM *vm, const char *name, AgNativeFn next) {
   ObjClass *klass = obj_new_class(vm, obj_string(vm, name));
   vm_push_root(vm, OBJ_VAL(klass));
   vm_add_method(vm, &klass->methods, "next", next, 0, 0, false);
   vm_add_method(vm, &klass->methods, "iter", iterator_iter, 0, 0, false);
-  vm_define_builtin(vm, hidden, OBJ_VAL(klass));
   vm_pop_root(vm);
+  return klass;
 }
 
-/* An instance of the hidden class with the function f and a list of
- * iterators over args[0..n). */
-static Value make_lazy(AgVM *vm, const char *hidden, Value f, int n, const Value *args) {
+/* An instance of klass with the function f and a list of iterators over
+ * args[0..n). */
+static Value make_lazy(AgVM *vm, ObjClass *klass, Value f, int n, const Value *args) {
   ObjList *its = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(its));
   for (int i = 0; i < n; i++) {
@@ -188,7 +182,7 @@ static Value make_lazy(AgVM *vm, const char *hidden, Value f, int n, const Value
     }
     obj_list_append(vm, its, it);
   }
-  ObjInstance *inst = obj_new_instance(vm, lazy_class(vm, hidden));
+  ObjInstance *inst = obj_new_instance(vm, klass);
   vm_push_root(vm, OBJ_VAL(inst));
   lib_set_field(vm, OBJ_VAL(inst), " f", f);
   lib_set_field(vm, OBJ_VAL(inst), " its", OBJ_VAL(its));
@@ -248,9 +242,9 @@ LIB_NATIVE(filter_next) {
   }
 }
 
-LIB_NATIVE(lib_map) { return make_lazy(vm, " map", args[0], argc - 1, args + 1); }
-LIB_NATIVE(lib_filter) { return make_lazy(vm, " filter", args[0], 1, args + 1); }
-LIB_NATIVE(lib_zip) { return make_lazy(vm, " zip", NIL_VAL, argc, args); }
+LIB_NATIVE(lib_map) { return make_lazy(vm, vm->map_class, args[0], argc - 1, args + 1); }
+LIB_NATIVE(lib_filter) { return make_lazy(vm, vm->filter_class, args[0], 1, args + 1); }
+LIB_NATIVE(lib_zip) { return make_lazy(vm, vm->zip_class, NIL_VAL, argc, args); }
 
 /* ---- dict(): a map from a map, from [key, value] pairs, and/or from
  * keyword arguments ---- */
@@ -349,9 +343,9 @@ void lib_install_seq_builtins(AgVM *vm) {
   vm_define_native(vm, "all", lib_all, 1, 2, true);
   vm_define_native(vm, "iter", lib_iter, 1, 1, false);
   vm_define_native(vm, "next", lib_next, 1, 2, false);
-  define_lazy_class(vm, " map", "map", map_next);
-  define_lazy_class(vm, " filter", "filter", filter_next);
-  define_lazy_class(vm, " zip", "zip", zip_next);
+  vm->map_class = lazy_class(vm, "map", map_next);
+  vm->filter_class = lazy_class(vm, "filter", filter_next);
+  vm->zip_class = lazy_class(vm, "zip", zip_next);
   vm_define_native(vm, "map", lib_map, 2, -1, false);
   vm_define_native(vm, "filter", lib_filter, 2, 2, false);
   vm_define_native(vm, "zip", lib_zip, 0, -1, false);

@@ -373,6 +373,9 @@ static void mark_roots(AgVM *vm) {
   vm_mark_value(vm, vm->ellipsis);
   vm_mark_object(vm, (Obj *)vm->stop_iteration_class);
   vm_mark_object(vm, (Obj *)vm->iterator_class);
+  vm_mark_object(vm, (Obj *)vm->map_class);
+  vm_mark_object(vm, (Obj *)vm->filter_class);
+  vm_mark_object(vm, (Obj *)vm->zip_class);
   vm_mark_object(vm, (Obj *)vm->progress_class);
   vm_mark_object(vm, (Obj *)vm->file_class);
   vm_mark_object(vm, (Obj *)vm->open_files);
