@@ -88,6 +88,10 @@ static const char *TOKENS[] = {
   "//=", "|=", "&=", "^=", " ^ ", "~x", "~", "{1, 2} ^ {2}", "t // 2", "7 // t", "fn or(o) { return self }",
   "fn xor(o) { return NotImplemented }", "fn invert() { return ~self }", "fn ior(o) { return 1 }",
   "true == 1", "{true: 1, 1: 2}",
+  /* generators, lambda and the iterator built-ins (issue 27) */
+  "yield ", "yield", "let v = yield x", "fn g() { yield 1 }", "(x for x in xs)", "sum(x for x in xs)",
+  "(x for x in xs if x for y in x)", ".send(", "lambda x: ", "lambda: ", "lambda x, y=1: ", "lambda ...r: ",
+  "map(", "filter(nil, ", "zip(", "dict(", "dict(a=1)", "next(g, 0)", "fn iter() { yield self }",
 };
 #define NTOKENS (sizeof TOKENS / sizeof TOKENS[0])
 
