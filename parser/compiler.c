@@ -486,12 +486,19 @@ static void add_parameter(Parser *p, ParamList *params, const Token *name) {
 }
 
 /* `= expr` after a parameter: code in the prologue that runs when the caller
- * did not pass it (OP_DEFAULT skips it otherwise). */
+ * did not pass it (OP_DEFAULT skips it otherwise). The parameter's own name
+ * means the enclosing variable there, so Python's `lambda x, k=k: x + k`
+ * takes the k around it (earlier parameters stay visible). */
 static void default_value(Parser *p, int slot) {
   emit_op_u8(p, OP_DEFAULT, slot);
   emit_u16(p, 0xffff);
   int jump = emit_offset(p) - 2;
+  Local *param = &p->fc->locals[slot];
+  const char *name = param->name;
+  int length = param->length;
+  param->name = " default", param->length = 8;
   parse_expression(p);
+  param->name = name, param->length = length;
   emit_op_u8(p, OP_SET_LOCAL, slot);
   emit_op(p, OP_POP);
   emit_patch_jump(p, jump);
