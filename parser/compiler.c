@@ -957,7 +957,51 @@ typedef struct {
   int skip_count;
 } CompLoop;
 
-static void comprehension_for(Parser *p, CompLoop *loop) {
+/* A piece of the source compiled out of order (a comprehension's element
+ * and first iterable), with a lexer of its own, as an f-string field is. */
+typedef struct {
+  Lexer sub;
+  Lexer *outer;
+  Token previous, current, next;
+  bool was_in_field;
+} SourceSpan;
+
+static void begin_span(Parser *p, SourceSpan *s, const Token *start, int length) {
+  lex_init_at(&s->sub, start->start, length, start->line, start->col);
+  s->sub.brackets[0] = '('; /* newlines inside the brackets do not end it */
+  s->sub.depth = 1;
+  s->outer = p->lexer;
+  s->previous = p->previous, s->current = p->current, s->next = p->next;
+  s->was_in_field = p->in_field;
+  p->lexer = &s->sub;
+  p->in_field = true;
+  parse_start_tokens(p);
+}
+
+static void end_span(Parser *p, const SourceSpan *s) {
+  p->lexer = s->outer;
+  p->in_field = s->was_in_field;
+  p->previous = s->previous, p->current = s->current, p->next = s->next;
+}
+
+/* Skips tokens up to the first of `a`, `b` or `close` at bracket depth 0;
+ * returns the length in the source of what was skipped. */
+static int skip_until(Parser *p, const Token *from, TokenType a, TokenType b, TokenType close) {
+  int depth = 0;
+  while (!parse_check(p, TOK_EOF)) {
+    TokenType t = p->current.type;
+    if (depth == 0 && (t == a || t == b || t == close)) break;
+    if (t == TOK_LEFT_PAREN || t == TOK_LEFT_BRACKET || t == TOK_LEFT_BRACE) depth++;
+    if (t == TOK_RIGHT_PAREN || t == TOK_RIGHT_BRACKET || t == TOK_RIGHT_BRACE) depth--;
+    parse_advance(p);
+  }
+  return (int)(p->current.start - from->start);
+}
+
+/* `for names in iterable` and its `if` clauses. The first clause's iterable
+ * was walked into slots 1 and 2 by the caller (its tokens are skipped and
+ * returned in *first_iterable); the others are compiled here. */
+static void comprehension_for(Parser *p, CompLoop *loop, TokenType close, Token *first_iterable, int *first_length) {
   parse_advance(p); /* for */
   begin_scope(p);
   Token names[2];
@@ -965,11 +1009,17 @@ static void comprehension_for(Parser *p, CompLoop *loop) {
   bool pair = parse_match(p, TOK_COMMA);
   if (pair) names[1] = consume_name(p, "expected a second loop variable name after ','");
   parse_consume(p, TOK_IN, "expected 'in' after the loop variable");
-  parse_or_expression(p);
-  int seq_slot = p->fc->local_count;
-  add_initialized_local(p, " seq", 4);
-  emit_op(p, OP_ITER_PREP);
-  add_initialized_local(p, " pos", 4);
+  int seq_slot = 1;
+  if (first_iterable != NULL) {
+    *first_iterable = p->current;
+    *first_length = skip_until(p, first_iterable, TOK_FOR, TOK_IF, close);
+  } else {
+    parse_or_expression(p);
+    seq_slot = p->fc->local_count;
+    add_initialized_local(p, " seq", 4);
+    emit_op(p, OP_ITER_PREP);
+    add_initialized_local(p, " pos", 4);
+  }
   loop->start = emit_offset(p);
   emit_op_var(p, OP_ITER_NEXT, 1);
   emit_u8(p, seq_slot);
@@ -995,20 +1045,12 @@ static void comprehension_end_for(Parser *p, CompLoop *loop) {
 }
 
 /* The element (`x * 2`, or `k: v` for a map), written before the loops that
- * bind its names, is compiled inside the innermost loop from its source text
- * with a lexer of its own, as an f-string field is. */
-static void comprehension_element(Parser *p, CompKind kind, const Token *elem, int length) {
-  Lexer sub;
-  lex_init_at(&sub, elem->start, length, elem->line, elem->col);
-  sub.brackets[0] = '('; /* newlines inside the brackets do not end it */
-  sub.depth = 1;
-  Lexer *outer = p->lexer;
-  Token previous = p->previous, current = p->current, next = p->next;
-  bool was_in_field = p->in_field;
-  p->lexer = &sub;
-  p->in_field = true;
-  parse_start_tokens(p);
-  if (kind != COMP_GENERATOR) emit_op_u8(p, OP_GET_LOCAL, 1); /* the result */
+ * bind its names, is compiled inside the innermost loop from its source
+ * text; result_slot holds the list, set or map being built. */
+static void comprehension_element(Parser *p, CompKind kind, const Token *elem, int length, int result_slot) {
+  SourceSpan span;
+  begin_span(p, &span, elem, length);
+  if (kind != COMP_GENERATOR) emit_op_u8(p, OP_GET_LOCAL, result_slot);
   parse_expression(p);
   if (kind == COMP_MAP) {
     parse_consume(p, TOK_COLON, "expected ':' after the key of the map comprehension");
@@ -1018,32 +1060,31 @@ static void comprehension_element(Parser *p, CompKind kind, const Token *elem, i
   static const OpCode adds[] = {OP_LIST_APPEND, OP_SET_ADD, OP_MAP_INSERT, OP_YIELD};
   emit_op(p, adds[kind]);
   emit_op(p, OP_POP);
-  p->lexer = outer;
-  p->in_field = was_in_field;
-  p->previous = previous, p->current = current, p->next = next;
+  end_span(p, &span);
 }
 
-/* Skips the element's tokens up to its `for` (the first at bracket depth 0);
- * returns the element's length in the source. */
-static int skip_to_for(Parser *p, const Token *elem) {
-  int depth = 0;
-  while (!parse_check(p, TOK_EOF) && !(depth == 0 && parse_check(p, TOK_FOR))) {
-    TokenType t = p->current.type;
-    if (t == TOK_LEFT_PAREN || t == TOK_LEFT_BRACKET || t == TOK_LEFT_BRACE) depth++;
-    if (t == TOK_RIGHT_PAREN || t == TOK_RIGHT_BRACKET || t == TOK_RIGHT_BRACE) depth--;
-    parse_advance(p);
-  }
-  return (int)(p->current.start - elem->start);
+/* The first `for`'s iterable, in the enclosing function, prepared for the
+ * walk (ITER_PREP): the two arguments of the comprehension's function. */
+static void first_iterable(Parser *p, const Token *start, int length) {
+  SourceSpan span;
+  begin_span(p, &span, start, length);
+  parse_or_expression(p);
+  if (!parse_check(p, TOK_EOF)) parse_error_at(p, &p->current, "expected 'for', 'if' or the closing bracket in the comprehension");
+  emit_op(p, OP_ITER_PREP);
+  end_span(p, &span);
 }
 
-/* [elem for x in xs if c ...], {elem for ...}, {k: v for ...}, with p->current
- * at the element and `close` the bracket that ends it. Compiled as a hidden
- * function called at once, as Python 3 does: the loop variables are its
- * locals (each iteration a fresh one, so closures capture its value), and
- * a LOOP back polls Ctrl-C. */
+/* [elem for x in xs if c ...], {elem for ...}, {k: v for ...} and the
+ * generator expression (elem for ...), with p->current at the element and
+ * `close` the bracket that ends it. Compiled as a hidden function called at
+ * once, as Python 3 does: the loop variables are its locals (each iteration
+ * a fresh one, so closures capture its value), and a LOOP back polls
+ * Ctrl-C. As in Python, the first iterable is evaluated (and found
+ * iterable) where the comprehension is, even for a generator, whose loops
+ * run only as items are drawn; the function takes it as its arguments. */
 void parse_comprehension(Parser *p, CompKind kind, TokenType close) {
   Token elem = p->current;
-  int length = skip_to_for(p, &elem);
+  int length = skip_until(p, &elem, TOK_FOR, TOK_FOR, TOK_EOF);
   static const char *const names[] = {"<listcomp>", "<setcomp>", "<mapcomp>", "<genexpr>"};
   Token name = elem;
   name.start = names[kind];
@@ -1053,6 +1094,11 @@ void parse_comprehension(Parser *p, CompKind kind, TokenType close) {
   begin_scope(p);
   fc.no_yield = true;
   fc.is_generator = kind == COMP_GENERATOR;
+  fc.function->arity = 2; /* the first loop's sequence and position */
+  emit_adjust_depth(p, 2);
+  add_initialized_local(p, " seq", 4);
+  add_initialized_local(p, " pos", 4);
+  int result_slot = fc.local_count;
   if (kind != COMP_GENERATOR) {
     static const OpCode makes[] = {OP_LIST, OP_NEW_SET, OP_MAP};
     emit_op_var(p, makes[kind], 1);
@@ -1061,22 +1107,31 @@ void parse_comprehension(Parser *p, CompKind kind, TokenType close) {
   }
   CompLoop loops[COMPREHENSION_MAX_FORS];
   int count = 0;
+  Token iterable = p->current;
+  int iterable_length = 0;
   while (parse_check(p, TOK_FOR)) {
     if (count == COMPREHENSION_MAX_FORS) {
       parse_error(p, "too many 'for' clauses in one comprehension (the limit is %d)", COMPREHENSION_MAX_FORS);
       break;
     }
-    comprehension_for(p, &loops[count++]);
+    bool first = count == 0;
+    comprehension_for(p, &loops[count++], close, first ? &iterable : NULL, first ? &iterable_length : NULL);
   }
   if (!parse_check(p, close)) parse_error_at(p, &p->current, "expected 'for', 'if' or the closing bracket in the comprehension");
-  comprehension_element(p, kind, &elem, length);
+  comprehension_element(p, kind, &elem, length, result_slot);
   while (count > 0) comprehension_end_for(p, &loops[--count]);
   if (kind == COMP_GENERATOR) emit_op(p, OP_NIL);
-  else emit_op_u8(p, OP_GET_LOCAL, 1);
+  else emit_op_u8(p, OP_GET_LOCAL, result_slot);
   emit_op(p, OP_RETURN);
   emit_closure(p, &fc, NULL);
-  emit_op_var(p, OP_CALL, 0);
-  emit_u8(p, 0);
+  if (iterable_length > 0) {
+    first_iterable(p, &iterable, iterable_length);
+  } else { /* after an error: no first loop */
+    emit_op(p, OP_NIL);
+    emit_op(p, OP_NIL);
+  }
+  emit_op_var(p, OP_CALL, -2);
+  emit_u8(p, 2);
   parse_consume(p, close, close == TOK_RIGHT_BRACKET ? "expected ']' after the comprehension"
                           : close == TOK_RIGHT_PAREN ? "expected ')' after the generator expression"
                                                      : "expected '}' after the comprehension");
