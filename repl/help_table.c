@@ -32,9 +32,9 @@ const HelpEntry help_table[] = {
      "for i in range(3) { print(i) }\n"
      "print(len(range(0, 10, 2)))"},
     {"enumerate", HELP_BUILTINS, 0,
-     "enumerate(xs)",
-     "Pairs [index, item] for each item of a list, string, map (keys) or tensor (along "
-     "dim 0).",
+     "enumerate(xs, start=0)",
+     "A lazy iterator of pairs [index, item] for each item of any iterable (a list, string, "
+     "map's keys, tensor along dim 0, generator ...), counting from start.",
      "for i, x in enumerate([\"a\", \"b\"]) { print(i, x) }"},
     {"zip", HELP_BUILTINS, 0,
      "zip(...iterables)",

@@ -141,29 +141,6 @@ LIB_NATIVE(lib_range) {
   return OBJ_VAL(obj_new_range(vm, a[0], a[1], a[2]));
 }
 
-static Value pair(AgVM *vm, Value a, Value b) {
-  ObjList *p = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(p));
-  obj_list_append(vm, p, a);
-  obj_list_append(vm, p, b);
-  vm_pop_root(vm);
-  return OBJ_VAL(p);
-}
-
-LIB_NATIVE(lib_enumerate) {
-  int64_t start = 0;
-  if (argc > 1 && !lib_int_arg(vm, "enumerate", args, 1, &start)) return VM_EXCEPTION;
-  Value items = lib_to_list(vm, args[0]);
-  if (IS_EXCEPTION(items)) return items;
-  vm_push_root(vm, items);
-  ObjList *out = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(out));
-  ObjList *src = AS_LIST(items);
-  for (int i = 0; i < src->count; i++) obj_list_append(vm, out, pair(vm, INT_VAL(vm, start + i), src->items[i]));
-  vm_pop_roots(vm, 2);
-  return OBJ_VAL(out);
-}
-
 /* Sorts `list` in place (sorted() passes a fresh copy, list.sort() itself). */
 static Value sort_list(AgVM *vm, ObjList *list, Value key, Value reverse) {
   if (!IS_UNDEF(reverse) && !IS_BOOL(reverse)) return vm_throw_error(vm, "sorted() reverse must be a bool");
@@ -601,7 +578,6 @@ static void install_functions(AgVM *vm) {
   vm_define_native(vm, "input", lib_input, 0, 1, false);
   vm_define_native(vm, "len", lib_len, 1, 1, false);
   vm_define_native(vm, "range", lib_range, 1, 3, false);
-  vm_define_native(vm, "enumerate", lib_enumerate, 1, 2, false);
   vm_define_native(vm, "sorted", lib_sorted, 1, 1, true);
   vm_define_native(vm, "str", lib_str, 0, 1, false);
   vm_define_native(vm, "repr", lib_repr, 1, 1, false);

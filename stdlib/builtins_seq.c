@@ -242,6 +242,27 @@ LIB_NATIVE(filter_next) {
   }
 }
 
+/* enumerate's " f" is the count of the next item. */
+LIB_NATIVE(enumerate_next) {
+  Value row = draw_row(vm, self);
+  if (IS_EXCEPTION(row)) return row;
+  vm_push_root(vm, row);
+  Value n = lib_field(vm, self, " f");
+  ObjList *pair = AS_LIST(row); /* [item] becomes [n, item] */
+  obj_list_append(vm, pair, pair->items[0]);
+  pair->items[0] = n;
+  Value next = vm_binary_op(vm, OP_ADD, n, INT_VAL(vm, 1));
+  if (!IS_EXCEPTION(next)) lib_set_field(vm, self, " f", next);
+  vm_pop_root(vm);
+  return IS_EXCEPTION(next) ? next : row;
+}
+
+LIB_NATIVE(lib_enumerate) {
+  int64_t start = 0;
+  if (argc > 1 && !lib_int_arg(vm, "enumerate", args, 1, &start)) return VM_EXCEPTION;
+  return make_lazy(vm, vm->enumerate_class, INT_VAL(vm, start), 1, args);
+}
+
 LIB_NATIVE(lib_map) { return make_lazy(vm, vm->map_class, args[0], argc - 1, args + 1); }
 LIB_NATIVE(lib_filter) { return make_lazy(vm, vm->filter_class, args[0], 1, args + 1); }
 LIB_NATIVE(lib_zip) { return make_lazy(vm, vm->zip_class, NIL_VAL, argc, args); }
@@ -346,6 +367,8 @@ void lib_install_seq_builtins(AgVM *vm) {
   vm->map_class = lazy_class(vm, "map", map_next);
   vm->filter_class = lazy_class(vm, "filter", filter_next);
   vm->zip_class = lazy_class(vm, "zip", zip_next);
+  vm->enumerate_class = lazy_class(vm, "enumerate", enumerate_next);
+  vm_define_native(vm, "enumerate", lib_enumerate, 1, 2, false);
   vm_define_native(vm, "map", lib_map, 2, -1, false);
   vm_define_native(vm, "filter", lib_filter, 2, 2, false);
   vm_define_native(vm, "zip", lib_zip, 0, -1, false);

@@ -376,6 +376,7 @@ static void mark_roots(AgVM *vm) {
   vm_mark_object(vm, (Obj *)vm->map_class);
   vm_mark_object(vm, (Obj *)vm->filter_class);
   vm_mark_object(vm, (Obj *)vm->zip_class);
+  vm_mark_object(vm, (Obj *)vm->enumerate_class);
   vm_mark_object(vm, (Obj *)vm->progress_class);
   vm_mark_object(vm, (Obj *)vm->file_class);
   vm_mark_object(vm, (Obj *)vm->open_files);

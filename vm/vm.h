@@ -154,7 +154,7 @@ struct AgVM {
   Value ellipsis;                           /* `...` in an index */
   ObjClass *stop_iteration_class;
   ObjClass *iterator_class; /* what iter() of a built-in sequence makes */
-  ObjClass *map_class, *filter_class, *zip_class; /* the lazy iterators map() ... make */
+  ObjClass *map_class, *filter_class, *zip_class, *enumerate_class; /* the lazy iterators map() ... make */
   ObjClass *progress_class; /* what progress() makes on a terminal */
   /* progress() has drawn its bar on stderr and not ended the line: the next
    * print or error report ends it first (vm_end_progress_line) */
