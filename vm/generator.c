@@ -79,22 +79,20 @@ static void park_upvalues(AgVM *vm, ObjGenerator *g, Value *slots) {
   }
 }
 
-Value vm_generator_suspend(AgVM *vm, int base) {
+bool vm_generator_suspend(AgVM *vm, int base) {
   ObjGenerator *g = vm->running_generator;
   if (g == NULL || g->state != GEN_RUNNING || vm->frame_count - 1 != base) {
-    return vm_throw_error(vm, "'yield' outside a generator");
+    vm_throw_error(vm, "'yield' outside a generator");
+    return false;
   }
   CallFrame *frame = &vm->frames[base];
   /* the yielded value stays on the stack, rooted, while the saving allocates */
-  Value yielded = vm->stack_top[-1];
   save_values(vm, g, frame->slots, (int)(vm->stack_top - 1 - frame->slots));
   g->ip = frame->ip;
   save_handlers(vm, g, base, frame->slots);
   park_upvalues(vm, g, frame->slots);
-  vm->stack_top = frame->slots;
-  vm->frame_count--;
   g->state = GEN_SUSPENDED;
-  return yielded;
+  return true;
 }
 
 /* The saved handlers and upvalues back in the VM for the frame at `index`

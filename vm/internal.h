@@ -48,10 +48,10 @@ int vm_truthy_rooted(AgVM *vm, Value v);
 /* generator.c (OP_GENERATOR, OP_YIELD) */
 /* A generator holding the top frame's values; the frame then returns it. */
 Value vm_generator_start(AgVM *vm);
-/* Saves the running generator's frame (the frame at base, on top) into it
- * and pops the frame: returns the value on top of its stack, the yielded
- * one, or VM_EXCEPTION. */
-Value vm_generator_suspend(AgVM *vm, int base);
+/* Saves the running generator's frame (the frame at base, on top) into it,
+ * all but the yielded value on top of its stack, and takes its handlers and
+ * upvalues, so that RETURN then only pops it; false after throwing. */
+bool vm_generator_suspend(AgVM *vm, int base);
 void vm_free_generator(AgVM *vm, ObjGenerator *g);
 /* vm.c: a handler whose catch is at catch_ip, for the top frame at the current height. */
 void vm_push_handler(AgVM *vm, uint8_t *catch_ip);
