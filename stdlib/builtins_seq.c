@@ -33,6 +33,12 @@ LIB_NATIVE(lib_reversed) {
 }
 
 /* any(xs) / all(xs): stops at the first item that decides, as Python's. */
+static int is_truthy(AgVM *vm, Value item, void *ctx) { return vm_truthy(vm, item); }
+static int is_falsy(AgVM *vm, Value item, void *ctx) {
+  int t = vm_truthy(vm, item);
+  return t < 0 ? -1 : !t;
+}
+
 static Value any_all(AgVM *vm, int argc, const Value *args, const AgKwargs *kw, bool want) {
   Value iterable = args[0];
   if (IS_TENSOR(iterable)) { /* torch.any(t, dim=...) */
@@ -42,21 +48,9 @@ static Value any_all(AgVM *vm, int argc, const Value *args, const AgKwargs *kw, 
   if (argc > 1 || (kw != NULL && kw->count > 0)) {
     return vm_throw_error(vm, "%s() of a %s takes no other arguments", want ? "any" : "all", vm_type_name(iterable));
   }
-  Value seq = vm_iter_prepare(vm, iterable);
-  if (IS_EXCEPTION(seq)) return seq;
-  vm_push_root(vm, seq);
-  double pos = 0;
-  Value item;
-  int status, t = 0;
-  while ((status = vm_iter_next(vm, seq, &pos, &item)) == 1) {
-    vm_push_root(vm, item);
-    t = vm_truthy(vm, item);
-    vm_pop_root(vm);
-    if (t < 0 || t == want) break;
-  }
-  vm_pop_root(vm);
-  if (status < 0 || t < 0) return VM_EXCEPTION;
-  return BOOL_VAL(status == 1 ? want : !want);
+  int decided = vm_iterate(vm, iterable, want ? is_truthy : is_falsy, NULL);
+  if (decided < 0) return VM_EXCEPTION;
+  return BOOL_VAL(decided ? want : !want);
 }
 
 LIB_NATIVE(lib_any) { return any_all(vm, argc, args, kw, true); }
@@ -284,23 +278,20 @@ static bool put_pair(AgVM *vm, ObjMap *m, Value pair, int index) {
   return ok;
 }
 
+typedef struct {
+  ObjMap *map;
+  int index;
+} PairSink;
+
+static int put_next_pair(AgVM *vm, Value pair, void *ctx) {
+  PairSink *sink = ctx;
+  return put_pair(vm, sink->map, pair, sink->index++) ? 0 : -1;
+}
+
 static bool put_all(AgVM *vm, ObjMap *m, Value source) {
   if (IS_MAP(source)) return vm_map_put_all(vm, m, AS_MAP(source));
-  Value seq = vm_iter_prepare(vm, source);
-  if (IS_EXCEPTION(seq)) return false;
-  vm_push_root(vm, seq);
-  double pos = 0;
-  Value pair;
-  int status, index = 0;
-  while ((status = vm_iter_next(vm, seq, &pos, &pair)) == 1) {
-    vm_push_root(vm, pair);
-    bool ok = put_pair(vm, m, pair, index++);
-    vm_pop_root(vm);
-    if (!ok) status = -1;
-    if (!ok) break;
-  }
-  vm_pop_root(vm);
-  return status == 0;
+  PairSink sink = {m, 0};
+  return vm_iterate(vm, source, put_next_pair, &sink) == 0;
 }
 
 LIB_NATIVE(lib_dict) {

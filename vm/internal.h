@@ -24,6 +24,11 @@ bool vm_extend_list(AgVM *vm, ObjList *list, Value iterable);
 Value vm_iter_prepare(AgVM *vm, Value iterable);
 /* Next item of seq at *pos: 1 = item stored, 0 = done, -1 = thrown. */
 int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item);
+/* Calls visit(item) for each item of an iterable until it returns non-zero:
+ * that value (1 = stopped early, -1 = thrown), or 0 when every item was
+ * visited, -1 when the walk itself threw. */
+typedef int (*VmVisit)(AgVM *vm, Value item, void *ctx);
+int vm_iterate(AgVM *vm, Value iterable, VmVisit visit, void *ctx);
 /* An iterator instance's next(): 1 = item, 0 = StopIteration, -1 = thrown. */
 int vm_iterator_next(AgVM *vm, Value it, Value *item);
 /* Number of items (len()); -1 after throwing. */

@@ -117,27 +117,17 @@ static Value repeat(AgVM *vm, Value seq, Value times) {
   return OBJ_VAL(out);
 }
 
-/* `item in obj` for an instance: obj.contains(item), else a walk of obj's
- * iteration comparing with ==, as Python's. */
 /* item in xs for any iterable: walks it up to the first equal item, as
  * Python does (an iterator or generator is consumed that far). */
+static int equals_item(AgVM *vm, Value next, void *item) { return vm_equal(vm, *(Value *)item, next); }
+
 static Value iterable_contains(AgVM *vm, Value item, Value container) {
-  Value seq = vm_iter_prepare(vm, container);
-  if (IS_EXCEPTION(seq)) return seq;
-  vm_push_root(vm, seq);
-  double pos = 0;
-  Value next;
-  int status, found = 0;
-  while (found == 0 && (status = vm_iter_next(vm, seq, &pos, &next)) == 1) {
-    vm_push_root(vm, next);
-    found = vm_equal(vm, item, next);
-    vm_pop_root(vm);
-  }
-  vm_pop_root(vm);
-  if (found != 0) return found < 0 ? VM_EXCEPTION : TRUE_VAL;
-  return status < 0 ? VM_EXCEPTION : FALSE_VAL;
+  int found = vm_iterate(vm, container, equals_item, &item);
+  return found < 0 ? VM_EXCEPTION : BOOL_VAL(found);
 }
 
+/* `item in obj` for an instance: obj.contains(item), else a walk of obj's
+ * iteration comparing with ==, as Python's. */
 static Value instance_contains(AgVM *vm, Value item, Value container) {
   Value r = vm_has_method(vm, container, VM_M_CONTAINS)
                 ? vm_call_method_named(vm, container, VM_M_CONTAINS, 1, &item)
@@ -651,6 +641,23 @@ int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item) {
   }
   *pos += 1;
   return 1;
+}
+
+int vm_iterate(AgVM *vm, Value iterable, VmVisit visit, void *ctx) {
+  Value seq = vm_iter_prepare(vm, iterable);
+  if (IS_EXCEPTION(seq)) return -1;
+  vm_push_root(vm, seq);
+  double pos = 0;
+  Value item;
+  int status, verdict = 0;
+  while (verdict == 0 && (status = vm_iter_next(vm, seq, &pos, &item)) == 1) {
+    vm_push_root(vm, item);
+    verdict = visit(vm, item, ctx);
+    vm_pop_root(vm);
+  }
+  vm_pop_root(vm);
+  if (verdict != 0) return verdict;
+  return status < 0 ? -1 : 0;
 }
 
 bool vm_extend_list(AgVM *vm, ObjList *list, Value iterable) {
