@@ -176,14 +176,16 @@ const HelpEntry help_table[] = {
      "Ends the program with that exit status (in the REPL: ends the session).",
      "if false { exit(3) }"},
     {"min", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "min(...xs) / min(list) / min(t, dim=nil, keepdim=false)",
-     "The smallest of several numbers or of a list. On a tensor: the smallest element, or "
+     "min(...xs) / min(iterable, key=nil, default=...) / min(t, dim=nil, keepdim=false)",
+     "The smallest of several values or of the items of any iterable, compared by key(item) "
+     "when key is given (the first of equal ones); default for an empty one. On a tensor: the smallest element, or "
      "with dim= a list [values, indices] along that dimension.",
      "print(min(3, 1, 2), min([4, 5]))\n"
      "print(tensor([[1.0, 5.0], [3.0, 2.0]]).min(dim=1))"},
     {"max", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "max(...xs) / max(list) / max(t, dim=nil, keepdim=false)",
-     "The largest of several numbers or of a list. On a tensor: the largest element, or "
+     "max(...xs) / max(iterable, key=nil, default=...) / max(t, dim=nil, keepdim=false)",
+     "The largest of several values or of the items of any iterable, compared by key(item) "
+     "when key is given (the first of equal ones); default for an empty one. On a tensor: the largest element, or "
      "with dim= a list [values, indices] along that dimension.",
      "print(max(3, 1, 2))\n"
      "print(tensor([[1.0, 5.0], [3.0, 2.0]]).max(dim=0))"},

@@ -362,32 +362,58 @@ static Value items_of(AgVM *vm, Value iterable) {
   return IS_LIST(iterable) ? iterable : lib_to_list(vm, iterable);
 }
 
-static Value extreme_of(AgVM *vm, const char *fname, const Value *items, int n, bool want_max);
+static Value key_of(AgVM *vm, Value key, Value item) { return IS_NIL(key) ? item : vm_call(vm, key, 1, &item); }
 
-static Value extreme(AgVM *vm, const char *fname, int argc, const Value *args, bool want_max) {
-  if (argc == 1 && is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], fname, 0, NULL);
-  if (argc != 1) return extreme_of(vm, fname, args, argc, want_max);
-  Value list = items_of(vm, args[0]);
+/* The item of items[0..n) whose key (key(item), or the item itself when key
+ * is nil) is the largest (want_max) or smallest; the first of equal ones. */
+static Value extreme_of(AgVM *vm, const char *fname, const Value *items, int n, Value key, bool want_max) {
+  if (n == 0) return vm_throw_error(vm, "%s() arg is an empty sequence", fname);
+  Value best = items[0], best_key = key_of(vm, key, best);
+  if (IS_EXCEPTION(best_key)) return best_key;
+  vm_push_root(vm, best_key);
+  for (int i = 1; i < n && !IS_EXCEPTION(best); i++) {
+    Value k = key_of(vm, key, items[i]);
+    if (IS_EXCEPTION(k)) {
+      best = k;
+      break;
+    }
+    vm_push_root(vm, k);
+    int better = want_max ? vm_less_than(vm, best_key, k) : vm_less_than(vm, k, best_key);
+    vm_pop_roots(vm, 2);
+    if (better > 0) best = items[i], best_key = k;
+    if (better < 0) best = VM_EXCEPTION;
+    vm_push_root(vm, best_key);
+  }
+  vm_pop_root(vm);
+  return best;
+}
+
+/* min/max(iterable, key=nil, default=...) or of several arguments, as
+ * Python's; of one tensor, the tensor's own min/max. */
+static Value extreme(AgVM *vm, const char *fname, int argc, const Value *args, const AgKwargs *kw, bool want_max) {
+  if (argc == 1 && is_tensor_value(args[0])) { /* torch.max(t, dim=...) */
+    vm_push_root(vm, args[0]);
+    ObjString *name = obj_string(vm, fname);
+    vm_pop_root(vm);
+    return vm_invoke(vm, args[0], name, 0, NULL, kw);
+  }
+  static const char *const names[] = {"key", "default", NULL};
+  Value opt[2];
+  if (!vm_parse_kwargs(vm, fname, kw, names, opt)) return VM_EXCEPTION;
+  Value key = IS_UNDEF(opt[0]) ? NIL_VAL : opt[0];
+  if (argc != 1) return extreme_of(vm, fname, args, argc, key, want_max);
+  /* a copy when key() runs: it might change the list being walked */
+  Value list = IS_NIL(key) ? items_of(vm, args[0]) : lib_to_list(vm, args[0]);
   if (IS_EXCEPTION(list)) return list;
+  if (AS_LIST(list)->count == 0 && !IS_UNDEF(opt[1])) return opt[1];
   vm_push_root(vm, list);
-  Value r = extreme_of(vm, fname, AS_LIST(list)->items, AS_LIST(list)->count, want_max);
+  Value r = extreme_of(vm, fname, AS_LIST(list)->items, AS_LIST(list)->count, key, want_max);
   vm_pop_root(vm);
   return r;
 }
 
-static Value extreme_of(AgVM *vm, const char *fname, const Value *items, int n, bool want_max) {
-  if (n == 0) return vm_throw_error(vm, "%s() of an empty sequence", fname);
-  Value best = items[0];
-  for (int i = 1; i < n; i++) {
-    int better = want_max ? vm_less_than(vm, best, items[i]) : vm_less_than(vm, items[i], best);
-    if (better < 0) return VM_EXCEPTION;
-    if (better) best = items[i];
-  }
-  return best;
-}
-
-LIB_NATIVE(lib_min) { return extreme(vm, "min", argc, args, false); }
-LIB_NATIVE(lib_max) { return extreme(vm, "max", argc, args, true); }
+LIB_NATIVE(lib_min) { return extreme(vm, "min", argc, args, kw, false); }
+LIB_NATIVE(lib_max) { return extreme(vm, "max", argc, args, kw, true); }
 
 static Value sum_values(AgVM *vm, int argc, const Value *args);
 
@@ -596,8 +622,8 @@ static void install_functions(AgVM *vm) {
   vm_define_native(vm, "error", lib_error, 1, 1, false);
   vm_define_native(vm, "clock", lib_clock, 0, 0, false);
   vm_define_native(vm, "exit", lib_exit, 0, 1, false);
-  vm_define_native(vm, "min", lib_min, 1, -1, false);
-  vm_define_native(vm, "max", lib_max, 1, -1, false);
+  vm_define_native(vm, "min", lib_min, 1, -1, true);
+  vm_define_native(vm, "max", lib_max, 1, -1, true);
   vm_define_native(vm, "sum", lib_sum, 1, -1, false);
   vm_define_native(vm, "abs", lib_abs, 1, 1, false);
   vm_define_native(vm, "round", lib_round, 1, 2, false);
