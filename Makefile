@@ -144,7 +144,15 @@ endif
 debug:
 	$(MAKE) MODE=debug ag
 
-$(BUILD)/%.o: %.c
+# Every object is rebuilt when the flags change (SLEEF or zlib installed since
+# the last build, another READLINE): the stamp holds the flags and is
+# rewritten only when they differ, so an unchanged build stays up to date.
+FLAGS_STAMP := $(BUILD)/flags.stamp
+FLAGS_NOW := $(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(LIBS)
+$(shell mkdir -p $(BUILD) && { [ "$$(cat $(FLAGS_STAMP) 2>/dev/null)" = "$(FLAGS_NOW)" ] || \
+  printf '%s' "$(FLAGS_NOW)" > $(FLAGS_STAMP); })
+
+$(BUILD)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -152,7 +160,7 @@ $(EMBED_C): $(AG_EMBED) tools/embed.sh
 	@mkdir -p $(dir $@)
 	sh tools/embed.sh $(AG_EMBED) > $@
 
-$(BUILD)/gen/embedded.o: $(EMBED_C)
+$(BUILD)/gen/embedded.o: $(EMBED_C) $(FLAGS_STAMP)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(LIBAG): $(CORE_OBJ)

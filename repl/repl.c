@@ -389,9 +389,6 @@ static const Command commands[] = {
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
-static const char *const command_names[] = {"help", "graph", "load", "quit", NULL};
-_Static_assert(sizeof command_names / sizeof command_names[0] == COMMAND_COUNT + 1,
-               "command_names lists every command");
 
 /* The command named by `word` or by a unique prefix of it (:q, :h). */
 static const Command *find_command(const char *word, size_t len) {
@@ -426,6 +423,9 @@ static void run_command(Repl *r, const char *line) {
 
 /* ---- completion through Readline (repl/complete.c) ---- */
 #ifndef AG_NO_READLINE /* without a line editor there is nothing to complete */
+static const char *const command_names[] = {"help", "graph", "load", "quit", NULL};
+_Static_assert(sizeof command_names / sizeof command_names[0] == COMMAND_COUNT + 1,
+               "command_names lists every command");
 
 /* Readline's completion callbacks take no context pointer, so the VM being
  * completed against and the candidates are kept here (one REPL per process). */

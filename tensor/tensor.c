@@ -223,6 +223,13 @@ static void *data_alloc(size_t nbytes, bool zero, size_t *capacity) {
   return p;
 }
 
+/* PyTorch's words when its CPU allocator refuses a request. */
+static void set_allocation_error(unsigned long long nbytes) {
+  tensor_set_error("DefaultCPUAllocator: can't allocate memory: you tried to allocate %llu "
+                   "bytes. Error code 12 (Cannot allocate memory)",
+                   nbytes);
+}
+
 Storage *tensor_storage_new(size_t nbytes, bool zero) {
   Storage *s = NULL;
   if (nbytes > allocation_limit) {
@@ -242,9 +249,7 @@ Storage *tensor_storage_new(size_t nbytes, bool zero) {
     }
   }
   if (!s) {
-    tensor_set_error("DefaultCPUAllocator: can't allocate memory: you tried to allocate %zu "
-                     "bytes. Error code 12 (Cannot allocate memory)",
-                     nbytes);
+    set_allocation_error(nbytes);
     return NULL;
   }
   s->refcount = 1;
@@ -359,14 +364,19 @@ static Tensor *tensor_new_struct(DType dt, int ndim, const int64_t *shape, int64
 static Tensor *tensor_alloc(DType dt, int ndim, const int64_t *shape, bool zero) {
   int64_t numel;
   if (!tensor_check_shape(ndim, shape, &numel)) return NULL;
-  size_t nbytes;
-  if (__builtin_mul_overflow((size_t)numel, dtype_size(dt), &nbytes) || nbytes > (size_t)PTRDIFF_MAX) {
+  /* In 64 bits, as PyTorch counts: a size_t of 32 bits (WebAssembly) would wrap. */
+  int64_t nbytes;
+  if (__builtin_mul_overflow(numel, (int64_t)dtype_size(dt), &nbytes)) {
     char buf[512];
     tensor_format_shape(buf, sizeof buf, ndim, shape);
     tensor_set_error("Storage size calculation overflowed with sizes=%s", buf); /* PyTorch's */
     return NULL;
   }
-  Storage *s = tensor_storage_new(nbytes, zero);
+  if ((uint64_t)nbytes > (uint64_t)(PTRDIFF_MAX)) {
+    set_allocation_error((unsigned long long)nbytes);
+    return NULL;
+  }
+  Storage *s = tensor_storage_new((size_t)nbytes, zero);
   if (!s) return NULL;
   Tensor *t = tensor_new_struct(dt, ndim, shape, numel);
   if (!t) {
