@@ -11,6 +11,8 @@
 #                   golden scripts, shared conformance, differential cases
 #   make wasm       build/wasm/ag.js, the core in WebAssembly (emscripten) for
 #                   node, and its smoke test
+#   make web        build/web/, Ag in a static web page (WebAssembly in a Web
+#                   Worker); make test-web tests it in headless Chromium
 #   make bench      our benchmarks against the peers (../shared/bench)
 #   make fuzz       libFuzzer over the compiler, the VM and the loaders (FUZZ_SECONDS=600)
 #   make kernel     build the Jupyter kernel; make install / uninstall (kernel/kernel.mk)
@@ -49,13 +51,24 @@ FPFLAGS := -ffp-contract=off
 CPPFLAGS += -D_GNU_SOURCE -I.
 EXE :=
 ifeq ($(TARGET_OS),emscripten)
+  AR := emar
+  LIBS := -lm
+  PTY_LIBS :=
+  ifeq ($(WASM_HOST),web)
+  # WebAssembly for the web page (make web): web/ag_web.c is the program, a
+  # module that the page's Web Worker instantiates once per run, files in
+  # memory; memory may grow to 2 GB (Ag's own limit, set by the worker, stops
+  # a script well before).
+  EXE := _web.js
+  LDFLAGS += -O2 -sENVIRONMENT=worker -sMODULARIZE=1 -sEXPORT_NAME=createAg -sINVOKE_RUN=0 \
+    -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB -sTOTAL_STACK=8MB \
+    -sFORCE_FILESYSTEM=1 -sEXPORTED_RUNTIME_METHODS=callMain,FS,ENV
+  else
   # WebAssembly for node: scripts and their files come from the host's file
   # system (NODERAWFS); no dlopen, so products run on the built-in kernel.
   EXE := .js
-  AR := emar
-  LIBS := -lm
   LDFLAGS += --pre-js tools/wasm-pre.js -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1 -sTOTAL_STACK=8MB
-  PTY_LIBS :=
+  endif
   READLINE := no
 else ifeq ($(TARGET_OS),darwin)
   # Homebrew's GNU Readline (keg-only) when present, else the system's libedit.
@@ -122,6 +135,9 @@ REPL_SRC := $(wildcard repl/*.c)
 ifeq ($(READLINE),no)
   REPL_SRC := $(filter-out repl/complete.c,$(REPL_SRC))
 endif
+ifeq ($(WASM_HOST),web)
+  REPL_SRC := web/ag_web.c
+endif
 REPL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(REPL_SRC))
 # Each tests/unit/test_*.c is its own Check program (one suite per component
 # file), so the suites can grow independently; tests/unit/*.h are shared helpers.
@@ -132,7 +148,7 @@ CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubu
 LIBAG := $(BUILD)/libag.a
 AG_BIN := $(BUILD)/ag$(EXE)
 
-.PHONY: unit all debug release sanitize-build demo test test-only sanitize bench deps clean check-unit check-scripts check-conformance test-clang test-cross wasm
+.PHONY: unit all debug release sanitize-build demo test test-only sanitize bench deps clean check-unit check-scripts check-conformance test-clang test-cross wasm web test-web
 
 all: ag
 
@@ -305,6 +321,19 @@ wasm:
 	@sh tools/install-deps.sh base wasm
 	@$(MAKE) --no-print-directory CC=emcc BUILD=build/wasm build/wasm/ag.js
 	sh tests/run_wasm.sh build/wasm/ag.js
+
+# The web page (web/, README "Ag in the browser"): build/web/ is a static
+# site. Its scripts come from npm, pinned by web/package-lock.json.
+web:
+	@sh tools/install-deps.sh base wasm web
+	@# Debian's emscripten finds its JavaScript optimizer's parser (node-acorn) there
+	@NODE_PATH=/usr/share/nodejs $(MAKE) --no-print-directory CC=emcc BUILD=build/webwasm WASM_HOST=web build/webwasm/ag_web.js
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	node web/build.mjs build/webwasm build/web
+
+# The page in headless Chromium (web/test/test-web.mjs).
+test-web: web
+	node web/test/test-web.mjs build/web
 
 bench: deps ag
 	../shared/bench/run.sh -n 3 ./ag

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "parser/compiler.h"
@@ -136,16 +137,6 @@ static void install_sigint(void) {
   sigaction(SIGINT, &sa, NULL);
 }
 
-static int status_of(AgVM *vm, VmResult r) {
-  switch (r) {
-  case VM_OK: return 0;
-  case VM_COMPILE_ERROR: return 2;
-  case VM_EXIT: return vm->exit_code;
-  case VM_RUNTIME_ERROR: return vm->uncaught_interrupt ? 130 : 1;
-  }
-  return 1;
-}
-
 /* --check and --dis: compile without running. */
 static int compile_only(AgVM *vm, const Options *o) {
   char *source = vm_read_file(o->file, NULL);
@@ -177,7 +168,7 @@ static int run_stdin(AgVM *vm) {
   while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0) vm_buf_add(&b, chunk, n);
   VmResult r = vm_run_source(vm, b.data ? b.data : "", "<stdin>");
   vm_buf_free(&b);
-  return status_of(vm, r);
+  return vm_exit_status(vm, r);
 }
 
 static int run(AgVM *vm, const Options *o) {
@@ -185,10 +176,10 @@ static int run(AgVM *vm, const Options *o) {
   switch (o->mode) {
   case MODE_CHECK:
   case MODE_DIS: return compile_only(vm, o);
-  case MODE_EVAL: return status_of(vm, vm_run_source(vm, o->code, "<string>"));
+  case MODE_EVAL: return vm_exit_status(vm, vm_run_source(vm, o->code, "<string>"));
   case MODE_RUN: break;
   }
-  if (o->file != NULL) return status_of(vm, vm_run_file(vm, o->file));
+  if (o->file != NULL) return vm_exit_status(vm, vm_run_file(vm, o->file));
   if (isatty(0)) return repl_run(vm);
   return run_stdin(vm);
 }
@@ -197,6 +188,9 @@ int main(int argc, char **argv) {
   Options o;
   int early = parse_options(argc, argv, &o);
   if (early >= 0) return early;
+#ifdef __EMSCRIPTEN__
+  umask(022); /* emscripten starts with 0777, which leaves the files Ag writes unreadable */
+#endif
   AgVM *vm = vm_new();
   vm->color = wants_color();
   vm->trace_graph = o.trace_graph;

@@ -194,6 +194,18 @@ static Value native_display_svg(NATIVE_ARGS) {
   return BOOL_VAL(lib_display_bundle(vm, 2, types, data, lengths));
 }
 
+/* _display_figure(json, text): hands the figure's data to a host that draws
+ * plots itself (the web page); false, and nothing shown, elsewhere. */
+static Value native_display_figure(NATIVE_ARGS) {
+  if (!IS_STRING(args[0]) || !IS_STRING(args[1]))
+    return vm_throw_error(vm, "_display_figure(): the figure's data and text must be strings");
+  if (!vm->display_draws_sources) return FALSE_VAL;
+  const char *types[2] = {"application/vnd.ag.plot+json", "text/plain"};
+  const char *data[2] = {AS_CSTRING(args[0]), AS_CSTRING(args[1])};
+  size_t lengths[2] = {(size_t)AS_STRING(args[0])->length, (size_t)AS_STRING(args[1])->length};
+  return BOOL_VAL(lib_display_bundle(vm, 2, types, data, lengths));
+}
+
 void lib_install_display(AgVM *vm) {
   vm_define_native(vm, "display", native_display, 0, -1, false);
 }
@@ -208,6 +220,7 @@ void lib_install_plot_module(AgVM *vm, ObjModule *module) {
       {"_write_file", native_write_file, 2, 2},
       {"_temp_path", native_temp_path, 1, 1},
       {"_display_svg", native_display_svg, 1, 1},
+      {"_display_figure", native_display_figure, 2, 2},
   };
   for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++) {
     ObjNative *n = obj_new_native(vm, natives[i].name, natives[i].fn, natives[i].min, natives[i].max,

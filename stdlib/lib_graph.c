@@ -244,14 +244,43 @@ static Value native_save_graph(AgVM *vm, Value self, int argc, const Value *args
  * minutes to lay them out and no browser shows the result. */
 #define GRAPH_INLINE_MAX 2000
 
+/* root's tree as text (print_graph's), malloc'd, or NULL. */
+static char *tree_text(GraphRoot root, size_t *length) {
+  char *tree = NULL;
+  FILE *out = open_memstream(&tree, length);
+  if (out == NULL) return NULL;
+  bool ok = graph_print_tree(out, root);
+  fclose(out);
+  if (!ok) {
+    free(tree);
+    return NULL;
+  }
+  return tree;
+}
+
+/* For a host that draws DOT itself (the web page): the DOT and the tree. */
+static bool show_source(AgVM *vm, GraphRoot root, bool show_saved) {
+  size_t tree_length = 0;
+  char *dot = graph_to_dot(root, show_saved);
+  char *tree = dot ? tree_text(root, &tree_length) : NULL;
+  if (tree) {
+    const char *types[2] = {"text/vnd.graphviz", "text/plain"};
+    const char *data[2] = {dot, tree};
+    size_t lengths[2] = {strlen(dot), tree_length};
+    lib_display_bundle(vm, 2, types, data, lengths);
+  }
+  free(dot);
+  free(tree);
+  return tree != NULL;
+}
+
 /* The notebook's picture of root: SVG from Graphviz, with the tree as text. */
 static bool show_inline(AgVM *vm, GraphRoot root, bool show_saved) {
+  if (vm->display_draws_sources) return show_source(vm, root, show_saved);
   size_t svg_length = 0, tree_length = 0;
   char *svg = graph_to_svg(root, show_saved, &svg_length);
-  char *tree = NULL;
-  FILE *out = svg ? open_memstream(&tree, &tree_length) : NULL;
-  bool ok = out != NULL && graph_print_tree(out, root);
-  if (out) fclose(out);
+  char *tree = svg ? tree_text(root, &tree_length) : NULL;
+  bool ok = tree != NULL;
   if (ok) {
     const char *types[2] = {"image/svg+xml", "text/plain"};
     const char *data[2] = {svg, tree};

@@ -14,6 +14,7 @@
 #              its REPL reads plain lines and its products run on the built-in
 #              kernel, so no Debian multiarch is involved)
 #   wasm       emscripten and node, for `make wasm`
+#   web        npm and Chromium, for `make web` and `make test-web`
 # On Debian and Ubuntu: as root it installs what is missing with apt-get;
 # otherwise it prints the exact command to run and stops. On macOS: it
 # prints the `brew install` line for what is missing and stops. Elsewhere it
@@ -34,6 +35,8 @@ debian_packages() {
       clang) echo "clang libedit-dev" ;;
       cross) echo "gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
       wasm) echo "emscripten nodejs" ;;
+      # npm comes with NodeSource's nodejs, apart from Debian's
+      web) echo "chromium"; command -v npm >/dev/null 2>&1 || echo "npm" ;;
       *) echo "install-deps: unknown group $group" >&2; exit 2 ;;
     esac
   done
@@ -48,6 +51,7 @@ brew_formulas() {
       clang) ;;
       cross) ;;
       wasm) echo "emscripten node" ;;
+      web) ;; # test-web finds a Chrome or Chromium of its own (CHROMIUM=path)
       *) echo "install-deps: unknown group $group" >&2; exit 2 ;;
     esac
   done

@@ -1225,3 +1225,13 @@ VmResult vm_run_file(AgVM *vm, const char *path) {
   free(source);
   return r;
 }
+
+int vm_exit_status(AgVM *vm, VmResult r) {
+  switch (r) {
+  case VM_OK: return 0;
+  case VM_COMPILE_ERROR: return 2;
+  case VM_EXIT: return vm->exit_code;
+  case VM_RUNTIME_ERROR: return vm->uncaught_interrupt ? 130 : 1;
+  }
+  return 1;
+}

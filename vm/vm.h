@@ -177,6 +177,11 @@ struct AgVM {
    * display() and show_graph() print text instead. */
   void (*display)(AgVM *vm, int count, const char *const *types, const char *const *data,
                   const size_t *lengths);
+  /* The display host draws pictures from their sources (the web page, which
+   * has no Graphviz or gnuplot process): show_graph sends DOT
+   * (text/vnd.graphviz) and plot.show() the figure's data
+   * (application/vnd.ag.plot+json) instead of SVG. */
+  bool display_draws_sources;
   void *host; /* the program embedding the VM (the kernel), for its hooks */
   bool uncaught_interrupt; /* the last uncaught error was Interrupted (exit 130) */
   ObjList *args;    /* the script's `args` */
@@ -233,6 +238,9 @@ bool vm_get_global(AgVM *vm, const char *name, Value *out);
  * An uncaught error is reported to stderr (vm_report_exception). */
 VmResult vm_run_source(AgVM *vm, const char *source, const char *file);
 VmResult vm_run_file(AgVM *vm, const char *path);
+/* The exit status of a program whose run ended with r: 0 success, 1 an
+ * uncaught error, 2 a syntax error, 130 Ctrl-C, or the code given to exit(). */
+int vm_exit_status(AgVM *vm, VmResult r);
 VmResult vm_run_function(AgVM *vm, ObjFunction *function);
 /* Source files (scripts, imports) are read up to this size. */
 #define VM_SOURCE_MAX ((size_t)64 << 20)

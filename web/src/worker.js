@@ -1,0 +1,103 @@
+// worker.js — runs Ag scripts off the page's thread, so the page never
+// freezes. Each run gets a fresh instance of the WebAssembly module (a new VM
+// and a new memory: a script that exhausted memory leaves nothing behind),
+// compiled once per worker. Files persist between runs: the page sends them
+// in with each run and gets the working folder back when the run ends.
+// The page stops a running script by ending this worker and starting another.
+// The page builds this worker from ag_web.js (emcc -sMODULARIZE: createAg)
+// and this file, and sends it the compiled WebAssembly module, so that a new
+// worker needs no network: the page works offline once loaded.
+//
+// Messages in:  {type: "init", module: WebAssembly.Module},
+//               {type: "run", code, files: {name: Uint8Array}}
+// Messages out: {type: "stdout" | "stderr", text},
+//               {type: "display", bundle: {mimeType: text}},
+//               {type: "exit", status, files}
+const WORK = "/work";
+/* Ag's memory limit inside the page: scripts that allocate without bound
+ * get Ag's MemoryError well before the browser's own limit kills the tab. */
+const MEMORY_LIMIT = "1G";
+
+let compiled = null; /* the WebAssembly.Module, from the page */
+
+/* Output goes out in pieces: when a few thousand characters have gathered
+ * or 50 ms have passed, so an endless print loop cannot flood the page. No
+ * timer: the script runs without yielding, so none would fire. */
+const pending = { stdout: "", stderr: "" };
+let lastFlush = 0;
+function emit(stream, text) {
+  pending[stream] += text;
+  if (pending[stream].length > 8192 || performance.now() - lastFlush > 50) flush();
+}
+function flush() {
+  lastFlush = performance.now();
+  for (const stream of ["stdout", "stderr"]) {
+    if (pending[stream]) postMessage({ type: stream, text: pending[stream] });
+    pending[stream] = "";
+  }
+}
+
+/* Every file under the working folder but the script, by relative path. */
+function readFiles(FS, dir = WORK, prefix = "", files = {}) {
+  for (const name of FS.readdir(dir)) {
+    if (name === "." || name === ".." || (prefix === "" && name === "main.ag")) continue;
+    const path = `${dir}/${name}`, mode = FS.stat(path).mode;
+    if (FS.isDir(mode)) readFiles(FS, path, `${prefix}${name}/`, files);
+    else if (FS.isFile(mode)) files[prefix + name] = FS.readFile(path);
+  }
+  return files;
+}
+
+function writeFile(FS, name, data) {
+  const path = `${WORK}/${name}`;
+  const dir = path.slice(0, path.lastIndexOf("/"));
+  if (dir !== WORK) FS.mkdirTree(dir);
+  FS.writeFile(path, data);
+}
+
+async function run(code, files) {
+  const module = compiled;
+  let status = null;
+  const ag = await createAg({
+    noInitialRun: true,
+    instantiateWasm(imports, done) {
+      WebAssembly.instantiate(module, imports).then((instance) => done(instance));
+      return {};
+    },
+    print: (line) => emit("stdout", line + "\n"),
+    printErr: (line) => emit("stderr", line + "\n"),
+    agDisplay: (bundle) => {
+      flush();
+      postMessage({ type: "display", bundle });
+    },
+    onExit: (code) => { status = code; },
+    preRun: [(m) => { m.ENV.AG_MEMORY_LIMIT = MEMORY_LIMIT; m.ENV.NO_COLOR = "1"; }],
+  });
+  const FS = ag.FS;
+  FS.mkdir(WORK);
+  FS.chdir(WORK);
+  for (const [name, data] of Object.entries(files || {})) writeFile(FS, name, data);
+  FS.writeFile(`${WORK}/main.ag`, code);
+  try {
+    const returned = ag.callMain(["main.ag"]);
+    if (status === null) status = returned;
+  } catch (e) {
+    /* the runtime itself failed (out of memory outside Ag's own checks) */
+    emit("stderr", `error: the WebAssembly runtime stopped: ${e && e.message ? e.message : e}\n`);
+    status = 1;
+  }
+  flush();
+  postMessage({ type: "exit", status, files: readFiles(FS) });
+}
+
+onmessage = (event) => {
+  const msg = event.data;
+  if (msg.type === "init") compiled = msg.module;
+  else if (msg.type === "run") {
+    run(msg.code, msg.files).catch((e) => {
+      flush();
+      postMessage({ type: "stderr", text: `error: ${e && e.message ? e.message : e}\n` });
+      postMessage({ type: "exit", status: 1, files: msg.files || {} });
+    });
+  }
+};
