@@ -3,6 +3,7 @@
 #   make            build ./ag (release: -O2)
 #   make debug      build ./ag with -O0 -g and internal assertions
 #   make demo       install what is missing, build, run the main example
+#   make check      install what is missing, build, run the fast suite (< 5 min)
 #   make test       install what is missing, build, run every test
 #   make sanitize   the whole suite under AddressSanitizer + UBSan (leaks too)
 #   make test-clang the whole suite built with Clang (and a libedit build)
@@ -148,7 +149,7 @@ CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubu
 LIBAG := $(BUILD)/libag.a
 AG_BIN := $(BUILD)/ag$(EXE)
 
-.PHONY: unit all debug release sanitize-build demo test test-only sanitize bench deps clean check-unit check-scripts check-conformance test-clang test-cross wasm web test-web
+.PHONY: unit all debug release sanitize-build demo test test-only sanitize bench deps clean check check-only test-clang test-cross wasm web test-web
 
 all: ag
 
@@ -225,6 +226,20 @@ test-only: $(AG_BIN) $(PTYDRIVER) unit
 	sh tests/check_hostile_input.sh $(AG_BIN)
 	sh tests/repl/run.sh $(AG_BIN) $(PTYDRIVER)
 	sh tests/kernel/run.sh $(MODE)
+
+# The fast suite, for every change (at most 5 minutes on a 2-core machine):
+# what checks the language and PyTorch's numbers, without the fuzzers, the
+# collector stress run, the REPL and the kernel that make test adds.
+check-only: $(AG_BIN) unit
+	sh tests/run_scripts.sh $(AG_BIN)
+	sh tests/run_conformance.sh $(AG_BIN)
+	sh tests/run_torch_cases.sh $(AG_BIN)
+	sh tests/run_tutorial.sh $(AG_BIN) docs/tutorial.md docs/data.md
+	sh tests/check_examples.sh
+
+check: deps
+	@$(MAKE) --no-print-directory ag
+	@$(MAKE) --no-print-directory check-only
 
 test: deps
 	@$(MAKE) --no-print-directory ag

@@ -44,53 +44,39 @@
 
 typedef struct GradNode GradNode;
 
+/* The node kind of each differentiable row of ops/elementwise.h, as X(node, formula). */
+#define AG_UNARY_NODE(X, e, name, kernels, result, grad, node, formula, ...) AG_NODE_IF_##grad(X, node, formula)
+#define AG_BINARY_NODE(X, e, name, symbol, kernels, result, grad, node, formula, ...)              \
+  AG_NODE_IF_##grad(X, node, formula)
+#define AG_NODE_IF_GRAD(X, node, formula) X(node, formula)
+#define AG_NODE_IF_NO_GRAD(X, node, formula)
+#define AG_NODE_IF_NOT_IMPLEMENTED(X, node, formula)
+
 /* ---- node kinds: X(name, derivative) ----
  * name: PyTorch 1.13's exact node name; derivative: its formula in
  * derivatives.c (the table there is generated from this list, so every kind
  * has one), ENGINE for the two kinds the engine runs itself. */
 #define AG_NODE_KINDS(X)                                                                        \
   X(AccumulateGrad, ENGINE)                                                                     \
-  X(AddBackward0, d_add)                                                                        \
-  X(SubBackward0, d_sub)                                                                        \
+  AG_UNARY_REGISTRY(AG_UNARY_NODE, X)  /* the elementwise ops' nodes: ops/elementwise.h */       \
+  AG_BINARY_REGISTRY(AG_BINARY_NODE, X)                                                         \
   X(RsubBackward1, d_rsub)                                                                      \
-  X(MulBackward0, d_mul)                                                                        \
   X(MulBackward1, d_mul)         /* ATen's mul(Tensor, Scalar), as C++ code calls it */       \
   X(AddcmulBackward0, d_addcmul)                                                                \
   X(AddcdivBackward0, d_addcdiv)                                                                \
   X(LerpBackward0, d_lerp)       /* lerp with a number weight */                              \
   X(LerpBackward1, d_lerp)       /* lerp with a tensor weight */                              \
-  X(DivBackward0, d_div)                                                                        \
   X(DivBackward1, d_div_scalar)  /* ATen's div(Tensor, Scalar), as C++ code calls it */        \
   X(ReciprocalBackward0, d_reciprocal)                                                          \
   X(PowBackward0, d_pow_scalar)                                                                 \
-  X(PowBackward1, d_pow_tensor)                                                                 \
   X(PowBackward2, d_pow_base)                                                                   \
   X(RemainderBackward0, d_remainder)                                                            \
-  X(RemainderBackward1, d_remainder)                                                            \
-  X(MaximumBackward0, d_maximum)                                                                \
-  X(XlogyBackward0, d_xlogy)                                                                    \
-  X(MinimumBackward0, d_minimum)                                                                \
-  X(NegBackward0, d_neg)                                                                        \
-  X(AbsBackward0, d_abs)                                                                        \
-  X(SqrtBackward0, d_sqrt)                                                                      \
-  X(ExpBackward0, d_exp)                                                                        \
-  X(LogBackward0, d_log)                                                                        \
-  X(SinBackward0, d_sin)                                                                        \
-  X(CosBackward0, d_cos)                                                                        \
-  X(TanBackward0, d_tan)                                                                        \
-  X(TanhBackward0, d_tanh)                                                                      \
-  X(SigmoidBackward0, d_sigmoid)                                                                \
-  X(ReluBackward0, d_relu)                                                                      \
-  X(GeluBackward0, d_gelu)                                                                      \
   X(ErfBackward0, d_normal_cdf)                                                                 \
+  X(HardtanhBackward0, d_hardtanh)                                                            \
   X(LeakyReluBackward0, d_leaky_relu)                                                         \
   X(EluBackward0, d_elu)                                                                      \
   X(SiluBackward0, d_silu)                                                                    \
   X(SoftplusBackward0, d_softplus)                                                                 \
-  X(SignBackward0, d_zero)                                                                      \
-  X(FloorBackward0, d_zero)                                                                     \
-  X(CeilBackward0, d_zero)                                                                      \
-  X(RoundBackward0, d_zero)                                                                     \
   X(ClampBackward0, d_clamp_tensor)                                                             \
   X(ClampBackward1, d_clamp)                                                                    \
   X(ClampMinBackward0, d_clamp)                                                                 \
@@ -485,6 +471,8 @@ Tensor *ag_circular_pad(Tensor *a, int npads, const int64_t *pads);
 
 /* Activations with parameters (ops_act.c). */
 Tensor *ag_leaky_relu(Tensor *x, double negative_slope);
+/* clamp(x, min_val, max_val) with HardtanhBackward0 (no gradient at the bounds). */
+Tensor *ag_hardtanh(Tensor *x, double min_val, double max_val);
 Tensor *ag_elu(Tensor *x, double alpha);
 Tensor *ag_silu(Tensor *x);
 Tensor *ag_softplus(Tensor *x, double beta, double threshold);

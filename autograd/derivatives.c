@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "autograd/internal.h"
-#include "autograd/op_table.h"
 
 #define SCOPE_CAP 64
 typedef struct {
@@ -291,6 +290,16 @@ static bool d_xlogy(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
   return done(&s, n, out);
 }
 
+/* PyTorch's logaddexp formulas: g / (1 + exp(other - self)) and
+ * g / (1 + exp(self - other)). */
+static bool d_logaddexp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *a = saved(&s, n, SAVED_SELF), *b = saved(&s, n, SAVED_OTHER);
+  if (needs[0]) give(out, 0, dv(&s, G, adds(&s, un(&s, UN_EXP, sub(&s, b, a)), 1)));
+  if (n->nnext > 1 && needs[1]) give(out, 1, dv(&s, G, adds(&s, un(&s, UN_EXP, sub(&s, a, b)), 1)));
+  return done(&s, n, out);
+}
+
 static bool d_maximum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   return d_extremum2(n, g, out, needs, BIN_GT);
 }
@@ -327,6 +336,19 @@ static bool d_exp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 static bool d_log(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0, dv(&s, G, saved(&s, n, 0)));
+  return done(&s, n, out);
+}
+
+/* g / (x ln 10), g / (x ln 2): PyTorch's grad / (self * std::log(10.0)) */
+static bool d_log10(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, dv(&s, G, muls(&s, saved(&s, n, 0), log(10.0))));
+  return done(&s, n, out);
+}
+
+static bool d_log2(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, dv(&s, G, muls(&s, saved(&s, n, 0), log(2.0))));
   return done(&s, n, out);
 }
 
@@ -407,6 +429,16 @@ static bool d_leaky_relu(GradNode *n, Tensor *const *g, Tensor **out, const bool
   Scope s = {0};
   Tensor *x = saved(&s, n, 0);
   give(out, 0, where(&s, cmps(&s, BIN_GT, x, 0), G, muls(&s, G, node_p(n)->s0)));
+  return done(&s, n, out);
+}
+
+/* PyTorch's hardtanh_backward: 0 where x <= min_val or x >= max_val, else g (a nan x passes g) */
+static bool d_hardtanh(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  Tensor *x = saved(&s, n, 0);
+  Tensor *low = cmps(&s, BIN_LE, x, node_p(n)->s0), *high = cmps(&s, BIN_GE, x, node_p(n)->s1);
+  Tensor *outside = low && high ? keep(&s, tensor_binary(BIN_LOGICAL_OR, low, high)) : NULL;
+  give(out, 0, where(&s, outside, zero_like(&s, G), G));
   return done(&s, n, out);
 }
 

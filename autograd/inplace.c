@@ -233,10 +233,15 @@ bool ag_unary_(UnaryOp op, Tensor *a) {
     if (ok) ag_note_inplace_write(a);
     return ok;
   }
-  Tensor *src = source_for(a, op != UN_NEG);
+  /* the old values are kept (a copy) only when the formula reads them */
+  Tensor *src = source_for(a, ag_unary_saves_input(op));
   Tensor *r = src ? ag_unary(op, src) : NULL;
   tensor_release(src);
-  return inplace_done(a, record, r && adopt_result(a, r));
+  bool ok = r && adopt_result(a, r);
+  /* as PyTorch's exp_: the node saves the tensor written, so writing it again
+   * fails the version check at backward */
+  if (ok && ag_unary_saves_result(op) && ag_grad_fn(a)) node_resave_output(ag_grad_fn(a), 0, a);
+  return inplace_done(a, record, ok);
 }
 
 bool ag_clamp_(Tensor *a, double lo, double hi) {

@@ -176,6 +176,11 @@ void info_set(AgInfo *info, const Tensor *t);
 void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape);
 void node_set_input(GradNode *n, int i, Tensor *t); /* t may be NULL or not require grad */
 void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output);
+/* Saves t, an output of n, in place of what slot i held (an in-place op's result). */
+void node_resave_output(GradNode *n, int i, Tensor *t);
+/* Whether the node of a unary op saves its result, its input (ops/elementwise.h's saves column). */
+bool ag_unary_saves_result(UnaryOp op);
+bool ag_unary_saves_input(UnaryOp op);
 /* Makes `out` an output of n (grad_fn, requires_grad). false when out of memory. */
 bool node_set_output(GradNode *n, int i, Tensor *out);
 /* Drops the builder's reference after the outputs were set. */
@@ -218,6 +223,9 @@ int64_t *ag_view_geometry(const Tensor *v, const Tensor *base);
 
 /* ---- derivatives.c ---- */
 /* grads: one per output (never NULL); out: one per edge, filled where needs[i]. */
+/* The slots of a binary elementwise node's saved values (ops/elementwise.h). */
+enum { SAVED_SELF, SAVED_OTHER, SAVED_RESULT };
+
 typedef bool (*AgDerivFn)(GradNode *n, Tensor *const *grads, Tensor **out, const bool *needs);
 extern const AgDerivFn ag_derivatives[AG_NODE_COUNT];
 

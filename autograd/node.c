@@ -298,6 +298,12 @@ void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output) 
   if (is_output) s->output_nr = ag_output_nr(t);
 }
 
+void node_resave_output(GradNode *n, int i, Tensor *t) {
+  const char *name = n->saved[i].name;
+  saved_clear(&n->saved[i]);
+  node_save(n, i, name, t, true);
+}
+
 bool node_set_output(GradNode *n, int i, Tensor *out) {
   AgMeta *m = meta_get(out);
   if (!m) return false;

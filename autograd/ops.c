@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "autograd/internal.h"
-#include "autograd/op_table.h"
 
 /* ---- recording helpers (shared with ops_shape.c and inplace.c) ---- */
 
@@ -83,7 +82,7 @@ void params_set_dims(AgParams *p, const int *dims, int ndims, int ndim) {
 
 static Tensor *ag_scalar_binary_reciprocal(Tensor *a);
 
-/* The recording rules of autograd/op_table.h, expanded once per op family. */
+/* How each elementwise op is recorded: the autograd columns of ops/elementwise.h. */
 #define AG_NODE_NONE AG_NODE_COUNT /* never recorded */
 typedef enum { SAVES_NOTHING, SAVES_SELF, SAVES_RESULT, SAVES_NUMBER } Saves;
 typedef enum { NEVER, ALWAYS, IF_SELF, IF_OTHER } SaveWhen;
@@ -94,22 +93,12 @@ typedef struct {
   Saves saves;
 } UnaryRule;
 
-static const UnaryRule unary_rules[] = {
-#define X(op, node, saves) [UN_##op] = {AG_NODE_##node, SAVES_##saves},
-    AG_UNARY_OPS(X)
-#undef X
+static const UnaryRule unary_rules[UN_COUNT] = {
+#define UNARY_RULE(C, e, name, kernels, result, grad, node, formula, saves, ...)                   \
+  [UN_##e] = {AG_NODE_##node, SAVES_##saves},
+    AG_UNARY_REGISTRY(UNARY_RULE, 0)
+#undef UNARY_RULE
 };
-static_assert(sizeof unary_rules / sizeof unary_rules[0] == UN_COUNT,
-              "AG_UNARY_OPS needs one row per TENSOR_UNARY_OPS op");
-/* rows in the enum's order: a missing or misplaced row fails here */
-enum {
-#define X(op, node, saves) UNARY_ROW_##op,
-  AG_UNARY_OPS(X)
-#undef X
-};
-#define X(op, node, saves) static_assert((int)UNARY_ROW_##op == (int)UN_##op, "AG_UNARY_OPS order: " #op);
-AG_UNARY_OPS(X)
-#undef X
 
 typedef struct {
   AgNodeKind kind, number_kind;
@@ -127,32 +116,24 @@ typedef struct {
   ((when) == ALWAYS || ((when) == IF_SELF && ((edges) & 1)) || ((when) == IF_OTHER && ((edges) & 2)))
 #define SLOTS(edges, self, other, result)                                                        \
   (SAVED_IF(self, edges) | SAVED_IF(other, edges) << 1 | SAVED_IF(result, edges) << 2)
-#define X(op, node, self, other, result, name)                                                   \
-  [BIN_##op].kind = AG_NODE_##node,                                                              \
-  [BIN_##op].slots = {SLOTS(0, self, other, result), SLOTS(1, self, other, result),              \
-                      SLOTS(2, self, other, result), SLOTS(3, self, other, result)},             \
-  [BIN_##op].nsaved = NSAVED(self, other, result), [BIN_##op].other_name = name,
-#define NUMBER(op, node, form, saves)                                                            \
-  [BIN_##op].number_kind = AG_NODE_##node, [BIN_##op].number_form = form,                        \
-  [BIN_##op].number_saves = SAVES_##saves,
-static const BinaryRule binary_rules[BIN_COUNT] = {AG_BINARY_OPS(X, NUMBER)};
-#undef X
-#undef NUMBER
+#define BINARY_RULE(C, e, name, symbol, kernels, result, grad, node, formula, self, other, res,   \
+                    oname, nform, nnode, nsaves, ...)                                            \
+  [BIN_##e] = {.kind = AG_NODE_##node,                                                           \
+               .number_kind = AG_NODE_##nnode,                                                   \
+               .slots = {SLOTS(0, self, other, res), SLOTS(1, self, other, res),                 \
+                         SLOTS(2, self, other, res), SLOTS(3, self, other, res)},                \
+               .nsaved = NSAVED(self, other, res),                                               \
+               .other_name = oname,                                                              \
+               .number_form = nform,                                                             \
+               .number_saves = SAVES_##nsaves},
+static const BinaryRule binary_rules[BIN_COUNT] = {AG_BINARY_REGISTRY(BINARY_RULE, 0)};
+#undef BINARY_RULE
 #undef NSAVED
 #undef SLOTS
 #undef SAVED_IF
-#define NOTHING_(...)
-enum {
-#define X(op, ...) BINARY_ROW_##op,
-  AG_BINARY_OPS(X, NOTHING_)
-#undef X
-  BINARY_ROWS
-};
-static_assert((int)BINARY_ROWS == (int)BIN_COUNT, "AG_BINARY_OPS needs one row per TENSOR_BINARY_OPS op");
-#define X(op, ...) static_assert((int)BINARY_ROW_##op == (int)BIN_##op, "AG_BINARY_OPS order: " #op);
-AG_BINARY_OPS(X, NOTHING_)
-#undef X
-#undef NOTHING_
+
+bool ag_unary_saves_result(UnaryOp op) { return unary_rules[op].saves == SAVES_RESULT; }
+bool ag_unary_saves_input(UnaryOp op) { return unary_rules[op].saves == SAVES_SELF; }
 
 Tensor *ag_unary(UnaryOp op, Tensor *a) {
   Tensor *out = tensor_unary(op, a);

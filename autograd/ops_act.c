@@ -1,6 +1,7 @@
 /* ops_act.c — activations with a number parameter (F.leaky_relu, F.elu,
- * F.silu, F.softplus), each one node named as PyTorch's
- * (LeakyReluBackward0, EluBackward0, SiluBackward0, SoftplusBackward0).
+ * F.silu, F.softplus, F.hardtanh), each one node named as PyTorch's
+ * (LeakyReluBackward0, EluBackward0, SiluBackward0, SoftplusBackward0,
+ * HardtanhBackward0).
  *
  * The forward is a few tensor/ ops; the node saves its input ("self") and the
  * parameters (s0, s1); the formulas are in derivatives.c.
@@ -40,6 +41,17 @@ Tensor *ag_leaky_relu(Tensor *x, double slope) {
   if (!require_float(x, "leaky_relu_cpu")) return NULL;
   Tensor *out = positive_or(x, tensor_binary_scalar(BIN_MUL, x, slope));
   return record_activation(AG_NODE_LeakyReluBackward0, x, out, slope, 0);
+}
+
+/* PyTorch's hardtanh is clamp (so an integer tensor stays one), with a node
+ * of its own: its gradient is zero at the bounds, where clamp's is not. */
+Tensor *ag_hardtanh(Tensor *x, double min_val, double max_val) {
+  if (x->dtype == DT_BOOL) {
+    tensor_set_error("Bool inputs not supported for hardtanh");
+    return NULL;
+  }
+  Tensor *out = tensor_clamp(x, min_val, max_val);
+  return record_activation(AG_NODE_HardtanhBackward0, x, out, min_val, max_val);
 }
 
 /* x > 0 ? x : alpha (exp(x) - 1) */

@@ -3,9 +3,25 @@
  * Each entry: name, section, flags, signature, a paragraph, an example.
  * docs/reference.md is generated from it (`ag --help-reference`), and the
  * REPL tests run every example and require each built-in to have an entry,
- * so edit here and regenerate the reference.
+ * so edit here and regenerate the reference. The elementwise ops' entries
+ * are the help column of their rows in ops/elementwise.h.
  */
+#include "ops/elementwise.h"
 #include "repl/help.h"
+
+/* The entries of the elementwise ops, from the help column of their rows in
+ * ops/elementwise.h (NO_HELP: a row not bound). The row macro ends in (name)
+ * so that HELP(...) can put the name in the entry. */
+#define HELP_ROW_HELP(section_, signature_, text_, example_)                                    \
+  {.section = section_, .flags = HELP_TENSOR_METHOD, .signature = signature_, .text = text_,     \
+   .example = example_, HELP_ROW_NAME
+#define HELP_ROW_NAME(name_) .name = #name_},
+#define HELP_ROW_NO_HELP(name_)
+#define UNARY_HELP(C, e, name, kernels, result, grad, node, formula, saves, inplace, bind, help)  \
+  HELP_ROW_##help(name)
+#define BINARY_HELP(C, e, name, symbol, kernels, result, grad, node, formula, self, other, res,   \
+                    other_name, number_form, number_node, number_saves, bind, help)              \
+  HELP_ROW_##help(name)
 
 const HelpEntry help_table[] = {
     {"print", HELP_BUILTINS, 0,
@@ -197,52 +213,6 @@ const HelpEntry help_table[] = {
      "along dim (a number or a list of dims); keepdim keeps reduced dims as size 1.",
      "print(sum([1, 2, 3]))\n"
      "print(ones(2, 3).sum(dim=0))"},
-    {"abs", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "abs(x)",
-     "Absolute value of a number or, elementwise, of a tensor.",
-     "print(abs(-2), abs(tensor([-1.0, 2.0])))"},
-    {"round", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "round(x) / round(x, ndigits)",
-     "Rounds to the nearest int, halves to even (an int, as Python's); with ndigits, a "
-     "float rounded to that many decimals. On a tensor: elementwise.",
-     "print(round(2.5), round(3.5), round(2.675, 2), round(tensor([0.4, 1.6])))"},
-    {"floor", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "floor(x)",
-     "Largest int not above x (an int for a number; a tensor elementwise).",
-     "print(floor(-1.5))"},
-    {"ceil", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "ceil(x)",
-     "Smallest int not below x (an int for a number; a tensor elementwise).",
-     "print(ceil(1.2))"},
-    {"sqrt", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "sqrt(x)",
-     "Square root of a number or, elementwise, of a tensor (differentiable: "
-     "SqrtBackward0).",
-     "print(sqrt(16), sqrt(tensor([4.0, 9.0])))"},
-    {"exp", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "exp(x)",
-     "e to the power x (number or tensor, elementwise; ExpBackward0).",
-     "print(exp(0), exp(tensor([0.0, 1.0])))"},
-    {"log", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "log(x)",
-     "Natural logarithm (number or tensor, elementwise; LogBackward0).",
-     "print(log(1), log(tensor([1.0, 2.0])))"},
-    {"sin", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "sin(x)",
-     "Sine of radians (number or tensor).",
-     "print(sin(0), sin(tensor([0.0, pi / 2])))"},
-    {"cos", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "cos(x)",
-     "Cosine of radians (number or tensor).",
-     "print(cos(0))"},
-    {"tan", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "tan(x)",
-     "Tangent of radians (number or tensor).",
-     "print(tan(0))"},
-    {"tanh", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "tanh(x)",
-     "Hyperbolic tangent (number or tensor; TanhBackward0).",
-     "print(tanh(tensor([0.0, 1.0])))"},
     {"pi", HELP_BUILTINS, 0,
      "pi",
      "The number pi (3.141592653589793).",
@@ -970,44 +940,12 @@ const HelpEntry help_table[] = {
      "PyTorch 1.13, and uses \"ij\".",
      "let g = meshgrid(tensor([1, 2]), tensor([3, 4, 5]), indexing=\"ij\")\n"
      "print(g[0].shape, g[1][0])"},
-    {"sigmoid", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "sigmoid(t) / t.sigmoid()",
-     "1 / (1 + exp(-t)), elementwise (SigmoidBackward0).",
-     "print(sigmoid(tensor([0.0])))"},
-    {"relu", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "relu(t) / t.relu()",
-     "max(t, 0) elementwise (ReluBackward0).",
-     "print(relu(tensor([-1.0, 2.0])))"},
-    {"gelu", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "gelu(t) / t.gelu()",
-     "The Gaussian error linear unit (exact erf form, GeluBackward0).",
-     "print(gelu(tensor([0.0, 1.0])))"},
-    {"neg", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "neg(t) / t.neg()",
-     "-t elementwise (NegBackward0).",
-     "print(tensor([1.0, -2.0]).neg())"},
-    {"sign", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "sign(t) / t.sign()",
-     "-1, 0 or 1 by the sign of each element.",
-     "print(tensor([-3.0, 0.0, 2.0]).sign())"},
-    {"logical_not", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "logical_not(t) / t.logical_not()",
-     "Elementwise not, as a bool tensor.",
-     "print(tensor([true, false]).logical_not())"},
-    {"pow", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "pow(t, exponent) / t.pow(exponent)",
-     "t ** exponent elementwise (PowBackward0 / PowBackward1).",
-     "print(tensor([2.0, 3.0]).pow(2))"},
+    AG_UNARY_REGISTRY(UNARY_HELP, 0)
+    AG_BINARY_REGISTRY(BINARY_HELP, 0)
     {"clamp", HELP_TENSORS, HELP_TENSOR_METHOD,
      "clamp(t, min=nil, max=nil) / t.clamp(min=, max=)",
      "Limits each element to [min, max]; gradient 0 where clamped (ClampBackward1).",
      "print(tensor([-2.0, 0.5, 3.0]).clamp(min=0, max=1))"},
-    {"add", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "add(a, b, alpha=1) / a.add(b, alpha=1)",
-     "a + b with broadcasting (AddBackward0); with alpha, a + alpha * b rounded once (a "
-     "fused multiply-add, as ATen's kernel).",
-     "print(ones(2).add(1))\n"
-     "print(ones(2).add(tensor([1.0, 2.0]), alpha=0.5))"},
     {"addcmul", HELP_TENSORS, HELP_TENSOR_METHOD,
      "addcmul(t, tensor1, tensor2, value=1) / t.addcmul(...)",
      "t + value * tensor1 * tensor2, all three broadcast, rounding as ATen's kernel "
@@ -1023,59 +961,6 @@ const HelpEntry help_table[] = {
      "start + weight * (end - start), weight a number or a tensor, in ATen's two forms "
      "(LerpBackward0 for a number, LerpBackward1 for a tensor); lerp_ is the in-place form.",
      "print(lerp(zeros(3), ones(3), tensor([0.0, 0.5, 1.0])))"},
-    {"sub", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "sub(a, b) / a.sub(b)",
-     "a - b with broadcasting (SubBackward0).",
-     "print(ones(2).sub(3))"},
-    {"mul", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "mul(a, b) / a.mul(b)",
-     "a * b elementwise with broadcasting (MulBackward0).",
-     "print(tensor([1.0, 2.0]).mul(tensor([3.0, 4.0])))"},
-    {"div", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "div(a, b) / a.div(b)",
-     "a / b elementwise with broadcasting (DivBackward0); integer tensors give float32.",
-     "print(tensor([1.0, 2.0]).div(2))"},
-    {"remainder", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "remainder(a, b) / a.remainder(b)",
-     "a % b elementwise, with the sign of the divisor as Python's.",
-     "print(tensor([5.0, -5.0]).remainder(3))"},
-    {"floor_divide", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "floor_divide(a, b) / a.floor_divide(b)",
-     "a // b elementwise: the quotient rounded toward minus infinity, as PyTorch 1.13's floor_divide "
-     "(an int tensor by 0 is ZeroDivisionError). No derivative: the node is NotImplemented.",
-     "print(tensor([7, -7]).floor_divide(2))"},
-    {"maximum", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "maximum(a, b) / a.maximum(b)",
-     "The elementwise larger of two tensors (broadcasting).",
-     "print(maximum(tensor([1.0, 5.0]), tensor([3.0, 2.0])))"},
-    {"minimum", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "minimum(a, b) / a.minimum(b)",
-     "The elementwise smaller of two tensors (broadcasting).",
-     "print(minimum(tensor([1.0, 5.0]), tensor([3.0, 2.0])))"},
-    {"eq", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "eq(a, b) / a.eq(b)",
-     "a == b elementwise (a bool tensor, no gradient).",
-     "print(tensor([1, 2]).eq(tensor([1, 3])))"},
-    {"ne", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "ne(a, b) / a.ne(b)",
-     "a != b elementwise (bool).",
-     "print(tensor([1, 2]).ne(1))"},
-    {"lt", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "lt(a, b) / a.lt(b)",
-     "a < b elementwise (bool).",
-     "print(tensor([1, 2]).lt(2))"},
-    {"le", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "le(a, b) / a.le(b)",
-     "a <= b elementwise (bool).",
-     "print(tensor([1, 2]).le(1))"},
-    {"gt", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "gt(a, b) / a.gt(b)",
-     "a > b elementwise (bool).",
-     "print(tensor([1, 2]).gt(1))"},
-    {"ge", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "ge(a, b) / a.ge(b)",
-     "a >= b elementwise (bool).",
-     "print(tensor([1, 2]).ge(2))"},
     {"matmul", HELP_TENSORS, HELP_TENSOR_METHOD,
      "matmul(a, b) / a.matmul(b) / a @ b",
      "Matrix product with PyTorch's rules: 1-D dot, 2-D mm, matrix-vector, batched with "
@@ -1188,26 +1073,6 @@ const HelpEntry help_table[] = {
      "(0-25 for A-Z, 26-51 for a-z), the output's last.",
      "let a = tensor([[1.0, 2.0], [3.0, 4.0]])\n"
      "print(einsum(\"ij,jk->ik\", a, a), einsum(\"ii\", a), einsum(\"ij->j\", a))"},
-    {"isnan", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "isnan(t) / t.isnan()",
-     "A bool tensor: true where an element is NaN (never for integers and bools).",
-     "print(tensor([1.0, nan]).isnan())"},
-    {"isinf", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "isinf(t) / t.isinf()",
-     "A bool tensor: true where an element is inf or -inf.",
-     "print(tensor([1.0, -inf]).isinf())"},
-    {"isfinite", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "isfinite(t) / t.isfinite()",
-     "A bool tensor: true where an element is neither NaN nor infinite.",
-     "print(tensor([1.0, inf, nan]).isfinite())"},
-    {"logical_and", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "logical_and(a, b) / a.logical_and(b)",
-     "Elementwise `a and b` of the truth of each element (nonzero), broadcasting: a bool tensor.",
-     "print(logical_and(tensor([true, false]), tensor([true, true])))"},
-    {"logical_or", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "logical_or(a, b) / a.logical_or(b)",
-     "Elementwise `a or b` of the truth of each element (nonzero), broadcasting: a bool tensor.",
-     "print(tensor([0, 2]).logical_or(tensor([0, 0])))"},
     {"clamp_min", HELP_TENSORS, HELP_TENSOR_METHOD,
      "clamp_min(t, min) / t.clamp_min(min)",
      "clamp(t, min=min) recorded as PyTorch's own op (ClampMinBackward0).",
@@ -1975,7 +1840,8 @@ const HelpEntry help_table[] = {
      "nn.functional (let F = nn.functional)",
      "The functional form of the layers, as torch.nn.functional: F.relu tanh sigmoid gelu "
      "leaky_relu(x, negative_slope=0.01) elu(x, alpha=1) silu softplus(x, beta=1, "
-     "threshold=20) softmax log_softmax dropout linear embedding(input, weight) conv1d conv2d "
+     "threshold=20) hardtanh(x, min_val=-1, max_val=1, inplace=false) softmax log_softmax "
+     "dropout linear embedding(input, weight) conv1d conv2d "
      "max_pool1d max_pool2d avg_pool1d avg_pool2d adaptive_avg_pool2d batch_norm layer_norm "
      "group_norm unfold fold pad(x, pad, mode=\"constant\", value=0) (modes also \"reflect\", "
      "\"replicate\", \"circular\": 1 to 3 last dims, as PyTorch's) one_hot(t, "
@@ -2017,6 +1883,11 @@ const HelpEntry help_table[] = {
      "nn.LeakyReLU(negative_slope=0.01)",
      "F.leaky_relu as a layer: x for x > 0, else negative_slope * x (LeakyReluBackward0).",
      "print(nn.LeakyReLU(0.1)(tensor([-2.0, 3.0])))"},
+    {"nn.Hardtanh", HELP_NN, 0,
+     "nn.Hardtanh(min_val=-1.0, max_val=1.0, inplace=false)",
+     "F.hardtanh as a layer: x clamped to [min_val, max_val], with no gradient at or beyond "
+     "the bounds (HardtanhBackward0; clamp's gradient passes at the bounds).",
+     "print(nn.Hardtanh()(tensor([-2.0, 0.5, 3.0])))"},
     {"nn.ELU", HELP_NN, 0,
      "nn.ELU(alpha=1.0)",
      "F.elu as a layer: x for x > 0, else alpha * (exp(x) - 1) (EluBackward0).",

@@ -1,6 +1,6 @@
 /* lib_functional.c — the nn.functional module (functional.ag) and the
  * natives that exist only there: F.leaky_relu, F.elu, F.silu, F.softplus,
- * F.pad. The built-ins that already have torch.nn.functional's signature
+ * F.hardtanh, F.pad. The built-ins that already have torch.nn.functional's signature
  * (conv2d, max_pool2d, batch_norm, cross_entropy, ...) are put into the
  * module under their own names.
  */
@@ -41,6 +41,30 @@ static Value native_elu(NATIVE_ARGS) {
       !number_or(vm, v[1], "alpha", 1.0, &alpha))
     return VM_EXCEPTION;
   return lib_wrap(vm, ag_elu(lib_t(v[0]), alpha));
+}
+
+/* F.hardtanh(input, min_val=-1, max_val=1, inplace=false) */
+typedef struct {
+  double min_val, max_val;
+} HardtanhBounds;
+
+static Tensor *hardtanh_of(Tensor *x, void *ctx) {
+  const HardtanhBounds *b = ctx;
+  return ag_hardtanh(x, b->min_val, b->max_val);
+}
+
+static Value native_hardtanh(NATIVE_ARGS) {
+  static const char *const names[] = {"input", "min_val", "max_val", "inplace"};
+  Value v[4];
+  HardtanhBounds b;
+  bool inplace;
+  if (IS_EXCEPTION(activation(vm, "hardtanh", argc, args, kw, names, 4, v)) ||
+      !number_or(vm, v[1], "min_val", -1.0, &b.min_val) ||
+      !number_or(vm, v[2], "max_val", 1.0, &b.max_val) || !lib_flag(vm, v[3], false, &inplace))
+    return VM_EXCEPTION;
+  if (!inplace) return lib_wrap(vm, ag_hardtanh(lib_t(v[0]), b.min_val, b.max_val));
+  if (!ag_apply_inplace(lib_t(v[0]), NULL, hardtanh_of, &b)) return lib_throw_tensor_error(vm);
+  return v[0];
 }
 
 static Value native_silu(NATIVE_ARGS) {
@@ -178,6 +202,7 @@ void lib_functional_define(AgVM *vm, ObjModule *module) {
   } natives[] = {
       {"leaky_relu", native_leaky_relu, 1, 2}, {"elu", native_elu, 1, 2},
       {"silu", native_silu, 1, 1},             {"softplus", native_softplus, 1, 3},
+      {"hardtanh", native_hardtanh, 1, 4},
       {"pad", native_pad, 2, 4},
   };
   for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++) {

@@ -26,8 +26,26 @@
 #define LF_MG (LF_M | LF_G)
 #define LF_MGW (LF_M | LF_G | LF_W)
 
+/* The bindings the registry ops/elementwise.h generates: each unary row's
+ * `name` (no argument) and `name_` in place, each binary row's `name(other)`. */
+#define LIB_UNARY_FNS(X, e, name, kernels, result, grad, node, formula, saves, inplace, bind, ...) \
+  LIB_BIND_##bind(X, name) LIB_IN_PLACE_##inplace(X, name)
+#define LIB_BIND_LF_MGW(X, name) X(name, 0, 0, LF_MGW)
+#define LIB_BIND_LF_MG(X, name) X(name, 0, 0, LF_MG)
+#define LIB_BIND_OWN(X, name)
+#define LIB_IN_PLACE_INPLACE(X, name) X(name##_, 0, 0, LF_M)
+#define LIB_IN_PLACE_NO_INPLACE(X, name)
+#define LIB_BINARY_FNS(X, e, name, symbol, kernels, result, grad, node, formula, self, other, res, \
+                       other_name, number_form, number_node, number_saves, bind, ...)               \
+  LIB_BIND_##bind(X, name)
+#define LIB_BIND_OPERAND(X, name) X(name, 1, 1, LF_MG)
+#define LIB_BIND_TENSORS(X, name) X(name, 1, 1, LF_MG)
+#define LIB_BIND_NO_BIND(X, name)
+
 /* X(name, min_args, max_args, flags): args after the receiver; -1 = any. */
 #define LIB_TENSOR_FNS(X)                                                      \
+  AG_UNARY_REGISTRY(LIB_UNARY_FNS, X)                                          \
+  AG_BINARY_REGISTRY(LIB_BINARY_FNS, X)                                        \
   X(item, 0, 0, LF_M)                                                          \
   X(tolist, 0, 0, LF_M)                                                        \
   X(numel, 0, 0, LF_MG)                                                        \
@@ -99,42 +117,12 @@
   X(multinomial, 1, 3, LF_MG)                                                  \
   X(index_select, 2, 2, LF_MG)                                                 \
   X(gather, 2, 2, LF_MG)                                                       \
-  X(abs, 0, 0, LF_MGW)                                                         \
-  X(sqrt, 0, 0, LF_MGW)                                                        \
-  X(exp, 0, 0, LF_MGW)                                                         \
-  X(log, 0, 0, LF_MGW)                                                         \
-  X(sin, 0, 0, LF_MGW)                                                         \
-  X(cos, 0, 0, LF_MGW)                                                         \
-  X(tan, 0, 0, LF_MGW)                                                         \
-  X(tanh, 0, 0, LF_MGW)                                                        \
-  X(floor, 0, 0, LF_MGW)                                                       \
-  X(ceil, 0, 0, LF_MGW)                                                        \
   X(round, 0, 1, LF_MGW)                                                       \
-  X(sigmoid, 0, 0, LF_MG)                                                      \
-  X(relu, 0, 0, LF_MG)                                                         \
-  X(gelu, 0, 0, LF_MG)                                                         \
-  X(neg, 0, 0, LF_MG)                                                          \
-  X(sign, 0, 0, LF_MG)                                                         \
-  X(logical_not, 0, 0, LF_MG)                                                  \
-  X(pow, 1, 1, LF_MG)                                                          \
   X(clamp, 0, 2, LF_MG)                                                        \
   X(add, 1, 2, LF_MG)                                                          \
   X(addcmul, 2, 3, LF_MG)                                                      \
   X(addcdiv, 2, 3, LF_MG)                                                      \
   X(lerp, 2, 2, LF_MG)                                                         \
-  X(sub, 1, 1, LF_MG)                                                          \
-  X(mul, 1, 1, LF_MG)                                                          \
-  X(div, 1, 1, LF_MG)                                                          \
-  X(remainder, 1, 1, LF_MG)                                                    \
-  X(floor_divide, 1, 1, LF_MG)                                                 \
-  X(maximum, 1, 1, LF_MG)                                                      \
-  X(minimum, 1, 1, LF_MG)                                                      \
-  X(eq, 1, 1, LF_MG)                                                           \
-  X(ne, 1, 1, LF_MG)                                                           \
-  X(lt, 1, 1, LF_MG)                                                           \
-  X(le, 1, 1, LF_MG)                                                           \
-  X(gt, 1, 1, LF_MG)                                                           \
-  X(ge, 1, 1, LF_MG)                                                           \
   X(matmul, 1, 1, LF_MG)                                                       \
   X(mm, 1, 1, LF_MG)                                                           \
   X(bmm, 1, 1, LF_MG)                                                          \
@@ -169,11 +157,6 @@
   X(repeat, 0, -1, LF_M)                                                       \
   X(repeat_interleave, 0, 2, LF_MG)                                            \
   X(kron, 1, 1, LF_MG)                                                         \
-  X(isnan, 0, 0, LF_MG)                                                        \
-  X(isinf, 0, 0, LF_MG)                                                        \
-  X(isfinite, 0, 0, LF_MG)                                                     \
-  X(logical_and, 1, 1, LF_MG)                                                  \
-  X(logical_or, 1, 1, LF_MG)                                                   \
   X(clamp_min, 1, 1, LF_MG)                                                    \
   X(clamp_max, 1, 1, LF_MG)                                                    \
   X(amax, 0, 2, LF_MG)                                                         \

@@ -26,28 +26,6 @@ static Value unary(AgVM *vm, Value self, UnaryOp op, const char *name, const AgK
   return lib_wrap(vm, ag_unary(op, lib_t(self)));
 }
 
-#define UNARY_FN(name, op)                                                                  \
-  Value lt_##name(LT_ARGS) { return unary(vm, self, op, #name, kw); }
-UNARY_FN(abs, UN_ABS)
-UNARY_FN(sqrt, UN_SQRT)
-UNARY_FN(exp, UN_EXP)
-UNARY_FN(log, UN_LOG)
-UNARY_FN(sin, UN_SIN)
-UNARY_FN(cos, UN_COS)
-UNARY_FN(tan, UN_TAN)
-UNARY_FN(tanh, UN_TANH)
-UNARY_FN(floor, UN_FLOOR)
-UNARY_FN(ceil, UN_CEIL)
-UNARY_FN(sigmoid, UN_SIGMOID)
-UNARY_FN(relu, UN_RELU)
-UNARY_FN(gelu, UN_GELU)
-UNARY_FN(neg, UN_NEG)
-UNARY_FN(sign, UN_SIGN)
-UNARY_FN(logical_not, UN_LOGICAL_NOT)
-UNARY_FN(isnan, UN_ISNAN)
-UNARY_FN(isinf, UN_ISINF)
-UNARY_FN(isfinite, UN_ISFINITE)
-#undef UNARY_FN
 
 /* round(decimals=0): halves to even; with decimals, round(x * 10^d) / 10^d. */
 Value lt_round(LT_ARGS) {
@@ -79,11 +57,11 @@ static bool one_arg(AgVM *vm, const char *fname, const char *arg_name, int argc,
   return false;
 }
 
-static Value binary(AgVM *vm, Value self, BinaryOp op, const char *name, int argc,
-                    const Value *args, const AgKwargs *kw) {
+/* other: a tensor, a number or a bool; other_name: PyTorch's name for it. */
+static Value binary(AgVM *vm, Value self, BinaryOp op, const char *name, const char *other_name,
+                    int argc, const Value *args, const AgKwargs *kw) {
   Value other;
-  if (!one_arg(vm, name, op == BIN_POW ? "exponent" : "other", argc, args, kw, &other))
-    return VM_EXCEPTION;
+  if (!one_arg(vm, name, other_name, argc, args, kw, &other)) return VM_EXCEPTION;
   lib_sync_line(vm);
   Tensor *t = lib_t(self);
   if (IS_TENSOR(other)) return lib_wrap(vm, ag_binary(op, t, lib_t(other)));
@@ -99,14 +77,6 @@ static Value binary(AgVM *vm, Value self, BinaryOp op, const char *name, int arg
   return lib_type_error(vm, name, "other", other);
 }
 
-#define BINARY_FN(name, op)                                                                 \
-  Value lt_##name(LT_ARGS) { return binary(vm, self, op, #name, argc, args, kw); }
-BINARY_FN(pow, BIN_POW)
-BINARY_FN(sub, BIN_SUB)
-BINARY_FN(mul, BIN_MUL)
-BINARY_FN(div, BIN_DIV)
-BINARY_FN(remainder, BIN_MOD)
-BINARY_FN(floor_divide, BIN_FLOOR_DIVIDE)
 
 static Value done_in_place(AgVM *vm, bool ok, Value self) {
   return ok ? self : lib_throw_tensor_error(vm);
@@ -170,19 +140,12 @@ static bool has_keyword(const AgKwargs *kw, const char *name) {
 
 /* add(other) is the operator's op; add(other, alpha=s) the fused one-rounding form. */
 Value lt_add(LT_ARGS) {
-  if (!has_keyword(kw, "alpha")) return binary(vm, self, BIN_ADD, "add", argc, args, kw);
+  if (!has_keyword(kw, "alpha")) return binary(vm, self, BIN_ADD, "add", "other", argc, args, kw);
   return fused_method(vm, self, FUSED_ADD_SCALED, "add", false, argc, args, kw);
 }
 Value lt_addcmul(LT_ARGS) { return fused_method(vm, self, FUSED_ADDCMUL, "addcmul", false, argc, args, kw); }
 Value lt_addcdiv(LT_ARGS) { return fused_method(vm, self, FUSED_ADDCDIV, "addcdiv", false, argc, args, kw); }
 Value lt_lerp(LT_ARGS) { return fused_method(vm, self, FUSED_LERP, "lerp", false, argc, args, kw); }
-BINARY_FN(eq, BIN_EQ)
-BINARY_FN(ne, BIN_NE)
-BINARY_FN(lt, BIN_LT)
-BINARY_FN(le, BIN_LE)
-BINARY_FN(gt, BIN_GT)
-BINARY_FN(ge, BIN_GE)
-#undef BINARY_FN
 
 /* maximum/minimum take tensors (a number becomes a 0-d tensor). */
 static Value tensor_binary_fn(AgVM *vm, Value self, BinaryOp op, const char *name, Value other,
@@ -196,14 +159,35 @@ static Value tensor_binary_fn(AgVM *vm, Value self, BinaryOp op, const char *nam
   return lib_wrap(vm, r);
 }
 
-Value lt_maximum(LT_ARGS) { return tensor_binary_fn(vm, self, BIN_MAXIMUM, "maximum", args[0], kw); }
-Value lt_minimum(LT_ARGS) { return tensor_binary_fn(vm, self, BIN_MINIMUM, "minimum", args[0], kw); }
-Value lt_logical_and(LT_ARGS) {
-  return tensor_binary_fn(vm, self, BIN_LOGICAL_AND, "logical_and", args[0], kw);
+static Value unary_in_place(AgVM *vm, Value self, UnaryOp op, const char *name,
+                            const AgKwargs *kw) {
+  if (!no_kwargs(vm, name, kw)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  return done_in_place(vm, ag_unary_(op, lib_t(self)), self);
 }
-Value lt_logical_or(LT_ARGS) {
-  return tensor_binary_fn(vm, self, BIN_LOGICAL_OR, "logical_or", args[0], kw);
-}
+
+/* The bindings of ops/elementwise.h's rows (lib_internal.h lists them). */
+#define UNARY_BINDING(C, e, name, kernels, result, grad, node, formula, saves, inplace, bind, ...) \
+  UNARY_BINDING_##bind(e, name) UNARY_IN_PLACE_##inplace(e, name)
+#define UNARY_BINDING_LF_MGW(e, name)                                                        \
+  Value lt_##name(LT_ARGS) { return unary(vm, self, UN_##e, #name, kw); }
+#define UNARY_BINDING_LF_MG UNARY_BINDING_LF_MGW
+#define UNARY_BINDING_OWN(e, name)
+#define UNARY_IN_PLACE_INPLACE(e, name)                                                      \
+  Value lt_##name##_(LT_ARGS) { return unary_in_place(vm, self, UN_##e, #name "_", kw); }
+#define UNARY_IN_PLACE_NO_INPLACE(e, name)
+AG_UNARY_REGISTRY(UNARY_BINDING, 0)
+
+#define BINARY_BINDING(C, e, name, symbol, kernels, result, grad, node, formula, self, other, res, \
+                       other_name, number_form, number_node, number_saves, bind, ...)             \
+  BINARY_BINDING_##bind(e, name, other_name)
+#define BINARY_BINDING_OPERAND(e, name, other_name)                                          \
+  Value lt_##name(LT_ARGS) { return binary(vm, self, BIN_##e, #name, other_name, argc, args, kw); }
+#define BINARY_BINDING_TENSORS(e, name, other_name)                                          \
+  Value lt_##name(LT_ARGS) { return tensor_binary_fn(vm, self, BIN_##e, #name, args[0], kw); }
+#define BINARY_BINDING_OWN(e, name, other_name)
+#define BINARY_BINDING_NO_BIND(e, name, other_name)
+AG_BINARY_REGISTRY(BINARY_BINDING, 0)
 
 static Value clamp_bounds(AgVM *vm, const char *name, int argc, const Value *args,
                           const AgKwargs *kw, double *lo, double *hi) {

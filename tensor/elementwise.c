@@ -16,19 +16,29 @@
 #include <string.h>
 
 const char *const tensor_unary_names[UN_COUNT] = {
-#define X(e, n, ...) n,
-    TENSOR_UNARY_OPS(X)
-#undef X
+#define UNARY_NAME(C, e, name, ...) #name,
+    AG_UNARY_REGISTRY(UNARY_NAME, 0)
+#undef UNARY_NAME
 };
 const char *const tensor_binary_names[BIN_COUNT] = {
-#define X(e, n, ...) n,
-    TENSOR_BINARY_OPS(X)
-#undef X
+#define BINARY_NAME(C, e, name, ...) #name,
+    AG_BINARY_REGISTRY(BINARY_NAME, 0)
+#undef BINARY_NAME
 };
 const char *const tensor_binary_symbols[BIN_COUNT] = {
-#define X(e, n, symbol, ...) symbol,
-    TENSOR_BINARY_OPS(X)
-#undef X
+#define BINARY_SYMBOL(C, e, name, symbol, ...) symbol,
+    AG_BINARY_REGISTRY(BINARY_SYMBOL, 0)
+#undef BINARY_SYMBOL
+};
+const ResultRule tensor_unary_results[UN_COUNT] = {
+#define UNARY_RESULT(C, e, name, kernels, result, ...) RESULT_##result,
+    AG_UNARY_REGISTRY(UNARY_RESULT, 0)
+#undef UNARY_RESULT
+};
+const ResultRule tensor_binary_results[BIN_COUNT] = {
+#define BINARY_RESULT(C, e, name, symbol, kernels, result, ...) RESULT_##result,
+    AG_BINARY_REGISTRY(BINARY_RESULT, 0)
+#undef BINARY_RESULT
 };
 
 bool tensor_broadcast_shape(int na, const int64_t *sa, int nb, const int64_t *sb, int *nout,
@@ -107,15 +117,13 @@ DType tensor_scalar_result_type(DType t, double s) {
 
 bool tensor_can_cast(DType from, DType to) { return dtype_category(from) <= dtype_category(to); }
 
-static bool binary_is_comparison(BinaryOp op) { return op >= BIN_EQ; }
-
 /* The dtype the kernel computes in, given the promoted operand dtype. */
 /* The dtype op computes in; PyTorch's refusals for bool operands. scalar:
  * b is a plain number made into a tensor (bool ** 2 is fine, bool ** bool not). */
 static bool binary_compute_dtype(BinaryOp op, DType promoted, DType da, DType db, bool scalar,
                                  DType *ct) {
   *ct = promoted;
-  if ((op == BIN_DIV || op == BIN_XLOGY) && !dtype_is_float(promoted)) *ct = DT_FLOAT32;
+  if (tensor_binary_results[op] == RESULT_TO_FLOAT && !dtype_is_float(promoted)) *ct = DT_FLOAT32;
   if (op == BIN_SUB && (da == DT_BOOL || db == DT_BOOL)) {
     if (promoted == DT_BOOL)
       tensor_set_error("Subtraction, the `-` operator, with two bool tensors is not supported. "
@@ -254,6 +262,10 @@ DEFINE_BIN(min_d, double, double, FMIN(x, y))
 /* PyTorch's scalar xlogy kernel: the C library's log, element by element */
 DEFINE_BIN(xlogy_f, float, float, y != y ? y : x == 0 ? 0.0f : x * logf(y))
 DEFINE_BIN(xlogy_d, double, double, y != y ? y : x == 0 ? 0.0 : x * log(y))
+/* PyTorch's scalar logaddexp: max + log1p(exp(-|x - y|)); an infinity added
+ * to itself stays itself (no inf - inf) */
+DEFINE_BIN(logaddexp_f, float, float, isinf(x) && x == y ? x : (x < y ? y : x) + log1pf(expf(-fabsf(x - y))))
+DEFINE_BIN(logaddexp_d, double, double, isinf(x) && x == y ? x : (x < y ? y : x) + log1p(exp(-fabs(x - y))))
 
 #define DEFINE_BIN_BOOL_OUT(op, EXPR)                                                        \
   DEFINE_BIN(op##_b, uint8_t, uint8_t, EXPR)                                                 \
@@ -273,9 +285,9 @@ DEFINE_BIN_BOOL_OUT(lor, (x != 0) | (y != 0))
 #define NUM3(op) {NULL, op##_i, op##_f, op##_d}
 #define FLOAT2(op) {NULL, NULL, op##_f, op##_d}
 static const IterInner binary_kernels[BIN_COUNT][DT_COUNT] = {
-#define X(e, n, symbol, kernels) [BIN_##e] = kernels,
-    TENSOR_BINARY_OPS(X)
-#undef X
+#define BINARY_KERNELS(C, e, name, symbol, kernels, ...) [BIN_##e] = kernels,
+    AG_BINARY_REGISTRY(BINARY_KERNELS, 0)
+#undef BINARY_KERNELS
 };
 
 /* Integer remainder and floor division by zero are errors in PyTorch
@@ -293,6 +305,11 @@ static bool check_int_divisor(BinaryOp op, DType ct, const Tensor *b) {
 
 /* out = a op b where a and b already have dtype ct and broadcast to out. */
 static bool binary_run(BinaryOp op, DType ct, Tensor *out, const Tensor *a, const Tensor *b) {
+  if (!binary_kernels[op][ct]) { /* a registry row without a loop for this dtype */
+    tensor_set_error("\"%s_cpu\" not implemented for '%s'", tensor_binary_names[op],
+                     tensor_dtype_torch_name(ct));
+    return false;
+  }
   if (!check_int_divisor(op, ct, b)) return false;
   const Tensor *ins[2] = {a, b};
   if (tensor_iter_run_flat(binary_kernels[op][ct], NULL, out, ins, 2)) return true;
@@ -314,7 +331,7 @@ static Tensor *binary_compute(BinaryOp op, const Tensor *a, const Tensor *b, DTy
   if (!tensor_broadcast_shape(a->ndim, a->shape, b->ndim, b->shape, &nd, shape)) return NULL;
   Tensor *ca = tensor_to_dtype(a, ct);
   Tensor *cb = ca ? tensor_to_dtype(b, ct) : NULL;
-  Tensor *out = cb ? tensor_empty(binary_is_comparison(op) ? DT_BOOL : ct, nd, shape) : NULL;
+  Tensor *out = cb ? tensor_empty(tensor_binary_gives_bool(op) ? DT_BOOL : ct, nd, shape) : NULL;
   if (out && !binary_run(op, ct, out, ca, cb)) {
     tensor_release(out);
     out = NULL;
@@ -340,7 +357,7 @@ static const Tensor *flat_result_shape(const Tensor *a, const Tensor *b) {
  * that cannot fail, no TensorIter. NULL when the shortcut does not apply. */
 static Tensor *binary_flat(BinaryOp op, const Tensor *a, const Tensor *b) {
   DType dt = a->dtype;
-  if (b->dtype != dt || !dtype_is_float(dt) || binary_is_comparison(op)) return NULL;
+  if (b->dtype != dt || !dtype_is_float(dt) || tensor_binary_gives_bool(op)) return NULL;
   const Tensor *like = flat_result_shape(a, b);
   if (!like || like->numel > ITER_CHUNK || !tensor_is_contiguous(a) || !tensor_is_contiguous(b))
     return NULL;
@@ -417,7 +434,7 @@ static Tensor *pow_special(const Tensor *a, double s) {
  * with no 0-d tensor and no TensorIter. NULL when the shortcut does not apply. */
 static Tensor *binary_scalar_flat(BinaryOp op, const Tensor *a, double s, bool scalar_first) {
   if (!dtype_is_float(a->dtype) || a->numel > ITER_CHUNK || !tensor_is_contiguous(a)) return NULL;
-  Tensor *out = tensor_empty(binary_is_comparison(op) ? DT_BOOL : a->dtype, a->ndim, a->shape);
+  Tensor *out = tensor_empty(tensor_binary_gives_bool(op) ? DT_BOOL : a->dtype, a->ndim, a->shape);
   if (!out) return NULL;
   float sf = (float)s;
   char *sp = a->dtype == DT_FLOAT32 ? (char *)&sf : (char *)&s;
@@ -478,9 +495,9 @@ bool tensor_binary_(BinaryOp op, Tensor *a, const Tensor *b) {
   DType promoted = tensor_result_type(a, b);
   if (!tensor_check_broadcasts_to(b, a) || !tensor_check_writable(a)) return false;
   if (!binary_compute_dtype(op, promoted, a->dtype, b->dtype, b->ndim == 0, &ct)) return false;
-  if (!check_cast_to(binary_is_comparison(op) ? DT_BOOL : ct, a->dtype)) return false;
+  if (!check_cast_to(tensor_binary_gives_bool(op) ? DT_BOOL : ct, a->dtype)) return false;
   tensor_bump_version(a);
-  if (ct != a->dtype || binary_is_comparison(op))
+  if (ct != a->dtype || tensor_binary_gives_bool(op))
     return store_result_(a, tensor_binary(op, a, b));
   Tensor *cb = tensor_to_dtype(b, ct);
   Tensor *ub = cb ? tensor_unaliased_input(a, cb) : NULL;
@@ -528,24 +545,32 @@ DEFINE_UN(neg_i, int64_t, int64_t, WRAP(-, 0, x))
 DEFINE_UN_FLOAT(abs, fabsf(x), fabs(x))
 DEFINE_UN(abs_i, int64_t, int64_t, x < 0 ? WRAP(-, 0, x) : x)
 DEFINE_UN_FLOAT(sqrt, sqrtf(x), sqrt(x))
-/* exp, log, sin, cos, tan, tanh, sigmoid and gelu: PyTorch's own (SLEEF's,
- * oneDNN's) values, run by run as ATen's loops compute them, see transcend.c */
-#define DEFINE_UN_ATEN(op, UOP)                                                              \
+/* The rows whose kernels are VML(f): exp, log, sin, ..., sigmoid. PyTorch's
+ * own (SLEEF's) values, run by run as ATen's loops compute them, see
+ * transcend.c (gelu too, below, with oneDNN's kernel besides). */
+enum {
+#define UNARY_BY_NAME(C, e, name, ...) UNARY_OP_##name = UN_##e,
+  AG_UNARY_REGISTRY(UNARY_BY_NAME, 0)
+#undef UNARY_BY_NAME
+};
+#define DEFINE_UN_VML(op)                                                                    \
   static void op##_f(int64_t n, char *const *p, const int64_t *s, const void *ctx) {        \
     (void)ctx;                                                                               \
-    tensor_vecmath_f32(UOP, n, p[1], s[1], p[0], s[0]);                                      \
+    tensor_vecmath_f32((UnaryOp)UNARY_OP_##op, n, p[1], s[1], p[0], s[0]);                            \
   }                                                                                          \
   static void op##_d(int64_t n, char *const *p, const int64_t *s, const void *ctx) {        \
     (void)ctx;                                                                               \
-    tensor_vecmath_f64(UOP, n, p[1], s[1], p[0], s[0]);                                      \
+    tensor_vecmath_f64((UnaryOp)UNARY_OP_##op, n, p[1], s[1], p[0], s[0]);                            \
   }
-DEFINE_UN_ATEN(exp, UN_EXP)
-DEFINE_UN_ATEN(log, UN_LOG)
-DEFINE_UN_ATEN(sin, UN_SIN)
-DEFINE_UN_ATEN(cos, UN_COS)
-DEFINE_UN_ATEN(tan, UN_TAN)
-DEFINE_UN_ATEN(tanh, UN_TANH)
-DEFINE_UN_ATEN(sigmoid, UN_SIGMOID)
+#define VML_DEFINE_VML(op) DEFINE_UN_VML(op)
+#define VML_DEFINE_FLOAT2(op)
+#define VML_DEFINE_INT_FLOAT(op)
+#define VML_DEFINE_SAME_FOR_INT(op)
+#define VML_DEFINE_ALL4(op)
+#define VML_DEFINE_KERNELS(b, i, f, d)
+#define UNARY_VML_KERNELS(C, e, name, kernels, ...) VML_DEFINE_##kernels
+AG_UNARY_REGISTRY(UNARY_VML_KERNELS, 0)
+#undef UNARY_VML_KERNELS
 /* unary_run's context for a contiguous tensor of more than one element:
  * PyTorch gives float32 gelu of such a tensor to oneDNN */
 static const int unary_dense_tensor = 1;
@@ -587,10 +612,11 @@ DEFINE_UN(isfinite_d, double, uint8_t, isfinite(x) != 0)
 #define KERNELS(b, i, f, d) {b, i, f, d}
 #define INT_FLOAT(op) {NULL, op##_i, op##_f, op##_d}
 #define SAME_FOR_INT(op) {copy_b, copy_i, op##_f, op##_d}
+#define VML(op) FLOAT2(op)
 static const IterInner unary_kernels[UN_COUNT][DT_COUNT] = {
-#define X(e, n, kernels) [UN_##e] = kernels,
-    TENSOR_UNARY_OPS(X)
-#undef X
+#define UNARY_KERNELS(C, e, name, kernels, ...) [UN_##e] = kernels,
+    AG_UNARY_REGISTRY(UNARY_KERNELS, 0)
+#undef UNARY_KERNELS
 };
 
 /* The dtype a unary op computes in: floating functions turn integers into float32. */

@@ -7,84 +7,51 @@
  * a tensor's dtype, except that a non-integral scalar with an int64/bool
  * tensor gives float32 (SPEC §11).
  *
- * The elementwise ops come from one X-macro table each, so the names used by
- * the bindings, the derivative table in autograd/ and the kernels stay in step.
+ * The elementwise ops come from the registry ops/elementwise.h, so the names
+ * used by the bindings, the derivative table in autograd/ and the kernels stay
+ * in step.
  */
 #ifndef AG_TENSOR_OPS_H
 #define AG_TENSOR_OPS_H
 
+#include "ops/elementwise.h"
 #include "tensor.h"
 
-/* Unary elementwise ops: X(enum suffix, name, kernels) where kernels gives
- * the loop per dtype (bool, int64, float32, float64; elementwise.c defines
- * them). Integer inputs to the float functions (exp, log, ...) give float32,
- * as in PyTorch. How autograd records each op: autograd/op_table.h. */
-#define TENSOR_UNARY_OPS(X)                                                                      \
-  X(NEG, "neg", INT_FLOAT(neg))                                                                  \
-  X(ABS, "abs", KERNELS(copy_b, abs_i, abs_f, abs_d))                                            \
-  X(SQRT, "sqrt", FLOAT2(sqrt))                                                                  \
-  X(EXP, "exp", FLOAT2(exp))                                                                     \
-  X(LOG, "log", FLOAT2(log))                                                                     \
-  X(SIN, "sin", FLOAT2(sin))                                                                     \
-  X(COS, "cos", FLOAT2(cos))                                                                     \
-  X(TAN, "tan", FLOAT2(tan))                                                                     \
-  X(TANH, "tanh", FLOAT2(tanh))                                                                  \
-  X(SIGMOID, "sigmoid", FLOAT2(sigmoid))                                                         \
-  X(RELU, "relu", KERNELS(copy_b, relu_i, relu_f, relu_d))                                       \
-  X(GELU, "gelu", FLOAT2(gelu))                                                                  \
-  X(SIGN, "sign", KERNELS(copy_b, sign_i, sign_f, sign_d))                                       \
-  X(FLOOR, "floor", SAME_FOR_INT(floor))                                                         \
-  X(CEIL, "ceil", SAME_FOR_INT(ceil))                                                            \
-  X(ROUND, "round", SAME_FOR_INT(round))                                                         \
-  X(LOGICAL_NOT, "logical_not", ALL4(lnot))                                                     \
-  X(ISNAN, "isnan", KERNELS(false_b, false_i, isnan_f, isnan_d))                                 \
-  X(ISINF, "isinf", KERNELS(false_b, false_i, isinf_f, isinf_d))                                 \
-  X(ISFINITE, "isfinite", KERNELS(true_b, true_i, isfinite_f, isfinite_d))
-
+/* The elementwise ops: one row each in ops/elementwise.h (the registry), which
+ * also gives their kernels (elementwise.c), dtype rules, derivatives and
+ * bindings. Integer inputs to the float functions (exp, log, ...) give
+ * float32, as in PyTorch. DIV on integer tensors gives float32 (true
+ * division). MOD takes the sign of the divisor (Python/PyTorch remainder);
+ * FLOOR_DIVIDE is the quotient that goes with it (PyTorch 1.13's
+ * floor_divide: div(rounding_mode='floor')). XLOGY is x * log(y), 0 where x
+ * is 0 (nan where y is). Comparisons give bool tensors. */
 typedef enum {
-#define X(e, ...) UN_##e,
-  TENSOR_UNARY_OPS(X)
-#undef X
+#define UNARY_ENUM(C, e, ...) UN_##e,
+  AG_UNARY_REGISTRY(UNARY_ENUM, 0)
+#undef UNARY_ENUM
   UN_COUNT
 } UnaryOp;
 
-/* logical_not and the isnan/isinf/isfinite tests give bool tensors. */
-static inline bool tensor_unary_gives_bool(UnaryOp op) {
-  return op == UN_LOGICAL_NOT || op == UN_ISNAN || op == UN_ISINF || op == UN_ISFINITE;
-}
-
-/* Binary elementwise ops, broadcasting: X(enum suffix, name, the script's
- * operator or NULL, kernels). Comparisons give bool tensors. DIV on integer
- * tensors gives float32 (true division). MOD takes the sign of the divisor
- * (Python/PyTorch remainder); FLOOR_DIVIDE is the quotient that goes with it
- * (PyTorch 1.13's floor_divide: div(rounding_mode='floor')). XLOGY is x * log(y), 0 where x is 0 (nan
- * where y is); integers give float32, as in PyTorch. */
-#define TENSOR_BINARY_OPS(X)                                                                     \
-  X(ADD, "add", "+", ALL4(add))                                                                  \
-  X(SUB, "sub", "-", NUM3(sub))                                                                  \
-  X(MUL, "mul", "*", ALL4(mul))                                                                  \
-  X(DIV, "div", "/", FLOAT2(div))                                                                \
-  X(POW, "pow", "**", NUM3(pow))                                                                 \
-  X(MOD, "remainder", "%", NUM3(mod))                                                            \
-  X(FLOOR_DIVIDE, "floor_divide", "//", NUM3(floordiv))                                          \
-  X(MAXIMUM, "maximum", NULL, ALL4(max))                                                         \
-  X(MINIMUM, "minimum", NULL, ALL4(min))                                                         \
-  X(XLOGY, "xlogy", NULL, FLOAT2(xlogy))                                                         \
-  X(EQ, "eq", "==", ALL4(eq))                                                                    \
-  X(NE, "ne", "!=", ALL4(ne))                                                                    \
-  X(LT, "lt", "<", ALL4(lt))                                                                     \
-  X(LE, "le", "<=", ALL4(le))                                                                    \
-  X(GT, "gt", ">", ALL4(gt))                                                                     \
-  X(GE, "ge", ">=", ALL4(ge))                                                                    \
-  X(LOGICAL_AND, "logical_and", NULL, ALL4(land))                                                \
-  X(LOGICAL_OR, "logical_or", NULL, ALL4(lor))
-
 typedef enum {
-#define X(e, ...) BIN_##e,
-  TENSOR_BINARY_OPS(X)
-#undef X
+#define BINARY_ENUM(C, e, ...) BIN_##e,
+  AG_BINARY_REGISTRY(BINARY_ENUM, 0)
+#undef BINARY_ENUM
   BIN_COUNT
 } BinaryOp;
+
+/* The registry's result rules (its `result` column). */
+typedef enum { RESULT_COMPUTE, RESULT_PROMOTE, RESULT_TO_FLOAT, RESULT_BOOL } ResultRule;
+extern const ResultRule tensor_unary_results[UN_COUNT];
+extern const ResultRule tensor_binary_results[BIN_COUNT];
+
+/* logical_not and the isnan/isinf/isfinite tests give bool tensors. */
+static inline bool tensor_unary_gives_bool(UnaryOp op) {
+  return tensor_unary_results[op] == RESULT_BOOL;
+}
+/* The comparisons and logical_and/or give bool tensors. */
+static inline bool tensor_binary_gives_bool(BinaryOp op) {
+  return tensor_binary_results[op] == RESULT_BOOL;
+}
 
 extern const char *const tensor_unary_names[UN_COUNT];
 extern const char *const tensor_binary_names[BIN_COUNT];

@@ -1,9 +1,9 @@
-/* transcend.c — exp, log, sin, cos, tan, tanh, sigmoid and gelu computed as
+/* transcend.c — exp, log, log10, log2, sin, cos, tan, tanh, sigmoid and gelu computed as
  * PyTorch 1.13 computes them on the CPU at hand.
  *
  * On x86-64 with AVX2 and FMA, ATen runs these ops through SLEEF (the
  * library, which Ag links too: transcend_avx2.c), in one of two loop shapes:
- *  - exp, log, sin, cos, tan, tanh are "vml" kernels: every element goes
+ *  - exp, log, log10, log2, sin, cos, tan, tanh are "vml" kernels: every element goes
  *    through SLEEF's vector function, in groups of 8 floats / 4 doubles
  *    counted from the start of each innermost run, the last group padded with
  *    zeros; strided runs are copied to a buffer first, so they group the same
@@ -64,6 +64,8 @@ static float libm_f32(UnaryOp op, float x) {
   switch (op) {
   case UN_EXP: return expf(x);
   case UN_LOG: return logf(x);
+  case UN_LOG10: return log10f(x);
+  case UN_LOG2: return log2f(x);
   case UN_SIN: return sinf(x);
   case UN_COS: return cosf(x);
   case UN_TAN: return tanf(x);
@@ -76,6 +78,8 @@ static double libm_f64(UnaryOp op, double x) {
   switch (op) {
   case UN_EXP: return exp(x);
   case UN_LOG: return log(x);
+  case UN_LOG10: return log10(x);
+  case UN_LOG2: return log2(x);
   case UN_SIN: return sin(x);
   case UN_COS: return cos(x);
   case UN_TAN: return tan(x);
@@ -143,6 +147,8 @@ bool tensor_vecmath_f32(UnaryOp op, int64_t n, const void *in, int64_t in_stride
   switch (op) {
   case UN_EXP:
   case UN_LOG:
+  case UN_LOG10:
+  case UN_LOG2:
   case UN_SIN:
   case UN_COS:
   case UN_TAN:
@@ -172,6 +178,8 @@ bool tensor_vecmath_f64(UnaryOp op, int64_t n, const void *in, int64_t in_stride
   switch (op) {
   case UN_EXP:
   case UN_LOG:
+  case UN_LOG10:
+  case UN_LOG2:
   case UN_SIN:
   case UN_COS:
   case UN_TAN:

@@ -31,6 +31,8 @@ static inline F8 sleef_f8(UnaryOp op, F8 x) {
   switch (op) {
   case UN_EXP: return Sleef_expf8_u10avx2(x);
   case UN_LOG: return Sleef_logf8_u10avx2(x);
+  case UN_LOG10: return Sleef_log10f8_u10avx2(x);
+  case UN_LOG2: return Sleef_log2f8_u10avx2(x);
   case UN_SIN: return Sleef_sinf8_u10avx2(x);
   case UN_COS: return Sleef_cosf8_u10avx2(x);
   case UN_TAN: return Sleef_tanf8_u10avx2(x);
@@ -42,6 +44,8 @@ static inline D4 sleef_d4(UnaryOp op, D4 x) {
   switch (op) {
   case UN_EXP: return Sleef_expd4_u10avx2(x);
   case UN_LOG: return Sleef_logd4_u10avx2(x);
+  case UN_LOG10: return Sleef_log10d4_u10avx2(x);
+  case UN_LOG2: return Sleef_log2d4_u10avx2(x);
   case UN_SIN: return Sleef_sind4_u10avx2(x);
   case UN_COS: return Sleef_cosd4_u10avx2(x);
   case UN_TAN: return Sleef_tand4_u10avx2(x);
@@ -53,7 +57,7 @@ static inline D4 sleef_d4(UnaryOp op, D4 x) {
  * the run, the last one padded with zeros; a strided run goes through a
  * buffer, so it groups the same way. The group matters for sin, cos and tan:
  * SLEEF picks its argument reduction once per vector. */
-/* op is one of exp, log, sin, cos, tan, tanh */
+/* op is one of exp, log, log10, log2, sin, cos, tan, tanh */
 void avx2_vml_f32(UnaryOp op, int64_t n, const char *a, int64_t sa, char *o, int64_t so) {
   int64_t i = 0;
   if (sa == 4 && so == 4) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "autograd/autograd.h"
 #include "vm/internal.h"
 #include "vm/vm.h"
 

@@ -11,11 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "autograd/autograd.h"
 #include "chunk.h"
 #include "table.h"
 #include "tensor/tensor.h"
 #include "value.h"
+
+/* An autograd graph node (autograd/autograd.h): the VM only holds
+ * references, so a new node kind does not recompile the VM. */
+typedef struct GradNode GradNode;
 
 typedef enum {
   OBJ_STRING,

@@ -201,6 +201,7 @@ static double ref_binary(BinaryOp op, double x, double y) {
   case BIN_MAXIMUM: return x > y ? x : y;
   case BIN_MINIMUM: return x < y ? x : y;
   case BIN_XLOGY: return y != y ? y : x == 0 ? 0 : x * log(y);
+  case BIN_LOGADDEXP: return log(exp(x) + exp(y));
   case BIN_EQ: return x == y;
   case BIN_NE: return x != y;
   case BIN_LT: return x < y;
@@ -259,7 +260,7 @@ START_TEST(test_binary_ops) {
   for (int op = 0; op < BIN_COUNT; op++) {
     check_binary_op((BinaryOp)op, DT_FLOAT32);
     check_binary_op((BinaryOp)op, DT_FLOAT64);
-    if (op != BIN_POW) check_binary_op((BinaryOp)op, DT_INT64);
+    if (op != BIN_POW && op != BIN_LOGADDEXP) check_binary_op((BinaryOp)op, DT_INT64); /* logaddexp: floats only */
   }
 }
 END_TEST
@@ -325,6 +326,8 @@ static double ref_unary(UnaryOp op, double x) {
   case UN_SQRT: return sqrt(x);
   case UN_EXP: return exp(x);
   case UN_LOG: return log(x);
+  case UN_LOG10: return log10(x);
+  case UN_LOG2: return log2(x);
   case UN_SIN: return sin(x);
   case UN_COS: return cos(x);
   case UN_TAN: return tan(x);
