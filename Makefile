@@ -221,6 +221,7 @@ test-only: $(AG_BIN) $(PTYDRIVER) unit
 	sh tests/check_lazy_blas.sh $(AG_BIN)
 	sh tests/check_npz_hostile.sh $(AG_BIN)
 	sh tests/run_torch_cases.sh $(AG_BIN)
+	sh tests/run_python_cases.sh $(AG_BIN)
 	sh tests/fuzz_smoke.sh $(AG_BIN)
 	sh tests/fuzz_tensor.sh $(AG_BIN)
 	sh tests/check_hostile_input.sh $(AG_BIN)

@@ -162,6 +162,17 @@ void parse_start_tokens(Parser *p) {
 
 bool parse_check(const Parser *p, TokenType type) { return p->current.type == type; }
 
+void parse_lookahead_begin(const Parser *p, Lookahead *la) {
+  la->lexer = *p->lexer;
+  la->window[0] = p->current;
+  la->window[1] = p->next;
+}
+
+void parse_lookahead_advance(Lookahead *la) {
+  la->window[0] = la->window[1];
+  if (la->window[0].type != TOK_EOF) la->window[1] = lex_next(&la->lexer);
+}
+
 bool parse_match(Parser *p, TokenType type) {
   if (!parse_check(p, type)) return false;
   parse_advance(p);
@@ -352,8 +363,8 @@ static void emit_access(Parser *p, OpCode op, const VarAccess *v, const Token *n
 void parse_named_variable(Parser *p, Token name, bool can_assign) {
   if (name.line == 0) name.line = p->previous.line, name.col = p->previous.col;
   VarAccess v = resolve_variable(p, &name);
-  if (can_assign && parse_match(p, TOK_EQUAL)) {
-    parse_expression(p);
+  if (can_assign && parse_assignment_begins(p)) {
+    parse_assigned_value(p);
     emit_access(p, v.set, &v, &name);
     parse_mark_assignment(p);
   } else if (can_assign && parse_is_compound_op(p->current.type)) {
@@ -373,6 +384,23 @@ void parse_named_variable(Parser *p, Token name, bool can_assign) {
 
 static bool at_top_level(const Parser *p) { return p->fc->scope_depth == 0 && p->fc->kind == FN_SCRIPT; }
 
+void parse_add_local(Parser *p, const char *name, int length) { add_initialized_local(p, name, length); }
+
+void parse_store_variable(Parser *p, const Token *name) {
+  VarAccess v = resolve_variable(p, name);
+  emit_access(p, v.set, &v, name);
+}
+
+void parse_define_global(Parser *p, const Token *name) {
+  p->at_line = name->line, p->at_col = name->col;
+  emit_op_u16(p, OP_DEFINE_GLOBAL, global_slot(p, name));
+  p->at_line = p->at_col = 0;
+}
+
+bool parse_resolves_locally(Parser *p, const Token *name) {
+  return resolve_local(p, p->fc, name) >= 0 || resolve_upvalue(p, p->fc, name) >= 0;
+}
+
 /* `let`, fn, class, import: a local is declared now (its slot is the value the
  * initialiser will push); a global is defined after, by define_variable. */
 static void declare_variable(Parser *p, const Token *name) {
@@ -381,9 +409,7 @@ static void declare_variable(Parser *p, const Token *name) {
 
 static void define_variable(Parser *p, const Token *name) {
   if (at_top_level(p)) {
-    p->at_line = name->line, p->at_col = name->col;
-    emit_op_u16(p, OP_DEFINE_GLOBAL, global_slot(p, name));
-    p->at_line = p->at_col = 0;
+    parse_define_global(p, name);
   } else {
     mark_initialized(p);
   }
@@ -549,6 +575,57 @@ static void emit_closure(Parser *p, const FnCompiler *fc, const Token *name) {
   }
 }
 
+/* Skips a nested function or class ahead (from its keyword) to its body's '}'. */
+static void skip_nested_definition(Lookahead *la) {
+  int parens = 0, braces = 0;
+  for (parse_lookahead_advance(la);; parse_lookahead_advance(la)) {
+    TokenType t = la->window[0].type;
+    if (t == TOK_EOF || t == TOK_ERROR) return;
+    if (t == TOK_LEFT_PAREN || t == TOK_LEFT_BRACKET) parens++;
+    if (t == TOK_RIGHT_PAREN || t == TOK_RIGHT_BRACKET) parens--;
+    if (t == TOK_LEFT_BRACE && (parens == 0 || braces > 0)) braces++;
+    if (t == TOK_RIGHT_BRACE && braces > 0 && --braces == 0) return;
+  }
+}
+
+/* The names of a `for` header ahead (after the keyword), up to `in`. */
+static void declare_for_header_names(Parser *p, Lookahead *la) {
+  for (parse_lookahead_advance(la);; parse_lookahead_advance(la)) {
+    Token t = la->window[0];
+    if (t.type == TOK_IDENTIFIER) {
+      if (resolve_local(p, p->fc, &t) < 0) {
+        emit_op(p, OP_NIL);
+        add_initialized_local(p, t.start, t.length);
+      }
+    } else if (t.type != TOK_COMMA && t.type != TOK_STAR && t.type != TOK_LEFT_PAREN &&
+               t.type != TOK_RIGHT_PAREN && t.type != TOK_LEFT_BRACKET && t.type != TOK_RIGHT_BRACKET) {
+      return;
+    }
+  }
+}
+
+/* Python's scope for loop variables: every name that a `for` statement of
+ * the body binds (not one of a nested function's, nor of a comprehension)
+ * is a local of the whole function, nil until a loop binds it, so it
+ * outlives the block its loop is in. With p->current just after the '{'. */
+static void declare_function_loop_variables(Parser *p) {
+  Lookahead la;
+  parse_lookahead_begin(p, &la);
+  TokenType before = TOK_LEFT_BRACE;
+  int depth = 0;
+  for (;; parse_lookahead_advance(&la)) {
+    TokenType t = la.window[0].type;
+    if (t == TOK_EOF || t == TOK_ERROR || (t == TOK_RIGHT_BRACE && depth == 0)) return;
+    if (t == TOK_LEFT_PAREN || t == TOK_LEFT_BRACKET || t == TOK_LEFT_BRACE) depth++;
+    if (t == TOK_RIGHT_PAREN || t == TOK_RIGHT_BRACKET || t == TOK_RIGHT_BRACE) depth--;
+    bool statement_start = before == TOK_NEWLINE || before == TOK_SEMICOLON || before == TOK_LEFT_BRACE ||
+                           before == TOK_RIGHT_BRACE;
+    if (t == TOK_FN || t == TOK_CLASS) skip_nested_definition(&la);
+    else if (t == TOK_FOR && statement_start) declare_for_header_names(p, &la);
+    before = la.window[0].type;
+  }
+}
+
 /* Compiles `(params) { body }` into a new function and emits OP_CLOSURE. */
 void parse_function(Parser *p, FnKind kind, Token name) {
   FnCompiler fc;
@@ -560,7 +637,10 @@ void parse_function(Parser *p, FnKind kind, Token name) {
   store_param_names(p, fc.function, &params);
   fc.body_start = emit_offset(p);
   parse_consume(p, TOK_LEFT_BRACE, "expected '{' before the function body");
-  if (p->previous.type == TOK_LEFT_BRACE) block_body(p);
+  if (p->previous.type == TOK_LEFT_BRACE) {
+    declare_function_loop_variables(p);
+    block_body(p);
+  }
   emit_closure(p, &fc, &name);
 }
 
@@ -682,56 +762,27 @@ static void expression_statement(Parser *p) {
   p->assigned = outer_assigned;
 }
 
-/* After OP_UNPACK: the list stays in a hidden local under the n names. */
-static void add_unpacked_locals(Parser *p, const char *hidden, const Token *names, int count) {
-  FnCompiler *fc = p->fc;
-  fc->depth -= count;
-  add_initialized_local(p, hidden, (int)strlen(hidden));
-  for (int i = 0; i < count; i++) {
-    fc->depth++;
-    add_initialized_local(p, names[i].start, names[i].length);
-  }
+/* let a, b = v / let (a, b) = v / let [a, b] = v / let first, *rest = v:
+ * every name is declared (a name given twice keeps its last value). */
+static bool let_unpacks(const Parser *p) {
+  TokenType t = p->current.type;
+  return t == TOK_LEFT_BRACKET || t == TOK_LEFT_PAREN || t == TOK_STAR ||
+         (t == TOK_IDENTIFIER && p->next.type == TOK_COMMA);
 }
 
-static bool name_repeats_later(const Token *names, int count, int i) {
-  for (int j = i + 1; j < count; j++) {
-    if (names[j].length == names[i].length &&
-        memcmp(names[j].start, names[i].start, (size_t)names[i].length) == 0)
-      return true;
-  }
-  return false;
-}
-
-static void destructuring_let(Parser *p) {
-  Token names[256];
-  int count = 0;
-  do {
-    Token name = consume_name(p, "expected a variable name in 'let [...]'");
-    if (name.type != TOK_IDENTIFIER) return;
-    if (count < 255) names[count++] = name;
-    else parse_error(p, "too many names to unpack (the limit is 255)");
-  } while (parse_match(p, TOK_COMMA));
-  parse_consume(p, TOK_RIGHT_BRACKET, "expected ']' after the names");
-  parse_consume(p, TOK_EQUAL, "expected '=' after 'let [...]'");
-  parse_expression(p);
-  emit_op_var(p, OP_UNPACK, count);
-  emit_u8(p, count);
-  if (at_top_level(p)) {
-    /* The values pop last first; a name given twice keeps its last value,
-     * as in Python, so an earlier duplicate only discards its value. */
-    for (int i = count - 1; i >= 0; i--) {
-      if (name_repeats_later(names, count, i)) emit_op(p, OP_POP);
-      else define_variable(p, &names[i]);
-    }
-    emit_op(p, OP_POP); /* the list */
-    return;
-  }
-  add_unpacked_locals(p, " list", names, count);
+static void unpacking_let(Parser *p) {
+  Targets *ts = parse_new_targets(p);
+  int root = parse_targets(p, ts, true);
+  parse_consume(p, TOK_EQUAL, "expected '=' after the names");
+  parse_expression_list(p);
+  if (at_top_level(p)) parse_bind_targets(p, ts, root, BIND_DEFINE);
+  else parse_declare_targets(p, ts, root);
+  parse_free_targets(p, ts);
 }
 
 static void let_statement(Parser *p) {
-  if (parse_match(p, TOK_LEFT_BRACKET)) {
-    destructuring_let(p);
+  if (let_unpacks(p)) {
+    unpacking_let(p);
     return;
   }
   Token name = consume_name(p, "expected a variable name after 'let'");
@@ -739,7 +790,7 @@ static void let_statement(Parser *p) {
   declare_variable(p, &name);
   if (parse_match(p, TOK_EQUAL)) {
     if (parse_check(p, TOK_FN) && p->next.type == TOK_LEFT_PAREN) p->lambda_name = name;
-    parse_expression(p);
+    parse_expression_list(p);
     p->lambda_name.start = NULL;
   } else {
     emit_op(p, OP_NIL);
@@ -790,7 +841,7 @@ static void return_statement(Parser *p) {
   if (bare && fc->kind == FN_INIT) emit_op_u8(p, OP_GET_LOCAL, 0);
   else if (bare) emit_op(p, OP_NIL);
   else if (fc->kind == FN_INIT) parse_error_at(p, &keyword, "'init' cannot return a value");
-  else parse_expression(p);
+  else parse_expression_list(p);
   int depth = fc->depth;
   /* handlers outside every `with` stay: RETURN drops them, and an error in
    * an exit() is still caught by a try around the with */
@@ -902,41 +953,81 @@ static void while_statement(Parser *p) {
   end_loop(p, &loop);
 }
 
-/* for x in xs { } / for a, b in pairs { }: the sequence and the position
- * are hidden locals; each iteration binds fresh locals, so closures made in
- * the body capture that iteration's values. */
-/* Binds this iteration's item (on the stack) to the loop's one or two names. */
-static void bind_loop_variables(Parser *p, const Token *names, bool pair) {
-  if (!pair) {
-    add_initialized_local(p, names[0].start, names[0].length);
+/* for x in xs { } / for i, (a, b) in pairs { }: the sequence and the
+ * position are hidden locals. As in Python, the loop's variables belong to
+ * the enclosing scope and keep their last values after the loop: names that
+ * exist are updated, the others are declared before the loop (globals at a
+ * script's top level). Ag's own rule on top: when the body makes functions,
+ * each iteration also binds fresh locals, so that closures capture that
+ * iteration's values. */
+
+/* Declares the loop variables that do not exist yet (in a function: locals
+ * of the enclosing block, nil until the loop binds them). */
+static void declare_loop_variables(Parser *p, const Targets *ts) {
+  for (int i = 0; i < ts->count; i++) {
+    const Token *name = &ts->t[i].at;
+    if (ts->t[i].kind != TARGET_NAME || p->fc->kind == FN_SCRIPT || parse_resolves_locally(p, name)) continue;
+    emit_op(p, OP_NIL);
+    add_initialized_local(p, name->start, name->length);
+  }
+}
+
+/* Whether the loop body ahead (from its '{') makes functions. */
+static bool body_makes_functions(Parser *p) {
+  Lookahead la;
+  parse_lookahead_begin(p, &la);
+  int depth = 0;
+  for (;; parse_lookahead_advance(&la)) {
+    TokenType t = la.window[0].type;
+    if (t == TOK_EOF || t == TOK_ERROR) return false;
+    if (t == TOK_FN || t == TOK_CLASS) return true;
+    if (t == TOK_LEFT_BRACE) depth++;
+    else if (t == TOK_RIGHT_BRACE && --depth <= 0) return false;
+  }
+}
+
+/* Binds this iteration's item (on the stack) to the loop's variables;
+ * `fresh`: the body makes functions. */
+static void bind_loop_variables(Parser *p, const Targets *ts, int root, bool fresh) {
+  if (!fresh) {
+    parse_bind_targets(p, ts, root, BIND_LOOP);
     return;
   }
-  emit_op_var(p, OP_UNPACK, 2);
-  emit_u8(p, 2);
-  add_unpacked_locals(p, " item", names, 2);
+  emit_op(p, OP_DUP);
+  parse_bind_targets(p, ts, root, BIND_LOOP);
+  parse_declare_targets(p, ts, root);
 }
 
 static void for_statement(Parser *p) {
-  begin_scope(p);
-  Token names[2];
-  names[0] = names[1] = consume_name(p, "expected a loop variable name after 'for'");
-  bool pair = parse_match(p, TOK_COMMA);
-  if (pair) names[1] = consume_name(p, "expected a second loop variable name after ','");
+  Targets *ts = parse_new_targets(p);
+  int root = parse_targets(p, ts, true);
   parse_consume(p, TOK_IN, "expected 'in' after the loop variable");
+  declare_loop_variables(p, ts);
+  begin_scope(p);
   parse_expression(p);
   int seq_slot = p->fc->local_count;
   add_initialized_local(p, " seq", 4);
   emit_op(p, OP_ITER_PREP);
   add_initialized_local(p, " pos", 4);
   int start = emit_offset(p);
-  emit_op_var(p, OP_ITER_NEXT, 1);
-  emit_u8(p, seq_slot);
+  bool fresh = body_makes_functions(p);
+  /* one local variable: ITER_NEXT_LOCAL stores the item in it directly */
+  int var = !fresh && root >= 0 && ts->t[root].kind == TARGET_NAME ? resolve_local(p, p->fc, &ts->t[root].at) : -1;
+  if (var >= 0) {
+    emit_op(p, OP_ITER_NEXT_LOCAL);
+    emit_u8(p, seq_slot);
+    emit_u8(p, var);
+  } else {
+    emit_op_var(p, OP_ITER_NEXT, 1);
+    emit_u8(p, seq_slot);
+  }
   emit_u16(p, 0xffff);
   int exit_jump = emit_offset(p) - 2;
   Loop loop;
   begin_loop(p, &loop, start);
   begin_scope(p);
-  bind_loop_variables(p, names, pair);
+  if (var < 0) bind_loop_variables(p, ts, root, fresh);
+  parse_free_targets(p, ts);
   parse_block(p);
   end_scope(p);
   emit_loop(p, start);
@@ -1004,10 +1095,8 @@ static int skip_until(Parser *p, const Token *from, TokenType a, TokenType b, To
 static void comprehension_for(Parser *p, CompLoop *loop, TokenType close, Token *first_iterable, int *first_length) {
   parse_advance(p); /* for */
   begin_scope(p);
-  Token names[2];
-  names[0] = names[1] = consume_name(p, "expected a loop variable name after 'for'");
-  bool pair = parse_match(p, TOK_COMMA);
-  if (pair) names[1] = consume_name(p, "expected a second loop variable name after ','");
+  Targets *ts = parse_new_targets(p);
+  int root = parse_targets(p, ts, true);
   parse_consume(p, TOK_IN, "expected 'in' after the loop variable");
   int seq_slot = 1;
   if (first_iterable != NULL) {
@@ -1027,7 +1116,8 @@ static void comprehension_for(Parser *p, CompLoop *loop, TokenType close, Token 
   loop->exit_jump = emit_offset(p) - 2;
   loop->skip_count = 0;
   begin_scope(p);
-  bind_loop_variables(p, names, pair);
+  parse_declare_targets(p, ts, root); /* each iteration's own locals: they do not leak */
+  parse_free_targets(p, ts);
   while (parse_match(p, TOK_IF)) {
     parse_or_expression(p);
     int skip = emit_jump(p, OP_JUMP_IF_FALSE);
@@ -1237,7 +1327,8 @@ static void statement(Parser *p) {
     parse_error_at(p, &p->current, "%s without a matching %s", lex_token_name(t),
                    t == TOK_CATCH ? "'try'" : "'if'");
   } else if (!simple_keyword_statement(p) && !block_statement(p)) {
-    expression_statement(p);
+    if (parse_unpacking_ahead(p)) parse_unpacking_statement(p);
+    else expression_statement(p);
   }
   end_statement(p);
   if (p->panic) synchronize(p);

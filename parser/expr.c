@@ -109,6 +109,24 @@ void parse_precedence_expression(Parser *p, int precedence) {
 }
 
 void parse_expression(Parser *p) { parse_precedence_expression(p, PREC_ASSIGNMENT); }
+
+bool parse_assignment_begins(Parser *p) {
+  if (p->store_lexer != NULL && p->store_lexer == p->lexer && parse_check(p, TOK_EOF)) return true;
+  return parse_match(p, TOK_EQUAL);
+}
+
+/* The value of `target = value`: an expression list (`x = 1, 2` is a tuple)
+ * when the assignment is the statement itself, else one expression (inside
+ * brackets a comma separates items). */
+void parse_assigned_value(Parser *p) {
+  if (p->store_lexer != NULL && p->store_lexer == p->lexer) { /* unpack.c's target: the item */
+    emit_op_u8(p, OP_GET_LOCAL, p->store_slot);
+    p->store_lexer = NULL; /* stored: the target is done */
+    return;
+  }
+  if (p->nesting == p->statement_nesting + 1) parse_expression_list(p);
+  else parse_expression(p);
+}
 void parse_or_expression(Parser *p) { parse_precedence_expression(p, PREC_OR); }
 
 /* Whether `want` comes, at the depth of the bracket just opened, before
@@ -424,8 +442,8 @@ static void dot(Parser *p, bool can_assign) {
   if (!consume_member_name(p, "expected an attribute name after '.'")) return;
   Token member = p->previous;
   int name = emit_name_constant(p, member.start, member.length);
-  if (can_assign && parse_match(p, TOK_EQUAL)) {
-    parse_expression(p);
+  if (can_assign && parse_assignment_begins(p)) {
+    parse_assigned_value(p);
     emit_op_at(p, &member, OP_SET_FIELD, 0, false);
     emit_u16(p, name);
     parse_mark_assignment(p);
@@ -552,8 +570,8 @@ static void index_(Parser *p, bool can_assign) {
     parse_error_at(p, &bracket, "too many index items (the limit is 255)");
     return;
   }
-  if (can_assign && parse_match(p, TOK_EQUAL)) {
-    parse_expression(p);
+  if (can_assign && parse_assignment_begins(p)) {
+    parse_assigned_value(p);
     emit_index_op(p, &bracket, true, count);
     parse_mark_assignment(p);
   } else if (can_assign && parse_is_compound_op(p->current.type)) {
@@ -643,14 +661,42 @@ static void map(Parser *p, bool can_assign) {
   emit_u16(p, count);
 }
 
+static bool starts_expression(TokenType t) { return get_rule(t)->prefix != NULL; }
+
+/* After the first item and with p->current at a ',': the other items of a
+ * tuple display (a trailing comma is allowed); emits OP_TUPLE. */
+static void tuple_items(Parser *p) {
+  int count = 1;
+  while (parse_match(p, TOK_COMMA)) {
+    if (!starts_expression(p->current.type)) break;
+    parse_expression(p);
+    if (++count > UINT16_MAX) parse_error(p, "too many items in a tuple");
+  }
+  emit_op_var(p, OP_TUPLE, 1 - count);
+  emit_u16(p, count);
+}
+
+/* (e) is e; (a, b), (a,) and () are tuples; (e for x in xs) is a
+ * generator expression (a `for` before any comma). */
 static void grouping(Parser *p, bool can_assign) {
   (void)can_assign;
-  if (!parse_check(p, TOK_RIGHT_PAREN) && comprehension_ahead(p)) {
+  if (parse_match(p, TOK_RIGHT_PAREN)) {
+    emit_op_var(p, OP_TUPLE, 1);
+    emit_u16(p, 0);
+    return;
+  }
+  if (ahead_in_bracket(p, TOK_FOR, TOK_COMMA)) {
     parse_comprehension(p, COMP_GENERATOR, TOK_RIGHT_PAREN);
     return;
   }
   parse_expression(p);
+  if (parse_check(p, TOK_COMMA)) tuple_items(p);
   parse_consume(p, TOK_RIGHT_PAREN, "expected ')' after the expression");
+}
+
+void parse_expression_list(Parser *p) {
+  parse_expression(p);
+  if (parse_check(p, TOK_COMMA)) tuple_items(p);
 }
 
 static void lambda(Parser *p, bool can_assign) {

@@ -107,6 +107,10 @@ typedef struct {
   int at_line, at_col; /* position for emitted bytes when non-zero (an operator) */
   Token lambda_name;   /* `let f = fn(...)`: names the function expression */
   int operand_start;   /* code offset where an infix operator's left operand began */
+  /* unpack.c: while an expression target compiles from its text (lexer
+   * store_lexer), its last access stores the value in stack slot store_slot */
+  Lexer *store_lexer;
+  int store_slot;
   ObjString *file_string;
   FnCompiler *fc;
   ClassInfo *cls;
@@ -136,9 +140,61 @@ void parse_lambda(Parser *p, const Token *keyword);
 /* `yield` / `yield expr` (the keyword read): marks the function a generator. */
 void parse_yield(Parser *p);
 
+void parse_add_local(Parser *p, const char *name, int length); /* its value is on the top */
+void parse_store_variable(Parser *p, const Token *name);        /* the value stays */
+void parse_define_global(Parser *p, const Token *name);         /* the value is taken off */
+bool parse_resolves_locally(Parser *p, const Token *name);      /* a local or a captured one */
+/* At the end of an assignment target: '=' follows (consumed), or the
+ * expression target that unpack.c compiles ends here. */
+bool parse_assignment_begins(Parser *p);
+
+/* Scanning ahead on a copy of the lexer: window[0] is the token looked at. */
+typedef struct {
+  Lexer lexer;
+  Token window[2];
+} Lookahead;
+void parse_lookahead_begin(const Parser *p, Lookahead *la); /* at p->current */
+void parse_lookahead_advance(Lookahead *la);
+
+/* unpack.c: assignment targets (see there) */
+typedef enum { TARGET_NAME, TARGET_EXPR, TARGET_SEQ } TargetKind;
+typedef struct {
+  TargetKind kind;
+  bool starred;
+  bool has_star;   /* TARGET_SEQ: one of its items is starred */
+  Token at;        /* the name, or the first token of the expression or bracket */
+  int length;      /* TARGET_EXPR: the length of its source text */
+  int count;       /* TARGET_SEQ: its items */
+  int first, next; /* TARGET_SEQ: the first item; any: the next one (-1: none) */
+} Target;
+#define TARGETS_MAX 256
+typedef struct {
+  Target t[TARGETS_MAX];
+  int count;
+  bool names_only; /* let, for: names, not fields or items */
+} Targets;
+typedef enum {
+  BIND_STORE,  /* assignment to existing variables, fields and items */
+  BIND_DEFINE, /* `let` at top level: globals */
+  BIND_LOOP    /* a for loop's variables: existing ones, else new globals */
+} BindMode;
+Targets *parse_new_targets(Parser *p); /* malloc'd: parse_free_targets */
+void parse_free_targets(Parser *p, Targets *ts);
+/* Reads `a, (b, c), *d` up to '=' or 'in'; returns the root target, -1 after an error. */
+int parse_targets(Parser *p, Targets *ts, bool names_only);
+void parse_bind_targets(Parser *p, const Targets *ts, int root, BindMode mode);
+void parse_declare_targets(Parser *p, const Targets *ts, int root);
+bool parse_unpacking_ahead(Parser *p);
+void parse_unpacking_statement(Parser *p);
+
 /* expr.c */
 void parse_or_expression(Parser *p); /* no conditional expression: a comprehension's `in` and `if` */
 void parse_expression(Parser *p);
+/* `a, b` where Python takes an expression list (return, let, the value of an
+ * assignment statement): two or more items, or one and a comma, are a tuple. */
+void parse_expression_list(Parser *p);
+/* The value after a target's '=': an expression list at statement level. */
+void parse_assigned_value(Parser *p);
 void parse_precedence_expression(Parser *p, int precedence);
 bool parse_is_compound_op(TokenType t);
 /* The binary opcode of a compound assignment token (`+=` is OP_ADD). */

@@ -49,12 +49,12 @@ const HelpEntry help_table[] = {
      "print(len(range(0, 10, 2)))"},
     {"enumerate", HELP_BUILTINS, 0,
      "enumerate(xs, start=0)",
-     "A lazy iterator of pairs [index, item] for each item of any iterable (a list, string, "
+     "A lazy iterator of tuples (index, item) for each item of any iterable (a list, string, "
      "map's keys, tensor along dim 0, generator ...), counting from start.",
      "for i, x in enumerate([\"a\", \"b\"]) { print(i, x) }"},
     {"zip", HELP_BUILTINS, 0,
      "zip(...iterables)",
-     "A lazy iterator of lists holding the i-th items of each argument; it stops at the "
+     "A lazy iterator of tuples holding the i-th items of each argument; it stops at the "
      "shortest.",
      "print(list(zip([1, 2], [\"a\", \"b\"])))"},
     {"map", HELP_BUILTINS, 0,
@@ -69,7 +69,7 @@ const HelpEntry help_table[] = {
      "print(list(filter(lambda x: x > 1, [1, 2, 3])), list(filter(nil, [0, 1, \"\"])))"},
     {"dict", HELP_BUILTINS, 0,
      "dict(map_or_pairs, k=v, ...)",
-     "A new map: a copy of a map, the [key, value] pairs of an iterable, and/or the "
+     "A new map: a copy of a map, the (key, value) pairs of an iterable, and/or the "
      "keyword arguments.",
      "print(dict(zip([\"a\", \"b\"], [1, 2])), dict(x=1))"},
     {"sorted", HELP_BUILTINS, 0,
@@ -351,6 +351,17 @@ const HelpEntry help_table[] = {
      "A new list of the items of any iterable: a list (copied), string (characters), map "
      "(keys), set, range, tensor (along dim 0) or an instance with iter().",
      "print(list(\"ab\"), list(range(3)), list({1, 2}))"},
+    {"tuple", HELP_BUILTINS, 0,
+     "tuple(iterable=[])",
+     "A tuple of the items of any iterable. Tuples are Python's: (1, 2), (x,) and (); "
+     "immutable, hashable (map keys, set members), indexed, sliced and compared as lists; "
+     "`a, b = t` unpacks one.",
+     "print(tuple([1, 2]), (1,), ())\n"
+     "let counts = {}\ncounts[(1, 2)] = 3\nprint(counts[(1, 2)])"},
+    {"divmod", HELP_BUILTINS, 0,
+     "divmod(a, b)",
+     "The tuple (a // b, a % b), as Python's.",
+     "let q, r = divmod(17, 5)\nprint(q, r)"},
     {"set", HELP_BUILTINS, 0,
      "set(iterable=[])",
      "A new set of the items of an iterable (duplicates dropped, first occurrence's order "

@@ -141,6 +141,16 @@ LIB_NATIVE(lib_range) {
   return OBJ_VAL(obj_new_range(vm, a[0], a[1], a[2]));
 }
 
+/* divmod(a, b): (a // b, a % b), Python's. */
+LIB_NATIVE(lib_divmod) {
+  Value q = vm_binary_op(vm, OP_FLOOR_DIVIDE, args[0], args[1]);
+  if (IS_EXCEPTION(q)) return q;
+  vm_push_root(vm, q);
+  Value r = vm_binary_op(vm, OP_MODULO, args[0], args[1]);
+  vm_pop_root(vm);
+  return IS_EXCEPTION(r) ? r : obj_pair(vm, q, r);
+}
+
 /* Sorts `list` in place (sorted() passes a fresh copy, list.sort() itself). */
 static Value sort_list(AgVM *vm, ObjList *list, Value key, Value reverse) {
   if (!IS_UNDEF(reverse) && !IS_BOOL(reverse)) return vm_throw_error(vm, "sorted() reverse must be a bool");
@@ -359,7 +369,7 @@ LIB_NATIVE(lib_exit) {
 /* The one argument of min/max/sum as a list: a list itself, any other
  * iterable's items (a generator, a range, a set ...). */
 static Value items_of(AgVM *vm, Value iterable) {
-  return IS_LIST(iterable) ? iterable : lib_to_list(vm, iterable);
+  return is_list_or_tuple(iterable) ? iterable : lib_to_list(vm, iterable);
 }
 
 static Value key_of(AgVM *vm, Value key, Value item) { return IS_NIL(key) ? item : vm_call(vm, key, 1, &item); }
@@ -426,7 +436,7 @@ static bool value_is_iterable(AgVM *vm, Value v) {
 
 LIB_NATIVE(lib_sum) {
   if (argc == 1 && is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], "sum", 0, NULL);
-  if (argc > 2 || IS_LIST(args[0]) || (argc == 2 && !value_is_iterable(vm, args[0]))) return sum_values(vm, argc, args);
+  if (argc > 2 || is_list_or_tuple(args[0]) || (argc == 2 && !value_is_iterable(vm, args[0]))) return sum_values(vm, argc, args);
   /* sum(iterable) and sum(iterable, start) of any other iterable */
   Value list = items_of(vm, args[0]);
   if (IS_EXCEPTION(list)) return list;
@@ -440,7 +450,7 @@ LIB_NATIVE(lib_sum) {
 static Value sum_values(AgVM *vm, int argc, const Value *args) {
   /* sum(list, start) is Python's: start + list[0] + ...; otherwise the
    * arguments are the numbers to add */
-  bool with_start = argc == 2 && IS_LIST(args[0]);
+  bool with_start = argc == 2 && is_list_or_tuple(args[0]);
   ObjList *list = argc == 1 || with_start ? AS_LIST(args[0]) : NULL;
   int n = list ? list->count : argc;
   Value total = with_start ? args[1] : INT_VAL(vm, 0);
@@ -604,6 +614,7 @@ static void install_functions(AgVM *vm) {
   vm_define_native(vm, "input", lib_input, 0, 1, false);
   vm_define_native(vm, "len", lib_len, 1, 1, false);
   vm_define_native(vm, "range", lib_range, 1, 3, false);
+  vm_define_native(vm, "divmod", lib_divmod, 2, 2, false);
   vm_define_native(vm, "sorted", lib_sorted, 1, 1, true);
   vm_define_native(vm, "str", lib_str, 0, 1, false);
   vm_define_native(vm, "repr", lib_repr, 1, 1, false);

@@ -1,5 +1,6 @@
 /* builtins_list.c — methods of lists: append pop insert extend index
- * contains count remove copy reverse (and sort, in builtins.c). */
+ * contains count remove copy reverse (and sort, in builtins.c); tuples
+ * share the ones that only read: index contains count. */
 #include <math.h>
 
 #include "stdlib/builtins_internal.h"
@@ -57,16 +58,16 @@ static int find_item(AgVM *vm, ObjList *l, Value v) {
   return -1;
 }
 
-static Value not_in_list(AgVM *vm, const char *fname, Value v) {
+static Value not_in_list(AgVM *vm, const char *fname, Value v, Value self) {
   char shown[96];
   vm_short_repr(vm, v, shown, sizeof shown);
-  return vm_throw_error(vm, "%s%s is not in the list", fname, shown);
+  return vm_throw_error(vm, "%s%s is not in the %s", fname, shown, vm_type_name(self));
 }
 
 LIB_NATIVE(list_index) {
   int i = find_item(vm, AS_LIST(self), args[0]);
   if (i == -2) return VM_EXCEPTION;
-  return i < 0 ? not_in_list(vm, "", args[0]) : INT_VAL(vm, i);
+  return i < 0 ? not_in_list(vm, "", args[0], self) : INT_VAL(vm, i);
 }
 
 LIB_NATIVE(list_contains) {
@@ -90,7 +91,7 @@ LIB_NATIVE(list_remove) {
   ObjList *l = AS_LIST(self);
   int i = find_item(vm, l, args[0]);
   if (i == -2) return VM_EXCEPTION;
-  if (i < 0) return not_in_list(vm, "list.remove(x): ", args[0]);
+  if (i < 0) return not_in_list(vm, "list.remove(x): ", args[0], self);
   for (int j = i; j < l->count - 1; j++) l->items[j] = l->items[j + 1];
   l->count--;
   return NIL_VAL;
@@ -127,4 +128,8 @@ void lib_install_list_methods(AgVM *vm) {
   vm_add_method(vm, t, "remove", list_remove, 1, 1, false);
   vm_add_method(vm, t, "copy", list_copy, 0, 0, false);
   vm_add_method(vm, t, "reverse", list_reverse, 0, 0, false);
+  t = &vm->tuple_methods;
+  vm_add_method(vm, t, "index", list_index, 1, 1, false);
+  vm_add_method(vm, t, "contains", list_contains, 1, 1, false);
+  vm_add_method(vm, t, "count", list_count, 1, 1, false);
 }

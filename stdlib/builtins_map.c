@@ -5,22 +5,13 @@
 
 typedef enum { WANT_KEYS, WANT_VALUES, WANT_ITEMS } MapView;
 
-static Value pair(AgVM *vm, Value a, Value b) {
-  ObjList *p = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(p));
-  obj_list_append(vm, p, a);
-  obj_list_append(vm, p, b);
-  vm_pop_root(vm);
-  return OBJ_VAL(p);
-}
-
 static Value map_view(AgVM *vm, ObjMap *m, MapView view) {
   ObjList *out = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(out));
   for (int i = 0; i < m->table.used; i++) {
     TableEntry *e = &m->table.entries[i];
     if (IS_UNDEF(e->key)) continue;
-    Value v = view == WANT_KEYS ? e->key : view == WANT_VALUES ? e->value : pair(vm, e->key, e->value);
+    Value v = view == WANT_KEYS ? e->key : view == WANT_VALUES ? e->value : obj_pair(vm, e->key, e->value);
     obj_list_append(vm, out, v);
   }
   vm_pop_root(vm);

@@ -12,6 +12,13 @@ LIB_NATIVE(lib_list) {
   return lib_to_list(vm, args[0]);
 }
 
+/* tuple(xs): the items of any iterable, as a tuple. */
+LIB_NATIVE(lib_tuple) {
+  if (argc == 0) return OBJ_VAL(obj_new_tuple(vm, NULL, 0));
+  if (IS_TUPLE(args[0])) return args[0];
+  return vm_list_to_tuple(vm, lib_to_list(vm, args[0]));
+}
+
 LIB_NATIVE(lib_set) {
   if (argc == 0) return OBJ_VAL(obj_new_set(vm));
   return vm_new_set_of(vm, args[0]);
@@ -207,9 +214,11 @@ static Value draw_row(AgVM *vm, Value self) {
   return OBJ_VAL(row);
 }
 
+/* zip's items are tuples, as Python's. */
 LIB_NATIVE(zip_next) {
   if (AS_LIST(lib_field(vm, self, " its"))->count == 0) return exhausted(vm);
-  return draw_row(vm, self);
+  Value row = draw_row(vm, self);
+  return IS_EXCEPTION(row) ? row : vm_list_to_tuple(vm, row);
 }
 
 LIB_NATIVE(map_next) {
@@ -236,19 +245,23 @@ LIB_NATIVE(filter_next) {
   }
 }
 
-/* enumerate's " f" is the count of the next item. */
+/* enumerate's items are tuples (n, item); its " f" is the next n. */
 LIB_NATIVE(enumerate_next) {
   Value row = draw_row(vm, self);
   if (IS_EXCEPTION(row)) return row;
   vm_push_root(vm, row);
   Value n = lib_field(vm, self, " f");
-  ObjList *pair = AS_LIST(row); /* [item] becomes [n, item] */
-  obj_list_append(vm, pair, pair->items[0]);
-  pair->items[0] = n;
   Value next = vm_binary_op(vm, OP_ADD, n, INT_VAL(vm, 1));
-  if (!IS_EXCEPTION(next)) lib_set_field(vm, self, " f", next);
-  vm_pop_root(vm);
-  return IS_EXCEPTION(next) ? next : row;
+  if (IS_EXCEPTION(next)) {
+    vm_pop_root(vm);
+    return next;
+  }
+  vm_push_root(vm, next);
+  Value pair = obj_pair(vm, n, AS_LIST(row)->items[0]);
+  vm_push_root(vm, pair);
+  lib_set_field(vm, self, " f", next);
+  vm_pop_roots(vm, 3);
+  return pair;
 }
 
 LIB_NATIVE(lib_enumerate) {
@@ -265,7 +278,7 @@ LIB_NATIVE(lib_zip) { return make_lazy(vm, vm->zip_class, NIL_VAL, argc, args); 
  * keyword arguments ---- */
 
 static bool put_pair(AgVM *vm, ObjMap *m, Value pair, int index) {
-  Value items = IS_LIST(pair) ? pair : lib_to_list(vm, pair);
+  Value items = is_list_or_tuple(pair) ? pair : lib_to_list(vm, pair);
   if (IS_EXCEPTION(items)) return false;
   if (AS_LIST(items)->count != 2) {
     vm_throw_error(vm, "dictionary update sequence element #%d has length %d; 2 is required", index,
@@ -349,6 +362,7 @@ void lib_install_seq_builtins(AgVM *vm) {
   install_iterator_class(vm);
   install_generator_methods(vm);
   vm_define_native(vm, "list", lib_list, 0, 1, false);
+  vm_define_native(vm, "tuple", lib_tuple, 0, 1, false);
   vm_define_native(vm, "set", lib_set, 0, 1, false);
   vm_define_native(vm, "reversed", lib_reversed, 1, 1, false);
   vm_define_native(vm, "any", lib_any, 1, 2, true);

@@ -42,7 +42,7 @@ bool lib_string_arg(AgVM *vm, const char *fname, const Value *args, int i, ObjSt
 }
 
 bool lib_list_arg(AgVM *vm, const char *fname, const Value *args, int i, ObjList **out) {
-  if (!IS_LIST(args[i])) return type_error(vm, fname, i, "a list", args[i]);
+  if (!is_list_or_tuple(args[i])) return type_error(vm, fname, i, "a list", args[i]);
   *out = AS_LIST(args[i]);
   return true;
 }

@@ -327,10 +327,10 @@ static bool is_subclass(ObjClass *k, ObjClass *of) {
 }
 
 /* Python's built-in types as isinstance's argument: the conversion functions
- * `int str list set` and the dtypes `float bool` (isinstance(true, int) is
+ * `int str list set tuple` and the dtypes `float bool` (isinstance(true, int) is
  * true, as in Python). 1 or 0 where `cls` is one of them, -1 otherwise. */
 static int builtin_type_check(AgVM *vm, Value cls, Value v) {
-  static const char *const names[] = {"int", "float", "bool", "str", "list", "set"};
+  static const char *const names[] = {"int", "float", "bool", "str", "list", "set", "tuple"};
   for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++) {
     Value builtin;
     if (!table_get(&vm->builtins, OBJ_VAL(obj_string(vm, names[k])), &builtin) ||
@@ -342,7 +342,8 @@ static int builtin_type_check(AgVM *vm, Value cls, Value v) {
     case 2: return IS_BOOL(v);
     case 3: return IS_STRING(v);
     case 4: return IS_LIST(v);
-    default: return IS_SET(v);
+    case 5: return IS_SET(v);
+    default: return IS_TUPLE(v);
     }
   }
   return -1;
@@ -352,7 +353,7 @@ static Value native_isinstance(NATIVE_ARGS) {
   Value cls = args[1];
   const Value *classes = &cls;
   int n = 1;
-  if (IS_LIST(cls)) {
+  if (is_list_or_tuple(cls)) {
     classes = AS_LIST(cls)->items;
     n = AS_LIST(cls)->count;
   }

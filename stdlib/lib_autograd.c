@@ -93,14 +93,12 @@ static Value next_functions(AgVM *vm, GradNode *node) {
   for (int i = 0; i < grad_node_num_next(node); i++) {
     int input_nr = 0;
     GradNode *next = grad_node_next(node, i, &input_nr);
-    ObjList *pair = obj_new_list(vm);
+    ObjList *pair = obj_new_list(vm); /* [node, input_nr] (the shared conformance cases print lists) */
     vm_push_root(vm, OBJ_VAL(pair));
-    Value nv = lib_node_value(vm, next);
-    vm_push_root(vm, nv);
-    obj_list_append(vm, pair, nv);
+    obj_list_append(vm, pair, lib_node_value(vm, next));
     obj_list_append(vm, pair, INT_VAL(vm, input_nr));
     obj_list_append(vm, list, OBJ_VAL(pair));
-    vm_pop_roots(vm, 2);
+    vm_pop_root(vm);
   }
   vm_pop_root(vm);
   return OBJ_VAL(list);
@@ -255,7 +253,7 @@ Value lt_register_hook(NATIVE_ARGS) {
 static Tensor **tensor_array(AgVM *vm, Value v, const char *what, bool allow_nil, int *n) {
   const Value *items = &v;
   int count = 1;
-  if (IS_LIST(v)) {
+  if (is_list_or_tuple(v)) {
     items = AS_LIST(v)->items;
     count = AS_LIST(v)->count;
   }
@@ -558,7 +556,7 @@ static bool custom_gradient(AgVM *vm, Value g, Tensor **out) {
 static int custom_results(AgVM *vm, Value r, Tensor **out, int max_out, bool *failed) {
   const Value *items = &r;
   int n = 1;
-  if (IS_LIST(r)) {
+  if (is_list_or_tuple(r)) {
     items = AS_LIST(r)->items;
     n = AS_LIST(r)->count;
   }
@@ -661,7 +659,7 @@ static Tensor **forward_outputs(AgVM *vm, Value out, int *n) {
 
 /* Wraps outputs the record replaced (aliases of arguments) anew. */
 static Value wrap_outputs(AgVM *vm, Value out, Tensor **outs, int n) {
-  if (!IS_LIST(out)) {
+  if (!is_list_or_tuple(out)) {
     Value r = outs[0] == lib_t(out) ? out : OBJ_VAL(obj_new_tensor(vm, tensor_retain(outs[0])));
     return r;
   }
@@ -675,7 +673,7 @@ static Value wrap_outputs(AgVM *vm, Value out, Tensor **outs, int n) {
     vm_pop_root(vm);
   }
   vm_pop_root(vm);
-  return OBJ_VAL(list);
+  return IS_TUPLE(out) ? vm_list_to_tuple(vm, OBJ_VAL(list)) : OBJ_VAL(list);
 }
 
 static void release_all(Tensor **ts, int n) {

@@ -21,7 +21,7 @@ static bool pair_arg(AgVM *vm, const char *fname, const char *name, Value v, int
     out[2 - dims] = out[1] = dflt;
     return true;
   }
-  if (IS_LIST(v)) {
+  if (is_list_or_tuple(v)) {
     ObjList *l = AS_LIST(v);
     if (l->count != dims && l->count != 1) {
       vm_throw_error(vm, "%s: expected %s to be a single integer value or a list of %d values to "
@@ -199,7 +199,7 @@ static Value native_conv2d(NATIVE_ARGS) { return conv(vm, "conv2d", 2, argc, arg
 static bool pool_window(AgVM *vm, const char *fname, int dims, const Value *v, bool dilation,
                         TensorWindow *w) {
   if (!pair_arg(vm, fname, "kernel_size", v[1], dims, 1, w->kernel)) return false;
-  if (IS_UNDEF(v[2]) || IS_NIL(v[2]) || (IS_LIST(v[2]) && AS_LIST(v[2])->count == 0))
+  if (IS_UNDEF(v[2]) || IS_NIL(v[2]) || (is_list_or_tuple(v[2]) && AS_LIST(v[2])->count == 0))
     memcpy(w->stride, w->kernel, sizeof w->stride);
   else if (!pair_arg(vm, fname, "stride", v[2], dims, 1, w->stride))
     return false;
@@ -265,15 +265,9 @@ static Value max_pool(AgVM *vm, const char *fname, int dims, int argc, const Val
     vm_pop_root(vm);
     return idx;
   }
-  vm_push_root(vm, idx);
-  ObjList *pair = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(pair));
-  obj_list_append(vm, pair, result);
-  obj_list_append(vm, pair, idx);
+  Value pair = obj_pair(vm, result, idx); /* (output, indices), as PyTorch's */
   vm_pop_root(vm);
-  vm_pop_root(vm);
-  vm_pop_root(vm);
-  return OBJ_VAL(pair);
+  return pair;
 }
 
 static Value native_max_pool1d(NATIVE_ARGS) { return max_pool(vm, "max_pool1d", 1, argc, args, kw); }
@@ -381,7 +375,7 @@ static Value native_adaptive_avg_pool2d(NATIVE_ARGS) {
   Tensor *x = lib_t(v[0]);
   int64_t size[2] = {0, 0};
   bool keep[2] = {false, false};
-  if (IS_LIST(v[1]) && AS_LIST(v[1])->count == 2) {
+  if (is_list_or_tuple(v[1]) && AS_LIST(v[1])->count == 2) {
     for (int d = 0; d < 2; d++) {
       Value item = AS_LIST(v[1])->items[d];
       keep[d] = IS_NIL(item);
@@ -442,7 +436,7 @@ static Value native_layer_norm(NATIVE_ARGS) {
   int nnorm = 0;
   if (!lib_bind(vm, "layer_norm", argc, args, kw, names, 5, v)) return VM_EXCEPTION;
   if (!IS_TENSOR(v[0])) return lib_type_error(vm, "layer_norm", "input", v[0]);
-  if (IS_LIST(v[1])) {
+  if (is_list_or_tuple(v[1])) {
     ObjList *l = AS_LIST(v[1]);
     if (l->count > TENSOR_MAX_DIMS) return vm_throw_error(vm, "layer_norm: normalized_shape has too many dims");
     for (int i = 0; i < l->count; i++)

@@ -251,7 +251,7 @@ static Value native_eye(NATIVE_ARGS) {
 
 /* The tensors of a list argument, borrowed; NULL after throwing. */
 static Tensor **tensor_items(AgVM *vm, const char *fname, Value list, int *n) {
-  if (!IS_LIST(list)) {
+  if (!is_list_or_tuple(list)) {
     vm_throw_error(vm, "%s(): argument 'tensors' must be a list of tensors, not %s", fname,
                    vm_type_name(list));
     return NULL;
@@ -299,7 +299,7 @@ static Value native_stack(NATIVE_ARGS) { return join(vm, "stack", true, argc, ar
 
 /* Appends one sublist's labels (ints in [0, 52): A-Z then a-z) to eq. */
 static bool einsum_sublist(AgVM *vm, Value list, char *eq, size_t *len) {
-  if (!IS_LIST(list)) {
+  if (!is_list_or_tuple(list)) {
     vm_throw_error(vm, "einsum(): expected a list of subscripts, got %s", vm_type_name(list));
     return false;
   }
@@ -323,8 +323,8 @@ static Value einsum_sublists(AgVM *vm, int argc, const Value *args) {
   int nops = argc / 2;
   size_t cap = 8;
   for (int i = 1; i < argc; i += 2)
-    if (IS_LIST(args[i])) cap += (size_t)AS_LIST(args[i])->count + 1;
-  if (argc % 2 && IS_LIST(args[argc - 1])) cap += (size_t)AS_LIST(args[argc - 1])->count;
+    if (is_list_or_tuple(args[i])) cap += (size_t)AS_LIST(args[i])->count + 1;
+  if (argc % 2 && is_list_or_tuple(args[argc - 1])) cap += (size_t)AS_LIST(args[argc - 1])->count;
   char *eq = malloc(cap);
   Tensor **ts = malloc(sizeof(Tensor *) * (size_t)(nops ? nops : 1));
   size_t len = 0;
@@ -368,7 +368,7 @@ static Value native_einsum(NATIVE_ARGS) {
                               "operand, or at least one operand and its subscripts list");
   Tensor **ts;
   int n = argc - 1;
-  if (argc == 2 && IS_LIST(args[1])) {
+  if (argc == 2 && is_list_or_tuple(args[1])) {
     ts = tensor_items(vm, "einsum", args[1], &n);
     if (ts == NULL) return VM_EXCEPTION;
   } else {

@@ -153,7 +153,7 @@ static Value native_pad(NATIVE_ARGS) {
   double value;
   int64_t pads[2 * TENSOR_MAX_DIMS];
   if (IS_EXCEPTION(activation(vm, "pad", argc, args, kw, names, 4, v))) return VM_EXCEPTION;
-  if (!IS_LIST(v[1])) return lib_type_error(vm, "pad", "pad", v[1]);
+  if (!is_list_or_tuple(v[1])) return lib_type_error(vm, "pad", "pad", v[1]);
   ObjList *l = AS_LIST(v[1]);
   if (l->count > 2 * TENSOR_MAX_DIMS || l->count % 2 != 0)
     return vm_throw_error(vm, "Padding length must be divisible by 2");

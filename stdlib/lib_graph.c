@@ -109,7 +109,7 @@ static void name_in_value(Naming *n, Value v, const char *path, int depth) {
   }
   else if (depth >= NAME_DEPTH_MAX) return;
   else if (IS_INSTANCE(v)) name_in_fields(n, &AS_INSTANCE(v)->fields, path, depth);
-  else if (IS_LIST(v)) name_in_list(n, AS_LIST(v), path, depth);
+  else if (is_list_or_tuple(v)) name_in_list(n, AS_LIST(v), path, depth);
 }
 
 /* Lends names to the unnamed leaves of root's graph; false when out of memory. */

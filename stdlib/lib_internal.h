@@ -250,7 +250,7 @@ bool lib_is_dtype(AgVM *vm, Value v);
 bool lib_shape(AgVM *vm, int argc, const Value *args, int *ndim, int64_t *shape);
 Value lib_shape_list(AgVM *vm, int ndim, const int64_t *shape);
 /* A new list of wrapped tensors (takes the references, frees the array). */
-Value lib_tensor_list(AgVM *vm, Tensor **ts, int n);
+Value lib_tensor_list(AgVM *vm, Tensor **ts, int n); /* a tuple of them (takes ts) */
 /* A tensor operand: a tensor (retained) or a number / bool / nested list
  * (a new tensor of dtype `like`). NULL after throwing. */
 Tensor *lib_as_tensor(AgVM *vm, Value v, DType like, const char *what);

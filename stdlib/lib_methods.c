@@ -551,7 +551,7 @@ Value lt_split(LT_ARGS) {
   if (!lib_bind(vm, "split", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
   if (!IS_UNDEF(v[1]) && !lib_dim(vm, v[1], &dim)) return VM_EXCEPTION;
   Tensor **out = NULL;
-  if (IS_LIST(v[0])) {
+  if (is_list_or_tuple(v[0])) {
     int64_t sizes[64];
     ObjList *l = AS_LIST(v[0]);
     if (l->count > 64) return vm_throw_error(vm, "split(): at most 64 sections");

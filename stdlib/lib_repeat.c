@@ -9,7 +9,7 @@
 
 /* An int or a list of ints (at most TENSOR_MAX_DIMS). */
 static bool int_list(AgVM *vm, Value v, const char *what, int64_t *out, int *n) {
-  if (!IS_LIST(v)) {
+  if (!is_list_or_tuple(v)) {
     *n = 1;
     return lib_int(vm, v, what, &out[0]);
   }

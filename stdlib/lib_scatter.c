@@ -295,7 +295,7 @@ Value lt_allclose(LT_ARGS) {
 
 /* The inputs: the tensors given one by one, or one list of them. */
 static int meshgrid_inputs(AgVM *vm, int argc, const Value *args, const Value **items) {
-  if (argc == 1 && IS_LIST(args[0])) {
+  if (argc == 1 && is_list_or_tuple(args[0])) {
     *items = AS_LIST(args[0])->items;
     argc = AS_LIST(args[0])->count;
   } else {

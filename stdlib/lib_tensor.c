@@ -159,7 +159,7 @@ bool lib_dim(AgVM *vm, Value v, int *out) {
 bool lib_dims(AgVM *vm, Value v, int *dims, int *ndims) {
   *ndims = 0;
   if (IS_UNDEF(v) || IS_NIL(v)) return true;
-  if (!IS_LIST(v)) {
+  if (!is_list_or_tuple(v)) {
     if (!lib_dim(vm, v, &dims[0])) return false;
     *ndims = 1;
     return true;
@@ -222,7 +222,7 @@ bool lib_device(AgVM *vm, Value v) {
 bool lib_shape(AgVM *vm, int argc, const Value *args, int *ndim, int64_t *shape) {
   const Value *items = args;
   int n = argc;
-  if (argc == 1 && IS_LIST(args[0])) {
+  if (argc == 1 && is_list_or_tuple(args[0])) {
     items = AS_LIST(args[0])->items;
     n = AS_LIST(args[0])->count;
   }
@@ -257,7 +257,7 @@ Value lib_tensor_list(AgVM *vm, Tensor **ts, int n) {
   }
   free(ts);
   vm_pop_root(vm);
-  return OBJ_VAL(l);
+  return vm_list_to_tuple(vm, OBJ_VAL(l)); /* PyTorch's several results are a tuple */
 }
 
 /* ---- tensor(data): nested lists ---- */
@@ -291,7 +291,7 @@ static bool leaf_value(AgVM *vm, Value v, double *out, int *kind) {
 static bool infer_shape(AgVM *vm, Value data, DataShape *ds) {
   ds->ndim = 0;
   Value v = data;
-  while (IS_LIST(v)) {
+  while (is_list_or_tuple(v)) {
     if (ds->ndim == TENSOR_MAX_DIMS) {
       vm_throw_error(vm, "tensor(): too many dimensions (at most %d)", TENSOR_MAX_DIMS);
       return false;
@@ -310,7 +310,7 @@ static bool fill_from(AgVM *vm, Value v, int d, const DataShape *ds, Tensor *t, 
   if (d == ds->ndim) {
     double x;
     int k;
-    if (IS_LIST(v)) {
+    if (is_list_or_tuple(v)) {
       vm_throw_error(vm, "expected a number at dim %d, got a list (ragged nested lists)", d);
       return false;
     }
@@ -321,7 +321,7 @@ static bool fill_from(AgVM *vm, Value v, int d, const DataShape *ds, Tensor *t, 
     (*pos)++;
     return true;
   }
-  if (!IS_LIST(v)) {
+  if (!is_list_or_tuple(v)) {
     vm_throw_error(vm, "expected sequence of length %lld at dim %d (got %s)",
                    (long long)ds->shape[d], d, vm_type_name(v));
     return false;
@@ -373,7 +373,7 @@ Tensor *lib_tensor_from_value(AgVM *vm, Value data, bool has_dtype, DType dtype)
     } else {
       t = c;
     }
-  } else if (IS_LIST(data)) {
+  } else if (is_list_or_tuple(data)) {
     return tensor_from_list(vm, data, has_dtype, dtype);
   } else {
     vm_throw_error(vm, "tensor(): invalid data type '%s'", vm_type_name(data));
@@ -394,7 +394,7 @@ Tensor *lib_as_tensor(AgVM *vm, Value v, DType like, const char *what) {
     if (t == NULL) lib_throw_tensor_error(vm);
     return t;
   }
-  if (IS_LIST(v)) return lib_tensor_from_value(vm, v, true, like); /* t[0] = [1, 2] keeps t's dtype */
+  if (is_list_or_tuple(v)) return lib_tensor_from_value(vm, v, true, like); /* t[0] = [1, 2] keeps t's dtype */
   lib_type_error(vm, what, "other", v);
   return NULL;
 }

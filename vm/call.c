@@ -238,6 +238,7 @@ CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjStrin
   }
   Table *methods = NULL;
   if (IS_LIST(receiver)) methods = &vm->list_methods;
+  else if (IS_TUPLE(receiver)) methods = &vm->tuple_methods;
   else if (IS_STRING(receiver)) methods = &vm->string_methods;
   else if (IS_MAP(receiver)) methods = &vm->map_methods;
   else if (IS_SET(receiver)) methods = &vm->set_methods;

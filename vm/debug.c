@@ -116,7 +116,7 @@ static int print_operands(FILE *out, AgVM *vm, const ObjFunction *fn, const Chun
     jump_operand(out, next, read_u16(c, a), 1);
     break;
   case OP_LOOP: jump_operand(out, next, read_u16(c, a), -1); break;
-  case OP_LIST: case OP_MAP: fprintf(out, "%5d", read_u16(c, a)); break;
+  case OP_LIST: case OP_TUPLE: case OP_MAP: fprintf(out, "%5d", read_u16(c, a)); break;
   case OP_GET_LOCAL: case OP_SET_LOCAL: local_operand(out, fn, c->code[a]); break;
   case OP_CALL_KW:
     fprintf(out, "%5d %d  ", c->code[a], c->code[a + 1]);
@@ -133,6 +133,12 @@ static int print_operands(FILE *out, AgVM *vm, const ObjFunction *fn, const Chun
   case OP_DEFAULT: case OP_ITER_NEXT:
     fprintf(out, "%5d  ", c->code[a]);
     jump_operand(out, next, read_u16(c, a + 1), 1);
+    break;
+  case OP_ITER_NEXT_LOCAL:
+    fprintf(out, "%5d ", c->code[a]);
+    local_operand(out, fn, c->code[a + 1]);
+    fputs("  ", out);
+    jump_operand(out, next, read_u16(c, a + 2), 1);
     break;
   case OP_CLOSURE: return closure_operands(out, c, offset);
   default:

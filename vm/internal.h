@@ -138,7 +138,8 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
   Q(LOCAL_CONST_MODULO_CONST_EQUAL_JUMP)                                                           \
   Q(LOCAL_CONST_MODULO_CONST_NOT_EQUAL_JUMP)                                                       \
   VM_LOOP_HEADS(VM_LOOP_NAME, Q)                                                                   \
-  Q(LOOP_ITER_NEXT)    /* LOOP back to an ITER_NEXT */
+  Q(LOOP_ITER_NEXT)    /* LOOP back to an ITER_NEXT */                                            \
+  Q(LOOP_ITER_NEXT_LOCAL) /* LOOP back to an ITER_NEXT_LOCAL */
 
 /* GET_LOCAL a; GET_LOCAL b; CONSTANT number; OP1; OP2, that is
  * `a OP2 (b OP1 k)` (`i + j * 3`), for every two arithmetic ops: the quick

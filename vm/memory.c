@@ -156,7 +156,8 @@ void vm_free_object(AgVM *vm, Obj *obj) {
     vm_reallocate(vm, s, sizeof(ObjString) + (size_t)s->length + 1, 0);
     break;
   }
-  case OBJ_LIST: {
+  case OBJ_LIST:
+  case OBJ_TUPLE: {
     ObjList *l = (ObjList *)obj;
     AG_FREE_ARRAY(vm, Value, l->items, l->capacity);
     AG_FREE(vm, ObjList, l);
@@ -273,7 +274,8 @@ static void blacken_function(AgVM *vm, ObjFunction *f) {
 
 static void blacken(AgVM *vm, Obj *obj) {
   switch (obj->type) {
-  case OBJ_LIST: mark_values(vm, ((ObjList *)obj)->items, ((ObjList *)obj)->count); break;
+  case OBJ_LIST:
+  case OBJ_TUPLE: mark_values(vm, ((ObjList *)obj)->items, ((ObjList *)obj)->count); break;
   case OBJ_MAP:
   case OBJ_SET:
     mark_table(vm, &((ObjMap *)obj)->table);
@@ -348,6 +350,7 @@ static void mark_roots(AgVM *vm) {
   mark_table(vm, &vm->builtins);
   mark_table(vm, &vm->modules);
   mark_table(vm, &vm->list_methods);
+  mark_table(vm, &vm->tuple_methods);
   mark_table(vm, &vm->map_methods);
   mark_table(vm, &vm->set_methods);
   mark_table(vm, &vm->string_methods);

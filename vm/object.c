@@ -135,6 +135,30 @@ ObjList *obj_new_list(AgVM *vm) {
   return l;
 }
 
+ObjList *obj_new_tuple(AgVM *vm, const Value *items, int count) {
+  ObjList *t = ALLOCATE_OBJ(vm, ObjList, OBJ_TUPLE);
+  t->count = 0; /* nothing to trace until the items are in */
+  t->capacity = 0;
+  t->items = NULL;
+  if (count == 0) return t;
+  vm_push_root(vm, OBJ_VAL(t));
+  t->items = AG_ALLOCATE(vm, Value, count);
+  vm_pop_root(vm);
+  t->capacity = count;
+  memcpy(t->items, items, sizeof(Value) * (size_t)count);
+  t->count = count;
+  return t;
+}
+
+Value obj_pair(AgVM *vm, Value a, Value b) {
+  Value items[2] = {a, b};
+  vm_push_root(vm, a);
+  vm_push_root(vm, b);
+  ObjList *t = obj_new_tuple(vm, items, 2);
+  vm_pop_roots(vm, 2);
+  return OBJ_VAL(t);
+}
+
 void obj_list_append(AgVM *vm, ObjList *list, Value v) {
   if (list->count == list->capacity) {
     int cap = AG_GROW_CAPACITY(list->capacity);

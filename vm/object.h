@@ -23,6 +23,7 @@ typedef struct GradNode GradNode;
 typedef enum {
   OBJ_STRING,
   OBJ_LIST,
+  OBJ_TUPLE, /* an ObjList that never changes after it is made */
   OBJ_MAP,
   OBJ_SET, /* an ObjMap whose values are nil */
   OBJ_RANGE,
@@ -263,6 +264,11 @@ static inline Value int_value(AgVM *vm, int64_t i) {
 #define INT_VAL(vm, i) int_value(vm, (int64_t)(i))
 #define IS_STRING(v) is_obj_type(v, OBJ_STRING)
 #define IS_LIST(v) is_obj_type(v, OBJ_LIST)
+#define IS_TUPLE(v) is_obj_type(v, OBJ_TUPLE)
+/* A list or a tuple: the reads they share (index, len, iteration ...). */
+static inline bool is_list_or_tuple(Value v) {
+  return IS_OBJ(v) && (AS_OBJ(v)->type == OBJ_LIST || AS_OBJ(v)->type == OBJ_TUPLE);
+}
 #define IS_MAP(v) is_obj_type(v, OBJ_MAP)
 #define IS_SET(v) is_obj_type(v, OBJ_SET)
 #define IS_RANGE(v) is_obj_type(v, OBJ_RANGE)
@@ -282,6 +288,7 @@ static inline Value int_value(AgVM *vm, int64_t i) {
 #define AS_STRING(v) ((ObjString *)AS_OBJ(v))
 #define AS_CSTRING(v) (((ObjString *)AS_OBJ(v))->chars)
 #define AS_LIST(v) ((ObjList *)AS_OBJ(v))
+#define AS_TUPLE(v) ((ObjList *)AS_OBJ(v))
 #define AS_MAP(v) ((ObjMap *)AS_OBJ(v))
 #define AS_SET(v) ((ObjMap *)AS_OBJ(v))
 #define AS_RANGE(v) ((ObjRange *)AS_OBJ(v))
@@ -313,6 +320,10 @@ ObjNative *obj_new_native(AgVM *vm, const char *name, AgNativeFn fn, int min_arg
                           bool takes_kwargs);
 ObjList *obj_new_list(AgVM *vm);
 void obj_list_append(AgVM *vm, ObjList *list, Value v); /* list must be reachable */
+/* A tuple of copies of items[0..count) (Python's tuple: immutable, hashable
+ * when its items are). The items must stay rooted while it is made. */
+ObjList *obj_new_tuple(AgVM *vm, const Value *items, int count);
+Value obj_pair(AgVM *vm, Value a, Value b); /* the tuple (a, b) */
 ObjMap *obj_new_map(AgVM *vm);
 /* A set: an ObjMap of type OBJ_SET, its members the keys (values nil). */
 ObjMap *obj_new_set(AgVM *vm);

@@ -198,6 +198,8 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(METHOD, 2, -1)                                                          \
   /* v1..vn -> list   (n = u16) */                                               \
   OPCODE(LIST, 2, VAR)                                                           \
+  /* v1..vn -> tuple   (n = u16) */                                             \
+  OPCODE(TUPLE, 2, VAR)                                                          \
   /* list, v -> list ; list.append(v) */                                         \
   OPCODE(LIST_APPEND, 0, -1)                                                     \
   /* list, iterable -> list ; appends every item of iterable (spread) */         \
@@ -210,9 +212,12 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(NEW_SET, 2, VAR)                                                            \
   /* set, v -> set ; set.add(v) (set comprehensions) */                          \
   OPCODE(SET_ADD, 0, -1)                                                         \
-  /* seq -> seq, n items of seq (n = u8); error unless seq has exactly n items   \
-     (list destructuring: `let [a, b] = ...`, two-name for) */                   \
+  /* seq -> seq, n items of seq (n = u8), item 0 deepest; seq is any iterable    \
+     with exactly n items, else Python's ValueError (`a, b = f()`) */           \
   OPCODE(UNPACK, 1, VAR)                                                         \
+  /* seq -> seq, a items, a list of the rest, b items (a = u8, b = u8): a        \
+     starred target (`first, *rest = xs`); seq needs at least a + b items */     \
+  OPCODE(UNPACK_STAR, 2, VAR)                                                    \
   /* v1..vn -> string: concatenation of str(v) for an f-string (n = u8) */       \
   OPCODE(BUILD_STRING, 1, VAR)                                                   \
   /* v -> string: v formatted with the spec K[u16] (`.4f`, `5d`, `.3e`, ...) */  \
@@ -225,6 +230,10 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   /* seq at local slot u8, position at slot u8+1: if the walk is done ip += u16; \
      else push the next item and advance the position */                         \
   OPCODE(ITER_NEXT, 3, VAR)                                                      \
+  /* seq at local slot u8, position at u8+1, then a local slot u8 and the jump  \
+     u16: as ITER_NEXT, but the item goes into that local instead of onto the    \
+     stack (a loop variable that is a local) */                                  \
+  OPCODE(ITER_NEXT_LOCAL, 4, 0)                                                  \
   /* push handler (catch at ip + u16) */                                         \
   OPCODE(TRY, 2, 0)                                                              \
   /* pop the innermost handler */                                                \

@@ -114,7 +114,7 @@ static Value repeat(AgVM *vm, Value seq, Value times) {
     }
   }
   vm_pop_root(vm);
-  return OBJ_VAL(out);
+  return IS_TUPLE(seq) ? vm_list_to_tuple(vm, OBJ_VAL(out)) : OBJ_VAL(out);
 }
 
 /* item in xs for any iterable: walks it up to the first equal item, as
@@ -141,7 +141,7 @@ static Value instance_contains(AgVM *vm, Value item, Value container) {
 }
 
 static Value contains(AgVM *vm, Value item, Value container) {
-  if (IS_LIST(container)) {
+  if (is_list_or_tuple(container)) {
     ObjList *l = AS_LIST(container);
     for (int i = 0; i < l->count; i++) {
       int eq = vm_equal(vm, item, l->items[i]);
@@ -174,7 +174,7 @@ static Value contains(AgVM *vm, Value item, Value container) {
 }
 
 static Value compare(AgVM *vm, int op, Value a, Value b) {
-  bool ok = (IS_STRING(a) && IS_STRING(b)) || (IS_LIST(a) && IS_LIST(b));
+  bool ok = (IS_STRING(a) && IS_STRING(b)) || (IS_LIST(a) && IS_LIST(b)) || (IS_TUPLE(a) && IS_TUPLE(b));
   if (!ok) return operand_error(vm, op, a, b);
   bool swap = op == OP_GREATER || op == OP_LESS_EQUAL;
   int lt = swap ? vm_less_than(vm, b, a) : vm_less_than(vm, a, b);
@@ -208,10 +208,11 @@ Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
   case OP_ADD:
     if (IS_STRING(a) && IS_STRING(b)) return concat_strings(vm, AS_STRING(a), AS_STRING(b));
     if (IS_LIST(a) && IS_LIST(b)) return concat_lists(vm, AS_LIST(a), AS_LIST(b));
+    if (IS_TUPLE(a) && IS_TUPLE(b)) return vm_list_to_tuple(vm, concat_lists(vm, AS_LIST(a), AS_LIST(b)));
     break;
   case OP_MULTIPLY:
-    if ((IS_STRING(a) || IS_LIST(a)) && b_num) return repeat(vm, a, b);
-    if ((IS_STRING(b) || IS_LIST(b)) && a_num) return repeat(vm, b, a);
+    if ((IS_STRING(a) || is_list_or_tuple(a)) && b_num) return repeat(vm, a, b);
+    if ((IS_STRING(b) || is_list_or_tuple(b)) && a_num) return repeat(vm, b, a);
     break;
   case OP_LESS:
   case OP_LESS_EQUAL:
@@ -301,6 +302,7 @@ Value vm_get_attr(AgVM *vm, Value obj, ObjString *name) {
     return vm_throw_error(vm, "class %s has no method '%s'", AS_CLASS(obj)->name->chars, name->chars);
   case OBJ_MODULE: return module_attr(vm, AS_MODULE(obj), name);
   case OBJ_LIST: return builtin_method(vm, &vm->list_methods, obj, name);
+  case OBJ_TUPLE: return builtin_method(vm, &vm->tuple_methods, obj, name);
   case OBJ_MAP: return builtin_method(vm, &vm->map_methods, obj, name);
   case OBJ_SET: return builtin_method(vm, &vm->set_methods, obj, name);
   case OBJ_STRING: return builtin_method(vm, &vm->string_methods, obj, name);
@@ -348,14 +350,28 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size) {
   else snprintf(buf, size, "%.*s...", (int)size - 4, s->chars);
 }
 
-/* Instances are keys by identity (SPEC §3). */
+/* The item of a tuple key (or the key itself) that cannot be a key, or
+ * UNDEF_VAL when none. Instances are keys by identity (SPEC §3). */
+static Value unhashable_part(Value key, int depth) {
+  if (IS_NUMBER(key) || IS_BOOL(key) || IS_STRING(key) || IS_NIL(key) || IS_INSTANCE(key)) return UNDEF_VAL;
+  if (!IS_TUPLE(key)) return key;
+  ObjList *t = AS_TUPLE(key);
+  for (int i = 0; i < t->count && depth < 200; i++) { /* deeper: the C stack, not the key, would fail */
+    Value bad = unhashable_part(t->items[i], depth + 1);
+    if (!IS_UNDEF(bad)) return bad;
+  }
+  return UNDEF_VAL;
+}
+
 bool vm_is_valid_map_key(Value key) {
-  return IS_NUMBER(key) || IS_BOOL(key) || IS_STRING(key) || IS_NIL(key) || IS_INSTANCE(key);
+  if (IS_STRING(key) || IS_SMALLINT(key)) return true; /* the common keys first */
+  return IS_UNDEF(unhashable_part(key, 0));
 }
 
 Value vm_map_key_error(AgVM *vm, Value key) {
-  return vm_throw_error(vm, "map keys must be strings, numbers, booleans, nil or instances, not %s",
-                        vm_type_name(key));
+  Value bad = unhashable_part(key, 0);
+  return vm_throw_error(vm, "map keys must be strings, numbers, booleans, nil, instances or tuples of them, not %s%s",
+                        IS_TUPLE(key) ? "a tuple holding a " : "", vm_type_name(IS_UNDEF(bad) ? key : bad));
 }
 
 static Value sequence_index(AgVM *vm, const char *what, Value index, int64_t length, int64_t *out) {
@@ -430,6 +446,10 @@ static Value index_one(AgVM *vm, Value obj, Value index) {
     if (IS_SLICE(index)) return vm_slice_list(vm, AS_LIST(obj), AS_SLICE(index));
     if (IS_EXCEPTION(sequence_index(vm, "list", index, AS_LIST(obj)->count, &i))) return VM_EXCEPTION;
     return AS_LIST(obj)->items[i];
+  case OBJ_TUPLE:
+    if (IS_SLICE(index)) return vm_list_to_tuple(vm, vm_slice_list(vm, AS_TUPLE(obj), AS_SLICE(index)));
+    if (IS_EXCEPTION(sequence_index(vm, "tuple", index, AS_TUPLE(obj)->count, &i))) return VM_EXCEPTION;
+    return AS_TUPLE(obj)->items[i];
   case OBJ_STRING:
     if (IS_SLICE(index)) return vm_slice_string(vm, AS_STRING(obj), AS_SLICE(index));
     if (IS_EXCEPTION(sequence_index(vm, "string", index, AS_STRING(obj)->length, &i))) return VM_EXCEPTION;
@@ -475,10 +495,18 @@ static Value instance_index(AgVM *vm, Value obj, int n, const Value *index, cons
   return IS_EXCEPTION(r) || v == NULL ? r : *v;
 }
 
+/* t[(0, 1)] is t[0, 1], as in Python, where the comma makes the tuple. */
+static void spread_tuple_index(int *n, const Value **index) {
+  if (*n != 1 || !IS_TUPLE((*index)[0]) || AS_TUPLE((*index)[0])->count == 0) return;
+  *n = AS_TUPLE((*index)[0])->count;
+  *index = AS_TUPLE((*index)[0])->items;
+}
+
 Value vm_get_index_n(AgVM *vm, Value obj, int n, const Value *index) {
   if (IS_INSTANCE(obj)) return instance_index(vm, obj, n, index, NULL);
   if (is_tensorish(obj)) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
+    spread_tuple_index(&n, &index);
     return vm->tensor_hooks->get_index(vm, obj, n, index);
   }
   if (!IS_OBJ(obj)) return vm_throw_error(vm, "cannot index %s", vm_type_name(obj));
@@ -490,6 +518,7 @@ Value vm_set_index_n(AgVM *vm, Value obj, int n, const Value *index, Value v) {
   if (IS_INSTANCE(obj)) return instance_index(vm, obj, n, index, &v);
   if (is_tensorish(obj)) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
+    spread_tuple_index(&n, &index);
     return vm->tensor_hooks->set_index(vm, obj, n, index, v);
   }
   if (n != 1 && (IS_LIST(obj) || IS_MAP(obj))) {
@@ -505,6 +534,7 @@ Value vm_set_index_n(AgVM *vm, Value obj, int n, const Value *index, Value v) {
     return vm_map_put(vm, AS_MAP(obj), index[0], v) ? v : VM_EXCEPTION;
   }
   if (IS_STRING(obj)) return vm_throw_error(vm, "strings are immutable");
+  if (IS_TUPLE(obj)) return vm_throw_error(vm, "'tuple' object does not support item assignment");
   return vm_throw_error(vm, "cannot assign to an index of %s", vm_type_name(obj));
 }
 
@@ -522,7 +552,8 @@ int64_t vm_length(AgVM *vm, Value v) {
   if (IS_OBJ(v)) {
     switch (OBJ_TYPE(v)) {
     case OBJ_STRING: return AS_STRING(v)->length;
-    case OBJ_LIST: return AS_LIST(v)->count;
+    case OBJ_LIST:
+    case OBJ_TUPLE: return AS_LIST(v)->count;
     case OBJ_MAP:
     case OBJ_SET: return AS_MAP(v)->table.count;
     case OBJ_INSTANCE: return vm_instance_length(vm, v);
@@ -556,6 +587,7 @@ Value vm_iter_prepare(AgVM *vm, Value iterable) {
   if (IS_OBJ(iterable)) {
     switch (OBJ_TYPE(iterable)) {
     case OBJ_LIST:
+    case OBJ_TUPLE:
     case OBJ_STRING:
     case OBJ_RANGE: return iterable;
     case OBJ_TENSOR:
@@ -608,6 +640,7 @@ int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item) {
   int64_t i = (int64_t)*pos;
   switch (OBJ_TYPE(seq)) {
   case OBJ_LIST:
+  case OBJ_TUPLE:
     if (i >= AS_LIST(seq)->count) return 0;
     *item = AS_LIST(seq)->items[i];
     break;
@@ -661,7 +694,7 @@ int vm_iterate(AgVM *vm, Value iterable, VmVisit visit, void *ctx) {
 }
 
 bool vm_extend_list(AgVM *vm, ObjList *list, Value iterable) {
-  if (IS_LIST(iterable)) {
+  if (is_list_or_tuple(iterable)) {
     ObjList *src = AS_LIST(iterable);
     int n = src->count; /* xs.extend(xs) doubles xs once */
     for (int i = 0; i < n; i++) obj_list_append(vm, list, src->items[i]);
@@ -684,4 +717,12 @@ bool vm_extend_list(AgVM *vm, ObjList *list, Value iterable) {
   }
   vm_pop_root(vm);
   return status == 0;
+}
+
+Value vm_list_to_tuple(AgVM *vm, Value list) {
+  if (IS_EXCEPTION(list)) return list;
+  vm_push_root(vm, list);
+  ObjList *t = obj_new_tuple(vm, AS_LIST(list)->items, AS_LIST(list)->count);
+  vm_pop_root(vm);
+  return OBJ_VAL(t);
 }

@@ -159,6 +159,7 @@ static int loop_fused(const Chunk *c, int target) {
   if (target < 0) return -1;
   int head = c->code[target];
   if (head == OP_ITER_NEXT) return QOP_LOOP_ITER_NEXT;
+  if (head == OP_ITER_NEXT_LOCAL) return QOP_LOOP_ITER_NEXT_LOCAL;
   if (head >= QOP_LOCALS_LESS_JUMP && head <= QOP_LOCALS_NOT_EQUAL_JUMP) {
     return QOP_LOOP_LOCALS_LESS_JUMP + head - QOP_LOCALS_LESS_JUMP;
   }

@@ -45,6 +45,7 @@ static void init_tables(AgVM *vm) {
   table_init(&vm->builtins);
   table_init(&vm->modules);
   table_init(&vm->list_methods);
+  table_init(&vm->tuple_methods);
   table_init(&vm->generator_methods);
   table_init(&vm->map_methods);
   table_init(&vm->set_methods);
@@ -106,6 +107,7 @@ void vm_free(AgVM *vm) {
   table_free(vm, &vm->builtins);
   table_free(vm, &vm->modules);
   table_free(vm, &vm->list_methods);
+  table_free(vm, &vm->tuple_methods);
   table_free(vm, &vm->generator_methods);
   table_free(vm, &vm->map_methods);
   table_free(vm, &vm->set_methods);

@@ -29,6 +29,21 @@ static uint32_t hash_bits(uint64_t x) {
   return (uint32_t)x;
 }
 
+/* Tuples nested deeper than this hash by their outer levels only (equal
+ * tuples still hash alike; a tuple cannot contain itself). */
+#define TUPLE_HASH_DEPTH 32
+
+/* A tuple hashes by its items, so equal tuples are one key. */
+static uint32_t tuple_hash(const ObjList *t, int depth) {
+  uint64_t h = 0x345678u + (uint64_t)t->count;
+  if (depth > TUPLE_HASH_DEPTH) return hash_bits(h);
+  for (int i = 0; i < t->count; i++) {
+    Value v = t->items[i];
+    h = h * 1000003u ^ (IS_TUPLE(v) ? tuple_hash(AS_TUPLE(v), depth + 1) : table_hash_value(v));
+  }
+  return hash_bits(h);
+}
+
 /* Numbers hash by value (vm_number_key_bits), so 1, 1.0 and true (and 0,
  * -0.0 and false) are one key, as in Python. */
 uint32_t table_hash_value(Value key) {
@@ -36,6 +51,7 @@ uint32_t table_hash_value(Value key) {
   if (IS_OBJ(key)) {
     if (AS_OBJ(key)->type == OBJ_STRING) return AS_STRING(key)->hash;
     if (AS_OBJ(key)->type == OBJ_INT) return hash_bits((uint64_t)AS_INT(key));
+    if (AS_OBJ(key)->type == OBJ_TUPLE) return tuple_hash(AS_TUPLE(key), 0);
     return hash_bits((uint64_t)(uintptr_t)AS_OBJ(key));
   }
   if (IS_FLOAT(key) || IS_BOOL(key)) return hash_bits(vm_number_key_bits(key));
@@ -44,15 +60,23 @@ uint32_t table_hash_value(Value key) {
 
 static bool is_numeric_key(Value v) { return IS_NUMBER(v) || IS_BOOL(v); }
 
-bool table_keys_equal(Value a, Value b) {
+/* The equality of every key but a tuple: identity, or numbers by value. */
+static inline bool plain_keys_equal(Value a, Value b) {
   if (a == b) return true;
   return is_numeric_key(a) && is_numeric_key(b) && vm_numbers_equal(a, b);
 }
 
-static int find_position(const Table *t, Value key) {
+bool table_keys_equal(Value a, Value b) {
+  return plain_keys_equal(a, b) || (IS_TUPLE(a) && IS_TUPLE(b) && vm_values_equal(a, b));
+}
+
+/* The walk of find_position with the key equality `eq`, specialised for
+ * each: only a tuple key pays for comparing tuples by value. */
+static inline __attribute__((always_inline)) int find_with(const Table *t, Value key,
+                                                            bool (*eq)(Value, Value)) {
   if (t->index == NULL) {
     for (int i = 0; i < t->used; i++) {
-      if (table_keys_equal(t->entries[i].key, key)) return i;
+      if (eq(t->entries[i].key, key)) return i;
     }
     return -1;
   }
@@ -62,9 +86,18 @@ static int find_position(const Table *t, Value key) {
     int64_t tagged = t->index[slot];
     if (tagged == -1) return -1;
     int pos = (int)(tagged & 0xffffffff);
-    if ((uint32_t)(tagged >> 32) == hash && table_keys_equal(t->entries[pos].key, key)) return pos;
+    if ((uint32_t)(tagged >> 32) == hash && eq(t->entries[pos].key, key)) return pos;
     slot = (slot + 1) & (uint32_t)t->index_mask;
   }
+}
+
+static int find_tuple_position(const Table *t, Value key) { return find_with(t, key, table_keys_equal); }
+
+/* A tuple missed by identity is looked for again by value: only misses pay
+ * for the test. */
+static int find_position(const Table *t, Value key) {
+  int pos = find_with(t, key, plain_keys_equal);
+  return pos >= 0 || !IS_TUPLE(key) ? pos : find_tuple_position(t, key);
 }
 
 TableEntry *table_find(const Table *t, Value key) {

@@ -24,6 +24,7 @@ const char *vm_type_name(Value v) {
   switch (OBJ_TYPE(v)) {
   case OBJ_STRING: return "string";
   case OBJ_LIST: return "list";
+  case OBJ_TUPLE: return "tuple";
   case OBJ_MAP: return "map";
   case OBJ_SET: return "set";
   case OBJ_RANGE: return "range";
@@ -54,7 +55,8 @@ int vm_truthy(AgVM *vm, Value v) {
   if (!IS_OBJ(v)) return 0;
   switch (OBJ_TYPE(v)) {
   case OBJ_STRING: return AS_STRING(v)->length != 0;
-  case OBJ_LIST: return AS_LIST(v)->count != 0;
+  case OBJ_LIST:
+  case OBJ_TUPLE: return AS_LIST(v)->count != 0;
   case OBJ_MAP:
   case OBJ_SET: return AS_MAP(v)->table.count != 0;
   case OBJ_INSTANCE: return vm_instance_truthy(vm, v);
@@ -100,7 +102,8 @@ static bool equal_depth(Value a, Value b, int depth) {
   if (!IS_OBJ(a) || !IS_OBJ(b) || OBJ_TYPE(a) != OBJ_TYPE(b)) return false;
   if (depth > EQUAL_DEPTH_MAX) return false;
   switch (OBJ_TYPE(a)) {
-  case OBJ_LIST: return lists_equal(AS_LIST(a), AS_LIST(b), depth);
+  case OBJ_LIST:
+  case OBJ_TUPLE: return lists_equal(AS_LIST(a), AS_LIST(b), depth);
   case OBJ_MAP:
   case OBJ_SET: return maps_equal(AS_MAP(a), AS_MAP(b), depth);
   case OBJ_RANGE: {
@@ -142,7 +145,8 @@ static int less_depth(AgVM *vm, Value a, Value b, int depth) {
     int c = memcmp(x->chars, y->chars, (size_t)n);
     return c < 0 || (c == 0 && x->length < y->length);
   }
-  if (IS_LIST(a) && IS_LIST(b)) return compare_lists(vm, AS_LIST(a), AS_LIST(b), depth);
+  if ((IS_LIST(a) && IS_LIST(b)) || (IS_TUPLE(a) && IS_TUPLE(b)))
+    return compare_lists(vm, AS_LIST(a), AS_LIST(b), depth);
   if (IS_INSTANCE(a) || IS_INSTANCE(b)) { /* sorted(), min() ... of instances: their lt */
     Value r = vm_binary_method(vm, OP_LESS, a, b);
     if (IS_EXCEPTION(r)) return -1;
@@ -192,17 +196,20 @@ static void append_quoted(VmBuf *b, const ObjString *s) {
   vm_buf_addc(b, '"');
 }
 
+/* [1, 2] for a list; (1, 2), (1,) and () for a tuple, as Python's. */
 static bool append_list(AgVM *vm, VmBuf *b, ObjList *l, PrintPath *path) {
+  bool tuple = l->obj.type == OBJ_TUPLE;
   if (!path_enter(path, &l->obj)) {
-    vm_buf_adds(b, "[...]");
+    vm_buf_adds(b, tuple ? "(...)" : "[...]");
     return true;
   }
-  vm_buf_addc(b, '[');
+  vm_buf_addc(b, tuple ? '(' : '[');
   for (int i = 0; i < l->count; i++) {
     if (i > 0) vm_buf_adds(b, ", ");
     if (!append_value(vm, b, l->items[i], true, path)) return false;
   }
-  vm_buf_addc(b, ']');
+  if (tuple && l->count == 1) vm_buf_addc(b, ',');
+  vm_buf_addc(b, tuple ? ')' : ']');
   path->depth--;
   return true;
 }
@@ -308,7 +315,8 @@ static bool append_object(AgVM *vm, VmBuf *b, Value v, bool quote, PrintPath *pa
     if (quote) append_quoted(b, AS_STRING(v));
     else vm_buf_add(b, AS_CSTRING(v), (size_t)AS_STRING(v)->length);
     return true;
-  case OBJ_LIST: return append_list(vm, b, AS_LIST(v), path);
+  case OBJ_LIST:
+  case OBJ_TUPLE: return append_list(vm, b, AS_LIST(v), path);
   case OBJ_MAP: return append_map(vm, b, AS_MAP(v), path);
   case OBJ_SET: return append_set(vm, b, AS_SET(v), path);
   case OBJ_RANGE: append_range(b, AS_RANGE(v)); return true;

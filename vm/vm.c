@@ -110,6 +110,8 @@ void vm_push_handler(AgVM *vm, uint8_t *catch_ip) {
 
 /* ---- helpers of single opcodes ---- */
 
+static Value make_tuple(AgVM *vm, int n) { return OBJ_VAL(obj_new_tuple(vm, vm->stack_top - n, n)); }
+
 static Value make_list(AgVM *vm, int n) {
   ObjList *list = obj_new_list(vm);
   if (n > 0) {
@@ -137,33 +139,68 @@ static Value make_map(AgVM *vm, int pairs) {
   return OBJ_VAL(map);
 }
 
-static bool unpack(AgVM *vm, Value seq, int n) {
-  if (IS_LIST(seq)) {
-    ObjList *l = AS_LIST(seq);
-    if (l->count != n) {
-      vm_throw_error(vm, "cannot unpack a list of %d item%s into %d names", l->count, l->count == 1 ? "" : "s", n);
-      return false;
+/* Python's messages for a count that does not fit the targets. */
+static bool unpack_count_error(AgVM *vm, int expected, int64_t got, bool at_least) {
+  if (got > expected && !at_least) vm_throw_error(vm, "too many values to unpack (expected %d)", expected);
+  else vm_throw_error(vm, "not enough values to unpack (expected %s%d, got %lld)", at_least ? "at least " : "",
+                      expected, (long long)got);
+  return false;
+}
+
+/* Python's message for a value no for loop could walk (a number, nil, a
+ * function ...); an instance's own iter() decides for itself. */
+static bool check_unpackable(AgVM *vm, Value seq) {
+  if (IS_OBJ(seq)) {
+    switch (OBJ_TYPE(seq)) {
+    case OBJ_LIST: case OBJ_TUPLE: case OBJ_STRING: case OBJ_RANGE: case OBJ_MAP: case OBJ_SET:
+    case OBJ_TENSOR: case OBJ_INSTANCE: return true;
+    default: break;
     }
+  }
+  vm_throw_error(vm, "cannot unpack non-iterable %s object", vm_type_name(seq));
+  return false;
+}
+
+/* Pushes the n items of seq; stops at item n + 1, as Python does (an endless
+ * iterator is "too many values", not a hang). */
+static bool unpack(AgVM *vm, Value seq, int n) {
+  if (is_list_or_tuple(seq)) {
+    ObjList *l = AS_LIST(seq);
+    if (l->count != n) return unpack_count_error(vm, n, l->count, false);
     for (int i = 0; i < n; i++) push(vm, l->items[i]);
     return true;
   }
-  if (IS_TENSOR(seq) && vm->tensor_hooks != NULL) {
-    int64_t len = vm->tensor_hooks->length(vm, seq);
-    if (len < 0) return false;
-    if (len != n) {
-      vm_throw_error(vm, "cannot unpack a tensor of %lld items into %d names", (long long)len, n);
-      return false;
-    }
-    for (int i = 0; i < n; i++) {
-      Value index = INT_VAL(vm, i);
-      Value item = vm->tensor_hooks->get_index(vm, seq, 1, &index);
-      if (IS_EXCEPTION(item)) return false;
-      push(vm, item);
-    }
-    return true;
+  Value walk = check_unpackable(vm, seq) ? vm_iter_prepare(vm, seq) : VM_EXCEPTION;
+  if (IS_EXCEPTION(walk)) return false;
+  vm_push_root(vm, walk);
+  double pos = 0;
+  Value item;
+  int got = 0, status;
+  while (got <= n && (status = vm_iter_next(vm, walk, &pos, &item)) == 1) {
+    if (got++ < n) push(vm, item);
   }
-  vm_throw_error(vm, "cannot unpack %s (a list is needed)", vm_type_name(seq));
-  return false;
+  vm_pop_root(vm);
+  if (status < 0) return false;
+  return got == n || unpack_count_error(vm, n, got, false);
+}
+
+/* before items, a list of the middle ones, after items (`a, *rest, z = xs`). */
+static bool unpack_star(AgVM *vm, Value seq, int before, int after) {
+  ObjList *all = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(all));
+  bool ok = check_unpackable(vm, seq) && vm_extend_list(vm, all, seq);
+  if (ok && all->count < before + after) ok = unpack_count_error(vm, before + after, all->count, true);
+  if (!ok) {
+    vm_pop_root(vm);
+    return false;
+  }
+  for (int i = 0; i < before; i++) push(vm, all->items[i]);
+  ObjList *rest = obj_new_list(vm);
+  push(vm, OBJ_VAL(rest));
+  for (int i = before; i < all->count - after; i++) obj_list_append(vm, rest, all->items[i]);
+  for (int i = all->count - after; i < all->count; i++) push(vm, all->items[i]);
+  vm_pop_root(vm);
+  return true;
 }
 
 /* f-string pieces: strings and numbers are appended directly, so no
@@ -869,6 +906,14 @@ dispatch:
     PUSH(list);
     VM_DISPATCH();
   }
+  VM_CASE(TUPLE) {
+    int n = READ_SHORT();
+    SYNC();
+    Value tuple = make_tuple(vm, n);
+    sp -= n;
+    PUSH(tuple);
+    VM_DISPATCH();
+  }
   VM_CASE(LIST_APPEND) {
     SYNC();
     obj_list_append(vm, AS_LIST(PEEK(1)), PEEK(0));
@@ -918,6 +963,14 @@ dispatch:
     LOAD_SP();
     VM_DISPATCH();
   }
+  VM_CASE(UNPACK_STAR) {
+    int before = READ_BYTE();
+    int after = READ_BYTE();
+    SYNC();
+    if (!unpack_star(vm, PEEK(0), before, after)) THROW();
+    LOAD_SP();
+    VM_DISPATCH();
+  }
   VM_CASE(BUILD_STRING) {
     int n = READ_BYTE();
     SYNC();
@@ -955,6 +1008,18 @@ dispatch:
       VM_DISPATCH();
     }
     PUSH(item);
+    VM_DISPATCH();
+  }
+  VM_CASE(ITER_NEXT_LOCAL) {
+    uint8_t slot = READ_BYTE();
+    uint8_t var = READ_BYTE();
+    uint16_t offset = READ_SHORT();
+    SYNC();
+    Value item;
+    int status = iter_step(vm, &slots[slot], &item);
+    if (status < 0) THROW();
+    if (status == 0) ip += offset;
+    else slots[var] = item;
     VM_DISPATCH();
   }
   VM_CASE(TRY) {

@@ -142,7 +142,7 @@ struct AgVM {
   ObjClass *interrupted_class;
   ObjClass *memory_error_class;
   ObjClass *zero_division_class; /* ZeroDivisionError */
-  Table list_methods, map_methods, string_methods, set_methods, generator_methods;
+  Table list_methods, tuple_methods, map_methods, string_methods, set_methods, generator_methods;
   ObjGenerator *running_generator; /* the innermost generator being resumed, or NULL */
   ObjInstance *stdout_obj, *stderr_obj;
   ObjDType *dtypes[DT_COUNT];
@@ -321,6 +321,8 @@ Value vm_set_filter(AgVM *vm, ObjMap *a, Value b, bool keep);
 Value vm_set_union(AgVM *vm, ObjMap *a, Value b);
 
 /* Value helpers. */
+/* A tuple of the items of a list (VM_EXCEPTION passes through). */
+Value vm_list_to_tuple(AgVM *vm, Value list);
 const char *vm_type_name(Value v);     /* "int", "float", "list", the class name ... */
 const char *vm_op_symbol(int op);      /* "+" for OP_ADD ...: for error messages */
 bool vm_is_bitwise_op(int op);         /* OP_BIT_OR, OP_BIT_AND, OP_BIT_XOR */

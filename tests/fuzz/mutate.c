@@ -88,6 +88,11 @@ static const char *TOKENS[] = {
   "//=", "|=", "&=", "^=", " ^ ", "~x", "~", "{1, 2} ^ {2}", "t // 2", "7 // t", "fn or(o) { return self }",
   "fn xor(o) { return NotImplemented }", "fn invert() { return ~self }", "fn ior(o) { return 1 }",
   "true == 1", "{true: 1, 1: 2}",
+  /* tuples and unpacking (issue 27) */
+  "(1, 2)", "(x,)", "()", "a, b = b, a", "a, *b = ", "*a, b = ", "let a, b = ", "let (a, (b, c)) = ",
+  "let [a, *b] = ", "x, (y, z) = ", "self.h, self.c = ", "xs[i], xs[j] = ", "for i, (x, y) in ",
+  "for *a, b in ", "[n for n, _ in ps]", "return a, b", "tuple(", "divmod(", "m[(1, 2)] += 1",
+  "a = b = 0", " *", "t[(0, 1)]", ".count(", ".index(",
   /* generators, lambda and the iterator built-ins (issue 27) */
   "yield ", "yield", "let v = yield x", "fn g() { yield 1 }", "(x for x in xs)", "sum(x for x in xs)",
   "(x for x in xs if x for y in x)", ".send(", "lambda x: ", "lambda: ", "lambda x, y=1: ", "lambda ...r: ",

@@ -39,3 +39,4 @@ class Countdown:
 print(list(Countdown(3)), sum(Countdown(4)), [x * 2 for x in Countdown(2)])
 c = Countdown(1)
 print(next(c), next(c, -1))
+print(list(zip([1, 2], [3, 4], [5, 6])), list(enumerate([7, 8], 1)), dict(enumerate([9])))

@@ -25,11 +25,27 @@ def fmt(v):
         return s.replace("True", "true").replace("False", "false").replace("torch.", "")
     if isinstance(v, torch.dtype):
         return str(v).replace("torch.", "")
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(('"%s"' % x) if isinstance(x, str) else fmt(x) for x in v) + "]"
+    if isinstance(v, (list, torch.Size)) or (isinstance(v, tuple) and _is_edges(v)):
+        return "[" + ", ".join(_items(v)) + "]"  # shapes and next_functions are lists in Ag
+    if isinstance(v, tuple):
+        return "(" + ", ".join(_items(v)) + ("," if len(v) == 1 else "") + ")"
     if hasattr(v, "next_functions"):
         return "<" + type(v).__name__ + ">"
     raise TypeError(type(v))
+
+
+def _is_edge(e):
+    return (isinstance(e, tuple) and len(e) == 2 and isinstance(e[1], int) and
+            (e[0] is None or hasattr(e[0], "next_functions")))
+
+
+def _is_edges(v):
+    """A node's next_functions and their entries: Ag keeps them lists, [[node, input_nr], ...]."""
+    return _is_edge(v) or (len(v) > 0 and all(_is_edge(e) for e in v))
+
+
+def _items(v):
+    return (('"%s"' % x) if isinstance(x, str) else fmt(x) for x in v)
 
 
 def P(*vs, sep=" "):

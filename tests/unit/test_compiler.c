@@ -360,10 +360,11 @@ static int fallthrough_effect(const uint8_t *ip) {
   case OP_CALL_SPREAD: return -ip[1] - 1;
   case OP_INVOKE: return -ip[3];
   case OP_SUPER_INVOKE: return -ip[3] - 1;
-  case OP_LIST: return 1 - ag_read_u16(ip + 1);
+  case OP_LIST: case OP_TUPLE: return 1 - ag_read_u16(ip + 1);
   case OP_MAP: return 1 - 2 * ag_read_u16(ip + 1);
   case OP_NEW_SET: return 1 - ag_read_u16(ip + 1);
   case OP_UNPACK: return ip[1];
+  case OP_UNPACK_STAR: return ip[1] + ip[2] + 1;
   case OP_BUILD_STRING: return 1 - ip[1];
   case OP_AND: case OP_OR: return -1;
   case OP_ITER_NEXT: return 1;
@@ -389,7 +390,7 @@ static int walk_successors(const Chunk *c, int at, int depth, int *depths, int *
   int next = at + instruction_length(c, at);
   if (*ip == OP_RETURN || *ip == OP_THROW) return n;
   int after = depth + fallthrough_effect(ip);
-  int jump = table_operands[*ip] >= 2 ? ag_read_u16(ip + 1) : 0;
+  int jump = *ip == OP_ITER_NEXT_LOCAL ? ag_read_u16(ip + 3) : table_operands[*ip] >= 2 ? ag_read_u16(ip + 1) : 0;
   switch (*ip) {
   case OP_JUMP: if (reach(depths, next + jump, depth, c->count)) work[n++] = next + jump; return n;
   case OP_LOOP: if (reach(depths, next - jump, depth, c->count)) work[n++] = next - jump; return n;
@@ -403,6 +404,9 @@ static int walk_successors(const Chunk *c, int at, int depth, int *depths, int *
     if (reach(depths, target, depth, c->count)) work[n++] = target;
     break;
   }
+  case OP_ITER_NEXT_LOCAL:
+    if (reach(depths, next + jump, depth, c->count)) work[n++] = next + jump;
+    break;
   default: break;
   }
   if (reach(depths, next, after, c->count)) work[n++] = next;

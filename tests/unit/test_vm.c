@@ -179,6 +179,56 @@ START_TEST(truthiness_and_equality) {
 }
 END_TEST
 
+START_TEST(tuples_print_compare_and_hash) {
+  AgVM *vm = new_vm();
+  Value items[3] = {SMALLINT_VAL(1), OBJ_VAL(obj_string(vm, "a")), NIL_VAL};
+  vm_push_root(vm, items[1]);
+  ObjList *t = obj_new_tuple(vm, items, 3);
+  vm_push_root(vm, OBJ_VAL(t));
+  ObjList *same = obj_new_tuple(vm, items, 3);
+  vm_push_root(vm, OBJ_VAL(same));
+  ObjList *one = obj_new_tuple(vm, items, 1);
+  vm_push_root(vm, OBJ_VAL(one));
+  ck_assert_str_eq(vm_type_name(OBJ_VAL(t)), "tuple");
+  ck_assert_str_eq(str_of(vm, OBJ_VAL(t)), "(1, \"a\", nil)");
+  ck_assert_str_eq(str_of(vm, OBJ_VAL(one)), "(1,)");
+  ck_assert_str_eq(str_of(vm, OBJ_VAL(obj_new_tuple(vm, NULL, 0))), "()");
+  ck_assert(vm_values_equal(OBJ_VAL(t), OBJ_VAL(same)));
+  ck_assert(!vm_values_equal(OBJ_VAL(t), OBJ_VAL(one)));
+  /* equal tuples are one key: same hash, keys equal */
+  ck_assert_uint_eq(table_hash_value(OBJ_VAL(t)), table_hash_value(OBJ_VAL(same)));
+  ck_assert(table_keys_equal(OBJ_VAL(t), OBJ_VAL(same)));
+  ck_assert(!table_keys_equal(OBJ_VAL(t), OBJ_VAL(one)));
+  ck_assert_int_eq(vm_less_than(vm, OBJ_VAL(one), OBJ_VAL(t)), 1); /* a prefix sorts first */
+  vm_pop_roots(vm, 4);
+  vm_free(vm);
+}
+END_TEST
+
+START_TEST(tuples_are_collected_and_traced) {
+  AgVM *vm = new_vm();
+  vm->gc_stress = true;
+  Value item = OBJ_VAL(obj_string(vm, "held by a tuple"));
+  vm_push_root(vm, item);
+  ObjList *t = obj_new_tuple(vm, &item, 1);
+  vm_pop_root(vm);
+  vm_push_root(vm, OBJ_VAL(t));
+  for (int i = 0; i < 100; i++) obj_printf_string(vm, "garbage %d", i);
+  vm_collect_garbage(vm);
+  ck_assert_str_eq(AS_CSTRING(t->items[0]), "held by a tuple");
+  size_t held = vm->bytes_allocated;
+  vm_pop_root(vm);
+  vm_collect_garbage(vm);
+  ck_assert(vm->bytes_allocated < held);
+  ck_assert_int_eq(run_source(vm, "let m = {}\nfor i in range(50) { m[(i % 5, \"k\")] = (i, [i]) }\n"
+                                  "let a, [b] = m[(4, \"k\")]\n"),
+                   VM_OK);
+  ck_assert_int_eq(AS_MAP(global(vm, "m"))->table.count, 5);
+  ck_assert_int_eq((int)AS_INT(global(vm, "b")), 49);
+  vm_free(vm);
+}
+END_TEST
+
 START_TEST(str_and_repr) {
   AgVM *vm = new_vm();
   ck_assert_int_eq(run_source(vm, "let v = [1, \"a\\n\", nil, true, {\"k\": 2.5}]\n"
@@ -705,6 +755,7 @@ static Suite *vm_suite(void) {
   tcase_add_test(values, python_arithmetic);
   tcase_add_test(values, truthiness_and_equality);
   tcase_add_test(values, str_and_repr);
+  tcase_add_test(values, tuples_print_compare_and_hash);
   tcase_add_test(values, format_specs);
   suite_add_tcase(s, values);
   TCase *tables = tcase_create("strings_tables");
@@ -716,6 +767,7 @@ static Suite *vm_suite(void) {
   tcase_add_test(gc, gc_frees_garbage_and_keeps_roots);
   tcase_add_test(gc, gc_shrinks_the_intern_set);
   tcase_add_test(gc, gc_pins_survive);
+  tcase_add_test(gc, tuples_are_collected_and_traced);
   tcase_add_test(gc, gc_stress_runs_programs);
   tcase_add_test(gc, external_bytes_count_toward_trigger);
   tcase_set_timeout(gc, 60);

@@ -27,7 +27,9 @@ export class Runner {
 
   startWorker() {
     this.worker = new Worker(this.workerUrl);
-    this.worker.postMessage({ type: "init", module: this.module });
+    /* only the first worker warms up: the optimized code stays with the module */
+    this.worker.postMessage({ type: "init", module: this.module, warmUp: !this.warmedUp });
+    this.warmedUp = true;
     this.worker.onmessage = (event) => this.receive(event.data);
     this.worker.onerror = (event) => {
       event.preventDefault();
