@@ -235,6 +235,7 @@ check-only: $(AG_BIN) unit
 	sh tests/run_scripts.sh $(AG_BIN)
 	sh tests/run_conformance.sh $(AG_BIN)
 	sh tests/run_torch_cases.sh $(AG_BIN)
+	sh tests/run_python_cases.sh $(AG_BIN)
 	sh tests/run_tutorial.sh $(AG_BIN) docs/tutorial.md docs/data.md
 	sh tests/check_examples.sh
 

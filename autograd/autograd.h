@@ -151,6 +151,9 @@ typedef struct GradNode GradNode;
   X(UniqueDimBackward0, d_no_derivative)                                                      \
   X(SortBackward0, d_extreme_dim)       /* g scattered back to where each value came from */\
   X(TopkBackward0, d_extreme_dim)                                                               \
+  X(KthvalueBackward0, d_extreme_dim)                                                           \
+  X(MedianBackward0, d_extreme_all)                                                             \
+  X(MedianBackward1, d_extreme_dim)                                                             \
   X(FlipBackward0, d_flip)                                                                      \
   X(TrilBackward0, d_tril)                                                                      \
   X(TriuBackward0, d_triu)                                                                      \
@@ -343,6 +346,10 @@ Tensor *ag_min(Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices)
  * positions (NULL: not wanted). Recorded as SortBackward0 / TopkBackward0. */
 Tensor *ag_sort(Tensor *a, int dim, bool descending, Tensor **indices);
 Tensor *ag_topk(Tensor *a, int64_t k, int dim, bool largest, Tensor **indices);
+/* The k-th smallest along dim and its index (KthvalueBackward0). */
+Tensor *ag_kthvalue(Tensor *a, int64_t k, int dim, bool keepdim, Tensor **indices);
+/* median(dim) with its indices (MedianBackward1), or of every element (has_dim false). */
+Tensor *ag_median(Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices);
 /* flip, tril/triu, cumsum (tensor_flip, ...): FlipBackward0, TrilBackward0,
  * TriuBackward0, CumsumBackward0 (dtype: as tensor_cumsum). */
 Tensor *ag_flip(Tensor *a, const int *dims, int ndims);
@@ -495,7 +502,7 @@ Tensor *ag_cross_entropy_with(Tensor *logits, Tensor *target, Tensor *weight,
                               int64_t ignore_index, double label_smoothing, Reduction r);
 /* weight (NULL: none) multiplies the per-element loss before the reduction. */
 Tensor *ag_binary_cross_entropy(Tensor *p, Tensor *target, Tensor *weight, Reduction r);
-/* batchmean: the sum over the first size (r is then ignored). */
+/* batchmean: then divided by the first size (r is RED_SUM for PyTorch's "batchmean"). */
 Tensor *ag_kl_div(Tensor *input, Tensor *target, Reduction r, bool batchmean, bool log_target);
 Tensor *ag_smooth_l1_loss(Tensor *a, Tensor *b, double beta, Reduction r);
 Tensor *ag_huber_loss(Tensor *a, Tensor *b, double delta, Reduction r);

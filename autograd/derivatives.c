@@ -48,6 +48,18 @@ static void give(Tensor **out, int i, Tensor *t) {
   out[i] = tensor_retain(t);
 }
 
+/* Hands a new reference straight to out[i], outside the scope: a formula
+ * that makes one result per input (cat, stack, ...) then needs no scope room
+ * per input, so it works for any number of inputs. */
+static void give_new(Scope *s, Tensor **out, int i, Tensor *t) {
+  if (!t) {
+    s->failed = true;
+    return;
+  }
+  tensor_release(out[i]);
+  out[i] = t;
+}
+
 static bool done(Scope *s, GradNode *n, Tensor **out) {
   scope_end(s);
   if (!s->failed) return true;
@@ -471,7 +483,8 @@ static bool d_softplus(GradNode *n, Tensor *const *g, Tensor **out, const bool *
 static bool d_zero(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   for (int i = 0; i < n->nnext; i++)
-    if (needs[i]) give(out, i, zeros_of(&s, &n->in_info[i], n->in_info[i].dtype));
+    if (needs[i])
+      give_new(&s, out, i, tensor_zeros(n->in_info[i].dtype, n->in_info[i].ndim, info_shape(&n->in_info[i])));
   return done(&s, n, out);
 }
 
@@ -611,10 +624,14 @@ static bool d_prod(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   return done(&s, n, out);
 }
 
-/* max()/min() over everything: shared evenly among the tied elements. */
+/* max()/min()/median() over everything: shared evenly among the elements
+ * equal to the result, or among the NaNs when it is NaN (PyTorch's
+ * evenly_distribute_backward). */
 static bool d_extreme_all(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  Tensor *mask = cmp(&s, BIN_EQ, saved(&s, n, 0), saved(&s, n, 1));
+  Tensor *x = saved(&s, n, 0), *r = saved(&s, n, 1);
+  bool nan_result = r && dtype_is_float(r->dtype) && isnan(tensor_item(r));
+  Tensor *mask = nan_result ? (x ? keep(&s, tensor_unary(UN_ISNAN, x)) : NULL) : cmp(&s, BIN_EQ, x, r);
   Tensor *count = mask ? keep(&s, tensor_sum(mask, NULL, 0, false)) : NULL;
   Tensor *share = count ? dv(&s, G, keep(&s, tensor_to_dtype(count, G->dtype))) : NULL;
   give(out, 0, where(&s, mask, share, zero_like(&s, G)));
@@ -752,7 +769,7 @@ static bool d_cat(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   int64_t offset = 0;
   for (int i = 0; i < n->nnext; i++) {
     int64_t size = n->in_info[i].ndim > dim ? info_shape(&n->in_info[i])[dim] : 0;
-    if (needs[i]) give(out, i, keep(&s, ag_slice(G, dim, offset, offset + size, 1)));
+    if (needs[i]) give_new(&s, out, i, ag_slice(G, dim, offset, offset + size, 1));
     offset += size;
   }
   return done(&s, n, out);
@@ -761,7 +778,7 @@ static bool d_cat(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 static bool d_stack(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   for (int i = 0; i < n->nnext; i++)
-    if (needs[i]) give(out, i, keep(&s, ag_select(G, (int)node_p(n)->i0, i)));
+    if (needs[i]) give_new(&s, out, i, ag_select(G, (int)node_p(n)->i0, i));
   return done(&s, n, out);
 }
 

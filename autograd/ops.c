@@ -646,7 +646,7 @@ Tensor *ag_kl_div(Tensor *input, Tensor *target, Reduction r, bool batchmean, bo
   Tensor *pointwise = a ? ag_binary(log_target ? BIN_MUL : BIN_SUB, a, b) : NULL;
   tensor_release(a);
   tensor_release(b);
-  Tensor *out = pointwise ? reduce(pointwise, batchmean ? RED_SUM : r) : NULL;
+  Tensor *out = pointwise ? reduce(pointwise, r) : NULL;
   tensor_release(pointwise);
   if (out && batchmean && input->ndim != 0) {
     Tensor *mean = ag_binary_scalar(BIN_DIV, out, (double)input->shape[0]);

@@ -1,4 +1,4 @@
-/* ops_sort.c — the recorded forms of sort, topk, flip, tril/triu, cumsum,
+/* ops_sort.c — the recorded forms of sort, topk, kthvalue, median, flip, tril/triu, cumsum,
  * amax/amin, trace.
  *
  * Both are value-selecting: the backward (d_extreme_dim, shared with
@@ -6,9 +6,11 @@
  * value came from, using the saved indices, as PyTorch's
  * value_selecting_reduction_backward (keepdim: the output keeps dim).
  */
+#include <math.h>
+
 #include "autograd/internal.h"
 
-static Tensor *record_selection(AgNodeKind kind, Tensor *a, Tensor *out, int dim,
+static Tensor *record_selection(AgNodeKind kind, Tensor *a, Tensor *out, int dim, bool keepdim,
                                 Tensor **indices, Tensor *idx) {
   if (out == NULL) return NULL;
   if (indices) *indices = idx;
@@ -20,7 +22,7 @@ static Tensor *record_selection(AgNodeKind kind, Tensor *a, Tensor *out, int dim
   if (n) {
     node_save(n, 0, "indices", idx, false);
     params_set_dims(node_params(n), &dim, 1, a->ndim);
-    node_params(n)->keepdim = true;
+    node_params(n)->keepdim = keepdim;
   }
   if (!indices) tensor_release(idx);
   out = ag_record_finish(n, out);
@@ -34,13 +36,52 @@ static Tensor *record_selection(AgNodeKind kind, Tensor *a, Tensor *out, int dim
 Tensor *ag_sort(Tensor *a, int dim, bool descending, Tensor **indices) {
   Tensor *idx = NULL;
   Tensor *out = tensor_sort(a, dim, descending, &idx);
-  return record_selection(AG_NODE_SortBackward0, a, out, dim, indices, idx);
+  return record_selection(AG_NODE_SortBackward0, a, out, dim, true, indices, idx);
 }
 
 Tensor *ag_topk(Tensor *a, int64_t k, int dim, bool largest, Tensor **indices) {
   Tensor *idx = NULL;
   Tensor *out = tensor_topk(a, k, dim, largest, &idx);
-  return record_selection(AG_NODE_TopkBackward0, a, out, dim, indices, idx);
+  return record_selection(AG_NODE_TopkBackward0, a, out, dim, true, indices, idx);
+}
+
+Tensor *ag_kthvalue(Tensor *a, int64_t k, int dim, bool keepdim, Tensor **indices) {
+  Tensor *idx = NULL;
+  Tensor *out = tensor_kthvalue(a, k, dim, keepdim, &idx);
+  if (out == NULL) return NULL;
+  int d = dim < 0 ? dim + (a->ndim ? a->ndim : 1) : dim;
+  /* a 0-d input's result is 0-d too: nothing to squeeze back */
+  return record_selection(AG_NODE_KthvalueBackward0, a, out, d, keepdim || a->ndim == 0, indices, idx);
+}
+
+/* median(dim) selects like kthvalue (MedianBackward1); median() of all
+ * elements shares the gradient among those equal to the result, or among
+ * the NaNs when it is NaN (MedianBackward0, as max()'s). An empty input's
+ * median is NaN, as PyTorch's. */
+Tensor *ag_median(Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices) {
+  if (has_dim) {
+    Tensor *idx = NULL;
+    Tensor *out = tensor_median(a, dim, keepdim, &idx);
+    if (out == NULL) return NULL;
+    int d = dim < 0 ? dim + (a->ndim ? a->ndim : 1) : dim;
+    return record_selection(AG_NODE_MedianBackward1, a, out, d, keepdim || a->ndim == 0, indices, idx);
+  }
+  Tensor *out = NULL;
+  if (a->numel == 0) {
+    out = tensor_scalar(dtype_is_float(a->dtype) ? a->dtype : DT_FLOAT32, NAN);
+  } else {
+    int64_t n = a->numel;
+    Tensor *flat = tensor_reshape(a, 1, &n);
+    out = flat ? tensor_median(flat, 0, false, NULL) : NULL;
+    tensor_release(flat);
+  }
+  if (!ag_record_wanted(&a, 1, out)) return out;
+  GradNode *node = ag_record_node_params(AG_NODE_MedianBackward0, &a, 1, 2, 1);
+  if (node) {
+    node_save(node, 0, "self", a, false);
+    node_save(node, 1, "result", out, true);
+  }
+  return ag_record_finish(node, out);
 }
 
 Tensor *ag_flip(Tensor *a, const int *dims, int ndims) {

@@ -223,7 +223,7 @@ AgKernel *agk_new(const AgKernelOutput *out) {
   k->vm = vm_new();
   lib_install_builtins(k->vm);
   lib_install(k->vm);
-  lib_set_args(k->vm, 0, NULL);
+  lib_set_args(k->vm, NULL, 0, NULL);
   k->vm->host = k;
   k->vm->repl_print = show_result;
   k->vm->display = show_bundle;

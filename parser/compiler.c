@@ -884,7 +884,7 @@ static void throw_statement(Parser *p) {
 }
 
 static void import_statement(Parser *p) {
-  parse_consume(p, TOK_STRING, "expected the file path (a string) after 'import'");
+  parse_consume(p, TOK_STRING, "expected a module name or a file path (a string) after 'import'");
   if (p->previous.type != TOK_STRING) return;
   Token path = p->previous;
   char *buf = malloc((size_t)path.length);
@@ -900,6 +900,95 @@ static void import_statement(Parser *p) {
   emit_op_u16(p, OP_IMPORT, k);
   p->at_line = p->at_col = 0;
   define_variable(p, &name);
+}
+
+/* A dotted module name, `torch.nn.functional`, read into `out` (NUL-ended);
+ * false after an error. `first` is the token of its first name. */
+static bool module_path(Parser *p, char *out, size_t size, Token *first) {
+  size_t n = 0;
+  do {
+    Token part = consume_name(p, "expected a module name");
+    if (part.type != TOK_IDENTIFIER) return false;
+    if (n == 0) *first = part;
+    if (n + (size_t)part.length + 2 > size) {
+      parse_error_at(p, &part, "module name too long");
+      return false;
+    }
+    if (n > 0) out[n++] = '.';
+    memcpy(out + n, part.start, (size_t)part.length);
+    n += (size_t)part.length;
+  } while (parse_match(p, TOK_DOT));
+  out[n] = '\0';
+  return true;
+}
+
+/* Pushes what the dotted `path` names: a built-in module (`from_import`
+ * false) or any member of one (`from torch import nn`: true). */
+static void emit_import_name(Parser *p, const char *path, const Token *at, bool from_import) {
+  int k = emit_name_constant(p, path, (int)strlen(path));
+  p->at_line = at->line, p->at_col = at->col;
+  emit_op_u16(p, OP_IMPORT_NAME, k);
+  emit_byte(p, from_import ? 1 : 0);
+  p->at_line = p->at_col = 0;
+}
+
+/* Python's `import torch.nn as nn`, `import math, random`: binds Ag's
+ * built-in modules (`import torch.nn` binds `torch`, as Python does). */
+static void import_modules(Parser *p) {
+  do {
+    char path[256];
+    Token first;
+    if (!module_path(p, path, sizeof path, &first)) return;
+    Token name = first;
+    if (parse_match(p, TOK_AS)) {
+      name = consume_name(p, "expected a name after 'as'");
+      if (name.type != TOK_IDENTIFIER) return;
+    } else if (strchr(path, '.') != NULL) {
+      emit_import_name(p, path, &first, false); /* checks the whole path */
+      emit_op(p, OP_POP);
+      path[first.length] = '\0';
+    }
+    declare_variable(p, &name);
+    emit_import_name(p, path, &first, false);
+    define_variable(p, &name);
+  } while (parse_match(p, TOK_COMMA));
+}
+
+/* Python's `from torch.utils.data import DataLoader, TensorDataset as TD`
+ * (the names may be in parentheses). */
+static void from_import(Parser *p) {
+  char path[256];
+  Token first;
+  if (!module_path(p, path, sizeof path, &first)) return;
+  parse_consume(p, TOK_IMPORT, "expected 'import' after the module name");
+  bool parenthesized = parse_match(p, TOK_LEFT_PAREN);
+  if (parse_check(p, TOK_STAR)) {
+    parse_error_at(p, &p->current, "'from %s import *' is not supported: name what you use", path);
+    return;
+  }
+  do {
+    if (parenthesized && parse_check(p, TOK_RIGHT_PAREN)) break; /* a trailing comma */
+    Token member = consume_name(p, "expected a name to import");
+    if (member.type != TOK_IDENTIFIER) return;
+    Token name = member;
+    if (parse_match(p, TOK_AS)) {
+      name = consume_name(p, "expected a name after 'as'");
+      if (name.type != TOK_IDENTIFIER) return;
+    }
+    char full[512];
+    snprintf(full, sizeof full, "%s.%.*s", path, member.length, member.start);
+    declare_variable(p, &name);
+    emit_import_name(p, full, &member, true);
+    define_variable(p, &name);
+  } while (parse_match(p, TOK_COMMA));
+  if (parenthesized) parse_consume(p, TOK_RIGHT_PAREN, "expected ')' after the imported names");
+}
+
+/* `import "file.ag" as name` (an Ag file) or `import torch.nn as nn` (a
+ * built-in module, Python's spelling). */
+static void import_dispatch(Parser *p) {
+  if (parse_check(p, TOK_IDENTIFIER)) import_modules(p);
+  else import_statement(p);
 }
 
 /* ---- control flow ---- */
@@ -1299,7 +1388,14 @@ static bool simple_keyword_statement(Parser *p) {
   case TOK_BREAK: parse_advance(p); loop_jump(p, true); return true;
   case TOK_CONTINUE: parse_advance(p); loop_jump(p, false); return true;
   case TOK_THROW: parse_advance(p); throw_statement(p); return true;
-  case TOK_IMPORT: parse_advance(p); import_statement(p); return true;
+  case TOK_IMPORT: parse_advance(p); import_dispatch(p); return true;
+  case TOK_IDENTIFIER: /* `from` is a name elsewhere (a parameter of random_) */
+    if (p->current.length != 4 || memcmp(p->current.start, "from", 4) != 0 ||
+        p->next.type != TOK_IDENTIFIER)
+      return false;
+    parse_advance(p);
+    from_import(p);
+    return true;
   default: return false;
   }
 }

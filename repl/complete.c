@@ -90,12 +90,10 @@ static bool attribute_value(AgVM *vm, Value obj, ObjString *name, Value *out) {
            table_get(&in->klass->methods, OBJ_VAL(name), out);
   }
   if (IS_CLASS(obj)) return table_get(&AS_CLASS(obj)->methods, OBJ_VAL(name), out);
-  if (IS_MODULE(obj)) {
-    if (!vm_load_module(vm, AS_MODULE(obj))) {
-      vm_take_exception(vm);
-      return false;
-    }
-    return slot_value(vm, &AS_MODULE(obj)->names, name, out);
+  if (IS_MODULE(obj)) { /* torch.X: a built-in too */
+    if (vm_module_member(vm, AS_MODULE(obj), name, out)) return true;
+    if (vm->has_exception) vm_take_exception(vm);
+    return false;
   }
   if (IS_TENSOR(obj) && pure_tensor_attribute(name->chars)) {
     vm_push_root(vm, obj); /* x.T.data: the view x.T is held by nothing else */
@@ -145,6 +143,7 @@ static void add_member_names(Candidates *c, AgVM *vm, Value v) {
   } else if (IS_MODULE(v)) {
     if (!vm_load_module(vm, AS_MODULE(v))) vm_take_exception(vm);
     add_table_keys(c, vm, &AS_MODULE(v)->names, true);
+    if (AS_MODULE(v)->builtin_members) add_table_keys(c, vm, &vm->builtins, false);
   } else if (IS_LIST(v)) {
     add_table_keys(c, vm, &vm->list_methods, false);
   } else if (IS_MAP(v)) {

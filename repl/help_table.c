@@ -270,6 +270,130 @@ const HelpEntry help_table[] = {
      "The list of command-line arguments given after the script's name (`ag train.ag 10` "
      "gives [\"10\"]).",
      "print(len(args) >= 0)"},
+    {"Tensor", HELP_TENSORS, 0,
+     "Tensor(data) / Tensor(...sizes)",
+     "PyTorch's torch.Tensor: the type of every tensor, for isinstance(x, Tensor), and "
+     "the legacy constructor: Tensor([1, 2]) is tensor([1, 2], dtype=float32), "
+     "Tensor(2, 3) a float32 tensor of zeros of that shape (PyTorch leaves it "
+     "uninitialised).",
+     "print(isinstance(zeros(2), Tensor), Tensor([1, 2]))"},
+    {"is_tensor", HELP_TENSORS, 0,
+     "is_tensor(x)",
+     "Whether x is a tensor (PyTorch's torch.is_tensor).",
+     "print(is_tensor(zeros(1)), is_tensor([1]))"},
+    {"from_numpy", HELP_TENSORS, 0,
+     "from_numpy(t)",
+     "The tensor itself: Ag has no numpy arrays (a .npy file is read with load()), so "
+     "PyTorch's torch.from_numpy(a) of a translated script gets the tensor that stands "
+     "for the array.",
+     "print(from_numpy(arange(2)))"},
+    {"set_printoptions", HELP_TENSORS, 0,
+     "set_printoptions(precision=nil, threshold=nil, edgeitems=nil, linewidth=nil, profile=nil, sci_mode=nil)",
+     "PyTorch's torch.set_printoptions for every tensor printed after it: digits after "
+     "the point (default 4, at most 30), the element count above which a tensor is "
+     "summarised with ... (1000; inf for never), the items kept at each end (3), the "
+     "line width (80), profile=\"default\", \"short\" or \"full\" (applied first), sci_mode "
+     "true/false to force or forbid scientific notation (nil or not given: chosen per "
+     "tensor; PyTorch resets it on every call). Another option not given keeps its value.",
+     "set_printoptions(precision=2)\n"
+     "print(tensor([1.23456]))\n"
+     "set_printoptions(profile=\"default\")"},
+    {"torch", HELP_BUILTINS, 0,
+     "torch",
+     "PyTorch's namespace, so that scripts written for PyTorch find their names: "
+     "`import torch`, `import torch.nn as nn`, `from torch.utils.data import "
+     "DataLoader` bind Ag's built-ins, and torch.X is the built-in X (torch.randn is "
+     "randn, torch.nn is nn, torch.float32, torch.cuda, torch.backends ...). "
+     "torch.Size(xs) is the list of ints that shapes are in Ag.",
+     "import torch\n"
+     "print(torch.zeros(2, 3).shape == torch.Size([2, 3]), torch.cuda.is_available())"},
+    {"cuda", HELP_BUILTINS, 0,
+     "cuda",
+     "PyTorch's torch.cuda on a machine without a GPU (Ag computes on the CPU): "
+     "is_available() is false, device_count() 0, manual_seed(s) and manual_seed_all(s) "
+     "do nothing, as in PyTorch without CUDA.",
+     "print(cuda.is_available(), cuda.device_count())"},
+    {"backends", HELP_BUILTINS, 0,
+     "backends",
+     "PyTorch's torch.backends: backends.mps.is_available() and is_built() are false; "
+     "backends.cudnn has the flags deterministic, benchmark and enabled, which may be "
+     "set and change nothing.",
+     "print(backends.mps.is_available())\n"
+     "backends.cudnn.deterministic = true"},
+    {"random", HELP_BUILTINS, 0,
+     "random",
+     "Python's random module with CPython 3.11's numbers: after random.seed(n) (n an int or "
+     "a float), random() uniform getrandbits randrange randint choice choices(population, "
+     "weights=nil, cum_weights=nil, k=1) shuffle sample(population, k, counts=nil) "
+     "gauss normalvariate expovariate triangular lognormvariate gammavariate "
+     "betavariate paretovariate weibullvariate vonmisesvariate draw what CPython draws "
+     "(its Mersenne Twister and Lib/random.py's algorithms); getstate() and "
+     "setstate(s). Its own generator, apart from the tensors' (manual_seed); unseeded, "
+     "it starts from the OS's entropy, as CPython's.",
+     "random.seed(0)\n"
+     "print(random.randint(1, 6), random.choice([\"a\", \"b\"]))"},
+    {"math", HELP_BUILTINS, 0,
+     "math",
+     "Python's math module: pi e tau inf nan; floor ceil trunc (ints); sqrt exp exp2 "
+     "expm1 log(x, base=e) log2 log10 log1p pow; sin cos tan asin acos atan atan2 sinh "
+     "cosh tanh asinh acosh atanh hypot(...xs) dist degrees radians; fabs fmod "
+     "remainder copysign ldexp frexp modf (pairs as lists) nextafter ulp cbrt; isnan "
+     "isinf isfinite isclose(a, b, rel_tol=1e-09, abs_tol=0.0); factorial comb perm "
+     "gcd lcm isqrt (64-bit ints: larger is an integer overflow); prod(xs, start=1) "
+     "fsum erf erfc gamma lgamma. A domain error (sqrt(-1), log(0)) is \"math domain "
+     "error\", an overflow \"math range error\", as in CPython.",
+     "print(math.sqrt(2), math.floor(2.7), math.comb(5, 2), math.log(8, 2))"},
+    {"time", HELP_BUILTINS, 0,
+     "time",
+     "Python's time module: time() (seconds since the epoch, a float), time_ns(), "
+     "perf_counter() and monotonic() (a monotonic clock, as clock()), process_time(), "
+     "sleep(secs) (Ctrl-C interrupts it).",
+     "let t0 = time.perf_counter()\n"
+     "time.sleep(0.01)\n"
+     "print(time.perf_counter() - t0 >= 0.01)"},
+    {"string", HELP_BUILTINS, 0,
+     "string",
+     "Python's string module: ascii_letters ascii_lowercase ascii_uppercase digits "
+     "hexdigits octdigits punctuation whitespace printable, and capwords(s, sep=nil).",
+     "print(string.ascii_lowercase[:5], string.digits)"},
+    {"collections", HELP_BUILTINS, 0,
+     "collections",
+     "Python's collections: Counter(iterable) (c[k] is 0 when missing; most_common(n), "
+     "update, subtract, elements, total, + - | &), defaultdict(factory) (a missing key "
+     "gets factory()), OrderedDict (move_to_end, popitem), namedtuple(name, fields, "
+     "defaults=nil) (a class: fields by name and index, printed Point(x=1, y=2); built "
+     "positionally), deque(iterable, maxlen=nil) (append appendleft pop popleft extend "
+     "extendleft rotate, dropping from the other end past maxlen). Python's tuples "
+     "(items, most_common) are [key, value] lists.",
+     "let c = collections.Counter(\"abracadabra\")\n"
+     "print(c.most_common(2))\n"
+     "let Point = collections.namedtuple(\"Point\", \"x y\")\n"
+     "print(Point(1, 2))"},
+    {"itertools", HELP_BUILTINS, 0,
+     "itertools",
+     "Python's itertools. Lazy iterators (for, list(), next() take one item at a "
+     "time): count(start=0, step=1) cycle repeat(x, times=nil) chain(...its) "
+     "chain.from_iterable islice(it, stop) / islice(it, start, stop, step) "
+     "accumulate(it, func=nil, initial=nil) zip_longest takewhile dropwhile "
+     "filterfalse compress starmap pairwise. Built at once: product(...its) "
+     "permutations(it, r=nil) combinations(it, r) combinations_with_replacement "
+     "groupby(it, key=nil). Tuples are lists; until Ag has keyword-only parameters "
+     "after a rest parameter, product(..., repeat=n) is product_repeat(n, ...its) and "
+     "zip_longest(..., fillvalue=v) is zip_longest_fill(v, ...its).",
+     "print(list(itertools.islice(itertools.count(10), 3)))\n"
+     "print(list(itertools.product(\"ab\", [1, 2])))"},
+    {"sys", HELP_BUILTINS, 0,
+     "sys",
+     "Python's sys: argv (the script's path, then its arguments; args without the "
+     "path), exit(code=nil) (an int is the exit status; another value is printed to "
+     "stderr and the status is 1), stdout, stderr, maxsize, platform.",
+     "print(sys.maxsize)"},
+    {"os", HELP_BUILTINS, 0,
+     "os",
+     "Python's os, the parts scripts use: getcwd(), getenv(name, default=nil), sep, "
+     "and os.path: exists isfile isdir isabs join basename dirname split splitext "
+     "abspath normpath, with POSIX paths (pairs as lists).",
+     "print(os.path.join(\"data\", \"x.csv\"), os.path.basename(\"/tmp/a.txt\"))"},
     {"nn", HELP_BUILTINS, 0,
      "nn",
      "The built-in module of layers and losses (written in Ag): nn.Module, nn.Linear, "
@@ -643,7 +767,10 @@ const HelpEntry help_table[] = {
      "print(tensor(3.5, requires_grad=true))"},
     {"zeros", HELP_TENSORS, 0,
      "zeros(...shape, dtype=float32, requires_grad=false)",
-     "A tensor of zeros; the shape is given as numbers or as one list.",
+     "A tensor of zeros; the shape is given as numbers or as one list, or as size= "
+     "(zeros, ones, empty, rand, randn and randint take it). Everywhere a function takes "
+     "dim= or keepdim=, axis= and keepdims= are accepted too, as PyTorch's NumPy "
+     "spellings.",
      "print(zeros(2, 3).shape, zeros([2]))"},
     {"ones", HELP_TENSORS, 0,
      "ones(...shape, dtype=float32, requires_grad=false)",
@@ -701,6 +828,29 @@ const HelpEntry help_table[] = {
      "randperm(n, dtype=int64, generator=nil)",
      "A random permutation of 0 .. n-1 (for shuffling a dataset).",
      "print(sorted(randperm(4).tolist()))"},
+    {"normal", HELP_TENSORS, 0,
+     "normal(mean, std, size) / normal(mean_t, std=1.0) / normal(mean, std_t) / normal(mean_t, std_t); generator=nil",
+     "Normal random numbers, PyTorch's values for the same seed. With numbers mean and std, "
+     "a tensor of the given size (dtype=, requires_grad= as zeros); with a tensor mean "
+     "and/or std, one sample per element of their (broadcast) shape, in its dtype (the "
+     "result records no history).",
+     "manual_seed(0)\n"
+     "print(normal(0.0, 1.0, [2]), normal(tensor([0.0, 10.0]), 0.1))"},
+    {"LongTensor", HELP_TENSORS, 0,
+     "LongTensor(data) / LongTensor(...shape) / FloatTensor(...) / DoubleTensor(...)",
+     "PyTorch's legacy constructors: a list converts to int64 (floats truncated), float32 "
+     "or float64; numbers give a tensor of that shape (zeros: Ag leaves nothing "
+     "uninitialised); no argument an empty one; a tensor of the same dtype comes back "
+     "as it is.",
+     "print(LongTensor([1.7, 2.2]), FloatTensor(2, 3).shape, DoubleTensor().shape)"},
+    {"FloatTensor", HELP_TENSORS, 0,
+     "FloatTensor(data) / FloatTensor(...shape)",
+     "LongTensor's float32 twin.",
+     "print(FloatTensor([1, 2]), FloatTensor(2).shape)"},
+    {"DoubleTensor", HELP_TENSORS, 0,
+     "DoubleTensor(data) / DoubleTensor(...shape)",
+     "LongTensor's float64 twin.",
+     "print(DoubleTensor([[1, 2]]))"},
     {"manual_seed", HELP_TENSORS, 0,
      "manual_seed(seed)",
      "Seeds the default generator (and returns it): every random function then draws "
@@ -794,6 +944,11 @@ const HelpEntry help_table[] = {
      "numel(t) / t.numel()",
      "The number of elements.",
      "print(zeros(2, 3).numel())"},
+    {"narrow", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "narrow(t, dim, start, length) / t.narrow(dim, start, length)",
+     "The view of elements start .. start + length - 1 along dim (start may count from "
+     "the end).",
+     "print(arange(6).view(2, 3).narrow(1, 1, 2))"},
     {"clone", HELP_TENSORS, HELP_TENSOR_METHOD,
      "clone(t) / t.clone()",
      "A copy with its own storage; gradients flow back to t (CloneBackward0).",
@@ -1023,6 +1178,19 @@ const HelpEntry help_table[] = {
      "range\" unless 0 <= k <= size.",
      "let r = tensor([1.0, 5.0, 3.0, 4.0]).topk(2)\n"
      "print(r[0], r[1])"},
+    {"kthvalue", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "kthvalue(t, k, dim=-1, keepdim=false) / t.kthvalue(k, dim=-1, keepdim=false)",
+     "[values, indices]: the k-th smallest element (k from 1) along dim and its position; "
+     "NaN counts as the largest, and among equal values the index is the one PyTorch 1.13 "
+     "picks. The gradient goes to the selected elements.",
+     "print(tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]).kthvalue(2, 1))"},
+    {"median", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "median(t) / median(t, dim, keepdim=false) / t.median(dim=nil, keepdim=false)",
+     "The lower median of every element (NaN if there is one); with dim, [values, "
+     "indices] along it, the index among equal values the one PyTorch 1.13 gives (the "
+     "first NaN when there is one). median() shares its gradient among the elements "
+     "equal to it; median(dim) gives it to the selected ones.",
+     "print(tensor([3.0, 1.0, 2.0, 4.0]).median(), tensor([[3.0, 1.0, 2.0]]).median(1))"},
     {"flip", HELP_TENSORS, HELP_TENSOR_METHOD,
      "flip(t, dims) / t.flip(dims) / t.flip(d0, d1, ...)",
      "A copy of t reversed along each of dims (FlipBackward0).",
@@ -1107,7 +1275,10 @@ const HelpEntry help_table[] = {
      "print(tensor([[1, 2], [3, 4]]).trace())"},
     {"mse_loss", HELP_TENSORS, 0,
      "mse_loss(input, target, reduction=\"mean\")",
-     "Mean squared error; reduction \"mean\", \"sum\" or \"none\".",
+     "Mean squared error; reduction \"mean\", \"sum\" or \"none\". Every loss but "
+     "huber_loss (functions and nn modules) also takes PyTorch's legacy size_average= and "
+     "reduce=: either given sets the reduction (\"mean\" when both are true, \"sum\" when "
+     "only reduce is, else \"none\") and warns, as PyTorch 1.13, that they are deprecated.",
      "print(mse_loss(tensor([1.0, 2.0]), tensor([1.0, 4.0])))"},
     {"l1_loss", HELP_TENSORS, 0,
      "l1_loss(input, target, reduction=\"mean\")",
@@ -1309,9 +1480,11 @@ const HelpEntry help_table[] = {
      "t.data",
      "A detached alias of t: the same elements, no history and a version counter of its "
      "own, so changing it in place bypasses autograd's checks (detach() shares t's "
-     "counter).",
+     "counter). t.data = other gives t other's elements (and shape and dtype), keeping "
+     "t's requires_grad, as PyTorch's.",
      "let w = ones(2, requires_grad=true)\n"
      "w.data.mul_(2)\n"
+     "w.data += 1\n"
      "print(w)"},
     {"Tensor._version", HELP_TENSOR, 0,
      "t._version",
@@ -1324,6 +1497,12 @@ const HelpEntry help_table[] = {
      "t.item()",
      "The value of a one-element tensor as a number (or bool).",
      "print(tensor([2.5]).item())"},
+    {"Tensor.numpy", HELP_TENSOR, 0,
+     "t.numpy()",
+     "The tensor itself: Ag has no numpy, its tensors are what a numpy array is for "
+     "(PyTorch's t.numpy() shares the memory; here the same tensor is returned).",
+     "let t = arange(3)\n"
+     "print(t.numpy())"},
     {"Tensor.tolist", HELP_TENSOR, 0,
      "t.tolist()",
      "The elements as (nested) lists of numbers.",
@@ -1407,6 +1586,36 @@ const HelpEntry help_table[] = {
      "t.expand_as(other)",
      "t expanded to other's shape.",
      "print(tensor([1]).expand_as(zeros(3)))"},
+    {"Tensor.view_as", HELP_TENSOR, 0,
+     "t.view_as(other)",
+     "t.view(other's shape).",
+     "print(arange(6).view_as(zeros(2, 3)))"},
+    {"Tensor.nelement", HELP_TENSOR, 0,
+     "t.nelement()",
+     "The number of elements (numel).",
+     "print(zeros(2, 3).nelement())"},
+    {"Tensor.new_zeros", HELP_TENSOR, 0,
+     "t.new_zeros(...shape, dtype=nil, requires_grad=false)",
+     "A new tensor with t's dtype unless dtype= says otherwise (new_tensor copies data, "
+     "a tensor detached).",
+     "let w = zeros(2, dtype=float64)\n"
+     "print(w.new_zeros(2, 3).dtype, w.new_full([2], 7), w.new_tensor([1, 2]))"},
+    {"Tensor.new_ones", HELP_TENSOR, 0,
+     "t.new_ones(...shape, dtype=nil, requires_grad=false)",
+     "Ones with t's dtype unless dtype= says otherwise.",
+     "print(zeros(1, dtype=int64).new_ones(2))"},
+    {"Tensor.new_empty", HELP_TENSOR, 0,
+     "t.new_empty(...shape, dtype=nil, requires_grad=false)",
+     "A tensor to fill with t's dtype (its elements zeros, see empty).",
+     "print(zeros(1).new_empty(2, 2).shape)"},
+    {"Tensor.new_full", HELP_TENSOR, 0,
+     "t.new_full(shape, value, dtype=nil, requires_grad=false)",
+     "A tensor filled with value, in t's dtype unless dtype= says otherwise.",
+     "print(zeros(1, dtype=int64).new_full([2], 7.9))"},
+    {"Tensor.new_tensor", HELP_TENSOR, 0,
+     "t.new_tensor(data, dtype=nil, requires_grad=false)",
+     "tensor(data) in t's dtype unless dtype= says otherwise (a tensor is copied, detached).",
+     "print(zeros(1, dtype=float64).new_tensor([1, 2]))"},
     {"Tensor.add_", HELP_TENSOR, 0,
      "t.add_(other, alpha=1)",
      "Adds other (times alpha) into t in place (bumps t._version). With alpha, under "
@@ -1627,6 +1836,12 @@ const HelpEntry help_table[] = {
      "grad_outputs, so a linear op's double backward is checked too.",
      "let x = tensor([1.0, 2.0], dtype=float64, requires_grad=true)\n"
      "print(autograd.gradgradcheck(fn(a) { return (a ** 3).sum() }, [x]))"},
+    {"autograd.Variable", HELP_AUTOGRAD, 0,
+     "autograd.Variable(t, requires_grad=false)",
+     "PyTorch's legacy Variable: as in PyTorch 1.13, t detached (the same elements, no "
+     "history), requiring grad when requires_grad=true.",
+     "let v = autograd.Variable(ones(2), requires_grad=true)\n"
+     "print(v)"},
     {"autograd.detect_anomaly", HELP_AUTOGRAD, 0,
      "autograd.detect_anomaly()",
      "A context in which a NaN produced by backward is an error naming the forward "
@@ -1793,11 +2008,13 @@ const HelpEntry help_table[] = {
      "class Net : nn.Module { fn init() { super.init() ... } fn forward(x) { ... } }",
      "The base class of layers and models. model(x) calls forward(x). parameters() and "
      "named_parameters() find the tensors that require grad in its fields (recursively "
-     "through submodules and lists of them, in assignment order); "
+     "through submodules and lists of them, in assignment order); like children(), "
+     "modules(), buffers() and their named_ forms they return an iterator, as PyTorch's "
+     "generators (for p in ..., next(...), list(...), an optimizer's params); "
      "zero_grad(set_to_none=true), train(), eval(), state_dict() (PyTorch's order: each "
      "module's parameters, buffers, then its submodules'), load_state_dict(m), "
      "register_buffer(name, t), register_parameter(name, p), add_module(name, m), "
-     "children(), named_children(), modules(), "
+     "children(), named_children(), modules(), buffers(), named_buffers(), "
      "named_modules(prefix=\"\") (this module first, then each submodule once), apply(fn) "
      "(fn on every submodule, then this one), to(\"cpu\" | dtype), float(), double() and "
      "cpu() are provided; print(model) shows PyTorch's module repr.",
@@ -1806,7 +2023,7 @@ const HelpEntry help_table[] = {
      "  fn forward(x) { return self.fc(x) }\n"
      "}\n"
      "let net = Net()\n"
-     "print(len(net.parameters()), net.named_parameters()[0][0])"},
+     "print(len(list(net.parameters())), next(net.named_parameters())[0])"},
     {"nn.Linear", HELP_NN, 0,
      "nn.Linear(in_features, out_features, bias=true)",
      "x @ weight.T + bias, with PyTorch's default initialisation; fields weight [out, in] "
@@ -1814,8 +2031,10 @@ const HelpEntry help_table[] = {
      "let fc = nn.Linear(3, 2)\n"
      "print(fc(ones(4, 3)).shape)"},
     {"nn.ReLU", HELP_NN, 0,
-     "nn.ReLU()",
-     "The relu activation as a layer.",
+     "nn.ReLU(inplace=false)",
+     "The relu activation as a layer. inplace=true (also on nn.LeakyReLU, nn.ELU, "
+     "nn.Dropout and F.relu, leaky_relu, elu, dropout) writes the result into the input, "
+     "whose history then ends in the activation.",
      "print(nn.ReLU()(tensor([-1.0, 1.0])))"},
     {"nn.Tanh", HELP_NN, 0,
      "nn.Tanh()",
@@ -1838,7 +2057,7 @@ const HelpEntry help_table[] = {
      "log_softmax along dim as a layer.",
      "print(nn.LogSoftmax(1)(zeros(1, 2)))"},
     {"nn.Dropout", HELP_NN, 0,
-     "nn.Dropout(p=0.5)",
+     "nn.Dropout(p=0.5, inplace=false)",
      "Dropout while the module is training (train()); the identity after eval().",
      "let d = nn.Dropout(0.5)\n"
      "d.eval()\n"
@@ -2157,6 +2376,70 @@ const HelpEntry help_table[] = {
      "(w * w).sum().backward()\n"
      "opt.step()\n"
      "print(w)"},
+    {"optim.Adadelta", HELP_OPTIM, 0,
+     "optim.Adadelta(params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, maximize=false)",
+     "Steps scaled by the ratio of running root mean squares of past steps and of gradients; PyTorch 1.13's update.",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.Adadelta([w])\n"
+     "(w * w).sum().backward()\n"
+     "opt.step()\n"
+     "print(w)"},
+    {"optim.Adamax", HELP_OPTIM, 0,
+     "optim.Adamax(params, lr=0.002, betas=[0.9, 0.999], eps=1e-8, weight_decay=0, maximize=false)",
+     "Adam with the infinity norm of the gradients in place of their second moment; PyTorch 1.13's update.",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.Adamax([w])\n"
+     "(w * w).sum().backward()\n"
+     "opt.step()\n"
+     "print(w)"},
+    {"optim.NAdam", HELP_OPTIM, 0,
+     "optim.NAdam(params, lr=0.002, betas=[0.9, 0.999], eps=1e-8, weight_decay=0, momentum_decay=0.004)",
+     "Adam with Nesterov momentum whose coefficient warms up with momentum_decay; PyTorch 1.13's update.",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.NAdam([w])\n"
+     "(w * w).sum().backward()\n"
+     "opt.step()\n"
+     "print(w)"},
+    {"optim.RAdam", HELP_OPTIM, 0,
+     "optim.RAdam(params, lr=0.001, betas=[0.9, 0.999], eps=1e-8, weight_decay=0)",
+     "Adam whose adaptive step is rectified, and switched on only once the variance of its estimate is tractable; PyTorch 1.13's update.",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.RAdam([w])\n"
+     "(w * w).sum().backward()\n"
+     "opt.step()\n"
+     "print(w)"},
+    {"optim.ASGD", HELP_OPTIM, 0,
+     "optim.ASGD(params, lr=0.01, lambd=0.0001, alpha=0.75, t0=1e6, weight_decay=0, maximize=false)",
+     "SGD with a decaying step and a running average of the parameters (state[\"ax\"], from step t0 on); PyTorch 1.13's update.",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.ASGD([w])\n"
+     "(w * w).sum().backward()\n"
+     "opt.step()\n"
+     "print(w)"},
+    {"optim.Rprop", HELP_OPTIM, 0,
+     "optim.Rprop(params, lr=0.01, etas=[0.5, 1.2], step_sizes=[1e-6, 50], maximize=false)",
+     "Steps by the sign of the gradient only, each element's step size growing by etas[1] while the sign holds and shrinking by etas[0] when it flips; PyTorch 1.13's update.",
+     "let w = tensor([1.0], requires_grad=true)\n"
+     "let opt = optim.Rprop([w])\n"
+     "(w * w).sum().backward()\n"
+     "opt.step()\n"
+     "print(w)"},
+    {"optim.LBFGS", HELP_OPTIM, 0,
+     "optim.LBFGS(params, lr=1, max_iter=20, max_eval=nil, tolerance_grad=1e-7, tolerance_change=1e-9, history_size=100, line_search_fn=nil)",
+     "L-BFGS, PyTorch 1.13's: step(closure) runs up to max_iter quasi-Newton iterations, "
+     "closure() re-evaluating the model, calling backward() and returning the loss; steps "
+     "of lr, or found by a strong Wolfe line search with line_search_fn=\"strong_wolfe\". "
+     "One parameter group.",
+     "let w = tensor([1.0, -2.0], requires_grad=true)\n"
+     "let opt = optim.LBFGS([w], line_search_fn=\"strong_wolfe\")\n"
+     "fn closure() {\n"
+     "  opt.zero_grad()\n"
+     "  let loss = ((w - 3) ** 2).sum()\n"
+     "  loss.backward()\n"
+     "  return loss\n"
+     "}\n"
+     "opt.step(closure)\n"
+     "print(w)"},
     {"optim.lr_scheduler", HELP_OPTIM, 0,
      "optim.lr_scheduler.StepLR(opt, step_size, gamma=0.1) / MultiStepLR ExponentialLR CosineAnnealingLR LambdaLR LinearLR OneCycleLR ReduceLROnPlateau",
      "Learning rate schedules (PyTorch 1.13's formulas): each sets the \"lr\" of the "
@@ -2425,9 +2708,12 @@ const HelpEntry help_table[] = {
      "break, return, error).",
      "with no_grad() { print(is_grad_enabled()) }"},
     {"import", HELP_KEYWORDS, 0,
-     "import \"path/file.ag\" as NAME",
+     "import \"path/file.ag\" as NAME / import torch.nn as nn / from torch import nn, optim",
      "Runs a file once (path relative to the importing file) and binds its globals as a "
-     "module.",
+     "module. Python's spellings name Ag's built-in modules: `import torch` (binds torch), "
+     "`import torch.nn.functional as F`, `import math, random`, `from collections import "
+     "Counter, deque as dq`; a module Ag lacks (numpy ...) is an error saying what Ag "
+     "offers instead.",
      "# given lib/util.ag defining fn double(x):\n"
      "import \"lib/util.ag\" as util\n"
      "print(util.double(2))"},

@@ -196,7 +196,7 @@ int main(int argc, char **argv) {
   vm->trace_graph = o.trace_graph;
   lib_install_builtins(vm);
   lib_install(vm);
-  lib_set_args(vm, o.script_argc, o.script_argv);
+  lib_set_args(vm, o.file, o.script_argc, o.script_argv);
   install_sigint();
   int status = run(vm, &o);
   /* files still open for writing are put in place unless the run failed */

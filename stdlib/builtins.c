@@ -571,11 +571,15 @@ static ObjFunction *compile_hook(AgVM *vm, const char *source, const char *file)
 
 /* ---- installation ---- */
 
-void lib_set_args(AgVM *vm, int argc, char **argv) {
+void lib_set_args(AgVM *vm, const char *script, int argc, char **argv) {
   ObjList *list = obj_new_list(vm);
   vm->args = list;
   for (int i = 0; i < argc; i++) obj_list_append(vm, list, OBJ_VAL(obj_string(vm, argv[i])));
   vm_define_builtin(vm, "args", OBJ_VAL(list));
+  ObjList *with_script = obj_new_list(vm);
+  vm->argv = with_script;
+  obj_list_append(vm, with_script, OBJ_VAL(obj_string(vm, script != NULL ? script : "")));
+  for (int i = 0; i < argc; i++) obj_list_append(vm, with_script, list->items[i]);
 }
 
 static ObjInstance *make_stream(AgVM *vm, ObjClass *klass, const char *name) {
@@ -663,6 +667,6 @@ void lib_install_builtins(AgVM *vm) {
   lib_install_set_methods(vm);
   lib_install_seq_builtins(vm);
   lib_install_files(vm);
-  if (vm->args == NULL) lib_set_args(vm, 0, NULL);
+  if (vm->args == NULL) lib_set_args(vm, NULL, 0, NULL);
   vm->gc_paused--;
 }

@@ -18,7 +18,7 @@
 
 void lib_install_builtins(AgVM *vm);
 /* Sets vm->args to the list of the script's arguments. */
-void lib_set_args(AgVM *vm, int argc, char **argv);
+void lib_set_args(AgVM *vm, const char *script, int argc, char **argv);
 /* At the end of a run: files still open for writing are renamed into place
  * (commit) or their temporary files removed. */
 void lib_finish_files(AgVM *vm, bool commit);

@@ -60,6 +60,7 @@ static void state_free(AgVM *vm, void *state) {
   drop_grads_of_live_tensors(vm);
   table_free(vm, &st->tensor_names);
   table_free(vm, &st->node_names);
+  py_random_free(st->py_random);
   free(st);
   /* The VM frees its objects (tensors, graphs) after this: let those go
    * straight back to the allocator, so that nothing stays cached at exit. */
@@ -163,6 +164,11 @@ static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, con
   if (strcmp(name, "plot") == 0) lib_install_plot_module(vm, m);
   if (strcmp(name, "nn.functional") == 0) lib_functional_define(vm, m);
   if (strcmp(name, "nn") == 0) lib_nn_define(vm, m);
+  if (strcmp(name, "random") == 0) py_random_define(vm, m);
+  if (strcmp(name, "math") == 0) py_math_define(vm, m);
+  if (strcmp(name, "time") == 0 || strcmp(name, "os") == 0 || strcmp(name, "sys") == 0)
+    py_system_define(vm, m);
+  m->builtin_members = strcmp(name, "torch") == 0; /* torch.randn is randn */
   if (sub != NULL) lib_module_define(vm, m, sub_name, OBJ_VAL(sub));
   if (strchr(name, '.') == NULL) vm_define_builtin(vm, name, OBJ_VAL(m));
   vm_pop_root(vm);
@@ -327,10 +333,10 @@ static bool is_subclass(ObjClass *k, ObjClass *of) {
 }
 
 /* Python's built-in types as isinstance's argument: the conversion functions
- * `int str list set tuple` and the dtypes `float bool` (isinstance(true, int) is
+ * `int str list set tuple`, the dtypes `float bool` and `Tensor` (isinstance(true, int) is
  * true, as in Python). 1 or 0 where `cls` is one of them, -1 otherwise. */
 static int builtin_type_check(AgVM *vm, Value cls, Value v) {
-  static const char *const names[] = {"int", "float", "bool", "str", "list", "set", "tuple"};
+  static const char *const names[] = {"int", "float", "bool", "str", "list", "set", "tuple", "Tensor"};
   for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++) {
     Value builtin;
     if (!table_get(&vm->builtins, OBJ_VAL(obj_string(vm, names[k])), &builtin) ||
@@ -343,7 +349,8 @@ static int builtin_type_check(AgVM *vm, Value cls, Value v) {
     case 3: return IS_STRING(v);
     case 4: return IS_LIST(v);
     case 5: return IS_SET(v);
-    default: return IS_TUPLE(v);
+    case 6: return IS_TUPLE(v);
+    default: return IS_TENSOR(v);
     }
   }
   return -1;
@@ -394,11 +401,10 @@ static const CallFrame *user_frame(AgVM *vm) {
   return vm->frame_count > 0 ? &vm->frames[0] : NULL;
 }
 
-/* warn(message): "FILE:LINE: UserWarning: message" on stderr, at the user's
- * line when called inside the library, as PyTorch's warnings.warn. */
-static Value native_warn(NATIVE_ARGS) {
-  if (!IS_STRING(args[0]))
-    return vm_throw_error(vm, "warn(): the message must be a string, not %s", vm_type_name(args[0]));
+/* "FILE:LINE: UserWarning: message" on stderr, at the user's line when
+ * called inside the library, as PyTorch's warnings.warn: what warn(message)
+ * and the library's own warnings print. */
+void lib_user_warning(AgVM *vm, const char *msg) {
   const CallFrame *frame = user_frame(vm);
   const char *file = "<input>";
   int line = 0;
@@ -410,7 +416,13 @@ static Value native_warn(NATIVE_ARGS) {
     if (f->chunk.count > 0) line = f->chunk.lines[offset < f->chunk.count ? offset : f->chunk.count - 1];
   }
   fflush(stdout);
-  fprintf(stderr, "%s:%d: UserWarning: %s\n", file, line, AS_CSTRING(args[0]));
+  fprintf(stderr, "%s:%d: UserWarning: %s\n", file, line, msg);
+}
+
+static Value native_warn(NATIVE_ARGS) {
+  if (!IS_STRING(args[0]))
+    return vm_throw_error(vm, "warn(): the message must be a string, not %s", vm_type_name(args[0]));
+  lib_user_warning(vm, AS_CSTRING(args[0]));
   return NIL_VAL;
 }
 
@@ -474,6 +486,7 @@ void lib_install(AgVM *vm) {
   vm_define_native(vm, "setfield", native_setfield, 3, 3, false);
   lib_graph_install(vm);
   lib_install_display(vm);
+  lib_install_torch(vm);
   /* The Ag-written modules last: they compile against every built-in above,
    * at their first use (creating a VM stays cheap: a fuzzer makes one per
    * input). A submodule is defined in its parent before the parent's code
@@ -498,4 +511,8 @@ void lib_install(AgVM *vm) {
   lib_module_define(vm, optim, "lr_scheduler", OBJ_VAL(schedulers));
   vm_pop_root(vm);
   install_utils(vm);
+  /* PyTorch's own namespace, and the Python modules that lessons import */
+  static const char *const more[] = {"cuda", "backends", "torch", "random", "math", "time",
+                                     "string", "collections", "itertools", "sys", "os"};
+  for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) install_module(vm, more[i], NULL, NULL);
 }

@@ -16,20 +16,27 @@ typedef struct {
   DType dtype;
   bool has_dtype;
   bool requires_grad;
+  Value size; /* size= (UNDEF when absent): the shape as a keyword */
 } Options;
 
-/* dtype=, requires_grad= and device= (and nothing else) among the keywords. */
-static bool options(AgVM *vm, const char *fname, const AgKwargs *kw, Options *o) {
-  static const char *const names[] = {"dtype", "requires_grad", "device"};
-  Value v[3];
+/* dtype=, requires_grad=, device= and, when `sized` (a function whose
+ * arguments are a shape), size= among the keywords, and nothing else. */
+static bool sized_options(AgVM *vm, const char *fname, const AgKwargs *kw, bool sized, Options *o) {
+  static const char *const names[] = {"dtype", "requires_grad", "device", "size"};
+  Value v[4];
   o->dtype = DT_FLOAT32;
   o->has_dtype = false;
-  if (!lib_bind(vm, fname, 0, NULL, kw, names, 3, v) || !lib_device(vm, v[2])) return false;
+  if (!lib_bind(vm, fname, 0, NULL, kw, names, sized ? 4 : 3, v) || !lib_device(vm, v[2])) return false;
   if (!IS_UNDEF(v[0]) && !IS_NIL(v[0])) {
     if (!lib_dtype(vm, v[0], &o->dtype)) return false;
     o->has_dtype = true;
   }
+  o->size = sized ? v[3] : UNDEF_VAL;
   return lib_flag(vm, v[1], false, &o->requires_grad);
+}
+
+static bool options(AgVM *vm, const char *fname, const AgKwargs *kw, Options *o) {
+  return sized_options(vm, fname, kw, false, o);
 }
 
 /* Wraps a new tensor, making it require grad when asked. */
@@ -46,13 +53,13 @@ static Value finish(AgVM *vm, Tensor *t, const Options *o) {
   return OBJ_VAL(obj_new_tensor(vm, t));
 }
 
-static bool creation_shape(AgVM *vm, int argc, const Value *args, int *ndim, int64_t *shape) {
-  if (!lib_shape(vm, argc, args, ndim, shape)) return false;
-  for (int i = 0; i < *ndim; i++) {
+/* No negative sizes, in PyTorch's words. */
+static bool check_shape(AgVM *vm, int ndim, const int64_t *shape) {
+  for (int i = 0; i < ndim; i++) {
     if (shape[i] >= 0) continue;
     char buf[256];
     int n = 0;
-    for (int j = 0; j < *ndim && n < 200; j++)
+    for (int j = 0; j < ndim && n < 200; j++)
       n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%lld", j ? ", " : "", (long long)shape[j]);
     vm_throw_error(vm, "Trying to create tensor with negative dimension %lld: [%s]",
                    (long long)shape[i], buf);
@@ -61,10 +68,26 @@ static bool creation_shape(AgVM *vm, int argc, const Value *args, int *ndim, int
   return true;
 }
 
+static bool creation_shape(AgVM *vm, int argc, const Value *args, int *ndim, int64_t *shape) {
+  if (!lib_shape(vm, argc, args, ndim, shape)) return false;
+  return check_shape(vm, *ndim, shape);
+}
+
+/* The shape from the positional arguments or from size= (not both). */
+static bool options_shape(AgVM *vm, const char *fname, const Options *o, int argc, const Value *args,
+                          int *ndim, int64_t *shape) {
+  if (IS_UNDEF(o->size)) return creation_shape(vm, argc, args, ndim, shape);
+  if (argc > 0) {
+    vm_throw_error(vm, "%s() got multiple values for argument 'size'", fname);
+    return false;
+  }
+  return creation_shape(vm, 1, &o->size, ndim, shape);
+}
+
 static Value native_tensor(NATIVE_ARGS) {
   static const char *const names[] = {"data", "dtype", "requires_grad", "device"};
   Value v[4];
-  Options o = {DT_FLOAT32, false, false};
+  Options o = {DT_FLOAT32, false, false, UNDEF_VAL};
   if (!lib_bind(vm, "tensor", argc, args, kw, names, 4, v) || !lib_device(vm, v[3])) return VM_EXCEPTION;
   if (IS_UNDEF(v[0])) return vm_throw_error(vm, "tensor() missing required argument 'data'");
   if (!IS_UNDEF(v[1]) && !IS_NIL(v[1])) {
@@ -82,7 +105,8 @@ static Value filled(AgVM *vm, const char *fname, int argc, const Value *args, co
   Options o;
   int ndim;
   int64_t shape[TENSOR_MAX_DIMS];
-  if (!options(vm, fname, kw, &o) || !creation_shape(vm, argc, args, &ndim, shape)) return VM_EXCEPTION;
+  if (!sized_options(vm, fname, kw, true, &o) || !options_shape(vm, fname, &o, argc, args, &ndim, shape))
+    return VM_EXCEPTION;
   return finish(vm, tensor_full(o.dtype, ndim, shape, value), &o);
 }
 
@@ -132,16 +156,79 @@ static Value native_full_like(NATIVE_ARGS) {
   return filled_like(vm, "full_like", args[0], kw, value);
 }
 
+/* ---- x.new_zeros(...), x.new_tensor(...): x's dtype unless dtype= says otherwise ---- */
+
+static Value new_filled(AgVM *vm, const char *fname, Value self, int argc, const Value *args,
+                        const AgKwargs *kw, double value) {
+  Options o;
+  int ndim;
+  int64_t shape[TENSOR_MAX_DIMS];
+  if (!sized_options(vm, fname, kw, true, &o) || !options_shape(vm, fname, &o, argc, args, &ndim, shape))
+    return VM_EXCEPTION;
+  if (!o.has_dtype) o.dtype = lib_t(self)->dtype;
+  return finish(vm, tensor_full(o.dtype, ndim, shape, value), &o);
+}
+
+Value lt_new_zeros(NATIVE_ARGS) { return new_filled(vm, "new_zeros", self, argc, args, kw, 0); }
+Value lt_new_ones(NATIVE_ARGS) { return new_filled(vm, "new_ones", self, argc, args, kw, 1); }
+Value lt_new_empty(NATIVE_ARGS) { return new_filled(vm, "new_empty", self, argc, args, kw, 0); }
+
+/* x.new_full(size, fill_value): the fill value converted to x's dtype */
+Value lt_new_full(NATIVE_ARGS) {
+  double value;
+  if (!lib_number(vm, args[1], "fill_value", &value)) return VM_EXCEPTION;
+  return new_filled(vm, "new_full", self, 1, args, kw, value);
+}
+
+/* x.new_tensor(data): a new tensor (a copy, detached, of a tensor) */
+Value lt_new_tensor(NATIVE_ARGS) {
+  Options o;
+  if (!options(vm, "new_tensor", kw, &o)) return VM_EXCEPTION;
+  Tensor *t = lib_tensor_from_value(vm, args[0], true, o.has_dtype ? o.dtype : lib_t(self)->dtype);
+  return t == NULL ? VM_EXCEPTION : finish(vm, t, &o);
+}
+
+/* ---- the legacy constructors LongTensor, FloatTensor, DoubleTensor ---- */
+
+/* LongTensor(data) converts a list (floats truncated), LongTensor(2, 3)
+ * makes a tensor of that shape (zeros: Ag has no uninitialised memory),
+ * LongTensor() an empty one; a tensor of the same dtype comes back as is. */
+static Value legacy_tensor(AgVM *vm, const char *fname, DType dt, int argc, const Value *args,
+                           const AgKwargs *kw) {
+  static const char *const names[] = {"device"};
+  Value v[1];
+  if (!lib_bind(vm, fname, 0, NULL, kw, names, 1, v) || !lib_device(vm, v[0])) return VM_EXCEPTION;
+  Options o = {dt, true, false, UNDEF_VAL};
+  if (argc == 1 && IS_TENSOR(args[0])) {
+    if (lib_t(args[0])->dtype == dt) return args[0];
+    return vm_throw_error(vm, "%s(): expected a tensor of dtype %s, got %s", fname,
+                          tensor_dtype_torch_name(dt), tensor_dtype_torch_name(lib_t(args[0])->dtype));
+  }
+  if (argc == 1 && IS_LIST(args[0])) {
+    Tensor *t = lib_tensor_from_value(vm, args[0], true, dt);
+    return t == NULL ? VM_EXCEPTION : finish(vm, t, &o);
+  }
+  int ndim = 1;
+  int64_t shape[TENSOR_MAX_DIMS] = {0};
+  if (argc > 0 && !creation_shape(vm, argc, args, &ndim, shape)) return VM_EXCEPTION;
+  return finish(vm, tensor_full(dt, ndim, shape, 0), &o);
+}
+
+static Value native_long_tensor(NATIVE_ARGS) { return legacy_tensor(vm, "LongTensor", DT_INT64, argc, args, kw); }
+static Value native_float_tensor(NATIVE_ARGS) { return legacy_tensor(vm, "FloatTensor", DT_FLOAT32, argc, args, kw); }
+static Value native_double_tensor(NATIVE_ARGS) { return legacy_tensor(vm, "DoubleTensor", DT_FLOAT64, argc, args, kw); }
+
 /* ---- random ---- */
 
 /* dtype=, requires_grad= and generator= of the random creation functions. */
-static bool random_options(AgVM *vm, const char *fname, const AgKwargs *kw, Options *o,
+static bool random_options(AgVM *vm, const char *fname, const AgKwargs *kw, bool sized, Options *o,
                            TensorRng **rng) {
-  static const char *const names[] = {"dtype", "requires_grad", "generator", "device"};
-  Value v[4];
+  static const char *const names[] = {"dtype", "requires_grad", "generator", "device", "size"};
+  Value v[5];
   o->dtype = DT_FLOAT32;
   o->has_dtype = false;
-  if (!lib_bind(vm, fname, 0, NULL, kw, names, 4, v) || !lib_device(vm, v[3])) return false;
+  if (!lib_bind(vm, fname, 0, NULL, kw, names, sized ? 5 : 4, v) || !lib_device(vm, v[3])) return false;
+  o->size = sized ? v[4] : UNDEF_VAL;
   if (!IS_UNDEF(v[0]) && !IS_NIL(v[0])) {
     if (!lib_dtype(vm, v[0], &o->dtype)) return false;
     o->has_dtype = true;
@@ -158,7 +245,7 @@ static Value random_tensor(AgVM *vm, const char *fname, RandomFn fn, int argc, c
   TensorRng *rng;
   int ndim;
   int64_t shape[TENSOR_MAX_DIMS];
-  if (!random_options(vm, fname, kw, &o, &rng) || !creation_shape(vm, argc, args, &ndim, shape))
+  if (!random_options(vm, fname, kw, true, &o, &rng) || !options_shape(vm, fname, &o, argc, args, &ndim, shape))
     return VM_EXCEPTION;
   return finish(vm, fn(rng, o.dtype, ndim, shape), &o);
 }
@@ -178,17 +265,20 @@ static Value random_like(AgVM *vm, const char *fname, RandomFn fn, Value t, cons
 static Value native_rand_like(NATIVE_ARGS) { return random_like(vm, "rand_like", tensor_rand, args[0], kw); }
 static Value native_randn_like(NATIVE_ARGS) { return random_like(vm, "randn_like", tensor_randn, args[0], kw); }
 
-/* randint(low, high, shape) or randint(high, shape). */
+/* randint(low, high, shape) or randint(high, shape); the shape may be size=. */
 static Value native_randint(NATIVE_ARGS) {
   int64_t low = 0, high;
-  Value shape_arg = args[argc - 1];
-  if (argc == 3 && !lib_int(vm, args[0], "low", &low)) return VM_EXCEPTION;
-  if (!lib_int(vm, args[argc - 2], "high", &high)) return VM_EXCEPTION;
   Options o;
   TensorRng *rng;
   int ndim;
   int64_t shape[TENSOR_MAX_DIMS];
-  if (!random_options(vm, "randint", kw, &o, &rng) || !creation_shape(vm, 1, &shape_arg, &ndim, shape))
+  if (!random_options(vm, "randint", kw, true, &o, &rng)) return VM_EXCEPTION;
+  int nbounds = IS_UNDEF(o.size) ? argc - 1 : argc; /* the arguments before the shape */
+  if (nbounds < 1 || nbounds > 2)
+    return vm_throw_error(vm, "randint() takes (low, high, size) or (high, size)");
+  if (nbounds == 2 && !lib_int(vm, args[0], "low", &low)) return VM_EXCEPTION;
+  if (!lib_int(vm, args[nbounds - 1], "high", &high) ||
+      !options_shape(vm, "randint", &o, argc - nbounds, args + nbounds, &ndim, shape))
     return VM_EXCEPTION;
   DType dt = o.has_dtype ? o.dtype : DT_INT64;
   return finish(vm, tensor_randint(rng, low, high, dt, ndim, shape), &o);
@@ -198,7 +288,7 @@ static Value native_randperm(NATIVE_ARGS) {
   int64_t n;
   Options o;
   TensorRng *rng;
-  if (!lib_int(vm, args[0], "n", &n) || !random_options(vm, "randperm", kw, &o, &rng))
+  if (!lib_int(vm, args[0], "n", &n) || !random_options(vm, "randperm", kw, false, &o, &rng))
     return VM_EXCEPTION;
   return finish(vm, tensor_randperm(rng, n, o.has_dtype ? o.dtype : DT_INT64), &o);
 }
@@ -425,7 +515,7 @@ void lib_install_create(AgVM *vm) {
   vm_define_native(vm, "randn", native_randn, 0, -1, true);
   vm_define_native(vm, "rand_like", native_rand_like, 1, 1, true);
   vm_define_native(vm, "randn_like", native_randn_like, 1, 1, true);
-  vm_define_native(vm, "randint", native_randint, 2, 3, true);
+  vm_define_native(vm, "randint", native_randint, 1, 3, true);
   vm_define_native(vm, "randperm", native_randperm, 1, 1, true);
   vm_define_native(vm, "device", native_device, 1, 1, false);
   vm_define_native(vm, "arange", native_arange, 1, 3, true);
@@ -435,6 +525,9 @@ void lib_install_create(AgVM *vm) {
   vm_define_native(vm, "stack", native_stack, 1, 2, true);
   vm_define_native(vm, "where", native_where, 3, 3, false);
   vm_define_native(vm, "einsum", native_einsum, 1, -1, false);
+  vm_define_native(vm, "LongTensor", native_long_tensor, 0, -1, true);
+  vm_define_native(vm, "FloatTensor", native_float_tensor, 0, -1, true);
+  vm_define_native(vm, "DoubleTensor", native_double_tensor, 0, -1, true);
   static const struct { const char *name; DType dt; } dtypes[] = {
       {"float32", DT_FLOAT32}, {"float64", DT_FLOAT64}, {"int64", DT_INT64}, {"bool", DT_BOOL},
       {"float", DT_FLOAT32},   {"double", DT_FLOAT64},  {"long", DT_INT64},

@@ -23,25 +23,56 @@ static Value activation(AgVM *vm, const char *fname, int argc, const Value *args
   return NIL_VAL;
 }
 
-static Value native_leaky_relu(NATIVE_ARGS) {
-  static const char *const names[] = {"input", "negative_slope"};
+/* An activation with one number parameter, out of place or (inplace=true)
+ * written into its input, whose history then ends in the activation's own
+ * node, as PyTorch's relu_, leaky_relu_ and elu_ do. */
+typedef struct {
+  Tensor *(*fn)(Tensor *x, double param);
+  double param;
+} Activation;
+
+static Tensor *activation_of(Tensor *x, void *ctx) {
+  const Activation *a = ctx;
+  return a->fn(x, a->param);
+}
+
+static Value activate(AgVM *vm, Value x, Value inplace, Activation a) {
+  bool in_place;
+  if (!lib_flag(vm, inplace, false, &in_place)) return VM_EXCEPTION;
+  if (!in_place) return lib_wrap(vm, a.fn(lib_t(x), a.param));
+  return ag_apply_inplace(lib_t(x), NULL, activation_of, &a) ? x : lib_throw_tensor_error(vm);
+}
+
+static Tensor *relu_of(Tensor *x, double unused) { return ag_unary(UN_RELU, x); }
+
+static Value native_relu(NATIVE_ARGS) {
+  static const char *const names[] = {"input", "inplace"};
   Value v[2];
+  if (IS_EXCEPTION(activation(vm, "relu", argc, args, kw, names, 2, v))) return VM_EXCEPTION;
+  return activate(vm, v[0], v[1], (Activation){relu_of, 0});
+}
+
+static Value native_leaky_relu(NATIVE_ARGS) {
+  static const char *const names[] = {"input", "negative_slope", "inplace"};
+  Value v[3];
   double slope;
-  if (IS_EXCEPTION(activation(vm, "leaky_relu", argc, args, kw, names, 2, v)) ||
+  if (IS_EXCEPTION(activation(vm, "leaky_relu", argc, args, kw, names, 3, v)) ||
       !number_or(vm, v[1], "negative_slope", 0.01, &slope))
     return VM_EXCEPTION;
-  return lib_wrap(vm, ag_leaky_relu(lib_t(v[0]), slope));
+  return activate(vm, v[0], v[2], (Activation){ag_leaky_relu, slope});
 }
 
 static Value native_elu(NATIVE_ARGS) {
-  static const char *const names[] = {"input", "alpha"};
-  Value v[2];
+  static const char *const names[] = {"input", "alpha", "inplace"};
+  Value v[3];
   double alpha;
-  if (IS_EXCEPTION(activation(vm, "elu", argc, args, kw, names, 2, v)) ||
+  if (IS_EXCEPTION(activation(vm, "elu", argc, args, kw, names, 3, v)) ||
       !number_or(vm, v[1], "alpha", 1.0, &alpha))
     return VM_EXCEPTION;
-  return lib_wrap(vm, ag_elu(lib_t(v[0]), alpha));
+  return activate(vm, v[0], v[2], (Activation){ag_elu, alpha});
 }
+
+static Value native_dropout(NATIVE_ARGS) { return lib_dropout(vm, "dropout", argc, args, kw, true); }
 
 /* F.hardtanh(input, min_val=-1, max_val=1, inplace=false) */
 typedef struct {
@@ -179,7 +210,7 @@ static Value native_pad(NATIVE_ARGS) {
 
 /* Built-ins whose signature is already torch.nn.functional's. */
 static const char *const shared_builtins[] = {
-    "relu", "tanh", "sigmoid", "gelu", "softmax", "log_softmax", "dropout", "linear",
+    "tanh", "sigmoid", "gelu", "softmax", "log_softmax", "linear",
     "conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
     "adaptive_avg_pool2d", "batch_norm", "layer_norm", "group_norm", "unfold", "fold",
     "mse_loss", "l1_loss", "cross_entropy", "nll_loss", "binary_cross_entropy",
@@ -200,7 +231,8 @@ void lib_functional_define(AgVM *vm, ObjModule *module) {
     AgNativeFn fn;
     int min, max;
   } natives[] = {
-      {"leaky_relu", native_leaky_relu, 1, 2}, {"elu", native_elu, 1, 2},
+      {"relu", native_relu, 1, 2},             {"dropout", native_dropout, 1, 4},
+      {"leaky_relu", native_leaky_relu, 1, 3}, {"elu", native_elu, 1, 3},
       {"silu", native_silu, 1, 1},             {"softplus", native_softplus, 1, 3},
       {"hardtanh", native_hardtanh, 1, 4},
       {"pad", native_pad, 2, 4},

@@ -56,9 +56,28 @@ static bool list_item(AgVM *vm, Value v, Index *ix, IndexItem *it) {
   return true;
 }
 
+/* A range indexes as the int64 tensor of its elements, as PyTorch treats a
+ * Python range (a sequence of integers): a copy, not a view. */
+static bool range_item(AgVM *vm, ObjRange *r, Index *ix, IndexItem *it) {
+  int64_t n = 0;
+  if (r->step > 0 && r->stop > r->start) n = (r->stop - r->start - 1) / r->step + 1;
+  if (r->step < 0 && r->start > r->stop) n = (r->start - r->stop - 1) / -r->step + 1;
+  Tensor *t = tensor_empty(DT_INT64, 1, &n);
+  if (t == NULL) {
+    lib_throw_tensor_error(vm);
+    return false;
+  }
+  int64_t *p = tensor_data(t);
+  for (int64_t i = 0; i < n; i++) p[i] = r->start + i * r->step;
+  ix->owned[ix->nowned++] = t;
+  it->kind = IDX_TENSOR;
+  it->tensor = t;
+  return true;
+}
+
 static bool bad_index(AgVM *vm, const char *got) {
-  vm_throw_error(vm, "only integers, slices (`:`), nil, bool masks and int64 tensors are valid "
-                     "indices (got %s)", got);
+  vm_throw_error(vm, "only integers, slices (`:`), nil, bool masks, int64 tensors, lists and ranges "
+                     "are valid indices (got %s)", got);
   return false;
 }
 
@@ -80,6 +99,7 @@ static bool index_item(AgVM *vm, Value v, Index *ix, IndexItem *it) {
   }
   if (IS_SLICE(v)) return slice_item(vm, AS_SLICE(v), it);
   if (IS_LIST(v)) return list_item(vm, v, ix, it);
+  if (IS_RANGE(v)) return range_item(vm, AS_RANGE(v), ix, it);
   if (!IS_TENSOR(v)) return bad_index(vm, vm_type_name(v));
   it->kind = IDX_TENSOR;
   it->tensor = lib_t(v);

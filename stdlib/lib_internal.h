@@ -18,6 +18,7 @@
 #include "vm/memory.h"
 #include "vm/opcodes.h"
 #include "vm/vm.h"
+#include "stdlib/py_modules.h"
 
 /* Flags: M method, G global, W global that wraps the VM's built-in. */
 #define LF_M 1
@@ -48,6 +49,7 @@
   AG_BINARY_REGISTRY(LIB_BINARY_FNS, X)                                        \
   X(item, 0, 0, LF_M)                                                          \
   X(tolist, 0, 0, LF_M)                                                        \
+  X(numpy, 0, 0, LF_M)                                                         \
   X(numel, 0, 0, LF_MG)                                                        \
   X(size, 0, 1, LF_M)                                                          \
   X(dim, 0, 0, LF_M)                                                           \
@@ -88,6 +90,14 @@
   X(permute, 0, -1, LF_MG)                                                     \
   X(expand, 0, -1, LF_M)                                                       \
   X(expand_as, 1, 1, LF_M)                                                     \
+  X(view_as, 1, 1, LF_M)                                                       \
+  X(narrow, 0, 3, LF_MG)                                                       \
+  X(nelement, 0, 0, LF_M)                                                      \
+  X(new_zeros, 0, -1, LF_M)                                                    \
+  X(new_ones, 0, -1, LF_M)                                                     \
+  X(new_empty, 0, -1, LF_M)                                                    \
+  X(new_full, 2, 2, LF_M)                                                      \
+  X(new_tensor, 1, 1, LF_M)                                                    \
   X(t, 0, 0, LF_MG)                                                            \
   X(split, 1, 2, LF_MG)                                                        \
   X(chunk, 1, 2, LF_MG)                                                        \
@@ -147,6 +157,8 @@
   X(sort, 0, 3, LF_MG)                                                         \
   X(argsort, 0, 3, LF_MG)                                                      \
   X(topk, 1, 4, LF_MG)                                                         \
+  X(kthvalue, 1, 3, LF_MG)                                                     \
+  X(median, 0, 2, LF_MG)                                                       \
   X(flip, 0, -1, LF_MG)                                                        \
   X(tril, 0, 1, LF_MG)                                                         \
   X(triu, 0, 1, LF_MG)                                                         \
@@ -199,7 +211,9 @@ typedef struct LibState {
   bool warned_nonleaf_grad;
   bool warned_create_graph_cycle;
   bool warned_kl_div_mean;
+  bool warned_legacy_reduction[3]; /* size_average=/reduce= naming "mean", "sum", "none" */
   bool warned_meshgrid_indexing;
+  PyRandom *py_random; /* Python's random module's generator, made at its first use */
 } LibState;
 
 static inline LibState *lib_state(AgVM *vm) { return (LibState *)vm->lib_state; }
@@ -268,6 +282,9 @@ Value lib_set_index(AgVM *vm, Value obj, int n, const Value *index, Value v);
 void lib_install_tensor(AgVM *vm);
 void lib_install_create(AgVM *vm);
 void lib_install_nnfunc(AgVM *vm);
+/* dropout(input, p, training) and, with_inplace, F.dropout's inplace= (lib_nnfunc.c) */
+Value lib_dropout(AgVM *vm, const char *fname, int argc, const Value *args, const AgKwargs *kw,
+                  bool with_inplace);
 void lib_nn_define(AgVM *vm, ObjModule *module); /* nn's private natives */
 void lib_install_conv(AgVM *vm);
 void lib_install_scatter(AgVM *vm); /* lib_scatter.c: meshgrid */
@@ -281,6 +298,8 @@ TensorRng *lib_rng(AgVM *vm, Value generator, const char *fname);
 void lib_install_autograd(AgVM *vm);
 /* lib_display.c: display(), show_graph() and the plot module's renderer. */
 void lib_install_display(AgVM *vm);
+/* lib_torch.c: Tensor, is_tensor, from_numpy, set_printoptions */
+void lib_install_torch(AgVM *vm);
 /* Shows a MIME bundle through vm->display (the notebook); false when there
  * is no rich display (a terminal). */
 bool lib_display_bundle(AgVM *vm, int count, const char *const *types, const char *const *data,
@@ -298,6 +317,9 @@ Value lib_node_get_attr(AgVM *vm, Value node, ObjString *name);
 Value lib_node_invoke(AgVM *vm, Value node, ObjString *name, int argc, const Value *args,
                       const AgKwargs *kw);
 Value lib_node_binary(AgVM *vm, int op, Value a, Value b);
+/* "FILE:LINE: UserWarning: msg" on stderr, at the user's line (the innermost
+ * frame outside the embedded library), as Python's warnings.warn (lib.c). */
+void lib_user_warning(AgVM *vm, const char *msg);
 /* Defines `name` in a module's namespace. */
 void lib_module_define(AgVM *vm, ObjModule *module, const char *name, Value value);
 

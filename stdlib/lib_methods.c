@@ -470,6 +470,46 @@ Value lt_expand_as(LT_ARGS) {
   return lib_wrap(vm, ag_expand(lib_t(self), o->ndim, o->shape));
 }
 
+Value lt_view_as(LT_ARGS) {
+  if (!IS_TENSOR(args[0])) return lib_type_error(vm, "view_as", "other", args[0]);
+  Tensor *o = lib_t(args[0]);
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_view(lib_t(self), o->ndim, o->shape));
+}
+
+/* narrow(dim, start, length): the slice start:start+length of dim, a view;
+ * start may count from the end (and may be a one-element integer tensor). */
+Value lt_narrow(LT_ARGS) {
+  static const char *const names[] = {"dim", "start", "length"};
+  Value v[3];
+  int dim;
+  int64_t start, length;
+  if (!lib_bind(vm, "narrow", argc, args, kw, names, 3, v)) return VM_EXCEPTION;
+  for (int i = 0; i < 3; i++)
+    if (IS_UNDEF(v[i])) return vm_throw_error(vm, "narrow() missing required argument '%s'", names[i]);
+  if (!lib_dim(vm, v[0], &dim) || !lib_int(vm, v[1], "start", &start) ||
+      !lib_int(vm, v[2], "length", &length))
+    return VM_EXCEPTION;
+  Tensor *t = lib_t(self);
+  if (t->ndim == 0) return vm_throw_error(vm, "narrow() cannot be applied to a 0-dim tensor.");
+  if (dim < -t->ndim || dim >= t->ndim)
+    return vm_throw_error(vm, "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+                          -t->ndim, t->ndim - 1, dim);
+  if (dim < 0) dim += t->ndim;
+  int64_t size = t->shape[dim];
+  if (start != size) { /* the end itself is a valid start, though not a valid index */
+    if (start < -size || start >= size)
+      return vm_throw_error(vm, "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                            (long long)-size, (long long)(size - 1), (long long)start);
+    if (start < 0) start += size;
+  }
+  if (length < 0 || start > size - length)
+    return vm_throw_error(vm, "start (%lld) + length (%lld) exceeds dimension size (%lld).",
+                          (long long)start, (long long)length, (long long)size);
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_slice(t, dim, start, start + length, 1));
+}
+
 Value lt_flatten(LT_ARGS) {
   static const char *const names[] = {"start_dim", "end_dim"};
   Value v[2];
@@ -769,6 +809,7 @@ Value lt_tolist(LT_ARGS) {
 }
 
 Value lt_numel(LT_ARGS) { return INT_VAL(vm, lib_t(self)->numel); }
+Value lt_nelement(LT_ARGS) { return lt_numel(vm, self, argc, args, kw); }
 Value lt_dim(LT_ARGS) { return INT_VAL(vm, lib_t(self)->ndim); }
 
 Value lt_size(LT_ARGS) {

@@ -27,18 +27,62 @@ static bool reduction_of(AgVM *vm, Value v, Reduction *out) {
   return true;
 }
 
+/* PyTorch's legacy size_average= and reduce= (torch/nn/_reduction.py's
+ * legacy_get_string): when either is given (not nil) they decide the
+ * reduction, whatever reduction= says: "mean" if both are true (an absent
+ * one counts as true), "sum" if only reduce is, else "none"; and the
+ * deprecation warning is shown, once per reduction named, as Python shows
+ * a warning once per place and text. Returns "" when neither is given. */
+static const char *legacy_reduction_name(AgVM *vm, Value size_average, Value reduce) {
+  bool has_sa = !IS_UNDEF(size_average) && !IS_NIL(size_average);
+  bool has_r = !IS_UNDEF(reduce) && !IS_NIL(reduce);
+  if (!has_sa && !has_r) return "";
+  bool sa = true, r = true;
+  if ((has_sa && !lib_flag(vm, size_average, true, &sa)) || (has_r && !lib_flag(vm, reduce, true, &r)))
+    return NULL;
+  int which = sa && r ? 0 : r ? 1 : 2;
+  static const char *const names[] = {"mean", "sum", "none"};
+  LibState *st = lib_state(vm);
+  if (!st->warned_legacy_reduction[which]) {
+    st->warned_legacy_reduction[which] = true;
+    char msg[128];
+    snprintf(msg, sizeof msg,
+             "size_average and reduce args will be deprecated, please use reduction='%s' instead.",
+             names[which]);
+    lib_user_warning(vm, msg);
+  }
+  return names[which];
+}
+
+/* The reduction of a loss: the legacy size_average= / reduce= when given,
+ * else reduction=. */
+static bool loss_reduction(AgVM *vm, Value reduction, Value size_average, Value reduce, Reduction *out) {
+  const char *legacy = legacy_reduction_name(vm, size_average, reduce);
+  if (legacy == NULL) return false;
+  if (*legacy) reduction = OBJ_VAL(obj_string(vm, legacy));
+  return reduction_of(vm, reduction, out);
+}
+
+/* nn's _legacy_reduction(size_average, reduce): the reduction the loss
+ * modules take from the legacy arguments ("" when neither is given). */
+static Value native_legacy_reduction(NATIVE_ARGS) {
+  const char *name = legacy_reduction_name(vm, args[0], args[1]);
+  return name ? OBJ_VAL(obj_string(vm, name)) : VM_EXCEPTION;
+}
+
 typedef Tensor *(*LossFn)(Tensor *input, Tensor *target, Reduction r);
 
-/* fname(input, target, reduction="mean") with two tensors. */
+/* fname(input, target, reduction="mean") with two tensors (and the legacy
+ * size_average=, reduce= keywords of every loss that has them). */
 static Value loss(AgVM *vm, const char *fname, LossFn fn, int argc, const Value *args,
                   const AgKwargs *kw) {
-  static const char *const names[] = {"input", "target", "reduction"};
-  Value v[3];
+  static const char *const names[] = {"input", "target", "reduction", "size_average", "reduce"};
+  Value v[5];
   Reduction r;
-  if (!lib_bind(vm, fname, argc, args, kw, names, 3, v)) return VM_EXCEPTION;
+  if (!lib_bind(vm, fname, argc, args, kw, names, 5, v)) return VM_EXCEPTION;
   if (!IS_TENSOR(v[0])) return lib_type_error(vm, fname, "input", v[0]);
   if (!IS_TENSOR(v[1])) return lib_type_error(vm, fname, "target", v[1]);
-  if (!reduction_of(vm, v[2], &r)) return VM_EXCEPTION;
+  if (!loss_reduction(vm, v[2], v[3], v[4], &r)) return VM_EXCEPTION;
   lib_sync_line(vm);
   return lib_wrap(vm, fn(lib_t(v[0]), lib_t(v[1]), r));
 }
@@ -76,19 +120,19 @@ static bool optional_int(AgVM *vm, Value v, const char *what, int64_t fallback, 
  * reduce, deprecated there, are left out). */
 static Value native_cross_entropy(NATIVE_ARGS) {
   static const char *const names[] = {"input", "target", "weight", "ignore_index", "reduction",
-                                      "label_smoothing"};
-  Value v[6];
+                                      "label_smoothing", "size_average", "reduce"};
+  Value v[8];
   Reduction r;
   Tensor *w;
   double ls = 0;
   int64_t ignore_index;
-  if (!lib_bind(vm, "cross_entropy", argc, args, kw, names, 6, v)) return VM_EXCEPTION;
+  if (!lib_bind(vm, "cross_entropy", argc, args, kw, names, 8, v)) return VM_EXCEPTION;
   if (!IS_TENSOR(v[0])) return lib_type_error(vm, "cross_entropy", "input", v[0]);
   if (!IS_TENSOR(v[1])) return lib_type_error(vm, "cross_entropy", "target", v[1]);
   if (!optional_tensor(vm, "cross_entropy", "weight", v[2], &w)) return VM_EXCEPTION;
   if (!optional_int(vm, v[3], "ignore_index", NLL_DEFAULT_IGNORE_INDEX, &ignore_index))
     return VM_EXCEPTION;
-  if (!reduction_of(vm, v[4], &r)) return VM_EXCEPTION;
+  if (!loss_reduction(vm, v[4], v[6], v[7], &r)) return VM_EXCEPTION;
   if (!IS_UNDEF(v[5]) && !lib_number(vm, v[5], "label_smoothing", &ls)) return VM_EXCEPTION;
   /* PyTorch 1.13 checks only the upper bound; a negative value smooths nothing */
   if (ls > 1)
@@ -99,33 +143,34 @@ static Value native_cross_entropy(NATIVE_ARGS) {
 
 /* nll_loss(input, target, weight=nil, ignore_index=-100, reduction="mean") */
 static Value native_nll_loss(NATIVE_ARGS) {
-  static const char *const names[] = {"input", "target", "weight", "ignore_index", "reduction"};
-  Value v[5];
+  static const char *const names[] = {"input", "target", "weight", "ignore_index", "reduction",
+                                      "size_average", "reduce"};
+  Value v[7];
   Reduction r;
   Tensor *w;
   int64_t ignore_index;
-  if (!lib_bind(vm, "nll_loss", argc, args, kw, names, 5, v)) return VM_EXCEPTION;
+  if (!lib_bind(vm, "nll_loss", argc, args, kw, names, 7, v)) return VM_EXCEPTION;
   if (!IS_TENSOR(v[0])) return lib_type_error(vm, "nll_loss", "input", v[0]);
   if (!IS_TENSOR(v[1])) return lib_type_error(vm, "nll_loss", "target", v[1]);
   if (!optional_tensor(vm, "nll_loss", "weight", v[2], &w)) return VM_EXCEPTION;
   if (!optional_int(vm, v[3], "ignore_index", NLL_DEFAULT_IGNORE_INDEX, &ignore_index))
     return VM_EXCEPTION;
-  if (!reduction_of(vm, v[4], &r)) return VM_EXCEPTION;
+  if (!loss_reduction(vm, v[4], v[5], v[6], &r)) return VM_EXCEPTION;
   lib_sync_line(vm);
   return lib_wrap(vm, ag_nll_loss_weighted(lib_t(v[0]), lib_t(v[1]), w, ignore_index, r));
 }
 /* binary_cross_entropy(input, target, weight=nil, reduction="mean") */
 static Value native_binary_cross_entropy(NATIVE_ARGS) {
   static const char *const fname = "binary_cross_entropy";
-  static const char *const names[] = {"input", "target", "weight", "reduction"};
-  Value v[4];
+  static const char *const names[] = {"input", "target", "weight", "reduction", "size_average", "reduce"};
+  Value v[6];
   Reduction r;
   Tensor *w;
-  if (!lib_bind(vm, fname, argc, args, kw, names, 4, v)) return VM_EXCEPTION;
+  if (!lib_bind(vm, fname, argc, args, kw, names, 6, v)) return VM_EXCEPTION;
   if (!IS_TENSOR(v[0])) return lib_type_error(vm, fname, "input", v[0]);
   if (!IS_TENSOR(v[1])) return lib_type_error(vm, fname, "target", v[1]);
   if (!optional_tensor(vm, fname, "weight", v[2], &w)) return VM_EXCEPTION;
-  if (!reduction_of(vm, v[3], &r)) return VM_EXCEPTION;
+  if (!loss_reduction(vm, v[3], v[4], v[5], &r)) return VM_EXCEPTION;
   lib_sync_line(vm);
   return lib_wrap(vm, ag_binary_cross_entropy(lib_t(v[0]), lib_t(v[1]), w, r));
 }
@@ -133,15 +178,16 @@ static Value native_binary_cross_entropy(NATIVE_ARGS) {
 /* binary_cross_entropy_with_logits(input, target, weight=nil, reduction="mean", pos_weight=nil) */
 static Value native_bce_with_logits(NATIVE_ARGS) {
   static const char *const fname = "binary_cross_entropy_with_logits";
-  static const char *const names[] = {"input", "target", "weight", "reduction", "pos_weight"};
-  Value v[5];
+  static const char *const names[] = {"input", "target", "weight", "reduction", "pos_weight",
+                                      "size_average", "reduce"};
+  Value v[7];
   Reduction r;
   Tensor *w, *pw;
-  if (!lib_bind(vm, fname, argc, args, kw, names, 5, v)) return VM_EXCEPTION;
+  if (!lib_bind(vm, fname, argc, args, kw, names, 7, v)) return VM_EXCEPTION;
   if (!IS_TENSOR(v[0])) return lib_type_error(vm, fname, "input", v[0]);
   if (!IS_TENSOR(v[1])) return lib_type_error(vm, fname, "target", v[1]);
   if (!optional_tensor(vm, fname, "weight", v[2], &w)) return VM_EXCEPTION;
-  if (!reduction_of(vm, v[3], &r)) return VM_EXCEPTION;
+  if (!loss_reduction(vm, v[3], v[5], v[6], &r)) return VM_EXCEPTION;
   if (!optional_tensor(vm, fname, "pos_weight", v[4], &pw)) return VM_EXCEPTION;
   lib_sync_line(vm);
   return lib_wrap(vm, ag_binary_cross_entropy_with_logits(lib_t(v[0]), lib_t(v[1]), w, pw, r));
@@ -149,73 +195,101 @@ static Value native_bce_with_logits(NATIVE_ARGS) {
 
 typedef Tensor *(*RobustFn)(Tensor *a, Tensor *b, double k, Reduction r);
 
-/* fname(input, target, reduction="mean", <k>=1.0): smooth_l1_loss (beta), huber_loss (delta) */
+/* fname(input, target, reduction="mean", <k>=1.0): smooth_l1_loss (beta,
+ * and the legacy size_average=, reduce=), huber_loss (delta, no legacy) */
 static Value robust_loss(AgVM *vm, const char *fname, const char *kname, RobustFn fn, int argc,
-                         const Value *args, const AgKwargs *kw) {
-  const char *const names[] = {"input", "target", "reduction", kname};
-  Value v[4];
+                         const Value *args, const AgKwargs *kw, bool legacy) {
+  const char *const names[] = {"input", "target", "reduction", kname, "size_average", "reduce"};
+  Value v[6];
   Reduction r;
   double k = 1.0;
-  if (!lib_bind(vm, fname, argc, args, kw, names, 4, v)) return VM_EXCEPTION;
+  if (!lib_bind(vm, fname, argc, args, kw, names, legacy ? 6 : 4, v)) return VM_EXCEPTION;
   if (!IS_TENSOR(v[0])) return lib_type_error(vm, fname, "input", v[0]);
   if (!IS_TENSOR(v[1])) return lib_type_error(vm, fname, "target", v[1]);
-  if (!reduction_of(vm, v[2], &r)) return VM_EXCEPTION;
+  if (!loss_reduction(vm, v[2], legacy ? v[4] : UNDEF_VAL, legacy ? v[5] : UNDEF_VAL, &r))
+    return VM_EXCEPTION;
   if (!IS_UNDEF(v[3]) && !lib_number(vm, v[3], kname, &k)) return VM_EXCEPTION;
   lib_sync_line(vm);
   return lib_wrap(vm, fn(lib_t(v[0]), lib_t(v[1]), k, r));
 }
 
 static Value native_smooth_l1_loss(NATIVE_ARGS) {
-  return robust_loss(vm, "smooth_l1_loss", "beta", ag_smooth_l1_loss, argc, args, kw);
+  return robust_loss(vm, "smooth_l1_loss", "beta", ag_smooth_l1_loss, argc, args, kw, true);
 }
 static Value native_huber_loss(NATIVE_ARGS) {
-  return robust_loss(vm, "huber_loss", "delta", ag_huber_loss, argc, args, kw);
+  return robust_loss(vm, "huber_loss", "delta", ag_huber_loss, argc, args, kw, false);
 }
 
 /* kl_div(input, target, reduction="mean", log_target=false); reduction may
- * also be "batchmean". "mean" warns once, as PyTorch 1.13 does. */
+ * also be "batchmean" (the sum divided by the batch size). "mean" warns
+ * once, as PyTorch 1.13 does. The legacy size_average=/reduce= set the
+ * reduction; reduction="batchmean" still divides by the batch size then,
+ * as in PyTorch's F.kl_div. */
 static Value native_kl_div(NATIVE_ARGS) {
-  static const char *const names[] = {"input", "target", "reduction", "log_target"};
-  Value v[4];
-  Reduction r = RED_MEAN;
-  bool batchmean, log_target;
-  if (!lib_bind(vm, "kl_div", argc, args, kw, names, 4, v)) return VM_EXCEPTION;
+  static const char *const names[] = {"input", "target", "reduction", "log_target", "size_average", "reduce"};
+  Value v[6];
+  Reduction r = RED_SUM;
+  bool log_target;
+  if (!lib_bind(vm, "kl_div", argc, args, kw, names, 6, v)) return VM_EXCEPTION;
   if (!IS_TENSOR(v[0])) return lib_type_error(vm, "kl_div", "input", v[0]);
   if (!IS_TENSOR(v[1])) return lib_type_error(vm, "kl_div", "target", v[1]);
-  batchmean = IS_STRING(v[2]) && strcmp(AS_CSTRING(v[2]), "batchmean") == 0;
-  if (!batchmean && !reduction_of(vm, v[2], &r)) return VM_EXCEPTION;
   if (!lib_flag(vm, v[3], false, &log_target)) return VM_EXCEPTION;
-  LibState *st = lib_state(vm);
-  if (!batchmean && r == RED_MEAN && !st->warned_kl_div_mean) {
-    st->warned_kl_div_mean = true;
-    fprintf(stderr,
-            "%s:%d: UserWarning: reduction: 'mean' divides the total loss by both the batch "
-            "size and the support size.'batchmean' divides only by the batch size, and aligns "
-            "with the KL div math definition.'mean' will be changed to behave the same as "
-            "'batchmean' in the next major release.\n",
-            lib_current_file(vm), lib_current_line(vm));
+  const char *legacy = legacy_reduction_name(vm, v[4], v[5]);
+  if (legacy == NULL) return VM_EXCEPTION;
+  bool batchmean = IS_STRING(v[2]) && strcmp(AS_CSTRING(v[2]), "batchmean") == 0;
+  if (*legacy) {
+    if (!reduction_of(vm, OBJ_VAL(obj_string(vm, legacy)), &r)) return VM_EXCEPTION;
+  } else if (!batchmean) {
+    if (!reduction_of(vm, v[2], &r)) return VM_EXCEPTION;
+    LibState *st = lib_state(vm);
+    if (r == RED_MEAN && !st->warned_kl_div_mean) {
+      st->warned_kl_div_mean = true;
+      lib_user_warning(vm, "reduction: 'mean' divides the total loss by both the batch size and the "
+                           "support size.'batchmean' divides only by the batch size, and aligns with the "
+                           "KL div math definition.'mean' will be changed to behave the same as "
+                           "'batchmean' in the next major release.");
+    }
   }
   lib_sync_line(vm);
   return lib_wrap(vm, ag_kl_div(lib_t(v[0]), lib_t(v[1]), r, batchmean, log_target));
 }
 
-/* dropout(x, p=0.5, training=true) */
-static Value native_dropout(NATIVE_ARGS) {
-  static const char *const names[] = {"input", "p", "training"};
-  Value v[3];
+typedef struct {
+  TensorRng *rng;
+  double p;
+} DropoutArgs;
+
+static Tensor *dropout_of(Tensor *x, void *ctx) {
+  const DropoutArgs *d = ctx;
+  return ag_dropout(d->rng, x, d->p, true);
+}
+
+/* dropout(x, p=0.5, training=true), and F.dropout's inplace=false after
+ * them (with_inplace): in place, x's values are replaced and its history
+ * ends in the dropout node; outside training x comes back untouched. */
+Value lib_dropout(AgVM *vm, const char *fname, int argc, const Value *args, const AgKwargs *kw,
+                  bool with_inplace) {
+  static const char *const names[] = {"input", "p", "training", "inplace"};
+  Value v[4];
   double p = 0.5;
-  bool training;
-  if (!lib_bind(vm, "dropout", argc, args, kw, names, 3, v)) return VM_EXCEPTION;
-  if (!IS_TENSOR(v[0])) return lib_type_error(vm, "dropout", "input", v[0]);
+  bool training, inplace;
+  if (!lib_bind(vm, fname, argc, args, kw, names, with_inplace ? 4 : 3, v)) return VM_EXCEPTION;
+  if (!IS_TENSOR(v[0])) return lib_type_error(vm, fname, "input", v[0]);
   if (!IS_UNDEF(v[1]) && !lib_number(vm, v[1], "p", &p)) return VM_EXCEPTION;
   if (!lib_flag(vm, v[2], true, &training)) return VM_EXCEPTION;
+  if (!lib_flag(vm, with_inplace ? v[3] : UNDEF_VAL, false, &inplace)) return VM_EXCEPTION;
   if (!(p >= 0 && p <= 1))
     return vm_throw_error(vm, "dropout probability has to be between 0 and 1, but got %g", p);
-  TensorRng *rng = lib_rng(vm, NIL_VAL, "dropout");
+  TensorRng *rng = lib_rng(vm, NIL_VAL, fname);
   if (rng == NULL) return VM_EXCEPTION;
   lib_sync_line(vm);
-  return lib_wrap(vm, ag_dropout(rng, lib_t(v[0]), p, training));
+  if (!inplace) return lib_wrap(vm, ag_dropout(rng, lib_t(v[0]), p, training));
+  if (!training || p == 0 || lib_t(v[0])->numel == 0) return v[0];
+  DropoutArgs d = {rng, p};
+  return ag_apply_inplace(lib_t(v[0]), NULL, dropout_of, &d) ? v[0] : lib_throw_tensor_error(vm);
 }
+
+static Value native_dropout(NATIVE_ARGS) { return lib_dropout(vm, "dropout", argc, args, kw, false); }
 
 /* linear(x, w, b=nil) = x @ w.T + b, recorded as F.linear in PyTorch 1.13
  * (AddmmBackward0 for a 2-D x with a bias; see ag_linear). */
@@ -259,9 +333,12 @@ void lib_nn_define(AgVM *vm, ObjModule *module) {
   static const struct {
     const char *name;
     AgNativeFn fn;
-  } natives[] = {{"_mark_parameter", native_mark_parameter}, {"_is_parameter", native_is_parameter}};
+    int nargs;
+  } natives[] = {{"_mark_parameter", native_mark_parameter, 1},
+                 {"_is_parameter", native_is_parameter, 1},
+                 {"_legacy_reduction", native_legacy_reduction, 2}};
   for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++) {
-    ObjNative *n = obj_new_native(vm, natives[i].name, natives[i].fn, 1, 1, false);
+    ObjNative *n = obj_new_native(vm, natives[i].name, natives[i].fn, natives[i].nargs, natives[i].nargs, false);
     vm_push_root(vm, OBJ_VAL(n));
     lib_module_define(vm, module, natives[i].name, OBJ_VAL(n));
     vm_pop_root(vm);

@@ -286,6 +286,89 @@ Value lt_multinomial(NATIVE_ARGS) {
   return lib_wrap(vm, tensor_multinomial(rng, lib_t(self), n, replacement));
 }
 
+/* ---- normal(mean, std, size) ---- */
+
+static bool std_ok(AgVM *vm, double std) {
+  if (std >= 0.0) return true;
+  vm_throw_error(vm, "normal expects std >= 0.0, but found std %g", std);
+  return false;
+}
+
+static bool std_tensor_ok(AgVM *vm, const Tensor *std) {
+  for (int64_t i = 0; i < std->numel; i++)
+    if (!(tensor_get_flat(std, i) >= 0.0)) {
+      vm_throw_error(vm, "normal expects all elements of std >= 0.0");
+      return false;
+    }
+  return true;
+}
+
+/* normal(mean, std) with a tensor among them, as ATen: a standard normal
+ * fill of the (broadcast) shape in mean's dtype (std's when mean is a
+ * number), then * std, then + mean; with a number std, normal_(0, std) +
+ * mean. */
+static Tensor *normal_of_tensors(AgVM *vm, TensorRng *rng, Value mean, Value std) {
+  Tensor *m = IS_TENSOR(mean) ? lib_t(mean) : NULL, *sd = IS_TENSOR(std) ? lib_t(std) : NULL;
+  double mean_num = 0, std_num = 1;
+  if ((!m && !lib_number(vm, mean, "mean", &mean_num)) || (!sd && !lib_number(vm, std, "std", &std_num)))
+    return NULL;
+  if ((sd && !std_tensor_ok(vm, sd)) || (!sd && !std_ok(vm, std_num))) return NULL;
+  const Tensor *like = m ? m : sd;
+  int ndim = like->ndim;
+  int64_t shape[TENSOR_MAX_DIMS];
+  memcpy(shape, like->shape, sizeof shape);
+  if (m && sd && !tensor_broadcast_shape(m->ndim, m->shape, sd->ndim, sd->shape, &ndim, shape)) {
+    lib_throw_tensor_error(vm);
+    return NULL;
+  }
+  Tensor *out = tensor_empty(like->dtype, ndim, shape);
+  bool ok = out && tensor_normal_(rng, out, 0, sd ? 1 : std_num) && (!sd || tensor_binary_(BIN_MUL, out, sd)) &&
+            (m ? tensor_binary_(BIN_ADD, out, m) : tensor_binary_scalar_(BIN_ADD, out, mean_num));
+  if (!ok) {
+    tensor_release(out);
+    lib_throw_tensor_error(vm);
+    return NULL;
+  }
+  return out;
+}
+
+/* normal(mean, std, size, generator=nil, dtype=float32, requires_grad=false):
+ * PyTorch's overloads: number mean and std with a size; a tensor mean and/or
+ * std (the other a tensor or a number, std 1 by default), no size. */
+static Value native_normal(NATIVE_ARGS) {
+  static const char *const names[] = {"mean", "std", "size", "generator", "dtype", "requires_grad", "device"};
+  Value v[7];
+  if (!lib_bind(vm, "normal", argc, args, kw, names, 7, v) || !lib_device(vm, v[6])) return VM_EXCEPTION;
+  if (IS_UNDEF(v[0])) return vm_throw_error(vm, "normal() missing required argument 'mean'");
+  TensorRng *rng = lib_rng(vm, v[3], "normal");
+  if (rng == NULL) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Value std = IS_UNDEF(v[1]) ? FLOAT_VAL(1.0) : v[1];
+  if (IS_TENSOR(v[0]) || IS_TENSOR(std)) {
+    if (!IS_UNDEF(v[2]) || !IS_UNDEF(v[4]) || !IS_UNDEF(v[5]))
+      return vm_throw_error(vm, "normal() with a tensor mean or std takes no size=, dtype= or requires_grad=");
+    Tensor *out = normal_of_tensors(vm, rng, v[0], std);
+    return out ? lib_wrap(vm, out) : VM_EXCEPTION;
+  }
+  double mean, sd;
+  if (!lib_number(vm, v[0], "mean", &mean) || !lib_number(vm, std, "std", &sd)) return VM_EXCEPTION;
+  if (IS_UNDEF(v[2]))
+    return vm_throw_error(vm, "normal() of a number mean and std needs a size (normal(mean, std, size))");
+  int ndim;
+  int64_t shape[TENSOR_MAX_DIMS];
+  DType dt = DT_FLOAT32;
+  bool requires_grad;
+  if (!lib_shape(vm, 1, &v[2], &ndim, shape) || !lib_dtype(vm, v[4], &dt) ||
+      !lib_flag(vm, v[5], false, &requires_grad) || !std_ok(vm, sd))
+    return VM_EXCEPTION;
+  Tensor *out = tensor_empty(dt, ndim, shape);
+  if (out == NULL || !tensor_normal_(rng, out, mean, sd) || (requires_grad && !ag_set_requires_grad(out, true))) {
+    tensor_release(out);
+    return lib_throw_tensor_error(vm);
+  }
+  return lib_wrap(vm, out);
+}
+
 /* x.exponential_(lambd=1, generator=nil) */
 Value lt_exponential_(NATIVE_ARGS) {
   static const char *const names[] = {"lambd", "generator"};
@@ -371,6 +454,7 @@ void lib_install_random(AgVM *vm) {
   if (!attach_state(vm, st->default_generator, TENSOR_RNG_DEFAULT_SEED)) abort();
   vm_define_builtin(vm, "default_generator", OBJ_VAL(st->default_generator));
   vm_define_native(vm, "manual_seed", native_manual_seed, 1, 1, false);
+  vm_define_native(vm, "normal", native_normal, 0, 3, true);
   vm_define_native(vm, "seed", native_seed, 0, 0, false);
   vm_define_native(vm, "initial_seed", native_initial_seed, 0, 0, false);
   vm_define_native(vm, "get_rng_state", native_get_rng_state, 0, 0, false);

@@ -76,6 +76,42 @@ Value lt_topk(LT_ARGS) {
   return pair_or_throw(vm, values, indices);
 }
 
+/* kthvalue(k, dim=-1, keepdim=false) -> [values, indices] */
+Value lt_kthvalue(LT_ARGS) {
+  static const char *const names[] = {"k", "dim", "keepdim"};
+  static const bool dflt[] = {false};
+  Value v[3];
+  int64_t k;
+  int dim;
+  bool keepdim;
+  if (!lib_bind(vm, "kthvalue", argc, args, kw, names, 3, v)) return VM_EXCEPTION;
+  if (IS_UNDEF(v[0])) return vm_throw_error(vm, "kthvalue() missing required argument 'k'");
+  if (!lib_int(vm, v[0], "k", &k) || !dim_and_flags(vm, v + 1, &dim, 1, dflt, &keepdim))
+    return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *indices = NULL;
+  Tensor *values = ag_kthvalue(lib_t(self), k, dim, keepdim, &indices);
+  return pair_or_throw(vm, values, indices);
+}
+
+/* median() -> the lower median of every element; median(dim, keepdim=false)
+ * -> [values, indices] */
+Value lt_median(LT_ARGS) {
+  static const char *const names[] = {"dim", "keepdim"};
+  static const bool dflt[] = {false};
+  Value v[2];
+  int dim;
+  bool keepdim;
+  if (!lib_bind(vm, "median", argc, args, kw, names, 2, v)) return VM_EXCEPTION;
+  bool has_dim = !IS_UNDEF(v[0]) && !IS_NIL(v[0]);
+  if (!dim_and_flags(vm, v, &dim, 1, dflt, &keepdim)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  if (!has_dim) return lib_wrap(vm, ag_median(lib_t(self), 0, false, false, NULL));
+  Tensor *indices = NULL;
+  Tensor *values = ag_median(lib_t(self), dim, true, keepdim, &indices);
+  return pair_or_throw(vm, values, indices);
+}
+
 /* flip(dims): a list, or the dims one by one (x.flip(0, 1)). */
 Value lt_flip(LT_ARGS) {
   int dims[TENSOR_MAX_DIMS], ndims = 0;

@@ -81,10 +81,21 @@ Value lib_type_error(AgVM *vm, const char *fname, const char *param, Value got) 
                         vm_type_name(got));
 }
 
-static int find_name(ObjString *name, const char *const *names, int n) {
+static int find_exact(const char *name, const char *const *names, int n) {
   for (int i = 0; i < n; i++) {
-    if (strcmp(names[i], name->chars) == 0) return i;
+    if (strcmp(names[i], name) == 0) return i;
   }
+  return -1;
+}
+
+/* A keyword's parameter, by name or by PyTorch's NumPy spelling of it
+ * (python_arg_parser's aliases: axis= is dim=, keepdims= is keepdim=), so
+ * every function that takes dim= or keepdim= takes the other spelling too. */
+static int find_name(ObjString *name, const char *const *names, int n) {
+  int i = find_exact(name->chars, names, n);
+  if (i >= 0) return i;
+  if (strcmp(name->chars, "axis") == 0) return find_exact("dim", names, n);
+  if (strcmp(name->chars, "keepdims") == 0) return find_exact("keepdim", names, n);
   return -1;
 }
 
@@ -646,11 +657,22 @@ static Value set_requires_grad(AgVM *vm, Tensor *t, Value v) {
   return v;
 }
 
+/* t.data = src: t's elements become src's (its shape and dtype too); t
+ * keeps its history flags, as PyTorch's set_data. */
+static Value set_data(AgVM *vm, Tensor *t, Value v) {
+  if (!IS_TENSOR(v)) return vm_throw_error(vm, "Variable data has to be a tensor, but got %s", vm_type_name(v));
+  Tensor *src = lib_t(v);
+  if (ag_requires_grad(t) && !dtype_is_float(src->dtype))
+    return vm_throw_error(vm, "data set to a tensor that requires gradients must be floating point or complex dtype");
+  return tensor_set_data(t, src) ? v : lib_throw_tensor_error(vm);
+}
+
 static Value hook_set_attr(AgVM *vm, Value obj, ObjString *name, Value v) {
   if (IS_NODE(obj)) return vm_throw_error(vm, "cannot set attribute '%s' of a graph node", name->chars);
   int id = lookup_id(vm, name);
   if (id == ATTR_REQUIRES_GRAD) return set_requires_grad(vm, lib_t(obj), v);
   if (id == ATTR_GRAD) return lib_set_grad(vm, obj, v);
+  if (id == ATTR_DATA) return set_data(vm, lib_t(obj), v);
   if (id < 0) return vm_throw_error(vm, "'tensor' object has no attribute '%s'", name->chars);
   return vm_throw_error(vm, "attribute '%s' of 'tensor' objects is not writable", name->chars);
 }

@@ -80,6 +80,9 @@ Tensor *tensor_to_dtype(const Tensor *t, DType dt); /* t retained if same dtype 
 Tensor *tensor_alias(const Tensor *t);      /* same storage and geometry, no meta (detach) */
 /* The same elements and geometry under a version counter of their own (.data). */
 Tensor *tensor_alias_unversioned(const Tensor *t);
+/* t takes src's elements, shape, strides and dtype (`t.data = src`), under
+ * a version counter of its own. */
+bool tensor_set_data(Tensor *t, const Tensor *src);
 
 /* ---- elementwise ---- */
 Tensor *tensor_unary(UnaryOp op, const Tensor *a);
@@ -257,6 +260,12 @@ Tensor *tensor_binary_cross_entropy(const Tensor *p, const Tensor *target, Reduc
 Tensor *tensor_sort(const Tensor *a, int dim, bool descending, Tensor **indices);
 Tensor *tensor_argsort(const Tensor *a, int dim, bool descending);
 Tensor *tensor_topk(const Tensor *a, int64_t k, int dim, bool largest, Tensor **indices);
+/* The k-th smallest (from 1) along dim and its index, chosen among equal
+ * values as PyTorch 1.13's quickselect does; keepdim keeps dim as size 1. */
+Tensor *tensor_kthvalue(const Tensor *a, int64_t k, int dim, bool keepdim, Tensor **indices);
+/* The lower median along dim and its index (the first NaN if any; among
+ * equal values the one of rank (n - 1) / 2 in index order, as PyTorch 1.13). */
+Tensor *tensor_median(const Tensor *a, int dim, bool keepdim, Tensor **indices);
 
 /* ---- moving elements (tensor/reorder.c), scans (tensor/scan.c) ---- */
 /* A copy reversed along each of dims ("dim d appears multiple times..."). */

@@ -18,12 +18,15 @@
 #include <string.h>
 
 enum {
-  PRINT_PRECISION = 4,
-  PRINT_THRESHOLD = 1000, /* more elements than this: summarise */
-  PRINT_EDGEITEMS = 3,
-  PRINT_LINEWIDTH = 80,
-  ELEMENT_CAP = 64 /* longest formatted element, with padding */
+  ELEMENT_CAP = 400 /* longest formatted element: DBL_MAX in fixed notation, 30 decimals */
 };
+
+/* PyTorch's PRINT_OPTS: one setting for the process, as PyTorch's */
+static TensorPrintOptions print_opts = TENSOR_PRINT_DEFAULTS;
+
+TensorPrintOptions tensor_print_options(void) { return print_opts; }
+
+void tensor_set_print_options(const TensorPrintOptions *o) { print_opts = *o; }
 
 /* ---- a growable string ---- */
 
@@ -91,12 +94,12 @@ static int64_t element_int(const Tensor *t, int64_t off) {
 }
 
 /* Calls visit(ctx, offset) for every element the repr shows: all of them, or,
- * when summarising, only the first and last PRINT_EDGEITEMS along each long
+ * when summarising, only the first and last print_opts.edgeitems along each long
  * dimension (PyTorch's get_summarized_data). */
 typedef void (*ElementVisitor)(void *ctx, const Tensor *t, int64_t offset);
 
 static bool dim_is_cut(const Tensor *t, int dim, bool summarize) {
-  return summarize && t->shape[dim] > 2 * PRINT_EDGEITEMS;
+  return summarize && t->shape[dim] > 2 * print_opts.edgeitems;
 }
 
 static void visit_shown(const Tensor *t, int dim, int64_t off, bool summarize,
@@ -107,7 +110,7 @@ static void visit_shown(const Tensor *t, int dim, int64_t off, bool summarize,
   }
   int64_t n = t->shape[dim];
   for (int64_t i = 0; i < n; i++) {
-    if (dim_is_cut(t, dim, summarize) && i == PRINT_EDGEITEMS) i = n - PRINT_EDGEITEMS;
+    if (dim_is_cut(t, dim, summarize) && i == print_opts.edgeitems) i = n - print_opts.edgeitems;
     visit_shown(t, dim + 1, off + i * t->stride[dim], summarize, visit, ctx);
   }
 }
@@ -141,10 +144,10 @@ static void collect_float_stats(void *ctx, const Tensor *t, int64_t off) {
 /* Python's "{:.4f}" / "{:.4e}" / "{:.0f}" of one value, unpadded. */
 static int format_float_raw(char *buf, const Formatter *f, double v) {
   if (isnan(v)) return snprintf(buf, ELEMENT_CAP, "nan"); /* never "-nan" */
-  if (f->sci_mode) return snprintf(buf, ELEMENT_CAP, "%.*e", PRINT_PRECISION, v);
+  if (f->sci_mode) return snprintf(buf, ELEMENT_CAP, "%.*e", print_opts.precision, v);
   if (f->int_mode)
     return snprintf(buf, ELEMENT_CAP, isfinite(v) ? "%.0f." : "%.0f", v);
-  return snprintf(buf, ELEMENT_CAP, "%.*f", PRINT_PRECISION, v);
+  return snprintf(buf, ELEMENT_CAP, "%.*f", print_opts.precision, v);
 }
 
 static int format_raw(char *buf, const Formatter *f, const Tensor *t, int64_t off) {
@@ -177,6 +180,10 @@ static Formatter formatter_make(const Tensor *t, bool summarize) {
     f.int_mode = st.all_integral;
     bool wide_range = st.max_abs / st.min_abs > 1000.0 || st.max_abs > 1.0e8;
     f.sci_mode = wide_range || (!f.int_mode && st.min_abs < 1.0e-4);
+    visit_shown(t, 0, t->offset, summarize, widen_for_element, &f);
+    /* set_printoptions(sci_mode=) applies after the widths, as in PyTorch */
+    if (print_opts.sci_mode >= 0) f.sci_mode = print_opts.sci_mode == 1;
+    return f;
   }
   visit_shown(t, 0, t->offset, summarize, widen_for_element, &f);
   return f;
@@ -196,10 +203,10 @@ static void append_vector(StrBuf *sb, const Formatter *f, const Tensor *t, int64
   int dim = t->ndim - 1;
   int64_t n = t->shape[dim];
   int element_length = f->width + 2; /* the element plus ", " */
-  int per_line = (PRINT_LINEWIDTH - indent) / element_length;
+  int per_line = (print_opts.linewidth - indent) / element_length;
   if (per_line < 1) per_line = 1;
   bool cut = dim_is_cut(t, dim, summarize);
-  int64_t shown = cut ? 2 * PRINT_EDGEITEMS + 1 : n; /* the `...` counts as one */
+  int64_t shown = cut ? 2 * print_opts.edgeitems + 1 : n; /* the `...` counts as one */
   sb_append(sb, "[");
   for (int64_t k = 0; k < shown; k++) {
     if (k > 0 && k % per_line == 0) {
@@ -208,11 +215,11 @@ static void append_vector(StrBuf *sb, const Formatter *f, const Tensor *t, int64
     } else if (k > 0) {
       sb_append(sb, ", ");
     }
-    if (cut && k == PRINT_EDGEITEMS) {
+    if (cut && k == print_opts.edgeitems) {
       sb_append(sb, " ...");
       continue;
     }
-    int64_t i = cut && k > PRINT_EDGEITEMS ? n - (shown - k) : k;
+    int64_t i = cut && k > print_opts.edgeitems ? n - (shown - k) : k;
     append_element(sb, f, t, off + i * t->stride[dim]);
   }
   sb_append(sb, "]");
@@ -234,11 +241,11 @@ static void append_nested(StrBuf *sb, const Formatter *f, const Tensor *t, int d
       sb_repeat(sb, '\n', remaining_dims - 1);
       sb_repeat(sb, ' ', indent + 1);
     }
-    if (cut && i == PRINT_EDGEITEMS) {
+    if (cut && i == print_opts.edgeitems) {
       sb_append(sb, "...,");
       sb_repeat(sb, '\n', remaining_dims - 1);
       sb_repeat(sb, ' ', indent + 1);
-      i = n - PRINT_EDGEITEMS;
+      i = n - print_opts.edgeitems;
     }
     append_nested(sb, f, t, dim + 1, off + i * t->stride[dim], indent + 1, summarize);
   }
@@ -251,7 +258,7 @@ static void append_body(StrBuf *sb, const Tensor *t, int indent) {
     sb_append(sb, "[]");
     return;
   }
-  bool summarize = t->numel > PRINT_THRESHOLD;
+  bool summarize = t->numel > print_opts.threshold;
   Formatter f = formatter_make(t, summarize);
   if (t->ndim == 0)
     append_element(sb, &f, t, t->offset);
@@ -299,7 +306,7 @@ static void append_suffixes(StrBuf *sb, const char *const *suffixes, int n, int 
     size_t len = strlen(suffixes[i]);
     /* PyTorch writes "dtype=torch.float64": its wrap counts the "torch." */
     size_t width = len + (strncmp(suffixes[i], "dtype=", 6) == 0 ? 6 : 0);
-    if (last_line_len + width + 2 > PRINT_LINEWIDTH) {
+    if (last_line_len + width + 2 > (size_t)print_opts.linewidth) {
       sb_append(sb, ",\n");
       sb_repeat(sb, ' ', indent);
       last_line_len = (size_t)indent + width;

@@ -21,6 +21,21 @@
 
 #include "tensor.h"
 
+/* PyTorch's torch.set_printoptions: digits after the point (0..30), the
+ * element count above which a tensor is summarised (may be INFINITY), the
+ * items kept at each end of a summarised dimension, the line width, and
+ * scientific notation forced on (1), off (0) or chosen per tensor (-1). */
+typedef struct {
+  int precision;
+  double threshold;
+  int edgeitems;
+  int linewidth;
+  int sci_mode;
+} TensorPrintOptions;
+#define TENSOR_PRINT_DEFAULTS {4, 1000, 3, 80, -1}
+TensorPrintOptions tensor_print_options(void);
+void tensor_set_print_options(const TensorPrintOptions *o);
+
 char *tensor_repr(const Tensor *t, const char *const *extras, int nextras);
 /* The body alone, as str() of a tensor element list would show it, without
  * "tensor(" and suffixes: used by tests and the graph printer. */

@@ -965,7 +965,7 @@ static bool is_dense(const Tensor *t) {
   return true;
 }
 
-/* Without replacement (or one draw): ATen's exponential race, the top n of
+/* Without replacement: ATen's exponential race, the top n of
  * p / q with q ~ Exp(1) drawn for every category (q is empty_like(probs), so
  * the draws fill it in probs' memory order when that is dense), then topk
  * (argmax for one draw: the same first-of-ties rule). */
@@ -1054,7 +1054,9 @@ Tensor *tensor_multinomial(TensorRng *rng, const Tensor *probs, int64_t n, bool 
   int64_t shape[2] = {probs->shape[0], n};
   Tensor *out = probs->ndim == 1 ? tensor_empty(DT_INT64, 1, &n) : tensor_empty(DT_INT64, 2, shape);
   if (!out) return NULL;
-  bool ok = !replacement || n == 1
+  /* PyTorch 1.13 takes the exponential race only without replacement: one
+   * draw with replacement is a binary search too (later versions differ) */
+  bool ok = !replacement
                 ? sample_without_replacement(rng, probs, n, tensor_data(out))
                 : sample_with_replacement(rng, probs, n, tensor_data(out));
   if (!ok) {

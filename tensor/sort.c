@@ -14,6 +14,11 @@
  * keeps a heap of the best k in one pass; otherwise a quickselect finds the
  * k-th key and the k are then sorted: O(n + k log k). Either way equal
  * values come in index order (PyTorch leaves their order unspecified).
+ *
+ * kthvalue is ATen's own quickselect (Sedgewick's, median of three) over
+ * the same keys, so that among equal values it picks PyTorch's index.
+ * median(dim) is the element of rank (n - 1) / 2 in (value, index) order,
+ * the first NaN when there is one, as PyTorch 1.13's comparison picks it.
  */
 #include "tensor/iter.h"
 #include "tensor/ops.h"
@@ -277,6 +282,19 @@ static void copy_out(DType dt, const void *src, int64_t s_in, void *dst, int64_t
   }
 }
 
+/* The values, with the indices given to *indices (NULL: dropped); both
+ * released when the loop failed. */
+static Tensor *hand_out(bool ok, Tensor *values, Tensor *idx_out, Tensor **indices) {
+  if (!ok) {
+    tensor_release(values);
+    tensor_release(idx_out);
+    return NULL;
+  }
+  if (indices) *indices = idx_out;
+  else tensor_release(idx_out);
+  return values;
+}
+
 /* k < 0: a full sort. Values and indices have a's shape with dim of size k. */
 static Tensor *sort_slices(const Tensor *a, int dim, int64_t k, bool descending,
                            Tensor **indices) {
@@ -318,14 +336,7 @@ static Tensor *sort_slices(const Tensor *a, int dim, int64_t k, bool descending,
   }
   buffers_free(&b);
   tensor_release(src);
-  if (!ok) {
-    tensor_release(values);
-    tensor_release(idx_out);
-    return NULL;
-  }
-  if (indices) *indices = idx_out;
-  else tensor_release(idx_out);
-  return values;
+  return hand_out(ok, values, idx_out, indices);
 }
 
 Tensor *tensor_sort(const Tensor *a, int dim, bool descending, Tensor **indices) {
@@ -348,4 +359,123 @@ Tensor *tensor_topk(const Tensor *a, int64_t k, int dim, bool largest, Tensor **
     return NULL;
   }
   return sort_slices(a, dim, k, largest, indices);
+}
+
+/* ---- kthvalue ---- */
+
+static void swap_pair(uint64_t *key, int64_t *idx, int64_t a, int64_t b) {
+  uint64_t k = key[a];
+  key[a] = key[b];
+  key[b] = k;
+  int64_t i = idx[a];
+  idx[a] = idx[b];
+  idx[b] = i;
+}
+
+/* Puts the pair of rank k (from 0) at position k, as ATen 1.13's
+ * quick_select_template moves it (its comparison is the keys' order). */
+static void quick_select_pairs(uint64_t *key, int64_t *idx, int64_t n, int64_t k) {
+  int64_t lo = 0, hi = n - 1;
+  for (;;) {
+    if (hi <= lo) return;
+    if (hi == lo + 1) {
+      if (key[lo] > key[hi]) swap_pair(key, idx, lo, hi);
+      return;
+    }
+    swap_pair(key, idx, (lo + hi) >> 1, lo + 1); /* the median of three as the pivot, at lo */
+    if (key[lo + 1] > key[hi]) swap_pair(key, idx, lo + 1, hi);
+    if (key[lo] > key[hi]) swap_pair(key, idx, lo, hi);
+    if (key[lo + 1] > key[lo]) swap_pair(key, idx, lo + 1, lo);
+    int64_t i = lo + 1, j = hi;
+    uint64_t pivot = key[lo];
+    for (;;) {
+      do i++;
+      while (pivot > key[i]);
+      do j--;
+      while (key[j] > pivot);
+      if (j < i) break;
+      swap_pair(key, idx, i, j);
+    }
+    swap_pair(key, idx, lo, j);
+    if (j <= k) lo = i;
+    if (j >= k) hi = j - 1;
+  }
+}
+
+/* One element chosen in each slice along dim: pick(slice, buffers, n, ctx)
+ * gives its position. Values and indices have a's shape without dim (or
+ * with it as size 1, keepdim). fname names the op in the empty-dim error. */
+typedef int64_t (*SlicePick)(const Slice *sl, SortBuffers *b, int64_t n, int64_t k);
+
+static Tensor *select_slices(const Tensor *a, int dim, bool keepdim, Tensor **indices,
+                             const char *fname, SlicePick pick, int64_t k) {
+  int64_t n = a->ndim ? a->shape[dim] : 1;
+  if (n == 0) {
+    tensor_set_error("%s(): Expected reduction dim %d to have non-zero size.", fname, dim);
+    return NULL;
+  }
+  int64_t shape[TENSOR_MAX_DIMS];
+  int ndim = 0;
+  for (int i = 0; i < a->ndim; i++)
+    if (i != dim || keepdim) shape[ndim++] = i == dim ? 1 : a->shape[i];
+  Tensor *src = tensor_contiguous(a);
+  Tensor *values = src ? tensor_empty(a->dtype, ndim, shape) : NULL;
+  Tensor *idx_out = values ? tensor_empty(DT_INT64, ndim, shape) : NULL;
+  SortBuffers b = {0};
+  bool ok = idx_out && buffers_alloc(&b, n);
+  int64_t inner = 1, outer = 1;
+  for (int i = dim + 1; i < a->ndim; i++) inner *= a->shape[i];
+  for (int i = 0; i < dim; i++) outer *= a->shape[i];
+  size_t esize = dtype_size(a->dtype);
+  for (int64_t o = 0; ok && o < outer; o++) {
+    for (int64_t j = 0; j < inner; j++) {
+      if (tensor_check_interrupt()) {
+        ok = false;
+        break;
+      }
+      const char *p = (const char *)tensor_data(src) + (size_t)(o * n * inner + j) * esize;
+      Slice sl = slice_at(a->dtype, p, inner, false);
+      int64_t pos = pick(&sl, &b, n, k), at = o * inner + j;
+      copy_out(a->dtype, p, inner, (char *)tensor_data(values) + (size_t)at * esize, 1, &pos, 1);
+      ((int64_t *)tensor_data(idx_out))[at] = pos;
+    }
+  }
+  buffers_free(&b);
+  tensor_release(src);
+  return hand_out(ok, values, idx_out, indices);
+}
+
+static int64_t kth_position(const Slice *sl, SortBuffers *b, int64_t n, int64_t k) {
+  slice_keys(sl, n, b);
+  quick_select_pairs(b->key, b->idx, n, k - 1);
+  return b->idx[k - 1];
+}
+
+Tensor *tensor_kthvalue(const Tensor *a, int64_t k, int dim, bool keepdim, Tensor **indices) {
+  if (!tensor_wrap_dim(&dim, a->ndim)) return NULL;
+  int64_t n = a->ndim ? a->shape[dim] : 1;
+  if (n > 0 && (k < 1 || k > n)) {
+    tensor_set_error("kthvalue(): selected number k out of range for dimension %d", dim);
+    return NULL;
+  }
+  return select_slices(a, dim, keepdim, indices, "kthvalue", kth_position, k);
+}
+
+/* ---- median ---- */
+
+/* The position of the slice's median: its first NaN, else the element of
+ * rank (n - 1) / 2 of the stable order. */
+static int64_t median_position(const Slice *sl, SortBuffers *b, int64_t n, int64_t unused) {
+  slice_keys(sl, n, b);
+  uint64_t nan_key = sl->dtype == DT_FLOAT32 ? UINT32_MAX : UINT64_MAX;
+  if (dtype_is_float(sl->dtype))
+    for (int64_t i = 0; i < n; i++)
+      if (b->key[i] == nan_key) return i;
+  radix_sort(b, n);
+  return b->idx[(n - 1) / 2];
+}
+
+Tensor *tensor_median(const Tensor *a, int dim, bool keepdim, Tensor **indices) {
+  if (!tensor_wrap_dim(&dim, a->ndim)) return NULL;
+  return select_slices(a, dim, keepdim, indices, "median", median_position, 0);
 }

@@ -442,6 +442,30 @@ Tensor *tensor_alias_unversioned(const Tensor *t) {
   return out;
 }
 
+/* t takes src's elements, shape, strides and dtype (PyTorch's `t.data =
+ * src`), under a version counter of its own that goes on from t's. */
+bool tensor_set_data(Tensor *t, const Tensor *src) {
+  Storage *owner = src->storage->is_alias ? src->storage->owner : src->storage;
+  Storage *s = malloc(sizeof *s);
+  if (!s) {
+    tensor_set_error("out of memory");
+    return false;
+  }
+  *s = (Storage){.refcount = 1, .nbytes = owner->nbytes, .data = owner->data, .owner = owner,
+                 .version = t->storage->version};
+  s->is_alias = true;
+  owner->refcount++;
+  storage_release(t->storage);
+  t->storage = s;
+  t->dtype = src->dtype;
+  t->ndim = src->ndim;
+  t->numel = src->numel;
+  t->offset = src->offset;
+  memcpy(t->shape, src->shape, sizeof t->shape);
+  memcpy(t->stride, src->stride, sizeof t->stride);
+  return true;
+}
+
 /* ---- element access ---- */
 
 bool tensor_is_contiguous(const Tensor *t) {

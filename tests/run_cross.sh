@@ -27,6 +27,7 @@ status=0
 sh "$ROOT/tests/run_scripts.sh" "$TMP/ag" ${CROSS_SCRIPTS:-} || status=1
 sh "$ROOT/tests/run_conformance.sh" "$TMP/ag" || status=1
 sh "$ROOT/tests/run_torch_cases.sh" "$TMP/ag" || status=1
+sh "$ROOT/tests/run_python_cases.sh" "$TMP/ag" || status=1
 if [ -n "${PTYDRIVER:-}" ] && "$TMP/ag" --platform | grep -qx 'line editor: none'; then
   . "$ROOT/tests/time_limit.sh"
   time_scale_for "$TMP/ag"

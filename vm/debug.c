@@ -109,6 +109,10 @@ static int print_operands(FILE *out, AgVM *vm, const ObjFunction *fn, const Chun
   case OP_METHOD: case OP_FORMAT: case OP_IMPORT:
     constant_operand(out, c, read_u16(c, a));
     break;
+  case OP_IMPORT_NAME:
+    constant_operand(out, c, read_u16(c, a));
+    if (c->code[a + 2]) fprintf(out, " (member)");
+    break;
   case OP_GET_GLOBAL: case OP_SET_GLOBAL: case OP_DEFINE_GLOBAL:
     global_operand(out, vm, read_u16(c, a));
     break;

@@ -110,3 +110,76 @@ CallStatus vm_import(AgVM *vm, ObjString *path) {
   vm_pop_root(vm);
   return s;
 }
+
+/* ---- Python's `import torch.nn as nn`: Ag's built-in modules ---- */
+
+/* What Ag offers for a Python module it does not have. */
+static const char *missing_module_hint(const char *name) {
+  static const struct { const char *module, *hint; } hints[] = {
+      {"numpy", "use tensors (tensor(), zeros(), arange() ...); t.numpy() and from_numpy(t) "
+                "give the tensor itself, and np.load/np.save files are read by load()/save()"},
+      {"torchvision", "no datasets or models are built in: build the tensors and use "
+                      "utils.data (TensorDataset, DataLoader)"},
+      {"matplotlib", "use plot (plot.line, plot.scatter ...)"},
+      {"pandas", "read CSV files into tensors with load(\"file.csv\")"},
+      {"argparse", "sys.argv (or args) holds the script's arguments"},
+      {"copy", "t.clone() copies a tensor, xs.copy() a list or map"},
+  };
+  for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++) {
+    if (strcmp(hints[i].module, name) == 0) return hints[i].hint;
+  }
+  return "Ag's modules are torch (nn, optim, utils.data, autograd), random, math, time, "
+         "string, collections, itertools, sys and os; an Ag file is imported as import \"file.ag\" as name";
+}
+
+static Value no_module(AgVM *vm, const char *dotted, const char *first) {
+  return vm_throw_error(vm, "no module named '%s' in Ag: %s", dotted, missing_module_hint(first));
+}
+
+/* The module path's first name, for the hint ("numpy" of numpy.linalg). */
+static void first_name(const char *dotted, char *out, size_t size) {
+  size_t n = strcspn(dotted, ".");
+  if (n >= size) n = size - 1;
+  memcpy(out, dotted, n);
+  out[n] = '\0';
+}
+
+/* One step down the path: v's member `name` into *next (false after throwing). */
+static bool member_of(AgVM *vm, Value v, ObjString *name, bool last, bool member,
+                      const char *dotted, size_t consumed, Value *next) {
+  if (!IS_MODULE(v)) { /* torch.cuda: an object with members */
+    *next = vm_get_attr(vm, v, name);
+    return !IS_EXCEPTION(*next);
+  }
+  if (vm_module_member(vm, AS_MODULE(v), name, next)) return true;
+  if (vm->has_exception) return false;
+  char first[64];
+  first_name(dotted, first, sizeof first);
+  if (member && last)
+    vm_throw_error(vm, "cannot import name '%s' from '%.*s'", name->chars, (int)consumed - 1, dotted);
+  else no_module(vm, dotted, first);
+  return false;
+}
+
+Value vm_import_name(AgVM *vm, ObjString *path, bool member) {
+  const char *dotted = path->chars;
+  char first[64];
+  first_name(dotted, first, sizeof first);
+  Value v;
+  size_t n = strcspn(dotted, ".");
+  ObjString *name = obj_copy_string(vm, dotted, (int)n);
+  if (!table_get(&vm->builtins, OBJ_VAL(name), &v) || !IS_MODULE(v)) return no_module(vm, dotted, first);
+  while (dotted[n] != '\0') {
+    size_t start = n + 1;
+    n = start + strcspn(dotted + start, ".");
+    name = obj_copy_string(vm, dotted + start, (int)(n - start));
+    vm_push_root(vm, OBJ_VAL(name));
+    Value next;
+    bool ok = member_of(vm, v, name, dotted[n] == '\0', member, dotted, start, &next);
+    vm_pop_root(vm);
+    if (!ok) return VM_EXCEPTION;
+    v = next;
+  }
+  if (IS_MODULE(v) && !vm_load_module(vm, AS_MODULE(v))) return VM_EXCEPTION;
+  return v;
+}

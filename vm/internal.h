@@ -184,6 +184,9 @@ void vm_quicken(ObjFunction *f);
 /* import.c: pushes the module (loaded) or a frame running it (first import). */
 typedef enum { CALL_ERROR, CALL_FRAME, CALL_DONE } CallStatus;
 CallStatus vm_import(AgVM *vm, ObjString *path);
+/* `import torch.nn` / `from torch import nn`: what the dotted path names
+ * among the built-in modules (any member as the last name when `member`). */
+Value vm_import_name(AgVM *vm, ObjString *path, bool member);
 
 /* call.c. The callee (or receiver) sits below argc arguments and nkw keyword
  * values on the stack; kwnames names the keyword values. CALL_FRAME: a frame

@@ -387,6 +387,7 @@ static void mark_roots(AgVM *vm) {
   if (vm->has_exception) vm_mark_value(vm, vm->exception);
   vm_mark_object(vm, (Obj *)vm->exception_trace);
   vm_mark_object(vm, (Obj *)vm->args);
+  vm_mark_object(vm, (Obj *)vm->argv);
   mark_values(vm, vm->temp_roots, vm->temp_root_count);
   mark_values(vm, vm->pins, (int)vm->pin_count);
   if (vm->lib_state_mark != NULL) vm->lib_state_mark(vm, vm->lib_state);

@@ -250,6 +250,7 @@ ObjModule *obj_new_module(AgVM *vm, ObjString *name, ObjString *path) {
   m->path = path;
   table_init(&m->names);
   m->state = MODULE_LOADING;
+  m->builtin_members = false;
   return m;
 }
 

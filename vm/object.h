@@ -176,6 +176,9 @@ typedef struct ObjModule {
   ObjString *path; /* absolute path of the file, or NULL */
   Table names;     /* name -> slot number */
   ModuleState state;
+  /* A member it does not define is the built-in of that name (torch: torch.X
+   * is every Ag built-in, torch.randn the global randn) */
+  bool builtin_members;
 } ObjModule;
 
 /* Wraps one reference to a Tensor; the GC releases it. */

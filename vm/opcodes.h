@@ -243,6 +243,9 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   /* push the module of file K[u16] (relative to this function's file), running  \
      it first if this is its first import; a cycle is an error */               \
   OPCODE(IMPORT, 2, 1)                                                           \
+  /* push the built-in module named K[u16] (dotted: torch.nn.functional); with \
+     u8 = 1 the last name may be any member (`from torch import nn, manual_seed`) */\
+  OPCODE(IMPORT_NAME, 3, 1)                                                      \
   /* v -> ; REPL only: show repr(v) unless v is nil, and bind it to `_` */        \
   OPCODE(REPL_SHOW, 0, -1)
 

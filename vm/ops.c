@@ -277,13 +277,20 @@ bool vm_load_module(AgVM *vm, ObjModule *m) {
   return ok;
 }
 
-static Value module_attr(AgVM *vm, ObjModule *m, ObjString *name) {
-  if (!vm_load_module(vm, m)) return VM_EXCEPTION;
+bool vm_module_member(AgVM *vm, ObjModule *m, ObjString *name, Value *out) {
+  if (!vm_load_module(vm, m)) return false;
   Value slot;
   if (table_get(&m->names, OBJ_VAL(name), &slot)) {
-    Value v = vm->globals[(int)AS_NUMBER(slot)];
-    if (!IS_UNDEF(v)) return v;
+    *out = vm->globals[(int)AS_NUMBER(slot)];
+    if (!IS_UNDEF(*out)) return true;
   }
+  return m->builtin_members && table_get(&vm->builtins, OBJ_VAL(name), out);
+}
+
+static Value module_attr(AgVM *vm, ObjModule *m, ObjString *name) {
+  Value v;
+  if (vm_module_member(vm, m, name, &v)) return v;
+  if (vm->has_exception) return VM_EXCEPTION;
   return vm_throw_error(vm, "module %s has no global '%s'", m->name->chars, name->chars);
 }
 

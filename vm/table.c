@@ -123,6 +123,10 @@ static void index_insert(Table *t, Value key, int32_t pos) {
 /* Compacts tombstones away, resizes the entry array to hold `capacity`, and
  * rebuilds the index when the table is large enough to need one. */
 static void rebuild(AgVM *vm, Table *t, int capacity) {
+  /* No collection while the arrays are swapped: one would shrink this very
+   * table when it is the intern set (remove_white_strings), freeing the
+   * entries being indexed below. */
+  vm->gc_paused++;
   TableEntry *entries = AG_ALLOCATE(vm, TableEntry, capacity);
   int n = 0;
   for (int i = 0; i < t->used; i++) {
@@ -144,6 +148,7 @@ static void rebuild(AgVM *vm, Table *t, int capacity) {
     t->index_mask = size - 1;
     for (int i = 0; i < n; i++) index_insert(t, entries[i].key, i);
   }
+  vm->gc_paused--;
 }
 
 bool table_set(AgVM *vm, Table *t, Value key, Value value) {

@@ -1043,6 +1043,15 @@ dispatch:
     AFTER_CALL(vm_import(vm, path));
     VM_DISPATCH();
   }
+  VM_CASE(IMPORT_NAME) {
+    ObjString *path = READ_STRING();
+    bool member = *ip++ != 0;
+    SYNC();
+    Value v = vm_import_name(vm, path, member);
+    if (IS_EXCEPTION(v)) THROW();
+    PUSH(v);
+    VM_DISPATCH();
+  }
   VM_CASE(REPL_SHOW) {
     SYNC();
     repl_show(vm, PEEK(0));

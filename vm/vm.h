@@ -137,7 +137,7 @@ struct AgVM {
   ObjClass *error_class;
   /* Files of the library written in Ag (nn.ag, ...): an uncaught error is
    * reported at the innermost line outside them, the user's call. */
-  ObjString *library_files[16];
+  ObjString *library_files[32]; /* the embedded .ag modules (about 20) */
   int library_file_count;
   ObjClass *interrupted_class;
   ObjClass *memory_error_class;
@@ -185,6 +185,7 @@ struct AgVM {
   void *host; /* the program embedding the VM (the kernel), for its hooks */
   bool uncaught_interrupt; /* the last uncaught error was Interrupted (exit 130) */
   ObjList *args;    /* the script's `args` */
+  ObjList *argv;    /* sys.argv: the script's path ("" without one), then args */
   /* State of the libraries bound above the VM (stdlib/lib.h: the RNG, the
    * pinned classes of the tensor bindings ...): created and freed by them. */
   void *lib_state;
@@ -262,6 +263,9 @@ Value vm_invoke_cstr(AgVM *vm, Value receiver, const char *name, int argc, const
 /* Makes a built-in module ready at its first use (module_loader): false
  * after throwing, the module then stays unloaded and the next use tries again. */
 bool vm_load_module(AgVM *vm, ObjModule *module);
+/* The member `name` of module m (loading it first) into *out; false if it has
+ * none, or after throwing (vm->has_exception) when loading failed. */
+bool vm_module_member(AgVM *vm, ObjModule *m, ObjString *name, Value *out);
 /* receiver.name (fields, methods bound, built-in attributes). */
 Value vm_get_attr(AgVM *vm, Value receiver, ObjString *name);
 Value vm_get_index(AgVM *vm, Value obj, Value index);

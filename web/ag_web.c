@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
   vm->display_draws_sources = true;
   lib_install_builtins(vm);
   lib_install(vm);
-  lib_set_args(vm, argc - 2, argv + 2);
+  lib_set_args(vm, argv[1], argc - 2, argv + 2);
   int status = vm_exit_status(vm, vm_run_file(vm, argv[1]));
   lib_finish_files(vm, status != 1 && status != 130);
   fflush(stdout);

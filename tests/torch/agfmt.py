@@ -59,3 +59,13 @@ def has(fn, phrase):
     except Exception as e:  # noqa: BLE001 - any error is what we look at
         return phrase in str(e)
     return False
+
+
+def msg(f):
+    """The message of the exception f() raises ("no error" if none), as the
+    Ag twins' msg(fn) gives e.message."""
+    try:
+        f()
+        return "no error"
+    except Exception as e:
+        return str(e)

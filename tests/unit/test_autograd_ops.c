@@ -480,6 +480,36 @@ START_TEST(sort_and_topk) {
 }
 END_TEST
 
+/* kthvalue and median: the selected element gets the gradient (median()
+ * of everything shares it among equal elements; cos keeps them distinct). */
+static Tensor *f_select_rank(Tensor *const *x, void *ctx) {
+  int c = *(int *)ctx;
+  Tensor *x3 = ag_binary_scalar(BIN_MUL, x[0], 3.0);
+  Tensor *a = ag_unary(UN_COS, x3);
+  Tensor *idx = NULL, *out = NULL;
+  switch (c) {
+  case 0: out = ag_kthvalue(a, 2, 1, false, &idx); break;
+  case 1: out = ag_kthvalue(a, 3, 0, true, NULL); break;
+  case 2: out = ag_median(a, 1, true, false, &idx); break;
+  case 3: out = ag_median(a, 0, true, true, NULL); break;
+  default: out = ag_median(a, 0, false, false, NULL); break;
+  }
+  tensor_release(idx);
+  tensor_release(a);
+  tensor_release(x3);
+  return out;
+}
+
+START_TEST(kthvalue_and_median) {
+  for (int c = 0; c < 5; c++) {
+    Tensor *x = leaf(2, (int64_t[]){3, 4}, 0.1);
+    gradcheck("kthvalue/median", f_select_rank, &x, 1, &c);
+    gradgradcheck("kthvalue/median", f_select_rank, &x, 1, &c);
+    tensor_release(x);
+  }
+}
+END_TEST
+
 /* flip, tril/triu, cumsum (cumsum of a product, so its backward's own
  * derivative is exercised too). */
 static Tensor *f_reorder(Tensor *const *x, void *ctx) {
@@ -770,6 +800,32 @@ static Tensor *f_join(Tensor *const *x, void *ctx) {
   }
   return weigh_pieces(pieces, count);
 }
+
+/* cat and stack of more inputs than a derivative formula's scope holds
+ * temporaries: each input gets its slice of the gradient */
+START_TEST(join_of_many_inputs) {
+  enum { N = 200 };
+  for (int stack = 0; stack < 2; stack++) {
+    Tensor *x[N];
+    for (int i = 0; i < N; i++) x[i] = leaf(1, (int64_t[]){2}, 0.01 * i);
+    Tensor *joined = stack ? ag_stack(x, N, 0) : ag_cat(x, N, 0);
+    ck_assert_msg(joined != NULL, "%s", tensor_error());
+    Tensor *sq = ag_binary(BIN_MUL, joined, joined);
+    Tensor *sum = ag_sum(sq, NULL, 0, false);
+    ck_assert_msg(ag_backward(&sum, NULL, 1, false, false, NULL, 0), "%s", tensor_error());
+    for (int i = 0; i < N; i += 37) {
+      const Tensor *g = ag_get_grad(x[i]);
+      ck_assert(g != NULL);
+      for (int j = 0; j < 2; j++)
+        ck_assert_double_eq_tol(tensor_get_flat(g, j), 2 * tensor_get_flat(x[i], j), 1e-12);
+    }
+    tensor_release(sum);
+    tensor_release(sq);
+    tensor_release(joined);
+    for (int i = 0; i < N; i++) tensor_release(x[i]);
+  }
+}
+END_TEST
 
 START_TEST(join_and_split) {
   for (int k = 0; k < 6; k++) {
@@ -1346,6 +1402,7 @@ int main(void) {
   tcase_add_test(tc, prod_with_and_without_zeros);
   tcase_add_test(tc, max_min);
   tcase_add_test(tc, sort_and_topk);
+  tcase_add_test(tc, kthvalue_and_median);
   tcase_add_test(tc, flip_triangles_cumsum);
   tcase_add_test(tc, amax_amin);
   tcase_add_test(tc, repeat_ops);
@@ -1361,6 +1418,7 @@ int main(void) {
   tcase_add_test(tc, nn_functions);
   tcase_add_test(tc, dropout_and_dtype);
   tcase_add_test(tc, in_place_chain);
+  tcase_add_test(tc, join_of_many_inputs);
   tcase_add_test(tc, more_node_kinds);
   tcase_add_test(tc, gradcheck_catches_a_wrong_gradient);
   suite_add_tcase(s, tc);

@@ -522,7 +522,9 @@ START_TEST(messages_in_plain_words) {
   expect_error("else { }", "'else' without a matching 'if'");
   expect_error("let x = 1 2", "expected a newline or ';' after the statement");
   expect_error("x = \"a\\qb\"", "invalid escape sequence");
-  expect_error("import x as y", "expected the file path (a string) after 'import'");
+  expect_error("import 3 as y", "expected a module name or a file path (a string) after 'import'");
+  expect_error("from torch import *", "'from torch import *' is not supported");
+  expect_error("from torch nn", "expected 'import' after the module name");
   expect_error("}", "unexpected '}'");
 }
 END_TEST

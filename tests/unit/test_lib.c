@@ -30,6 +30,38 @@ static double run_number(AgVM *vm, const char *src, const char *name) {
   return AS_NUMBER(v);
 }
 
+/* Python's random: CPython 3.11's draws (mt19937ar seeded by init_by_array
+ * over the words of |seed|), one generator per VM, apart from manual_seed's. */
+START_TEST(python_random_is_cpythons_and_per_vm) {
+  AgVM *a = new_vm(), *b = new_vm();
+  ck_assert(run_number(a, "random.seed(0)\nlet r = random.random()", "r") == 0.8444218515250481);
+  ck_assert(run_number(b, "random.seed(2**40 + 3)\nlet r = random.getrandbits(32)", "r") ==
+            run_number(b, "random.seed(2**40 + 3)\nlet r2 = random.getrandbits(32)", "r2"));
+  ck_assert(run_number(a, "manual_seed(9)\nlet r3 = random.random()", "r3") == 0.7579544029403025);
+  ck_assert(run_number(a, "random.seed(-1)\nlet r4 = random.random()", "r4") ==
+            run_number(b, "random.seed(1)\nlet r4 = random.random()", "r4"));
+  vm_free(a);
+  vm_free(b);
+}
+END_TEST
+
+/* torch.X is the built-in X without a second list; a module without the
+ * flag keeps its own members only. */
+START_TEST(torch_members_are_the_builtins) {
+  AgVM *vm = new_vm();
+  Value torch, randn, member;
+  ck_assert(vm_get_global(vm, "torch", &torch) && IS_MODULE(torch));
+  ck_assert(vm_get_global(vm, "randn", &randn));
+  ck_assert(vm_module_member(vm, AS_MODULE(torch), obj_string(vm, "randn"), &member));
+  ck_assert(member == randn);
+  Value optim;
+  ck_assert(vm_get_global(vm, "optim", &optim) && IS_MODULE(optim));
+  ck_assert(!vm_module_member(vm, AS_MODULE(optim), obj_string(vm, "randn"), &member));
+  ck_assert(!vm->has_exception);
+  vm_free(vm);
+}
+END_TEST
+
 START_TEST(random_state_is_per_vm) {
   AgVM *a = new_vm(), *b = new_vm(), *c = new_vm();
   run_number(a, "manual_seed(5)\nlet r = randn(3).sum().item()", "r");
@@ -192,6 +224,8 @@ int main(void) {
   tcase_add_test(tc, library_modules_load_at_first_use);
   tcase_add_test(tc, nn_init_loads_at_first_use);
   tcase_add_test(tc, scalar_loop_memory_stays_small);
+  tcase_add_test(tc, python_random_is_cpythons_and_per_vm);
+  tcase_add_test(tc, torch_members_are_the_builtins);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

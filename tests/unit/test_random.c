@@ -291,6 +291,27 @@ START_TEST(qr_reconstructs) {
 }
 END_TEST
 
+/* With replacement, one draw is a binary search of one 53-bit uniform in
+ * the cumulative sums (PyTorch 1.13), not the exponential race: it takes
+ * one 64-bit draw and picks the first slot whose cumulative sum reaches it */
+START_TEST(multinomial_one_draw_with_replacement) {
+  int64_t n = 4;
+  Tensor *p = tensor_full(DT_FLOAT64, 1, &n, 0.25);
+  TensorRng a, b;
+  rng_seed(&a, 7);
+  rng_seed(&b, 7);
+  for (int k = 0; k < 20; k++) {
+    Tensor *drawn = tensor_multinomial(&a, p, 1, true);
+    ck_assert(drawn != NULL);
+    double u = rng_uniform(&b);
+    int64_t expected = u <= 0.25 ? 0 : u <= 0.5 ? 1 : u <= 0.75 ? 2 : 3;
+    ck_assert_int_eq(tensor_get_flat_int(drawn, 0), expected);
+    tensor_release(drawn);
+  }
+  tensor_release(p);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("random");
   TCase *tc = tcase_create("random");
@@ -309,6 +330,7 @@ int main(void) {
   tcase_add_test(tc, in_place_fills_on_a_strided_view);
   tcase_add_test(tc, in_place_fill_errors);
   tcase_add_test(tc, dropout_mask_values);
+  tcase_add_test(tc, multinomial_one_draw_with_replacement);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

@@ -93,6 +93,26 @@ START_TEST(test_retain_release_and_views) {
 }
 END_TEST
 
+/* t.data = src: t takes src's elements, shape and dtype; writes through t
+ * bump t's own version counter, not src's */
+START_TEST(test_set_data) {
+  int64_t three = 3, two[2] = {2, 2};
+  Tensor *t = tensor_full(DT_FLOAT32, 1, &three, 1.0);
+  Tensor *src = tensor_full(DT_FLOAT64, 2, two, 5.0);
+  ck_assert(tensor_set_data(t, src));
+  ck_assert_int_eq(t->dtype, DT_FLOAT64);
+  ck_assert_int_eq(t->ndim, 2);
+  ck_assert_int_eq(t->numel, 4);
+  int64_t src_version = src->storage->version;
+  ck_assert(tensor_binary_scalar_(BIN_ADD, t, 1.0));
+  ck_assert_double_eq(tensor_get_flat(src, 3), 6.0); /* the same elements */
+  ck_assert_int_eq(src->storage->version, src_version);
+  tensor_release(src);
+  ck_assert_double_eq(tensor_get_flat(t, 0), 6.0); /* t keeps them alive */
+  tensor_release(t);
+}
+END_TEST
+
 START_TEST(test_huge_shapes) {
   tt_check_error(tensor_zeros(DT_FLOAT32, 2, TT_SHAPE(1000000, 1000000)), "bytes");
   tt_check_error(tensor_empty(DT_FLOAT32, 2, TT_SHAPE((int64_t)1 << 62, (int64_t)1 << 62)),
@@ -952,6 +972,7 @@ static Suite *tensor_suite(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_construction);
   tcase_add_test(tc, test_retain_release_and_views);
+  tcase_add_test(tc, test_set_data);
   tcase_add_test(tc, test_huge_shapes);
   tcase_add_test(tc, test_promotion);
   tcase_add_test(tc, test_conversion);
