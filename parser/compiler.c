@@ -1273,9 +1273,10 @@ void parse_comprehension(Parser *p, CompKind kind, TokenType close) {
   begin_scope(p);
   fc.no_yield = true;
   fc.is_generator = kind == COMP_GENERATOR;
-  fc.function->arity = 2; /* the first loop's sequence and position */
-  emit_adjust_depth(p, 2);
+  fc.function->arity = 2; /* the first loop's sequence and position, pushed by the caller */
+  emit_adjust_depth(p, 1);
   add_initialized_local(p, " seq", 4);
+  emit_adjust_depth(p, 1);
   add_initialized_local(p, " pos", 4);
   int result_slot = fc.local_count;
   if (kind != COMP_GENERATOR) {
