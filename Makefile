@@ -263,7 +263,7 @@ FUZZ_DIR := build/fuzz
 FUZZ_CFLAGS := $(WARN_COMMON) $(WARN_CLANG) $(FPFLAGS) -g -O1 -fno-omit-frame-pointer \
   -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -DAG_DEBUG -MMD -MP
 FUZZ_CORE_OBJ := $(CORE_SRC:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/gen/embedded.o
-FUZZ_HARNESSES := run compile npy npz csv
+FUZZ_HARNESSES := run compile npy npz pt csv
 FUZZ_BIN := $(FUZZ_HARNESSES:%=$(FUZZ_DIR)/fuzz_%)
 # The one file compiled for AVX2 and FMA, as in the MODE builds (empty
 # without SLEEF or off x86-64).

@@ -266,6 +266,7 @@ AgNodeKind grad_node_kind(const GradNode *node);
 const char *grad_node_name(const GradNode *node); /* "MulBackward0", "MyFnBackward" */
 const char *ag_node_kind_name(AgNodeKind kind);
 uint64_t grad_node_id(const GradNode *node);      /* stable, increasing in creation order */
+uint64_t grad_node_last_id(void);                 /* the id of the last node made on this thread */
 int grad_node_line(const GradNode *node);         /* script line of the forward op, 0 if unknown */
 int grad_node_num_next(const GradNode *node);
 /* next_functions[i]: borrowed node (NULL when that input needs no gradient) and its input_nr. */

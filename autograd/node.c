@@ -428,6 +428,7 @@ const char *grad_node_name(const GradNode *node) {
 }
 
 uint64_t grad_node_id(const GradNode *node) { return node->id; }
+uint64_t grad_node_last_id(void) { return node_counter; }
 int grad_node_line(const GradNode *node) { return node->line; }
 int grad_node_num_next(const GradNode *node) { return node->nnext; }
 

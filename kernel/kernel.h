@@ -8,7 +8,8 @@
  * every STREAM_INTERVAL_MS (a flusher thread), when STREAM_CHUNK bytes have
  * gathered (so a huge output never piles up in memory), and when the cell
  * ends. SIGINT (Jupyter's interrupt) stops the running cell with
- * `Interrupted`; between cells it is ignored. stdin is /dev/null: input()
+ * `Interrupted`; one that arrives between cells, or that its cell outlives,
+ * is dropped, never carried into the next cell. stdin is /dev/null: input()
  * returns nil (the notebook's input_request is not used).
  *
  * Every callback runs with the kernel's output lock held and never while
@@ -35,6 +36,11 @@ typedef struct {
    * cell's value (execute_result), else display_data. */
   void (*display)(void *ctx, bool result, int count, const char *const *types,
                   const char *const *data, const size_t *lengths);
+  /* A bundle shown in place (a progress bar): update false shows it under
+   * display id `id`, true replaces what that id shows. */
+  void (*display_in_place)(void *ctx, const char *id, bool update, int count,
+                           const char *const *types, const char *const *data,
+                           const size_t *lengths);
 } AgKernelOutput;
 
 /* How a cell ended; the strings are malloc'd (agk_cell_free). */

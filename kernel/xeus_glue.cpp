@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -42,7 +43,7 @@ std::vector<std::string> split_lines(const char *text) {
 class AgInterpreter : public xeus::xinterpreter {
 public:
   AgInterpreter() {
-    AgKernelOutput out = {this, on_stream, on_display};
+    AgKernelOutput out = {this, on_stream, on_display, on_display_in_place};
     kernel_ = agk_new(&out);
   }
   ~AgInterpreter() override { agk_free(kernel_); }
@@ -58,10 +59,26 @@ private:
   static void on_display(void *ctx, bool result, int count, const char *const *types,
                          const char *const *data, const size_t *lengths) {
     auto *self = static_cast<AgInterpreter *>(ctx);
-    nl::json bundle = nl::json::object();
-    for (int i = 0; i < count; i++) bundle[types[i]] = std::string(data[i], lengths[i]);
+    nl::json bundle = bundle_of(count, types, data, lengths);
     if (result) self->publish_execution_result(self->execution_count_, bundle, nl::json::object());
     else self->display_data(bundle, nl::json::object(), nl::json::object());
+  }
+
+  static nl::json bundle_of(int count, const char *const *types, const char *const *data,
+                            const size_t *lengths) {
+    nl::json bundle = nl::json::object();
+    for (int i = 0; i < count; i++) bundle[types[i]] = std::string(data[i], lengths[i]);
+    return bundle;
+  }
+
+  static void on_display_in_place(void *ctx, const char *id, bool update, int count,
+                                  const char *const *types, const char *const *data,
+                                  const size_t *lengths) {
+    auto *self = static_cast<AgInterpreter *>(ctx);
+    nl::json transient = {{"display_id", id}};
+    nl::json bundle = bundle_of(count, types, data, lengths);
+    if (update) self->update_display_data(bundle, nl::json::object(), transient);
+    else self->display_data(bundle, nl::json::object(), transient);
   }
 
   void configure_impl() override {}
@@ -140,10 +157,22 @@ private:
   void shutdown_request_impl() override {}
 };
 
-// xeus's server with a stricter reading of each request: a message with
-// too few frames after the delimiter (which xeus 2.4's parser reads past)
-// or one that fails to parse or verify is logged and dropped, and the
-// kernel goes on.
+// xeus's server with a stricter reading of each request, and aborts that
+// never lose a message.
+//
+// A message with too few frames after the delimiter (which xeus 2.4's parser
+// reads past) or one that fails to parse or verify is logged and dropped, and
+// the kernel goes on.
+//
+// stop_on_error: when an execute_request fails, the requests queued behind
+// it are aborted. xeus 2.4 does it after sending the error reply, so a client
+// that answers that reply at once with its next cell could see the cell
+// aborted, and with a reply xeus forms badly (status "error" with no ename,
+// no busy/idle on iopub): jupyter_client and nbclient then wait for ever.
+// Here the requests already waiting are taken off the socket just before
+// the error reply goes out and held; each held execute_request is then
+// answered "aborted" with its busy and idle status, the others are handled
+// as usual. What the client sends after it has the error reply always runs.
 class AgServer : public xeus::xserver_zmq {
 public:
   AgServer(zmq::context_t &context, const xeus::xconfiguration &config,
@@ -156,12 +185,93 @@ protected:
     start_heartbeat_thread();
     m_request_stop = false;
     publish(std::move(message), xeus::channel::SHELL);
-    while (!m_request_stop) poll_checked();
+    while (!m_request_stop) {
+      if (held_.empty()) poll_checked();
+      else handle_held();
+    }
     stop_channels();
     std::exit(0);
   }
 
+  void send_shell_impl(xeus::xmessage message) override {
+    if (aborts_queue(message)) hold_waiting_requests();
+    xserver_zmq::send_shell_impl(std::move(message));
+  }
+
+  // Done by send_shell_impl, before the error reply leaves.
+  void abort_queue_impl(const listener &, long) override {}
+
+  void publish_impl(xeus::xpub_message message, xeus::channel c) override {
+    if (message.header().value("msg_type", "") == "status") {
+      status_topic_ = message.topic();
+      status_header_ = message.header();
+    }
+    xserver_zmq::publish_impl(std::move(message), c);
+  }
+
 private:
+  std::deque<xeus::xmessage> held_;
+  bool stop_on_error_ = false;  // of the execute_request being handled
+  std::string status_topic_;    // xeus's own status messages, as models
+  nl::json status_header_;
+
+  static bool is_execute_request(const xeus::xmessage &message) {
+    return message.header().value("msg_type", "") == "execute_request";
+  }
+
+  // An error reply to an execute_request that asked to stop on error.
+  bool aborts_queue(const xeus::xmessage &reply) const {
+    return stop_on_error_ && reply.header().value("msg_type", "") == "execute_reply" &&
+           reply.content().value("status", "") == "error";
+  }
+
+  void hold_waiting_requests() {
+    xeus::xmessage message;
+    bool more = true;
+    while (more) {
+      zmq::pollitem_t item = {m_shell, 0, ZMQ_POLLIN, 0};
+      more = zmq::poll(&item, 1, std::chrono::milliseconds(0)) > 0;
+      if (more && receive(m_shell, &message)) held_.push_back(std::move(message));
+    }
+  }
+
+  void handle_held() {
+    xeus::xmessage message = std::move(held_.front());
+    held_.pop_front();
+    if (is_execute_request(message)) send_aborted(message);
+    else dispatch_shell(std::move(message));
+  }
+
+  nl::json header(const std::string &msg_type) const {
+    return xeus::make_header(msg_type, status_header_.value("username", ""),
+                             status_header_.value("session", ""));
+  }
+
+  void publish_status(const xeus::xmessage &parent, const char *state) {
+    publish_impl(xeus::xpub_message(status_topic_, header("status"), parent.header(),
+                                    nl::json::object(), {{"execution_state", state}},
+                                    xeus::buffer_sequence()),
+                 xeus::channel::SHELL);
+  }
+
+  // What ipykernel sends for a request it aborts: busy, the reply, idle.
+  void send_aborted(const xeus::xmessage &request) {
+    publish_status(request, "busy");
+    nl::json content = {{"status", "aborted"}};
+    xserver_zmq::send_shell_impl(xeus::xmessage(request.identities(), header("execute_reply"),
+                                                request.header(), content, content,
+                                                xeus::buffer_sequence()));
+    publish_status(request, "idle");
+  }
+
+  void dispatch_shell(xeus::xmessage message) {
+    if (is_execute_request(message)) {
+      const nl::json &content = message.content();
+      stop_on_error_ = content.value("stop_on_error", false) && !content.value("silent", false);
+    }
+    xserver::notify_shell_listener(std::move(message));
+  }
+
   // <IDS|MSG>, then signature, header, parent header, metadata, content.
   static bool well_formed(const zmq::multipart_t &wire) {
     for (size_t i = 0; i < wire.size(); i++) {
@@ -199,7 +309,7 @@ private:
     if ((items[0].revents & ZMQ_POLLIN) && receive(m_controller, &msg))
       xserver::notify_control_listener(std::move(msg));
     if (!m_request_stop && (items[1].revents & ZMQ_POLLIN) && receive(m_shell, &msg))
-      xserver::notify_shell_listener(std::move(msg));
+      dispatch_shell(std::move(msg));
   }
 };
 

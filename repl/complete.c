@@ -23,9 +23,10 @@ void candidates_free(Candidates *c) {
   c->capacity = 0;
 }
 
-static void candidate_add(Candidates *c, const char *word) {
+/* Adds word, of rank 0 (a field) or 1 (anything else); fields are offered first. */
+static void candidate_add_ranked(Candidates *c, const char *word, int rank) {
   for (size_t i = 0; i < c->count; i++) {
-    if (strcmp(c->items[i], word) == 0) return;
+    if (strcmp(c->items[i] + 1, word) == 0) return;
   }
   if (c->count == c->capacity) {
     size_t cap = c->capacity ? c->capacity * 2 : 64;
@@ -34,11 +35,24 @@ static void candidate_add(Candidates *c, const char *word) {
     c->items = grown;
     c->capacity = cap;
   }
-  char *copy = strdup(word);
-  if (copy != NULL) c->items[c->count++] = copy;
+  char *copy = malloc(strlen(word) + 2); /* the rank, then the word: sorting keeps them together */
+  if (copy == NULL) return;
+  copy[0] = (char)('0' + rank);
+  strcpy(copy + 1, word);
+  c->items[c->count++] = copy;
 }
 
-static void candidate_add_cb(void *ctx, const char *word) { candidate_add(ctx, word); }
+static void candidate_add(Candidates *c, const char *word) { candidate_add_ranked(c, word, 1); }
+
+static void candidate_add_member(void *ctx, const char *word, bool field) {
+  candidate_add_ranked(ctx, word, field ? 0 : 1);
+}
+
+static int by_rank_then_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+const char *complete_word(const Candidates *c, size_t i) { return c->items[i] + 1; }
 
 /* Entry i of a namespace is defined there, not just a built-in it uses. */
 static bool own_global(AgVM *vm, const Table *names, int i) {
@@ -51,12 +65,12 @@ static bool own_global(AgVM *vm, const Table *names, int i) {
 
 /* Adds the string keys of a table; for a namespace (slots), only the names
  * it defines. */
-static void add_table_keys(Candidates *c, AgVM *vm, const Table *t, bool slots) {
+static void add_table_keys(Candidates *c, AgVM *vm, const Table *t, bool slots, int rank) {
   for (int i = 0; i < t->used; i++) {
     Value key = t->entries[i].key;
     if (!IS_STRING(key)) continue;
     if (slots && !own_global(vm, t, i)) continue;
-    candidate_add(c, AS_CSTRING(key));
+    candidate_add_ranked(c, AS_CSTRING(key), rank);
   }
 }
 
@@ -117,8 +131,7 @@ static bool is_identifier(const char *s, size_t len) {
   return true;
 }
 
-/* The value of `a.b.c` (path[0..len)), or false. */
-static bool resolve_path(AgVM *vm, const char *path, size_t len, Value *out) {
+bool complete_resolve(AgVM *vm, const char *path, size_t len, Value *out) {
   size_t start = 0;
   for (bool first = true; start <= len; first = false) {
     const char *dot = memchr(path + start, '.', len - start);
@@ -136,26 +149,26 @@ static bool resolve_path(AgVM *vm, const char *path, size_t len, Value *out) {
 
 static void add_member_names(Candidates *c, AgVM *vm, Value v) {
   if (IS_INSTANCE(v)) {
-    add_table_keys(c, vm, &AS_INSTANCE(v)->fields, false);
-    add_table_keys(c, vm, &AS_INSTANCE(v)->klass->methods, false);
+    add_table_keys(c, vm, &AS_INSTANCE(v)->fields, false, 0);
+    add_table_keys(c, vm, &AS_INSTANCE(v)->klass->methods, false, 1);
   } else if (IS_CLASS(v)) {
-    add_table_keys(c, vm, &AS_CLASS(v)->methods, false);
+    add_table_keys(c, vm, &AS_CLASS(v)->methods, false, 1);
   } else if (IS_MODULE(v)) {
     if (!vm_load_module(vm, AS_MODULE(v))) vm_take_exception(vm);
-    add_table_keys(c, vm, &AS_MODULE(v)->names, true);
-    if (AS_MODULE(v)->builtin_members) add_table_keys(c, vm, &vm->builtins, false);
+    add_table_keys(c, vm, &AS_MODULE(v)->names, true, 1);
+    if (AS_MODULE(v)->builtin_members) add_table_keys(c, vm, &vm->builtins, false, 1);
   } else if (IS_LIST(v)) {
-    add_table_keys(c, vm, &vm->list_methods, false);
+    add_table_keys(c, vm, &vm->list_methods, false, 1);
   } else if (IS_MAP(v)) {
-    add_table_keys(c, vm, &vm->map_methods, false);
+    add_table_keys(c, vm, &vm->map_methods, false, 1);
   } else if (IS_SET(v)) {
-    add_table_keys(c, vm, &vm->set_methods, false);
+    add_table_keys(c, vm, &vm->set_methods, false, 1);
   } else if (IS_STRING(v)) {
-    add_table_keys(c, vm, &vm->string_methods, false);
+    add_table_keys(c, vm, &vm->string_methods, false, 1);
   } else if (IS_TENSOR(v)) {
-    help_for_each_member("Tensor", candidate_add_cb, c);
+    help_for_each_member("Tensor", candidate_add_member, c);
   } else if (IS_NODE(v)) {
-    help_for_each_member("Node", candidate_add_cb, c);
+    help_for_each_member("Node", candidate_add_member, c);
   }
 }
 
@@ -172,13 +185,13 @@ static void collect_words(Candidates *c, AgVM *vm, const char *text) {
   const char *dot = strrchr(text, '.');
   if (dot == NULL) {
     add_keywords(c);
-    add_table_keys(c, vm, &vm->main_module->names, true);
-    add_table_keys(c, vm, &vm->builtins, false);
+    add_table_keys(c, vm, &vm->main_module->names, true, 1);
+    add_table_keys(c, vm, &vm->builtins, false, 1);
     return;
   }
   size_t len = (size_t)(dot - text);
   Value v;
-  if (len + 2 > sizeof c->prefix || !resolve_path(vm, text, len, &v)) return;
+  if (len + 2 > sizeof c->prefix || !complete_resolve(vm, text, len, &v)) return;
   snprintf(c->prefix, sizeof c->prefix, "%.*s", (int)len + 1, text);
   add_member_names(c, vm, v);
 }
@@ -225,12 +238,14 @@ CompleteKind complete_collect(AgVM *vm, const char *line, size_t start, const ch
   } else {
     collect_words(out, vm, text);
   }
+  if (out->count > 1) qsort(out->items, out->count, sizeof *out->items, by_rank_then_name);
   return COMPLETE_WORDS;
 }
 
 bool complete_matches(const Candidates *c, size_t i, const char *text, char *out, size_t size) {
   size_t plen = strlen(c->prefix);
-  const char *want = text + plen;
-  if (strncmp(c->items[i], want, strlen(want)) != 0) return false;
-  return (size_t)snprintf(out, size, "%s%s", c->prefix, c->items[i]) < size;
+  const char *want = text + plen, *word = complete_word(c, i);
+  if (strncmp(word, want, strlen(want)) != 0) return false;
+  if (word[0] == '_' && want[0] != '_') return false; /* private, unless typed */
+  return (size_t)snprintf(out, size, "%s%s", c->prefix, word) < size;
 }

@@ -23,10 +23,10 @@
  * `:he` complete as a whole. */
 #define COMPLETE_WORD_BREAKS " \t\n\"'`@$><=;|&{([,+-*/%!~^"
 
-/* The words offered for the word being completed; `prefix` ("x.") goes
- * before each in a match. */
+/* The words offered for the word being completed, fields first, then in
+ * alphabetical order; `prefix` ("x.") goes before each in a match. */
 typedef struct {
-  char **items;
+  char **items; /* each word after one character of rank: complete_word reads it */
   size_t count, capacity;
   char prefix[256];
 } Candidates;
@@ -39,9 +39,15 @@ typedef enum { COMPLETE_WORDS, COMPLETE_FILES } CompleteKind;
  * none. */
 CompleteKind complete_collect(AgVM *vm, const char *line, size_t start, const char *text,
                               const char *const *commands, Candidates *out);
+/* The word of candidate i. */
+const char *complete_word(const Candidates *c, size_t i);
 /* Candidate i as a match for `text` (prefix + word) into out; false if it
- * does not start with text or does not fit. */
+ * does not start with text, is private (`_name`) while text does not name
+ * it so, or does not fit. */
 bool complete_matches(const Candidates *c, size_t i, const char *text, char *out, size_t size);
+/* The value of the dotted name `a.b.c` (path[0..len)) in the session,
+ * looked up in tables only (nothing runs); false when it has none. */
+bool complete_resolve(AgVM *vm, const char *path, size_t len, Value *out);
 /* Where the word that ends at `cursor` starts. */
 size_t complete_word_start(const char *line, size_t cursor);
 bool complete_is_word_char(char ch);

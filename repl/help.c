@@ -101,9 +101,10 @@ static void print_section_names(FILE *out, HelpSection s) {
 
 /* The keys of the REPL, shown by `:help` and in the reference. */
 static const char keys_text[] =
-    "Tab completes names, and after `x.` the fields and methods of x. Ctrl-C clears the "
-    "line, or stops a running program with an Interrupted error. Ctrl-D leaves. History "
-    "is kept in ~/.ag_history ($AG_HISTORY overrides).";
+    "Tab completes names, and after `x.` the fields and methods of x (fields first; names "
+    "starting with _ once _ is typed). Ctrl-C clears the line, or stops a running program "
+    "with an Interrupted error. Ctrl-D leaves. History is kept in ~/.ag_history "
+    "($AG_HISTORY overrides); Ctrl-P brings a multi-line block back whole.";
 
 static void print_topics(FILE *out, bool color) {
   fputs("Ag help. `:help NAME` explains one of these names:\n", out);
@@ -131,13 +132,15 @@ int help_show(FILE *out, const char *topic, bool color) {
   return found;
 }
 
-void help_for_each_member(const char *type, void (*fn)(void *ctx, const char *name), void *ctx) {
+void help_for_each_member(const char *type, void (*fn)(void *ctx, const char *name, bool field),
+                          void *ctx) {
   size_t tlen = strlen(type);
   bool tensor = strcmp(type, "Tensor") == 0;
   for (size_t i = 0; i < help_table_count; i++) {
     const HelpEntry *e = &help_table[i];
-    if (strncmp(e->name, type, tlen) == 0 && e->name[tlen] == '.') fn(ctx, e->name + tlen + 1);
-    else if (tensor && (e->flags & HELP_TENSOR_METHOD)) fn(ctx, after_last_dot(e->name));
+    bool field = strchr(e->signature, '(') == NULL;
+    if (strncmp(e->name, type, tlen) == 0 && e->name[tlen] == '.') fn(ctx, e->name + tlen + 1, field);
+    else if (tensor && (e->flags & HELP_TENSOR_METHOD)) fn(ctx, after_last_dot(e->name), field);
   }
 }
 
@@ -249,7 +252,7 @@ typedef struct {
   int missing;
 } MemberCheck;
 
-static void check_member(void *ctx, const char *name) {
+static void check_member(void *ctx, const char *name, bool field) {
   MemberCheck *c = ctx;
   ObjString *key = obj_string(c->vm, name);
   vm_push_root(c->vm, OBJ_VAL(key));

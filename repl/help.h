@@ -54,8 +54,10 @@ const HelpEntry *help_entries(size_t *count);
  * part after its last `.` (`:help backward` finds Tensor.backward). */
 int help_show(FILE *out, const char *topic, bool color); /* the number of entries shown */
 
-/* Calls fn with each member name of `type` ("Tensor" or "Node"). */
-void help_for_each_member(const char *type, void (*fn)(void *ctx, const char *name), void *ctx);
+/* Calls fn with each member name of `type` ("Tensor" or "Node"); field:
+ * an attribute (t.shape), not a method (t.sum()). */
+void help_for_each_member(const char *type, void (*fn)(void *ctx, const char *name, bool field),
+                          void *ctx);
 
 /* The whole table as Markdown (docs/reference.md). */
 void help_write_reference(FILE *out);

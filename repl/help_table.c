@@ -120,8 +120,8 @@ const HelpEntry help_table[] = {
     {"isinstance", HELP_BUILTINS, 0,
      "isinstance(v, cls)",
      "True when v is an instance of class cls or of a subclass of it. cls may also be a "
-     "built-in type, as in Python: int (true for bools too), float, bool, str, list, set; "
-     "or a list of classes and types (Python's tuple: isinstance(x, [int, float])).",
+     "built-in type, as in Python: int (true for bools too), float, bool, str, list, set, "
+     "tuple, Tensor; or a tuple or list of classes and types (isinstance(x, (int, float))).",
      "class A {}\n"
      "class B : A {}\n"
      "print(isinstance(B(), A), isinstance(1, A))"},
@@ -363,8 +363,8 @@ const HelpEntry help_table[] = {
      "gets factory()), OrderedDict (move_to_end, popitem), namedtuple(name, fields, "
      "defaults=nil) (a class: fields by name and index, printed Point(x=1, y=2); built "
      "positionally), deque(iterable, maxlen=nil) (append appendleft pop popleft extend "
-     "extendleft rotate, dropping from the other end past maxlen). Python's tuples "
-     "(items, most_common) are [key, value] lists.",
+     "extendleft rotate, dropping from the other end past maxlen). most_common gives "
+     "(key, count) tuples, as Python's.",
      "let c = collections.Counter(\"abracadabra\")\n"
      "print(c.most_common(2))\n"
      "let Point = collections.namedtuple(\"Point\", \"x y\")\n"
@@ -421,9 +421,11 @@ const HelpEntry help_table[] = {
      "progress bar on standard error as the items are taken, as Python's tqdm: desc, "
      "percent, bar, count/total, elapsed and time left, rate in items a second; "
      "redrawn at most 10 times a second, the line ended when the items run out. total "
-     "defaults to len(iterable) (none: count and rate only). When standard error is "
-     "not a terminal (a pipe, a file, a test) it draws nothing and returns the "
-     "iterable itself.",
+     "defaults to len(iterable) (none: count and rate only). In a notebook the bar is "
+     "an output of the cell updated in place (an HTML progress bar with the same "
+     "figures), shown stopped when an interrupt or error ends the loop. Elsewhere, when "
+     "standard error is not a terminal (a pipe, a file, a test) it draws nothing and "
+     "returns the iterable itself.",
      "let total = 0\n"
      "for x in progress(range(100), desc=\"sum\") { total += x }\n"
      "print(total)"},
@@ -1416,16 +1418,30 @@ const HelpEntry help_table[] = {
      "print(fold(ones(1, 4, 4), [3, 3], 2))"},
     {"save", HELP_TENSORS, 0,
      "save(value, path, compressed=false)",
-     "Writes a tensor as NumPy .npy, or a map of tensors (a state dict) as .npz; the file "
-     "is replaced atomically. compressed=true deflates the .npz members, as "
+     "Writes value to path, replacing the file atomically. A path ending in .pt or .pth gets "
+     "PyTorch's own format (what torch.save of PyTorch 1.13 writes, and torch.load reads): "
+     "tensors, maps, lists, numbers, strings, bools and nil, nested; tensors keep their "
+     "views (offset, size, stride) over shared storages, requires_grad and nn.Parameter; "
+     "a map (a state dict) loads as a dict. Any other path: a tensor as NumPy .npy, or a map "
+     "of tensors (a state dict) as .npz; compressed=true deflates the .npz members, as "
      "numpy.savez_compressed does.",
      "save(arange(3), \"x.npy\")\n"
-     "print(load(\"x.npy\"))"},
+     "print(load(\"x.npy\"))\n"
+     "save({\"step\": 3, \"w\": ones(2)}, \"ckpt.pt\")\n"
+     "print(load(\"ckpt.pt\"))"},
     {"load", HELP_TENSORS, 0,
      "load(path)",
-     "Reads a .npy file as a tensor or a .npz file as a map of tensors (NumPy's formats; "
-     ".npz members stored or deflated). An .npz may hold at most 4 GiB uncompressed in all, "
-     "and no two of its entries may share member data: beyond that, a clear error before "
+     "Reads a .npy file as a tensor, a .npz file as a map of tensors (NumPy's formats; "
+     ".npz members stored or deflated), or a file torch.save wrote (PyTorch 1.6 and later: "
+     "a zip of data.pkl, data/N, version) as the value saved, whatever the file's name: "
+     "tensors (float32, float64, int64, bool; PyTorch's int32, int16, int8 and uint8 as "
+     "int64) with their views and shared storages, requires_grad and nn.Parameter, maps "
+     "(dict and OrderedDict: a state dict loads into load_state_dict), lists, tuples (as "
+     "lists), numbers, strings, bools and None. The pickle in a .pt is read by a restricted "
+     "unpickler: only the opcodes and globals torch.save writes for these values; any "
+     "other global (os.system ...), opcode or storage type is an error naming the file and "
+     "it, and nothing is ever called. A zip may hold at most 4 GiB uncompressed in all, and "
+     "no two of its entries may share member data: beyond that, a clear error before "
      "anything is inflated. Ctrl-C stops a long load with Interrupted.",
      "save({\"w\": ones(2)}, \"state.npz\")\n"
      "print(load(\"state.npz\"))"},
@@ -1883,8 +1899,8 @@ const HelpEntry help_table[] = {
     {"print_graph", HELP_GRAPH, 0,
      "print_graph(t)",
      "Prints the graph behind a tensor (or a node) as an indented tree: one node a line, "
-     "with shapes and the script line of each node. The REPL's `:graph EXPR` does the "
-     "same.",
+     "with shapes and the script line of each node (in a notebook the cell and its line, "
+     "In[7]:5). The REPL's `:graph EXPR` does the same.",
      "let x = ones(2, requires_grad=true)\n"
      "print_graph((x * 2).sum())"},
     {"to_dot", HELP_GRAPH, 0,
@@ -1907,15 +1923,17 @@ const HelpEntry help_table[] = {
      "graph_diff(x * 2, (x * 2).sin())"},
     {"show_graph", HELP_GRAPH, 0,
      "show_graph(t, show_saved=false)",
-     "Shows the graph behind a tensor (or a node) as a picture: in a notebook an inline SVG "
-     "drawn by Graphviz (graphs of more than 2000 nodes are refused: print_graph or "
+     "Shows the graph behind a tensor (or a node) as a picture: in a notebook inline, SVG "
+     "and PNG drawn by Graphviz (graphs of more than 2000 nodes are refused: print_graph or "
      "save_graph them), on a terminal the tree of print_graph.",
      "let x = ones(2, requires_grad=true)\n"
      "show_graph((x * 2).sum())"},
     {"display", HELP_GRAPH, 0,
      "display(...vs)",
      "Shows each value: in a notebook as output of the cell (its repr, and a picture for "
-     "values that have one, such as plot figures), on a terminal its repr on a line.",
+     "values that have one, such as plot figures: a class draws one with _repr_svg_() "
+     "returning SVG text and _repr_png_() returning PNG bytes), on a terminal its repr on "
+     "a line.",
      "display(tensor([1.5, 2.5]), \"text\")"},
     {"plot", HELP_GRAPH, 0,
      "plot",
@@ -1981,14 +1999,14 @@ const HelpEntry help_table[] = {
      "plot.clear()"},
     {"plot.show", HELP_GRAPH, 0,
      "plot.show()",
-     "Shows the current figure, then starts a new one: inline in a notebook; on a terminal "
-     "it is written to a new SVG file in $TMPDIR (or /tmp) and the path is printed.",
+     "Shows the current figure, then starts a new one: inline in a notebook (SVG and PNG, "
+     "so that a notebook that is not trusted shows it too); on a terminal it is written to a new SVG file in $TMPDIR (or /tmp) and the path is printed.",
      ""},
     {"plot.figure", HELP_GRAPH, 0,
      "plot.figure(title=nil)",
      "Starts a new current figure and returns it. A figure has the module's drawing "
-     "functions as methods (fig.line(...), fig.save(path), fig.show()), and fig.svg() "
-     "returns its SVG text.",
+     "functions as methods (fig.line(...), fig.save(path), fig.show()), fig.svg() "
+     "returns its SVG text and fig.png() its PNG bytes.",
      "let fig = plot.figure(\"loss\")\n"
      "fig.line([1, 0.5, 0.25])\n"
      "plot.clear()"},

@@ -21,6 +21,8 @@
  * sequence half read that a signal could leave behind. */
 #if defined(RL_READLINE_VERSION) && RL_READLINE_VERSION >= 0x0700
 #define LINE_EDITOR_SIGCLEANUP() rl_callback_sigcleanup()
+/* GNU Readline's remove_history and free_history_entry (multi-line entries). */
+#define LINE_EDITOR_MULTILINE_HISTORY 1
 #else
 #define LINE_EDITOR_SIGCLEANUP() ((void)0)
 #endif

@@ -48,6 +48,7 @@ typedef struct {
   bool color;         /* colour on stdout (prompts, shown tensors) */
   char *history_path; /* NULL: no history file */
   int history_added;  /* entries added this session, appended at exit */
+  int block_entries;  /* entries added for the lines of the pending input */
   int status;         /* the exit status once the session ends, else -1 */
 } Repl;
 
@@ -181,12 +182,30 @@ static void history_remember(Repl *r, const char *line) {
   if (last != NULL && strcmp(last->line, line) == 0) return;
   add_history(line);
   r->history_added++;
+  r->block_entries++;
+}
+
+/* The lines of a multi-line input, remembered one by one as typed, become
+ * one entry: Ctrl-P brings the whole block back. (The history file keeps
+ * one line a line, so that files written before stay readable: a block
+ * comes back from it line by line.) */
+static void history_keep_block(Repl *r, const char *block) {
+#ifdef LINE_EDITOR_MULTILINE_HISTORY
+  for (; r->block_entries > 0 && history_length > 0; r->block_entries--, r->history_added--) {
+    HIST_ENTRY *gone = remove_history(history_length - 1);
+    if (gone != NULL) free_history_entry(gone);
+  }
+  history_remember(r, block);
+#else
+  (void)r, (void)block; /* libedit: the lines stay separate entries */
+#endif
 }
 #else
 /* Without a line editor there is no history to keep. */
 static void history_load(Repl *r) { (void)r; }
 static void history_save(Repl *r) { (void)r; }
 static void history_remember(Repl *r, const char *line) { (void)r, (void)line; }
+static void history_keep_block(Repl *r, const char *block) { (void)r, (void)block; }
 #endif
 
 static void make_prompt(const Repl *r, char *out, size_t size) {
@@ -462,6 +481,7 @@ static void complete_install(AgVM *vm) {
 /* ---- the loop ---- */
 
 static void handle_line(Repl *r, char *line) {
+  if (r->pending.length == 0) r->block_entries = 0;
   history_remember(r, line);
   const char *text = line + strspn(line, " \t");
   if (r->pending.length == 0 && text[0] == ':') {
@@ -471,7 +491,11 @@ static void handle_line(Repl *r, char *line) {
   if (r->pending.length == 0 && text[0] == '\0') return;
   vm_buf_adds(&r->pending, line);
   vm_buf_addc(&r->pending, '\n');
+  size_t length = r->pending.length;
+  char *block = length > strlen(line) + 1 ? strndup(r->pending.data, length - 1) : NULL;
   submit_pending(r);
+  if (block != NULL && r->pending.length == 0) history_keep_block(r, block);
+  free(block);
 }
 
 static void setup_readline(Repl *r) {
@@ -496,6 +520,9 @@ int repl_run(AgVM *vm) {
   vm_buf_init(&r.pending);
   setup_readline(&r);
   history_load(&r);
+  if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+    printf("Ag %s: tensors and autograd. :help for help, Ctrl-D to leave.\n", AG_VERSION);
+  }
   while (r.status < 0) {
     char *line = NULL;
     ReadResult got = read_line(&r, &line);

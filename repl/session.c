@@ -41,16 +41,23 @@ static void clear_interrupt(void) {
   tensor_interrupt_requested = 0;
 }
 
+/* The name a notebook shows for an uncaught error (ename): its class's name,
+ * "Error" for a plain error() until the language has Python's classes
+ * (TypeError, IndexError ...). The one place that name comes from. */
+static const char *error_class_name(AgVM *vm, Value exc) {
+  return vm_type_name(exc);
+}
+
 static void describe_error(AgVM *vm, SessionError *err) {
   Value exc = vm->exception;
   vm_push_root(vm, exc);
-  err->name = strdup(vm_type_name(exc));
+  err->name = strdup(error_class_name(vm, exc));
   err->message = strdup(vm_exception_message(vm, exc));
   size_t len = 0;
   err->report = NULL;
   FILE *out = open_memstream(&err->report, &len);
   if (out != NULL) {
-    vm_report_exception(vm, out, false);
+    vm_report_exception(vm, out, vm->color);
     fclose(out);
   } else {
     vm_take_exception(vm);
@@ -78,7 +85,6 @@ static Value call_function(AgVM *vm, ObjFunction *function) {
   vm_push_root(vm, OBJ_VAL(function));
   ObjClosure *closure = obj_new_closure(vm, function);
   vm_pop_root(vm);
-  clear_interrupt();
   return vm_call(vm, OBJ_VAL(closure), 0, NULL);
 }
 

@@ -5,8 +5,10 @@
  * globals persist from one input to the next and an expression statement
  * shows its value (OP_REPL_SHOW, through vm->repl_print). The compiler's
  * continuation rule (CompileResult.incomplete) says whether an input needs
- * more lines. A run starts and ends with the interrupt flags cleared, so a
- * Ctrl-C (or a notebook's interrupt) stops only the run it arrived in.
+ * more lines. A run ends with the interrupt flag cleared, so a Ctrl-C (or
+ * a notebook's interrupt) stops only the run it arrived in; the caller
+ * clears it when the input begins (before compiling it), not here, so that
+ * one arriving between the compilation and the run is not lost.
  */
 #ifndef AG_REPL_SESSION_H
 #define AG_REPL_SESSION_H
@@ -26,7 +28,8 @@ typedef enum { INPUT_COMPLETE, INPUT_INCOMPLETE, INPUT_INVALID } InputState;
 typedef struct {
   char *name;    /* the error's class: "Error", "Interrupted" ... */
   char *message; /* Error.message or str(v) */
-  char *report;  /* what the REPL prints: "FILE:LINE: error: ...", the traceback */
+  char *report;  /* what the REPL prints: "FILE:LINE: error: ...", the traceback
+                  * (coloured when vm->color) */
 } SessionError;
 
 /* Compiles `source` as input named `file` ("<stdin>", "In[3]"); syntax

@@ -11,7 +11,10 @@
  *
  * Only a terminal gets a bar: when standard error is a pipe or a file,
  * progress() returns the iterable itself, so a script's logs and tests see
- * nothing but the script's own output.
+ * nothing but the script's own output. In a notebook (vm->display_in_place)
+ * the bar is an output of the cell, replaced in place at each redraw as
+ * tqdm's notebook bar is: text/html (an HTML <progress> with the same
+ * figures) and text/plain (the terminal's line).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +27,7 @@
 #endif
 
 #include "stdlib/builtins_internal.h"
+#include "vm/buffer.h"
 #include "vm/internal.h"
 
 #define REDRAW_SECONDS 0.1
@@ -67,6 +71,7 @@ typedef struct {
 } Bar;
 
 static const char *const FIELD_ITERATOR = " iterator", *const FIELD_DESC = " desc",
+                         *const FIELD_DISPLAY_ID = " display id",
                          *const FIELD_N = " n", *const FIELD_TOTAL = " total",
                          *const FIELD_START = " start", *const FIELD_DRAWN = " drawn",
                          *const FIELD_WIDTH = " width", *const FIELD_FINISHED = " finished";
@@ -114,8 +119,9 @@ static void append_bar(char *out, size_t size, double fraction, int cells, bool 
   }
 }
 
-/* The whole line for the bar's state at `now`. */
-static void format_line(char *line, size_t size, const char *desc, const Bar *b, double now) {
+/* The figures after the bar: "37/92 [00:01<00:01, 35.20it/s]" (count,
+ * elapsed<left, rate), or "37it [00:01, 35.20it/s]" without a total. */
+static void format_figures(char *out, size_t size, const Bar *b, double now) {
   double elapsed = now - b->start;
   char rate[32], spent[24], left[24];
   if (b->n == 0 || elapsed <= 0)
@@ -125,21 +131,35 @@ static void format_line(char *line, size_t size, const char *desc, const Bar *b,
   else
     snprintf(rate, sizeof rate, "%.2fs/it", elapsed / b->n);
   format_duration(spent, sizeof spent, elapsed);
-  char prefix[256] = "";
-  if (desc != NULL) snprintf(prefix, sizeof prefix, "%s: ", desc);
   if (b->total < 0) {
-    snprintf(line, size, "%s%lldit [%s, %s]", prefix, (long long)b->n, spent, rate);
+    snprintf(out, size, "%lldit [%s, %s]", (long long)b->n, spent, rate);
     return;
   }
   if (b->n == 0 || elapsed <= 0)
     snprintf(left, sizeof left, "?");
   else
     format_duration(left, sizeof left, (double)(b->total - b->n) * elapsed / (double)b->n);
+  snprintf(out, size, "%lld/%lld [%s<%s, %s]", (long long)b->n, (long long)b->total, spent, left, rate);
+}
+
+/* The share of the total taken, 0..1 (1 for a total of 0). */
+static double fraction_done(const Bar *b) {
   double fraction = b->total > 0 ? (double)b->n / (double)b->total : 1.0;
-  if (fraction > 1) fraction = 1;
-  char tail[128];
-  snprintf(tail, sizeof tail, "| %lld/%lld [%s<%s, %s]", (long long)b->n, (long long)b->total, spent, left,
-           rate);
+  return fraction > 1 ? 1 : fraction;
+}
+
+/* The whole line for the bar's state at `now`. */
+static void format_line(char *line, size_t size, const char *desc, const Bar *b, double now) {
+  char prefix[256] = "", figures[128];
+  if (desc != NULL) snprintf(prefix, sizeof prefix, "%s: ", desc);
+  format_figures(figures, sizeof figures, b, now);
+  if (b->total < 0) {
+    snprintf(line, size, "%s%s", prefix, figures);
+    return;
+  }
+  double fraction = fraction_done(b);
+  char tail[160];
+  snprintf(tail, sizeof tail, "| %s", figures);
   snprintf(line, size, "%s%3d%%|", prefix, (int)(fraction * 100));
   /* the bar takes what the terminal's width leaves (one column spare) */
   int cells = terminal_columns() - 1 - (int)strlen(line) - (int)strlen(tail);
@@ -150,11 +170,64 @@ static void format_line(char *line, size_t size, const char *desc, const Bar *b,
   snprintf(line + len, size - len, "%s", tail);
 }
 
-/* Redraws the line over the previous one (blanking what is left of it). */
-static void draw(AgVM *vm, Value inst, Bar *b, double now) {
+/* text with &, < and > escaped for HTML, appended to out. */
+static void add_html_text(VmBuf *out, const char *text) {
+  for (; *text; text++) {
+    if (*text == '<') vm_buf_printf(out, "&lt;");
+    else if (*text == '>') vm_buf_printf(out, "&gt;");
+    else if (*text == '&') vm_buf_printf(out, "&amp;");
+    else vm_buf_add(out, text, 1);
+  }
+}
+
+/* The bar as HTML, as tqdm's notebook bar: desc, an HTML <progress>
+ * (indeterminate without a total), the percentage and the figures. */
+static void format_html(VmBuf *out, const char *desc, const Bar *b, double now) {
+  char figures[128];
+  format_figures(figures, sizeof figures, b, now);
+  vm_buf_printf(out, "<div class=\"ag-progress\" style=\"font-family: monospace\">");
+  if (desc != NULL) {
+    add_html_text(out, desc);
+    vm_buf_printf(out, ": ");
+  }
+  if (b->total < 0) {
+    vm_buf_printf(out, "<progress style=\"width: 40ex\"></progress> ");
+  } else {
+    double fraction = fraction_done(b);
+    vm_buf_printf(out, "<progress value=\"%lld\" max=\"%lld\" style=\"width: 40ex\"></progress> %d%% ",
+                  (long long)b->n, (long long)(b->total > 0 ? b->total : 1), (int)(fraction * 100));
+  }
+  add_html_text(out, figures);
+  vm_buf_printf(out, "</div>");
+}
+
+/* The bar in a notebook: shown, then replaced in place at each redraw. */
+static void draw_in_notebook(AgVM *vm, Value inst, const char *desc, const char *line, const Bar *b,
+                             double now, bool final) {
+  Value id = lib_field(vm, inst, FIELD_DISPLAY_ID);
+  if (!IS_STRING(id)) return;
+  VmBuf html;
+  vm_buf_init(&html);
+  format_html(&html, desc, b, now);
+  const char *types[2] = {"text/html", "text/plain"};
+  const char *data[2] = {html.data, line};
+  size_t lengths[2] = {html.length, strlen(line)};
+  fflush(stdout); /* the script's own output first */
+  vm->display_in_place(vm, AS_CSTRING(id), final, 2, types, data, lengths);
+  vm_buf_free(&html);
+}
+
+/* Redraws the line over the previous one (blanking what is left of it);
+ * final: the items ran out. */
+static void draw(AgVM *vm, Value inst, Bar *b, double now, bool final) {
   Value desc = lib_field(vm, inst, FIELD_DESC);
   char line[1024];
   format_line(line, sizeof line, IS_STRING(desc) ? AS_CSTRING(desc) : NULL, b, now);
+  b->drawn_at = now;
+  if (vm->display_in_place != NULL) {
+    draw_in_notebook(vm, inst, IS_STRING(desc) ? AS_CSTRING(desc) : NULL, line, b, now, final);
+    return;
+  }
   int64_t width = (int64_t)strlen(line);
   int64_t blank = b->width > width ? b->width - width : 0;
   fflush(stdout); /* the script's own output first */
@@ -162,7 +235,6 @@ static void draw(AgVM *vm, Value inst, Bar *b, double now) {
   fflush(stderr);
   vm->progress_line_open = true;
   b->width = width;
-  b->drawn_at = now;
 }
 
 /* ---- the iterator ---- */
@@ -194,7 +266,7 @@ LIB_NATIVE(progress_next) {
   if (status != 1) { /* the end, or an error from the items: end the line first */
     Value thrown = status < 0 ? vm_take_exception(vm) : NIL_VAL;
     vm_push_root(vm, thrown);
-    draw(vm, self, &b, now);
+    draw(vm, self, &b, now, true);
     vm_end_progress_line(vm);
     lib_set_field(vm, self, FIELD_FINISHED, BOOL_VAL(true));
     vm_pop_root(vm);
@@ -202,7 +274,7 @@ LIB_NATIVE(progress_next) {
   }
   vm_push_root(vm, item);
   b.n++;
-  if (now - b.drawn_at >= REDRAW_SECONDS || b.n == b.total) draw(vm, self, &b, now);
+  if (now - b.drawn_at >= REDRAW_SECONDS || b.n == b.total) draw(vm, self, &b, now, false);
   store_bar(vm, self, &b);
   vm_pop_root(vm);
   return item;
@@ -227,7 +299,8 @@ LIB_NATIVE(lib_progress) {
     return vm_throw_error(vm, "progress(): total must be an int, not %s", vm_type_name(total));
   if (!IS_NIL(total) && AS_INT(total) < 0)
     return vm_throw_error(vm, "progress(): total must not be negative, got %lld", (long long)AS_INT(total));
-  if (!isatty(STDERR_FILENO)) return args[0]; /* no terminal: the items alone */
+  bool notebook = vm->display_in_place != NULL;
+  if (!notebook && !isatty(STDERR_FILENO)) return args[0]; /* no terminal: the items alone */
   Value iterator = lib_make_iterator(vm, args[0]);
   if (IS_EXCEPTION(iterator)) return iterator;
   vm_push_root(vm, iterator);
@@ -241,8 +314,14 @@ LIB_NATIVE(lib_progress) {
   lib_set_field(vm, inst, FIELD_ITERATOR, iterator);
   lib_set_field(vm, inst, FIELD_DESC, desc);
   lib_set_field(vm, inst, FIELD_TOTAL, total);
+  if (notebook) {
+    static unsigned long bars; /* the notebook's display ids, one per bar */
+    char id[48];
+    snprintf(id, sizeof id, "ag-progress-%d-%lu", (int)getpid(), ++bars);
+    lib_set_field(vm, inst, FIELD_DISPLAY_ID, OBJ_VAL(obj_string(vm, id)));
+  }
   Bar b = {0, IS_NIL(total) ? -1 : (int64_t)AS_NUMBER(total), now_seconds(), 0, 0};
-  draw(vm, inst, &b, b.start); /* 0% at once: the first item may take long */
+  draw(vm, inst, &b, b.start, false); /* 0% at once: the first item may take long */
   store_bar(vm, inst, &b);
   vm_pop_roots(vm, 3);
   return inst;

@@ -291,9 +291,18 @@ static void add_label(Str *s, const GradNode *node, int output_nr, int number,
   if (name) str_addf(s, " %s", name);
 }
 
+static GraphSourceNamer source_namer;
+
+void graph_set_source_namer(GraphSourceNamer namer) { source_namer = namer; }
+
+/* Where node was made: "line 5", or "In[7]:5" when the host names inputs;
+ * nothing for a leaf or an unknown line. */
 static void add_line(Str *s, const GradNode *node) {
   int line = grad_node_line(node);
-  if (line > 0 && !is_accumulator(node)) str_addf(s, "line %d", line);
+  if (line <= 0 || is_accumulator(node)) return;
+  const char *source = source_namer ? source_namer(grad_node_id(node)) : NULL;
+  if (source != NULL) str_addf(s, "%s:%d", source, line);
+  else str_addf(s, "line %d", line);
 }
 
 /* ---- rows: the lines of a tree or diff, aligned when printed ---- */
@@ -965,8 +974,10 @@ static void dot_on_node(void *ctx, int index, GradNode *node) {
   Str label = {0};
   add_escaped(&label, grad_node_name(node));
   if (!is_accumulator(node)) add_produced_names(&label, d->names, node);
-  int line = grad_node_line(node);
-  if (line > 0 && !is_accumulator(node)) str_addf(&label, "\\nline %d", line);
+  if (grad_node_line(node) > 0 && !is_accumulator(node)) {
+    str_add(&label, "\\n");
+    add_line(&label, node);
+  }
   char *text = str_finish(&label);
   if (!text) {
     d->body.failed = true;
@@ -1152,7 +1163,7 @@ static bool render(const char *text, const char *format, const char *path) {
   return ok;
 }
 
-char *graph_to_svg(GraphRoot root, bool show_saved, size_t *length) {
+char *graph_render(GraphRoot root, bool show_saved, const char *format, size_t *length) {
   char *dot_path = program_find("dot");
   if (!dot_path) {
     tensor_set_error("Graphviz 'dot' was not found; install graphviz to draw graphs");
@@ -1160,12 +1171,12 @@ char *graph_to_svg(GraphRoot root, bool show_saved, size_t *length) {
   }
   char *text = graph_to_dot(root, show_saved);
   FILE *in = tmpfile(), *out = tmpfile(), *err = tmpfile();
-  char *svg = NULL;
+  char *image = NULL;
   if (!in || !out || !err) tensor_set_error("cannot create a temporary file: %s", strerror(errno));
   else if (text && write_all(fileno(in), text, strlen(text), "a temporary file") &&
            lseek(fileno(in), 0, SEEK_SET) == 0) {
-    int status = run_dot(dot_path, "svg", fileno(in), fileno(out), fileno(err));
-    if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) svg = program_read_back(out, length);
+    int status = run_dot(dot_path, format, fileno(in), fileno(out), fileno(err));
+    if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) image = program_read_back(out, length);
     else dot_failure(status, err);
   }
   if (in) fclose(in);
@@ -1173,7 +1184,7 @@ char *graph_to_svg(GraphRoot root, bool show_saved, size_t *length) {
   if (err) fclose(err);
   free(text);
   free(dot_path);
-  return svg;
+  return image;
 }
 
 int graph_node_count(GraphRoot root) {

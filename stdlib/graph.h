@@ -128,9 +128,15 @@ char *graph_to_dot(GraphRoot root, bool show_saved);
  * failing, files that cannot be written. */
 bool graph_save(GraphRoot root, const char *path, bool show_saved);
 
-/* The graph rendered as SVG by Graphviz's `dot` (malloc'd, *length bytes),
- * or NULL with tensor_error() set. */
-char *graph_to_svg(GraphRoot root, bool show_saved, size_t *length);
+/* Where nodes were made, for the host to name (the notebook kernel: the
+ * cell, "In[7]"): the name of the input that made node `id`, or NULL. With
+ * a namer, labels say "In[7]:5" where they say "line 5" without one. */
+typedef const char *(*GraphSourceNamer)(uint64_t id);
+void graph_set_source_namer(GraphSourceNamer namer);
+
+/* The graph rendered by Graphviz's `dot -TFORMAT` ("svg", "png"): malloc'd,
+ * *length bytes, or NULL with tensor_error() set. */
+char *graph_render(GraphRoot root, bool show_saved, const char *format, size_t *length);
 /* The number of nodes under root, or -1 (out of memory). */
 int graph_node_count(GraphRoot root);
 

@@ -333,10 +333,10 @@ static bool is_subclass(ObjClass *k, ObjClass *of) {
 }
 
 /* Python's built-in types as isinstance's argument: the conversion functions
- * `int str list set tuple`, the dtypes `float bool` and `Tensor` (isinstance(true, int) is
+ * `int str list set tuple`, `Tensor` and the dtypes `float bool` (isinstance(true, int) is
  * true, as in Python). 1 or 0 where `cls` is one of them, -1 otherwise. */
 static int builtin_type_check(AgVM *vm, Value cls, Value v) {
-  static const char *const names[] = {"int", "float", "bool", "str", "list", "set", "tuple", "Tensor"};
+  static const char *const names[] = {"int", "float", "bool", "str", "list", "set", "Tensor", "tuple"};
   for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++) {
     Value builtin;
     if (!table_get(&vm->builtins, OBJ_VAL(obj_string(vm, names[k])), &builtin) ||
@@ -349,8 +349,8 @@ static int builtin_type_check(AgVM *vm, Value cls, Value v) {
     case 3: return IS_STRING(v);
     case 4: return IS_LIST(v);
     case 5: return IS_SET(v);
-    case 6: return IS_TUPLE(v);
-    default: return IS_TENSOR(v);
+    case 6: return IS_TENSOR(v);
+    default: return IS_TUPLE(v);
     }
   }
   return -1;

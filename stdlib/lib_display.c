@@ -2,9 +2,11 @@
  * (stdlib/plot.ag).
  *
  * In a notebook (vm->display set by the kernel) display() sends a MIME
- * bundle: the value's repr as text/plain, and image/svg+xml when the value
- * is an instance whose class has `_repr_svg_` (IPython's name; plot figures
- * have it). On a terminal it prints the repr, as IPython's display does.
+ * bundle: the value's repr as text/plain, and image/svg+xml and image/png
+ * when the value is an instance whose class has `_repr_svg_` and
+ * `_repr_png_` (IPython's names; plot figures have both: a notebook that is
+ * not trusted hides SVG, PNG always shows). On a terminal it prints the
+ * repr, as IPython's display does.
  *
  * gnuplot runs as a child process with the script on stdin (a temporary
  * file, so no pipe can fill up) and its output in a temporary file; it is
@@ -17,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "stdlib/lib.h"
 #include "stdlib/lib_internal.h"
 #include "stdlib/program.h"
 
@@ -30,36 +33,55 @@ bool lib_display_bundle(AgVM *vm, int count, const char *const *types, const cha
   return true;
 }
 
-/* v._repr_svg_() when v's class has it: a string, nil, or VM_EXCEPTION. */
-static Value svg_of(AgVM *vm, Value v) {
-  Value method;
+/* v.METHOD() (_repr_svg_, _repr_png_) when v's class has it: a string,
+ * nil, or VM_EXCEPTION. */
+static Value picture_of(AgVM *vm, Value v, const char *method) {
+  Value found;
   if (!IS_INSTANCE(v)) return NIL_VAL;
-  ObjString *name = obj_string(vm, "_repr_svg_");
-  if (!table_get(&AS_INSTANCE(v)->klass->methods, OBJ_VAL(name), &method)) return NIL_VAL;
-  Value svg = vm_invoke(vm, v, name, 0, NULL, NULL);
-  if (IS_EXCEPTION(svg) || IS_NIL(svg) || IS_STRING(svg)) return svg;
-  return vm_throw_error(vm, "_repr_svg_() must return a string, not %s", vm_type_name(svg));
+  ObjString *name = obj_string(vm, method);
+  if (!table_get(&AS_INSTANCE(v)->klass->methods, OBJ_VAL(name), &found)) return NIL_VAL;
+  Value picture = vm_invoke(vm, v, name, 0, NULL, NULL);
+  if (IS_EXCEPTION(picture) || IS_NIL(picture) || IS_STRING(picture)) return picture;
+  return vm_throw_error(vm, "%s() must return a string, not %s", method, vm_type_name(picture));
+}
+
+Value lib_rich_bundle(AgVM *vm, Value v, ObjString *repr, LibBundleSink send, void *ctx) {
+  static const char *const methods[] = {"_repr_svg_", "_repr_png_"};
+  static const char *const mimes[] = {"image/svg+xml", "image/png"};
+  const char *types[3] = {"text/plain"};
+  const char *data[3] = {repr->chars};
+  size_t lengths[3] = {(size_t)repr->length};
+  int count = 1;
+  vm_push_root(vm, OBJ_VAL(repr));
+  for (int i = 0; i < 2; i++) {
+    Value picture = picture_of(vm, v, methods[i]);
+    if (IS_EXCEPTION(picture)) {
+      vm_pop_roots(vm, count);
+      return picture;
+    }
+    if (!IS_STRING(picture)) continue;
+    vm_push_root(vm, picture);
+    types[count] = mimes[i];
+    data[count] = AS_CSTRING(picture);
+    lengths[count++] = (size_t)AS_STRING(picture)->length;
+  }
+  send(vm, ctx, count, types, data, lengths);
+  vm_pop_roots(vm, count);
+  return NIL_VAL;
+}
+
+static void send_to_display(AgVM *vm, void *ctx, int count, const char *const *types,
+                            const char *const *data, const size_t *lengths) {
+  (void)ctx;
+  lib_display_bundle(vm, count, types, data, lengths);
 }
 
 static Value display_one(AgVM *vm, Value v) {
   Value repr = vm_to_repr(vm, v);
   if (IS_EXCEPTION(repr)) return repr;
-  vm_push_root(vm, repr);
-  Value svg = vm->display ? svg_of(vm, v) : NIL_VAL;
-  if (IS_EXCEPTION(svg)) {
-    vm_pop_root(vm);
-    return svg;
-  }
-  vm_push_root(vm, svg);
-  const char *types[2] = {"text/plain", "image/svg+xml"};
-  const char *data[2] = {AS_CSTRING(repr), IS_STRING(svg) ? AS_CSTRING(svg) : ""};
-  size_t lengths[2] = {(size_t)AS_STRING(repr)->length,
-                       IS_STRING(svg) ? (size_t)AS_STRING(svg)->length : 0};
-  if (!lib_display_bundle(vm, IS_STRING(svg) ? 2 : 1, types, data, lengths)) {
-    fwrite(data[0], 1, lengths[0], stdout);
-    fputc('\n', stdout);
-  }
-  vm_pop_roots(vm, 2);
+  if (vm->display != NULL) return lib_rich_bundle(vm, v, AS_STRING(repr), send_to_display, NULL);
+  fwrite(AS_CSTRING(repr), 1, (size_t)AS_STRING(repr)->length, stdout);
+  fputc('\n', stdout);
   return NIL_VAL;
 }
 
@@ -185,13 +207,20 @@ static Value native_temp_path(NATIVE_ARGS) {
   return s;
 }
 
-/* _display_svg(svg): shows it in the notebook; false on a terminal. */
-static Value native_display_svg(NATIVE_ARGS) {
-  if (!IS_STRING(args[0])) return vm_throw_error(vm, "_display_svg(): the image must be a string");
-  const char *types[2] = {"image/svg+xml", "text/plain"};
-  const char *data[2] = {AS_CSTRING(args[0]), "<plot>"};
-  size_t lengths[2] = {(size_t)AS_STRING(args[0])->length, 6};
-  return BOOL_VAL(lib_display_bundle(vm, 2, types, data, lengths));
+/* _notebook(): whether pictures can be shown inline (a notebook). */
+static Value native_notebook(NATIVE_ARGS) {
+  return BOOL_VAL(vm->display != NULL);
+}
+
+/* _display_image(svg, png): shows the picture in the notebook; false on a
+ * terminal. */
+static Value native_display_image(NATIVE_ARGS) {
+  if (!IS_STRING(args[0]) || !IS_STRING(args[1]))
+    return vm_throw_error(vm, "_display_image(): the images must be strings");
+  const char *types[3] = {"image/svg+xml", "image/png", "text/plain"};
+  const char *data[3] = {AS_CSTRING(args[0]), AS_CSTRING(args[1]), "<plot>"};
+  size_t lengths[3] = {(size_t)AS_STRING(args[0])->length, (size_t)AS_STRING(args[1])->length, 6};
+  return BOOL_VAL(lib_display_bundle(vm, 3, types, data, lengths));
 }
 
 /* _display_figure(json, text): hands the figure's data to a host that draws
@@ -219,7 +248,8 @@ void lib_install_plot_module(AgVM *vm, ObjModule *module) {
       {"_gnuplot", native_gnuplot, 1, 1},
       {"_write_file", native_write_file, 2, 2},
       {"_temp_path", native_temp_path, 1, 1},
-      {"_display_svg", native_display_svg, 1, 1},
+      {"_notebook", native_notebook, 0, 0},
+      {"_display_image", native_display_image, 2, 2},
       {"_display_figure", native_display_figure, 2, 2},
   };
   for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++) {

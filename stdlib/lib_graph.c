@@ -274,20 +274,23 @@ static bool show_source(AgVM *vm, GraphRoot root, bool show_saved) {
   return tree != NULL;
 }
 
-/* The notebook's picture of root: SVG from Graphviz, with the tree as text. */
+/* The notebook's picture of root: SVG and PNG from Graphviz (a notebook
+ * that is not trusted hides SVG), with the tree as text. */
 static bool show_inline(AgVM *vm, GraphRoot root, bool show_saved) {
   if (vm->display_draws_sources) return show_source(vm, root, show_saved);
-  size_t svg_length = 0, tree_length = 0;
-  char *svg = graph_to_svg(root, show_saved, &svg_length);
-  char *tree = svg ? tree_text(root, &tree_length) : NULL;
+  size_t svg_length = 0, png_length = 0, tree_length = 0;
+  char *svg = graph_render(root, show_saved, "svg", &svg_length);
+  char *png = svg ? graph_render(root, show_saved, "png", &png_length) : NULL;
+  char *tree = png ? tree_text(root, &tree_length) : NULL;
   bool ok = tree != NULL;
   if (ok) {
-    const char *types[2] = {"image/svg+xml", "text/plain"};
-    const char *data[2] = {svg, tree};
-    size_t lengths[2] = {svg_length, tree_length};
-    lib_display_bundle(vm, 2, types, data, lengths);
+    const char *types[3] = {"image/svg+xml", "image/png", "text/plain"};
+    const char *data[3] = {svg, png, tree};
+    size_t lengths[3] = {svg_length, png_length, tree_length};
+    lib_display_bundle(vm, 3, types, data, lengths);
   }
   free(svg);
+  free(png);
   free(tree);
   return ok;
 }

@@ -304,7 +304,8 @@ void lib_install_torch(AgVM *vm);
  * is no rich display (a terminal). */
 bool lib_display_bundle(AgVM *vm, int count, const char *const *types, const char *const *data,
                         const size_t *lengths);
-/* The natives plot.ag draws with (_gnuplot, _write_file, _temp_path, _display_svg). */
+/* The natives plot.ag draws with (_gnuplot, _write_file, _temp_path,
+ * _notebook, _display_image). */
 void lib_install_plot_module(AgVM *vm, ObjModule *module);
 /* Natives of the autograd module (grad, detect_anomaly, Function, backward). */
 void lib_install_autograd_module(AgVM *vm, ObjModule *module);

@@ -1,8 +1,9 @@
 /* lib_io.c — save/load of tensors (.npy) and maps of tensors (.npz, state
- * dicts), and load_csv, over tensor/io.h. Paths are relative to the working
- * directory.
+ * dicts), of nested values of tensors in PyTorch's format (.pt, .pth), and
+ * load_csv, over tensor/io.h. Paths are relative to the working directory.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "stdlib/lib_internal.h"
 #include "tensor/io.h"
@@ -57,6 +58,197 @@ static Value save_map(AgVM *vm, ObjMap *m, const char *path, bool compressed) {
   return ok ? NIL_VAL : VM_EXCEPTION;
 }
 
+/* ---- PyTorch's files: Ag values to and from tensor/io.h's PtValue trees ---- */
+
+/* Deeper nesting is refused (and a value holding itself ends there). */
+enum { PT_MAX_DEPTH = 200 };
+
+static PtValue *pt_of_value(AgVM *vm, PtDoc *doc, Value v, int depth);
+
+static PtValue *pt_node(AgVM *vm, PtDoc *doc, PtKind kind) {
+  PtValue *n = pt_new(doc, kind);
+  if (!n) vm_throw_error(vm, "save(): out of memory");
+  return n;
+}
+
+static bool pt_add_items(AgVM *vm, PtDoc *doc, PtValue *c, const Value *items, int n, int depth) {
+  for (int i = 0; i < n; i++) {
+    PtValue *item = pt_of_value(vm, doc, items[i], depth + 1);
+    if (!item) return false;
+    if (!pt_append(c, item)) {
+      vm_throw_error(vm, "save(): out of memory");
+      return false;
+    }
+  }
+  return true;
+}
+
+static PtValue *pt_of_map(AgVM *vm, PtDoc *doc, ObjMap *m, int depth) {
+  PtValue *n = pt_node(vm, doc, PT_DICT);
+  for (int i = 0; n && i < m->table.used; i++) {
+    TableEntry *e = &m->table.entries[i];
+    if (IS_UNDEF(e->key)) continue;
+    Value pair[2] = {e->key, e->value};
+    if (!pt_add_items(vm, doc, n, pair, 2, depth)) return NULL;
+  }
+  return n;
+}
+
+static PtValue *pt_of_tensor(AgVM *vm, PtDoc *doc, Value v) {
+  PtValue *n = pt_node(vm, doc, PT_TENSOR);
+  if (!n) return NULL;
+  n->t = tensor_retain(lib_t(v));
+  n->requires_grad = ag_requires_grad(n->t);
+  n->is_parameter = AS_TENSOR_OBJ(v)->is_parameter;
+  return n;
+}
+
+static PtValue *pt_of_value(AgVM *vm, PtDoc *doc, Value v, int depth) {
+  if (depth > PT_MAX_DEPTH) {
+    vm_throw_error(vm, "save(): the value is nested more than %d deep (or holds itself)", PT_MAX_DEPTH);
+    return NULL;
+  }
+  PtValue *n = NULL;
+  if (IS_TENSOR(v)) return pt_of_tensor(vm, doc, v);
+  if (IS_MAP(v)) return pt_of_map(vm, doc, AS_MAP(v), depth);
+  if (IS_LIST(v)) {
+    n = pt_node(vm, doc, PT_LIST);
+    return n && pt_add_items(vm, doc, n, AS_LIST(v)->items, AS_LIST(v)->count, depth) ? n : NULL;
+  }
+  if (IS_NIL(v)) return pt_node(vm, doc, PT_NONE);
+  if (IS_BOOL(v) || IS_INT(v)) {
+    n = pt_node(vm, doc, IS_BOOL(v) ? PT_BOOL : PT_INT);
+    if (n) n->i = IS_BOOL(v) ? AS_BOOL(v) : value_as_int(v);
+    return n;
+  }
+  if (IS_FLOAT(v)) {
+    n = pt_node(vm, doc, PT_FLOAT);
+    if (n) n->f = AS_FLOAT(v);
+    return n;
+  }
+  if (IS_STRING(v)) {
+    n = pt_node(vm, doc, PT_STRING);
+    size_t len = (size_t)AS_STRING(v)->length; /* it may hold NULs */
+    if (n && !(n->s = malloc(len + 1))) {
+      vm_throw_error(vm, "save(): out of memory");
+      return NULL;
+    }
+    if (n) memcpy(n->s, AS_CSTRING(v), len + 1), n->len = len;
+    return n;
+  }
+  vm_throw_error(vm, "save(): a .pt file holds tensors, maps, lists, numbers, strings, bools and "
+                     "nil, not %s", vm_type_name(v));
+  return NULL;
+}
+
+static Value save_pt(AgVM *vm, Value v, const char *path) {
+  PtDoc doc = {0};
+  PtValue *root = pt_of_value(vm, &doc, v, 0);
+  bool ok = root && tensor_save_pt(path, root);
+  pt_doc_free(&doc);
+  if (root && !ok) return lib_throw_tensor_error(vm);
+  return ok ? NIL_VAL : VM_EXCEPTION;
+}
+
+/* Loading: memo[id] is the value made of node id (a node reached twice, or a
+ * cycle, is one value); made lists every value, rooted for the GC. */
+typedef struct {
+  Value *memo;
+  ObjList *made;
+  const char *path;
+} PtLoad;
+
+static Value value_of_pt(AgVM *vm, PtLoad *ld, const PtValue *n, int depth);
+
+static Value pt_made(AgVM *vm, PtLoad *ld, const PtValue *n, Value v) {
+  if (v == VM_EXCEPTION) return v;
+  ld->memo[n->id] = v;
+  obj_list_append(vm, ld->made, v);
+  return v;
+}
+
+static Value value_of_pt_tensor(AgVM *vm, PtLoad *ld, const PtValue *n) {
+  Value v = pt_made(vm, ld, n, lib_wrap(vm, tensor_retain(n->t)));
+  if (v == VM_EXCEPTION) return v;
+  Tensor *t = lib_t(v);
+  if (n->requires_grad && !ag_set_requires_grad(t, true)) return lib_throw_tensor_error(vm);
+  AS_TENSOR_OBJ(v)->is_parameter = n->is_parameter;
+  return v;
+}
+
+static Value value_of_pt_container(AgVM *vm, PtLoad *ld, const PtValue *n, int depth) {
+  if (n->kind == PT_DICT) {
+    ObjMap *m = obj_new_map(vm);
+    pt_made(vm, ld, n, OBJ_VAL(m));
+    for (int i = 0; i + 1 < n->n; i += 2) {
+      PtKind kind = n->items[i]->kind;
+      if (kind != PT_STRING && kind != PT_INT && kind != PT_FLOAT && kind != PT_BOOL && kind != PT_NONE)
+        return vm_throw_error(vm, "cannot read %s: a dict key that is not a string, number, bool "
+                                  "or None", ld->path);
+      Value key = value_of_pt(vm, ld, n->items[i], depth + 1);
+      if (key == VM_EXCEPTION) return key;
+      Value value = value_of_pt(vm, ld, n->items[i + 1], depth + 1);
+      if (value == VM_EXCEPTION || !vm_map_put(vm, m, key, value)) return VM_EXCEPTION;
+    }
+    return OBJ_VAL(m);
+  }
+  ObjList *l = obj_new_list(vm); /* a tuple too, until Ag has tuples */
+  pt_made(vm, ld, n, OBJ_VAL(l));
+  for (int i = 0; i < n->n; i++) {
+    Value item = value_of_pt(vm, ld, n->items[i], depth + 1);
+    if (item == VM_EXCEPTION) return item;
+    obj_list_append(vm, l, item);
+  }
+  return OBJ_VAL(l);
+}
+
+static Value value_of_pt(AgVM *vm, PtLoad *ld, const PtValue *n, int depth) {
+  if (ld->memo[n->id] != UNDEF_VAL) return ld->memo[n->id];
+  if (depth > PT_MAX_DEPTH)
+    return vm_throw_error(vm, "cannot read %s: values nested more than %d deep",
+                          ld->path, PT_MAX_DEPTH);
+  switch (n->kind) {
+  case PT_NONE: return NIL_VAL;
+  case PT_BOOL: return BOOL_VAL(n->i != 0);
+  case PT_INT: return pt_made(vm, ld, n, int_value(vm, n->i));
+  case PT_FLOAT: return FLOAT_VAL(n->f);
+  case PT_STRING:
+    if (n->len > INT32_MAX) return vm_throw_error(vm, "cannot read %s: a string is too long", ld->path);
+    return pt_made(vm, ld, n, OBJ_VAL(obj_copy_string(vm, n->s, (int)n->len)));
+  case PT_TENSOR: return value_of_pt_tensor(vm, ld, n);
+  case PT_LIST:
+  case PT_TUPLE:
+  case PT_DICT: return value_of_pt_container(vm, ld, n, depth);
+  case PT_GLOBAL:
+  case PT_STORAGE: break;
+  }
+  return vm_throw_error(vm, "cannot read %s: the pickle holds a storage or storage type "
+                            "outside a tensor", ld->path);
+}
+
+static Value load_pt(AgVM *vm, const char *path) {
+  PtDoc doc;
+  if (!tensor_load_pt(path, &doc)) return lib_throw_tensor_error(vm);
+  PtLoad ld = {malloc(((size_t)doc.count + 1) * sizeof(Value)), obj_new_list(vm), path};
+  if (!ld.memo) {
+    pt_doc_free(&doc);
+    return vm_throw_error(vm, "load(): out of memory");
+  }
+  for (int i = 0; i < doc.count; i++) ld.memo[i] = UNDEF_VAL;
+  vm_push_root(vm, OBJ_VAL(ld.made));
+  Value v = value_of_pt(vm, &ld, doc.root, 0);
+  vm_pop_root(vm);
+  free(ld.memo);
+  pt_doc_free(&doc);
+  return v;
+}
+
+/* PyTorch's format for these names; NumPy's (by the value saved) for others. */
+static bool is_pt_path(const char *path) {
+  size_t n = strlen(path);
+  return (n >= 3 && strcmp(path + n - 3, ".pt") == 0) || (n >= 4 && strcmp(path + n - 4, ".pth") == 0);
+}
+
 /* save(value, path, compressed=false): compressed deflates the members of an
  * .npz, as numpy.savez_compressed does */
 static Value native_save(NATIVE_ARGS) {
@@ -67,13 +259,18 @@ static Value native_save(NATIVE_ARGS) {
   if (!lib_bind(vm, "save", argc, args, kw, names, 3, v)) return VM_EXCEPTION;
   if (!path_arg(vm, "save", v[1], &path) || !lib_flag(vm, v[2], false, &compressed))
     return VM_EXCEPTION;
+  if (is_pt_path(path)) {
+    if (compressed) return vm_throw_error(vm, "save(): compressed=true applies to .npz files, not .pt");
+    return save_pt(vm, v[0], path);
+  }
   if (IS_TENSOR(v[0])) {
     if (compressed)
       return vm_throw_error(vm, "save(): compressed=true applies to a map of tensors (.npz), not a tensor (.npy)");
     return tensor_save_npy(lib_t(v[0]), path) ? NIL_VAL : lib_throw_tensor_error(vm);
   }
   if (IS_MAP(v[0])) return save_map(vm, AS_MAP(v[0]), path, compressed);
-  return vm_throw_error(vm, "save() can save a tensor (.npy) or a map of tensors (.npz), not %s",
+  return vm_throw_error(vm, "save() can save a tensor (.npy) or a map of tensors (.npz), not %s "
+                            "(a path ending in .pt or .pth saves nested values in PyTorch's format)",
                         vm_type_name(v[0]));
 }
 
@@ -105,8 +302,12 @@ static Value native_load(NATIVE_ARGS) {
   switch (tensor_file_kind(path)) {
   case TENSOR_FILE_NPY: return lib_wrap(vm, tensor_load_npy(path));
   case TENSOR_FILE_NPZ: return load_map(vm, path);
+  case TENSOR_FILE_PT: return load_pt(vm, path);
+  case TENSOR_FILE_PT_LEGACY:
+    return vm_throw_error(vm, "cannot read %s: PyTorch's format before 1.6, which Ag does not "
+                              "read (re-save it with torch.save of PyTorch 1.6 or later)", path);
   case TENSOR_FILE_OTHER:
-    return vm_throw_error(vm, "load(): %s is neither a .npy nor a .npz file", path);
+    return vm_throw_error(vm, "load(): %s is neither a .npy, .npz nor PyTorch .pt file", path);
   case TENSOR_FILE_ERROR: break;
   }
   return lib_throw_tensor_error(vm);

@@ -67,4 +67,55 @@ extern const char NPY_MAGIC[6];
 uint8_t *npy_encode(const Tensor *t, size_t *len, const char *where);
 Tensor *npy_decode(const uint8_t *buf, size_t len, const char *where);
 
+/* ---- zip archives (io_npz.c; need zlib, AG_HAVE_ZLIB): .npz and .pt ---- */
+
+typedef struct {
+  char *name;
+  uint16_t method;
+  uint32_t crc, size, comp_size, offset;
+} ZipMember;
+
+/* Writes an archive member by member (stored, or deflated when asked) to a
+ * temporary file renamed into place by zip_writer_close. */
+typedef struct {
+  AtomicFile af;
+  ZipMember *ms; /* room for max_members */
+  int n;
+  uint64_t offset;
+  uint16_t tm, dt;
+} ZipWriter;
+
+bool zip_writer_open(ZipWriter *w, const char *path, int max_members);
+bool zip_add_member(ZipWriter *w, const char *name, const uint8_t *bytes, size_t len,
+                    bool compressed);
+bool zip_writer_close(ZipWriter *w, bool ok);
+
+typedef struct {
+  const uint8_t *buf;
+  size_t len;
+  const char *path;
+} ZipArchive;
+
+typedef struct {
+  uint64_t entries, cd_offset, cd_size;
+} ZipDirectory;
+
+/* One central-directory entry, with zip64 extra fields applied. */
+typedef struct {
+  uint16_t flags, method;
+  uint32_t crc;
+  uint64_t comp_size, size, local_offset;
+  const char *name;
+  size_t name_len;
+} ZipEntry;
+
+bool zip_read_directory(const ZipArchive *z, ZipDirectory *d, size_t *end_pos);
+/* every entry of the directory, malloc'd; NULL with the error set */
+ZipEntry *zip_read_entries(const ZipArchive *z, const ZipDirectory *d);
+/* before reading members: sizes add up to at most 4 GiB, no shared member data */
+bool zip_check_entries(const ZipArchive *z, ZipEntry *es, int n);
+/* the member's uncompressed, CRC-checked bytes: into the archive, or in *owned */
+const uint8_t *zip_member_bytes(const ZipArchive *z, const ZipEntry *e, const char *where,
+                                uint8_t **owned);
+
 #endif

@@ -60,12 +60,6 @@ static uint64_t crc32_of(const uint8_t *p, size_t n) {
 
 #define ZIP_MAX32 0xFFFFFFFFu
 
-typedef struct {
-  char *name; /* NAME.npy */
-  uint16_t method;
-  uint32_t crc, size, comp_size, offset;
-} ZipMember;
-
 static void dos_time(uint16_t *time_out, uint16_t *date_out) {
   time_t now = time(NULL);
   struct tm tm;
@@ -126,7 +120,7 @@ static bool zip_write_directory(AtomicFile *af, const ZipMember *ms, int n, uint
 }
 
 /* Member names: "NAME.npy", distinct and short enough for a zip entry. */
-static bool npz_member_names(const char *path, const char *const *names, int n, ZipMember *ms) {
+static bool npz_member_names(const char *path, const char *const *names, int n, char **out) {
   for (int i = 0; i < n; i++) {
     size_t len = strlen(names[i]);
     if (len > 0xFFFF - 4) {
@@ -138,13 +132,13 @@ static bool npz_member_names(const char *path, const char *const *names, int n, 
         WRITE_ERROR(path, "the name '%s' appears twice", names[i]);
         return false;
       }
-    ms[i].name = malloc(len + 5);
-    if (!ms[i].name) {
+    out[i] = malloc(len + 5);
+    if (!out[i]) {
       WRITE_ERROR(path, "out of memory");
       return false;
     }
-    memcpy(ms[i].name, names[i], len);
-    memcpy(ms[i].name + len, ".npy", 5);
+    memcpy(out[i], names[i], len);
+    memcpy(out[i] + len, ".npy", 5);
   }
   return true;
 }
@@ -189,39 +183,89 @@ static uint8_t *deflate_all(const uint8_t *in, size_t n, size_t *out_len, const 
   return out;
 }
 
-/* Appends one member, stored or deflated, checking the archive stays within
- * the 4 GiB that a zip without zip64 records can address. */
-static bool npz_add(AtomicFile *af, ZipMember *m, const Tensor *t, bool compressed,
-                    uint64_t *offset, uint16_t tm, uint16_t dt) {
-  size_t len, packed_len;
-  uint8_t *bytes = npy_encode(t, &len, af->path), *packed = NULL;
-  if (bytes && compressed && len < ZIP_MAX32) {
-    packed = deflate_all(bytes, len, &packed_len, af->path);
+/* Appends one member of len bytes, deflated when compressed (and it fits in
+ * zlib's reach) or else stored, checking the archive stays within the 4 GiB
+ * that a zip without zip64 records can address; aborts the file on failure. */
+bool zip_add_member(ZipWriter *w, const char *name, const uint8_t *bytes, size_t len,
+                    bool compressed) {
+  ZipMember *m = &w->ms[w->n];
+  size_t packed_len = 0;
+  uint8_t *packed = NULL;
+  if (compressed && len < ZIP_MAX32) {
+    packed = deflate_all(bytes, len, &packed_len, w->af.path);
     if (!packed) {
-      free(bytes);
-      bytes = NULL;
+      atomic_abort(&w->af);
+      return false;
     }
   }
-  if (!bytes) {
-    atomic_abort(af);
-    return false;
-  }
-  uint64_t end = *offset + ZIP_LOCAL_SIZE + strlen(m->name) + (packed ? packed_len : len);
+  uint64_t end = w->offset + ZIP_LOCAL_SIZE + strlen(name) + (packed ? packed_len : len);
   if (end >= ZIP_MAX32 || len >= ZIP_MAX32) {
-    WRITE_ERROR(af->path, "the archive would exceed 4 GiB, which .npz writing does not support");
-    free(bytes);
-    atomic_abort(af);
+    WRITE_ERROR(w->af.path, "the archive would exceed 4 GiB, which zip writing without zip64 does not support");
+    free(packed);
+    atomic_abort(&w->af);
     return false;
   }
+  m->name = strdup(name);
+  if (!m->name) {
+    WRITE_ERROR(w->af.path, "out of memory");
+    free(packed);
+    atomic_abort(&w->af);
+    return false;
+  }
+  w->n++;
   m->method = packed ? ZIP_DEFLATED : ZIP_STORED;
   m->crc = (uint32_t)crc32_of(bytes, len);
   m->size = (uint32_t)len;
   m->comp_size = (uint32_t)(packed ? packed_len : len);
-  m->offset = (uint32_t)*offset;
-  bool ok = zip_write_member(af, m, packed ? packed : bytes, tm, dt);
-  free(bytes);
+  m->offset = (uint32_t)w->offset;
+  bool ok = zip_write_member(&w->af, m, packed ? packed : bytes, w->tm, w->dt);
   free(packed);
-  *offset = end;
+  w->offset = end;
+  return ok;
+}
+
+bool zip_writer_open(ZipWriter *w, const char *path, int max_members) {
+  memset(w, 0, sizeof *w);
+  w->ms = calloc((size_t)max_members + 1, sizeof *w->ms);
+  if (!w->ms) {
+    WRITE_ERROR(path, "out of memory");
+    return false;
+  }
+  dos_time(&w->tm, &w->dt);
+  if (!atomic_open(&w->af, path)) {
+    free(w->ms);
+    w->ms = NULL;
+    return false;
+  }
+  return true;
+}
+
+/* Writes the central directory and renames the file into place; ok false:
+ * the file was already aborted. Frees the writer either way. */
+bool zip_writer_close(ZipWriter *w, bool ok) {
+  /* the directory itself must also start and end below 4 GiB */
+  if (ok && w->offset + (uint64_t)w->n * (ZIP_CENTRAL_SIZE + 0xFFFF) >= ZIP_MAX32) {
+    WRITE_ERROR(w->af.path, "the archive would exceed 4 GiB, which zip writing without zip64 does not support");
+    atomic_abort(&w->af);
+    ok = false;
+  }
+  ok = ok && zip_write_directory(&w->af, w->ms, w->n, (uint32_t)w->offset, w->tm, w->dt) &&
+       atomic_commit(&w->af);
+  for (int i = 0; i < w->n; i++) free(w->ms[i].name);
+  free(w->ms);
+  w->ms = NULL;
+  return ok;
+}
+
+static bool npz_add(ZipWriter *w, const char *name, const Tensor *t, bool compressed) {
+  size_t len;
+  uint8_t *bytes = npy_encode(t, &len, w->af.path);
+  if (!bytes) {
+    atomic_abort(&w->af);
+    return false;
+  }
+  bool ok = zip_add_member(w, name, bytes, len, compressed);
+  free(bytes);
   return ok;
 }
 
@@ -231,26 +275,19 @@ bool tensor_save_npz(const char *path, const char *const *names, Tensor *const *
     WRITE_ERROR(path, "an .npz file holds at most 65534 arrays, not %d", n);
     return false;
   }
-  ZipMember *ms = calloc((size_t)n + 1, sizeof *ms);
-  if (!ms) {
+  char **member_names = calloc((size_t)n + 1, sizeof *member_names);
+  if (!member_names) {
     WRITE_ERROR(path, "out of memory");
     return false;
   }
-  uint16_t tm, dt;
-  dos_time(&tm, &dt);
-  AtomicFile af;
-  uint64_t offset = 0;
-  bool ok = npz_member_names(path, names, n, ms) && atomic_open(&af, path);
-  for (int i = 0; ok && i < n; i++) ok = npz_add(&af, &ms[i], ts[i], compressed, &offset, tm, dt);
-  /* the directory itself must also start and end below 4 GiB */
-  if (ok && offset + (uint64_t)n * (ZIP_CENTRAL_SIZE + 0xFFFF) >= ZIP_MAX32) {
-    WRITE_ERROR(path, "the archive would exceed 4 GiB, which .npz writing does not support");
-    atomic_abort(&af);
-    ok = false;
+  ZipWriter w;
+  bool ok = npz_member_names(path, names, n, member_names) && zip_writer_open(&w, path, n);
+  if (ok) {
+    for (int i = 0; ok && i < n; i++) ok = npz_add(&w, member_names[i], ts[i], compressed);
+    ok = zip_writer_close(&w, ok);
   }
-  ok = ok && zip_write_directory(&af, ms, n, (uint32_t)offset, tm, dt) && atomic_commit(&af);
-  for (int i = 0; i < n; i++) free(ms[i].name);
-  free(ms);
+  for (int i = 0; i < n; i++) free(member_names[i]);
+  free(member_names);
   return ok;
 }
 
@@ -310,16 +347,6 @@ static uint8_t *inflate_member(const uint8_t *in, size_t in_len, size_t size, co
 
 /* ---- .npz reading ---- */
 
-typedef struct {
-  const uint8_t *buf;
-  size_t len;
-  const char *path;
-} ZipArchive;
-
-typedef struct {
-  uint64_t entries, cd_offset, cd_size;
-} ZipDirectory;
-
 /* The end-of-central-directory record: the last signature that fits, found by
  * scanning back over a possible archive comment (at most 65535 bytes). */
 static bool zip_find_end(const ZipArchive *z, size_t *pos) {
@@ -353,9 +380,9 @@ static bool zip_read_zip64_end(const ZipArchive *z, size_t end_pos, ZipDirectory
   return true;
 }
 
-static bool zip_read_directory(const ZipArchive *z, ZipDirectory *d, size_t *end_pos) {
+bool zip_read_directory(const ZipArchive *z, ZipDirectory *d, size_t *end_pos) {
   if (!zip_find_end(z, end_pos)) {
-    READ_ERROR(z->path, "not an .npz file (no zip end-of-directory record)");
+    READ_ERROR(z->path, "no zip end-of-directory record (a truncated file, or not a zip archive)");
     return false;
   }
   const uint8_t *e = z->buf + *end_pos;
@@ -376,15 +403,6 @@ static bool zip_read_directory(const ZipArchive *z, ZipDirectory *d, size_t *end
   }
   return true;
 }
-
-/* One central-directory entry, with zip64 extra fields applied. */
-typedef struct {
-  uint16_t flags, method;
-  uint32_t crc;
-  uint64_t comp_size, size, local_offset;
-  const char *name;
-  size_t name_len;
-} ZipEntry;
 
 static bool zip_apply_zip64_extra(const uint8_t *extra, size_t len, ZipEntry *e) {
   while (len >= 4) {
@@ -459,7 +477,7 @@ static const uint8_t *zip_member_raw(const ZipArchive *z, const ZipEntry *e, con
 /* The member's uncompressed bytes with their CRC-32 checked: a pointer into
  * the archive for a stored member, or a buffer left in *owned (the caller
  * frees it) for a deflated one (numpy.savez_compressed). */
-static const uint8_t *zip_member_bytes(const ZipArchive *z, const ZipEntry *e, const char *where,
+const uint8_t *zip_member_bytes(const ZipArchive *z, const ZipEntry *e, const char *where,
                                        uint8_t **owned) {
   *owned = NULL;
   const uint8_t *raw = zip_member_raw(z, e, where);
@@ -512,7 +530,7 @@ static void free_members(char **names, Tensor **ts, int n) {
 }
 
 /* Every central-directory entry, parsed; NULL with the error set. */
-static ZipEntry *npz_read_entries(const ZipArchive *z, const ZipDirectory *d) {
+ZipEntry *zip_read_entries(const ZipArchive *z, const ZipDirectory *d) {
   int n = (int)d->entries;
   ZipEntry *es = calloc((size_t)n + 1, sizeof *es);
   if (!es) {
@@ -542,7 +560,7 @@ static int by_local_offset(const void *a, const void *b) {
 /* Before anything is inflated: the members' sizes add up to at most
  * NPZ_MAX_TOTAL, and no two entries share member data, so that each member
  * is read at most once. */
-static bool npz_check_entries(const ZipArchive *z, ZipEntry *es, int n) {
+bool zip_check_entries(const ZipArchive *z, ZipEntry *es, int n) {
   uint64_t total = 0;
   for (int i = 0; i < n; i++) {
     if (es[i].size >= SIZE_MAX) { /* a 32-bit machine */
@@ -581,8 +599,8 @@ static bool npz_check_entries(const ZipArchive *z, ZipEntry *es, int n) {
 static int npz_load_all(const ZipArchive *z, const ZipDirectory *d, char ***names_out,
                         Tensor ***ts_out) {
   int n = (int)d->entries;
-  ZipEntry *es = npz_read_entries(z, d);
-  if (!es || !npz_check_entries(z, es, n)) {
+  ZipEntry *es = zip_read_entries(z, d);
+  if (!es || !zip_check_entries(z, es, n)) {
     free(es);
     return -1;
   }
@@ -644,11 +662,21 @@ TensorFileKind tensor_file_kind(const char *path) {
     READ_ERROR(path, "%s", strerror(errno));
     return TENSOR_FILE_ERROR;
   }
-  unsigned char head[6] = {0};
+  unsigned char head[ZIP_LOCAL_SIZE + 256] = {0};
   size_t n = fread(head, 1, sizeof head, f);
   fclose(f);
-  if (n == sizeof head && memcmp(head, NPY_MAGIC, sizeof NPY_MAGIC) == 0) return TENSOR_FILE_NPY;
-  /* a zip starts with a local header, or is empty (only the end record) */
+  if (n >= 6 && memcmp(head, NPY_MAGIC, sizeof NPY_MAGIC) == 0) return TENSOR_FILE_NPY;
+  /* torch.save's format before 1.6: a pickled magic number (a LONG1) first */
+  if (n >= 3 && head[0] == 0x80 && head[1] == 2 && head[2] == 0x8a) return TENSOR_FILE_PT_LEGACY;
+  /* a zip starts with a local header, or is empty (only the end record);
+   * PyTorch's first member is PREFIX/data.pkl */
+  if (n >= ZIP_LOCAL_SIZE && get_le(head, 4) == ZIP_LOCAL_SIG) {
+    size_t name_len = get_le(head + 26, 2);
+    const char *name = (const char *)head + ZIP_LOCAL_SIZE;
+    if (name_len <= n - ZIP_LOCAL_SIZE && name_len > 9 && memchr(name, '/', name_len) &&
+        memcmp(name + name_len - 9, "/data.pkl", 9) == 0)
+      return TENSOR_FILE_PT;
+  }
   if (n >= 4 && (get_le(head, 4) == ZIP_LOCAL_SIG || get_le(head, 4) == ZIP_END_SIG))
     return TENSOR_FILE_NPZ;
   return TENSOR_FILE_OTHER;

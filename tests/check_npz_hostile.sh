@@ -1,6 +1,9 @@
 #!/bin/sh
-# check_npz_hostile.sh — hostile .npz archives (issue 16, fault 5), generated
-# here by tests/gen_hostile_npz.py rather than committed: directory entries
+# check_npz_hostile.sh — hostile .npz archives (issue 16, fault 5) and .pt
+# files (issue 21), generated here by tests/gen_hostile_npz.py and
+# tests/gen_hostile_pt.py rather than committed. .pt: a global or opcode that
+# would run code, lying storages, views and zip fields, a missing member, a
+# truncated file, deep nesting: each a clear error naming the file. .npz: directory entries
 # that share one member are refused before anything is inflated; an archive
 # whose members add up to more than load()'s 4 GiB is refused likewise; and a
 # Ctrl-C during a long inflate stops it at once, as an Interrupted error
@@ -17,7 +20,7 @@ HERE=$(dirname "$0")
 time_scale_for "$AG"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ag-npz.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
-python3 "$HERE/gen_hostile_npz.py" "$TMP" || { echo "check_npz_hostile: cannot generate the archives" >&2; exit 2; }
+{ python3 "$HERE/gen_hostile_npz.py" "$TMP" && python3 "$HERE/gen_hostile_pt.py" "$TMP"; } || { echo "check_npz_hostile: cannot generate the archives" >&2; exit 2; }
 passed=0
 failed=0
 
@@ -28,27 +31,40 @@ fail() {
   failed=$((failed + 1))
 }
 
-# refused NAME MESSAGE: load() of NAME.npz fails with exactly MESSAGE (exit 1),
+# refused FILE MESSAGE: load() of FILE fails with exactly MESSAGE (exit 1),
 # and the same error is caught by a script
 refused() {
-  NO_COLOR=1 "$AG" -e "load(\"$TMP/$1.npz\")" >"$TMP/out" 2>"$TMP/err" </dev/null
+  NO_COLOR=1 "$AG" -e "load(\"$TMP/$1\")" >"$TMP/out" 2>"$TMP/err" </dev/null
   rc=$?
-  want="<string>:1: error: cannot read $TMP/$1.npz: $2"
+  want="<string>:1: error: cannot read $TMP/$1: $2"
   if [ $rc -ne 1 ] || [ "$(head -1 "$TMP/err")" != "$want" ]; then
     echo "  want exit 1 and: $want"
-    fail "$1.npz (exit $rc)"
+    fail "$1 (exit $rc)"
     return
   fi
-  caught=$(NO_COLOR=1 "$AG" -e "try { load(\"$TMP/$1.npz\") } catch e { print(\"caught\", str(e) == \"cannot read $TMP/$1.npz: $2\") }" 2>"$TMP/err" </dev/null)
+  caught=$(NO_COLOR=1 "$AG" -e "try { load(\"$TMP/$1\") } catch e { print(\"caught\", str(e) == \"cannot read $TMP/$1: $2\") }" 2>"$TMP/err" </dev/null)
   if [ "$caught" != "caught true" ]; then
-    fail "$1.npz: not caught as the same error (got: $caught)"
+    fail "$1: not caught as the same error (got: $caught)"
     return
   fi
   pass
 }
 
-refused shared "corrupt zip: members 'a0.npy' and 'a1.npy' share their data"
-refused huge "the members hold more than 4 GiB uncompressed, the most load() reads"
+refused shared.npz "corrupt zip: members 'a0.npy' and 'a1.npy' share their data"
+refused huge.npz "the members hold more than 4 GiB uncompressed, the most load() reads"
+refused evil_global.pt "refusing the pickle global 'os.system': a .pt file may only name collections.OrderedDict, torch._utils._rebuild_tensor_v2, torch._utils._rebuild_parameter and torch's storage types (Float, Double, Long, Bool, Int, Short, Char, ByteStorage)"
+refused evil_opcode.pt "refusing pickle opcode 0x69 ('i') at byte 3 of data.pkl: not one torch.save writes"
+refused half.pt "unsupported storage type torch.HalfStorage (Ag reads Float, Double, Long, Bool, Int, Short, Char and ByteStorage)"
+refused short_storage.pt "storage archive/data/0 holds 16 bytes, not the 8 elements of torch.FloatStorage it claims"
+refused outside.pt "a tensor's size, stride and offset reach outside its storage of 4 elements"
+refused missing.pt "missing member archive/data/7"
+refused memo.pt "corrupt pickle: memo entry 5 is not defined"
+refused noversion.pt "not a PyTorch archive: missing member archive/version"
+refused deep.pt "values nested more than 200 deep"
+refused truncated.pt "no zip end-of-directory record (a truncated file, or not a zip archive)"
+refused lying.pt "corrupt zip: members 'archive/data.pkl' and 'archive/data/0' share their data"
+refused list_key.pt "a dict key that is not a string, number, bool or None"
+refused legacy.pt "PyTorch's format before 1.6, which Ag does not read (re-save it with torch.save of PyTorch 1.6 or later)"
 
 # Ctrl-C once the script prints that it begins to inflate slow.npz's 3 GiB
 # member (not after a fixed delay: a loaded machine may not have begun yet)

@@ -177,6 +177,12 @@ struct AgVM {
    * display() and show_graph() print text instead. */
   void (*display)(AgVM *vm, int count, const char *const *types, const char *const *data,
                   const size_t *lengths);
+  /* A bundle shown in place (progress() in a notebook): the first call with
+   * an id shows it, the next ones replace it; final: the last one (the bar
+   * is complete). NULL on a terminal. */
+  void (*display_in_place)(AgVM *vm, const char *id, bool final, int count,
+                           const char *const *types, const char *const *data,
+                           const size_t *lengths);
   /* The display host draws pictures from their sources (the web page, which
    * has no Graphviz or gnuplot process): show_graph sends DOT
    * (text/vnd.graphviz) and plot.show() the figure's data

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing with libFuzzer (clang -fsanitize=fuzzer,address,
-# undefined) over five harnesses, built by `make fuzz-build` into build/fuzz/:
+# undefined) over six harnesses, built by `make fuzz-build` into build/fuzz/:
 #   run      an Ag program, fresh VM per input, Ctrl-C after 200 ms (fuzz_run.c)
 #   compile  compile only, as the REPL and as `ag --check` (fuzz_compile.c)
-#   npy npz csv   the file loaders (fuzz_npy.c, fuzz_npz.c, fuzz_csv.c)
+#   npy npz pt csv   the file loaders (fuzz_npy.c, fuzz_npz.c, fuzz_pt.c, fuzz_csv.c)
 # Seeds (build/fuzz/seeds/NAME): every input that once crashed it
 # (tests/fuzz/regressions/NAME/), the golden tests, examples and conformance
 # cases for run and compile; files saved by Ag itself and a few hand-made
@@ -31,7 +31,7 @@ set -u
 ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd)
 cd -- "$ROOT" || exit 2
 DIR=$ROOT/build/fuzz
-ALL="run compile npy npz csv"
+ALL="run compile npy npz pt csv"
 mode=${1:-}
 shift || true
 
@@ -76,7 +76,7 @@ ${MAKE:-make} --no-print-directory fuzz-build >"$DIR/build.log" 2>&1 || {
 make_seeds() {
   local s=$WORK/seeds
   rm -rf -- "$s"
-  mkdir -p "$s/run" "$s/compile" "$s/npy" "$s/npz" "$s/csv"
+  mkdir -p "$s/run" "$s/compile" "$s/npy" "$s/npz" "$s/pt" "$s/csv"
   local n=0 f
   while IFS= read -r f; do
     n=$((n + 1))
@@ -99,7 +99,13 @@ make_seeds() {
     save(randn(2, 3, 4).transpose(0, 2), "npy/strided.npy")
     save({"a": ones(3), "b": tensor([[1, 2]], dtype=int64)}, "npz/two.npz")
     save({"x": tensor(1.0)}, "npz/one.npz")
-    save({}, "npz/none.npz")' >/dev/null 2>&1)
+    save({}, "npz/none.npz")
+    let x = randn(3, 4)
+    save({"sd": nn.Linear(2, 3).state_dict(), "v": x.t(), "w": x[1], "l": [1, 2.5, "s", nil, true],
+          "i": tensor([1, 2], dtype=int64), "b": tensor([true]), "d": tensor(2.0, dtype=float64),
+          "g": ones(2, requires_grad=true)}, "pt/mixed.pt")
+    save([], "pt/empty.pt")' >/dev/null 2>&1)
+  cp tests/torch/pt_files/*.pt "$s/pt/" 2>/dev/null
   printf 'a,b,c\n1,2,3\n4.5,-6e2,nan\n' >"$s/csv/header.csv"
   printf '1,2\n3,4\n' >"$s/csv/plain.csv"
   printf ' 1.0 , inf ,-inf\r\n\n2,3,4\r\n' >"$s/csv/spaces.csv"
@@ -122,6 +128,11 @@ make_seeds() {
     '"()"' '"(0,)"' '"{"' '"}"' '"\x0a"' >"$WORK/npy.dict"
   { cat "$WORK/npy.dict"; printf '%s\n' '"PK\x03\x04"' '"PK\x01\x02"' '"PK\x05\x06"' '"PK\x06\x06"' \
     '"PK\x06\x07"' '"\x08\x00"' '"\x00\x00"' '"\xff\xff\xff\xff"' '".npy"'; } >"$WORK/npz.dict"
+  { grep -v npy "$WORK/npz.dict" | grep -v NUMPY; printf '%s\n' '"archive/data.pkl"' '"archive/version"' \
+    '"archive/data/0"' '"\x80\x02"' '"ctorch._utils\x0a_rebuild_tensor_v2\x0a"' \
+    '"ctorch._utils\x0a_rebuild_parameter\x0a"' '"ccollections\x0aOrderedDict\x0a"' \
+    '"ctorch\x0aFloatStorage\x0a"' '"ctorch\x0aLongStorage\x0a"' '"X\x07\x00\x00\x00storage"' \
+    '"Q"' '"R"' '"("' '"t"' '"}"' '"]"' '"u"' '"e"' '"q"' '"h"' '"."' '"\x8a\x08"'; } >"$WORK/pt.dict"
   printf '%s\n' '","' '"\x0a"' '"\x0d\x0a"' '"nan"' '"inf"' '"-inf"' '"e+38"' '"e-45"' '"-"' \
     '"."' '" "' '"\x09"' '"0x1p3"' >"$WORK/csv.dict"
 }

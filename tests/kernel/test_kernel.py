@@ -8,9 +8,13 @@ into the prefix whose share/jupyter is on JUPYTER_PATH (tests/kernel/run.sh).
 
 AG_KERNEL_HEAVY=0 leaves out the 10^7-line and 10^6-node cases (sanitizer builds).
 """
+import base64
 import json
 import os
+import queue
+import random
 import re
+import struct
 import subprocess
 import time
 import unittest
@@ -118,6 +122,7 @@ class CellSemantics(Session):
         n = reply["execution_count"]
         tb = reply["traceback"]
         self.assertEqual(tb[0], f"In[{n}]:2: error: int has no attribute 'nope'")
+        self.assertEqual(tb[1:3], ["    return v.nope", "    ^^^^^^^^^^^^^"])
         self.assertIn(f"  in f at In[{n}]:2", tb)
         self.assertIn(f"  in <script> at In[{n}]:4", tb)
         errors = [m for m in out if m["msg_type"] == "error"]
@@ -141,6 +146,41 @@ class CellSemantics(Session):
         reply = self.kc.get_shell_msg(timeout=TIMEOUT)
         self.assertFalse(reply["content"]["found"])
 
+    def inspect(self, code):
+        self.kc.inspect(code, len(code))
+        reply = self.kc.get_shell_msg(timeout=TIMEOUT)["content"]
+        return reply["data"].get("text/plain") if reply["found"] else None
+
+    def test_inspect_inside_a_call_shows_the_function_called(self):
+        self.assertIn("randn(...shape", self.inspect("randn("))
+        self.assertIn("tensor(data", self.inspect("let t = tensor([1, 2], requires_grad"))
+        self.run_cell("let lin = nn.Linear(2, 3)")
+        self.assertIn("nn.Linear(in_features", self.inspect("lin.forward("))
+        self.assertIn("nn.Linear(in_features", self.inspect("lin(ones(2), "))
+
+    def test_inspect_the_users_own_functions_and_classes(self):
+        self.run_cell("# Squares v.\nfn sq(v, ...more) { return v * v }\n"
+                      "class Point {\n  # A point in the plane.\n  fn init(x, y) { self.x = x\n self.y = y }\n"
+                      "  fn norm() {\n    # Its distance to 0.\n    return (self.x ** 2 + self.y ** 2) ** 0.5\n  }\n}\n"
+                      "let p = Point(3, 4)")
+        self.assertEqual(self.inspect("sq(2, "), "sq(v, ...more)\n\nSquares v.\n")
+        self.assertEqual(self.inspect("Point("), "class Point(x, y)\n\nA point in the plane.\n")
+        self.assertEqual(self.inspect("p.norm("), "norm()\n\nIts distance to 0.\n")
+
+    def complete(self, code):
+        self.kc.complete(code, len(code))
+        return self.kc.get_shell_msg(timeout=TIMEOUT)["content"]["matches"]
+
+    def test_completion_sorted_fields_first_private_hidden(self):
+        self.run_cell("class Q {\n  fn init() { self.b = 1\n self.a = 2\n self._h = 3 }\n"
+                      "  fn m() { }\n  fn _p() { }\n}\nlet q = Q()\nlet w = randn(2)")
+        self.assertEqual(self.complete("q."), ["q.a", "q.b", "q.init", "q.m"])
+        self.assertEqual(self.complete("q._"), ["q._h", "q._p"])
+        members = self.complete("w.")
+        self.assertFalse([m for m in members if m.startswith("w._")])
+        self.assertLess(members.index("w.shape"), members.index("w.abs"))
+        self.assertEqual(members[:2], sorted(members[:2]))
+
     def test_complete_members_of_a_global(self):
         self.run_cell("let model = nn.Linear(2, 2)")
         self.kc.complete("model.wei", 9)
@@ -160,6 +200,24 @@ class CellSemantics(Session):
         self.assertIn("session goes on", self.text_of(out, "stderr"))
         reply, out = self.run_cell("kept")
         self.assertEqual(self.results(out), ["7"])
+
+
+class ColouredErrors(unittest.TestCase):
+    """Without NO_COLOR the traceback carries ANSI colour, which Jupyter renders."""
+
+    def test_traceback_in_colour_with_the_line_quoted(self):
+        env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+        km, kc = start_new_kernel(kernel_name="ag", env=env)
+        try:
+            reply = kc.execute_interactive('let xs = [1, 2]\nxs[5]', timeout=TIMEOUT)["content"]
+        finally:
+            kc.stop_channels()
+            km.shutdown_kernel(now=True)
+        self.assertEqual(reply["status"], "error")
+        self.assertEqual(reply["ename"], "Error")  # IndexError once the language has it
+        tb = reply["traceback"]
+        self.assertIn("\x1b[1;31merror:\x1b[0m", tb[0])
+        self.assertEqual(tb[1:3], ["    xs[5]", "    \x1b[1;31m^^^^^\x1b[0m"])
 
 
 class Interrupt(Session):
@@ -195,6 +253,88 @@ class Interrupt(Session):
         time.sleep(0.3)
         reply, out = self.run_cell("2 * 3")
         self.assertEqual(self.results(out), ["6"])
+
+
+class InterruptStress(Session):
+    """Interrupts at random points of a running cell, each followed at once
+    by the next cell, a few hundred times. Every request must get a
+    well-formed reply (ok; error with ename, evalue and traceback; or
+    aborted) and its busy and idle status on iopub, and no SIGINT may reach
+    a later cell: the next cell is sent after the signal, so it must never
+    be the one interrupted."""
+
+    ROUNDS = 300
+    ENDLESS = [
+        "while true { i = i + 1 }",
+        "fn step(n) { return n + 1 }\nwhile true { i = step(i) }",
+        "while true { let t = randn(32, 32)\n  i = (t @ t).tanh().sum() }",
+        "while true { print(i)\n  i = i + 1 }",
+        'while true { let s = str(i) + "x"\n  i = i + 1\n  let l = [i, s, {"k": s}] }',
+    ]
+
+    def collect(self, seen, until):
+        """Adds iopub messages to seen (parent msg_id: messages) until until(seen)."""
+        while not until(seen):
+            msg = self.kc.get_iopub_msg(timeout=TIMEOUT)
+            parent = msg["parent_header"].get("msg_id")
+            if parent in seen:
+                seen[parent].append(msg)
+
+    def reply_to(self, msg_id, what):
+        try:
+            reply = self.kc.get_shell_msg(timeout=TIMEOUT)
+        except queue.Empty:
+            self.fail(f"no reply in {TIMEOUT} s: {what}")
+        self.assertEqual(reply["parent_header"]["msg_id"], msg_id, what)
+        return reply["content"]
+
+    def assert_well_formed(self, reply, iopub, what):
+        self.assertIn(reply["status"], ("ok", "error", "aborted"), what)
+        if reply["status"] == "error":
+            for key in ("ename", "evalue", "traceback"):
+                self.assertIn(key, reply, what)
+        states = [m["content"]["execution_state"] for m in iopub if m["msg_type"] == "status"]
+        self.assertEqual(states[0], "busy", what)
+        self.assertEqual(states[-1], "idle", what)
+
+    def round(self, rng, n):
+        endless = rng.random() < 0.7
+        work = rng.choice(self.ENDLESS) if endless else f"for j in range({rng.randrange(20000)}) {{ i = i + 1 }}"
+        stop_on_error = rng.random() < 0.5  # the queue behind a failed cell is aborted
+        first = self.kc.execute(f'let i = 0\nprint("go", flush=true)\n{work}',
+                                stop_on_error=stop_on_error)
+        iopub = {first: []}
+        self.collect(iopub, lambda seen: "go\n" in "".join(
+            m["content"]["text"] for m in seen[first] if m["msg_type"] == "stream"))
+        time.sleep(rng.random() * 0.005)
+        self.km.interrupt_kernel()
+        second = self.kc.execute(f"{n} + 1")
+        what = f"round {n}: {work!r}, stop_on_error={stop_on_error}"
+        replies = [self.reply_to(first, what), self.reply_to(second, what)]
+        iopub[second] = []
+        self.collect(iopub, lambda seen: any(m["msg_type"] == "status" and m["content"][
+            "execution_state"] == "idle" for m in seen[second]))
+        what += f": {replies}"
+        for reply, msg_id in zip(replies, (first, second)):
+            self.assert_well_formed(reply, iopub[msg_id], what)
+        if endless or replies[0]["status"] == "error":
+            self.assertEqual(replies[0]["ename"], "Interrupted", what)
+        else:
+            self.assertEqual(replies[0]["status"], "ok", what)
+        if replies[1]["status"] == "aborted":
+            self.assertTrue(stop_on_error and replies[0]["status"] == "error", what)
+        else:
+            self.assertEqual(replies[1]["status"], "ok", what)
+            results = [m["content"]["data"]["text/plain"] for m in iopub[second]
+                       if m["msg_type"] == "execute_result"]
+            self.assertEqual(results, [str(n + 1)], what)
+
+    def test_interrupts_at_random_points_lose_no_message(self):
+        rng = random.Random(int(os.environ.get("AG_STRESS_SEED", "22")))
+        for n in range(self.ROUNDS):
+            self.round(rng, n)
+        reply, out = self.run_cell("40 + 2")
+        self.assertEqual(self.results(out), ["42"])
 
 
 class Streaming(Session):
@@ -260,6 +400,14 @@ class RichDisplay(Session):
     def series_in(self, svg):
         return svg.count('id="gnuplot_plot_')
 
+    def assert_png(self, bundle, width=None):
+        """bundle carries a PNG picture beside its SVG (untrusted notebooks hide SVG)."""
+        self.assertIn("image/svg+xml", bundle)
+        png = base64.b64decode(bundle["image/png"], validate=True)
+        self.assertEqual(png[:8], b"\x89PNG\r\n\x1a\n")
+        if width is not None:
+            self.assertEqual(struct.unpack(">I", png[16:20])[0], width)
+
     def test_plot_show_is_inline_svg(self):
         code = ('plot.clear()\nplot.line([0.9, 0.5, 0.25], label="train")\n'
                 'plot.line([1.0, 0.7, 0.5], label="test")\n'
@@ -270,6 +418,7 @@ class RichDisplay(Session):
         self.assertEqual(len(shown), 1)
         svg = shown[0]["content"]["data"]["image/svg+xml"]
         self.assertEqual(self.series_in(svg), 2)
+        self.assert_png(shown[0]["content"]["data"], width=640)
         for text in ("epoch", "loss", "curves"):
             self.assertIn(f">{text}</text>", svg)
         for label in ("train", "test"):
@@ -280,6 +429,9 @@ class RichDisplay(Session):
         result = [m for m in out if m["msg_type"] == "execute_result"][0]["content"]["data"]
         self.assertEqual(result["text/plain"], "<Figure: 2 series (scatter, hist)>")
         self.assertEqual(self.series_in(result["image/svg+xml"]), 2)
+        self.assert_png(result, width=640)
+        reply, out = self.run_cell("display(plot.figure().line([1, 2]))")
+        self.assert_png([m for m in out if m["msg_type"] == "display_data"][0]["content"]["data"])
 
     def test_show_graph_svg_names_the_nodes(self):
         code = ("let w = tensor([1.0, 2.0], requires_grad=true)\n"
@@ -289,8 +441,13 @@ class RichDisplay(Session):
         self.assertIn("<svg", data["image/svg+xml"])
         self.assertIn("SumBackward0", data["image/svg+xml"])
         self.assertIn("MulBackward0", data["text/plain"])
+        self.assert_png(data)
+        made_in = f"In[{reply['execution_count']}]:2"  # the cell and line that made the nodes
+        self.assertIn(made_in, data["image/svg+xml"])
         reply, out = self.run_cell("print_graph(loss)")
         self.assertIn("SumBackward0", self.text_of(out))
+        self.assertIn(made_in, self.text_of(out))
+        self.assertNotIn("line 2", self.text_of(out))
 
     @unittest.skipUnless(HEAVY, "AG_KERNEL_HEAVY=0")
     def test_a_million_node_graph_is_refused(self):
@@ -302,6 +459,52 @@ class RichDisplay(Session):
         self.run_cell("y = nil\nx = nil")
         reply, out = self.run_cell("1 + 1")
         self.assertEqual(self.results(out), ["2"])
+
+
+class Progress(Session):
+    """progress() in a notebook: a bar updated in place (update_display_data),
+    as tqdm's notebook bar."""
+
+    def bar_messages(self, out):
+        return [m for m in out if m["msg_type"] in ("display_data", "update_display_data")]
+
+    def test_a_bar_updated_in_place_with_rate_and_time_left(self):
+        code = ('for i in progress(range(4), desc="steps") {\n'
+                '  let t = clock()\n  while clock() - t < 0.06 { }\n}\nprint("done")')
+        reply, out = self.run_cell(code)
+        self.assertEqual(reply["status"], "ok")
+        bars = self.bar_messages(out)
+        self.assertEqual(bars[0]["msg_type"], "display_data")
+        display_id = bars[0]["content"]["transient"]["display_id"]
+        self.assertTrue(all(m["content"]["transient"]["display_id"] == display_id for m in bars))
+        self.assertTrue(all(m["msg_type"] == "update_display_data" for m in bars[1:]))
+        first, last = bars[0]["content"]["data"], bars[-1]["content"]["data"]
+        self.assertIn('<progress value="0" max="4"', first["text/html"])
+        self.assertIn("steps: ", first["text/plain"])
+        self.assertIn('<progress value="4" max="4"', last["text/html"])
+        self.assertRegex(last["text/plain"], r"^steps: 100%\|.*\| 4/4 \[00:00<00:00, \d+\.\d\dit/s\]$")
+        self.assertEqual(self.text_of(out), "done\n")
+
+    def test_an_interrupted_bar_ends_stopped(self):
+        msg_id = self.kc.execute('for i in progress(range(1000000000)) { }')
+        bars = []
+        while len(bars) < 2:  # the bar runs: shown, then updated
+            msg = self.kc.get_iopub_msg(timeout=TIMEOUT)
+            if msg["parent_header"].get("msg_id") == msg_id:
+                bars += self.bar_messages([msg])
+        self.km.interrupt_kernel()
+        reply = self.kc.get_shell_msg(timeout=TIMEOUT)["content"]
+        self.assertEqual(reply["ename"], "Interrupted")
+        while True:
+            msg = self.kc.get_iopub_msg(timeout=TIMEOUT)
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            bars += self.bar_messages([msg])
+            if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                break
+        last = bars[-1]["content"]["data"]
+        self.assertTrue(last["text/plain"].endswith(" (stopped)"), last["text/plain"])
+        self.assertIn("color: #c00", last["text/html"])
 
 
 class BadInput(Session):

@@ -1,5 +1,5 @@
 # CPython 3.11's collections, itertools and string, printed in Ag's spelling
-# (lists for tuples, double quotes, true/false); twin: collections_itertools.ag.
+# (lists for the tuples Ag's versions give as lists, double quotes, true/false); twin: collections_itertools.ag.
 import collections, itertools, string, json
 
 def spell(x):  # Ag's spelling: true/false, double-quoted strings in containers
@@ -13,18 +13,21 @@ def show(*xs):
 def lists(it):
     return [list(x) if isinstance(x, tuple) else x for x in it]
 
+def tuples(it):  # a list of tuples, spelled as Ag prints it: [("a", 5), ...]
+    return "[" + ", ".join("(" + ", ".join(json.dumps(e) for e in t) + ("," if len(t) == 1 else "") + ")" for t in it) + "]"
+
 c = collections.Counter("abracadabra")
-show(c["a"], c["z"], lists(c.most_common(3)), len(c), sorted(c.elements()), c.total())
+show(c["a"], c["z"], tuples(c.most_common(3)), len(c), sorted(c.elements()), c.total())
 c.update("aaz")
 c.update({"q": 3})
 c.subtract("ab")
-show(lists(c.most_common()))
-show(lists((collections.Counter("aab") + collections.Counter("bcc")).most_common()))
-show(lists((collections.Counter("aaab") - collections.Counter("ab")).most_common()))
-show(lists((collections.Counter("aab") | collections.Counter("bbb")).most_common()))
-show(lists((collections.Counter("aab") & collections.Counter("abb")).most_common()))
+show(tuples(c.most_common()))
+show(tuples((collections.Counter("aab") + collections.Counter("bcc")).most_common()))
+show(tuples((collections.Counter("aaab") - collections.Counter("ab")).most_common()))
+show(tuples((collections.Counter("aab") | collections.Counter("bbb")).most_common()))
+show(tuples((collections.Counter("aab") & collections.Counter("abb")).most_common()))
 words = "the cat and the hat and the bat".split()
-show(lists(collections.Counter(words).most_common(2)))
+show(tuples(collections.Counter(words).most_common(2)))
 
 d = collections.defaultdict(list)
 for k, v in [("a", 1), ("b", 2), ("a", 3)]:

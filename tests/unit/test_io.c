@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tensor/io.h"
+#include "tensor/io_internal.h"
 #include "tensor/tensor.h"
 
 /* Byte-exact files produced the way numpy 1.2x writes them (np.save with the
@@ -811,7 +812,7 @@ START_TEST(npz_errors) {
   const char *path = path_in_dir("bad.npz");
   write_text(path, "hello");
   ck_assert_int_eq(tensor_load_npz(path, &names, &ts), -1);
-  expect_load_error("not an .npz file");
+  expect_load_error("no zip end-of-directory record");
   /* a flipped data byte breaks the CRC */
   unsigned char b[sizeof NPZ_NUMPY];
   memcpy(b, NPZ_NUMPY, sizeof b);
@@ -987,6 +988,86 @@ START_TEST(csv_errors_name_line_and_cell) {
 }
 END_TEST
 
+/* ---- PyTorch .pt files ---- */
+
+static PtValue *pt_tensor(PtDoc *doc, Tensor *t) {
+  PtValue *v = pt_new(doc, PT_TENSOR);
+  v->t = t;
+  return v;
+}
+
+/* a dict of a view, a view of the same storage and nested items round trips;
+ * the views share one storage after loading, as before saving */
+START_TEST(pt_round_trip_keeps_views_and_shared_storage) {
+  PtDoc doc = {0};
+  Tensor *base = ramp(DT_FLOAT32, 2, (int64_t[]){3, 4});
+  Tensor *col = tensor_view_of(base, 1, (int64_t[]){3}, (int64_t[]){4}, 1);
+  PtValue *root = pt_new(&doc, PT_DICT), *key = pt_new(&doc, PT_STRING), *list = pt_new(&doc, PT_LIST);
+  key->s = strdup("k");
+  key->len = 1;
+  PtValue *num = pt_new(&doc, PT_INT);
+  num->i = -((int64_t)1 << 40);
+  PtValue *tv = pt_tensor(&doc, col);
+  tv->requires_grad = true;
+  pt_append(list, pt_tensor(&doc, base));
+  pt_append(list, tv);
+  pt_append(list, num);
+  pt_append(root, key);
+  pt_append(root, list);
+  const char *path = path_in_dir("x.pt");
+  ck_assert_msg(tensor_save_pt(path, root), "%s", tensor_error());
+  ck_assert_int_eq(tensor_file_kind(path), TENSOR_FILE_PT);
+  PtDoc back;
+  ck_assert_msg(tensor_load_pt(path, &back), "%s", tensor_error());
+  const PtValue *r = back.root;
+  ck_assert_int_eq(r->kind, PT_DICT);
+  ck_assert_int_eq(r->n, 2);
+  ck_assert_str_eq(r->items[0]->s, "k");
+  const PtValue *l = r->items[1];
+  ck_assert_int_eq(l->n, 3);
+  assert_same(base, l->items[0]->t);
+  assert_same(col, l->items[1]->t);
+  ck_assert(l->items[1]->requires_grad && !l->items[0]->requires_grad);
+  ck_assert_int_eq(l->items[1]->t->offset, 1);
+  ck_assert_int_eq(l->items[1]->t->stride[0], 4);
+  ck_assert_ptr_eq(l->items[0]->t->storage, l->items[1]->t->storage);
+  ck_assert(l->items[2]->kind == PT_INT && l->items[2]->i == -((int64_t)1 << 40));
+  pt_doc_free(&back);
+  pt_doc_free(&doc);
+}
+END_TEST
+
+/* a pickle naming anything but torch.save's globals is refused, not run */
+START_TEST(pt_refuses_foreign_globals_and_opcodes) {
+#define PICKLE(bytes) bytes, sizeof(bytes) - 1 /* they hold NULs */
+  static const struct {
+    const char *bytes;
+    size_t len;
+    const char *error;
+  } pickles[] = {
+      {PICKLE("\x80\x02" "cos\nsystem\nX\x02\x00\x00\x00ls\x85R."), "refusing the pickle global 'os.system'"},
+      {PICKLE("\x80\x02(ios\nsystem\n."), "refusing pickle opcode 0x69"},
+      {PICKLE("\x80\x02]q\x00h\x01."), "memo entry 1 is not defined"},
+      {PICKLE("\x80\x02N"), "ends without STOP"},
+      {PICKLE("\x80\x02NN."), "STOP leaves 2 values"},
+  };
+  for (size_t i = 0; i < sizeof pickles / sizeof pickles[0]; i++) {
+    /* the archive: data.pkl and version, written as the .npz writer writes members */
+    const char *path = path_in_dir("evil.pt");
+    ZipWriter w;
+    ck_assert(zip_writer_open(&w, path, 2));
+    ck_assert(zip_add_member(&w, "archive/data.pkl", (const uint8_t *)pickles[i].bytes,
+                             pickles[i].len, false));
+    ck_assert(zip_add_member(&w, "archive/version", (const uint8_t *)"3\n", 2, false));
+    ck_assert(zip_writer_close(&w, true));
+    PtDoc doc;
+    ck_assert(!tensor_load_pt(path, &doc));
+    expect_load_error(pickles[i].error);
+    expect_load_error("evil.pt");
+  }
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("io");
   TCase *tc = tcase_create("io");
@@ -1019,6 +1100,8 @@ int main(void) {
   tcase_add_test(tc, csv_with_and_without_header);
   tcase_add_test(tc, csv_empty_inputs);
   tcase_add_test(tc, csv_errors_name_line_and_cell);
+  tcase_add_test(tc, pt_round_trip_keeps_views_and_shared_storage);
+  tcase_add_test(tc, pt_refuses_foreign_globals_and_opcodes);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

@@ -363,6 +363,32 @@ START_TEST(gc_shrinks_the_intern_set) {
 }
 END_TEST
 
+/* A collection that starts while the intern set grows (the rebuild
+ * allocates) must not shrink the set under the rebuild: the kernel crashed
+ * on this after printing numbers for a while. */
+START_TEST(gc_while_the_intern_set_grows) {
+  AgVM *vm = new_vm();
+  char buf[32];
+  vm->gc_paused++; /* dead strings fill the set up to its last slot ... */
+  for (int i = 0; i < 50000 || vm->strings.used < vm->strings.capacity - 1; i++) {
+    snprintf(buf, sizeof buf, "dead %d", i);
+    obj_string(vm, buf);
+  }
+  ObjString *s = obj_string(vm, "the string that grows it"); /* ... this one takes it */
+  vm_push_root(vm, OBJ_VAL(s));
+  table_remove(&vm->strings, OBJ_VAL(s));
+  vm->gc_paused--;
+  vm->gc_stress = true; /* so each allocation of the rebuild collects */
+  table_set(vm, &vm->strings, OBJ_VAL(s), NIL_VAL);
+  ck_assert_ptr_eq(table_find_string(&vm->strings, s->chars, s->length, s->hash), s);
+  vm_collect_garbage(vm);
+  ck_assert_ptr_eq(table_find_string(&vm->strings, s->chars, s->length, s->hash), s);
+  ck_assert_ptr_null(table_find_string(&vm->strings, "dead 7", 6, obj_hash_bytes("dead 7", 6)));
+  vm_pop_root(vm);
+  vm_free(vm);
+}
+END_TEST
+
 /* ---- the collector ---- */
 
 START_TEST(gc_frees_garbage_and_keeps_roots) {
@@ -766,6 +792,7 @@ static Suite *vm_suite(void) {
   TCase *gc = tcase_create("gc");
   tcase_add_test(gc, gc_frees_garbage_and_keeps_roots);
   tcase_add_test(gc, gc_shrinks_the_intern_set);
+  tcase_add_test(gc, gc_while_the_intern_set_grows);
   tcase_add_test(gc, gc_pins_survive);
   tcase_add_test(gc, tuples_are_collected_and_traced);
   tcase_add_test(gc, gc_stress_runs_programs);

@@ -1,0 +1,15 @@
+#!/bin/sh
+# regen-pt-fixtures.sh — rewrites the .pt fixtures of tests/torch/pt_files:
+# from_torch.pt and state_dict.pt by PyTorch 1.13 (pt_files/gen_from_torch.py),
+# from_ag.pt by Ag (what tests/torch/pt_save.ag writes), then the expected
+# outputs of pt_load and pt_save (tools/regen-torch-outputs.sh). Needs PyTorch
+# and a built Ag (AG, default build/release/ag). Review the diff afterwards.
+set -e
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PY=${TORCH_PYTHON:-/usr/bin/python3}
+AG=${AG:-$ROOT/build/release/ag}
+cd "$ROOT/tests/torch"
+"$PY" pt_files/gen_from_torch.py
+"$AG" pt_save.ag >/dev/null 2>&1 || true # writes /tmp/ag_test_pt_save.pt before comparing
+cp /tmp/ag_test_pt_save.pt pt_files/from_ag.pt
+"$ROOT/tools/regen-torch-outputs.sh" pt_load pt_save
