@@ -405,7 +405,7 @@ static const Keyword keywords[] = {
     {"false", TOK_FALSE}, {"nil", TOK_NIL},       {"class", TOK_CLASS},
     {"self", TOK_SELF},   {"super", TOK_SUPER},   {"try", TOK_TRY},
     {"catch", TOK_CATCH}, {"throw", TOK_THROW},   {"with", TOK_WITH},
-    {"import", TOK_IMPORT}, {"as", TOK_AS},
+    {"import", TOK_IMPORT}, {"as", TOK_AS},       {"yield", TOK_YIELD},
 };
 
 static TokenType identifier_type(const char *s, int n) {
@@ -544,7 +544,7 @@ static const char *const token_names[TOK_COUNT] = {
     [TOK_NIL] = "'nil'", [TOK_CLASS] = "'class'", [TOK_SELF] = "'self'",
     [TOK_SUPER] = "'super'", [TOK_TRY] = "'try'", [TOK_CATCH] = "'catch'",
     [TOK_THROW] = "'throw'", [TOK_WITH] = "'with'", [TOK_IMPORT] = "'import'",
-    [TOK_AS] = "'as'", [TOK_ERROR] = "an invalid token", [TOK_EOF] = "end of input",
+    [TOK_AS] = "'as'", [TOK_YIELD] = "'yield'", [TOK_ERROR] = "an invalid token", [TOK_EOF] = "end of input",
 };
 
 const char *lex_token_name(TokenType type) {
@@ -552,7 +552,7 @@ const char *lex_token_name(TokenType type) {
   return token_names[type];
 }
 
-bool lex_is_keyword(TokenType type) { return type >= TOK_LET && type <= TOK_AS; }
+bool lex_is_keyword(TokenType type) { return type >= TOK_LET && type <= TOK_YIELD; }
 
 /* ---- decoding string bodies ---- */
 

@@ -474,6 +474,9 @@ static void init_fn_compiler(Parser *p, FnCompiler *fc, FnKind kind, const Token
   fc->scope_depth = 0;
   fc->loop = NULL;
   fc->handler_count = 0;
+  fc->is_generator = false;
+  fc->no_yield = false;
+  fc->body_start = 0;
   fc->kind = kind;
   fc->function = obj_new_function(p->vm);
   fc->function->file = p->file_string;
@@ -490,6 +493,7 @@ static void init_fn_compiler(Parser *p, FnCompiler *fc, FnKind kind, const Token
 
 static ObjFunction *end_fn_compiler(Parser *p) {
   FnCompiler *fc = p->fc;
+  if (fc->is_generator) emit_insert_op(p, fc->body_start, OP_GENERATOR);
   if (fc->kind == FN_INIT) emit_op_u8(p, OP_GET_LOCAL, 0);
   else emit_op(p, OP_NIL);
   emit_op(p, OP_RETURN);
@@ -519,12 +523,19 @@ static void add_parameter(Parser *p, ParamList *params, const Token *name) {
 }
 
 /* `= expr` after a parameter: code in the prologue that runs when the caller
- * did not pass it (OP_DEFAULT skips it otherwise). */
+ * did not pass it (OP_DEFAULT skips it otherwise). The parameter's own name
+ * means the enclosing variable there, so Python's `lambda x, k=k: x + k`
+ * takes the k around it (earlier parameters stay visible). */
 static void default_value(Parser *p, int slot) {
   emit_op_u8(p, OP_DEFAULT, slot);
   emit_u16(p, 0xffff);
   int jump = emit_offset(p) - 2;
+  Local *param = &p->fc->locals[slot];
+  const char *name = param->name;
+  int length = param->length;
+  param->name = " default", param->length = 8;
   parse_expression(p);
+  param->name = name, param->length = length;
   emit_op_u8(p, OP_SET_LOCAL, slot);
   emit_op(p, OP_POP);
   emit_patch_jump(p, jump);
@@ -572,11 +583,12 @@ static void add_star_params(Parser *p, ParamList *params, const StarParams *star
   fn->plain_call_slow = fn->binds_extra || fn->is_method;
 }
 
-static void parameter_list(Parser *p, ParamList *params) {
+/* The parameters up to `close` (not consumed): names with defaults,
+ * `*args` or `...args`, a bare `*`, `**kwargs` (a fn's and a lambda's). */
+static void parameters(Parser *p, ParamList *params, TokenType close) {
   ObjFunction *fn = p->fc->function;
   StarParams star = {.rest = {.type = TOK_ERROR}, .kwargs = {.type = TOK_ERROR}, .star = false, .bare = {.type = TOK_ERROR}};
-  parse_consume(p, TOK_LEFT_PAREN, "expected '(' after the function name");
-  while (!parse_check(p, TOK_RIGHT_PAREN) && !parse_check(p, TOK_EOF)) {
+  while (!parse_check(p, close) && !parse_check(p, TOK_EOF)) {
     if (!star_parameter(p, &star)) {
       if (star.kwargs.type != TOK_ERROR) parse_error_at(p, &p->current, "no parameter may follow '**%.*s'", star.kwargs.length, star.kwargs.start);
       Token name = consume_name(p, "expected a parameter name");
@@ -588,8 +600,13 @@ static void parameter_list(Parser *p, ParamList *params) {
     }
     if (!parse_match(p, TOK_COMMA)) break;
   }
-  parse_consume(p, TOK_RIGHT_PAREN, "expected ')' after the parameters");
   add_star_params(p, params, &star);
+}
+
+static void parameter_list(Parser *p, ParamList *params) {
+  parse_consume(p, TOK_LEFT_PAREN, "expected '(' after the function name");
+  parameters(p, params, TOK_RIGHT_PAREN);
+  parse_consume(p, TOK_RIGHT_PAREN, "expected ')' after the parameters");
 }
 
 static void store_param_names(Parser *p, ObjFunction *fn, const ParamList *params) {
@@ -598,6 +615,18 @@ static void store_param_names(Parser *p, ObjFunction *fn, const ParamList *param
   for (int i = 0; i < params->count; i++) fn->param_names[i] = NULL;
   for (int i = 0; i < params->count; i++)
     fn->param_names[i] = parse_intern(p, params->names[i], params->lengths[i]);
+}
+
+/* Ends the function of fc and emits OP_CLOSURE of it (at `name` when given). */
+static void emit_closure(Parser *p, const FnCompiler *fc, const Token *name) {
+  ObjFunction *fn = end_fn_compiler(p);
+  if (name != NULL) p->at_line = name->line, p->at_col = name->col > 0 ? name->col : 1;
+  emit_op_u16(p, OP_CLOSURE, emit_constant_index(p, OBJ_VAL(fn)));
+  p->at_line = p->at_col = 0;
+  for (int i = 0; i < fn->upvalue_count; i++) {
+    emit_u8(p, fc->upvalues[i].is_local ? 1 : 0);
+    emit_u8(p, fc->upvalues[i].index);
+  }
 }
 
 /* Skips a nested function or class ahead (from its keyword) to its body's '}'. */
@@ -660,19 +689,31 @@ void parse_function(Parser *p, FnKind kind, Token name) {
   params.count = 0;
   parameter_list(p, &params);
   store_param_names(p, fc.function, &params);
+  fc.body_start = emit_offset(p);
   parse_consume(p, TOK_LEFT_BRACE, "expected '{' before the function body");
   if (p->previous.type == TOK_LEFT_BRACE) {
     declare_function_loop_variables(p);
     block_body(p);
   }
-  ObjFunction *fn = end_fn_compiler(p);
-  p->at_line = name.line, p->at_col = name.col > 0 ? name.col : 1;
-  emit_op_u16(p, OP_CLOSURE, emit_constant_index(p, OBJ_VAL(fn)));
-  p->at_line = p->at_col = 0;
-  for (int i = 0; i < fn->upvalue_count; i++) {
-    emit_u8(p, fc.upvalues[i].is_local ? 1 : 0);
-    emit_u8(p, fc.upvalues[i].index);
-  }
+  emit_closure(p, &fc, &name);
+}
+
+void parse_lambda(Parser *p, const Token *keyword) {
+  Token name = *keyword;
+  name.start = "<lambda>";
+  name.length = 8;
+  FnCompiler fc;
+  init_fn_compiler(p, &fc, FN_FUNCTION, &name);
+  begin_scope(p);
+  ParamList params;
+  params.count = 0;
+  parameters(p, &params, TOK_COLON);
+  store_param_names(p, fc.function, &params);
+  fc.body_start = emit_offset(p);
+  parse_consume(p, TOK_COLON, "expected ':' after the lambda's parameters");
+  parse_expression(p);
+  emit_op(p, OP_RETURN);
+  emit_closure(p, &fc, &name);
 }
 
 static void fn_declaration(Parser *p) {
@@ -1244,17 +1285,67 @@ typedef struct {
   int skip_count;
 } CompLoop;
 
-static void comprehension_for(Parser *p, CompLoop *loop) {
+/* A piece of the source compiled out of order (a comprehension's element
+ * and first iterable), with a lexer of its own, as an f-string field is. */
+typedef struct {
+  Lexer sub;
+  Lexer *outer;
+  Token previous, current, next;
+  bool was_in_field;
+} SourceSpan;
+
+static void begin_span(Parser *p, SourceSpan *s, const Token *start, int length) {
+  lex_init_at(&s->sub, start->start, length, start->line, start->col);
+  s->sub.brackets[0] = '('; /* newlines inside the brackets do not end it */
+  s->sub.depth = 1;
+  s->outer = p->lexer;
+  s->previous = p->previous, s->current = p->current, s->next = p->next;
+  s->was_in_field = p->in_field;
+  p->lexer = &s->sub;
+  p->in_field = true;
+  parse_start_tokens(p);
+}
+
+static void end_span(Parser *p, const SourceSpan *s) {
+  p->lexer = s->outer;
+  p->in_field = s->was_in_field;
+  p->previous = s->previous, p->current = s->current, p->next = s->next;
+}
+
+/* Skips tokens up to the first of `a`, `b` or `close` at bracket depth 0;
+ * returns the length in the source of what was skipped. */
+static int skip_until(Parser *p, const Token *from, TokenType a, TokenType b, TokenType close) {
+  int depth = 0;
+  while (!parse_check(p, TOK_EOF)) {
+    TokenType t = p->current.type;
+    if (depth == 0 && (t == a || t == b || t == close)) break;
+    if (t == TOK_LEFT_PAREN || t == TOK_LEFT_BRACKET || t == TOK_LEFT_BRACE) depth++;
+    if (t == TOK_RIGHT_PAREN || t == TOK_RIGHT_BRACKET || t == TOK_RIGHT_BRACE) depth--;
+    parse_advance(p);
+  }
+  return (int)(p->current.start - from->start);
+}
+
+/* `for names in iterable` and its `if` clauses. The first clause's iterable
+ * was walked into slots 1 and 2 by the caller (its tokens are skipped and
+ * returned in *first_iterable); the others are compiled here. */
+static void comprehension_for(Parser *p, CompLoop *loop, TokenType close, Token *first_iterable, int *first_length) {
   parse_advance(p); /* for */
   begin_scope(p);
   Targets *ts = parse_new_targets(p);
   int root = parse_targets(p, ts, true);
   parse_consume(p, TOK_IN, "expected 'in' after the loop variable");
-  parse_or_expression(p);
-  int seq_slot = p->fc->local_count;
-  add_initialized_local(p, " seq", 4);
-  emit_op(p, OP_ITER_PREP);
-  add_initialized_local(p, " pos", 4);
+  int seq_slot = 1;
+  if (first_iterable != NULL) {
+    *first_iterable = p->current;
+    *first_length = skip_until(p, first_iterable, TOK_FOR, TOK_IF, close);
+  } else {
+    parse_or_expression(p);
+    seq_slot = p->fc->local_count;
+    add_initialized_local(p, " seq", 4);
+    emit_op(p, OP_ITER_PREP);
+    add_initialized_local(p, " pos", 4);
+  }
   loop->start = emit_offset(p);
   emit_op_var(p, OP_ITER_NEXT, 1);
   emit_u8(p, seq_slot);
@@ -1281,88 +1372,96 @@ static void comprehension_end_for(Parser *p, CompLoop *loop) {
 }
 
 /* The element (`x * 2`, or `k: v` for a map), written before the loops that
- * bind its names, is compiled inside the innermost loop from its source text
- * with a lexer of its own, as an f-string field is. */
-static void comprehension_element(Parser *p, CompKind kind, const Token *elem, int length) {
-  Lexer sub;
-  lex_init_at(&sub, elem->start, length, elem->line, elem->col);
-  sub.brackets[0] = '('; /* newlines inside the brackets do not end it */
-  sub.depth = 1;
-  Lexer *outer = p->lexer;
-  Token previous = p->previous, current = p->current, next = p->next;
-  bool was_in_field = p->in_field;
-  p->lexer = &sub;
-  p->in_field = true;
-  parse_start_tokens(p);
-  emit_op_u8(p, OP_GET_LOCAL, 1); /* the result */
+ * bind its names, is compiled inside the innermost loop from its source
+ * text; result_slot holds the list, set or map being built. */
+static void comprehension_element(Parser *p, CompKind kind, const Token *elem, int length, int result_slot) {
+  SourceSpan span;
+  begin_span(p, &span, elem, length);
+  if (kind != COMP_GENERATOR) emit_op_u8(p, OP_GET_LOCAL, result_slot);
   parse_expression(p);
   if (kind == COMP_MAP) {
     parse_consume(p, TOK_COLON, "expected ':' after the key of the map comprehension");
     parse_expression(p);
   }
   if (!parse_check(p, TOK_EOF)) parse_error_at(p, &p->current, "expected 'for' after the comprehension's element");
-  emit_op(p, kind == COMP_LIST ? OP_LIST_APPEND : kind == COMP_SET ? OP_SET_ADD : OP_MAP_INSERT);
+  static const OpCode adds[] = {OP_LIST_APPEND, OP_SET_ADD, OP_MAP_INSERT, OP_YIELD};
+  emit_op(p, adds[kind]);
   emit_op(p, OP_POP);
-  p->lexer = outer;
-  p->in_field = was_in_field;
-  p->previous = previous, p->current = current, p->next = next;
+  end_span(p, &span);
 }
 
-/* Skips the element's tokens up to its `for` (the first at bracket depth 0);
- * returns the element's length in the source. */
-static int skip_to_for(Parser *p, const Token *elem) {
-  int depth = 0;
-  while (!parse_check(p, TOK_EOF) && !(depth == 0 && parse_check(p, TOK_FOR))) {
-    TokenType t = p->current.type;
-    if (t == TOK_LEFT_PAREN || t == TOK_LEFT_BRACKET || t == TOK_LEFT_BRACE) depth++;
-    if (t == TOK_RIGHT_PAREN || t == TOK_RIGHT_BRACKET || t == TOK_RIGHT_BRACE) depth--;
-    parse_advance(p);
-  }
-  return (int)(p->current.start - elem->start);
+/* The first `for`'s iterable, in the enclosing function, prepared for the
+ * walk (ITER_PREP): the two arguments of the comprehension's function. */
+static void first_iterable(Parser *p, const Token *start, int length) {
+  SourceSpan span;
+  begin_span(p, &span, start, length);
+  parse_or_expression(p);
+  if (!parse_check(p, TOK_EOF)) parse_error_at(p, &p->current, "expected 'for', 'if' or the closing bracket in the comprehension");
+  emit_op(p, OP_ITER_PREP);
+  end_span(p, &span);
 }
 
-/* [elem for x in xs if c ...], {elem for ...}, {k: v for ...}, with p->current
- * at the element and `close` the bracket that ends it. Compiled as a hidden
- * function called at once, as Python 3 does: the loop variables are its
- * locals (each iteration a fresh one, so closures capture its value), and
- * a LOOP back polls Ctrl-C. */
+/* [elem for x in xs if c ...], {elem for ...}, {k: v for ...} and the
+ * generator expression (elem for ...), with p->current at the element and
+ * `close` the bracket that ends it. Compiled as a hidden function called at
+ * once, as Python 3 does: the loop variables are its locals (each iteration
+ * a fresh one, so closures capture its value), and a LOOP back polls
+ * Ctrl-C. As in Python, the first iterable is evaluated (and found
+ * iterable) where the comprehension is, even for a generator, whose loops
+ * run only as items are drawn; the function takes it as its arguments. */
 void parse_comprehension(Parser *p, CompKind kind, TokenType close) {
   Token elem = p->current;
-  int length = skip_to_for(p, &elem);
-  static const char *const names[] = {"<listcomp>", "<setcomp>", "<mapcomp>"};
+  int length = skip_until(p, &elem, TOK_FOR, TOK_FOR, TOK_EOF);
+  static const char *const names[] = {"<listcomp>", "<setcomp>", "<mapcomp>", "<genexpr>"};
   Token name = elem;
   name.start = names[kind];
   name.length = (int)strlen(names[kind]);
   FnCompiler fc;
   init_fn_compiler(p, &fc, FN_FUNCTION, &name);
   begin_scope(p);
-  if (kind == COMP_LIST) emit_op_var(p, OP_LIST, 1);
-  else emit_op_var(p, kind == COMP_SET ? OP_NEW_SET : OP_MAP, 1);
-  emit_u16(p, 0);
-  add_initialized_local(p, " result", 7);
+  fc.no_yield = true;
+  fc.is_generator = kind == COMP_GENERATOR;
+  fc.function->arity = 2; /* the first loop's sequence and position, pushed by the caller */
+  emit_adjust_depth(p, 1);
+  add_initialized_local(p, " seq", 4);
+  emit_adjust_depth(p, 1);
+  add_initialized_local(p, " pos", 4);
+  int result_slot = fc.local_count;
+  if (kind != COMP_GENERATOR) {
+    static const OpCode makes[] = {OP_LIST, OP_NEW_SET, OP_MAP};
+    emit_op_var(p, makes[kind], 1);
+    emit_u16(p, 0);
+    add_initialized_local(p, " result", 7);
+  }
   CompLoop loops[COMPREHENSION_MAX_FORS];
   int count = 0;
+  Token iterable = p->current;
+  int iterable_length = 0;
   while (parse_check(p, TOK_FOR)) {
     if (count == COMPREHENSION_MAX_FORS) {
       parse_error(p, "too many 'for' clauses in one comprehension (the limit is %d)", COMPREHENSION_MAX_FORS);
       break;
     }
-    comprehension_for(p, &loops[count++]);
+    bool first = count == 0;
+    comprehension_for(p, &loops[count++], close, first ? &iterable : NULL, first ? &iterable_length : NULL);
   }
   if (!parse_check(p, close)) parse_error_at(p, &p->current, "expected 'for', 'if' or the closing bracket in the comprehension");
-  comprehension_element(p, kind, &elem, length);
+  comprehension_element(p, kind, &elem, length, result_slot);
   while (count > 0) comprehension_end_for(p, &loops[--count]);
-  emit_op_u8(p, OP_GET_LOCAL, 1);
+  if (kind == COMP_GENERATOR) emit_op(p, OP_NIL);
+  else emit_op_u8(p, OP_GET_LOCAL, result_slot);
   emit_op(p, OP_RETURN);
-  ObjFunction *fn = end_fn_compiler(p);
-  emit_op_u16(p, OP_CLOSURE, emit_constant_index(p, OBJ_VAL(fn)));
-  for (int i = 0; i < fn->upvalue_count; i++) {
-    emit_u8(p, fc.upvalues[i].is_local ? 1 : 0);
-    emit_u8(p, fc.upvalues[i].index);
+  emit_closure(p, &fc, NULL);
+  if (iterable_length > 0) {
+    first_iterable(p, &iterable, iterable_length);
+  } else { /* after an error: no first loop */
+    emit_op(p, OP_NIL);
+    emit_op(p, OP_NIL);
   }
-  emit_op_var(p, OP_CALL, 0);
-  emit_u8(p, 0);
+  emit_op_var(p, OP_CALL, -2);
+  emit_u8(p, 2);
   parse_consume(p, close, close == TOK_RIGHT_BRACKET ? "expected ']' after the comprehension"
+                          : close == TOK_RIGHT_PAREN ? "expected ')' after the generator expression"
                                                      : "expected '}' after the comprehension");
 }
 

@@ -2,6 +2,7 @@
  * described in internal.h. */
 #include <assert.h>
 #include <limits.h>
+#include <string.h>
 
 #include "parser/internal.h"
 
@@ -14,6 +15,20 @@ static const int op_effects[OP_COUNT] = {
 Chunk *emit_chunk(Parser *p) { return &p->fc->function->chunk; }
 
 int emit_offset(Parser *p) { return emit_chunk(p)->count; }
+
+void emit_insert_op(Parser *p, int offset, OpCode op) {
+  Chunk *c = emit_chunk(p);
+  emit_byte(p, (uint8_t)op); /* grows the arrays; then everything after offset moves up */
+  int n = c->count - 1 - offset;
+  int line = offset < c->count - 1 ? c->lines[offset] : c->lines[c->count - 1];
+  int col = offset < c->count - 1 ? c->cols[offset] : c->cols[c->count - 1];
+  memmove(c->code + offset + 1, c->code + offset, (size_t)n);
+  memmove(c->lines + offset + 1, c->lines + offset, sizeof(int) * (size_t)n);
+  memmove(c->cols + offset + 1, c->cols + offset, sizeof(int) * (size_t)n);
+  c->code[offset] = (uint8_t)op;
+  c->lines[offset] = line;
+  c->cols[offset] = col;
+}
 
 void emit_adjust_depth(Parser *p, int delta) {
   FnCompiler *fc = p->fc;

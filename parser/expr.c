@@ -303,7 +303,51 @@ static void fstring(Parser *p, bool can_assign) {
 
 /* ---- names ---- */
 
-static void variable(Parser *p, bool can_assign) { parse_named_variable(p, p->previous, can_assign); }
+/* `lambda` is a keyword only where a lambda's parameters follow it
+ * (`lambda:`, `lambda x:`, `lambda x, y`, `lambda x=1`, `lambda ...xs`), so a
+ * variable of that name keeps working. */
+static bool lambda_ahead(const Parser *p) {
+  const Token *t = &p->previous;
+  if (t->length != 6 || memcmp(t->start, "lambda", 6) != 0) return false;
+  TokenType c = p->current.type, n = p->next.type;
+  return c == TOK_COLON || c == TOK_ELLIPSIS ||
+         (c == TOK_IDENTIFIER && (n == TOK_COLON || n == TOK_COMMA || n == TOK_EQUAL));
+}
+
+static void variable(Parser *p, bool can_assign) {
+  if (lambda_ahead(p)) {
+    Token keyword = p->previous;
+    parse_lambda(p, &keyword);
+    return;
+  }
+  parse_named_variable(p, p->previous, can_assign);
+}
+
+/* Whether the token after `yield` begins its operand. */
+static bool yield_operand_ahead(const Parser *p) {
+  switch (p->current.type) {
+  case TOK_NEWLINE: case TOK_SEMICOLON: case TOK_RIGHT_PAREN: case TOK_RIGHT_BRACKET:
+  case TOK_RIGHT_BRACE: case TOK_COMMA: case TOK_COLON: case TOK_EOF: return false;
+  default: return true;
+  }
+}
+
+void parse_yield(Parser *p) {
+  Token keyword = p->previous;
+  FnCompiler *fc = p->fc;
+  if (fc->kind == FN_SCRIPT) parse_error_at(p, &keyword, "'yield' outside a function (it makes a fn a generator)");
+  else if (fc->kind == FN_INIT) parse_error_at(p, &keyword, "'init' cannot be a generator: it contains 'yield'");
+  else if (fc->no_yield) parse_error_at(p, &keyword, "'yield' inside a comprehension or generator expression");
+  else fc->is_generator = true;
+  if (yield_operand_ahead(p)) parse_expression(p);
+  else emit_op(p, OP_NIL);
+  emit_op_at(p, &keyword, OP_YIELD, 0, false);
+}
+
+static void yield(Parser *p, bool can_assign) {
+  (void)can_assign;
+  parse_yield(p);
+}
 
 static Token synthetic_token(const char *text) {
   Token t = {TOK_IDENTIFIER, text, (int)strlen(text), 0, 0, NULL, false};
@@ -413,9 +457,14 @@ static void positional_argument(Parser *p, ArgList *args) {
   else if (++args->positional > 255) parse_error(p, "too many arguments (the limit is 255)");
 }
 
-/* Parses `a, k=v, ...xs, *xs, **m)` after '('. */
+/* Parses `a, k=v, ...xs, *xs, **m)` after '('; `f(x for x in xs)` passes a generator. */
 static void argument_list(Parser *p, ArgList *args) {
   memset(args, 0, offsetof(ArgList, kw_names));
+  if (!parse_check(p, TOK_RIGHT_PAREN) && ahead_in_bracket(p, TOK_FOR, TOK_COMMA)) {
+    parse_comprehension(p, COMP_GENERATOR, TOK_RIGHT_PAREN);
+    args->positional = 1;
+    return;
+  }
   if (scan_bracket(p, TOK_STAR_STAR, TOK_STAR_STAR, true)) { /* every argument goes into a list and a map */
     args->kwmap = args->spread = true;
     emit_op_var(p, OP_LIST, 1);
@@ -719,12 +768,17 @@ static void tuple_items(Parser *p) {
   emit_u16(p, count);
 }
 
-/* (e) is e; (a, b), (a,) and () are tuples. */
+/* (e) is e; (a, b), (a,) and () are tuples; (e for x in xs) is a
+ * generator expression (a `for` before any comma). */
 static void grouping(Parser *p, bool can_assign) {
   (void)can_assign;
   if (parse_match(p, TOK_RIGHT_PAREN)) {
     emit_op_var(p, OP_TUPLE, 1);
     emit_u16(p, 0);
+    return;
+  }
+  if (ahead_in_bracket(p, TOK_FOR, TOK_COMMA)) {
+    parse_comprehension(p, COMP_GENERATOR, TOK_RIGHT_PAREN);
     return;
   }
   parse_expression(p);
@@ -963,6 +1017,7 @@ static const ParseRule rules[TOK_COUNT] = {
     [TOK_SELF] = {self_, NULL, PREC_NONE},
     [TOK_SUPER] = {super_, NULL, PREC_NONE},
     [TOK_FN] = {lambda, NULL, PREC_NONE},
+    [TOK_YIELD] = {yield, NULL, PREC_NONE},
 };
 
 static const ParseRule *get_rule(TokenType type) { return &rules[type]; }

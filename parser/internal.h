@@ -70,6 +70,11 @@ typedef struct FnCompiler {
   int handler_count;
   bool too_many_locals; /* reported once */
   bool too_many_constants;
+  /* `yield` makes a generator: OP_GENERATOR goes in at body_start, the
+   * offset after the parameters' prologue (emit_insert_op). */
+  bool is_generator;
+  bool no_yield; /* a list, set or map comprehension's hidden function */
+  int body_start;
 } FnCompiler;
 
 typedef struct ClassInfo {
@@ -131,8 +136,12 @@ void parse_function(Parser *p, FnKind kind, Token name);
 void parse_block(Parser *p);
 ObjString *parse_intern(Parser *p, const char *chars, int length);
 
-typedef enum { COMP_LIST, COMP_SET, COMP_MAP } CompKind;
+typedef enum { COMP_LIST, COMP_SET, COMP_MAP, COMP_GENERATOR } CompKind;
 void parse_comprehension(Parser *p, CompKind kind, TokenType close);
+/* `lambda x, y=1: expr`, after `lambda`. */
+void parse_lambda(Parser *p, const Token *keyword);
+/* `yield` / `yield expr` (the keyword read): marks the function a generator. */
+void parse_yield(Parser *p);
 
 void parse_add_local(Parser *p, const char *name, int length); /* its value is on the top */
 void parse_store_variable(Parser *p, const Token *name);        /* the value stays */
@@ -212,5 +221,7 @@ void emit_loop(Parser *p, int start);
 void emit_adjust_depth(Parser *p, int delta);
 Chunk *emit_chunk(Parser *p);
 int emit_offset(Parser *p); /* bytes emitted so far in the current function */
+/* Inserts an operand-less op at `offset` (no jump may cross it). */
+void emit_insert_op(Parser *p, int offset, OpCode op);
 
 #endif

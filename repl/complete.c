@@ -173,7 +173,7 @@ static void add_member_names(Candidates *c, AgVM *vm, Value v) {
 }
 
 static void add_keywords(Candidates *c) {
-  for (int t = TOK_LET; t <= TOK_AS; t++) {
+  for (int t = TOK_LET; lex_is_keyword((TokenType)t); t++) {
     const char *quoted = lex_token_name((TokenType)t);
     char word[32];
     snprintf(word, sizeof word, "%.*s", (int)strlen(quoted) - 2, quoted + 1);

@@ -234,7 +234,7 @@ static int check_module(AgVM *vm, FILE *out, const char *name) {
 
 static int check_keywords(FILE *out) {
   int missing = 0;
-  for (int t = TOK_LET; t <= TOK_AS; t++) {
+  for (int t = TOK_LET; lex_is_keyword((TokenType)t); t++) {
     char word[32];
     const char *quoted = lex_token_name((TokenType)t);
     snprintf(word, sizeof word, "%.*s", (int)strlen(quoted) - 2, quoted + 1);

@@ -48,14 +48,30 @@ const HelpEntry help_table[] = {
      "for i in range(3) { print(i) }\n"
      "print(len(range(0, 10, 2)))"},
     {"enumerate", HELP_BUILTINS, 0,
-     "enumerate(xs)",
-     "Tuples (index, item) for each item of a list, tuple, string, map (keys) or tensor "
-     "(along dim 0).",
+     "enumerate(xs, start=0)",
+     "A lazy iterator of tuples (index, item) for each item of any iterable (a list, string, "
+     "map's keys, tensor along dim 0, generator ...), counting from start.",
      "for i, x in enumerate([\"a\", \"b\"]) { print(i, x) }"},
     {"zip", HELP_BUILTINS, 0,
-     "zip(...lists)",
-     "A list of tuples holding the i-th items of each argument, as long as the shortest.",
-     "print(zip([1, 2], [\"a\", \"b\"]))"},
+     "zip(...iterables)",
+     "A lazy iterator of tuples holding the i-th items of each argument; it stops at the "
+     "shortest.",
+     "print(list(zip([1, 2], [\"a\", \"b\"])))"},
+    {"map", HELP_BUILTINS, 0,
+     "map(f, ...iterables)",
+     "A lazy iterator of f(x) for each item x (of f(x, y, ...) for several iterables, up "
+     "to the shortest).",
+     "print(list(map(lambda x: x * 2, [1, 2])), list(map(max, [1, 5], [4, 2])))"},
+    {"filter", HELP_BUILTINS, 0,
+     "filter(f, iterable)",
+     "A lazy iterator of the items for which f(item) is truthy; with f nil, of the truthy "
+     "items.",
+     "print(list(filter(lambda x: x > 1, [1, 2, 3])), list(filter(nil, [0, 1, \"\"])))"},
+    {"dict", HELP_BUILTINS, 0,
+     "dict(map_or_pairs, k=v, ...)",
+     "A new map: a copy of a map, the (key, value) pairs of an iterable, and/or the "
+     "keyword arguments.",
+     "print(dict(zip([\"a\", \"b\"], [1, 2])), dict(x=1))"},
     {"sorted", HELP_BUILTINS, 0,
      "sorted(xs, key=nil, reverse=false)",
      "A new sorted list of the items; key is a function giving the value to compare, "
@@ -305,14 +321,16 @@ const HelpEntry help_table[] = {
      "Ends the program with that exit status (in the REPL: ends the session).",
      "if false { exit(3) }"},
     {"min", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "min(...xs) / min(list) / min(t, dim=nil, keepdim=false)",
-     "The smallest of several numbers or of a list. On a tensor: the smallest element, or "
+     "min(...xs) / min(iterable, key=nil, default=...) / min(t, dim=nil, keepdim=false)",
+     "The smallest of several values or of the items of any iterable, compared by key(item) "
+     "when key is given (the first of equal ones); default for an empty one. On a tensor: the smallest element, or "
      "with dim= a list [values, indices] along that dimension.",
      "print(min(3, 1, 2), min([4, 5]))\n"
      "print(tensor([[1.0, 5.0], [3.0, 2.0]]).min(dim=1))"},
     {"max", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "max(...xs) / max(list) / max(t, dim=nil, keepdim=false)",
-     "The largest of several numbers or of a list. On a tensor: the largest element, or "
+     "max(...xs) / max(iterable, key=nil, default=...) / max(t, dim=nil, keepdim=false)",
+     "The largest of several values or of the items of any iterable, compared by key(item) "
+     "when key is given (the first of equal ones); default for an empty one. On a tensor: the largest element, or "
      "with dim= a list [values, indices] along that dimension.",
      "print(max(3, 1, 2))\n"
      "print(tensor([[1.0, 5.0], [3.0, 2.0]]).max(dim=0))"},
@@ -2862,6 +2880,18 @@ const HelpEntry help_table[] = {
      "Names the module of an import or the value of a with.",
      "# given lib/util.ag:\n"
      "import \"lib/util.ag\" as util"},
+    {"yield", HELP_KEYWORDS, 0,
+     "yield VALUE   let x = yield VALUE",
+     "Inside a fn, makes it a generator function: a call returns a generator without "
+     "running the body; next(g) or a for loop runs it to the next yield. The yield's own "
+     "value is what g.send(v) sent (nil for next). At the end, StopIteration.",
+     "fn count(n) { let i = 0\n  while i < n { yield i; i += 1 } }\n"
+     "print(list(count(3)), sum(x * x for x in count(4)))"},
+    {"lambda", HELP_KEYWORDS, 0,
+     "lambda PARAMS: EXPR",
+     "A function of one expression, as Python's (same as fn(PARAMS) { return EXPR }); "
+     "parameters may have defaults.",
+     "print(sorted([[1, \"b\"], [2, \"a\"]], key=lambda p: p[1]), (lambda x, y=2: x * y)(3))"},
     {":help", HELP_REPL, 0,
      ":help [NAME]",
      "Lists the help topics, or explains NAME (a built-in, method, keyword, "

@@ -141,20 +141,6 @@ LIB_NATIVE(lib_range) {
   return OBJ_VAL(obj_new_range(vm, a[0], a[1], a[2]));
 }
 
-LIB_NATIVE(lib_enumerate) {
-  int64_t start = 0;
-  if (argc > 1 && !lib_int_arg(vm, "enumerate", args, 1, &start)) return VM_EXCEPTION;
-  Value items = lib_to_list(vm, args[0]);
-  if (IS_EXCEPTION(items)) return items;
-  vm_push_root(vm, items);
-  ObjList *out = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(out));
-  ObjList *src = AS_LIST(items);
-  for (int i = 0; i < src->count; i++) obj_list_append(vm, out, obj_pair(vm, INT_VAL(vm, start + i), src->items[i]));
-  vm_pop_roots(vm, 2);
-  return OBJ_VAL(out);
-}
-
 /* divmod(a, b): (a // b, a % b), Python's. */
 LIB_NATIVE(lib_divmod) {
   Value q = vm_binary_op(vm, OP_FLOOR_DIVIDE, args[0], args[1]);
@@ -163,31 +149,6 @@ LIB_NATIVE(lib_divmod) {
   Value r = vm_binary_op(vm, OP_MODULO, args[0], args[1]);
   vm_pop_root(vm);
   return IS_EXCEPTION(r) ? r : obj_pair(vm, q, r);
-}
-
-LIB_NATIVE(lib_zip) {
-  ObjList *lists = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(lists));
-  int shortest = argc > 0 ? INT32_MAX : 0;
-  for (int i = 0; i < argc; i++) {
-    Value l = lib_to_list(vm, args[i]);
-    if (IS_EXCEPTION(l)) {
-      vm_pop_root(vm);
-      return l;
-    }
-    obj_list_append(vm, lists, l);
-    if (AS_LIST(l)->count < shortest) shortest = AS_LIST(l)->count;
-  }
-  ObjList *out = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(out));
-  for (int j = 0; j < shortest; j++) { /* each row a tuple, as Python's */
-    ObjList *row = obj_new_list(vm);
-    obj_list_append(vm, out, OBJ_VAL(row));
-    for (int i = 0; i < argc; i++) obj_list_append(vm, row, AS_LIST(lists->items[i])->items[j]);
-    out->items[j] = vm_list_to_tuple(vm, OBJ_VAL(row));
-  }
-  vm_pop_roots(vm, 2);
-  return OBJ_VAL(out);
 }
 
 /* Sorts `list` in place (sorted() passes a fresh copy, list.sort() itself). */
@@ -414,33 +375,88 @@ LIB_NATIVE(lib_exit) {
 
 /* ---- min / max / sum ---- */
 
-static Value extreme(AgVM *vm, const char *fname, int argc, const Value *args, bool want_max) {
-  if (argc == 1 && is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], fname, 0, NULL);
-  const Value *items = args;
-  int n = argc;
-  if (argc == 1) {
-    if (!is_list_or_tuple(args[0])) return vm_raise(vm, VM_ERR_TYPE, "%s() of one argument needs a list, not %s", fname, vm_type_name(args[0]));
-    items = AS_LIST(args[0])->items;
-    n = AS_LIST(args[0])->count;
+/* The one argument of min/max/sum as a list: a list itself, any other
+ * iterable's items (a generator, a range, a set ...). */
+static Value items_of(AgVM *vm, Value iterable) {
+  return is_list_or_tuple(iterable) ? iterable : lib_to_list(vm, iterable);
+}
+
+static Value key_of(AgVM *vm, Value key, Value item) { return IS_NIL(key) ? item : vm_call(vm, key, 1, &item); }
+
+/* The item of items[0..n) whose key (key(item), or the item itself when key
+ * is nil) is the largest (want_max) or smallest; the first of equal ones. */
+static Value extreme_of(AgVM *vm, const char *fname, const Value *items, int n, Value key, bool want_max) {
+  if (n == 0) return vm_raise(vm, VM_ERR_VALUE, "%s() arg is an empty sequence", fname);
+  Value best = items[0], best_key = key_of(vm, key, best);
+  if (IS_EXCEPTION(best_key)) return best_key;
+  vm_push_root(vm, best_key);
+  for (int i = 1; i < n && !IS_EXCEPTION(best); i++) {
+    Value k = key_of(vm, key, items[i]);
+    if (IS_EXCEPTION(k)) {
+      best = k;
+      break;
+    }
+    vm_push_root(vm, k);
+    int better = want_max ? vm_less_than(vm, best_key, k) : vm_less_than(vm, k, best_key);
+    vm_pop_roots(vm, 2);
+    if (better > 0) best = items[i], best_key = k;
+    if (better < 0) best = VM_EXCEPTION;
+    vm_push_root(vm, best_key);
   }
-  if (n == 0) return vm_raise(vm, VM_ERR_VALUE, "%s() of an empty list", fname);
-  Value best = items[0];
-  for (int i = 1; i < n; i++) {
-    int better = want_max ? vm_less_than(vm, best, items[i]) : vm_less_than(vm, items[i], best);
-    if (better < 0) return VM_EXCEPTION;
-    if (better) best = items[i];
-  }
+  vm_pop_root(vm);
   return best;
 }
 
-LIB_NATIVE(lib_min) { return extreme(vm, "min", argc, args, false); }
-LIB_NATIVE(lib_max) { return extreme(vm, "max", argc, args, true); }
+/* min/max(iterable, key=nil, default=...) or of several arguments, as
+ * Python's; of one tensor, the tensor's own min/max. */
+static Value extreme(AgVM *vm, const char *fname, int argc, const Value *args, const AgKwargs *kw, bool want_max) {
+  if (argc == 1 && is_tensor_value(args[0])) { /* torch.max(t, dim=...) */
+    vm_push_root(vm, args[0]);
+    ObjString *name = obj_string(vm, fname);
+    vm_pop_root(vm);
+    return vm_invoke(vm, args[0], name, 0, NULL, kw);
+  }
+  static const char *const names[] = {"key", "default", NULL};
+  Value opt[2];
+  if (!vm_parse_kwargs(vm, fname, kw, names, opt)) return VM_EXCEPTION;
+  Value key = IS_UNDEF(opt[0]) ? NIL_VAL : opt[0];
+  if (argc != 1) return extreme_of(vm, fname, args, argc, key, want_max);
+  /* a copy when key() runs: it might change the list being walked */
+  Value list = IS_NIL(key) ? items_of(vm, args[0]) : lib_to_list(vm, args[0]);
+  if (IS_EXCEPTION(list)) return list;
+  if (AS_LIST(list)->count == 0 && !IS_UNDEF(opt[1])) return opt[1];
+  vm_push_root(vm, list);
+  Value r = extreme_of(vm, fname, AS_LIST(list)->items, AS_LIST(list)->count, key, want_max);
+  vm_pop_root(vm);
+  return r;
+}
+
+LIB_NATIVE(lib_min) { return extreme(vm, "min", argc, args, kw, false); }
+LIB_NATIVE(lib_max) { return extreme(vm, "max", argc, args, kw, true); }
+
+static Value sum_values(AgVM *vm, int argc, const Value *args);
+
+/* sum(x, start) sums the items of x when x is iterable and not a list
+ * (a list's case is sum_values' own). */
+static bool value_is_iterable(AgVM *vm, Value v) {
+  if (IS_INSTANCE(v)) return vm_has_method(vm, v, VM_M_ITER);
+  return IS_GENERATOR(v) || IS_RANGE(v) || IS_SET(v) || IS_MAP(v);
+}
 
 LIB_NATIVE(lib_sum) {
   if (argc == 1 && is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], "sum", 0, NULL);
-  if (argc == 1 && !is_list_or_tuple(args[0])) {
-    return vm_raise(vm, VM_ERR_TYPE, "sum() of one argument needs a list, not %s", vm_type_name(args[0]));
-  }
+  if (argc > 2 || is_list_or_tuple(args[0]) || (argc == 2 && !value_is_iterable(vm, args[0]))) return sum_values(vm, argc, args);
+  /* sum(iterable) and sum(iterable, start) of any other iterable */
+  Value list = items_of(vm, args[0]);
+  if (IS_EXCEPTION(list)) return list;
+  vm_push_root(vm, list);
+  Value both[2] = {list, argc == 2 ? args[1] : INT_VAL(vm, 0)};
+  Value r = sum_values(vm, 2, both);
+  vm_pop_root(vm);
+  return r;
+}
+
+static Value sum_values(AgVM *vm, int argc, const Value *args) {
   /* sum(list, start) is Python's: start + list[0] + ...; otherwise the
    * arguments are the numbers to add */
   bool with_start = argc == 2 && is_list_or_tuple(args[0]);
@@ -611,8 +627,6 @@ static void install_functions(AgVM *vm) {
   vm_define_native(vm, "input", lib_input, 0, 1, false);
   vm_define_native(vm, "len", lib_len, 1, 1, false);
   vm_define_native(vm, "range", lib_range, 1, 3, false);
-  vm_define_native(vm, "enumerate", lib_enumerate, 1, 2, false);
-  vm_define_native(vm, "zip", lib_zip, 0, -1, false);
   vm_define_native(vm, "divmod", lib_divmod, 2, 2, false);
   vm_define_native(vm, "sorted", lib_sorted, 1, 1, true);
   vm_define_native(vm, "str", lib_str, 0, 1, false);
@@ -633,8 +647,8 @@ static void install_functions(AgVM *vm) {
   vm_define_native(vm, "error", lib_error, 1, 1, false);
   vm_define_native(vm, "clock", lib_clock, 0, 0, false);
   vm_define_native(vm, "exit", lib_exit, 0, 1, false);
-  vm_define_native(vm, "min", lib_min, 1, -1, false);
-  vm_define_native(vm, "max", lib_max, 1, -1, false);
+  vm_define_native(vm, "min", lib_min, 1, -1, true);
+  vm_define_native(vm, "max", lib_max, 1, -1, true);
   vm_define_native(vm, "sum", lib_sum, 1, -1, false);
   vm_define_native(vm, "abs", lib_abs, 1, 1, false);
   vm_define_native(vm, "round", lib_round, 1, 2, false);

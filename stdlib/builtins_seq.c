@@ -40,6 +40,12 @@ LIB_NATIVE(lib_reversed) {
 }
 
 /* any(xs) / all(xs): stops at the first item that decides, as Python's. */
+static int is_truthy(AgVM *vm, Value item, void *ctx) { return vm_truthy(vm, item); }
+static int is_falsy(AgVM *vm, Value item, void *ctx) {
+  int t = vm_truthy(vm, item);
+  return t < 0 ? -1 : !t;
+}
+
 static Value any_all(AgVM *vm, int argc, const Value *args, const AgKwargs *kw, bool want) {
   Value iterable = args[0];
   if (IS_TENSOR(iterable)) { /* torch.any(t, dim=...) */
@@ -49,21 +55,9 @@ static Value any_all(AgVM *vm, int argc, const Value *args, const AgKwargs *kw, 
   if (argc > 1 || (kw != NULL && kw->count > 0)) {
     return vm_raise(vm, VM_ERR_TYPE, "%s() of a %s takes no other arguments", want ? "any" : "all", vm_type_name(iterable));
   }
-  Value seq = vm_iter_prepare(vm, iterable);
-  if (IS_EXCEPTION(seq)) return seq;
-  vm_push_root(vm, seq);
-  double pos = 0;
-  Value item;
-  int status, t = 0;
-  while ((status = vm_iter_next(vm, seq, &pos, &item)) == 1) {
-    vm_push_root(vm, item);
-    t = vm_truthy(vm, item);
-    vm_pop_root(vm);
-    if (t < 0 || t == want) break;
-  }
-  vm_pop_root(vm);
-  if (status < 0 || t < 0) return VM_EXCEPTION;
-  return BOOL_VAL(status == 1 ? want : !want);
+  int decided = vm_iterate(vm, iterable, want ? is_truthy : is_falsy, NULL);
+  if (decided < 0) return VM_EXCEPTION;
+  return BOOL_VAL(decided ? want : !want);
 }
 
 LIB_NATIVE(lib_any) { return any_all(vm, argc, args, kw, true); }
@@ -115,6 +109,7 @@ static void install_iterator_class(AgVM *vm) {
 }
 
 Value lib_make_iterator(AgVM *vm, Value iterable) {
+  if (IS_GENERATOR(iterable)) return iterable;
   if (IS_INSTANCE(iterable)) {
     if (!vm_has_method(vm, iterable, VM_M_ITER)) {
       return vm_raise(vm, VM_ERR_TYPE, "object of type %s is not iterable (no iter method)", vm_type_name(iterable));
@@ -136,15 +131,189 @@ LIB_NATIVE(lib_iter) { return lib_make_iterator(vm, args[0]); }
 
 /* next(it) calls it.next(); next(it, default) gives default at the end. */
 LIB_NATIVE(lib_next) {
-  if (!vm_has_method(vm, args[0], VM_M_NEXT)) {
-    return vm_raise(vm, VM_ERR_TYPE, "'%s' object is not an iterator (no next method; iter() makes one)",
+  if (IS_GENERATOR(args[0])) {
+    if (argc < 2) return vm_generator_send(vm, AS_GENERATOR(args[0]), NIL_VAL);
+  } else if (!vm_has_method(vm, args[0], VM_M_NEXT)) {
+    return vm_raise(vm, VM_ERR_TYPE, "'%s' object is not an iterator",
                           vm_type_name(args[0]));
+  } else if (argc < 2) {
+    return vm_call_method_named(vm, args[0], VM_M_NEXT, 0, NULL);
   }
-  if (argc < 2) return vm_call_method_named(vm, args[0], VM_M_NEXT, 0, NULL);
   Value item;
   int status = vm_iterator_next(vm, args[0], &item);
   if (status < 0) return VM_EXCEPTION;
   return status == 0 ? args[1] : item;
+}
+
+/* ---- generator methods: g.next(), g.send(v), g.iter() ---- */
+
+LIB_NATIVE(generator_next) { return vm_generator_send(vm, AS_GENERATOR(self), NIL_VAL); }
+LIB_NATIVE(generator_send) { return vm_generator_send(vm, AS_GENERATOR(self), args[0]); }
+
+static void install_generator_methods(AgVM *vm) {
+  vm_add_method(vm, &vm->generator_methods, "next", generator_next, 0, 0, false);
+  vm_add_method(vm, &vm->generator_methods, "send", generator_send, 1, 1, false);
+  vm_add_method(vm, &vm->generator_methods, "iter", iterator_iter, 0, 0, false);
+}
+
+/* ---- map, filter, zip: lazy iterators ----
+ * Instances of hidden classes holding iterators of their arguments: each
+ * next() draws one item from each, so nothing is computed before it is
+ * asked for. */
+
+static ObjClass *lazy_class(AgVM *vm, const char *name, AgNativeFn next) {
+  ObjClass *klass = obj_new_class(vm, obj_string(vm, name));
+  vm_push_root(vm, OBJ_VAL(klass));
+  vm_add_method(vm, &klass->methods, "next", next, 0, 0, false);
+  vm_add_method(vm, &klass->methods, "iter", iterator_iter, 0, 0, false);
+  vm_pop_root(vm);
+  return klass;
+}
+
+/* An instance of klass with the function f and a list of iterators over
+ * args[0..n). */
+static Value make_lazy(AgVM *vm, ObjClass *klass, Value f, int n, const Value *args) {
+  ObjList *its = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(its));
+  for (int i = 0; i < n; i++) {
+    Value it = lib_make_iterator(vm, args[i]);
+    if (IS_EXCEPTION(it)) {
+      vm_pop_root(vm);
+      return it;
+    }
+    obj_list_append(vm, its, it);
+  }
+  ObjInstance *inst = obj_new_instance(vm, klass);
+  vm_push_root(vm, OBJ_VAL(inst));
+  lib_set_field(vm, OBJ_VAL(inst), " f", f);
+  lib_set_field(vm, OBJ_VAL(inst), " its", OBJ_VAL(its));
+  vm_pop_roots(vm, 2);
+  return OBJ_VAL(inst);
+}
+
+static Value exhausted(AgVM *vm) {
+  return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->stop_iteration_class, obj_string(vm, "the iterator is exhausted"))));
+}
+
+/* One item of each iterator into a new list: the list, or VM_EXCEPTION
+ * (StopIteration when one of them ended). */
+static Value draw_row(AgVM *vm, Value self) {
+  ObjList *its = AS_LIST(lib_field(vm, self, " its"));
+  ObjList *row = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(row));
+  for (int i = 0; i < its->count; i++) {
+    Value item;
+    int status = vm_iterator_next(vm, its->items[i], &item);
+    if (status <= 0) {
+      vm_pop_root(vm);
+      return status < 0 ? VM_EXCEPTION : exhausted(vm);
+    }
+    obj_list_append(vm, row, item);
+  }
+  vm_pop_root(vm);
+  return OBJ_VAL(row);
+}
+
+/* zip's items are tuples, as Python's. */
+LIB_NATIVE(zip_next) {
+  if (AS_LIST(lib_field(vm, self, " its"))->count == 0) return exhausted(vm);
+  Value row = draw_row(vm, self);
+  return IS_EXCEPTION(row) ? row : vm_list_to_tuple(vm, row);
+}
+
+LIB_NATIVE(map_next) {
+  Value row = draw_row(vm, self);
+  if (IS_EXCEPTION(row)) return row;
+  vm_push_root(vm, row);
+  Value r = vm_call(vm, lib_field(vm, self, " f"), AS_LIST(row)->count, AS_LIST(row)->items);
+  vm_pop_root(vm);
+  return r;
+}
+
+LIB_NATIVE(filter_next) {
+  Value f = lib_field(vm, self, " f");
+  for (;;) {
+    Value row = draw_row(vm, self);
+    if (IS_EXCEPTION(row)) return row;
+    vm_push_root(vm, row);
+    Value item = AS_LIST(row)->items[0];
+    Value verdict = IS_NIL(f) ? item : vm_call(vm, f, 1, &item);
+    int keep = IS_EXCEPTION(verdict) ? -1 : vm_truthy_rooted(vm, verdict);
+    vm_pop_root(vm);
+    if (keep < 0) return VM_EXCEPTION;
+    if (keep) return item;
+  }
+}
+
+/* enumerate's items are tuples (n, item); its " f" is the next n. */
+LIB_NATIVE(enumerate_next) {
+  Value row = draw_row(vm, self);
+  if (IS_EXCEPTION(row)) return row;
+  vm_push_root(vm, row);
+  Value n = lib_field(vm, self, " f");
+  Value next = vm_binary_op(vm, OP_ADD, n, INT_VAL(vm, 1));
+  if (IS_EXCEPTION(next)) {
+    vm_pop_root(vm);
+    return next;
+  }
+  vm_push_root(vm, next);
+  Value pair = obj_pair(vm, n, AS_LIST(row)->items[0]);
+  vm_push_root(vm, pair);
+  lib_set_field(vm, self, " f", next);
+  vm_pop_roots(vm, 3);
+  return pair;
+}
+
+LIB_NATIVE(lib_enumerate) {
+  int64_t start = 0;
+  if (argc > 1 && !lib_int_arg(vm, "enumerate", args, 1, &start)) return VM_EXCEPTION;
+  return make_lazy(vm, vm->enumerate_class, INT_VAL(vm, start), 1, args);
+}
+
+LIB_NATIVE(lib_map) { return make_lazy(vm, vm->map_class, args[0], argc - 1, args + 1); }
+LIB_NATIVE(lib_filter) { return make_lazy(vm, vm->filter_class, args[0], 1, args + 1); }
+LIB_NATIVE(lib_zip) { return make_lazy(vm, vm->zip_class, NIL_VAL, argc, args); }
+
+/* ---- dict(): a map from a map, from [key, value] pairs, and/or from
+ * keyword arguments ---- */
+
+static bool put_pair(AgVM *vm, ObjMap *m, Value pair, int index) {
+  Value items = is_list_or_tuple(pair) ? pair : lib_to_list(vm, pair);
+  if (IS_EXCEPTION(items)) return false;
+  if (AS_LIST(items)->count != 2) {
+    vm_throw_error(vm, "dictionary update sequence element #%d has length %d; 2 is required", index,
+                   AS_LIST(items)->count);
+    return false;
+  }
+  vm_push_root(vm, items);
+  bool ok = vm_map_put(vm, m, AS_LIST(items)->items[0], AS_LIST(items)->items[1]);
+  vm_pop_root(vm);
+  return ok;
+}
+
+typedef struct {
+  ObjMap *map;
+  int index;
+} PairSink;
+
+static int put_next_pair(AgVM *vm, Value pair, void *ctx) {
+  PairSink *sink = ctx;
+  return put_pair(vm, sink->map, pair, sink->index++) ? 0 : -1;
+}
+
+static bool put_all(AgVM *vm, ObjMap *m, Value source) {
+  if (IS_MAP(source)) return vm_map_put_all(vm, m, AS_MAP(source));
+  PairSink sink = {m, 0};
+  return vm_iterate(vm, source, put_next_pair, &sink) == 0;
+}
+
+LIB_NATIVE(lib_dict) {
+  ObjMap *m = obj_new_map(vm);
+  vm_push_root(vm, OBJ_VAL(m));
+  bool ok = argc == 0 || put_all(vm, m, args[0]);
+  for (int i = 0; ok && kw != NULL && i < kw->count; i++) ok = vm_map_put(vm, m, OBJ_VAL(kw->names[i]), kw->values[i]);
+  vm_pop_root(vm);
+  return ok ? OBJ_VAL(m) : VM_EXCEPTION;
 }
 
 /* ---- characters ---- */
@@ -191,6 +360,7 @@ LIB_NATIVE(lib_chr) {
 
 void lib_install_seq_builtins(AgVM *vm) {
   install_iterator_class(vm);
+  install_generator_methods(vm);
   vm_define_native(vm, "list", lib_list, 0, 1, false);
   vm_define_native(vm, "tuple", lib_tuple, 0, 1, false);
   vm_define_native(vm, "set", lib_set, 0, 1, false);
@@ -199,6 +369,15 @@ void lib_install_seq_builtins(AgVM *vm) {
   vm_define_native(vm, "all", lib_all, 1, 2, true);
   vm_define_native(vm, "iter", lib_iter, 1, 1, false);
   vm_define_native(vm, "next", lib_next, 1, 2, false);
+  vm->map_class = lazy_class(vm, "map", map_next);
+  vm->filter_class = lazy_class(vm, "filter", filter_next);
+  vm->zip_class = lazy_class(vm, "zip", zip_next);
+  vm->enumerate_class = lazy_class(vm, "enumerate", enumerate_next);
+  vm_define_native(vm, "enumerate", lib_enumerate, 1, 2, false);
+  vm_define_native(vm, "map", lib_map, 2, -1, false);
+  vm_define_native(vm, "filter", lib_filter, 2, 2, false);
+  vm_define_native(vm, "zip", lib_zip, 0, -1, false);
+  vm_define_native(vm, "dict", lib_dict, 0, 1, true);
   vm_define_native(vm, "ord", lib_ord, 1, 1, false);
   vm_define_native(vm, "chr", lib_chr, 1, 1, false);
   lib_install_progress(vm);

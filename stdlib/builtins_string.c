@@ -53,9 +53,11 @@ LIB_NATIVE(string_split) {
 /* s.format(*args, **kwargs): Python's str.format (vm/format.c). */
 LIB_NATIVE(string_format) { return vm_format_method(vm, AS_STRING(self), argc, args, kw); }
 
+/* sep.join(xs) of any iterable of strings (a list, a generator ...). */
 LIB_NATIVE(string_join) {
-  ObjList *items;
-  if (!lib_list_arg(vm, "join", args, 0, &items)) return VM_EXCEPTION;
+  Value list = IS_LIST(args[0]) ? args[0] : lib_to_list(vm, args[0]);
+  if (IS_EXCEPTION(list)) return list;
+  ObjList *items = AS_LIST(list);
   ObjString *sep = AS_STRING(self);
   VmBuf b;
   vm_buf_init(&b);

@@ -333,6 +333,7 @@ CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjStrin
   else if (IS_STRING(receiver)) methods = &vm->string_methods;
   else if (IS_MAP(receiver)) methods = &vm->map_methods;
   else if (IS_SET(receiver)) methods = &vm->set_methods;
+  else if (IS_GENERATOR(receiver)) methods = &vm->generator_methods;
   else if (IS_CLASS(receiver)) methods = &AS_CLASS(receiver)->methods;
   if (methods != NULL && table_get(methods, OBJ_VAL(name), &method)) {
     if (IS_CLASS(receiver) && IS_CLOSURE(method) && !AS_CLOSURE(method)->function->is_method) {

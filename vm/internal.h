@@ -23,6 +23,11 @@ bool vm_extend_list(AgVM *vm, ObjList *list, Value iterable);
 Value vm_iter_prepare(AgVM *vm, Value iterable);
 /* Next item of seq at *pos: 1 = item stored, 0 = done, -1 = thrown. */
 int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item);
+/* Calls visit(item) for each item of an iterable until it returns non-zero:
+ * that value (1 = stopped early, -1 = thrown), or 0 when every item was
+ * visited, -1 when the walk itself threw. */
+typedef int (*VmVisit)(AgVM *vm, Value item, void *ctx);
+int vm_iterate(AgVM *vm, Value iterable, VmVisit visit, void *ctx);
 /* An iterator instance's next(): 1 = item, 0 = StopIteration, -1 = thrown. */
 int vm_iterator_next(AgVM *vm, Value it, Value *item);
 /* Hints for misspelt names (vm/suggest.c): the closest known name. */
@@ -66,6 +71,20 @@ Value vm_inplace_op(AgVM *vm, int op, Value a, Value b);
 int64_t vm_instance_length(AgVM *vm, Value v);
 /* vm_truthy of a value nothing else roots (a method's result). */
 int vm_truthy_rooted(AgVM *vm, Value v);
+
+/* generator.c (OP_GENERATOR, OP_YIELD) */
+/* A generator holding the top frame's values; the frame then returns it. */
+Value vm_generator_start(AgVM *vm);
+/* Saves the running generator's frame (the frame at base, on top) into it,
+ * all but the yielded value on top of its stack, and takes its handlers and
+ * upvalues, so that RETURN then only pops it; false after throwing. */
+bool vm_generator_suspend(AgVM *vm, int base);
+void vm_free_generator(AgVM *vm, ObjGenerator *g);
+/* vm.c: a handler whose catch is at catch_ip, for the top frame at the current height. */
+void vm_push_handler(AgVM *vm, uint8_t *catch_ip);
+/* Runs the frame just pushed (a call from C, a generator resumed) to its
+ * return: the result, or VM_EXCEPTION. */
+Value vm_run_pushed_frame(AgVM *vm);
 
 /* set.c */
 /* A set of the n values at items (OP_NEW_SET; they stay rooted by the caller). */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "autograd/autograd.h"
+#include "vm/internal.h"
 #include "vm/vm.h"
 
 /* The least the heap may grow between collections. Each collection marks
@@ -204,6 +205,7 @@ void vm_free_object(AgVM *vm, Obj *obj) {
     break;
   case OBJ_DTYPE: AG_FREE(vm, ObjDType, obj); break;
   case OBJ_INT: AG_FREE(vm, ObjInt, obj); break;
+  case OBJ_GENERATOR: vm_free_generator(vm, (ObjGenerator *)obj); break;
   case OBJ_TYPE_COUNT: break;
   }
 }
@@ -320,6 +322,14 @@ static void blacken(AgVM *vm, Obj *obj) {
     mark_table(vm, &m->names);
     break;
   }
+  case OBJ_GENERATOR: {
+    ObjGenerator *g = (ObjGenerator *)obj;
+    vm_mark_object(vm, (Obj *)g->closure);
+    mark_values(vm, g->values, g->value_count);
+    for (int i = 0; i < g->upvalue_count; i++) vm_mark_object(vm, (Obj *)g->upvalues[i]);
+    vm_mark_object(vm, (Obj *)g->resumer);
+    break;
+  }
   case OBJ_STRING:
   case OBJ_RANGE:
   case OBJ_TENSOR:
@@ -346,6 +356,8 @@ static void mark_roots(AgVM *vm) {
   mark_table(vm, &vm->map_methods);
   mark_table(vm, &vm->set_methods);
   mark_table(vm, &vm->string_methods);
+  mark_table(vm, &vm->generator_methods);
+  vm_mark_object(vm, (Obj *)vm->running_generator);
   vm_mark_object(vm, (Obj *)vm->main_module);
   vm_mark_object(vm, (Obj *)vm->compiling_module);
   vm_mark_object(vm, (Obj *)vm->error_class);
@@ -368,6 +380,10 @@ static void mark_roots(AgVM *vm) {
   vm_mark_value(vm, vm->ellipsis);
   vm_mark_object(vm, (Obj *)vm->stop_iteration_class);
   vm_mark_object(vm, (Obj *)vm->iterator_class);
+  vm_mark_object(vm, (Obj *)vm->map_class);
+  vm_mark_object(vm, (Obj *)vm->filter_class);
+  vm_mark_object(vm, (Obj *)vm->zip_class);
+  vm_mark_object(vm, (Obj *)vm->enumerate_class);
   vm_mark_object(vm, (Obj *)vm->progress_class);
   vm_mark_object(vm, (Obj *)vm->file_class);
   vm_mark_object(vm, (Obj *)vm->open_files);

@@ -294,6 +294,22 @@ ObjDType *obj_new_dtype(AgVM *vm, DType dtype) {
   return d;
 }
 
+ObjGenerator *obj_new_generator(AgVM *vm, ObjClosure *closure) {
+  ObjGenerator *g = ALLOCATE_OBJ(vm, ObjGenerator, OBJ_GENERATOR);
+  g->closure = closure;
+  g->ip = NULL;
+  g->values = NULL;
+  g->value_count = g->value_capacity = 0;
+  g->handlers = NULL;
+  g->handler_count = 0;
+  g->upvalues = NULL;
+  g->upvalue_slots = NULL;
+  g->upvalue_count = 0;
+  g->state = GEN_CREATED;
+  g->resumer = NULL;
+  return g;
+}
+
 Value obj_int_value(AgVM *vm, int64_t i) {
   ObjInt *o = ALLOCATE_OBJ(vm, ObjInt, OBJ_INT);
   o->value = i;

@@ -40,6 +40,7 @@ typedef enum {
   OBJ_NODE,  /* an autograd graph node (grad_fn) */
   OBJ_DTYPE, /* float32 float64 int64 bool */
   OBJ_INT,   /* an int outside the small-int range (value.h) */
+  OBJ_GENERATOR, /* the suspended frame of a function that yields */
   OBJ_TYPE_COUNT
 } ObjType;
 
@@ -228,6 +229,36 @@ typedef struct ObjInt {
   int64_t value;
 } ObjInt;
 
+/* A handler of a `try` inside a suspended generator: the stack height
+ * relative to the frame's slots, and where its catch begins. */
+typedef struct {
+  int stack_height;
+  uint8_t *catch_ip;
+} GenHandler;
+
+typedef enum { GEN_CREATED, GEN_SUSPENDED, GEN_RUNNING, GEN_DONE } GenState;
+
+/* A generator (vm/generator.c): calling a function that contains `yield`
+ * runs its prologue (arguments, defaults) up to OP_GENERATOR, which moves
+ * the frame here. Each resume copies the frame back onto the VM stack and
+ * runs it to the next OP_YIELD, which moves it back. While suspended,
+ * upvalues that closures took of the frame's locals are closed and listed
+ * with their slots, to reopen on the stack at the next resume. */
+typedef struct ObjGenerator {
+  Obj obj;
+  ObjClosure *closure;
+  uint8_t *ip;
+  Value *values; /* the frame's slots and temporaries */
+  int value_count, value_capacity;
+  GenHandler *handlers;
+  int handler_count;
+  ObjUpvalue **upvalues; /* closed while suspended */
+  int *upvalue_slots;
+  int upvalue_count;
+  GenState state;
+  struct ObjGenerator *resumer; /* the generator running when this one was resumed */
+} ObjGenerator;
+
 #define OBJ_TYPE(v) (AS_OBJ(v)->type)
 static inline bool is_obj_type(Value v, ObjType t) { return IS_OBJ(v) && AS_OBJ(v)->type == t; }
 
@@ -273,6 +304,7 @@ static inline bool is_list_or_tuple(Value v) {
 #define IS_TENSOR(v) is_obj_type(v, OBJ_TENSOR)
 #define IS_NODE(v) is_obj_type(v, OBJ_NODE)
 #define IS_DTYPE(v) is_obj_type(v, OBJ_DTYPE)
+#define IS_GENERATOR(v) is_obj_type(v, OBJ_GENERATOR)
 
 #define AS_STRING(v) ((ObjString *)AS_OBJ(v))
 #define AS_CSTRING(v) (((ObjString *)AS_OBJ(v))->chars)
@@ -292,6 +324,7 @@ static inline bool is_list_or_tuple(Value v) {
 #define AS_TENSOR_OBJ(v) ((ObjTensor *)AS_OBJ(v))
 #define AS_NODE_OBJ(v) ((ObjNode *)AS_OBJ(v))
 #define AS_DTYPE(v) ((ObjDType *)AS_OBJ(v))
+#define AS_GENERATOR(v) ((ObjGenerator *)AS_OBJ(v))
 
 /* ---- constructors (all may collect garbage: protect what you hold) ---- */
 uint32_t obj_hash_bytes(const char *chars, int length);
@@ -326,6 +359,7 @@ ObjTensor *obj_new_tensor(AgVM *vm, Tensor *tensor);
 /* Takes over one reference of `node`. */
 ObjNode *obj_new_node(AgVM *vm, GradNode *node);
 ObjDType *obj_new_dtype(AgVM *vm, DType dtype);
+ObjGenerator *obj_new_generator(AgVM *vm, ObjClosure *closure);
 
 /* Number of items in a range (0 when empty). */
 int64_t obj_range_length(const ObjRange *r);

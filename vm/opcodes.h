@@ -188,6 +188,12 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   /* v -> ; return v from the current frame (closing its upvalues, dropping its  \
      handlers); at the end of a module's top level, returns to the importer */  \
   OPCODE(RETURN, 0, -1)                                                          \
+  /* starts a generator function's body: the frame's values move into a new   \
+     generator, which the call returns (vm/generator.c) */                     \
+  OPCODE(GENERATOR, 0, 0)                                                        \
+  /* v -> sent: suspends the generator, giving v to its resumer; resumed, the   \
+     value sent (nil for next()) is pushed */                                    \
+  OPCODE(YIELD, 0, 0)                                                            \
   /* if local slot u8 is not UNDEF: ip += u16 (skip the default's code, which    \
      ends with SET_LOCAL slot; POP) */                                           \
   OPCODE(DEFAULT, 3, 0)                                                          \

@@ -117,6 +117,15 @@ static Value repeat(AgVM *vm, Value seq, Value times) {
   return IS_TUPLE(seq) ? vm_list_to_tuple(vm, OBJ_VAL(out)) : OBJ_VAL(out);
 }
 
+/* item in xs for any iterable: walks it up to the first equal item, as
+ * Python does (an iterator or generator is consumed that far). */
+static int equals_item(AgVM *vm, Value next, void *item) { return vm_equal(vm, *(Value *)item, next); }
+
+static Value iterable_contains(AgVM *vm, Value item, Value container) {
+  int found = vm_iterate(vm, container, equals_item, &item);
+  return found < 0 ? VM_EXCEPTION : BOOL_VAL(found);
+}
+
 /* `item in obj` for an instance: obj.contains(item), else a walk of obj's
  * iteration comparing with ==, as Python's. */
 static Value instance_contains(AgVM *vm, Value item, Value container) {
@@ -128,13 +137,7 @@ static Value instance_contains(AgVM *vm, Value item, Value container) {
     int t = vm_truthy_rooted(vm, r);
     return t < 0 ? VM_EXCEPTION : BOOL_VAL(t);
   }
-  ObjList *items = obj_new_list(vm);
-  vm_push_root(vm, OBJ_VAL(items));
-  bool ok = vm_extend_list(vm, items, container);
-  int found = 0;
-  for (int i = 0; ok && found == 0 && i < items->count; i++) found = vm_equal(vm, item, items->items[i]);
-  vm_pop_root(vm);
-  return !ok || found < 0 ? VM_EXCEPTION : BOOL_VAL(found);
+  return iterable_contains(vm, item, container);
 }
 
 static Value contains(AgVM *vm, Value item, Value container) {
@@ -147,6 +150,7 @@ static Value contains(AgVM *vm, Value item, Value container) {
     return FALSE_VAL;
   }
   if (IS_INSTANCE(container)) return instance_contains(vm, item, container);
+  if (IS_GENERATOR(container)) return iterable_contains(vm, item, container);
   if (IS_MAP(container) || IS_SET(container)) {
     int found = vm_map_find(vm, AS_MAP(container), item, NULL);
     return found < 0 ? VM_EXCEPTION : BOOL_VAL(found);
@@ -346,6 +350,7 @@ Value vm_get_attr(AgVM *vm, Value obj, ObjString *name) {
   case OBJ_MAP: return builtin_method(vm, &vm->map_methods, obj, name);
   case OBJ_SET: return builtin_method(vm, &vm->set_methods, obj, name);
   case OBJ_STRING: return builtin_method(vm, &vm->string_methods, obj, name);
+  case OBJ_GENERATOR: return builtin_method(vm, &vm->generator_methods, obj, name);
   case OBJ_TENSOR:
   case OBJ_NODE:
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
@@ -632,6 +637,7 @@ Value vm_iter_prepare(AgVM *vm, Value iterable) {
     case OBJ_MAP:
     case OBJ_SET: return map_keys(vm, AS_MAP(iterable));
     case OBJ_INSTANCE: return instance_iter(vm, iterable);
+    case OBJ_GENERATOR: return iterable;
     default: break;
     }
   }
@@ -682,6 +688,7 @@ int vm_catches(AgVM *vm, Value thrown, Value classes) {
 
 /* it.next(): 1 = item, 0 = it threw StopIteration (taken), -1 = another error. */
 int vm_iterator_next(AgVM *vm, Value it, Value *item) {
+  if (IS_GENERATOR(it)) return vm_generator_next(vm, AS_GENERATOR(it), item);
   *item = vm_call_method_named(vm, it, VM_M_NEXT, 0, NULL);
   if (!IS_EXCEPTION(*item)) return 1;
   Value exc = vm->exception;
@@ -714,6 +721,7 @@ int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item) {
     break;
   }
   case OBJ_INSTANCE: return vm_iterator_next(vm, seq, item);
+  case OBJ_GENERATOR: return vm_generator_next(vm, AS_GENERATOR(seq), item);
   case OBJ_TENSOR: {
     int64_t n = vm->tensor_hooks->length(vm, seq);
     if (n < 0) return -1;
@@ -727,6 +735,23 @@ int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item) {
   }
   *pos += 1;
   return 1;
+}
+
+int vm_iterate(AgVM *vm, Value iterable, VmVisit visit, void *ctx) {
+  Value seq = vm_iter_prepare(vm, iterable);
+  if (IS_EXCEPTION(seq)) return -1;
+  vm_push_root(vm, seq);
+  double pos = 0;
+  Value item;
+  int status, verdict = 0;
+  while (verdict == 0 && (status = vm_iter_next(vm, seq, &pos, &item)) == 1) {
+    vm_push_root(vm, item);
+    verdict = visit(vm, item, ctx);
+    vm_pop_root(vm);
+  }
+  vm_pop_root(vm);
+  if (verdict != 0) return verdict;
+  return status < 0 ? -1 : 0;
 }
 
 bool vm_extend_list(AgVM *vm, ObjList *list, Value iterable) {

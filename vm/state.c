@@ -46,6 +46,7 @@ static void init_tables(AgVM *vm) {
   table_init(&vm->modules);
   table_init(&vm->list_methods);
   table_init(&vm->tuple_methods);
+  table_init(&vm->generator_methods);
   table_init(&vm->map_methods);
   table_init(&vm->set_methods);
   table_init(&vm->string_methods);
@@ -110,6 +111,7 @@ void vm_free(AgVM *vm) {
   table_free(vm, &vm->modules);
   table_free(vm, &vm->list_methods);
   table_free(vm, &vm->tuple_methods);
+  table_free(vm, &vm->generator_methods);
   table_free(vm, &vm->map_methods);
   table_free(vm, &vm->set_methods);
   table_free(vm, &vm->string_methods);

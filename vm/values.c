@@ -41,6 +41,7 @@ const char *vm_type_name(Value v) {
   case OBJ_NODE: return "node";
   case OBJ_DTYPE: return "dtype";
   case OBJ_INT: return "int";
+  case OBJ_GENERATOR: return "generator";
   case OBJ_TYPE_COUNT: break;
   }
   return "object";
@@ -362,6 +363,9 @@ static bool append_object(AgVM *vm, VmBuf *b, Value v, bool quote, PrintPath *pa
   case OBJ_NODE: return append_tensor(vm, b, v);
   case OBJ_DTYPE: vm_buf_adds(b, dtype_name(AS_DTYPE(v)->dtype)); return true;
   case OBJ_INT: append_number(b, v); return true;
+  case OBJ_GENERATOR:
+    vm_buf_printf(b, "<generator %s>", function_name(AS_GENERATOR(v)->closure->function));
+    return true;
   case OBJ_TYPE_COUNT: break;
   }
   return true;

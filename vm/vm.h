@@ -195,7 +195,8 @@ struct AgVM {
   ObjClass *interrupted_class;
   ObjClass *memory_error_class;
   ObjClass *zero_division_class; /* ZeroDivisionError */
-  Table list_methods, tuple_methods, map_methods, string_methods, set_methods;
+  Table list_methods, tuple_methods, map_methods, string_methods, set_methods, generator_methods;
+  ObjGenerator *running_generator; /* the innermost generator being resumed, or NULL */
   ObjInstance *stdout_obj, *stderr_obj;
   ObjDType *dtypes[DT_COUNT];
   Value dtype_call[DT_COUNT]; /* what calling a dtype does (float(3)), or nil */
@@ -206,6 +207,7 @@ struct AgVM {
   Value ellipsis;                           /* `...` in an index */
   ObjClass *stop_iteration_class;
   ObjClass *iterator_class; /* what iter() of a built-in sequence makes */
+  ObjClass *map_class, *filter_class, *zip_class, *enumerate_class; /* the lazy iterators map() ... make */
   ObjClass *progress_class; /* what progress() makes on a terminal */
   /* progress() has drawn its bar on stderr and not ended the line: the next
    * print or error report ends it first (vm_end_progress_line) */
@@ -366,6 +368,13 @@ const char *vm_exception_message(AgVM *vm, Value exc);
  * its type name when it is not an instance (`throw "text"`: "string"): what
  * the Jupyter kernel reports as `ename`. */
 const char *vm_exception_class_name(AgVM *vm, Value exc);
+
+/* Generators (vm/generator.c). next: 1 = *item yielded, 0 = the generator
+ * ended (no StopIteration is thrown), -1 = thrown. send: the next yielded
+ * value, or VM_EXCEPTION (StopIteration, with field `value` the returned
+ * value, when it ends). */
+int vm_generator_next(AgVM *vm, ObjGenerator *g, Value *item);
+Value vm_generator_send(AgVM *vm, ObjGenerator *g, Value sent);
 
 /* Operator methods (vm/protocol.c). */
 bool vm_has_method(AgVM *vm, Value v, VmMethod m);

@@ -105,6 +105,10 @@ static const char *TOKENS[] = {
   "let [a, *b] = ", "x, (y, z) = ", "self.h, self.c = ", "xs[i], xs[j] = ", "for i, (x, y) in ",
   "for *a, b in ", "[n for n, _ in ps]", "return a, b", "tuple(", "divmod(", "m[(1, 2)] += 1",
   "a = b = 0", " *", "t[(0, 1)]", ".count(", ".index(",
+  /* generators, lambda and the iterator built-ins (issue 27) */
+  "yield ", "yield", "let v = yield x", "fn g() { yield 1 }", "(x for x in xs)", "sum(x for x in xs)",
+  "(x for x in xs if x for y in x)", ".send(", "lambda x: ", "lambda: ", "lambda x, y=1: ", "lambda ...r: ",
+  "map(", "filter(nil, ", "zip(", "dict(", "dict(a=1)", "next(g, 0)", "fn iter() { yield self }",
 };
 #define NTOKENS (sizeof TOKENS / sizeof TOKENS[0])
 

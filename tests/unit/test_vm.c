@@ -720,6 +720,58 @@ START_TEST(exit_unwinds_past_handlers) {
 }
 END_TEST
 
+/* ---- generators ---- */
+
+START_TEST(generators_resume_from_c) {
+  AgVM *vm = new_vm();
+  ck_assert_int_eq(run_source(vm, "fn count(n) { let i = 0\n while i < n { yield i * 10; i += 1 }\n return \"end\" }\n"
+                                  "let g = count(3)\n"),
+                   VM_OK);
+  Value g = global(vm, "g");
+  ck_assert(IS_GENERATOR(g));
+  Value item;
+  for (int i = 0; i < 3; i++) {
+    ck_assert_int_eq(vm_generator_next(vm, AS_GENERATOR(g), &item), 1);
+    ck_assert_int_eq(AS_INT(item), i * 10);
+  }
+  ck_assert_int_eq(vm_generator_next(vm, AS_GENERATOR(g), &item), 0);
+  ck_assert_int_eq(vm_generator_next(vm, AS_GENERATOR(g), &item), 0); /* done stays done */
+  ck_assert(IS_EXCEPTION(vm_generator_send(vm, AS_GENERATOR(g), NIL_VAL)));
+  Value exc = vm_take_exception(vm);
+  ck_assert(IS_INSTANCE(exc) && AS_INSTANCE(exc)->klass == vm->stop_iteration_class);
+  ck_assert_int_eq(vm->frame_count, 0);
+  ck_assert_int_eq(vm->handler_count, 0);
+  vm_free(vm);
+}
+END_TEST
+
+/* The suspended frame lives only in the generator: every collection must
+ * find its values, and a closure over its locals must outlive it. */
+START_TEST(generators_survive_gc_stress) {
+  AgVM *vm = new_vm();
+  vm->gc_stress = true;
+  ck_assert_int_eq(run_source(vm, "let keep = nil\n"
+                                  "fn make(n) {\n"
+                                  "  let acc = []\n"
+                                  "  keep = fn() { return len(acc) }\n"
+                                  "  for i in range(n) {\n"
+                                  "    try { acc.append(f\"s{i}\"); yield [i, str(i) + \"!\"] } catch e { }\n"
+                                  "  }\n"
+                                  "}\n"
+                                  "let got = \",\".join(x[1] for x in make(30) if x[0] % 10 == 0)\n"
+                                  "let g = make(5)\n"
+                                  "next(g)\n"
+                                  "next(g)\n"
+                                  "g = nil\n"),
+                   VM_OK);
+  ck_assert_str_eq(AS_CSTRING(global(vm, "got")), "0!,10!,20!");
+  vm_collect_garbage(vm);
+  ck_assert_int_eq(run_source(vm, "let n = keep()\n"), VM_OK);
+  ck_assert_int_eq(AS_INT(global(vm, "n")), 2);
+  vm_free(vm);
+}
+END_TEST
+
 static Suite *vm_suite(void) {
   Suite *s = suite_create("vm");
   TCase *values = tcase_create("values");
@@ -755,6 +807,8 @@ static Suite *vm_suite(void) {
   tcase_add_test(calls, classes_methods_and_closures);
   tcase_add_test(calls, natives_call_back_into_ag);
   tcase_add_test(calls, superinstructions_keep_semantics);
+  tcase_add_test(calls, generators_resume_from_c);
+  tcase_add_test(calls, generators_survive_gc_stress);
   suite_add_tcase(s, calls);
   TCase *errors = tcase_create("errors");
   tcase_add_test(errors, runtime_errors_are_catchable);
