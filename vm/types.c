@@ -62,6 +62,7 @@ Value vm_type_of(AgVM *vm, Value v) {
   case OBJ_TENSOR: return builtin_type(vm, VM_TYPE_TENSOR);
   case OBJ_NODE: return builtin_type(vm, VM_TYPE_NODE);
   case OBJ_DTYPE: return builtin_type(vm, VM_TYPE_DTYPE);
+  case OBJ_GENERATOR: return builtin_type(vm, VM_TYPE_GENERATOR);
   default: return builtin_type(vm, VM_TYPE_FUNCTION);
   }
 }

@@ -138,7 +138,8 @@ typedef struct AgTensorHooks {
   X(VM_TYPE_SLICE, "slice", "slice", false) X(VM_TYPE_FUNCTION, "function", "function", false)     \
   X(VM_TYPE_NONE, "NoneType", "nil", false) X(VM_TYPE_TYPE, "type", "class", true)                 \
   X(VM_TYPE_MODULE, "module", "module", false) X(VM_TYPE_TENSOR, "Tensor", "tensor", true)         \
-  X(VM_TYPE_NODE, "Node", "node", false) X(VM_TYPE_DTYPE, "dtype", "dtype", false)
+  X(VM_TYPE_NODE, "Node", "node", false) X(VM_TYPE_DTYPE, "dtype", "dtype", false)                \
+  X(VM_TYPE_GENERATOR, "generator", "generator", false)
 enum {
 #define VM_TYPE_ENUM(e, name, shown, global) e,
   VM_TYPE_NAMES(VM_TYPE_ENUM)
