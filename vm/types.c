@@ -23,8 +23,11 @@ static const struct {
 /* The built-in class of `kind`; a native bound to its name so far (int, str
  * ...) becomes its conversion, and the class takes the name's place. */
 static void install_type(AgVM *vm, int kind) {
-  ObjClass *k = obj_new_class(vm, obj_string(vm, types[kind].name));
+  ObjString *name = obj_string(vm, types[kind].name);
+  vm_push_root(vm, OBJ_VAL(name)); /* while the class is allocated */
+  ObjClass *k = obj_new_class(vm, name);
   vm->type_objects[kind] = OBJ_VAL(k);
+  vm_pop_root(vm);
   k->shown_name = obj_string(vm, types[kind].shown);
   k->dtype_alias = kind == VM_TYPE_FLOAT ? DT_FLOAT32 : kind == VM_TYPE_BOOL ? DT_BOOL : -1;
   Value existing;
