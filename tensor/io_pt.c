@@ -273,6 +273,7 @@ static bool pickle_value(Bytes *b, StorageSet *set, const PtValue *v) {
   return false;
 }
 
+#ifdef AG_HAVE_ZLIB /* writing needs zlib's CRC-32 */
 /* A storage's elements as little-endian bytes: its own memory on a
  * little-endian machine, else a swapped copy left in *owned. */
 static const uint8_t *storage_bytes(const Tensor *t, uint8_t **owned) {
@@ -287,7 +288,6 @@ static const uint8_t *storage_bytes(const Tensor *t, uint8_t **owned) {
   return *owned;
 }
 
-#ifdef AG_HAVE_ZLIB
 static bool write_archive(const char *path, const Bytes *pickle, const StorageSet *set) {
   ZipWriter w;
   if (!zip_writer_open(&w, path, set->n + 2)) return false;
