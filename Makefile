@@ -315,7 +315,7 @@ CROSS_SKIP := tests/scripts/robustness/matmul_blocks.ag
 # The AArch64 build has no zlib (no arm64 libraries here): its scripts that
 # save or load .npz are left out too (the error it gives instead is checked).
 AARCH64_SKIP := $(CROSS_SKIP) tests/scripts/nn/training.ag tests/scripts/robustness/save_special_files.ag \
-  tests/scripts/tensor/io.ag tests/scripts/tensor/io_compressed.ag
+  tests/scripts/tensor/io.ag tests/scripts/tensor/io_compressed.ag tests/scripts/tensor/io_pt.ag
 # OpenBLAS is told its core type (NEHALEM, its kernel for Westmere): under
 # qemu on some hosts its own CPU detection picks Haswell's AVX2 kernels, which
 # the emulated Westmere rejects (SIGILL in sgemm_beta_HASWELL).

@@ -16,6 +16,8 @@
 #                                 as skipped
 #   # needs: lapack               skipped (and reported) where the BLAS in use
 #                                 has no LAPACK (the built-in kernel)
+#   # needs: zlib                 skipped (and reported) in a build without zlib
+#                                 (.npz and .pt files: the AArch64 cross build)
 # Time limits scale with the machine (tests/time_limit.sh).
 # Last line: "N passed, M failed, K bit-exact tiers skipped".
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +29,7 @@ LIMIT=$(scaled_limit 20)
 vector=$(NO_COLOR=1 "$AG" --platform 2>/dev/null </dev/null | sed -n 's/^vector: //p')
 arch=$(NO_COLOR=1 "$AG" --platform 2>/dev/null </dev/null | sed -n 's/^arch: //p')
 blas=$(NO_COLOR=1 "$AG" --platform 2>/dev/null </dev/null | sed -n 's/^blas: //p')
+npz=$(NO_COLOR=1 "$AG" --platform 2>/dev/null </dev/null | sed -n 's/^npz: //p')
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ag-torch.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 cd "$ROOT/tests/torch" || exit 2
@@ -44,6 +47,11 @@ for case_file in *.ag; do
   name=${case_file%.ag}
   if [ "$(header_value "$case_file" needs)" = lapack ] && [ "$blas" = builtin ]; then
     echo "SKIP tests/torch/$case_file (needs LAPACK; the BLAS in use here is the built-in kernel)"
+    skipped_cases=$((skipped_cases + 1))
+    continue
+  fi
+  if [ "$(header_value "$case_file" needs)" = zlib ] && [ "$npz" = "no zlib" ]; then
+    echo "SKIP tests/torch/$case_file (needs zlib; this build has none)"
     skipped_cases=$((skipped_cases + 1))
     continue
   fi
