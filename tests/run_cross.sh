@@ -43,14 +43,5 @@ if [ -n "${PTYDRIVER:-}" ] && "$TMP/ag" --platform | grep -qx 'line editor: none
   done
   echo "REPL without a line editor: $passed passed, $failed failed"
 fi
-# A build without zlib refuses .npz with an error that says so.
-if "$TMP/ag" --platform | grep -qx 'npz: no zlib'; then
-  if NO_COLOR=1 "$TMP/ag" -e 'save({"a": arange(3)}, "x.npz")' 2>&1 </dev/null |
-    grep -q '^<string>:1: error: cannot write x.npz: .npz files need zlib, which this build of Ag lacks$'; then
-    echo ".npz without zlib: ok"
-  else
-    echo "FAIL .npz without zlib: not the expected error"
-    status=1
-  fi
-fi
+sh "$ROOT/tests/check_no_zlib.sh" "$TMP/ag" || status=1
 exit $status
