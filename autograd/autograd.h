@@ -254,6 +254,31 @@ typedef struct {
 int ag_register_hook(Tensor *t, AgHookFns fns, void *ctx);
 bool ag_remove_hook(Tensor *t, int handle);
 
+/* Saved-tensor hooks (PyTorch's autograd.graph.saved_tensors_hooks): while
+ * a pair is pushed, every tensor a new node saves for backward is handed to
+ * pack(), whose result the node keeps instead of the tensor; the backward
+ * gets the tensor back from unpack(packed). pack() sets *failed (returning
+ * NULL) when the script hook raised: the tensor is then saved as usual and
+ * the op fails. unpack() returns a new reference or NULL with *failed set.
+ * release() frees a packed value with its node (or when backward frees the
+ * saved values). Only the innermost pair applies, as in PyTorch; pack runs
+ * with the hooks off, so its own ops save their tensors plainly. */
+typedef struct {
+  void *(*pack)(void *ctx, Tensor *t, bool *failed);
+  Tensor *(*unpack)(void *packed, bool *failed);
+  void (*release)(void *packed);
+} AgSavedHookFns;
+/* false when out of memory; pop ends the innermost pair and returns its ctx
+ * (the caller's to free), NULL when none was pushed. */
+bool ag_saved_hooks_push(const AgSavedHookFns *fns, void *ctx);
+void *ag_saved_hooks_pop(void);
+/* The bytes of the tensors saved by the nodes of the graph behind node (each
+ * storage counted once; packed values count nothing), and how many saved
+ * tensors that was. */
+size_t ag_graph_saved_bytes(GradNode *node, int *count);
+/* The bytes of node's own saved tensors, each storage once. */
+size_t grad_node_saved_bytes(const GradNode *node);
+
 /* Frees the thread's free lists of nodes (for leak checkers at exit). */
 void ag_free_caches(void);
 /* While disabled (VM teardown), freed nodes and metas are not cached. */
