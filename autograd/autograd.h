@@ -321,6 +321,9 @@ typedef struct {
                   bool *failed);
   void (*release_saved)(void *ctx);
   void (*release)(void *ctx);
+  /* The i-th tensor ctx saved (save_for_backward), borrowed; NULL past the
+   * last (for the saved-bytes accounting). May be NULL. */
+  const Tensor *(*saved_tensor)(void *ctx, int i);
 } AgFunctionFns;
 /* needs_input_grad for apply's arguments: the argument is a tensor that
  * requires grad (in any grad mode, as PyTorch). Fills flags[nargs]; returns

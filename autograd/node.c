@@ -579,16 +579,25 @@ static bool ptrset_add(PtrSet *set, const void *p) {
   return true;
 }
 
-/* The bytes of n's saved tensors whose storage is not in `storages` yet
- * (an alias of `.data` counts as the storage it shares). */
+/* t's bytes unless its storage is in `storages` already (an alias of
+ * `.data` counts as the storage it shares). */
+static size_t storage_bytes_new(const Tensor *t, PtrSet *storages, int *count) {
+  (*count)++;
+  const Storage *st = t->storage->is_alias ? t->storage->owner : t->storage;
+  return ptrset_add(storages, st) ? st->nbytes : 0;
+}
+
+/* The bytes of n's saved tensors (a custom Function's ctx.saved_tensors
+ * included) whose storage is not in `storages` yet. */
 static size_t saved_bytes_new(const GradNode *n, PtrSet *storages, int *count) {
   size_t total = 0;
-  for (int i = 0; i < n->nsaved; i++) {
-    const Tensor *t = n->saved[i].data;
-    if (!t) continue;
-    (*count)++;
-    const Storage *st = t->storage->is_alias ? t->storage->owner : t->storage;
-    if (ptrset_add(storages, st)) total += st->nbytes;
+  for (int i = 0; i < n->nsaved; i++)
+    if (n->saved[i].data) total += storage_bytes_new(n->saved[i].data, storages, count);
+  const AgNodeExtra *x = n->extra;
+  if (n->kind == AG_NODE_CustomBackward && x && x->fns.saved_tensor) {
+    const Tensor *t;
+    for (int i = 0; (t = x->fns.saved_tensor(x->ctx, i)) != NULL; i++)
+      total += storage_bytes_new(t, storages, count);
   }
   return total;
 }

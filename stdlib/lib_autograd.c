@@ -655,6 +655,20 @@ static Value native_saved_bytes(NATIVE_ARGS) {
   return OBJ_VAL(obj_new_tuple(vm, items, 2));
 }
 
+/* autograd._memory_stats(): (bytes of live tensor storage, the most since
+ * the last autograd._reset_peak_memory()). */
+static Value native_memory_stats(NATIVE_ARGS) {
+  size_t live, peak;
+  tensor_memory_stats(&live, &peak);
+  Value items[2] = {INT_VAL(vm, live), INT_VAL(vm, peak)};
+  return OBJ_VAL(obj_new_tuple(vm, items, 2));
+}
+
+static Value native_reset_peak_memory(NATIVE_ARGS) {
+  tensor_memory_reset_peak();
+  return NIL_VAL;
+}
+
 /* ---- custom Functions ---- */
 
 typedef struct {
@@ -668,6 +682,20 @@ static void custom_release_saved(void *vctx) {
   Value ctx = vm_pinned(c->vm, c->ctx_pin);
   if (IS_INSTANCE(ctx) && table_remove(&AS_INSTANCE(ctx)->fields, OBJ_VAL(lib_state(c->vm)->s_saved_tensors)))
     c->saved_freed = true;
+}
+
+static const Tensor *custom_saved_tensor(void *vctx, int i) {
+  CustomCtx *c = vctx;
+  Value ctx = vm_pinned(c->vm, c->ctx_pin), saved;
+  if (!IS_INSTANCE(ctx) ||
+      !table_get(&AS_INSTANCE(ctx)->fields, OBJ_VAL(lib_state(c->vm)->s_saved_tensors), &saved) ||
+      !is_list_or_tuple(saved))
+    return NULL;
+  ObjList *list = AS_LIST(saved);
+  for (int k = 0; k < list->count; k++) { /* the i-th tensor: nil entries are skipped */
+    if (IS_TENSOR(list->items[k]) && i-- == 0) return lib_t(list->items[k]);
+  }
+  return NULL;
 }
 
 static void custom_release(void *vctx) {
@@ -832,7 +860,8 @@ static Value record_custom(AgVM *vm, Value klass, Value ctx, Value out, Tensor *
   c->saved_freed = false;
   c->class_pin = vm_pin(vm, klass);
   c->ctx_pin = vm_pin(vm, ctx);
-  AgFunctionFns fns = {custom_backward, custom_release_saved, custom_release};
+  AgFunctionFns fns = {custom_backward, custom_release_saved, custom_release,
+                       custom_saved_tensor};
   lib_sync_line(vm);
   if (!ag_custom_record(AS_CLASS(klass)->name->chars, fns, c, targs, argc, outs, nout)) {
     release_all(outs, nout);
@@ -961,6 +990,8 @@ void lib_install_autograd_module(AgVM *vm, ObjModule *module) {
       {"_push_saved_tensors_hooks", native_push_saved_hooks, 2, 2, false},
       {"_pop_saved_tensors_hooks", native_pop_saved_hooks, 0, 0, false},
       {"_saved_bytes", native_saved_bytes, 1, 1, false},
+      {"_memory_stats", native_memory_stats, 0, 0, false},
+      {"_reset_peak_memory", native_reset_peak_memory, 0, 0, false},
   };
   for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++) {
     ObjNative *n = obj_new_native(vm, natives[i].name, natives[i].fn, natives[i].min, natives[i].max,
