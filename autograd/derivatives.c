@@ -711,6 +711,13 @@ static bool d_reshape(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
   return done(&s, n, out);
 }
 
+/* squeeze(dim), as PyTorch: a double backward records SqueezeBackward1 */
+static bool d_unsqueeze(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  give(out, 0, keep(&s, ag_squeeze(G, (int)node_p(n)->i0, true)));
+  return done(&s, n, out);
+}
+
 static bool d_transpose(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0, keep(&s, ag_transpose(G, (int)node_p(n)->i0, (int)node_p(n)->i1)));
