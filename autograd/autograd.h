@@ -301,6 +301,12 @@ Tensor *grad_node_variable(const GradNode *node); /* AccumulateGrad's leaf (borr
  * data-only alias; NULL once freed by backward) and its role name. */
 int grad_node_num_saved(const GradNode *node);
 Tensor *grad_node_saved(const GradNode *node, int i, const char **name);
+/* Whether saved value i is held by a saved_tensors_hooks pack hook (then
+ * grad_node_saved gives NULL). */
+bool grad_node_saved_is_packed(const GradNode *node, int i);
+/* A custom Function node's i-th tensor of ctx.saved_tensors (borrowed), NULL
+ * past the last or for other nodes. */
+const Tensor *grad_node_custom_saved(const GradNode *node, int i);
 /* The shape and dtype of the forward output(s) this node differentiates. */
 int grad_node_num_outputs(const GradNode *node);
 bool grad_node_output_info(const GradNode *node, int i, DType *dtype, int *ndim,

@@ -307,6 +307,7 @@ void *ag_saved_hooks_pop(void) {
   SavedHooks *h = saved_hooks;
   if (!h) return NULL;
   void *ctx = h->ctx;
+  pack_failed = false; /* a failure inside the block was raised there */
   saved_hooks = h->outer;
   free(h);
   return ctx;
@@ -521,6 +522,16 @@ Tensor *grad_node_saved(const GradNode *node, int i, const char **name) {
   return node->saved[i].data;
 }
 
+bool grad_node_saved_is_packed(const GradNode *node, int i) {
+  return i >= 0 && i < node->nsaved && node->saved[i].packed != NULL;
+}
+
+const Tensor *grad_node_custom_saved(const GradNode *node, int i) {
+  const AgNodeExtra *x = node->extra;
+  if (node->kind != AG_NODE_CustomBackward || !x || !x->fns.saved_tensor) return NULL;
+  return x->fns.saved_tensor(x->ctx, i);
+}
+
 int grad_node_num_outputs(const GradNode *node) { return node->noutputs; }
 
 bool grad_node_output_info(const GradNode *node, int i, DType *dtype, int *ndim,
@@ -593,12 +604,9 @@ static size_t saved_bytes_new(const GradNode *n, PtrSet *storages, int *count) {
   size_t total = 0;
   for (int i = 0; i < n->nsaved; i++)
     if (n->saved[i].data) total += storage_bytes_new(n->saved[i].data, storages, count);
-  const AgNodeExtra *x = n->extra;
-  if (n->kind == AG_NODE_CustomBackward && x && x->fns.saved_tensor) {
-    const Tensor *t;
-    for (int i = 0; (t = x->fns.saved_tensor(x->ctx, i)) != NULL; i++)
-      total += storage_bytes_new(t, storages, count);
-  }
+  const Tensor *t;
+  for (int i = 0; (t = grad_node_custom_saved(n, i)) != NULL; i++)
+    total += storage_bytes_new(t, storages, count);
   return total;
 }
 
