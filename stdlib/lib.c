@@ -174,7 +174,8 @@ static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, con
   if (strcmp(name, "nn") == 0) lib_nn_define(vm, m);
   if (strcmp(name, "random") == 0) py_random_define(vm, m);
   if (strcmp(name, "math") == 0) py_math_define(vm, m);
-  if (strcmp(name, "time") == 0 || strcmp(name, "os") == 0 || strcmp(name, "sys") == 0)
+  if (strcmp(name, "time") == 0 || strcmp(name, "os") == 0 || strcmp(name, "sys") == 0 ||
+      strcmp(name, "gc") == 0)
     py_system_define(vm, m);
   m->builtin_members = strcmp(name, "torch") == 0; /* torch.randn is randn */
   if (sub != NULL) lib_module_define(vm, m, sub_name, OBJ_VAL(sub));
@@ -537,6 +538,6 @@ void lib_install(AgVM *vm) {
   install_utils(vm);
   /* PyTorch's own namespace, and the Python modules that lessons import */
   static const char *const more[] = {"cuda", "backends", "torch", "random", "math", "time",
-                                     "string", "collections", "itertools", "sys", "os"};
+                                     "string", "collections", "itertools", "sys", "os", "gc"};
   for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) install_module(vm, more[i], NULL, NULL);
 }
