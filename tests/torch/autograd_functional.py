@@ -1,15 +1,7 @@
 # autograd.functional: vjp, jvp, vhp, hvp, jacobian and hessian; a tensor or a tuple in and out, create_graph, strict, vectorize, and the errors
 import torch
 from torch.autograd.functional import vjp, jvp, vhp, hvp, jacobian, hessian
-from agfmt import P
-
-
-def msg(f):
-    try:
-        f()
-        return "no error"
-    except Exception as e:  # noqa: BLE001
-        return type(e).__name__ + ": " + str(e).split("\n")[0]
+from agfmt import P, error_of as msg
 
 
 def exp_reducer(x):

@@ -3,17 +3,9 @@ import warnings
 import torch
 import torch.nn as nn
 from torch.utils.checkpoint import checkpoint, checkpoint_sequential
-from agfmt import P
+from agfmt import P, error_of as msg
 
 warnings.filterwarnings("ignore")
-
-
-def msg(f):
-    try:
-        f()
-        return "no error"
-    except Exception as e:  # noqa: BLE001
-        return type(e).__name__ + ": " + str(e).split("\n")[0]
 
 
 torch.manual_seed(0)
