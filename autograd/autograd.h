@@ -105,7 +105,7 @@ typedef struct GradNode GradNode;
   X(SqueezeBackward0, d_reshape)                                                                \
   X(SqueezeBackward1, d_reshape)                                                                \
   X(SqueezeBackward3, d_reshape)                                                                \
-  X(UnsqueezeBackward0, d_unsqueeze)                                                            \
+  X(UnsqueezeBackward0, d_reshape)                                                              \
   X(TransposeBackward0, d_transpose)                                                            \
   X(TBackward0, d_t)                                                                            \
   X(PermuteBackward0, d_permute)                                                                \
