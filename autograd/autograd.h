@@ -354,6 +354,10 @@ bool ag_backward(Tensor *const *roots, Tensor *const *grad_roots, int n, bool re
 bool ag_grad(Tensor *const *outputs, Tensor *const *grad_outputs, int noutputs,
              Tensor *const *inputs, int ninputs, bool retain_graph, bool create_graph,
              bool allow_unused, Tensor **results);
+/* PyTorch's torch.autograd._is_checkpoint_valid(): false while a node runs
+ * in an autograd.grad() or a backward(inputs=...) (which reentrant
+ * checkpointing cannot serve), true otherwise. */
+bool ag_checkpoint_valid(void);
 
 /* ---- differentiable ops (mirroring tensor/ops.h: same arguments and errors) ----
  * Each returns a new reference or NULL with tensor_error() set. */

@@ -664,6 +664,9 @@ static Value native_memory_stats(NATIVE_ARGS) {
   return OBJ_VAL(obj_new_tuple(vm, items, 2));
 }
 
+/* autograd._is_checkpoint_valid() */
+static Value native_is_checkpoint_valid(NATIVE_ARGS) { return BOOL_VAL(ag_checkpoint_valid()); }
+
 static Value native_reset_peak_memory(NATIVE_ARGS) {
   tensor_memory_reset_peak();
   return NIL_VAL;
@@ -992,6 +995,7 @@ void lib_install_autograd_module(AgVM *vm, ObjModule *module) {
       {"_saved_bytes", native_saved_bytes, 1, 1, false},
       {"_memory_stats", native_memory_stats, 0, 0, false},
       {"_reset_peak_memory", native_reset_peak_memory, 0, 0, false},
+      {"_is_checkpoint_valid", native_is_checkpoint_valid, 0, 0, false},
   };
   for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++) {
     ObjNative *n = obj_new_native(vm, natives[i].name, natives[i].fn, natives[i].min, natives[i].max,

@@ -143,3 +143,10 @@ with torch.autograd.graph.save_on_cpu():
     y = (a * b).tanh().sum()
 y.backward()
 P(a.grad, b.grad)
+
+# reentrant checkpointing serves backward() alone; the non-reentrant form also autograd.grad
+a.grad = None
+b.grad = None
+P(msg(lambda: torch.autograd.grad(checkpoint(two, a, b, 2.0)[0].sum(), [a])))
+P(msg(lambda: checkpoint(two, a, b, 2.0)[0].sum().backward(inputs=[a])))
+P(torch.autograd.grad(checkpoint(two, a, b, 2.0, use_reentrant=False)[0].sum(), [a])[0], a.grad)
