@@ -11,6 +11,8 @@
 #include "tensor/tensor_internal.h"
 
 #include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -244,24 +246,65 @@ static void conv_gemm(const BlasApi *blas, const Tensor *wt, const Tensor *bias,
   }
 }
 
+/* One convolution's samples, for tensor_blas_batch: each sample's columns
+ * are made in a buffer of its own and multiplied at once, while in cache. */
+typedef struct {
+  const BlasApi *blas;
+  const Tensor *x, *wt, *bias, *out;
+  const TensorWindow *w;
+  int64_t oh, ow;
+  int groups;
+  atomic_bool failed;
+} ConvJob;
+
+static void conv_sample(int64_t s, void *ctx) {
+  ConvJob *job = ctx;
+  const Tensor *x = job->x;
+  int64_t c = x->shape[1], h = x->shape[2], wd = x->shape[3], l = job->oh * job->ow;
+  int64_t kk = job->w->kernel[0] * job->w->kernel[1], o = job->wt->shape[0];
+  bool f32 = x->dtype == DT_FLOAT32;
+  size_t esize = f32 ? sizeof(float) : sizeof(double);
+  void *cols = malloc((size_t)(c * kk * l) * esize);
+  if (!cols) {
+    atomic_store(&job->failed, true);
+    return;
+  }
+  const char *plane = (const char *)tensor_data(x) + (size_t)(s * c * h * wd) * esize;
+  if (f32)
+    im2col_float((const float *)plane, cols, c, h, wd, job->w, job->oh, job->ow);
+  else
+    im2col_double((const double *)plane, cols, c, h, wd, job->w, job->oh, job->ow);
+  conv_gemm(job->blas, job->wt, job->bias, cols,
+            (char *)tensor_data(job->out) + (size_t)(s * o * l) * esize, l, job->groups);
+  free(cols);
+}
+
 /* x [N, C, H, W], weight [O, C/groups, kh, kw], bias [O] or NULL. */
 Tensor *tensor_conv2d(const Tensor *x, const Tensor *weight, const Tensor *bias,
                       const TensorWindow *w, int groups) {
   if (!conv_check(x, weight, bias, groups)) return NULL;
-  Tensor *cols = tensor_im2col(x, w);
-  if (!cols) return NULL;
   int64_t oh, ow;
-  tensor_window_sizes(w, x->shape[2], x->shape[3], &oh, &ow);
+  if (!tensor_window_sizes(w, x->shape[2], x->shape[3], &oh, &ow)) return NULL;
+  if (oh < 1 || ow < 1) { /* tensor_im2col's message */
+    tensor_release(tensor_im2col(x, w));
+    return NULL;
+  }
   int64_t n = x->shape[0], o = weight->shape[0], l = oh * ow;
   int64_t shape[4] = {n, o, oh, ow};
-  const BlasApi *blas = l > 0 ? tensor_blas() : NULL;
-  Tensor *wc = tensor_contiguous(weight), *bc = bias ? tensor_contiguous(bias) : NULL;
-  Tensor *out = (blas || l == 0) && wc && (bc || !bias) ? tensor_empty(x->dtype, 4, shape) : NULL;
-  size_t esize = x->dtype == DT_FLOAT32 ? sizeof(float) : sizeof(double);
-  for (int64_t s = 0; out && l > 0 && s < n; s++)
-    conv_gemm(blas, wc, bc, (const char *)tensor_data(cols) + s * cols->shape[1] * l * esize,
-              (char *)tensor_data(out) + s * o * l * esize, l, groups);
-  tensor_release(cols);
+  Tensor *xc = tensor_contiguous(x), *wc = tensor_contiguous(weight);
+  Tensor *bc = bias ? tensor_contiguous(bias) : NULL;
+  Tensor *out = xc && wc && (bc || !bias) ? tensor_empty(x->dtype, 4, shape) : NULL;
+  if (out && n > 0) {
+    ConvJob job = {.blas = tensor_blas(), .x = xc, .wt = wc, .bias = bc, .out = out, .w = w,
+                   .oh = oh, .ow = ow, .groups = groups};
+    tensor_blas_batch(n, (double)o * (double)l * (double)(wc->numel / o), conv_sample, &job);
+    if (atomic_load(&job.failed)) {
+      tensor_set_error("DefaultCPUAllocator: not enough memory for a convolution's columns");
+      tensor_release(out);
+      out = NULL;
+    }
+  }
+  tensor_release(xc);
   tensor_release(wc);
   tensor_release(bc);
   return out;
