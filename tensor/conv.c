@@ -7,6 +7,8 @@
  * autograd/ with im2col, col2im and matmul, so it is differentiable again.
  */
 #include "tensor/blas.h"
+#include "tensor/iter.h"
+#include "tensor/parallel.h"
 #include "tensor/ops.h"
 #include "tensor/tensor_internal.h"
 
@@ -69,63 +71,117 @@ bool tensor_window_sizes(const TensorWindow *w, int64_t h, int64_t wd, int64_t *
 
 /* ---- im2col / col2im: x [P, H, W] planes <-> cols [P, kh kw, oh ow] ---- */
 
+/* The outputs ox whose input column ox * stride + x0 falls inside [0, wd):
+ * [*lo, *hi). */
+static void window_inside(int64_t x0, int64_t stride, int64_t wd, int64_t ow, int64_t *lo,
+                          int64_t *hi) {
+  *lo = x0 >= 0 ? 0 : (-x0 + stride - 1) / stride;
+  *hi = wd - x0 <= 0 ? 0 : (wd - x0 + stride - 1) / stride;
+  if (*hi > ow) *hi = ow;
+  if (*lo > *hi) *lo = *hi;
+}
+
+/* The rows are short (an image's width), so they are plain loops, and
+ * copies of 8 elements at a time that the compiler inlines as vector moves,
+ * rather than calls of memcpy and memset. col2im adds
+ * each plane's windows in the same order as ever, whatever the loops' form. */
 #define IM2COL(T)                                                                            \
   static void im2col_##T(const T *x, T *cols, int64_t planes, int64_t h, int64_t wd,        \
                          const TensorWindow *w, int64_t oh, int64_t ow) {                   \
-    int64_t kh = w->kernel[0], kw = w->kernel[1], l = oh * ow;                               \
+    int64_t kh = w->kernel[0], kw = w->kernel[1], l = oh * ow, sx = w->stride[1];            \
     for (int64_t p = 0; p < planes; p++) {                                                   \
       const T *plane = x + p * h * wd;                                                       \
       for (int64_t ki = 0; ki < kh; ki++)                                                    \
         for (int64_t kj = 0; kj < kw; kj++) {                                                \
           T *row = cols + ((p * kh + ki) * kw + kj) * l;                                     \
+          int64_t x0 = kj * w->dilation[1] - w->padding[1], lo, hi;                          \
+          window_inside(x0, sx, wd, ow, &lo, &hi);                                           \
           for (int64_t oy = 0; oy < oh; oy++) {                                              \
             int64_t y = oy * w->stride[0] - w->padding[0] + ki * w->dilation[0];             \
             T *dst = row + oy * ow;                                                          \
-            if (y < 0 || y >= h) {                                                           \
-              memset(dst, 0, (size_t)ow * sizeof(T));                                        \
-              continue;                                                                      \
-            }                                                                                \
-            const T *src = plane + y * wd;                                                   \
-            int64_t x0 = kj * w->dilation[1] - w->padding[1];                                \
-            /* the outputs whose column falls inside the input: [lo, hi) */                  \
-            int64_t lo = x0 >= 0 ? 0 : (-x0 + w->stride[1] - 1) / w->stride[1];              \
-            int64_t hi = wd - x0 <= 0 ? 0 : (wd - x0 + w->stride[1] - 1) / w->stride[1];     \
-            if (hi > ow) hi = ow;                                                            \
-            if (lo > hi) lo = hi;                                                            \
-            for (int64_t ox = 0; ox < lo; ox++) dst[ox] = 0;                                 \
-            if (w->stride[1] == 1)                                                           \
-              memcpy(dst + lo, src + lo + x0, (size_t)(hi - lo) * sizeof(T));                \
+            bool inside = y >= 0 && y < h;                                                   \
+            const T *src = plane + (inside ? y : 0) * wd;                                    \
+            int64_t a = inside ? lo : ow, b = inside ? hi : ow;                              \
+            int64_t ox = 0;                                                                  \
+            for (; ox < a; ox++) dst[ox] = 0;                                                \
+            if (sx == 1)                                                                     \
+              for (; ox + 8 <= b; ox += 8) memcpy(dst + ox, src + ox + x0, 8 * sizeof(T));   \
+            if (sx == 1)                                                                     \
+              for (; ox < b; ox++) dst[ox] = src[ox + x0];                                   \
             else                                                                             \
-              for (int64_t ox = lo; ox < hi; ox++) dst[ox] = src[ox * w->stride[1] + x0];    \
-            for (int64_t ox = hi; ox < ow; ox++) dst[ox] = 0;                                \
+              for (; ox < b; ox++) dst[ox] = src[ox * sx + x0];                              \
+            for (; ox < ow; ox++) dst[ox] = 0;                                               \
           }                                                                                  \
         }                                                                                    \
     }                                                                                        \
   }                                                                                          \
   static void col2im_##T(const T *cols, T *x, int64_t planes, int64_t h, int64_t wd,        \
                          const TensorWindow *w, int64_t oh, int64_t ow) {                   \
-    int64_t kh = w->kernel[0], kw = w->kernel[1], l = oh * ow;                               \
+    int64_t kh = w->kernel[0], kw = w->kernel[1], l = oh * ow, sx = w->stride[1];            \
     for (int64_t p = 0; p < planes; p++) {                                                   \
       T *plane = x + p * h * wd;                                                             \
       for (int64_t ki = 0; ki < kh; ki++)                                                    \
         for (int64_t kj = 0; kj < kw; kj++) {                                                \
           const T *row = cols + ((p * kh + ki) * kw + kj) * l;                               \
+          int64_t x0 = kj * w->dilation[1] - w->padding[1], lo, hi;                          \
+          window_inside(x0, sx, wd, ow, &lo, &hi);                                           \
           for (int64_t oy = 0; oy < oh; oy++) {                                              \
             int64_t y = oy * w->stride[0] - w->padding[0] + ki * w->dilation[0];             \
             if (y < 0 || y >= h) continue;                                                   \
             const T *src = row + oy * ow;                                                    \
             T *dst = plane + y * wd;                                                         \
-            int64_t x0 = kj * w->dilation[1] - w->padding[1];                                \
-            for (int64_t ox = 0; ox < ow; ox++) {                                            \
-              int64_t xx = ox * w->stride[1] + x0;                                           \
-              if (xx >= 0 && xx < wd) dst[xx] += src[ox];                                    \
-            }                                                                                \
+            if (sx == 1)                                                                     \
+              for (int64_t ox = lo; ox < hi; ox++) dst[ox + x0] += src[ox];                  \
+            else                                                                             \
+              for (int64_t ox = lo; ox < hi; ox++) dst[ox * sx + x0] += src[ox];             \
           }                                                                                  \
         }                                                                                    \
     }                                                                                        \
   }
 IM2COL(float)
 IM2COL(double)
+
+/* im2col or col2im of a whole batch, its planes spread over the worker pool
+ * (each plane's columns are its own: the tasks share nothing) when the
+ * columns are worth it. */
+typedef struct {
+  bool to_cols;
+  DType dtype;
+  const void *src;
+  void *dst;
+  int64_t planes, h, wd, oh, ow;
+  const TensorWindow *w;
+} PlanesJob;
+
+#define PLANES_PER_TASK 8
+
+static void planes_task(int64_t t, void *ctx) {
+  const PlanesJob *j = ctx;
+  int64_t p0 = t * PLANES_PER_TASK, np = j->planes - p0 < PLANES_PER_TASK ? j->planes - p0
+                                                                         : PLANES_PER_TASK;
+  int64_t image = j->h * j->wd, cols = j->w->kernel[0] * j->w->kernel[1] * j->oh * j->ow;
+  if (j->dtype == DT_FLOAT32 && j->to_cols)
+    im2col_float((const float *)j->src + p0 * image, (float *)j->dst + p0 * cols, np, j->h, j->wd,
+                 j->w, j->oh, j->ow);
+  else if (j->to_cols)
+    im2col_double((const double *)j->src + p0 * image, (double *)j->dst + p0 * cols, np, j->h,
+                  j->wd, j->w, j->oh, j->ow);
+  else if (j->dtype == DT_FLOAT32)
+    col2im_float((const float *)j->src + p0 * cols, (float *)j->dst + p0 * image, np, j->h, j->wd,
+                 j->w, j->oh, j->ow);
+  else
+    col2im_double((const double *)j->src + p0 * cols, (double *)j->dst + p0 * image, np, j->h,
+                  j->wd, j->w, j->oh, j->ow);
+}
+
+static void planes_run(const PlanesJob *j) {
+  int64_t tasks = (j->planes + PLANES_PER_TASK - 1) / PLANES_PER_TASK;
+  int64_t work = j->planes * j->w->kernel[0] * j->w->kernel[1] * j->oh * j->ow;
+  if (work >= ITER_PARALLEL_MIN)
+    tensor_parallel_for(tasks, planes_task, (void *)j);
+  else
+    for (int64_t t = 0; t < tasks; t++) planes_task(t, (void *)j);
+}
 
 static bool require_float(const Tensor *t, const char *what) {
   if (dtype_is_float(t->dtype)) return true;
@@ -155,10 +211,10 @@ Tensor *tensor_im2col(const Tensor *x, const TensorWindow *w) {
   int64_t shape[3] = {n, c * w->kernel[0] * w->kernel[1], oh * ow};
   Tensor *xc = tensor_contiguous(x);
   Tensor *out = xc ? tensor_empty(x->dtype, 3, shape) : NULL;
-  if (out && x->dtype == DT_FLOAT32)
-    im2col_float(tensor_data(xc), tensor_data(out), n * c, h, wd, w, oh, ow);
-  else if (out)
-    im2col_double(tensor_data(xc), tensor_data(out), n * c, h, wd, w, oh, ow);
+  if (out)
+    planes_run(&(PlanesJob){.to_cols = true, .dtype = x->dtype, .src = tensor_data(xc),
+                            .dst = tensor_data(out), .planes = n * c, .h = h, .wd = wd, .oh = oh,
+                            .ow = ow, .w = w});
   tensor_release(xc);
   return out;
 }
@@ -179,10 +235,10 @@ Tensor *tensor_col2im(const Tensor *cols, int64_t h, int64_t wd, const TensorWin
   int64_t shape[4] = {n, c, h, wd};
   Tensor *cc = tensor_contiguous(cols);
   Tensor *out = cc ? tensor_zeros(cols->dtype, 4, shape) : NULL;
-  if (out && cols->dtype == DT_FLOAT32)
-    col2im_float(tensor_data(cc), tensor_data(out), n * c, h, wd, w, oh, ow);
-  else if (out)
-    col2im_double(tensor_data(cc), tensor_data(out), n * c, h, wd, w, oh, ow);
+  if (out)
+    planes_run(&(PlanesJob){.to_cols = false, .dtype = cols->dtype, .src = tensor_data(cc),
+                            .dst = tensor_data(out), .planes = n * c, .h = h, .wd = wd, .oh = oh,
+                            .ow = ow, .w = w});
   tensor_release(cc);
   return out;
 }
