@@ -1534,9 +1534,29 @@ static bool d_adaptive_avg_pool2d_backward(GradNode *n, Tensor *const *g, Tensor
  * dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)) over the
  * statistics' elements, or dxhat rstd with fixed (eval-mode) statistics;
  * dweight = sum(g xhat), dbias = sum(g) per channel. */
-static bool d_native_norm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+/* A training-mode batch norm's backward without create_graph: ATen's fused
+ * kernel (tensor/batch_norm.c), from the saved input. */
+static bool d_batch_norm_fused(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
+  Tensor *x = saved(&s, n, 0), *w = node_p(n)->keepdim ? saved(&s, n, 1) : NULL;
+  Tensor *grads[3] = {0};
+  bool want_w = n->nnext > 1 && needs[1], want_b = n->nnext > 2 && needs[2];
+  if (x && G && (w || !node_p(n)->keepdim) &&
+      tensor_batch_norm_backward(x, G, w, node_p(n)->s0, needs[0] ? &grads[0] : NULL,
+                                 want_w ? &grads[1] : NULL, want_b ? &grads[2] : NULL)) {
+    for (int i = 0; i < 3; i++)
+      if (grads[i]) give(out, i, reshape_to(&s, keep(&s, grads[i]), &n->in_info[i]));
+  } else {
+    s.failed = true;
+  }
+  return done(&s, n, out);
+}
+
+static bool d_native_norm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   const AgParams *p = node_p(n);
+  if (p->i0 == AG_NORM_BATCH && !p->flag && !ag_is_grad_enabled() && dtype_is_float(G->dtype))
+    return d_batch_norm_fused(n, g, out, needs);
+  Scope s = {0};
   NormLayout l;
   ag_norm_layout((AgNormKind)p->i0, IN->ndim, info_shape(IN), p->i1, &l);
   Tensor *x = saved(&s, n, 0), *mean = NULL, *var = NULL, *rstd = NULL;
