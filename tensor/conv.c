@@ -436,20 +436,50 @@ static int64_t first_inside(int64_t start, int64_t dil) {
   return start >= 0 ? start : start + (-start + dil - 1) / dil * dil;
 }
 
+/* Each output column's window clipped to the input, [lo[ox], hi[ox]) (its
+ * first column inside, stepping by the dilation), computed once per call:
+ * the rows of every plane share them. */
+static bool window_columns(const TensorWindow *w, int d, int64_t in, int64_t out, int64_t **lo,
+                           int64_t **hi) {
+  *lo = malloc((size_t)out * 2 * sizeof(int64_t));
+  if (!*lo) {
+    tensor_set_error("DefaultCPUAllocator: not enough memory for a pooling's windows");
+    return false;
+  }
+  *hi = *lo + out;
+  for (int64_t o = 0; o < out; o++) {
+    int64_t start = o * w->stride[d] - w->padding[d];
+    int64_t end = start + (w->kernel[d] - 1) * w->dilation[d] + 1;
+    (*lo)[o] = first_inside(start, w->dilation[d]);
+    (*hi)[o] = end < in ? end : in;
+  }
+  return true;
+}
+
+typedef struct {
+  DType dtype;
+  const void *x;
+  void *out;
+  int64_t *idx;
+  int64_t planes, h, wd, oh, ow;
+  const int64_t *ylo, *yhi, *xlo, *xhi;
+  const TensorWindow *w;
+} PoolJob;
+
+/* The first NaN of a window wins, else its first maximum (PyTorch's rule). */
 #define MAX_POOL(T)                                                                          \
-  static void max_pool_##T(const T *x, T *out, int64_t *idx, int64_t planes, int64_t h,      \
-                           int64_t wd, const TensorWindow *w, int64_t oh, int64_t ow) {      \
-    for (int64_t p = 0; p < planes; p++) {                                                   \
-      const T *plane = x + p * h * wd;                                                       \
-      for (int64_t oy = 0; oy < oh; oy++)                                                    \
-        for (int64_t ox = 0; ox < ow; ox++) {                                                \
-          Span s = window_span(w, oy, ox, h, wd);                                            \
+  static void max_pool_##T(const PoolJob *j, int64_t p0, int64_t p1) {                     \
+    int64_t dy = j->w->dilation[0], dx = j->w->dilation[1], wd = j->wd;                      \
+    for (int64_t p = p0; p < p1; p++) {                                                      \
+      const T *plane = (const T *)j->x + p * j->h * wd;                                      \
+      T *out = (T *)j->out + p * j->oh * j->ow;                                              \
+      int64_t *idx = j->idx + p * j->oh * j->ow;                                             \
+      for (int64_t oy = 0; oy < j->oh; oy++)                                                 \
+        for (int64_t ox = 0; ox < j->ow; ox++) {                                             \
           T best = -INFINITY;                                                                \
           int64_t at = -1;                                                                   \
-          int64_t ya = first_inside(s.y0, w->dilation[0]), yb = s.y1 < h ? s.y1 : h;         \
-          int64_t xa = first_inside(s.x0, w->dilation[1]), xb = s.x1 < wd ? s.x1 : wd;       \
-          for (int64_t y = ya; y < yb; y += w->dilation[0]) {                                \
-            for (int64_t xx = xa; xx < xb; xx += w->dilation[1]) {                           \
+          for (int64_t y = j->ylo[oy]; y < j->yhi[oy]; y += dy) {                            \
+            for (int64_t xx = j->xlo[ox]; xx < j->xhi[ox]; xx += dx) {                       \
               T v = plane[y * wd + xx];                                                      \
               if (at < 0 || v > best || v != v) {                                            \
                 best = v;                                                                    \
@@ -459,13 +489,23 @@ static int64_t first_inside(int64_t start, int64_t dil) {
             }                                                                                \
           }                                                                                  \
           done_##T:                                                                          \
-          out[(p * oh + oy) * ow + ox] = best;                                               \
-          idx[(p * oh + oy) * ow + ox] = at;                                                 \
+          out[oy * j->ow + ox] = best;                                                       \
+          idx[oy * j->ow + ox] = at;                                                         \
         }                                                                                    \
     }                                                                                        \
   }
 MAX_POOL(float)
 MAX_POOL(double)
+
+static void max_pool_task(int64_t t, void *ctx) {
+  const PoolJob *j = ctx;
+  int64_t p0 = t * PLANES_PER_TASK, p1 = p0 + PLANES_PER_TASK < j->planes ? p0 + PLANES_PER_TASK
+                                                                          : j->planes;
+  if (j->dtype == DT_FLOAT32)
+    max_pool_float(j, p0, p1);
+  else
+    max_pool_double(j, p0, p1);
+}
 
 /* max over each window; *indices: the flat position (y W + x) in its plane. */
 Tensor *tensor_max_pool2d(const Tensor *x, const TensorWindow *w, Tensor **indices) {
@@ -473,13 +513,24 @@ Tensor *tensor_max_pool2d(const Tensor *x, const TensorWindow *w, Tensor **indic
   *indices = NULL;
   if (!pool_check(x, w, "max_pool2d", &oh, &ow)) return NULL;
   int64_t h = x->shape[x->ndim - 2], wd = x->shape[x->ndim - 1], planes = x->numel / (h * wd);
-  Tensor *xc = tensor_contiguous(x);
+  int64_t *ylo = NULL, *yhi, *xlo = NULL, *xhi;
+  Tensor *xc = window_columns(w, 0, h, oh, &ylo, &yhi) && window_columns(w, 1, wd, ow, &xlo, &xhi)
+                   ? tensor_contiguous(x)
+                   : NULL;
   Tensor *out = xc ? pool_result(x, x->dtype, oh, ow) : NULL;
   Tensor *idx = out ? pool_result(x, DT_INT64, oh, ow) : NULL;
-  if (idx && x->dtype == DT_FLOAT32)
-    max_pool_float(tensor_data(xc), tensor_data(out), tensor_data(idx), planes, h, wd, w, oh, ow);
-  else if (idx)
-    max_pool_double(tensor_data(xc), tensor_data(out), tensor_data(idx), planes, h, wd, w, oh, ow);
+  if (idx) {
+    PoolJob job = {.dtype = x->dtype, .x = tensor_data(xc), .out = tensor_data(out), .idx = tensor_data(idx),
+                   .planes = planes, .h = h, .wd = wd, .oh = oh, .ow = ow, .ylo = ylo,
+                   .yhi = yhi, .xlo = xlo, .xhi = xhi, .w = w};
+    int64_t tasks = (planes + PLANES_PER_TASK - 1) / PLANES_PER_TASK;
+    if (x->numel >= ITER_PARALLEL_MIN)
+      tensor_parallel_for(tasks, max_pool_task, &job);
+    else
+      for (int64_t t = 0; t < tasks; t++) max_pool_task(t, &job);
+  }
+  free(ylo);
+  free(xlo);
   tensor_release(xc);
   if (!idx) {
     tensor_release(out);
