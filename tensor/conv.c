@@ -366,6 +366,137 @@ Tensor *tensor_conv2d(const Tensor *x, const Tensor *weight, const Tensor *bias,
   return out;
 }
 
+/* ---- convolution's backward ----
+ * Per sample, as ATen's slow_conv2d backward: the sample's columns (im2col)
+ * in a buffer of its own, dweight += g cols^T, then dcols = W^T g and
+ * col2im into dx. The samples are cut into a fixed number of chunks (by the
+ * batch size alone, so the sums do not depend on the machine), each with its
+ * own dweight, added up in order at the end. */
+
+#define CONV_BACK_CHUNKS 8
+
+typedef struct {
+  const Tensor *x, *wt, *g;
+  const TensorWindow *w;
+  int64_t oh, ow, nchunks;
+  int groups;
+  void *dx;      /* [N, C, H, W], zeroed, or NULL */
+  void *partial; /* nchunks dweights, or NULL */
+  atomic_bool failed;
+} ConvBackJob;
+
+#define CONV_BACK(T, GEMM)                                                                   \
+  static void conv_back_sample_##T(ConvBackJob *j, int64_t s, T *cols, T *dw, bool first) { \
+    const Tensor *x = j->x;                                                                  \
+    int64_t c = x->shape[1], h = x->shape[2], wd = x->shape[3], l = j->oh * j->ow;           \
+    int64_t kk = j->w->kernel[0] * j->w->kernel[1], o = j->wt->shape[0];                     \
+    int64_t og = o / j->groups, ckk = c / j->groups * kk;                                    \
+    const T *gs = (const T *)tensor_data(j->g) + s * o * l;                                  \
+    const T *wt = tensor_data(j->wt);                                                        \
+    const BlasApi *blas = tensor_blas();                                                     \
+    if (dw) {                                                                                \
+      im2col_##T((const T *)tensor_data(x) + s * c * h * wd, cols, c, h, wd, j->w, j->oh,    \
+                 j->ow);                                                                     \
+      for (int gi = 0; gi < j->groups; gi++)                                                 \
+        blas->GEMM(CblasRowMajor, CblasNoTrans, CblasTrans, (int)og, (int)ckk, (int)l, 1,    \
+                   gs + gi * og * l, (int)l, cols + gi * ckk * l, (int)l, first ? 0 : 1,     \
+                   dw + gi * og * ckk, (int)ckk);                                            \
+    }                                                                                        \
+    if (j->dx) {                                                                             \
+      for (int gi = 0; gi < j->groups; gi++)                                                 \
+        blas->GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, (int)ckk, (int)l, (int)og, 1,    \
+                   wt + gi * og * ckk, (int)ckk, gs + gi * og * l, (int)l, 0,                \
+                   cols + gi * ckk * l, (int)l);                                             \
+      col2im_##T(cols, (T *)j->dx + s * c * h * wd, c, h, wd, j->w, j->oh, j->ow);           \
+    }                                                                                        \
+  }
+CONV_BACK(float, cblas_sgemm)
+CONV_BACK(double, cblas_dgemm)
+
+static void conv_back_chunk(int64_t k, void *ctx) {
+  ConvBackJob *j = ctx;
+  int64_t n = j->x->shape[0], s0 = n * k / j->nchunks, s1 = n * (k + 1) / j->nchunks;
+  int64_t c = j->x->shape[1], kk = j->w->kernel[0] * j->w->kernel[1];
+  int64_t wnumel = j->wt->numel, l = j->oh * j->ow;
+  bool f32 = j->x->dtype == DT_FLOAT32;
+  size_t esize = f32 ? sizeof(float) : sizeof(double);
+  void *cols = malloc((size_t)(c * kk * l) * esize);
+  if (!cols) {
+    atomic_store(&j->failed, true);
+    return;
+  }
+  char *dw = j->partial ? (char *)j->partial + (size_t)(k * wnumel) * esize : NULL;
+  for (int64_t s = s0; s < s1; s++) {
+    if (f32)
+      conv_back_sample_float(j, s, cols, (float *)dw, s == s0);
+    else
+      conv_back_sample_double(j, s, cols, (double *)dw, s == s0);
+  }
+  if (dw && s1 == s0) memset(dw, 0, (size_t)wnumel * esize);
+  free(cols);
+}
+
+/* The chunks' dweights added up in order, into a new [O, C/groups, kh, kw]. */
+static Tensor *conv_back_weight(const ConvBackJob *j) {
+  Tensor *dw = tensor_empty(j->wt->dtype, j->wt->ndim, j->wt->shape);
+  if (!dw) return NULL;
+  int64_t m = j->wt->numel;
+  for (int64_t e = 0; e < m; e++) {
+    if (j->wt->dtype == DT_FLOAT32) {
+      float acc = ((const float *)j->partial)[e];
+      for (int64_t k = 1; k < j->nchunks; k++) acc += ((const float *)j->partial)[k * m + e];
+      ((float *)tensor_data(dw))[e] = acc;
+    } else {
+      double acc = ((const double *)j->partial)[e];
+      for (int64_t k = 1; k < j->nchunks; k++) acc += ((const double *)j->partial)[k * m + e];
+      ((double *)tensor_data(dw))[e] = acc;
+    }
+  }
+  return dw;
+}
+
+bool tensor_conv2d_backward(const Tensor *x, const Tensor *weight, const Tensor *g,
+                            const TensorWindow *w, int groups, Tensor **dx, Tensor **dweight) {
+  int64_t oh, ow;
+  if (!conv_check(x, weight, NULL, groups) || !tensor_window_sizes(w, x->shape[2], x->shape[3], &oh, &ow))
+    return false;
+  int64_t n = x->shape[0], o = weight->shape[0];
+  if (g->dtype != x->dtype || g->ndim != 4 || g->shape[0] != n || g->shape[1] != o ||
+      g->shape[2] != oh || g->shape[3] != ow) {
+    tensor_set_error("convolution backward: the gradient's shape does not match the output");
+    return false;
+  }
+  ConvBackJob j = {.x = tensor_contiguous(x), .wt = tensor_contiguous(weight),
+                   .g = tensor_contiguous(g), .w = w, .oh = oh, .ow = ow, .groups = groups,
+                   .nchunks = n < CONV_BACK_CHUNKS ? (n > 0 ? n : 1) : CONV_BACK_CHUNKS};
+  size_t esize = x->dtype == DT_FLOAT32 ? sizeof(float) : sizeof(double);
+  Tensor *gx = dx && j.x ? tensor_zeros(x->dtype, x->ndim, x->shape) : NULL;
+  j.dx = gx ? tensor_data(gx) : NULL;
+  j.partial = dweight ? calloc((size_t)(j.nchunks * weight->numel), esize) : NULL;
+  bool ok = j.x && j.wt && j.g && (!dx || gx) && (!dweight || j.partial);
+  if (ok && oh * ow > 0 && n > 0) {
+    double macs = (double)o * (double)(weight->numel / o) * (double)(oh * ow) *
+                  (double)(n / j.nchunks + 1) * ((dx ? 1 : 0) + (dweight ? 1 : 0));
+    tensor_blas_batch(j.nchunks, macs, conv_back_chunk, &j);
+    ok = !atomic_load(&j.failed);
+  }
+  Tensor *gw = ok && dweight ? conv_back_weight(&j) : NULL;
+  ok = ok && (!dweight || gw);
+  if (!ok) tensor_set_error("DefaultCPUAllocator: not enough memory for a convolution's backward");
+  free(j.partial);
+  tensor_release((Tensor *)j.x);
+  tensor_release((Tensor *)j.wt);
+  tensor_release((Tensor *)j.g);
+  if (!ok) {
+    tensor_release(gx);
+    tensor_release(gw);
+    return false;
+  }
+  if (dx) *dx = gx;
+  if (dweight) *dweight = gw;
+  return true;
+}
+
 /* ---- pooling over planes [..., H, W] ---- */
 
 static bool pool_check(const Tensor *x, const TensorWindow *w, const char *what, int64_t *oh,

@@ -343,6 +343,10 @@ Tensor *tensor_batch_norm_train(const Tensor *x, const Tensor *weight, const Ten
  * dweight, dbias computed only when not NULL. */
 bool tensor_batch_norm_backward(const Tensor *x, const Tensor *dy, const Tensor *weight,
                                 double eps, Tensor **dx, Tensor **dweight, Tensor **dbias);
+/* tensor_conv2d's gradients from g [N, O, oh, ow]: dx [N, C, H, W] and
+ * dweight (weight's shape), each computed only when not NULL. */
+bool tensor_conv2d_backward(const Tensor *x, const Tensor *weight, const Tensor *g,
+                            const TensorWindow *w, int groups, Tensor **dx, Tensor **dweight);
 /* x [N, C, H, W], weight [O, C/groups, kh, kw], bias [O] or NULL. */
 Tensor *tensor_conv2d(const Tensor *x, const Tensor *weight, const Tensor *bias,
                       const TensorWindow *w, int groups);
