@@ -82,8 +82,9 @@ static void window_inside(int64_t x0, int64_t stride, int64_t wd, int64_t ow, in
 }
 
 /* The rows are short (an image's width), so they are plain loops, and
- * copies of 8 elements at a time that the compiler inlines as vector moves,
- * rather than calls of memcpy and memset. col2im adds
+ * copies of 8 elements at a time that the compiler inlines as vector moves
+ * (the last one overlapping the one before), rather than calls of memcpy
+ * and memset. col2im adds
  * each plane's windows in the same order as ever, whatever the loops' form. */
 #define IM2COL(T)                                                                            \
   static void im2col_##T(const T *x, T *cols, int64_t planes, int64_t h, int64_t wd,        \
@@ -104,12 +105,12 @@ static void window_inside(int64_t x0, int64_t stride, int64_t wd, int64_t ow, in
             int64_t a = inside ? lo : ow, b = inside ? hi : ow;                              \
             int64_t ox = 0;                                                                  \
             for (; ox < a; ox++) dst[ox] = 0;                                                \
-            if (sx == 1)                                                                     \
-              for (; ox + 8 <= b; ox += 8) memcpy(dst + ox, src + ox + x0, 8 * sizeof(T));   \
-            if (sx == 1)                                                                     \
-              for (; ox < b; ox++) dst[ox] = src[ox + x0];                                   \
-            else                                                                             \
-              for (; ox < b; ox++) dst[ox] = src[ox * sx + x0];                              \
+            if (sx == 1 && b - ox >= 8) { /* the last 8 may overlap the ones before */       \
+              for (; ox + 8 < b; ox += 8) memcpy(dst + ox, src + ox + x0, 8 * sizeof(T));    \
+              memcpy(dst + b - 8, src + b - 8 + x0, 8 * sizeof(T));                          \
+              ox = b;                                                                        \
+            }                                                                                \
+            for (; ox < b; ox++) dst[ox] = src[ox * sx + x0];                                \
             for (; ox < ow; ox++) dst[ox] = 0;                                               \
           }                                                                                  \
         }                                                                                    \
