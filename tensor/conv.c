@@ -598,7 +598,8 @@ typedef struct {
   const TensorWindow *w;
 } PoolJob;
 
-/* The first NaN of a window wins, else its first maximum (PyTorch's rule). */
+/* The first NaN of a window wins, else its first maximum: once best is a
+ * NaN nothing replaces it. */
 #define MAX_POOL(T)                                                                          \
   static void max_pool_##T(const PoolJob *j, int64_t p0, int64_t p1) {                     \
     int64_t dy = j->w->dilation[0], dx = j->w->dilation[1], wd = j->wd;                      \
@@ -610,17 +611,14 @@ typedef struct {
         for (int64_t ox = 0; ox < j->ow; ox++) {                                             \
           T best = -INFINITY;                                                                \
           int64_t at = -1;                                                                   \
-          for (int64_t y = j->ylo[oy]; y < j->yhi[oy]; y += dy) {                            \
+          for (int64_t y = j->ylo[oy]; y < j->yhi[oy]; y += dy)                             \
             for (int64_t xx = j->xlo[ox]; xx < j->xhi[ox]; xx += dx) {                       \
               T v = plane[y * wd + xx];                                                      \
-              if (at < 0 || v > best || v != v) {                                            \
-                best = v;                                                                    \
-                at = y * wd + xx;                                                            \
-                if (v != v) goto done_##T;                                                   \
-              }                                                                              \
+              /* without branches (the comparisons are data: mispredicted) */                \
+              bool take = (at < 0) | (v > best) | ((v != v) & (best == best));               \
+              best = take ? v : best;                                                        \
+              at = take ? y * wd + xx : at;                                                  \
             }                                                                                \
-          }                                                                                  \
-          done_##T:                                                                          \
           out[oy * j->ow + ox] = best;                                                       \
           idx[oy * j->ow + ox] = at;                                                         \
         }                                                                                    \
