@@ -381,6 +381,13 @@ CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjStrin
     }
     return vm_call_method(vm, method, receiver, argc, nkw, kwnames, false);
   }
+  if (IS_TENSOR(receiver) && vm->batched_class != NULL && has_batched_argument(vm, argc + nkw, slot + 1)) {
+    /* t.mul(batched): batched_dispatch("mul", t, ...args) */
+    if (!insert_argument(vm, argc + nkw + 1, OBJ_VAL(name)) ||
+        !insert_argument(vm, argc + nkw + 2, vm->batched_dispatch))
+      return stack_overflow(vm);
+    return vm_call_closure(vm, AS_CLOSURE(vm->batched_dispatch), argc + 2, nkw, kwnames, false);
+  }
   if ((IS_TENSOR(receiver) || IS_NODE(receiver)) && vm->tensor_hooks != NULL) {
     Value *args = slot + 1;
     AgKwargs kw = {nkw, kwnames, args + argc};
