@@ -160,10 +160,21 @@ static Value native_set_batching(NATIVE_ARGS) {
   return NIL_VAL;
 }
 
+/* func._set_vmap_depth(n): how many vmaps are running (vm->vmap_depth). */
+static Value native_set_vmap_depth(NATIVE_ARGS) {
+  if (!IS_INT(args[0])) return vm_raise(vm, VM_ERR_TYPE, "_set_vmap_depth(n): an int expected");
+  vm->vmap_depth = (int)AS_INT(args[0]);
+  return NIL_VAL;
+}
+
 static void func_define(AgVM *vm, ObjModule *m) {
-  ObjNative *n = obj_new_native(vm, "_set_batching", native_set_batching, 3, 3, false);
-  vm_push_root(vm, OBJ_VAL(n));
-  lib_module_define(vm, m, "_set_batching", OBJ_VAL(n));
+  ObjNative *set = obj_new_native(vm, "_set_batching", native_set_batching, 3, 3, false);
+  vm_push_root(vm, OBJ_VAL(set));
+  lib_module_define(vm, m, "_set_batching", OBJ_VAL(set));
+  vm_pop_root(vm);
+  ObjNative *depth = obj_new_native(vm, "_set_vmap_depth", native_set_vmap_depth, 1, 1, false);
+  vm_push_root(vm, OBJ_VAL(depth));
+  lib_module_define(vm, m, "_set_vmap_depth", OBJ_VAL(depth));
   vm_pop_root(vm);
 }
 

@@ -234,7 +234,7 @@ static CallStatus call_native_batched(AgVM *vm, ObjNative *native, int argc, int
 
 static CallStatus call_native(AgVM *vm, ObjNative *native, Value self, int argc, int nkw,
                               ObjString *const *kwnames) {
-  if (vm->batched_class != NULL && IS_NIL(self) && has_batched_argument(vm, argc + nkw, vm->stack_top - nkw - argc) &&
+  if (vm->vmap_depth > 0 && IS_NIL(self) && has_batched_argument(vm, argc + nkw, vm->stack_top - nkw - argc) &&
       !passes_batched(vm, native)) {
     return call_native_batched(vm, native, argc, nkw, kwnames);
   }
@@ -381,7 +381,7 @@ CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjStrin
     }
     return vm_call_method(vm, method, receiver, argc, nkw, kwnames, false);
   }
-  if (IS_TENSOR(receiver) && vm->batched_class != NULL && has_batched_argument(vm, argc + nkw, slot + 1)) {
+  if (IS_TENSOR(receiver) && vm->vmap_depth > 0 && has_batched_argument(vm, argc + nkw, slot + 1)) {
     /* t.mul(batched): batched_dispatch("mul", t, ...args) */
     if (!insert_argument(vm, argc + nkw + 1, OBJ_VAL(name)) ||
         !insert_argument(vm, argc + nkw + 2, vm->batched_dispatch))

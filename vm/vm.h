@@ -232,6 +232,7 @@ struct AgVM {
   ObjClass *batched_class;
   Value batched_dispatch;
   ObjList *batched_passthrough;
+  int vmap_depth; /* vmaps running: only then are arguments looked at */
   bool trace_graph; /* ag --trace-graph (read by autograd bindings) */
   bool color;       /* colour error reports (main sets it: terminal, no NO_COLOR) */
   /* The REPL's printer for OP_REPL_SHOW (repr is v's repr), to colour it;
