@@ -203,7 +203,7 @@ static bool is_batched(const AgVM *vm, Value v) {
 
 /* A batched value among the arguments, or one level inside a list or tuple
  * argument (stack([a, b]), cat(xs)). */
-static bool has_batched_argument(const AgVM *vm, int n, const Value *args) {
+bool vm_has_batched_argument(const AgVM *vm, int n, const Value *args) {
   for (int i = 0; i < n; i++) {
     if (is_batched(vm, args[i])) return true;
     if (IS_LIST(args[i]) || IS_TUPLE(args[i])) {
@@ -234,7 +234,7 @@ static CallStatus call_native_batched(AgVM *vm, ObjNative *native, int argc, int
 
 static CallStatus call_native(AgVM *vm, ObjNative *native, Value self, int argc, int nkw,
                               ObjString *const *kwnames) {
-  if (vm->vmap_depth > 0 && IS_NIL(self) && has_batched_argument(vm, argc + nkw, vm->stack_top - nkw - argc) &&
+  if (vm->vmap_depth > 0 && IS_NIL(self) && vm_has_batched_argument(vm, argc + nkw, vm->stack_top - nkw - argc) &&
       !passes_batched(vm, native)) {
     return call_native_batched(vm, native, argc, nkw, kwnames);
   }
@@ -381,7 +381,7 @@ CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjStrin
     }
     return vm_call_method(vm, method, receiver, argc, nkw, kwnames, false);
   }
-  if (IS_TENSOR(receiver) && vm->vmap_depth > 0 && has_batched_argument(vm, argc + nkw, slot + 1)) {
+  if (IS_TENSOR(receiver) && vm->vmap_depth > 0 && vm_has_batched_argument(vm, argc + nkw, slot + 1)) {
     /* t.mul(batched): batched_dispatch("mul", t, ...args) */
     if (!insert_argument(vm, argc + nkw + 1, OBJ_VAL(name)) ||
         !insert_argument(vm, argc + nkw + 2, vm->batched_dispatch))

@@ -66,6 +66,12 @@ P(vmap(lambda u, i: u[i.unsqueeze(0)])(a, torch.tensor([0, 2, 1, 1])))
 P(vmap(lambda u: torch.where(u > 0, u, torch.zeros(3)))(a))
 P(vmap(lambda u: u.clamp(min=-0.5, max=0.5))(a))
 
+W = torch.arange(12.0).view(4, 3)
+P(vmap(lambda i: W[i])(torch.tensor([[1], [3]])))
+P(vmap(lambda i: F.embedding(i, W))(torch.tensor([[1, 2], [3, 0]])))
+emb = nn.Embedding(4, 3)
+P(vmap(emb)(torch.tensor([[1, 2], [3, 0]])))
+
 img = torch.randn(4, 1, 5, 5)
 conv = nn.Conv2d(1, 2, 3)
 P(vmap(conv)(img).shape)
