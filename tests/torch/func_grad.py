@@ -58,3 +58,10 @@ def loss(params, inp):
 gs = grad(loss)(params, x)
 P(gs["weight"], gs["bias"])
 P(model.weight.grad)
+
+# an input that requires grad: ordinary autograd differentiates the result
+xr = torch.tensor([1.0, 2.0], requires_grad=True)
+gr = grad(lambda v: (v ** 3).sum())(xr)
+P(gr)
+gr.sum().backward()
+P(xr.grad)
