@@ -148,15 +148,17 @@ static ObjModule *new_module(AgVM *vm, const char *name) {
   return m;
 }
 
-/* func._set_batching(cls, dispatch, passthrough): func.ag's BatchedTensor
- * class, the function that applies batching rules and the natives that are
- * no tensor operations (see vm->batched_class). */
+/* func._set_batching(cls, dispatch, passthrough, random): func.ag's
+ * BatchedTensor class, the function that applies batching rules, the natives
+ * that are no tensor operations and the random ones (see vm->batched_class). */
 static Value native_set_batching(NATIVE_ARGS) {
-  if (!IS_CLASS(args[0]) || !IS_CLOSURE(args[1]) || !IS_LIST(args[2]))
-    return vm_raise(vm, VM_ERR_TYPE, "_set_batching(cls, dispatch, natives): a class, a function and a list expected");
+  if (!IS_CLASS(args[0]) || !IS_CLOSURE(args[1]) || !IS_LIST(args[2]) || !IS_LIST(args[3]))
+    return vm_raise(vm, VM_ERR_TYPE,
+                    "_set_batching(cls, dispatch, passthrough, random): a class, a function and two lists expected");
   vm->batched_class = AS_CLASS(args[0]);
   vm->batched_dispatch = args[1];
   vm->batched_passthrough = AS_LIST(args[2]);
+  vm->batched_random = AS_LIST(args[3]);
   return NIL_VAL;
 }
 
@@ -168,7 +170,7 @@ static Value native_set_vmap_depth(NATIVE_ARGS) {
 }
 
 static void func_define(AgVM *vm, ObjModule *m) {
-  ObjNative *set = obj_new_native(vm, "_set_batching", native_set_batching, 3, 3, false);
+  ObjNative *set = obj_new_native(vm, "_set_batching", native_set_batching, 4, 4, false);
   vm_push_root(vm, OBJ_VAL(set));
   lib_module_define(vm, m, "_set_batching", OBJ_VAL(set));
   vm_pop_root(vm);

@@ -216,14 +216,21 @@ bool vm_has_batched_argument(const AgVM *vm, int n, const Value *args) {
   return false;
 }
 
-static bool passes_batched(const AgVM *vm, const ObjNative *native) {
-  const ObjList *l = vm->batched_passthrough;
+/* Whether native is in the list (a class stands for its conversion: type,
+ * list, str ...). */
+static bool native_in(const ObjList *l, const ObjNative *native) {
   for (int i = 0; l != NULL && i < l->count; i++) {
     Value v = l->items[i];
-    if (IS_CLASS(v)) v = AS_CLASS(v)->convert; /* type, list, str ...: their conversion */
+    if (IS_CLASS(v)) v = AS_CLASS(v)->convert;
     if (IS_OBJ(v) && AS_OBJ(v) == (const Obj *)native) return true;
   }
   return false;
+}
+
+/* Inside func.vmap: whether this call of a native goes to batched_dispatch. */
+static bool goes_batched(AgVM *vm, ObjNative *native, int n, const Value *args) {
+  if (native_in(vm->batched_random, native)) return true;
+  return vm_has_batched_argument(vm, n, args) && !native_in(vm->batched_passthrough, native);
 }
 
 static CallStatus call_native_batched(AgVM *vm, ObjNative *native, int argc, int nkw, ObjString *const *kwnames) {
@@ -234,8 +241,7 @@ static CallStatus call_native_batched(AgVM *vm, ObjNative *native, int argc, int
 
 static CallStatus call_native(AgVM *vm, ObjNative *native, Value self, int argc, int nkw,
                               ObjString *const *kwnames) {
-  if (vm->vmap_depth > 0 && IS_NIL(self) && vm_has_batched_argument(vm, argc + nkw, vm->stack_top - nkw - argc) &&
-      !passes_batched(vm, native)) {
+  if (vm->vmap_depth > 0 && IS_NIL(self) && goes_batched(vm, native, argc + nkw, vm->stack_top - nkw - argc)) {
     return call_native_batched(vm, native, argc, nkw, kwnames);
   }
   if (argc < native->min_args || (native->max_args >= 0 && argc > native->max_args)) {

@@ -73,6 +73,7 @@ static void init_names(AgVM *vm) {
   vm->batched_class = NULL;
   vm->batched_dispatch = NIL_VAL;
   vm->batched_passthrough = NULL;
+  vm->batched_random = NULL;
   vm->vmap_depth = 0;
   for (int i = 0; i < DT_COUNT; i++) vm->dtype_call[i] = NIL_VAL;
   for (int i = 0; i < VM_TYPE_COUNT; i++) vm->type_objects[i] = NIL_VAL;

@@ -228,10 +228,13 @@ struct AgVM {
    * argument) is called through batched_dispatch(native, ...args, **kwargs),
    * which applies the op's batching rule, unless the native is one of
    * batched_passthrough (type, len, print ...: not tensor operations).
+   * The natives of batched_random (randn, rand ...) go there whatever their
+   * arguments while a vmap runs: its randomness= decides what they draw.
    * NULL / nil until func is loaded. */
   ObjClass *batched_class;
   Value batched_dispatch;
   ObjList *batched_passthrough;
+  ObjList *batched_random;
   int vmap_depth; /* vmaps running: only then are arguments looked at */
   bool trace_graph; /* ag --trace-graph (read by autograd bindings) */
   bool color;       /* colour error reports (main sets it: terminal, no NO_COLOR) */

@@ -106,3 +106,8 @@ for name in ["0.weight", "0.bias", "2.weight", "2.bias"]:
     P(name, per_sample[name])
 P(vmap(grad(lambda u: (u ** 3).sum()))(a))
 P(grad(lambda u: vmap(lambda r: r.sin().sum())(u).sum())(a))
+
+torch.manual_seed(0)
+P(vmap(lambda u: u + torch.randn(3), randomness="different")(torch.zeros(2, 3)))
+P(vmap(lambda u: u + torch.rand(3), randomness="same")(torch.zeros(2, 3)))
+P(vmap(lambda u: F.dropout(u, 0.5, training=False))(torch.ones(2, 3)))
