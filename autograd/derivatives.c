@@ -705,9 +705,14 @@ static bool d_logsumexp(GradNode *n, Tensor *const *g, Tensor **out, const bool 
 
 /* ---- shape ---- */
 
+/* Unsqueeze's gradient is squeeze(dim), as PyTorch's (a double backward
+ * records SqueezeBackward1); the other views' a reshape. */
 static bool d_reshape(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  give(out, 0, reshape_to(&s, G, IN));
+  if (n->kind == AG_NODE_UnsqueezeBackward0)
+    give(out, 0, keep(&s, ag_squeeze(G, (int)node_p(n)->i0, true)));
+  else
+    give(out, 0, reshape_to(&s, G, IN));
   return done(&s, n, out);
 }
 

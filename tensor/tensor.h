@@ -117,6 +117,12 @@ DType dtype_promote(DType a, DType b); /* PyTorch's promotion of two tensors */
  * with PyTorch's "can't allocate memory" error. Process-wide. */
 void tensor_set_allocation_limit(size_t bytes);
 
+/* Memory accounting of this thread: the bytes of the storages alive now
+ * (views and aliases count nothing more) and the most alive at once since
+ * the last reset_peak (which starts the mark again from what is alive). */
+void tensor_memory_stats(size_t *live, size_t *peak);
+void tensor_memory_reset_peak(void);
+
 /* ---- lifetime ---- */
 Tensor *tensor_retain(Tensor *t);
 void tensor_release(Tensor *t);
