@@ -23,7 +23,9 @@
  *
  * Threads: loops over large tensors (>= 256K elements) are cut into chunks
  * run by a small pool of sleeping worker threads plus the caller (see
- * parallel.h); everything else, and every allocation, stays on the caller.
+ * parallel.h), and so are batches of matrix products, with OpenBLAS held to
+ * one thread meanwhile (blas.h, docs/performance.md); everything else, and
+ * every tensor allocation, stays on the caller.
  *
  * Errors: a failing function returns NULL (or false / -1) and records a message
  * in a thread-local buffer, like errno. Messages use PyTorch's wording where
