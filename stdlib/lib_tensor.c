@@ -30,7 +30,8 @@
   X(VERSION, "_version")                                                       \
   X(OUTPUT_NR, "output_nr")                                                    \
   X(DEVICE, "device")                                                          \
-  X(IS_CUDA, "is_cuda")
+  X(IS_CUDA, "is_cuda")                                                        \
+  X(ITEMSIZE, "itemsize")
 
 typedef enum {
 #define ATTR_ENUM(e, n) ATTR_##e,
@@ -328,7 +329,7 @@ static bool fill_from(AgVM *vm, Value v, int d, const DataShape *ds, Tensor *t, 
     }
     if (!leaf_value(vm, v, &x, &k)) return false;
     if (k > *kind) *kind = k;
-    if (t != NULL && t->dtype == DT_INT64 && IS_INT(v)) tensor_set_flat_int(t, *pos, AS_INT(v));
+    if (t != NULL && dtype_kind(t->dtype) == DK_INT && IS_INT(v)) tensor_set_flat_int(t, *pos, AS_INT(v));
     else if (t != NULL) tensor_set_flat(t, *pos, x);
     (*pos)++;
     return true;
@@ -370,8 +371,8 @@ static Tensor *tensor_from_list(AgVM *vm, Value data, bool has_dtype, DType dtyp
 
 Tensor *lib_tensor_from_value(AgVM *vm, Value data, bool has_dtype, DType dtype) {
   Tensor *t = NULL;
-  if (IS_INT(data) && (!has_dtype || dtype == DT_INT64)) {
-    t = tensor_scalar(DT_INT64, 0);
+  if (IS_INT(data) && (!has_dtype || dtype_kind(dtype) == DK_INT)) {
+    t = tensor_scalar(has_dtype ? dtype : DT_INT64, 0);
     if (t != NULL) tensor_set_flat_int(t, 0, AS_INT(data));
   } else if (IS_NUMBER(data)) {
     t = tensor_scalar(has_dtype ? dtype : DT_FLOAT32, AS_NUMBER(data));
@@ -629,6 +630,7 @@ static Value get_attribute(AgVM *vm, Value self, int id) {
   case ATTR_OUTPUT_NR: return INT_VAL(vm, ag_output_nr(t));
   case ATTR_DEVICE: return OBJ_VAL(obj_string(vm, "cpu")); /* the one device */
   case ATTR_IS_CUDA: return FALSE_VAL;
+  case ATTR_ITEMSIZE: return INT_VAL(vm, (int64_t)dtype_size(t->dtype));
   case LIB_ATTR_COUNT: break;
   }
   return NIL_VAL;
