@@ -155,7 +155,7 @@ Value lib_set_index(AgVM *vm, Value obj, int n, const Value *index, Value v) {
   bool advanced = false;
   for (int i = 0; i < ix.n; i++) advanced |= ix.items[i].kind == IDX_TENSOR;
   if (advanced && IS_TENSOR(v) && src->dtype != t->dtype &&
-      !(ix.n == 1 && ix.items[0].tensor->dtype == DT_BOOL && src->ndim == 0)) {
+      !(ix.n == 1 && dtype_is_mask(ix.items[0].tensor->dtype) && src->ndim == 0)) {
     index_free(&ix);
     tensor_release(src);
     return vm_throw_error(vm, "Index put requires the source and destination dtypes match, got %s "

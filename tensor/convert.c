@@ -174,6 +174,13 @@ Tensor *tensor_to_dtype(const Tensor *t, DType dt) {
   return out;
 }
 
+Tensor *tensor_narrow_to(Tensor *t, DType dt) {
+  if (!t || t->dtype == dt) return t;
+  Tensor *out = tensor_to_dtype(t, dt);
+  tensor_release(t);
+  return out;
+}
+
 Tensor *tensor_clone(const Tensor *t) {
   Tensor *out = tensor_empty(t->dtype, t->ndim, t->shape);
   if (!out) return NULL;

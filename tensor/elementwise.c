@@ -99,13 +99,6 @@ const char *tensor_dtype_torch_name(DType dt) {
 /* A float dtype with kernels of its own (the shortcuts' precondition). */
 static bool native_float(DType dt) { return dtype_is_float(dt) && dtype_is_native(dt); }
 
-/* `wide` (computed in dt's compute dtype) narrowed to dt; takes wide. */
-static Tensor *narrow_to(Tensor *wide, DType dt) {
-  if (!wide || wide->dtype == dt) return wide;
-  Tensor *out = tensor_to_dtype(wide, dt);
-  tensor_release(wide);
-  return out;
-}
 
 /* PyTorch's combine_categories: `lower` (a 0-d tensor or a number) only counts
  * when it is of a higher category than `higher` (a tensor with dimensions). */
@@ -360,7 +353,7 @@ static Tensor *binary_compute(BinaryOp op, const Tensor *a, const Tensor *b, DTy
   }
   tensor_release(ca);
   tensor_release(cb);
-  return gives_bool ? out : narrow_to(out, ct);
+  return gives_bool ? out : tensor_narrow_to(out, ct);
 }
 
 /* The shape both operands line up with without a TensorIter: a's when b is
@@ -828,7 +821,7 @@ Tensor *tensor_unary(UnaryOp op, const Tensor *a) {
     out = NULL;
   }
   tensor_release(ca);
-  return gives_bool ? out : narrow_to(out, ct);
+  return gives_bool ? out : tensor_narrow_to(out, ct);
 }
 
 bool tensor_unary_(UnaryOp op, Tensor *a) {
@@ -901,7 +894,7 @@ Tensor *tensor_clamp(const Tensor *a, double lo, double hi) {
     out = NULL;
   }
   tensor_release(ca);
-  return narrow_to(out, ct);
+  return tensor_narrow_to(out, ct);
 }
 
 bool tensor_clamp_(Tensor *a, double lo, double hi) {

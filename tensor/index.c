@@ -40,7 +40,7 @@ static void plan_free(IndexPlan *pl) {
 }
 
 static bool item_is_mask(const IndexItem *it) {
-  return it->kind == IDX_TENSOR && it->tensor->dtype == DT_BOOL;
+  return it->kind == IDX_TENSOR && dtype_is_mask(it->tensor->dtype);
 }
 
 /* How many dims of the input the items consume (the ellipsis excluded). */

@@ -29,6 +29,7 @@
  * TensorIterator does (a transposed tensor is filled along its storage).
  */
 #include "tensor/random.h"
+#include "tensor/tensor_internal.h"
 #include "tensor/iter.h"
 #include "tensor/ops.h"
 
@@ -301,7 +302,7 @@ static void store_at(Tensor *t, int64_t off, double v) {
   case DT_FLOAT32: ((float *)base)[off] = (float)v; break;
   case DT_FLOAT64: ((double *)base)[off] = v; break;
   case DT_INT64: ((int64_t *)base)[off] = (int64_t)v; break;
-  default: ((uint8_t *)base)[off] = v != 0; break;
+  default: tensor_store_double(t->dtype, base + (size_t)off * dtype_size(t->dtype), v); break;
   }
 }
 

@@ -152,6 +152,9 @@ DType dtype_promote(DType a, DType b); /* PyTorch's promotion of two tensors */
 DType dtype_compute(DType dt);
 /* Whether dt has kernels of its own (bool, int64, float32, float64). */
 static inline bool dtype_is_native(DType dt) { return dt <= DT_FLOAT64; }
+/* Whether a tensor of dt used as an index is a mask: bool, and uint8 (which
+ * PyTorch 1.13 still takes as a mask, deprecated). */
+static inline bool dtype_is_mask(DType dt) { return dt == DT_BOOL || dt == DT_UINT8; }
 /* IEEE binary16 and bfloat16 bits <-> float, rounding to nearest even
  * (PyTorch's c10::Half and c10::BFloat16 conversions). */
 float half_to_float(uint16_t h);

@@ -63,6 +63,13 @@ bool tensor_check_writable(const Tensor *t);
 /* Fill / copy without bumping the version (for tensors being built). */
 bool tensor_fill_raw(Tensor *a, double v);
 bool tensor_copy_raw(Tensor *dst, const Tensor *src); /* src broadcast to dst, converted */
+/* t converted to dt, taking t's reference (NULL stays NULL): a result
+ * computed in a wider dtype narrowed back to the dtype of its inputs. */
+Tensor *tensor_narrow_to(Tensor *t, DType dt);
+/* t in its compute dtype (a new reference; t itself when native). */
+static inline Tensor *tensor_widen(const Tensor *t) {
+  return tensor_to_dtype(t, dtype_compute(t->dtype));
+}
 bool tensor_shares_storage(const Tensor *a, const Tensor *b);
 /* b, or a copy of b when b overlaps a differently (so writing a can't corrupt b). */
 Tensor *tensor_unaliased_input(const Tensor *a, const Tensor *b);
