@@ -103,7 +103,7 @@ static inline int64_t f2i(double v) { return tensor_double_to_i64(v); }
 #define DEFINE_CONVERT_NATIVE(e, ctype, kind, load, store, n, NT, n_float)                   \
   DEFINE_CONVERT(cv_##e##_##n, ctype, NT, FROM_NATIVE(ctype, kind, store, x, n_float))       \
   DEFINE_CONVERT(cv_##n##_##e, NT, ctype, TO_NATIVE_##n(load(x), (kind) == DK_FLOAT))
-#define DTYPE_CONVERTS(e, name, ctype, kind, torch, compute, load, store)                    \
+#define DTYPE_CONVERTS(e, name, ctype, kind, torch, compute, load, store, ...)                    \
   DEFINE_CONVERT(cv_same_##e, ctype, ctype, x)                                               \
   DEFINE_CONVERT_NATIVE(e, ctype, kind, load, store, b, uint8_t, 0)                          \
   DEFINE_CONVERT_NATIVE(e, ctype, kind, load, store, i, int64_t, 0)                          \

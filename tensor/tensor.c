@@ -603,7 +603,7 @@ int64_t tensor_flat_offset(const Tensor *t, int64_t i) {
 
 double tensor_load_double(DType dt, const void *p) {
   switch (dt) {
-#define DTYPE_LOAD(e, name, ctype, kind, torch, compute, load, store)                        \
+#define DTYPE_LOAD(e, name, ctype, kind, torch, compute, load, store, ...)                        \
   case DT_##e: {                                                                           \
     ctype x;                                                                               \
     memcpy(&x, p, sizeof x);                                                               \
@@ -624,7 +624,7 @@ int64_t tensor_double_to_i64(double v) {
 
 void tensor_store_double(DType dt, void *p, double v) {
   switch (dt) {
-#define DTYPE_STORE(e, name, ctype, kind, torch, compute, load, store)                       \
+#define DTYPE_STORE(e, name, ctype, kind, torch, compute, load, store, ...)                       \
   case DT_##e: {                                                                           \
     ctype x = STORE_VALUE(e, ctype, store, v);                                             \
     memcpy(p, &x, sizeof x);                                                               \

@@ -43,7 +43,7 @@
  * Everything that differs between dtypes is a column here (or generated from
  * one: the conversion kernels of convert.c, the element access of tensor.c,
  * the promotion of dtype_promote); adding a dtype is adding its row.
- *   X(ENUM, name, ctype, kind, torch, compute, load, store)
+ *   X(ENUM, name, ctype, kind, torch, compute, load, store, npy)
  * ENUM     DT_ENUM. The first four keep their positions: tables indexed by
  *          dtype that only list those four leave the others NULL (no kernel).
  * name     Ag's and PyTorch's name (`int32`, printed `torch.int32`)
@@ -55,19 +55,22 @@
  *          integer arithmetic wraps modulo 2^bits either way, and PyTorch
  *          computes float16 and bfloat16 in float and rounds each result.
  * load     element bits -> float (for float16/bfloat16), or the plain value
- * store    float -> element bits, rounded to nearest even */
+ * store    float -> element bits, rounded to nearest even
+ * npy      NumPy's descr without its byte order ("i4": '<i4'), NULL if NumPy
+ *          has no such dtype */
 #define AG_DTYPES(X)                                                                       \
-  X(BOOL, bool, uint8_t, DK_BOOL, "Bool", DT_BOOL, DT_PLAIN, DT_PLAIN)                     \
-  X(INT64, int64, int64_t, DK_INT, "Long", DT_INT64, DT_PLAIN, DT_PLAIN)                   \
-  X(FLOAT32, float32, float, DK_FLOAT, "Float", DT_FLOAT32, DT_PLAIN, DT_PLAIN)            \
-  X(FLOAT64, float64, double, DK_FLOAT, "Double", DT_FLOAT64, DT_PLAIN, DT_PLAIN)          \
-  X(UINT8, uint8, uint8_t, DK_INT, "Byte", DT_INT64, DT_PLAIN, DT_PLAIN)                   \
-  X(INT8, int8, int8_t, DK_INT, "Char", DT_INT64, DT_PLAIN, DT_PLAIN)                      \
-  X(INT16, int16, int16_t, DK_INT, "Short", DT_INT64, DT_PLAIN, DT_PLAIN)                  \
-  X(INT32, int32, int32_t, DK_INT, "Int", DT_INT64, DT_PLAIN, DT_PLAIN)                    \
-  X(FLOAT16, float16, uint16_t, DK_FLOAT, "Half", DT_FLOAT32, half_to_float, float_to_half) \
+  X(BOOL, bool, uint8_t, DK_BOOL, "Bool", DT_BOOL, DT_PLAIN, DT_PLAIN, "b1")               \
+  X(INT64, int64, int64_t, DK_INT, "Long", DT_INT64, DT_PLAIN, DT_PLAIN, "i8")             \
+  X(FLOAT32, float32, float, DK_FLOAT, "Float", DT_FLOAT32, DT_PLAIN, DT_PLAIN, "f4")      \
+  X(FLOAT64, float64, double, DK_FLOAT, "Double", DT_FLOAT64, DT_PLAIN, DT_PLAIN, "f8")    \
+  X(UINT8, uint8, uint8_t, DK_INT, "Byte", DT_INT64, DT_PLAIN, DT_PLAIN, "u1")             \
+  X(INT8, int8, int8_t, DK_INT, "Char", DT_INT64, DT_PLAIN, DT_PLAIN, "i1")                \
+  X(INT16, int16, int16_t, DK_INT, "Short", DT_INT64, DT_PLAIN, DT_PLAIN, "i2")            \
+  X(INT32, int32, int32_t, DK_INT, "Int", DT_INT64, DT_PLAIN, DT_PLAIN, "i4")              \
+  X(FLOAT16, float16, uint16_t, DK_FLOAT, "Half", DT_FLOAT32, half_to_float, float_to_half, \
+    "f2")                                                                                  \
   X(BFLOAT16, bfloat16, uint16_t, DK_FLOAT, "BFloat16", DT_FLOAT32, bf16_to_float,         \
-    float_to_bf16)
+    float_to_bf16, NULL)
 
 typedef enum {
 #define DTYPE_ENUM(e, ...) DT_##e,
