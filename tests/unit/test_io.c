@@ -407,6 +407,12 @@ START_TEST(npy_round_trip_every_dtype_and_shape) {
   for (DType dt = DT_BOOL; dt < DT_COUNT; dt++)
     for (size_t k = 0; k < sizeof ndims / sizeof ndims[0]; k++) {
       Tensor *t = ramp(dt, ndims[k], shapes[k]);
+      if (dt == DT_BFLOAT16) { /* NumPy has none: refused, naming it */
+        ck_assert(!tensor_save_npy(t, path_in_dir("t.npy")));
+        ck_assert_ptr_nonnull(strstr(tensor_error(), "NumPy has no bfloat16 dtype"));
+        tensor_release(t);
+        continue;
+      }
       ck_assert(tensor_save_npy(t, path_in_dir("t.npy")));
       Tensor *u = tensor_load_npy(path_in_dir("t.npy"));
       ck_assert_msg(u != NULL, "%s", tensor_error());
