@@ -366,6 +366,46 @@ const HelpEntry help_table[] = {
      "int64",
      "64-bit integer dtype (also spelled long): labels, indices, arange of integers.",
      "print(arange(3).dtype)"},
+    {"int32", HELP_BUILTINS, 0,
+     "int32",
+     "32-bit integer dtype (PyTorch's torch.int32, torch.int; t.int() converts). "
+     "Arithmetic wraps around on overflow as in PyTorch; sum() and prod() of it give "
+     "int64.",
+     "print(tensor([2147483647], dtype=int32) + 1)"},
+    {"int16", HELP_BUILTINS, 0,
+     "int16",
+     "16-bit integer dtype (also spelled short; t.short() converts). uint8 with int8 "
+     "promotes to it.",
+     "print(tensor([1], dtype=uint8) + tensor([-1], dtype=int8))"},
+    {"short", HELP_BUILTINS, 0,
+     "short",
+     "Another name for int16; t.short() converts a tensor to int16.",
+     "print(tensor([1.7, 300.0]).short())"},
+    {"int8", HELP_BUILTINS, 0,
+     "int8",
+     "8-bit signed integer dtype (t.char() converts; wraps around: 127 + 1 is -128).",
+     "print(tensor([127], dtype=int8) + 1)"},
+    {"uint8", HELP_BUILTINS, 0,
+     "uint8",
+     "8-bit unsigned integer dtype (t.byte() converts; images' pixels). Indexing with "
+     "a uint8 tensor masks, as with a bool one (deprecated in PyTorch).",
+     "print(tensor([250], dtype=uint8) + 10)"},
+    {"float16", HELP_BUILTINS, 0,
+     "float16",
+     "16-bit IEEE float dtype (also spelled half; t.half() converts): 11 significant "
+     "bits, largest 65504. Each op computes in float32 and rounds its result to nearest "
+     "even, as PyTorch's CPU kernels; it can require gradients.",
+     "print(tensor([0.1, 70000.0], dtype=float16))"},
+    {"half", HELP_BUILTINS, 0,
+     "half",
+     "Another name for float16; t.half() converts a tensor to float16.",
+     "print(ones(2).half())"},
+    {"bfloat16", HELP_BUILTINS, 0,
+     "bfloat16",
+     "Brain float dtype: float32's range with 8 significant bits (t.bfloat16() "
+     "converts). Computed in float32 and rounded, as in PyTorch; NumPy files cannot "
+     "hold it (.pt files can).",
+     "print(tensor([1.0 / 3], dtype=bfloat16))"},
     {"bool", HELP_BUILTINS, HELP_TENSOR_METHOD,
      "bool(x) / bool (dtype) / t.bool()",
      "Called, the truthiness of x as true or false (as Python's bool). As a value, the "
@@ -1677,6 +1717,15 @@ const HelpEntry help_table[] = {
      "t.requires_grad_(flag=true)",
      "Sets requires_grad in place and returns t.",
      "print(zeros(2).requires_grad_())"},
+    {"Tensor.element_size", HELP_TENSOR, 0,
+     "t.element_size() / t.itemsize",
+     "The bytes one element of t takes: 4 for float32, 2 for float16, 1 for int8 ...",
+     "print(zeros(2).element_size(), zeros(2, dtype=int8).itemsize)"},
+    {"Tensor.int", HELP_TENSOR, 0,
+     "t.int() / t.short() / t.char() / t.byte() / t.half() / t.bfloat16()",
+     "t converted to int32, int16, int8, uint8, float16 or bfloat16 (as t.to(dtype); "
+     "floats truncate toward zero, out-of-range integers wrap around).",
+     "print(tensor([1.7, -1.7, 300.0]).char())"},
     {"Tensor.retain_grad", HELP_TENSOR, 0,
      "t.retain_grad()",
      "Makes a non-leaf tensor keep its .grad after backward().",
