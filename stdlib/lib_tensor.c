@@ -329,6 +329,10 @@ static bool fill_from(AgVM *vm, Value v, int d, const DataShape *ds, Tensor *t, 
     }
     if (!leaf_value(vm, v, &x, &k)) return false;
     if (k > *kind) *kind = k;
+    if (t != NULL && dtype_kind(t->dtype) == DK_INT && !dtype_value_fits(t->dtype, x, true)) {
+      lib_throw_tensor_error(vm); /* tensor([300], dtype=int8), as PyTorch */
+      return false;
+    }
     if (t != NULL && dtype_kind(t->dtype) == DK_INT && IS_INT(v)) tensor_set_flat_int(t, *pos, AS_INT(v));
     else if (t != NULL) tensor_set_flat(t, *pos, x);
     (*pos)++;
@@ -365,7 +369,10 @@ static Tensor *tensor_from_list(AgVM *vm, Value data, bool has_dtype, DType dtyp
     return NULL;
   }
   pos = 0;
-  fill_from(vm, data, 0, &ds, t, &pos, &kind);
+  if (!fill_from(vm, data, 0, &ds, t, &pos, &kind)) { /* a value out of an integer dtype's range */
+    tensor_release(t);
+    return NULL;
+  }
   return t;
 }
 
@@ -521,11 +528,11 @@ static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
                         vm_type_name(a), vm_type_name(b));
 }
 
-/* ~t: logical not of a bool tensor (a mask), bitwise not of an int64 one
- * (-t - 1 in two's complement), as PyTorch's bitwise_not. */
+/* ~t: logical not of a bool tensor (a mask), bitwise not of an integer one
+ * (-t - 1 in two's complement, wrapping in its dtype), as PyTorch's bitwise_not. */
 static Value tensor_invert(AgVM *vm, Tensor *t) {
   if (t->dtype == DT_BOOL) return lib_wrap(vm, tensor_unary(UN_LOGICAL_NOT, t));
-  if (t->dtype != DT_INT64)
+  if (dtype_kind(t->dtype) != DK_INT)
     return vm_throw_error(vm, "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
   Tensor *neg = tensor_unary(UN_NEG, t);
   Tensor *r = neg ? tensor_binary_scalar(BIN_SUB, neg, 1) : NULL;

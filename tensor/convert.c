@@ -57,7 +57,7 @@ bool tensor_fill_raw(Tensor *a, double v) {
 }
 
 bool tensor_fill_(Tensor *a, double v) {
-  if (!tensor_check_writable(a)) return false;
+  if (!dtype_value_fits(a->dtype, v, false) || !tensor_check_writable(a)) return false;
   tensor_bump_version(a);
   return tensor_fill_raw(a, v);
 }

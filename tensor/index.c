@@ -146,7 +146,7 @@ static bool add_scalar_mask(IndexPlan *pl, const Tensor *mask, int pos) {
 
 static bool add_index_tensor(IndexPlan *pl, const Tensor *t, int pos) {
   if (t->dtype != DT_INT64) {
-    tensor_set_error("tensors used as indices must be long, int, byte or bool tensors");
+    tensor_set_error("tensors used as indices must be long, byte or bool tensors");
     return false;
   }
   pl->adv_dim[pl->nadv] = pos;

@@ -65,7 +65,7 @@ static void encode_elements(const Tensor *t, uint8_t *dst) {
 /* NumPy's descr of dt without its byte order (the dtype table's), NULL if none. */
 static const char *npy_type(DType dt) {
   static const char *const types[DT_COUNT] = {
-#define DTYPE_NPY(e, name, ctype, kind, torch, compute, load, store, npy) npy,
+#define DTYPE_NPY(e, name, ctype, kind, torch, compute, load, store, npy, ...) npy,
       AG_DTYPES(DTYPE_NPY)
 #undef DTYPE_NPY
   };

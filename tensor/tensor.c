@@ -74,6 +74,12 @@ static const DType dtype_computes[DT_COUNT] = {
 #undef DTYPE_COMPUTE
 };
 
+static const char *const dtype_cnames[DT_COUNT] = {
+#define DTYPE_CNAME(e, name, ctype, kind, torch, compute, load, store, npy, cname) cname,
+    AG_DTYPES(DTYPE_CNAME)
+#undef DTYPE_CNAME
+};
+
 const char *dtype_name(DType dt) { return dt < DT_COUNT ? dtype_names[dt] : "?"; }
 DTypeKind dtype_kind(DType dt) { return dtype_kinds[dt]; }
 bool dtype_is_float(DType dt) { return dtype_kinds[dt] == DK_FLOAT; }
@@ -95,6 +101,30 @@ DType dtype_promote(DType a, DType b) {
   if (dtype_kinds[a] == DK_INT) /* uint8 and int8 */
     return dtype_is_unsigned(a) || dtype_is_unsigned(b) ? DT_INT16 : a;
   return DT_FLOAT32; /* float16 and bfloat16 */
+}
+
+/* The largest finite value of a float dtype, of an integer dtype the largest. */
+static double dtype_max(DType dt) {
+  switch (dt) {
+  case DT_FLOAT16: return 65504.0;
+  case DT_BFLOAT16: return 0x1.fep127;
+  case DT_FLOAT32: return 0x1.fffffep127;
+  case DT_FLOAT64: return INFINITY;
+  default: return dtype_is_unsigned(dt) ? ldexp(1, 8 * (int)dtype_size(dt)) - 1
+                                        : ldexp(1, 8 * (int)dtype_size(dt) - 1) - 1;
+  }
+}
+
+bool dtype_value_fits(DType dt, double v, bool torch_name) {
+  if (dt == DT_BOOL || dt == DT_INT64 || isnan(v) || (isinf(v) && dtype_is_float(dt))) return true;
+  double max = dtype_max(dt);
+  bool fits = dtype_is_unsigned(dt) ? v <= max && -v <= max
+              : dtype_is_float(dt)  ? fabs(v) <= max
+                                    : v <= max && v >= -max - 1;
+  if (!fits)
+    tensor_set_error("value cannot be converted to type %s without overflow",
+                     torch_name ? dtype_names[dt] : dtype_cnames[dt]);
+  return fits;
 }
 
 /* ---- float16 and bfloat16 ----
@@ -501,6 +531,7 @@ Tensor *tensor_zeros(DType dt, int ndim, const int64_t *shape) {
 }
 
 Tensor *tensor_full(DType dt, int ndim, const int64_t *shape, double value) {
+  if (!dtype_value_fits(dt, value, false)) return NULL;
   if (value == 0 && !signbit(value)) return tensor_zeros(dt, ndim, shape);
   Tensor *t = tensor_empty(dt, ndim, shape);
   if (t && !tensor_fill_raw(t, value)) {

@@ -43,7 +43,7 @@
  * Everything that differs between dtypes is a column here (or generated from
  * one: the conversion kernels of convert.c, the element access of tensor.c,
  * the promotion of dtype_promote); adding a dtype is adding its row.
- *   X(ENUM, name, ctype, kind, torch, compute, load, store, npy)
+ *   X(ENUM, name, ctype, kind, torch, compute, load, store, npy, cname)
  * ENUM     DT_ENUM. The first four keep their positions: tables indexed by
  *          dtype that only list those four leave the others NULL (no kernel).
  * name     Ag's and PyTorch's name (`int32`, printed `torch.int32`)
@@ -57,20 +57,21 @@
  * load     element bits -> float (for float16/bfloat16), or the plain value
  * store    float -> element bits, rounded to nearest even
  * npy      NumPy's descr without its byte order ("i4": '<i4'), NULL if NumPy
- *          has no such dtype */
-#define AG_DTYPES(X)                                                                       \
-  X(BOOL, bool, uint8_t, DK_BOOL, "Bool", DT_BOOL, DT_PLAIN, DT_PLAIN, "b1")               \
-  X(INT64, int64, int64_t, DK_INT, "Long", DT_INT64, DT_PLAIN, DT_PLAIN, "i8")             \
-  X(FLOAT32, float32, float, DK_FLOAT, "Float", DT_FLOAT32, DT_PLAIN, DT_PLAIN, "f4")      \
-  X(FLOAT64, float64, double, DK_FLOAT, "Double", DT_FLOAT64, DT_PLAIN, DT_PLAIN, "f8")    \
-  X(UINT8, uint8, uint8_t, DK_INT, "Byte", DT_INT64, DT_PLAIN, DT_PLAIN, "u1")             \
-  X(INT8, int8, int8_t, DK_INT, "Char", DT_INT64, DT_PLAIN, DT_PLAIN, "i1")                \
-  X(INT16, int16, int16_t, DK_INT, "Short", DT_INT64, DT_PLAIN, DT_PLAIN, "i2")            \
-  X(INT32, int32, int32_t, DK_INT, "Int", DT_INT64, DT_PLAIN, DT_PLAIN, "i4")              \
-  X(FLOAT16, float16, uint16_t, DK_FLOAT, "Half", DT_FLOAT32, half_to_float, float_to_half, \
-    "f2")                                                                                  \
-  X(BFLOAT16, bfloat16, uint16_t, DK_FLOAT, "BFloat16", DT_FLOAT32, bf16_to_float,         \
-    float_to_bf16, NULL)
+ *          has no such dtype
+ * cname    ATen's C type, in its overflow messages ("int8_t", "at::Half") */
+#define AG_DTYPES(X)                                                                               \
+  X(BOOL, bool, uint8_t, DK_BOOL, "Bool", DT_BOOL, DT_PLAIN, DT_PLAIN, "b1", "bool")               \
+  X(INT64, int64, int64_t, DK_INT, "Long", DT_INT64, DT_PLAIN, DT_PLAIN, "i8", "int64_t")          \
+  X(FLOAT32, float32, float, DK_FLOAT, "Float", DT_FLOAT32, DT_PLAIN, DT_PLAIN, "f4", "float")     \
+  X(FLOAT64, float64, double, DK_FLOAT, "Double", DT_FLOAT64, DT_PLAIN, DT_PLAIN, "f8", "double")  \
+  X(UINT8, uint8, uint8_t, DK_INT, "Byte", DT_INT64, DT_PLAIN, DT_PLAIN, "u1", "uint8_t")          \
+  X(INT8, int8, int8_t, DK_INT, "Char", DT_INT64, DT_PLAIN, DT_PLAIN, "i1", "int8_t")              \
+  X(INT16, int16, int16_t, DK_INT, "Short", DT_INT64, DT_PLAIN, DT_PLAIN, "i2", "int16_t")         \
+  X(INT32, int32, int32_t, DK_INT, "Int", DT_INT64, DT_PLAIN, DT_PLAIN, "i4", "int")               \
+  X(FLOAT16, float16, uint16_t, DK_FLOAT, "Half", DT_FLOAT32, half_to_float, float_to_half,        \
+    "f2", "at::Half")                                                                              \
+  X(BFLOAT16, bfloat16, uint16_t, DK_FLOAT, "BFloat16", DT_FLOAT32, bf16_to_float,                 \
+    float_to_bf16, NULL, "at::BFloat16")
 
 typedef enum {
 #define DTYPE_ENUM(e, ...) DT_##e,
@@ -155,6 +156,12 @@ DType dtype_promote(DType a, DType b); /* PyTorch's promotion of two tensors */
 DType dtype_compute(DType dt);
 /* Whether dt has kernels of its own (bool, int64, float32, float64). */
 static inline bool dtype_is_native(DType dt) { return dt <= DT_FLOAT64; }
+/* Whether v converts to dt without overflow (c10's checked_convert: an
+ * unsigned dtype takes negative values that wrap, a float dtype takes the
+ * infinities and nan); false after setting PyTorch's error, which names the
+ * type as `name` (true: the dtype's name, "int8"; false: ATen's C type,
+ * "int8_t"). int64 and bool take every value Ag gives them. */
+bool dtype_value_fits(DType dt, double v, bool torch_name);
 /* Whether a tensor of dt used as an index is a mask: bool, and uint8 (which
  * PyTorch 1.13 still takes as a mask, deprecated). */
 static inline bool dtype_is_mask(DType dt) { return dt == DT_BOOL || dt == DT_UINT8; }
