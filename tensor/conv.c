@@ -125,11 +125,7 @@ bool tensor_window_sizes(const TensorWindow *w, int64_t h, int64_t wd, int64_t *
 IM2COL(float)
 IM2COL(double)
 
-static bool require_float(const Tensor *t, const char *what) {
-  if (dtype_is_float(t->dtype)) return true;
-  tensor_set_error("\"%s\" not implemented for '%s'", what, tensor_dtype_torch_name(t->dtype));
-  return false;
-}
+#define require_float tensor_require_native_float
 
 /* x [N, C, H, W] -> [N, C kh kw, L] (F.unfold). */
 Tensor *tensor_im2col(const Tensor *x, const TensorWindow *w) {

@@ -9,11 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-static bool require_float_input(const Tensor *a, const char *what) {
-  if (dtype_is_float(a->dtype)) return true;
-  tensor_set_error("\"%s\" not implemented for '%s'", what, tensor_dtype_torch_name(a->dtype));
-  return false;
-}
+#define require_float_input tensor_require_native_float
 
 /* ---- float32 softmax as PyTorch 1.13's AVX2 kernels compute it ----
  * Bit-for-bit: which exp (SLEEF's for vector lanes, the C library's for
@@ -377,7 +373,7 @@ Tensor *tensor_softmax_backward(const Tensor *g, const Tensor *y, int dim, bool 
 /* Errors unless a backward's gradient g and its tensor t have one shape and
  * one float dtype. */
 static bool backward_operands(const Tensor *g, const Tensor *t, const char *op, const char *what) {
-  if (g->dtype != t->dtype || !dtype_is_float(t->dtype) || g->ndim != t->ndim ||
+  if (g->dtype != t->dtype || !dtype_is_native(t->dtype) || !dtype_is_float(t->dtype) || g->ndim != t->ndim ||
       memcmp(g->shape, t->shape, (size_t)g->ndim * sizeof(int64_t)) != 0) {
     tensor_set_error("%s backward: gradient and %s differ in shape or dtype", op, what);
     return false;

@@ -1034,7 +1034,7 @@ Tensor *tensor_multinomial(TensorRng *rng, const Tensor *probs, int64_t n, bool 
     tensor_set_error("prob_dist must be 1 or 2 dim");
     return NULL;
   }
-  if (!dtype_is_float(probs->dtype)) {
+  if (!dtype_is_float(probs->dtype) || !dtype_is_native(probs->dtype)) {
     tensor_set_error("multinomial only supports floating-point dtypes for input, got: %s",
                      tensor_dtype_torch_name(probs->dtype));
     return NULL;

@@ -127,6 +127,12 @@ bool dtype_value_fits(DType dt, double v, bool torch_name) {
   return fits;
 }
 
+bool tensor_require_native_float(const Tensor *t, const char *kernel) {
+  if (dtype_is_float(t->dtype) && dtype_is_native(t->dtype)) return true;
+  tensor_set_error("\"%s\" not implemented for '%s'", kernel, tensor_dtype_torch_name(t->dtype));
+  return false;
+}
+
 /* ---- float16 and bfloat16 ----
  * Bit manipulation, so that every compiler and target gives the same bits. */
 

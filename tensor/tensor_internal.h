@@ -66,6 +66,11 @@ bool tensor_copy_raw(Tensor *dst, const Tensor *src); /* src broadcast to dst, c
 /* t converted to dt, taking t's reference (NULL stays NULL): a result
  * computed in a wider dtype narrowed back to the dtype of its inputs. */
 Tensor *tensor_narrow_to(Tensor *t, DType dt);
+/* Whether t is float32 or float64, the dtypes of the float-only kernels
+ * (matmul, conv, softmax, the losses' and activations' backward ...); else
+ * PyTorch's error "\"kernel\" not implemented for 'Half'" (PyTorch 1.13 has
+ * no CPU kernel for float16 there either). */
+bool tensor_require_native_float(const Tensor *t, const char *kernel);
 /* t in its compute dtype (a new reference; t itself when native). */
 static inline Tensor *tensor_widen(const Tensor *t) {
   return tensor_to_dtype(t, dtype_compute(t->dtype));
