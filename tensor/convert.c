@@ -181,6 +181,15 @@ Tensor *tensor_narrow_to(Tensor *t, DType dt) {
   return out;
 }
 
+Tensor *tensor_widened2(Tensor *(*f)(const Tensor *, const Tensor *), const Tensor *a,
+                        const Tensor *b) {
+  Tensor *wa = tensor_widen(a), *wb = wa ? tensor_widen(b) : NULL;
+  Tensor *r = wb ? f(wa, wb) : NULL;
+  tensor_release(wa);
+  tensor_release(wb);
+  return tensor_narrow_to(r, a->dtype);
+}
+
 Tensor *tensor_clone(const Tensor *t) {
   Tensor *out = tensor_empty(t->dtype, t->ndim, t->shape);
   if (!out) return NULL;

@@ -483,6 +483,13 @@ bool tensor_index_put_(Tensor *a, const IndexItem *items, int n, const Tensor *v
 }
 
 bool tensor_index_add_(Tensor *a, const IndexItem *items, int n, const Tensor *v) {
+  if (!dtype_is_native(a->dtype)) { /* accumulated in the compute dtype (exact), then rounded back */
+    Tensor *wide = tensor_widen(a);
+    bool ok = wide && index_put_impl(wide, items, n, v, true) && tensor_copy_raw(a, wide);
+    tensor_release(wide);
+    if (ok) tensor_bump_version(a);
+    return ok;
+  }
   return index_put_impl(a, items, n, v, true);
 }
 

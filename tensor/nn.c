@@ -385,6 +385,8 @@ static bool backward_operands(const Tensor *g, const Tensor *t, const char *op, 
  * FMA contraction, 1 - y*y is one fused negative multiply-add. Same shape
  * and float dtype for g and y. */
 Tensor *tensor_tanh_backward(const Tensor *g, const Tensor *y) {
+  if (g->dtype == y->dtype && dtype_is_float(y->dtype) && !dtype_is_native(y->dtype))
+    return tensor_widened2(tensor_tanh_backward, g, y);
   if (!backward_operands(g, y, "tanh", "output")) return NULL;
   Tensor *cg = tensor_contiguous(g), *cy = cg ? tensor_contiguous(y) : NULL;
   Tensor *o = cy ? tensor_empty(y->dtype, y->ndim, y->shape) : NULL;
@@ -485,6 +487,8 @@ static bool gelu_backward_aten(const Tensor *g, const Tensor *x, Tensor *o) {
  * vector and scalar formulas round differently: where each applies depends
  * on how the iteration cuts the elements into runs. */
 Tensor *tensor_gelu_backward(const Tensor *g, const Tensor *x) {
+  if (g->dtype == x->dtype && dtype_is_float(x->dtype) && !dtype_is_native(x->dtype))
+    return tensor_widened2(tensor_gelu_backward, g, x);
   if (!backward_operands(g, x, "gelu", "input")) return NULL;
   Tensor *o = tensor_empty(x->dtype, x->ndim, x->shape);
   if (!o || o->numel == 0) return o;

@@ -63,18 +63,11 @@ bool tensor_check_writable(const Tensor *t);
 /* Fill / copy without bumping the version (for tensors being built). */
 bool tensor_fill_raw(Tensor *a, double v);
 bool tensor_copy_raw(Tensor *dst, const Tensor *src); /* src broadcast to dst, converted */
-/* t converted to dt, taking t's reference (NULL stays NULL): a result
- * computed in a wider dtype narrowed back to the dtype of its inputs. */
-Tensor *tensor_narrow_to(Tensor *t, DType dt);
 /* Whether t is float32 or float64, the dtypes of the float-only kernels
  * (matmul, conv, softmax, the losses' and activations' backward ...); else
  * PyTorch's error "\"kernel\" not implemented for 'Half'" (PyTorch 1.13 has
  * no CPU kernel for float16 there either). */
 bool tensor_require_native_float(const Tensor *t, const char *kernel);
-/* t in its compute dtype (a new reference; t itself when native). */
-static inline Tensor *tensor_widen(const Tensor *t) {
-  return tensor_to_dtype(t, dtype_compute(t->dtype));
-}
 bool tensor_shares_storage(const Tensor *a, const Tensor *b);
 /* b, or a copy of b when b overlaps a differently (so writing a can't corrupt b). */
 Tensor *tensor_unaliased_input(const Tensor *a, const Tensor *b);
