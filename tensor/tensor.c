@@ -136,52 +136,43 @@ bool tensor_require_native_float(const Tensor *t, const char *kernel) {
 /* ---- float16 and bfloat16 ----
  * Bit manipulation, so that every compiler and target gives the same bits. */
 
-float half_to_float(uint16_t h) {
-  uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff, bits;
-  if (exp == 0x1f) {
-    bits = sign | 0x7f800000u | (man << 13); /* inf, nan (payload kept) */
-  } else if (exp != 0) {
-    bits = sign | ((exp + 112) << 23) | (man << 13);
-  } else if (man == 0) {
-    bits = sign;
-  } else { /* subnormal: man * 2^-24, exact in float */
-    float f = (float)man * 0x1p-24f;
-    memcpy(&bits, &f, sizeof bits);
-    bits |= sign;
-  }
+static uint32_t float_bits(float f) {
+  uint32_t bits;
+  memcpy(&bits, &f, sizeof bits);
+  return bits;
+}
+
+static float bits_float(uint32_t bits) {
   float f;
   memcpy(&f, &bits, sizeof f);
   return f;
 }
 
+float half_to_float(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+  if (exp == 0x1f) return bits_float(sign | 0x7f800000u | (man << 13)); /* inf, nan (payload kept) */
+  if (exp != 0) return bits_float(sign | ((exp + 112) << 23) | (man << 13));
+  return bits_float(sign | float_bits((float)man * 0x1p-24f)); /* zero, subnormal: exact */
+}
+
 uint16_t float_to_half(float f) {
-  uint32_t bits;
-  memcpy(&bits, &f, sizeof bits);
+  uint32_t bits = float_bits(f);
   uint16_t sign = (uint16_t)((bits >> 16) & 0x8000);
   uint32_t abs = bits & 0x7fffffffu;
   if (abs > 0x7f800000u) return sign | 0x7e00 | (uint16_t)((abs >> 13) & 0x3ff); /* nan */
   if (abs >= 0x477ff000u) return sign | 0x7c00; /* rounds to 65536 or beyond: inf */
-  if (abs < 0x38800000u) { /* below 2^-14: a subnormal half, rounded by the FPU */
-    float a;
-    memcpy(&a, &abs, sizeof a);
-    return sign | (uint16_t)lrintf(a * 0x1p24f); /* exact product; lrintf: nearest even */
-  }
+  if (abs < 0x38800000u) /* below 2^-14: a subnormal half; the product is exact, lrintf rounds to even */
+    return sign | (uint16_t)lrintf(bits_float(abs) * 0x1p24f);
   /* normal: drop 13 mantissa bits, rounding to nearest even */
   uint32_t rounded = abs + 0xfffu + ((abs >> 13) & 1);
   return sign | (uint16_t)((rounded - 0x38000000u) >> 13);
 }
 
-float bf16_to_float(uint16_t h) {
-  uint32_t bits = (uint32_t)h << 16;
-  float f;
-  memcpy(&f, &bits, sizeof f);
-  return f;
-}
+float bf16_to_float(uint16_t h) { return bits_float((uint32_t)h << 16); }
 
 uint16_t float_to_bf16(float f) {
-  uint32_t bits;
-  memcpy(&bits, &f, sizeof bits);
   if (isnan(f)) return 0x7fc0; /* PyTorch's canonical nan */
+  uint32_t bits = float_bits(f);
   return (uint16_t)((bits + 0x7fffu + ((bits >> 16) & 1)) >> 16);
 }
 
