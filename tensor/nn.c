@@ -566,6 +566,14 @@ static float robust_term_f(RobustLoss kind, float z, float k) {
 static Tensor *robust_loss(RobustLoss kind, const Tensor *a, const Tensor *b, double k,
                            Reduction r, const char *what) {
   if (!loss_dtypes(a, b, what)) return NULL;
+  DType t = tensor_result_type(a, b);
+  if (!dtype_is_native(t)) { /* float16, bfloat16: in float32, rounded back */
+    Tensor *wa = tensor_to_dtype(a, dtype_compute(t)), *wb = wa ? tensor_to_dtype(b, wa->dtype) : NULL;
+    Tensor *out = wb ? robust_loss(kind, wa, wb, k, r, what) : NULL;
+    tensor_release(wa);
+    tensor_release(wb);
+    return tensor_narrow_to(out, t);
+  }
   Tensor *d = tensor_binary(BIN_SUB, a, b);
   if (!d) return NULL;
   Tensor *loss = tensor_empty(d->dtype, d->ndim, d->shape);
