@@ -482,7 +482,7 @@ static Value native_einsum(NATIVE_ARGS) {
 static Value native_where(NATIVE_ARGS) {
   if (!IS_TENSOR(args[0])) return lib_type_error(vm, "where", "condition", args[0]);
   Tensor *cond = lib_t(args[0]);
-  if (cond->dtype != DT_BOOL)
+  if (!dtype_is_mask(cond->dtype)) /* uint8: PyTorch 1.13 takes it, deprecated */
     return vm_throw_error(vm, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
                           tensor_dtype_torch_name(cond->dtype));
   DType like_dt = IS_TENSOR(args[1]) ? lib_t(args[1])->dtype

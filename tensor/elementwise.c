@@ -922,6 +922,12 @@ DEFINE_WHERE(where_4, uint32_t)
 DEFINE_WHERE(where_8, uint64_t)
 
 Tensor *tensor_where(const Tensor *cond, const Tensor *a, const Tensor *b) {
+  if (cond->dtype == DT_UINT8) { /* PyTorch 1.13 still takes it (deprecated), as bool */
+    Tensor *mask = tensor_to_dtype(cond, DT_BOOL);
+    Tensor *out = mask ? tensor_where(mask, a, b) : NULL;
+    tensor_release(mask);
+    return out;
+  }
   if (cond->dtype != DT_BOOL) {
     tensor_set_error("where expected condition to be a boolean tensor, but got a tensor with "
                      "dtype %s",
