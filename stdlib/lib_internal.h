@@ -63,6 +63,13 @@
   X(float, 0, 0, LF_M)                                                         \
   X(double, 0, 0, LF_M)                                                        \
   X(long, 0, 0, LF_M)                                                          \
+  X(int, 0, 0, LF_M)                                                           \
+  X(short, 0, 0, LF_M)                                                         \
+  X(char, 0, 0, LF_M)                                                          \
+  X(byte, 0, 0, LF_M)                                                          \
+  X(half, 0, 0, LF_M)                                                          \
+  X(bfloat16, 0, 0, LF_M)                                                      \
+  X(element_size, 0, 0, LF_M)                                                  \
   X(bool, 0, 0, LF_M)                                                          \
   X(to, 0, 2, LF_M)                                                            \
   X(cpu, 0, 0, LF_M)                                                           \

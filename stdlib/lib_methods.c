@@ -765,10 +765,10 @@ Value lt_uniform_(LT_ARGS) {
 
 /* ---- conversions and queries ---- */
 
-/* Element i as a script value: an int for int64, a float for float
+/* Element i as a script value: an int for integer dtypes, a float for float
  * tensors, a bool for bool ones (as PyTorch's item() and tolist()). */
 static Value scalar_value(AgVM *vm, Tensor *t, int64_t i) {
-  if (t->dtype == DT_INT64) return INT_VAL(vm, tensor_get_flat_int(t, i));
+  if (dtype_kind(t->dtype) == DK_INT) return INT_VAL(vm, tensor_get_flat_int(t, i));
   double d = tensor_get_flat(t, i);
   return t->dtype == DT_BOOL ? BOOL_VAL(d != 0) : FLOAT_VAL(d);
 }
@@ -870,6 +870,13 @@ Value lt_float(LT_ARGS) { return convert(vm, self, DT_FLOAT32); }
 Value lt_double(LT_ARGS) { return convert(vm, self, DT_FLOAT64); }
 Value lt_long(LT_ARGS) { return convert(vm, self, DT_INT64); }
 Value lt_bool(LT_ARGS) { return convert(vm, self, DT_BOOL); }
+Value lt_int(LT_ARGS) { return convert(vm, self, DT_INT32); }
+Value lt_short(LT_ARGS) { return convert(vm, self, DT_INT16); }
+Value lt_char(LT_ARGS) { return convert(vm, self, DT_INT8); }
+Value lt_byte(LT_ARGS) { return convert(vm, self, DT_UINT8); }
+Value lt_half(LT_ARGS) { return convert(vm, self, DT_FLOAT16); }
+Value lt_bfloat16(LT_ARGS) { return convert(vm, self, DT_BFLOAT16); }
+Value lt_element_size(LT_ARGS) { return INT_VAL(vm, (int64_t)dtype_size(lib_t(self)->dtype)); }
 
 /* t.to(dtype), t.to("cpu"), t.to("cpu", dtype), t.to(device=, dtype=). */
 Value lt_to(LT_ARGS) {

@@ -30,7 +30,8 @@
   X(VERSION, "_version")                                                       \
   X(OUTPUT_NR, "output_nr")                                                    \
   X(DEVICE, "device")                                                          \
-  X(IS_CUDA, "is_cuda")
+  X(IS_CUDA, "is_cuda")                                                        \
+  X(ITEMSIZE, "itemsize")
 
 typedef enum {
 #define ATTR_ENUM(e, n) ATTR_##e,
@@ -330,7 +331,11 @@ static bool fill_from(AgVM *vm, Value v, int d, const DataShape *ds, Tensor *t, 
     }
     if (!leaf_value(vm, v, &x, &k)) return false;
     if (k > *kind) *kind = k;
-    if (t != NULL && t->dtype == DT_INT64 && IS_INT(v)) tensor_set_flat_int(t, *pos, AS_INT(v));
+    if (t != NULL && dtype_kind(t->dtype) == DK_INT && !dtype_value_fits(t->dtype, x, true)) {
+      lib_throw_tensor_error(vm); /* tensor([300], dtype=int8), as PyTorch */
+      return false;
+    }
+    if (t != NULL && dtype_kind(t->dtype) == DK_INT && IS_INT(v)) tensor_set_flat_int(t, *pos, AS_INT(v));
     else if (t != NULL) tensor_set_flat(t, *pos, x);
     (*pos)++;
     return true;
@@ -366,14 +371,17 @@ static Tensor *tensor_from_list(AgVM *vm, Value data, bool has_dtype, DType dtyp
     return NULL;
   }
   pos = 0;
-  fill_from(vm, data, 0, &ds, t, &pos, &kind);
+  if (!fill_from(vm, data, 0, &ds, t, &pos, &kind)) { /* a value out of an integer dtype's range */
+    tensor_release(t);
+    return NULL;
+  }
   return t;
 }
 
 Tensor *lib_tensor_from_value(AgVM *vm, Value data, bool has_dtype, DType dtype) {
   Tensor *t = NULL;
-  if (IS_INT(data) && (!has_dtype || dtype == DT_INT64)) {
-    t = tensor_scalar(DT_INT64, 0);
+  if (IS_INT(data) && (!has_dtype || dtype_kind(dtype) == DK_INT)) {
+    t = tensor_scalar(has_dtype ? dtype : DT_INT64, 0);
     if (t != NULL) tensor_set_flat_int(t, 0, AS_INT(data));
   } else if (IS_NUMBER(data)) {
     t = tensor_scalar(has_dtype ? dtype : DT_FLOAT32, AS_NUMBER(data));
@@ -522,11 +530,11 @@ static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
                         vm_type_name(a), vm_type_name(b));
 }
 
-/* ~t: logical not of a bool tensor (a mask), bitwise not of an int64 one
- * (-t - 1 in two's complement), as PyTorch's bitwise_not. */
+/* ~t: logical not of a bool tensor (a mask), bitwise not of an integer one
+ * (-t - 1 in two's complement, wrapping in its dtype), as PyTorch's bitwise_not. */
 static Value tensor_invert(AgVM *vm, Tensor *t) {
   if (t->dtype == DT_BOOL) return lib_wrap(vm, tensor_unary(UN_LOGICAL_NOT, t));
-  if (t->dtype != DT_INT64)
+  if (dtype_kind(t->dtype) != DK_INT)
     return vm_throw_error(vm, "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
   Tensor *neg = tensor_unary(UN_NEG, t);
   Tensor *r = neg ? tensor_binary_scalar(BIN_SUB, neg, 1) : NULL;
@@ -631,6 +639,7 @@ static Value get_attribute(AgVM *vm, Value self, int id) {
   case ATTR_OUTPUT_NR: return INT_VAL(vm, ag_output_nr(t));
   case ATTR_DEVICE: return OBJ_VAL(obj_string(vm, "cpu")); /* the one device */
   case ATTR_IS_CUDA: return FALSE_VAL;
+  case ATTR_ITEMSIZE: return INT_VAL(vm, (int64_t)dtype_size(t->dtype));
   case LIB_ATTR_COUNT: break;
   }
   return NIL_VAL;

@@ -296,7 +296,7 @@ static Tensor *hand_out(bool ok, Tensor *values, Tensor *idx_out, Tensor **indic
 }
 
 /* k < 0: a full sort. Values and indices have a's shape with dim of size k. */
-static Tensor *sort_slices(const Tensor *a, int dim, int64_t k, bool descending,
+static Tensor *sort_native(const Tensor *a, int dim, int64_t k, bool descending,
                            Tensor **indices) {
   Tensor *src = tensor_contiguous(a);
   if (src == NULL) return NULL;
@@ -337,6 +337,17 @@ static Tensor *sort_slices(const Tensor *a, int dim, int64_t k, bool descending,
   buffers_free(&b);
   tensor_release(src);
   return hand_out(ok, values, idx_out, indices);
+}
+
+/* The dtypes without kernels of their own sort in their compute dtype (the
+ * same order), their values narrowed back. */
+static Tensor *sort_slices(const Tensor *a, int dim, int64_t k, bool descending,
+                           Tensor **indices) {
+  if (dtype_is_native(a->dtype)) return sort_native(a, dim, k, descending, indices);
+  Tensor *wide = tensor_widen(a);
+  Tensor *values = wide ? sort_native(wide, dim, k, descending, indices) : NULL;
+  tensor_release(wide);
+  return tensor_narrow_to(values, a->dtype);
 }
 
 Tensor *tensor_sort(const Tensor *a, int dim, bool descending, Tensor **indices) {
@@ -407,7 +418,7 @@ static void quick_select_pairs(uint64_t *key, int64_t *idx, int64_t n, int64_t k
  * with it as size 1, keepdim). fname names the op in the empty-dim error. */
 typedef int64_t (*SlicePick)(const Slice *sl, SortBuffers *b, int64_t n, int64_t k);
 
-static Tensor *select_slices(const Tensor *a, int dim, bool keepdim, Tensor **indices,
+static Tensor *select_native(const Tensor *a, int dim, bool keepdim, Tensor **indices,
                              const char *fname, SlicePick pick, int64_t k) {
   int64_t n = a->ndim ? a->shape[dim] : 1;
   if (n == 0) {
@@ -443,6 +454,16 @@ static Tensor *select_slices(const Tensor *a, int dim, bool keepdim, Tensor **in
   buffers_free(&b);
   tensor_release(src);
   return hand_out(ok, values, idx_out, indices);
+}
+
+/* As sort_slices: the others select in their compute dtype. */
+static Tensor *select_slices(const Tensor *a, int dim, bool keepdim, Tensor **indices,
+                             const char *fname, SlicePick pick, int64_t k) {
+  if (dtype_is_native(a->dtype)) return select_native(a, dim, keepdim, indices, fname, pick, k);
+  Tensor *wide = tensor_widen(a);
+  Tensor *values = wide ? select_native(wide, dim, keepdim, indices, fname, pick, k) : NULL;
+  tensor_release(wide);
+  return tensor_narrow_to(values, a->dtype);
 }
 
 static int64_t kth_position(const Slice *sl, SortBuffers *b, int64_t n, int64_t k) {

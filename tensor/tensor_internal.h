@@ -63,6 +63,11 @@ bool tensor_check_writable(const Tensor *t);
 /* Fill / copy without bumping the version (for tensors being built). */
 bool tensor_fill_raw(Tensor *a, double v);
 bool tensor_copy_raw(Tensor *dst, const Tensor *src); /* src broadcast to dst, converted */
+/* Whether t is float32 or float64, the dtypes of the float-only kernels
+ * (matmul, conv, softmax, the losses' and activations' backward ...); else
+ * PyTorch's error "\"kernel\" not implemented for 'Half'" (PyTorch 1.13 has
+ * no CPU kernel for float16 there either). */
+bool tensor_require_native_float(const Tensor *t, const char *kernel);
 bool tensor_shares_storage(const Tensor *a, const Tensor *b);
 /* b, or a copy of b when b overlaps a differently (so writing a can't corrupt b). */
 Tensor *tensor_unaliased_input(const Tensor *a, const Tensor *b);
