@@ -61,7 +61,6 @@ static void state_free(AgVM *vm, void *state) {
   drop_grads_of_live_tensors(vm);
   table_free(vm, &st->tensor_names);
   table_free(vm, &st->node_names);
-  py_random_free(st->py_random);
   free(st);
   /* The VM frees its objects (tensors, graphs) after this: let those go
    * straight back to the allocator, so that nothing stays cached at exit. */
@@ -166,6 +165,7 @@ static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, con
   if (strcmp(name, "nn.functional") == 0) lib_functional_define(vm, m);
   if (strcmp(name, "nn") == 0) lib_nn_define(vm, m);
   if (strcmp(name, "random") == 0) py_random_define(vm, m);
+  if (strcmp(name, "numpy") == 0) py_numpy_define(vm, m);
   if (strcmp(name, "math") == 0) py_math_define(vm, m);
   if (strcmp(name, "time") == 0 || strcmp(name, "os") == 0 || strcmp(name, "sys") == 0)
     py_system_define(vm, m);

@@ -214,7 +214,6 @@ typedef struct LibState {
   bool warned_kl_div_mean;
   bool warned_legacy_reduction[3]; /* size_average=/reduce= naming "mean", "sum", "none" */
   bool warned_meshgrid_indexing;
-  PyRandom *py_random; /* Python's random module's generator, made at its first use */
 } LibState;
 
 static inline LibState *lib_state(AgVM *vm) { return (LibState *)vm->lib_state; }
