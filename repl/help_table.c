@@ -411,11 +411,30 @@ const HelpEntry help_table[] = {
      "Whether x is a tensor (PyTorch's torch.is_tensor).",
      "print(is_tensor(zeros(1)), is_tensor([1]))"},
     {"from_numpy", HELP_TENSORS, 0,
-     "from_numpy(t)",
-     "The tensor itself: Ag has no numpy arrays (a .npy file is read with load()), so "
-     "PyTorch's torch.from_numpy(a) of a translated script gets the tensor that stands "
-     "for the array.",
-     "print(from_numpy(arange(2)))"},
+     "from_numpy(a)",
+     "PyTorch's torch.from_numpy: the tensor that shares a's storage. NumPy's arrays are "
+     "Ag's tensors (see numpy), so it is a itself; a tensor that requires grad is "
+     "PyTorch's error (an array holds no graph).",
+     "let a = np.zeros(2)\n"
+     "from_numpy(a)[0] = 1\n"
+     "print(a)"},
+    {"np", HELP_BUILTINS, 0,
+     "np",
+     "The numpy module under NumPy's usual name (:help numpy).",
+     "print(np.pi)"},
+    {"numpy", HELP_BUILTINS, 0,
+     "numpy / np",
+     "The part of NumPy that PyTorch lessons use (also the global np and import numpy as "
+     "np). Its arrays are Ag tensors with NumPy's default dtypes: float64 for floats, "
+     "int64 for ints. array(x, dtype=nil) asarray float32 float64 int64 bool_ pi e inf "
+     "nan; exp log log2 log10 log1p expm1 sqrt sin cos tan tanh arctan floor ceil abs "
+     "sign square (a number for a number); maximum minimum clip dot matmul reshape "
+     "transpose concatenate stack; sum mean max min argmax argmin (axis=); zeros ones "
+     "empty full eye zeros_like ones_like arange linspace; save(file, a) load(file) (.npy); np.random (NumPy's legacy "
+     "RandomState: seed rand randn random random_sample normal uniform, NumPy's numbers "
+     "for a seed). from_numpy(a) and t.numpy() share the storage.",
+     "np.random.seed(0)\n"
+     "print(np.array([1.5, 2]), np.exp(1.0), np.random.rand())"},
     {"set_printoptions", HELP_TENSORS, 0,
      "set_printoptions(precision=nil, threshold=nil, edgeitems=nil, linewidth=nil, profile=nil, sci_mode=nil)",
      "PyTorch's torch.set_printoptions for every tensor printed after it: digits after "
@@ -458,7 +477,8 @@ const HelpEntry help_table[] = {
      "betavariate paretovariate weibullvariate vonmisesvariate draw what CPython draws "
      "(its Mersenne Twister and Lib/random.py's algorithms); getstate() and "
      "setstate(s). Its own generator, apart from the tensors' (manual_seed); unseeded, "
-     "it starts from the OS's entropy, as CPython's.",
+     "it starts from the OS's entropy, as CPython's. random.Random(seed) is a generator "
+     "of its own with these functions as methods.",
      "random.seed(0)\n"
      "print(random.randint(1, 6), random.choice([\"a\", \"b\"]))"},
     {"math", HELP_BUILTINS, 0,
@@ -1651,8 +1671,9 @@ const HelpEntry help_table[] = {
      "print(tensor([2.5]).item())"},
     {"Tensor.numpy", HELP_TENSOR, 0,
      "t.numpy()",
-     "The tensor itself: Ag has no numpy, its tensors are what a numpy array is for "
-     "(PyTorch's t.numpy() shares the memory; here the same tensor is returned).",
+     "The NumPy array of t: the tensor itself, since NumPy's arrays are Ag's tensors "
+     "(PyTorch's t.numpy() shares the memory too). A tensor that requires grad is "
+     "PyTorch's error: call t.detach().numpy().",
      "let t = arange(3)\n"
      "print(t.numpy())"},
     {"Tensor.tolist", HELP_TENSOR, 0,
@@ -1720,6 +1741,10 @@ const HelpEntry help_table[] = {
      "t.is_contiguous()",
      "True when the elements are laid out in row-major order without gaps.",
      "print(zeros(2, 3).T.is_contiguous())"},
+    {"is_floating_point", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "is_floating_point(t) / t.is_floating_point()",
+     "Whether t's dtype is a float dtype (float32, float64).",
+     "print(tensor([1.0]).is_floating_point(), is_floating_point(tensor([1])))"},
     {"Tensor.view", HELP_TENSOR, 0,
      "t.view(...shape)",
      "The same storage seen with a new shape (t must be contiguous); -1 infers one size.",

@@ -513,6 +513,9 @@ void lib_install(AgVM *vm) {
   install_utils(vm);
   /* PyTorch's own namespace, and the Python modules that lessons import */
   static const char *const more[] = {"cuda", "backends", "torch", "random", "math", "time",
-                                     "string", "collections", "itertools", "sys", "os"};
+                                     "string", "collections", "itertools", "sys", "os", "numpy"};
   for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) install_module(vm, more[i], NULL, NULL);
+  Value numpy;
+  table_get(&vm->builtins, OBJ_VAL(obj_string(vm, "numpy")), &numpy);
+  vm_define_builtin(vm, "np", numpy); /* NumPy's usual name, as lessons write it */
 }

@@ -68,6 +68,7 @@
   X(cpu, 0, 0, LF_M)                                                           \
   X(contiguous, 0, 0, LF_M)                                                    \
   X(is_contiguous, 0, 0, LF_M)                                                 \
+  X(is_floating_point, 0, 0, LF_MG)                                            \
   X(sum, 0, 2, LF_MGW)                                                         \
   X(mean, 0, 2, LF_MG)                                                         \
   X(prod, 0, 2, LF_MG)                                                         \

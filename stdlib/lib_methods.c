@@ -826,6 +826,7 @@ Value lt_size(LT_ARGS) {
 }
 
 Value lt_is_contiguous(LT_ARGS) { return BOOL_VAL(tensor_is_contiguous(lib_t(self))); }
+Value lt_is_floating_point(LT_ARGS) { return BOOL_VAL(dtype_is_float(lib_t(self)->dtype)); }
 
 Value lt_clone(LT_ARGS) {
   lib_sync_line(vm);
