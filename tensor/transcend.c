@@ -1,4 +1,4 @@
-/* transcend.c — exp, log, log10, log2, sin, cos, tan, tanh, sigmoid and gelu computed as
+/* transcend.c — exp, log, log10, log2, sin, cos, tan, tanh, sigmoid, gelu and pow computed as
  * PyTorch 1.13 computes them on the CPU at hand.
  *
  * On x86-64 with AVX2 and FMA, ATen runs these ops through SLEEF (the
