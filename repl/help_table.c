@@ -324,14 +324,16 @@ const HelpEntry help_table[] = {
      "min(...xs) / min(iterable, key=nil, default=...) / min(t, dim=nil, keepdim=false)",
      "The smallest of several values or of the items of any iterable, compared by key(item) "
      "when key is given (the first of equal ones); default for an empty one. On a tensor: the smallest element, or "
-     "with dim= a list [values, indices] along that dimension.",
+     "with dim= torch.return_types.min(values, indices) along that dimension (.values, "
+     ".indices; it unpacks as a pair).",
      "print(min(3, 1, 2), min([4, 5]))\n"
      "print(tensor([[1.0, 5.0], [3.0, 2.0]]).min(dim=1))"},
     {"max", HELP_BUILTINS, HELP_TENSOR_METHOD,
      "max(...xs) / max(iterable, key=nil, default=...) / max(t, dim=nil, keepdim=false)",
      "The largest of several values or of the items of any iterable, compared by key(item) "
      "when key is given (the first of equal ones); default for an empty one. On a tensor: the largest element, or "
-     "with dim= a list [values, indices] along that dimension.",
+     "with dim= torch.return_types.max(values, indices) along that dimension (.values, "
+     ".indices; it unpacks as a pair).",
      "print(max(3, 1, 2))\n"
      "print(tensor([[1.0, 5.0], [3.0, 2.0]]).max(dim=0))"},
     {"sum", HELP_BUILTINS, HELP_TENSOR_METHOD,
@@ -1320,32 +1322,42 @@ const HelpEntry help_table[] = {
      "print(log_softmax(tensor([0.0, 0.0]), 0))"},
     {"sort", HELP_TENSORS, HELP_TENSOR_METHOD,
      "sort(t, dim=-1, descending=false, stable=false) / t.sort(...)",
-     "[values, indices]: t sorted along dim and the int64 positions the values came from "
+     "torch.return_types.sort(values, indices): t sorted along dim and the int64 positions "
+     "the values came from (.values, .indices; it unpacks as a pair) "
      "(SortBackward0). NaN sorts above inf, -0.0 equals 0.0. Always stable: equal values keep "
      "their order (PyTorch leaves it unspecified without stable=true).",
      "let r = tensor([3.0, 1.0, 2.0]).sort()\n"
-     "print(r[0], r[1])"},
+     "print(r.values, r.indices)"},
     {"argsort", HELP_TENSORS, HELP_TENSOR_METHOD,
      "argsort(t, dim=-1, descending=false, stable=false) / t.argsort(...)",
      "The indices of sort(t, dim, descending) alone (int64, not differentiable).",
      "print(tensor([3.0, 1.0, 2.0]).argsort(descending=true))"},
     {"topk", HELP_TENSORS, HELP_TENSOR_METHOD,
      "topk(t, k, dim=-1, largest=true, sorted=true) / t.topk(k, ...)",
-     "[values, indices]: the k largest (largest=false: smallest) elements along dim, in "
+     "torch.return_types.topk(values, indices): the k largest (largest=false: smallest) "
+     "elements along dim, in "
      "sorted order, ties by position (TopkBackward0). Error \"selected index k out of "
      "range\" unless 0 <= k <= size.",
      "let r = tensor([1.0, 5.0, 3.0, 4.0]).topk(2)\n"
-     "print(r[0], r[1])"},
+     "print(r.values, r.indices)"},
     {"kthvalue", HELP_TENSORS, HELP_TENSOR_METHOD,
      "kthvalue(t, k, dim=-1, keepdim=false) / t.kthvalue(k, dim=-1, keepdim=false)",
-     "[values, indices]: the k-th smallest element (k from 1) along dim and its position; "
+     "torch.return_types.kthvalue(values, indices): the k-th smallest element (k from 1) "
+     "along dim and its position; "
      "NaN counts as the largest, and among equal values the index is the one PyTorch 1.13 "
      "picks. The gradient goes to the selected elements.",
      "print(tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]).kthvalue(2, 1))"},
+    {"mode", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "mode(t, dim=-1, keepdim=false) / t.mode(dim=-1, keepdim=false)",
+     "torch.return_types.mode(values, indices): the most frequent value along dim (the "
+     "smallest of those equally frequent) and the index of it PyTorch 1.13 reports (the "
+     "last of its run once ATen's CPU kernel has sorted the slice). The gradient goes to "
+     "that element (ModeBackward0).",
+     "print(tensor([1, 2, 2, 3]).mode())"},
     {"median", HELP_TENSORS, HELP_TENSOR_METHOD,
      "median(t) / median(t, dim, keepdim=false) / t.median(dim=nil, keepdim=false)",
-     "The lower median of every element (NaN if there is one); with dim, [values, "
-     "indices] along it, the index among equal values the one PyTorch 1.13 gives (the "
+     "The lower median of every element (NaN if there is one); with dim, "
+     "torch.return_types.median(values, indices) along it, the index among equal values the one PyTorch 1.13 gives (the "
      "first NaN when there is one). median() shares its gradient among the elements "
      "equal to it; median(dim) gives it to the selected ones.",
      "print(tensor([3.0, 1.0, 2.0, 4.0]).median(), tensor([[3.0, 1.0, 2.0]]).median(1))"},

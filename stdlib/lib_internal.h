@@ -160,6 +160,7 @@
   X(topk, 1, 4, LF_MG)                                                         \
   X(kthvalue, 1, 3, LF_MG)                                                     \
   X(median, 0, 2, LF_MG)                                                       \
+  X(mode, 0, 2, LF_MG)                                                         \
   X(flip, 0, -1, LF_MG)                                                        \
   X(tril, 0, 1, LF_MG)                                                         \
   X(triu, 0, 1, LF_MG)                                                         \
@@ -266,6 +267,8 @@ bool lib_shape(AgVM *vm, int argc, const Value *args, int *ndim, int64_t *shape)
 Value lib_shape_list(AgVM *vm, int ndim, const int64_t *shape);
 /* A new list of wrapped tensors (takes the references, frees the array). */
 Value lib_tensor_list(AgVM *vm, Tensor **ts, int n); /* a tuple of them (takes ts) */
+/* PyTorch's torch.return_types.NAME(values=, indices=) (takes the references) */
+Value lib_named_pair(AgVM *vm, const char *name, Tensor *values, Tensor *indices);
 /* A tensor operand: a tensor (retained) or a number / bool / nested list
  * (a new tensor of dtype `like`). NULL after throwing. */
 Tensor *lib_as_tensor(AgVM *vm, Value v, DType like, const char *what);
