@@ -545,6 +545,13 @@ const HelpEntry help_table[] = {
      "and os.path: exists isfile isdir isabs join basename dirname split splitext "
      "abspath normpath, with POSIX paths (pairs as lists).",
      "print(os.path.join(\"data\", \"x.csv\"), os.path.basename(\"/tmp/a.txt\"))"},
+    {"unicodedata", HELP_BUILTINS, 0,
+     "unicodedata",
+     "Python's unicodedata on utf8proc: normalize(form, s) and is_normalized(form, s) for "
+     "\"NFC\", \"NFD\", \"NFKC\", \"NFKD\"; category(c) (\"Lu\", \"Mn\" ...), "
+     "combining(c), mirrored(c) of one character; unidata_version. A build without utf8proc "
+     "says that its functions need it.",
+     "print(unicodedata.normalize(\"NFD\", \"\\u{e9}\") == \"e\\u{301}\", unicodedata.category(\"A\"))"},
     {"nn", HELP_BUILTINS, 0,
      "nn",
      "The built-in module of layers and losses (written in Ag): nn.Module, nn.Linear, "

@@ -166,6 +166,7 @@ static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, con
   if (strcmp(name, "nn") == 0) lib_nn_define(vm, m);
   if (strcmp(name, "random") == 0) py_random_define(vm, m);
   if (strcmp(name, "numpy") == 0) py_numpy_define(vm, m);
+  if (strcmp(name, "unicodedata") == 0) py_unicodedata_define(vm, m);
   if (strcmp(name, "math") == 0) py_math_define(vm, m);
   if (strcmp(name, "time") == 0 || strcmp(name, "os") == 0 || strcmp(name, "sys") == 0)
     py_system_define(vm, m);
@@ -513,7 +514,8 @@ void lib_install(AgVM *vm) {
   install_utils(vm);
   /* PyTorch's own namespace, and the Python modules that lessons import */
   static const char *const more[] = {"cuda", "backends", "torch", "random", "math", "time",
-                                     "string", "collections", "itertools", "sys", "os", "numpy"};
+                                     "string", "collections", "itertools", "sys", "os", "numpy",
+                                     "unicodedata"};
   for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) install_module(vm, more[i], NULL, NULL);
   Value numpy;
   table_get(&vm->builtins, OBJ_VAL(obj_string(vm, "numpy")), &numpy);

@@ -20,6 +20,8 @@ void py_define_natives(AgVM *vm, ObjModule *module, const PyNative *natives, siz
 /* Python's random and NumPy's legacy generator (py_random.c) */
 void py_random_define(AgVM *vm, ObjModule *module);
 void py_numpy_define(AgVM *vm, ObjModule *module);
+/* unicodedata (py_unicodedata.c), on utf8proc where the build has it */
+void py_unicodedata_define(AgVM *vm, ObjModule *module);
 void py_math_define(AgVM *vm, ObjModule *module);
 /* time, os and sys (py_modules.c) */
 void py_system_define(AgVM *vm, ObjModule *module);

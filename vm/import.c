@@ -127,7 +127,7 @@ static const char *missing_module_hint(const char *name) {
     if (strcmp(hints[i].module, name) == 0) return hints[i].hint;
   }
   return "Ag's modules are torch (nn, optim, utils.data, autograd), random, math, time, "
-         "string, collections, itertools, sys, os and numpy; an Ag file is imported as import \"file.ag\" as name";
+         "string, collections, itertools, sys, os, numpy and unicodedata; an Ag file is imported as import \"file.ag\" as name";
 }
 
 static Value no_module(AgVM *vm, const char *dotted, const char *first) {
