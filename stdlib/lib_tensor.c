@@ -285,12 +285,14 @@ Value lib_named_pair(AgVM *vm, const char *name, Tensor *values, Tensor *indices
   vm_push_root(vm, args[0]);
   Value torch = NIL_VAL, make = NIL_VAL;
   table_get(&vm->builtins, OBJ_VAL(obj_string(vm, "torch")), &torch);
+  ObjString *member = obj_string(vm, "_named_result");
+  vm_push_root(vm, OBJ_VAL(member)); /* loading torch.ag may collect */
   Value r;
-  if (IS_MODULE(torch) && vm_module_member(vm, AS_MODULE(torch), obj_string(vm, "_named_result"), &make))
+  if (IS_MODULE(torch) && vm_module_member(vm, AS_MODULE(torch), member, &make))
     r = vm_call(vm, make, 3, args);
   else
     r = vm->has_exception ? VM_EXCEPTION : vm_throw_error(vm, "internal error: torch._named_result is missing");
-  vm_pop_roots(vm, 3);
+  vm_pop_roots(vm, 4);
   return r;
 }
 
