@@ -289,14 +289,20 @@ static Value native_np_seed(NATIVE_ARGS) {
   return NIL_VAL;
 }
 
-/* NumPy's legacy_gauss: the polar method, keeping the pair's second value. */
-static double np_gauss(PyRandom *r) {
+/* NumPy's legacy_gauss: the polar method, keeping the pair's second value.
+ * A pair falls outside the unit circle with probability 1 - pi/4, so 200
+ * misses in a row only come from a state that draws no randomness (all
+ * zero words, written into the state by hand): false then, never a hang. */
+static bool np_gauss(PyRandom *r, double *out) {
   if (r->has_gauss) {
     r->has_gauss = 0;
-    return r->gauss;
+    *out = r->gauss;
+    return true;
   }
   double x1, x2, r2;
+  int tries = 0;
   do {
+    if (++tries > 200) return false;
     x1 = 2.0 * random_double(r) - 1.0;
     x2 = 2.0 * random_double(r) - 1.0;
     r2 = x1 * x1 + x2 * x2;
@@ -304,7 +310,8 @@ static double np_gauss(PyRandom *r) {
   double f = sqrt(-2.0 * log(r2) / r2);
   r->gauss = f * x1;
   r->has_gauss = 1;
-  return f * x2;
+  *out = f * x2;
+  return true;
 }
 
 /* _np_draw(state, normal, shape): a float64 tensor of that shape filled in
@@ -318,7 +325,15 @@ static Value native_np_draw(NATIVE_ARGS) {
   if (t == NULL) return lib_throw_tensor_error(vm);
   double *out = tensor_data(t);
   bool normal = args[1] == TRUE_VAL;
-  for (int64_t i = 0; i < t->numel; i++) out[i] = normal ? np_gauss(r) : random_double(r);
+  for (int64_t i = 0; i < t->numel; i++) {
+    if (!normal) {
+      out[i] = random_double(r);
+    } else if (!np_gauss(r, &out[i])) {
+      tensor_release(t);
+      return vm_throw_error(vm, "this random generator's state (its _state field) was overwritten: "
+                                "it draws no random numbers");
+    }
+  }
   return lib_wrap(vm, t);
 }
 
