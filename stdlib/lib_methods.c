@@ -356,14 +356,10 @@ static Value extreme(AgVM *vm, Value self, ExtremeFn fn, BinaryOp pairwise, cons
   if (!reduce_args(vm, fname, argc, args, kw, &r) || !single_dim(vm, fname, &r)) return VM_EXCEPTION;
   lib_sync_line(vm);
   if (!r.has_dim) return lib_wrap(vm, fn(lib_t(self), 0, false, false, NULL));
-  Tensor **pair = malloc(2 * sizeof(Tensor *));
-  if (pair == NULL) return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
-  pair[0] = fn(lib_t(self), r.dims[0], true, r.keepdim, &pair[1]);
-  if (pair[0] == NULL) {
-    free(pair);
-    return lib_throw_tensor_error(vm);
-  }
-  return lib_tensor_list(vm, pair, 2);
+  Tensor *indices = NULL;
+  Tensor *values = fn(lib_t(self), r.dims[0], true, r.keepdim, &indices);
+  if (values == NULL) return lib_throw_tensor_error(vm);
+  return lib_named_pair(vm, fname, values, indices);
 }
 
 Value lt_max(LT_ARGS) { return extreme(vm, self, ag_max, BIN_MAXIMUM, "max", argc, args, kw); }
@@ -826,6 +822,7 @@ Value lt_size(LT_ARGS) {
 }
 
 Value lt_is_contiguous(LT_ARGS) { return BOOL_VAL(tensor_is_contiguous(lib_t(self))); }
+Value lt_is_floating_point(LT_ARGS) { return BOOL_VAL(dtype_is_float(lib_t(self)->dtype)); }
 
 Value lt_clone(LT_ARGS) {
   lib_sync_line(vm);

@@ -275,6 +275,30 @@ Value lib_tensor_list(AgVM *vm, Tensor **ts, int n) {
   return vm_list_to_tuple(vm, OBJ_VAL(l)); /* PyTorch's several results are a tuple */
 }
 
+/* torch.ag's _named_result(name, values, indices): PyTorch's
+ * torch.return_types.NAME, a pair that also has .values and .indices. Takes
+ * the references; VM_EXCEPTION after throwing. */
+Value lib_named_pair(AgVM *vm, const char *name, Tensor *values, Tensor *indices) {
+  Value args[3];
+  args[1] = OBJ_VAL(obj_new_tensor(vm, values));
+  vm_push_root(vm, args[1]);
+  args[2] = OBJ_VAL(obj_new_tensor(vm, indices));
+  vm_push_root(vm, args[2]);
+  args[0] = OBJ_VAL(obj_string(vm, name));
+  vm_push_root(vm, args[0]);
+  Value torch = NIL_VAL, make = NIL_VAL;
+  table_get(&vm->builtins, OBJ_VAL(obj_string(vm, "torch")), &torch);
+  ObjString *member = obj_string(vm, "_named_result");
+  vm_push_root(vm, OBJ_VAL(member)); /* loading torch.ag may collect */
+  Value r;
+  if (IS_MODULE(torch) && vm_module_member(vm, AS_MODULE(torch), member, &make))
+    r = vm_call(vm, make, 3, args);
+  else
+    r = vm->has_exception ? VM_EXCEPTION : vm_throw_error(vm, "internal error: torch._named_result is missing");
+  vm_pop_roots(vm, 4);
+  return r;
+}
+
 /* ---- tensor(data): nested lists ---- */
 
 typedef struct {

@@ -418,6 +418,39 @@ Tensor *tensor_binary(BinaryOp op, const Tensor *a, const Tensor *b) {
   return out ? out : binary_compute(op, a, b, tensor_result_type(a, b), false);
 }
 
+/* The elements of t's innermost dims that lie one after another in memory:
+ * the run TensorIterator hands its loop once it has merged those dims
+ * (all of t when contiguous; 1 when the last dim is strided). */
+static int64_t contiguous_run(const Tensor *t) {
+  int64_t run = 1;
+  for (int d = t->ndim - 1; d >= 0; d--) {
+    if (t->shape[d] != 1 && t->stride[d] != run) break;
+    run *= t->shape[d];
+  }
+  return run;
+}
+
+/* a ** s for float a and an exponent pow_special does not take: run by run
+ * as ATen's kernel (tensor_pow_run_f32); x ** 0 is 1 and x ** 1 a copy, as
+ * PyTorch's pow_out decides before any kernel. */
+static Tensor *pow_float_scalar(const Tensor *a, double s) {
+  if (s == 0) return tensor_full(a->dtype, a->ndim, a->shape, 1);
+  if (s == 1) return tensor_clone(a);
+  int64_t run = contiguous_run(a);
+  Tensor *c = tensor_contiguous(a);
+  Tensor *out = c ? tensor_empty(a->dtype, a->ndim, a->shape) : NULL;
+  if (out != NULL && run > 0) {
+    for (int64_t start = 0; start < a->numel; start += run) {
+      if (a->dtype == DT_FLOAT32)
+        tensor_pow_run_f32(run, (const float *)tensor_data(c) + start, s, (float *)tensor_data(out) + start);
+      else
+        tensor_pow_run_f64(run, (const double *)tensor_data(c) + start, s, (double *)tensor_data(out) + start);
+    }
+  }
+  tensor_release(c);
+  return out;
+}
+
 /* Float powers PyTorch computes without pow(): x*x, x*x*x, sqrt(x), 1/x, 1/sqrt(x), 1/(x*x). */
 static Tensor *pow_special(const Tensor *a, double s) {
   if (s == 2) return tensor_binary(BIN_MUL, a, a);
@@ -471,9 +504,10 @@ static DType scalar_dtype(BinaryOp op, DType promoted) {
 
 Tensor *tensor_binary_scalar(BinaryOp op, const Tensor *a, double s) {
   DType promoted = tensor_scalar_result_type(a->dtype, s);
-  if (op == BIN_POW && dtype_is_float(a->dtype) &&
-      (s == 2 || s == 0.5 || s == -1 || s == 3 || s == -0.5 || s == -2))
-    return pow_special(a, s);
+  if (op == BIN_POW && dtype_is_float(a->dtype)) {
+    if (s == 2 || s == 0.5 || s == -1 || s == 3 || s == -0.5 || s == -2) return pow_special(a, s);
+    if (a->dtype == DT_FLOAT32 || a->dtype == DT_FLOAT64) return pow_float_scalar(a, s);
+  }
   Tensor *flat = binary_scalar_flat(op, a, s, false);
   if (flat) return flat;
   if (op == BIN_POW && s < 0 && !dtype_is_float(promoted)) {

@@ -274,6 +274,9 @@ Tensor *tensor_topk(const Tensor *a, int64_t k, int dim, bool largest, Tensor **
 /* The k-th smallest (from 1) along dim and its index, chosen among equal
  * values as PyTorch 1.13's quickselect does; keepdim keeps dim as size 1. */
 Tensor *tensor_kthvalue(const Tensor *a, int64_t k, int dim, bool keepdim, Tensor **indices);
+/* The most frequent value along dim (the smallest of a tie) and an index of it, as ATen's
+ * CPU mode picks it (after libstdc++'s std::sort of (value, index) by value). */
+Tensor *tensor_mode(const Tensor *a, int dim, bool keepdim, Tensor **indices);
 /* The lower median along dim and its index (the first NaN if any; among
  * equal values the one of rank (n - 1) / 2 in index order, as PyTorch 1.13). */
 Tensor *tensor_median(const Tensor *a, int dim, bool keepdim, Tensor **indices);

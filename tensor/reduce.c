@@ -499,6 +499,15 @@ Tensor *tensor_std(const Tensor *a, const int *dims, int ndims, bool unbiased, b
   return out;
 }
 
+/* |x| ** p as ATen's NormOps computes it: std::pow in the element type
+ * (powf for float32), element by element, not the pow operator's kernel. */
+static Tensor *norm_pow(const Tensor *a, double p) {
+  Tensor *exponent = tensor_scalar(a->dtype, p);
+  Tensor *out = exponent ? tensor_binary(BIN_POW, a, exponent) : NULL;
+  tensor_release(exponent);
+  return out;
+}
+
 Tensor *tensor_norm(const Tensor *a, double p, const int *dims, int ndims, bool keepdim) {
   if (!dtype_is_float(a->dtype)) {
     tensor_set_error("norm(): input dtype should be either floating point or complex. Got %s "
@@ -523,9 +532,9 @@ Tensor *tensor_norm(const Tensor *a, double p, const int *dims, int ndims, bool 
     tensor_release(nz);
     tensor_release(f);
   } else {
-    Tensor *pw = p == 1 ? tensor_retain(abs) : tensor_binary_scalar(BIN_POW, abs, p);
+    Tensor *pw = p == 1 ? tensor_retain(abs) : norm_pow(abs, p);
     Tensor *s = pw ? tensor_sum(pw, dims, ndims, keepdim) : NULL;
-    out = s && p != 1 ? tensor_binary_scalar(BIN_POW, s, 1.0 / p) : tensor_retain(s);
+    out = s && p != 1 ? norm_pow(s, 1.0 / p) : tensor_retain(s);
     if (s && p == 2) { /* sqrt is exact where pow(x, 0.5) may be off by an ulp */
       tensor_release(out);
       out = tensor_unary(UN_SQRT, s);

@@ -44,6 +44,10 @@ void tensor_gelu_backward_row_f64(int64_t n, const double *g, int64_t sg, const 
                                   int64_t sx, double *o);
 bool tensor_gelu_backward_dense_f32(int64_t n, const float *g, int64_t sg, const float *x,
                                     float *o);
+/* x ** e over one contiguous run of n elements as ATen computes it, for an
+ * exponent other than 0, 1, +-0.5, -1, 2, 3, -2 (transcend.c) */
+void tensor_pow_run_f32(int64_t n, const float *a, double e, float *o);
+void tensor_pow_run_f64(int64_t n, const double *a, double e, double *o);
 /* sum_aten.c: a float32/float64 sum in ATen's order when the layout allows;
  * false (nothing done) otherwise; true with *out NULL on an error. */
 bool tensor_sum_aten(const Tensor *a, const int *dims, int ndims, bool keepdim, Tensor **out);
