@@ -79,12 +79,13 @@ const HelpEntry help_table[] = {
      "print(sorted([3, 1, 2]), sorted([\"bb\", \"a\"], key=len, reverse=true))"},
     {"str", HELP_BUILTINS, 0,
      "str(v)",
-     "The value as a string, as print shows it (an instance's str method is used when it "
-     "has one).",
+     "The value as a string, as print shows it (an instance's str method when it has one, "
+     "else its repr method).",
      "print(str(0.1) + \"!\", str([1, \"a\"]))"},
     {"repr", HELP_BUILTINS, 0,
      "repr(v)",
-     "The value as source-like text: strings are quoted, tensors print as PyTorch does.",
+     "The value as source-like text: strings are quoted, tensors print as PyTorch does, an "
+     "instance through its repr method (never its str), else <Point instance>.",
      "print(repr(\"hi\"), repr(1.5))"},
     {"format", HELP_BUILTINS, 0,
      "format(v, spec=\"\")",
@@ -92,7 +93,7 @@ const HelpEntry help_table[] = {
      "[.precision][type], as f\"{v:spec}\" does; CPython's output. The same engine runs "
      "s.format(...) (fields {}, {0}, {name}, {0[1]}, {p.x}, !r !s, nested {w} in a spec) and "
      "FORMAT % values (printf-style: %d %s %r %f %e %g %x %o %c %%, flags, width, precision, "
-     "%(name)s with a map).",
+     "%(name)s with a map). An instance's format(spec) method is called when it has one.",
      "print(format(1234567, \",\"), format(255, \"#x\"), format(0.256, \".1%\"))\n"
      "print(\"{:>6.2f}|{}\".format(3.14159, \"a\"), \"%05.1f %s\" % (2.25, \"ok\"))"},
     {"num", HELP_BUILTINS, 0,
@@ -2763,6 +2764,13 @@ const HelpEntry help_table[] = {
      "Separates a for loop's variables from what it loops over; as an operator, tests "
      "membership in a list, map (keys) or string.",
      "print(2 in [1, 2], \"a\" in {\"a\": 1}, \"ell\" in \"hello\")"},
+    {"is", HELP_KEYWORDS, 0,
+     "a is b / a is not b",
+     "Identity: true when a and b are the same object (never calls eq). Lists, maps, "
+     "instances, functions and tensors are themselves only (t.grad is t.grad; t.detach() is "
+     "not t); nil, bools, numbers, strings and dtypes are compared by value and type (1 is 1, "
+     "1 is not 1.0, t.dtype is float32). A comparison: it chains as Python's.",
+     "let xs = [1]\nprint(xs is xs, xs is [1], xs is not nil, nil is nil)"},
     {"break", HELP_KEYWORDS, 0,
      "break",
      "Leaves the innermost loop.",
