@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "autograd/internal.h"
+#include "tensor/ag_assert.h"
 
 static const char *const kind_names[AG_NODE_COUNT] = {
 #define AG_NODE_NAME(name, derivative) #name,
@@ -212,6 +213,7 @@ GradNode *grad_node_retain(GradNode *node) {
 }
 
 void grad_node_release(GradNode *node) {
+  AG_ASSERT(!node || node->refcount > 0); /* released once more than retained */
   if (!node || --node->refcount > 0) return;
   node->free_next = dying;
   dying = node;
@@ -388,6 +390,7 @@ bool node_check_saved(const GradNode *n) {
 Tensor *node_unpack(GradNode *n, int i) {
   AgSaved *s = &n->saved[i];
   if (!node_check_saved(n)) return NULL;
+  AG_ASSERT(s->data != NULL); /* a formula reads only what its op saved */
   if (!s->data) {
     tensor_set_error("internal error: %s has no saved value %d", grad_node_name(n), i);
     return NULL;
