@@ -56,7 +56,6 @@ static const size_t dtype_sizes[DT_COUNT] = {1, 8, 4, 8};
 
 const char *dtype_name(DType dt) { return dt < DT_COUNT ? dtype_names[dt] : "?"; }
 size_t dtype_size(DType dt) { return dtype_sizes[dt]; }
-bool dtype_is_float(DType dt) { return dt == DT_FLOAT32 || dt == DT_FLOAT64; }
 DType dtype_promote(DType a, DType b) { return a > b ? a : b; }
 
 /* ---- caches ---- */
@@ -375,7 +374,52 @@ static Tensor *tensor_new_struct(DType dt, int ndim, const int64_t *shape, int64
   return t;
 }
 
+/* The hot path of scalar graphs: a contiguous tensor of a few dimensions
+ * whose data fits inline, its struct and storage popped from the caches with
+ * nothing to check (no dimension of at most 64 elements can overflow) and
+ * only the fields a cached block lacks written. NULL when it does not apply. */
+#define SMALL_MAX_DIMS 4
+static Tensor *tensor_alloc_small(DType dt, int ndim, const int64_t *shape, bool zero) {
+  if (!TENSOR_USE_CACHES || !cache.tensors || !cache.storages || ndim > SMALL_MAX_DIMS)
+    return NULL;
+  int64_t numel = 1;
+  for (int i = 0; i < ndim; i++) {
+    if ((uint64_t)shape[i] > TENSOR_INLINE_BYTES) return NULL; /* negative or large */
+    numel *= shape[i];
+  }
+  size_t nbytes = (size_t)numel * dtype_sizes[dt];
+  if (nbytes > TENSOR_INLINE_BYTES) return NULL;
+  Storage *s = (Storage *)cache.storages; /* a cached inline block: data, capacity, flags set */
+  cache.storages = cache.storages->next;
+  cache.nstorages--;
+  Tensor *t = (Tensor *)cache.tensors;
+  cache.tensors = cache.tensors->next;
+  cache.ntensors--;
+  if (cache.tensors) __builtin_prefetch(cache.tensors, 1);
+  if (cache.storages) __builtin_prefetch(cache.storages, 1);
+  s->refcount = 1;
+  s->nbytes = nbytes;
+  s->version = 0;
+  if (zero) memset(s->data, 0, TENSOR_INLINE_BYTES);
+  t->refcount = 1;
+  t->dtype = dt;
+  t->ndim = ndim;
+  t->numel = numel;
+  t->offset = 0;
+  t->storage = s;
+  t->meta = NULL;
+  int64_t stride = 1;
+  for (int i = ndim - 1; i >= 0; i--) {
+    t->shape[i] = shape[i];
+    t->stride[i] = stride;
+    stride *= shape[i] > 0 ? shape[i] : 1;
+  }
+  return t;
+}
+
 static Tensor *tensor_alloc(DType dt, int ndim, const int64_t *shape, bool zero) {
+  Tensor *small = tensor_alloc_small(dt, ndim, shape, zero);
+  if (small) return small;
   int64_t numel;
   if (!tensor_check_shape(ndim, shape, &numel)) return NULL;
   /* In 64 bits, as PyTorch counts: a size_t of 32 bits (WebAssembly) would wrap. */
