@@ -247,13 +247,12 @@ void ag_set_name(Tensor *t, const char *name) {
 AgEdge tensor_edge(Tensor *t) {
   AgEdge e = {NULL, 0};
   if (!ag_requires_grad(t)) return e;
-  AgMeta *m = meta_of(t);
-  if (m->view_base) ag_view_refresh(t); /* on failure the old history is kept */
+  AgMeta *m = meta_of(t); /* ag_requires_grad refreshed a stale view's history */
   if (m->grad_fn) {
     e.node = grad_node_retain(m->grad_fn);
     e.input_nr = m->output_nr;
   } else {
-    e.node = ag_grad_accumulator(t);
+    e.node = m->accumulator ? grad_node_retain(m->accumulator) : ag_grad_accumulator(t);
   }
   return e;
 }

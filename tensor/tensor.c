@@ -291,11 +291,6 @@ static void storage_release(Storage *s) {
 
 /* ---- lifetime ---- */
 
-Tensor *tensor_retain(Tensor *t) {
-  if (t) t->refcount++;
-  return t;
-}
-
 size_t tensor_footprint(const Tensor *t) {
   size_t bytes = sizeof(Tensor);
   if (!t->storage) return bytes;
@@ -303,8 +298,7 @@ size_t tensor_footprint(const Tensor *t) {
   return bytes + sizeof(Storage) + (own < t->storage->nbytes ? own : t->storage->nbytes);
 }
 
-void tensor_release(Tensor *t) {
-  if (!t || --t->refcount > 0) return;
+void tensor_free(Tensor *t) {
   if (t->meta) t->meta->destroy(t->meta);
   storage_release(t->storage);
   tensor_struct_free(t);

@@ -115,9 +115,16 @@ DType dtype_promote(DType a, DType b); /* PyTorch's promotion of two tensors */
  * with PyTorch's "can't allocate memory" error. Process-wide. */
 void tensor_set_allocation_limit(size_t bytes);
 
-/* ---- lifetime ---- */
-Tensor *tensor_retain(Tensor *t);
-void tensor_release(Tensor *t);
+/* ---- lifetime ----
+ * Inline: a scalar graph takes and drops millions of references. */
+void tensor_free(Tensor *t); /* the last reference's work (tensor_release calls it) */
+static inline Tensor *tensor_retain(Tensor *t) {
+  if (t) t->refcount++;
+  return t;
+}
+static inline void tensor_release(Tensor *t) {
+  if (t && --t->refcount == 0) tensor_free(t);
+}
 /* Bytes this tensor holds: its struct, its storage's header and the part of
  * the storage it spans (a view does not count its base's other elements). */
 size_t tensor_footprint(const Tensor *t);
