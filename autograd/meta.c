@@ -246,7 +246,7 @@ void ag_set_name(Tensor *t, const char *name) {
 
 AgEdge tensor_edge(Tensor *t) {
   AgEdge e = {NULL, 0};
-  if (!ag_requires_grad(t)) return e;
+  if (!requires_grad_of(t)) return e;
   AgMeta *m = meta_of(t); /* ag_requires_grad refreshed a stale view's history */
   if (m->grad_fn) {
     e.node = grad_node_retain(m->grad_fn);

@@ -147,7 +147,7 @@ size_t node_footprint(const GradNode *n) {
 static void saved_clear(AgSaved *s) {
   tensor_release(s->data);
   s->data = NULL;
-  grad_node_release(s->grad_fn);
+  if (s->grad_fn) grad_node_release(s->grad_fn); /* most saved values have none: no call */
   s->grad_fn = NULL;
 }
 
@@ -238,7 +238,7 @@ AgNodeExtra *node_extra(GradNode *n) {
 bool ag_should_record(Tensor *const *ts, int n) {
   if (!ag_is_grad_enabled()) return false;
   for (int i = 0; i < n; i++)
-    if (ag_requires_grad(ts[i])) return true;
+    if (requires_grad_of(ts[i])) return true;
   return false;
 }
 
@@ -289,7 +289,7 @@ void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output) 
   s->data = saved_alias(t);
   s->version = tensor_version(t);
   s->is_output = is_output;
-  s->requires_grad = is_output || ag_requires_grad(t); /* an output is about to require grad */
+  s->requires_grad = is_output || requires_grad_of(t); /* an output is about to require grad */
   if (!is_output && s->requires_grad) {
     AgEdge e = tensor_edge(t);
     s->grad_fn = e.node;

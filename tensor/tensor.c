@@ -520,7 +520,7 @@ bool tensor_set_data(Tensor *t, const Tensor *src) {
 
 /* ---- element access ---- */
 
-bool tensor_is_contiguous(const Tensor *t) {
+bool tensor_strides_contiguous(const Tensor *t) {
   if (t->numel == 0) return true;
   int64_t expected = 1;
   for (int i = t->ndim - 1; i >= 0; i--) {

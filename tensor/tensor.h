@@ -145,7 +145,12 @@ Tensor *tensor_view_of(const Tensor *base, int ndim, const int64_t *shape,
                        const int64_t *stride, int64_t offset);
 
 /* ---- element access ---- */
-bool tensor_is_contiguous(const Tensor *t);
+bool tensor_strides_contiguous(const Tensor *t); /* tensor_is_contiguous's general case */
+/* Inline: a single element (every tensor of a scalar graph) is contiguous
+ * whatever its strides. */
+static inline bool tensor_is_contiguous(const Tensor *t) {
+  return t->numel <= 1 || tensor_strides_contiguous(t);
+}
 /* "[2, 3]" into buf (truncated to cap), as PyTorch writes sizes in messages. */
 void tensor_format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);
 double tensor_get_flat(const Tensor *t, int64_t i); /* i-th element in row-major order */
