@@ -151,6 +151,8 @@ typedef struct {
 } AgMeta;
 
 /* ---- meta.c ---- */
+/* Grad mode, read inline on every op (ag_is_grad_enabled is its public face). */
+extern _Thread_local bool ag_grad_disabled;
 static inline AgMeta *meta_of(const Tensor *t) { return (AgMeta *)t->meta; }
 /* ag_requires_grad without a call unless t is a view (whose history may be stale). */
 static inline bool requires_grad_of(const Tensor *t) {

@@ -8,16 +8,16 @@
 
 /* ---- modes (thread-local, as PyTorch's) ---- */
 
-static _Thread_local bool grad_disabled; /* zero-initialised: grad mode on */
+_Thread_local bool ag_grad_disabled; /* zero-initialised: grad mode on */
 static _Thread_local bool anomaly_on, anomaly_forward;
 static _Thread_local int current_line;
 static _Thread_local int hook_counter;
 
-bool ag_is_grad_enabled(void) { return !grad_disabled; }
+bool ag_is_grad_enabled(void) { return !ag_grad_disabled; }
 
 bool ag_set_grad_enabled(bool enabled) {
-  bool previous = !grad_disabled;
-  grad_disabled = !enabled;
+  bool previous = !ag_grad_disabled;
+  ag_grad_disabled = !enabled;
   return previous;
 }
 

@@ -236,13 +236,15 @@ AgNodeExtra *node_extra(GradNode *n) {
 /* ---- recording ---- */
 
 bool ag_should_record(Tensor *const *ts, int n) {
-  if (!ag_is_grad_enabled()) return false;
+  if (ag_grad_disabled) return false;
   for (int i = 0; i < n; i++)
     if (requires_grad_of(ts[i])) return true;
   return false;
 }
 
-void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
+/* The general case: the old or the new shape has more than 4 dimensions
+ * (such a shape is kept in a block of its own). */
+static void info_set_big(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
   if (info->ndim > 4) free(info->u.big);
   info->dtype = dt;
   info->ndim = ndim;
@@ -256,6 +258,17 @@ void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
     }
   }
   if (ndim > 0) memcpy(dst, shape, (size_t)ndim * sizeof(int64_t));
+}
+
+void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
+  if (info->ndim > 4 || ndim > 4) {
+    info_set_big(info, dt, ndim, shape);
+    return;
+  }
+  info->dtype = dt;
+  info->ndim = ndim;
+  for (int d = 0; d < ndim; d++)
+    info->u.small[d] = shape[d];
 }
 
 void info_set(AgInfo *info, const Tensor *t) { info_set_shape(info, t->dtype, t->ndim, t->shape); }

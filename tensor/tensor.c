@@ -55,7 +55,6 @@ static const char *const dtype_names[DT_COUNT] = {"bool", "int64", "float32", "f
 static const size_t dtype_sizes[DT_COUNT] = {1, 8, 4, 8};
 
 const char *dtype_name(DType dt) { return dt < DT_COUNT ? dtype_names[dt] : "?"; }
-size_t dtype_size(DType dt) { return dtype_sizes[dt]; }
 DType dtype_promote(DType a, DType b) { return a > b ? a : b; }
 
 /* ---- caches ---- */

@@ -106,7 +106,7 @@ extern volatile sig_atomic_t tensor_interrupt_requested;
 
 /* ---- dtypes ---- */
 const char *dtype_name(DType dt);   /* "float32", "float64", "int64", "bool" */
-size_t dtype_size(DType dt);
+static inline size_t dtype_size(DType dt) { return dt == DT_FLOAT32 ? 4 : dt == DT_BOOL ? 1 : 8; }
 static inline bool dtype_is_float(DType dt) { return dt == DT_FLOAT32 || dt == DT_FLOAT64; }
 DType dtype_promote(DType a, DType b); /* PyTorch's promotion of two tensors */
 
