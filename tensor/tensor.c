@@ -368,19 +368,24 @@ void tensor_contiguous_strides(int ndim, const int64_t *shape, int64_t *stride) 
   }
 }
 
+/* A new tensor's header: one reference, no offset, no autograd state. */
+static inline void tensor_init_header(Tensor *t, DType dt, int ndim, int64_t numel, Storage *s) {
+  t->refcount = 1;
+  t->dtype = dt;
+  t->ndim = ndim;
+  t->numel = numel;
+  t->offset = 0;
+  t->storage = s;
+  t->meta = NULL;
+}
+
 static Tensor *tensor_new_struct(DType dt, int ndim, const int64_t *shape, int64_t numel) {
   Tensor *t = tensor_struct_alloc();
   if (!t) {
     tensor_set_error("out of memory");
     return NULL;
   }
-  t->refcount = 1;
-  t->dtype = dt;
-  t->ndim = ndim;
-  t->numel = numel;
-  t->offset = 0;
-  t->storage = NULL;
-  t->meta = NULL;
+  tensor_init_header(t, dt, ndim, numel, NULL);
   if (ndim > 0) memcpy(t->shape, shape, (size_t)ndim * sizeof(int64_t));
   return t;
 }
@@ -413,13 +418,7 @@ static Tensor *tensor_alloc_small(DType dt, int ndim, const int64_t *shape, bool
   s->version = 0;
   memory_count(nbytes);
   if (zero) memset(s->data, 0, TENSOR_INLINE_BYTES);
-  t->refcount = 1;
-  t->dtype = dt;
-  t->ndim = ndim;
-  t->numel = numel;
-  t->offset = 0;
-  t->storage = s;
-  t->meta = NULL;
+  tensor_init_header(t, dt, ndim, numel, s);
   int64_t stride = 1;
   for (int i = ndim - 1; i >= 0; i--) {
     t->shape[i] = shape[i];
