@@ -522,7 +522,7 @@ static Tensor *tensor_alloc_small(DType dt, int ndim, const int64_t *shape, bool
     if ((uint64_t)shape[i] > TENSOR_INLINE_BYTES) return NULL; /* negative or large */
     numel *= shape[i];
   }
-  size_t nbytes = (size_t)numel * dtype_sizes[dt];
+  size_t nbytes = (size_t)numel * dtype_size(dt);
   if (nbytes > TENSOR_INLINE_BYTES) return NULL;
   Storage *s = (Storage *)cache.storages; /* a cached inline block: data, capacity, flags set */
   cache.storages = cache.storages->next;
