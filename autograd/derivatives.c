@@ -25,6 +25,10 @@ typedef struct {
   bool failed;
 } Scope;
 
+/* A backward with no graph to record and no tangent to carry may use
+ * tensor/'s fused kernels (PyTorch's rounding). */
+static bool plain_backward(void) { return !ag_is_grad_enabled() && !fw_active(); }
+
 static Tensor *keep(Scope *s, Tensor *t) {
   if (!t || s->n == SCOPE_CAP) {
     if (t) {
@@ -127,6 +131,32 @@ static Tensor *sum_dim(Scope *s, Tensor *a, int dim, bool keepdim) {
 #define G (g[0])
 #define IN (&n->in_info[0])
 
+/* ---- jvp rules: the tangent of the output from the inputs' tangents ----
+ * j_NAME beside d_NAME, PyTorch 1.13's "result:" formulas of
+ * derivatives.yaml. A missing tangent is zero: its term is dropped (the
+ * NULL-passing wrappers give NULL). */
+#define JVP_ARGS GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tensor *out
+#define X0 (in[0])
+#define X1 (in[1])
+#define T0 (t[0])
+#define T1 (n->nnext > 1 ? t[1] : NULL)
+
+/* a + b where either may be absent (zero) */
+static Tensor *plus(Scope *s, Tensor *a, Tensor *b) { return !a ? b : !b ? a : add(s, a, b); }
+static Tensor *minus(Scope *s, Tensor *a, Tensor *b) { return !b ? a : !a ? neg(s, b) : sub(s, a, b); }
+
+/* The rule's result as a new reference, shaped as the output (a tangent
+ * that broadcast is expanded); NULL when the scope failed. */
+static Tensor *jvp_done(Scope *s, Tensor *r, const Tensor *out) {
+  if (!s->failed && !r) r = keep(s, tensor_zeros(out->dtype, out->ndim, out->shape));
+  if (!s->failed && r && (r->ndim != out->ndim ||
+                          memcmp(r->shape, out->shape, (size_t)out->ndim * sizeof(int64_t))))
+    r = keep(s, ag_expand(r, out->ndim, out->shape));
+  Tensor *result = s->failed ? NULL : tensor_retain(r);
+  scope_end(s);
+  return result;
+}
+
 /* ---- arithmetic ---- */
 
 /* other's gradient is grad * alpha when add_(other, alpha=) recorded one (i2, alpha in s1) */
@@ -135,6 +165,11 @@ static bool d_add(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   if (needs[0]) give(out, 0, G);
   if (n->nnext > 1 && needs[1]) give(out, 1, node_p(n)->i2 ? muls(&s, G, node_p(n)->s1) : G);
   return done(&s, n, out);
+}
+static Tensor *j_add(JVP_ARGS) {
+  Scope s = {0};
+  Tensor *t1 = T1 && node_p(n)->i2 ? muls(&s, T1, node_p(n)->s1) : T1;
+  return jvp_done(&s, plus(&s, T0, t1), out);
 }
 
 /* PyTorch 1.13's derivatives.yaml: addcmul tensor1: grad * (tensor2 * value), tensor2:
@@ -182,6 +217,10 @@ static bool d_sub(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   if (n->nnext > 1 && needs[1]) give(out, 1, neg(&s, G));
   return done(&s, n, out);
 }
+static Tensor *j_sub(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, minus(&s, T0, T1), out);
+}
 
 static bool d_rsub(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
@@ -194,6 +233,11 @@ static bool d_mul(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   if (needs[0]) give(out, 0, node_p(n)->flag ? muls(&s, G, node_p(n)->s0) : mul(&s, G, saved(&s, n, SAVED_OTHER)));
   if (n->nnext > 1 && needs[1]) give(out, 1, mul(&s, G, saved(&s, n, SAVED_SELF)));
   return done(&s, n, out);
+}
+static Tensor *j_mul(JVP_ARGS) {
+  Scope s = {0};
+  if (node_p(n)->flag) return jvp_done(&s, muls(&s, T0, node_p(n)->s0), out);
+  return jvp_done(&s, plus(&s, mul(&s, T0, X1), mul(&s, X0, T1)), out);
 }
 
 static bool d_div(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -208,6 +252,12 @@ static bool d_div(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   if (needs[0]) give(out, 0, dv(&s, G, b));
   if (needs[1]) give(out, 1, mul(&s, neg(&s, G), dv(&s, dv(&s, saved(&s, n, SAVED_SELF), b), b)));
   return done(&s, n, out);
+}
+/* self_t / other - other_t * (self / other) / other */
+static Tensor *j_div(JVP_ARGS) {
+  Scope s = {0};
+  if (node_p(n)->flag) return jvp_done(&s, T0 ? keep(&s, ag_binary_scalar(BIN_DIV, T0, node_p(n)->s0)) : NULL, out);
+  return jvp_done(&s, minus(&s, dv(&s, T0, X1), mul(&s, T1, dv(&s, dv(&s, X0, X1), X1))), out);
 }
 
 static bool d_div_scalar(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -248,6 +298,16 @@ static bool d_pow_tensor(GradNode *n, Tensor *const *g, Tensor **out, const bool
   }
   return done(&s, n, out);
 }
+static Tensor *j_pow_tensor(JVP_ARGS) {
+  Scope s = {0};
+  Tensor *a = X0, *b = X1, *zero = zero_like(&s, out);
+  Tensor *ts = T0 ? where(&s, cmps(&s, BIN_EQ, b, 0), zero,
+                          mul(&s, T0, mul(&s, b, bin(&s, BIN_POW, a, adds(&s, b, -1)))))
+                  : NULL;
+  Tensor *mask = T1 ? cmp(&s, BIN_LOGICAL_AND, cmps(&s, BIN_EQ, a, 0), cmps(&s, BIN_GE, b, 0)) : NULL;
+  Tensor *te = T1 ? where(&s, mask, zero, mul(&s, T1, mul(&s, out, un(&s, UN_LOG, a)))) : NULL;
+  return jvp_done(&s, plus(&s, ts, te), out);
+}
 
 /* s ** x: result * log(s). */
 static bool d_pow_base(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -264,6 +324,12 @@ static bool d_remainder(GradNode *n, Tensor *const *g, Tensor **out, const bool 
     give(out, 1, neg(&s, mul(&s, G, q)));
   }
   return done(&s, n, out);
+}
+/* self_t - other_t * floor(self / other) */
+static Tensor *j_remainder(JVP_ARGS) {
+  Scope s = {0};
+  Tensor *q = T1 ? un(&s, UN_FLOOR, dv(&s, X0, X1)) : NULL;
+  return jvp_done(&s, minus(&s, T0, mul(&s, T1, q)), out);
 }
 
 /* Recorded where PyTorch records NotImplemented (remainder with a number
@@ -301,6 +367,14 @@ static bool d_xlogy(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
   if (n->nnext > 1 && needs[1]) give(out, 1, dv(&s, mul(&s, G, a), b));
   return done(&s, n, out);
 }
+/* self_t * xlogy(self != 0, other) + other_t * self / other */
+static Tensor *j_xlogy(JVP_ARGS) {
+  Scope s = {0};
+  Tensor *nz = T0 ? cmps(&s, BIN_NE, X0, 0) : NULL;
+  Tensor *nzf = nz ? keep(&s, tensor_to_dtype(nz, out->dtype)) : NULL;
+  Tensor *ts = mul(&s, T0, bin(&s, BIN_XLOGY, nzf, X1));
+  return jvp_done(&s, plus(&s, ts, dv(&s, mul(&s, T1, X0), X1)), out);
+}
 
 /* PyTorch's logaddexp formulas: g / (1 + exp(other - self)) and
  * g / (1 + exp(self - other)). */
@@ -311,6 +385,12 @@ static bool d_logaddexp(GradNode *n, Tensor *const *g, Tensor **out, const bool 
   if (n->nnext > 1 && needs[1]) give(out, 1, dv(&s, G, adds(&s, un(&s, UN_EXP, sub(&s, a, b)), 1)));
   return done(&s, n, out);
 }
+static Tensor *j_logaddexp(JVP_ARGS) {
+  Scope s = {0};
+  Tensor *ta = T0 ? dv(&s, T0, adds(&s, un(&s, UN_EXP, sub(&s, X1, X0)), 1)) : NULL;
+  Tensor *tb = T1 ? dv(&s, T1, adds(&s, un(&s, UN_EXP, sub(&s, X0, X1)), 1)) : NULL;
+  return jvp_done(&s, plus(&s, ta, tb), out);
+}
 
 static bool d_maximum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   return d_extremum2(n, g, out, needs, BIN_GT);
@@ -318,6 +398,17 @@ static bool d_maximum(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
 static bool d_minimum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   return d_extremum2(n, g, out, needs, BIN_LT);
 }
+/* other_t + where(self == other, 0.5, self wins) * (self_t - other_t) */
+static Tensor *j_extremum2(JVP_ARGS, BinaryOp wins) {
+  Scope s = {0};
+  Tensor *w = cmp(&s, wins, X0, X1);
+  Tensor *wf = w ? keep(&s, tensor_to_dtype(w, out->dtype)) : NULL;
+  Tensor *share = where(&s, cmp(&s, BIN_EQ, X0, X1), keep(&s, tensor_scalar(out->dtype, 0.5)), wf);
+  Tensor *t0 = T0 ? T0 : zero_like(&s, out), *t1 = T1 ? T1 : zero_like(&s, out);
+  return jvp_done(&s, add(&s, t1, mul(&s, share, sub(&s, t0, t1))), out);
+}
+static Tensor *j_maximum(JVP_ARGS) { return j_extremum2(n, oi, in, t, out, BIN_GT); }
+static Tensor *j_minimum(JVP_ARGS) { return j_extremum2(n, oi, in, t, out, BIN_LT); }
 
 /* ---- unary ---- */
 
@@ -326,11 +417,19 @@ static bool d_neg(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   give(out, 0, neg(&s, G));
   return done(&s, n, out);
 }
+static Tensor *j_neg(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, neg(&s, T0), out);
+}
 
 static bool d_abs(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0, mul(&s, G, un(&s, UN_SIGN, saved(&s, n, 0))));
   return done(&s, n, out);
+}
+static Tensor *j_abs(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, mul(&s, T0, un(&s, UN_SIGN, X0)), out);
 }
 
 static bool d_sqrt(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -338,17 +437,29 @@ static bool d_sqrt(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   give(out, 0, dv(&s, G, muls(&s, saved(&s, n, 0), 2)));
   return done(&s, n, out);
 }
+static Tensor *j_sqrt(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, dv(&s, T0, muls(&s, out, 2)), out);
+}
 
 static bool d_exp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0, mul(&s, G, saved(&s, n, 0)));
   return done(&s, n, out);
 }
+static Tensor *j_exp(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, mul(&s, T0, out), out);
+}
 
 static bool d_log(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0, dv(&s, G, saved(&s, n, 0)));
   return done(&s, n, out);
+}
+static Tensor *j_log(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, dv(&s, T0, X0), out);
 }
 
 /* g / (x ln 10), g / (x ln 2): PyTorch's grad / (self * std::log(10.0)) */
@@ -357,11 +468,19 @@ static bool d_log10(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
   give(out, 0, dv(&s, G, muls(&s, saved(&s, n, 0), log(10.0))));
   return done(&s, n, out);
 }
+static Tensor *j_log10(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, dv(&s, T0, muls(&s, X0, 2.302585092994045684)), out);
+}
 
 static bool d_log2(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0, dv(&s, G, muls(&s, saved(&s, n, 0), log(2.0))));
   return done(&s, n, out);
+}
+static Tensor *j_log2(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, dv(&s, T0, muls(&s, X0, 0.693147180559945309)), out);
 }
 
 static bool d_sin(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -369,11 +488,19 @@ static bool d_sin(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   give(out, 0, mul(&s, G, un(&s, UN_COS, saved(&s, n, 0))));
   return done(&s, n, out);
 }
+static Tensor *j_sin(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, mul(&s, T0, un(&s, UN_COS, X0)), out);
+}
 
 static bool d_cos(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0, neg(&s, mul(&s, G, un(&s, UN_SIN, saved(&s, n, 0)))));
   return done(&s, n, out);
+}
+static Tensor *j_cos(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, mul(&s, T0, neg(&s, un(&s, UN_SIN, X0))), out);
 }
 
 static bool d_tan(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -382,16 +509,24 @@ static bool d_tan(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   give(out, 0, mul(&s, G, adds(&s, mul(&s, r, r), 1)));
   return done(&s, n, out);
 }
+static Tensor *j_tan(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, mul(&s, T0, adds(&s, mul(&s, out, out), 1)), out);
+}
 
 static bool d_tanh(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *r = saved(&s, n, 0);
-  if (r && !ag_is_grad_enabled() && G->dtype == r->dtype && G->ndim == r->ndim &&
+  if (r && plain_backward() && G->dtype == r->dtype && G->ndim == r->ndim &&
       !memcmp(G->shape, r->shape, (size_t)G->ndim * sizeof(int64_t))) /* PyTorch's rounding */
     give(out, 0, keep(&s, tensor_tanh_backward(G, r)));
   else
     give(out, 0, mul(&s, G, rsubs(&s, 1, mul(&s, r, r))));
   return done(&s, n, out);
+}
+static Tensor *j_tanh(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, mul(&s, T0, rsubs(&s, 1, mul(&s, out, out))), out);
 }
 
 /* (g * (1 - y)) * y, in ATen's order */
@@ -401,11 +536,19 @@ static bool d_sigmoid(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
   give(out, 0, mul(&s, mul(&s, G, rsubs(&s, 1, r)), r));
   return done(&s, n, out);
 }
+static Tensor *j_sigmoid(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, mul(&s, mul(&s, T0, rsubs(&s, 1, out)), out), out);
+}
 
 static bool d_relu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0, where(&s, cmps(&s, BIN_GT, saved(&s, n, 0), 0), G, zero_like(&s, G)));
   return done(&s, n, out);
+}
+static Tensor *j_relu(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, where(&s, cmps(&s, BIN_GT, out, 0), T0, zero_like(&s, T0)), out);
 }
 
 /* The standard normal density exp(-x^2/2) / sqrt(2 pi). */
@@ -419,7 +562,7 @@ static Tensor *normal_pdf(Scope *s, Tensor *x) {
 static bool d_gelu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   Tensor *x = saved(&s, n, 0);
-  if (x && !ag_is_grad_enabled() && G->dtype == x->dtype && G->ndim == x->ndim &&
+  if (x && plain_backward() && G->dtype == x->dtype && G->ndim == x->ndim &&
       !memcmp(G->shape, x->shape, (size_t)G->ndim * sizeof(int64_t))) {
     give(out, 0, keep(&s, tensor_gelu_backward(G, x)));
     return done(&s, n, out);
@@ -427,6 +570,11 @@ static bool d_gelu(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   Tensor *cdf = x ? keep(&s, ag_normal_cdf(x)) : NULL;
   give(out, 0, mul(&s, G, add(&s, cdf, mul(&s, x, normal_pdf(&s, x)))));
   return done(&s, n, out);
+}
+static Tensor *j_gelu(JVP_ARGS) {
+  Scope s = {0};
+  Tensor *cdf = keep(&s, ag_normal_cdf(X0));
+  return jvp_done(&s, mul(&s, T0, add(&s, cdf, mul(&s, X0, normal_pdf(&s, X0)))), out);
 }
 
 static bool d_normal_cdf(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -486,6 +634,10 @@ static bool d_zero(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
     if (needs[i])
       give_new(&s, out, i, tensor_zeros(n->in_info[i].dtype, n->in_info[i].ndim, info_shape(&n->in_info[i])));
   return done(&s, n, out);
+}
+static Tensor *j_zero(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, NULL, out);
 }
 
 static bool d_clamp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -972,7 +1124,7 @@ static bool d_softmax_plain(GradNode *n, Tensor *const *g, Tensor **out, bool lo
 }
 
 static bool plain_backward_ok(Tensor *grad) {
-  return !ag_is_grad_enabled() && (grad->dtype == DT_FLOAT32 || grad->dtype == DT_FLOAT64);
+  return plain_backward() && (grad->dtype == DT_FLOAT32 || grad->dtype == DT_FLOAT64);
 }
 
 static bool d_softmax(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -1298,7 +1450,7 @@ static bool d_cumprod(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
   Tensor *any = zeros ? keep(&s, tensor_sum(zeros, NULL, 0, false)) : NULL;
   if (any && tensor_item(any) == 0) {
     give(out, 0, dv(&s, reversed_cumsum(&s, mul(&s, r, grad), dim), x));
-  } else if (any && !ag_is_grad_enabled()) {
+  } else if (any && plain_backward()) {
     give(out, 0, keep(&s, tensor_cumprod_backward(x, grad, dim)));
   } else if (any) {
     int64_t len = x->shape[dim];
@@ -1580,10 +1732,17 @@ static bool d_native_norm(GradNode *n, Tensor *const *g, Tensor **out, const boo
  * the engine itself. */
 #define ENGINE NULL
 const AgDerivFn ag_derivatives[AG_NODE_COUNT] = {
-#define AG_NODE_DERIVATIVE(name, derivative) [AG_NODE_##name] = derivative,
+#define AG_NODE_DERIVATIVE(name, derivative, jvp) [AG_NODE_##name] = derivative,
     AG_NODE_KINDS(AG_NODE_DERIVATIVE)
 #undef AG_NODE_DERIVATIVE
 };
 #undef ENGINE
+
+/* The jvp rules, generated from the same list: every kind names one. */
+const AgJvpFn ag_jvps[AG_NODE_COUNT] = {
+#define AG_NODE_JVP(name, derivative, jvp) [AG_NODE_##name] = jvp,
+    AG_NODE_KINDS(AG_NODE_JVP)
+#undef AG_NODE_JVP
+};
 _Static_assert(sizeof ag_derivatives / sizeof ag_derivatives[0] == AG_NODE_COUNT,
                "one derivative per node kind");

@@ -260,7 +260,7 @@ static bool can_steal(const Tensor *g) {
  * history (create_graph) must be added by a recorded op, or it is lost. */
 static bool buffer_add_in_place(Tensor *acc, const Tensor *g) {
   if (acc->dtype != g->dtype || acc->ndim != g->ndim || !can_steal(acc) ||
-      !tensor_is_contiguous(g) || (g->meta && ag_requires_grad(g)))
+      !tensor_is_contiguous(g) || (g->meta && (ag_requires_grad(g) || fw_tangent(g))))
     return false;
   for (int d = 0; d < acc->ndim; d++)
     if (acc->shape[d] != g->shape[d]) return false;

@@ -17,9 +17,9 @@
    .example = example_, HELP_ROW_NAME
 #define HELP_ROW_NAME(name_) .name = #name_},
 #define HELP_ROW_NO_HELP(name_)
-#define UNARY_HELP(C, e, name, kernels, result, grad, node, formula, saves, inplace, bind, help)  \
+#define UNARY_HELP(C, e, name, kernels, result, grad, node, formula, jvp, saves, inplace, bind, help)  \
   HELP_ROW_##help(name)
-#define BINARY_HELP(C, e, name, symbol, kernels, result, grad, node, formula, self, other, res,   \
+#define BINARY_HELP(C, e, name, symbol, kernels, result, grad, node, formula, jvp, self, other, res,   \
                     other_name, number_form, number_node, number_saves, bind, help)              \
   HELP_ROW_##help(name)
 

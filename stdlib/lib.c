@@ -163,6 +163,7 @@ static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, con
     lib_install_autograd_module(vm, m);
   }
   if (strcmp(name, "plot") == 0) lib_install_plot_module(vm, m);
+  if (strcmp(name, "autograd.forward_ad") == 0) lib_forward_ad_define(vm, m);
   if (strcmp(name, "nn.functional") == 0) lib_functional_define(vm, m);
   if (strcmp(name, "nn") == 0) lib_nn_define(vm, m);
   if (strcmp(name, "random") == 0) py_random_define(vm, m);
@@ -492,7 +493,10 @@ void lib_install(AgVM *vm) {
    * input). A submodule is defined in its parent before the parent's code
    * runs, so that code may use it. */
   vm->module_loader = run_module;
-  install_module(vm, "autograd", NULL, NULL);
+  ObjModule *forward_ad = install_module(vm, "autograd.forward_ad", NULL, NULL);
+  vm_push_root(vm, OBJ_VAL(forward_ad));
+  install_module(vm, "autograd", forward_ad, "forward_ad");
+  vm_pop_root(vm);
   ObjModule *init = install_module(vm, "nn.init", NULL, NULL);
   vm_push_root(vm, OBJ_VAL(init));
   ObjModule *functional = install_module(vm, "nn.functional", NULL, NULL);

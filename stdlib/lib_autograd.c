@@ -850,3 +850,60 @@ void lib_install_autograd_module(AgVM *vm, ObjModule *module) {
   }
   lib_module_define(vm, module, "Function", OBJ_VAL(st->function_class));
 }
+
+/* ---- autograd.forward_ad: the natives under forward_ad.ag ---- */
+
+static Value native_enter_dual_level(NATIVE_ARGS) {
+  int level = ag_fw_enter_level();
+  return level < 0 ? lib_throw_tensor_error(vm) : SMALLINT_VAL(level);
+}
+
+static Value native_exit_dual_level(NATIVE_ARGS) {
+  return ag_fw_exit_level() ? NIL_VAL : lib_throw_tensor_error(vm);
+}
+
+static Value native_current_level(NATIVE_ARGS) { return SMALLINT_VAL(ag_fw_level()); }
+
+static Value native_make_dual(NATIVE_ARGS) {
+  if (!IS_TENSOR(args[0])) return lib_type_error(vm, "make_dual", "tensor", args[0]);
+  if (!IS_TENSOR(args[1])) return lib_type_error(vm, "make_dual", "tangent", args[1]);
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_make_dual(lib_t(args[0]), lib_t(args[1])));
+}
+
+/* [primal, tangent or nil] */
+static Value native_unpack_dual(NATIVE_ARGS) {
+  if (!IS_TENSOR(args[0])) return lib_type_error(vm, "unpack_dual", "tensor", args[0]);
+  lib_sync_line(vm);
+  Tensor *tangent = ag_fw_tangent(lib_t(args[0]));
+  Tensor **pair = calloc(2, sizeof *pair);
+  if (!pair) return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
+  pair[0] = ag_unpack_primal(lib_t(args[0]));
+  if (!pair[0]) {
+    free(pair);
+    return lib_throw_tensor_error(vm);
+  }
+  pair[1] = tangent ? tensor_retain(tangent) : NULL;
+  return results_list(vm, pair, 2);
+}
+
+void lib_forward_ad_define(AgVM *vm, ObjModule *module) {
+  static const struct {
+    const char *name;
+    AgNativeFn fn;
+    int min, max;
+  } natives[] = {
+      {"_enter_dual_level", native_enter_dual_level, 0, 0},
+      {"_exit_dual_level", native_exit_dual_level, 0, 0},
+      {"_current_level", native_current_level, 0, 0},
+      {"_make_dual", native_make_dual, 2, 2},
+      {"_unpack_dual", native_unpack_dual, 1, 1},
+  };
+  for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++) {
+    ObjNative *n =
+        obj_new_native(vm, natives[i].name, natives[i].fn, natives[i].min, natives[i].max, false);
+    vm_push_root(vm, OBJ_VAL(n));
+    lib_module_define(vm, module, natives[i].name, OBJ_VAL(n));
+    vm_pop_root(vm);
+  }
+}

@@ -68,7 +68,10 @@ Value lib_throw_tensor_error(AgVM *vm) {
     return VM_EXCEPTION;
   }
   const char *msg = tensor_error();
-  VmErrorKind kind = tensor_error_kind() == TENSOR_ERR_INDEX ? VM_ERR_INDEX : VM_ERR_RUNTIME;
+  TensorErrorKind tk = tensor_error_kind();
+  VmErrorKind kind = tk == TENSOR_ERR_INDEX             ? VM_ERR_INDEX
+                     : tk == TENSOR_ERR_NOT_IMPLEMENTED ? VM_ERR_NOT_IMPLEMENTED
+                                                        : VM_ERR_RUNTIME;
   return vm_raise(vm, kind, "%s", msg && msg[0] ? msg : "tensor operation failed");
 }
 

@@ -49,6 +49,13 @@ void tensor_set_index_error(const char *fmt, ...) {
   va_end(ap);
 }
 
+void tensor_set_not_implemented_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  set_error(TENSOR_ERR_NOT_IMPLEMENTED, fmt, ap);
+  va_end(ap);
+}
+
 /* ---- dtypes ---- */
 
 static const char *const dtype_names[DT_COUNT] = {"bool", "int64", "float32", "float64"};
