@@ -131,9 +131,9 @@ typedef struct GradNode GradNode;
   X(ReplicationPad3DBackwardBackward0, d_mode_pad_again, jvp_transposed)                                        \
   X(CatBackward0, d_cat, jvp_transposed)                                                                        \
   X(StackBackward0, d_stack, jvp_transposed)                                                                    \
-  X(SplitBackward0, d_split, jvp_transposed)                                                                    \
-  X(SplitWithSizesBackward0, d_split, jvp_transposed)                                                           \
-  X(UnbindBackward0, d_unbind, jvp_transposed)                                                                  \
+  X(SplitBackward0, d_split, j_split)                                                                    \
+  X(SplitWithSizesBackward0, d_split, j_split)                                                           \
+  X(UnbindBackward0, d_unbind, j_unbind)                                                                  \
   X(SelectBackward0, d_index, jvp_transposed)                                                                   \
   X(SliceBackward0, d_index, jvp_transposed)                                                                    \
   X(IndexBackward0, d_index, jvp_transposed)                                                                    \

@@ -946,6 +946,21 @@ static bool d_unbind(GradNode *n, Tensor *const *g, Tensor **out, const bool *ne
   return done(&s, n, out);
 }
 
+/* Piece oi of the tangent, split as the input was (the outputs before it,
+ * set already, say where it starts). */
+static Tensor *j_split(JVP_ARGS) {
+  Scope s = {0};
+  int dim = (int)node_p(n)->i0;
+  int64_t start = 0;
+  for (int k = 0; k < oi; k++)
+    start += info_shape(&n->out_info[k])[dim];
+  return jvp_done(&s, keep(&s, ag_slice(T0, dim, start, start + out->shape[dim], 1)), out);
+}
+static Tensor *j_unbind(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, keep(&s, ag_select(T0, (int)node_p(n)->i0, oi)), out);
+}
+
 /* ---- indexing ---- */
 
 static AgNodeKind index_backward_kind(AgNodeKind k) {

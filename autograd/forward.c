@@ -212,6 +212,14 @@ Tensor *jvp_none(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tenso
   return NULL;
 }
 
+/* t with v's shape: expanded (t broadcast in the op) or, same count, reshaped. */
+static Tensor *shaped_like(Tensor *t, const Tensor *v) {
+  if (t->ndim == v->ndim && !memcmp(t->shape, v->shape, (size_t)t->ndim * sizeof(int64_t)))
+    return tensor_retain(t);
+  if (t->numel == v->numel) return ag_reshape(t, v->ndim, v->shape);
+  return ag_expand(t, v->ndim, v->shape);
+}
+
 /* The vjp formula is linear in its grad_output g: vjp(g) = J^T g. So
  * J t = d/dg <vjp(g), t>, one backward of the formula's own graph with the
  * tangents as its grad_outputs. Correct for every kind whose formula is
@@ -240,12 +248,16 @@ Tensor *jvp_transposed(GradNode *n, int oi, Tensor *const *in, Tensor *const *t,
   for (int k = 0; ok && k < nin; k++)
     if (needs[k] && vj[k] && ag_requires_grad(vj[k])) {
       roots[nroots] = vj[k];
-      seeds[nroots++] = t[k];
+      /* a formula may leave its gradient broadcast (the engine sums it to
+       * the input's shape): <sum_to(v), t> = <v, expand(t)> */
+      ok = (seeds[nroots++] = shaped_like(t[k], vj[k])) != NULL;
     }
   if (ok && nroots) {
     ok = ag_grad(roots, seeds, nroots, &gs[oi], 1, false, outer_grad, true, &result);
   }
   if (ok && !result) result = tensor_zeros(out->dtype, out->ndim, out->shape);
+  for (int k = 0; k < nroots; k++)
+    tensor_release(seeds[k]);
   for (int k = 0; k < nin; k++)
     tensor_release(vj[k]);
   for (int k = 0; k < nout; k++)

@@ -123,14 +123,12 @@ static int pieces_record(AgNodeKind kind, Tensor *a, int count, Tensor ***out, i
   if (count < 0 || !ag_should_record(&a, 1) || !dtype_is_float(a->dtype)) return count;
   GradNode *n = ag_record_node_params(kind, &a, 1, 0, count);
   bool ok = n != NULL;
+  if (n) node_params(n)->i0 = wrap(dim, a->ndim); /* before the outputs: their jvp reads it */
   for (int i = 0; ok && i < count; i++) {
     (*out)[i] = ag_fresh_result((*out)[i]);
     ok = (*out)[i] && node_set_output(n, i, (*out)[i]);
   }
-  if (n) {
-    node_params(n)->i0 = wrap(dim, a->ndim);
-    node_finish(n);
-  }
+  if (n) node_finish(n);
   if (ok) return count;
   release_all(*out, count);
   *out = NULL;
