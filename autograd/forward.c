@@ -37,8 +37,11 @@ static _Thread_local uint64_t open_level; /* the open level's id (0: none) */
 static _Thread_local uint64_t level_ids;  /* ids handed out: a closed level's tangents go stale */
 static _Thread_local int suspended;
 static _Thread_local GradNode *sentinel;
+static _Thread_local bool plain_saved; /* jvp_transposed under no_grad: saved values without history */
 
 bool fw_active(void) { return open_level != 0 && suspended == 0; }
+
+bool fw_plain_saved(void) { return plain_saved; }
 
 int fw_suspend(int delta) {
   int prev = suspended;
@@ -226,6 +229,8 @@ static Tensor *shaped_like(Tensor *t, const Tensor *v) {
  * built from differentiable ops; about three backwards' cost. */
 Tensor *jvp_transposed(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tensor *out) {
   bool outer_grad = ag_set_grad_enabled(true);
+  bool outer_plain = plain_saved;
+  plain_saved = !outer_grad; /* with grad mode on, the tangent keeps the primals' history */
   int nout = n->noutputs, nin = n->nnext;
   Tensor **gs = calloc((size_t)(nout + 3 * nin), sizeof(Tensor *));
   bool *needs = calloc((size_t)(nin ? nin : 1), sizeof(bool));
@@ -265,6 +270,7 @@ Tensor *jvp_transposed(GradNode *n, int oi, Tensor *const *in, Tensor *const *t,
 done:
   free(gs);
   free(needs);
+  plain_saved = outer_plain;
   ag_set_grad_enabled(outer_grad);
   return result;
 }

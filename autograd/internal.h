@@ -262,6 +262,8 @@ bool fw_only(const GradNode *n);
 GradNode *fw_sentinel(void);
 /* forward AD suspended (the jvp rules run so); returns the previous count. */
 int fw_suspend(int delta);
+/* A generic jvp runs under no_grad: saved values are unpacked without history. */
+bool fw_plain_saved(void);
 /* The tangent of output i of n from its jvp rule (node_set_output calls it). */
 bool fw_finish_output(GradNode *n, int i, Tensor *out);
 bool ag_fw_set_tangent(Tensor *t, Tensor *tangent);

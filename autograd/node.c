@@ -432,8 +432,8 @@ Tensor *node_unpack(GradNode *n, int i) {
     version_error(n, s);
     return NULL;
   }
-  Tensor *tangent = s->tangent && fw_active() ? s->tangent : NULL;
-  bool history = s->requires_grad && ag_is_grad_enabled() && fw_suspend(0) == 0;
+  Tensor *tangent = s->tangent && fw_active() ? s->tangent : NULL; /* none inside a jvp */
+  bool history = s->requires_grad && ag_is_grad_enabled() && !fw_plain_saved();
   if (!history && !tangent) return tensor_retain(s->data);
   Tensor *t = tensor_alias(s->data);
   AgMeta *m = t ? meta_get(t) : NULL;
