@@ -105,7 +105,8 @@ typedef struct GradNode GradNode;
   X(NormBackward1, d_norm, jvp_transposed)                                                                      \
   X(LogsumexpBackward0, d_logsumexp, jvp_transposed)                                                            \
   X(ViewBackward0, d_reshape, jvp_transposed)                                                                   \
-  X(AliasBackward0, d_identity, jvp_transposed)                                                                 \
+  X(AliasBackward0, d_identity, jvp_transposed)                                                 \
+  X(Identity, d_identity, jvp_transposed)  /* forward_ad.unpack_dual's primal */                                                                 \
   X(ReshapeAliasBackward0, d_reshape, jvp_transposed)                                                           \
   X(UnsafeViewBackward0, d_reshape, jvp_transposed)                                                             \
   X(SqueezeBackward0, d_reshape, jvp_transposed)                                                                \

@@ -257,9 +257,11 @@ Tensor *jvp_transposed(GradNode *n, int oi, Tensor *const *in, Tensor *const *t,
        * the input's shape): <sum_to(v), t> = <v, expand(t)> */
       ok = (seeds[nroots++] = shaped_like(t[k], vj[k])) != NULL;
     }
-  if (ok && nroots) {
-    ok = ag_grad(roots, seeds, nroots, &gs[oi], 1, false, outer_grad, true, &result);
-  }
+  /* a differentiable tangent only when something it depends on has history */
+  bool history = false;
+  for (int k = 0; outer_grad && k < nin; k++)
+    history = history || ag_requires_grad(in[k]) || ag_requires_grad(t[k]);
+  if (ok && nroots) ok = ag_grad(roots, seeds, nroots, &gs[oi], 1, false, history, true, &result);
   if (ok && !result) result = tensor_zeros(out->dtype, out->ndim, out->shape);
   for (int k = 0; k < nroots; k++)
     tensor_release(seeds[k]);
@@ -277,9 +279,12 @@ done:
 
 /* ---- make_dual / unpack_dual ---- */
 
-static Tensor *plain_view(Tensor *t) {
+/* A view of t made with forward AD suspended: it has t's history (the
+ * node `kind`: ViewBackward0 for make_dual, Identity for unpack_dual, as
+ * PyTorch records them), not t's tangent. */
+static Tensor *plain_view(Tensor *t, bool identity) {
   fw_suspend(1);
-  Tensor *v = ag_alias_of(t);
+  Tensor *v = identity ? ag_identity_view(t) : ag_view(t, t->ndim, t->shape);
   fw_suspend(-1);
   return v;
 }
@@ -300,7 +305,7 @@ Tensor *ag_make_dual(Tensor *primal, Tensor *tangent) {
                      "the given forward gradient is of size %s.", a, b);
     return NULL;
   }
-  Tensor *dual = plain_view(primal);
+  Tensor *dual = plain_view(primal, false);
   if (dual && !ag_fw_set_tangent(dual, tangent)) {
     tensor_release(dual);
     return NULL;
@@ -308,4 +313,4 @@ Tensor *ag_make_dual(Tensor *primal, Tensor *tangent) {
   return dual;
 }
 
-Tensor *ag_unpack_primal(Tensor *t) { return plain_view(t); }
+Tensor *ag_unpack_primal(Tensor *t) { return plain_view(t, true); }

@@ -270,6 +270,8 @@ bool ag_fw_set_tangent(Tensor *t, Tensor *tangent);
 void ag_fw_free_caches(void);
 /* a view of a (AliasBackward0 when recorded) */
 Tensor *ag_alias_of(Tensor *a);
+/* a view of a recorded as PyTorch's Identity node (unpack_dual's primal) */
+Tensor *ag_identity_view(Tensor *a);
 
 /* ---- ops_conv.c ---- */
 /* The window a sliding-window node was recorded with. */

@@ -305,6 +305,10 @@ static Tensor *basic_item(Tensor *cur, const IndexItem *it, int *dim) {
   }
 }
 
+Tensor *ag_identity_view(Tensor *a) {
+  return view_record(AG_NODE_Identity, a, tensor_alias(a), NULL);
+}
+
 Tensor *ag_alias_of(Tensor *a) {
   return view_record(AG_NODE_AliasBackward0, a, tensor_alias(a), NULL);
 }

@@ -1374,6 +1374,30 @@ START_TEST(more_node_kinds) {
 }
 END_TEST
 
+/* forward_ad's views: make_dual (ViewBackward0) and unpack_dual's primal (Identity) */
+static Tensor *f_dual_views(Tensor *const *x, void *ctx) {
+  /* inside the gradcheck's own jvp check a level is open (one at a time):
+   * there the views' tangents are checked by tests/torch/forward_ad_* */
+  if (ag_fw_level() >= 0) return ag_unary(UN_SIN, x[0]);
+  ck_assert(ag_fw_enter_level() == 0);
+  Tensor *tangent = tensor_zeros(x[0]->dtype, x[0]->ndim, x[0]->shape);
+  Tensor *dual = ag_make_dual(x[0], tangent);
+  Tensor *primal = ag_unpack_primal(dual);
+  Tensor *out = ag_unary(UN_SIN, primal);
+  tensor_release(primal);
+  tensor_release(dual);
+  tensor_release(tangent);
+  ck_assert(ag_fw_exit_level());
+  return out;
+}
+
+START_TEST(dual_views) {
+  Tensor *x = leaf(2, (int64_t[]){2, 3}, -0.4);
+  gradcheck("make_dual / unpack_dual", f_dual_views, &x, 1, NULL);
+  tensor_release(x);
+}
+END_TEST
+
 /* The gradcheck itself must fail loudly on a wrong gradient. */
 static Tensor *f_wrong(Tensor *const *x, void *ctx) {
   /* sin's value with exp's derivative: a deliberately inconsistent pair */
@@ -1487,6 +1511,7 @@ int main(void) {
   tcase_add_test(tc, in_place_chain);
   tcase_add_test(tc, join_of_many_inputs);
   tcase_add_test(tc, more_node_kinds);
+  tcase_add_test(tc, dual_views);
   tcase_add_test(tc, gradcheck_catches_a_wrong_gradient);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
