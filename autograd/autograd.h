@@ -328,6 +328,12 @@ int ag_fw_level(void); /* the open level, -1 when none */
 Tensor *ag_make_dual(Tensor *primal, Tensor *tangent);
 Tensor *ag_unpack_primal(Tensor *t);
 Tensor *ag_fw_tangent(const Tensor *t);
+/* Gives t (an op's output) the tangent, same shape required (a custom
+ * Function's jvp()). */
+bool ag_fw_attach(Tensor *t, Tensor *tangent);
+/* Forward AD on or suspended (a custom Function's forward sees primals);
+ * returns the previous state. */
+bool ag_fw_set_enabled(bool enabled);
 
 /* ---- the engine ----
  * ag_backward: .backward() for n roots; grad_roots[i] may be NULL for a

@@ -279,6 +279,8 @@ done:
 
 /* ---- make_dual / unpack_dual ---- */
 
+static bool check_tangent_shape(const Tensor *primal, const Tensor *tangent);
+
 /* A view of t made with forward AD suspended: it has t's history (the
  * node `kind`: ViewBackward0 for make_dual, Identity for unpack_dual, as
  * PyTorch records them), not t's tangent. */
@@ -289,12 +291,38 @@ static Tensor *plain_view(Tensor *t, bool identity) {
   return v;
 }
 
+bool ag_fw_set_enabled(bool enabled) {
+  bool was = suspended == 0;
+  if (enabled != was) suspended += enabled ? -1 : 1;
+  return was;
+}
+
+bool ag_fw_attach(Tensor *t, Tensor *tangent) {
+  return check_tangent_shape(t, tangent) && ag_fw_set_tangent(t, tangent);
+}
+
 Tensor *ag_make_dual(Tensor *primal, Tensor *tangent) {
   if (!open_level) {
     tensor_set_error("Trying to create a dual Tensor for forward AD but no level exists, make "
                      "sure to enter_dual_level() first.");
     return NULL;
   }
+  if (!check_tangent_shape(primal, tangent)) return NULL;
+  /* as PyTorch: the tangent as is when laid out as the primal, else a copy that is */
+  bool same_layout = true;
+  for (int d = 0; d < primal->ndim; d++)
+    same_layout = same_layout && (primal->shape[d] <= 1 || primal->stride[d] == tangent->stride[d]);
+  Tensor *laid_out = same_layout ? tensor_retain(tangent) : ag_clone(tangent);
+  Tensor *dual = laid_out ? plain_view(primal, false) : NULL;
+  if (dual && !ag_fw_set_tangent(dual, laid_out)) {
+    tensor_release(dual);
+    dual = NULL;
+  }
+  tensor_release(laid_out);
+  return dual;
+}
+
+static bool check_tangent_shape(const Tensor *primal, const Tensor *tangent) {
   if (primal->ndim != tangent->ndim ||
       memcmp(primal->shape, tangent->shape, (size_t)primal->ndim * sizeof(int64_t))) {
     char a[256], b[256];
@@ -303,14 +331,9 @@ Tensor *ag_make_dual(Tensor *primal, Tensor *tangent) {
     tensor_set_error("Trying to set a forward gradient that has a different size than that of "
                      "the original Tensor, this is not supported. Tensor is of size %s while "
                      "the given forward gradient is of size %s.", a, b);
-    return NULL;
+    return false;
   }
-  Tensor *dual = plain_view(primal, false);
-  if (dual && !ag_fw_set_tangent(dual, tangent)) {
-    tensor_release(dual);
-    return NULL;
-  }
-  return dual;
+  return true;
 }
 
 Tensor *ag_unpack_primal(Tensor *t) { return plain_view(t, true); }
