@@ -1946,7 +1946,8 @@ const HelpEntry help_table[] = {
      "The base class of custom autograd functions: forward computes the result, backward "
      "returns one gradient per input (or a list); ctx.save_for_backward(...), "
      "ctx.saved_tensors and ctx.needs_input_grad carry state. Call with MyFn.apply(...); "
-     "its node prints as <MyFnBackward>.",
+     "its node prints as <MyFnBackward>. For forward_ad, fn jvp(ctx, ...tangents) returns "
+     "the outputs' tangents (forward() then sees the primals).",
      "class Double : Function {\n"
      "  fn forward(ctx, x) { return x * 2 }\n"
      "  fn backward(ctx, g) { return g * 2 }\n"
@@ -1976,11 +1977,55 @@ const HelpEntry help_table[] = {
      "The matrix of second derivatives of the scalar function f at x.",
      "print(autograd.hessian(fn(x) { return (x ** 2).sum() }, ones(2)))"},
     {"autograd.gradcheck", HELP_AUTOGRAD, 0,
-     "autograd.gradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3)",
+     "autograd.gradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, check_forward_ad=false, "
+     "check_backward_ad=true, check_undefined_grad=true, check_batched_grad=false)",
      "Compares analytic gradients with finite differences in float64; returns true or "
-     "throws naming the worst entry.",
+     "throws naming the worst entry. check_forward_ad=true also checks the Jacobian "
+     "forward mode computes (autograd.forward_ad); check_backward_ad=false skips the "
+     "backward one.",
      "let x = tensor([1.0, 2.0], dtype=float64, requires_grad=true)\n"
      "print(autograd.gradcheck(fn(a) { return a.sin() }, [x]))"},
+    {"autograd.forward_ad", HELP_AUTOGRAD, 0,
+     "autograd.forward_ad",
+     "Forward-mode AD, PyTorch 1.13's torch.autograd.forward_ad: inside `with "
+     "dual_level()`, make_dual(x, v) gives x a tangent v, every differentiable op computes "
+     "its result's tangent (its jvp rule), and unpack_dual(y).tangent is the "
+     "Jacobian-vector product J v. One level at a time; leaving it drops every tangent.",
+     "let fwAD = autograd.forward_ad\n"
+     "with fwAD.dual_level() {\n"
+     "  let x = fwAD.make_dual(tensor([1.0, 2.0]), tensor([1.0, 0.0]))\n"
+     "  print(fwAD.unpack_dual(x * x).tangent)\n"
+     "}"},
+    {"autograd.forward_ad.dual_level", HELP_AUTOGRAD, 0,
+     "with autograd.forward_ad.dual_level() { ... }",
+     "A forward AD level for the block (enter() returns it: 0). A nested one is PyTorch's "
+     "\"Nested forward mode AD is not supported at the moment\"; at the end every "
+     "tangent made in the block is dropped.",
+     "with autograd.forward_ad.dual_level() as level { print(level) }"},
+    {"autograd.forward_ad.make_dual", HELP_AUTOGRAD, 0,
+     "autograd.forward_ad.make_dual(tensor, tangent)",
+     "A view of tensor (ViewBackward0 when it requires grad) carrying tangent, as is when "
+     "laid out as tensor, else a copy. Both must be float and of the same shape (PyTorch's "
+     "errors otherwise); outside a level: \"Trying to create a dual Tensor for forward AD "
+     "but no level exists ...\".",
+     "let fwAD = autograd.forward_ad\n"
+     "with fwAD.dual_level() { print(fwAD.make_dual(ones(2), zeros(2))) }"},
+    {"autograd.forward_ad.unpack_dual", HELP_AUTOGRAD, 0,
+     "autograd.forward_ad.unpack_dual(tensor)",
+     "UnpackedDualTensor(primal, tangent): a view of tensor without its tangent (its "
+     "history kept: the node Identity) and the tangent (nil when it has none, or outside "
+     "a level). Read by name or unpacked: let p, t = unpack_dual(y).",
+     "let fwAD = autograd.forward_ad\n"
+     "with fwAD.dual_level() {\n"
+     "  let p, t = fwAD.unpack_dual(fwAD.make_dual(ones(2), ones(2)).exp())\n"
+     "  print(p, t)\n"
+     "}"},
+    {"autograd.forward_ad.enter_dual_level", HELP_AUTOGRAD, 0,
+     "autograd.forward_ad.enter_dual_level() / exit_dual_level(level=nil)",
+     "What dual_level() does on entry and exit, as two calls (PyTorch's names).",
+     "let fwAD = autograd.forward_ad\n"
+     "print(fwAD.enter_dual_level())\n"
+     "fwAD.exit_dual_level()"},
     {"autograd.gradgradcheck", HELP_AUTOGRAD, 0,
      "autograd.gradgradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3)",
      "Like gradcheck, for second derivatives: the gradient of fn's outputs weighted by "
