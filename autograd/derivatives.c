@@ -691,6 +691,11 @@ static bool d_where(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
   if (needs[1]) give(out, 1, where(&s, cond, zero, G));
   return done(&s, n, out);
 }
+static Tensor *j_where(JVP_ARGS) {
+  Scope s = {0};
+  Tensor *cond = saved(&s, n, 0), *zero = zero_like(&s, out);
+  return jvp_done(&s, where(&s, cond, T0 ? T0 : zero, T1 ? T1 : zero), out);
+}
 
 /* ---- reductions ---- */
 
@@ -724,11 +729,23 @@ static bool d_sum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   give(out, 0, node_p(n)->i0 == 1 ? expand_to(&s, G, IN) : expand_reduced(&s, n, G));
   return done(&s, n, out);
 }
+/* the tangent summed the same way (i0: sum_to_shape, as the engine's un-broadcast) */
+static Tensor *j_sum(JVP_ARGS) {
+  Scope s = {0};
+  const AgParams *p = node_p(n);
+  if (p->i0 == 1) return jvp_done(&s, keep(&s, ag_sum_to_shape(T0, out->ndim, out->shape)), out);
+  return jvp_done(&s, keep(&s, ag_sum(T0, p->dims, p->ndims, p->keepdim)), out);
+}
 
 static bool d_mean(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0, muls(&s, expand_reduced(&s, n, G), 1.0 / reduced_count(n)));
   return done(&s, n, out);
+}
+static Tensor *j_mean(JVP_ARGS) {
+  Scope s = {0};
+  const AgParams *p = node_p(n);
+  return jvp_done(&s, keep(&s, ag_mean(T0, p->dims, p->ndims, p->keepdim)), out);
 }
 
 /* Product of the other elements along each reduced row, by direct loops:
@@ -862,17 +879,30 @@ static bool d_reshape(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
   give(out, 0, reshape_to(&s, G, IN));
   return done(&s, n, out);
 }
+/* a view keeps the order of the elements: the tangent reshaped (expanded) as the output */
+static Tensor *j_reshape(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, T0 ? keep(&s, ag_reshape(T0, out->ndim, out->shape)) : NULL, out);
+}
 
 static bool d_transpose(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0, keep(&s, ag_transpose(G, (int)node_p(n)->i0, (int)node_p(n)->i1)));
   return done(&s, n, out);
 }
+static Tensor *j_transpose(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, keep(&s, ag_transpose(T0, (int)node_p(n)->i0, (int)node_p(n)->i1)), out);
+}
 
 static bool d_t(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0, keep(&s, ag_t(G)));
   return done(&s, n, out);
+}
+static Tensor *j_t(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, keep(&s, ag_t(T0)), out);
 }
 
 static bool d_permute(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -883,11 +913,19 @@ static bool d_permute(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
   give(out, 0, keep(&s, ag_permute(G, inverse, node_p(n)->ndims)));
   return done(&s, n, out);
 }
+static Tensor *j_permute(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, keep(&s, ag_permute(T0, node_p(n)->dims, node_p(n)->ndims)), out);
+}
 
 static bool d_expand(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   give(out, 0, keep(&s, ag_sum_to_shape(G, IN->ndim, info_shape(IN))));
   return done(&s, n, out);
+}
+static Tensor *j_expand(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, keep(&s, ag_expand(T0, out->ndim, out->shape)), out);
 }
 
 static bool d_constant_pad(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -926,6 +964,28 @@ static bool d_cat(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   }
   return done(&s, n, out);
 }
+/* the tangents joined the same way, zeros for an input without one */
+static Tensor *j_join(JVP_ARGS, bool stack) {
+  Scope s = {0};
+  Tensor **parts = calloc((size_t)n->nnext, sizeof *parts);
+  if (!parts) {
+    tensor_set_error("out of memory");
+    return NULL;
+  }
+  bool ok = true;
+  for (int i = 0; ok && i < n->nnext; i++) {
+    const AgInfo *info = &n->in_info[i];
+    parts[i] = t[i] ? tensor_retain(t[i]) : tensor_zeros(out->dtype, info->ndim, info_shape(info));
+    ok = parts[i] != NULL;
+  }
+  int dim = (int)node_p(n)->i0;
+  Tensor *r = ok ? (stack ? ag_stack(parts, n->nnext, dim) : ag_cat(parts, n->nnext, dim)) : NULL;
+  for (int i = 0; i < n->nnext; i++)
+    tensor_release(parts[i]);
+  free(parts);
+  return jvp_done(&s, keep(&s, r), out);
+}
+static Tensor *j_cat(JVP_ARGS) { return j_join(n, oi, in, t, out, false); }
 
 static bool d_stack(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
@@ -933,6 +993,7 @@ static bool d_stack(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
     if (needs[i]) give_new(&s, out, i, ag_select(G, (int)node_p(n)->i0, i));
   return done(&s, n, out);
 }
+static Tensor *j_stack(JVP_ARGS) { return j_join(n, oi, in, t, out, true); }
 
 static bool d_split(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
@@ -1091,6 +1152,11 @@ static bool d_mm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs)
   if (needs[1]) give(out, 1, mm_mat2_grad(&s, n, G, saved(&s, n, 0)));
   return done(&s, n, out);
 }
+static Tensor *j_mm(JVP_ARGS) {
+  Scope s = {0};
+  Tensor *a = T0 ? keep(&s, ag_mm(T0, X1)) : NULL, *b = T1 ? keep(&s, ag_mm(X0, T1)) : NULL;
+  return jvp_done(&s, plus(&s, a, b), out);
+}
 
 /* bias + a @ b: the bias gets g (summed to its shape by the engine). */
 static bool d_addmm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -1101,6 +1167,13 @@ static bool d_addmm(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
   if (needs[2]) give(out, 2, mm_mat2_grad(&s, n, G, saved(&s, n, 0)));
   return done(&s, n, out);
 }
+/* bias_t + mat1_t @ mat2 + mat1 @ mat2_t (inputs: bias, mat1, mat2) */
+static Tensor *j_addmm(JVP_ARGS) {
+  Scope s = {0};
+  Tensor *a = t[1] ? keep(&s, ag_mm(t[1], in[2])) : NULL;
+  Tensor *b = t[2] ? keep(&s, ag_mm(in[1], t[2])) : NULL;
+  return jvp_done(&s, plus(&s, t[0], plus(&s, a, b)), out);
+}
 
 static bool d_bmm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
@@ -1109,6 +1182,11 @@ static bool d_bmm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   Tensor *a = needs[1] ? tr12(&s, saved(&s, n, 0)) : NULL;
   if (needs[1] && a) give(out, 1, keep(&s, ag_bmm(a, G)));
   return done(&s, n, out);
+}
+static Tensor *j_bmm(JVP_ARGS) {
+  Scope s = {0};
+  Tensor *a = T0 ? keep(&s, ag_bmm(T0, X1)) : NULL, *b = T1 ? keep(&s, ag_bmm(X0, T1)) : NULL;
+  return jvp_done(&s, plus(&s, a, b), out);
 }
 
 static bool d_mv(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -1119,12 +1197,22 @@ static bool d_mv(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs)
   if (needs[1] && a) give(out, 1, keep(&s, ag_mv(a, G)));
   return done(&s, n, out);
 }
+static Tensor *j_mv(JVP_ARGS) {
+  Scope s = {0};
+  Tensor *a = T0 ? keep(&s, ag_mv(T0, X1)) : NULL, *b = T1 ? keep(&s, ag_mv(X0, T1)) : NULL;
+  return jvp_done(&s, plus(&s, a, b), out);
+}
 
 static bool d_dot(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
   if (needs[0]) give(out, 0, mul(&s, G, saved(&s, n, 1)));
   if (needs[1]) give(out, 1, mul(&s, G, saved(&s, n, 0)));
   return done(&s, n, out);
+}
+static Tensor *j_dot(JVP_ARGS) {
+  Scope s = {0};
+  Tensor *a = T0 ? keep(&s, ag_dot(T0, X1)) : NULL, *b = T1 ? keep(&s, ag_dot(X0, T1)) : NULL;
+  return jvp_done(&s, plus(&s, a, b), out);
 }
 
 /* ---- neural-network functions ---- */
@@ -1152,6 +1240,12 @@ static bool d_softmax(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
   give(out, 0, mul(&s, y, sub(&s, G, dot)));
   return done(&s, n, out);
 }
+/* result * (t - sum(result * t, dim)) */
+static Tensor *j_softmax(JVP_ARGS) {
+  Scope s = {0};
+  Tensor *dot = sum_dim(&s, mul(&s, out, T0), (int)node_p(n)->i0, true);
+  return jvp_done(&s, mul(&s, out, sub(&s, T0, dot)), out);
+}
 
 static bool d_log_softmax(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   if (plain_backward_ok(G) && G->ndim == n->out_info[0].ndim &&
@@ -1161,6 +1255,12 @@ static bool d_log_softmax(GradNode *n, Tensor *const *g, Tensor **out, const boo
   Tensor *p = un(&s, UN_EXP, saved(&s, n, 0));
   give(out, 0, sub(&s, G, mul(&s, p, sum_dim(&s, G, (int)node_p(n)->i0, true))));
   return done(&s, n, out);
+}
+/* t - sum(exp(result) * t, dim) */
+static Tensor *j_log_softmax(JVP_ARGS) {
+  Scope s = {0};
+  Tensor *p = un(&s, UN_EXP, out);
+  return jvp_done(&s, sub(&s, T0, sum_dim(&s, mul(&s, p, T0), (int)node_p(n)->i0, true)), out);
 }
 
 /* The loss gradient scaled by the reduction (mean divides by the element count). */
@@ -1357,6 +1457,10 @@ static bool d_bce_logits(GradNode *n, Tensor *const *g, Tensor **out, const bool
 static bool d_identity(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   give(out, 0, G);
   return true;
+}
+static Tensor *j_identity(JVP_ARGS) {
+  Scope s = {0};
+  return jvp_done(&s, T0, out);
 }
 
 static bool d_to_copy(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -1752,6 +1856,19 @@ const AgDerivFn ag_derivatives[AG_NODE_COUNT] = {
 #undef AG_NODE_DERIVATIVE
 };
 #undef ENGINE
+
+/* An elementwise op of one input: its Jacobian is diagonal, so its own
+ * transpose, and the vjp formula applied to the tangent is the jvp. */
+Tensor *jvp_diagonal(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tensor *out) {
+  Tensor *res[1] = {NULL};
+  bool needs[1] = {true};
+  bool outer_plain = fw_set_plain_saved(!wants_history(n, in, t));
+  bool ok = ag_derivatives[n->kind](n, &t[0], res, needs);
+  fw_set_plain_saved(outer_plain);
+  if (!ok) return NULL;
+  Scope s = {0};
+  return jvp_done(&s, keep(&s, res[0]), out);
+}
 
 /* The jvp rules, generated from the same list: every kind names one. */
 const AgJvpFn ag_jvps[AG_NODE_COUNT] = {

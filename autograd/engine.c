@@ -63,6 +63,9 @@ typedef struct {
  * own id; a lookup that meets a foreign stamp restamps all our nodes once. */
 
 static _Thread_local uint64_t run_counter;
+static _Thread_local int runs_active; /* engine runs under way (a jvp rule may start one) */
+
+bool ag_engine_running(void) { return runs_active > 0; }
 
 static void restamp(Graph *g) {
   for (int i = 0; i < g->ntasks; i++) {
@@ -619,7 +622,9 @@ static bool engine_run(Graph *g, Tensor *const *roots, Tensor *const *grads, int
   g->all_useful = inputs == NULL;
   if (ok && inputs) ok = mark_inputs(g, inputs, ninputs) && graph_mark_useful(g);
   bool was_enabled = ag_set_grad_enabled(g->create_graph);
+  runs_active++;
   if (ok) ok = graph_run(g);
+  runs_active--;
   ag_set_grad_enabled(was_enabled);
   for (int i = 0; i < n; i++)
     grad_node_release(root_nodes[i]);

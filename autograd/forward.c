@@ -215,6 +215,25 @@ Tensor *jvp_none(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tenso
   return NULL;
 }
 
+/* Whether a rule's tangent is to be differentiable (reverse-over-forward):
+ * grad mode on and an input or tangent with history. Never inside a
+ * backward (forward-over-reverse): a run started there would walk the graph
+ * that backward is running, whose nodes hold its tasks. Otherwise the saved
+ * values are read without history (a node recorded for forward AD alone
+ * must not become part of anything's graph). */
+bool wants_history(const GradNode *n, Tensor *const *in, Tensor *const *t) {
+  if (!ag_is_grad_enabled() || ag_engine_running()) return false;
+  for (int k = 0; k < n->nnext; k++)
+    if (ag_requires_grad(in[k]) || ag_requires_grad(t[k])) return true;
+  return false;
+}
+
+bool fw_set_plain_saved(bool plain) {
+  bool was = plain_saved;
+  plain_saved = plain;
+  return was;
+}
+
 /* t with v's shape: expanded (t broadcast in the op) or, same count, reshaped. */
 static Tensor *shaped_like(Tensor *t, const Tensor *v) {
   if (t->ndim == v->ndim && !memcmp(t->shape, v->shape, (size_t)t->ndim * sizeof(int64_t)))
@@ -228,9 +247,9 @@ static Tensor *shaped_like(Tensor *t, const Tensor *v) {
  * tangents as its grad_outputs. Correct for every kind whose formula is
  * built from differentiable ops; about three backwards' cost. */
 Tensor *jvp_transposed(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tensor *out) {
+  bool history = wants_history(n, in, t);
   bool outer_grad = ag_set_grad_enabled(true);
-  bool outer_plain = plain_saved;
-  plain_saved = !outer_grad; /* with grad mode on, the tangent keeps the primals' history */
+  bool outer_plain = fw_set_plain_saved(!history);
   int nout = n->noutputs, nin = n->nnext;
   Tensor **gs = calloc((size_t)(nout + 3 * nin), sizeof(Tensor *));
   bool *needs = calloc((size_t)(nin ? nin : 1), sizeof(bool));
@@ -257,10 +276,6 @@ Tensor *jvp_transposed(GradNode *n, int oi, Tensor *const *in, Tensor *const *t,
        * the input's shape): <sum_to(v), t> = <v, expand(t)> */
       ok = (seeds[nroots++] = shaped_like(t[k], vj[k])) != NULL;
     }
-  /* a differentiable tangent only when something it depends on has history */
-  bool history = false;
-  for (int k = 0; outer_grad && k < nin; k++)
-    history = history || ag_requires_grad(in[k]) || ag_requires_grad(t[k]);
   if (ok && nroots) ok = ag_grad(roots, seeds, nroots, &gs[oi], 1, false, history, true, &result);
   if (ok && !result) result = tensor_zeros(out->dtype, out->ndim, out->shape);
   for (int k = 0; k < nroots; k++)
@@ -272,7 +287,7 @@ Tensor *jvp_transposed(GradNode *n, int oi, Tensor *const *in, Tensor *const *t,
 done:
   free(gs);
   free(needs);
-  plain_saved = outer_plain;
+  fw_set_plain_saved(outer_plain);
   ag_set_grad_enabled(outer_grad);
   return result;
 }

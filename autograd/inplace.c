@@ -149,9 +149,12 @@ static void retain_forget(Tensor *a) {
  * history is current again). */
 static bool rebase(Tensor *a, GradNode *n) {
   retain_forget(a);
-  if (!node_set_output(n, 0, a)) return false;
-  AgMeta *m = meta_of(a);
+  AgMeta *m = meta_get(a);
+  if (!m) return false;
+  /* current before node_set_output, whose jvp rule may read a's history:
+   * a stale view would regenerate it from its base */
   m->view_version = tensor_version(a);
+  if (!node_set_output(n, 0, a)) return false;
   if (m->retains_grad) {
     m->retains_grad = false;
     return ag_retain_grad(a);

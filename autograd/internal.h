@@ -227,6 +227,11 @@ Tensor *ag_mark_view(Tensor *v, Tensor *a);
 bool ag_view_refresh(Tensor *v);
 int64_t *ag_view_geometry(const Tensor *v, const Tensor *base);
 
+/* ---- engine.c ---- */
+/* A backward is running on this thread: a run started inside it must not
+ * walk its graph (a node's task is per run). */
+bool ag_engine_running(void);
+
 /* ---- derivatives.c ---- */
 /* grads: one per output (never NULL); out: one per edge, filled where needs[i]. */
 /* The slots of a binary elementwise node's saved values (ops/elementwise.h). */
@@ -243,6 +248,8 @@ extern const AgJvpFn ag_jvps[AG_NODE_COUNT];
 /* Kinds whose jvp is the generic one: the vjp formula, differentiated with
  * respect to its (linear) grad_output and applied to the tangents. */
 Tensor *jvp_transposed(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tensor *out);
+/* An elementwise op of one input: the vjp formula applied to the tangent. */
+Tensor *jvp_diagonal(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tensor *out);
 /* Kinds without a jvp: PyTorch's "Trying to use forward AD with X ..." error. */
 Tensor *jvp_none(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tensor *out);
 
@@ -262,8 +269,11 @@ bool fw_only(const GradNode *n);
 GradNode *fw_sentinel(void);
 /* forward AD suspended (the jvp rules run so); returns the previous count. */
 int fw_suspend(int delta);
-/* A generic jvp runs under no_grad: saved values are unpacked without history. */
+/* Saved values unpacked without history while a jvp rule runs (forward.c). */
 bool fw_plain_saved(void);
+bool fw_set_plain_saved(bool plain); /* returns the previous setting */
+/* Whether a jvp rule's tangent is to be differentiable (forward.c). */
+bool wants_history(const GradNode *n, Tensor *const *in, Tensor *const *t);
 /* The tangent of output i of n from its jvp rule (node_set_output calls it). */
 bool fw_finish_output(GradNode *n, int i, Tensor *out);
 bool ag_fw_set_tangent(Tensor *t, Tensor *tangent);
