@@ -63,9 +63,6 @@ typedef struct {
  * own id; a lookup that meets a foreign stamp restamps all our nodes once. */
 
 static _Thread_local uint64_t run_counter;
-static _Thread_local int runs_active; /* engine runs under way (a jvp rule may start one) */
-
-bool ag_engine_running(void) { return runs_active > 0; }
 
 static void restamp(Graph *g) {
   for (int i = 0; i < g->ntasks; i++) {
@@ -613,6 +610,12 @@ static bool mark_inputs(Graph *g, Tensor *const *inputs, int n) {
   return true;
 }
 
+/* The run whose nodes are executing now (innermost, for nested runs). */
+static _Thread_local const Graph *current_run;
+
+bool ag_checkpoint_valid(void) { return current_run == NULL || current_run->all_useful; }
+bool ag_engine_running(void) { return current_run != NULL; }
+
 static bool engine_run(Graph *g, Tensor *const *roots, Tensor *const *grads, int n,
                        Tensor *const *inputs, int ninputs) {
   g->id = ++run_counter;
@@ -622,9 +625,10 @@ static bool engine_run(Graph *g, Tensor *const *roots, Tensor *const *grads, int
   g->all_useful = inputs == NULL;
   if (ok && inputs) ok = mark_inputs(g, inputs, ninputs) && graph_mark_useful(g);
   bool was_enabled = ag_set_grad_enabled(g->create_graph);
-  runs_active++;
+  const Graph *outer = current_run;
+  current_run = g;
   if (ok) ok = graph_run(g);
-  runs_active--;
+  current_run = outer;
   ag_set_grad_enabled(was_enabled);
   for (int i = 0; i < n; i++)
     grad_node_release(root_nodes[i]);
