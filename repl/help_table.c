@@ -2035,6 +2035,74 @@ const HelpEntry help_table[] = {
      "let fwAD = autograd.forward_ad\n"
      "print(fwAD.enter_dual_level())\n"
      "fwAD.exit_dual_level()"},
+    {"func", HELP_AUTOGRAD, 0,
+     "func",
+     "functorch 1.13's function transforms (torch.func in PyTorch 2; also named functorch, "
+     "and torch.func): grad, grad_and_value, vjp, jacrev, hessian, vmap, functional_call. "
+     "A transform takes a function and returns a function; they compose "
+     "(func.grad(func.grad(f)), func.vmap(func.grad(f))) and their results carry no graph. "
+     "jacfwd and jvp (forward mode) are not there yet.",
+     "print(func.grad(fn(x) { return (x ** 2).sum() })(tensor([1.0, 2.0])))"},
+    {"functorch", HELP_AUTOGRAD, 0,
+     "functorch",
+     "The module func under the name of PyTorch 1.13's package: `import functorch` then "
+     "functorch.vmap, functorch.grad ...",
+     "import functorch\n"
+     "print(functorch.vmap(fn(r) { return r.sum() })(ones(2, 3)))"},
+    {"func.grad", HELP_AUTOGRAD, 0,
+     "func.grad(f, argnums=0, has_aux=false)",
+     "A function that returns the gradient of f (which must return a 0-d tensor) with "
+     "respect to its argument argnums (a tuple of positions gives a tuple of gradients; an "
+     "argument may be a list, tuple or map of tensors, and its gradient has that shape). "
+     "has_aux: f returns (output, aux), and the result is (gradient, aux). Nested "
+     "transforms differentiate again: func.grad(func.grad(f)) is the second derivative.",
+     "let g = func.grad(fn(x, y) { return (x * y).sum() }, argnums=(0, 1))\n"
+     "print(g(tensor([1.0, 2.0]), tensor([3.0, 4.0])))\n"
+     "print(func.grad(func.grad(fn(t) { return t ** 3 }))(tensor(2.0)))"},
+    {"func.grad_and_value", HELP_AUTOGRAD, 0,
+     "func.grad_and_value(f, argnums=0, has_aux=false)",
+     "As func.grad, returning (gradient, value of f); with has_aux, (gradient, (value, "
+     "aux)).",
+     "print(func.grad_and_value(fn(x) { return (x ** 2).sum() })(tensor([1.0, 3.0])))"},
+    {"func.vjp", HELP_AUTOGRAD, 0,
+     "func.vjp(f, ...primals, has_aux=false)",
+     "Runs f(...primals) and returns (output, vjp_fn): vjp_fn(cotangents) gives the "
+     "vector-Jacobian products, a tuple with one entry per primal; cotangents have the "
+     "output's structure. With has_aux, (output, vjp_fn, aux).",
+     "let [out, vjp_fn] = func.vjp(fn(x) { return x.sin() }, tensor([0.0, 1.0]))\n"
+     "print(out, vjp_fn(ones(2)))"},
+    {"func.jacrev", HELP_AUTOGRAD, 0,
+     "func.jacrev(f, argnums=0, has_aux=false)",
+     "A function that returns the Jacobian of f with respect to argument argnums, by "
+     "reverse mode (one vector-Jacobian product per output element): shape "
+     "output.shape + input.shape; a tuple argnums gives one Jacobian per argument.",
+     "print(func.jacrev(fn(x) { return x ** 2 })(tensor([1.0, 2.0])))"},
+    {"func.hessian", HELP_AUTOGRAD, 0,
+     "func.hessian(f, argnums=0)",
+     "A function that returns the Hessian of the scalar function f: jacrev of jacrev "
+     "(functorch's is jacfwd of jacrev; the values agree).",
+     "print(func.hessian(fn(x) { return (x ** 3).sum() })(tensor([1.0, 2.0])))"},
+    {"func.vmap", HELP_AUTOGRAD, 0,
+     "func.vmap(f, in_dims=0, out_dims=0, randomness=\"error\")",
+     "A function that maps f over a dimension of its inputs: in_dims gives, per argument, "
+     "the dimension to map (nil: not mapped; a tuple, list or map for nested arguments), "
+     "out_dims where the mapped dimension goes in the outputs. Inside, f sees one sample "
+     "(a BatchedTensor, whose shape has no batch dimension) and each operation runs once "
+     "for the whole batch through its batching rule; an operation without one runs sample "
+     "by sample with a one-time warning naming it. randomness: \"error\" refuses random "
+     "operations, \"different\" draws per sample, \"same\" once for all. vmap nests, and "
+     "func.vmap(func.grad(loss), in_dims=(nil, 0, 0))(params, xs, ys) gives per-sample "
+     "gradients.",
+     "print(func.vmap(fn(a, b) { return a.dot(b) })(ones(3, 2), ones(3, 2)))\n"
+     "print(func.vmap(fn(r) { return r * 2 }, in_dims=1, out_dims=1)(ones(2, 3)).shape)"},
+    {"func.functional_call", HELP_AUTOGRAD, 0,
+     "func.functional_call(module, params_and_buffers, args, kwargs=nil)",
+     "Calls module(...args) with its parameters and buffers replaced by the tensors of "
+     "params_and_buffers (a map from dotted names as named_parameters() gives them, or a "
+     "tuple of maps); the module's own tensors are put back afterwards. args is a tuple, "
+     "or one value.",
+     "let lin = nn.Linear(2, 1)\n"
+     "print(func.functional_call(lin, {\"weight\": ones(1, 2), \"bias\": zeros(1)}, (tensor([1.0, 2.0]),)))"},
     {"autograd.gradgradcheck", HELP_AUTOGRAD, 0,
      "autograd.gradgradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3)",
      "Like gradcheck, for second derivatives: the gradient of fn's outputs weighted by "

@@ -155,6 +155,38 @@ static ObjModule *new_module(AgVM *vm, const char *name) {
   return m;
 }
 
+/* func._set_batching(cls, dispatch, passthrough, random): func.ag's
+ * BatchedTensor class, the function that applies batching rules, the natives
+ * that are no tensor operations and the random ones (see vm->batched_class). */
+static Value native_set_batching(NATIVE_ARGS) {
+  if (!IS_CLASS(args[0]) || !IS_CLOSURE(args[1]) || !IS_LIST(args[2]) || !IS_LIST(args[3]))
+    return vm_raise(vm, VM_ERR_TYPE,
+                    "_set_batching(cls, dispatch, passthrough, random): a class, a function and two lists expected");
+  vm->batched_class = AS_CLASS(args[0]);
+  vm->batched_dispatch = args[1];
+  vm->batched_passthrough = AS_LIST(args[2]);
+  vm->batched_random = AS_LIST(args[3]);
+  return NIL_VAL;
+}
+
+/* func._set_vmap_depth(n): how many vmaps are running (vm->vmap_depth). */
+static Value native_set_vmap_depth(NATIVE_ARGS) {
+  if (!IS_INT(args[0])) return vm_raise(vm, VM_ERR_TYPE, "_set_vmap_depth(n): an int expected");
+  vm->vmap_depth = (int)AS_INT(args[0]);
+  return NIL_VAL;
+}
+
+static void func_define(AgVM *vm, ObjModule *m) {
+  ObjNative *set = obj_new_native(vm, "_set_batching", native_set_batching, 4, 4, false);
+  vm_push_root(vm, OBJ_VAL(set));
+  lib_module_define(vm, m, "_set_batching", OBJ_VAL(set));
+  vm_pop_root(vm);
+  ObjNative *depth = obj_new_native(vm, "_set_vmap_depth", native_set_vmap_depth, 1, 1, false);
+  vm_push_root(vm, OBJ_VAL(depth));
+  lib_module_define(vm, m, "_set_vmap_depth", OBJ_VAL(depth));
+  vm_pop_root(vm);
+}
+
 /* Defines the module; its file runs at its first use (run_module). A
  * submodule (nn.init), when given, is defined in it under `sub_name` first,
  * so its code can use it; a submodule itself is not a built-in name. */
@@ -171,6 +203,7 @@ static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, con
   }
   if (strcmp(name, "plot") == 0) lib_install_plot_module(vm, m);
   if (strcmp(name, "autograd.forward_ad") == 0) lib_forward_ad_define(vm, m);
+  if (strcmp(name, "func") == 0) func_define(vm, m);
   if (strcmp(name, "nn.functional") == 0) lib_functional_define(vm, m);
   if (strcmp(name, "nn") == 0) lib_nn_define(vm, m);
   if (strcmp(name, "random") == 0) py_random_define(vm, m);
@@ -537,6 +570,8 @@ void lib_install(AgVM *vm) {
   lib_module_define(vm, optim, "lr_scheduler", OBJ_VAL(schedulers));
   vm_pop_root(vm);
   install_utils(vm);
+  /* func (torch.func), also named functorch as PyTorch 1.13's package */
+  vm_define_builtin(vm, "functorch", OBJ_VAL(install_module(vm, "func", NULL, NULL)));
   /* PyTorch's own namespace, and the Python modules that lessons import */
   static const char *const more[] = {"cuda", "backends", "torch", "random", "math", "time",
                                      "string", "collections", "itertools", "sys", "os", "gc"};

@@ -241,6 +241,62 @@ static bool batch_in_place(const Tensor *t, int nb) {
                      &ld);
 }
 
+/* Whether b is one matrix repeated over its batch dimensions (stride 0: an
+ * expanded weight, as func.vmap's per-sample parameters are) and a's batch
+ * and row dimensions merge into one: then the batched product is one
+ * product of a's stacked rows with that matrix. */
+static bool foldable_batch(const Tensor *a, const Tensor *b, int nb) {
+  for (int d = 0; d < nb; d++) {
+    if (b->stride[d] != 0 && b->shape[d] != 1) return false;
+    if (a->stride[d] != a->stride[d + 1] * a->shape[d + 1]) return false;
+  }
+  return nb > 0;
+}
+
+static bool folded_mm(const Tensor *a, const Tensor *b, int nb, Tensor *c) {
+  Tensor ma = *a, mb;
+  ma.ndim = 2;
+  ma.shape[0] = a->numel / a->shape[nb + 1];
+  ma.shape[1] = a->shape[nb + 1];
+  ma.stride[0] = a->stride[nb];
+  ma.stride[1] = a->stride[nb + 1];
+  ma.numel = a->numel;
+  ma.meta = NULL;
+  batch_matrix(b, nb, 0, &mb);
+  return gemm_into(&ma, &mb, c, 0);
+}
+
+/* Batched products with k == 1 (outer products: func.vmap's per-sample
+ * weight gradients), element by element instead of one BLAS call each; a
+ * single product per element, so the bits are BLAS's. */
+#define BATCHED_OUTER(T)                                                                    \
+  for (int64_t i = 0; i < batches; i++) {                                                  \
+    Tensor ma, mb;                                                                         \
+    batch_matrix(a, nb, i, &ma);                                                           \
+    batch_matrix(b, nb, i, &mb);                                                           \
+    const T *pa = (const T *)a->storage->data + ma.offset;                                 \
+    const T *pb = (const T *)b->storage->data + mb.offset;                                 \
+    T *pc = (T *)tensor_data(c) + i * m * n;                                               \
+    for (int64_t r = 0; r < m; r++) {                                                      \
+      T x = pa[r * ma.stride[0]];                                                          \
+      T *row = pc + r * n;                                                                 \
+      if (mb.stride[1] == 1) {                                                             \
+        for (int64_t col = 0; col < n; col++) row[col] = x * pb[col];                      \
+      } else {                                                                             \
+        for (int64_t col = 0; col < n; col++) row[col] = x * pb[col * mb.stride[1]];       \
+      }                                                                                    \
+    }                                                                                      \
+  }
+
+static void batched_outer(const Tensor *a, const Tensor *b, int nb, int64_t batches, Tensor *c) {
+  int64_t m = c->shape[nb], n = c->shape[nb + 1];
+  if (c->dtype == DT_FLOAT32) {
+    BATCHED_OUTER(float)
+  } else {
+    BATCHED_OUTER(double)
+  }
+}
+
 /* Batched product of a (batch..., m, k) and b (batch..., k, n) of equal batch shapes. */
 static Tensor *batched_mm(const Tensor *a, const Tensor *b) {
   int nb = a->ndim - 2;
@@ -252,6 +308,15 @@ static Tensor *batched_mm(const Tensor *a, const Tensor *b) {
   if (!c) return NULL;
   int64_t batches = 1, per = shape[nb] * shape[nb + 1];
   for (int d = 0; d < nb; d++) batches *= shape[d];
+  if (a->shape[nb + 1] == 1 && (c->dtype == DT_FLOAT32 || c->dtype == DT_FLOAT64)) {
+    batched_outer(a, b, nb, batches, c);
+    return c;
+  }
+  if (batches > 1 && a->numel > 0 && foldable_batch(a, b, nb)) {
+    if (folded_mm(a, b, nb, c)) return c;
+    tensor_release(c);
+    return NULL;
+  }
   BatchJob job = {.a = a, .b = b, .c = c, .nb = nb, .per = per};
   double macs = (double)per * (double)a->shape[nb + 1];
   bool spread = dtype_is_float(a->dtype) && batch_in_place(a, nb) && batch_in_place(b, nb) &&
@@ -269,29 +334,34 @@ static Tensor *batched_mm(const Tensor *a, const Tensor *b) {
 }
 
 /* PyTorch multiplies small batches (k * n * m < 400) with a plain loop
- * (baddbmm_cpu_kernel): a sum of products from 0, without FMA. */
+ * (baddbmm_cpu_kernel): a sum of products from 0, without FMA. The operands
+ * are read as contiguous arrays (func.vmap's per-sample products make many
+ * such batches, of expanded or transposed operands). */
 #define BMM_SMALL(T)                                                                         \
+  const T *pa = tensor_data(ac), *pb = tensor_data(bc);                                      \
+  T *pc = tensor_data(c);                                                                    \
   for (int64_t bi = 0; bi < bs; bi++)                                                        \
     for (int64_t i = 0; i < n; i++)                                                          \
       for (int64_t j = 0; j < m; j++) {                                                      \
         T acc = 0;                                                                           \
         for (int64_t kk = 0; kk < k; kk++) {                                                 \
-          T prod = (T)tensor_get_flat(a, (bi * n + i) * k + kk) *                            \
-                   (T)tensor_get_flat(b, (bi * k + kk) * m + j);                             \
+          T prod = pa[(bi * n + i) * k + kk] * pb[(bi * k + kk) * m + j];                    \
           acc += prod;                                                                       \
         }                                                                                    \
-        ((T *)tensor_data(c))[(bi * n + i) * m + j] = acc;                                   \
+        pc[(bi * n + i) * m + j] = acc;                                                      \
       }
 
 static Tensor *bmm_small(const Tensor *a, const Tensor *b) {
   int64_t bs = a->shape[0], n = a->shape[1], k = a->shape[2], m = b->shape[2];
-  Tensor *c = tensor_empty(a->dtype, 3, (int64_t[3]){bs, n, m});
-  if (!c) return NULL;
-  if (a->dtype == DT_FLOAT32) {
+  Tensor *ac = tensor_contiguous(a), *bc = ac ? tensor_contiguous(b) : NULL;
+  Tensor *c = bc ? tensor_empty(a->dtype, 3, (int64_t[3]){bs, n, m}) : NULL;
+  if (c && a->dtype == DT_FLOAT32) {
     BMM_SMALL(float)
-  } else {
+  } else if (c) {
     BMM_SMALL(double)
   }
+  tensor_release(ac);
+  tensor_release(bc);
   return c;
 }
 

@@ -187,8 +187,63 @@ CallStatus vm_call_closure(AgVM *vm, ObjClosure *closure, int argc, int nkw, Obj
   return CALL_FRAME;
 }
 
+/* Puts v before the n arguments (positionals and keyword values) on the stack. */
+static bool insert_argument(AgVM *vm, int n, Value v) {
+  if (vm->stack_top + 1 >= vm->stack_limit) return false;
+  Value *first = vm->stack_top - n;
+  memmove(first + 1, first, sizeof(Value) * (size_t)n);
+  *first = v;
+  vm->stack_top++;
+  return true;
+}
+
+static bool is_batched(const AgVM *vm, Value v) {
+  return IS_INSTANCE(v) && AS_INSTANCE(v)->klass == vm->batched_class;
+}
+
+/* A batched value among the arguments, or one level inside a list or tuple
+ * argument (stack([a, b]), cat(xs)). */
+bool vm_has_batched_argument(const AgVM *vm, int n, const Value *args) {
+  for (int i = 0; i < n; i++) {
+    if (is_batched(vm, args[i])) return true;
+    if (IS_LIST(args[i]) || IS_TUPLE(args[i])) {
+      ObjList *l = AS_LIST(args[i]);
+      for (int j = 0; j < l->count; j++) {
+        if (is_batched(vm, l->items[j])) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/* Whether native is in the list (a class stands for its conversion: type,
+ * list, str ...). */
+static bool native_in(const ObjList *l, const ObjNative *native) {
+  for (int i = 0; l != NULL && i < l->count; i++) {
+    Value v = l->items[i];
+    if (IS_CLASS(v)) v = AS_CLASS(v)->convert;
+    if (IS_OBJ(v) && AS_OBJ(v) == (const Obj *)native) return true;
+  }
+  return false;
+}
+
+/* Inside func.vmap: whether this call of a native goes to batched_dispatch. */
+static bool goes_batched(AgVM *vm, ObjNative *native, int n, const Value *args) {
+  if (native_in(vm->batched_random, native)) return true;
+  return vm_has_batched_argument(vm, n, args) && !native_in(vm->batched_passthrough, native);
+}
+
+static CallStatus call_native_batched(AgVM *vm, ObjNative *native, int argc, int nkw, ObjString *const *kwnames) {
+  if (!insert_argument(vm, argc + nkw, OBJ_VAL(native))) return stack_overflow(vm);
+  vm->stack_top[-argc - nkw - 2] = vm->batched_dispatch;
+  return vm_call_closure(vm, AS_CLOSURE(vm->batched_dispatch), argc + 1, nkw, kwnames, false);
+}
+
 static CallStatus call_native(AgVM *vm, ObjNative *native, Value self, int argc, int nkw,
                               ObjString *const *kwnames) {
+  if (vm->vmap_depth > 0 && IS_NIL(self) && goes_batched(vm, native, argc + nkw, vm->stack_top - nkw - argc)) {
+    return call_native_batched(vm, native, argc, nkw, kwnames);
+  }
   if (argc < native->min_args || (native->max_args >= 0 && argc > native->max_args)) {
     return arity_error(vm, native->name->chars, native->min_args, native->max_args, argc);
   }
@@ -203,16 +258,6 @@ static CallStatus call_native(AgVM *vm, ObjNative *native, Value self, int argc,
   vm->stack_top = args - 1;
   push(vm, result);
   return CALL_DONE;
-}
-
-/* Puts v before the n arguments (positionals and keyword values) on the stack. */
-static bool insert_argument(AgVM *vm, int n, Value v) {
-  if (vm->stack_top + 1 >= vm->stack_limit) return false;
-  Value *first = vm->stack_top - n;
-  memmove(first + 1, first, sizeof(Value) * (size_t)n);
-  *first = v;
-  vm->stack_top++;
-  return true;
 }
 
 /* A function that is not a method (a decorator's wrapper) stored in a class:
@@ -341,6 +386,13 @@ CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjStrin
       return vm_call_value(vm, method, argc, nkw, kwnames);
     }
     return vm_call_method(vm, method, receiver, argc, nkw, kwnames, false);
+  }
+  if (IS_TENSOR(receiver) && vm->vmap_depth > 0 && vm_has_batched_argument(vm, argc + nkw, slot + 1)) {
+    /* t.mul(batched): batched_dispatch("mul", t, ...args) */
+    if (!insert_argument(vm, argc + nkw + 1, OBJ_VAL(name)) ||
+        !insert_argument(vm, argc + nkw + 2, vm->batched_dispatch))
+      return stack_overflow(vm);
+    return vm_call_closure(vm, AS_CLOSURE(vm->batched_dispatch), argc + 2, nkw, kwnames, false);
   }
   if ((IS_TENSOR(receiver) || IS_NODE(receiver)) && vm->tensor_hooks != NULL) {
     Value *args = slot + 1;

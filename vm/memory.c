@@ -390,6 +390,10 @@ static void mark_roots(AgVM *vm) {
   vm_mark_object(vm, (Obj *)vm->property_class);
   vm_mark_object(vm, (Obj *)vm->staticmethod_class);
   vm_mark_object(vm, (Obj *)vm->classmethod_class);
+  vm_mark_object(vm, (Obj *)vm->batched_class);
+  vm_mark_value(vm, vm->batched_dispatch);
+  vm_mark_object(vm, (Obj *)vm->batched_passthrough);
+  vm_mark_object(vm, (Obj *)vm->batched_random);
   for (int i = 0; i < VM_TYPE_COUNT; i++) vm_mark_value(vm, vm->type_objects[i]);
   if (vm->has_exception) vm_mark_value(vm, vm->exception);
   vm_mark_object(vm, (Obj *)vm->exception_trace);

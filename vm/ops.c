@@ -543,8 +543,26 @@ static void spread_tuple_index(int *n, const Value **index) {
   *index = AS_TUPLE((*index)[0])->items;
 }
 
+/* t[i] with i batched (inside func.vmap): batched_dispatch("getitem", t, i),
+ * several items as one list, as an instance's getitem gets them. */
+static Value batched_get_index(AgVM *vm, Value obj, int n, const Value *index) {
+  ObjList *items = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(items));
+  for (int i = 0; i < n; i++) obj_list_append(vm, items, index[i]);
+  Value args[3] = {OBJ_VAL(vm->method_names[VM_M_GETITEM]), obj, n == 1 ? index[0] : OBJ_VAL(items)};
+  Value r = vm_call(vm, vm->batched_dispatch, 3, args);
+  vm_pop_root(vm);
+  return r;
+}
+
 Value vm_get_index_n(AgVM *vm, Value obj, int n, const Value *index) {
   if (IS_INSTANCE(obj)) return instance_index(vm, obj, n, index, NULL);
+  if (vm->vmap_depth > 0 && IS_TENSOR(obj)) {
+    int items = n;
+    const Value *spread = index;
+    spread_tuple_index(&items, &spread);
+    if (vm_has_batched_argument(vm, items, spread)) return batched_get_index(vm, obj, items, spread);
+  }
   if (is_tensorish(obj)) {
     if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
     spread_tuple_index(&n, &index);

@@ -70,6 +70,11 @@ static void init_names(AgVM *vm) {
   for (int i = 0; i < VM_METHOD_COUNT; i++) vm->method_names[i] = obj_string(vm, method_names[i]);
   vm->not_implemented = NIL_VAL;
   vm->ellipsis = NIL_VAL;
+  vm->batched_class = NULL;
+  vm->batched_dispatch = NIL_VAL;
+  vm->batched_passthrough = NULL;
+  vm->batched_random = NULL;
+  vm->vmap_depth = 0;
   for (int i = 0; i < DT_COUNT; i++) vm->dtype_call[i] = NIL_VAL;
   for (int i = 0; i < VM_TYPE_COUNT; i++) vm->type_objects[i] = NIL_VAL;
   for (int i = 0; i < DT_COUNT; i++) vm->dtypes[i] = obj_new_dtype(vm, (DType)i);

@@ -223,6 +223,19 @@ struct AgVM {
   /* Runs the code of a MODULE_UNLOADED module: false after throwing. */
   bool (*module_loader)(AgVM *vm, ObjModule *module);
   const AgTensorHooks *tensor_hooks;
+  /* func.vmap's batched values (stdlib/func.ag): a native called with an
+   * instance of batched_class among its arguments (or inside a list or tuple
+   * argument) is called through batched_dispatch(native, ...args, **kwargs),
+   * which applies the op's batching rule, unless the native is one of
+   * batched_passthrough (type, len, print ...: not tensor operations).
+   * The natives of batched_random (randn, rand ...) go there whatever their
+   * arguments while a vmap runs: its randomness= decides what they draw.
+   * NULL / nil until func is loaded. */
+  ObjClass *batched_class;
+  Value batched_dispatch;
+  ObjList *batched_passthrough;
+  ObjList *batched_random;
+  int vmap_depth; /* vmaps running: only then are arguments looked at */
   bool trace_graph; /* ag --trace-graph (read by autograd bindings) */
   bool color;       /* colour error reports (main sets it: terminal, no NO_COLOR) */
   /* The REPL's printer for OP_REPL_SHOW (repr is v's repr), to colour it;

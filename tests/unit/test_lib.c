@@ -141,6 +141,29 @@ START_TEST(library_modules_are_globals) {
 }
 END_TEST
 
+/* func.vmap: a native given a BatchedTensor goes through func's dispatch
+ * (exp of a batch is one batched call), the natives that take any value
+ * (type) see the BatchedTensor itself, the VM looks at arguments only while
+ * a vmap runs, and functorch is the same module as func. */
+START_TEST(batched_arguments_reach_func_dispatch) {
+  AgVM *vm = new_vm();
+  ck_assert(run_number(vm,
+                       "let seen = 0\n"
+                       "let r = func.vmap(fn(v) { if type(v) == func.BatchedTensor { seen = 1 }\n"
+                       "  return exp(v).sum() })(zeros(3, 2))\n"
+                       "let total = r.sum().item() + seen * 100",
+                       "total") == 106.0);
+  ck_assert(vm->batched_class != NULL);
+  ck_assert_int_eq(vm->vmap_depth, 0);
+  ck_assert(run_number(vm, "let same = 1 if functorch == func and torch.func == func else 0", "same") == 1.0);
+  /* an error inside the mapped function leaves no vmap running */
+  ck_assert_int_eq(vm_run_source(vm, "func.vmap(fn(v) { return v.item() })(ones(2))", "<test>"), VM_RUNTIME_ERROR);
+  vm_take_exception(vm);
+  ck_assert_int_eq(vm->vmap_depth, 0);
+  vm_free(vm);
+}
+END_TEST
+
 /* nn's code runs at its first use, not when the VM is made; a Ctrl-C while
  * it runs leaves it unloaded, and the next use loads it. */
 START_TEST(library_modules_load_at_first_use) {
@@ -222,6 +245,7 @@ int main(void) {
   tcase_add_test(tc, graphs_with_callbacks_are_freed_with_the_vm);
   tcase_add_test(tc, library_modules_are_globals);
   tcase_add_test(tc, library_modules_load_at_first_use);
+  tcase_add_test(tc, batched_arguments_reach_func_dispatch);
   tcase_add_test(tc, nn_init_loads_at_first_use);
   tcase_add_test(tc, scalar_loop_memory_stays_small);
   tcase_add_test(tc, python_random_is_cpythons_and_per_vm);

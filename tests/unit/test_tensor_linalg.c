@@ -229,6 +229,49 @@ START_TEST(test_matmul_rules) {
 }
 END_TEST
 
+/* Each batch item of c equals mm of the items of a and b, exactly. */
+static void check_batches_exact(const Tensor *a, const Tensor *b, const Tensor *c) {
+  for (int64_t i = 0; i < c->shape[0]; i++) {
+    Tensor *sa = tensor_select(a, 0, i), *sb = tensor_select(b, 0, i), *sc = tensor_select(c, 0, i);
+    Tensor *ref = tensor_mm(sa, sb);
+    for (int64_t k = 0; k < ref->numel; k++) ck_assert(tensor_get_flat(sc, k) == tensor_get_flat(ref, k));
+    Tensor *rel[] = {sa, sb, sc, ref};
+    for (int k = 0; k < 4; k++) tensor_release(rel[k]);
+  }
+}
+
+/* func.vmap's per-sample products: a batch operand that is one matrix
+ * expanded over the batch (folded into one product) and batches of outer
+ * products (k = 1), in float32 and float64, contiguous and transposed. */
+START_TEST(test_bmm_shortcuts) {
+  const DType dts[] = {DT_FLOAT32, DT_FLOAT64};
+  for (int d = 0; d < 2; d++) {
+    Tensor *a = tt_iota(dts[d], 3, (int64_t)5, (int64_t)2, (int64_t)20);
+    Tensor *w = tt_iota(dts[d], 2, (int64_t)20, (int64_t)30);
+    Tensor *w1 = tensor_unsqueeze(w, 0);
+    Tensor *we = tensor_expand(w1, 3, TT_SHAPE(5, 20, 30));
+    Tensor *c = tensor_bmm(a, we);
+    tt_check_shape(c, 3, TT_SHAPE(5, 2, 30));
+    check_batches_exact(a, we, c);
+    Tensor *wt = tensor_transpose(we, 1, 2); /* (5, 30, 20): W^T expanded */
+    Tensor *g = tt_iota(dts[d], 3, (int64_t)5, (int64_t)2, (int64_t)30);
+    Tensor *gx = tensor_bmm(g, wt);
+    check_batches_exact(g, wt, gx);
+    Tensor *col = tt_iota(dts[d], 3, (int64_t)4, (int64_t)3, (int64_t)1);
+    Tensor *row = tt_iota(dts[d], 3, (int64_t)4, (int64_t)1, (int64_t)25);
+    Tensor *outer = tensor_bmm(col, row);
+    tt_check_shape(outer, 3, TT_SHAPE(4, 3, 25));
+    check_batches_exact(col, row, outer);
+    Tensor *rows_t = tt_iota(dts[d], 3, (int64_t)4, (int64_t)25, (int64_t)1);
+    Tensor *row_t = tensor_transpose(rows_t, 1, 2); /* strided row */
+    Tensor *outer_t = tensor_bmm(col, row_t);
+    check_batches_exact(col, row_t, outer_t);
+    Tensor *rel[] = {a, w, w1, we, c, wt, g, gx, col, row, outer, rows_t, row_t, outer_t};
+    for (size_t k = 0; k < sizeof rel / sizeof *rel; k++) tensor_release(rel[k]);
+  }
+}
+END_TEST
+
 START_TEST(test_bmm_mv_int) {
   Tensor *a = tt_iota(DT_INT64, 3, (int64_t)2, (int64_t)2, (int64_t)3);
   Tensor *b = tt_iota(DT_INT64, 3, (int64_t)2, (int64_t)3, (int64_t)1);
@@ -404,6 +447,7 @@ static Suite *linalg_suite(void) {
   tcase_add_test(tc, test_mm_layouts);
   tcase_add_test(tc, test_matmul_rules);
   tcase_add_test(tc, test_bmm_mv_int);
+  tcase_add_test(tc, test_bmm_shortcuts);
   tcase_add_test(tc, test_softmax);
   tcase_add_test(tc, test_losses);
   tcase_add_test(tc, test_big_sgemm);
