@@ -2071,6 +2071,18 @@ const HelpEntry help_table[] = {
      "output's structure. With has_aux, (output, vjp_fn, aux).",
      "let [out, vjp_fn] = func.vjp(fn(x) { return x.sin() }, tensor([0.0, 1.0]))\n"
      "print(out, vjp_fn(ones(2)))"},
+    {"func.jvp", HELP_AUTOGRAD, 0,
+     "func.jvp(f, primals, tangents, strict=false, has_aux=false)",
+     "Forward mode (autograd.forward_ad): (f(*primals), J tangents) in one pass, primals "
+     "and tangents tuples of the same structure (functorch 1.13's errors otherwise). With "
+     "has_aux, (output, jvp, aux).",
+     "print(func.jvp(fn(x) { return x.sin() }, (tensor([0.0, 1.0]),), (ones(2),)))"},
+    {"func.jacfwd", HELP_AUTOGRAD, 0,
+     "func.jacfwd(f, argnums=0, has_aux=false)",
+     "The Jacobian of f with respect to argument argnums by forward mode, one forward "
+     "pass per input element: output.shape + input.shape. jacfwd(jacrev(f)) is the "
+     "Hessian (forward-over-reverse).",
+     "print(func.jacfwd(fn(x) { return x.exp() })(tensor([0.0, 1.0])))"},
     {"func.jacrev", HELP_AUTOGRAD, 0,
      "func.jacrev(f, argnums=0, has_aux=false)",
      "A function that returns the Jacobian of f with respect to argument argnums, by "
