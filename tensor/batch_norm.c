@@ -73,9 +73,11 @@ static void stats_task(int64_t c, void *ctx) {
                     tensor_data(j->invstd), j->unbiased ? tensor_data(j->unbiased) : NULL);
 }
 
-/* Runs task(c) for every channel, over the pool when x is big enough. */
+/* Runs task(c) for every channel, over the pool when x is big enough: a
+ * quarter of an elementwise loop's grain, as each element takes several
+ * passes of dependent double additions. */
 static void per_channel(BnJob *j, ParallelBody task) {
-  if (j->b.n * j->b.c * j->b.s >= ITER_PARALLEL_MIN && j->b.c > 1)
+  if (j->b.n * j->b.c * j->b.s >= ITER_PARALLEL_MIN / 4 && j->b.c > 1)
     tensor_parallel_for(j->b.c, task, j);
   else
     for (int64_t c = 0; c < j->b.c; c++) task(c, j);
