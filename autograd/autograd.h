@@ -45,166 +45,174 @@
 typedef struct GradNode GradNode;
 
 /* The node kind of each differentiable row of ops/elementwise.h, as X(node, formula). */
-#define AG_UNARY_NODE(X, e, name, kernels, result, grad, node, formula, ...) AG_NODE_IF_##grad(X, node, formula)
-#define AG_BINARY_NODE(X, e, name, symbol, kernels, result, grad, node, formula, ...)              \
-  AG_NODE_IF_##grad(X, node, formula)
-#define AG_NODE_IF_GRAD(X, node, formula) X(node, formula)
-#define AG_NODE_IF_NO_GRAD(X, node, formula)
-#define AG_NODE_IF_NOT_IMPLEMENTED(X, node, formula)
+#define AG_UNARY_NODE(X, e, name, kernels, result, grad, node, formula, jvp, ...)                  \
+  AG_NODE_IF_##grad(X, node, formula, jvp)
+#define AG_BINARY_NODE(X, e, name, symbol, kernels, result, grad, node, formula, jvp, ...)         \
+  AG_NODE_IF_##grad(X, node, formula, jvp)
+#define AG_NODE_IF_GRAD(X, node, formula, jvp) X(node, formula, jvp)
+#define AG_NODE_IF_NO_GRAD(X, node, formula, jvp)
+#define AG_NODE_IF_NOT_IMPLEMENTED(X, node, formula, jvp)
 
-/* ---- node kinds: X(name, derivative) ----
+/* ---- node kinds: X(name, derivative, jvp) ----
  * name: PyTorch 1.13's exact node name; derivative: its formula in
  * derivatives.c (the table there is generated from this list, so every kind
- * has one), ENGINE for the two kinds the engine runs itself. */
-#define AG_NODE_KINDS(X)                                                                        \
-  X(AccumulateGrad, ENGINE)                                                                     \
-  AG_UNARY_REGISTRY(AG_UNARY_NODE, X)  /* the elementwise ops' nodes: ops/elementwise.h */       \
-  AG_BINARY_REGISTRY(AG_BINARY_NODE, X)                                                         \
-  X(RsubBackward1, d_rsub)                                                                      \
-  X(MulBackward1, d_mul)         /* ATen's mul(Tensor, Scalar), as C++ code calls it */       \
-  X(AddcmulBackward0, d_addcmul)                                                                \
-  X(AddcdivBackward0, d_addcdiv)                                                                \
-  X(LerpBackward0, d_lerp)       /* lerp with a number weight */                              \
-  X(LerpBackward1, d_lerp)       /* lerp with a tensor weight */                              \
-  X(DivBackward1, d_div_scalar)  /* ATen's div(Tensor, Scalar), as C++ code calls it */        \
-  X(ReciprocalBackward0, d_reciprocal)                                                          \
-  X(PowBackward0, d_pow_scalar)                                                                 \
-  X(PowBackward2, d_pow_base)                                                                   \
-  X(RemainderBackward0, d_remainder)                                                            \
-  X(ErfBackward0, d_normal_cdf)                                                                 \
-  X(HardtanhBackward0, d_hardtanh)                                                            \
-  X(LeakyReluBackward0, d_leaky_relu)                                                         \
-  X(EluBackward0, d_elu)                                                                      \
-  X(SiluBackward0, d_silu)                                                                    \
-  X(SoftplusBackward0, d_softplus)                                                                 \
-  X(ClampBackward0, d_clamp_tensor)                                                             \
-  X(ClampBackward1, d_clamp)                                                                    \
-  X(ClampMinBackward0, d_clamp)                                                                 \
-  X(ClampMaxBackward0, d_clamp)                                                                 \
-  X(WhereBackward0, d_where)                                                                    \
-  X(MaskedFillBackward0, d_masked_fill)                                                         \
-  X(MaskedFillBackward1, d_masked_fill)                                                         \
-  X(SumBackward0, d_sum)                                                                        \
-  X(SumBackward1, d_sum)                                                                        \
-  X(MeanBackward0, d_mean)                                                                      \
-  X(MeanBackward1, d_mean)                                                                      \
-  X(ProdBackward0, d_prod)                                                                      \
-  X(ProdBackward1, d_prod)                                                                      \
-  X(MaxBackward0, d_extreme_dim)                                                                \
-  X(MaxBackward1, d_extreme_all)                                                                \
-  X(MinBackward0, d_extreme_dim)                                                                \
-  X(MinBackward1, d_extreme_all)                                                                \
-  X(VarBackward0, d_var)                                                                        \
-  X(StdBackward0, d_std)                                                                        \
-  X(NormBackward1, d_norm)                                                                      \
-  X(LogsumexpBackward0, d_logsumexp)                                                            \
-  X(ViewBackward0, d_reshape)                                                                   \
-  X(AliasBackward0, d_identity)                                                                 \
-  X(ReshapeAliasBackward0, d_reshape)                                                           \
-  X(UnsafeViewBackward0, d_reshape)                                                             \
-  X(SqueezeBackward0, d_reshape)                                                                \
-  X(SqueezeBackward1, d_reshape)                                                                \
-  X(SqueezeBackward3, d_reshape)                                                                \
-  X(UnsqueezeBackward0, d_reshape)                                                              \
-  X(TransposeBackward0, d_transpose)                                                            \
-  X(TBackward0, d_t)                                                                            \
-  X(PermuteBackward0, d_permute)                                                                \
-  X(ExpandBackward0, d_expand)                                                                  \
-  X(ConstantPadNdBackward0, d_constant_pad)                                                     \
-  X(ReflectionPad1DBackward0, d_mode_pad)                                                       \
-  X(ReflectionPad2DBackward0, d_mode_pad)                                                       \
-  X(ReflectionPad3DBackward0, d_mode_pad)                                                       \
-  X(ReplicationPad1DBackward0, d_mode_pad)                                                      \
-  X(ReplicationPad2DBackward0, d_mode_pad)                                                      \
-  X(ReplicationPad3DBackward0, d_mode_pad)                                                      \
-  X(ReflectionPad1DBackwardBackward0, d_mode_pad_again)                                         \
-  X(ReflectionPad2DBackwardBackward0, d_mode_pad_again)                                         \
-  X(ReflectionPad3DBackwardBackward0, d_mode_pad_again)                                         \
-  X(ReplicationPad1DBackwardBackward0, d_mode_pad_again)                                        \
-  X(ReplicationPad2DBackwardBackward0, d_mode_pad_again)                                        \
-  X(ReplicationPad3DBackwardBackward0, d_mode_pad_again)                                        \
-  X(CatBackward0, d_cat)                                                                        \
-  X(StackBackward0, d_stack)                                                                    \
-  X(SplitBackward0, d_split)                                                                    \
-  X(SplitWithSizesBackward0, d_split)                                                           \
-  X(UnbindBackward0, d_unbind)                                                                  \
-  X(SelectBackward0, d_index)                                                                   \
-  X(SliceBackward0, d_index)                                                                    \
-  X(IndexBackward0, d_index)                                                                    \
-  X(IndexPutBackward0, d_index_put)                                                             \
-  X(IndexPutImplBackward0, d_index_again)      /* zeros with g put at an index: indexing's backward */\
-  X(SelectBackwardBackward0, d_index_again)                                                     \
-  X(SliceBackwardBackward0, d_index_again)                                                      \
-  X(IndexFillBackward0, d_index_fill)         /* g with an indexed region zeroed */             \
-  X(CopySlices, d_index_put)                                                                    \
-  X(AsStridedBackward0, d_strided_get)         /* a view rebuilt from its base's new history */ \
-  X(AsStridedScatterBackward0, d_strided_embed)  /* zeros with g written into a view's region */\
-  X(IndexSelectBackward0, d_index)                                                              \
-  X(EmbeddingBackward0, d_index)                                                                \
-  X(EmbeddingDenseBackward0, d_index_again)                                                     \
-  X(GatherBackward0, d_gather)                                                                  \
-  X(ScatterAddBackward0, d_scatter_add)                                                         \
-  X(ScatterBackward0, d_scatter)       /* g with the written places zeroed; src: g gathered */  \
-  X(ScatterBackward1, d_scatter)                                                                \
-  X(IndexAddBackward0, d_index_add)                                                             \
-  X(Unique2Backward0, d_no_derivative)  /* unique: PyTorch has no derivative either */       \
-  X(UniqueDimBackward0, d_no_derivative)                                                      \
-  X(SortBackward0, d_extreme_dim)       /* g scattered back to where each value came from */\
-  X(TopkBackward0, d_extreme_dim)                                                               \
-  X(KthvalueBackward0, d_extreme_dim)                                                           \
-  X(ModeBackward0, d_extreme_dim)                                                               \
-  X(MedianBackward0, d_extreme_all)                                                             \
-  X(MedianBackward1, d_extreme_dim)                                                             \
-  X(FlipBackward0, d_flip)                                                                      \
-  X(TrilBackward0, d_tril)                                                                      \
-  X(TriuBackward0, d_triu)                                                                      \
-  X(CumsumBackward0, d_cumsum)                                                                  \
-  X(CumprodBackward0, d_cumprod)                                                                \
-  X(DiagBackward0, d_diag)                                                                      \
-  X(DiagonalBackward0, d_diagonal)                                                              \
-  X(DiagonalBackwardBackward0, d_diagonal_embed)                                                \
-  X(RollBackward0, d_roll)                                                                      \
-  X(RepeatBackward0, d_repeat)                                                                  \
-  X(AmaxBackward0, d_amax)             /* shared evenly among the tied elements */             \
-  X(AminBackward0, d_amax)                                                                      \
-  X(TraceBackward0, d_trace)                                                                    \
-  X(MmBackward0, d_mm)                                                                          \
-  X(AddmmBackward0, d_addmm)                                                                    \
-  X(BmmBackward0, d_bmm)                                                                        \
-  X(MvBackward0, d_mv)                                                                          \
-  X(DotBackward0, d_dot)                                                                        \
-  X(Im2ColBackward0, d_im2col)                                                                  \
-  X(Col2ImBackward0, d_col2im)                                                                \
-  X(ConvolutionBackward0, d_convolution)                                                      \
-  X(MaxPool2DWithIndicesBackward0, d_max_pool2d)                                                \
-  X(MaxPool2DWithIndicesBackwardBackward0, d_max_pool2d_backward)                                              \
-  X(AvgPool2DBackward0, d_avg_pool2d)                                                         \
-  X(AdaptiveAvgPool2DBackward0, d_adaptive_avg_pool2d)                                          \
-  X(AdaptiveAvgPool2DBackwardBackward0, d_adaptive_avg_pool2d_backward)                       \
-  X(NativeBatchNormBackward0, d_native_norm)                                                    \
-  X(NativeLayerNormBackward0, d_native_norm)                                                  \
-  X(NativeGroupNormBackward0, d_native_norm)                                                  \
-  X(SoftmaxBackward0, d_softmax)                                                                \
-  X(LogSoftmaxBackward0, d_log_softmax)                                                         \
-  X(MseLossBackward0, d_mse)                                                                    \
-  X(NllLossBackward0, d_nll)                                                                    \
-  X(NllLoss2DBackward0, d_nll)                                                                  \
-  X(BinaryCrossEntropyBackward0, d_bce)                                                         \
-  X(BinaryCrossEntropyWithLogitsBackward0, d_bce_logits)                                       \
-  X(SmoothL1LossBackward0, d_smooth_l1)                                                         \
-  X(HuberLossBackward0, d_huber)                                                                \
-  X(ToCopyBackward0, d_to_copy)                                                                 \
-  X(CloneBackward0, d_identity)                                                                 \
-  X(CopyBackwards, d_copy)                                                                      \
-  X(FillBackward0, d_zero)                                                                      \
-  X(ZeroBackward0, d_zero)                                                                      \
-  X(UniformBackward0, d_zero)                                                                   \
-  X(NormalBackward0, d_zero)                                                                    \
-  X(NotImplemented, d_not_implemented)  /* an op PyTorch has no derivative for: backward fails */\
-  X(CustomBackward, ENGINE)  /* an Ag Function subclass: prints as <NAMEBackward> */
+ * has one), ENGINE for the two kinds the engine runs itself; jvp: its
+ * forward-mode rule beside the formula (j_NAME in derivatives.c),
+ * jvp_transposed (the vjp formula differentiated with respect to its linear
+ * grad_output: correct for every formula, about three backwards' cost) or
+ * jvp_none (PyTorch's "Trying to use forward AD with ..." error; the reason
+ * is no_jvp_kinds[] of tests/unit/test_autograd_ops.c); jvp_diagonal for an
+ * elementwise op of one input (its vjp formula applied to the tangent). */
+#define AG_NODE_KINDS(X)                                                                           \
+  X(AccumulateGrad, ENGINE, jvp_none)                                                              \
+  AG_UNARY_REGISTRY(AG_UNARY_NODE, X)  /* the elementwise ops' nodes: ops/elementwise.h */         \
+  AG_BINARY_REGISTRY(AG_BINARY_NODE, X)                                                            \
+  X(RsubBackward1, d_rsub, jvp_diagonal)                                                           \
+  X(MulBackward1, d_mul, jvp_diagonal)         /* ATen's mul(Tensor, Scalar), as C++ code calls it */ \
+  X(AddcmulBackward0, d_addcmul, jvp_transposed)                                                   \
+  X(AddcdivBackward0, d_addcdiv, jvp_transposed)                                                   \
+  X(LerpBackward0, d_lerp, jvp_transposed)       /* lerp with a number weight */                   \
+  X(LerpBackward1, d_lerp, jvp_transposed)       /* lerp with a tensor weight */                   \
+  X(DivBackward1, d_div_scalar, jvp_diagonal)  /* ATen's div(Tensor, Scalar), as C++ code calls it */ \
+  X(ReciprocalBackward0, d_reciprocal, jvp_diagonal)                                               \
+  X(PowBackward0, d_pow_scalar, jvp_diagonal)                                                      \
+  X(PowBackward2, d_pow_base, jvp_diagonal)                                                        \
+  X(RemainderBackward0, d_remainder, jvp_transposed)                                               \
+  X(ErfBackward0, d_normal_cdf, jvp_diagonal)                                                      \
+  X(HardtanhBackward0, d_hardtanh, jvp_diagonal)                                                   \
+  X(LeakyReluBackward0, d_leaky_relu, jvp_diagonal)                                                \
+  X(EluBackward0, d_elu, jvp_diagonal)                                                             \
+  X(SiluBackward0, d_silu, jvp_diagonal)                                                           \
+  X(SoftplusBackward0, d_softplus, jvp_diagonal)                                                   \
+  X(ClampBackward0, d_clamp_tensor, jvp_transposed)                                                \
+  X(ClampBackward1, d_clamp, jvp_diagonal)                                                         \
+  X(ClampMinBackward0, d_clamp, jvp_diagonal)                                                      \
+  X(ClampMaxBackward0, d_clamp, jvp_diagonal)                                                      \
+  X(WhereBackward0, d_where, j_where)                                                              \
+  X(MaskedFillBackward0, d_masked_fill, jvp_transposed)                                            \
+  X(MaskedFillBackward1, d_masked_fill, jvp_transposed)                                            \
+  X(SumBackward0, d_sum, j_sum)                                                                    \
+  X(SumBackward1, d_sum, j_sum)                                                                    \
+  X(MeanBackward0, d_mean, j_mean)                                                                 \
+  X(MeanBackward1, d_mean, j_mean)                                                                 \
+  X(ProdBackward0, d_prod, jvp_transposed)                                                         \
+  X(ProdBackward1, d_prod, jvp_transposed)                                                         \
+  X(MaxBackward0, d_extreme_dim, jvp_transposed)                                                   \
+  X(MaxBackward1, d_extreme_all, jvp_transposed)                                                   \
+  X(MinBackward0, d_extreme_dim, jvp_transposed)                                                   \
+  X(MinBackward1, d_extreme_all, jvp_transposed)                                                   \
+  X(VarBackward0, d_var, jvp_transposed)                                                           \
+  X(StdBackward0, d_std, jvp_transposed)                                                           \
+  X(NormBackward1, d_norm, jvp_transposed)                                                         \
+  X(LogsumexpBackward0, d_logsumexp, jvp_transposed)                                               \
+  X(ViewBackward0, d_reshape, j_reshape)                                                           \
+  X(AliasBackward0, d_identity, j_identity)                                                        \
+  X(Identity, d_identity, j_identity)  /* forward_ad.unpack_dual's primal */                       \
+  X(ReshapeAliasBackward0, d_reshape, j_reshape)                                                   \
+  X(UnsafeViewBackward0, d_reshape, j_reshape)                                                     \
+  X(SqueezeBackward0, d_reshape, j_reshape)                                                        \
+  X(SqueezeBackward1, d_reshape, j_reshape)                                                        \
+  X(SqueezeBackward3, d_reshape, j_reshape)                                                        \
+  X(UnsqueezeBackward0, d_reshape, j_reshape)                                                      \
+  X(TransposeBackward0, d_transpose, j_transpose)                                                  \
+  X(TBackward0, d_t, j_t)                                                                          \
+  X(PermuteBackward0, d_permute, j_permute)                                                        \
+  X(ExpandBackward0, d_expand, j_expand)                                                           \
+  X(ConstantPadNdBackward0, d_constant_pad, jvp_transposed)                                        \
+  X(ReflectionPad1DBackward0, d_mode_pad, jvp_transposed)                                          \
+  X(ReflectionPad2DBackward0, d_mode_pad, jvp_transposed)                                          \
+  X(ReflectionPad3DBackward0, d_mode_pad, jvp_transposed)                                          \
+  X(ReplicationPad1DBackward0, d_mode_pad, jvp_transposed)                                         \
+  X(ReplicationPad2DBackward0, d_mode_pad, jvp_transposed)                                         \
+  X(ReplicationPad3DBackward0, d_mode_pad, jvp_transposed)                                         \
+  X(ReflectionPad1DBackwardBackward0, d_mode_pad_again, jvp_transposed)                            \
+  X(ReflectionPad2DBackwardBackward0, d_mode_pad_again, jvp_transposed)                            \
+  X(ReflectionPad3DBackwardBackward0, d_mode_pad_again, jvp_transposed)                            \
+  X(ReplicationPad1DBackwardBackward0, d_mode_pad_again, jvp_transposed)                           \
+  X(ReplicationPad2DBackwardBackward0, d_mode_pad_again, jvp_transposed)                           \
+  X(ReplicationPad3DBackwardBackward0, d_mode_pad_again, jvp_transposed)                           \
+  X(CatBackward0, d_cat, j_cat)                                                                    \
+  X(StackBackward0, d_stack, j_stack)                                                              \
+  X(SplitBackward0, d_split, j_split)                                                              \
+  X(SplitWithSizesBackward0, d_split, j_split)                                                     \
+  X(UnbindBackward0, d_unbind, j_unbind)                                                           \
+  X(SelectBackward0, d_index, jvp_transposed)                                                      \
+  X(SliceBackward0, d_index, jvp_transposed)                                                       \
+  X(IndexBackward0, d_index, jvp_transposed)                                                       \
+  X(IndexPutBackward0, d_index_put, jvp_transposed)                                                \
+  X(IndexPutImplBackward0, d_index_again, jvp_transposed)      /* zeros with g put at an index: indexing's backward */ \
+  X(SelectBackwardBackward0, d_index_again, jvp_transposed)                                        \
+  X(SliceBackwardBackward0, d_index_again, jvp_transposed)                                         \
+  X(IndexFillBackward0, d_index_fill, jvp_transposed)         /* g with an indexed region zeroed */ \
+  X(CopySlices, d_index_put, jvp_transposed)                                                       \
+  X(AsStridedBackward0, d_strided_get, jvp_transposed)         /* a view rebuilt from its base's new history */ \
+  X(AsStridedScatterBackward0, d_strided_embed, jvp_transposed)  /* zeros with g written into a view's region */ \
+  X(IndexSelectBackward0, d_index, jvp_transposed)                                                 \
+  X(EmbeddingBackward0, d_index, jvp_transposed)                                                   \
+  X(EmbeddingDenseBackward0, d_index_again, jvp_transposed)                                        \
+  X(GatherBackward0, d_gather, jvp_transposed)                                                     \
+  X(ScatterAddBackward0, d_scatter_add, jvp_transposed)                                            \
+  X(ScatterBackward0, d_scatter, jvp_transposed)       /* g with the written places zeroed; src: g gathered */ \
+  X(ScatterBackward1, d_scatter, jvp_transposed)                                                   \
+  X(IndexAddBackward0, d_index_add, jvp_transposed)                                                \
+  X(Unique2Backward0, d_no_derivative, jvp_none)  /* unique: PyTorch has no derivative either */   \
+  X(UniqueDimBackward0, d_no_derivative, jvp_none)                                                 \
+  X(SortBackward0, d_extreme_dim, jvp_transposed)       /* g scattered back to where each value came from */ \
+  X(TopkBackward0, d_extreme_dim, jvp_transposed)                                                  \
+  X(KthvalueBackward0, d_extreme_dim, jvp_transposed)                                              \
+  X(ModeBackward0, d_extreme_dim, jvp_transposed)                                                  \
+  X(MedianBackward0, d_extreme_all, jvp_transposed)                                                \
+  X(MedianBackward1, d_extreme_dim, jvp_transposed)                                                \
+  X(FlipBackward0, d_flip, jvp_transposed)                                                         \
+  X(TrilBackward0, d_tril, jvp_transposed)                                                         \
+  X(TriuBackward0, d_triu, jvp_transposed)                                                         \
+  X(CumsumBackward0, d_cumsum, jvp_transposed)                                                     \
+  X(CumprodBackward0, d_cumprod, jvp_transposed)                                                   \
+  X(DiagBackward0, d_diag, jvp_transposed)                                                         \
+  X(DiagonalBackward0, d_diagonal, jvp_transposed)                                                 \
+  X(DiagonalBackwardBackward0, d_diagonal_embed, jvp_transposed)                                   \
+  X(RollBackward0, d_roll, jvp_transposed)                                                         \
+  X(RepeatBackward0, d_repeat, jvp_transposed)                                                     \
+  X(AmaxBackward0, d_amax, jvp_transposed)             /* shared evenly among the tied elements */ \
+  X(AminBackward0, d_amax, jvp_transposed)                                                         \
+  X(TraceBackward0, d_trace, jvp_transposed)                                                       \
+  X(MmBackward0, d_mm, j_mm)                                                                       \
+  X(AddmmBackward0, d_addmm, j_addmm)                                                              \
+  X(BmmBackward0, d_bmm, j_bmm)                                                                    \
+  X(MvBackward0, d_mv, j_mv)                                                                       \
+  X(DotBackward0, d_dot, j_dot)                                                                    \
+  X(Im2ColBackward0, d_im2col, jvp_transposed)                                                     \
+  X(Col2ImBackward0, d_col2im, jvp_transposed)                                                     \
+  X(ConvolutionBackward0, d_convolution, jvp_transposed)                                           \
+  X(MaxPool2DWithIndicesBackward0, d_max_pool2d, jvp_transposed)                                   \
+  X(MaxPool2DWithIndicesBackwardBackward0, d_max_pool2d_backward, jvp_transposed)                  \
+  X(AvgPool2DBackward0, d_avg_pool2d, jvp_transposed)                                              \
+  X(AdaptiveAvgPool2DBackward0, d_adaptive_avg_pool2d, jvp_transposed)                             \
+  X(AdaptiveAvgPool2DBackwardBackward0, d_adaptive_avg_pool2d_backward, jvp_transposed)            \
+  X(NativeBatchNormBackward0, d_native_norm, jvp_transposed)                                       \
+  X(NativeLayerNormBackward0, d_native_norm, jvp_transposed)                                       \
+  X(NativeGroupNormBackward0, d_native_norm, jvp_transposed)                                       \
+  X(SoftmaxBackward0, d_softmax, j_softmax)                                                        \
+  X(LogSoftmaxBackward0, d_log_softmax, j_log_softmax)                                             \
+  X(MseLossBackward0, d_mse, jvp_transposed)                                                       \
+  X(NllLossBackward0, d_nll, jvp_transposed)                                                       \
+  X(NllLoss2DBackward0, d_nll, jvp_transposed)                                                     \
+  X(BinaryCrossEntropyBackward0, d_bce, jvp_transposed)                                            \
+  X(BinaryCrossEntropyWithLogitsBackward0, d_bce_logits, jvp_transposed)                           \
+  X(SmoothL1LossBackward0, d_smooth_l1, jvp_transposed)                                            \
+  X(HuberLossBackward0, d_huber, jvp_transposed)                                                   \
+  X(ToCopyBackward0, d_to_copy, jvp_transposed)                                                    \
+  X(CloneBackward0, d_identity, j_identity)                                                        \
+  X(CopyBackwards, d_copy, jvp_transposed)                                                         \
+  X(FillBackward0, d_zero, jvp_transposed)                                                         \
+  X(ZeroBackward0, d_zero, jvp_transposed)                                                         \
+  X(UniformBackward0, d_zero, jvp_transposed)                                                      \
+  X(NormalBackward0, d_zero, jvp_transposed)                                                       \
+  X(NotImplemented, d_not_implemented, jvp_none)  /* an op PyTorch has no derivative for: backward fails */ \
+  X(CustomBackward, ENGINE, jvp_none)  /* an Ag Function subclass: prints as <NAMEBackward> */
 
 typedef enum {
-#define AG_NODE_ENUM(name, derivative) AG_NODE_##name,
+#define AG_NODE_ENUM(name, derivative, jvp) AG_NODE_##name,
   AG_NODE_KINDS(AG_NODE_ENUM)
 #undef AG_NODE_ENUM
   AG_NODE_COUNT
@@ -346,6 +354,26 @@ bool ag_custom_needs_input_grad(Tensor *const *args, int nargs, bool *flags);
  * alias, so that the argument keeps its own history. */
 bool ag_custom_record(const char *name, AgFunctionFns fns, void *ctx, Tensor *const *args,
                       int nargs, Tensor **outputs, int noutputs);
+
+/* ---- forward AD (forward.c; PyTorch's torch.autograd.forward_ad) ----
+ * One dual level at a time, as PyTorch 1.13. Entering returns the level (0)
+ * or -1 with "Nested forward mode AD is not supported at the moment";
+ * leaving drops every tangent of the level. ag_make_dual: a view of primal
+ * carrying tangent (as is; same shape required, PyTorch's message
+ * otherwise). ag_unpack_primal: a view of t without its tangent, with t's
+ * history. ag_fw_tangent: t's tangent at the open level (borrowed) or NULL. */
+int ag_fw_enter_level(void);
+bool ag_fw_exit_level(void);
+int ag_fw_level(void); /* the open level, -1 when none */
+Tensor *ag_make_dual(Tensor *primal, Tensor *tangent);
+Tensor *ag_unpack_primal(Tensor *t);
+Tensor *ag_fw_tangent(const Tensor *t);
+/* Gives t (an op's output) the tangent, same shape required (a custom
+ * Function's jvp()). */
+bool ag_fw_attach(Tensor *t, Tensor *tangent);
+/* Forward AD on or suspended (a custom Function's forward sees primals);
+ * returns the previous state. */
+bool ag_fw_set_enabled(bool enabled);
 
 /* ---- the engine ----
  * ag_backward: .backward() for n roots; grad_roots[i] may be NULL for a

@@ -61,6 +61,13 @@ static GradNode *custom_node(const char *name, AgFunctionFns fns, void *ctx, Ten
 
 bool ag_custom_record(const char *name, AgFunctionFns fns, void *ctx, Tensor *const *args,
                       int nargs, Tensor **outputs, int noutputs) {
+  for (int i = 0; fw_active() && i < nargs; i++)
+    if (args[i] && fw_tangent(args[i])) { /* an Ag Function has no jvp() */
+      if (fns.release) fns.release(ctx);
+      tensor_set_not_implemented_error("You must implement the jvp function for custom "
+                                       "autograd.Function to use it with forward mode AD.");
+      return false;
+    }
   bool flags_inline[16];
   bool *flags = nargs <= 16 ? flags_inline : calloc((size_t)nargs, sizeof *flags);
   if (!flags) {

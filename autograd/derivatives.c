@@ -32,6 +32,9 @@ static void scope_open(Scope *s) {
   s->n = 0;
   s->failed = false;
 }
+/* A backward with no graph to record and no tangent to carry may use
+ * tensor/'s fused kernels (PyTorch's rounding). */
+static bool plain_backward(void) { return !ag_is_grad_enabled() && !fw_active(); }
 
 static Tensor *keep(Scope *s, Tensor *t) {
   AG_ASSERT(!t || s->n < SCOPE_CAP); /* SCOPE_CAP is above every formula's temporaries */
@@ -138,6 +141,32 @@ static Tensor *sum_dim(Scope *s, Tensor *a, int dim, bool keepdim) {
 #define G (g[0])
 #define IN (&n->in_info[0])
 
+/* ---- jvp rules: the tangent of the output from the inputs' tangents ----
+ * j_NAME beside d_NAME, PyTorch 1.13's "result:" formulas of
+ * derivatives.yaml. A missing tangent is zero: its term is dropped (the
+ * NULL-passing wrappers give NULL). */
+#define JVP_ARGS GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tensor *out
+#define X0 (in[0])
+#define X1 (in[1])
+#define T0 (t[0])
+#define T1 (n->nnext > 1 ? t[1] : NULL)
+
+/* a + b where either may be absent (zero) */
+static Tensor *plus(Scope *s, Tensor *a, Tensor *b) { return !a ? b : !b ? a : add(s, a, b); }
+static Tensor *minus(Scope *s, Tensor *a, Tensor *b) { return !b ? a : !a ? neg(s, b) : sub(s, a, b); }
+
+/* The rule's result as a new reference, shaped as the output (a tangent
+ * that broadcast is expanded); NULL when the scope failed. */
+static Tensor *jvp_done(Scope *s, Tensor *r, const Tensor *out) {
+  if (!s->failed && !r) r = keep(s, tensor_zeros(out->dtype, out->ndim, out->shape));
+  if (!s->failed && r && (r->ndim != out->ndim ||
+                          memcmp(r->shape, out->shape, (size_t)out->ndim * sizeof(int64_t))))
+    r = keep(s, ag_expand(r, out->ndim, out->shape));
+  Tensor *result = s->failed ? NULL : tensor_retain(r);
+  scope_end(s);
+  return result;
+}
+
 /* ---- arithmetic ---- */
 
 /* other's gradient is grad * alpha when add_(other, alpha=) recorded one (i2, alpha in s1) */
@@ -147,6 +176,12 @@ static bool d_add(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   if (needs[0]) give(out, 0, G);
   if (n->nnext > 1 && needs[1]) give(out, 1, node_p(n)->i2 ? muls(&s, G, node_p(n)->s1) : G);
   return done(&s, n, out);
+}
+static Tensor *j_add(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  Tensor *t1 = T1 && node_p(n)->i2 ? muls(&s, T1, node_p(n)->s1) : T1;
+  return jvp_done(&s, plus(&s, T0, t1), out);
 }
 
 /* PyTorch 1.13's derivatives.yaml: addcmul tensor1: grad * (tensor2 * value), tensor2:
@@ -198,6 +233,11 @@ static bool d_sub(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   if (n->nnext > 1 && needs[1]) give(out, 1, neg(&s, G));
   return done(&s, n, out);
 }
+static Tensor *j_sub(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, minus(&s, T0, T1), out);
+}
 
 static bool d_rsub(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
@@ -213,6 +253,12 @@ static bool d_mul(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   if (n->nnext > 1 && needs[1]) give(out, 1, mul(&s, G, saved(&s, n, SAVED_SELF)));
   return done(&s, n, out);
 }
+static Tensor *j_mul(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  if (node_p(n)->flag) return jvp_done(&s, muls(&s, T0, node_p(n)->s0), out);
+  return jvp_done(&s, plus(&s, mul(&s, T0, X1), mul(&s, X0, T1)), out);
+}
 
 static bool d_div(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
@@ -227,6 +273,13 @@ static bool d_div(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   if (needs[0]) give(out, 0, dv(&s, G, b));
   if (needs[1]) give(out, 1, mul(&s, neg(&s, G), dv(&s, dv(&s, saved(&s, n, SAVED_SELF), b), b)));
   return done(&s, n, out);
+}
+/* self_t / other - other_t * (self / other) / other */
+static Tensor *j_div(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  if (node_p(n)->flag) return jvp_done(&s, T0 ? keep(&s, ag_binary_scalar(BIN_DIV, T0, node_p(n)->s0)) : NULL, out);
+  return jvp_done(&s, minus(&s, dv(&s, T0, X1), mul(&s, T1, dv(&s, dv(&s, X0, X1), X1))), out);
 }
 
 static bool d_div_scalar(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -271,6 +324,17 @@ static bool d_pow_tensor(GradNode *n, Tensor *const *g, Tensor **out, const bool
   }
   return done(&s, n, out);
 }
+static Tensor *j_pow_tensor(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  Tensor *a = X0, *b = X1, *zero = zero_like(&s, out);
+  Tensor *ts = T0 ? where(&s, cmps(&s, BIN_EQ, b, 0), zero,
+                          mul(&s, T0, mul(&s, b, bin(&s, BIN_POW, a, adds(&s, b, -1)))))
+                  : NULL;
+  Tensor *mask = T1 ? cmp(&s, BIN_LOGICAL_AND, cmps(&s, BIN_EQ, a, 0), cmps(&s, BIN_GE, b, 0)) : NULL;
+  Tensor *te = T1 ? where(&s, mask, zero, mul(&s, T1, mul(&s, out, un(&s, UN_LOG, a)))) : NULL;
+  return jvp_done(&s, plus(&s, ts, te), out);
+}
 
 /* s ** x: result * log(s). */
 static bool d_pow_base(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -289,6 +353,13 @@ static bool d_remainder(GradNode *n, Tensor *const *g, Tensor **out, const bool 
     give(out, 1, neg(&s, mul(&s, G, q)));
   }
   return done(&s, n, out);
+}
+/* self_t - other_t * floor(self / other) */
+static Tensor *j_remainder(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  Tensor *q = T1 ? un(&s, UN_FLOOR, dv(&s, X0, X1)) : NULL;
+  return jvp_done(&s, minus(&s, T0, mul(&s, T1, q)), out);
 }
 
 /* Recorded where PyTorch records NotImplemented (remainder with a number
@@ -328,6 +399,15 @@ static bool d_xlogy(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
   if (n->nnext > 1 && needs[1]) give(out, 1, dv(&s, mul(&s, G, a), b));
   return done(&s, n, out);
 }
+/* self_t * xlogy(self != 0, other) + other_t * self / other */
+static Tensor *j_xlogy(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  Tensor *nz = T0 ? cmps(&s, BIN_NE, X0, 0) : NULL;
+  Tensor *nzf = nz ? keep(&s, tensor_to_dtype(nz, out->dtype)) : NULL;
+  Tensor *ts = mul(&s, T0, bin(&s, BIN_XLOGY, nzf, X1));
+  return jvp_done(&s, plus(&s, ts, dv(&s, mul(&s, T1, X0), X1)), out);
+}
 
 /* PyTorch's logaddexp formulas: g / (1 + exp(other - self)) and
  * g / (1 + exp(self - other)). */
@@ -339,6 +419,13 @@ static bool d_logaddexp(GradNode *n, Tensor *const *g, Tensor **out, const bool 
   if (n->nnext > 1 && needs[1]) give(out, 1, dv(&s, G, adds(&s, un(&s, UN_EXP, sub(&s, a, b)), 1)));
   return done(&s, n, out);
 }
+static Tensor *j_logaddexp(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  Tensor *ta = T0 ? dv(&s, T0, adds(&s, un(&s, UN_EXP, sub(&s, X1, X0)), 1)) : NULL;
+  Tensor *tb = T1 ? dv(&s, T1, adds(&s, un(&s, UN_EXP, sub(&s, X0, X1)), 1)) : NULL;
+  return jvp_done(&s, plus(&s, ta, tb), out);
+}
 
 static bool d_maximum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   return d_extremum2(n, g, out, needs, BIN_GT);
@@ -346,6 +433,18 @@ static bool d_maximum(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
 static bool d_minimum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   return d_extremum2(n, g, out, needs, BIN_LT);
 }
+/* other_t + where(self == other, 0.5, self wins) * (self_t - other_t) */
+static Tensor *j_extremum2(JVP_ARGS, BinaryOp wins) {
+  Scope s;
+  scope_open(&s);
+  Tensor *w = cmp(&s, wins, X0, X1);
+  Tensor *wf = w ? keep(&s, tensor_to_dtype(w, out->dtype)) : NULL;
+  Tensor *share = where(&s, cmp(&s, BIN_EQ, X0, X1), keep(&s, tensor_scalar(out->dtype, 0.5)), wf);
+  Tensor *t0 = T0 ? T0 : zero_like(&s, out), *t1 = T1 ? T1 : zero_like(&s, out);
+  return jvp_done(&s, add(&s, t1, mul(&s, share, sub(&s, t0, t1))), out);
+}
+static Tensor *j_maximum(JVP_ARGS) { return j_extremum2(n, oi, in, t, out, BIN_GT); }
+static Tensor *j_minimum(JVP_ARGS) { return j_extremum2(n, oi, in, t, out, BIN_LT); }
 
 /* ---- unary ---- */
 
@@ -355,12 +454,22 @@ static bool d_neg(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   give(out, 0, neg(&s, G));
   return done(&s, n, out);
 }
+static Tensor *j_neg(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, neg(&s, T0), out);
+}
 
 static bool d_abs(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
   scope_open(&s);
   give(out, 0, mul(&s, G, un(&s, UN_SIGN, saved(&s, n, 0))));
   return done(&s, n, out);
+}
+static Tensor *j_abs(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, mul(&s, T0, un(&s, UN_SIGN, X0)), out);
 }
 
 static bool d_sqrt(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -369,6 +478,11 @@ static bool d_sqrt(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   give(out, 0, dv(&s, G, muls(&s, saved(&s, n, 0), 2)));
   return done(&s, n, out);
 }
+static Tensor *j_sqrt(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, dv(&s, T0, muls(&s, out, 2)), out);
+}
 
 static bool d_exp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
@@ -376,12 +490,22 @@ static bool d_exp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   give(out, 0, mul(&s, G, saved(&s, n, 0)));
   return done(&s, n, out);
 }
+static Tensor *j_exp(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, mul(&s, T0, out), out);
+}
 
 static bool d_log(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
   scope_open(&s);
   give(out, 0, dv(&s, G, saved(&s, n, 0)));
   return done(&s, n, out);
+}
+static Tensor *j_log(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, dv(&s, T0, X0), out);
 }
 
 /* g / (x ln 10), g / (x ln 2): PyTorch's grad / (self * std::log(10.0)) */
@@ -391,12 +515,22 @@ static bool d_log10(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
   give(out, 0, dv(&s, G, muls(&s, saved(&s, n, 0), log(10.0))));
   return done(&s, n, out);
 }
+static Tensor *j_log10(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, dv(&s, T0, muls(&s, X0, 2.302585092994045684)), out);
+}
 
 static bool d_log2(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
   scope_open(&s);
   give(out, 0, dv(&s, G, muls(&s, saved(&s, n, 0), log(2.0))));
   return done(&s, n, out);
+}
+static Tensor *j_log2(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, dv(&s, T0, muls(&s, X0, 0.693147180559945309)), out);
 }
 
 static bool d_sin(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -405,12 +539,22 @@ static bool d_sin(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   give(out, 0, mul(&s, G, un(&s, UN_COS, saved(&s, n, 0))));
   return done(&s, n, out);
 }
+static Tensor *j_sin(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, mul(&s, T0, un(&s, UN_COS, X0)), out);
+}
 
 static bool d_cos(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
   scope_open(&s);
   give(out, 0, neg(&s, mul(&s, G, un(&s, UN_SIN, saved(&s, n, 0)))));
   return done(&s, n, out);
+}
+static Tensor *j_cos(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, mul(&s, T0, neg(&s, un(&s, UN_SIN, X0))), out);
 }
 
 static bool d_tan(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -420,17 +564,27 @@ static bool d_tan(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   give(out, 0, mul(&s, G, adds(&s, mul(&s, r, r), 1)));
   return done(&s, n, out);
 }
+static Tensor *j_tan(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, mul(&s, T0, adds(&s, mul(&s, out, out), 1)), out);
+}
 
 static bool d_tanh(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
   scope_open(&s);
   Tensor *r = saved(&s, n, 0);
-  if (r && !ag_is_grad_enabled() && G->dtype == r->dtype && G->ndim == r->ndim &&
+  if (r && plain_backward() && G->dtype == r->dtype && G->ndim == r->ndim &&
       !memcmp(G->shape, r->shape, (size_t)G->ndim * sizeof(int64_t))) /* PyTorch's rounding */
     give(out, 0, keep(&s, tensor_tanh_backward(G, r)));
   else
     give(out, 0, mul(&s, G, rsubs(&s, 1, mul(&s, r, r))));
   return done(&s, n, out);
+}
+static Tensor *j_tanh(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, mul(&s, T0, rsubs(&s, 1, mul(&s, out, out))), out);
 }
 
 /* (g * (1 - y)) * y, in ATen's order */
@@ -441,12 +595,22 @@ static bool d_sigmoid(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
   give(out, 0, mul(&s, mul(&s, G, rsubs(&s, 1, r)), r));
   return done(&s, n, out);
 }
+static Tensor *j_sigmoid(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, mul(&s, mul(&s, T0, rsubs(&s, 1, out)), out), out);
+}
 
 static bool d_relu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
   scope_open(&s);
   give(out, 0, where(&s, cmps(&s, BIN_GT, saved(&s, n, 0), 0), G, zero_like(&s, G)));
   return done(&s, n, out);
+}
+static Tensor *j_relu(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, where(&s, cmps(&s, BIN_GT, out, 0), T0, zero_like(&s, T0)), out);
 }
 
 /* The standard normal density exp(-x^2/2) / sqrt(2 pi). */
@@ -461,7 +625,7 @@ static bool d_gelu(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   Scope s;
   scope_open(&s);
   Tensor *x = saved(&s, n, 0);
-  if (x && !ag_is_grad_enabled() && G->dtype == x->dtype && G->ndim == x->ndim &&
+  if (x && plain_backward() && G->dtype == x->dtype && G->ndim == x->ndim &&
       !memcmp(G->shape, x->shape, (size_t)G->ndim * sizeof(int64_t))) {
     give(out, 0, keep(&s, tensor_gelu_backward(G, x)));
     return done(&s, n, out);
@@ -469,6 +633,12 @@ static bool d_gelu(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   Tensor *cdf = x ? keep(&s, ag_normal_cdf(x)) : NULL;
   give(out, 0, mul(&s, G, add(&s, cdf, mul(&s, x, normal_pdf(&s, x)))));
   return done(&s, n, out);
+}
+static Tensor *j_gelu(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  Tensor *cdf = keep(&s, ag_normal_cdf(X0));
+  return jvp_done(&s, mul(&s, T0, add(&s, cdf, mul(&s, X0, normal_pdf(&s, X0)))), out);
 }
 
 static bool d_normal_cdf(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -536,6 +706,11 @@ static bool d_zero(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
       give_new(&s, out, i, tensor_zeros(n->in_info[i].dtype, n->in_info[i].ndim, info_shape(&n->in_info[i])));
   return done(&s, n, out);
 }
+static Tensor *j_zero(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, NULL, out);
+}
 
 static bool d_clamp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
@@ -592,6 +767,12 @@ static bool d_where(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
   if (needs[1]) give(out, 1, where(&s, cond, zero, G));
   return done(&s, n, out);
 }
+static Tensor *j_where(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  Tensor *cond = saved(&s, n, 0), *zero = zero_like(&s, out);
+  return jvp_done(&s, where(&s, cond, T0 ? T0 : zero, T1 ? T1 : zero), out);
+}
 
 /* ---- reductions ---- */
 
@@ -626,12 +807,26 @@ static bool d_sum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   give(out, 0, node_p(n)->i0 == 1 ? expand_to(&s, G, IN) : expand_reduced(&s, n, G));
   return done(&s, n, out);
 }
+/* the tangent summed the same way (i0: sum_to_shape, as the engine's un-broadcast) */
+static Tensor *j_sum(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  const AgParams *p = node_p(n);
+  if (p->i0 == 1) return jvp_done(&s, keep(&s, ag_sum_to_shape(T0, out->ndim, out->shape)), out);
+  return jvp_done(&s, keep(&s, ag_sum(T0, p->dims, p->ndims, p->keepdim)), out);
+}
 
 static bool d_mean(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
   scope_open(&s);
   give(out, 0, muls(&s, expand_reduced(&s, n, G), 1.0 / reduced_count(n)));
   return done(&s, n, out);
+}
+static Tensor *j_mean(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  const AgParams *p = node_p(n);
+  return jvp_done(&s, keep(&s, ag_mean(T0, p->dims, p->ndims, p->keepdim)), out);
 }
 
 /* Product of the other elements along each reduced row, by direct loops:
@@ -778,6 +973,12 @@ static bool d_reshape(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
     give(out, 0, reshape_to(&s, G, IN));
   return done(&s, n, out);
 }
+/* a view keeps the order of the elements: the tangent reshaped (expanded) as the output */
+static Tensor *j_reshape(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, T0 ? keep(&s, ag_reshape(T0, out->ndim, out->shape)) : NULL, out);
+}
 
 static bool d_transpose(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
@@ -785,12 +986,22 @@ static bool d_transpose(GradNode *n, Tensor *const *g, Tensor **out, const bool 
   give(out, 0, keep(&s, ag_transpose(G, (int)node_p(n)->i0, (int)node_p(n)->i1)));
   return done(&s, n, out);
 }
+static Tensor *j_transpose(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, keep(&s, ag_transpose(T0, (int)node_p(n)->i0, (int)node_p(n)->i1)), out);
+}
 
 static bool d_t(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
   scope_open(&s);
   give(out, 0, keep(&s, ag_t(G)));
   return done(&s, n, out);
+}
+static Tensor *j_t(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, keep(&s, ag_t(T0)), out);
 }
 
 static bool d_permute(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -802,12 +1013,22 @@ static bool d_permute(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
   give(out, 0, keep(&s, ag_permute(G, inverse, node_p(n)->ndims)));
   return done(&s, n, out);
 }
+static Tensor *j_permute(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, keep(&s, ag_permute(T0, node_p(n)->dims, node_p(n)->ndims)), out);
+}
 
 static bool d_expand(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
   scope_open(&s);
   give(out, 0, keep(&s, ag_sum_to_shape(G, IN->ndim, info_shape(IN))));
   return done(&s, n, out);
+}
+static Tensor *j_expand(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, keep(&s, ag_expand(T0, out->ndim, out->shape)), out);
 }
 
 static bool d_constant_pad(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -850,6 +1071,29 @@ static bool d_cat(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   }
   return done(&s, n, out);
 }
+/* the tangents joined the same way, zeros for an input without one */
+static Tensor *j_join(JVP_ARGS, bool stack) {
+  Scope s;
+  scope_open(&s);
+  Tensor **parts = calloc((size_t)n->nnext, sizeof *parts);
+  if (!parts) {
+    tensor_set_error("out of memory");
+    return NULL;
+  }
+  bool ok = true;
+  for (int i = 0; ok && i < n->nnext; i++) {
+    const AgInfo *info = &n->in_info[i];
+    parts[i] = t[i] ? tensor_retain(t[i]) : tensor_zeros(out->dtype, info->ndim, info_shape(info));
+    ok = parts[i] != NULL;
+  }
+  int dim = (int)node_p(n)->i0;
+  Tensor *r = ok ? (stack ? ag_stack(parts, n->nnext, dim) : ag_cat(parts, n->nnext, dim)) : NULL;
+  for (int i = 0; i < n->nnext; i++)
+    tensor_release(parts[i]);
+  free(parts);
+  return jvp_done(&s, keep(&s, r), out);
+}
+static Tensor *j_cat(JVP_ARGS) { return j_join(n, oi, in, t, out, false); }
 
 static bool d_stack(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
@@ -858,6 +1102,7 @@ static bool d_stack(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
     if (needs[i]) give_new(&s, out, i, ag_select(G, (int)node_p(n)->i0, i));
   return done(&s, n, out);
 }
+static Tensor *j_stack(JVP_ARGS) { return j_join(n, oi, in, t, out, true); }
 
 static bool d_split(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
@@ -871,6 +1116,23 @@ static bool d_unbind(GradNode *n, Tensor *const *g, Tensor **out, const bool *ne
   scope_open(&s);
   give(out, 0, keep(&s, ag_stack(g, n->noutputs, (int)node_p(n)->i0)));
   return done(&s, n, out);
+}
+
+/* Piece oi of the tangent, split as the input was (the outputs before it,
+ * set already, say where it starts). */
+static Tensor *j_split(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  int dim = (int)node_p(n)->i0;
+  int64_t start = 0;
+  for (int k = 0; k < oi; k++)
+    start += info_shape(&n->out_info[k])[dim];
+  return jvp_done(&s, keep(&s, ag_slice(T0, dim, start, start + out->shape[dim], 1)), out);
+}
+static Tensor *j_unbind(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, keep(&s, ag_select(T0, (int)node_p(n)->i0, oi)), out);
 }
 
 /* ---- indexing ---- */
@@ -1014,6 +1276,12 @@ static bool d_mm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs)
   if (needs[1]) give(out, 1, mm_mat2_grad(&s, n, G, saved(&s, n, 0)));
   return done(&s, n, out);
 }
+static Tensor *j_mm(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  Tensor *a = T0 ? keep(&s, ag_mm(T0, X1)) : NULL, *b = T1 ? keep(&s, ag_mm(X0, T1)) : NULL;
+  return jvp_done(&s, plus(&s, a, b), out);
+}
 
 /* bias + a @ b: the bias gets g (summed to its shape by the engine). */
 static bool d_addmm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -1025,6 +1293,14 @@ static bool d_addmm(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
   if (needs[2]) give(out, 2, mm_mat2_grad(&s, n, G, saved(&s, n, 0)));
   return done(&s, n, out);
 }
+/* bias_t + mat1_t @ mat2 + mat1 @ mat2_t (inputs: bias, mat1, mat2) */
+static Tensor *j_addmm(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  Tensor *a = t[1] ? keep(&s, ag_mm(t[1], in[2])) : NULL;
+  Tensor *b = t[2] ? keep(&s, ag_mm(in[1], t[2])) : NULL;
+  return jvp_done(&s, plus(&s, t[0], plus(&s, a, b)), out);
+}
 
 static bool d_bmm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
@@ -1034,6 +1310,12 @@ static bool d_bmm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   Tensor *a = needs[1] ? tr12(&s, saved(&s, n, 0)) : NULL;
   if (needs[1] && a) give(out, 1, keep(&s, ag_bmm(a, G)));
   return done(&s, n, out);
+}
+static Tensor *j_bmm(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  Tensor *a = T0 ? keep(&s, ag_bmm(T0, X1)) : NULL, *b = T1 ? keep(&s, ag_bmm(X0, T1)) : NULL;
+  return jvp_done(&s, plus(&s, a, b), out);
 }
 
 static bool d_mv(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -1045,6 +1327,12 @@ static bool d_mv(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs)
   if (needs[1] && a) give(out, 1, keep(&s, ag_mv(a, G)));
   return done(&s, n, out);
 }
+static Tensor *j_mv(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  Tensor *a = T0 ? keep(&s, ag_mv(T0, X1)) : NULL, *b = T1 ? keep(&s, ag_mv(X0, T1)) : NULL;
+  return jvp_done(&s, plus(&s, a, b), out);
+}
 
 static bool d_dot(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
@@ -1052,6 +1340,12 @@ static bool d_dot(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   if (needs[0]) give(out, 0, mul(&s, G, saved(&s, n, 1)));
   if (needs[1]) give(out, 1, mul(&s, G, saved(&s, n, 0)));
   return done(&s, n, out);
+}
+static Tensor *j_dot(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  Tensor *a = T0 ? keep(&s, ag_dot(T0, X1)) : NULL, *b = T1 ? keep(&s, ag_dot(X0, T1)) : NULL;
+  return jvp_done(&s, plus(&s, a, b), out);
 }
 
 /* ---- neural-network functions ---- */
@@ -1067,7 +1361,7 @@ static bool d_softmax_plain(GradNode *n, Tensor *const *g, Tensor **out, bool lo
 }
 
 static bool plain_backward_ok(Tensor *grad) {
-  return !ag_is_grad_enabled() && (grad->dtype == DT_FLOAT32 || grad->dtype == DT_FLOAT64);
+  return plain_backward() && (grad->dtype == DT_FLOAT32 || grad->dtype == DT_FLOAT64);
 }
 
 static bool d_softmax(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
@@ -1081,6 +1375,13 @@ static bool d_softmax(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
   give(out, 0, mul(&s, y, sub(&s, G, dot)));
   return done(&s, n, out);
 }
+/* result * (t - sum(result * t, dim)) */
+static Tensor *j_softmax(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  Tensor *dot = sum_dim(&s, mul(&s, out, T0), (int)node_p(n)->i0, true);
+  return jvp_done(&s, mul(&s, out, sub(&s, T0, dot)), out);
+}
 
 static bool d_log_softmax(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   if (plain_backward_ok(G) && G->ndim == n->out_info[0].ndim &&
@@ -1091,6 +1392,13 @@ static bool d_log_softmax(GradNode *n, Tensor *const *g, Tensor **out, const boo
   Tensor *p = un(&s, UN_EXP, saved(&s, n, 0));
   give(out, 0, sub(&s, G, mul(&s, p, sum_dim(&s, G, (int)node_p(n)->i0, true))));
   return done(&s, n, out);
+}
+/* t - sum(exp(result) * t, dim) */
+static Tensor *j_log_softmax(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  Tensor *p = un(&s, UN_EXP, out);
+  return jvp_done(&s, sub(&s, T0, sum_dim(&s, mul(&s, p, T0), (int)node_p(n)->i0, true)), out);
 }
 
 /* The loss gradient scaled by the reduction (mean divides by the element count). */
@@ -1294,6 +1602,11 @@ static bool d_identity(GradNode *n, Tensor *const *g, Tensor **out, const bool *
   give(out, 0, G);
   return true;
 }
+static Tensor *j_identity(JVP_ARGS) {
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, T0, out);
+}
 
 static bool d_to_copy(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
@@ -1409,7 +1722,7 @@ static bool d_cumprod(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
   Tensor *any = zeros ? keep(&s, tensor_sum(zeros, NULL, 0, false)) : NULL;
   if (any && tensor_item(any) == 0) {
     give(out, 0, dv(&s, reversed_cumsum(&s, mul(&s, r, grad), dim), x));
-  } else if (any && !ag_is_grad_enabled()) {
+  } else if (any && plain_backward()) {
     give(out, 0, keep(&s, tensor_cumprod_backward(x, grad, dim)));
   } else if (any) {
     int64_t len = x->shape[dim];
@@ -1762,10 +2075,31 @@ static bool d_native_norm(GradNode *n, Tensor *const *g, Tensor **out, const boo
  * the engine itself. */
 #define ENGINE NULL
 const AgDerivFn ag_derivatives[AG_NODE_COUNT] = {
-#define AG_NODE_DERIVATIVE(name, derivative) [AG_NODE_##name] = derivative,
+#define AG_NODE_DERIVATIVE(name, derivative, jvp) [AG_NODE_##name] = derivative,
     AG_NODE_KINDS(AG_NODE_DERIVATIVE)
 #undef AG_NODE_DERIVATIVE
 };
 #undef ENGINE
+
+/* An elementwise op of one input: its Jacobian is diagonal, so its own
+ * transpose, and the vjp formula applied to the tangent is the jvp. */
+Tensor *jvp_diagonal(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tensor *out) {
+  Tensor *res[1] = {NULL};
+  bool needs[1] = {true};
+  bool outer_plain = fw_set_plain_saved(!wants_history(n, in, t));
+  bool ok = ag_derivatives[n->kind](n, &t[0], res, needs);
+  fw_set_plain_saved(outer_plain);
+  if (!ok) return NULL;
+  Scope s;
+  scope_open(&s);
+  return jvp_done(&s, keep(&s, res[0]), out);
+}
+
+/* The jvp rules, generated from the same list: every kind names one. */
+const AgJvpFn ag_jvps[AG_NODE_COUNT] = {
+#define AG_NODE_JVP(name, derivative, jvp) [AG_NODE_##name] = jvp,
+    AG_NODE_KINDS(AG_NODE_JVP)
+#undef AG_NODE_JVP
+};
 _Static_assert(sizeof ag_derivatives / sizeof ag_derivatives[0] == AG_NODE_COUNT,
                "one derivative per node kind");

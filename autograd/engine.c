@@ -260,7 +260,7 @@ static bool can_steal(const Tensor *g) {
  * history (create_graph) must be added by a recorded op, or it is lost. */
 static bool buffer_add_in_place(Tensor *acc, const Tensor *g) {
   if (acc->dtype != g->dtype || acc->ndim != g->ndim || !can_steal(acc) ||
-      !tensor_is_contiguous(g) || (g->meta && ag_requires_grad(g)))
+      !tensor_is_contiguous(g) || (g->meta && (ag_requires_grad(g) || fw_tangent(g))))
     return false;
   for (int d = 0; d < acc->ndim; d++)
     if (acc->shape[d] != g->shape[d]) return false;
@@ -622,6 +622,7 @@ static bool mark_inputs(Graph *g, Tensor *const *inputs, int n) {
 static _Thread_local const Graph *current_run;
 
 bool ag_checkpoint_valid(void) { return current_run == NULL || current_run->all_useful; }
+bool ag_engine_running(void) { return current_run != NULL; }
 
 static bool engine_run(Graph *g, Tensor *const *roots, Tensor *const *grads, int n,
                        Tensor *const *inputs, int ninputs) {

@@ -149,9 +149,12 @@ static void retain_forget(Tensor *a) {
  * history is current again). */
 static bool rebase(Tensor *a, GradNode *n) {
   retain_forget(a);
-  if (!node_set_output(n, 0, a)) return false;
-  AgMeta *m = meta_of(a);
+  AgMeta *m = meta_get(a);
+  if (!m) return false;
+  /* current before node_set_output, whose jvp rule may read a's history:
+   * a stale view would regenerate it from its base */
   m->view_version = tensor_version(a);
+  if (!node_set_output(n, 0, a)) return false;
   if (m->retains_grad) {
     m->retains_grad = false;
     return ag_retain_grad(a);
@@ -163,6 +166,10 @@ static bool rebase(Tensor *a, GradNode *n) {
 static Tensor *history_copy(Tensor *a) {
   if (!ag_view_refresh(a)) return NULL;
   Tensor *c = tensor_clone(a);
+  if (c && fw_tangent(a) && !ag_fw_set_tangent(c, fw_tangent(a))) {
+    tensor_release(c);
+    return NULL;
+  }
   if (!c || !ag_requires_grad(a)) return c;
   AgMeta *m = meta_get(c);
   if (!m) {
@@ -187,6 +194,8 @@ static bool adopt_result(Tensor *a, Tensor *r) {
   }
   bool ok = tensor_copy_(a, r);
   if (ok) ag_note_inplace_write(a);
+  /* forward AD: the written tensor takes the result's tangent */
+  if (ok && (fw_tangent(r) || fw_tangent(a))) ok = ag_fw_set_tangent(a, fw_tangent(r));
   if (ok && ag_grad_fn(r)) ok = rebase(a, ag_grad_fn(r));
   tensor_release(r);
   return ok;

@@ -49,6 +49,7 @@ typedef struct {
   int output_nr;
   bool is_output; /* an output of this very node (its edge is the node itself) */
   bool requires_grad;
+  Tensor *tangent; /* forward AD: the saved tensor's tangent (forward-over-reverse), or NULL */
 } AgSaved;
 
 typedef struct AgHook {
@@ -90,6 +91,8 @@ static inline AgGeom geom_of(const int64_t *g) {
   return r;
 }
 
+typedef struct AgForward AgForward;
+
 /* Rarely needed parts of a node, allocated on demand. */
 typedef struct {
   AgHook *hooks;   /* tensor hooks of non-leaf outputs */
@@ -99,6 +102,7 @@ typedef struct {
   void *ctx;
   int nargs; /* custom: arguments of apply; edge i belongs to argument edge_arg[i] */
   int *edge_arg;
+  AgForward *fw; /* forward AD: what the node's jvp reads while the op runs (forward.c) */
 } AgNodeExtra;
 
 /* A node is one allocation: this header, then its arrays (next and in_info
@@ -150,6 +154,8 @@ typedef struct {
   Tensor *view_base;    /* owned: the tensor this one is a differentiable view of */
   int64_t view_version; /* storage version when a view's grad_fn was last set */
   Tensor *saved_alias;  /* owned: the data-only alias every node saving this tensor shares */
+  Tensor *tangent;      /* owned: forward AD's tangent, valid at dual level tangent_level only */
+  uint64_t tangent_level;
 } AgMeta;
 
 /* ---- meta.c ---- */
@@ -230,6 +236,11 @@ Tensor *ag_mark_view(Tensor *v, Tensor *a);
 bool ag_view_refresh(Tensor *v);
 int64_t *ag_view_geometry(const Tensor *v, const Tensor *base);
 
+/* ---- engine.c ---- */
+/* A backward is running on this thread: a run started inside it must not
+ * walk its graph (a node's task is per run). */
+bool ag_engine_running(void);
+
 /* ---- derivatives.c ---- */
 /* grads: one per output (never NULL); out: one per edge, filled where needs[i]. */
 /* The slots of a binary elementwise node's saved values (ops/elementwise.h). */
@@ -237,6 +248,49 @@ enum { SAVED_SELF, SAVED_OTHER, SAVED_RESULT };
 
 typedef bool (*AgDerivFn)(GradNode *n, Tensor *const *grads, Tensor **out, const bool *needs);
 extern const AgDerivFn ag_derivatives[AG_NODE_COUNT];
+/* A jvp rule: the tangent of output oi (a new reference; NULL + error) from
+ * the node's inputs in[] (NULL: a number), their tangents t[] (NULL: zero)
+ * and the output itself. It runs with forward AD suspended, so in[] and out
+ * are plain tensors there (their own history kept, for reverse-over-forward). */
+typedef Tensor *(*AgJvpFn)(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tensor *out);
+extern const AgJvpFn ag_jvps[AG_NODE_COUNT];
+/* Kinds whose jvp is the generic one: the vjp formula, differentiated with
+ * respect to its (linear) grad_output and applied to the tangents. */
+Tensor *jvp_transposed(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tensor *out);
+/* An elementwise op of one input: the vjp formula applied to the tangent. */
+Tensor *jvp_diagonal(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tensor *out);
+/* Kinds without a jvp: PyTorch's "Trying to use forward AD with X ..." error. */
+Tensor *jvp_none(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tensor *out);
+
+/* ---- forward.c: forward AD (dual levels, tangents) ---- */
+/* A dual level is open and forward AD is not suspended (cheap: one thread-local test). */
+bool fw_active(void);
+/* t's tangent at the open level (borrowed), or NULL. */
+Tensor *fw_tangent(const Tensor *t);
+/* Hooks of node.c: an input of n is set; out becomes output i; the builder is done. */
+void fw_note_input(GradNode *n, int i, Tensor *t);
+void fw_note_output(GradNode *n, int i, Tensor *out);
+bool fw_finish(GradNode *n);
+void fw_free(AgForward *f);
+/* Whether n was recorded for forward AD alone (its output gets no grad_fn). */
+bool fw_only(const GradNode *n);
+/* The sentinel edge of an input that has a tangent but no gradient edge. */
+GradNode *fw_sentinel(void);
+/* forward AD suspended (the jvp rules run so); returns the previous count. */
+int fw_suspend(int delta);
+/* Saved values unpacked without history while a jvp rule runs (forward.c). */
+bool fw_plain_saved(void);
+bool fw_set_plain_saved(bool plain); /* returns the previous setting */
+/* Whether a jvp rule's tangent is to be differentiable (forward.c). */
+bool wants_history(const GradNode *n, Tensor *const *in, Tensor *const *t);
+/* The tangent of output i of n from its jvp rule (node_set_output calls it). */
+bool fw_finish_output(GradNode *n, int i, Tensor *out);
+bool ag_fw_set_tangent(Tensor *t, Tensor *tangent);
+void ag_fw_free_caches(void);
+/* a view of a (AliasBackward0 when recorded) */
+Tensor *ag_alias_of(Tensor *a);
+/* a view of a recorded as PyTorch's Identity node (unpack_dual's primal) */
+Tensor *ag_identity_view(Tensor *a);
 
 /* ---- ops_conv.c ---- */
 /* The window a sliding-window node was recorded with. */

@@ -132,6 +132,7 @@ static void meta_destroy(TensorMeta *base) {
   free(m->name);
   tensor_release(m->view_base);
   tensor_release(m->saved_alias);
+  tensor_release(m->tangent);
   meta_free(m);
 }
 

@@ -7,7 +7,7 @@
 #include "tensor/ag_assert.h"
 
 static const char *const kind_names[AG_NODE_COUNT] = {
-#define AG_NODE_NAME(name, derivative) #name,
+#define AG_NODE_NAME(name, derivative, jvp) #name,
     AG_NODE_KINDS(AG_NODE_NAME)
 #undef AG_NODE_NAME
 };
@@ -148,6 +148,8 @@ size_t node_footprint(const GradNode *n) {
 static void saved_clear(AgSaved *s) {
   tensor_release(s->data);
   s->data = NULL;
+  tensor_release(s->tangent);
+  s->tangent = NULL;
   if (s->packed) s->packer->release(s->packed);
   s->packed = NULL;
   if (s->grad_fn) grad_node_release(s->grad_fn); /* most saved values have none: no call */
@@ -162,6 +164,7 @@ static void extra_free(GradNode *n) {
   if (x->fns.release) x->fns.release(x->ctx);
   free(x->custom_name);
   free(x->edge_arg);
+  fw_free(x->fw);
   free(x);
 }
 
@@ -192,6 +195,7 @@ void ag_set_caches_enabled(bool enabled) {
 }
 
 void ag_free_caches(void) {
+  ag_fw_free_caches();
   ag_free_meta_cache();
   for (int c = 0; c < NODE_CLASSES; c++) {
     while (node_pool[c]) {
@@ -240,9 +244,12 @@ AgNodeExtra *node_extra(GradNode *n) {
 /* ---- recording ---- */
 
 bool ag_should_record(Tensor *const *ts, int n) {
-  if (ag_grad_disabled) return false;
+  if (!ag_grad_disabled)
+    for (int i = 0; i < n; i++)
+      if (requires_grad_of(ts[i])) return true;
+  if (!fw_active()) return false; /* all plain code pays for forward AD */
   for (int i = 0; i < n; i++)
-    if (requires_grad_of(ts[i])) return true;
+    if (fw_tangent(ts[i])) return true;
   return false;
 }
 
@@ -282,6 +289,7 @@ void node_set_input(GradNode *n, int i, Tensor *t) {
   info_set(&n->in_info[i], t);
   AgEdge e = tensor_edge(t);
   n->next[i] = e;
+  if (fw_active()) fw_note_input(n, i, t);
 }
 
 /* The data-only alias a node saves of t (a new reference). A tensor saved by
@@ -374,6 +382,8 @@ void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output) 
     s->output_nr = e.input_nr;
   }
   if (is_output) s->output_nr = ag_output_nr(t);
+  Tensor *tangent = is_output ? NULL : fw_tangent(t); /* an output's comes with it (forward.c) */
+  if (tangent) s->tangent = tensor_retain(tangent);
 }
 
 void node_resave_output(GradNode *n, int i, Tensor *t) {
@@ -382,8 +392,28 @@ void node_resave_output(GradNode *n, int i, Tensor *t) {
   node_save(n, i, name, t, true);
 }
 
+static bool fw_set_output(GradNode *n, int i, Tensor *out);
+static bool attach_output(GradNode *n, int i, Tensor *out);
+
 bool node_set_output(GradNode *n, int i, Tensor *out) {
   if (!pack_succeeded()) return false;
+  if (n->extra && n->extra->fw) return fw_set_output(n, i, out);
+  return attach_output(n, i, out);
+}
+
+/* Forward AD: a node recorded for its jvp alone leaves out without history. */
+static bool fw_set_output(GradNode *n, int i, Tensor *out) {
+  if (fw_only(n)) {
+    if (!meta_get(out)) return false;
+    info_set(&n->out_info[i], out);
+  } else {
+    fw_note_output(n, i, out);
+    if (!attach_output(n, i, out)) return false;
+  }
+  return fw_finish_output(n, i, out);
+}
+
+static bool attach_output(GradNode *n, int i, Tensor *out) {
   AgMeta *m = meta_get(out);
   if (!m) return false;
   if (m->grad_fn) grad_node_release(m->grad_fn);
@@ -394,7 +424,13 @@ bool node_set_output(GradNode *n, int i, Tensor *out) {
   return true;
 }
 
-void node_finish(GradNode *n) { grad_node_release(n); }
+void node_finish(GradNode *n) {
+  if (n->extra && n->extra->fw) { /* what the jvp read is not kept with the graph */
+    fw_free(n->extra->fw);
+    n->extra->fw = NULL;
+  }
+  grad_node_release(n);
+}
 
 GradNode *node_with_items(GradNode *n, const IndexItem *items, int nitems) {
   if (!n) return NULL;
@@ -483,19 +519,23 @@ static Tensor *saved_data(GradNode *n, AgSaved *s, int i) {
   return tensor_retain(s->data);
 }
 
-/* The saved tensor, with its history when grad mode is on (create_graph). */
+/* The saved tensor, with its history when grad mode is on (create_graph)
+ * and, in a dual level, with the tangent it had (forward-over-reverse). */
 Tensor *node_unpack(GradNode *n, int i) {
   AgSaved *s = &n->saved[i];
   if (!node_check_saved(n)) return NULL;
   Tensor *data = saved_data(n, s, i);
-  if (!data || !s->requires_grad || !ag_is_grad_enabled()) return data;
+  Tensor *tangent = s->tangent && fw_active() ? s->tangent : NULL; /* none inside a jvp */
+  bool history = s->requires_grad && ag_is_grad_enabled() && !fw_plain_saved();
+  if (!data || (!history && !tangent)) return data;
   Tensor *t = tensor_alias(data);
   tensor_release(data);
   AgMeta *m = t ? meta_get(t) : NULL;
-  if (!m) {
+  if (!m || (tangent && !ag_fw_set_tangent(t, tangent))) {
     tensor_release(t);
     return NULL;
   }
+  if (!history) return t;
   m->requires_grad = true;
   m->grad_fn = grad_node_retain(s->is_output ? n : s->grad_fn);
   m->output_nr = s->output_nr;

@@ -93,7 +93,7 @@ typedef struct {
 } UnaryRule;
 
 static const UnaryRule unary_rules[UN_COUNT] = {
-#define UNARY_RULE(C, e, name, kernels, result, grad, node, formula, saves, ...)                   \
+#define UNARY_RULE(C, e, name, kernels, result, grad, node, formula, jvp, saves, ...)                   \
   [UN_##e] = {AG_NODE_##node, SAVES_##saves},
     AG_UNARY_REGISTRY(UNARY_RULE, 0)
 #undef UNARY_RULE
@@ -115,7 +115,7 @@ typedef struct {
   ((when) == ALWAYS || ((when) == IF_SELF && ((edges) & 1)) || ((when) == IF_OTHER && ((edges) & 2)))
 #define SLOTS(edges, self, other, result)                                                        \
   (SAVED_IF(self, edges) | SAVED_IF(other, edges) << 1 | SAVED_IF(result, edges) << 2)
-#define BINARY_RULE(C, e, name, symbol, kernels, result, grad, node, formula, self, other, res,   \
+#define BINARY_RULE(C, e, name, symbol, kernels, result, grad, node, formula, jvp, self, other, res,   \
                     oname, nform, nnode, nsaves, ...)                                            \
   [BIN_##e] = {.kind = AG_NODE_##node,                                                           \
                .number_kind = AG_NODE_##nnode,                                                   \
@@ -150,7 +150,7 @@ static Tensor *record_not_implemented(BinaryOp op, Tensor *const *ins, int n, Te
   Tensor *with_grad[2];
   int k = 0;
   for (int i = 0; i < n && k < 2; i++)
-    if (ins[i] && ag_requires_grad(ins[i])) with_grad[k++] = ins[i];
+    if (ins[i] && (ag_requires_grad(ins[i]) || fw_tangent(ins[i]))) with_grad[k++] = ins[i];
   GradNode *node = ag_record_node_params(AG_NODE_NotImplemented, with_grad, k, 0, 1);
   if (node) node_params(node)->aten = tensor_binary_names[op];
   return ag_record_finish(node, out);

@@ -18,24 +18,18 @@
 
 static int wrap(int dim, int ndim) { return dim < 0 ? dim + ndim : dim; }
 
-/* Records a view op of one input with no saved values; a caller asking for
- * the node sets its parameters. */
-static Tensor *view_record(AgNodeKind kind, Tensor *a, Tensor *out, GradNode **node) {
-  if (node) *node = NULL;
+/* Records a view op of one input with no saved values; p (may be NULL):
+ * the node's parameters, set before the output is (a jvp rule reads them). */
+static Tensor *view_record(AgNodeKind kind, Tensor *a, Tensor *out, const AgParams *p) {
   if (!ag_record_wanted(&a, 1, out)) return ag_mark_view(out, a);
-  GradNode *n = node ? ag_record_node_params(kind, &a, 1, 0, 1) : ag_record_node(kind, &a, 1, 0, 1);
-  if (node) *node = n;
+  GradNode *n = p ? ag_record_node_params(kind, &a, 1, 0, 1) : ag_record_node(kind, &a, 1, 0, 1);
+  if (n && p) *node_params(n) = *p;
   return ag_mark_view(ag_record_finish(n, out), a);
 }
 
 static Tensor *view_record_dims(AgNodeKind kind, Tensor *a, Tensor *out, int d0, int d1) {
-  GradNode *n;
-  out = view_record(kind, a, out, &n);
-  if (out && n) {
-    node_params(n)->i0 = d0;
-    node_params(n)->i1 = d1;
-  }
-  return out;
+  AgParams p = {.i0 = d0, .i1 = d1};
+  return view_record(kind, a, out, &p);
 }
 
 Tensor *ag_view(Tensor *a, int ndim, const int64_t *shape) {
@@ -93,10 +87,9 @@ Tensor *ag_transpose(Tensor *a, int d0, int d1) {
 Tensor *ag_t(Tensor *a) { return view_record(AG_NODE_TBackward0, a, tensor_t(a), NULL); }
 
 Tensor *ag_permute(Tensor *a, const int *perm, int n) {
-  GradNode *node;
-  Tensor *out = view_record(AG_NODE_PermuteBackward0, a, tensor_permute(a, perm, n), &node);
-  if (out && node) params_set_dims(node_params(node), perm, n, a->ndim);
-  return out;
+  AgParams p = {0};
+  params_set_dims(&p, perm, n, a->ndim);
+  return view_record(AG_NODE_PermuteBackward0, a, tensor_permute(a, perm, n), &p);
 }
 
 Tensor *ag_expand(Tensor *a, int ndim, const int64_t *shape) {
@@ -131,14 +124,12 @@ static int pieces_record(AgNodeKind kind, Tensor *a, int count, Tensor ***out, i
   if (count < 0 || !ag_should_record(&a, 1) || !dtype_is_float(a->dtype)) return count;
   GradNode *n = ag_record_node_params(kind, &a, 1, 0, count);
   bool ok = n != NULL;
+  if (n) node_params(n)->i0 = wrap(dim, a->ndim); /* before the outputs: their jvp reads it */
   for (int i = 0; ok && i < count; i++) {
     (*out)[i] = ag_fresh_result((*out)[i]);
     ok = (*out)[i] && node_set_output(n, i, (*out)[i]);
   }
-  if (n) {
-    node_params(n)->i0 = wrap(dim, a->ndim);
-    node_finish(n);
-  }
+  if (n) node_finish(n);
   if (ok) return count;
   release_all(*out, count);
   *out = NULL;
@@ -316,7 +307,11 @@ static Tensor *basic_item(Tensor *cur, const IndexItem *it, int *dim) {
   }
 }
 
-static Tensor *ag_alias(Tensor *a) {
+Tensor *ag_identity_view(Tensor *a) {
+  return view_record(AG_NODE_Identity, a, tensor_alias(a), NULL);
+}
+
+Tensor *ag_alias_of(Tensor *a) {
   return view_record(AG_NODE_AliasBackward0, a, tensor_alias(a), NULL);
 }
 
@@ -332,7 +327,7 @@ static Tensor *index_basic(Tensor *a, const IndexItem *items, int n) {
     tensor_set_index_error("too many indices for tensor of dimension %d", a->ndim);
     return NULL;
   }
-  if (n == 1 && items[0].kind == IDX_ELLIPSIS) return ag_alias(a);
+  if (n == 1 && items[0].kind == IDX_ELLIPSIS) return ag_alias_of(a);
   if (n == 1) {
     int dim = 0;
     return basic_item(a, &items[0], &dim);
@@ -356,7 +351,7 @@ static Tensor *index_basic(Tensor *a, const IndexItem *items, int n) {
   }
   if (cur == a) { /* nothing recorded: still a new view, as x[...] is */
     tensor_release(cur);
-    cur = ag_alias(a);
+    cur = ag_alias_of(a);
   }
   return cur;
 }
@@ -434,7 +429,7 @@ static Tensor *index_advanced(Tensor *a, const IndexItem *items, int n) {
   if (!any_tensor) { /* only 0-d indices: selects, as PyTorch */
     if (cur != a) return cur;
     tensor_release(cur);
-    return ag_alias(a);
+    return ag_alias_of(a);
   }
   Tensor *out = tensor_index(cur, rest, nrest);
   if (!ag_record_wanted(&cur, 1, out)) {

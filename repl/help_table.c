@@ -18,9 +18,9 @@
    .example = example_, HELP_ROW_NAME
 #define HELP_ROW_NAME(name_) .name = #name_},
 #define HELP_ROW_NO_HELP(name_)
-#define UNARY_HELP(C, e, name, kernels, result, grad, node, formula, saves, inplace, bind, help)  \
+#define UNARY_HELP(C, e, name, kernels, result, grad, node, formula, jvp, saves, inplace, bind, help)  \
   HELP_ROW_##help(name)
-#define BINARY_HELP(C, e, name, symbol, kernels, result, grad, node, formula, self, other, res,   \
+#define BINARY_HELP(C, e, name, symbol, kernels, result, grad, node, formula, jvp, self, other, res,   \
                     other_name, number_form, number_node, number_saves, bind, help)              \
   HELP_ROW_##help(name)
 
@@ -2058,7 +2058,8 @@ const HelpEntry help_table[] = {
      "The base class of custom autograd functions: forward computes the result, backward "
      "returns one gradient per input (or a list); ctx.save_for_backward(...), "
      "ctx.saved_tensors and ctx.needs_input_grad carry state. Call with MyFn.apply(...); "
-     "its node prints as <MyFnBackward>.",
+     "its node prints as <MyFnBackward>. For forward_ad, fn jvp(ctx, ...tangents) returns "
+     "the outputs' tangents (forward() then sees the primals).",
      "class Double : Function {\n"
      "  fn forward(ctx, x) { return x * 2 }\n"
      "  fn backward(ctx, g) { return g * 2 }\n"
@@ -2079,6 +2080,47 @@ const HelpEntry help_table[] = {
      "let x = ones(2, requires_grad=true)\n"
      "autograd.backward([x.sum(), (x * 2).sum()])\n"
      "print(x.grad)"},
+    {"autograd.forward_ad", HELP_AUTOGRAD, 0,
+     "autograd.forward_ad",
+     "Forward-mode AD, PyTorch 1.13's torch.autograd.forward_ad: inside `with "
+     "dual_level()`, make_dual(x, v) gives x a tangent v, every differentiable op computes "
+     "its result's tangent (its jvp rule), and unpack_dual(y).tangent is the "
+     "Jacobian-vector product J v. One level at a time; leaving it drops every tangent.",
+     "let fwAD = autograd.forward_ad\n"
+     "with fwAD.dual_level() {\n"
+     "  let x = fwAD.make_dual(tensor([1.0, 2.0]), tensor([1.0, 0.0]))\n"
+     "  print(fwAD.unpack_dual(x * x).tangent)\n"
+     "}"},
+    {"autograd.forward_ad.dual_level", HELP_AUTOGRAD, 0,
+     "with autograd.forward_ad.dual_level() { ... }",
+     "A forward AD level for the block (enter() returns it: 0). A nested one is PyTorch's "
+     "\"Nested forward mode AD is not supported at the moment\"; at the end every "
+     "tangent made in the block is dropped.",
+     "with autograd.forward_ad.dual_level() as level { print(level) }"},
+    {"autograd.forward_ad.make_dual", HELP_AUTOGRAD, 0,
+     "autograd.forward_ad.make_dual(tensor, tangent)",
+     "A view of tensor (ViewBackward0 when it requires grad) carrying tangent, as is when "
+     "laid out as tensor, else a copy. Both must be float and of the same shape (PyTorch's "
+     "errors otherwise); outside a level: \"Trying to create a dual Tensor for forward AD "
+     "but no level exists ...\".",
+     "let fwAD = autograd.forward_ad\n"
+     "with fwAD.dual_level() { print(fwAD.make_dual(ones(2), zeros(2))) }"},
+    {"autograd.forward_ad.unpack_dual", HELP_AUTOGRAD, 0,
+     "autograd.forward_ad.unpack_dual(tensor)",
+     "UnpackedDualTensor(primal, tangent): a view of tensor without its tangent (its "
+     "history kept: the node Identity) and the tangent (nil when it has none, or outside "
+     "a level). Read by name or unpacked: let p, t = unpack_dual(y).",
+     "let fwAD = autograd.forward_ad\n"
+     "with fwAD.dual_level() {\n"
+     "  let p, t = fwAD.unpack_dual(fwAD.make_dual(ones(2), ones(2)).exp())\n"
+     "  print(p, t)\n"
+     "}"},
+    {"autograd.forward_ad.enter_dual_level", HELP_AUTOGRAD, 0,
+     "autograd.forward_ad.enter_dual_level() / exit_dual_level(level=nil)",
+     "What dual_level() does on entry and exit, as two calls (PyTorch's names).",
+     "let fwAD = autograd.forward_ad\n"
+     "print(fwAD.enter_dual_level())\n"
+     "fwAD.exit_dual_level()"},
     {"func", HELP_AUTOGRAD, 0,
      "func",
      "functorch 1.13's function transforms (torch.func in PyTorch 2; also named functorch, "
@@ -2115,6 +2157,18 @@ const HelpEntry help_table[] = {
      "output's structure. With has_aux, (output, vjp_fn, aux).",
      "let [out, vjp_fn] = func.vjp(fn(x) { return x.sin() }, tensor([0.0, 1.0]))\n"
      "print(out, vjp_fn(ones(2)))"},
+    {"func.jvp", HELP_AUTOGRAD, 0,
+     "func.jvp(f, primals, tangents, strict=false, has_aux=false)",
+     "Forward mode (autograd.forward_ad): (f(*primals), J tangents) in one pass, primals "
+     "and tangents tuples of the same structure (functorch 1.13's errors otherwise). With "
+     "has_aux, (output, jvp, aux).",
+     "print(func.jvp(fn(x) { return x.sin() }, (tensor([0.0, 1.0]),), (ones(2),)))"},
+    {"func.jacfwd", HELP_AUTOGRAD, 0,
+     "func.jacfwd(f, argnums=0, has_aux=false)",
+     "The Jacobian of f with respect to argument argnums by forward mode, one forward "
+     "pass per input element: output.shape + input.shape. jacfwd(jacrev(f)) is the "
+     "Hessian (forward-over-reverse).",
+     "print(func.jacfwd(fn(x) { return x.exp() })(tensor([0.0, 1.0])))"},
     {"func.jacrev", HELP_AUTOGRAD, 0,
      "func.jacrev(f, argnums=0, has_aux=false)",
      "A function that returns the Jacobian of f with respect to argument argnums, by "

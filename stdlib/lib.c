@@ -202,6 +202,7 @@ static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, con
     lib_install_autograd_module(vm, m);
   }
   if (strcmp(name, "plot") == 0) lib_install_plot_module(vm, m);
+  if (strcmp(name, "autograd.forward_ad") == 0) lib_forward_ad_define(vm, m);
   if (strcmp(name, "func") == 0) func_define(vm, m);
   if (strcmp(name, "nn.functional") == 0) lib_functional_define(vm, m);
   if (strcmp(name, "nn") == 0) lib_nn_define(vm, m);
@@ -224,7 +225,7 @@ static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, con
 static void install_autograd(AgVM *vm) {
   ObjModule *autograd = install_module(vm, "autograd", NULL, NULL);
   vm_push_root(vm, OBJ_VAL(autograd));
-  static const char *const subs[] = {"functional", "graph"};
+  static const char *const subs[] = {"functional", "graph", "forward_ad"};
   for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++) {
     char name[32];
     snprintf(name, sizeof name, "autograd.%s", subs[i]);

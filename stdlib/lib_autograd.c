@@ -955,6 +955,63 @@ static Value record_custom(AgVM *vm, Value klass, Value ctx, Value out, Tensor *
   return packed ? r : VM_EXCEPTION;
 }
 
+/* ---- forward AD through a Function ----
+ * As PyTorch: forward() sees the primals (forward AD suspended), then the
+ * class's jvp(ctx, ...tangents) gives the outputs' tangents (a tensor
+ * argument without one passes zeros, another argument nil). */
+static bool any_tangent(Tensor **targs, int argc) {
+  for (int i = 0; i < argc; i++)
+    if (targs[i] && ag_fw_tangent(targs[i])) return true;
+  return false;
+}
+
+static Value jvp_argument(AgVM *vm, Tensor *arg) {
+  if (arg == NULL) return NIL_VAL;
+  Tensor *t = ag_fw_tangent(arg);
+  t = t ? tensor_retain(t) : tensor_zeros(arg->dtype, arg->ndim, arg->shape);
+  return t ? OBJ_VAL(obj_new_tensor(vm, t)) : lib_throw_tensor_error(vm);
+}
+
+/* Gives the outputs of `out` the tangents jvp() returned; false after throwing. */
+static bool apply_jvp(AgVM *vm, Value klass, Value ctx, Value out, Tensor **targs, int argc) {
+  Value *jargs = malloc(sizeof(Value) * (size_t)(argc + 1));
+  if (jargs == NULL) return !IS_EXCEPTION(vm_raise(vm, VM_ERR_MEMORY, "out of memory"));
+  jargs[0] = ctx;
+  int rooted = 0;
+  bool ok = true;
+  for (int i = 0; ok && i < argc; i++) {
+    jargs[i + 1] = jvp_argument(vm, targs[i]);
+    ok = !IS_EXCEPTION(jargs[i + 1]);
+    if (ok) vm_push_root(vm, jargs[i + 1]), rooted++;
+  }
+  ObjString *name = obj_string(vm, "jvp");
+  vm_push_root(vm, OBJ_VAL(name));
+  Value r = ok ? vm_invoke(vm, klass, name, argc + 1, jargs, NULL) : VM_EXCEPTION;
+  vm_pop_roots(vm, rooted + 1);
+  free(jargs);
+  if (IS_EXCEPTION(r)) return false;
+  vm_push_root(vm, r);
+  int nout = 0, ntan = 0;
+  Tensor **outs = tensor_array(vm, out, "forward() result", false, &nout);
+  Tensor **tans = outs ? tensor_array(vm, r, "jvp() result", false, &ntan) : NULL;
+  ok = tans != NULL;
+  if (ok && ntan != nout) {
+    vm_raise(vm, VM_ERR_RUNTIME, "jvp() returned %d tangents for %d outputs", ntan, nout);
+    ok = false;
+  }
+  for (int i = 0; ok && i < nout; i++)
+    if (!ag_fw_attach(outs[i], tans[i])) ok = !IS_EXCEPTION(lib_throw_tensor_error(vm));
+  free(outs);
+  free(tans);
+  vm_pop_root(vm);
+  return ok;
+}
+
+static Value native_function_no_jvp(NATIVE_ARGS) {
+  return vm_raise(vm, VM_ERR_NOT_IMPLEMENTED, "You must implement the jvp function for custom "
+                                              "autograd.Function to use it with forward mode AD.");
+}
+
 /* MyFn.apply(...args): self is the Function subclass. */
 static Value native_apply(NATIVE_ARGS) {
   if (!IS_CLASS(self)) return vm_raise(vm, VM_ERR_TYPE, "apply() must be called on a Function subclass");
@@ -967,8 +1024,10 @@ static Value native_apply(NATIVE_ARGS) {
   }
   for (int i = 0; i < argc; i++) targs[i] = IS_TENSOR(args[i]) ? lib_t(args[i]) : NULL;
   bool any = ag_custom_needs_input_grad(targs, argc, needs);
+  bool dual = any_tangent(targs, argc);
   Value ctx = new_function_ctx(vm, needs, argc);
   vm_push_root(vm, ctx);
+  bool was_on = ag_fw_set_enabled(!dual); /* forward() and the record see primals */
   Value out = run_forward(vm, self, ctx, argc, args);
   Value r = out;
   if (!IS_EXCEPTION(out) && any) {
@@ -976,6 +1035,12 @@ static Value native_apply(NATIVE_ARGS) {
     r = record_custom(vm, self, ctx, out, targs, argc);
     vm_pop_root(vm);
   }
+  if (!IS_EXCEPTION(r) && dual) {
+    vm_push_root(vm, r);
+    if (!apply_jvp(vm, self, ctx, r, targs, argc)) r = VM_EXCEPTION;
+    vm_pop_root(vm);
+  }
+  ag_fw_set_enabled(was_on);
   vm_pop_root(vm);
   free(targs);
   free(needs);
@@ -1026,6 +1091,7 @@ static void install_classes(AgVM *vm) {
   vm_add_method(vm, &st->function_class->methods, "apply", native_apply, 0, -1, false);
   vm_add_method(vm, &st->function_class->methods, "forward", native_function_default, 0, -1, false);
   vm_add_method(vm, &st->function_class->methods, "backward", native_function_default, 0, -1, false);
+  vm_add_method(vm, &st->function_class->methods, "jvp", native_function_no_jvp, 0, -1, false);
 }
 
 static ObjString *intern(AgVM *vm, const char *s) { return obj_string(vm, s); }
@@ -1086,4 +1152,61 @@ void lib_install_autograd_module(AgVM *vm, ObjModule *module) {
     vm_pop_root(vm);
   }
   lib_module_define(vm, module, "Function", OBJ_VAL(st->function_class));
+}
+
+/* ---- autograd.forward_ad: the natives under forward_ad.ag ---- */
+
+static Value native_enter_dual_level(NATIVE_ARGS) {
+  int level = ag_fw_enter_level();
+  return level < 0 ? lib_throw_tensor_error(vm) : SMALLINT_VAL(level);
+}
+
+static Value native_exit_dual_level(NATIVE_ARGS) {
+  return ag_fw_exit_level() ? NIL_VAL : lib_throw_tensor_error(vm);
+}
+
+static Value native_current_level(NATIVE_ARGS) { return SMALLINT_VAL(ag_fw_level()); }
+
+static Value native_make_dual(NATIVE_ARGS) {
+  if (!IS_TENSOR(args[0])) return lib_type_error(vm, "make_dual", "tensor", args[0]);
+  if (!IS_TENSOR(args[1])) return lib_type_error(vm, "make_dual", "tangent", args[1]);
+  lib_sync_line(vm);
+  return lib_wrap(vm, ag_make_dual(lib_t(args[0]), lib_t(args[1])));
+}
+
+/* [primal, tangent or nil] */
+static Value native_unpack_dual(NATIVE_ARGS) {
+  if (!IS_TENSOR(args[0])) return lib_type_error(vm, "unpack_dual", "tensor", args[0]);
+  lib_sync_line(vm);
+  Tensor *tangent = ag_fw_tangent(lib_t(args[0]));
+  Tensor **pair = calloc(2, sizeof *pair);
+  if (!pair) return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
+  pair[0] = ag_unpack_primal(lib_t(args[0]));
+  if (!pair[0]) {
+    free(pair);
+    return lib_throw_tensor_error(vm);
+  }
+  pair[1] = tangent ? tensor_retain(tangent) : NULL;
+  return results_list(vm, pair, 2);
+}
+
+void lib_forward_ad_define(AgVM *vm, ObjModule *module) {
+  static const struct {
+    const char *name;
+    AgNativeFn fn;
+    int min, max;
+  } natives[] = {
+      {"_enter_dual_level", native_enter_dual_level, 0, 0},
+      {"_exit_dual_level", native_exit_dual_level, 0, 0},
+      {"_current_level", native_current_level, 0, 0},
+      {"_make_dual", native_make_dual, 2, 2},
+      {"_unpack_dual", native_unpack_dual, 1, 1},
+  };
+  for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++) {
+    ObjNative *n =
+        obj_new_native(vm, natives[i].name, natives[i].fn, natives[i].min, natives[i].max, false);
+    vm_push_root(vm, OBJ_VAL(n));
+    lib_module_define(vm, module, natives[i].name, OBJ_VAL(n));
+    vm_pop_root(vm);
+  }
 }

@@ -29,14 +29,14 @@
 
 /* The bindings the registry ops/elementwise.h generates: each unary row's
  * `name` (no argument) and `name_` in place, each binary row's `name(other)`. */
-#define LIB_UNARY_FNS(X, e, name, kernels, result, grad, node, formula, saves, inplace, bind, ...) \
+#define LIB_UNARY_FNS(X, e, name, kernels, result, grad, node, formula, jvp, saves, inplace, bind, ...) \
   LIB_BIND_##bind(X, name) LIB_IN_PLACE_##inplace(X, name)
 #define LIB_BIND_LF_MGW(X, name) X(name, 0, 0, LF_MGW)
 #define LIB_BIND_LF_MG(X, name) X(name, 0, 0, LF_MG)
 #define LIB_BIND_OWN(X, name)
 #define LIB_IN_PLACE_INPLACE(X, name) X(name##_, 0, 0, LF_M)
 #define LIB_IN_PLACE_NO_INPLACE(X, name)
-#define LIB_BINARY_FNS(X, e, name, symbol, kernels, result, grad, node, formula, self, other, res, \
+#define LIB_BINARY_FNS(X, e, name, symbol, kernels, result, grad, node, formula, jvp, self, other, res, \
                        other_name, number_form, number_node, number_saves, bind, ...)               \
   LIB_BIND_##bind(X, name)
 #define LIB_BIND_OPERAND(X, name) X(name, 1, 1, LF_MG)
@@ -320,6 +320,8 @@ bool lib_display_bundle(AgVM *vm, int count, const char *const *types, const cha
 void lib_install_plot_module(AgVM *vm, ObjModule *module);
 /* Natives of the autograd module (grad, detect_anomaly, Function, backward). */
 void lib_install_autograd_module(AgVM *vm, ObjModule *module);
+/* autograd.forward_ad's natives (_make_dual, _unpack_dual, the levels) */
+void lib_forward_ad_define(AgVM *vm, ObjModule *module);
 
 /* Attributes of tensors and nodes that live in lib_autograd.c. */
 Value lib_node_value(AgVM *vm, GradNode *node); /* nil for NULL; retains */

@@ -167,7 +167,7 @@ static Value unary_in_place(AgVM *vm, Value self, UnaryOp op, const char *name,
 }
 
 /* The bindings of ops/elementwise.h's rows (lib_internal.h lists them). */
-#define UNARY_BINDING(C, e, name, kernels, result, grad, node, formula, saves, inplace, bind, ...) \
+#define UNARY_BINDING(C, e, name, kernels, result, grad, node, formula, jvp, saves, inplace, bind, ...) \
   UNARY_BINDING_##bind(e, name) UNARY_IN_PLACE_##inplace(e, name)
 #define UNARY_BINDING_LF_MGW(e, name)                                                        \
   Value lt_##name(LT_ARGS) { return unary(vm, self, UN_##e, #name, kw); }
@@ -178,7 +178,7 @@ static Value unary_in_place(AgVM *vm, Value self, UnaryOp op, const char *name,
 #define UNARY_IN_PLACE_NO_INPLACE(e, name)
 AG_UNARY_REGISTRY(UNARY_BINDING, 0)
 
-#define BINARY_BINDING(C, e, name, symbol, kernels, result, grad, node, formula, self, other, res, \
+#define BINARY_BINDING(C, e, name, symbol, kernels, result, grad, node, formula, jvp, self, other, res, \
                        other_name, number_form, number_node, number_saves, bind, ...)             \
   BINARY_BINDING_##bind(e, name, other_name)
 #define BINARY_BINDING_OPERAND(e, name, other_name)                                          \

@@ -71,7 +71,10 @@ Value lib_throw_tensor_error(AgVM *vm) {
     return VM_EXCEPTION;
   }
   const char *msg = tensor_error();
-  VmErrorKind kind = tensor_error_kind() == TENSOR_ERR_INDEX ? VM_ERR_INDEX : VM_ERR_RUNTIME;
+  TensorErrorKind tk = tensor_error_kind();
+  VmErrorKind kind = tk == TENSOR_ERR_INDEX             ? VM_ERR_INDEX
+                     : tk == TENSOR_ERR_NOT_IMPLEMENTED ? VM_ERR_NOT_IMPLEMENTED
+                                                        : VM_ERR_RUNTIME;
   return vm_raise(vm, kind, "%s", msg && msg[0] ? msg : "tensor operation failed");
 }
 
@@ -611,15 +614,11 @@ static int64_t hook_length(AgVM *vm, Value v) {
   return t->shape[0];
 }
 
-/* repr: PyTorch's, plus requires_grad / grad_fn suffixes. */
-static Value hook_repr(AgVM *vm, Value v) {
-  if (IS_NODE(v)) {
-    GradNode *n = AS_NODE_OBJ(v)->node;
-    return OBJ_VAL(obj_printf_string(vm, "<%s>", grad_node_name(n)));
-  }
-  Tensor *t = lib_t(v);
+/* PyTorch's repr plus the requires_grad / grad_fn suffix and, for a dual
+ * tensor, tangent=REPR (a 0-d tangent: its number, as Python's format()). */
+static char *repr_with_suffixes(Tensor *t) {
   char grad_fn[160];
-  const char *extras[1];
+  const char *extras[2];
   int nextras = 0;
   GradNode *fn = ag_grad_fn(t);
   if (fn != NULL) {
@@ -628,7 +627,32 @@ static Value hook_repr(AgVM *vm, Value v) {
   } else if (ag_requires_grad(t)) {
     extras[nextras++] = "requires_grad=true";
   }
+  Tensor *tangent = ag_fw_tangent(t);
+  char *tangent_repr = NULL;
+  if (tangent && tangent->ndim == 0) {
+    char num[64];
+    vm_format_float(tensor_item(tangent), num, sizeof num);
+    tangent_repr = malloc(strlen(num) + 9);
+    if (tangent_repr) sprintf(tangent_repr, "tangent=%s", num);
+  } else if (tangent) {
+    char *inner = repr_with_suffixes(tangent);
+    tangent_repr = inner ? malloc(strlen(inner) + 9) : NULL;
+    if (tangent_repr) sprintf(tangent_repr, "tangent=%s", inner);
+    free(inner);
+  }
+  if (tangent_repr) extras[nextras++] = tangent_repr;
   char *s = tensor_repr(t, extras, nextras);
+  free(tangent_repr);
+  return s;
+}
+
+/* repr: PyTorch's, plus requires_grad / grad_fn / tangent suffixes. */
+static Value hook_repr(AgVM *vm, Value v) {
+  if (IS_NODE(v)) {
+    GradNode *n = AS_NODE_OBJ(v)->node;
+    return OBJ_VAL(obj_printf_string(vm, "<%s>", grad_node_name(n)));
+  }
+  char *s = repr_with_suffixes(lib_t(v));
   if (s == NULL) return lib_throw_tensor_error(vm);
   ObjString *str = AS_TENSOR_OBJ(v)->is_parameter
                        ? obj_printf_string(vm, "Parameter containing:\n%s", s)

@@ -301,8 +301,11 @@ static void append_suffixes(StrBuf *sb, const char *const *suffixes, int n, int 
       last_newline ? (size_t)(sb->data + sb->len - last_newline) + 1 : sb->len + 2;
   for (int i = 0; i < n; i++) {
     size_t len = strlen(suffixes[i]);
-    /* PyTorch writes "dtype=torch.float64": its wrap counts the "torch." */
-    size_t width = len + (strncmp(suffixes[i], "dtype=", 6) == 0 ? 6 : 0);
+    /* PyTorch writes "dtype=torch.float64": its wrap counts the "torch."
+     * (of each dtype a suffix names: a dual tensor's tangent=... has its own) */
+    size_t width = len;
+    for (const char *d = strstr(suffixes[i], "dtype="); d; d = strstr(d + 6, "dtype="))
+      width += 6;
     if (last_line_len + width + 2 > (size_t)print_opts.linewidth) {
       sb_append(sb, ",\n");
       sb_repeat(sb, ' ', indent);

@@ -50,6 +50,13 @@ void tensor_set_index_error(const char *fmt, ...) {
   va_end(ap);
 }
 
+void tensor_set_not_implemented_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  set_error(TENSOR_ERR_NOT_IMPLEMENTED, fmt, ap);
+  va_end(ap);
+}
+
 /* ---- dtypes ---- */
 
 #define DT_PLAIN(x) (x) /* a table's load/store column: the value as it is stored */

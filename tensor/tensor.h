@@ -131,12 +131,14 @@ typedef struct Tensor {
  * The last failure's message, and its kind: the layers above raise the
  * error class PyTorch raises for it (an index out of bounds is IndexError,
  * most others RuntimeError). */
-typedef enum { TENSOR_ERR_RUNTIME, TENSOR_ERR_INDEX } TensorErrorKind;
+typedef enum { TENSOR_ERR_RUNTIME, TENSOR_ERR_INDEX, TENSOR_ERR_NOT_IMPLEMENTED } TensorErrorKind;
 const char *tensor_error(void);                     /* last message */
 TensorErrorKind tensor_error_kind(void);            /* last message's kind */
 void tensor_set_error(const char *fmt, ...)         /* printf-style; TENSOR_ERR_RUNTIME */
     __attribute__((format(printf, 1, 2)));
 void tensor_set_index_error(const char *fmt, ...)   /* TENSOR_ERR_INDEX */
+    __attribute__((format(printf, 1, 2)));
+void tensor_set_not_implemented_error(const char *fmt, ...) /* TENSOR_ERR_NOT_IMPLEMENTED */
     __attribute__((format(printf, 1, 2)));
 
 /* ---- interruption ----

@@ -10,7 +10,14 @@
  * Every node kind must be checked: each gradcheck marks the kinds of the
  * graph it differentiates, and after the run main() fails naming any kind
  * that no gradcheck visited and that has no stated reason in
- * unchecked_kinds[] below. The elementwise ops are checked from their
+ * unchecked_kinds[] below.
+ *
+ * Every gradcheck also checks forward mode: the column of the Jacobian for
+ * each input element, computed as the tangent of the output when that
+ * element's tangent is 1 (autograd.forward_ad), against the same central
+ * differences. So each kind's jvp rule is checked wherever its vjp is (and,
+ * through gradgradcheck, forward-over-reverse). A kind without a jvp rule
+ * fails the run unless no_jvp_kinds[] gives the reason. The elementwise ops are checked from their
  * registry rows (ops/elementwise.h), so a new differentiable row is checked
  * without an edit here.
  */
@@ -22,6 +29,7 @@
 #include <sys/mman.h>
 
 #include "autograd/autograd.h"
+#include "autograd/internal.h" /* ag_jvps: each kind's jvp rule */
 #include "tensor/ops.h"
 #include "tensor/random.h"
 
@@ -108,6 +116,29 @@ static void mark_kinds(GradNode *n, int *budget) {
     mark_kinds(grad_node_next(n, i, NULL), budget);
 }
 
+/* d out / d x_i[k] for every output element, by forward mode: x_i made dual
+ * with a one-hot tangent. NULL when the output has no tangent (constant). */
+static Tensor *jvp_column(Fn f, Tensor *const *x, int n, void *ctx, int i, int64_t k) {
+  ck_assert_msg(ag_fw_enter_level() == 0, "%s", tensor_error());
+  Tensor *onehot = tensor_zeros(x[i]->dtype, x[i]->ndim, x[i]->shape);
+  tensor_set_flat(onehot, k, 1.0);
+  Tensor *xs[MAXIN];
+  for (int m = 0; m < n; m++)
+    xs[m] = m == i ? ag_make_dual(x[m], onehot) : tensor_retain(x[m]);
+  ck_assert_msg(xs[i] != NULL, "make_dual failed: %s", tensor_error());
+  Tensor *out = f(xs, ctx);
+  ck_assert_msg(out != NULL, "forward with a dual input failed: %s", tensor_error());
+  Tensor *tangent = ag_fw_tangent(out);
+  Tensor *col = tangent ? tensor_to_dtype(tangent, DT_FLOAT64) : NULL;
+  if (col && col->numel != out->numel) col = NULL;
+  tensor_release(out);
+  for (int m = 0; m < n; m++)
+    tensor_release(xs[m]);
+  tensor_release(onehot);
+  ck_assert(ag_fw_exit_level());
+  return col;
+}
+
 /* False (with the worst entry in `where`) when analytic and numerical differ. */
 static bool gradcheck_ok(Fn f, Tensor *const *x, int n, void *ctx, double atol, double rtol,
                          char *where, size_t cap) {
@@ -125,17 +156,24 @@ static bool gradcheck_ok(Fn f, Tensor *const *x, int n, void *ctx, double atol, 
   for (int i = 0; i < n; i++) {
     for (int64_t k = 0; k < x[i]->numel; k++) {
       Tensor *hi = shifted_value(f, x, ctx, i, k, eps), *lo = shifted_value(f, x, ctx, i, k, -eps);
+      Tensor *fw = dtype_is_float(x[i]->dtype) ? jvp_column(f, x, n, ctx, i, k) : NULL;
       for (int64_t j = 0; j < m; j++) {
         double num = (tensor_get_flat(hi, j) - tensor_get_flat(lo, j)) / (2 * eps);
         double ana = jac[i][j * x[i]->numel + k];
-        double excess = fabs(ana - num) - (atol + rtol * fabs(num));
-        if (excess > worst || isnan(ana) != isnan(num)) {
-          worst = isnan(excess) ? INFINITY : excess;
-          snprintf(where, cap,
-                   "input %d element %lld, output %lld: analytic %.10g vs numerical %.10g", i,
-                   (long long)k, (long long)j, ana, num);
+        double fwd = fw ? tensor_get_flat(fw, j) : 0.0;
+        for (int mode = 0; mode < 2; mode++) {
+          double got = mode ? fwd : ana;
+          double excess = fabs(got - num) - (atol + rtol * fabs(num));
+          if (excess > worst || isnan(got) != isnan(num)) {
+            worst = isnan(excess) ? INFINITY : excess;
+            snprintf(where, cap,
+                     "input %d element %lld, output %lld: %s %.10g vs numerical %.10g", i,
+                     (long long)k, (long long)j, mode ? "forward-mode (jvp)" : "analytic", got,
+                     num);
+          }
         }
       }
+      tensor_release(fw);
       tensor_release(hi);
       tensor_release(lo);
     }
@@ -1338,6 +1376,30 @@ START_TEST(more_node_kinds) {
 }
 END_TEST
 
+/* forward_ad's views: make_dual (ViewBackward0) and unpack_dual's primal (Identity) */
+static Tensor *f_dual_views(Tensor *const *x, void *ctx) {
+  /* inside the gradcheck's own jvp check a level is open (one at a time):
+   * there the views' tangents are checked by tests/torch/forward_ad_* */
+  if (ag_fw_level() >= 0) return ag_unary(UN_SIN, x[0]);
+  ck_assert(ag_fw_enter_level() == 0);
+  Tensor *tangent = tensor_zeros(x[0]->dtype, x[0]->ndim, x[0]->shape);
+  Tensor *dual = ag_make_dual(x[0], tangent);
+  Tensor *primal = ag_unpack_primal(dual);
+  Tensor *out = ag_unary(UN_SIN, primal);
+  tensor_release(primal);
+  tensor_release(dual);
+  tensor_release(tangent);
+  ck_assert(ag_fw_exit_level());
+  return out;
+}
+
+START_TEST(dual_views) {
+  Tensor *x = leaf(2, (int64_t[]){2, 3}, -0.4);
+  gradcheck("make_dual / unpack_dual", f_dual_views, &x, 1, NULL);
+  tensor_release(x);
+}
+END_TEST
+
 /* The gradcheck itself must fail loudly on a wrong gradient. */
 static Tensor *f_wrong(Tensor *const *x, void *ctx) {
   /* sin's value with exp's derivative: a deliberately inconsistent pair */
@@ -1373,6 +1435,35 @@ static const struct {
     {AG_NODE_ToCopyBackward0, "float64 to float32 and back: finite differences are too coarse there; "
                               "dropout_and_dtype checks its gradient exactly"},
 };
+
+/* The kinds without a jvp rule (jvp_none in AG_NODE_KINDS), each with the
+ * reason; PyTorch 1.13 has none for them either. */
+static const struct {
+  AgNodeKind kind;
+  const char *reason;
+} no_jvp_kinds[] = {
+    {AG_NODE_AccumulateGrad, "a leaf's gradient sink, not an op"},
+    {AG_NODE_CustomBackward, "an Ag Function has no jvp() (PyTorch: \"You must implement the jvp function\")"},
+    {AG_NODE_NotImplemented, "not differentiable (floor_divide, remainder with a number first)"},
+    {AG_NODE_Unique2Backward0, "PyTorch 1.13: \"Trying to use forward AD with _unique2 ... not been implemented yet\""},
+    {AG_NODE_UniqueDimBackward0, "as Unique2Backward0"},
+};
+
+/* Fails naming each kind whose jvp is jvp_none without a stated reason. */
+static int check_every_kind_has_a_jvp(void) {
+  int missing = 0;
+  for (int k = 0; k < AG_NODE_COUNT; k++) {
+    if (ag_jvps[k] != jvp_none) continue;
+    bool listed = false;
+    for (size_t i = 0; i < sizeof no_jvp_kinds / sizeof no_jvp_kinds[0]; i++)
+      listed = listed || no_jvp_kinds[i].kind == (AgNodeKind)k;
+    if (listed) continue;
+    fprintf(stderr, "node kind %s: no jvp rule (write one beside its vjp, or give the reason in "
+                    "no_jvp_kinds)\n", ag_node_kind_name((AgNodeKind)k));
+    missing++;
+  }
+  return missing;
+}
 
 /* Fails naming each kind neither visited nor given a reason. */
 static int check_every_kind_visited(void) {
@@ -1422,11 +1513,12 @@ int main(void) {
   tcase_add_test(tc, in_place_chain);
   tcase_add_test(tc, join_of_many_inputs);
   tcase_add_test(tc, more_node_kinds);
+  tcase_add_test(tc, dual_views);
   tcase_add_test(tc, gradcheck_catches_a_wrong_gradient);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr) + check_every_kind_visited();
+  int failed = srunner_ntests_failed(sr) + check_every_kind_visited() + check_every_kind_has_a_jvp();
   srunner_free(sr);
   ag_free_caches();
   tensor_free_caches();
