@@ -68,6 +68,7 @@ ifeq ($(TARGET_OS),emscripten)
   # WebAssembly for node: scripts and their files come from the host's file
   # system (NODERAWFS); no dlopen, so products run on the built-in kernel.
   EXE := .js
+  LINK_INPUTS := tools/wasm-pre.js
   LDFLAGS += --pre-js tools/wasm-pre.js -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1 -sTOTAL_STACK=8MB
   endif
   READLINE := no
@@ -184,7 +185,7 @@ $(LIBAG): $(CORE_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(AG_BIN): $(REPL_OBJ) $(LIBAG)
+$(AG_BIN): $(REPL_OBJ) $(LIBAG) $(LINK_INPUTS)
 	$(CC) $(LDFLAGS) -o $@ $(REPL_OBJ) $(LIBAG) $(LIBS)
 
 # The REPL's tests drive ./ag through a pseudo-terminal (tests/repl/).

@@ -254,6 +254,31 @@ typedef struct {
 int ag_register_hook(Tensor *t, AgHookFns fns, void *ctx);
 bool ag_remove_hook(Tensor *t, int handle);
 
+/* Saved-tensor hooks (PyTorch's autograd.graph.saved_tensors_hooks): while
+ * a pair is pushed, every tensor a new node saves for backward is handed to
+ * pack(), whose result the node keeps instead of the tensor; the backward
+ * gets the tensor back from unpack(packed). pack() sets *failed (returning
+ * NULL) when the script hook raised: the tensor is then saved as usual and
+ * the op fails. unpack() returns a new reference or NULL with *failed set.
+ * release() frees a packed value with its node (or when backward frees the
+ * saved values). Only the innermost pair applies, as in PyTorch; pack runs
+ * with the hooks off, so its own ops save their tensors plainly. */
+typedef struct {
+  void *(*pack)(void *ctx, Tensor *t, bool *failed);
+  Tensor *(*unpack)(void *packed, bool *failed);
+  void (*release)(void *packed);
+} AgSavedHookFns;
+/* false when out of memory; pop ends the innermost pair and returns its ctx
+ * (the caller's to free), NULL when none was pushed. */
+bool ag_saved_hooks_push(const AgSavedHookFns *fns, void *ctx);
+void *ag_saved_hooks_pop(void);
+/* The bytes of the tensors saved by the nodes of the graph behind node (each
+ * storage counted once; packed values count nothing), and how many saved
+ * tensors that was. */
+size_t ag_graph_saved_bytes(GradNode *node, int *count);
+/* The bytes of node's own saved tensors, each storage once. */
+size_t grad_node_saved_bytes(const GradNode *node);
+
 /* Frees the thread's free lists of nodes (for leak checkers at exit). */
 void ag_free_caches(void);
 /* While disabled (VM teardown), freed nodes and metas are not cached. */
@@ -276,6 +301,12 @@ Tensor *grad_node_variable(const GradNode *node); /* AccumulateGrad's leaf (borr
  * data-only alias; NULL once freed by backward) and its role name. */
 int grad_node_num_saved(const GradNode *node);
 Tensor *grad_node_saved(const GradNode *node, int i, const char **name);
+/* Whether saved value i is held by a saved_tensors_hooks pack hook (then
+ * grad_node_saved gives NULL). */
+bool grad_node_saved_is_packed(const GradNode *node, int i);
+/* A custom Function node's i-th tensor of ctx.saved_tensors (borrowed), NULL
+ * past the last or for other nodes. */
+const Tensor *grad_node_custom_saved(const GradNode *node, int i);
 /* The shape and dtype of the forward output(s) this node differentiates. */
 int grad_node_num_outputs(const GradNode *node);
 bool grad_node_output_info(const GradNode *node, int i, DType *dtype, int *ndim,
@@ -296,6 +327,9 @@ typedef struct {
                   bool *failed);
   void (*release_saved)(void *ctx);
   void (*release)(void *ctx);
+  /* The i-th tensor ctx saved (save_for_backward), borrowed; NULL past the
+   * last (for the saved-bytes accounting). May be NULL. */
+  const Tensor *(*saved_tensor)(void *ctx, int i);
 } AgFunctionFns;
 /* needs_input_grad for apply's arguments: the argument is a tensor that
  * requires grad (in any grad mode, as PyTorch). Fills flags[nargs]; returns
@@ -320,6 +354,10 @@ bool ag_backward(Tensor *const *roots, Tensor *const *grad_roots, int n, bool re
 bool ag_grad(Tensor *const *outputs, Tensor *const *grad_outputs, int noutputs,
              Tensor *const *inputs, int ninputs, bool retain_graph, bool create_graph,
              bool allow_unused, Tensor **results);
+/* PyTorch's torch.autograd._is_checkpoint_valid(): false while a node runs
+ * in an autograd.grad() or a backward(inputs=...) (which reentrant
+ * checkpointing cannot serve), true otherwise. */
+bool ag_checkpoint_valid(void);
 
 /* ---- differentiable ops (mirroring tensor/ops.h: same arguments and errors) ----
  * Each returns a new reference or NULL with tensor_error() set. */

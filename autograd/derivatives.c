@@ -705,9 +705,14 @@ static bool d_logsumexp(GradNode *n, Tensor *const *g, Tensor **out, const bool 
 
 /* ---- shape ---- */
 
+/* Unsqueeze's gradient is squeeze(dim), as PyTorch's (a double backward
+ * records SqueezeBackward1); the other views' a reshape. */
 static bool d_reshape(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
-  give(out, 0, reshape_to(&s, G, IN));
+  if (n->kind == AG_NODE_UnsqueezeBackward0)
+    give(out, 0, keep(&s, ag_squeeze(G, (int)node_p(n)->i0, true)));
+  else
+    give(out, 0, reshape_to(&s, G, IN));
   return done(&s, n, out);
 }
 
@@ -1438,7 +1443,40 @@ static bool d_col2im(GradNode *n, Tensor *const *g, Tensor **out, const bool *ne
 /* y = W cols(x) per sample and group: dW = g cols(x)^T summed over samples,
  * dx = col2im(W^T g), db = g summed over samples and positions. A 1-D
  * convolution runs as a 2-D one of height 1. */
+/* Without create_graph: the per-sample kernel of tensor/conv.c (no batch of
+ * columns, no per-sample weight gradients summed afterwards). */
+static bool d_convolution_fused(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Scope s = {0};
+  TensorWindow w = ag_window_of(n);
+  const AgInfo *xi = &n->in_info[0], *wi = &n->in_info[1];
+  const int64_t *xs = info_shape(xi), *ws = info_shape(wi);
+  bool one_d = xi->ndim == 3;
+  int64_t x4[4] = {xs[0], xs[1], one_d ? 1 : xs[2], xs[xi->ndim - 1]};
+  int64_t w4[4] = {ws[0], ws[1], one_d ? 1 : ws[2], ws[wi->ndim - 1]};
+  int64_t per = xs[0] * ws[0], l = per != 0 ? info_numel(&n->out_info[0]) / per : 0;
+  int64_t oh = one_d ? 1 : info_shape(&n->out_info[0])[2];
+  int64_t g4[4] = {xs[0], ws[0], oh, oh ? l / oh : 0};
+  Tensor *x = reshape_n(&s, saved(&s, n, 0), 4, x4), *wt = reshape_n(&s, saved(&s, n, 1), 4, w4);
+  Tensor *gr = reshape_n(&s, G, 4, g4), *dx = NULL, *dw = NULL;
+  bool want_w = needs[1];
+  if (x && wt && gr &&
+      tensor_conv2d_backward(x, wt, gr, &w, (int)node_p(n)->i0, needs[0] ? &dx : NULL,
+                             want_w ? &dw : NULL)) {
+    if (dx) give(out, 0, reshape_to(&s, keep(&s, dx), xi));
+    if (dw) give(out, 1, reshape_to(&s, keep(&s, dw), wi));
+  } else {
+    s.failed = true;
+  }
+  if (!s.failed && n->nnext > 2 && needs[2]) {
+    int64_t g3[3] = {xs[0], ws[0], l};
+    Tensor *flat = reshape_n(&s, G, 3, g3);
+    give(out, 2, flat ? keep(&s, ag_sum(flat, (int[]){0, 2}, 2, false)) : NULL);
+  }
+  return done(&s, n, out);
+}
+
 static bool d_convolution(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  if (!ag_is_grad_enabled() && dtype_is_float(G->dtype)) return d_convolution_fused(n, g, out, needs);
   Scope s = {0};
   TensorWindow w = ag_window_of(n);
   int64_t groups = node_p(n)->i0;
@@ -1534,9 +1572,29 @@ static bool d_adaptive_avg_pool2d_backward(GradNode *n, Tensor *const *g, Tensor
  * dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)) over the
  * statistics' elements, or dxhat rstd with fixed (eval-mode) statistics;
  * dweight = sum(g xhat), dbias = sum(g) per channel. */
-static bool d_native_norm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+/* A training-mode batch norm's backward without create_graph: ATen's fused
+ * kernel (tensor/batch_norm.c), from the saved input. */
+static bool d_batch_norm_fused(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s = {0};
+  Tensor *x = saved(&s, n, 0), *w = node_p(n)->keepdim ? saved(&s, n, 1) : NULL;
+  Tensor *grads[3] = {0};
+  bool want_w = n->nnext > 1 && needs[1], want_b = n->nnext > 2 && needs[2];
+  if (x && G && (w || !node_p(n)->keepdim) &&
+      tensor_batch_norm_backward(x, G, w, node_p(n)->s0, needs[0] ? &grads[0] : NULL,
+                                 want_w ? &grads[1] : NULL, want_b ? &grads[2] : NULL)) {
+    for (int i = 0; i < 3; i++)
+      if (grads[i]) give(out, i, reshape_to(&s, keep(&s, grads[i]), &n->in_info[i]));
+  } else {
+    s.failed = true;
+  }
+  return done(&s, n, out);
+}
+
+static bool d_native_norm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   const AgParams *p = node_p(n);
+  if (p->i0 == AG_NORM_BATCH && !p->flag && !ag_is_grad_enabled() && dtype_is_float(G->dtype))
+    return d_batch_norm_fused(n, g, out, needs);
+  Scope s = {0};
   NormLayout l;
   ag_norm_layout((AgNormKind)p->i0, IN->ndim, info_shape(IN), p->i1, &l);
   Tensor *x = saved(&s, n, 0), *mean = NULL, *var = NULL, *rstd = NULL;

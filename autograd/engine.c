@@ -610,6 +610,11 @@ static bool mark_inputs(Graph *g, Tensor *const *inputs, int n) {
   return true;
 }
 
+/* The run whose nodes are executing now (innermost, for nested runs). */
+static _Thread_local const Graph *current_run;
+
+bool ag_checkpoint_valid(void) { return current_run == NULL || current_run->all_useful; }
+
 static bool engine_run(Graph *g, Tensor *const *roots, Tensor *const *grads, int n,
                        Tensor *const *inputs, int ninputs) {
   g->id = ++run_counter;
@@ -619,7 +624,10 @@ static bool engine_run(Graph *g, Tensor *const *roots, Tensor *const *grads, int
   g->all_useful = inputs == NULL;
   if (ok && inputs) ok = mark_inputs(g, inputs, ninputs) && graph_mark_useful(g);
   bool was_enabled = ag_set_grad_enabled(g->create_graph);
+  const Graph *outer = current_run;
+  current_run = g;
   if (ok) ok = graph_run(g);
+  current_run = outer;
   ag_set_grad_enabled(was_enabled);
   for (int i = 0; i < n; i++)
     grad_node_release(root_nodes[i]);

@@ -40,7 +40,9 @@ typedef struct {
 
 /* A value a derivative formula needs, saved without creating a cycle. */
 typedef struct {
-  Tensor *data;      /* data-only alias; NULL when not saved or freed */
+  Tensor *data;      /* data-only alias; NULL when not saved, packed or freed */
+  void *packed;      /* what a saved_tensors_hooks pack hook made of it (owned), or NULL */
+  const AgSavedHookFns *packer; /* the hooks that packed it: unpack and release */
   GradNode *grad_fn; /* the saved tensor's gradient edge (retained), for create_graph */
   int64_t version;   /* the version counter when saved */
   const char *name;  /* "self", "other", "result", ... */

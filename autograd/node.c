@@ -147,6 +147,8 @@ size_t node_footprint(const GradNode *n) {
 static void saved_clear(AgSaved *s) {
   tensor_release(s->data);
   s->data = NULL;
+  if (s->packed) s->packer->release(s->packed);
+  s->packed = NULL;
   grad_node_release(s->grad_fn);
   s->grad_fn = NULL;
 }
@@ -281,12 +283,67 @@ static Tensor *saved_alias(Tensor *t) {
   return tensor_retain(m->saved_alias);
 }
 
+/* ---- saved-tensor hooks ---- */
+
+typedef struct SavedHooks {
+  const AgSavedHookFns *fns;
+  void *ctx;
+  struct SavedHooks *outer;
+} SavedHooks;
+
+static _Thread_local SavedHooks *saved_hooks; /* the innermost pair, or NULL */
+static _Thread_local bool packing;            /* a pack hook is running */
+static _Thread_local bool pack_failed;        /* ... and raised: the op must fail */
+
+bool ag_saved_hooks_push(const AgSavedHookFns *fns, void *ctx) {
+  SavedHooks *h = malloc(sizeof *h);
+  if (!h) return false;
+  *h = (SavedHooks){fns, ctx, saved_hooks};
+  saved_hooks = h;
+  return true;
+}
+
+void *ag_saved_hooks_pop(void) {
+  SavedHooks *h = saved_hooks;
+  if (!h) return NULL;
+  void *ctx = h->ctx;
+  pack_failed = false; /* a failure inside the block was raised there */
+  saved_hooks = h->outer;
+  free(h);
+  return ctx;
+}
+
+/* Hands t to the innermost pack hook; false when there is none (or it raised). */
+static bool saved_pack(AgSaved *s, Tensor *t) {
+  if (!saved_hooks || packing) return false;
+  SavedHooks *h = saved_hooks;
+  bool failed = false;
+  packing = true;
+  void *packed = h->fns->pack(h->ctx, t, &failed);
+  packing = false;
+  if (failed) {
+    pack_failed = true;
+    return false;
+  }
+  s->packed = packed;
+  s->packer = h->fns;
+  return true;
+}
+
+/* False (once) after a pack hook raised while the op recorded its node. */
+static bool pack_succeeded(void) {
+  if (!pack_failed) return true;
+  pack_failed = false;
+  tensor_set_error("a saved_tensors_hooks pack hook failed");
+  return false;
+}
+
 void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output) {
   AgSaved *s = &n->saved[i];
   n->has_saved = true;
   s->name = name;
   if (!t) return;
-  s->data = saved_alias(t);
+  if (!saved_pack(s, t)) s->data = saved_alias(t);
   s->version = tensor_version(t);
   s->is_output = is_output;
   s->requires_grad = is_output || ag_requires_grad(t); /* an output is about to require grad */
@@ -305,6 +362,7 @@ void node_resave_output(GradNode *n, int i, Tensor *t) {
 }
 
 bool node_set_output(GradNode *n, int i, Tensor *out) {
+  if (!pack_succeeded()) return false;
   AgMeta *m = meta_get(out);
   if (!m) return false;
   if (m->grad_fn) grad_node_release(m->grad_fn);
@@ -384,10 +442,18 @@ bool node_check_saved(const GradNode *n) {
   return false;
 }
 
-/* The saved tensor, with its history when grad mode is on (create_graph). */
-Tensor *node_unpack(GradNode *n, int i) {
-  AgSaved *s = &n->saved[i];
-  if (!node_check_saved(n)) return NULL;
+/* The tensor of a packed value, from its unpack hook (a new reference). */
+static Tensor *saved_unpack(AgSaved *s) {
+  bool failed = false;
+  Tensor *t = s->packer->unpack(s->packed, &failed);
+  if (!t && !failed) tensor_set_error("a saved_tensors_hooks unpack hook failed");
+  return t;
+}
+
+/* The saved tensor as saved (a new reference): the alias, or what the unpack
+ * hook gives back for a packed value (not version-checked: the hooks own it). */
+static Tensor *saved_data(GradNode *n, AgSaved *s, int i) {
+  if (s->packed) return saved_unpack(s);
   if (!s->data) {
     tensor_set_error("internal error: %s has no saved value %d", grad_node_name(n), i);
     return NULL;
@@ -396,8 +462,17 @@ Tensor *node_unpack(GradNode *n, int i) {
     version_error(n, s);
     return NULL;
   }
-  if (!s->requires_grad || !ag_is_grad_enabled()) return tensor_retain(s->data);
-  Tensor *t = tensor_alias(s->data);
+  return tensor_retain(s->data);
+}
+
+/* The saved tensor, with its history when grad mode is on (create_graph). */
+Tensor *node_unpack(GradNode *n, int i) {
+  AgSaved *s = &n->saved[i];
+  if (!node_check_saved(n)) return NULL;
+  Tensor *data = saved_data(n, s, i);
+  if (!data || !s->requires_grad || !ag_is_grad_enabled()) return data;
+  Tensor *t = tensor_alias(data);
+  tensor_release(data);
   AgMeta *m = t ? meta_get(t) : NULL;
   if (!m) {
     tensor_release(t);
@@ -447,6 +522,16 @@ Tensor *grad_node_saved(const GradNode *node, int i, const char **name) {
   return node->saved[i].data;
 }
 
+bool grad_node_saved_is_packed(const GradNode *node, int i) {
+  return i >= 0 && i < node->nsaved && node->saved[i].packed != NULL;
+}
+
+const Tensor *grad_node_custom_saved(const GradNode *node, int i) {
+  const AgNodeExtra *x = node->extra;
+  if (node->kind != AG_NODE_CustomBackward || !x || !x->fns.saved_tensor) return NULL;
+  return x->fns.saved_tensor(x->ctx, i);
+}
+
 int grad_node_num_outputs(const GradNode *node) { return node->noutputs; }
 
 bool grad_node_output_info(const GradNode *node, int i, DType *dtype, int *ndim,
@@ -461,4 +546,103 @@ bool grad_node_output_info(const GradNode *node, int i, DType *dtype, int *ndim,
 
 void *grad_node_custom_ctx(const GradNode *node) {
   return node->kind == AG_NODE_CustomBackward && node->extra ? node->extra->ctx : NULL;
+}
+
+/* ---- saved bytes ---- */
+
+/* A set of pointers (open addressing), for walks over graphs of any size. */
+typedef struct {
+  const void **slots;
+  size_t cap, count;
+  bool failed;
+} PtrSet;
+
+static size_t ptr_slot(const void *p, size_t cap) {
+  return (size_t)(((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull) & (cap - 1);
+}
+
+/* Adds p; false when it was there already (or memory ran out). */
+static bool ptrset_add(PtrSet *set, const void *p) {
+  if (set->failed) return false;
+  if (2 * (set->count + 1) > set->cap) {
+    size_t cap = set->cap ? 2 * set->cap : 64;
+    const void **slots = calloc(cap, sizeof *slots);
+    if (!slots) {
+      set->failed = true;
+      tensor_set_error("out of memory");
+      return false;
+    }
+    for (size_t k = 0; k < set->cap; k++) {
+      if (!set->slots[k]) continue;
+      size_t j = ptr_slot(set->slots[k], cap);
+      while (slots[j]) j = (j + 1) & (cap - 1);
+      slots[j] = set->slots[k];
+    }
+    free(set->slots);
+    set->slots = slots;
+    set->cap = cap;
+  }
+  size_t j = ptr_slot(p, set->cap);
+  for (; set->slots[j]; j = (j + 1) & (set->cap - 1))
+    if (set->slots[j] == p) return false;
+  set->slots[j] = p;
+  set->count++;
+  return true;
+}
+
+/* t's bytes unless its storage is in `storages` already (an alias of
+ * `.data` counts as the storage it shares). */
+static size_t storage_bytes_new(const Tensor *t, PtrSet *storages, int *count) {
+  (*count)++;
+  const Storage *st = t->storage->is_alias ? t->storage->owner : t->storage;
+  return ptrset_add(storages, st) ? st->nbytes : 0;
+}
+
+/* The bytes of n's saved tensors (a custom Function's ctx.saved_tensors
+ * included) whose storage is not in `storages` yet. */
+static size_t saved_bytes_new(const GradNode *n, PtrSet *storages, int *count) {
+  size_t total = 0;
+  for (int i = 0; i < n->nsaved; i++)
+    if (n->saved[i].data) total += storage_bytes_new(n->saved[i].data, storages, count);
+  const Tensor *t;
+  for (int i = 0; (t = grad_node_custom_saved(n, i)) != NULL; i++)
+    total += storage_bytes_new(t, storages, count);
+  return total;
+}
+
+size_t grad_node_saved_bytes(const GradNode *node) {
+  PtrSet storages = {0};
+  int count = 0;
+  size_t total = saved_bytes_new(node, &storages, &count);
+  free(storages.slots);
+  return total;
+}
+
+/* An iterative walk over the distinct nodes behind root (a graph can be a
+ * million nodes long: no recursion). */
+size_t ag_graph_saved_bytes(GradNode *root, int *count) {
+  PtrSet storages = {0}, visited = {0};
+  GradNode **stack = NULL;
+  int nstack = 0, stack_cap = 0;
+  size_t total = 0;
+  *count = 0;
+  for (GradNode *cur = root; cur; cur = nstack ? stack[--nstack] : NULL) {
+    if (!ptrset_add(&visited, cur)) continue;
+    total += saved_bytes_new(cur, &storages, count);
+    for (int i = 0; i < cur->nnext; i++) {
+      if (!cur->next[i].node) continue;
+      if (nstack == stack_cap) {
+        int cap = stack_cap ? 2 * stack_cap : 64;
+        GradNode **more = realloc(stack, (size_t)cap * sizeof *more);
+        if (!more) break;
+        stack = more;
+        stack_cap = cap;
+      }
+      stack[nstack++] = cur->next[i].node;
+    }
+  }
+  free(storages.slots);
+  free(visited.slots);
+  free(stack);
+  return total;
 }

@@ -199,6 +199,26 @@ static Tensor *norm_forward(AgNodeKind kind, AgNormKind norm, int64_t param, Ten
   return out;
 }
 
+/* Training-mode batch norm on ATen's fused kernel (tensor/batch_norm.c): the
+ * statistics in one pass, the running statistics from them, one node. */
+static Tensor *batch_norm_train(Tensor *x, Tensor *running_mean, Tensor *running_var,
+                                Tensor *weight, Tensor *bias, double momentum, double eps) {
+  Tensor *mean = NULL, *var = NULL;
+  Tensor *out = tensor_batch_norm_train(x, weight, bias, eps, &mean, &var);
+  bool ok = out && (!running_mean || !running_var ||
+                    (update_running(running_mean, mean, momentum) &&
+                     update_running(running_var, var, momentum)));
+  tensor_release(mean);
+  tensor_release(var);
+  if (!ok) {
+    tensor_release(out);
+    return NULL;
+  }
+  out = ag_fresh_result(out);
+  return record_norm(AG_NODE_NativeBatchNormBackward0, AG_NORM_BATCH, 0, x, weight, bias, out,
+                     eps, NULL, NULL);
+}
+
 static bool check_param(const Tensor *p, int64_t n, const char *what, const Tensor *x) {
   if (!p || (p->ndim == 1 && p->shape[0] == n)) return true;
   char ps[96], xs[96];
@@ -235,6 +255,9 @@ Tensor *ag_batch_norm(Tensor *x, Tensor *running_mean, Tensor *running_var, Tens
     tensor_set_error("Expected more than 1 value per channel when training, got input size %s", xs);
     return NULL;
   }
+  if (training && dtype_is_float(x->dtype) && same_dtype(x, weight, "weight") &&
+      same_dtype(x, bias, "bias"))
+    return batch_norm_train(x, running_mean, running_var, weight, bias, momentum, eps);
   if (training && running_mean && running_var) {
     NormLayout l;
     Tensor *m = NULL, *v = NULL;

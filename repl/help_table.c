@@ -517,6 +517,15 @@ const HelpEntry help_table[] = {
      "path), exit(code=nil) (an int is the exit status; another value is printed to "
      "stderr and the status is 1), stdout, stderr, maxsize, platform.",
      "print(sys.maxsize)"},
+    {"gc", HELP_BUILTINS, 0,
+     "gc",
+     "Python's gc, the part a script needs: collect() runs the collector now and returns "
+     "how many objects it freed. A tensor nothing refers to any more keeps its memory "
+     "until a collection (the collector also runs by itself as memory grows), so call it "
+     "before reading autograd.graph.memory_allocated() to count live tensors only.",
+     "let t = zeros(1000)\n"
+     "t = nil\n"
+     "print(gc.collect() >= 1)"},
     {"os", HELP_BUILTINS, 0,
      "os",
      "Python's os, the parts scripts use: getcwd(), getenv(name, default=nil), sep, "
@@ -561,7 +570,7 @@ const HelpEntry help_table[] = {
     {"utils", HELP_BUILTINS, 0,
      "utils",
      "PyTorch's torch.utils: the module that holds utils.data (datasets and batch "
-     "loading). PyTorch's `from torch.utils.data import DataLoader` is "
+     "loading) and utils.checkpoint (activation checkpointing). PyTorch's `from torch.utils.data import DataLoader` is "
      "`utils.data.DataLoader` here, or `let data = utils.data` then `data.DataLoader`.",
      "let data = utils.data\n"
      "print(len(data.TensorDataset(zeros(5, 2))))"},
@@ -2058,6 +2067,120 @@ const HelpEntry help_table[] = {
      "grad_outputs, so a linear op's double backward is checked too.",
      "let x = tensor([1.0, 2.0], dtype=float64, requires_grad=true)\n"
      "print(autograd.gradgradcheck(fn(a) { return (a ** 3).sum() }, [x]))"},
+    {"autograd.functional", HELP_AUTOGRAD, 0,
+     "autograd.functional",
+     "PyTorch 1.13's torch.autograd.functional, written in Ag (source(autograd.functional.vjp)): "
+     "vjp, jvp, vhp, hvp, jacobian and hessian of a function of a tensor or of a tuple of "
+     "tensors, with create_graph (results with history, to differentiate again) and strict "
+     "(an error, PyTorch's, when an output does not depend on an input, instead of zeros). "
+     "jvp and hvp use the double-backward trick, so they need reverse mode only.",
+     "print(autograd.functional.jacobian(fn(x) { return x ** 2 }, tensor([1.0, 2.0])))"},
+    {"autograd.functional.vjp", HELP_AUTOGRAD, 0,
+     "autograd.functional.vjp(func, inputs, v=nil, create_graph=false, strict=false)",
+     "(func(inputs), v^T J): the outputs and the vector-Jacobian product, shaped as the "
+     "inputs. inputs is a tensor or a tuple of tensors, and so is each result; v, shaped as "
+     "the outputs, may be nil when func returns one element.",
+     "let [out, g] = autograd.functional.vjp(fn(x) { return x.exp().sum() }, zeros(3))\n"
+     "print(out, g)"},
+    {"autograd.functional.jvp", HELP_AUTOGRAD, 0,
+     "autograd.functional.jvp(func, inputs, v=nil, create_graph=false, strict=false)",
+     "(func(inputs), J v): the outputs and the Jacobian-vector product, shaped as the "
+     "outputs; v, shaped as the inputs, may be nil for a one-element input. Computed by "
+     "the double-backward trick (a vjp of a vjp), as PyTorch 1.13.",
+     "print(autograd.functional.jvp(fn(x) { return x * x }, tensor([1.0, 2.0]), ones(2)))"},
+    {"autograd.functional.jacobian", HELP_AUTOGRAD, 0,
+     "autograd.functional.jacobian(func, inputs, create_graph=false, strict=false, vectorize=false, strategy=\"reverse-mode\")",
+     "The Jacobian of func at inputs, of shape output.shape + input.shape: a tensor, or a "
+     "tuple per output (of a tuple per input) as the arguments were given. vectorize=true "
+     "takes PyTorch's vjps of all outputs at once, one per basis row (the same numbers as "
+     "PyTorch's batched ones; Ag runs them one after another). strategy=\"forward-mode\" "
+     "needs forward-mode AD and fails with PyTorch's errors.",
+     "print(autograd.functional.jacobian(fn(x, y) { return x * y }, (tensor([1.0, 2.0]), tensor([3.0, 4.0]))))"},
+    {"autograd.functional.hessian", HELP_AUTOGRAD, 0,
+     "autograd.functional.hessian(func, inputs, create_graph=false, strict=false, vectorize=false, outer_jacobian_strategy=\"reverse-mode\")",
+     "The Hessian of func, which must return one element: the Jacobian of its gradient, "
+     "of shape input.shape + input.shape (a tuple of tuples for a tuple of inputs).",
+     "print(autograd.functional.hessian(fn(x) { return (x ** 3).sum() }, tensor([1.0, 2.0])))"},
+    {"autograd.functional.vhp", HELP_AUTOGRAD, 0,
+     "autograd.functional.vhp(func, inputs, v=nil, create_graph=false, strict=false)",
+     "(func(inputs), v^T H): the output of func (one element) and the vector-Hessian "
+     "product, shaped as the inputs.",
+     "print(autograd.functional.vhp(fn(x) { return (x ** 3).sum() }, tensor([1.0, 2.0]), ones(2)))"},
+    {"autograd.functional.hvp", HELP_AUTOGRAD, 0,
+     "autograd.functional.hvp(func, inputs, v=nil, create_graph=false, strict=false)",
+     "(func(inputs), H v): the output of func (one element) and the Hessian-vector "
+     "product, by the double-backward trick (equal to vhp's for a function with a "
+     "symmetric Hessian).",
+     "print(autograd.functional.hvp(fn(x) { return (x ** 3).sum() }, tensor([1.0, 2.0]), ones(2)))"},
+    {"autograd.graph", HELP_AUTOGRAD, 0,
+     "autograd.graph",
+     "PyTorch's torch.autograd.graph: saved_tensors_hooks and save_on_cpu; and the "
+     "graph's memory made visible: saved_bytes(t), saved_tensor_count(t), "
+     "memory_allocated(), max_memory_allocated(), reset_peak_memory_stats().",
+     "print(type(autograd.graph))"},
+    {"autograd.graph.saved_tensors_hooks", HELP_AUTOGRAD, 0,
+     "with autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook) { ... }",
+     "Every tensor a node recorded inside the block saves for backward is handed to "
+     "pack_hook(tensor), and the node keeps what it returns instead; backward gets the "
+     "tensor back from unpack_hook(packed), which must return a tensor. The innermost "
+     "pair applies; a pack hook's own operations save plainly. utils.checkpoint's "
+     "use_reentrant=false is built on it.",
+     "let x = tensor([1.0, 2.0], requires_grad=true)\n"
+     "let y = nil\n"
+     "with autograd.graph.saved_tensors_hooks(fn(t) { print(\"pack\", t); return t }, fn(t) { return t }) {\n"
+     "  y = (x * x).sum()\n"
+     "}\n"
+     "y.backward()\n"
+     "print(x.grad)"},
+    {"autograd.graph.save_on_cpu", HELP_AUTOGRAD, 0,
+     "with autograd.graph.save_on_cpu(pin_memory=false) { ... }",
+     "Saved tensors kept on the CPU and moved back to their device for backward: with "
+     "Ag's CPU tensors the packed value is the tensor itself.",
+     "with autograd.graph.save_on_cpu() { print(ones(2).sum()) }"},
+    {"autograd.graph.saved_bytes", HELP_GRAPH, 0,
+     "autograd.graph.saved_bytes(t) / autograd.graph.saved_tensor_count(t)",
+     "The bytes of the tensors the graph behind t (a tensor or a node) keeps for backward, "
+     "each storage counted once (a weight used by many nodes counts once), a custom "
+     "Function's ctx.saved_tensors included and packed values not; 0 once backward freed "
+     "them. saved_tensor_count counts the saved tensors (one saved twice counts twice).",
+     "let x = ones(1000, requires_grad=true)\n"
+     "let y = (x.exp() * x).sum()\n"
+     "print(autograd.graph.saved_bytes(y), autograd.graph.saved_tensor_count(y))"},
+    {"autograd.graph.memory_allocated", HELP_GRAPH, 0,
+     "autograd.graph.memory_allocated() / max_memory_allocated() / reset_peak_memory_stats()",
+     "Ag's own accounting of tensor memory (torch.cuda's names, for Ag's CPU tensors): the "
+     "bytes of all tensor storages alive now (views share their base's), the most alive at "
+     "once since the last reset_peak_memory_stats(), and that reset. A tensor no longer "
+     "referenced stays alive until the collector runs, so garbage counts until then.",
+     "autograd.graph.reset_peak_memory_stats()\n"
+     "let start = autograd.graph.memory_allocated()\n"
+     "let big = zeros(1000)\n"
+     "print(autograd.graph.max_memory_allocated() - start >= 4000)"},
+    {"utils.checkpoint", HELP_AUTOGRAD, 0,
+     "utils.checkpoint",
+     "Activation checkpointing after PyTorch 1.13's torch.utils.checkpoint, written in Ag: "
+     "checkpoint and checkpoint_sequential trade compute for memory.",
+     "print(type(utils.checkpoint))"},
+    {"utils.checkpoint.checkpoint", HELP_AUTOGRAD, 0,
+     "utils.checkpoint.checkpoint(function, ...args, use_reentrant=true, preserve_rng_state=true, **kwargs)",
+     "function(...args) without keeping what its graph saves for backward: backward runs "
+     "function again to get it back, with the random state forward saw (so dropout draws "
+     "the same masks), and the gradients are the same to the bit. use_reentrant=true "
+     "(PyTorch's default) runs forward under no_grad and backpropagates through the "
+     "recomputation with a backward of its own (CheckpointFunctionBackward; some input must "
+     "require grad); false packs each saved tensor as a number (saved_tensors_hooks) and "
+     "recomputes at the first unpack, and accepts keyword arguments for function.",
+     "let w = nn.Linear(4, 4)\n"
+     "let x = ones(2, 4, requires_grad=true)\n"
+     "let y = utils.checkpoint.checkpoint(fn(t) { return w(t).relu() }, x)\n"
+     "y.sum().backward()\n"
+     "print(y.grad_fn, x.grad.shape)"},
+    {"utils.checkpoint.checkpoint_sequential", HELP_AUTOGRAD, 0,
+     "utils.checkpoint.checkpoint_sequential(functions, segments, input, preserve_rng_state=true)",
+     "A Sequential (or a list of modules) run in `segments` chunks, each checkpointed "
+     "(reentrant) but the last.",
+     "let net = nn.Sequential(nn.Linear(2, 2), nn.Tanh(), nn.Linear(2, 1))\n"
+     "print(utils.checkpoint.checkpoint_sequential(net, 2, ones(1, 2, requires_grad=true)).shape)"},
     {"autograd.Variable", HELP_AUTOGRAD, 0,
      "autograd.Variable(t, requires_grad=false)",
      "PyTorch's legacy Variable: as in PyTorch 1.13, t detached (the same elements, no "
@@ -2103,12 +2226,16 @@ const HelpEntry help_table[] = {
      "let x = ones(2, requires_grad=true)\n"
      "print((x * 3).grad_fn.line)"},
     {"print_graph", HELP_GRAPH, 0,
-     "print_graph(t)",
+     "print_graph(t, show_saved=false)",
      "Prints the graph behind a tensor (or a node) as an indented tree: one node a line, "
      "with shapes and the script line of each node (in a notebook the cell and its line, "
-     "In[7]:5). The REPL's `:graph EXPR` does the same.",
+     "In[7]:5). The REPL's `:graph EXPR` does the same. show_saved=true ends each node's "
+     "line with the tensors it keeps for backward (`saved: self [2] 8 B, ...`; `(packed)` "
+     "for what a saved_tensors_hooks pack hook holds) and adds a last line with the "
+     "graph's total, each storage counted once (autograd.graph.saved_bytes).",
      "let x = ones(2, requires_grad=true)\n"
-     "print_graph((x * 2).sum())"},
+     "print_graph((x * 2).sum())\n"
+     "print_graph((x * x).sum(), show_saved=true)"},
     {"to_dot", HELP_GRAPH, 0,
      "to_dot(t, show_saved=false)",
      "The graph behind t as Graphviz DOT text (torchviz's layout); show_saved adds the "

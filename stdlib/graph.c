@@ -220,12 +220,12 @@ static bool set_collect(NodeSet *set, GradNode *root, const CollectHooks *hooks)
 /* ---- roots ---- */
 
 GraphRoot graph_root_of_tensor(const Tensor *t) {
-  GraphRoot r = {ag_grad_fn(t), 0, t, NULL};
+  GraphRoot r = {ag_grad_fn(t), 0, t, NULL, false};
   if (r.node) r.output_nr = ag_output_nr(t);
   return r;
 }
 
-GraphRoot graph_root_of_node(GradNode *node) { return (GraphRoot){node, 0, NULL, NULL}; }
+GraphRoot graph_root_of_node(GradNode *node) { return (GraphRoot){node, 0, NULL, NULL, false}; }
 
 int graph_leaves(GraphRoot root, Tensor ***out) {
   NodeSet set = {0};
@@ -321,6 +321,7 @@ typedef struct {
   bool *last; /* last[d]: the node on the current path at depth d is its parent's last child */
   int last_cap;
   const GraphNames *names[2]; /* of graph a (rows marked 0, ' ', '-') and b ('+') */
+  bool show_saved;            /* tree rows list their nodes' saved tensors */
 } Rows;
 
 static void rows_free(Rows *r) {
@@ -376,6 +377,42 @@ static void rows_add(Rows *r, char mark, Str *left, Str *shape, Str *where) {
   r->rows[r->count++] = (Row){mark, l, s, w};
 }
 
+/* ", self [2, 3] 24 B" (the first without the comma). */
+static void add_saved_tensor(Str *s, bool first, const char *role, const Tensor *t) {
+  str_addf(s, "%s%s ", first ? "" : ", ", role);
+  add_shape(s, t->ndim, t->shape);
+  if (t->dtype != DT_FLOAT32) str_addf(s, " %s", dtype_name(t->dtype));
+  str_addf(s, " %lld B", (long long)((size_t)t->numel * dtype_size(t->dtype)));
+}
+
+/* "  saved: self [2] 8 B, other (packed)" after a node's line; nothing for a
+ * node that keeps no tensor (or whose tensors backward has freed). */
+static void add_saved(Str *s, const GradNode *node) {
+  Str list = {0};
+  bool first = true;
+  for (int i = 0; i < grad_node_num_saved(node); i++) {
+    const char *role = NULL;
+    const Tensor *t = grad_node_saved(node, i, &role);
+    if (t) add_saved_tensor(&list, first, role ? role : "saved", t);
+    else if (grad_node_saved_is_packed(node, i)) str_addf(&list, "%s%s (packed)", first ? "" : ", ", role);
+    else continue;
+    first = false;
+  }
+  const Tensor *t;
+  for (int i = 0; (t = grad_node_custom_saved(node, i)) != NULL; i++, first = false) {
+    char role[32];
+    snprintf(role, sizeof role, "saved_tensors[%d]", i);
+    add_saved_tensor(&list, first, role, t);
+  }
+  char *text = str_finish(&list);
+  if (!text) {
+    s->failed = true;
+    return;
+  }
+  if (text[0]) str_addf(s, "%ssaved: %s", s->len ? "  " : "", text);
+  free(text);
+}
+
 /* How a node's row reads: in full, as a reference to where it was shown, or
  * cut at the depth limit (its subtree follows in its own block). */
 typedef enum { ROW_FULL, ROW_REFERENCE, ROW_BREAK, ROW_RESUME } RowKind;
@@ -391,6 +428,7 @@ static void rows_add_node(Rows *r, char mark, int depth, const GradNode *node, i
   const char *note = kind == ROW_BREAK ? "(continued below)"
                      : kind == ROW_RESUME ? "(continued from above)" : NULL;
   if (note) str_addf(&where, "%s%s", where.len ? "  " : "", note);
+  if (r->show_saved && kind != ROW_REFERENCE && kind != ROW_RESUME) add_saved(&where, node);
   rows_add(r, mark, &left, &shape, &where);
 }
 
@@ -715,12 +753,25 @@ static bool walk_cut_blocks(Walk *w) {
   return ok;
 }
 
+/* show_saved's last line: what the whole graph keeps, each storage once. */
+static void rows_add_saved_total(Rows *r, GradNode *root) {
+  int count = 0;
+  size_t bytes = root ? ag_graph_saved_bytes(root, &count) : 0;
+  char text[128];
+  snprintf(text, sizeof text, "saved for backward: %d tensor%s, %zu bytes", count,
+           count == 1 ? "" : "s", bytes);
+  rows_add_text(r, 0, 0, text);
+}
+
 static bool walk_tree(Walk *w, GraphRoot root) {
   w->rows.names[0] = root.names;
+  w->rows.show_saved = root.show_saved;
   if (!set_collect(&w->set[0], root.node, NULL) || !rows_set_last(&w->rows, 0, true)) return false;
   if (root.node) show_single(w, SIDE_A, 0, root.node, root.output_nr);
   else rows_add_text(&w->rows, 0, 0, no_graph_text(root));
-  return walk_run(w) && walk_cut_blocks(w);
+  bool ok = walk_run(w) && walk_cut_blocks(w);
+  if (ok && root.show_saved) rows_add_saved_total(&w->rows, root.node);
+  return ok && !w->rows.failed;
 }
 
 bool graph_print_tree(FILE *out, GraphRoot root) {

@@ -32,6 +32,12 @@
  *     `(continued below)`; its subtree follows after an empty line as a block
  *     of its own, headed by the node again with `(continued from above)`. So
  *     lines stay short (and the output linear in the graph) however deep it is.
+ *   - With show_saved, a node that keeps tensors for its backward ends its
+ *     line with them: `saved: self [2, 3] 24 B, other [3] 12 B` (role, shape,
+ *     dtype when not float32, the tensor's bytes; `(packed)` for what a
+ *     saved_tensors_hooks pack hook holds, nothing once backward freed
+ *     them), and a last line sums them up: `saved for backward: 4 tensors,
+ *     96 bytes` (each storage counted once, as autograd.graph.saved_bytes).
  *   - The name and shape columns are aligned (the first column is aligned up
  *     to GRAPH_ALIGN_MAX display columns; longer lines just use two spaces).
  *     No trailing blanks. A tensor without a graph prints one line in
@@ -102,6 +108,7 @@ typedef struct {
   int output_nr;        /* which output of node the tensor is */
   const Tensor *tensor; /* NULL when the root was given as a node */
   const GraphNames *names; /* NULL: operations are shown without names */
+  bool show_saved; /* the tree lists each node's saved tensors (print_graph(t, show_saved=true)) */
 } GraphRoot;
 
 GraphRoot graph_root_of_tensor(const Tensor *t);

@@ -105,8 +105,15 @@ static const char *embedded_text(const char *file) {
 }
 
 /* The file of a built-in module: stdlib/NAME.ag, NAME the last part of a
- * submodule's name (nn.init: init.ag). */
+ * submodule's name (nn.init: init.ag), unless a file of the whole name with
+ * `_` for `.` is embedded (autograd.functional: autograd_functional.ag, as
+ * nn.functional has functional.ag). */
 static void module_file(const char *module_name, char *file, size_t size) {
+  snprintf(file, size, "%s", module_name);
+  for (char *p = file; *p; p++)
+    if (*p == '.') *p = '_';
+  strncat(file, ".ag", size - strlen(file) - 1);
+  if (embedded_text(file) != NULL) return;
   const char *dot = strrchr(module_name, '.');
   snprintf(file, size, "%s.ag", dot != NULL ? dot + 1 : module_name);
 }
@@ -200,13 +207,29 @@ static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, con
   if (strcmp(name, "nn") == 0) lib_nn_define(vm, m);
   if (strcmp(name, "random") == 0) py_random_define(vm, m);
   if (strcmp(name, "math") == 0) py_math_define(vm, m);
-  if (strcmp(name, "time") == 0 || strcmp(name, "os") == 0 || strcmp(name, "sys") == 0)
+  if (strcmp(name, "time") == 0 || strcmp(name, "os") == 0 || strcmp(name, "sys") == 0 ||
+      strcmp(name, "gc") == 0)
     py_system_define(vm, m);
   m->builtin_members = strcmp(name, "torch") == 0; /* torch.randn is randn */
   if (sub != NULL) lib_module_define(vm, m, sub_name, OBJ_VAL(sub));
   if (strchr(name, '.') == NULL) vm_define_builtin(vm, name, OBJ_VAL(m));
   vm_pop_root(vm);
   return m;
+}
+
+/* autograd and its submodules autograd.functional (Jacobians, Hessians
+ * and their products) and autograd.graph (saved-tensor hooks). */
+static void install_autograd(AgVM *vm) {
+  ObjModule *autograd = install_module(vm, "autograd", NULL, NULL);
+  vm_push_root(vm, OBJ_VAL(autograd));
+  static const char *const subs[] = {"functional", "graph"};
+  for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "autograd.%s", subs[i]);
+    ObjModule *sub = install_module(vm, name, NULL, NULL);
+    lib_module_define(vm, autograd, subs[i], OBJ_VAL(sub));
+  }
+  vm_pop_root(vm);
 }
 
 /* `utils`, PyTorch's torch.utils: a module of no code of its own that holds
@@ -217,6 +240,8 @@ static void install_utils(AgVM *vm) {
   vm_push_root(vm, OBJ_VAL(utils));
   ObjModule *data = install_module(vm, "utils.data", NULL, NULL);
   lib_module_define(vm, utils, "data", OBJ_VAL(data));
+  ObjModule *checkpoint = install_module(vm, "utils.checkpoint", NULL, NULL);
+  lib_module_define(vm, utils, "checkpoint", OBJ_VAL(checkpoint));
   vm_define_builtin(vm, "utils", OBJ_VAL(utils));
   vm_pop_root(vm);
 }
@@ -525,7 +550,7 @@ void lib_install(AgVM *vm) {
    * input). A submodule is defined in its parent before the parent's code
    * runs, so that code may use it. */
   vm->module_loader = run_module;
-  install_module(vm, "autograd", NULL, NULL);
+  install_autograd(vm);
   ObjModule *init = install_module(vm, "nn.init", NULL, NULL);
   vm_push_root(vm, OBJ_VAL(init));
   ObjModule *functional = install_module(vm, "nn.functional", NULL, NULL);
@@ -548,6 +573,6 @@ void lib_install(AgVM *vm) {
   vm_define_builtin(vm, "functorch", OBJ_VAL(install_module(vm, "func", NULL, NULL)));
   /* PyTorch's own namespace, and the Python modules that lessons import */
   static const char *const more[] = {"cuda", "backends", "torch", "random", "math", "time",
-                                     "string", "collections", "itertools", "sys", "os"};
+                                     "string", "collections", "itertools", "sys", "os", "gc"};
   for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) install_module(vm, more[i], NULL, NULL);
 }

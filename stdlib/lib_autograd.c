@@ -537,6 +537,141 @@ static Value native_anomaly_exit(NATIVE_ARGS) {
   return NIL_VAL;
 }
 
+/* ---- saved-tensor hooks ----
+ * autograd.graph.saved_tensors_hooks(pack, unpack) pushes a pair (enter)
+ * and pops it (exit). A packed value pins what pack returned and the
+ * unpack function it goes back through, so it outlives the `with` block. */
+
+typedef struct {
+  AgVM *vm;
+  uint32_t pack_pin, unpack_pin;
+} ScriptSavedHooks;
+
+typedef struct {
+  AgVM *vm;
+  uint32_t value_pin, unpack_pin;
+} ScriptPacked;
+
+static void *script_pack(void *vctx, Tensor *t, bool *failed) {
+  ScriptSavedHooks *h = vctx;
+  AgVM *vm = h->vm;
+  ScriptPacked *p = malloc(sizeof *p);
+  if (p == NULL) {
+    vm_raise(vm, VM_ERR_MEMORY, "out of memory");
+    *failed = true;
+    return NULL;
+  }
+  Value tv = OBJ_VAL(obj_new_tensor(vm, tensor_retain(t)));
+  vm_push_root(vm, tv);
+  Value r = vm_call(vm, vm_pinned(vm, h->pack_pin), 1, &tv);
+  vm_pop_root(vm);
+  if (IS_EXCEPTION(r)) {
+    free(p);
+    *failed = true;
+    return NULL;
+  }
+  p->vm = vm;
+  p->value_pin = vm_pin(vm, r);
+  p->unpack_pin = vm_pin(vm, vm_pinned(vm, h->unpack_pin));
+  return p;
+}
+
+static Tensor *script_unpack(void *packed, bool *failed) {
+  ScriptPacked *p = packed;
+  AgVM *vm = p->vm;
+  Value v = vm_pinned(vm, p->value_pin);
+  Value r = vm_call(vm, vm_pinned(vm, p->unpack_pin), 1, &v);
+  if (IS_EXCEPTION(r)) {
+    *failed = true;
+    return NULL;
+  }
+  if (!IS_TENSOR(r)) {
+    vm_raise(vm, VM_ERR_TYPE, "Output of saved tensor unpack_hook expected to be a Tensor but got result of type %s",
+             vm_type_name(r));
+    *failed = true;
+    return NULL;
+  }
+  return tensor_retain(lib_t(r));
+}
+
+static void script_packed_release(void *packed) {
+  ScriptPacked *p = packed;
+  vm_unpin(p->vm, p->value_pin);
+  vm_unpin(p->vm, p->unpack_pin);
+  free(p);
+}
+
+static const AgSavedHookFns script_saved_hooks = {script_pack, script_unpack,
+                                                  script_packed_release};
+
+static bool is_callable(Value v) {
+  return IS_CLOSURE(v) || IS_NATIVE(v) || IS_BOUND_METHOD(v) || IS_CLASS(v);
+}
+
+/* autograd._push_saved_tensors_hooks(pack, unpack) */
+static Value native_push_saved_hooks(NATIVE_ARGS) {
+  for (int i = 0; i < 2; i++) {
+    if (!is_callable(args[i]))
+      return vm_raise(vm, VM_ERR_TYPE, "saved_tensors_hooks(): %s must be a function, not %s",
+                      i == 0 ? "pack_hook" : "unpack_hook", vm_type_name(args[i]));
+  }
+  ScriptSavedHooks *h = malloc(sizeof *h);
+  if (h == NULL) return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
+  h->vm = vm;
+  h->pack_pin = vm_pin(vm, args[0]);
+  h->unpack_pin = vm_pin(vm, args[1]);
+  if (!ag_saved_hooks_push(&script_saved_hooks, h)) {
+    vm_unpin(vm, h->pack_pin);
+    vm_unpin(vm, h->unpack_pin);
+    free(h);
+    return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
+  }
+  return NIL_VAL;
+}
+
+/* autograd._pop_saved_tensors_hooks() */
+static Value native_pop_saved_hooks(NATIVE_ARGS) {
+  ScriptSavedHooks *h = ag_saved_hooks_pop();
+  if (h != NULL) {
+    vm_unpin(vm, h->pack_pin);
+    vm_unpin(vm, h->unpack_pin);
+    free(h);
+  }
+  return NIL_VAL;
+}
+
+/* autograd.graph.saved_bytes(t): (bytes, count) of the tensors the graph
+ * behind t (a tensor or a node) saves for backward, each storage once. */
+static Value native_saved_bytes(NATIVE_ARGS) {
+  GradNode *node = NULL;
+  if (IS_TENSOR(args[0])) node = ag_grad_fn(lib_t(args[0]));
+  else if (IS_NODE(args[0])) node = AS_NODE_OBJ(args[0])->node;
+  else
+    return vm_raise(vm, VM_ERR_TYPE, "saved_bytes(): expected a tensor or a graph node, not %s",
+                    vm_type_name(args[0]));
+  int count = 0;
+  size_t bytes = node ? ag_graph_saved_bytes(node, &count) : 0;
+  Value items[2] = {INT_VAL(vm, bytes), INT_VAL(vm, count)};
+  return OBJ_VAL(obj_new_tuple(vm, items, 2));
+}
+
+/* autograd._memory_stats(): (bytes of live tensor storage, the most since
+ * the last autograd._reset_peak_memory()). */
+static Value native_memory_stats(NATIVE_ARGS) {
+  size_t live, peak;
+  tensor_memory_stats(&live, &peak);
+  Value items[2] = {INT_VAL(vm, live), INT_VAL(vm, peak)};
+  return OBJ_VAL(obj_new_tuple(vm, items, 2));
+}
+
+/* autograd._is_checkpoint_valid() */
+static Value native_is_checkpoint_valid(NATIVE_ARGS) { return BOOL_VAL(ag_checkpoint_valid()); }
+
+static Value native_reset_peak_memory(NATIVE_ARGS) {
+  tensor_memory_reset_peak();
+  return NIL_VAL;
+}
+
 /* ---- custom Functions ---- */
 
 typedef struct {
@@ -550,6 +685,20 @@ static void custom_release_saved(void *vctx) {
   Value ctx = vm_pinned(c->vm, c->ctx_pin);
   if (IS_INSTANCE(ctx) && table_remove(&AS_INSTANCE(ctx)->fields, OBJ_VAL(lib_state(c->vm)->s_saved_tensors)))
     c->saved_freed = true;
+}
+
+static const Tensor *custom_saved_tensor(void *vctx, int i) {
+  CustomCtx *c = vctx;
+  Value ctx = vm_pinned(c->vm, c->ctx_pin), saved;
+  if (!IS_INSTANCE(ctx) ||
+      !table_get(&AS_INSTANCE(ctx)->fields, OBJ_VAL(lib_state(c->vm)->s_saved_tensors), &saved) ||
+      !is_list_or_tuple(saved))
+    return NULL;
+  ObjList *list = AS_LIST(saved);
+  for (int k = 0; k < list->count; k++) { /* the i-th tensor: nil entries are skipped */
+    if (IS_TENSOR(list->items[k]) && i-- == 0) return lib_t(list->items[k]);
+  }
+  return NULL;
 }
 
 static void custom_release(void *vctx) {
@@ -714,7 +863,8 @@ static Value record_custom(AgVM *vm, Value klass, Value ctx, Value out, Tensor *
   c->saved_freed = false;
   c->class_pin = vm_pin(vm, klass);
   c->ctx_pin = vm_pin(vm, ctx);
-  AgFunctionFns fns = {custom_backward, custom_release_saved, custom_release};
+  AgFunctionFns fns = {custom_backward, custom_release_saved, custom_release,
+                       custom_saved_tensor};
   lib_sync_line(vm);
   if (!ag_custom_record(AS_CLASS(klass)->name->chars, fns, c, targs, argc, outs, nout)) {
     release_all(outs, nout);
@@ -840,6 +990,12 @@ void lib_install_autograd_module(AgVM *vm, ObjModule *module) {
       {"no_grad", native_no_grad, 0, 0, false},
       {"enable_grad", native_enable_grad, 0, 0, false},
       {"set_grad_enabled", native_set_grad_enabled, 1, 1, false},
+      {"_push_saved_tensors_hooks", native_push_saved_hooks, 2, 2, false},
+      {"_pop_saved_tensors_hooks", native_pop_saved_hooks, 0, 0, false},
+      {"_saved_bytes", native_saved_bytes, 1, 1, false},
+      {"_memory_stats", native_memory_stats, 0, 0, false},
+      {"_reset_peak_memory", native_reset_peak_memory, 0, 0, false},
+      {"_is_checkpoint_valid", native_is_checkpoint_valid, 0, 0, false},
   };
   for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++) {
     ObjNative *n = obj_new_native(vm, natives[i].name, natives[i].fn, natives[i].min, natives[i].max,

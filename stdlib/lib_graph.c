@@ -178,11 +178,11 @@ static Value throw_graph_error(AgVM *vm, const char *fname) {
 
 static Value native_print_graph(AgVM *vm, Value self, int argc, const Value *args,
                                 const AgKwargs *kw) {
-  static const char *const names[] = {"t"};
-  Value a[1];
+  static const char *const names[] = {"t", "show_saved"};
+  Value a[2];
   GraphRoot root;
-  if (!lib_bind(vm, "print_graph", argc, args, kw, names, 1, a) ||
-      !root_arg(vm, "print_graph", "t", a[0], &root))
+  if (!lib_bind(vm, "print_graph", argc, args, kw, names, 2, a) ||
+      !root_arg(vm, "print_graph", "t", a[0], &root) || !lib_flag(vm, a[1], false, &root.show_saved))
     return VM_EXCEPTION;
   Naming n;
   bool ok = naming_begin(vm, &n, root);
@@ -346,7 +346,7 @@ static Value native_graph_diff(AgVM *vm, Value self, int argc, const Value *args
 }
 
 void lib_graph_install(AgVM *vm) {
-  vm_define_native(vm, "print_graph", native_print_graph, 1, 1, true);
+  vm_define_native(vm, "print_graph", native_print_graph, 1, 2, true);
   vm_define_native(vm, "to_dot", native_to_dot, 1, 2, true);
   vm_define_native(vm, "save_graph", native_save_graph, 2, 3, true);
   vm_define_native(vm, "graph_diff", native_graph_diff, 2, 2, true);

@@ -63,6 +63,8 @@ static const LibFnDef fn_defs[LT_COUNT] = {
 /* A tensor op that stopped for Ctrl-C is an Interrupted error (exit 130),
  * delivered once; other failures raise the class of their kind. */
 Value lib_throw_tensor_error(AgVM *vm) {
+  /* a script callback the op ran (a saved_tensors_hooks pack hook) raised */
+  if (vm->has_exception) return VM_EXCEPTION;
   if (tensor_interrupt_requested) {
     vm_raise_interrupted(vm);
     return VM_EXCEPTION;

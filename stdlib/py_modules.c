@@ -145,10 +145,27 @@ static const PyNative os_natives[] = {
     {"getenv", native_getenv, 1, 2},
 };
 
+static long count_objects(const AgVM *vm) {
+  long n = 0;
+  for (const Obj *o = vm->objects; o != NULL; o = o->next) n++;
+  return n;
+}
+
+/* gc.collect(): a full collection now; the number of objects it freed. */
+static Value native_gc_collect(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
+  long before = count_objects(vm);
+  vm_collect_garbage(vm);
+  return INT_VAL(vm, before - count_objects(vm));
+}
+
 void py_system_define(AgVM *vm, ObjModule *module) {
   const char *name = module->name->chars;
   if (strcmp(name, "time") == 0) py_define_natives(vm, module, time_natives, sizeof time_natives / sizeof time_natives[0]);
   if (strcmp(name, "os") == 0) py_define_natives(vm, module, os_natives, sizeof os_natives / sizeof os_natives[0]);
+  if (strcmp(name, "gc") == 0) {
+    static const PyNative gc_natives[] = {{"collect", native_gc_collect, 0, 1}};
+    py_define_natives(vm, module, gc_natives, 1);
+  }
   if (strcmp(name, "sys") == 0) {
     static const PyNative sys_natives[] = {{"exit", native_sys_exit, 0, 1}, {"_argv", native_argv, 0, 0}};
     py_define_natives(vm, module, sys_natives, 2);

@@ -16,6 +16,7 @@
 #define AG_TENSOR_BLAS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 enum CBLAS_ORDER { CblasRowMajor = 101, CblasColMajor = 102 };
 enum CBLAS_TRANSPOSE { CblasNoTrans = 111, CblasTrans = 112 };
@@ -56,11 +57,18 @@ typedef void BlasDorgqr(const int *m, const int *n, const int *k, double *a, con
 #define TENSOR_LAPACK_FUNCTIONS(X)                                                        \
   X(sgeqrf_, BlasSgeqrf) X(dgeqrf_, BlasDgeqrf) X(sorgqr_, BlasSorgqr) X(dorgqr_, BlasDorgqr)
 
+/* OpenBLAS's thread count (optional: other libraries leave them NULL). */
+typedef void BlasSetThreads(int threads);
+typedef int BlasGetThreads(void);
+#define TENSOR_BLAS_THREAD_FUNCTIONS(X)                                                   \
+  X(openblas_set_num_threads, BlasSetThreads) X(openblas_get_num_threads, BlasGetThreads)
+
 /* One pointer per function, named as CBLAS names it. */
 typedef struct {
 #define TENSOR_BLAS_POINTER(name, type) type *name;
   TENSOR_BLAS_FUNCTIONS(TENSOR_BLAS_POINTER)
   TENSOR_LAPACK_FUNCTIONS(TENSOR_BLAS_POINTER)
+  TENSOR_BLAS_THREAD_FUNCTIONS(TENSOR_BLAS_POINTER)
 #undef TENSOR_BLAS_POINTER
 } BlasApi;
 
@@ -70,6 +78,16 @@ typedef struct {
  * for the built-in kernel). When none loads, the built-in kernel, and a note
  * on stderr saying so (once). Never NULL. */
 const BlasApi *tensor_blas(void);
+
+/* Runs product(i, ctx) for every i in [0, count): `count` independent
+ * products of `multiply_adds` each (the matrices of a bmm, the samples of a
+ * convolution), under the threading rule of blas.c: spread over Ag's worker
+ * pool, each on one BLAS thread, when together they are worth more than one
+ * thread; otherwise one after the other on the library's own threads. A
+ * product may run on any thread: it must not allocate tensors or set errors
+ * (it reports failure through ctx). */
+void tensor_blas_batch(int64_t count, double multiply_adds, void (*product)(int64_t i, void *ctx),
+                       void *ctx);
 
 /* What tensor_blas uses: the library's name, or "builtin"; NULL before the
  * first product. */

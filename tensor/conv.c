@@ -7,10 +7,14 @@
  * autograd/ with im2col, col2im and matmul, so it is differentiable again.
  */
 #include "tensor/blas.h"
+#include "tensor/iter.h"
+#include "tensor/parallel.h"
 #include "tensor/ops.h"
 #include "tensor/tensor_internal.h"
 
 #include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,63 +71,118 @@ bool tensor_window_sizes(const TensorWindow *w, int64_t h, int64_t wd, int64_t *
 
 /* ---- im2col / col2im: x [P, H, W] planes <-> cols [P, kh kw, oh ow] ---- */
 
+/* The outputs ox whose input column ox * stride + x0 falls inside [0, wd):
+ * [*lo, *hi). */
+static void window_inside(int64_t x0, int64_t stride, int64_t wd, int64_t ow, int64_t *lo,
+                          int64_t *hi) {
+  *lo = x0 >= 0 ? 0 : (-x0 + stride - 1) / stride;
+  *hi = wd - x0 <= 0 ? 0 : (wd - x0 + stride - 1) / stride;
+  if (*hi > ow) *hi = ow;
+  if (*lo > *hi) *lo = *hi;
+}
+
+/* The rows are short (an image's width), so they are plain loops, and
+ * copies of 8 elements at a time that the compiler inlines as vector moves
+ * (the last one overlapping the one before), rather than calls of memcpy
+ * and memset. col2im adds
+ * each plane's windows in the same order as ever, whatever the loops' form. */
 #define IM2COL(T)                                                                            \
   static void im2col_##T(const T *x, T *cols, int64_t planes, int64_t h, int64_t wd,        \
                          const TensorWindow *w, int64_t oh, int64_t ow) {                   \
-    int64_t kh = w->kernel[0], kw = w->kernel[1], l = oh * ow;                               \
+    int64_t kh = w->kernel[0], kw = w->kernel[1], l = oh * ow, sx = w->stride[1];            \
     for (int64_t p = 0; p < planes; p++) {                                                   \
       const T *plane = x + p * h * wd;                                                       \
       for (int64_t ki = 0; ki < kh; ki++)                                                    \
         for (int64_t kj = 0; kj < kw; kj++) {                                                \
           T *row = cols + ((p * kh + ki) * kw + kj) * l;                                     \
+          int64_t x0 = kj * w->dilation[1] - w->padding[1], lo, hi;                          \
+          window_inside(x0, sx, wd, ow, &lo, &hi);                                           \
           for (int64_t oy = 0; oy < oh; oy++) {                                              \
             int64_t y = oy * w->stride[0] - w->padding[0] + ki * w->dilation[0];             \
             T *dst = row + oy * ow;                                                          \
-            if (y < 0 || y >= h) {                                                           \
-              memset(dst, 0, (size_t)ow * sizeof(T));                                        \
-              continue;                                                                      \
+            bool inside = y >= 0 && y < h;                                                   \
+            const T *src = plane + (inside ? y : 0) * wd;                                    \
+            int64_t a = inside ? lo : ow, b = inside ? hi : ow;                              \
+            int64_t ox = 0;                                                                  \
+            for (; ox < a; ox++) dst[ox] = 0;                                                \
+            if (sx == 1 && b - ox >= 8) { /* the last 8 may overlap the ones before */       \
+              for (; ox + 8 < b; ox += 8) memcpy(dst + ox, src + ox + x0, 8 * sizeof(T));    \
+              memcpy(dst + b - 8, src + b - 8 + x0, 8 * sizeof(T));                          \
+              ox = b;                                                                        \
             }                                                                                \
-            const T *src = plane + y * wd;                                                   \
-            int64_t x0 = kj * w->dilation[1] - w->padding[1];                                \
-            /* the outputs whose column falls inside the input: [lo, hi) */                  \
-            int64_t lo = x0 >= 0 ? 0 : (-x0 + w->stride[1] - 1) / w->stride[1];              \
-            int64_t hi = wd - x0 <= 0 ? 0 : (wd - x0 + w->stride[1] - 1) / w->stride[1];     \
-            if (hi > ow) hi = ow;                                                            \
-            if (lo > hi) lo = hi;                                                            \
-            for (int64_t ox = 0; ox < lo; ox++) dst[ox] = 0;                                 \
-            if (w->stride[1] == 1)                                                           \
-              memcpy(dst + lo, src + lo + x0, (size_t)(hi - lo) * sizeof(T));                \
-            else                                                                             \
-              for (int64_t ox = lo; ox < hi; ox++) dst[ox] = src[ox * w->stride[1] + x0];    \
-            for (int64_t ox = hi; ox < ow; ox++) dst[ox] = 0;                                \
+            for (; ox < b; ox++) dst[ox] = src[ox * sx + x0];                                \
+            for (; ox < ow; ox++) dst[ox] = 0;                                               \
           }                                                                                  \
         }                                                                                    \
     }                                                                                        \
   }                                                                                          \
   static void col2im_##T(const T *cols, T *x, int64_t planes, int64_t h, int64_t wd,        \
                          const TensorWindow *w, int64_t oh, int64_t ow) {                   \
-    int64_t kh = w->kernel[0], kw = w->kernel[1], l = oh * ow;                               \
+    int64_t kh = w->kernel[0], kw = w->kernel[1], l = oh * ow, sx = w->stride[1];            \
     for (int64_t p = 0; p < planes; p++) {                                                   \
       T *plane = x + p * h * wd;                                                             \
       for (int64_t ki = 0; ki < kh; ki++)                                                    \
         for (int64_t kj = 0; kj < kw; kj++) {                                                \
           const T *row = cols + ((p * kh + ki) * kw + kj) * l;                               \
+          int64_t x0 = kj * w->dilation[1] - w->padding[1], lo, hi;                          \
+          window_inside(x0, sx, wd, ow, &lo, &hi);                                           \
           for (int64_t oy = 0; oy < oh; oy++) {                                              \
             int64_t y = oy * w->stride[0] - w->padding[0] + ki * w->dilation[0];             \
             if (y < 0 || y >= h) continue;                                                   \
             const T *src = row + oy * ow;                                                    \
             T *dst = plane + y * wd;                                                         \
-            int64_t x0 = kj * w->dilation[1] - w->padding[1];                                \
-            for (int64_t ox = 0; ox < ow; ox++) {                                            \
-              int64_t xx = ox * w->stride[1] + x0;                                           \
-              if (xx >= 0 && xx < wd) dst[xx] += src[ox];                                    \
-            }                                                                                \
+            if (sx == 1)                                                                     \
+              for (int64_t ox = lo; ox < hi; ox++) dst[ox + x0] += src[ox];                  \
+            else                                                                             \
+              for (int64_t ox = lo; ox < hi; ox++) dst[ox * sx + x0] += src[ox];             \
           }                                                                                  \
         }                                                                                    \
     }                                                                                        \
   }
 IM2COL(float)
 IM2COL(double)
+
+/* im2col or col2im of a whole batch, its planes spread over the worker pool
+ * (each plane's columns are its own: the tasks share nothing) when the
+ * columns are worth it. */
+typedef struct {
+  bool to_cols;
+  DType dtype;
+  const void *src;
+  void *dst;
+  int64_t planes, h, wd, oh, ow;
+  const TensorWindow *w;
+} PlanesJob;
+
+#define PLANES_PER_TASK 8
+
+static void planes_task(int64_t t, void *ctx) {
+  const PlanesJob *j = ctx;
+  int64_t p0 = t * PLANES_PER_TASK, np = j->planes - p0 < PLANES_PER_TASK ? j->planes - p0
+                                                                         : PLANES_PER_TASK;
+  int64_t image = j->h * j->wd, cols = j->w->kernel[0] * j->w->kernel[1] * j->oh * j->ow;
+  if (j->dtype == DT_FLOAT32 && j->to_cols)
+    im2col_float((const float *)j->src + p0 * image, (float *)j->dst + p0 * cols, np, j->h, j->wd,
+                 j->w, j->oh, j->ow);
+  else if (j->to_cols)
+    im2col_double((const double *)j->src + p0 * image, (double *)j->dst + p0 * cols, np, j->h,
+                  j->wd, j->w, j->oh, j->ow);
+  else if (j->dtype == DT_FLOAT32)
+    col2im_float((const float *)j->src + p0 * cols, (float *)j->dst + p0 * image, np, j->h, j->wd,
+                 j->w, j->oh, j->ow);
+  else
+    col2im_double((const double *)j->src + p0 * cols, (double *)j->dst + p0 * image, np, j->h,
+                  j->wd, j->w, j->oh, j->ow);
+}
+
+static void planes_run(const PlanesJob *j) {
+  int64_t tasks = (j->planes + PLANES_PER_TASK - 1) / PLANES_PER_TASK;
+  int64_t work = j->planes * j->w->kernel[0] * j->w->kernel[1] * j->oh * j->ow;
+  if (work >= ITER_PARALLEL_MIN)
+    tensor_parallel_for(tasks, planes_task, (void *)j);
+  else
+    for (int64_t t = 0; t < tasks; t++) planes_task(t, (void *)j);
+}
 
 static bool require_float(const Tensor *t, const char *what) {
   if (dtype_is_float(t->dtype)) return true;
@@ -153,10 +212,10 @@ Tensor *tensor_im2col(const Tensor *x, const TensorWindow *w) {
   int64_t shape[3] = {n, c * w->kernel[0] * w->kernel[1], oh * ow};
   Tensor *xc = tensor_contiguous(x);
   Tensor *out = xc ? tensor_empty(x->dtype, 3, shape) : NULL;
-  if (out && x->dtype == DT_FLOAT32)
-    im2col_float(tensor_data(xc), tensor_data(out), n * c, h, wd, w, oh, ow);
-  else if (out)
-    im2col_double(tensor_data(xc), tensor_data(out), n * c, h, wd, w, oh, ow);
+  if (out)
+    planes_run(&(PlanesJob){.to_cols = true, .dtype = x->dtype, .src = tensor_data(xc),
+                            .dst = tensor_data(out), .planes = n * c, .h = h, .wd = wd, .oh = oh,
+                            .ow = ow, .w = w});
   tensor_release(xc);
   return out;
 }
@@ -177,10 +236,10 @@ Tensor *tensor_col2im(const Tensor *cols, int64_t h, int64_t wd, const TensorWin
   int64_t shape[4] = {n, c, h, wd};
   Tensor *cc = tensor_contiguous(cols);
   Tensor *out = cc ? tensor_zeros(cols->dtype, 4, shape) : NULL;
-  if (out && cols->dtype == DT_FLOAT32)
-    col2im_float(tensor_data(cc), tensor_data(out), n * c, h, wd, w, oh, ow);
-  else if (out)
-    col2im_double(tensor_data(cc), tensor_data(out), n * c, h, wd, w, oh, ow);
+  if (out)
+    planes_run(&(PlanesJob){.to_cols = false, .dtype = cols->dtype, .src = tensor_data(cc),
+                            .dst = tensor_data(out), .planes = n * c, .h = h, .wd = wd, .oh = oh,
+                            .ow = ow, .w = w});
   tensor_release(cc);
   return out;
 }
@@ -244,27 +303,199 @@ static void conv_gemm(const BlasApi *blas, const Tensor *wt, const Tensor *bias,
   }
 }
 
+/* One convolution's samples, for tensor_blas_batch: each sample's columns
+ * are made in a buffer of its own and multiplied at once, while in cache. */
+typedef struct {
+  const BlasApi *blas;
+  const Tensor *x, *wt, *bias, *out;
+  const TensorWindow *w;
+  int64_t oh, ow;
+  int groups;
+  atomic_bool failed;
+} ConvJob;
+
+static void conv_sample(int64_t s, void *ctx) {
+  ConvJob *job = ctx;
+  const Tensor *x = job->x;
+  int64_t c = x->shape[1], h = x->shape[2], wd = x->shape[3], l = job->oh * job->ow;
+  int64_t kk = job->w->kernel[0] * job->w->kernel[1], o = job->wt->shape[0];
+  bool f32 = x->dtype == DT_FLOAT32;
+  size_t esize = f32 ? sizeof(float) : sizeof(double);
+  void *cols = malloc((size_t)(c * kk * l) * esize);
+  if (!cols) {
+    atomic_store(&job->failed, true);
+    return;
+  }
+  const char *plane = (const char *)tensor_data(x) + (size_t)(s * c * h * wd) * esize;
+  if (f32)
+    im2col_float((const float *)plane, cols, c, h, wd, job->w, job->oh, job->ow);
+  else
+    im2col_double((const double *)plane, cols, c, h, wd, job->w, job->oh, job->ow);
+  conv_gemm(job->blas, job->wt, job->bias, cols,
+            (char *)tensor_data(job->out) + (size_t)(s * o * l) * esize, l, job->groups);
+  free(cols);
+}
+
 /* x [N, C, H, W], weight [O, C/groups, kh, kw], bias [O] or NULL. */
 Tensor *tensor_conv2d(const Tensor *x, const Tensor *weight, const Tensor *bias,
                       const TensorWindow *w, int groups) {
   if (!conv_check(x, weight, bias, groups)) return NULL;
-  Tensor *cols = tensor_im2col(x, w);
-  if (!cols) return NULL;
   int64_t oh, ow;
-  tensor_window_sizes(w, x->shape[2], x->shape[3], &oh, &ow);
+  if (!tensor_window_sizes(w, x->shape[2], x->shape[3], &oh, &ow)) return NULL;
+  if (oh < 1 || ow < 1) { /* tensor_im2col's message */
+    tensor_release(tensor_im2col(x, w));
+    return NULL;
+  }
   int64_t n = x->shape[0], o = weight->shape[0], l = oh * ow;
   int64_t shape[4] = {n, o, oh, ow};
-  const BlasApi *blas = l > 0 ? tensor_blas() : NULL;
-  Tensor *wc = tensor_contiguous(weight), *bc = bias ? tensor_contiguous(bias) : NULL;
-  Tensor *out = (blas || l == 0) && wc && (bc || !bias) ? tensor_empty(x->dtype, 4, shape) : NULL;
-  size_t esize = x->dtype == DT_FLOAT32 ? sizeof(float) : sizeof(double);
-  for (int64_t s = 0; out && l > 0 && s < n; s++)
-    conv_gemm(blas, wc, bc, (const char *)tensor_data(cols) + s * cols->shape[1] * l * esize,
-              (char *)tensor_data(out) + s * o * l * esize, l, groups);
-  tensor_release(cols);
+  Tensor *xc = tensor_contiguous(x), *wc = tensor_contiguous(weight);
+  Tensor *bc = bias ? tensor_contiguous(bias) : NULL;
+  Tensor *out = xc && wc && (bc || !bias) ? tensor_empty(x->dtype, 4, shape) : NULL;
+  if (out && n > 0) {
+    ConvJob job = {.blas = tensor_blas(), .x = xc, .wt = wc, .bias = bc, .out = out, .w = w,
+                   .oh = oh, .ow = ow, .groups = groups};
+    tensor_blas_batch(n, (double)o * (double)l * (double)(wc->numel / o), conv_sample, &job);
+    if (atomic_load(&job.failed)) {
+      tensor_set_error("DefaultCPUAllocator: not enough memory for a convolution's columns");
+      tensor_release(out);
+      out = NULL;
+    }
+  }
+  tensor_release(xc);
   tensor_release(wc);
   tensor_release(bc);
   return out;
+}
+
+/* ---- convolution's backward ----
+ * Per sample, as ATen's slow_conv2d backward: the sample's columns (im2col)
+ * in a buffer of its own, dweight += g cols^T, then dcols = W^T g and
+ * col2im into dx. The samples are cut into a fixed number of chunks (by the
+ * batch size alone, so the sums do not depend on the machine), each with its
+ * own dweight, added up in order at the end. */
+
+#define CONV_BACK_CHUNKS 8
+
+typedef struct {
+  const Tensor *x, *wt, *g;
+  const TensorWindow *w;
+  int64_t oh, ow, nchunks;
+  int groups;
+  void *dx;      /* [N, C, H, W], zeroed, or NULL */
+  void *partial; /* nchunks dweights, or NULL */
+  atomic_bool failed;
+} ConvBackJob;
+
+#define CONV_BACK(T, GEMM)                                                                   \
+  static void conv_back_sample_##T(ConvBackJob *j, int64_t s, T *cols, T *dw, bool first) { \
+    const Tensor *x = j->x;                                                                  \
+    int64_t c = x->shape[1], h = x->shape[2], wd = x->shape[3], l = j->oh * j->ow;           \
+    int64_t kk = j->w->kernel[0] * j->w->kernel[1], o = j->wt->shape[0];                     \
+    int64_t og = o / j->groups, ckk = c / j->groups * kk;                                    \
+    const T *gs = (const T *)tensor_data(j->g) + s * o * l;                                  \
+    const T *wt = tensor_data(j->wt);                                                        \
+    const BlasApi *blas = tensor_blas();                                                     \
+    if (dw) {                                                                                \
+      im2col_##T((const T *)tensor_data(x) + s * c * h * wd, cols, c, h, wd, j->w, j->oh,    \
+                 j->ow);                                                                     \
+      for (int gi = 0; gi < j->groups; gi++)                                                 \
+        blas->GEMM(CblasRowMajor, CblasNoTrans, CblasTrans, (int)og, (int)ckk, (int)l, 1,    \
+                   gs + gi * og * l, (int)l, cols + gi * ckk * l, (int)l, first ? 0 : 1,     \
+                   dw + gi * og * ckk, (int)ckk);                                            \
+    }                                                                                        \
+    if (j->dx) {                                                                             \
+      for (int gi = 0; gi < j->groups; gi++)                                                 \
+        blas->GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, (int)ckk, (int)l, (int)og, 1,    \
+                   wt + gi * og * ckk, (int)ckk, gs + gi * og * l, (int)l, 0,                \
+                   cols + gi * ckk * l, (int)l);                                             \
+      col2im_##T(cols, (T *)j->dx + s * c * h * wd, c, h, wd, j->w, j->oh, j->ow);           \
+    }                                                                                        \
+  }
+CONV_BACK(float, cblas_sgemm)
+CONV_BACK(double, cblas_dgemm)
+
+static void conv_back_chunk(int64_t k, void *ctx) {
+  ConvBackJob *j = ctx;
+  int64_t n = j->x->shape[0], s0 = n * k / j->nchunks, s1 = n * (k + 1) / j->nchunks;
+  int64_t c = j->x->shape[1], kk = j->w->kernel[0] * j->w->kernel[1];
+  int64_t wnumel = j->wt->numel, l = j->oh * j->ow;
+  bool f32 = j->x->dtype == DT_FLOAT32;
+  size_t esize = f32 ? sizeof(float) : sizeof(double);
+  void *cols = malloc((size_t)(c * kk * l) * esize);
+  if (!cols) {
+    atomic_store(&j->failed, true);
+    return;
+  }
+  char *dw = j->partial ? (char *)j->partial + (size_t)(k * wnumel) * esize : NULL;
+  for (int64_t s = s0; s < s1; s++) {
+    if (f32)
+      conv_back_sample_float(j, s, cols, (float *)dw, s == s0);
+    else
+      conv_back_sample_double(j, s, cols, (double *)dw, s == s0);
+  }
+  if (dw && s1 == s0) memset(dw, 0, (size_t)wnumel * esize);
+  free(cols);
+}
+
+/* The chunks' dweights added up in order, into a new [O, C/groups, kh, kw]. */
+static Tensor *conv_back_weight(const ConvBackJob *j) {
+  Tensor *dw = tensor_empty(j->wt->dtype, j->wt->ndim, j->wt->shape);
+  if (!dw) return NULL;
+  int64_t m = j->wt->numel;
+  for (int64_t e = 0; e < m; e++) {
+    if (j->wt->dtype == DT_FLOAT32) {
+      float acc = ((const float *)j->partial)[e];
+      for (int64_t k = 1; k < j->nchunks; k++) acc += ((const float *)j->partial)[k * m + e];
+      ((float *)tensor_data(dw))[e] = acc;
+    } else {
+      double acc = ((const double *)j->partial)[e];
+      for (int64_t k = 1; k < j->nchunks; k++) acc += ((const double *)j->partial)[k * m + e];
+      ((double *)tensor_data(dw))[e] = acc;
+    }
+  }
+  return dw;
+}
+
+bool tensor_conv2d_backward(const Tensor *x, const Tensor *weight, const Tensor *g,
+                            const TensorWindow *w, int groups, Tensor **dx, Tensor **dweight) {
+  int64_t oh, ow;
+  if (!conv_check(x, weight, NULL, groups) || !tensor_window_sizes(w, x->shape[2], x->shape[3], &oh, &ow))
+    return false;
+  int64_t n = x->shape[0], o = weight->shape[0];
+  if (g->dtype != x->dtype || g->ndim != 4 || g->shape[0] != n || g->shape[1] != o ||
+      g->shape[2] != oh || g->shape[3] != ow) {
+    tensor_set_error("convolution backward: the gradient's shape does not match the output");
+    return false;
+  }
+  ConvBackJob j = {.x = tensor_contiguous(x), .wt = tensor_contiguous(weight),
+                   .g = tensor_contiguous(g), .w = w, .oh = oh, .ow = ow, .groups = groups,
+                   .nchunks = n < CONV_BACK_CHUNKS ? (n > 0 ? n : 1) : CONV_BACK_CHUNKS};
+  size_t esize = x->dtype == DT_FLOAT32 ? sizeof(float) : sizeof(double);
+  Tensor *gx = dx && j.x ? tensor_zeros(x->dtype, x->ndim, x->shape) : NULL;
+  j.dx = gx ? tensor_data(gx) : NULL;
+  j.partial = dweight ? calloc((size_t)(j.nchunks * weight->numel), esize) : NULL;
+  bool ok = j.x && j.wt && j.g && (!dx || gx) && (!dweight || j.partial);
+  if (ok && oh * ow > 0 && n > 0) {
+    double macs = (double)o * (double)(weight->numel / o) * (double)(oh * ow) *
+                  (double)(n / j.nchunks + 1) * ((dx ? 1 : 0) + (dweight ? 1 : 0));
+    tensor_blas_batch(j.nchunks, macs, conv_back_chunk, &j);
+    ok = !atomic_load(&j.failed);
+  }
+  Tensor *gw = ok && dweight ? conv_back_weight(&j) : NULL;
+  ok = ok && (!dweight || gw);
+  if (!ok) tensor_set_error("DefaultCPUAllocator: not enough memory for a convolution's backward");
+  free(j.partial);
+  tensor_release((Tensor *)j.x);
+  tensor_release((Tensor *)j.wt);
+  tensor_release((Tensor *)j.g);
+  if (!ok) {
+    tensor_release(gx);
+    tensor_release(gw);
+    return false;
+  }
+  if (dx) *dx = gx;
+  if (dweight) *dweight = gw;
+  return true;
 }
 
 /* ---- pooling over planes [..., H, W] ---- */
@@ -337,36 +568,74 @@ static int64_t first_inside(int64_t start, int64_t dil) {
   return start >= 0 ? start : start + (-start + dil - 1) / dil * dil;
 }
 
+/* Each output column's window clipped to the input, [lo[ox], hi[ox]) (its
+ * first column inside, stepping by the dilation), computed once per call:
+ * the rows of every plane share them. */
+static bool window_columns(const TensorWindow *w, int d, int64_t in, int64_t out, int64_t **lo,
+                           int64_t **hi) {
+  *lo = malloc((size_t)out * 2 * sizeof(int64_t));
+  if (!*lo) {
+    tensor_set_error("DefaultCPUAllocator: not enough memory for a pooling's windows");
+    return false;
+  }
+  *hi = *lo + out;
+  for (int64_t o = 0; o < out; o++) {
+    int64_t start = o * w->stride[d] - w->padding[d];
+    int64_t end = start + (w->kernel[d] - 1) * w->dilation[d] + 1;
+    (*lo)[o] = first_inside(start, w->dilation[d]);
+    (*hi)[o] = end < in ? end : in;
+  }
+  return true;
+}
+
+typedef struct {
+  DType dtype;
+  const void *x;
+  void *out;
+  int64_t *idx;
+  int64_t planes, h, wd, oh, ow;
+  const int64_t *ylo, *yhi, *xlo, *xhi;
+  const TensorWindow *w;
+} PoolJob;
+
+/* The first NaN of a window wins, else its first maximum: once best is a
+ * NaN nothing replaces it. */
 #define MAX_POOL(T)                                                                          \
-  static void max_pool_##T(const T *x, T *out, int64_t *idx, int64_t planes, int64_t h,      \
-                           int64_t wd, const TensorWindow *w, int64_t oh, int64_t ow) {      \
-    for (int64_t p = 0; p < planes; p++) {                                                   \
-      const T *plane = x + p * h * wd;                                                       \
-      for (int64_t oy = 0; oy < oh; oy++)                                                    \
-        for (int64_t ox = 0; ox < ow; ox++) {                                                \
-          Span s = window_span(w, oy, ox, h, wd);                                            \
+  static void max_pool_##T(const PoolJob *j, int64_t p0, int64_t p1) {                     \
+    int64_t dy = j->w->dilation[0], dx = j->w->dilation[1], wd = j->wd;                      \
+    for (int64_t p = p0; p < p1; p++) {                                                      \
+      const T *plane = (const T *)j->x + p * j->h * wd;                                      \
+      T *out = (T *)j->out + p * j->oh * j->ow;                                              \
+      int64_t *idx = j->idx + p * j->oh * j->ow;                                             \
+      for (int64_t oy = 0; oy < j->oh; oy++)                                                 \
+        for (int64_t ox = 0; ox < j->ow; ox++) {                                             \
           T best = -INFINITY;                                                                \
           int64_t at = -1;                                                                   \
-          int64_t ya = first_inside(s.y0, w->dilation[0]), yb = s.y1 < h ? s.y1 : h;         \
-          int64_t xa = first_inside(s.x0, w->dilation[1]), xb = s.x1 < wd ? s.x1 : wd;       \
-          for (int64_t y = ya; y < yb; y += w->dilation[0]) {                                \
-            for (int64_t xx = xa; xx < xb; xx += w->dilation[1]) {                           \
+          for (int64_t y = j->ylo[oy]; y < j->yhi[oy]; y += dy)                             \
+            for (int64_t xx = j->xlo[ox]; xx < j->xhi[ox]; xx += dx) {                       \
               T v = plane[y * wd + xx];                                                      \
-              if (at < 0 || v > best || v != v) {                                            \
-                best = v;                                                                    \
-                at = y * wd + xx;                                                            \
-                if (v != v) goto done_##T;                                                   \
-              }                                                                              \
+              /* without branches (the comparisons are data: mispredicted) */                \
+              bool take = (at < 0) | (v > best) | ((v != v) & (best == best));               \
+              best = take ? v : best;                                                        \
+              at = take ? y * wd + xx : at;                                                  \
             }                                                                                \
-          }                                                                                  \
-          done_##T:                                                                          \
-          out[(p * oh + oy) * ow + ox] = best;                                               \
-          idx[(p * oh + oy) * ow + ox] = at;                                                 \
+          out[oy * j->ow + ox] = best;                                                       \
+          idx[oy * j->ow + ox] = at;                                                         \
         }                                                                                    \
     }                                                                                        \
   }
 MAX_POOL(float)
 MAX_POOL(double)
+
+static void max_pool_task(int64_t t, void *ctx) {
+  const PoolJob *j = ctx;
+  int64_t p0 = t * PLANES_PER_TASK, p1 = p0 + PLANES_PER_TASK < j->planes ? p0 + PLANES_PER_TASK
+                                                                          : j->planes;
+  if (j->dtype == DT_FLOAT32)
+    max_pool_float(j, p0, p1);
+  else
+    max_pool_double(j, p0, p1);
+}
 
 /* max over each window; *indices: the flat position (y W + x) in its plane. */
 Tensor *tensor_max_pool2d(const Tensor *x, const TensorWindow *w, Tensor **indices) {
@@ -374,13 +643,24 @@ Tensor *tensor_max_pool2d(const Tensor *x, const TensorWindow *w, Tensor **indic
   *indices = NULL;
   if (!pool_check(x, w, "max_pool2d", &oh, &ow)) return NULL;
   int64_t h = x->shape[x->ndim - 2], wd = x->shape[x->ndim - 1], planes = x->numel / (h * wd);
-  Tensor *xc = tensor_contiguous(x);
+  int64_t *ylo = NULL, *yhi, *xlo = NULL, *xhi;
+  Tensor *xc = window_columns(w, 0, h, oh, &ylo, &yhi) && window_columns(w, 1, wd, ow, &xlo, &xhi)
+                   ? tensor_contiguous(x)
+                   : NULL;
   Tensor *out = xc ? pool_result(x, x->dtype, oh, ow) : NULL;
   Tensor *idx = out ? pool_result(x, DT_INT64, oh, ow) : NULL;
-  if (idx && x->dtype == DT_FLOAT32)
-    max_pool_float(tensor_data(xc), tensor_data(out), tensor_data(idx), planes, h, wd, w, oh, ow);
-  else if (idx)
-    max_pool_double(tensor_data(xc), tensor_data(out), tensor_data(idx), planes, h, wd, w, oh, ow);
+  if (idx) {
+    PoolJob job = {.dtype = x->dtype, .x = tensor_data(xc), .out = tensor_data(out), .idx = tensor_data(idx),
+                   .planes = planes, .h = h, .wd = wd, .oh = oh, .ow = ow, .ylo = ylo,
+                   .yhi = yhi, .xlo = xlo, .xhi = xhi, .w = w};
+    int64_t tasks = (planes + PLANES_PER_TASK - 1) / PLANES_PER_TASK;
+    if (x->numel >= ITER_PARALLEL_MIN)
+      tensor_parallel_for(tasks, max_pool_task, &job);
+    else
+      for (int64_t t = 0; t < tasks; t++) max_pool_task(t, &job);
+  }
+  free(ylo);
+  free(xlo);
   tensor_release(xc);
   if (!idx) {
     tensor_release(out);

@@ -11,6 +11,7 @@
 #include "tensor/tensor_internal.h"
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <string.h>
 
 /* ---- how BLAS sees a 2-D operand ---- */
@@ -213,6 +214,33 @@ static void batch_matrix(const Tensor *t, int nbatch, int64_t i, Tensor *out) {
   out->meta = NULL;
 }
 
+/* One batched product's items, for tensor_blas_batch. */
+typedef struct {
+  const Tensor *a, *b;
+  Tensor *c;
+  int nb;
+  int64_t per;
+  atomic_bool failed;
+} BatchJob;
+
+static void batch_item(int64_t i, void *ctx) {
+  BatchJob *job = ctx;
+  Tensor ma, mb;
+  batch_matrix(job->a, job->nb, i, &ma);
+  batch_matrix(job->b, job->nb, i, &mb);
+  if (!gemm_into(&ma, &mb, job->c, i * job->per)) atomic_store(&job->failed, true);
+}
+
+/* Whether every matrix of t (batch..., rows, cols) goes to BLAS as it is
+ * (they share their strides): then the items copy nothing, allocate nothing
+ * and may run on any thread. */
+static bool batch_in_place(const Tensor *t, int nb) {
+  bool trans;
+  int64_t ld;
+  return blas_layout(t->shape[nb], t->shape[nb + 1], t->stride[nb], t->stride[nb + 1], &trans,
+                     &ld);
+}
+
 /* Whether b is one matrix repeated over its batch dimensions (stride 0: an
  * expanded weight, as func.vmap's per-sample parameters are) and a's batch
  * and row dimensions merge into one: then the batched product is one
@@ -289,14 +317,18 @@ static Tensor *batched_mm(const Tensor *a, const Tensor *b) {
     tensor_release(c);
     return NULL;
   }
-  for (int64_t i = 0; i < batches; i++) {
-    Tensor ma, mb;
-    batch_matrix(a, nb, i, &ma);
-    batch_matrix(b, nb, i, &mb);
-    if (!gemm_into(&ma, &mb, c, i * per)) {
-      tensor_release(c);
-      return NULL;
-    }
+  BatchJob job = {.a = a, .b = b, .c = c, .nb = nb, .per = per};
+  double macs = (double)per * (double)a->shape[nb + 1];
+  bool spread = dtype_is_float(a->dtype) && batch_in_place(a, nb) && batch_in_place(b, nb) &&
+                fits_blas_int(shape[nb]) && fits_blas_int(shape[nb + 1]) &&
+                fits_blas_int(a->shape[nb + 1]) && macs <= 17179869184.0;
+  if (spread)
+    tensor_blas_batch(batches, macs, batch_item, &job);
+  else
+    for (int64_t i = 0; i < batches && !atomic_load(&job.failed); i++) batch_item(i, &job);
+  if (atomic_load(&job.failed) || tensor_check_interrupt()) {
+    tensor_release(c);
+    return NULL;
   }
   return c;
 }

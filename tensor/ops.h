@@ -333,6 +333,20 @@ bool tensor_window_sizes(const TensorWindow *w, int64_t h, int64_t wd, int64_t *
 /* x [N, C, H, W] -> [N, C kh kw, oh ow] (F.unfold) and back, sums of overlaps (F.fold). */
 Tensor *tensor_im2col(const Tensor *x, const TensorWindow *w);
 Tensor *tensor_col2im(const Tensor *cols, int64_t h, int64_t wd, const TensorWindow *w);
+/* BatchNorm with the batch's statistics over x [N, C, *] (float), as ATen's
+ * CPU kernels compute it (batch_norm.c): the output, and the per-channel
+ * mean and unbiased variance [C] for the running statistics. weight and bias
+ * [C] may be NULL. */
+Tensor *tensor_batch_norm_train(const Tensor *x, const Tensor *weight, const Tensor *bias,
+                                double eps, Tensor **mean, Tensor **unbiased_var);
+/* Its backward from the input and the output's gradient dy: each of dx,
+ * dweight, dbias computed only when not NULL. */
+bool tensor_batch_norm_backward(const Tensor *x, const Tensor *dy, const Tensor *weight,
+                                double eps, Tensor **dx, Tensor **dweight, Tensor **dbias);
+/* tensor_conv2d's gradients from g [N, O, oh, ow]: dx [N, C, H, W] and
+ * dweight (weight's shape), each computed only when not NULL. */
+bool tensor_conv2d_backward(const Tensor *x, const Tensor *weight, const Tensor *g,
+                            const TensorWindow *w, int groups, Tensor **dx, Tensor **dweight);
 /* x [N, C, H, W], weight [O, C/groups, kh, kw], bias [O] or NULL. */
 Tensor *tensor_conv2d(const Tensor *x, const Tensor *weight, const Tensor *bias,
                       const TensorWindow *w, int groups);

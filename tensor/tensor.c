@@ -244,6 +244,22 @@ static void set_allocation_error(unsigned long long nbytes) {
                    nbytes);
 }
 
+/* The bytes of the live storages of this thread, and their high-water mark
+ * since the last reset (tensor_memory_stats). */
+static _Thread_local size_t memory_live, memory_peak;
+
+void tensor_memory_stats(size_t *live, size_t *peak) {
+  if (live) *live = memory_live;
+  if (peak) *peak = memory_peak;
+}
+
+void tensor_memory_reset_peak(void) { memory_peak = memory_live; }
+
+static void memory_count(size_t nbytes) {
+  memory_live += nbytes;
+  if (memory_live > memory_peak) memory_peak = memory_live;
+}
+
 Storage *tensor_storage_new(size_t nbytes, bool zero) {
   Storage *s = NULL;
   if (nbytes > allocation_limit) {
@@ -269,11 +285,13 @@ Storage *tensor_storage_new(size_t nbytes, bool zero) {
   s->refcount = 1;
   s->nbytes = nbytes;
   s->version = 0;
+  memory_count(nbytes);
   return s;
 }
 
 static void storage_release(Storage *s) {
   if (--s->refcount > 0) return;
+  if (!s->is_alias) memory_live -= s->nbytes;
   if (s->is_alias) {
     storage_release(s->owner);
   } else if (s->is_inline) {

@@ -23,7 +23,9 @@
  *
  * Threads: loops over large tensors (>= 256K elements) are cut into chunks
  * run by a small pool of sleeping worker threads plus the caller (see
- * parallel.h); everything else, and every allocation, stays on the caller.
+ * parallel.h), and so are batches of matrix products, with OpenBLAS held to
+ * one thread meanwhile (blas.h, docs/performance.md); everything else, and
+ * every tensor allocation, stays on the caller.
  *
  * Errors: a failing function returns NULL (or false / -1) and records a message
  * in a thread-local buffer, like errno. Messages use PyTorch's wording where
@@ -114,6 +116,12 @@ DType dtype_promote(DType a, DType b); /* PyTorch's promotion of two tensors */
  * that no allocator should be asked for); beyond it, the allocation fails
  * with PyTorch's "can't allocate memory" error. Process-wide. */
 void tensor_set_allocation_limit(size_t bytes);
+
+/* Memory accounting of this thread: the bytes of the storages alive now
+ * (views and aliases count nothing more) and the most alive at once since
+ * the last reset_peak (which starts the mark again from what is alive). */
+void tensor_memory_stats(size_t *live, size_t *peak);
+void tensor_memory_reset_peak(void);
 
 /* ---- lifetime ---- */
 Tensor *tensor_retain(Tensor *t);

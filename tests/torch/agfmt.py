@@ -69,3 +69,13 @@ def msg(f):
         return "no error"
     except Exception as e:
         return str(e)
+
+
+def error_of(f):
+    """'no error', or the class and first line of what f() raised (Ag's twin
+    prints type(e).__name__ + ": " + the first line of e.message)."""
+    try:
+        f()
+        return "no error"
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__ + ": " + str(e).split("\n")[0]

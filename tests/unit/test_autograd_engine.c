@@ -623,7 +623,7 @@ static void custom_release(void *p) { (*((CustomCtx *)p)->released)++; }
 static Tensor *apply_custom(CustomCtx *c, Tensor *a, Tensor *b) {
   Tensor *out = tensor_binary_scalar(BIN_MUL, a, 3); /* forward: 3a (+ 3b) */
   Tensor *args[3] = {a, NULL, b};
-  AgFunctionFns fns = {custom_backward, NULL, custom_release};
+  AgFunctionFns fns = {custom_backward, NULL, custom_release, NULL};
   ck_assert(ag_custom_record("Triple", fns, c, args, 3, &out, 1));
   return out;
 }
@@ -692,7 +692,7 @@ START_TEST(custom_function_under_create_graph) {
   bool was = ag_set_grad_enabled(false);
   Tensor *y = tensor_binary(BIN_MUL, x, x);
   ag_set_grad_enabled(was);
-  AgFunctionFns fns = {square_backward, NULL, square_release};
+  AgFunctionFns fns = {square_backward, NULL, square_release, NULL};
   ck_assert(ag_custom_record("Square", fns, tensor_retain(x), &x, 1, &y, 1));
   Tensor *g = NULL, *gg = NULL;
   ck_assert(ag_grad(&y, NULL, 1, &x, 1, true, true, false, &g));
@@ -707,6 +707,98 @@ START_TEST(custom_function_under_create_graph) {
   Tensor *all[] = {r, gos[0], gos[1], a, b, gg, g, y, x};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     tensor_release(all[i]);
+}
+END_TEST
+
+/* ---- saved-tensor hooks and saved bytes ---- */
+
+/* The packed value: the saved tensor times 2 (the unpack halves it). */
+typedef struct {
+  int packs, unpacks, releases;
+} PackCounts;
+
+static PackCounts pack_counts;
+
+static void *double_pack(void *ctx, Tensor *t, bool *failed) {
+  pack_counts.packs++;
+  *(int *)ctx += 1;
+  return tensor_binary_scalar(BIN_MUL, t, 2);
+}
+
+static Tensor *halve_unpack(void *packed, bool *failed) {
+  pack_counts.unpacks++;
+  return tensor_binary_scalar(BIN_MUL, packed, 0.5);
+}
+
+static void packed_release(void *packed) {
+  pack_counts.releases++;
+  tensor_release(packed);
+}
+
+static const AgSavedHookFns doubling_hooks = {double_pack, halve_unpack, packed_release};
+
+START_TEST(saved_hooks_pack_and_unpack) {
+  pack_counts = (PackCounts){0};
+  int calls = 0;
+  Tensor *x = vec(3, (double[]){1, 2, 3}, true);
+  ck_assert(ag_saved_hooks_push(&doubling_hooks, &calls));
+  Tensor *y = ag_binary(BIN_MUL, x, x); /* saves self and other */
+  ck_assert_ptr_eq(ag_saved_hooks_pop(), &calls);
+  ck_assert_ptr_null(ag_saved_hooks_pop()); /* nothing left to pop */
+  ck_assert_int_eq(calls, 2);
+  GradNode *n = ag_grad_fn(y);
+  ck_assert(grad_node_saved_is_packed(n, 0));
+  ck_assert_ptr_null(grad_node_saved(n, 0, NULL));
+  int count = -1;
+  ck_assert_uint_eq(ag_graph_saved_bytes(n, &count), 0); /* packed values count nothing */
+  Tensor *z = ag_binary(BIN_MUL, y, y);                  /* outside: saved plainly */
+  ck_assert_uint_eq(ag_graph_saved_bytes(ag_grad_fn(z), &count), 3 * sizeof(float));
+  ck_assert_int_eq(count, 2); /* y twice, one storage */
+  Tensor *s = ag_sum(z, NULL, 0, false);
+  ck_assert(backward(s));
+  ck_assert_int_eq(pack_counts.unpacks, 2);
+  ck_assert_int_eq(pack_counts.releases, 2); /* backward freed the packed values */
+  ck_assert_double_eq(grad_at(x, 1), 4 * 8.0); /* d(x^4)/dx = 4 x^3 */
+  Tensor *all[] = {s, z, y, x};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    tensor_release(all[i]);
+}
+END_TEST
+
+static void *failing_pack(void *ctx, Tensor *t, bool *failed) {
+  *failed = true;
+  return NULL;
+}
+
+static const AgSavedHookFns failing_hooks = {failing_pack, halve_unpack, packed_release};
+
+START_TEST(failing_pack_fails_the_op) {
+  Tensor *x = vec(2, (double[]){1, 2}, true);
+  ck_assert(ag_saved_hooks_push(&failing_hooks, NULL));
+  ck_assert_ptr_null(ag_unary(UN_EXP, x));
+  assert_error_contains("pack hook failed");
+  ag_saved_hooks_pop();
+  Tensor *y = ag_unary(UN_EXP, x); /* the failure does not outlive the op */
+  ck_assert_ptr_nonnull(y);
+  tensor_release(y);
+  tensor_release(x);
+}
+END_TEST
+
+START_TEST(memory_stats_follow_storages) {
+  size_t live0, peak0, live1, peak1;
+  tensor_memory_reset_peak();
+  tensor_memory_stats(&live0, &peak0);
+  ck_assert_uint_eq(live0, peak0);
+  Tensor *big = tensor_zeros(DT_FLOAT32, 1, (int64_t[]){1000});
+  Tensor *view = tensor_reshape(big, 2, (int64_t[]){10, 100}); /* shares the storage */
+  tensor_memory_stats(&live1, &peak1);
+  ck_assert_uint_eq(live1, live0 + 4000);
+  tensor_release(view);
+  tensor_release(big);
+  tensor_memory_stats(&live1, &peak1);
+  ck_assert_uint_eq(live1, live0);
+  ck_assert_uint_eq(peak1, live0 + 4000);
 }
 END_TEST
 
@@ -941,6 +1033,9 @@ int main(void) {
   tcase_add_test(tc, grad_of_non_leaf_input_and_backward_inputs);
   tcase_add_test(tc, custom_function_nodes);
   tcase_add_test(tc, custom_function_under_create_graph);
+  tcase_add_test(tc, saved_hooks_pack_and_unpack);
+  tcase_add_test(tc, failing_pack_fails_the_op);
+  tcase_add_test(tc, memory_stats_follow_storages);
   tcase_add_test(tc, next_functions_follow_pytorch);
   tcase_add_test(tc, floor_divide_records_not_implemented);
   tcase_add_test(tc, node_names_of_composite_ops);

@@ -252,7 +252,7 @@ static int identity_backward(void *ctx, Tensor *const *grads, int ngrads, Tensor
 static Tensor *custom_apply(const char *name, int line, Tensor *a, Tensor *b) {
   Tensor *out = checked(tensor_clone(a));
   Tensor *args[3] = {a, NULL, b}; /* apply(a, 2, b): the number is no input */
-  AgFunctionFns fns = {identity_backward, NULL, NULL};
+  AgFunctionFns fns = {identity_backward, NULL, NULL, NULL};
   ag_set_current_line(line);
   ck_assert(ag_custom_record(name, fns, NULL, args, b ? 3 : 2, &out, 1));
   return out;

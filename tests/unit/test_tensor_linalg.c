@@ -4,6 +4,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "tensor/blas.h"
@@ -356,6 +357,86 @@ START_TEST(test_big_sgemm) {
 }
 END_TEST
 
+/* A batch worth spreading over the worker pool (8 products of 2^18
+ * multiply-adds, each single-threaded in OpenBLAS either way) has the very
+ * bits of its products made one by one, for either layout of b, and leaves
+ * the library's thread count as it found it. */
+START_TEST(test_bmm_spread) {
+  int64_t n = 64;
+  const BlasApi *api = tensor_blas();
+  int threads = api->openblas_get_num_threads ? api->openblas_get_num_threads() : 1;
+  Tensor *a = tt_iota(DT_FLOAT32, 3, (int64_t)8, n, n), *b = tt_iota(DT_FLOAT32, 3, (int64_t)8, n, n);
+  Tensor *as = tensor_binary_scalar(BIN_MUL, a, 1e-4), *bs = tensor_binary_scalar(BIN_MUL, b, 3e-5);
+  Tensor *bt = tensor_transpose(bs, 1, 2);
+  Tensor *seconds[2] = {bs, bt};
+  for (int layout = 0; layout < 2; layout++) {
+    Tensor *c = tensor_bmm(as, seconds[layout]);
+    ck_assert_msg(c != NULL, "%s", tensor_error());
+    for (int64_t i = 0; i < 8; i++) {
+      Tensor *ai = tensor_select(as, 0, i), *bi = tensor_select(seconds[layout], 0, i);
+      Tensor *ci = tensor_mm(ai, bi), *got = tensor_select(c, 0, i), *gc = tensor_contiguous(got);
+      ck_assert(memcmp(tensor_data(ci), tensor_data(gc), (size_t)(n * n) * sizeof(float)) == 0);
+      Tensor *rel[] = {ai, bi, ci, got, gc};
+      for (int k = 0; k < 5; k++) tensor_release(rel[k]);
+    }
+    tensor_release(c);
+  }
+  if (api->openblas_get_num_threads) ck_assert_int_eq(api->openblas_get_num_threads(), threads);
+  Tensor *rel[] = {a, b, as, bs, bt};
+  for (int k = 0; k < 5; k++) tensor_release(rel[k]);
+}
+END_TEST
+
+/* BatchNorm's fused kernel against the textbook formulas in double: the
+ * output, the unbiased variance, and the three gradients of sum(out * g). */
+START_TEST(test_batch_norm_fused) {
+  int64_t n = 4, c = 3, s = 5, count = n * s;
+  Tensor *x = tt_iota(DT_FLOAT64, 3, n, c, s), *g = tt_iota(DT_FLOAT64, 3, n, c, s);
+  double *xd = tensor_data(x), *gd = tensor_data(g);
+  for (int64_t i = 0; i < n * c * s; i++) {
+    xd[i] = sin((double)i * 0.7) * 3 + (double)(i % 3);
+    gd[i] = cos((double)i * 0.3);
+  }
+  Tensor *w = tt_make(DT_FLOAT64, 1, TT_SHAPE(3), TT_VALS(0.5, -1, 2));
+  Tensor *b = tt_make(DT_FLOAT64, 1, TT_SHAPE(3), TT_VALS(0.1, 0.2, 0.3));
+  Tensor *mean = NULL, *var = NULL, *dx = NULL, *dw = NULL, *db = NULL;
+  Tensor *out = tensor_batch_norm_train(x, w, b, 1e-5, &mean, &var);
+  ck_assert_msg(out && tensor_batch_norm_backward(x, g, w, 1e-5, &dx, &dw, &db), "%s", tensor_error());
+  for (int64_t ch = 0; ch < c; ch++) {
+    double m = 0, v = 0, sg = 0, sgx = 0;
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = 0; j < s; j++) m += xd[(i * c + ch) * s + j] / (double)count;
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = 0; j < s; j++) {
+        double d = xd[(i * c + ch) * s + j] - m;
+        v += d * d / (double)count;
+      }
+    double rstd = 1 / sqrt(v + 1e-5), wc = tensor_get_flat(w, ch);
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = 0; j < s; j++) {
+        int64_t e = (i * c + ch) * s + j;
+        double xhat = (xd[e] - m) * rstd;
+        ck_assert(tt_close(tensor_get_flat(out, e), xhat * wc + tensor_get_flat(b, ch), 1e-12));
+        sg += gd[e];
+        sgx += gd[e] * xhat;
+      }
+    ck_assert(tt_close(tensor_get_flat(mean, ch), m, 1e-12));
+    ck_assert(tt_close(tensor_get_flat(var, ch), v * (double)count / (double)(count - 1), 1e-12));
+    ck_assert(tt_close(tensor_get_flat(db, ch), sg, 1e-12));
+    ck_assert(tt_close(tensor_get_flat(dw, ch), sgx, 1e-12));
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = 0; j < s; j++) {
+        int64_t e = (i * c + ch) * s + j;
+        double xhat = (xd[e] - m) * rstd;
+        double want = wc * rstd * (gd[e] - sg / (double)count - xhat * sgx / (double)count);
+        ck_assert(tt_close(tensor_get_flat(dx, e), want, 1e-12));
+      }
+  }
+  Tensor *rel[] = {x, g, w, b, mean, var, out, dx, dw, db};
+  for (int k = 0; k < 10; k++) tensor_release(rel[k]);
+}
+END_TEST
+
 static Suite *linalg_suite(void) {
   Suite *s = suite_create("tensor_linalg");
   TCase *tc = tcase_create("linalg");
@@ -370,6 +451,8 @@ static Suite *linalg_suite(void) {
   tcase_add_test(tc, test_softmax);
   tcase_add_test(tc, test_losses);
   tcase_add_test(tc, test_big_sgemm);
+  tcase_add_test(tc, test_bmm_spread);
+  tcase_add_test(tc, test_batch_norm_fused);
   suite_add_tcase(s, tc);
   return s;
 }
