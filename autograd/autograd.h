@@ -272,6 +272,10 @@ typedef struct {
  * (the caller's to free), NULL when none was pushed. */
 bool ag_saved_hooks_push(const AgSavedHookFns *fns, void *ctx);
 void *ag_saved_hooks_pop(void);
+/* Packs t with the innermost pair, as a node's saving does (a custom
+ * Function's saved tensors): the packed value, and *fns the pair's; NULL
+ * with *fns NULL when no pair applies, NULL with *failed when pack raised. */
+void *ag_saved_hooks_pack(Tensor *t, const AgSavedHookFns **fns, bool *failed);
 /* The bytes of the tensors saved by the nodes of the graph behind node (each
  * storage counted once; packed values count nothing), and how many saved
  * tensors that was. */

@@ -313,20 +313,26 @@ void *ag_saved_hooks_pop(void) {
   return ctx;
 }
 
+void *ag_saved_hooks_pack(Tensor *t, const AgSavedHookFns **fns, bool *failed) {
+  *fns = NULL;
+  if (!saved_hooks || packing) return NULL;
+  SavedHooks *h = saved_hooks;
+  packing = true;
+  void *packed = h->fns->pack(h->ctx, t, failed);
+  packing = false;
+  if (!*failed) *fns = h->fns;
+  return packed;
+}
+
 /* Hands t to the innermost pack hook; false when there is none (or it raised). */
 static bool saved_pack(AgSaved *s, Tensor *t) {
-  if (!saved_hooks || packing) return false;
-  SavedHooks *h = saved_hooks;
+  const AgSavedHookFns *fns;
   bool failed = false;
-  packing = true;
-  void *packed = h->fns->pack(h->ctx, t, &failed);
-  packing = false;
-  if (failed) {
-    pack_failed = true;
-    return false;
-  }
+  void *packed = ag_saved_hooks_pack(t, &fns, &failed);
+  if (failed) pack_failed = true;
+  if (!fns) return false;
   s->packed = packed;
-  s->packer = h->fns;
+  s->packer = fns;
   return true;
 }
 

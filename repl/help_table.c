@@ -2120,8 +2120,9 @@ const HelpEntry help_table[] = {
      "print(type(autograd.graph))"},
     {"autograd.graph.saved_tensors_hooks", HELP_AUTOGRAD, 0,
      "with autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook) { ... }",
-     "Every tensor a node recorded inside the block saves for backward is handed to "
-     "pack_hook(tensor), and the node keeps what it returns instead; backward gets the "
+     "Every tensor a node recorded inside the block saves for backward (a custom "
+     "Function's ctx.save_for_backward included) is handed to pack_hook(tensor), and the "
+     "node keeps what it returns instead; backward gets the "
      "tensor back from unpack_hook(packed), which must return a tensor. The innermost "
      "pair applies; a pack hook's own operations save plainly. utils.checkpoint's "
      "use_reentrant=false is built on it.",

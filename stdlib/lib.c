@@ -38,7 +38,8 @@ static void state_mark(AgVM *vm, void *state) {
                  (Obj *)st->autograd_module, (Obj *)st->s_forward,     (Obj *)st->s_backward,
                  (Obj *)st->s_saved_tensors, (Obj *)st->s_needs_input_grad, (Obj *)st->s_mode,
                  (Obj *)st->s_prev,          (Obj *)st->s_tensor,      (Obj *)st->s_id,
-                 (Obj *)st->generator_class, (Obj *)st->default_generator, (Obj *)st->s_state};
+                 (Obj *)st->generator_class, (Obj *)st->default_generator, (Obj *)st->s_state,
+                 (Obj *)st->s_packed_saved};
   for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) vm_mark_object(vm, objs[i]);
   for (int i = 0; i < 4; i++) vm_mark_object(vm, (Obj *)st->context_classes[i]);
   vm_mark_object(vm, (Obj *)st->grad_mode_function_class);

@@ -683,8 +683,12 @@ typedef struct {
 static void custom_release_saved(void *vctx) {
   CustomCtx *c = vctx;
   Value ctx = vm_pinned(c->vm, c->ctx_pin);
-  if (IS_INSTANCE(ctx) && table_remove(&AS_INSTANCE(ctx)->fields, OBJ_VAL(lib_state(c->vm)->s_saved_tensors)))
-    c->saved_freed = true;
+  if (!IS_INSTANCE(ctx)) return;
+  Table *fields = &AS_INSTANCE(ctx)->fields;
+  LibState *st = lib_state(c->vm);
+  bool had_saved = table_remove(fields, OBJ_VAL(st->s_saved_tensors));
+  bool had_packed = table_remove(fields, OBJ_VAL(st->s_packed_saved));
+  if (had_saved || had_packed) c->saved_freed = true;
 }
 
 static const Tensor *custom_saved_tensor(void *vctx, int i) {
@@ -738,6 +742,76 @@ static int custom_results(AgVM *vm, Value r, Tensor **out, int max_out, bool *fa
   return n;
 }
 
+/* Under saved_tensors_hooks, a recorded custom node's ctx.saved_tensors go
+ * through the pack hook too, as PyTorch's: ctx keeps [unpack_hook,
+ * packed...] in a field of its own instead of the tensors, and backward
+ * gets saved_tensors back from the unpack hook. False after throwing. */
+static bool custom_pack_saved(AgVM *vm, Value ctx) {
+  LibState *st = lib_state(vm);
+  Table *fields = &AS_INSTANCE(ctx)->fields;
+  Value saved;
+  if (!table_get(fields, OBJ_VAL(st->s_saved_tensors), &saved) || !is_list_or_tuple(saved))
+    return true;
+  ObjList *packed = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(packed));
+  obj_list_append(vm, packed, NIL_VAL); /* the unpack hook, once one pack ran */
+  for (int i = 0; i < AS_LIST(saved)->count; i++) {
+    Value item = AS_LIST(saved)->items[i];
+    const AgSavedHookFns *fns = NULL;
+    bool failed = false;
+    void *p = IS_TENSOR(item) ? ag_saved_hooks_pack(lib_t(item), &fns, &failed) : NULL;
+    if (failed) {
+      vm_pop_root(vm);
+      return false;
+    }
+    if (IS_TENSOR(item) && fns != &script_saved_hooks) { /* no hooks (or not the script's) */
+      vm_pop_root(vm);
+      return true;
+    }
+    if (p == NULL) {
+      obj_list_append(vm, packed, NIL_VAL);
+      continue;
+    }
+    ScriptPacked *sp = p;
+    obj_list_append(vm, packed, vm_pinned(vm, sp->value_pin));
+    packed->items[0] = vm_pinned(vm, sp->unpack_pin);
+    script_packed_release(sp);
+  }
+  set_field(vm, ctx, st->s_packed_saved, OBJ_VAL(packed));
+  table_remove(fields, OBJ_VAL(st->s_saved_tensors));
+  vm_pop_root(vm);
+  return true;
+}
+
+/* Before a custom backward: ctx.saved_tensors from the unpack hook, when
+ * they were packed. False after throwing. */
+static bool custom_unpack_saved(AgVM *vm, Value ctx) {
+  LibState *st = lib_state(vm);
+  Value packed;
+  if (!table_get(&AS_INSTANCE(ctx)->fields, OBJ_VAL(st->s_packed_saved), &packed)) return true;
+  ObjList *saved = obj_new_list(vm);
+  vm_push_root(vm, OBJ_VAL(saved));
+  for (int i = 1; i < AS_LIST(packed)->count; i++) {
+    Value p = AS_LIST(packed)->items[i], r = NIL_VAL;
+    if (!IS_NIL(p)) {
+      r = vm_call(vm, AS_LIST(packed)->items[0], 1, &p);
+      if (IS_EXCEPTION(r)) break;
+      if (!IS_TENSOR(r)) {
+        r = vm_raise(vm, VM_ERR_TYPE, "Output of saved tensor unpack_hook expected to be a Tensor but got result of type %s",
+                     vm_type_name(r));
+        break;
+      }
+    }
+    vm_push_root(vm, r);
+    obj_list_append(vm, saved, r);
+    vm_pop_root(vm);
+  }
+  bool ok = !vm->has_exception;
+  if (ok) set_field(vm, ctx, st->s_saved_tensors, OBJ_VAL(saved));
+  vm_pop_root(vm);
+  return ok;
+}
+
 static int custom_backward(void *vctx, Tensor *const *grads, int ngrads, Tensor **out, int max_out,
                            bool *failed) {
   CustomCtx *c = vctx;
@@ -748,6 +822,10 @@ static int custom_backward(void *vctx, Tensor *const *grads, int ngrads, Tensor 
                        "graph are freed when you call .backward() or autograd.grad(). Specify "
                        "retain_graph=true if you need to backward through the graph a second time or if "
                        "you need to access saved tensors after calling backward.");
+    *failed = true;
+    return -1;
+  }
+  if (!custom_unpack_saved(vm, vm_pinned(vm, c->ctx_pin))) {
     *failed = true;
     return -1;
   }
@@ -872,7 +950,11 @@ static Value record_custom(AgVM *vm, Value klass, Value ctx, Value out, Tensor *
   }
   Value r = wrap_outputs(vm, out, outs, nout);
   release_all(outs, nout);
-  return r;
+  if (IS_EXCEPTION(r)) return r;
+  vm_push_root(vm, r);
+  bool packed = custom_pack_saved(vm, ctx);
+  vm_pop_root(vm);
+  return packed ? r : VM_EXCEPTION;
 }
 
 /* MyFn.apply(...args): self is the Function subclass. */
@@ -955,6 +1037,7 @@ void lib_install_autograd(AgVM *vm) {
   st->s_forward = intern(vm, "forward");
   st->s_backward = intern(vm, "backward");
   st->s_saved_tensors = intern(vm, "saved_tensors");
+  st->s_packed_saved = intern(vm, "_packed_saved_tensors");
   st->s_needs_input_grad = intern(vm, "needs_input_grad");
   st->s_mode = intern(vm, "mode");
   st->s_prev = intern(vm, "prev");

@@ -205,7 +205,7 @@ typedef struct LibState {
   ObjClass *handle_class;     /* what register_hook returns (remove()) */
   ObjClass *grad_mode_function_class; /* what @no_grad() makes of a function */
   ObjModule *autograd_module;
-  ObjString *s_forward, *s_backward, *s_saved_tensors, *s_needs_input_grad;
+  ObjString *s_forward, *s_backward, *s_saved_tensors, *s_needs_input_grad, *s_packed_saved;
   ObjString *s_mode, *s_prev, *s_tensor, *s_id;
   /* per VM opcode: the tensor op of that operator (tensor_binary_symbols), or -1 */
   int8_t binary_of_opcode[OP_COUNT];

@@ -150,3 +150,31 @@ b.grad = None
 P(msg(lambda: torch.autograd.grad(checkpoint(two, a, b, 2.0)[0].sum(), [a])))
 P(msg(lambda: checkpoint(two, a, b, 2.0)[0].sum().backward(inputs=[a])))
 P(torch.autograd.grad(checkpoint(two, a, b, 2.0, use_reentrant=False)[0].sum(), [a])[0], a.grad)
+
+# a custom Function's save_for_backward goes through the hooks too, so the non-reentrant checkpoint recomputes it
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        ctx.save_for_backward(t, None)
+        return t ** 3
+
+    @staticmethod
+    def backward(ctx, g):
+        t, none = ctx.saved_tensors
+        return 3 * t * t * g
+
+
+log = []
+with torch.autograd.graph.saved_tensors_hooks(lambda t: log.append("pack") or t * 10, lambda p: log.append("unpack") or p / 10):
+    y = Cube.apply(a)
+P(log)
+y.sum().backward()
+P(a.grad, log)
+a.grad = None
+z = checkpoint(lambda t: Cube.apply(t.sin()), a, use_reentrant=False)
+z.sum().backward()
+P(a.grad)
+a.grad = None
+Cube.apply(a.sin()).sum().backward()
+P(a.grad)
+a.grad = None
