@@ -116,6 +116,14 @@ ifeq ($(HAVE_ZLIB),yes)
   CPPFLAGS += -DAG_HAVE_ZLIB
   LIBS += -lz
 endif
+# utf8proc for Python's unicodedata, where the target has it (not the AArch64
+# cross build nor WebAssembly: there unicodedata's functions say they need it).
+HAVE_UTF8PROC := $(shell printf '\043include <utf8proc.h>\nint main(void) { return !utf8proc_version(); }\n' | \
+  $(CC) -x c - -lutf8proc -o /dev/null 2>/dev/null && echo yes)
+ifeq ($(HAVE_UTF8PROC),yes)
+  CPPFLAGS += -DAG_HAVE_UTF8PROC
+  LIBS += -lutf8proc
+endif
 
 ifeq ($(MODE),release)
   OPT := -O2 -g -DNDEBUG

@@ -152,6 +152,7 @@ typedef struct GradNode GradNode;
   X(SortBackward0, d_extreme_dim)       /* g scattered back to where each value came from */\
   X(TopkBackward0, d_extreme_dim)                                                               \
   X(KthvalueBackward0, d_extreme_dim)                                                           \
+  X(ModeBackward0, d_extreme_dim)                                                               \
   X(MedianBackward0, d_extreme_all)                                                             \
   X(MedianBackward1, d_extreme_dim)                                                             \
   X(FlipBackward0, d_flip)                                                                      \
@@ -391,6 +392,8 @@ Tensor *ag_sort(Tensor *a, int dim, bool descending, Tensor **indices);
 Tensor *ag_topk(Tensor *a, int64_t k, int dim, bool largest, Tensor **indices);
 /* The k-th smallest along dim and its index (KthvalueBackward0). */
 Tensor *ag_kthvalue(Tensor *a, int64_t k, int dim, bool keepdim, Tensor **indices);
+/* The most frequent value along dim and its index (ModeBackward0). */
+Tensor *ag_mode(Tensor *a, int dim, bool keepdim, Tensor **indices);
 /* median(dim) with its indices (MedianBackward1), or of every element (has_dim false). */
 Tensor *ag_median(Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices);
 /* flip, tril/triu, cumsum (tensor_flip, ...): FlipBackward0, TrilBackward0,

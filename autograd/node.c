@@ -402,11 +402,7 @@ GradNode *node_with_items(GradNode *n, const IndexItem *items, int nitems) {
 /* ---- saved values ---- */
 
 static void format_type_and_shape(char *buf, size_t cap, const Tensor *t) {
-  const char *type = t->dtype == DT_FLOAT64   ? "torch.DoubleTensor"
-                     : t->dtype == DT_FLOAT32 ? "torch.FloatTensor"
-                     : t->dtype == DT_INT64   ? "torch.LongTensor"
-                                              : "torch.BoolTensor";
-  size_t len = (size_t)snprintf(buf, cap, "%s [", type);
+  size_t len = (size_t)snprintf(buf, cap, "torch.%sTensor [", tensor_dtype_torch_name(t->dtype));
   for (int d = 0; d < t->ndim && len < cap; d++)
     len += (size_t)snprintf(buf + len, cap - len, "%s%lld", d ? ", " : "", (long long)t->shape[d]);
   if (len < cap) snprintf(buf + len, cap - len, "]");

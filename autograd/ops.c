@@ -966,6 +966,12 @@ bool ag_detach_(Tensor *a) {
 
 /* Standard normal CDF via erfc: GELU's derivative needs it, tensor/ has no erf. */
 static Tensor *normal_cdf_values(const Tensor *x) {
+  if (!dtype_is_native(x->dtype)) { /* float16, bfloat16: in float32, rounded back */
+    Tensor *wide = tensor_widen(x);
+    Tensor *r = wide ? normal_cdf_values(wide) : NULL;
+    tensor_release(wide);
+    return tensor_narrow_to(r, x->dtype);
+  }
   Tensor *c = tensor_contiguous(x);
   Tensor *out = c ? tensor_empty(x->dtype, x->ndim, x->shape) : NULL;
   if (!out) {

@@ -75,6 +75,12 @@ Tensor *ag_silu(Tensor *x) {
 
 /* beta x > threshold ? x : log1p(exp(beta x)) / beta, as PyTorch's kernel */
 static Tensor *softplus_values(const Tensor *x, double beta, double threshold) {
+  if (!dtype_is_native(x->dtype)) { /* float16, bfloat16: in float32, rounded back */
+    Tensor *wide = tensor_widen(x);
+    Tensor *r = wide ? softplus_values(wide, beta, threshold) : NULL;
+    tensor_release(wide);
+    return tensor_narrow_to(r, x->dtype);
+  }
   Tensor *c = tensor_contiguous(x);
   Tensor *out = c ? tensor_empty(x->dtype, x->ndim, x->shape) : NULL;
   if (out && x->dtype == DT_FLOAT32) {

@@ -377,7 +377,7 @@ static Tensor *index_advanced(Tensor *a, const IndexItem *items, int n) {
   for (int k = 0; k < n; k++) {
     const IndexItem *it = &items[k];
     if (it->kind == IDX_INT || it->kind == IDX_SLICE) consuming++;
-    else if (it->kind == IDX_TENSOR) consuming += it->tensor->dtype == DT_BOOL ? it->tensor->ndim : 1;
+    else if (it->kind == IDX_TENSOR) consuming += dtype_is_mask(it->tensor->dtype) ? it->tensor->ndim : 1;
   }
   IndexItem rest[2 * TENSOR_MAX_DIMS + 2];
   int nrest = 0, dim = 0, left = consuming;
@@ -412,7 +412,7 @@ static Tensor *index_advanced(Tensor *a, const IndexItem *items, int n) {
         left--;
         set_view(&cur, ag_select(cur, dim, (int64_t)tensor_get_flat(it->tensor, 0)));
       } else {
-        int k2 = it->tensor->dtype == DT_BOOL ? it->tensor->ndim : 1;
+        int k2 = dtype_is_mask(it->tensor->dtype) ? it->tensor->ndim : 1;
         left -= k2;
         rest[nrest++] = *it;
         dim += k2;

@@ -1,4 +1,4 @@
-/* ops_sort.c — the recorded forms of sort, topk, kthvalue, median, flip, tril/triu, cumsum,
+/* ops_sort.c — the recorded forms of sort, topk, kthvalue, mode, median, flip, tril/triu, cumsum,
  * amax/amin, trace.
  *
  * Both are value-selecting: the backward (d_extreme_dim, shared with
@@ -52,6 +52,14 @@ Tensor *ag_kthvalue(Tensor *a, int64_t k, int dim, bool keepdim, Tensor **indice
   int d = dim < 0 ? dim + (a->ndim ? a->ndim : 1) : dim;
   /* a 0-d input's result is 0-d too: nothing to squeeze back */
   return record_selection(AG_NODE_KthvalueBackward0, a, out, d, keepdim || a->ndim == 0, indices, idx);
+}
+
+Tensor *ag_mode(Tensor *a, int dim, bool keepdim, Tensor **indices) {
+  Tensor *idx = NULL;
+  Tensor *out = tensor_mode(a, dim, keepdim, &idx);
+  if (out == NULL) return NULL;
+  int d = dim < 0 ? dim + (a->ndim ? a->ndim : 1) : dim;
+  return record_selection(AG_NODE_ModeBackward0, a, out, d, keepdim || a->ndim == 0, indices, idx);
 }
 
 /* median(dim) selects like kthvalue (MedianBackward1); median() of all

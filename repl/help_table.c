@@ -324,14 +324,16 @@ const HelpEntry help_table[] = {
      "min(...xs) / min(iterable, key=nil, default=...) / min(t, dim=nil, keepdim=false)",
      "The smallest of several values or of the items of any iterable, compared by key(item) "
      "when key is given (the first of equal ones); default for an empty one. On a tensor: the smallest element, or "
-     "with dim= a list [values, indices] along that dimension.",
+     "with dim= torch.return_types.min(values, indices) along that dimension (.values, "
+     ".indices; it unpacks as a pair).",
      "print(min(3, 1, 2), min([4, 5]))\n"
      "print(tensor([[1.0, 5.0], [3.0, 2.0]]).min(dim=1))"},
     {"max", HELP_BUILTINS, HELP_TENSOR_METHOD,
      "max(...xs) / max(iterable, key=nil, default=...) / max(t, dim=nil, keepdim=false)",
      "The largest of several values or of the items of any iterable, compared by key(item) "
      "when key is given (the first of equal ones); default for an empty one. On a tensor: the largest element, or "
-     "with dim= a list [values, indices] along that dimension.",
+     "with dim= torch.return_types.max(values, indices) along that dimension (.values, "
+     ".indices; it unpacks as a pair).",
      "print(max(3, 1, 2))\n"
      "print(tensor([[1.0, 5.0], [3.0, 2.0]]).max(dim=0))"},
     {"sum", HELP_BUILTINS, HELP_TENSOR_METHOD,
@@ -366,6 +368,46 @@ const HelpEntry help_table[] = {
      "int64",
      "64-bit integer dtype (also spelled long): labels, indices, arange of integers.",
      "print(arange(3).dtype)"},
+    {"int32", HELP_BUILTINS, 0,
+     "int32",
+     "32-bit integer dtype (PyTorch's torch.int32, torch.int; t.int() converts). "
+     "Arithmetic wraps around on overflow as in PyTorch; sum() and prod() of it give "
+     "int64.",
+     "print(tensor([2147483647], dtype=int32) + 1)"},
+    {"int16", HELP_BUILTINS, 0,
+     "int16",
+     "16-bit integer dtype (also spelled short; t.short() converts). uint8 with int8 "
+     "promotes to it.",
+     "print(tensor([1], dtype=uint8) + tensor([-1], dtype=int8))"},
+    {"short", HELP_BUILTINS, 0,
+     "short",
+     "Another name for int16; t.short() converts a tensor to int16.",
+     "print(tensor([1.7, 300.0]).short())"},
+    {"int8", HELP_BUILTINS, 0,
+     "int8",
+     "8-bit signed integer dtype (t.char() converts; wraps around: 127 + 1 is -128).",
+     "print(tensor([127], dtype=int8) + 1)"},
+    {"uint8", HELP_BUILTINS, 0,
+     "uint8",
+     "8-bit unsigned integer dtype (t.byte() converts; images' pixels). Indexing with "
+     "a uint8 tensor masks, as with a bool one (deprecated in PyTorch).",
+     "print(tensor([250], dtype=uint8) + 10)"},
+    {"float16", HELP_BUILTINS, 0,
+     "float16",
+     "16-bit IEEE float dtype (also spelled half; t.half() converts): 11 significant "
+     "bits, largest 65504. Each op computes in float32 and rounds its result to nearest "
+     "even, as PyTorch's CPU kernels; it can require gradients.",
+     "print(tensor([0.1, 70000.0], dtype=float16))"},
+    {"half", HELP_BUILTINS, 0,
+     "half",
+     "Another name for float16; t.half() converts a tensor to float16.",
+     "print(ones(2).half())"},
+    {"bfloat16", HELP_BUILTINS, 0,
+     "bfloat16",
+     "Brain float dtype: float32's range with 8 significant bits (t.bfloat16() "
+     "converts). Computed in float32 and rounded, as in PyTorch; NumPy files cannot "
+     "hold it (.pt files can).",
+     "print(tensor([1.0 / 3], dtype=bfloat16))"},
     {"bool", HELP_BUILTINS, HELP_TENSOR_METHOD,
      "bool(x) / bool (dtype) / t.bool()",
      "Called, the truthiness of x as true or false (as Python's bool). As a value, the "
@@ -411,11 +453,30 @@ const HelpEntry help_table[] = {
      "Whether x is a tensor (PyTorch's torch.is_tensor).",
      "print(is_tensor(zeros(1)), is_tensor([1]))"},
     {"from_numpy", HELP_TENSORS, 0,
-     "from_numpy(t)",
-     "The tensor itself: Ag has no numpy arrays (a .npy file is read with load()), so "
-     "PyTorch's torch.from_numpy(a) of a translated script gets the tensor that stands "
-     "for the array.",
-     "print(from_numpy(arange(2)))"},
+     "from_numpy(a)",
+     "PyTorch's torch.from_numpy: the tensor that shares a's storage. NumPy's arrays are "
+     "Ag's tensors (see numpy), so it is a itself; a tensor that requires grad is "
+     "PyTorch's error (an array holds no graph).",
+     "let a = np.zeros(2)\n"
+     "from_numpy(a)[0] = 1\n"
+     "print(a)"},
+    {"np", HELP_BUILTINS, 0,
+     "np",
+     "The numpy module under NumPy's usual name (:help numpy).",
+     "print(np.pi)"},
+    {"numpy", HELP_BUILTINS, 0,
+     "numpy / np",
+     "The part of NumPy that PyTorch lessons use (also the global np and import numpy as "
+     "np). Its arrays are Ag tensors with NumPy's default dtypes: float64 for floats, "
+     "int64 for ints. array(x, dtype=nil) asarray float32 float64 int64 bool_ pi e inf "
+     "nan; exp log log2 log10 log1p expm1 sqrt sin cos tan tanh arctan floor ceil abs "
+     "sign square (a number for a number); maximum minimum clip dot matmul reshape "
+     "transpose concatenate stack; sum mean max min argmax argmin (axis=); zeros ones "
+     "empty full eye zeros_like ones_like arange linspace; save(file, a) load(file) (.npy); np.random (NumPy's legacy "
+     "RandomState: seed rand randn random random_sample normal uniform, NumPy's numbers "
+     "for a seed). from_numpy(a) and t.numpy() share the storage.",
+     "np.random.seed(0)\n"
+     "print(np.array([1.5, 2]), np.exp(1.0), np.random.rand())"},
     {"set_printoptions", HELP_TENSORS, 0,
      "set_printoptions(precision=nil, threshold=nil, edgeitems=nil, linewidth=nil, profile=nil, sci_mode=nil)",
      "PyTorch's torch.set_printoptions for every tensor printed after it: digits after "
@@ -458,7 +519,8 @@ const HelpEntry help_table[] = {
      "betavariate paretovariate weibullvariate vonmisesvariate draw what CPython draws "
      "(its Mersenne Twister and Lib/random.py's algorithms); getstate() and "
      "setstate(s). Its own generator, apart from the tensors' (manual_seed); unseeded, "
-     "it starts from the OS's entropy, as CPython's.",
+     "it starts from the OS's entropy, as CPython's. random.Random(seed) is a generator "
+     "of its own with these functions as methods.",
      "random.seed(0)\n"
      "print(random.randint(1, 6), random.choice([\"a\", \"b\"]))"},
     {"math", HELP_BUILTINS, 0,
@@ -532,6 +594,13 @@ const HelpEntry help_table[] = {
      "and os.path: exists isfile isdir isabs join basename dirname split splitext "
      "abspath normpath, with POSIX paths (pairs as lists).",
      "print(os.path.join(\"data\", \"x.csv\"), os.path.basename(\"/tmp/a.txt\"))"},
+    {"unicodedata", HELP_BUILTINS, 0,
+     "unicodedata",
+     "Python's unicodedata on utf8proc: normalize(form, s) and is_normalized(form, s) for "
+     "\"NFC\", \"NFD\", \"NFKC\", \"NFKD\"; category(c) (\"Lu\", \"Mn\" ...), "
+     "combining(c), mirrored(c) of one character; unidata_version. A build without utf8proc "
+     "says that its functions need it.",
+     "print(unicodedata.normalize(\"NFD\", \"\\u{e9}\") == \"e\\u{301}\", unicodedata.category(\"A\"))"},
     {"nn", HELP_BUILTINS, 0,
      "nn",
      "The built-in module of layers and losses (written in Ag): nn.Module, nn.Linear, "
@@ -1309,32 +1378,42 @@ const HelpEntry help_table[] = {
      "print(log_softmax(tensor([0.0, 0.0]), 0))"},
     {"sort", HELP_TENSORS, HELP_TENSOR_METHOD,
      "sort(t, dim=-1, descending=false, stable=false) / t.sort(...)",
-     "[values, indices]: t sorted along dim and the int64 positions the values came from "
+     "torch.return_types.sort(values, indices): t sorted along dim and the int64 positions "
+     "the values came from (.values, .indices; it unpacks as a pair) "
      "(SortBackward0). NaN sorts above inf, -0.0 equals 0.0. Always stable: equal values keep "
      "their order (PyTorch leaves it unspecified without stable=true).",
      "let r = tensor([3.0, 1.0, 2.0]).sort()\n"
-     "print(r[0], r[1])"},
+     "print(r.values, r.indices)"},
     {"argsort", HELP_TENSORS, HELP_TENSOR_METHOD,
      "argsort(t, dim=-1, descending=false, stable=false) / t.argsort(...)",
      "The indices of sort(t, dim, descending) alone (int64, not differentiable).",
      "print(tensor([3.0, 1.0, 2.0]).argsort(descending=true))"},
     {"topk", HELP_TENSORS, HELP_TENSOR_METHOD,
      "topk(t, k, dim=-1, largest=true, sorted=true) / t.topk(k, ...)",
-     "[values, indices]: the k largest (largest=false: smallest) elements along dim, in "
+     "torch.return_types.topk(values, indices): the k largest (largest=false: smallest) "
+     "elements along dim, in "
      "sorted order, ties by position (TopkBackward0). Error \"selected index k out of "
      "range\" unless 0 <= k <= size.",
      "let r = tensor([1.0, 5.0, 3.0, 4.0]).topk(2)\n"
-     "print(r[0], r[1])"},
+     "print(r.values, r.indices)"},
     {"kthvalue", HELP_TENSORS, HELP_TENSOR_METHOD,
      "kthvalue(t, k, dim=-1, keepdim=false) / t.kthvalue(k, dim=-1, keepdim=false)",
-     "[values, indices]: the k-th smallest element (k from 1) along dim and its position; "
+     "torch.return_types.kthvalue(values, indices): the k-th smallest element (k from 1) "
+     "along dim and its position; "
      "NaN counts as the largest, and among equal values the index is the one PyTorch 1.13 "
      "picks. The gradient goes to the selected elements.",
      "print(tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]).kthvalue(2, 1))"},
+    {"mode", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "mode(t, dim=-1, keepdim=false) / t.mode(dim=-1, keepdim=false)",
+     "torch.return_types.mode(values, indices): the most frequent value along dim (the "
+     "smallest of those equally frequent) and the index of it PyTorch 1.13 reports (the "
+     "last of its run once ATen's CPU kernel has sorted the slice). The gradient goes to "
+     "that element (ModeBackward0).",
+     "print(tensor([1, 2, 2, 3]).mode())"},
     {"median", HELP_TENSORS, HELP_TENSOR_METHOD,
      "median(t) / median(t, dim, keepdim=false) / t.median(dim=nil, keepdim=false)",
-     "The lower median of every element (NaN if there is one); with dim, [values, "
-     "indices] along it, the index among equal values the one PyTorch 1.13 gives (the "
+     "The lower median of every element (NaN if there is one); with dim, "
+     "torch.return_types.median(values, indices) along it, the index among equal values the one PyTorch 1.13 gives (the "
      "first NaN when there is one). median() shares its gradient among the elements "
      "equal to it; median(dim) gives it to the selected ones.",
      "print(tensor([3.0, 1.0, 2.0, 4.0]).median(), tensor([[3.0, 1.0, 2.0]]).median(1))"},
@@ -1660,8 +1739,9 @@ const HelpEntry help_table[] = {
      "print(tensor([2.5]).item())"},
     {"Tensor.numpy", HELP_TENSOR, 0,
      "t.numpy()",
-     "The tensor itself: Ag has no numpy, its tensors are what a numpy array is for "
-     "(PyTorch's t.numpy() shares the memory; here the same tensor is returned).",
+     "The NumPy array of t: the tensor itself, since NumPy's arrays are Ag's tensors "
+     "(PyTorch's t.numpy() shares the memory too). A tensor that requires grad is "
+     "PyTorch's error: call t.detach().numpy().",
      "let t = arange(3)\n"
      "print(t.numpy())"},
     {"Tensor.tolist", HELP_TENSOR, 0,
@@ -1686,6 +1766,23 @@ const HelpEntry help_table[] = {
      "t.requires_grad_(flag=true)",
      "Sets requires_grad in place and returns t.",
      "print(zeros(2).requires_grad_())"},
+    {"Tensor.element_size", HELP_TENSOR, 0,
+     "t.element_size() / t.itemsize",
+     "The bytes one element of t takes: 4 for float32, 2 for float16, 1 for int8 ...",
+     "print(zeros(2).element_size(), zeros(2, dtype=int8).itemsize)"},
+    {"Tensor.int", HELP_TENSOR, 0,
+     "t.int() / t.short() / t.half() / t.bfloat16()",
+     "t converted to int32, int16, float16 or bfloat16 (as t.to(dtype); floats "
+     "truncate toward zero, out-of-range integers wrap around).",
+     "print(tensor([1.7, -1.7, 70000.0]).int())"},
+    {"Tensor.char", HELP_TENSOR, 0,
+     "t.char()",
+     "t converted to int8 (floats truncate toward zero, then wrap: 300.0 is 44).",
+     "print(tensor([1.7, -1.7, 300.0]).char())"},
+    {"Tensor.byte", HELP_TENSOR, 0,
+     "t.byte()",
+     "t converted to uint8 (floats truncate toward zero, then wrap: -1.0 is 255).",
+     "print(tensor([1.7, -1.0, 300.0]).byte())"},
     {"Tensor.retain_grad", HELP_TENSOR, 0,
      "t.retain_grad()",
      "Makes a non-leaf tensor keep its .grad after backward().",
@@ -1729,6 +1826,10 @@ const HelpEntry help_table[] = {
      "t.is_contiguous()",
      "True when the elements are laid out in row-major order without gaps.",
      "print(zeros(2, 3).T.is_contiguous())"},
+    {"is_floating_point", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "is_floating_point(t) / t.is_floating_point()",
+     "Whether t's dtype is a float dtype (float32, float64).",
+     "print(tensor([1.0]).is_floating_point(), is_floating_point(tensor([1])))"},
     {"Tensor.view", HELP_TENSOR, 0,
      "t.view(...shape)",
      "The same storage seen with a new shape (t must be contiguous); -1 infers one size.",

@@ -75,6 +75,11 @@ static void print_platform(void) {
 #else
   puts("npz: no zlib");
 #endif
+#ifdef AG_HAVE_UTF8PROC
+  puts("unicodedata: utf8proc");
+#else
+  puts("unicodedata: none");
+#endif
   printf("blas: %s\n", tensor_platform_blas());
 }
 

@@ -614,12 +614,6 @@ static void install_constants(AgVM *vm) {
   vm_define_builtin(vm, "pi", FLOAT_VAL(3.14159265358979323846));
   vm_define_builtin(vm, "inf", FLOAT_VAL(INFINITY));
   vm_define_builtin(vm, "nan", FLOAT_VAL(NAN));
-  static const struct { const char *name; DType dt; } dtypes[] = {
-      {"float32", DT_FLOAT32}, {"float64", DT_FLOAT64}, {"int64", DT_INT64}, {"bool", DT_BOOL},
-      {"float", DT_FLOAT32},   {"double", DT_FLOAT64},  {"long", DT_INT64}};
-  for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++) {
-    vm_define_builtin(vm, dtypes[i].name, OBJ_VAL(vm_dtype(vm, dtypes[i].dt)));
-  }
 }
 
 static void install_functions(AgVM *vm) {

@@ -62,7 +62,6 @@ static void state_free(AgVM *vm, void *state) {
   drop_grads_of_live_tensors(vm);
   table_free(vm, &st->tensor_names);
   table_free(vm, &st->node_names);
-  py_random_free(st->py_random);
   free(st);
   /* The VM frees its objects (tensors, graphs) after this: let those go
    * straight back to the allocator, so that nothing stays cached at exit. */
@@ -207,6 +206,8 @@ static ObjModule *install_module(AgVM *vm, const char *name, ObjModule *sub, con
   if (strcmp(name, "nn.functional") == 0) lib_functional_define(vm, m);
   if (strcmp(name, "nn") == 0) lib_nn_define(vm, m);
   if (strcmp(name, "random") == 0) py_random_define(vm, m);
+  if (strcmp(name, "numpy") == 0) py_numpy_define(vm, m);
+  if (strcmp(name, "unicodedata") == 0) py_unicodedata_define(vm, m);
   if (strcmp(name, "math") == 0) py_math_define(vm, m);
   if (strcmp(name, "time") == 0 || strcmp(name, "os") == 0 || strcmp(name, "sys") == 0 ||
       strcmp(name, "gc") == 0)
@@ -574,6 +575,10 @@ void lib_install(AgVM *vm) {
   vm_define_builtin(vm, "functorch", OBJ_VAL(install_module(vm, "func", NULL, NULL)));
   /* PyTorch's own namespace, and the Python modules that lessons import */
   static const char *const more[] = {"cuda", "backends", "torch", "random", "math", "time",
-                                     "string", "collections", "itertools", "sys", "os", "gc"};
+                                     "string", "collections", "itertools", "sys", "os", "gc",
+                                     "numpy", "unicodedata"};
   for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) install_module(vm, more[i], NULL, NULL);
+  Value numpy;
+  table_get(&vm->builtins, OBJ_VAL(obj_string(vm, "numpy")), &numpy);
+  vm_define_builtin(vm, "np", numpy); /* NumPy's usual name, as lessons write it */
 }

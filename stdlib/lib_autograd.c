@@ -189,10 +189,8 @@ static Tensor *script_hook_call(void *ctx, Tensor *grad, bool *failed) {
   bool same_size = t->ndim == grad->ndim;
   for (int d = 0; same_size && d < t->ndim; d++) same_size = t->shape[d] == grad->shape[d];
   if (t->dtype != grad->dtype) {
-    vm_throw_error(vm, "hook '%s' has changed the type of value (was %s got %s)", name,
-                   grad->dtype == DT_FLOAT64 ? "CPUDoubleType" : "CPUFloatType",
-                   t->dtype == DT_FLOAT64 ? "CPUDoubleType" : t->dtype == DT_FLOAT32 ? "CPUFloatType"
-                   : t->dtype == DT_INT64 ? "CPULongType" : "CPUBoolType");
+    vm_throw_error(vm, "hook '%s' has changed the type of value (was CPU%sType got CPU%sType)", name,
+                   tensor_dtype_torch_name(grad->dtype), tensor_dtype_torch_name(t->dtype));
     *failed = true;
     return NULL;
   }

@@ -482,7 +482,7 @@ static Value native_einsum(NATIVE_ARGS) {
 static Value native_where(NATIVE_ARGS) {
   if (!IS_TENSOR(args[0])) return lib_type_error(vm, "where", "condition", args[0]);
   Tensor *cond = lib_t(args[0]);
-  if (cond->dtype != DT_BOOL)
+  if (!dtype_is_mask(cond->dtype)) /* uint8: PyTorch 1.13 takes it, deprecated */
     return vm_throw_error(vm, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
                           tensor_dtype_torch_name(cond->dtype));
   DType like_dt = IS_TENSOR(args[1]) ? lib_t(args[1])->dtype
@@ -528,10 +528,15 @@ void lib_install_create(AgVM *vm) {
   vm_define_native(vm, "LongTensor", native_long_tensor, 0, -1, true);
   vm_define_native(vm, "FloatTensor", native_float_tensor, 0, -1, true);
   vm_define_native(vm, "DoubleTensor", native_double_tensor, 0, -1, true);
-  static const struct { const char *name; DType dt; } dtypes[] = {
-      {"float32", DT_FLOAT32}, {"float64", DT_FLOAT64}, {"int64", DT_INT64}, {"bool", DT_BOOL},
-      {"float", DT_FLOAT32},   {"double", DT_FLOAT64},  {"long", DT_INT64},
+  /* every dtype by its name, and PyTorch's other names for them (torch.int,
+   * int32, is the torch module's: Ag's global int is the function) */
+#define DTYPE_GLOBAL(e, name, ...) vm_define_builtin(vm, #name, OBJ_VAL(vm_dtype(vm, DT_##e)));
+  AG_DTYPES(DTYPE_GLOBAL)
+#undef DTYPE_GLOBAL
+  static const struct { const char *name; DType dt; } aliases[] = {
+      {"float", DT_FLOAT32}, {"double", DT_FLOAT64}, {"long", DT_INT64},
+      {"short", DT_INT16},   {"half", DT_FLOAT16},
   };
-  for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
-    vm_define_builtin(vm, dtypes[i].name, OBJ_VAL(vm_dtype(vm, dtypes[i].dt)));
+  for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+    vm_define_builtin(vm, aliases[i].name, OBJ_VAL(vm_dtype(vm, aliases[i].dt)));
 }

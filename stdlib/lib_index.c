@@ -143,6 +143,8 @@ Value lib_set_index(AgVM *vm, Value obj, int n, const Value *index, Value v) {
   Tensor *t = lib_t(obj);
   if (!IS_TENSOR(v) && !IS_NUMBER(v) && !IS_BOOL(v) && !IS_LIST(v))
     return vm_raise(vm, VM_ERR_TYPE, "can't assign a %s to a tensor", vm_type_name(v));
+  if (IS_NUMBER(v) && !dtype_value_fits(t->dtype, AS_NUMBER(v), false)) /* t[0] = 300 in int8 */
+    return lib_throw_tensor_error(vm);
   Tensor *src = lib_as_tensor(vm, v, t->dtype, "index assignment");
   if (src == NULL) return VM_EXCEPTION;
   Index ix;
@@ -155,7 +157,7 @@ Value lib_set_index(AgVM *vm, Value obj, int n, const Value *index, Value v) {
   bool advanced = false;
   for (int i = 0; i < ix.n; i++) advanced |= ix.items[i].kind == IDX_TENSOR;
   if (advanced && IS_TENSOR(v) && src->dtype != t->dtype &&
-      !(ix.n == 1 && ix.items[0].tensor->dtype == DT_BOOL && src->ndim == 0)) {
+      !(ix.n == 1 && dtype_is_mask(ix.items[0].tensor->dtype) && src->ndim == 0)) {
     index_free(&ix);
     tensor_release(src);
     return vm_throw_error(vm, "Index put requires the source and destination dtypes match, got %s "

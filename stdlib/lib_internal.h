@@ -63,11 +63,19 @@
   X(float, 0, 0, LF_M)                                                         \
   X(double, 0, 0, LF_M)                                                        \
   X(long, 0, 0, LF_M)                                                          \
+  X(int, 0, 0, LF_M)                                                           \
+  X(short, 0, 0, LF_M)                                                         \
+  X(char, 0, 0, LF_M)                                                          \
+  X(byte, 0, 0, LF_M)                                                          \
+  X(half, 0, 0, LF_M)                                                          \
+  X(bfloat16, 0, 0, LF_M)                                                      \
+  X(element_size, 0, 0, LF_M)                                                  \
   X(bool, 0, 0, LF_M)                                                          \
   X(to, 0, 2, LF_M)                                                            \
   X(cpu, 0, 0, LF_M)                                                           \
   X(contiguous, 0, 0, LF_M)                                                    \
   X(is_contiguous, 0, 0, LF_M)                                                 \
+  X(is_floating_point, 0, 0, LF_MG)                                            \
   X(sum, 0, 2, LF_MGW)                                                         \
   X(mean, 0, 2, LF_MG)                                                         \
   X(prod, 0, 2, LF_MG)                                                         \
@@ -159,6 +167,7 @@
   X(topk, 1, 4, LF_MG)                                                         \
   X(kthvalue, 1, 3, LF_MG)                                                     \
   X(median, 0, 2, LF_MG)                                                       \
+  X(mode, 0, 2, LF_MG)                                                         \
   X(flip, 0, -1, LF_MG)                                                        \
   X(tril, 0, 1, LF_MG)                                                         \
   X(triu, 0, 1, LF_MG)                                                         \
@@ -214,7 +223,6 @@ typedef struct LibState {
   bool warned_kl_div_mean;
   bool warned_legacy_reduction[3]; /* size_average=/reduce= naming "mean", "sum", "none" */
   bool warned_meshgrid_indexing;
-  PyRandom *py_random; /* Python's random module's generator, made at its first use */
 } LibState;
 
 static inline LibState *lib_state(AgVM *vm) { return (LibState *)vm->lib_state; }
@@ -266,6 +274,8 @@ bool lib_shape(AgVM *vm, int argc, const Value *args, int *ndim, int64_t *shape)
 Value lib_shape_list(AgVM *vm, int ndim, const int64_t *shape);
 /* A new list of wrapped tensors (takes the references, frees the array). */
 Value lib_tensor_list(AgVM *vm, Tensor **ts, int n); /* a tuple of them (takes ts) */
+/* PyTorch's torch.return_types.NAME(values=, indices=) (takes the references) */
+Value lib_named_pair(AgVM *vm, const char *name, Tensor *values, Tensor *indices);
 /* A tensor operand: a tensor (retained) or a number / bool / nested list
  * (a new tensor of dtype `like`). NULL after throwing. */
 Tensor *lib_as_tensor(AgVM *vm, Value v, DType like, const char *what);

@@ -356,14 +356,10 @@ static Value extreme(AgVM *vm, Value self, ExtremeFn fn, BinaryOp pairwise, cons
   if (!reduce_args(vm, fname, argc, args, kw, &r) || !single_dim(vm, fname, &r)) return VM_EXCEPTION;
   lib_sync_line(vm);
   if (!r.has_dim) return lib_wrap(vm, fn(lib_t(self), 0, false, false, NULL));
-  Tensor **pair = malloc(2 * sizeof(Tensor *));
-  if (pair == NULL) return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
-  pair[0] = fn(lib_t(self), r.dims[0], true, r.keepdim, &pair[1]);
-  if (pair[0] == NULL) {
-    free(pair);
-    return lib_throw_tensor_error(vm);
-  }
-  return lib_tensor_list(vm, pair, 2);
+  Tensor *indices = NULL;
+  Tensor *values = fn(lib_t(self), r.dims[0], true, r.keepdim, &indices);
+  if (values == NULL) return lib_throw_tensor_error(vm);
+  return lib_named_pair(vm, fname, values, indices);
 }
 
 Value lt_max(LT_ARGS) { return extreme(vm, self, ag_max, BIN_MAXIMUM, "max", argc, args, kw); }
@@ -765,10 +761,10 @@ Value lt_uniform_(LT_ARGS) {
 
 /* ---- conversions and queries ---- */
 
-/* Element i as a script value: an int for int64, a float for float
+/* Element i as a script value: an int for integer dtypes, a float for float
  * tensors, a bool for bool ones (as PyTorch's item() and tolist()). */
 static Value scalar_value(AgVM *vm, Tensor *t, int64_t i) {
-  if (t->dtype == DT_INT64) return INT_VAL(vm, tensor_get_flat_int(t, i));
+  if (dtype_kind(t->dtype) == DK_INT) return INT_VAL(vm, tensor_get_flat_int(t, i));
   double d = tensor_get_flat(t, i);
   return t->dtype == DT_BOOL ? BOOL_VAL(d != 0) : FLOAT_VAL(d);
 }
@@ -826,6 +822,7 @@ Value lt_size(LT_ARGS) {
 }
 
 Value lt_is_contiguous(LT_ARGS) { return BOOL_VAL(tensor_is_contiguous(lib_t(self))); }
+Value lt_is_floating_point(LT_ARGS) { return BOOL_VAL(dtype_is_float(lib_t(self)->dtype)); }
 
 Value lt_clone(LT_ARGS) {
   lib_sync_line(vm);
@@ -870,6 +867,13 @@ Value lt_float(LT_ARGS) { return convert(vm, self, DT_FLOAT32); }
 Value lt_double(LT_ARGS) { return convert(vm, self, DT_FLOAT64); }
 Value lt_long(LT_ARGS) { return convert(vm, self, DT_INT64); }
 Value lt_bool(LT_ARGS) { return convert(vm, self, DT_BOOL); }
+Value lt_int(LT_ARGS) { return convert(vm, self, DT_INT32); }
+Value lt_short(LT_ARGS) { return convert(vm, self, DT_INT16); }
+Value lt_char(LT_ARGS) { return convert(vm, self, DT_INT8); }
+Value lt_byte(LT_ARGS) { return convert(vm, self, DT_UINT8); }
+Value lt_half(LT_ARGS) { return convert(vm, self, DT_FLOAT16); }
+Value lt_bfloat16(LT_ARGS) { return convert(vm, self, DT_BFLOAT16); }
+Value lt_element_size(LT_ARGS) { return INT_VAL(vm, (int64_t)dtype_size(lib_t(self)->dtype)); }
 
 /* t.to(dtype), t.to("cpu"), t.to("cpu", dtype), t.to(device=, dtype=). */
 Value lt_to(LT_ARGS) {

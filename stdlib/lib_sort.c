@@ -1,6 +1,7 @@
 /* lib_sort.c — sort, argsort, topk, flip, tril/triu, cumsum/cumprod (LIB_TENSOR_FNS
  * rows and amax/amin, trace; tensor/sort.c, reorder.c, scan.c, amax.c compute, autograd/ops_sort.c
- * records). sort and topk return [values, indices], as max(dim) does. */
+ * records). sort, topk, kthvalue and median return
+ * PyTorch's named pairs (torch.return_types), as max(dim) does. */
 #include <stdlib.h>
 
 #include "stdlib/lib_internal.h"
@@ -17,17 +18,10 @@ static bool dim_and_flags(AgVM *vm, const Value *v, int *dim, int nflags, const 
   return true;
 }
 
-static Value pair_or_throw(AgVM *vm, Tensor *values, Tensor *indices) {
+/* torch.return_types.NAME(values=, indices=) */
+static Value pair_or_throw(AgVM *vm, const char *name, Tensor *values, Tensor *indices) {
   if (values == NULL) return lib_throw_tensor_error(vm);
-  Tensor **pair = malloc(2 * sizeof(Tensor *));
-  if (pair == NULL) {
-    tensor_release(values);
-    tensor_release(indices);
-    return vm_raise(vm, VM_ERR_MEMORY, "out of memory");
-  }
-  pair[0] = values;
-  pair[1] = indices;
-  return lib_tensor_list(vm, pair, 2);
+  return lib_named_pair(vm, name, values, indices);
 }
 
 /* sort(dim=-1, descending=false, stable=false): always stable (tensor/sort.c). */
@@ -43,7 +37,7 @@ Value lt_sort(LT_ARGS) {
   lib_sync_line(vm);
   Tensor *indices = NULL;
   Tensor *values = ag_sort(lib_t(self), dim, flags[0], &indices);
-  return pair_or_throw(vm, values, indices);
+  return pair_or_throw(vm, "sort", values, indices);
 }
 
 Value lt_argsort(LT_ARGS) {
@@ -73,7 +67,7 @@ Value lt_topk(LT_ARGS) {
   lib_sync_line(vm);
   Tensor *indices = NULL;
   Tensor *values = ag_topk(lib_t(self), k, dim, flags[0], &indices);
-  return pair_or_throw(vm, values, indices);
+  return pair_or_throw(vm, "topk", values, indices);
 }
 
 /* kthvalue(k, dim=-1, keepdim=false) -> [values, indices] */
@@ -91,7 +85,22 @@ Value lt_kthvalue(LT_ARGS) {
   lib_sync_line(vm);
   Tensor *indices = NULL;
   Tensor *values = ag_kthvalue(lib_t(self), k, dim, keepdim, &indices);
-  return pair_or_throw(vm, values, indices);
+  return pair_or_throw(vm, "kthvalue", values, indices);
+}
+
+/* mode(dim=-1, keepdim=false) -> torch.return_types.mode(values, indices) */
+Value lt_mode(LT_ARGS) {
+  static const char *const names[] = {"dim", "keepdim"};
+  static const bool dflt[] = {false};
+  Value v[2];
+  int dim;
+  bool keepdim;
+  if (!lib_bind(vm, "mode", argc, args, kw, names, 2, v) || !dim_and_flags(vm, v, &dim, 1, dflt, &keepdim))
+    return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *indices = NULL;
+  Tensor *values = ag_mode(lib_t(self), dim, keepdim, &indices);
+  return pair_or_throw(vm, "mode", values, indices);
 }
 
 /* median() -> the lower median of every element; median(dim, keepdim=false)
@@ -109,7 +118,7 @@ Value lt_median(LT_ARGS) {
   if (!has_dim) return lib_wrap(vm, ag_median(lib_t(self), 0, false, false, NULL));
   Tensor *indices = NULL;
   Tensor *values = ag_median(lib_t(self), dim, true, keepdim, &indices);
-  return pair_or_throw(vm, values, indices);
+  return pair_or_throw(vm, "median", values, indices);
 }
 
 /* flip(dims): a list, or the dims one by one (x.flip(0, 1)). */

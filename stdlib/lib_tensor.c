@@ -30,7 +30,8 @@
   X(VERSION, "_version")                                                       \
   X(OUTPUT_NR, "output_nr")                                                    \
   X(DEVICE, "device")                                                          \
-  X(IS_CUDA, "is_cuda")
+  X(IS_CUDA, "is_cuda")                                                        \
+  X(ITEMSIZE, "itemsize")
 
 typedef enum {
 #define ATTR_ENUM(e, n) ATTR_##e,
@@ -274,6 +275,30 @@ Value lib_tensor_list(AgVM *vm, Tensor **ts, int n) {
   return vm_list_to_tuple(vm, OBJ_VAL(l)); /* PyTorch's several results are a tuple */
 }
 
+/* torch.ag's _named_result(name, values, indices): PyTorch's
+ * torch.return_types.NAME, a pair that also has .values and .indices. Takes
+ * the references; VM_EXCEPTION after throwing. */
+Value lib_named_pair(AgVM *vm, const char *name, Tensor *values, Tensor *indices) {
+  Value args[3];
+  args[1] = OBJ_VAL(obj_new_tensor(vm, values));
+  vm_push_root(vm, args[1]);
+  args[2] = OBJ_VAL(obj_new_tensor(vm, indices));
+  vm_push_root(vm, args[2]);
+  args[0] = OBJ_VAL(obj_string(vm, name));
+  vm_push_root(vm, args[0]);
+  Value torch = NIL_VAL, make = NIL_VAL;
+  table_get(&vm->builtins, OBJ_VAL(obj_string(vm, "torch")), &torch);
+  ObjString *member = obj_string(vm, "_named_result");
+  vm_push_root(vm, OBJ_VAL(member)); /* loading torch.ag may collect */
+  Value r;
+  if (IS_MODULE(torch) && vm_module_member(vm, AS_MODULE(torch), member, &make))
+    r = vm_call(vm, make, 3, args);
+  else
+    r = vm->has_exception ? VM_EXCEPTION : vm_throw_error(vm, "internal error: torch._named_result is missing");
+  vm_pop_roots(vm, 4);
+  return r;
+}
+
 /* ---- tensor(data): nested lists ---- */
 
 typedef struct {
@@ -330,7 +355,11 @@ static bool fill_from(AgVM *vm, Value v, int d, const DataShape *ds, Tensor *t, 
     }
     if (!leaf_value(vm, v, &x, &k)) return false;
     if (k > *kind) *kind = k;
-    if (t != NULL && t->dtype == DT_INT64 && IS_INT(v)) tensor_set_flat_int(t, *pos, AS_INT(v));
+    if (t != NULL && dtype_kind(t->dtype) == DK_INT && !dtype_value_fits(t->dtype, x, true)) {
+      lib_throw_tensor_error(vm); /* tensor([300], dtype=int8), as PyTorch */
+      return false;
+    }
+    if (t != NULL && dtype_kind(t->dtype) == DK_INT && IS_INT(v)) tensor_set_flat_int(t, *pos, AS_INT(v));
     else if (t != NULL) tensor_set_flat(t, *pos, x);
     (*pos)++;
     return true;
@@ -366,14 +395,17 @@ static Tensor *tensor_from_list(AgVM *vm, Value data, bool has_dtype, DType dtyp
     return NULL;
   }
   pos = 0;
-  fill_from(vm, data, 0, &ds, t, &pos, &kind);
+  if (!fill_from(vm, data, 0, &ds, t, &pos, &kind)) { /* a value out of an integer dtype's range */
+    tensor_release(t);
+    return NULL;
+  }
   return t;
 }
 
 Tensor *lib_tensor_from_value(AgVM *vm, Value data, bool has_dtype, DType dtype) {
   Tensor *t = NULL;
-  if (IS_INT(data) && (!has_dtype || dtype == DT_INT64)) {
-    t = tensor_scalar(DT_INT64, 0);
+  if (IS_INT(data) && (!has_dtype || dtype_kind(dtype) == DK_INT)) {
+    t = tensor_scalar(has_dtype ? dtype : DT_INT64, 0);
     if (t != NULL) tensor_set_flat_int(t, 0, AS_INT(data));
   } else if (IS_NUMBER(data)) {
     t = tensor_scalar(has_dtype ? dtype : DT_FLOAT32, AS_NUMBER(data));
@@ -522,11 +554,11 @@ static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
                         vm_type_name(a), vm_type_name(b));
 }
 
-/* ~t: logical not of a bool tensor (a mask), bitwise not of an int64 one
- * (-t - 1 in two's complement), as PyTorch's bitwise_not. */
+/* ~t: logical not of a bool tensor (a mask), bitwise not of an integer one
+ * (-t - 1 in two's complement, wrapping in its dtype), as PyTorch's bitwise_not. */
 static Value tensor_invert(AgVM *vm, Tensor *t) {
   if (t->dtype == DT_BOOL) return lib_wrap(vm, tensor_unary(UN_LOGICAL_NOT, t));
-  if (t->dtype != DT_INT64)
+  if (dtype_kind(t->dtype) != DK_INT)
     return vm_throw_error(vm, "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
   Tensor *neg = tensor_unary(UN_NEG, t);
   Tensor *r = neg ? tensor_binary_scalar(BIN_SUB, neg, 1) : NULL;
@@ -631,6 +663,7 @@ static Value get_attribute(AgVM *vm, Value self, int id) {
   case ATTR_OUTPUT_NR: return INT_VAL(vm, ag_output_nr(t));
   case ATTR_DEVICE: return OBJ_VAL(obj_string(vm, "cpu")); /* the one device */
   case ATTR_IS_CUDA: return FALSE_VAL;
+  case ATTR_ITEMSIZE: return INT_VAL(vm, (int64_t)dtype_size(t->dtype));
   case LIB_ATTR_COUNT: break;
   }
   return NIL_VAL;

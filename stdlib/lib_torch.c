@@ -1,7 +1,8 @@
 /* lib_torch.c — PyTorch's names that Ag's tensors lacked: Tensor (the type,
  * for isinstance, and the legacy float32 constructor), is_tensor,
- * set_printoptions, and numpy's bridge as identities (Ag has no numpy:
- * from_numpy(t) and t.numpy() give the tensor itself). */
+ * set_printoptions, and numpy's bridge (NumPy's arrays are Ag's tensors,
+ * stdlib/numpy.ag: from_numpy(a) and t.numpy() give the tensor itself, which
+ * shares its storage as PyTorch's bridge does). */
 #include <math.h>
 #include <string.h>
 
@@ -38,11 +39,18 @@ static Value native_Tensor(NATIVE_ARGS) {
 
 static Value native_is_tensor(NATIVE_ARGS) { return BOOL_VAL(IS_TENSOR(args[0])); }
 
+/* A NumPy array cannot hold a graph: PyTorch's error for one that would. */
+static Value numpy_view(AgVM *vm, Value t) {
+  if (ag_requires_grad(lib_t(t)))
+    return vm_throw_error(vm, "Can't call numpy() on Tensor that requires grad. "
+                              "Use tensor.detach().numpy() instead.");
+  return t;
+}
+
 static Value native_from_numpy(NATIVE_ARGS) {
   if (!IS_TENSOR(args[0]))
-    return vm_throw_error(vm, "from_numpy(): Ag has no numpy arrays; expected a tensor, got %s",
-                          vm_type_name(args[0]));
-  return args[0];
+    return vm_raise(vm, VM_ERR_TYPE, "expected np.ndarray (got %s)", vm_type_name(args[0]));
+  return numpy_view(vm, args[0]);
 }
 
 static bool option_int(AgVM *vm, Value v, const char *name, int lo, int hi, int *out) {
@@ -94,7 +102,9 @@ static Value native_set_printoptions(NATIVE_ARGS) {
   return NIL_VAL;
 }
 
-Value lt_numpy(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) { return self; }
+Value lt_numpy(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
+  return numpy_view(vm, self);
+}
 
 void lib_install_torch(AgVM *vm) {
   vm_define_native(vm, "Tensor", native_Tensor, 0, -1, false);

@@ -17,11 +17,11 @@ typedef struct {
 /* Defines each native (taking no keywords) as a global of the module. */
 void py_define_natives(AgVM *vm, ObjModule *module, const PyNative *natives, size_t n);
 
-/* Python's random generator (py_random.c); freed with the VM. */
-typedef struct PyRandom PyRandom;
-void py_random_free(PyRandom *r);
-
+/* Python's random and NumPy's legacy generator (py_random.c) */
 void py_random_define(AgVM *vm, ObjModule *module);
+void py_numpy_define(AgVM *vm, ObjModule *module);
+/* unicodedata (py_unicodedata.c), on utf8proc where the build has it */
+void py_unicodedata_define(AgVM *vm, ObjModule *module);
 void py_math_define(AgVM *vm, ObjModule *module);
 /* time, os and sys (py_modules.c) */
 void py_system_define(AgVM *vm, ObjModule *module);

@@ -184,11 +184,7 @@ static void planes_run(const PlanesJob *j) {
     for (int64_t t = 0; t < tasks; t++) planes_task(t, (void *)j);
 }
 
-static bool require_float(const Tensor *t, const char *what) {
-  if (dtype_is_float(t->dtype)) return true;
-  tensor_set_error("\"%s\" not implemented for '%s'", what, tensor_dtype_torch_name(t->dtype));
-  return false;
-}
+#define require_float tensor_require_native_float
 
 /* x [N, C, H, W] -> [N, C kh kw, L] (F.unfold). */
 Tensor *tensor_im2col(const Tensor *x, const TensorWindow *w) {

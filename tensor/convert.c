@@ -24,12 +24,15 @@
       for (int64_t i = 0; i < n; i++) *(T *)(p[0] + i * s[0]) = v;                           \
     }                                                                                        \
   }
-DEFINE_FILL(fill_u8, uint8_t)
-DEFINE_FILL(fill_i64, int64_t)
-DEFINE_FILL(fill_f32, float)
-DEFINE_FILL(fill_f64, double)
+#define DTYPE_FILL(e, name, ctype, ...) DEFINE_FILL(fill_##e, ctype)
+AG_DTYPES(DTYPE_FILL)
+#undef DTYPE_FILL
 
-static const IterInner fill_kernels[DT_COUNT] = {fill_u8, fill_i64, fill_f32, fill_f64};
+static const IterInner fill_kernels[DT_COUNT] = {
+#define DTYPE_FILL_ROW(e, ...) fill_##e,
+    AG_DTYPES(DTYPE_FILL_ROW)
+#undef DTYPE_FILL_ROW
+};
 
 bool tensor_check_writable(const Tensor *t) {
   for (int i = 0; i < t->ndim; i++) {
@@ -54,7 +57,7 @@ bool tensor_fill_raw(Tensor *a, double v) {
 }
 
 bool tensor_fill_(Tensor *a, double v) {
-  if (!tensor_check_writable(a)) return false;
+  if (!dtype_value_fits(a->dtype, v, false) || !tensor_check_writable(a)) return false;
   tensor_bump_version(a);
   return tensor_fill_raw(a, v);
 }
@@ -81,29 +84,59 @@ static inline int64_t f2i(double v) { return tensor_double_to_i64(v); }
     }                                                                                        \
   }
 
-DEFINE_CONVERT(cv_b_b, uint8_t, uint8_t, x)
-DEFINE_CONVERT(cv_b_i, uint8_t, int64_t, x != 0)
-DEFINE_CONVERT(cv_b_f, uint8_t, float, x != 0)
-DEFINE_CONVERT(cv_b_d, uint8_t, double, x != 0)
-DEFINE_CONVERT(cv_i_b, int64_t, uint8_t, (int64_t)x)
-DEFINE_CONVERT(cv_i_i, int64_t, int64_t, x)
-DEFINE_CONVERT(cv_i_f, int64_t, float, f2i(x))
-DEFINE_CONVERT(cv_i_d, int64_t, double, f2i(x))
-DEFINE_CONVERT(cv_f_b, float, uint8_t, (float)x)
-DEFINE_CONVERT(cv_f_i, float, int64_t, (float)x)
-DEFINE_CONVERT(cv_f_f, float, float, x)
-DEFINE_CONVERT(cv_f_d, float, double, (float)x)
-DEFINE_CONVERT(cv_d_b, double, uint8_t, (double)x)
-DEFINE_CONVERT(cv_d_i, double, int64_t, (double)x)
-DEFINE_CONVERT(cv_d_f, double, float, (double)x)
-DEFINE_CONVERT(cv_d_d, double, double, x)
+/* Every dtype converts to and from the four native ones (bool, int64,
+ * float32, float64): to one of them the element is loaded as its value (an
+ * integer or a float) and cast as PyTorch casts (a float to an integer
+ * through x86's conversion); from one, an integer dtype wraps the value
+ * through int64, float16 and bfloat16 round it through float, as
+ * c10::Half(double) does. A conversion between two of the others goes
+ * through the source's compute dtype (tensor_copy_raw), which is exact. */
+#define DT_PLAIN(x) (x)
+#define TO_NATIVE_b(v, from_float) ((v) != 0)
+#define TO_NATIVE_i(v, from_float) ((from_float) ? f2i((double)(v)) : (int64_t)(v))
+#define TO_NATIVE_f(v, from_float) ((float)(v))
+#define TO_NATIVE_d(v, from_float) ((double)(v))
+#define FROM_NATIVE(ctype, kind, store, v, from_float)                                       \
+  ((kind) == DK_BOOL ? (ctype)((v) != 0)                                                    \
+   : (kind) == DK_INT ? ((from_float) ? (ctype)(uint64_t)f2i((double)(v)) : (ctype)(int64_t)(v)) \
+                      : (ctype)store(v))
+#define DEFINE_CONVERT_NATIVE(e, ctype, kind, load, store, n, NT, n_float)                   \
+  DEFINE_CONVERT(cv_##e##_##n, ctype, NT, FROM_NATIVE(ctype, kind, store, x, n_float))       \
+  DEFINE_CONVERT(cv_##n##_##e, NT, ctype, TO_NATIVE_##n(load(x), (kind) == DK_FLOAT))
+#define DTYPE_CONVERTS(e, name, ctype, kind, torch, compute, load, store, ...)                    \
+  DEFINE_CONVERT(cv_same_##e, ctype, ctype, x)                                               \
+  DEFINE_CONVERT_NATIVE(e, ctype, kind, load, store, b, uint8_t, 0)                          \
+  DEFINE_CONVERT_NATIVE(e, ctype, kind, load, store, i, int64_t, 0)                          \
+  DEFINE_CONVERT_NATIVE(e, ctype, kind, load, store, f, float, 1)                            \
+  DEFINE_CONVERT_NATIVE(e, ctype, kind, load, store, d, double, 1)
+AG_DTYPES(DTYPE_CONVERTS)
+#undef DTYPE_CONVERTS
 
-static const IterInner convert_kernels[DT_COUNT][DT_COUNT] = {
-    {cv_b_b, cv_b_i, cv_b_f, cv_b_d},
-    {cv_i_b, cv_i_i, cv_i_f, cv_i_d},
-    {cv_f_b, cv_f_i, cv_f_f, cv_f_d},
-    {cv_d_b, cv_d_i, cv_d_f, cv_d_d},
-};
+#define DTYPE_SAME(e, ...) cv_same_##e,
+static const IterInner same_kernels[DT_COUNT] = {AG_DTYPES(DTYPE_SAME)};
+#undef DTYPE_SAME
+#define DTYPE_FROM_NATIVE(e, ...) {cv_##e##_b, cv_##e##_i, cv_##e##_f, cv_##e##_d},
+static const IterInner from_native[DT_COUNT][4] = {AG_DTYPES(DTYPE_FROM_NATIVE)};
+#undef DTYPE_FROM_NATIVE
+#define TO_b(e, ...) cv_b_##e,
+#define TO_i(e, ...) cv_i_##e,
+#define TO_f(e, ...) cv_f_##e,
+#define TO_d(e, ...) cv_d_##e,
+static const IterInner to_native[4][DT_COUNT] = {
+    {AG_DTYPES(TO_b)}, {AG_DTYPES(TO_i)}, {AG_DTYPES(TO_f)}, {AG_DTYPES(TO_d)}};
+#undef TO_b
+#undef TO_i
+#undef TO_f
+#undef TO_d
+
+/* The kernel converting `from` elements to `to`; NULL between two dtypes
+ * neither of which is native. */
+IterInner tensor_convert_kernel(DType to, DType from) {
+  if (to == from) return same_kernels[to];
+  if (dtype_is_native(from)) return from_native[to][from];
+  if (dtype_is_native(to)) return to_native[to][from];
+  return NULL;
+}
 
 /* dst = src (src broadcast to dst's shape, already checked), converting dtype. */
 bool tensor_copy_raw(Tensor *dst, const Tensor *src) {
@@ -117,11 +150,18 @@ bool tensor_copy_raw(Tensor *dst, const Tensor *src) {
       memmove(tensor_data(dst), tensor_data(src), (size_t)dst->numel * dtype_size(dst->dtype));
     return true;
   }
+  IterInner kernel = tensor_convert_kernel(dst->dtype, src->dtype);
+  if (!kernel) { /* two non-native dtypes: through the source's compute dtype */
+    Tensor *wide = tensor_to_dtype(src, dtype_compute(src->dtype));
+    bool ok = wide && tensor_copy_raw(dst, wide);
+    tensor_release(wide);
+    return ok;
+  }
   TensorIter it;
   tensor_iter_init(&it, dst->ndim, dst->shape);
   tensor_iter_add(&it, dst);
   tensor_iter_add(&it, src);
-  return tensor_iter_run(&it, convert_kernels[dst->dtype][src->dtype], NULL);
+  return tensor_iter_run(&it, kernel, NULL);
 }
 
 Tensor *tensor_to_dtype(const Tensor *t, DType dt) {
@@ -132,6 +172,22 @@ Tensor *tensor_to_dtype(const Tensor *t, DType dt) {
     return NULL;
   }
   return out;
+}
+
+Tensor *tensor_narrow_to(Tensor *t, DType dt) {
+  if (!t || t->dtype == dt) return t;
+  Tensor *out = tensor_to_dtype(t, dt);
+  tensor_release(t);
+  return out;
+}
+
+Tensor *tensor_widened2(Tensor *(*f)(const Tensor *, const Tensor *), const Tensor *a,
+                        const Tensor *b) {
+  Tensor *wa = tensor_widen(a), *wb = wa ? tensor_widen(b) : NULL;
+  Tensor *r = wb ? f(wa, wb) : NULL;
+  tensor_release(wa);
+  tensor_release(wb);
+  return tensor_narrow_to(r, a->dtype);
 }
 
 Tensor *tensor_clone(const Tensor *t) {
@@ -189,4 +245,3 @@ bool tensor_copy_(Tensor *dst, const Tensor *src) {
   return ok;
 }
 
-IterInner tensor_convert_kernel(DType to, DType from) { return convert_kernels[to][from]; }

@@ -23,6 +23,8 @@ Tensor *tensor_arange(double start, double end, double step, DType dt) {
     return NULL;
   }
   int64_t n = (int64_t)size;
+  if (!dtype_is_native(dt)) /* computed in dt's compute dtype, narrowed */
+    return tensor_narrow_to(tensor_arange(start, end, step, dtype_compute(dt)), dt);
   Tensor *t = tensor_empty(dt, 1, &n);
   if (!t) return NULL;
   void *data = tensor_data(t);
@@ -77,6 +79,8 @@ Tensor *tensor_linspace(double start, double end, int64_t n, DType dt) {
     tensor_set_error("number of steps must be non-negative");
     return NULL;
   }
+  if (!dtype_is_native(dt)) /* computed in dt's compute dtype, narrowed */
+    return tensor_narrow_to(tensor_linspace(start, end, n, dtype_compute(dt)), dt);
   Tensor *t = tensor_empty(dt, 1, &n);
   if (!t || n == 0) return t;
   if (n == 1) {

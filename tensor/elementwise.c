@@ -87,12 +87,18 @@ bool tensor_wrap_dim(int *dim, int ndim) {
 
 /* ---- dtype rules ---- */
 
-static int dtype_category(DType dt) { return dt == DT_BOOL ? 0 : dt == DT_INT64 ? 1 : 2; }
-
 const char *tensor_dtype_torch_name(DType dt) {
-  static const char *const names[DT_COUNT] = {"Bool", "Long", "Float", "Double"};
+  static const char *const names[DT_COUNT] = {
+#define DTYPE_TORCH_NAME(e, name, ctype, kind, torch, ...) torch,
+      AG_DTYPES(DTYPE_TORCH_NAME)
+#undef DTYPE_TORCH_NAME
+  };
   return names[dt];
 }
+
+/* A float dtype with kernels of its own (the shortcuts' precondition). */
+static bool native_float(DType dt) { return dtype_is_float(dt) && dtype_is_native(dt); }
+
 
 /* PyTorch's combine_categories: `lower` (a 0-d tensor or a number) only counts
  * when it is of a higher category than `higher` (a tensor with dimensions). */
@@ -115,7 +121,7 @@ DType tensor_scalar_result_type(DType t, double s) {
   return combine_categories(t, sdt);
 }
 
-bool tensor_can_cast(DType from, DType to) { return dtype_category(from) <= dtype_category(to); }
+bool tensor_can_cast(DType from, DType to) { return dtype_kind(from) <= dtype_kind(to); }
 
 /* The dtype the kernel computes in, given the promoted operand dtype. */
 /* The dtype op computes in; PyTorch's refusals for bool operands. scalar:
@@ -305,11 +311,7 @@ static bool check_int_divisor(BinaryOp op, DType ct, const Tensor *b) {
 
 /* out = a op b where a and b already have dtype ct and broadcast to out. */
 static bool binary_run(BinaryOp op, DType ct, Tensor *out, const Tensor *a, const Tensor *b) {
-  if (!binary_kernels[op][ct]) { /* a registry row without a loop for this dtype */
-    tensor_set_error("\"%s_cpu\" not implemented for '%s'", tensor_binary_names[op],
-                     tensor_dtype_torch_name(ct));
-    return false;
-  }
+  if (!binary_kernels[op][ct]) return false; /* checked by binary_has_kernel */
   if (!check_int_divisor(op, ct, b)) return false;
   const Tensor *ins[2] = {a, b};
   if (tensor_iter_run_flat(binary_kernels[op][ct], NULL, out, ins, 2)) return true;
@@ -321,24 +323,37 @@ static bool binary_run(BinaryOp op, DType ct, Tensor *out, const Tensor *a, cons
   return tensor_iter_run(&it, binary_kernels[op][ct], NULL);
 }
 
-/* Converts both operands to ct, allocates the result and runs the kernel. */
+/* Whether op has a loop for dt (through dt's compute dtype); PyTorch's error if not. */
+static bool binary_has_kernel(BinaryOp op, DType dt) {
+  if (binary_kernels[op][dtype_compute(dt)]) return true;
+  tensor_set_error("\"%s_cpu\" not implemented for '%s'", tensor_binary_names[op],
+                   tensor_dtype_torch_name(dt));
+  return false;
+}
+
+/* Converts both operands to the dtype the kernel computes ct in (ct's
+ * compute dtype), allocates the result, runs the kernel and narrows the
+ * result back to ct. */
 static Tensor *binary_compute(BinaryOp op, const Tensor *a, const Tensor *b, DType promoted,
                               bool scalar) {
   DType ct;
   int nd;
   int64_t shape[TENSOR_MAX_DIMS];
   if (!binary_compute_dtype(op, promoted, a->dtype, b->dtype, scalar, &ct)) return NULL;
+  if (!binary_has_kernel(op, ct)) return NULL;
   if (!tensor_broadcast_shape(a->ndim, a->shape, b->ndim, b->shape, &nd, shape)) return NULL;
-  Tensor *ca = tensor_to_dtype(a, ct);
-  Tensor *cb = ca ? tensor_to_dtype(b, ct) : NULL;
-  Tensor *out = cb ? tensor_empty(tensor_binary_gives_bool(op) ? DT_BOOL : ct, nd, shape) : NULL;
-  if (out && !binary_run(op, ct, out, ca, cb)) {
+  DType kt = dtype_compute(ct);
+  Tensor *ca = tensor_to_dtype(a, kt);
+  Tensor *cb = ca ? tensor_to_dtype(b, kt) : NULL;
+  bool gives_bool = tensor_binary_gives_bool(op);
+  Tensor *out = cb ? tensor_empty(gives_bool ? DT_BOOL : kt, nd, shape) : NULL;
+  if (out && !binary_run(op, kt, out, ca, cb)) {
     tensor_release(out);
     out = NULL;
   }
   tensor_release(ca);
   tensor_release(cb);
-  return out;
+  return gives_bool ? out : tensor_narrow_to(out, ct);
 }
 
 /* The shape both operands line up with without a TensorIter: a's when b is
@@ -357,7 +372,7 @@ static const Tensor *flat_result_shape(const Tensor *a, const Tensor *b) {
  * that cannot fail, no TensorIter. NULL when the shortcut does not apply. */
 static Tensor *binary_flat(BinaryOp op, const Tensor *a, const Tensor *b) {
   DType dt = a->dtype;
-  if (b->dtype != dt || !dtype_is_float(dt) || tensor_binary_gives_bool(op)) return NULL;
+  if (b->dtype != dt || !native_float(dt) || tensor_binary_gives_bool(op)) return NULL;
   const Tensor *like = flat_result_shape(a, b);
   if (!like || like->numel > ITER_CHUNK || !tensor_is_contiguous(a) || !tensor_is_contiguous(b))
     return NULL;
@@ -380,7 +395,7 @@ static Tensor *binary_flat(BinaryOp op, const Tensor *a, const Tensor *b) {
  * NULL when the shortcut does not apply. */
 static Tensor *binary_single(BinaryOp op, const Tensor *a, const Tensor *b) {
   DType dt = a->dtype;
-  if (a->numel != 1 || b->numel != 1 || b->dtype != dt || !dtype_is_float(dt) ||
+  if (a->numel != 1 || b->numel != 1 || b->dtype != dt || !native_float(dt) ||
       (op != BIN_ADD && op != BIN_SUB && op != BIN_MUL && op != BIN_DIV))
     return NULL;
   const Tensor *like = a->ndim >= b->ndim ? a : b;
@@ -401,6 +416,39 @@ Tensor *tensor_binary(BinaryOp op, const Tensor *a, const Tensor *b) {
   if (out) return out;
   out = binary_flat(op, a, b);
   return out ? out : binary_compute(op, a, b, tensor_result_type(a, b), false);
+}
+
+/* The elements of t's innermost dims that lie one after another in memory:
+ * the run TensorIterator hands its loop once it has merged those dims
+ * (all of t when contiguous; 1 when the last dim is strided). */
+static int64_t contiguous_run(const Tensor *t) {
+  int64_t run = 1;
+  for (int d = t->ndim - 1; d >= 0; d--) {
+    if (t->shape[d] != 1 && t->stride[d] != run) break;
+    run *= t->shape[d];
+  }
+  return run;
+}
+
+/* a ** s for float a and an exponent pow_special does not take: run by run
+ * as ATen's kernel (tensor_pow_run_f32); x ** 0 is 1 and x ** 1 a copy, as
+ * PyTorch's pow_out decides before any kernel. */
+static Tensor *pow_float_scalar(const Tensor *a, double s) {
+  if (s == 0) return tensor_full(a->dtype, a->ndim, a->shape, 1);
+  if (s == 1) return tensor_clone(a);
+  int64_t run = contiguous_run(a);
+  Tensor *c = tensor_contiguous(a);
+  Tensor *out = c ? tensor_empty(a->dtype, a->ndim, a->shape) : NULL;
+  if (out != NULL && run > 0) {
+    for (int64_t start = 0; start < a->numel; start += run) {
+      if (a->dtype == DT_FLOAT32)
+        tensor_pow_run_f32(run, (const float *)tensor_data(c) + start, s, (float *)tensor_data(out) + start);
+      else
+        tensor_pow_run_f64(run, (const double *)tensor_data(c) + start, s, (double *)tensor_data(out) + start);
+    }
+  }
+  tensor_release(c);
+  return out;
 }
 
 /* Float powers PyTorch computes without pow(): x*x, x*x*x, sqrt(x), 1/x, 1/sqrt(x), 1/(x*x). */
@@ -433,7 +481,7 @@ static Tensor *pow_special(const Tensor *a, double s) {
  * a's dtype, so the kernel reads it from the stack as a broadcast operand,
  * with no 0-d tensor and no TensorIter. NULL when the shortcut does not apply. */
 static Tensor *binary_scalar_flat(BinaryOp op, const Tensor *a, double s, bool scalar_first) {
-  if (!dtype_is_float(a->dtype) || a->numel > ITER_CHUNK || !tensor_is_contiguous(a)) return NULL;
+  if (!native_float(a->dtype) || a->numel > ITER_CHUNK || !tensor_is_contiguous(a)) return NULL;
   Tensor *out = tensor_empty(tensor_binary_gives_bool(op) ? DT_BOOL : a->dtype, a->ndim, a->shape);
   if (!out) return NULL;
   float sf = (float)s;
@@ -447,18 +495,26 @@ static Tensor *binary_scalar_flat(BinaryOp op, const Tensor *a, double s, bool s
   return out;
 }
 
+/* The dtype a number operand is cast to: the dtype op computes in (PyTorch's
+ * common dtype): uint8 // -1 divides by 255, uint8 / -1 by -1.0. */
+static DType scalar_dtype(BinaryOp op, DType promoted) {
+  if (tensor_binary_results[op] == RESULT_TO_FLOAT && !dtype_is_float(promoted)) return DT_FLOAT32;
+  return promoted;
+}
+
 Tensor *tensor_binary_scalar(BinaryOp op, const Tensor *a, double s) {
   DType promoted = tensor_scalar_result_type(a->dtype, s);
-  if (op == BIN_POW && dtype_is_float(a->dtype) &&
-      (s == 2 || s == 0.5 || s == -1 || s == 3 || s == -0.5 || s == -2))
-    return pow_special(a, s);
+  if (op == BIN_POW && dtype_is_float(a->dtype)) {
+    if (s == 2 || s == 0.5 || s == -1 || s == 3 || s == -0.5 || s == -2) return pow_special(a, s);
+    if (a->dtype == DT_FLOAT32 || a->dtype == DT_FLOAT64) return pow_float_scalar(a, s);
+  }
   Tensor *flat = binary_scalar_flat(op, a, s, false);
   if (flat) return flat;
   if (op == BIN_POW && s < 0 && !dtype_is_float(promoted)) {
     tensor_set_error("Integers to negative integer powers are not allowed.");
     return NULL;
   }
-  Tensor *st = tensor_scalar(promoted, s);
+  Tensor *st = tensor_scalar(scalar_dtype(op, promoted), s);
   if (!st) return NULL;
   Tensor *out = binary_compute(op, a, st, promoted, true);
   tensor_release(st);
@@ -469,7 +525,7 @@ Tensor *tensor_scalar_binary(BinaryOp op, double s, const Tensor *a) {
   Tensor *flat = binary_scalar_flat(op, a, s, true);
   if (flat) return flat;
   DType promoted = tensor_scalar_result_type(a->dtype, s);
-  Tensor *st = tensor_scalar(promoted, s);
+  Tensor *st = tensor_scalar(scalar_dtype(op, promoted), s);
   if (!st) return NULL;
   Tensor *out = binary_compute(op, st, a, promoted, true);
   tensor_release(st);
@@ -495,9 +551,10 @@ bool tensor_binary_(BinaryOp op, Tensor *a, const Tensor *b) {
   DType promoted = tensor_result_type(a, b);
   if (!tensor_check_broadcasts_to(b, a) || !tensor_check_writable(a)) return false;
   if (!binary_compute_dtype(op, promoted, a->dtype, b->dtype, b->ndim == 0, &ct)) return false;
+  if (!binary_has_kernel(op, ct)) return false;
   if (!check_cast_to(tensor_binary_gives_bool(op) ? DT_BOOL : ct, a->dtype)) return false;
   tensor_bump_version(a);
-  if (ct != a->dtype || tensor_binary_gives_bool(op))
+  if (ct != a->dtype || !dtype_is_native(ct) || tensor_binary_gives_bool(op))
     return store_result_(a, tensor_binary(op, a, b));
   Tensor *cb = tensor_to_dtype(b, ct);
   Tensor *ub = cb ? tensor_unaliased_input(a, cb) : NULL;
@@ -638,11 +695,12 @@ static bool unary_compute_dtype(UnaryOp op, DType in, DType *ct) {
     tensor_set_error("Boolean inputs not supported for relu");
     return false;
   }
-  if (op == UN_GELU && (in == DT_BOOL || in == DT_INT64)) {
-    tensor_set_error("\"GeluKernelImpl\" not implemented for '%s'", in == DT_BOOL ? "Bool" : "Long");
+  if (op == UN_GELU && !dtype_is_float(in)) {
+    tensor_set_error("\"GeluKernelImpl\" not implemented for '%s'", tensor_dtype_torch_name(in));
     return false;
   }
-  *ct = unary_kernels[op][in] ? in : DT_FLOAT32;
+  /* a dtype without loops of its own computes in its compute dtype's */
+  *ct = unary_kernels[op][dtype_compute(in)] ? in : DT_FLOAT32;
   return true;
 }
 
@@ -787,15 +845,17 @@ static bool unary_run(UnaryOp op, DType ct, Tensor *out, const Tensor *a) {
 Tensor *tensor_unary(UnaryOp op, const Tensor *a) {
   DType ct;
   if (!unary_compute_dtype(op, a->dtype, &ct)) return NULL;
-  Tensor *ca = tensor_to_dtype(a, ct);
+  DType kt = dtype_compute(ct);
+  Tensor *ca = tensor_to_dtype(a, kt);
   if (!ca) return NULL;
-  Tensor *out = tensor_empty(tensor_unary_gives_bool(op) ? DT_BOOL : ct, a->ndim, a->shape);
-  if (out && !unary_run(op, ct, out, ca)) {
+  bool gives_bool = tensor_unary_gives_bool(op);
+  Tensor *out = tensor_empty(gives_bool ? DT_BOOL : kt, a->ndim, a->shape);
+  if (out && !unary_run(op, kt, out, ca)) {
     tensor_release(out);
     out = NULL;
   }
   tensor_release(ca);
-  return out;
+  return gives_bool ? out : tensor_narrow_to(out, ct);
 }
 
 bool tensor_unary_(UnaryOp op, Tensor *a) {
@@ -804,7 +864,7 @@ bool tensor_unary_(UnaryOp op, Tensor *a) {
   DType od = tensor_unary_gives_bool(op) ? DT_BOOL : ct;
   if (!check_cast_to(od, a->dtype) || !tensor_check_writable(a)) return false;
   tensor_bump_version(a);
-  if (od != a->dtype) return store_result_(a, tensor_unary(op, a));
+  if (od != a->dtype || !dtype_is_native(od)) return store_result_(a, tensor_unary(op, a));
   return unary_run(op, ct, a, a);
 }
 
@@ -860,14 +920,15 @@ static bool clamp_run(Tensor *out, const Tensor *a, double lo, double hi) {
 Tensor *tensor_clamp(const Tensor *a, double lo, double hi) {
   DType ct;
   if (!clamp_dtype(a->dtype, lo, hi, &ct)) return NULL;
-  Tensor *ca = tensor_to_dtype(a, ct);
-  Tensor *out = ca ? tensor_empty(ct, a->ndim, a->shape) : NULL;
+  DType kt = dtype_compute(ct);
+  Tensor *ca = tensor_to_dtype(a, kt);
+  Tensor *out = ca ? tensor_empty(kt, a->ndim, a->shape) : NULL;
   if (out && !clamp_run(out, ca, lo, hi)) {
     tensor_release(out);
     out = NULL;
   }
   tensor_release(ca);
-  return out;
+  return tensor_narrow_to(out, ct);
 }
 
 bool tensor_clamp_(Tensor *a, double lo, double hi) {
@@ -875,6 +936,7 @@ bool tensor_clamp_(Tensor *a, double lo, double hi) {
   if (!clamp_dtype(a->dtype, lo, hi, &ct)) return false;
   if (!check_cast_to(ct, a->dtype) || !tensor_check_writable(a)) return false;
   tensor_bump_version(a);
+  if (ct != a->dtype || !dtype_is_native(ct)) return store_result_(a, tensor_clamp(a, lo, hi));
   return clamp_run(a, a, lo, hi);
 }
 
@@ -889,10 +951,17 @@ bool tensor_clamp_(Tensor *a, double lo, double hi) {
     }                                                                                        \
   }
 DEFINE_WHERE(where_1, uint8_t)
+DEFINE_WHERE(where_2, uint16_t)
 DEFINE_WHERE(where_4, uint32_t)
 DEFINE_WHERE(where_8, uint64_t)
 
 Tensor *tensor_where(const Tensor *cond, const Tensor *a, const Tensor *b) {
+  if (cond->dtype == DT_UINT8) { /* PyTorch 1.13 still takes it (deprecated), as bool */
+    Tensor *mask = tensor_to_dtype(cond, DT_BOOL);
+    Tensor *out = mask ? tensor_where(mask, a, b) : NULL;
+    tensor_release(mask);
+    return out;
+  }
   if (cond->dtype != DT_BOOL) {
     tensor_set_error("where expected condition to be a boolean tensor, but got a tensor with "
                      "dtype %s",
@@ -916,7 +985,7 @@ Tensor *tensor_where(const Tensor *cond, const Tensor *a, const Tensor *b) {
     tensor_iter_add(&it, ca);
     tensor_iter_add(&it, cb);
     size_t es = dtype_size(ct);
-    if (!tensor_iter_run(&it, es == 1 ? where_1 : es == 4 ? where_4 : where_8, NULL)) {
+    if (!tensor_iter_run(&it, es == 1 ? where_1 : es == 2 ? where_2 : es == 4 ? where_4 : where_8, NULL)) {
       tensor_release(out);
       out = NULL;
     }

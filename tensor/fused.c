@@ -86,7 +86,7 @@ static Tensor *fused_operand(const Tensor *a, const Tensor *b) {
 
 bool tensor_fused_(FusedOp op, Tensor *a, const Tensor *b, const Tensor *c, double s) {
   static const char *const names[] = {"add_", "addcmul_", "addcdiv_", "lerp_", "lerp_"};
-  if (!dtype_is_float(a->dtype)) {
+  if (!dtype_is_float(a->dtype) || !dtype_is_native(a->dtype)) {
     tensor_set_error("%s of a %s tensor: Ag's fused updates need float32 or float64", names[op],
                      tensor_dtype_torch_name(a->dtype));
     return false;

@@ -40,7 +40,7 @@ static void plan_free(IndexPlan *pl) {
 }
 
 static bool item_is_mask(const IndexItem *it) {
-  return it->kind == IDX_TENSOR && it->tensor->dtype == DT_BOOL;
+  return it->kind == IDX_TENSOR && dtype_is_mask(it->tensor->dtype);
 }
 
 /* How many dims of the input the items consume (the ellipsis excluded). */
@@ -146,7 +146,7 @@ static bool add_scalar_mask(IndexPlan *pl, const Tensor *mask, int pos) {
 
 static bool add_index_tensor(IndexPlan *pl, const Tensor *t, int pos) {
   if (t->dtype != DT_INT64) {
-    tensor_set_error("tensors used as indices must be long, int, byte or bool tensors");
+    tensor_set_error("tensors used as indices must be long, byte or bool tensors");
     return false;
   }
   pl->adv_dim[pl->nadv] = pos;
@@ -483,6 +483,13 @@ bool tensor_index_put_(Tensor *a, const IndexItem *items, int n, const Tensor *v
 }
 
 bool tensor_index_add_(Tensor *a, const IndexItem *items, int n, const Tensor *v) {
+  if (!dtype_is_native(a->dtype)) { /* accumulated in the compute dtype (exact), then rounded back */
+    Tensor *wide = tensor_widen(a);
+    bool ok = wide && index_put_impl(wide, items, n, v, true) && tensor_copy_raw(a, wide);
+    tensor_release(wide);
+    if (ok) tensor_bump_version(a);
+    return ok;
+  }
   return index_put_impl(a, items, n, v, true);
 }
 

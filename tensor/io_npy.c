@@ -62,13 +62,19 @@ static void encode_elements(const Tensor *t, uint8_t *dst) {
 
 /* ---- .npy encoding ---- */
 
-static const char *npy_descr(DType dt) {
-  switch (dt) {
-  case DT_FLOAT32: return "<f4";
-  case DT_FLOAT64: return "<f8";
-  case DT_INT64: return "<i8";
-  default: return "|b1";
-  }
+/* NumPy's descr of dt without its byte order (the dtype table's), NULL if none. */
+static const char *npy_type(DType dt) {
+  static const char *const types[DT_COUNT] = {
+#define DTYPE_NPY(e, name, ctype, kind, torch, compute, load, store, npy, ...) npy,
+      AG_DTYPES(DTYPE_NPY)
+#undef DTYPE_NPY
+  };
+  return types[dt];
+}
+
+/* '<f4', or '|b1' for one-byte elements (no byte order). */
+static void npy_descr(DType dt, char *buf, size_t cap) {
+  snprintf(buf, cap, "%c%s", dtype_size(dt) == 1 ? '|' : '<', npy_type(dt));
 }
 
 /* Python's repr of the shape tuple: (), (3,), (2, 3). */
@@ -85,9 +91,9 @@ static size_t format_shape_tuple(char *buf, size_t cap, int ndim, const int64_t 
 static size_t npy_header(const Tensor *t, uint8_t *buf) {
   char shape[TENSOR_MAX_DIMS * 24 + 8];
   format_shape_tuple(shape, sizeof shape, t->ndim, t->shape);
-  char *dict = (char *)buf + NPY_PREAMBLE_V1;
-  int n = sprintf(dict, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
-                  npy_descr(t->dtype), shape);
+  char *dict = (char *)buf + NPY_PREAMBLE_V1, descr[8];
+  npy_descr(t->dtype, descr, sizeof descr);
+  int n = sprintf(dict, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr, shape);
   size_t total = NPY_PREAMBLE_V1 + (size_t)n + 1; /* + the final newline */
   size_t padded = (total + NPY_ALIGN - 1) / NPY_ALIGN * NPY_ALIGN;
   memset(dict + n, ' ', padded - total);
@@ -101,6 +107,11 @@ static size_t npy_header(const Tensor *t, uint8_t *buf) {
 
 /* The whole .npy file in memory (malloc'd), or NULL. */
 uint8_t *npy_encode(const Tensor *t, size_t *len, const char *where) {
+  if (!npy_type(t->dtype)) {
+    WRITE_ERROR(where, "NumPy has no %s dtype (convert the tensor first: t.float())",
+                dtype_name(t->dtype));
+    return NULL;
+  }
   uint8_t header[NPY_ALIGN * 8];
   size_t hlen = npy_header(t, header);
   size_t data_len = (size_t)t->numel * dtype_size(t->dtype);
@@ -306,7 +317,7 @@ static bool decode_descr(const char *descr, const char *where, NpyType *ty) {
   char order = descr[0];
   ty->kind = order ? descr[1] : '\0';
   ty->size = ty->kind ? atoi(descr + 2) : 0;
-  bool known = (ty->kind == 'f' && (ty->size == 4 || ty->size == 8)) ||
+  bool known = (ty->kind == 'f' && (ty->size == 2 || ty->size == 4 || ty->size == 8)) ||
                ((ty->kind == 'i' || ty->kind == 'u') &&
                 (ty->size == 1 || ty->size == 2 || ty->size == 4 || ty->size == 8)) ||
                (ty->kind == 'b' && ty->size == 1);
@@ -316,23 +327,23 @@ static bool decode_descr(const char *descr, const char *where, NpyType *ty) {
   bool order_ok = order == '<' || order == '>' || order == '=' || (order == '|' && ty->size == 1);
   if (!known || !order_ok) {
     READ_ERROR(where,
-               "unsupported dtype '%s' (Ag loads float32, float64, bool and integer arrays, "
-               "integers as int64)",
+               "unsupported dtype '%s' (Ag loads float16, float32, float64, bool and integer "
+               "arrays, unsigned ones wider than a byte as int64)",
                descr);
     return false;
   }
   bool file_little = order == '<' || (order == '=' && host_is_little_endian());
   ty->swap = ty->size > 1 && order != '|' && file_little != host_is_little_endian();
-  ty->dtype = ty->kind == 'f' ? (ty->size == 4 ? DT_FLOAT32 : DT_FLOAT64)
-              : ty->kind == 'b' ? DT_BOOL
-                                : DT_INT64;
+  ty->dtype = DT_INT64; /* uint16, uint32, uint64: PyTorch has no such dtype */
+  for (int dt = 0; dt < DT_COUNT; dt++)
+    if (npy_type((DType)dt) && strcmp(npy_type((DType)dt), descr + 1) == 0) ty->dtype = (DType)dt;
   return true;
 }
 
 /* One file element (already in host byte order) stored into `dst` as t's dtype.
  * Returns false for a uint64 value beyond int64's range. */
 static bool store_element(const NpyType *ty, const uint8_t *raw, uint8_t *dst) {
-  if (ty->kind == 'f' || ty->kind == 'b') {
+  if (ty->dtype != DT_INT64 || ty->kind == 'i') { /* the file's own dtype */
     memcpy(dst, raw, (size_t)ty->size);
     if (ty->kind == 'b') *dst = *dst != 0;
     return true;
@@ -398,7 +409,7 @@ static bool decode_elements(const uint8_t *src, const NpyType *ty, bool fortran,
   uint8_t *base = tensor_data(t);
   size_t out_size = dtype_size(t->dtype);
   bool same_layout = !fortran && !ty->swap && (size_t)ty->size == out_size && ty->kind != 'b' &&
-                     ty->kind != 'u';
+                     (ty->kind != 'u' || ty->size == 1);
   if (same_layout) { /* the common case: the file holds our exact bytes */
     if (t->numel) memcpy(base, src, (size_t)t->numel * out_size);
     return true;

@@ -69,14 +69,13 @@ typedef struct {
   const char *name; /* torch.NAME */
   DType dtype;
   int file_size;    /* bytes per element in the file */
-  bool is_signed;   /* the narrower integers, widened to int64 */
 } StorageType;
 
+/* One per dtype, named as PyTorch names them: torch.IntStorage, torch.HalfStorage. */
 static const StorageType STORAGE_TYPES[] = {
-    {"FloatStorage", DT_FLOAT32, 4, true}, {"DoubleStorage", DT_FLOAT64, 8, true},
-    {"LongStorage", DT_INT64, 8, true},    {"BoolStorage", DT_BOOL, 1, false},
-    {"IntStorage", DT_INT64, 4, true},     {"ShortStorage", DT_INT64, 2, true},
-    {"CharStorage", DT_INT64, 1, true},    {"ByteStorage", DT_INT64, 1, false},
+#define DTYPE_STORAGE(e, name, ctype, kind, torch, ...) {torch "Storage", DT_##e, (int)sizeof(ctype)},
+    AG_DTYPES(DTYPE_STORAGE)
+#undef DTYPE_STORAGE
 };
 enum { N_STORAGE_TYPES = sizeof STORAGE_TYPES / sizeof STORAGE_TYPES[0] };
 
@@ -465,8 +464,8 @@ static bool op_global(Unpickler *u) {
       memcmp(name + nlen - 7, "Storage", 7) == 0) {
     char shown[101];
     printable(shown, name, nlen);
-    return FAIL(u, "unsupported storage type torch.%s (Ag reads Float, Double, Long, Bool, Int, "
-                   "Short, Char and ByteStorage)", shown);
+    return FAIL(u, "unsupported storage type torch.%s (Ag reads Float, Double, Half, BFloat16, "
+                   "Long, Int, Short, Char, Byte and BoolStorage)", shown);
   }
   if (which < 0) {
     char shown[2][101];
@@ -475,7 +474,7 @@ static bool op_global(Unpickler *u) {
     return FAIL(u, "refusing the pickle global '%s.%s': a .pt file may only name "
                    "collections.OrderedDict, torch._utils._rebuild_tensor_v2, "
                    "torch._utils._rebuild_parameter and torch's storage types (Float, Double, "
-                   "Long, Bool, Int, Short, Char, ByteStorage)", shown[0], shown[1]);
+                   "Half, BFloat16, Long, Int, Short, Char, Byte, BoolStorage)", shown[0], shown[1]);
   }
   PtValue *g = new_node(u, PT_GLOBAL);
   if (g) g->i = which;
@@ -535,16 +534,8 @@ static PtValue *load_storage(Unpickler *u, const PtValue *pid) {
   size_t out_size = dtype_size(type->dtype);
   for (int64_t i = 0; i < numel; i++) {
     const uint8_t *src = bytes + (size_t)i * (size_t)type->file_size;
-    if (type->file_size == (int)out_size) {
-      memcpy(out + (size_t)i * out_size, src, out_size);
-      if (!host_is_little_endian()) reverse_bytes(out + (size_t)i * out_size, out_size);
-    } else { /* a narrower integer, widened */
-      uint64_t raw = get_le(src, type->file_size);
-      int bits = 8 * type->file_size;
-      int64_t value = type->is_signed && (raw >> (bits - 1)) ? (int64_t)(raw - ((uint64_t)1 << bits))
-                                                             : (int64_t)raw;
-      ((int64_t *)(void *)out)[i] = value;
-    }
+    memcpy(out + (size_t)i * out_size, src, out_size);
+    if (!host_is_little_endian()) reverse_bytes(out + (size_t)i * out_size, out_size);
   }
   free(owned);
   u->storages[idx] = v;

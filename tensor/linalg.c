@@ -163,8 +163,8 @@ static bool check_dtypes(const Tensor *a, const Tensor *b) {
                      tensor_dtype_torch_name(b->dtype));
     return false;
   }
-  if (a->dtype == DT_BOOL) {
-    tensor_set_error("\"addmm_impl_cpu_\" not implemented for 'Bool'");
+  if (a->dtype == DT_BOOL || !dtype_is_native(a->dtype)) { /* int32 ...: t.long() first */
+    tensor_set_error("\"addmm_impl_cpu_\" not implemented for '%s'", tensor_dtype_torch_name(a->dtype));
     return false;
   }
   return true;
@@ -420,6 +420,10 @@ Tensor *tensor_dot(const Tensor *a, const Tensor *b) {
                      "same number of elements, but got %lld and %lld elements respectively",
                      (long long)a->numel, (long long)b->numel, (long long)a->numel,
                      (long long)b->numel);
+    return NULL;
+  }
+  if (!dtype_is_native(a->dtype)) {
+    tensor_set_error("\"dot\" not implemented for '%s'", tensor_dtype_torch_name(a->dtype));
     return NULL;
   }
   Tensor *out = tensor_zeros(a->dtype == DT_BOOL ? DT_BOOL : a->dtype, 0, NULL);

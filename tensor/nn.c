@@ -9,11 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-static bool require_float_input(const Tensor *a, const char *what) {
-  if (dtype_is_float(a->dtype)) return true;
-  tensor_set_error("\"%s\" not implemented for '%s'", what, tensor_dtype_torch_name(a->dtype));
-  return false;
-}
+#define require_float_input tensor_require_native_float
 
 /* ---- float32 softmax as PyTorch 1.13's AVX2 kernels compute it ----
  * Bit-for-bit: which exp (SLEEF's for vector lanes, the C library's for
@@ -377,7 +373,7 @@ Tensor *tensor_softmax_backward(const Tensor *g, const Tensor *y, int dim, bool 
 /* Errors unless a backward's gradient g and its tensor t have one shape and
  * one float dtype. */
 static bool backward_operands(const Tensor *g, const Tensor *t, const char *op, const char *what) {
-  if (g->dtype != t->dtype || !dtype_is_float(t->dtype) || g->ndim != t->ndim ||
+  if (g->dtype != t->dtype || !dtype_is_native(t->dtype) || !dtype_is_float(t->dtype) || g->ndim != t->ndim ||
       memcmp(g->shape, t->shape, (size_t)g->ndim * sizeof(int64_t)) != 0) {
     tensor_set_error("%s backward: gradient and %s differ in shape or dtype", op, what);
     return false;
@@ -389,6 +385,8 @@ static bool backward_operands(const Tensor *g, const Tensor *t, const char *op, 
  * FMA contraction, 1 - y*y is one fused negative multiply-add. Same shape
  * and float dtype for g and y. */
 Tensor *tensor_tanh_backward(const Tensor *g, const Tensor *y) {
+  if (g->dtype == y->dtype && dtype_is_float(y->dtype) && !dtype_is_native(y->dtype))
+    return tensor_widened2(tensor_tanh_backward, g, y);
   if (!backward_operands(g, y, "tanh", "output")) return NULL;
   Tensor *cg = tensor_contiguous(g), *cy = cg ? tensor_contiguous(y) : NULL;
   Tensor *o = cy ? tensor_empty(y->dtype, y->ndim, y->shape) : NULL;
@@ -489,6 +487,8 @@ static bool gelu_backward_aten(const Tensor *g, const Tensor *x, Tensor *o) {
  * vector and scalar formulas round differently: where each applies depends
  * on how the iteration cuts the elements into runs. */
 Tensor *tensor_gelu_backward(const Tensor *g, const Tensor *x) {
+  if (g->dtype == x->dtype && dtype_is_float(x->dtype) && !dtype_is_native(x->dtype))
+    return tensor_widened2(tensor_gelu_backward, g, x);
   if (!backward_operands(g, x, "gelu", "input")) return NULL;
   Tensor *o = tensor_empty(x->dtype, x->ndim, x->shape);
   if (!o || o->numel == 0) return o;
@@ -566,6 +566,14 @@ static float robust_term_f(RobustLoss kind, float z, float k) {
 static Tensor *robust_loss(RobustLoss kind, const Tensor *a, const Tensor *b, double k,
                            Reduction r, const char *what) {
   if (!loss_dtypes(a, b, what)) return NULL;
+  DType t = tensor_result_type(a, b);
+  if (!dtype_is_native(t)) { /* float16, bfloat16: in float32, rounded back */
+    Tensor *wa = tensor_to_dtype(a, dtype_compute(t)), *wb = wa ? tensor_to_dtype(b, wa->dtype) : NULL;
+    Tensor *out = wb ? robust_loss(kind, wa, wb, k, r, what) : NULL;
+    tensor_release(wa);
+    tensor_release(wb);
+    return tensor_narrow_to(out, t);
+  }
   Tensor *d = tensor_binary(BIN_SUB, a, b);
   if (!d) return NULL;
   Tensor *loss = tensor_empty(d->dtype, d->ndim, d->shape);

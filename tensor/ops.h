@@ -77,6 +77,17 @@ Tensor *tensor_eye(int64_t n, int64_t m, DType dt); /* m < 0: square */
 Tensor *tensor_clone(const Tensor *t);      /* contiguous copy, same dtype */
 Tensor *tensor_contiguous(const Tensor *t); /* t itself (retained) if already contiguous */
 Tensor *tensor_to_dtype(const Tensor *t, DType dt); /* t retained if same dtype */
+/* t converted to dt, taking t's reference (NULL stays NULL): a result
+ * computed in a wider dtype narrowed back to the dtype of its inputs. */
+Tensor *tensor_narrow_to(Tensor *t, DType dt);
+/* t in its compute dtype (a new reference; t itself when native). */
+static inline Tensor *tensor_widen(const Tensor *t) {
+  return tensor_to_dtype(t, dtype_compute(t->dtype));
+}
+/* f(a, b) for two tensors of one float dtype without kernels of its own
+ * (float16, bfloat16): computed in float32, the result rounded back. */
+Tensor *tensor_widened2(Tensor *(*f)(const Tensor *, const Tensor *), const Tensor *a,
+                        const Tensor *b);
 Tensor *tensor_alias(const Tensor *t);      /* same storage and geometry, no meta (detach) */
 /* The same elements and geometry under a version counter of their own (.data). */
 Tensor *tensor_alias_unversioned(const Tensor *t);
@@ -263,6 +274,9 @@ Tensor *tensor_topk(const Tensor *a, int64_t k, int dim, bool largest, Tensor **
 /* The k-th smallest (from 1) along dim and its index, chosen among equal
  * values as PyTorch 1.13's quickselect does; keepdim keeps dim as size 1. */
 Tensor *tensor_kthvalue(const Tensor *a, int64_t k, int dim, bool keepdim, Tensor **indices);
+/* The most frequent value along dim (the smallest of a tie) and an index of it, as ATen's
+ * CPU mode picks it (after libstdc++'s std::sort of (value, index) by value). */
+Tensor *tensor_mode(const Tensor *a, int dim, bool keepdim, Tensor **indices);
 /* The lower median along dim and its index (the first NaN if any; among
  * equal values the one of rank (n - 1) / 2 in index order, as PyTorch 1.13). */
 Tensor *tensor_median(const Tensor *a, int dim, bool keepdim, Tensor **indices);

@@ -9,6 +9,7 @@
  * without a copy and int64 values keep all their digits.
  */
 #include "tensor/print.h"
+#include "tensor/tensor_internal.h"
 
 #include <inttypes.h>
 #include <locale.h>
@@ -77,20 +78,16 @@ static char *sb_finish(StrBuf *sb) {
 
 static const char *storage_base(const Tensor *t) { return (const char *)t->storage->data; }
 
+/* float16 and bfloat16 elements are read as floats: PyTorch formats them
+ * converted to float32. */
 static double element_double(const Tensor *t, int64_t off) {
-  const char *p = storage_base(t);
-  switch (t->dtype) {
-  case DT_FLOAT32: return ((const float *)p)[off];
-  case DT_FLOAT64: return ((const double *)p)[off];
-  case DT_INT64: return (double)((const int64_t *)p)[off];
-  default: return ((const uint8_t *)p)[off] ? 1.0 : 0.0;
-  }
+  return tensor_load_double(t->dtype, storage_base(t) + (size_t)off * dtype_size(t->dtype));
 }
 
 static int64_t element_int(const Tensor *t, int64_t off) {
   const char *p = storage_base(t);
   if (t->dtype == DT_INT64) return ((const int64_t *)p)[off];
-  return ((const uint8_t *)p)[off] ? 1 : 0;
+  return (int64_t)element_double(t, off); /* the narrower integers are exact as doubles */
 }
 
 /* Calls visit(ctx, offset) for every element the repr shows: all of them, or,
@@ -151,9 +148,9 @@ static int format_float_raw(char *buf, const Formatter *f, double v) {
 }
 
 static int format_raw(char *buf, const Formatter *f, const Tensor *t, int64_t off) {
-  switch (t->dtype) {
-  case DT_BOOL: return snprintf(buf, ELEMENT_CAP, "%s", element_int(t, off) ? "true" : "false");
-  case DT_INT64: return snprintf(buf, ELEMENT_CAP, "%" PRId64, element_int(t, off));
+  switch (dtype_kind(t->dtype)) {
+  case DK_BOOL: return snprintf(buf, ELEMENT_CAP, "%s", element_int(t, off) ? "true" : "false");
+  case DK_INT: return snprintf(buf, ELEMENT_CAP, "%" PRId64, element_int(t, off));
   default: return format_float_raw(buf, f, element_double(t, off));
   }
 }
@@ -340,12 +337,13 @@ char *tensor_repr(const Tensor *t, const char *const *extras, int nextras) {
   }
   /* float32, int64 and bool are PyTorch's "default" dtypes, never named,
    * except that an empty tensor names every dtype but float32. */
+  bool default_dtype = t->dtype == DT_FLOAT32 || t->dtype == DT_INT64 || t->dtype == DT_BOOL;
   bool empty = t->numel == 0;
   if (empty && t->ndim != 1) {
     format_size_suffix(size_suffix, sizeof size_suffix, t);
     suffixes[n++] = size_suffix;
   }
-  if (empty ? t->dtype != DT_FLOAT32 : t->dtype == DT_FLOAT64) {
+  if (empty ? t->dtype != DT_FLOAT32 : !default_dtype) {
     snprintf(dtype_suffix, sizeof dtype_suffix, "dtype=%s", dtype_name(t->dtype));
     suffixes[n++] = dtype_suffix;
   }

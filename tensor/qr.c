@@ -49,7 +49,7 @@ static void *column_major(const Tensor *a, int64_t m, int64_t n, size_t elem) {
 
 bool tensor_qr(const Tensor *a, Tensor **q_out, Tensor **r_out) {
   *q_out = *r_out = NULL;
-  if (a->ndim != 2 || !dtype_is_float(a->dtype)) {
+  if (a->ndim != 2 || !dtype_is_float(a->dtype) || !dtype_is_native(a->dtype)) {
     tensor_set_error("qr: expected a 2-D float tensor, got %d-D %s", a->ndim, dtype_name(a->dtype));
     return false;
   }

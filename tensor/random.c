@@ -29,6 +29,7 @@
  * TensorIterator does (a transposed tensor is filled along its storage).
  */
 #include "tensor/random.h"
+#include "tensor/tensor_internal.h"
 #include "tensor/iter.h"
 #include "tensor/ops.h"
 
@@ -301,7 +302,7 @@ static void store_at(Tensor *t, int64_t off, double v) {
   case DT_FLOAT32: ((float *)base)[off] = (float)v; break;
   case DT_FLOAT64: ((double *)base)[off] = v; break;
   case DT_INT64: ((int64_t *)base)[off] = (int64_t)v; break;
-  default: ((uint8_t *)base)[off] = v != 0; break;
+  default: tensor_store_double(t->dtype, base + (size_t)off * dtype_size(t->dtype), v); break;
   }
 }
 
@@ -330,7 +331,13 @@ static bool require_float(const char *kernel, DType dt) {
 typedef struct {
   float from32, span32;
   double from, span;
+  int digits; /* float16 and bfloat16: the significand's bits */
 } UniformCtx;
+
+/* v rounded to float16 or bfloat16, as a float. */
+static float half_or_bf16(DType dt, double v) {
+  return dt == DT_FLOAT16 ? half_to_float(float_to_half((float)v)) : bf16_to_float(float_to_bf16((float)v));
+}
 
 static double draw_uniform32(TensorRng *rng, const void *ctx) {
   const UniformCtx *c = ctx;
@@ -359,9 +366,36 @@ static void uniform_block_double(const uint32_t *r, double *p, int64_t k, double
   }
 }
 
+/* The fills of float16 and bfloat16: drawn into a float32 temporary as a
+ * float32 tensor draws, then rounded into t (PyTorch draws fewer bits for
+ * them: these numbers are not its). */
+typedef bool (*FillFn)(TensorRng *rng, Tensor *t, double a, double b);
+
+static bool fill_widened(TensorRng *rng, Tensor *t, double a, double b, FillFn fill) {
+  Tensor *wide = tensor_empty(dtype_compute(t->dtype), t->ndim, t->shape);
+  bool ok = wide && fill(rng, wide, a, b) && tensor_copy_raw(t, wide);
+  tensor_release(wide);
+  return ok;
+}
+
+/* ATen's uniform_real_distribution for float16 and bfloat16: one 32-bit
+ * draw, its low 11 (8) bits as a fraction, scaled in float and rounded. */
+static double draw_uniform_narrow(TensorRng *rng, const void *ctx) {
+  const UniformCtx *c = ctx;
+  int digits = c->digits;
+  float x = (float)(rng_next32(rng) & ((UINT32_C(1) << digits) - 1)) / (float)(UINT32_C(1) << digits);
+  return fmaf(x, c->span32, c->from32);
+}
+
 static bool fill_uniform(TensorRng *rng, Tensor *t, double lo, double hi) {
+  if (!dtype_is_native(t->dtype)) {
+    /* from and to rounded to the dtype first, as ATen casts them */
+    float from = half_or_bf16(t->dtype, lo), to = half_or_bf16(t->dtype, hi);
+    UniformCtx c = {from, to - from, lo, hi - lo, t->dtype == DT_FLOAT16 ? 11 : 8};
+    return fill_each(rng, t, draw_uniform_narrow, &c);
+  }
   /* ATen casts from and to to the dtype first, then works in it */
-  UniformCtx c = {(float)lo, (float)hi - (float)lo, lo, hi - lo};
+  UniformCtx c = {(float)lo, (float)hi - (float)lo, lo, hi - lo, 0};
   if (!tensor_is_contiguous(t))
     return fill_each(rng, t, t->dtype == DT_FLOAT32 ? draw_uniform32 : draw_uniform64, &c);
   uint32_t r[DRAW_BLOCK];
@@ -672,6 +706,7 @@ static double draw_normal(TensorRng *rng, const void *ctx) {
 }
 
 static bool fill_normal(TensorRng *rng, Tensor *t, double mean, double std) {
+  if (!dtype_is_native(t->dtype)) return fill_widened(rng, t, mean, std, fill_normal);
   if (t->numel >= 16 && tensor_is_contiguous(t)) {
     if (t->dtype == DT_FLOAT32)
       return normal_fill_float(rng, tensor_data(t), t->numel, (float)mean, (float)std);
@@ -731,7 +766,11 @@ static uint64_t draw_full_range(TensorRng *rng, DType dt) {
   case DT_INT64: return rng_next64(rng) % (UINT64_C(1) << 63);
   case DT_FLOAT64: return rng_next64(rng) % ((UINT64_C(1) << 53) + 1);
   case DT_FLOAT32: return rng_next32(rng) % ((UINT64_C(1) << 24) + 1);
-  default: return rng_next32(rng) & 1;
+  case DT_FLOAT16: return rng_next32(rng) % ((UINT64_C(1) << 11) + 1);
+  case DT_BFLOAT16: return rng_next32(rng) % ((UINT64_C(1) << 8) + 1);
+  case DT_BOOL: return rng_next32(rng) & 1;
+  default: /* the narrower integers: [0, their largest] */
+    return rng_next32(rng) % (UINT64_C(1) << (8 * dtype_size(dt) - (dt == DT_UINT8 ? 0 : 1)));
   }
 }
 
@@ -787,6 +826,12 @@ bool tensor_bernoulli_(TensorRng *rng, Tensor *t, double p) {
 }
 
 Tensor *tensor_bernoulli(TensorRng *rng, const Tensor *p) {
+  if (dtype_is_float(p->dtype) && !dtype_is_native(p->dtype)) { /* p's values as float32 */
+    Tensor *wide = tensor_widen(p);
+    Tensor *out = wide ? tensor_bernoulli(rng, wide) : NULL;
+    tensor_release(wide);
+    return tensor_narrow_to(out, p->dtype);
+  }
   if (!require_float("bernoulli_tensor_cpu_p_", p->dtype)) return NULL;
   /* ATen checks every p as it draws; checking first loses no draws that matter */
   for (int64_t i = 0; i < p->numel; i++) {
@@ -1033,7 +1078,7 @@ Tensor *tensor_multinomial(TensorRng *rng, const Tensor *probs, int64_t n, bool 
     tensor_set_error("prob_dist must be 1 or 2 dim");
     return NULL;
   }
-  if (!dtype_is_float(probs->dtype)) {
+  if (!dtype_is_float(probs->dtype) || !dtype_is_native(probs->dtype)) {
     tensor_set_error("multinomial only supports floating-point dtypes for input, got: %s",
                      tensor_dtype_torch_name(probs->dtype));
     return NULL;
@@ -1072,6 +1117,12 @@ Tensor *tensor_dropout_mask(TensorRng *rng, const Tensor *like, double p) {
   if (!(p >= 0.0 && p <= 1.0)) {
     tensor_set_error("dropout probability has to be between 0 and 1, but got %g", p);
     return NULL;
+  }
+  if (dtype_is_float(like->dtype) && !dtype_is_native(like->dtype)) { /* drawn as float32 */
+    Tensor *wide = tensor_widen(like);
+    Tensor *mask = wide ? tensor_dropout_mask(rng, wide, p) : NULL;
+    tensor_release(wide);
+    return tensor_narrow_to(mask, like->dtype);
   }
   DType dt = dtype_is_float(like->dtype) ? like->dtype : DT_FLOAT32;
   Tensor *mask = tensor_empty(dt, like->ndim, like->shape);
@@ -1134,6 +1185,13 @@ static double erfinv_double(double y) { ERFINV_BODY(double, fma, erf, exp, log, 
 
 bool tensor_erfinv_(Tensor *t) {
   if (!require_float("erfinv_cpu", t->dtype)) return false;
+  if (!dtype_is_native(t->dtype)) { /* computed in float32, rounded back */
+    Tensor *wide = tensor_widen(t);
+    bool ok = wide && tensor_erfinv_(wide) && tensor_copy_raw(t, wide);
+    tensor_release(wide);
+    tensor_bump_version(t);
+    return ok;
+  }
   MemoryWalk w;
   walk_init(&w, t);
   char *base = t->storage->data;

@@ -332,7 +332,23 @@ static Tensor *reduce_op(RedKind k, const Tensor *a, const int *dims, int ndims,
 
 static DType sum_dtype(DType dt) { return dtype_is_float(dt) ? dt : DT_INT64; }
 
+/* The reductions of a dtype without kernels of its own: computed in its
+ * compute dtype, the result narrowed to `to` (an integer sum stays int64, as
+ * in PyTorch; float16's, accumulated in float, is rounded once at the end). */
+#define REDUCE_WIDENED(a, to, call)                                                         \
+  do {                                                                                      \
+    if (!dtype_is_native((a)->dtype)) {                                                     \
+      Tensor *wide_ = tensor_widen(a);                                                      \
+      Tensor *r_ = wide_ ? call(wide_) : NULL;                                              \
+      tensor_release(wide_);                                                                \
+      return tensor_narrow_to(r_, to);                                                      \
+    }                                                                                       \
+  } while (0)
+
 Tensor *tensor_sum(const Tensor *a, const int *dims, int ndims, bool keepdim) {
+#define SUM_OF(w) tensor_sum(w, dims, ndims, keepdim)
+  REDUCE_WIDENED(a, sum_dtype(a->dtype), SUM_OF);
+#undef SUM_OF
   Tensor *out;
   if (tensor_sum_aten(a, dims, ndims, keepdim, &out)) return out; /* PyTorch's rounding */
   return reduce_op(RED_KIND_SUM, a, dims, ndims, keepdim, sum_dtype(a->dtype), NULL);
@@ -371,6 +387,9 @@ Tensor *tensor_mean(const Tensor *a, const int *dims, int ndims, bool keepdim) {
 }
 
 Tensor *tensor_prod(const Tensor *a, int dim, bool has_dim, bool keepdim) {
+#define PROD_OF(w) tensor_prod(w, dim, has_dim, keepdim)
+  REDUCE_WIDENED(a, sum_dtype(a->dtype), PROD_OF);
+#undef PROD_OF
   return reduce_op(RED_KIND_PROD, a, &dim, has_dim ? 1 : 0, has_dim && keepdim, sum_dtype(a->dtype),
                    NULL);
 }
@@ -397,8 +416,10 @@ static Tensor *extreme(RedKind k, const char *name, const Tensor *a, int dim, bo
       return NULL;
     }
   }
-  Tensor *idx = NULL;
-  Tensor *vals = reduce_op(k, a, &dim, has_dim ? 1 : 0, has_dim && keepdim, a->dtype, &idx);
+  Tensor *idx = NULL, *wide = tensor_widen(a); /* values narrowed back below */
+  Tensor *vals = wide ? reduce_op(k, wide, &dim, has_dim ? 1 : 0, has_dim && keepdim, wide->dtype, &idx) : NULL;
+  tensor_release(wide);
+  vals = tensor_narrow_to(vals, a->dtype);
   if (!vals) return NULL;
   if (want_values) {
     if (indices) *indices = idx;
@@ -434,6 +455,9 @@ Tensor *tensor_var(const Tensor *a, const int *dims, int ndims, bool unbiased, b
     tensor_set_error("std and var only support floating point and complex dtypes");
     return NULL;
   }
+#define VAR_OF(w) tensor_var(w, dims, ndims, unbiased, keepdim)
+  REDUCE_WIDENED(a, a->dtype, VAR_OF);
+#undef VAR_OF
   if (a->dtype == DT_FLOAT32) { /* PyTorch accumulates a float var in double, rounds once */
     Tensor *wide = tensor_to_dtype(a, DT_FLOAT64);
     Tensor *v = wide ? tensor_var(wide, dims, ndims, unbiased, keepdim) : NULL;
@@ -457,6 +481,9 @@ Tensor *tensor_var(const Tensor *a, const int *dims, int ndims, bool unbiased, b
 }
 
 Tensor *tensor_std(const Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim) {
+#define STD_OF(w) tensor_std(w, dims, ndims, unbiased, keepdim)
+  if (dtype_is_float(a->dtype)) REDUCE_WIDENED(a, a->dtype, STD_OF);
+#undef STD_OF
   if (a->dtype == DT_FLOAT32) { /* the square root too is taken in double, as PyTorch */
     Tensor *wide = tensor_to_dtype(a, DT_FLOAT64);
     Tensor *sd = wide ? tensor_std(wide, dims, ndims, unbiased, keepdim) : NULL;
@@ -472,6 +499,15 @@ Tensor *tensor_std(const Tensor *a, const int *dims, int ndims, bool unbiased, b
   return out;
 }
 
+/* |x| ** p as ATen's NormOps computes it: std::pow in the element type
+ * (powf for float32), element by element, not the pow operator's kernel. */
+static Tensor *norm_pow(const Tensor *a, double p) {
+  Tensor *exponent = tensor_scalar(a->dtype, p);
+  Tensor *out = exponent ? tensor_binary(BIN_POW, a, exponent) : NULL;
+  tensor_release(exponent);
+  return out;
+}
+
 Tensor *tensor_norm(const Tensor *a, double p, const int *dims, int ndims, bool keepdim) {
   if (!dtype_is_float(a->dtype)) {
     tensor_set_error("norm(): input dtype should be either floating point or complex. Got %s "
@@ -479,6 +515,9 @@ Tensor *tensor_norm(const Tensor *a, double p, const int *dims, int ndims, bool 
                      tensor_dtype_torch_name(a->dtype));
     return NULL;
   }
+#define NORM_OF(w) tensor_norm(w, p, dims, ndims, keepdim)
+  REDUCE_WIDENED(a, a->dtype, NORM_OF);
+#undef NORM_OF
   Tensor *fast;
   if (p == 2 && tensor_norm2_f32_aten(a, dims, ndims, keepdim, &fast)) return fast;
   Tensor *abs = tensor_unary(UN_ABS, a);
@@ -493,9 +532,9 @@ Tensor *tensor_norm(const Tensor *a, double p, const int *dims, int ndims, bool 
     tensor_release(nz);
     tensor_release(f);
   } else {
-    Tensor *pw = p == 1 ? tensor_retain(abs) : tensor_binary_scalar(BIN_POW, abs, p);
+    Tensor *pw = p == 1 ? tensor_retain(abs) : norm_pow(abs, p);
     Tensor *s = pw ? tensor_sum(pw, dims, ndims, keepdim) : NULL;
-    out = s && p != 1 ? tensor_binary_scalar(BIN_POW, s, 1.0 / p) : tensor_retain(s);
+    out = s && p != 1 ? norm_pow(s, 1.0 / p) : tensor_retain(s);
     if (s && p == 2) { /* sqrt is exact where pow(x, 0.5) may be off by an ulp */
       tensor_release(out);
       out = tensor_unary(UN_SQRT, s);
@@ -509,6 +548,9 @@ Tensor *tensor_norm(const Tensor *a, double p, const int *dims, int ndims, bool 
 
 /* log(sum(exp(x - m))) + m with m the max (0 where the max is infinite). */
 Tensor *tensor_logsumexp(const Tensor *a, const int *dims, int ndims, bool keepdim) {
+#define LOGSUMEXP_OF(w) tensor_logsumexp(w, dims, ndims, keepdim)
+  if (dtype_is_float(a->dtype)) REDUCE_WIDENED(a, a->dtype, LOGSUMEXP_OF);
+#undef LOGSUMEXP_OF
   Tensor *fa = tensor_to_dtype(a, dtype_is_float(a->dtype) ? a->dtype : DT_FLOAT32);
   if (!fa) return NULL;
   Tensor *m = fa->numel > 0 ? amax_keepdim(fa, dims, ndims) : NULL;

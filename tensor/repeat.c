@@ -24,6 +24,7 @@ static void copy_row(size_t esize, const char *src, int64_t stride, const int64_
                      char *dst) {
   if (esize == 8) COPY_ROW(8);
   else if (esize == 4) COPY_ROW(4);
+  else if (esize == 2) COPY_ROW(2);
   else COPY_ROW(1);
 }
 #undef COPY_ROW

@@ -44,6 +44,8 @@ static void scan_slice(const Tensor *src, Tensor *out, int64_t base, int64_t n, 
 static Tensor *scan(const Tensor *a, int dim, DType dtype, bool product) {
   if (!tensor_wrap_dim(&dim, a->ndim)) return NULL;
   if (dtype == DT_COUNT) dtype = dtype_is_float(a->dtype) ? a->dtype : DT_INT64;
+  if (!dtype_is_native(dtype)) /* accumulated in its compute dtype, each result narrowed */
+    return tensor_narrow_to(scan(a, dim, dtype_compute(dtype), product), dtype);
   Tensor *src = tensor_to_dtype(a, dtype);
   if (src == NULL) return NULL;
   Tensor *c = tensor_contiguous(src);

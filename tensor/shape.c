@@ -609,7 +609,7 @@ static Tensor *mode_pad_run(const Tensor *a, int ndim, const int64_t *in_shape, 
                             const int64_t *pads, bool reflect, bool backward) {
   if (a->dtype != DT_FLOAT32 && a->dtype != DT_FLOAT64) {
     tensor_set_error("\"%s_pad%dd\" not implemented for '%s'", reflect ? "reflection" : "replication",
-                     npads / 2, a->dtype == DT_BOOL ? "Bool" : "Long");
+                     npads / 2, tensor_dtype_torch_name(a->dtype));
     return NULL;
   }
   Tensor *cur = tensor_contiguous(a);

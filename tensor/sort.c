@@ -296,7 +296,7 @@ static Tensor *hand_out(bool ok, Tensor *values, Tensor *idx_out, Tensor **indic
 }
 
 /* k < 0: a full sort. Values and indices have a's shape with dim of size k. */
-static Tensor *sort_slices(const Tensor *a, int dim, int64_t k, bool descending,
+static Tensor *sort_native(const Tensor *a, int dim, int64_t k, bool descending,
                            Tensor **indices) {
   Tensor *src = tensor_contiguous(a);
   if (src == NULL) return NULL;
@@ -337,6 +337,17 @@ static Tensor *sort_slices(const Tensor *a, int dim, int64_t k, bool descending,
   buffers_free(&b);
   tensor_release(src);
   return hand_out(ok, values, idx_out, indices);
+}
+
+/* The dtypes without kernels of their own sort in their compute dtype (the
+ * same order), their values narrowed back. */
+static Tensor *sort_slices(const Tensor *a, int dim, int64_t k, bool descending,
+                           Tensor **indices) {
+  if (dtype_is_native(a->dtype)) return sort_native(a, dim, k, descending, indices);
+  Tensor *wide = tensor_widen(a);
+  Tensor *values = wide ? sort_native(wide, dim, k, descending, indices) : NULL;
+  tensor_release(wide);
+  return tensor_narrow_to(values, a->dtype);
 }
 
 Tensor *tensor_sort(const Tensor *a, int dim, bool descending, Tensor **indices) {
@@ -407,7 +418,7 @@ static void quick_select_pairs(uint64_t *key, int64_t *idx, int64_t n, int64_t k
  * with it as size 1, keepdim). fname names the op in the empty-dim error. */
 typedef int64_t (*SlicePick)(const Slice *sl, SortBuffers *b, int64_t n, int64_t k);
 
-static Tensor *select_slices(const Tensor *a, int dim, bool keepdim, Tensor **indices,
+static Tensor *select_native(const Tensor *a, int dim, bool keepdim, Tensor **indices,
                              const char *fname, SlicePick pick, int64_t k) {
   int64_t n = a->ndim ? a->shape[dim] : 1;
   if (n == 0) {
@@ -445,6 +456,16 @@ static Tensor *select_slices(const Tensor *a, int dim, bool keepdim, Tensor **in
   return hand_out(ok, values, idx_out, indices);
 }
 
+/* As sort_slices: the others select in their compute dtype. */
+static Tensor *select_slices(const Tensor *a, int dim, bool keepdim, Tensor **indices,
+                             const char *fname, SlicePick pick, int64_t k) {
+  if (dtype_is_native(a->dtype)) return select_native(a, dim, keepdim, indices, fname, pick, k);
+  Tensor *wide = tensor_widen(a);
+  Tensor *values = wide ? select_native(wide, dim, keepdim, indices, fname, pick, k) : NULL;
+  tensor_release(wide);
+  return tensor_narrow_to(values, a->dtype);
+}
+
 static int64_t kth_position(const Slice *sl, SortBuffers *b, int64_t n, int64_t k) {
   slice_keys(sl, n, b);
   quick_select_pairs(b->key, b->idx, n, k - 1);
@@ -459,6 +480,127 @@ Tensor *tensor_kthvalue(const Tensor *a, int64_t k, int dim, bool keepdim, Tenso
     return NULL;
   }
   return select_slices(a, dim, keepdim, indices, "kthvalue", kth_position, k);
+}
+
+/* ---- mode ---- */
+
+/* libstdc++'s std::sort (GCC's introsort: median-of-three quicksort down to
+ * runs of 16, heapsort past 2*log2(n) levels, then insertion sort) of the
+ * (key, position) pairs by key alone, as ATen's mode kernel sorts its
+ * (value, index) pairs: which index ends last in a run of equal values is
+ * that algorithm's, so it is followed step by step. */
+#define STD_SORT_THRESHOLD 16
+
+static void adjust_heap(uint64_t *key, int64_t *idx, int64_t hole, int64_t len, uint64_t vk, int64_t vi) {
+  int64_t top = hole, child = hole;
+  while (child < (len - 1) / 2) {
+    child = 2 * (child + 1);
+    if (key[child] < key[child - 1]) child--;
+    key[hole] = key[child], idx[hole] = idx[child];
+    hole = child;
+  }
+  if ((len & 1) == 0 && child == (len - 2) / 2) {
+    child = 2 * (child + 1);
+    key[hole] = key[child - 1], idx[hole] = idx[child - 1];
+    hole = child - 1;
+  }
+  int64_t parent = (hole - 1) / 2;
+  while (hole > top && key[parent] < vk) {
+    key[hole] = key[parent], idx[hole] = idx[parent];
+    hole = parent;
+    parent = (hole - 1) / 2;
+  }
+  key[hole] = vk, idx[hole] = vi;
+}
+
+static void std_heap_sort(uint64_t *key, int64_t *idx, int64_t n) {
+  if (n < 2) return;
+  for (int64_t parent = (n - 2) / 2;; parent--) {
+    adjust_heap(key, idx, parent, n, key[parent], idx[parent]);
+    if (parent == 0) break;
+  }
+  for (int64_t last = n - 1; last > 0; last--) {
+    uint64_t vk = key[last];
+    int64_t vi = idx[last];
+    key[last] = key[0], idx[last] = idx[0];
+    adjust_heap(key, idx, 0, last, vk, vi);
+  }
+}
+
+static void move_median_to_first(uint64_t *key, int64_t *idx, int64_t r, int64_t a, int64_t b, int64_t c) {
+  int64_t m;
+  if (key[a] < key[b]) m = key[b] < key[c] ? b : key[a] < key[c] ? c : a;
+  else m = key[a] < key[c] ? a : key[b] < key[c] ? c : b;
+  swap_pair(key, idx, r, m);
+}
+
+static void std_introsort_loop(uint64_t *key, int64_t *idx, int64_t first, int64_t last, int depth) {
+  while (last - first > STD_SORT_THRESHOLD) {
+    if (depth == 0) {
+      std_heap_sort(key + first, idx + first, last - first);
+      return;
+    }
+    depth--;
+    move_median_to_first(key, idx, first, first + 1, first + (last - first) / 2, last - 1);
+    int64_t lo = first + 1, hi = last; /* the unguarded partition around key[first] */
+    for (;;) {
+      while (key[lo] < key[first]) lo++;
+      hi--;
+      while (key[first] < key[hi]) hi--;
+      if (!(lo < hi)) break;
+      swap_pair(key, idx, lo, hi);
+      lo++;
+    }
+    std_introsort_loop(key, idx, lo, last, depth);
+    last = lo;
+  }
+}
+
+/* Moves pair i left past the larger keys before it (no bound check when
+ * guarded is false: a smaller key is known to stand at the front). */
+static void linear_insert(uint64_t *key, int64_t *idx, int64_t i, int64_t first, bool guarded) {
+  uint64_t vk = key[i];
+  int64_t vi = idx[i];
+  if (guarded && vk < key[first]) {
+    for (int64_t j = i; j > first; j--) key[j] = key[j - 1], idx[j] = idx[j - 1];
+    key[first] = vk, idx[first] = vi;
+    return;
+  }
+  while (vk < key[i - 1]) {
+    key[i] = key[i - 1], idx[i] = idx[i - 1];
+    i--;
+  }
+  key[i] = vk, idx[i] = vi;
+}
+
+static void std_sort_pairs(uint64_t *key, int64_t *idx, int64_t n) {
+  if (n < 2) return;
+  int lg = 63 - __builtin_clzll((unsigned long long)n);
+  std_introsort_loop(key, idx, 0, n, 2 * lg);
+  int64_t guarded_end = n > STD_SORT_THRESHOLD ? STD_SORT_THRESHOLD : n;
+  for (int64_t i = 1; i < guarded_end; i++) linear_insert(key, idx, i, 0, true);
+  for (int64_t i = guarded_end; i < n; i++) linear_insert(key, idx, i, 0, false);
+}
+
+/* The position of the slice's most frequent value (the smallest of those
+ * most frequent): the index that ends its run in the sorted pairs. */
+static int64_t mode_position(const Slice *sl, SortBuffers *b, int64_t n, int64_t unused) {
+  slice_keys(sl, n, b);
+  std_sort_pairs(b->key, b->idx, n);
+  int64_t best = 0, best_count = 0, count = 0;
+  for (int64_t i = 0; i < n; i++) {
+    count++;
+    if (i == n - 1 || b->key[i] != b->key[i + 1]) {
+      if (count > best_count) best = b->idx[i], best_count = count;
+      count = 0;
+    }
+  }
+  return best;
+}
+
+Tensor *tensor_mode(const Tensor *a, int dim, bool keepdim, Tensor **indices) {
+  if (!tensor_wrap_dim(&dim, a->ndim)) return NULL;
+  return select_slices(a, dim, keepdim, indices, "mode", mode_position, 0);
 }
 
 /* ---- median ---- */

@@ -51,13 +51,130 @@ void tensor_set_index_error(const char *fmt, ...) {
 
 /* ---- dtypes ---- */
 
-static const char *const dtype_names[DT_COUNT] = {"bool", "int64", "float32", "float64"};
-static const size_t dtype_sizes[DT_COUNT] = {1, 8, 4, 8};
+#define DT_PLAIN(x) (x) /* a table's load/store column: the value as it is stored */
+
+static const char *const dtype_names[DT_COUNT] = {
+#define DTYPE_NAME(e, name, ...) #name,
+    AG_DTYPES(DTYPE_NAME)
+#undef DTYPE_NAME
+};
+const unsigned char tensor_dtype_sizes[DT_COUNT] = {
+#define DTYPE_SIZE(e, name, ctype, ...) sizeof(ctype),
+    AG_DTYPES(DTYPE_SIZE)
+#undef DTYPE_SIZE
+};
+static const DTypeKind dtype_kinds[DT_COUNT] = {
+#define DTYPE_KIND(e, name, ctype, kind, ...) kind,
+    AG_DTYPES(DTYPE_KIND)
+#undef DTYPE_KIND
+};
+static const DType dtype_computes[DT_COUNT] = {
+#define DTYPE_COMPUTE(e, name, ctype, kind, torch, compute, ...) compute,
+    AG_DTYPES(DTYPE_COMPUTE)
+#undef DTYPE_COMPUTE
+};
+
+static const char *const dtype_cnames[DT_COUNT] = {
+#define DTYPE_CNAME(e, name, ctype, kind, torch, compute, load, store, npy, cname) cname,
+    AG_DTYPES(DTYPE_CNAME)
+#undef DTYPE_CNAME
+};
 
 const char *dtype_name(DType dt) { return dt < DT_COUNT ? dtype_names[dt] : "?"; }
-size_t dtype_size(DType dt) { return dtype_sizes[dt]; }
-bool dtype_is_float(DType dt) { return dt == DT_FLOAT32 || dt == DT_FLOAT64; }
-DType dtype_promote(DType a, DType b) { return a > b ? a : b; }
+DTypeKind dtype_kind(DType dt) { return dtype_kinds[dt]; }
+bool dtype_is_float(DType dt) { return dtype_kinds[dt] == DK_FLOAT; }
+DType dtype_compute(DType dt) { return dtype_computes[dt]; }
+
+static bool dtype_is_unsigned(DType dt) { return dt == DT_BOOL || dt == DT_UINT8; }
+
+/* PyTorch's promotion table: the higher category wins; within one, the wider
+ * dtype, except that uint8 with int8 needs int16 (the first signed dtype
+ * holding both) and float16 with bfloat16 needs float32. */
+DType dtype_promote(DType a, DType b) {
+  if (a == b) return a;
+  if (dtype_kinds[a] != dtype_kinds[b]) return dtype_kinds[a] > dtype_kinds[b] ? a : b;
+  size_t sa = dtype_size(a), sb = dtype_size(b);
+  if (sa != sb) {
+    /* a narrower unsigned dtype fits the wider signed one */
+    return sa > sb ? a : b;
+  }
+  if (dtype_kinds[a] == DK_INT) /* uint8 and int8 */
+    return dtype_is_unsigned(a) || dtype_is_unsigned(b) ? DT_INT16 : a;
+  return DT_FLOAT32; /* float16 and bfloat16 */
+}
+
+/* The largest finite value of a float dtype, of an integer dtype the largest. */
+static double dtype_max(DType dt) {
+  switch (dt) {
+  case DT_FLOAT16: return 65504.0;
+  case DT_BFLOAT16: return 0x1.fep127;
+  case DT_FLOAT32: return 0x1.fffffep127;
+  case DT_FLOAT64: return INFINITY;
+  default: return dtype_is_unsigned(dt) ? ldexp(1, 8 * (int)dtype_size(dt)) - 1
+                                        : ldexp(1, 8 * (int)dtype_size(dt) - 1) - 1;
+  }
+}
+
+bool dtype_value_fits(DType dt, double v, bool torch_name) {
+  if (dt == DT_BOOL || dt == DT_INT64 || isnan(v) || (isinf(v) && dtype_is_float(dt))) return true;
+  double max = dtype_max(dt);
+  bool fits = dtype_is_unsigned(dt) ? v <= max && -v <= max
+              : dtype_is_float(dt)  ? fabs(v) <= max
+                                    : v <= max && v >= -max - 1;
+  if (!fits)
+    tensor_set_error("value cannot be converted to type %s without overflow",
+                     torch_name ? dtype_names[dt] : dtype_cnames[dt]);
+  return fits;
+}
+
+bool tensor_require_native_float(const Tensor *t, const char *kernel) {
+  if (dtype_is_float(t->dtype) && dtype_is_native(t->dtype)) return true;
+  tensor_set_error("\"%s\" not implemented for '%s'", kernel, tensor_dtype_torch_name(t->dtype));
+  return false;
+}
+
+/* ---- float16 and bfloat16 ----
+ * Bit manipulation, so that every compiler and target gives the same bits. */
+
+static uint32_t float_bits(float f) {
+  uint32_t bits;
+  memcpy(&bits, &f, sizeof bits);
+  return bits;
+}
+
+static float bits_float(uint32_t bits) {
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+float half_to_float(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+  if (exp == 0x1f) return bits_float(sign | 0x7f800000u | (man << 13)); /* inf, nan (payload kept) */
+  if (exp != 0) return bits_float(sign | ((exp + 112) << 23) | (man << 13));
+  return bits_float(sign | float_bits((float)man * 0x1p-24f)); /* zero, subnormal: exact */
+}
+
+uint16_t float_to_half(float f) {
+  uint32_t bits = float_bits(f);
+  uint16_t sign = (uint16_t)((bits >> 16) & 0x8000);
+  uint32_t abs = bits & 0x7fffffffu;
+  if (abs > 0x7f800000u) return sign | 0x7e00 | (uint16_t)((abs >> 13) & 0x3ff); /* nan */
+  if (abs >= 0x477ff000u) return sign | 0x7c00; /* rounds to 65536 or beyond: inf */
+  if (abs < 0x38800000u) /* below 2^-14: a subnormal half; the product is exact, lrintf rounds to even */
+    return sign | (uint16_t)lrintf(bits_float(abs) * 0x1p24f);
+  /* normal: drop 13 mantissa bits, rounding to nearest even */
+  uint32_t rounded = abs + 0xfffu + ((abs >> 13) & 1);
+  return sign | (uint16_t)((rounded - 0x38000000u) >> 13);
+}
+
+float bf16_to_float(uint16_t h) { return bits_float((uint32_t)h << 16); }
+
+uint16_t float_to_bf16(float f) {
+  if (isnan(f)) return 0x7fc0; /* PyTorch's canonical nan */
+  uint32_t bits = float_bits(f);
+  return (uint16_t)((bits + 0x7fffu + ((bits >> 16) & 1)) >> 16);
+}
 
 /* ---- caches ---- */
 
@@ -429,6 +546,7 @@ Tensor *tensor_zeros(DType dt, int ndim, const int64_t *shape) {
 }
 
 Tensor *tensor_full(DType dt, int ndim, const int64_t *shape, double value) {
+  if (!dtype_value_fits(dt, value, false)) return NULL;
   if (value == 0 && !signbit(value)) return tensor_zeros(dt, ndim, shape);
   Tensor *t = tensor_empty(dt, ndim, shape);
   if (t && !tensor_fill_raw(t, value)) {
@@ -521,12 +639,25 @@ int64_t tensor_flat_offset(const Tensor *t, int64_t i) {
   return off;
 }
 
+/* An integer dtype's value from a double: through int64 (x86's conversion,
+ * as PyTorch shows), wrapping into the narrower type. float16 and bfloat16
+ * round the double to float first, as c10::Half(double) does. */
+#define STORE_INT(ctype, v) ((ctype)(uint64_t)tensor_double_to_i64(v))
+#define STORE_VALUE(e, ctype, store, v)                                                     \
+  (DT_##e == DT_BOOL ? (ctype)((v) != 0)                                                   \
+   : dtype_kinds[DT_##e] == DK_INT ? STORE_INT(ctype, v) : (ctype)store(v))
+
 double tensor_load_double(DType dt, const void *p) {
   switch (dt) {
-  case DT_BOOL: return *(const uint8_t *)p ? 1.0 : 0.0;
-  case DT_INT64: return (double)*(const int64_t *)p;
-  case DT_FLOAT32: return *(const float *)p;
-  default: return *(const double *)p;
+#define DTYPE_LOAD(e, name, ctype, kind, torch, compute, load, store, ...)                        \
+  case DT_##e: {                                                                           \
+    ctype x;                                                                               \
+    memcpy(&x, p, sizeof x);                                                               \
+    return (double)load(x);                                                                \
+  }
+    AG_DTYPES(DTYPE_LOAD)
+#undef DTYPE_LOAD
+  default: return NAN;
   }
 }
 
@@ -539,10 +670,15 @@ int64_t tensor_double_to_i64(double v) {
 
 void tensor_store_double(DType dt, void *p, double v) {
   switch (dt) {
-  case DT_BOOL: *(uint8_t *)p = v != 0; break;
-  case DT_INT64: *(int64_t *)p = tensor_double_to_i64(v); break;
-  case DT_FLOAT32: *(float *)p = (float)v; break;
-  default: *(double *)p = v; break;
+#define DTYPE_STORE(e, name, ctype, kind, torch, compute, load, store, ...)                       \
+  case DT_##e: {                                                                           \
+    ctype x = STORE_VALUE(e, ctype, store, v);                                             \
+    memcpy(p, &x, sizeof x);                                                               \
+    return;                                                                                \
+  }
+    AG_DTYPES(DTYPE_STORE)
+#undef DTYPE_STORE
+  default: return;
   }
 }
 
@@ -562,10 +698,26 @@ int64_t tensor_get_flat_int(const Tensor *t, int64_t i) {
   return (int64_t)tensor_load_double(t->dtype, p);
 }
 
+/* Integers are stored exactly (wrapping into narrower ones), others as doubles. */
+static void store_int(DType dt, void *p, int64_t v) {
+  switch (dt) {
+#define DTYPE_STORE_INT(e, name, ctype, kind, ...)                                           \
+  case DT_##e:                                                                             \
+    if (kind == DK_INT) {                                                                  \
+      ctype x = (ctype)(uint64_t)v;                                                        \
+      memcpy(p, &x, sizeof x);                                                             \
+      return;                                                                              \
+    }                                                                                      \
+    break;
+    AG_DTYPES(DTYPE_STORE_INT)
+#undef DTYPE_STORE_INT
+  default: break;
+  }
+  tensor_store_double(dt, p, (double)v);
+}
+
 void tensor_set_flat_int(Tensor *t, int64_t i, int64_t v) {
-  char *p = (char *)t->storage->data + (size_t)tensor_flat_offset(t, i) * dtype_size(t->dtype);
-  if (t->dtype == DT_INT64) memcpy(p, &v, sizeof v);
-  else tensor_store_double(t->dtype, p, (double)v);
+  store_int(t->dtype, (char *)t->storage->data + (size_t)tensor_flat_offset(t, i) * dtype_size(t->dtype), v);
 }
 
 void tensor_set_flat(Tensor *t, int64_t i, double v) {

@@ -2,7 +2,7 @@
  *
  * tensor/ knows nothing of autograd or the VM. It offers:
  *   - the Tensor and Storage structs (reference counted, views share storage);
- *   - dtypes float32 (default), float64, int64 and bool with PyTorch's promotion;
+ *   - PyTorch's dtypes (float32 the default; the table AG_DTYPES) and promotion;
  *   - every forward computation of SPEC §6 (ops.h), printing (print.h),
  *     random numbers (random.h) and file formats (io.h).
  *
@@ -41,7 +41,48 @@
 
 #define TENSOR_MAX_DIMS 16
 
-typedef enum { DT_BOOL, DT_INT64, DT_FLOAT32, DT_FLOAT64, DT_COUNT } DType;
+/* ---- the dtype table: ONE row per dtype ----
+ * Everything that differs between dtypes is a column here (or generated from
+ * one: the conversion kernels of convert.c, the element access of tensor.c,
+ * the promotion of dtype_promote); adding a dtype is adding its row.
+ *   X(ENUM, name, ctype, kind, torch, compute, load, store, npy, cname)
+ * ENUM     DT_ENUM. The first four keep their positions: tables indexed by
+ *          dtype that only list those four leave the others NULL (no kernel).
+ * name     Ag's and PyTorch's name (`int32`, printed `torch.int32`)
+ * ctype    the C type an element is stored as (float16 and bfloat16: their bits)
+ * kind     DK_BOOL, DK_INT, DK_FLOAT: PyTorch's categories for promotion
+ * torch    PyTorch's scalar type in messages ("not implemented for 'Int'")
+ * compute  the dtype whose kernels compute this one: a narrow dtype is
+ *          widened, computed and narrowed back. That is PyTorch's result:
+ *          integer arithmetic wraps modulo 2^bits either way, and PyTorch
+ *          computes float16 and bfloat16 in float and rounds each result.
+ * load     element bits -> float (for float16/bfloat16), or the plain value
+ * store    float -> element bits, rounded to nearest even
+ * npy      NumPy's descr without its byte order ("i4": '<i4'), NULL if NumPy
+ *          has no such dtype
+ * cname    ATen's C type, in its overflow messages ("int8_t", "at::Half") */
+#define AG_DTYPES(X)                                                                               \
+  X(BOOL, bool, uint8_t, DK_BOOL, "Bool", DT_BOOL, DT_PLAIN, DT_PLAIN, "b1", "bool")               \
+  X(INT64, int64, int64_t, DK_INT, "Long", DT_INT64, DT_PLAIN, DT_PLAIN, "i8", "int64_t")          \
+  X(FLOAT32, float32, float, DK_FLOAT, "Float", DT_FLOAT32, DT_PLAIN, DT_PLAIN, "f4", "float")     \
+  X(FLOAT64, float64, double, DK_FLOAT, "Double", DT_FLOAT64, DT_PLAIN, DT_PLAIN, "f8", "double")  \
+  X(UINT8, uint8, uint8_t, DK_INT, "Byte", DT_INT64, DT_PLAIN, DT_PLAIN, "u1", "uint8_t")          \
+  X(INT8, int8, int8_t, DK_INT, "Char", DT_INT64, DT_PLAIN, DT_PLAIN, "i1", "int8_t")              \
+  X(INT16, int16, int16_t, DK_INT, "Short", DT_INT64, DT_PLAIN, DT_PLAIN, "i2", "int16_t")         \
+  X(INT32, int32, int32_t, DK_INT, "Int", DT_INT64, DT_PLAIN, DT_PLAIN, "i4", "int")               \
+  X(FLOAT16, float16, uint16_t, DK_FLOAT, "Half", DT_FLOAT32, half_to_float, float_to_half,        \
+    "f2", "at::Half")                                                                              \
+  X(BFLOAT16, bfloat16, uint16_t, DK_FLOAT, "BFloat16", DT_FLOAT32, bf16_to_float,                 \
+    float_to_bf16, NULL, "at::BFloat16")
+
+typedef enum {
+#define DTYPE_ENUM(e, ...) DT_##e,
+  AG_DTYPES(DTYPE_ENUM)
+#undef DTYPE_ENUM
+  DT_COUNT
+} DType;
+
+typedef enum { DK_BOOL, DK_INT, DK_FLOAT } DTypeKind;
 
 typedef struct Storage {
   int64_t refcount;
@@ -107,10 +148,31 @@ void tensor_set_index_error(const char *fmt, ...)   /* TENSOR_ERR_INDEX */
 extern volatile sig_atomic_t tensor_interrupt_requested;
 
 /* ---- dtypes ---- */
-const char *dtype_name(DType dt);   /* "float32", "float64", "int64", "bool" */
-size_t dtype_size(DType dt);
-bool dtype_is_float(DType dt);
+const char *dtype_name(DType dt);   /* "float32", "int8", "bool", ... (the table's name) */
+extern const unsigned char tensor_dtype_sizes[DT_COUNT];
+static inline size_t dtype_size(DType dt) { return tensor_dtype_sizes[dt]; }
+DTypeKind dtype_kind(DType dt);
+bool dtype_is_float(DType dt);      /* float16, bfloat16, float32, float64 */
 DType dtype_promote(DType a, DType b); /* PyTorch's promotion of two tensors */
+/* The dtype whose kernels compute dt (dt itself for the four native ones). */
+DType dtype_compute(DType dt);
+/* Whether dt has kernels of its own (bool, int64, float32, float64). */
+static inline bool dtype_is_native(DType dt) { return dt <= DT_FLOAT64; }
+/* Whether v converts to dt without overflow (c10's checked_convert: an
+ * unsigned dtype takes negative values that wrap, a float dtype takes the
+ * infinities and nan); false after setting PyTorch's error, which names the
+ * type as `name` (true: the dtype's name, "int8"; false: ATen's C type,
+ * "int8_t"). int64 and bool take every value Ag gives them. */
+bool dtype_value_fits(DType dt, double v, bool torch_name);
+/* Whether a tensor of dt used as an index is a mask: bool, and uint8 (which
+ * PyTorch 1.13 still takes as a mask, deprecated). */
+static inline bool dtype_is_mask(DType dt) { return dt == DT_BOOL || dt == DT_UINT8; }
+/* IEEE binary16 and bfloat16 bits <-> float, rounding to nearest even
+ * (PyTorch's c10::Half and c10::BFloat16 conversions). */
+float half_to_float(uint16_t h);
+uint16_t float_to_half(float f);
+float bf16_to_float(uint16_t h);
+uint16_t float_to_bf16(float f);
 
 /* The largest storage one tensor may allocate (0: no limit but the 1 TiB
  * that no allocator should be asked for); beyond it, the allocation fails
@@ -155,8 +217,7 @@ void tensor_set_flat(Tensor *t, int64_t i, double v);
 void tensor_set_flat_int(Tensor *t, int64_t i, int64_t v); /* exact for int64 */
 double tensor_item(const Tensor *t); /* error unless numel == 1: returns NAN, check tensor_error */
 static inline void *tensor_data(const Tensor *t) {
-  return (char *)t->storage->data + (size_t)t->offset * (t->dtype == DT_FLOAT32 ? 4
-                                                           : t->dtype == DT_BOOL ? 1 : 8);
+  return (char *)t->storage->data + (size_t)t->offset * dtype_size(t->dtype);
 }
 void tensor_bump_version(Tensor *t);
 static inline int64_t tensor_version(const Tensor *t) { return t->storage->version; }

@@ -44,6 +44,10 @@ void tensor_gelu_backward_row_f64(int64_t n, const double *g, int64_t sg, const 
                                   int64_t sx, double *o);
 bool tensor_gelu_backward_dense_f32(int64_t n, const float *g, int64_t sg, const float *x,
                                     float *o);
+/* x ** e over one contiguous run of n elements as ATen computes it, for an
+ * exponent other than 0, 1, +-0.5, -1, 2, 3, -2 (transcend.c) */
+void tensor_pow_run_f32(int64_t n, const float *a, double e, float *o);
+void tensor_pow_run_f64(int64_t n, const double *a, double e, double *o);
 /* sum_aten.c: a float32/float64 sum in ATen's order when the layout allows;
  * false (nothing done) otherwise; true with *out NULL on an error. */
 bool tensor_sum_aten(const Tensor *a, const int *dims, int ndims, bool keepdim, Tensor **out);
@@ -63,6 +67,11 @@ bool tensor_check_writable(const Tensor *t);
 /* Fill / copy without bumping the version (for tensors being built). */
 bool tensor_fill_raw(Tensor *a, double v);
 bool tensor_copy_raw(Tensor *dst, const Tensor *src); /* src broadcast to dst, converted */
+/* Whether t is float32 or float64, the dtypes of the float-only kernels
+ * (matmul, conv, softmax, the losses' and activations' backward ...); else
+ * PyTorch's error "\"kernel\" not implemented for 'Half'" (PyTorch 1.13 has
+ * no CPU kernel for float16 there either). */
+bool tensor_require_native_float(const Tensor *t, const char *kernel);
 bool tensor_shares_storage(const Tensor *a, const Tensor *b);
 /* b, or a copy of b when b overlaps a differently (so writing a can't corrupt b). */
 Tensor *tensor_unaliased_input(const Tensor *a, const Tensor *b);

@@ -1,4 +1,4 @@
-/* transcend.c — exp, log, log10, log2, sin, cos, tan, tanh, sigmoid and gelu computed as
+/* transcend.c — exp, log, log10, log2, sin, cos, tan, tanh, sigmoid, gelu and pow computed as
  * PyTorch 1.13 computes them on the CPU at hand.
  *
  * On x86-64 with AVX2 and FMA, ATen runs these ops through SLEEF (the
@@ -48,6 +48,8 @@ float avx2_logf(float x) { NO_AVX2; }
 void avx2_sigmoid_f32(int64_t n, const float *a, int64_t sa, float *o) { NO_AVX2; }
 void avx2_sigmoid_f64(int64_t n, const double *a, int64_t sa, double *o) { NO_AVX2; }
 void avx2_gelu_f32(int64_t n, const float *a, int64_t sa, float *o) { NO_AVX2; }
+void avx2_pow_f32(int64_t n, const float *a, float e, float *o) { NO_AVX2; }
+void avx2_pow_f64(int64_t n, const double *a, double e, double *o) { NO_AVX2; }
 void avx2_gelu_f64(int64_t n, const double *a, int64_t sa, double *o) { NO_AVX2; }
 void avx2_gelu_backward_f32(int64_t n, const float *g, int64_t sg, const float *x, int64_t sx,
                             float *o) { NO_AVX2; }
@@ -213,6 +215,35 @@ void tensor_gelu_dense_f32(int64_t n, const float *in, float *out) {
   } else {
     for (int64_t i = 0; i < n; i++) out[i] = geluf_scalar(in[i]);
   }
+}
+
+/* ---- pow by a number ---- */
+
+/* ATen's pow_tensor_scalar_optimized_kernel over one contiguous run, for the
+ * exponents it does not special-case (PyTorch 1.13 computes 0, 1, +-0.5, -1,
+ * 2, 3 and -2 otherwise): cpu_kernel_vec takes two vectors (16 floats, 8
+ * doubles) at a time through Vectorized::pow with the exponent as a vector
+ * of the element type (SLEEF's pow with AVX2; without it, std::pow of two
+ * floats, powf, lane by lane), and the rest through std::pow(x, (double)e):
+ * for float32 a double pow rounded to float. */
+void tensor_pow_run_f32(int64_t n, const float *a, double e, float *o) {
+  int64_t v = n / 16 * 16;
+  if (transcend_use_avx2()) {
+    avx2_pow_f32(v, a, (float)e, o);
+  } else {
+    for (int64_t i = 0; i < v; i++) o[i] = powf(a[i], (float)e);
+  }
+  for (int64_t i = v; i < n; i++) o[i] = (float)pow((double)a[i], e);
+}
+
+void tensor_pow_run_f64(int64_t n, const double *a, double e, double *o) {
+  int64_t v = n / 8 * 8;
+  if (transcend_use_avx2()) {
+    avx2_pow_f64(v, a, e, o);
+  } else {
+    for (int64_t i = 0; i < v; i++) o[i] = pow(a[i], e);
+  }
+  for (int64_t i = v; i < n; i++) o[i] = pow(a[i], e);
 }
 
 /* ---- gelu's backward ---- */

@@ -23,6 +23,9 @@ void avx2_gelu_backward_f32(int64_t n, const float *g, int64_t sg, const float *
 void avx2_gelu_backward_f64(int64_t n, const double *g, int64_t sg, const double *x,
                             int64_t sx, double *o);
 void avx2_gelu_onednn_f32(int64_t n, const float *a, float *o);
+/* x ** e through SLEEF's powf8_u10 / powd4_u10, n a multiple of 16 / 8 */
+void avx2_pow_f32(int64_t n, const float *a, float e, float *o);
+void avx2_pow_f64(int64_t n, const double *a, double e, double *o);
 void avx2_gelu_backward_onednn_f32(int64_t n, const float *g, int64_t sg, const float *x,
                                    float *o);
 

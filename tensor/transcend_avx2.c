@@ -88,6 +88,16 @@ void avx2_vml_f64(UnaryOp op, int64_t n, const char *a, int64_t sa, char *o, int
   }
 }
 
+void avx2_pow_f32(int64_t n, const float *a, float e, float *o) {
+  F8 ev = _mm256_set1_ps(e);
+  for (int64_t i = 0; i < n; i += 8) _mm256_storeu_ps(o + i, Sleef_powf8_u10avx2(_mm256_loadu_ps(a + i), ev));
+}
+
+void avx2_pow_f64(int64_t n, const double *a, double e, double *o) {
+  D4 ev = _mm256_set1_pd(e);
+  for (int64_t i = 0; i < n; i += 4) _mm256_storeu_pd(o + i, Sleef_powd4_u10avx2(_mm256_loadu_pd(a + i), ev));
+}
+
 /* one lane of SLEEF's float exp and log (no lane depends on another) */
 float avx2_expf(float x) { return _mm256_cvtss_f32(Sleef_expf8_u10avx2(_mm256_set1_ps(x))); }
 float avx2_logf(float x) { return _mm256_cvtss_f32(Sleef_logf8_u10avx2(_mm256_set1_ps(x))); }

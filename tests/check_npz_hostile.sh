@@ -52,9 +52,9 @@ refused() {
 
 refused shared.npz "corrupt zip: members 'a0.npy' and 'a1.npy' share their data"
 refused huge.npz "the members hold more than 4 GiB uncompressed, the most load() reads"
-refused evil_global.pt "refusing the pickle global 'os.system': a .pt file may only name collections.OrderedDict, torch._utils._rebuild_tensor_v2, torch._utils._rebuild_parameter and torch's storage types (Float, Double, Long, Bool, Int, Short, Char, ByteStorage)"
+refused evil_global.pt "refusing the pickle global 'os.system': a .pt file may only name collections.OrderedDict, torch._utils._rebuild_tensor_v2, torch._utils._rebuild_parameter and torch's storage types (Float, Double, Half, BFloat16, Long, Int, Short, Char, Byte, BoolStorage)"
 refused evil_opcode.pt "refusing pickle opcode 0x69 ('i') at byte 3 of data.pkl: not one torch.save writes"
-refused half.pt "unsupported storage type torch.HalfStorage (Ag reads Float, Double, Long, Bool, Int, Short, Char and ByteStorage)"
+refused complex.pt "unsupported storage type torch.ComplexFloatStorage (Ag reads Float, Double, Half, BFloat16, Long, Int, Short, Char, Byte and BoolStorage)"
 refused short_storage.pt "storage archive/data/0 holds 16 bytes, not the 8 elements of torch.FloatStorage it claims"
 refused outside.pt "a tensor's size, stride and offset reach outside its storage of 4 elements"
 refused missing.pt "missing member archive/data/7"

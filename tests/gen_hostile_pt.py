@@ -44,7 +44,7 @@ def main():
     # a memo entry never defined
     write(out + "memo.pt", PROTO + b"h\x05.")
     # a storage type Ag does not have
-    write(out + "half.pt", PROTO + rebuild(b"0", 4, 0, [4], [1], b"HalfStorage") + b".",
+    write(out + "complex.pt", PROTO + rebuild(b"0", 4, 0, [4], [1], b"ComplexFloatStorage") + b".",
           {"data/0": floats})
     # no version record
     write(out + "noversion.pt", PROTO + b"N.", version=None)

@@ -43,5 +43,5 @@ if [ -n "${PTYDRIVER:-}" ] && "$TMP/ag" --platform | grep -qx 'line editor: none
   done
   echo "REPL without a line editor: $passed passed, $failed failed"
 fi
-sh "$ROOT/tests/check_no_zlib.sh" "$TMP/ag" || status=1
+sh "$ROOT/tests/check_no_optional_libs.sh" "$TMP/ag" || status=1
 exit $status

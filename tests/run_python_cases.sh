@@ -10,6 +10,8 @@
 # on AArch64: a case whose first comment lines hold `# tolerance: rtol=R
 # atol=A` has its numbers compared within that tolerance (the text around
 # them exactly, tests/compare_numbers.awk), the others to the character.
+# A case whose first comment lines hold `# needs: utf8proc` (unicodedata) is
+# skipped, and said so, in a build without it (`ag --platform`).
 # Last line: "N passed, M failed".
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tests/time_limit.sh"
@@ -25,10 +27,16 @@ LIMIT=$(scaled_limit 20)
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ag-python.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 cd "$ROOT/tests/python" || exit 2
+unicodedata=$("$AG" --platform | sed -n 's/^unicodedata: //p')
 passed=0
 failed=0
 for ag in *.ag; do
   name=${ag%.ag}
+  needs=$(awk '!/^#/ { exit } /^# needs: / { print substr($0, 10); exit }' "$ag")
+  if [ "$needs" = utf8proc ] && [ "$unicodedata" != utf8proc ]; then
+    echo "SKIP tests/python/$ag (needs utf8proc; this build has none)"
+    continue
+  fi
   tolerance=$(awk '!/^#/ { exit } /^# tolerance: / { print substr($0, 14); exit }' "$ag")
   if timeout "$LIMIT" env NO_COLOR=1 "$AG" "$ag" > "$TMP/out" 2> "$TMP/err" </dev/null &&
      { cmp -s "$TMP/out" "$name.out" ||

@@ -3,7 +3,8 @@
 # are present. Groups:
 #   (default)  a C compiler and make, pkg-config, GNU Readline, Check,
 #              SLEEF (the vector math PyTorch uses on x86-64 with AVX2), zlib
-#              (.npz archives), OpenBLAS (the library ag loads at its first matrix product;
+#              (.npz archives), utf8proc (Python's unicodedata), OpenBLAS
+#              (the library ag loads at its first matrix product;
 #              without it products run on a slower built-in kernel), Graphviz
 #              (only for the tests that render graphs) and Python 3 (only for
 #              the test generator of tests/fuzz); optionally, never an error,
@@ -29,7 +30,7 @@ debian_packages() {
       # The Jupyter kernel (kernel/: xeus with its JSON and ZeroMQ headers,
       # C++), plots (gnuplot; optional at run time like Graphviz) and the
       # kernel's tests (Jupyter's client, its kernel test suite, nbclient).
-      base) echo "gcc make pkg-config libreadline-dev check libsubunit-dev libsleef-dev zlib1g-dev libopenblas0-pthread graphviz python3" \
+      base) echo "gcc make pkg-config libreadline-dev check libsubunit-dev libsleef-dev zlib1g-dev libutf8proc-dev libopenblas0-pthread graphviz python3" \
               "g++ xeus-dev nlohmann-json3-dev libzmq3-dev cppzmq-dev gnuplot-nox" \
               "python3-jupyter-client python3-jupyter-kernel-test python3-nbclient python3-nbformat" ;;
       clang) echo "clang libedit-dev" ;;
@@ -47,7 +48,7 @@ debian_packages() {
 brew_formulas() {
   for group in "$@"; do
     case "$group" in
-      base) echo "readline check pkg-config sleef openblas graphviz python3 gnuplot" ;;
+      base) echo "readline check pkg-config sleef utf8proc openblas graphviz python3 gnuplot" ;;
       clang) ;;
       cross) ;;
       wasm) echo "emscripten node" ;;

@@ -116,8 +116,6 @@ CallStatus vm_import(AgVM *vm, ObjString *path) {
 /* What Ag offers for a Python module it does not have. */
 static const char *missing_module_hint(const char *name) {
   static const struct { const char *module, *hint; } hints[] = {
-      {"numpy", "use tensors (tensor(), zeros(), arange() ...); t.numpy() and from_numpy(t) "
-                "give the tensor itself, and np.load/np.save files are read by load()/save()"},
       {"torchvision", "no datasets or models are built in: build the tensors and use "
                       "utils.data (TensorDataset, DataLoader)"},
       {"matplotlib", "use plot (plot.line, plot.scatter ...)"},
@@ -129,7 +127,7 @@ static const char *missing_module_hint(const char *name) {
     if (strcmp(hints[i].module, name) == 0) return hints[i].hint;
   }
   return "Ag's modules are torch (nn, optim, utils.data, autograd), random, math, time, "
-         "string, collections, itertools, sys and os; an Ag file is imported as import \"file.ag\" as name";
+         "string, collections, itertools, sys, os, numpy and unicodedata; an Ag file is imported as import \"file.ag\" as name";
 }
 
 static Value no_module(AgVM *vm, const char *dotted, const char *first) {

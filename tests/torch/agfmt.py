@@ -25,6 +25,9 @@ def fmt(v):
         return s.replace("True", "true").replace("False", "false").replace("torch.", "")
     if isinstance(v, torch.dtype):
         return str(v).replace("torch.", "")
+    if type(v).__module__ == "torch.return_types":  # max(dim), sort ...: PyTorch's named pairs
+        return "torch.return_types.%s(\n%s)" % (
+            type(v).__name__, ",\n".join("%s=%s" % (k, fmt(x)) for k, x in zip(("values", "indices"), v)))
     if isinstance(v, (list, torch.Size)) or (isinstance(v, tuple) and _is_edges(v)):
         return "[" + ", ".join(_items(v)) + "]"  # shapes and next_functions are lists in Ag
     if isinstance(v, tuple):

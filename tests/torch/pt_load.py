@@ -8,7 +8,7 @@ print(fmt(list(x.keys())))
 for k in ["t", "row", "x64", "i64", "flags", "scalar", "empty", "expanded", "grad"]:
     print(k, fmt(x[k]))
 print(fmt(x["t"].is_contiguous()), fmt(x["expanded"].is_contiguous()))
-print(fmt(x["i32"].long()), fmt(x["u8"].long()), fmt(x["i8"].long()))
+print(fmt(x["i32"]), fmt(x["u8"]), fmt(x["i8"]))  # their own dtypes, as saved
 print(fmt(x["param"].detach()), fmt(x["param"].requires_grad))
 print(fmt(x["t"].tolist()))
 # shared storage: writing through one view shows in the other

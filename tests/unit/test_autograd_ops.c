@@ -480,8 +480,9 @@ START_TEST(sort_and_topk) {
 }
 END_TEST
 
-/* kthvalue and median: the selected element gets the gradient (median()
- * of everything shares it among equal elements; cos keeps them distinct). */
+/* kthvalue, median and mode: the selected element gets the gradient (median()
+ * of everything shares it among equal elements; cos keeps them distinct, so
+ * mode selects the smallest of each slice). */
 static Tensor *f_select_rank(Tensor *const *x, void *ctx) {
   int c = *(int *)ctx;
   Tensor *x3 = ag_binary_scalar(BIN_MUL, x[0], 3.0);
@@ -492,6 +493,7 @@ static Tensor *f_select_rank(Tensor *const *x, void *ctx) {
   case 1: out = ag_kthvalue(a, 3, 0, true, NULL); break;
   case 2: out = ag_median(a, 1, true, false, &idx); break;
   case 3: out = ag_median(a, 0, true, true, NULL); break;
+  case 4: out = ag_mode(a, 1, false, &idx); break;
   default: out = ag_median(a, 0, false, false, NULL); break;
   }
   tensor_release(idx);
@@ -501,7 +503,7 @@ static Tensor *f_select_rank(Tensor *const *x, void *ctx) {
 }
 
 START_TEST(kthvalue_and_median) {
-  for (int c = 0; c < 5; c++) {
+  for (int c = 0; c < 6; c++) {
     Tensor *x = leaf(2, (int64_t[]){3, 4}, 0.1);
     gradcheck("kthvalue/median", f_select_rank, &x, 1, &c);
     gradgradcheck("kthvalue/median", f_select_rank, &x, 1, &c);

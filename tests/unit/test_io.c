@@ -407,6 +407,12 @@ START_TEST(npy_round_trip_every_dtype_and_shape) {
   for (DType dt = DT_BOOL; dt < DT_COUNT; dt++)
     for (size_t k = 0; k < sizeof ndims / sizeof ndims[0]; k++) {
       Tensor *t = ramp(dt, ndims[k], shapes[k]);
+      if (dt == DT_BFLOAT16) { /* NumPy has none: refused, naming it */
+        ck_assert(!tensor_save_npy(t, path_in_dir("t.npy")));
+        ck_assert_ptr_nonnull(strstr(tensor_error(), "NumPy has no bfloat16 dtype"));
+        tensor_release(t);
+        continue;
+      }
       ck_assert(tensor_save_npy(t, path_in_dir("t.npy")));
       Tensor *u = tensor_load_npy(path_in_dir("t.npy"));
       ck_assert_msg(u != NULL, "%s", tensor_error());
@@ -534,7 +540,7 @@ START_TEST(npy_reads_big_endian_and_v2_and_int32) {
   tensor_release(t);
   t = load_bytes(NPY_I4_V2, sizeof NPY_I4_V2);
   ck_assert_msg(t != NULL, "%s", tensor_error());
-  ck_assert_int_eq(t->dtype, DT_INT64);
+  ck_assert_int_eq(t->dtype, DT_INT32); /* NumPy's int32 stays int32, as torch.from_numpy */
   ck_assert_double_eq(tensor_get_flat(t, 1), -8);
   ck_assert_double_eq(tensor_get_flat(t, 2), 9);
   tensor_release(t);

@@ -143,6 +143,68 @@ END_TEST
 
 /* ---- dtypes ---- */
 
+/* ---- the narrow dtypes ---- */
+
+/* Every float16 bit pattern survives half -> float -> half (nan keeps its
+ * quiet payload); float -> half rounds to nearest even at ties, to a
+ * subnormal below 2^-14, to inf from 65520 on. */
+START_TEST(test_half_conversion) {
+  for (uint32_t h = 0; h < 0x10000; h++) {
+    float f = half_to_float((uint16_t)h);
+    uint16_t back = float_to_half(f);
+    if (isnan(f)) ck_assert(isnan(half_to_float(back)));
+    else ck_assert_uint_eq(back, h);
+  }
+  ck_assert_uint_eq(float_to_half(2049.0f), 0x6800);  /* 2048: the even neighbour */
+  ck_assert_uint_eq(float_to_half(2051.0f), 0x6802);  /* 2052 */
+  ck_assert_uint_eq(float_to_half(65519.0f), 0x7bff); /* 65504 */
+  ck_assert_uint_eq(float_to_half(65520.0f), 0x7c00); /* inf */
+  ck_assert_uint_eq(float_to_half(-1e-8f), 0x8000);   /* -0 */
+  ck_assert_uint_eq(float_to_half(3e-8f), 0x0001);    /* the least subnormal, 5.96e-8 */
+  ck_assert_uint_eq(float_to_half(0x1p-25f), 0x0000); /* half of it: a tie, to even 0 */
+  ck_assert_float_eq(half_to_float(0x3555), 0x1.554p-2f);
+  ck_assert_uint_eq(float_to_bf16(1.0f / 3), 0x3eab);
+  ck_assert_uint_eq(float_to_bf16(NAN), 0x7fc0);
+  ck_assert_float_eq(bf16_to_float(0x3f80), 1.0f);
+}
+END_TEST
+
+/* PyTorch's promotion table (c10's promoteTypes) on a few telling pairs, and
+ * checked_convert's ranges. */
+START_TEST(test_narrow_promotion) {
+  ck_assert_int_eq(dtype_promote(DT_UINT8, DT_INT8), DT_INT16);
+  ck_assert_int_eq(dtype_promote(DT_UINT8, DT_INT16), DT_INT16);
+  ck_assert_int_eq(dtype_promote(DT_INT32, DT_UINT8), DT_INT32);
+  ck_assert_int_eq(dtype_promote(DT_BOOL, DT_UINT8), DT_UINT8);
+  ck_assert_int_eq(dtype_promote(DT_INT64, DT_FLOAT16), DT_FLOAT16);
+  ck_assert_int_eq(dtype_promote(DT_FLOAT16, DT_BFLOAT16), DT_FLOAT32);
+  ck_assert_int_eq(dtype_promote(DT_BFLOAT16, DT_FLOAT64), DT_FLOAT64);
+  ck_assert_int_eq(tensor_scalar_result_type(DT_INT8, 300), DT_INT8);
+  ck_assert_int_eq(tensor_scalar_result_type(DT_UINT8, 0.5), DT_FLOAT32);
+  ck_assert_int_eq(tensor_scalar_result_type(DT_FLOAT16, 1e10), DT_FLOAT16);
+  ck_assert(dtype_value_fits(DT_UINT8, -255, false));
+  ck_assert(!dtype_value_fits(DT_UINT8, 256, false));
+  ck_assert_str_eq(tensor_error(), "value cannot be converted to type uint8_t without overflow");
+  ck_assert(dtype_value_fits(DT_INT8, -128, true) && !dtype_value_fits(DT_INT8, -129, true));
+  ck_assert_str_eq(tensor_error(), "value cannot be converted to type int8 without overflow");
+  ck_assert(dtype_value_fits(DT_FLOAT16, INFINITY, false) && !dtype_value_fits(DT_FLOAT16, 65505, false));
+  /* conversions wrap integers and truncate floats toward zero */
+  Tensor *f = tensor_zeros(DT_FLOAT32, 1, TT_SHAPE(3));
+  tensor_set_flat(f, 0, 300.7);
+  tensor_set_flat(f, 1, -1.5);
+  tensor_set_flat(f, 2, 65504);
+  Tensor *c = tensor_to_dtype(f, DT_INT8), *u = tensor_to_dtype(f, DT_UINT8);
+  Tensor *h = tensor_to_dtype(f, DT_FLOAT16), *w = tensor_to_dtype(h, DT_INT16);
+  ck_assert_int_eq(tensor_get_flat_int(c, 0), 44);
+  ck_assert_int_eq(tensor_get_flat_int(c, 1), -1);
+  ck_assert_int_eq(tensor_get_flat_int(u, 1), 255);
+  ck_assert_double_eq(tensor_get_flat(h, 0), 300.75);
+  ck_assert_int_eq(tensor_get_flat_int(w, 2), -32); /* 65504 wraps in int16 */
+  Tensor *all[] = {f, c, u, h, w};
+  for (size_t i = 0; i < 5; i++) tensor_release(all[i]);
+}
+END_TEST
+
 START_TEST(test_promotion) {
   Tensor *f = tensor_zeros(DT_FLOAT32, 1, TT_SHAPE(2));
   Tensor *d = tensor_zeros(DT_FLOAT64, 1, TT_SHAPE(2));
@@ -975,6 +1037,8 @@ static Suite *tensor_suite(void) {
   tcase_add_test(tc, test_set_data);
   tcase_add_test(tc, test_huge_shapes);
   tcase_add_test(tc, test_promotion);
+  tcase_add_test(tc, test_half_conversion);
+  tcase_add_test(tc, test_narrow_promotion);
   tcase_add_test(tc, test_conversion);
   tcase_add_test(tc, test_binary_ops);
   tcase_add_test(tc, test_int_semantics);
