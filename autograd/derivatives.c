@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "autograd/internal.h"
+#include "tensor/ag_assert.h"
 
 #define SCOPE_CAP 64
 typedef struct {
@@ -26,6 +27,7 @@ typedef struct {
 } Scope;
 
 static Tensor *keep(Scope *s, Tensor *t) {
+  AG_ASSERT(!t || s->n < SCOPE_CAP); /* SCOPE_CAP is above every formula's temporaries */
   if (!t || s->n == SCOPE_CAP) {
     if (t) {
       tensor_release(t);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "autograd/internal.h"
+#include "tensor/ag_assert.h"
 
 static const char *const kind_names[AG_NODE_COUNT] = {
 #define AG_NODE_NAME(name, derivative) #name,
@@ -214,6 +215,7 @@ GradNode *grad_node_retain(GradNode *node) {
 }
 
 void grad_node_release(GradNode *node) {
+  AG_ASSERT(!node || node->refcount > 0); /* released once more than retained */
   if (!node || --node->refcount > 0) return;
   node->free_next = dying;
   dying = node;
@@ -456,6 +458,7 @@ static Tensor *saved_unpack(AgSaved *s) {
  * hook gives back for a packed value (not version-checked: the hooks own it). */
 static Tensor *saved_data(GradNode *n, AgSaved *s, int i) {
   if (s->packed) return saved_unpack(s);
+  AG_ASSERT(s->data != NULL); /* a formula reads only what its op saved */
   if (!s->data) {
     tensor_set_error("internal error: %s has no saved value %d", grad_node_name(n), i);
     return NULL;

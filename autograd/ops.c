@@ -5,7 +5,6 @@
  * its inputs (edges), what its formula in derivatives.c needs (saved values
  * and params), and makes the result that node's output.
  */
-#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

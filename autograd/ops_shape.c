@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "autograd/internal.h"
+#include "tensor/ag_assert.h"
 
 /* var = expr (computed from var), dropping the old var: for chains of ops. */
 #define THEN(var, expr)                                                                            \
@@ -309,6 +310,7 @@ static Tensor *basic_item(Tensor *cur, const IndexItem *it, int *dim) {
   case IDX_NEWAXIS:
     return ag_unsqueeze(cur, (*dim)++);
   default:
+    AG_ASSERT(!"a basic index item");
     tensor_set_error("internal error: not a basic index");
     return NULL;
   }

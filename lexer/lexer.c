@@ -129,7 +129,7 @@ static bool continues_line(TokenType t) {
   case TOK_PERCENT_EQUAL: case TOK_STAR_STAR_EQUAL: case TOK_SLASH_SLASH_EQUAL:
   case TOK_EQUAL_EQUAL: case TOK_BANG_EQUAL: case TOK_LESS: case TOK_LESS_EQUAL:
   case TOK_GREATER: case TOK_GREATER_EQUAL: case TOK_AND: case TOK_OR: case TOK_NOT:
-  case TOK_IN:
+  case TOK_IN: case TOK_IS:
     return true;
   default:
     return false;
@@ -406,6 +406,7 @@ static const Keyword keywords[] = {
     {"self", TOK_SELF},   {"super", TOK_SUPER},   {"try", TOK_TRY},
     {"catch", TOK_CATCH}, {"throw", TOK_THROW},   {"with", TOK_WITH},
     {"import", TOK_IMPORT}, {"as", TOK_AS},       {"yield", TOK_YIELD},
+    {"is", TOK_IS},
 };
 
 static TokenType identifier_type(const char *s, int n) {
@@ -544,7 +545,8 @@ static const char *const token_names[TOK_COUNT] = {
     [TOK_NIL] = "'nil'", [TOK_CLASS] = "'class'", [TOK_SELF] = "'self'",
     [TOK_SUPER] = "'super'", [TOK_TRY] = "'try'", [TOK_CATCH] = "'catch'",
     [TOK_THROW] = "'throw'", [TOK_WITH] = "'with'", [TOK_IMPORT] = "'import'",
-    [TOK_AS] = "'as'", [TOK_YIELD] = "'yield'", [TOK_ERROR] = "an invalid token", [TOK_EOF] = "end of input",
+    [TOK_AS] = "'as'", [TOK_YIELD] = "'yield'", [TOK_IS] = "'is'",
+    [TOK_ERROR] = "an invalid token", [TOK_EOF] = "end of input",
 };
 
 const char *lex_token_name(TokenType type) {
@@ -552,7 +554,7 @@ const char *lex_token_name(TokenType type) {
   return token_names[type];
 }
 
-bool lex_is_keyword(TokenType type) { return type >= TOK_LET && type <= TOK_YIELD; }
+bool lex_is_keyword(TokenType type) { return type >= TOK_LET && type <= TOK_IS; }
 
 /* ---- decoding string bodies ---- */
 

@@ -13,13 +13,13 @@
  *   - `fn(...)` bound by `let f = fn(...)` is named `f` (tracebacks); other
  *     function expressions are named `anonymous`.
  */
-#include <assert.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <ctype.h>
 #include <string.h>
 
 #include "parser/internal.h"
+#include "tensor/ag_assert.h"
 #include "tensor/tensor.h"
 
 static void statement(Parser *p);
@@ -264,7 +264,7 @@ static void mark_initialized(Parser *p) {
   if (fc->local_count == 0) return;
   fc->locals[fc->local_count - 1].depth = fc->scope_depth;
   /* a local lives in the stack slot its initialiser pushed */
-  assert(p->error_count > 0 || fc->depth == fc->local_count);
+  AG_ASSERT(p->error_count > 0 || fc->depth == fc->local_count);
 }
 
 /* A local whose value is already on the top of the stack. */

@@ -1,10 +1,10 @@
 /* emit.c — writing bytecode for the compiler, with the stack-depth bookkeeping
  * described in internal.h. */
-#include <assert.h>
 #include <limits.h>
 #include <string.h>
 
 #include "parser/internal.h"
+#include "tensor/ag_assert.h"
 
 static const int op_effects[OP_COUNT] = {
 #define AG_OPCODE_EFFECT(name, operands, effect) effect,
@@ -45,7 +45,7 @@ void emit_byte(Parser *p, uint8_t byte) {
 }
 
 void emit_op(Parser *p, OpCode op) {
-  assert(op_effects[op] != VAR);
+  AG_ASSERT(op_effects[op] != VAR); /* those ops say their own effect */
   emit_byte(p, (uint8_t)op);
   emit_adjust_depth(p, op_effects[op]);
 }

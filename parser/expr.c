@@ -852,7 +852,8 @@ static OpCode binary_opcode(TokenType t) {
   case TOK_LESS_EQUAL: return OP_LESS_EQUAL;
   case TOK_GREATER: return OP_GREATER;
   case TOK_GREATER_EQUAL: return OP_GREATER_EQUAL;
-  default: return OP_IN;
+  case TOK_IS: return OP_IS;
+  default: return OP_IN; /* `in`, and `not` of `not in` */
   }
 }
 
@@ -869,36 +870,47 @@ static void binary(Parser *p, bool can_assign) {
 static bool comparison_ahead(const Parser *p) {
   switch (p->current.type) {
   case TOK_EQUAL_EQUAL: case TOK_BANG_EQUAL: case TOK_LESS: case TOK_LESS_EQUAL:
-  case TOK_GREATER: case TOK_GREATER_EQUAL: case TOK_IN: return true;
+  case TOK_GREATER: case TOK_GREATER_EQUAL: case TOK_IN: case TOK_IS: return true;
   case TOK_NOT: return p->next.type == TOK_IN;
   default: return false;
   }
 }
 
-/* The right operand of the comparison operator `op` (just read; `not` is
- * `not in`, whose `in` comes next). */
-static void comparison_operand(Parser *p, const Token *op) {
-  if (op->type == TOK_NOT) parse_consume(p, TOK_IN, "expected 'in' after 'not' (or 'not' before an expression)");
-  parse_precedence_expression(p, PREC_COMPARISON + 1);
+/* A comparison operator: its opcode, negated for `not in` and `is not`. */
+typedef struct {
+  Token at;
+  OpCode code;
+  bool negated;
+} Comparison;
+
+/* The comparison operator just read (p->previous), with the second word of
+ * `not in` and `is not`. */
+static Comparison comparison_operator(Parser *p) {
+  Comparison c = {p->previous, binary_opcode(p->previous.type), false};
+  if (c.at.type == TOK_NOT) {
+    parse_consume(p, TOK_IN, "expected 'in' after 'not' (or 'not' before an expression)");
+    c.negated = true;
+  } else if (c.at.type == TOK_IS) {
+    c.negated = parse_match(p, TOK_NOT);
+  }
+  return c;
 }
 
-static void emit_comparison(Parser *p, const Token *op) {
-  if (op->type != TOK_NOT) {
-    emit_op_at(p, op, binary_opcode(op->type), 0, false);
-    return;
-  }
-  emit_op_at(p, op, OP_IN, 0, false);
-  emit_op(p, OP_NOT);
+static void comparison_operand(Parser *p) { parse_precedence_expression(p, PREC_COMPARISON + 1); }
+
+static void emit_comparison(Parser *p, const Comparison *c) {
+  emit_op_at(p, &c->at, c->code, 0, false);
+  if (c->negated) emit_op(p, OP_NOT);
 }
 
 /* a < b < c ... is Python's `a < b and b < c ...` with b evaluated once: b is
  * kept under each link's result (DUP_UNDER); a false link jumps, keeping its
  * result, to one exit that drops the kept operand (NIP). */
-static void comparison_chain(Parser *p, Token op) {
+static void comparison_chain(Parser *p, Comparison c) {
   int *exits = NULL, count = 0;
   do {
     emit_op(p, OP_DUP_UNDER);
-    emit_comparison(p, &op);
+    emit_comparison(p, &c);
     int *grown = realloc(exits, sizeof(int) * ((size_t)count + 1));
     if (grown == NULL) {
       parse_error(p, "out of memory");
@@ -906,11 +918,11 @@ static void comparison_chain(Parser *p, Token op) {
     }
     exits = grown;
     exits[count++] = emit_jump(p, OP_AND);
-    op = p->current;
     parse_advance(p);
-    comparison_operand(p, &op);
+    c = comparison_operator(p);
+    comparison_operand(p);
   } while (comparison_ahead(p) && !p->halted);
-  emit_comparison(p, &op);
+  emit_comparison(p, &c);
   int end = emit_jump(p, OP_JUMP);
   for (int i = 0; i < count; i++) emit_patch_jump(p, exits[i]);
   free(exits);
@@ -921,10 +933,10 @@ static void comparison_chain(Parser *p, Token op) {
 
 static void comparison(Parser *p, bool can_assign) {
   (void)can_assign;
-  Token op = p->previous;
-  comparison_operand(p, &op);
-  if (comparison_ahead(p)) comparison_chain(p, op);
-  else emit_comparison(p, &op);
+  Comparison c = comparison_operator(p);
+  comparison_operand(p);
+  if (comparison_ahead(p)) comparison_chain(p, c);
+  else emit_comparison(p, &c);
 }
 
 /* `a if c else b`: c is evaluated first and only one of a and b, as in
@@ -1004,6 +1016,7 @@ static const ParseRule rules[TOK_COUNT] = {
     [TOK_GREATER_EQUAL] = {NULL, comparison, PREC_COMPARISON},
     [TOK_IN] = {NULL, comparison, PREC_COMPARISON},
     [TOK_NOT] = {unary, comparison, PREC_COMPARISON},
+    [TOK_IS] = {NULL, comparison, PREC_COMPARISON},
     [TOK_AND] = {NULL, and_, PREC_AND},
     [TOK_IF] = {NULL, conditional, PREC_CONDITIONAL},
     [TOK_OR] = {NULL, or_, PREC_OR},

@@ -1,7 +1,9 @@
-/* help.c — showing the help table (help_table.c): `:help`, the reference
- * Markdown, the member lists for completion, and the coverage check. */
+/* help.c — showing the help (help_table.c's entries and the library's doc
+ * comments, help_doc.c): `:help`, the reference Markdown, the member lists
+ * for completion, and the coverage check. */
 #include "repl/help.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "lexer/lexer.h"
@@ -30,9 +32,24 @@ static const char *const section_titles[HELP_SECTION_COUNT] = {
     [HELP_REPL] = "REPL commands",
 };
 
+/* help_table.c's entries and then the doc comments', made at the first use. */
 const HelpEntry *help_entries(size_t *count) {
-  *count = help_table_count;
-  return help_table;
+  static HelpEntry *all;
+  static size_t all_count;
+  if (all == NULL) {
+    size_t docs;
+    const HelpEntry *doc = help_doc_entries(&docs);
+    all = malloc((help_table_count + docs) * sizeof *all);
+    if (all == NULL) {
+      *count = help_table_count;
+      return help_table;
+    }
+    memcpy(all, help_table, help_table_count * sizeof *all);
+    if (docs > 0) memcpy(all + help_table_count, doc, docs * sizeof *all);
+    all_count = help_table_count + docs;
+  }
+  *count = all_count;
+  return all;
 }
 
 static const char *after_last_dot(const char *name) {
@@ -86,10 +103,11 @@ static void print_entry(FILE *out, const HelpEntry *e, bool color) {
 
 /* The names of one section, wrapped. */
 static void print_section_names(FILE *out, HelpSection s) {
-  size_t column = 0;
-  for (size_t i = 0; i < help_table_count; i++) {
-    const char *name = help_table[i].name;
-    if (help_table[i].section != s) continue;
+  size_t column = 0, count;
+  const HelpEntry *table = help_entries(&count);
+  for (size_t i = 0; i < count; i++) {
+    const char *name = table[i].name;
+    if (table[i].section != s) continue;
     if (column > 0 && column + 1 + strlen(name) > WRAP_COLUMNS) {
       fputc('\n', out);
       column = 0;
@@ -117,15 +135,17 @@ static void print_topics(FILE *out, bool color) {
 }
 
 int help_show(FILE *out, const char *topic, bool color) {
+  size_t count;
+  const HelpEntry *table = help_entries(&count);
   if (topic == NULL || topic[0] == '\0') {
     print_topics(out, color);
-    return (int)help_table_count;
+    return (int)count;
   }
   int found = 0;
-  for (size_t i = 0; i < help_table_count; i++) {
-    if (!entry_matches(&help_table[i], topic)) continue;
+  for (size_t i = 0; i < count; i++) {
+    if (!entry_matches(&table[i], topic)) continue;
     if (found++ > 0) fputc('\n', out);
-    print_entry(out, &help_table[i], color);
+    print_entry(out, &table[i], color);
   }
   if (found == 0) fprintf(out, "no help for '%s' (`:help` lists the topics)\n", topic);
   fflush(out);
@@ -136,8 +156,10 @@ void help_for_each_member(const char *type, void (*fn)(void *ctx, const char *na
                           void *ctx) {
   size_t tlen = strlen(type);
   bool tensor = strcmp(type, "Tensor") == 0;
-  for (size_t i = 0; i < help_table_count; i++) {
-    const HelpEntry *e = &help_table[i];
+  size_t count;
+  const HelpEntry *table = help_entries(&count);
+  for (size_t i = 0; i < count; i++) {
+    const HelpEntry *e = &table[i];
     bool field = strchr(e->signature, '(') == NULL;
     if (strncmp(e->name, type, tlen) == 0 && e->name[tlen] == '.') fn(ctx, e->name + tlen + 1, field);
     else if (tensor && (e->flags & HELP_TENSOR_METHOD)) fn(ctx, after_last_dot(e->name), field);
@@ -154,16 +176,19 @@ static void write_reference_entry(FILE *out, const HelpEntry *e) {
 void help_write_reference(FILE *out) {
   fputs("# Ag reference\n\n"
         "Every built-in of Ag, generated from the REPL's help table (repl/help_table.c)\n"
-        "by `ag --help-reference`; do not edit by hand. In the REPL, `:help NAME` shows\n"
+        "and the doc comments of the library's Ag code (stdlib/*.ag, `##` lines) by\n"
+        "`ag --help-reference`; do not edit by hand. In the REPL, `:help NAME` shows\n"
         "the same text, and `:help` lists the names.\n\n",
         out);
   fprintf(out, "In the REPL: %s\n\n", keys_text);
+  size_t count;
+  const HelpEntry *table = help_entries(&count);
   for (int s = 0; s < HELP_SECTION_COUNT; s++) fprintf(out, "- [%s](#s%d)\n", section_titles[s], s);
   fputc('\n', out);
   for (int s = 0; s < HELP_SECTION_COUNT; s++) {
     fprintf(out, "<a id=\"s%d\"></a>\n\n## %s\n\n", s, section_titles[s]);
-    for (size_t i = 0; i < help_table_count; i++) {
-      if (help_table[i].section == (HelpSection)s) write_reference_entry(out, &help_table[i]);
+    for (size_t i = 0; i < count; i++) {
+      if (table[i].section == (HelpSection)s) write_reference_entry(out, &table[i]);
     }
   }
 }
@@ -173,8 +198,10 @@ void help_write_reference(FILE *out) {
 static bool has_entry(const char *prefix, const char *name) {
   char full[128];
   snprintf(full, sizeof full, "%s%s", prefix, name);
-  for (size_t i = 0; i < help_table_count; i++) {
-    if (strcmp(help_table[i].name, full) == 0) return true;
+  size_t count;
+  const HelpEntry *table = help_entries(&count);
+  for (size_t i = 0; i < count; i++) {
+    if (strcmp(table[i].name, full) == 0) return true;
   }
   return false;
 }
@@ -295,6 +322,7 @@ int help_print_missing(AgVM *vm, FILE *out) {
   missing += check_module(vm, out, "utils.data");
   missing += check_keywords(out);
   missing += check_tensor_members(vm, out);
+  missing += help_doc_problems(out);
   return missing;
 }
 

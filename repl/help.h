@@ -1,4 +1,7 @@
-/* help.h — the help texts of every built-in (SPEC §5-§10), in ONE table.
+/* help.h — the help texts of every built-in (SPEC §5-§10), in ONE table:
+ * the C built-ins' entries are written in help_table.c (the elementwise
+ * ops' in their registry rows), the names the library defines in Ag in doc
+ * comments beside their code (`##` lines, read by help_doc.c).
  *
  * Each entry has a name (what `:help NAME` matches: `print`, `Tensor.backward`,
  * `nn.Linear`, `list.append`, `while`), a section, a signature, a paragraph
@@ -47,8 +50,14 @@ typedef struct {
   const char *example;
 } HelpEntry;
 
-/* The table, in the order the reference prints it. */
+/* The table, in the order the reference prints it: help_table.c's entries,
+ * then those of the library's doc comments. */
 const HelpEntry *help_entries(size_t *count);
+
+/* The entries read from the doc comments of the library's Ag code, and the
+ * misplaced doc comments written to out (their number) (help_doc.c). */
+const HelpEntry *help_doc_entries(size_t *count);
+int help_doc_problems(FILE *out);
 
 /* `:help` (topic empty) or `:help NAME`: NAME matches an entry's name or the
  * part after its last `.` (`:help backward` finds Tensor.backward). */

@@ -1,4 +1,5 @@
-/* help_table.c — the help texts of every built-in: ONE table (see help.h).
+/* help_table.c — the help texts of the built-ins written in C (see help.h;
+ * the names defined in Ag are documented by doc comments in stdlib/NAME.ag).
  *
  * Each entry: name, section, flags, signature, a paragraph, an example.
  * docs/reference.md is generated from it (`ag --help-reference`), and the
@@ -79,12 +80,13 @@ const HelpEntry help_table[] = {
      "print(sorted([3, 1, 2]), sorted([\"bb\", \"a\"], key=len, reverse=true))"},
     {"str", HELP_BUILTINS, 0,
      "str(v)",
-     "The value as a string, as print shows it (an instance's str method is used when it "
-     "has one).",
+     "The value as a string, as print shows it (an instance's str method when it has one, "
+     "else its repr method).",
      "print(str(0.1) + \"!\", str([1, \"a\"]))"},
     {"repr", HELP_BUILTINS, 0,
      "repr(v)",
-     "The value as source-like text: strings are quoted, tensors print as PyTorch does.",
+     "The value as source-like text: strings are quoted, tensors print as PyTorch does, an "
+     "instance through its repr method (never its str), else <Point instance>.",
      "print(repr(\"hi\"), repr(1.5))"},
     {"format", HELP_BUILTINS, 0,
      "format(v, spec=\"\")",
@@ -92,7 +94,7 @@ const HelpEntry help_table[] = {
      "[.precision][type], as f\"{v:spec}\" does; CPython's output. The same engine runs "
      "s.format(...) (fields {}, {0}, {name}, {0[1]}, {p.x}, !r !s, nested {w} in a spec) and "
      "FORMAT % values (printf-style: %d %s %r %f %e %g %x %o %c %%, flags, width, precision, "
-     "%(name)s with a map).",
+     "%(name)s with a map). An instance's format(spec) method is called when it has one.",
      "print(format(1234567, \",\"), format(255, \"#x\"), format(0.256, \".1%\"))\n"
      "print(\"{:>6.2f}|{}\".format(3.14159, \"a\"), \"%05.1f %s\" % (2.25, \"ok\"))"},
     {"num", HELP_BUILTINS, 0,
@@ -2077,20 +2079,6 @@ const HelpEntry help_table[] = {
      "let x = ones(2, requires_grad=true)\n"
      "autograd.backward([x.sum(), (x * 2).sum()])\n"
      "print(x.grad)"},
-    {"autograd.jacobian", HELP_AUTOGRAD, 0,
-     "autograd.jacobian(f, x)",
-     "The Jacobian of f at x: shape f(x).shape + x.shape.",
-     "print(autograd.jacobian(fn(x) { return x * 2 }, ones(2)))"},
-    {"autograd.hessian", HELP_AUTOGRAD, 0,
-     "autograd.hessian(f, x)",
-     "The matrix of second derivatives of the scalar function f at x.",
-     "print(autograd.hessian(fn(x) { return (x ** 2).sum() }, ones(2)))"},
-    {"autograd.gradcheck", HELP_AUTOGRAD, 0,
-     "autograd.gradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3)",
-     "Compares analytic gradients with finite differences in float64; returns true or "
-     "throws naming the worst entry.",
-     "let x = tensor([1.0, 2.0], dtype=float64, requires_grad=true)\n"
-     "print(autograd.gradcheck(fn(a) { return a.sin() }, [x]))"},
     {"func", HELP_AUTOGRAD, 0,
      "func",
      "functorch 1.13's function transforms (torch.func in PyTorch 2; also named functorch, "
@@ -2161,13 +2149,6 @@ const HelpEntry help_table[] = {
      "or one value.",
      "let lin = nn.Linear(2, 1)\n"
      "print(func.functional_call(lin, {\"weight\": ones(1, 2), \"bias\": zeros(1)}, (tensor([1.0, 2.0]),)))"},
-    {"autograd.gradgradcheck", HELP_AUTOGRAD, 0,
-     "autograd.gradgradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3)",
-     "Like gradcheck, for second derivatives: the gradient of fn's outputs weighted by "
-     "fixed grad_outputs, checked with respect to the inputs and (as PyTorch's) to those "
-     "grad_outputs, so a linear op's double backward is checked too.",
-     "let x = tensor([1.0, 2.0], dtype=float64, requires_grad=true)\n"
-     "print(autograd.gradgradcheck(fn(a) { return (a ** 3).sum() }, [x]))"},
     {"autograd.functional", HELP_AUTOGRAD, 0,
      "autograd.functional",
      "PyTorch 1.13's torch.autograd.functional, written in Ag (source(autograd.functional.vjp)): "
@@ -2283,12 +2264,6 @@ const HelpEntry help_table[] = {
      "(reentrant) but the last.",
      "let net = nn.Sequential(nn.Linear(2, 2), nn.Tanh(), nn.Linear(2, 1))\n"
      "print(utils.checkpoint.checkpoint_sequential(net, 2, ones(1, 2, requires_grad=true)).shape)"},
-    {"autograd.Variable", HELP_AUTOGRAD, 0,
-     "autograd.Variable(t, requires_grad=false)",
-     "PyTorch's legacy Variable: as in PyTorch 1.13, t detached (the same elements, no "
-     "history), requiring grad when requires_grad=true.",
-     "let v = autograd.Variable(ones(2), requires_grad=true)\n"
-     "print(v)"},
     {"autograd.detect_anomaly", HELP_AUTOGRAD, 0,
      "autograd.detect_anomaly()",
      "A context in which a NaN produced by backward is an error naming the forward "
@@ -2379,146 +2354,6 @@ const HelpEntry help_table[] = {
      "plot.line([0.9, 0.5, 0.3], label=\"loss\")\n"
      "plot.xlabel(\"epoch\")\n"
      "plot.clear()"},
-    {"plot.line", HELP_GRAPH, 0,
-     "plot.line(ys) / plot.line(xs, ys, label=nil, color=nil)",
-     "Adds a line through the points (xs[i], ys[i]); xs default to 0, 1, 2 ... Data are "
-     "lists, ranges or 1-D tensors; color a gnuplot colour name (\"red\", \"#4060c0\").",
-     "plot.line([1, 4, 9], label=\"squares\")\n"
-     "plot.clear()"},
-    {"plot.scatter", HELP_GRAPH, 0,
-     "plot.scatter(x, y, c=nil, label=nil)",
-     "Adds points (x[i], y[i]); c is a colour name, or one number per point coloured "
-     "through a palette.",
-     "plot.scatter([1, 2, 3], [2, 1, 3], c=[0.1, 0.5, 0.9])\n"
-     "plot.clear()"},
-    {"plot.hist", HELP_GRAPH, 0,
-     "plot.hist(xs, bins=10, label=nil, color=nil)",
-     "Adds a histogram of the values: bins bars of equal width from the smallest value to "
-     "the largest.",
-     "plot.hist(randn(100), bins=8)\n"
-     "plot.clear()"},
-    {"plot.image", HELP_GRAPH, 0,
-     "plot.image(t)",
-     "Adds a 2-D tensor as an image, one cell a value coloured through a palette, row 0 at "
-     "the top.",
-     "plot.image(rand(4, 5))\n"
-     "plot.clear()"},
-    {"plot.title", HELP_GRAPH, 0,
-     "plot.title(text)",
-     "Sets the title of the current figure.",
-     "plot.title(\"training\")\n"
-     "plot.clear()"},
-    {"plot.xlabel", HELP_GRAPH, 0,
-     "plot.xlabel(text)",
-     "Sets the label of the x axis.",
-     "plot.xlabel(\"epoch\")\n"
-     "plot.clear()"},
-    {"plot.ylabel", HELP_GRAPH, 0,
-     "plot.ylabel(text)",
-     "Sets the label of the y axis.",
-     "plot.ylabel(\"loss\")\n"
-     "plot.clear()"},
-    {"plot.legend", HELP_GRAPH, 0,
-     "plot.legend(on=true)",
-     "Shows (or with false hides) the legend: the labels of the series. Without a call, a "
-     "legend is drawn when some series has a label.",
-     "plot.line([1, 2], label=\"a\")\n"
-     "plot.legend(false)\n"
-     "plot.clear()"},
-    {"plot.save", HELP_GRAPH, 0,
-     "plot.save(path)",
-     "Writes the current figure to path, a .svg or .png file (through a temporary file "
-     "renamed into place).",
-     "plot.line([3, 1, 2])\n"
-     "plot.save(\"/tmp/ag_plot_example.svg\")\n"
-     "plot.clear()"},
-    {"plot.show", HELP_GRAPH, 0,
-     "plot.show()",
-     "Shows the current figure, then starts a new one: inline in a notebook (SVG and PNG, "
-     "so that a notebook that is not trusted shows it too); on a terminal it is written to a new SVG file in $TMPDIR (or /tmp) and the path is printed.",
-     ""},
-    {"plot.figure", HELP_GRAPH, 0,
-     "plot.figure(title=nil)",
-     "Starts a new current figure and returns it. A figure has the module's drawing "
-     "functions as methods (fig.line(...), fig.save(path), fig.show()), fig.svg() "
-     "returns its SVG text and fig.png() its PNG bytes.",
-     "let fig = plot.figure(\"loss\")\n"
-     "fig.line([1, 0.5, 0.25])\n"
-     "plot.clear()"},
-    {"plot.Figure", HELP_GRAPH, 0,
-     "plot.Figure(title=nil)",
-     "The class of figures (see plot.figure); display(fig) shows one in a notebook.",
-     "print(plot.Figure(\"empty\"))"},
-    {"plot.gcf", HELP_GRAPH, 0,
-     "plot.gcf()",
-     "The current figure.",
-     "print(plot.gcf())"},
-    {"plot.clear", HELP_GRAPH, 0,
-     "plot.clear()",
-     "Drops the current figure and starts an empty one.",
-     "plot.clear()"},
-    {"nn.Module", HELP_NN, 0,
-     "class Net : nn.Module { fn init() { super.init() ... } fn forward(x) { ... } }",
-     "The base class of layers and models. model(x) calls forward(x). parameters() and "
-     "named_parameters() find the tensors that require grad in its fields (recursively "
-     "through submodules and lists of them, in assignment order); like children(), "
-     "modules(), buffers() and their named_ forms they return an iterator, as PyTorch's "
-     "generators (for p in ..., next(...), list(...), an optimizer's params); "
-     "zero_grad(set_to_none=true), train(), eval(), state_dict() (PyTorch's order: each "
-     "module's parameters, buffers, then its submodules'), load_state_dict(m), "
-     "register_buffer(name, t), register_parameter(name, p), add_module(name, m), "
-     "children(), named_children(), modules(), buffers(), named_buffers(), "
-     "named_modules(prefix=\"\") (this module first, then each submodule once), apply(fn) "
-     "(fn on every submodule, then this one), to(\"cpu\" | dtype), float(), double() and "
-     "cpu() are provided; print(model) shows PyTorch's module repr.",
-     "class Net : nn.Module {\n"
-     "  fn init() { super.init(); self.fc = nn.Linear(2, 1) }\n"
-     "  fn forward(x) { return self.fc(x) }\n"
-     "}\n"
-     "let net = Net()\n"
-     "print(len(list(net.parameters())), next(net.named_parameters())[0])"},
-    {"nn.Linear", HELP_NN, 0,
-     "nn.Linear(in_features, out_features, bias=true)",
-     "x @ weight.T + bias, with PyTorch's default initialisation; fields weight [out, in] "
-     "and bias [out].",
-     "let fc = nn.Linear(3, 2)\n"
-     "print(fc(ones(4, 3)).shape)"},
-    {"nn.ReLU", HELP_NN, 0,
-     "nn.ReLU(inplace=false)",
-     "The relu activation as a layer. inplace=true (also on nn.LeakyReLU, nn.ELU, "
-     "nn.Dropout and F.relu, leaky_relu, elu, dropout) writes the result into the input, "
-     "whose history then ends in the activation.",
-     "print(nn.ReLU()(tensor([-1.0, 1.0])))"},
-    {"nn.Tanh", HELP_NN, 0,
-     "nn.Tanh()",
-     "The tanh activation as a layer.",
-     "print(nn.Tanh()(zeros(1)))"},
-    {"nn.Sigmoid", HELP_NN, 0,
-     "nn.Sigmoid()",
-     "The sigmoid activation as a layer.",
-     "print(nn.Sigmoid()(zeros(1)))"},
-    {"nn.GELU", HELP_NN, 0,
-     "nn.GELU()",
-     "The gelu activation as a layer.",
-     "print(nn.GELU()(zeros(1)))"},
-    {"nn.Softmax", HELP_NN, 0,
-     "nn.Softmax(dim)",
-     "softmax along dim as a layer.",
-     "print(nn.Softmax(1)(zeros(1, 2)))"},
-    {"nn.LogSoftmax", HELP_NN, 0,
-     "nn.LogSoftmax(dim)",
-     "log_softmax along dim as a layer.",
-     "print(nn.LogSoftmax(1)(zeros(1, 2)))"},
-    {"nn.Dropout", HELP_NN, 0,
-     "nn.Dropout(p=0.5, inplace=false)",
-     "Dropout while the module is training (train()); the identity after eval().",
-     "let d = nn.Dropout(0.5)\n"
-     "d.eval()\n"
-     "print(d(ones(3)))"},
-    {"nn.Flatten", HELP_NN, 0,
-     "nn.Flatten(start_dim=1, end_dim=-1)",
-     "Flattens each sample (all dimensions but the batch one by default).",
-     "print(nn.Flatten()(zeros(2, 3, 4)).shape)"},
     {"nn.functional", HELP_NN, 0,
      "nn.functional (let F = nn.functional)",
      "The functional form of the layers, as torch.nn.functional: F.relu tanh sigmoid gelu "
@@ -2536,363 +2371,6 @@ const HelpEntry help_table[] = {
      "...; circular's is CopySlices, as in PyTorch 1.13).",
      "let F = nn.functional\n"
      "print(F.pad(ones(1, 2), [1, 1]), F.one_hot(tensor([2, 0], dtype=int64)))"},
-    {"nn.Parameter", HELP_NN, 0,
-     "nn.Parameter(data, requires_grad=true)",
-     "data as a leaf that requires grad (sharing its storage): held in a module's field it "
-     "is one of the module's parameters. Prints as PyTorch's, \"Parameter containing:\" then "
-     "the tensor (the layers of nn hold plain tensors that require grad, which print as "
-     "tensors). It stays a tensor (type \"tensor\"); what is computed from it (p * 2, "
-     "p.detach()) is a plain tensor.",
-     "print(nn.Parameter(ones(2)))"},
-    {"nn.ModuleList", HELP_NN, 0,
-     "nn.ModuleList(modules=nil)",
-     "A list of modules whose parameters the parent module finds (named \"0.weight\", ...): "
-     "append(m), extend(ms), insert(i, m), pop(i=-1), blocks[i] (a slice gives a ModuleList), "
-     "blocks[i] = m, len(blocks) and `for m in blocks`.",
-     "let blocks = nn.ModuleList([nn.Linear(2, 2), nn.Tanh()])\n"
-     "print(len(blocks), blocks[1])"},
-    {"nn.ModuleDict", HELP_NN, 0,
-     "nn.ModuleDict(modules=nil)",
-     "A map of names to modules, in insertion order: heads[k], heads[k] = m, k in heads, "
-     "keys(), values(), items(), update(map), pop(k), clear(), len(heads), `for k in heads` "
-     "(the names).",
-     "let heads = nn.ModuleDict({\"cls\": nn.Linear(4, 3)})\n"
-     "print(heads[\"cls\"], \"cls\" in heads)"},
-    {"nn.Identity", HELP_NN, 0,
-     "nn.Identity(...args)",
-     "Returns its input (arguments are ignored, as PyTorch's).",
-     "print(nn.Identity()(tensor([1.5])))"},
-    {"nn.LeakyReLU", HELP_NN, 0,
-     "nn.LeakyReLU(negative_slope=0.01)",
-     "F.leaky_relu as a layer: x for x > 0, else negative_slope * x (LeakyReluBackward0).",
-     "print(nn.LeakyReLU(0.1)(tensor([-2.0, 3.0])))"},
-    {"nn.Hardtanh", HELP_NN, 0,
-     "nn.Hardtanh(min_val=-1.0, max_val=1.0, inplace=false)",
-     "F.hardtanh as a layer: x clamped to [min_val, max_val], with no gradient at or beyond "
-     "the bounds (HardtanhBackward0; clamp's gradient passes at the bounds).",
-     "print(nn.Hardtanh()(tensor([-2.0, 0.5, 3.0])))"},
-    {"nn.ELU", HELP_NN, 0,
-     "nn.ELU(alpha=1.0)",
-     "F.elu as a layer: x for x > 0, else alpha * (exp(x) - 1) (EluBackward0).",
-     "print(nn.ELU()(tensor([-1.0, 0.5])))"},
-    {"nn.SiLU", HELP_NN, 0,
-     "nn.SiLU()",
-     "F.silu as a layer: x * sigmoid(x) (SiluBackward0).",
-     "print(nn.SiLU()(tensor([-1.0, 0.5])))"},
-    {"nn.Softplus", HELP_NN, 0,
-     "nn.Softplus(beta=1, threshold=20)",
-     "F.softplus as a layer: log(1 + exp(beta x)) / beta, x itself where beta x > threshold "
-     "(SoftplusBackward0).",
-     "print(nn.Softplus()(tensor([-1.0, 0.5])))"},
-    {"nn.Unflatten", HELP_NN, 0,
-     "nn.Unflatten(dim, unflattened_size)",
-     "The inverse of Flatten: dimension dim becomes the dims of unflattened_size (a view).",
-     "print(nn.Unflatten(1, [2, 3])(ones(4, 6)).shape)"},
-    {"nn.Conv2d", HELP_NN, 0,
-     "nn.Conv2d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, "
-     "groups=1, bias=true)",
-     "A 2-D convolution layer (conv2d) with weight [out, in/groups, kh, kw] and bias [out], "
-     "initialised as PyTorch: uniform in +-1/sqrt(fan_in), fan_in = in/groups * kh * kw.",
-     "let conv = nn.Conv2d(1, 4, 3, padding=1)\n"
-     "print(conv(ones(2, 1, 8, 8)).shape)"},
-    {"nn.Conv1d", HELP_NN, 0,
-     "nn.Conv1d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, "
-     "groups=1, bias=true)",
-     "A 1-D convolution layer (conv1d) with weight [out, in/groups, k].",
-     "print(nn.Conv1d(2, 3, 3)(ones(1, 2, 10)).shape)"},
-    {"nn.MaxPool2d", HELP_NN, 0,
-     "nn.MaxPool2d(kernel_size, stride=nil, padding=0, dilation=1, return_indices=false, "
-     "ceil_mode=false)",
-     "max_pool2d as a layer (stride defaults to kernel_size).",
-     "print(nn.MaxPool2d(2)(ones(1, 1, 4, 4)).shape)"},
-    {"nn.MaxPool1d", HELP_NN, 0,
-     "nn.MaxPool1d(kernel_size, stride=nil, padding=0, dilation=1, return_indices=false, "
-     "ceil_mode=false)",
-     "max_pool1d as a layer.",
-     "print(nn.MaxPool1d(2)(ones(1, 2, 6)).shape)"},
-    {"nn.AvgPool2d", HELP_NN, 0,
-     "nn.AvgPool2d(kernel_size, stride=nil, padding=0, ceil_mode=false, count_include_pad=true, "
-     "divisor_override=nil)",
-     "avg_pool2d as a layer.",
-     "print(nn.AvgPool2d(2)(ones(1, 1, 4, 4)).shape)"},
-    {"nn.AvgPool1d", HELP_NN, 0,
-     "nn.AvgPool1d(kernel_size, stride=nil, padding=0, ceil_mode=false, count_include_pad=true)",
-     "avg_pool1d as a layer.",
-     "print(nn.AvgPool1d(2)(ones(1, 2, 6)).shape)"},
-    {"nn.AdaptiveAvgPool2d", HELP_NN, 0,
-     "nn.AdaptiveAvgPool2d(output_size)",
-     "adaptive_avg_pool2d as a layer.",
-     "print(nn.AdaptiveAvgPool2d([2, 1])(ones(1, 3, 5, 4)).shape)"},
-    {"nn.BatchNorm2d", HELP_NN, 0,
-     "nn.BatchNorm2d(num_features, eps=1e-5, momentum=0.1, affine=true, track_running_stats=true)",
-     "Batch normalisation of [N, C, H, W] (batch_norm): batch statistics while training, "
-     "updating the buffers running_mean, running_var and num_batches_tracked (momentum nil: a "
-     "cumulative average); the running statistics after eval(). weight starts at ones, bias "
-     "at zeros.",
-     "let bn = nn.BatchNorm2d(3)\n"
-     "print(bn(randn(4, 3, 2, 2)).shape, bn.num_batches_tracked)"},
-    {"nn.BatchNorm1d", HELP_NN, 0,
-     "nn.BatchNorm1d(num_features, eps=1e-5, momentum=0.1, affine=true, track_running_stats=true)",
-     "nn.BatchNorm2d for [N, C] or [N, C, L] inputs.",
-     "print(nn.BatchNorm1d(2)(tensor([[1.0, 2.0], [3.0, 6.0]])))"},
-    {"nn.LayerNorm", HELP_NN, 0,
-     "nn.LayerNorm(normalized_shape, eps=1e-5, elementwise_affine=true)",
-     "layer_norm as a layer, with weight (ones) and bias (zeros) of normalized_shape.",
-     "print(nn.LayerNorm(3)(tensor([[1.0, 2.0, 3.0]])))"},
-    {"nn.GroupNorm", HELP_NN, 0,
-     "nn.GroupNorm(num_groups, num_channels, eps=1e-5, affine=true)",
-     "group_norm as a layer, with weight (ones) and bias (zeros) per channel.",
-     "print(nn.GroupNorm(2, 4)(arange(8).float().reshape(1, 4, 2)).shape)"},
-    {"nn.Embedding", HELP_NN, 0,
-     "nn.Embedding(num_embeddings, embedding_dim)",
-     "A lookup table: int64 indices select rows of weight [num_embeddings, embedding_dim].",
-     "let e = nn.Embedding(10, 3)\n"
-     "print(e(tensor([1, 2], dtype=int64)).shape)"},
-    {"nn.RNNCell", HELP_NN, 0,
-     "nn.RNNCell(input_size, hidden_size, bias=true, nonlinearity=\"tanh\")",
-     "One step of an Elman RNN: h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh) (relu with "
-     "nonlinearity=\"relu\"); cell(x, h=nil), x [batch, input_size] or unbatched "
-     "[input_size], h nil for zeros. Parameters weight_ih, weight_hh, bias_ih, bias_hh, "
-     "uniform in +-1/sqrt(hidden_size) as PyTorch draws them.",
-     "let cell = nn.RNNCell(3, 4)\n"
-     "print(cell(zeros(2, 3)).shape)"},
-    {"nn.LSTMCell", HELP_NN, 0,
-     "nn.LSTMCell(input_size, hidden_size, bias=true)",
-     "One step of an LSTM: cell(x, [h, c]=nil) returns [h', c'], the gates input, forget, "
-     "cell and output (PyTorch's order) in the rows of weight_ih [4 * hidden, input] and "
-     "weight_hh [4 * hidden, hidden].",
-     "let cell = nn.LSTMCell(3, 4)\n"
-     "let [h, c] = cell(zeros(2, 3))\n"
-     "print(h.shape, c.shape)"},
-    {"nn.GRUCell", HELP_NN, 0,
-     "nn.GRUCell(input_size, hidden_size, bias=true)",
-     "One step of a GRU, PyTorch's formulas: r = sigmoid(W_ir x + b_ir + W_hr h + b_hr), "
-     "z = sigmoid(W_iz x + b_iz + W_hz h + b_hz), n = tanh(W_in x + b_in + r * (W_hn h + "
-     "b_hn)), h' = (1 - z) * n + z * h; cell(x, h=nil) returns h'. The gates r, z, n are "
-     "the rows of weight_ih [3 * hidden, input] and weight_hh [3 * hidden, hidden].",
-     "let cell = nn.GRUCell(3, 4)\n"
-     "print(cell(zeros(2, 3)).shape, cell(zeros(3)).shape)"},
-    {"nn.RNN", HELP_NN, 0,
-     "nn.RNN(input_size, hidden_size, num_layers=1, bias=true, batch_first=false, dropout=0.0, "
-     "bidirectional=false, nonlinearity=\"tanh\")",
-     "An Elman RNN over a whole sequence: rnn(input, h_0=nil) returns [output, h_n]. input "
-     "[seq, batch, input_size] ([batch, seq, input_size] with batch_first) or unbatched "
-     "[seq, input_size]; h_0 and h_n [num_layers * directions, batch, hidden_size]; output "
-     "[seq, batch, directions * hidden_size], the last layer's h at every step. Layers are "
-     "stacked, with dropout on the outputs of all but the last while training; "
-     "bidirectional adds a layer reading the sequence backwards. Parameters weight_ih_l0, "
-     "weight_hh_l0, bias_ih_l0, bias_hh_l0, then _reverse and the next layers, named, "
-     "ordered and drawn as PyTorch's.",
-     "let rnn = nn.RNN(3, 5, num_layers=2)\n"
-     "let [out, h_n] = rnn(zeros(7, 2, 3))\n"
-     "print(out.shape, h_n.shape)"},
-    {"nn.LSTM", HELP_NN, 0,
-     "nn.LSTM(input_size, hidden_size, num_layers=1, bias=true, batch_first=false, dropout=0.0, "
-     "bidirectional=false, proj_size=0)",
-     "nn.RNN's layout with nn.LSTMCell's steps: lstm(input, [h_0, c_0]=nil) returns "
-     "[output, [h_n, c_n]]. Each layer computes x W_ih^T + b_ih for the whole sequence in "
-     "one product, then h W_hh^T + b_hh and the gates step by step. proj_size > 0 projects "
-     "each step's h to proj_size features (weight_hr_l0 [proj_size, hidden_size], after the "
-     "biases): h_0, h_n and output have proj_size features, c_0 and c_n hidden_size.",
-     "let lstm = nn.LSTM(10, 20, num_layers=2, batch_first=true)\n"
-     "let [out, hc] = lstm(zeros(3, 5, 10))\n"
-     "print(lstm, out.shape, hc[0].shape, hc[1].shape)"},
-    {"nn.GRU", HELP_NN, 0,
-     "nn.GRU(input_size, hidden_size, num_layers=1, bias=true, batch_first=false, dropout=0.0, "
-     "bidirectional=false)",
-     "nn.RNN's layout with nn.GRUCell's steps: gru(input, h_0=nil) returns [output, h_n].",
-     "let gru = nn.GRU(3, 4, bidirectional=true)\n"
-     "let [out, h_n] = gru(zeros(6, 3))\n"
-     "print(out.shape, h_n.shape)"},
-    {"nn.MultiheadAttention", HELP_NN, 0,
-     "nn.MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=true, add_bias_kv=false, "
-     "add_zero_attn=false, kdim=nil, vdim=nil, batch_first=false)",
-     "Multi-head attention as PyTorch 1.13's: m(query, key, value, key_padding_mask=nil, "
-     "need_weights=true, attn_mask=nil, average_attn_weights=true) returns [attn_output, "
-     "attn_weights] (weights [N, L, S] averaged over heads, [N, heads, L, S] when not, nil "
-     "when need_weights is false). Inputs are [L, N, E] ([N, L, E] with batch_first) or "
-     "unbatched [L, E]. Masks are bool (true: not attended) or float (added to the scores); "
-     "attn_mask is [L, S] or [N*heads, L, S], key_padding_mask [N, S]. Parameters "
-     "in_proj_weight [3E, E] (q/k/v_proj_weight when kdim or vdim differ), in_proj_bias, "
-     "out_proj (a Linear), bias_k and bias_v with add_bias_kv; initialised as PyTorch's "
-     "(xavier_uniform_, zero biases), so a seed gives PyTorch's weights.",
-     "let attn = nn.MultiheadAttention(4, 2, batch_first=true)\n"
-     "let x = randn(2, 3, 4)\n"
-     "let [out, weights] = attn(x, x, x, attn_mask=triu(ones(3, 3, dtype=bool), diagonal=1))\n"
-     "print(out.shape, weights.shape)"},
-    {"nn.NonDynamicallyQuantizableLinear", HELP_NN, 0,
-     "nn.NonDynamicallyQuantizableLinear(in_features, out_features, bias=true)",
-     "nn.Linear under the name PyTorch gives MultiheadAttention's out_proj (its repr shows "
-     "the name).",
-     "print(nn.MultiheadAttention(4, 2).out_proj)"},
-    {"nn.Sequential", HELP_NN, 0,
-     "nn.Sequential(...layers)",
-     "Applies the layers in order; its parameters are theirs, named \"0.weight\", \"1.bias\", "
-     "... model[i] (a layer; negative from the end), model[a:b] (a Sequential), "
-     "model[i] = m, len(model), `for layer in model`, append(m), insert(i, m), extend(ms) "
-     "and pop(i=-1).",
-     "let model = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))\n"
-     "print(model(ones(3, 2)).shape)"},
-    {"nn.MSELoss", HELP_NN, 0,
-     "nn.MSELoss(reduction=\"mean\")",
-     "mse_loss as a layer: loss_fn(input, target).",
-     "print(nn.MSELoss()(ones(2), zeros(2)))"},
-    {"nn.L1Loss", HELP_NN, 0,
-     "nn.L1Loss(reduction=\"mean\")",
-     "l1_loss as a layer.",
-     "print(nn.L1Loss()(ones(2), zeros(2)))"},
-    {"nn.CrossEntropyLoss", HELP_NN, 0,
-     "nn.CrossEntropyLoss(weight=nil, ignore_index=-100, reduction=\"mean\", label_smoothing=0.0)",
-     "cross_entropy as a layer: logits [N, C] (or [N, C, d...], [C]) and int64 targets [N] "
-     "([N, d...], 0-d), or class probabilities of the logits' shape.",
-     "print(nn.CrossEntropyLoss()(zeros(2, 3), tensor([0, 2], dtype=int64)))"},
-    {"nn.NLLLoss", HELP_NN, 0,
-     "nn.NLLLoss(weight=nil, ignore_index=-100, reduction=\"mean\")",
-     "nll_loss as a layer: log-probabilities [N, C] (or [N, C, d...], [C]) and int64 "
-     "targets [N] ([N, d...], 0-d).",
-     "print(nn.NLLLoss()(log_softmax(zeros(1, 2), 1), tensor([1], dtype=int64)))"},
-    {"nn.BCELoss", HELP_NN, 0,
-     "nn.BCELoss(weight=nil, reduction=\"mean\")",
-     "binary_cross_entropy as a layer: probabilities and targets of the same shape, each "
-     "element's loss times weight (broadcast) when given.",
-     "print(nn.BCELoss()(tensor([0.5]), tensor([0.0])))"},
-    {"nn.BCEWithLogitsLoss", HELP_NN, 0,
-     "nn.BCEWithLogitsLoss(weight=nil, reduction=\"mean\", pos_weight=nil)",
-     "binary_cross_entropy_with_logits as a layer: logits and targets of the same shape.",
-     "print(nn.BCEWithLogitsLoss(pos_weight=tensor([2.0]))(tensor([0.5]), tensor([1.0])))"},
-    {"nn.SmoothL1Loss", HELP_NN, 0,
-     "nn.SmoothL1Loss(reduction=\"mean\", beta=1.0)",
-     "smooth_l1_loss as a layer.",
-     "print(nn.SmoothL1Loss(beta=0.5)(tensor([0.25, 2.0]), zeros(2)))"},
-    {"nn.HuberLoss", HELP_NN, 0,
-     "nn.HuberLoss(reduction=\"mean\", delta=1.0)",
-     "huber_loss as a layer.",
-     "print(nn.HuberLoss(delta=0.5)(tensor([0.25, 2.0]), zeros(2)))"},
-    {"nn.KLDivLoss", HELP_NN, 0,
-     "nn.KLDivLoss(reduction=\"mean\", log_target=false)",
-     "kl_div as a layer: log-probabilities as input; reduction also \"batchmean\".",
-     "print(nn.KLDivLoss(reduction=\"batchmean\")(log_softmax(zeros(1, 2), 1), "
-     "tensor([[0.25, 0.75]])))"},
-    {"optim.Optimizer", HELP_OPTIM, 0,
-     "class MyOpt : optim.Optimizer { fn update(group, state, p, grad) { ... } }",
-     "The base class of optimizers: holds param_groups (a list of maps: \"params\" and that "
-     "group's options, such as \"lr\") and per-parameter state; provides step(closure=nil), "
-     "zero_grad(set_to_none=true), add_param_group(group), state_dict() and "
-     "load_state_dict(sd). A subclass defines update(group, state, p, grad). params may be a "
-     "list of tensors or of maps with their own options (parameter groups).",
-     "print(type(optim.Optimizer))"},
-    {"optim.SGD", HELP_OPTIM, 0,
-     "optim.SGD(params, lr, momentum=0, dampening=0, weight_decay=0, nesterov=false, maximize=false)",
-     "Stochastic gradient descent, optionally with momentum (PyTorch's formulation); "
-     "step() updates the parameters, zero_grad() clears their grads. Like every optimizer "
-     "here it takes tensors or parameter groups (maps with \"params\" and their own "
-     "options; param_groups, add_param_group(), state_dict(), load_state_dict()), and its "
-     "steps give PyTorch 1.13's float32 parameters to the last bit (the fused add_, "
-     "addcmul_, addcdiv_ updates).",
-     "let w = tensor([1.0], requires_grad=true)\n"
-     "let opt = optim.SGD([w], lr=0.1)\n"
-     "(w * w).sum().backward()\n"
-     "opt.step()\n"
-     "print(w)"},
-    {"optim.Adam", HELP_OPTIM, 0,
-     "optim.Adam(params, lr=0.001, betas=[0.9, 0.999], eps=1e-8, weight_decay=0, amsgrad=false)",
-     "Adam with bias correction; weight_decay adds an L2 term to the gradient.",
-     "let w = tensor([1.0], requires_grad=true)\n"
-     "let opt = optim.Adam([w], lr=0.1)\n"
-     "(w * w).sum().backward()\n"
-     "opt.step()\n"
-     "print(w)"},
-    {"optim.AdamW", HELP_OPTIM, 0,
-     "optim.AdamW(params, lr=0.001, betas=[0.9, 0.999], eps=1e-8, weight_decay=0.01, amsgrad=false)",
-     "Adam with decoupled weight decay (the weights shrink by lr * weight_decay each "
-     "step).",
-     "let w = tensor([1.0], requires_grad=true)\n"
-     "let opt = optim.AdamW([w], lr=0.1)\n"
-     "(w * w).sum().backward()\n"
-     "opt.step()\n"
-     "print(w)"},
-    {"optim.RMSprop", HELP_OPTIM, 0,
-     "optim.RMSprop(params, lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=false)",
-     "Divides each gradient by a running root mean square of it (centered: of its "
-     "variance), optionally with momentum; PyTorch 1.13's update.",
-     "let w = tensor([1.0], requires_grad=true)\n"
-     "let opt = optim.RMSprop([w], lr=0.1)\n"
-     "(w * w).sum().backward()\n"
-     "opt.step()\n"
-     "print(w)"},
-    {"optim.Adagrad", HELP_OPTIM, 0,
-     "optim.Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10)",
-     "Divides each gradient by the root of the sum of its squares so far; the rate "
-     "decays as lr / (1 + (t - 1) * lr_decay).",
-     "let w = tensor([1.0], requires_grad=true)\n"
-     "let opt = optim.Adagrad([w], lr=0.1)\n"
-     "(w * w).sum().backward()\n"
-     "opt.step()\n"
-     "print(w)"},
-    {"optim.Adadelta", HELP_OPTIM, 0,
-     "optim.Adadelta(params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, maximize=false)",
-     "Steps scaled by the ratio of running root mean squares of past steps and of gradients; PyTorch 1.13's update.",
-     "let w = tensor([1.0], requires_grad=true)\n"
-     "let opt = optim.Adadelta([w])\n"
-     "(w * w).sum().backward()\n"
-     "opt.step()\n"
-     "print(w)"},
-    {"optim.Adamax", HELP_OPTIM, 0,
-     "optim.Adamax(params, lr=0.002, betas=[0.9, 0.999], eps=1e-8, weight_decay=0, maximize=false)",
-     "Adam with the infinity norm of the gradients in place of their second moment; PyTorch 1.13's update.",
-     "let w = tensor([1.0], requires_grad=true)\n"
-     "let opt = optim.Adamax([w])\n"
-     "(w * w).sum().backward()\n"
-     "opt.step()\n"
-     "print(w)"},
-    {"optim.NAdam", HELP_OPTIM, 0,
-     "optim.NAdam(params, lr=0.002, betas=[0.9, 0.999], eps=1e-8, weight_decay=0, momentum_decay=0.004)",
-     "Adam with Nesterov momentum whose coefficient warms up with momentum_decay; PyTorch 1.13's update.",
-     "let w = tensor([1.0], requires_grad=true)\n"
-     "let opt = optim.NAdam([w])\n"
-     "(w * w).sum().backward()\n"
-     "opt.step()\n"
-     "print(w)"},
-    {"optim.RAdam", HELP_OPTIM, 0,
-     "optim.RAdam(params, lr=0.001, betas=[0.9, 0.999], eps=1e-8, weight_decay=0)",
-     "Adam whose adaptive step is rectified, and switched on only once the variance of its estimate is tractable; PyTorch 1.13's update.",
-     "let w = tensor([1.0], requires_grad=true)\n"
-     "let opt = optim.RAdam([w])\n"
-     "(w * w).sum().backward()\n"
-     "opt.step()\n"
-     "print(w)"},
-    {"optim.ASGD", HELP_OPTIM, 0,
-     "optim.ASGD(params, lr=0.01, lambd=0.0001, alpha=0.75, t0=1e6, weight_decay=0, maximize=false)",
-     "SGD with a decaying step and a running average of the parameters (state[\"ax\"], from step t0 on); PyTorch 1.13's update.",
-     "let w = tensor([1.0], requires_grad=true)\n"
-     "let opt = optim.ASGD([w])\n"
-     "(w * w).sum().backward()\n"
-     "opt.step()\n"
-     "print(w)"},
-    {"optim.Rprop", HELP_OPTIM, 0,
-     "optim.Rprop(params, lr=0.01, etas=[0.5, 1.2], step_sizes=[1e-6, 50], maximize=false)",
-     "Steps by the sign of the gradient only, each element's step size growing by etas[1] while the sign holds and shrinking by etas[0] when it flips; PyTorch 1.13's update.",
-     "let w = tensor([1.0], requires_grad=true)\n"
-     "let opt = optim.Rprop([w])\n"
-     "(w * w).sum().backward()\n"
-     "opt.step()\n"
-     "print(w)"},
-    {"optim.LBFGS", HELP_OPTIM, 0,
-     "optim.LBFGS(params, lr=1, max_iter=20, max_eval=nil, tolerance_grad=1e-7, tolerance_change=1e-9, history_size=100, line_search_fn=nil)",
-     "L-BFGS, PyTorch 1.13's: step(closure) runs up to max_iter quasi-Newton iterations, "
-     "closure() re-evaluating the model, calling backward() and returning the loss; steps "
-     "of lr, or found by a strong Wolfe line search with line_search_fn=\"strong_wolfe\". "
-     "One parameter group.",
-     "let w = tensor([1.0, -2.0], requires_grad=true)\n"
-     "let opt = optim.LBFGS([w], line_search_fn=\"strong_wolfe\")\n"
-     "fn closure() {\n"
-     "  opt.zero_grad()\n"
-     "  let loss = ((w - 3) ** 2).sum()\n"
-     "  loss.backward()\n"
-     "  return loss\n"
-     "}\n"
-     "opt.step(closure)\n"
-     "print(w)"},
     {"optim.lr_scheduler", HELP_OPTIM, 0,
      "optim.lr_scheduler.StepLR(opt, step_size, gamma=0.1) / MultiStepLR ExponentialLR CosineAnnealingLR LambdaLR LinearLR OneCycleLR ReduceLROnPlateau",
      "Learning rate schedules (PyTorch 1.13's formulas): each sets the \"lr\" of the "
@@ -2929,89 +2407,6 @@ const HelpEntry help_table[] = {
      "random streams as PyTorch does, so with the same manual_seed the batches are "
      "PyTorch's.",
      "print(type(utils.data))"},
-    {"utils.data.Dataset", HELP_DATA, 0,
-     "class MyData : utils.data.Dataset { fn getitem(i) {...} fn len() {...} }",
-     "The base class of datasets: a subclass defines getitem(index), one example (any "
-     "value: a tensor, a number, a list or map of them), and len(), the number of "
-     "examples; ds[i] and len(ds) call them, and a DataLoader batches them.",
-     "class Squares : utils.data.Dataset {\n"
-     "  fn getitem(i) { return [float(i), i * i] }\n"
-     "  fn len() { return 4 }\n"
-     "}\n"
-     "print(Squares()[3], len(Squares()))"},
-    {"utils.data.TensorDataset", HELP_DATA, 0,
-     "utils.data.TensorDataset(...tensors)",
-     "The examples along the first dimension of tensors of the same length: ds[i] is "
-     "the list [t[i] for each t]. Tensors of different lengths are PyTorch's error "
-     "\"Size mismatch between tensors\". A DataLoader takes its batches with one "
-     "index_select per tensor.",
-     "let ds = utils.data.TensorDataset(arange(6).view(3, 2), tensor([0, 1, 0]))\n"
-     "print(len(ds), ds[1])"},
-    {"utils.data.Subset", HELP_DATA, 0,
-     "utils.data.Subset(dataset, indices)",
-     "The examples of dataset at the given indices, in that order (what random_split "
-     "returns; .dataset and .indices hold both).",
-     "let sub = utils.data.Subset(utils.data.TensorDataset(arange(5)), [4, 0])\n"
-     "print(len(sub), sub[0])"},
-    {"utils.data.DataLoader", HELP_DATA, 0,
-     "utils.data.DataLoader(dataset, batch_size=1, shuffle=false, sampler=nil, batch_sampler=nil, "
-     "num_workers=0, collate_fn=nil, pin_memory=false, drop_last=false, generator=nil, "
-     "prefetch_factor=2, persistent_workers=false)",
-     "The dataset in mini-batches for `for` loops, a new pass each time: `for xb, yb "
-     "in loader`. Each batch of batch_size examples (the last one smaller unless "
-     "drop_last) is collated by collate_fn(list of examples), default_collate when "
-     "nil; batch_size=nil gives the examples one by one. shuffle=true draws a new "
-     "order each pass, with randperm from the global generator (or from generator) as "
-     "PyTorch does. len(loader) is the number of batches. An empty dataset with "
-     "shuffle is PyTorch's error \"num_samples should be a positive integer value, but "
-     "got num_samples=0\"; without shuffle it yields nothing. sampler (any iterable of "
-     "indices) replaces the order, batch_sampler (any iterable of lists of indices) "
-     "the batches, with PyTorch's errors when they clash with shuffle, batch_size or "
-     "drop_last. Loading is always in this process: num_workers > 0 gives the batches "
-     "and following random draws of PyTorch's worker processes, which are those of "
-     "num_workers=0; pin_memory does nothing on the CPU; persistent_workers and "
-     "prefetch_factor get PyTorch's checks for num_workers=0.",
-     "let ds = utils.data.TensorDataset(arange(10).float(), arange(10))\n"
-     "for xb, yb in utils.data.DataLoader(ds, batch_size=4, shuffle=true) { print(yb) }"},
-    {"utils.data.SequentialSampler", HELP_DATA, 0,
-     "utils.data.SequentialSampler(data_source)",
-     "The indices 0 .. len(data_source) - 1 in order: a DataLoader's sampler=.",
-     "print([i for i in utils.data.SequentialSampler(range(3))])"},
-    {"utils.data.RandomSampler", HELP_DATA, 0,
-     "utils.data.RandomSampler(data_source, replacement=false, num_samples=nil, generator=nil)",
-     "The indices of data_source shuffled anew every pass (randperm; num_samples "
-     "beyond len(data_source) takes further permutations), or num_samples indices "
-     "drawn with replacement (randint, 32 at a time), drawn as PyTorch's "
-     "RandomSampler: from generator, or from a Generator seeded with an int64 of the "
-     "global generator, starting when the first index is taken.",
-     "manual_seed(0)\n"
-     "print([i for i in utils.data.RandomSampler(range(5))])"},
-    {"utils.data.SubsetRandomSampler", HELP_DATA, 0,
-     "utils.data.SubsetRandomSampler(indices, generator=nil)",
-     "The given indices in a random order (one randperm of their number, as "
-     "PyTorch's), e.g. a DataLoader's sampler= for a validation split.",
-     "manual_seed(0)\n"
-     "print([i for i in utils.data.SubsetRandomSampler([10, 20, 30])])"},
-    {"utils.data.BatchSampler", HELP_DATA, 0,
-     "utils.data.BatchSampler(sampler, batch_size, drop_last)",
-     "Lists of batch_size indices taken from sampler (any iterable of indices), the "
-     "last one shorter unless drop_last: a DataLoader's batch_sampler=.",
-     "print([b for b in utils.data.BatchSampler(range(7), 3, false)])"},
-    {"utils.data.random_split", HELP_DATA, 0,
-     "utils.data.random_split(dataset, lengths, generator=nil)",
-     "Splits the dataset into Subsets of the given lengths, or of the given fractions "
-     "of its length (which sum to 1; the remainder is dealt round-robin), in the order "
-     "of randperm(len(dataset), generator=generator), as PyTorch does.",
-     "manual_seed(0)\n"
-     "let [train, test] = utils.data.random_split(utils.data.TensorDataset(arange(10)), [0.8, 0.2])\n"
-     "print(len(train), len(test), test.indices)"},
-    {"utils.data.default_collate", HELP_DATA, 0,
-     "utils.data.default_collate(examples)",
-     "Stacks a list of examples into a batch as PyTorch's default_collate: tensors are "
-     "stacked along a new first dimension, ints become an int64 tensor, floats a "
-     "float64 one, bools a bool one, strings stay a list, and lists and maps are "
-     "collated element by element (a list of [x, y] pairs gives [xs, ys]).",
-     "print(utils.data.default_collate([[tensor([1.0, 2.0]), 0], [tensor([3.0, 4.0]), 1]]))"},
     {"let", HELP_KEYWORDS, 0,
      "let NAME = EXPR / let [a, b] = LIST",
      "Declares a variable: a block-scoped local, or a global at top level. A list may be "
@@ -3062,6 +2457,13 @@ const HelpEntry help_table[] = {
      "Separates a for loop's variables from what it loops over; as an operator, tests "
      "membership in a list, map (keys) or string.",
      "print(2 in [1, 2], \"a\" in {\"a\": 1}, \"ell\" in \"hello\")"},
+    {"is", HELP_KEYWORDS, 0,
+     "a is b / a is not b",
+     "Identity: true when a and b are the same object (never calls eq). Lists, maps, "
+     "instances, functions and tensors are themselves only (t.grad is t.grad; t.detach() is "
+     "not t); nil, bools, numbers, strings and dtypes are compared by value and type (1 is 1, "
+     "1 is not 1.0, t.dtype is float32). A comparison: it chains as Python's.",
+     "let xs = [1]\nprint(xs is xs, xs is [1], xs is not nil, nil is nil)"},
     {"break", HELP_KEYWORDS, 0,
      "break",
      "Leaves the innermost loop.",

@@ -187,7 +187,7 @@ static Value native_generator_set_state(NATIVE_ARGS) {
   return IS_EXCEPTION(r) ? r : self;
 }
 
-static Value native_generator_str(NATIVE_ARGS) { return OBJ_VAL(obj_string(vm, "<Generator object>")); }
+static Value native_generator_repr(NATIVE_ARGS) { return OBJ_VAL(obj_string(vm, "<Generator object>")); }
 
 /* ---- the globals on the default generator ---- */
 
@@ -448,7 +448,7 @@ void lib_install_random(AgVM *vm) {
   vm_add_method(vm, &k->methods, "initial_seed", native_generator_initial_seed, 0, 0, false);
   vm_add_method(vm, &k->methods, "get_state", native_generator_get_state, 0, 0, false);
   vm_add_method(vm, &k->methods, "set_state", native_generator_set_state, 1, 1, false);
-  vm_add_method(vm, &k->methods, "str", native_generator_str, 0, 0, false);
+  vm_add_method(vm, &k->methods, "repr", native_generator_repr, 0, 0, false); /* str() too */
   vm_define_builtin(vm, "Generator", OBJ_VAL(k));
   st->default_generator = obj_new_instance(vm, k);
   if (!attach_state(vm, st->default_generator, TENSOR_RNG_DEFAULT_SEED)) abort();

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tensor/ag_assert.h"
 #include "tensor/io_internal.h"
 
 /* ---- the tree ---- */
@@ -268,6 +269,7 @@ static bool pickle_value(Bytes *b, StorageSet *set, const PtValue *v) {
   case PT_GLOBAL:
   case PT_STORAGE: break;
   }
+  AG_ASSERT(!"a node the writer knows (globals and storages are only read)");
   tensor_set_error("internal error: a reader-only node in a tree to save");
   return false;
 }

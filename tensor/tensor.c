@@ -10,6 +10,7 @@
  * The caches are per thread (only the thread running the VM allocates), and
  * are compiled out under AddressSanitizer so it still sees every use-after-free.
  */
+#include "tensor/ag_assert.h"
 #include "tensor/tensor.h"
 #include "tensor/tensor_internal.h"
 
@@ -440,6 +441,7 @@ size_t tensor_footprint(const Tensor *t) {
 }
 
 void tensor_release(Tensor *t) {
+  AG_ASSERT(!t || t->refcount > 0); /* released once more than retained */
   if (!t || --t->refcount > 0) return;
   if (t->meta) t->meta->destroy(t->meta);
   storage_release(t->storage);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "vm/buffer.h"
 #include "vm/memory.h"
 #include "vm/vm.h"
 
@@ -239,9 +240,6 @@ void vm_report_exception(AgVM *vm, FILE *out, bool color) {
 /* ---- class Error ---- */
 
 /* Error(ARGS...): as Python's BaseException, `args` keeps the arguments
- * (a list) and the message is "" for none, str(arg) for one, str(args) for
- * several. */
-/* Error(ARGS...): as Python's BaseException, `args` keeps the arguments
  * (a tuple) and the message is "" for none, str(arg) for one, str(args) for
  * several. */
 static Value error_init(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
@@ -265,6 +263,28 @@ static Value error_str(AgVM *vm, Value self, int argc, const Value *args, const 
   return OBJ_VAL(obj_string(vm, vm_exception_message(vm, self)));
 }
 
+/* repr(e) as Python's: the class's name and the arguments, ValueError("x")
+ * (one argument's repr in parentheses, else the tuple of them). */
+static Value error_repr(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
+  if (!IS_INSTANCE(self)) return vm_to_repr(vm, self);
+  ObjInstance *err = AS_INSTANCE(self);
+  Value arg_tuple;
+  vm_push_root(vm, self);
+  bool has_args = table_get(&err->fields, OBJ_VAL(obj_string(vm, "args")), &arg_tuple) && IS_TUPLE(arg_tuple);
+  vm_pop_root(vm);
+  if (!has_args) return OBJ_VAL(obj_string(vm, err->klass->name->chars));
+  bool one = AS_LIST(arg_tuple)->count == 1;
+  Value shown = vm_to_repr(vm, one ? AS_LIST(arg_tuple)->items[0] : arg_tuple);
+  if (IS_EXCEPTION(shown)) return shown;
+  VmBuf b;
+  vm_buf_init(&b);
+  vm_buf_printf(&b, one ? "%s(%s)" : "%s%s", err->klass->name->chars, AS_CSTRING(shown));
+  vm_push_root(vm, shown);
+  Value r = OBJ_VAL(vm_buf_to_string(vm, &b));
+  vm_pop_root(vm);
+  return r;
+}
+
 static Value singleton_str(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
   return OBJ_VAL(obj_string(vm, self == vm->ellipsis ? "Ellipsis" : "NotImplemented"));
 }
@@ -273,8 +293,8 @@ static Value singleton_str(AgVM *vm, Value self, int argc, const Value *args, co
 static Value singleton(AgVM *vm, const char *class_name) {
   ObjClass *k = obj_new_class(vm, obj_string(vm, class_name));
   vm_push_root(vm, OBJ_VAL(k));
-  ObjNative *str = obj_new_native(vm, "str", singleton_str, 0, 0, false);
-  table_set(vm, &k->methods, OBJ_VAL(vm->str_string), OBJ_VAL(str));
+  ObjNative *repr = obj_new_native(vm, "repr", singleton_str, 0, 0, false); /* str() too */
+  table_set(vm, &k->methods, OBJ_VAL(vm->repr_string), OBJ_VAL(repr));
   Value v = OBJ_VAL(obj_new_instance(vm, k));
   vm_pop_root(vm);
   return v;
@@ -308,6 +328,8 @@ static void install_error_base(AgVM *vm) {
   vm->error_class->init = OBJ_VAL(init);
   ObjNative *str = obj_new_native(vm, "str", error_str, 0, 0, false);
   table_set(vm, &vm->error_class->methods, OBJ_VAL(vm->str_string), OBJ_VAL(str));
+  ObjNative *repr = obj_new_native(vm, "repr", error_repr, 0, 0, false);
+  table_set(vm, &vm->error_class->methods, OBJ_VAL(vm->repr_string), OBJ_VAL(repr));
 }
 
 /* Error and the classes of VM_ERROR_CLASSES, parents before children. */

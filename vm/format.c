@@ -438,8 +438,38 @@ static int format_tensor_item(AgVM *vm, Value v, const FormatSpec *f, Value *ite
   return IS_EXCEPTION(*item) ? -1 : 1;
 }
 
+/* format(v, spec) of an instance, as Python's type(v).__format__: its
+ * class's `format(spec)` method; without one, object.__format__, which is
+ * str(v) for an empty spec (1: done, 0: format v as any value, -1: thrown). */
+static int format_instance(AgVM *vm, VmBuf *out, Value v, const char *spec) {
+  ObjClass *klass = AS_INSTANCE(v)->klass;
+  ObjString *name = obj_string(vm, "format"); /* v is rooted by the caller */
+  Value method;
+  if (!table_get(&klass->methods, OBJ_VAL(name), &method)) {
+    if (spec[0] == '\0') return 0;
+    vm_raise(vm, VM_ERR_TYPE, "unsupported format string passed to %s.format", klass->name->chars);
+    return -1;
+  }
+  vm_push_root(vm, OBJ_VAL(name));
+  Value arg = OBJ_VAL(obj_string(vm, spec));
+  vm_push_root(vm, arg);
+  Value text = vm_invoke(vm, v, name, 1, &arg, NULL);
+  vm_pop_roots(vm, 2);
+  if (IS_EXCEPTION(text)) return -1;
+  if (!IS_STRING(text)) {
+    vm_raise(vm, VM_ERR_TYPE, "%s.format() must return a string, not %s", klass->name->chars, vm_type_name(text));
+    return -1;
+  }
+  vm_buf_add(out, AS_CSTRING(text), (size_t)AS_STRING(text)->length);
+  return 1;
+}
+
 /* Appends format(v, spec) to out; false after throwing. */
 static bool format_into(AgVM *vm, VmBuf *out, Value v, const char *spec) {
+  if (IS_INSTANCE(v)) {
+    int done = format_instance(vm, out, v, spec);
+    if (done != 0) return done > 0;
+  }
   if (spec[0] == '\0') {
     Value s = vm_to_str(vm, v);
     if (IS_EXCEPTION(s)) return false;

@@ -1,5 +1,6 @@
 /* memory.c — allocation, the mark-sweep collector, temporary roots and pins
  * (design in memory.h). */
+#include "tensor/ag_assert.h"
 #include "vm/memory.h"
 
 #include <stdio.h>
@@ -460,9 +461,15 @@ void vm_push_root(AgVM *vm, Value v) {
   vm->temp_roots[vm->temp_root_count++] = v;
 }
 
-void vm_pop_root(AgVM *vm) { vm->temp_root_count--; }
+void vm_pop_root(AgVM *vm) {
+  AG_ASSERT(vm->temp_root_count > 0); /* each pop has its push */
+  vm->temp_root_count--;
+}
 
-void vm_pop_roots(AgVM *vm, int n) { vm->temp_root_count -= n; }
+void vm_pop_roots(AgVM *vm, int n) {
+  AG_ASSERT(n >= 0 && vm->temp_root_count >= n);
+  vm->temp_root_count -= n;
+}
 
 /* ---- pins ---- */
 

@@ -113,6 +113,9 @@ static inline void ag_write_u16(uint8_t *p, int v) {
   OPCODE(GREATER_EQUAL, 0, -1)                                                   \
   /* a, b -> (a in b): list/string/map-key membership, tensor element */         \
   OPCODE(IN, 0, -1)                                                              \
+  /* a, b -> (a is b): the same object; immutable scalars (numbers, strings,    \
+     nil, bools, dtypes) by value (vm_values_identical) */                       \
+  OPCODE(IS, 0, -1)                                                              \
   OPCODE(ADD, 0, -1)                                                             \
   OPCODE(SUBTRACT, 0, -1)                                                        \
   OPCODE(MULTIPLY, 0, -1)                                                        \

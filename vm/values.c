@@ -129,6 +129,28 @@ static bool equal_depth(Value a, Value b, int depth) {
 
 bool vm_values_equal(Value a, Value b) { return equal_depth(a, b, 0); }
 
+/* `a is b`. Objects are compared by identity; an immutable scalar has no
+ * identity to observe, so it is its value, predictably (CPython's answer
+ * for numbers and strings depends on caching and interning): ints and
+ * floats of the same type and bits (1 is 1, 1 is not 1.0, 0.0 is not -0.0,
+ * nan is nan), strings of the same text, a dtype (x.dtype is float32). A
+ * tensor is the tensor its wrapper holds (t.grad is t.grad), a grad_fn its
+ * graph node; float and bool name both a dtype and the type of a value, so
+ * type(1.5) is float, as ==. Never calls a method, never throws. */
+bool vm_values_identical(Value a, Value b) {
+  if (a == b) return true;
+  if (!IS_OBJ(a) || !IS_OBJ(b)) return false;
+  if (IS_CLASS(a) || IS_CLASS(b)) return (IS_DTYPE(a) || IS_DTYPE(b)) && equal_depth(a, b, 0);
+  if (OBJ_TYPE(a) != OBJ_TYPE(b)) return false;
+  switch (OBJ_TYPE(a)) {
+  case OBJ_INT: return AS_INT(a) == AS_INT(b);
+  case OBJ_DTYPE: return AS_DTYPE(a)->dtype == AS_DTYPE(b)->dtype;
+  case OBJ_TENSOR: return AS_TENSOR_OBJ(a)->tensor == AS_TENSOR_OBJ(b)->tensor;
+  case OBJ_NODE: return AS_NODE_OBJ(a)->node == AS_NODE_OBJ(b)->node;
+  default: return false; /* strings are interned: the same text is the same object */
+  }
+}
+
 static int less_depth(AgVM *vm, Value a, Value b, int depth);
 
 /* Lexicographic: the first pair that differs decides. */
@@ -276,16 +298,15 @@ static void append_number(VmBuf *b, Value v) {
   vm_buf_add(b, tmp, (size_t)n);
 }
 
-/* An instance prints through its class's `str` method (or `repr` inside a
- * container and for repr(), as Python's), else either of them. */
+/* An instance prints as Python's: str() through its class's `str` method,
+ * else `repr`; repr() and a container's items through `repr` only; else
+ * `<Point instance>`. */
 static bool append_instance(AgVM *vm, VmBuf *b, Value v, bool quote) {
   ObjInstance *inst = AS_INSTANCE(v);
   Value method;
-  ObjString *repr_name = vm->repr_string;
-  ObjString *first = quote ? repr_name : vm->str_string, *second = quote ? vm->str_string : repr_name;
-  ObjString *name = table_get(&inst->klass->methods, OBJ_VAL(first), &method) ? first
-                    : table_get(&inst->klass->methods, OBJ_VAL(second), &method) ? second
-                                                                                   : NULL;
+  ObjString *name = !quote && table_get(&inst->klass->methods, OBJ_VAL(vm->str_string), &method) ? vm->str_string
+                    : table_get(&inst->klass->methods, OBJ_VAL(vm->repr_string), &method)    ? vm->repr_string
+                                                                                              : NULL;
   if (name == NULL) {
     vm_buf_printf(b, "<%s instance>", inst->klass->name->chars);
     return true;

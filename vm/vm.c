@@ -216,8 +216,8 @@ static Value build_string(AgVM *vm, int n) {
       vm_buf_add(&b, num, (size_t)len);
       continue;
     }
-    if (!IS_STRING(v)) {
-      v = vm_to_str(vm, v);
+    if (!IS_STRING(v)) { /* an instance through its format method (Python's format(v, "")) */
+      v = IS_INSTANCE(v) ? vm_format_value(vm, v, "") : vm_to_str(vm, v);
       if (IS_EXCEPTION(v)) {
         vm_buf_free(&b);
         return v;
@@ -697,6 +697,11 @@ dispatch:
   }
   VM_CASE(IN) {
     SLOW_BINARY(OP_IN);
+    VM_DISPATCH();
+  }
+  VM_CASE(IS) {
+    Value b = POP();
+    sp[-1] = BOOL_VAL(vm_values_identical(sp[-1], b));
     VM_DISPATCH();
   }
   VM_CASE(ADD) {

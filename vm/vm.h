@@ -425,6 +425,8 @@ void vm_add_library_file(AgVM *vm, const char *file);
 int vm_truthy(AgVM *vm, Value v);      /* 0/1, or -1 after throwing */
 /* a == b as the language defines it; -1 after throwing (tensor hooks). */
 bool vm_values_equal(Value a, Value b);
+/* a is b: the same object, or the same immutable scalar (never throws). */
+bool vm_values_identical(Value a, Value b);
 Value vm_to_str(AgVM *vm, Value v);    /* str(v): a string, or VM_EXCEPTION */
 Value vm_to_repr(AgVM *vm, Value v);   /* repr(v) */
 /* Python's repr of a number value (SPEC §11: 3, 3.0, 1e-05) into buf;

@@ -119,7 +119,7 @@ make_seeds() {
       '-=' '*=' '/=' '->' '...' '"' "'" 'f"' '\n' '#' 'requires_grad=true' 'dtype=int64' \
       'dtype=float64' 'dtype=bool' 'backward()' '.grad' 'keepdim=true' 'dim=' '1e308' '-0.0' \
       'nan' 'inf' '10 ** 9' '0x7f' '1_000' '(1, 2)' '(x,)' '()' 'a, b = ' '*rest' 'let a, b = ' \
-      'for i, (x, y) in ' 'return a, b'
+      'for i, (x, y) in ' 'return a, b' ' is not ' 'x is nil' 'fn format(spec) { return spec }'
   } | grep -v '^$' | LC_ALL=C sort -u | sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$/"/' >"$WORK/ag.dict"
   cp "$WORK/ag.dict" "$WORK/run.dict"
   cp "$WORK/ag.dict" "$WORK/compile.dict"

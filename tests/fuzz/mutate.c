@@ -109,6 +109,9 @@ static const char *TOKENS[] = {
   "yield ", "yield", "let v = yield x", "fn g() { yield 1 }", "(x for x in xs)", "sum(x for x in xs)",
   "(x for x in xs if x for y in x)", ".send(", "lambda x: ", "lambda: ", "lambda x, y=1: ", "lambda ...r: ",
   "map(", "filter(nil, ", "zip(", "dict(", "dict(a=1)", "next(g, 0)", "fn iter() { yield self }",
+  /* identity and the formatting methods (issue 27) */
+  " is ", " is not ", "x is nil", "a is not b is c", "t.grad is t.grad", "fn format(spec) { return spec }",
+  "fn repr() { return \"r\" }", "fn str() { return 1 }", "f\"{self:>5}\"", "format(self, \"x\")",
 };
 #define NTOKENS (sizeof TOKENS / sizeof TOKENS[0])
 

@@ -4,7 +4,7 @@
 import { StreamLanguage } from "@codemirror/language";
 
 const KEYWORDS = new Set(("let fn return if elif else while for in break continue and or not " +
-  "class self super try catch throw with import as from yield lambda").split(" "));
+  "class self super try catch throw with import as from yield lambda is").split(" "));
 const CONSTANTS = new Set(["true", "false", "nil"]);
 
 function tokenString(quote) {
