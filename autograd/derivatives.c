@@ -26,6 +26,13 @@ typedef struct {
   bool failed;
 } Scope;
 
+/* Only the count is set: zeroing the 64 slots cost as much as a scalar
+ * formula's arithmetic. */
+static void scope_open(Scope *s) {
+  s->n = 0;
+  s->failed = false;
+}
+
 static Tensor *keep(Scope *s, Tensor *t) {
   AG_ASSERT(!t || s->n < SCOPE_CAP); /* SCOPE_CAP is above every formula's temporaries */
   if (!t || s->n == SCOPE_CAP) {
@@ -74,7 +81,9 @@ static bool done(Scope *s, GradNode *n, Tensor **out) {
 
 /* ---- NULL-passing wrappers ---- */
 static Tensor *bin(Scope *s, BinaryOp op, Tensor *a, Tensor *b) {
-  return a && b ? keep(s, ag_binary(op, a, b)) : NULL;
+  if (!a || !b) return NULL;
+  /* a plain backward records nothing: straight to the computation */
+  return keep(s, ag_grad_disabled ? tensor_binary(op, a, b) : ag_binary(op, a, b));
 }
 static Tensor *add(Scope *s, Tensor *a, Tensor *b) { return bin(s, BIN_ADD, a, b); }
 static Tensor *sub(Scope *s, Tensor *a, Tensor *b) { return bin(s, BIN_SUB, a, b); }
@@ -133,7 +142,8 @@ static Tensor *sum_dim(Scope *s, Tensor *a, int dim, bool keepdim) {
 
 /* other's gradient is grad * alpha when add_(other, alpha=) recorded one (i2, alpha in s1) */
 static bool d_add(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   if (needs[0]) give(out, 0, G);
   if (n->nnext > 1 && needs[1]) give(out, 1, node_p(n)->i2 ? muls(&s, G, node_p(n)->s1) : G);
   return done(&s, n, out);
@@ -143,7 +153,8 @@ static bool d_add(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
  * grad * (tensor1 * value); addcdiv tensor1: grad * (value / tensor2), tensor2:
  * -grad * (value * tensor1 / (tensor2 * tensor2)); self: grad (value in s0). */
 static bool d_addcmul(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   double value = node_p(n)->s0;
   if (needs[0]) give(out, 0, G);
   if (needs[1]) give(out, 1, mul(&s, G, muls(&s, saved(&s, n, 1), value)));
@@ -152,7 +163,8 @@ static bool d_addcmul(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
 }
 
 static bool d_addcdiv(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   double value = node_p(n)->s0;
   Tensor *t1 = saved(&s, n, 0), *t2 = saved(&s, n, 1);
   if (needs[0]) give(out, 0, G);
@@ -164,7 +176,8 @@ static bool d_addcdiv(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
 /* lerp with a number weight w (s0): self grad * (1 - w), end grad * w; with a
  * tensor weight also weight: grad * (end - self). */
 static bool d_lerp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   if (n->kind == AG_NODE_LerpBackward0) {
     double w = node_p(n)->s0;
     if (needs[0]) give(out, 0, muls(&s, G, 1 - w));
@@ -179,27 +192,31 @@ static bool d_lerp(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
 }
 
 static bool d_sub(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   if (needs[0]) give(out, 0, G);
   if (n->nnext > 1 && needs[1]) give(out, 1, neg(&s, G));
   return done(&s, n, out);
 }
 
 static bool d_rsub(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, neg(&s, G));
   return done(&s, n, out);
 }
 
 static bool d_mul(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   if (needs[0]) give(out, 0, node_p(n)->flag ? muls(&s, G, node_p(n)->s0) : mul(&s, G, saved(&s, n, SAVED_OTHER)));
   if (n->nnext > 1 && needs[1]) give(out, 1, mul(&s, G, saved(&s, n, SAVED_SELF)));
   return done(&s, n, out);
 }
 
 static bool d_div(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   /* PyTorch's div_tensor_self_backward (grad / other) and
    * div_tensor_other_backward (-grad * ((self / other) / other)), same rounding */
   if (node_p(n)->flag) {
@@ -213,13 +230,15 @@ static bool d_div(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 }
 
 static bool d_div_scalar(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, G ? keep(&s, ag_binary_scalar(BIN_DIV, G, node_p(n)->s0)) : NULL);
   return done(&s, n, out);
 }
 
 static bool d_reciprocal(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *r = saved(&s, n, 0); /* the result */
   give(out, 0, neg(&s, mul(&s, G, mul(&s, r, r))));
   return done(&s, n, out);
@@ -227,7 +246,8 @@ static bool d_reciprocal(GradNode *n, Tensor *const *g, Tensor **out, const bool
 
 /* x ** p for a number p: p * x^(p-1), zero for p == 0. */
 static bool d_pow_scalar(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   double p = node_p(n)->s0;
   if (p == 0)
     give(out, 0, zeros_of(&s, IN, G->dtype));
@@ -237,7 +257,8 @@ static bool d_pow_scalar(GradNode *n, Tensor *const *g, Tensor **out, const bool
 }
 
 static bool d_pow_tensor(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *a = saved(&s, n, SAVED_SELF), *b = saved(&s, n, SAVED_OTHER), *zero = zero_like(&s, G);
   if (needs[0]) {
     Tensor *full = mul(&s, G, mul(&s, b, bin(&s, BIN_POW, a, adds(&s, b, -1))));
@@ -253,13 +274,15 @@ static bool d_pow_tensor(GradNode *n, Tensor *const *g, Tensor **out, const bool
 
 /* s ** x: result * log(s). */
 static bool d_pow_base(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, muls(&s, mul(&s, G, saved(&s, n, 0)), log(node_p(n)->s0))); /* saved: the result */
   return done(&s, n, out);
 }
 
 static bool d_remainder(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   if (needs[0]) give(out, 0, G);
   if (n->nnext > 1 && needs[1]) {
     Tensor *q = un(&s, UN_FLOOR, dv(&s, saved(&s, n, SAVED_SELF), saved(&s, n, SAVED_OTHER)));
@@ -284,7 +307,8 @@ static bool d_no_derivative(GradNode *n, Tensor *const *g, Tensor **out, const b
 /* maximum/minimum: the gradient goes to the winner, split evenly on ties. */
 static bool d_extremum2(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs,
                         BinaryOp wins) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *a = saved(&s, n, SAVED_SELF), *b = saved(&s, n, SAVED_OTHER), *zero = zero_like(&s, G);
   Tensor *tie = cmp(&s, BIN_EQ, a, b), *half = muls(&s, G, 0.5);
   if (needs[0]) give(out, 0, where(&s, tie, half, where(&s, cmp(&s, wins, a, b), G, zero)));
@@ -293,7 +317,8 @@ static bool d_extremum2(GradNode *n, Tensor *const *g, Tensor **out, const bool 
 }
 /* PyTorch's xlogy formulas: grad * xlogy(self != 0, other) and grad * self / other. */
 static bool d_xlogy(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *a = saved(&s, n, SAVED_SELF), *b = saved(&s, n, SAVED_OTHER);
   if (needs[0]) {
     Tensor *nz = cmps(&s, BIN_NE, a, 0);
@@ -307,7 +332,8 @@ static bool d_xlogy(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
 /* PyTorch's logaddexp formulas: g / (1 + exp(other - self)) and
  * g / (1 + exp(self - other)). */
 static bool d_logaddexp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *a = saved(&s, n, SAVED_SELF), *b = saved(&s, n, SAVED_OTHER);
   if (needs[0]) give(out, 0, dv(&s, G, adds(&s, un(&s, UN_EXP, sub(&s, b, a)), 1)));
   if (n->nnext > 1 && needs[1]) give(out, 1, dv(&s, G, adds(&s, un(&s, UN_EXP, sub(&s, a, b)), 1)));
@@ -324,69 +350,80 @@ static bool d_minimum(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
 /* ---- unary ---- */
 
 static bool d_neg(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, neg(&s, G));
   return done(&s, n, out);
 }
 
 static bool d_abs(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, mul(&s, G, un(&s, UN_SIGN, saved(&s, n, 0))));
   return done(&s, n, out);
 }
 
 static bool d_sqrt(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, dv(&s, G, muls(&s, saved(&s, n, 0), 2)));
   return done(&s, n, out);
 }
 
 static bool d_exp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, mul(&s, G, saved(&s, n, 0)));
   return done(&s, n, out);
 }
 
 static bool d_log(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, dv(&s, G, saved(&s, n, 0)));
   return done(&s, n, out);
 }
 
 /* g / (x ln 10), g / (x ln 2): PyTorch's grad / (self * std::log(10.0)) */
 static bool d_log10(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, dv(&s, G, muls(&s, saved(&s, n, 0), log(10.0))));
   return done(&s, n, out);
 }
 
 static bool d_log2(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, dv(&s, G, muls(&s, saved(&s, n, 0), log(2.0))));
   return done(&s, n, out);
 }
 
 static bool d_sin(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, mul(&s, G, un(&s, UN_COS, saved(&s, n, 0))));
   return done(&s, n, out);
 }
 
 static bool d_cos(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, neg(&s, mul(&s, G, un(&s, UN_SIN, saved(&s, n, 0)))));
   return done(&s, n, out);
 }
 
 static bool d_tan(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *r = saved(&s, n, 0);
   give(out, 0, mul(&s, G, adds(&s, mul(&s, r, r), 1)));
   return done(&s, n, out);
 }
 
 static bool d_tanh(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *r = saved(&s, n, 0);
   if (r && !ag_is_grad_enabled() && G->dtype == r->dtype && G->ndim == r->ndim &&
       !memcmp(G->shape, r->shape, (size_t)G->ndim * sizeof(int64_t))) /* PyTorch's rounding */
@@ -398,14 +435,16 @@ static bool d_tanh(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
 
 /* (g * (1 - y)) * y, in ATen's order */
 static bool d_sigmoid(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *r = saved(&s, n, 0);
   give(out, 0, mul(&s, mul(&s, G, rsubs(&s, 1, r)), r));
   return done(&s, n, out);
 }
 
 static bool d_relu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, where(&s, cmps(&s, BIN_GT, saved(&s, n, 0), 0), G, zero_like(&s, G)));
   return done(&s, n, out);
 }
@@ -419,7 +458,8 @@ static Tensor *normal_pdf(Scope *s, Tensor *x) {
  * record, PyTorch's own kernel (its rounding); with one, the same formula
  * from differentiable ops. */
 static bool d_gelu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *x = saved(&s, n, 0);
   if (x && !ag_is_grad_enabled() && G->dtype == x->dtype && G->ndim == x->ndim &&
       !memcmp(G->shape, x->shape, (size_t)G->ndim * sizeof(int64_t))) {
@@ -432,7 +472,8 @@ static bool d_gelu(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
 }
 
 static bool d_normal_cdf(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, mul(&s, G, normal_pdf(&s, saved(&s, n, 0))));
   return done(&s, n, out);
 }
@@ -440,7 +481,8 @@ static bool d_normal_cdf(GradNode *n, Tensor *const *g, Tensor **out, const bool
 /* ---- activations with parameters: s0 (and s1) as recorded ---- */
 
 static bool d_leaky_relu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *x = saved(&s, n, 0);
   give(out, 0, where(&s, cmps(&s, BIN_GT, x, 0), G, muls(&s, G, node_p(n)->s0)));
   return done(&s, n, out);
@@ -448,7 +490,8 @@ static bool d_leaky_relu(GradNode *n, Tensor *const *g, Tensor **out, const bool
 
 /* PyTorch's hardtanh_backward: 0 where x <= min_val or x >= max_val, else g (a nan x passes g) */
 static bool d_hardtanh(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *x = saved(&s, n, 0);
   Tensor *low = cmps(&s, BIN_LE, x, node_p(n)->s0), *high = cmps(&s, BIN_GE, x, node_p(n)->s1);
   Tensor *outside = low && high ? keep(&s, tensor_binary(BIN_LOGICAL_OR, low, high)) : NULL;
@@ -458,7 +501,8 @@ static bool d_hardtanh(GradNode *n, Tensor *const *g, Tensor **out, const bool *
 
 /* x > 0 ? g : g alpha exp(x) */
 static bool d_elu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *x = saved(&s, n, 0);
   Tensor *neg = mul(&s, G, muls(&s, un(&s, UN_EXP, x), node_p(n)->s0));
   give(out, 0, where(&s, cmps(&s, BIN_GT, x, 0), G, neg));
@@ -467,7 +511,8 @@ static bool d_elu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 
 /* g s (1 + x (1 - s)), s = sigmoid(x) */
 static bool d_silu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *x = saved(&s, n, 0), *sg = un(&s, UN_SIGMOID, x);
   give(out, 0, mul(&s, mul(&s, G, sg), adds(&s, mul(&s, x, rsubs(&s, 1, sg)), 1)));
   return done(&s, n, out);
@@ -475,7 +520,8 @@ static bool d_silu(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
 
 /* beta x > threshold ? g : g z / (z + 1), z = exp(beta x) (ATen's order) */
 static bool d_softplus(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *bx = muls(&s, saved(&s, n, 0), node_p(n)->s0), *z = un(&s, UN_EXP, bx);
   Tensor *soft = dv(&s, mul(&s, G, z), adds(&s, z, 1));
   give(out, 0, where(&s, cmps(&s, BIN_GT, bx, node_p(n)->s1), G, soft));
@@ -483,7 +529,8 @@ static bool d_softplus(GradNode *n, Tensor *const *g, Tensor **out, const bool *
 }
 
 static bool d_zero(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   for (int i = 0; i < n->nnext; i++)
     if (needs[i])
       give_new(&s, out, i, tensor_zeros(n->in_info[i].dtype, n->in_info[i].ndim, info_shape(&n->in_info[i])));
@@ -491,7 +538,8 @@ static bool d_zero(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
 }
 
 static bool d_clamp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *x = saved(&s, n, 0), *zero = zero_like(&s, G), *r = G;
   if (!isnan(node_p(n)->s0)) r = where(&s, cmps(&s, BIN_GE, x, node_p(n)->s0), r, zero);
   if (!isnan(node_p(n)->s1)) r = where(&s, cmps(&s, BIN_LE, x, node_p(n)->s1), r, zero);
@@ -501,7 +549,8 @@ static bool d_clamp(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
 
 /* clamp.Tensor: PyTorch's clamp_backward and clamp_backward_min_max. */
 static bool d_clamp_tensor(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *x = saved(&s, n, 0), *zero = zero_like(&s, G);
   Tensor *lo = node_p(n)->i0 ? saved(&s, n, 1) : NULL;
   Tensor *hi = node_p(n)->i1 ? saved(&s, n, 2) : NULL;
@@ -527,7 +576,8 @@ static bool d_clamp_tensor(GradNode *n, Tensor *const *g, Tensor **out, const bo
 }
 
 static bool d_masked_fill(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *mask = saved(&s, n, 0), *zero = zero_like(&s, G);
   if (needs[0] && mask && zero) give(out, 0, keep(&s, ag_masked_fill(G, mask, zero, false)));
   if (n->nnext > 1 && needs[1]) give(out, 1, where(&s, mask, G, zero));
@@ -535,7 +585,8 @@ static bool d_masked_fill(GradNode *n, Tensor *const *g, Tensor **out, const boo
 }
 
 static bool d_where(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *cond = saved(&s, n, 0), *zero = zero_like(&s, G);
   if (needs[0]) give(out, 0, where(&s, cond, G, zero));
   if (needs[1]) give(out, 1, where(&s, cond, zero, G));
@@ -570,13 +621,15 @@ static double reduced_count(const GradNode *n) {
 }
 
 static bool d_sum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, node_p(n)->i0 == 1 ? expand_to(&s, G, IN) : expand_reduced(&s, n, G));
   return done(&s, n, out);
 }
 
 static bool d_mean(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, muls(&s, expand_reduced(&s, n, G), 1.0 / reduced_count(n)));
   return done(&s, n, out);
 }
@@ -612,7 +665,8 @@ static Tensor *prod_of_others(Tensor *x, int dim, bool all) {
 }
 
 static bool d_prod(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *x = saved(&s, n, 0), *r = saved(&s, n, 1);
   Tensor *ge = expand_reduced(&s, n, G);
   Tensor *zeros = cmps(&s, BIN_EQ, x, 0);
@@ -630,7 +684,8 @@ static bool d_prod(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
  * equal to the result, or among the NaNs when it is NaN (PyTorch's
  * evenly_distribute_backward). */
 static bool d_extreme_all(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *x = saved(&s, n, 0), *r = saved(&s, n, 1);
   bool nan_result = r && dtype_is_float(r->dtype) && isnan(tensor_item(r));
   Tensor *mask = nan_result ? (x ? keep(&s, tensor_unary(UN_ISNAN, x)) : NULL) : cmp(&s, BIN_EQ, x, r);
@@ -642,7 +697,8 @@ static bool d_extreme_all(GradNode *n, Tensor *const *g, Tensor **out, const boo
 
 /* max(dim)/min(dim): the gradient goes to the selected index. */
 static bool d_extreme_dim(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   int dim = node_p(n)->dims[0];
   Tensor *idx = saved(&s, n, 0), *grad = G;
   if (!node_p(n)->keepdim) {
@@ -659,14 +715,16 @@ static Tensor *centered(Scope *s, GradNode *n, Tensor *x) {
 }
 
 static bool d_var(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   double k = 2.0 / (reduced_count(n) - node_p(n)->s0);
   give(out, 0, muls(&s, mul(&s, expand_reduced(&s, n, G), centered(&s, n, saved(&s, n, 0))), k));
   return done(&s, n, out);
 }
 
 static bool d_std(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *r = saved(&s, n, 1);
   Tensor *scaled = where(&s, cmps(&s, BIN_EQ, r, 0), zero_like(&s, G), dv(&s, G, r));
   double k = 1.0 / (reduced_count(n) - node_p(n)->s0);
@@ -676,7 +734,8 @@ static bool d_std(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 }
 
 static bool d_norm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   double p = node_p(n)->s0;
   Tensor *x = saved(&s, n, 0), *r = saved(&s, n, 1), *zero = zero_like(&s, G);
   Tensor *sign = un(&s, UN_SIGN, x);
@@ -699,7 +758,8 @@ static bool d_norm(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
 }
 
 static bool d_logsumexp(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *x = saved(&s, n, 0), *re = expand_reduced(&s, n, saved(&s, n, 1));
   give(out, 0, mul(&s, expand_reduced(&s, n, G), un(&s, UN_EXP, sub(&s, x, re))));
   return done(&s, n, out);
@@ -710,7 +770,8 @@ static bool d_logsumexp(GradNode *n, Tensor *const *g, Tensor **out, const bool 
 /* Unsqueeze's gradient is squeeze(dim), as PyTorch's (a double backward
  * records SqueezeBackward1); the other views' a reshape. */
 static bool d_reshape(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   if (n->kind == AG_NODE_UnsqueezeBackward0)
     give(out, 0, keep(&s, ag_squeeze(G, (int)node_p(n)->i0, true)));
   else
@@ -719,19 +780,22 @@ static bool d_reshape(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
 }
 
 static bool d_transpose(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, keep(&s, ag_transpose(G, (int)node_p(n)->i0, (int)node_p(n)->i1)));
   return done(&s, n, out);
 }
 
 static bool d_t(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, keep(&s, ag_t(G)));
   return done(&s, n, out);
 }
 
 static bool d_permute(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   int inverse[TENSOR_MAX_DIMS];
   for (int i = 0; i < node_p(n)->ndims; i++)
     inverse[node_p(n)->dims[i]] = i;
@@ -740,13 +804,15 @@ static bool d_permute(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
 }
 
 static bool d_expand(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, keep(&s, ag_sum_to_shape(G, IN->ndim, info_shape(IN))));
   return done(&s, n, out);
 }
 
 static bool d_constant_pad(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   int npads = (int)node_p(n)->i0;
   int64_t crop[2 * TENSOR_MAX_DIMS];
   for (int i = 0; i < npads; i++)
@@ -756,7 +822,8 @@ static bool d_constant_pad(GradNode *n, Tensor *const *g, Tensor **out, const bo
 }
 
 static bool d_mode_pad(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, G ? keep(&s, ag_mode_pad_backward(G, info_shape(IN), (int)node_p(n)->i0,
                                                  node_p(n)->geom, node_p(n)->flag))
                  : NULL);
@@ -764,14 +831,16 @@ static bool d_mode_pad(GradNode *n, Tensor *const *g, Tensor **out, const bool *
 }
 
 static bool d_mode_pad_again(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, G ? keep(&s, ag_mode_pad(G, (int)node_p(n)->i0, node_p(n)->geom, node_p(n)->flag))
                  : NULL);
   return done(&s, n, out);
 }
 
 static bool d_cat(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   int dim = (int)node_p(n)->i0;
   int64_t offset = 0;
   for (int i = 0; i < n->nnext; i++) {
@@ -783,20 +852,23 @@ static bool d_cat(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 }
 
 static bool d_stack(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   for (int i = 0; i < n->nnext; i++)
     if (needs[i]) give_new(&s, out, i, ag_select(G, (int)node_p(n)->i0, i));
   return done(&s, n, out);
 }
 
 static bool d_split(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, keep(&s, ag_cat(g, n->noutputs, (int)node_p(n)->i0)));
   return done(&s, n, out);
 }
 
 static bool d_unbind(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, keep(&s, ag_stack(g, n->noutputs, (int)node_p(n)->i0)));
   return done(&s, n, out);
 }
@@ -811,7 +883,8 @@ static AgNodeKind index_backward_kind(AgNodeKind k) {
 }
 
 static bool d_index(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0,
        keep(&s, ag_index_backward(G, IN, node_p(n)->items, node_p(n)->nitems, index_backward_kind(n->kind))));
   return done(&s, n, out);
@@ -819,7 +892,8 @@ static bool d_index(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
 
 /* The backward of indexing's backward: index again. */
 static bool d_index_again(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, keep(&s, ag_index(G, node_p(n)->items, node_p(n)->nitems)));
   return done(&s, n, out);
 }
@@ -836,7 +910,8 @@ static Tensor *take_region(Scope *s, GradNode *n, Tensor *grad) {
 }
 
 static bool d_index_fill(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, zero_region(&s, n, G));
   return done(&s, n, out);
 }
@@ -844,26 +919,30 @@ static bool d_index_fill(GradNode *n, Tensor *const *g, Tensor **out, const bool
 /* t[items] = v (or a write through a view of t): the overwritten region of t
  * gets nothing, v gets what reached the region. */
 static bool d_index_put(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   if (needs[0]) give(out, 0, zero_region(&s, n, G));
   if (needs[1]) give(out, 1, take_region(&s, n, G));
   return done(&s, n, out);
 }
 
 static bool d_strided_get(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, keep(&s, ag_strided_embed(G, IN, node_p(n)->geom)));
   return done(&s, n, out);
 }
 
 static bool d_strided_embed(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, keep(&s, ag_strided_get(G, node_p(n)->geom)));
   return done(&s, n, out);
 }
 
 static bool d_gather(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *idx = saved(&s, n, 0);
   give(out, 0, idx ? keep(&s, ag_scatter_add_into(IN, (int)node_p(n)->i0, idx, G)) : NULL);
   return done(&s, n, out);
@@ -872,7 +951,8 @@ static bool d_gather(GradNode *n, Tensor *const *g, Tensor **out, const bool *ne
 /* scatter_add(self, dim, index, src): self gets g, src g gathered at index.
  * Recorded by gather's backward with src alone (one edge). */
 static bool d_scatter_add(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *idx = saved(&s, n, 0);
   int src = n->nnext - 1;
   if (src == 1 && needs[0]) give(out, 0, G);
@@ -883,7 +963,8 @@ static bool d_scatter_add(GradNode *n, Tensor *const *g, Tensor **out, const boo
 /* scatter: the places written get no gradient in self; src (ScatterBackward0)
  * gets g gathered from them. */
 static bool d_scatter(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *idx = saved(&s, n, 0);
   int dim = (int)node_p(n)->i0;
   if (needs[0] && idx) give(out, 0, keep(&s, ag_scatter(G, dim, idx, NULL, 0, SCATTER_SET, false)));
@@ -893,7 +974,8 @@ static bool d_scatter(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
 
 /* index_add: self gets g, source alpha * g's slices at index. */
 static bool d_index_add(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *idx = saved(&s, n, 0);
   double alpha = node_p(n)->s0;
   if (needs[0]) give(out, 0, G);
@@ -925,7 +1007,8 @@ static Tensor *mm_mat2_grad(Scope *s, GradNode *n, Tensor *g, Tensor *a) {
 }
 
 static bool d_mm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *b = needs[0] ? tr(&s, saved(&s, n, 1)) : NULL;
   if (needs[0] && b) give(out, 0, keep(&s, ag_mm(G, b)));
   if (needs[1]) give(out, 1, mm_mat2_grad(&s, n, G, saved(&s, n, 0)));
@@ -934,7 +1017,8 @@ static bool d_mm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs)
 
 /* bias + a @ b: the bias gets g (summed to its shape by the engine). */
 static bool d_addmm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   if (needs[0]) give(out, 0, G);
   Tensor *b = needs[1] ? tr(&s, saved(&s, n, 1)) : NULL;
   if (needs[1] && b) give(out, 1, keep(&s, ag_mm(G, b)));
@@ -943,7 +1027,8 @@ static bool d_addmm(GradNode *n, Tensor *const *g, Tensor **out, const bool *nee
 }
 
 static bool d_bmm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *b = needs[0] ? tr12(&s, saved(&s, n, 1)) : NULL;
   if (needs[0] && b) give(out, 0, keep(&s, ag_bmm(G, b)));
   Tensor *a = needs[1] ? tr12(&s, saved(&s, n, 0)) : NULL;
@@ -952,7 +1037,8 @@ static bool d_bmm(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 }
 
 static bool d_mv(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *v = needs[0] ? saved(&s, n, 1) : NULL;
   if (needs[0] && v) give(out, 0, keep(&s, ag_outer(G, v)));
   Tensor *a = needs[1] ? tr(&s, saved(&s, n, 0)) : NULL;
@@ -961,7 +1047,8 @@ static bool d_mv(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs)
 }
 
 static bool d_dot(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   if (needs[0]) give(out, 0, mul(&s, G, saved(&s, n, 1)));
   if (needs[1]) give(out, 1, mul(&s, G, saved(&s, n, 0)));
   return done(&s, n, out);
@@ -972,7 +1059,8 @@ static bool d_dot(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 /* A plain backward (no graph to record) uses tensor/'s fused kernel, which
  * reproduces PyTorch's rounding; create_graph composes differentiable ops. */
 static bool d_softmax_plain(GradNode *n, Tensor *const *g, Tensor **out, bool log) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *y = saved(&s, n, 0);
   give(out, 0, y ? keep(&s, tensor_softmax_backward(G, y, (int)node_p(n)->i0, log)) : NULL);
   return done(&s, n, out);
@@ -986,7 +1074,8 @@ static bool d_softmax(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
   if (plain_backward_ok(G) && G->ndim == n->out_info[0].ndim &&
       !memcmp(info_shape(&n->out_info[0]), G->shape, (size_t)G->ndim * sizeof(int64_t)))
     return d_softmax_plain(n, g, out, false);
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *y = saved(&s, n, 0);
   Tensor *dot = sum_dim(&s, mul(&s, G, y), (int)node_p(n)->i0, true);
   give(out, 0, mul(&s, y, sub(&s, G, dot)));
@@ -997,7 +1086,8 @@ static bool d_log_softmax(GradNode *n, Tensor *const *g, Tensor **out, const boo
   if (plain_backward_ok(G) && G->ndim == n->out_info[0].ndim &&
       !memcmp(info_shape(&n->out_info[0]), G->shape, (size_t)G->ndim * sizeof(int64_t)))
     return d_softmax_plain(n, g, out, true);
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *p = un(&s, UN_EXP, saved(&s, n, 0));
   give(out, 0, sub(&s, G, mul(&s, p, sum_dim(&s, G, (int)node_p(n)->i0, true))));
   return done(&s, n, out);
@@ -1008,7 +1098,8 @@ static bool d_mse(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   /* PyTorch's mse_loss_backward: norm * (self - target) * grad, norm = 2 or
    * 2 / numel; the target's is the same with the two swapped (so a zero
    * difference gives +0 to both, never -0). */
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *a = saved(&s, n, 0), *b = saved(&s, n, 1);
   for (int i = 0; i < 2; i++) {
     if (!needs[i]) continue;
@@ -1055,7 +1146,8 @@ static bool nll_kept(Scope *s, const AgInfo *in, const Tensor *target, const Ten
  * recorded ops (a scatter into the flattened input), so it can be
  * differentiated again. */
 static bool d_nll(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *target = saved(&s, n, 0);
   Tensor *weight = node_p(n)->i1 ? saved(&s, n, 1) : NULL;
   Reduction r = node_p(n)->red;
@@ -1093,7 +1185,8 @@ static Tensor *divs(Scope *s, Tensor *a, double k) {
  * and for the target (log(1 - x) - log(x)) g (each log clamped at -100);
  * then times weight, then divided by numel for the mean, in that order. */
 static bool d_bce(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *p = saved(&s, n, 0), *t = saved(&s, n, 1);
   Tensor *w = node_p(n)->i0 ? saved(&s, n, 2) : NULL;
   double count = p ? (double)p->numel : 0;
@@ -1118,7 +1211,8 @@ static bool d_bce(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
  * -norm g below -beta, norm g above beta, norm x g / beta between; the
  * target's is the same with the two swapped. */
 static bool d_smooth_l1(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *a = saved(&s, n, 0), *b = saved(&s, n, 1);
   double beta = node_p(n)->s0;
   for (int i = 0; i < 2; i++) {
@@ -1136,7 +1230,8 @@ static bool d_smooth_l1(GradNode *n, Tensor *const *g, Tensor **out, const bool 
 /* PyTorch's huber_backward: -norm g delta below -delta, norm g delta above
  * delta, norm x g between. */
 static bool d_huber(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *a = saved(&s, n, 0), *b = saved(&s, n, 1);
   double delta = node_p(n)->s0;
   for (int i = 0; i < 2; i++) {
@@ -1165,7 +1260,8 @@ static Tensor *log_sigmoid(Scope *s, Tensor *z) {
  * ((pw t + 1 - t) sigmoid(x) - pw t) g; for the target -x g, or
  * (log_sigmoid(-x) - log_sigmoid(x) pw) g; times weight, mean divides. */
 static bool d_bce_logits(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *x = saved(&s, n, 0), *t = saved(&s, n, 1);
   Tensor *w = node_p(n)->i0 ? saved(&s, n, 2) : NULL;
   Tensor *pw = node_p(n)->i1 ? saved(&s, n, 3) : NULL;
@@ -1200,14 +1296,16 @@ static bool d_identity(GradNode *n, Tensor *const *g, Tensor **out, const bool *
 }
 
 static bool d_to_copy(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, keep(&s, ag_to_dtype(G, IN->dtype)));
   return done(&s, n, out);
 }
 
 /* dst.copy_(src): dst's old value is gone, src gets everything. */
 static bool d_copy(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   if (needs[0]) give(out, 0, zeros_of(&s, IN, G->dtype));
   if (needs[1]) give(out, 1, G);
   return done(&s, n, out);
@@ -1215,19 +1313,22 @@ static bool d_copy(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
 
 /* flip: the gradient flipped back. */
 static bool d_flip(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, keep(&s, ag_flip(G, node_p(n)->dims, node_p(n)->ndims)));
   return done(&s, n, out);
 }
 
 /* tril/triu: the same triangle of the gradient. */
 static bool d_tril(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, keep(&s, ag_tril(G, node_p(n)->i0)));
   return done(&s, n, out);
 }
 static bool d_triu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   give(out, 0, keep(&s, ag_triu(G, node_p(n)->i0)));
   return done(&s, n, out);
 }
@@ -1242,7 +1343,8 @@ static Tensor *reversed_cumsum(Scope *s, Tensor *t, int dim) {
 /* cumsum: the reversed cumulative sum of the gradient (in the input's dtype),
  * grad.flip(dim).cumsum(dim).flip(dim) as PyTorch's cumsum_backward. */
 static bool d_cumsum(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   int dim = node_p(n)->dims[0];
   Tensor *grad = keep(&s, ag_to_dtype(G, IN->dtype));
   if (!grad || grad->numel <= 1 || grad->ndim == 0 || grad->shape[dim] == 1) {
@@ -1258,7 +1360,8 @@ static bool d_cumsum(GradNode *n, Tensor *const *g, Tensor **out, const bool *ne
  * sum_{j>=k} grad[j] * prod_{i<=j, i!=k} x[i], each product without x[k]
  * built from the ops themselves so that it is differentiable again. */
 static Tensor *cumprod_grad_at(Tensor *x, Tensor *grad, int dim, int64_t k) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   int64_t n = x->shape[dim];
   Tensor *until = NULL, *from = NULL, *omitted = NULL; /* omitted: for j = k .. n-1 */
   if (k > 0) {
@@ -1293,7 +1396,8 @@ static Tensor *cumprod_grad_at(Tensor *x, Tensor *grad, int dim, int64_t k) {
  * direct kernel for a plain backward, PyTorch's per-index products under
  * create_graph. */
 static bool d_cumprod(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   int dim = node_p(n)->dims[0];
   Tensor *x = saved(&s, n, 0), *r = saved(&s, n, 1);
   Tensor *grad = keep(&s, ag_to_dtype(G, IN->dtype));
@@ -1323,7 +1427,8 @@ static bool d_cumprod(GradNode *n, Tensor *const *g, Tensor **out, const bool *n
 /* diag: a 1-D input gets the gradient's diagonal; a 2-D input the
  * gradient written on its diagonal in zeros. */
 static bool d_diag(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   int64_t k = node_p(n)->i0;
   give(out, 0, keep(&s, IN->ndim == 1 ? ag_diagonal(G, k, 0, 1)
                                        : ag_diagonal_embed(G, 2, info_shape(IN), k, 0, 1)));
@@ -1331,7 +1436,8 @@ static bool d_diag(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
 }
 
 static bool d_diagonal(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   const AgParams *p = node_p(n);
   give(out, 0,
        keep(&s, ag_diagonal_embed(G, IN->ndim, info_shape(IN), p->i0, p->dims[0], p->dims[1])));
@@ -1339,7 +1445,8 @@ static bool d_diagonal(GradNode *n, Tensor *const *g, Tensor **out, const bool *
 }
 
 static bool d_diagonal_embed(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   const AgParams *p = node_p(n);
   give(out, 0, keep(&s, ag_diagonal(G, p->i0, p->dims[0], p->dims[1])));
   return done(&s, n, out);
@@ -1347,7 +1454,8 @@ static bool d_diagonal_embed(GradNode *n, Tensor *const *g, Tensor **out, const 
 
 /* roll: the gradient rolled back. */
 static bool d_roll(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   const AgParams *p = node_p(n);
   int64_t back[TENSOR_MAX_DIMS];
   int nshifts = (int)p->i0;
@@ -1360,7 +1468,8 @@ static bool d_roll(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
  * count of input size ni, leading dims of the input size 1) and summed over
  * the repeats. */
 static bool d_repeat(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   int lead = G->ndim - IN->ndim;
   Tensor *summed = G; /* dims before d summed already */
   for (int d = 0; summed && d < G->ndim; d++) {
@@ -1387,7 +1496,8 @@ static bool d_repeat(GradNode *n, Tensor *const *g, Tensor **out, const bool *ne
 /* amax/amin: the gradient shared evenly among the elements equal to the
  * result (PyTorch's scale_grad_by_count over the reduced dims). */
 static bool d_amax(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *r = saved(&s, n, 1);
   Tensor *mask = cmp(&s, BIN_EQ, saved(&s, n, 0), r ? expand_reduced(&s, n, r) : NULL);
   Tensor *count = mask ? keep(&s, tensor_sum(mask, node_p(n)->dims, node_p(n)->ndims, true)) : NULL;
@@ -1399,7 +1509,8 @@ static bool d_amax(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
 
 /* trace: the gradient on the diagonal, zeros elsewhere (a constant mask). */
 static bool d_trace(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   const int64_t *shape = info_shape(IN);
   Tensor *eye = keep(&s, tensor_zeros(G->dtype, 2, shape));
   for (int64_t i = 0; eye && i < shape[0] && i < shape[1]; i++) tensor_set_flat(eye, i * shape[1] + i, 1);
@@ -1428,7 +1539,8 @@ static Tensor *col2im_of(Scope *s, Tensor *cols, int64_t h, int64_t wd, const Te
 }
 
 static bool d_im2col(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   TensorWindow w = ag_window_of(n);
   const int64_t *in = info_shape(IN);
   give(out, 0, col2im_of(&s, G, in[2], in[3], &w));
@@ -1436,7 +1548,8 @@ static bool d_im2col(GradNode *n, Tensor *const *g, Tensor **out, const bool *ne
 }
 
 static bool d_col2im(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   TensorWindow w = ag_window_of(n);
   give(out, 0, im2col_of(&s, G, &w));
   return done(&s, n, out);
@@ -1448,7 +1561,8 @@ static bool d_col2im(GradNode *n, Tensor *const *g, Tensor **out, const bool *ne
 /* Without create_graph: the per-sample kernel of tensor/conv.c (no batch of
  * columns, no per-sample weight gradients summed afterwards). */
 static bool d_convolution_fused(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   TensorWindow w = ag_window_of(n);
   const AgInfo *xi = &n->in_info[0], *wi = &n->in_info[1];
   const int64_t *xs = info_shape(xi), *ws = info_shape(wi);
@@ -1479,7 +1593,8 @@ static bool d_convolution_fused(GradNode *n, Tensor *const *g, Tensor **out, con
 
 static bool d_convolution(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   if (!ag_is_grad_enabled() && dtype_is_float(G->dtype)) return d_convolution_fused(n, g, out, needs);
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   TensorWindow w = ag_window_of(n);
   int64_t groups = node_p(n)->i0;
   const AgInfo *xi = &n->in_info[0], *wi = &n->in_info[1];
@@ -1512,7 +1627,8 @@ static bool d_convolution(GradNode *n, Tensor *const *g, Tensor **out, const boo
 
 /* The gradient goes to the position each maximum came from. */
 static bool d_max_pool2d(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *idx = saved(&s, n, 0);
   give(out, 0, G && idx ? keep(&s, ag_max_pool2d_backward(G, idx, IN)) : NULL);
   return done(&s, n, out);
@@ -1520,7 +1636,8 @@ static bool d_max_pool2d(GradNode *n, Tensor *const *g, Tensor **out, const bool
 
 /* Its backward's derivative: the gradient read back at the same positions. */
 static bool d_max_pool2d_backward(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   const AgInfo *o = &n->out_info[0];
   const int64_t *os = info_shape(o);
   int64_t plane = os[o->ndim - 2] * os[o->ndim - 1];
@@ -1538,7 +1655,8 @@ static bool d_max_pool2d_backward(GradNode *n, Tensor *const *g, Tensor **out, c
 /* Each output's gradient, divided by its window's size, spread over the
  * window: col2im of the expanded gradient. */
 static bool d_avg_pool2d(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   TensorWindow w = ag_window_of(n);
   const int64_t *in = info_shape(IN);
   int64_t h = in[IN->ndim - 2], wd = in[IN->ndim - 1];
@@ -1554,7 +1672,8 @@ static bool d_avg_pool2d(GradNode *n, Tensor *const *g, Tensor **out, const bool
 
 /* Adaptive average pooling and its backward are linear maps, each other's adjoint. */
 static bool d_adaptive_avg_pool2d(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   const int64_t *in = info_shape(IN);
   give(out, 0, G ? keep(&s, ag_adaptive_avg_pool2d_backward(G, in[IN->ndim - 2], in[IN->ndim - 1]))
                  : NULL);
@@ -1563,7 +1682,8 @@ static bool d_adaptive_avg_pool2d(GradNode *n, Tensor *const *g, Tensor **out, c
 
 static bool d_adaptive_avg_pool2d_backward(GradNode *n, Tensor *const *g, Tensor **out,
                                            const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   const int64_t *in = info_shape(IN);
   give(out, 0, G ? keep(&s, ag_adaptive_avg_pool2d(G, in[IN->ndim - 2], in[IN->ndim - 1])) : NULL);
   return done(&s, n, out);
@@ -1577,7 +1697,8 @@ static bool d_adaptive_avg_pool2d_backward(GradNode *n, Tensor *const *g, Tensor
 /* A training-mode batch norm's backward without create_graph: ATen's fused
  * kernel (tensor/batch_norm.c), from the saved input. */
 static bool d_batch_norm_fused(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   Tensor *x = saved(&s, n, 0), *w = node_p(n)->keepdim ? saved(&s, n, 1) : NULL;
   Tensor *grads[3] = {0};
   bool want_w = n->nnext > 1 && needs[1], want_b = n->nnext > 2 && needs[2];
@@ -1596,7 +1717,8 @@ static bool d_native_norm(GradNode *n, Tensor *const *g, Tensor **out, const boo
   const AgParams *p = node_p(n);
   if (p->i0 == AG_NORM_BATCH && !p->flag && !ag_is_grad_enabled() && dtype_is_float(G->dtype))
     return d_batch_norm_fused(n, g, out, needs);
-  Scope s = {0};
+  Scope s;
+  scope_open(&s);
   NormLayout l;
   ag_norm_layout((AgNormKind)p->i0, IN->ndim, info_shape(IN), p->i1, &l);
   Tensor *x = saved(&s, n, 0), *mean = NULL, *var = NULL, *rstd = NULL;

@@ -377,6 +377,13 @@ static bool expandable_to(const Tensor *g, const AgInfo *in) {
   return true;
 }
 
+/* The common case, checked without a call: the gradient already has its
+ * input's shape and dtype. */
+static inline bool grad_fits(const Tensor *g, const AgInfo *in) {
+  return g->dtype == in->dtype && g->ndim == in->ndim &&
+         (in->ndim == 0 || !memcmp(g->shape, info_shape(in), (size_t)in->ndim * 8));
+}
+
 /* Makes a formula's gradient fit its input: dtype cast, broadcast reduced. */
 static Tensor *validate_grad(GradNode *n, int i, Tensor *grad) {
   const AgInfo *in = &n->in_info[i];
@@ -449,7 +456,8 @@ static bool call_node(Graph *g, Task *t, Tensor **buf, Tensor **out) {
     if (!needs[i]) {
       tensor_release(out[i]);
       out[i] = NULL;
-    } else if (out[i] && !(out[i] = validate_grad(n, i, out[i]))) {
+    } else if (out[i] && !grad_fits(out[i], &n->in_info[i]) &&
+               !(out[i] = validate_grad(n, i, out[i]))) {
       ok = false;
     }
   }

@@ -153,7 +153,14 @@ typedef struct {
 } AgMeta;
 
 /* ---- meta.c ---- */
+/* Grad mode, read inline on every op (ag_is_grad_enabled is its public face). */
+extern _Thread_local bool ag_grad_disabled;
 static inline AgMeta *meta_of(const Tensor *t) { return (AgMeta *)t->meta; }
+/* ag_requires_grad without a call unless t is a view (whose history may be stale). */
+static inline bool requires_grad_of(const Tensor *t) {
+  if (!t || !t->meta) return false;
+  return meta_of(t)->view_base ? ag_requires_grad(t) : meta_of(t)->requires_grad;
+}
 AgMeta *meta_get(Tensor *t); /* creates on demand; NULL when out of memory */
 void ag_free_meta_cache(void);
 void ag_meta_cache_enable(bool enabled);

@@ -8,16 +8,16 @@
 
 /* ---- modes (thread-local, as PyTorch's) ---- */
 
-static _Thread_local bool grad_disabled; /* zero-initialised: grad mode on */
+_Thread_local bool ag_grad_disabled; /* zero-initialised: grad mode on */
 static _Thread_local bool anomaly_on, anomaly_forward;
 static _Thread_local int current_line;
 static _Thread_local int hook_counter;
 
-bool ag_is_grad_enabled(void) { return !grad_disabled; }
+bool ag_is_grad_enabled(void) { return !ag_grad_disabled; }
 
 bool ag_set_grad_enabled(bool enabled) {
-  bool previous = !grad_disabled;
-  grad_disabled = !enabled;
+  bool previous = !ag_grad_disabled;
+  ag_grad_disabled = !enabled;
   return previous;
 }
 
@@ -246,14 +246,13 @@ void ag_set_name(Tensor *t, const char *name) {
 
 AgEdge tensor_edge(Tensor *t) {
   AgEdge e = {NULL, 0};
-  if (!ag_requires_grad(t)) return e;
-  AgMeta *m = meta_of(t);
-  if (m->view_base) ag_view_refresh(t); /* on failure the old history is kept */
+  if (!requires_grad_of(t)) return e;
+  AgMeta *m = meta_of(t); /* ag_requires_grad refreshed a stale view's history */
   if (m->grad_fn) {
     e.node = grad_node_retain(m->grad_fn);
     e.input_nr = m->output_nr;
   } else {
-    e.node = ag_grad_accumulator(t);
+    e.node = m->accumulator ? grad_node_retain(m->accumulator) : ag_grad_accumulator(t);
   }
   return e;
 }

@@ -150,7 +150,7 @@ static void saved_clear(AgSaved *s) {
   s->data = NULL;
   if (s->packed) s->packer->release(s->packed);
   s->packed = NULL;
-  grad_node_release(s->grad_fn);
+  if (s->grad_fn) grad_node_release(s->grad_fn); /* most saved values have none: no call */
   s->grad_fn = NULL;
 }
 
@@ -240,13 +240,15 @@ AgNodeExtra *node_extra(GradNode *n) {
 /* ---- recording ---- */
 
 bool ag_should_record(Tensor *const *ts, int n) {
-  if (!ag_is_grad_enabled()) return false;
+  if (ag_grad_disabled) return false;
   for (int i = 0; i < n; i++)
-    if (ag_requires_grad(ts[i])) return true;
+    if (requires_grad_of(ts[i])) return true;
   return false;
 }
 
-void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
+/* The general case: the old or the new shape has more than 4 dimensions
+ * (such a shape is kept in a block of its own). */
+static void info_set_big(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
   if (info->ndim > 4) free(info->u.big);
   info->dtype = dt;
   info->ndim = ndim;
@@ -260,6 +262,17 @@ void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
     }
   }
   if (ndim > 0) memcpy(dst, shape, (size_t)ndim * sizeof(int64_t));
+}
+
+void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
+  if (info->ndim > 4 || ndim > 4) {
+    info_set_big(info, dt, ndim, shape);
+    return;
+  }
+  info->dtype = dt;
+  info->ndim = ndim;
+  for (int d = 0; d < ndim; d++)
+    info->u.small[d] = shape[d];
 }
 
 void info_set(AgInfo *info, const Tensor *t) { info_set_shape(info, t->dtype, t->ndim, t->shape); }
@@ -354,7 +367,7 @@ void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output) 
   if (!saved_pack(s, t)) s->data = saved_alias(t);
   s->version = tensor_version(t);
   s->is_output = is_output;
-  s->requires_grad = is_output || ag_requires_grad(t); /* an output is about to require grad */
+  s->requires_grad = is_output || requires_grad_of(t); /* an output is about to require grad */
   if (!is_output && s->requires_grad) {
     AgEdge e = tensor_edge(t);
     s->grad_fn = e.node;

@@ -83,7 +83,6 @@ static const char *const dtype_cnames[DT_COUNT] = {
 
 const char *dtype_name(DType dt) { return dt < DT_COUNT ? dtype_names[dt] : "?"; }
 DTypeKind dtype_kind(DType dt) { return dtype_kinds[dt]; }
-bool dtype_is_float(DType dt) { return dtype_kinds[dt] == DK_FLOAT; }
 DType dtype_compute(DType dt) { return dtype_computes[dt]; }
 
 static bool dtype_is_unsigned(DType dt) { return dt == DT_BOOL || dt == DT_UINT8; }
@@ -428,11 +427,6 @@ static void storage_release(Storage *s) {
 
 /* ---- lifetime ---- */
 
-Tensor *tensor_retain(Tensor *t) {
-  if (t) t->refcount++;
-  return t;
-}
-
 size_t tensor_footprint(const Tensor *t) {
   size_t bytes = sizeof(Tensor);
   if (!t->storage) return bytes;
@@ -440,9 +434,7 @@ size_t tensor_footprint(const Tensor *t) {
   return bytes + sizeof(Storage) + (own < t->storage->nbytes ? own : t->storage->nbytes);
 }
 
-void tensor_release(Tensor *t) {
-  AG_ASSERT(!t || t->refcount > 0); /* released once more than retained */
-  if (!t || --t->refcount > 0) return;
+void tensor_free(Tensor *t) {
   if (t->meta) t->meta->destroy(t->meta);
   storage_release(t->storage);
   tensor_struct_free(t);
@@ -495,24 +487,69 @@ void tensor_contiguous_strides(int ndim, const int64_t *shape, int64_t *stride) 
   }
 }
 
+/* A new tensor's header: one reference, no offset, no autograd state. */
+static inline void tensor_init_header(Tensor *t, DType dt, int ndim, int64_t numel, Storage *s) {
+  t->refcount = 1;
+  t->dtype = dt;
+  t->ndim = ndim;
+  t->numel = numel;
+  t->offset = 0;
+  t->storage = s;
+  t->meta = NULL;
+}
+
 static Tensor *tensor_new_struct(DType dt, int ndim, const int64_t *shape, int64_t numel) {
   Tensor *t = tensor_struct_alloc();
   if (!t) {
     tensor_set_error("out of memory");
     return NULL;
   }
-  t->refcount = 1;
-  t->dtype = dt;
-  t->ndim = ndim;
-  t->numel = numel;
-  t->offset = 0;
-  t->storage = NULL;
-  t->meta = NULL;
+  tensor_init_header(t, dt, ndim, numel, NULL);
   if (ndim > 0) memcpy(t->shape, shape, (size_t)ndim * sizeof(int64_t));
   return t;
 }
 
+/* The hot path of scalar graphs: a contiguous tensor of a few dimensions
+ * whose data fits inline, its struct and storage popped from the caches with
+ * nothing to check (no dimension of at most 64 elements can overflow) and
+ * only the fields a cached block lacks written. NULL when it does not apply. */
+#define SMALL_MAX_DIMS 4
+static Tensor *tensor_alloc_small(DType dt, int ndim, const int64_t *shape, bool zero) {
+  if (!TENSOR_USE_CACHES || !cache.tensors || !cache.storages || ndim > SMALL_MAX_DIMS)
+    return NULL;
+  int64_t numel = 1;
+  for (int i = 0; i < ndim; i++) {
+    if ((uint64_t)shape[i] > TENSOR_INLINE_BYTES) return NULL; /* negative or large */
+    numel *= shape[i];
+  }
+  size_t nbytes = (size_t)numel * dtype_size(dt);
+  if (nbytes > TENSOR_INLINE_BYTES) return NULL;
+  Storage *s = (Storage *)cache.storages; /* a cached inline block: data, capacity, flags set */
+  cache.storages = cache.storages->next;
+  cache.nstorages--;
+  Tensor *t = (Tensor *)cache.tensors;
+  cache.tensors = cache.tensors->next;
+  cache.ntensors--;
+  if (cache.tensors) __builtin_prefetch(cache.tensors, 1);
+  if (cache.storages) __builtin_prefetch(cache.storages, 1);
+  s->refcount = 1;
+  s->nbytes = nbytes;
+  s->version = 0;
+  memory_count(nbytes);
+  if (zero) memset(s->data, 0, TENSOR_INLINE_BYTES);
+  tensor_init_header(t, dt, ndim, numel, s);
+  int64_t stride = 1;
+  for (int i = ndim - 1; i >= 0; i--) {
+    t->shape[i] = shape[i];
+    t->stride[i] = stride;
+    stride *= shape[i] > 0 ? shape[i] : 1;
+  }
+  return t;
+}
+
 static Tensor *tensor_alloc(DType dt, int ndim, const int64_t *shape, bool zero) {
+  Tensor *small = tensor_alloc_small(dt, ndim, shape, zero);
+  if (small) return small;
   int64_t numel;
   if (!tensor_check_shape(ndim, shape, &numel)) return NULL;
   /* In 64 bits, as PyTorch counts: a size_t of 32 bits (WebAssembly) would wrap. */
@@ -620,7 +657,7 @@ bool tensor_set_data(Tensor *t, const Tensor *src) {
 
 /* ---- element access ---- */
 
-bool tensor_is_contiguous(const Tensor *t) {
+bool tensor_strides_contiguous(const Tensor *t) {
   if (t->numel == 0) return true;
   int64_t expected = 1;
   for (int i = t->ndim - 1; i >= 0; i--) {

@@ -39,6 +39,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tensor/ag_assert.h"
+
 #define TENSOR_MAX_DIMS 16
 
 /* ---- the dtype table: ONE row per dtype ----
@@ -152,7 +154,9 @@ const char *dtype_name(DType dt);   /* "float32", "int8", "bool", ... (the table
 extern const unsigned char tensor_dtype_sizes[DT_COUNT];
 static inline size_t dtype_size(DType dt) { return tensor_dtype_sizes[dt]; }
 DTypeKind dtype_kind(DType dt);
-bool dtype_is_float(DType dt);      /* float16, bfloat16, float32, float64 */
+static inline bool dtype_is_float(DType dt) { /* float16, bfloat16, float32, float64 */
+  return dt == DT_FLOAT32 || dt == DT_FLOAT64 || dt == DT_FLOAT16 || dt == DT_BFLOAT16;
+}
 DType dtype_promote(DType a, DType b); /* PyTorch's promotion of two tensors */
 /* The dtype whose kernels compute dt (dt itself for the four native ones). */
 DType dtype_compute(DType dt);
@@ -185,9 +189,17 @@ void tensor_set_allocation_limit(size_t bytes);
 void tensor_memory_stats(size_t *live, size_t *peak);
 void tensor_memory_reset_peak(void);
 
-/* ---- lifetime ---- */
-Tensor *tensor_retain(Tensor *t);
-void tensor_release(Tensor *t);
+/* ---- lifetime ----
+ * Inline: a scalar graph takes and drops millions of references. */
+void tensor_free(Tensor *t); /* the last reference's work (tensor_release calls it) */
+static inline Tensor *tensor_retain(Tensor *t) {
+  if (t) t->refcount++;
+  return t;
+}
+static inline void tensor_release(Tensor *t) {
+  AG_ASSERT(!t || t->refcount > 0); /* released once more than retained */
+  if (t && --t->refcount == 0) tensor_free(t);
+}
 /* Bytes this tensor holds: its struct, its storage's header and the part of
  * the storage it spans (a view does not count its base's other elements). */
 size_t tensor_footprint(const Tensor *t);
@@ -208,7 +220,12 @@ Tensor *tensor_view_of(const Tensor *base, int ndim, const int64_t *shape,
                        const int64_t *stride, int64_t offset);
 
 /* ---- element access ---- */
-bool tensor_is_contiguous(const Tensor *t);
+bool tensor_strides_contiguous(const Tensor *t); /* tensor_is_contiguous's general case */
+/* Inline: a single element (every tensor of a scalar graph) is contiguous
+ * whatever its strides. */
+static inline bool tensor_is_contiguous(const Tensor *t) {
+  return t->numel <= 1 || tensor_strides_contiguous(t);
+}
 /* "[2, 3]" into buf (truncated to cap), as PyTorch writes sizes in messages. */
 void tensor_format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);
 double tensor_get_flat(const Tensor *t, int64_t i); /* i-th element in row-major order */
