@@ -2187,7 +2187,9 @@ const HelpEntry help_table[] = {
      "out_dims where the mapped dimension goes in the outputs. Inside, f sees one sample "
      "(a BatchedTensor, whose shape has no batch dimension) and each operation runs once "
      "for the whole batch through its batching rule; an operation without one runs sample "
-     "by sample with a one-time warning naming it. randomness: \"error\" refuses random "
+     "by sample with a one-time warning naming it (the rules cover elementwise ops with "
+     "broadcasting, matmul and linear, reductions, shape ops and indexing, conv and pooling, "
+     "softmax and the losses). randomness: \"error\" refuses random "
      "operations, \"different\" draws per sample, \"same\" once for all. vmap nests, and "
      "func.vmap(func.grad(loss), in_dims=(nil, 0, 0))(params, xs, ys) gives per-sample "
      "gradients.",

@@ -111,3 +111,18 @@ torch.manual_seed(0)
 P(vmap(lambda u: u + torch.randn(3), randomness="different")(torch.zeros(2, 3)))
 P(vmap(lambda u: u + torch.rand(3), randomness="same")(torch.zeros(2, 3)))
 P(vmap(lambda u: F.dropout(u, 0.5, training=False))(torch.ones(2, 3)))
+
+# per-sample gradients of a small CNN: the conv's weights per sample
+torch.manual_seed(2)
+cnn = nn.Sequential(nn.Conv2d(1, 3, 3), nn.ReLU(), nn.Flatten(), nn.Linear(3 * 4 * 4, 2))
+cnn_params = {name: p.detach() for name, p in cnn.named_parameters()}
+imgs = torch.randn(4, 1, 6, 6)
+labels = torch.tensor([0, 1, 1, 0])
+
+
+def cnn_loss(params, img, y):
+    return F.cross_entropy(functional_call(cnn, params, (img.unsqueeze(0),)), y.unsqueeze(0))
+
+
+cnn_grads = vmap(grad(cnn_loss), in_dims=(None, 0, 0))(cnn_params, imgs, labels)
+P(cnn_grads["0.weight"][2], cnn_grads["0.bias"])
