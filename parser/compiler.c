@@ -1031,6 +1031,40 @@ static void throw_statement(Parser *p) {
   p->at_line = p->at_col = 0;
 }
 
+/* Whether the token after `assert` begins its condition: then `assert` is
+ * Python's statement. `assert(...)` stays a call of the built-in function
+ * assert(cond, message), which means the same; `assert = ...`, `assert.x`
+ * and a lone `assert` use the name. */
+static bool assert_statement_ahead(const Parser *p) {
+  if (!is_word(&p->current, "assert")) return false;
+  switch (p->next.type) {
+  case TOK_IDENTIFIER: case TOK_NUMBER: case TOK_STRING: case TOK_FSTRING: case TOK_TRUE:
+  case TOK_FALSE: case TOK_NIL: case TOK_NOT: case TOK_MINUS: case TOK_TILDE:
+  case TOK_LEFT_BRACKET: case TOK_LEFT_BRACE: case TOK_SELF: case TOK_SUPER: case TOK_FN:
+    return p->next.line == p->current.line;
+  default: return false;
+  }
+}
+
+/* assert COND [, MESSAGE]: when COND is false, throws AssertionError(MESSAGE)
+ * (AssertionError() without one), evaluating MESSAGE only then, as Python. */
+static void assert_statement(Parser *p) {
+  Token keyword = p->previous;
+  parse_expression(p);
+  int fail_jump = emit_jump(p, OP_JUMP_IF_FALSE);
+  int end_jump = emit_jump(p, OP_JUMP);
+  emit_patch_jump(p, fail_jump);
+  emit_constant(p, OBJ_VAL(p->vm->error_classes[VM_ERR_ASSERTION]));
+  bool has_message = parse_match(p, TOK_COMMA);
+  if (has_message) parse_expression(p);
+  p->at_line = keyword.line, p->at_col = keyword.col;
+  emit_op_var(p, OP_CALL, has_message ? -1 : 0);
+  emit_u8(p, has_message ? 1 : 0);
+  emit_op(p, OP_THROW);
+  p->at_line = p->at_col = 0;
+  emit_patch_jump(p, end_jump);
+}
+
 static void import_statement(Parser *p) {
   parse_consume(p, TOK_STRING, "expected a module name or a file path (a string) after 'import'");
   if (p->previous.type != TOK_STRING) return;
@@ -1625,6 +1659,11 @@ static bool simple_keyword_statement(Parser *p) {
   case TOK_THROW: parse_advance(p); throw_statement(p); return true;
   case TOK_IMPORT: parse_advance(p); import_dispatch(p); return true;
   case TOK_IDENTIFIER: /* `from` is a name elsewhere (a parameter of random_) */
+    if (assert_statement_ahead(p)) {
+      parse_advance(p);
+      assert_statement(p);
+      return true;
+    }
     if (p->current.length != 4 || memcmp(p->current.start, "from", 4) != 0 ||
         p->next.type != TOK_IDENTIFIER)
       return false;

@@ -211,9 +211,11 @@ const HelpEntry help_table[] = {
      "The Ag source text of a function or class, such as the library's own nn.Linear.",
      "print(source(nn.ReLU))"},
     {"assert", HELP_BUILTINS, 0,
-     "assert(cond, message=\"assertion failed\")",
-     "Throws an AssertionError with the message when cond is falsy.",
-     "assert(1 + 1 == 2, \"arithmetic is broken\")"},
+     "assert cond, message   /   assert(cond, message=\"assertion failed\")",
+     "Throws an AssertionError with the message when cond is falsy. Python's statement "
+     "form evaluates the message only then (and without one the error has none); the "
+     "call form is the built-in function, with the same meaning.",
+     "assert 1 + 1 == 2, \"arithmetic is broken\"\nassert(1 + 1 == 2, \"arithmetic is broken\")"},
     {"error", HELP_BUILTINS, 0,
      "error(message)",
      "Throws an Error (the base class, as Python's raise Exception(message)) with that "

@@ -97,7 +97,7 @@ static const char *TOKENS[] = {
   "fn truediv(o) { return o }", "callable(",
   /* Python's error classes and formatting (issue 27) */
   "catch ValueError as e ", "catch (KeyError, IndexError) ", "catch Error ", "throw ValueError(\"v\")",
-  "class E(ValueError) { }", "e.args", "\"%d %s\" % ", "\"%(k)5.2f\" % {\"k\": 1}", "\"%*d\" % ",
+  "class E(ValueError) { }", "e.args", "assert ", "assert x, \"m\"", "assert(x, \"m\")", "assert = ", "\"%d %s\" % ", "\"%(k)5.2f\" % {\"k\": 1}", "\"%*d\" % ",
   "\"{}{:>5}\".format(", "\"{0[1]}{x.y}\".format(", "\"{:{w}}\".format(", "f\"{x=}\"", "{x!r}",
   "{x=:.2f}", "{n:#_b}", "{p:.1%}", "format(", "except ", "def ", "None", "elif x:", "else:",
   /* tuples and unpacking (issue 27) */
