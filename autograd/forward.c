@@ -180,8 +180,13 @@ bool fw_finish_output(GradNode *n, int i, Tensor *out) {
   bool ok = ag_fw_set_tangent(out, tangent);
   for (int k = 0; ok && k < n->nsaved; k++) {
     AgSaved *s = &n->saved[k];
-    if (s->data && s->is_output && s->output_nr == i && !s->tangent)
-      s->tangent = tensor_retain(tangent);
+    if (s->data && s->is_output && s->output_nr == i && !s->tangent) {
+      /* without history: the tangent's own graph may save this output,
+       * whose node holds this slot (exp's jvp multiplies by the result),
+       * and that cycle would never be freed */
+      s->tangent = tensor_alias(tangent);
+      ok = s->tangent != NULL;
+    }
   }
   tensor_release(tangent);
   return ok;
