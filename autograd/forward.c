@@ -39,13 +39,18 @@ static _Thread_local int suspended;
 static _Thread_local GradNode *sentinel;
 static _Thread_local bool plain_saved; /* jvp_transposed under no_grad: saved values without history */
 
-bool fw_active(void) { return open_level != 0 && suspended == 0; }
+_Thread_local bool ag_fw_on;
+
+/* Every change of open_level or suspended ends here, so that fw_active
+ * (inline, asked on every recorded op and formula) is one load. */
+static void fw_refresh(void) { ag_fw_on = open_level != 0 && suspended == 0; }
 
 bool fw_plain_saved(void) { return plain_saved; }
 
 int fw_suspend(int delta) {
   int prev = suspended;
   suspended += delta;
+  fw_refresh();
   return prev;
 }
 
@@ -57,6 +62,7 @@ int ag_fw_enter_level(void) {
     return -1;
   }
   open_level = ++level_ids;
+  fw_refresh();
   return 0;
 }
 
@@ -67,6 +73,7 @@ bool ag_fw_exit_level(void) {
     return false;
   }
   open_level = 0; /* every tangent of the level is now stale (fw_tangent ignores it) */
+  fw_refresh();
   return true;
 }
 
@@ -314,6 +321,7 @@ static Tensor *plain_view(Tensor *t, bool identity) {
 bool ag_fw_set_enabled(bool enabled) {
   bool was = suspended == 0;
   if (enabled != was) suspended += enabled ? -1 : 1;
+  fw_refresh();
   return was;
 }
 

@@ -263,8 +263,10 @@ Tensor *jvp_diagonal(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, T
 Tensor *jvp_none(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tensor *out);
 
 /* ---- forward.c: forward AD (dual levels, tangents) ---- */
-/* A dual level is open and forward AD is not suspended (cheap: one thread-local test). */
-bool fw_active(void);
+/* A dual level is open and forward AD is not suspended: one thread-local
+ * load, since every recorded op and every formula asks (forward.c keeps it). */
+extern _Thread_local bool ag_fw_on;
+static inline bool fw_active(void) { return ag_fw_on; }
 /* t's tangent at the open level (borrowed), or NULL. */
 Tensor *fw_tangent(const Tensor *t);
 /* Hooks of node.c: an input of n is set; out becomes output i; the builder is done. */

@@ -526,7 +526,7 @@ Tensor *node_unpack(GradNode *n, int i) {
   if (!node_check_saved(n)) return NULL;
   Tensor *data = saved_data(n, s, i);
   Tensor *tangent = s->tangent && fw_active() ? s->tangent : NULL; /* none inside a jvp */
-  bool history = s->requires_grad && ag_is_grad_enabled() && !fw_plain_saved();
+  bool history = s->requires_grad && !ag_grad_disabled && !fw_plain_saved();
   if (!data || (!history && !tangent)) return data;
   Tensor *t = tensor_alias(data);
   tensor_release(data);
