@@ -86,7 +86,7 @@ bool ag_custom_record(const char *name, AgFunctionFns fns, void *ctx, Tensor *co
   bool ok = true;
   for (int i = 0; ok && i < noutputs; i++) {
     Tensor *out = outputs[i];
-    info_set(&n->out_info[i], out);
+    node_info_set(n, &n->out_info[i], out);
     if (!dtype_is_float(out->dtype)) continue;        /* not differentiable */
     if (is_argument(out, args, nargs) || out->meta) { /* keep the argument's own history */
       Tensor *alias = tensor_alias(out);

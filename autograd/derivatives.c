@@ -34,7 +34,7 @@ static void scope_open(Scope *s) {
 }
 /* A backward with no graph to record and no tangent to carry may use
  * tensor/'s fused kernels (PyTorch's rounding). */
-static bool plain_backward(void) { return !ag_is_grad_enabled() && !fw_active(); }
+static bool plain_backward(void) { return !grad_mode_on() && !fw_active(); }
 
 static Tensor *keep(Scope *s, Tensor *t) {
   AG_ASSERT(!t || s->n < SCOPE_CAP); /* SCOPE_CAP is above every formula's temporaries */

@@ -77,7 +77,7 @@ bool ag_fw_exit_level(void) {
   return true;
 }
 
-Tensor *fw_tangent(const Tensor *t) {
+Tensor *fw_tangent_of(const Tensor *t) {
   if (!t || !t->meta || !fw_active()) return NULL;
   AgMeta *m = meta_of(t);
   return m->tangent && m->tangent_level == open_level ? m->tangent : NULL;

@@ -19,7 +19,7 @@ static bool same_shape(const Tensor *a, const Tensor *b) {
 static bool is_leaf_requiring_grad(const Tensor *t) { return ag_requires_grad(t) && ag_is_leaf(t); }
 
 bool ag_check_inplace(const Tensor *a) {
-  if (!ag_is_grad_enabled()) return true;
+  if (!grad_mode_on()) return true;
   if (is_leaf_requiring_grad(a)) {
     tensor_set_error("a leaf Variable that requires grad is being used in an in-place operation.");
     return false;
@@ -102,7 +102,7 @@ static bool propagate_to_base(Tensor *v) {
 Tensor *ag_mark_view(Tensor *v, Tensor *a) {
   /* a copy is no view; a view taken with grad off, or of ints or bools
    * (which never have history), never joins a history */
-  if (!v || v == a || v->storage != a->storage || !ag_is_grad_enabled() ||
+  if (!v || v == a || v->storage != a->storage || !grad_mode_on() ||
       !dtype_is_float(v->dtype))
     return v;
   AgMeta *m = meta_get(v);
@@ -196,7 +196,8 @@ static bool adopt_result(Tensor *a, Tensor *r) {
   if (ok) ag_note_inplace_write(a);
   /* forward AD: the written tensor takes the result's tangent */
   if (ok && (fw_tangent(r) || fw_tangent(a))) ok = ag_fw_set_tangent(a, fw_tangent(r));
-  if (ok && ag_grad_fn(r)) ok = rebase(a, ag_grad_fn(r));
+  GradNode *history = ok ? ag_grad_fn(r) : NULL;
+  if (history) ok = rebase(a, history);
   tensor_release(r);
   return ok;
 }

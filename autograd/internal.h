@@ -120,6 +120,7 @@ struct GradNode {
   int nnext, nsaved, noutputs;
   bool released;  /* saved values freed by a backward without retain_graph */
   bool has_saved; /* PyTorch saves variables here: a second backward fails */
+  bool big_info;  /* an info holds a shape block of its own (more than 4 dims) */
   uint8_t size_class; /* its free list (node.c); NODE_UNPOOLED when malloc'd alone */
   AgEdge *next;     /* per edge */
   AgInfo *in_info;  /* per edge: shape/dtype of that input */
@@ -161,6 +162,8 @@ typedef struct {
 /* ---- meta.c ---- */
 /* Grad mode, read inline on every op (ag_is_grad_enabled is its public face). */
 extern _Thread_local bool ag_grad_disabled;
+/* ag_is_grad_enabled without a call, for the per-op paths. */
+static inline bool grad_mode_on(void) { return !ag_grad_disabled; }
 static inline AgMeta *meta_of(const Tensor *t) { return (AgMeta *)t->meta; }
 /* ag_requires_grad without a call unless t is a view (whose history may be stale). */
 static inline bool requires_grad_of(const Tensor *t) {
@@ -188,6 +191,8 @@ void ag_format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);
 GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs, bool with_params);
 size_t node_footprint(const GradNode *n); /* the node and the aliases it saves */
 void info_set(AgInfo *info, const Tensor *t);
+/* info_set for one of n's infos (n then knows whether freeing it must look at them). */
+void node_info_set(GradNode *n, AgInfo *info, const Tensor *t);
 void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape);
 void node_set_input(GradNode *n, int i, Tensor *t); /* t may be NULL or not require grad */
 void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output);
@@ -267,8 +272,10 @@ Tensor *jvp_none(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tenso
  * load, since every recorded op and every formula asks (forward.c keeps it). */
 extern _Thread_local bool ag_fw_on;
 static inline bool fw_active(void) { return ag_fw_on; }
-/* t's tangent at the open level (borrowed), or NULL. */
-Tensor *fw_tangent(const Tensor *t);
+/* t's tangent at the open level (borrowed), or NULL; without a call when
+ * forward AD is off (fw_tangent_of is the lookup). */
+Tensor *fw_tangent_of(const Tensor *t);
+static inline Tensor *fw_tangent(const Tensor *t) { return fw_active() ? fw_tangent_of(t) : NULL; }
 /* Hooks of node.c: an input of n is set; out becomes output i; the builder is done. */
 void fw_note_input(GradNode *n, int i, Tensor *t);
 void fw_note_output(GradNode *n, int i, Tensor *out);

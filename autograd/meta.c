@@ -265,7 +265,7 @@ GradNode *ag_grad_accumulator(Tensor *t) {
   GradNode *n = node_new(AG_NODE_AccumulateGrad, 0, 0, 1, false);
   if (!n) return NULL;
   n->id = UINT64_MAX; /* PyTorch runs accumulation as soon as it is ready */
-  info_set(&n->out_info[0], t);
+  node_info_set(n, &n->out_info[0], t);
   n->variable = tensor_retain(t);
   m->accumulator = n;
   return n; /* the caller's reference; the leaf only points back weakly */

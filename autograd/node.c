@@ -173,7 +173,7 @@ static void extra_free(GradNode *n) {
 static void node_destroy(GradNode *n) {
   for (int i = 0; i < n->nnext; i++)
     grad_node_release(n->next[i].node);
-  for (int i = 0; i < n->nsaved; i++)
+  for (int i = 0; !n->released && i < n->nsaved; i++) /* a backward cleared them already */
     saved_clear(&n->saved[i]);
   params_free(n);
   extra_free(n);
@@ -182,9 +182,10 @@ static void node_destroy(GradNode *n) {
     if (m && m->accumulator == n) m->accumulator = NULL;
     tensor_release(n->variable);
   }
-  for (int i = 0; i < n->nnext; i++)
+  /* a graph is freed cold: look at the infos only when one holds a block */
+  for (int i = 0; n->big_info && i < n->nnext; i++)
     if (n->in_info[i].ndim > 4) free(n->in_info[i].u.big);
-  for (int i = 0; i < n->noutputs; i++)
+  for (int i = 0; n->big_info && i < n->noutputs; i++)
     if (n->out_info[i].ndim > 4) free(n->out_info[i].u.big);
   node_free(n);
 }
@@ -284,9 +285,14 @@ void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
 
 void info_set(AgInfo *info, const Tensor *t) { info_set_shape(info, t->dtype, t->ndim, t->shape); }
 
+void node_info_set(GradNode *n, AgInfo *info, const Tensor *t) {
+  info_set(info, t);
+  if (t->ndim > 4) n->big_info = true;
+}
+
 void node_set_input(GradNode *n, int i, Tensor *t) {
   if (!t) return;
-  info_set(&n->in_info[i], t);
+  node_info_set(n, &n->in_info[i], t);
   AgEdge e = tensor_edge(t);
   n->next[i] = e;
   if (fw_active()) fw_note_input(n, i, t);
@@ -405,7 +411,7 @@ bool node_set_output(GradNode *n, int i, Tensor *out) {
 static bool fw_set_output(GradNode *n, int i, Tensor *out) {
   if (fw_only(n)) {
     if (!meta_get(out)) return false;
-    info_set(&n->out_info[i], out);
+    node_info_set(n, &n->out_info[i], out);
   } else {
     fw_note_output(n, i, out);
     if (!attach_output(n, i, out)) return false;
@@ -420,7 +426,7 @@ static bool attach_output(GradNode *n, int i, Tensor *out) {
   m->grad_fn = grad_node_retain(n);
   m->output_nr = i;
   m->requires_grad = true;
-  info_set(&n->out_info[i], out);
+  node_info_set(n, &n->out_info[i], out);
   return true;
 }
 
@@ -526,7 +532,7 @@ Tensor *node_unpack(GradNode *n, int i) {
   if (!node_check_saved(n)) return NULL;
   Tensor *data = saved_data(n, s, i);
   Tensor *tangent = s->tangent && fw_active() ? s->tangent : NULL; /* none inside a jvp */
-  bool history = s->requires_grad && !ag_grad_disabled && !fw_plain_saved();
+  bool history = s->requires_grad && grad_mode_on() && !fw_plain_saved();
   if (!data || (!history && !tangent)) return data;
   Tensor *t = tensor_alias(data);
   tensor_release(data);

@@ -60,6 +60,9 @@ bool tensor_broadcast_shape(int na, const int64_t *sa, int nb, const int64_t *sb
 }
 
 bool tensor_check_broadcasts_to(const Tensor *src, const Tensor *dst) {
+  /* the common case (a copy between equal shapes) without the broadcast */
+  if (src->ndim == dst->ndim && !memcmp(src->shape, dst->shape, (size_t)src->ndim * sizeof(int64_t)))
+    return true;
   int nd;
   int64_t shape[TENSOR_MAX_DIMS];
   if (!tensor_broadcast_shape(dst->ndim, dst->shape, src->ndim, src->shape, &nd, shape))
