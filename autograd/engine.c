@@ -503,14 +503,18 @@ static bool buf_empty(const Task *t) {
 
 /* A graph of small ops is walked cold: its nodes, saved tensors and their
  * storages were made long ago and are scattered. The formula reads each
- * saved tensor (node_unpack) and propagate then reads each child's task
- * stamp; asking for all of them at once lets their cache misses overlap
- * instead of stalling one after another. */
+ * saved tensor and then its storage (node_unpack checks the version), and
+ * propagate reads each child's task stamp. Asked for all at once, their
+ * cache misses overlap: the saved tensors' together, then (each storage's
+ * address known once its tensor arrived) the storages' together, instead
+ * of four or more misses one after another. */
 static void prefetch_node_reads(const GradNode *n) {
   for (int i = 0; i < n->nsaved; i++)
     if (n->saved[i].data) __builtin_prefetch(n->saved[i].data);
   for (int i = 0; i < n->nnext; i++)
     if (n->next[i].node) __builtin_prefetch(&n->next[i].node->run_id);
+  for (int i = 0; i < n->nsaved; i++)
+    if (n->saved[i].data) __builtin_prefetch(n->saved[i].data->storage);
 }
 
 static bool run_task(Graph *g, int k) {
