@@ -164,6 +164,9 @@ static bool graph_discover(Graph *g, GradNode *const *roots, int nroots) {
     ok = discover_one(g, &s, roots[i], true);
   while (ok && s.top > 0) {
     GradNode *n = s.items[--s.top];
+    /* the children are cold: let their misses overlap (see prefetch_node_reads) */
+    for (int i = 0; i < n->nnext; i++)
+      if (n->next[i].node) __builtin_prefetch(&n->next[i].node->run_id, 1);
     for (int i = 0; ok && i < n->nnext; i++)
       if (n->next[i].node) ok = discover_one(g, &s, n->next[i].node, false);
   }
@@ -503,18 +506,18 @@ static bool buf_empty(const Task *t) {
 
 /* A graph of small ops is walked cold: its nodes, saved tensors and their
  * storages were made long ago and are scattered. The formula reads each
- * saved tensor and then its storage (node_unpack checks the version), and
- * propagate reads each child's task stamp. Asked for all at once, their
- * cache misses overlap: the saved tensors' together, then (each storage's
- * address known once its tensor arrived) the storages' together, instead
- * of four or more misses one after another. */
+ * saved tensor and its storage (node_unpack checks the version, the op
+ * reads the elements), and propagate reads each child's task stamp. Asked
+ * for all at once, their cache misses overlap instead of following one
+ * another. */
 static void prefetch_node_reads(const GradNode *n) {
-  for (int i = 0; i < n->nsaved; i++)
-    if (n->saved[i].data) __builtin_prefetch(n->saved[i].data);
+  for (int i = 0; i < n->nsaved; i++) {
+    if (!n->saved[i].data) continue;
+    __builtin_prefetch(n->saved[i].data);
+    __builtin_prefetch(n->saved[i].storage);
+  }
   for (int i = 0; i < n->nnext; i++)
     if (n->next[i].node) __builtin_prefetch(&n->next[i].node->run_id);
-  for (int i = 0; i < n->nsaved; i++)
-    if (n->saved[i].data) __builtin_prefetch(n->saved[i].data->storage);
 }
 
 static bool run_task(Graph *g, int k) {

@@ -38,11 +38,22 @@ typedef struct {
   int input_nr;
 } AgEdge;
 
+/* What a saved_tensors_hooks pack hook made of a saved value (owned), and
+ * the hooks that unpack and release it. */
+typedef struct {
+  void *value;
+  const AgSavedHookFns *fns;
+} AgPacked;
+
 /* A value a derivative formula needs, saved without creating a cycle. */
 typedef struct {
   Tensor *data;      /* data-only alias; NULL when not saved, packed or freed */
-  void *packed;      /* what a saved_tensors_hooks pack hook made of it (owned), or NULL */
-  const AgSavedHookFns *packer; /* the hooks that packed it: unpack and release */
+  /* data's storage (its version counter and elements): backward reads a
+   * saved value cold, and with the storage's address at hand the two
+   * misses overlap (engine.c prefetches both) instead of one waiting on
+   * the other */
+  Storage *storage;
+  AgPacked *packed;  /* what a pack hook made of it, or NULL */
   GradNode *grad_fn; /* the saved tensor's gradient edge (retained), for create_graph */
   int64_t version;   /* the version counter when saved */
   const char *name;  /* "self", "other", "result", ... */

@@ -148,10 +148,14 @@ size_t node_footprint(const GradNode *n) {
 static void saved_clear(AgSaved *s) {
   tensor_release(s->data);
   s->data = NULL;
+  s->storage = NULL;
   tensor_release(s->tangent);
   s->tangent = NULL;
-  if (s->packed) s->packer->release(s->packed);
-  s->packed = NULL;
+  if (s->packed) {
+    s->packed->fns->release(s->packed->value);
+    free(s->packed);
+    s->packed = NULL;
+  }
   if (s->grad_fn) grad_node_release(s->grad_fn); /* most saved values have none: no call */
   s->grad_fn = NULL;
 }
@@ -360,8 +364,12 @@ static bool saved_pack(AgSaved *s, Tensor *t) {
   void *packed = ag_saved_hooks_pack(t, &fns, &failed);
   if (failed) pack_failed = true;
   if (!fns) return false;
-  s->packed = packed;
-  s->packer = fns;
+  if (!(s->packed = malloc(sizeof *s->packed))) {
+    fns->release(packed);
+    pack_failed = true; /* the op fails (out of memory) rather than save unhooked */
+    return true;
+  }
+  *s->packed = (AgPacked){packed, fns};
   return true;
 }
 
@@ -378,7 +386,7 @@ void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output) 
   n->has_saved = true;
   s->name = name;
   if (!t) return;
-  if (!saved_pack(s, t)) s->data = saved_alias(t);
+  if (!saved_pack(s, t) && (s->data = saved_alias(t))) s->storage = s->data->storage;
   s->version = tensor_version(t);
   s->is_output = is_output;
   s->requires_grad = is_output || requires_grad_of(t); /* an output is about to require grad */
@@ -504,7 +512,7 @@ bool node_check_saved(const GradNode *n) {
 /* The tensor of a packed value, from its unpack hook (a new reference). */
 static Tensor *saved_unpack(AgSaved *s) {
   bool failed = false;
-  Tensor *t = s->packer->unpack(s->packed, &failed);
+  Tensor *t = s->packed->fns->unpack(s->packed->value, &failed);
   if (!t && !failed) tensor_set_error("a saved_tensors_hooks unpack hook failed");
   return t;
 }
@@ -518,7 +526,7 @@ static Tensor *saved_data(GradNode *n, AgSaved *s, int i) {
     tensor_set_error("internal error: %s has no saved value %d", grad_node_name(n), i);
     return NULL;
   }
-  if (tensor_version(s->data) != s->version) {
+  if (s->storage->version != s->version) {
     version_error(n, s);
     return NULL;
   }
