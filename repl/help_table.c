@@ -7,6 +7,7 @@
  * so edit here and regenerate the reference. The elementwise ops' entries
  * are the help column of their rows in ops/elementwise.h.
  */
+#include "ops/activations.h"
 #include "ops/elementwise.h"
 #include "repl/help.h"
 
@@ -23,6 +24,15 @@
 #define BINARY_HELP(C, e, name, symbol, kernels, result, grad, node, formula, jvp, self, other, res,   \
                     other_name, number_form, number_node, number_saves, bind, help)              \
   HELP_ROW_##help(name)
+
+/* The entries of the activations, from the help column of their rows in
+ * ops/activations.h, named nn.functional.NAME. */
+#define ACTIVATION_HELP(C, NAME, name, node, formula, inplace, inode, iformula, params, test, help) \
+  ACTIVATION_ENTRY_##help(name)
+#define ACTIVATION_ENTRY_HELP(signature_, text_, example_)                                       \
+  {.section = HELP_NN, .flags = 0, .signature = signature_, .text = text_, .example = example_,  \
+   ACTIVATION_ENTRY_NAME
+#define ACTIVATION_ENTRY_NAME(name_) .name = "nn.functional." #name_},
 
 const HelpEntry help_table[] = {
     {"print", HELP_BUILTINS, 0,
@@ -1328,6 +1338,7 @@ const HelpEntry help_table[] = {
      "print(g[0].shape, g[1][0])"},
     AG_UNARY_REGISTRY(UNARY_HELP, 0)
     AG_BINARY_REGISTRY(BINARY_HELP, 0)
+    AG_ACTIVATION_REGISTRY(ACTIVATION_HELP, 0)
     {"clamp", HELP_TENSORS, HELP_TENSOR_METHOD,
      "clamp(t, min=nil, max=nil) / t.clamp(min=, max=)",
      "Limits each element to [min, max]; gradient 0 where clamped (ClampBackward1).",
@@ -2413,8 +2424,7 @@ const HelpEntry help_table[] = {
     {"nn.functional", HELP_NN, 0,
      "nn.functional (let F = nn.functional)",
      "The functional form of the layers, as torch.nn.functional: F.relu tanh sigmoid gelu "
-     "leaky_relu(x, negative_slope=0.01) elu(x, alpha=1) silu softplus(x, beta=1, "
-     "threshold=20) hardtanh(x, min_val=-1, max_val=1, inplace=false) softmax log_softmax "
+     "leaky_relu elu silu softplus hardtanh softmax log_softmax "
      "dropout linear embedding(input, weight) conv1d conv2d "
      "max_pool1d max_pool2d avg_pool1d avg_pool2d adaptive_avg_pool2d batch_norm layer_norm "
      "group_norm unfold fold pad(x, pad, mode=\"constant\", value=0) (modes also \"reflect\", "
