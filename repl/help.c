@@ -312,6 +312,22 @@ static int check_tensor_members(AgVM *vm, FILE *out) {
   return c.missing;
 }
 
+/* Two entries of one name: one of them belongs beside the other (folded). */
+static int check_duplicates(FILE *out) {
+  size_t count;
+  const HelpEntry *table = help_entries(&count);
+  int found = 0;
+  for (size_t i = 0; i < count; i++) {
+    for (size_t j = 0; j < i; j++) {
+      if (strcmp(table[i].name, table[j].name) != 0) continue;
+      fprintf(out, "two help entries: %s\n", table[i].name);
+      found++;
+      break;
+    }
+  }
+  return found;
+}
+
 int help_print_missing(AgVM *vm, FILE *out) {
   int missing = check_table(vm, out, &vm->builtins, false, "");
   missing += check_table(vm, out, &vm->list_methods, false, "list.");
@@ -327,6 +343,7 @@ int help_print_missing(AgVM *vm, FILE *out) {
   missing += check_keywords(out);
   missing += check_tensor_members(vm, out);
   missing += help_doc_problems(out);
+  missing += check_duplicates(out);
   return missing;
 }
 

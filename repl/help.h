@@ -14,8 +14,9 @@
  * help, the completion and the reference never disagree.
  *
  * `ag --help-missing` lists every built-in global, module member, keyword,
- * and list/map/string method that has no entry, and every documented tensor
- * member that a tensor does not have (a test requires none of either).
+ * and list/map/string method that has no entry, every documented tensor
+ * member that a tensor does not have, and every name with two entries (a
+ * test requires none of these).
  */
 #ifndef AG_REPL_HELP_H
 #define AG_REPL_HELP_H
