@@ -199,7 +199,7 @@ HELP_ORDER := builtins.c builtins_seq.c builtins_progress.c builtins_file.c py_m
   lib_random.c lib_scatter.c lib_sort.c lib_repeat.c lib_methods.c lib_nnfunc.c \
   lib_functional.c lib_conv.c lib_io.c lib_tensor.c lib_autograd.c lib.c lib_graph.c lib_display.c
 HELP_SRC := $(wildcard $(addprefix stdlib/,$(HELP_ORDER)))
-HELP_SRC += $(filter-out $(HELP_SRC),$(wildcard stdlib/*.c))
+HELP_SRC += $(filter-out $(HELP_SRC),$(sort $(wildcard stdlib/*.c)))
 HELP_INC := $(BUILD)/gen/help_natives.inc
 $(HELP_INC): $(HELP_SRC) tools/help-natives.sh
 	@mkdir -p $(dir $@)

@@ -720,68 +720,68 @@ void lib_install_create(AgVM *vm) {
   vm_define_native(vm, "LongTensor", native_long_tensor, 0, -1, true);
   vm_define_native(vm, "FloatTensor", native_float_tensor, 0, -1, true);
   vm_define_native(vm, "DoubleTensor", native_double_tensor, 0, -1, true);
+  HELP("float32", HELP_BUILTINS, 0,
+       "float32",
+       "The default dtype: 32-bit float. Also spelled float.",
+       "print(zeros(2).dtype == float32)")
+  HELP("float64", HELP_BUILTINS, 0,
+       "float64",
+       "64-bit float dtype (also spelled double); gradcheck works in it.",
+       "print(tensor([1, 2], dtype=float64))")
+  HELP("int64", HELP_BUILTINS, 0,
+       "int64",
+       "64-bit integer dtype (also spelled long): labels, indices, arange of integers.",
+       "print(arange(3).dtype)")
+  HELP("int32", HELP_BUILTINS, 0,
+       "int32",
+       "32-bit integer dtype (PyTorch's torch.int32, torch.int; t.int() converts). "
+       "Arithmetic wraps around on overflow as in PyTorch; sum() and prod() of it give "
+       "int64.",
+       "print(tensor([2147483647], dtype=int32) + 1)")
+  HELP("int16", HELP_BUILTINS, 0,
+       "int16",
+       "16-bit integer dtype (also spelled short; t.short() converts). uint8 with int8 "
+       "promotes to it.",
+       "print(tensor([1], dtype=uint8) + tensor([-1], dtype=int8))")
+  HELP("short", HELP_BUILTINS, 0,
+       "short",
+       "Another name for int16; t.short() converts a tensor to int16.",
+       "print(tensor([1.7, 300.0]).short())")
+  HELP("int8", HELP_BUILTINS, 0,
+       "int8",
+       "8-bit signed integer dtype (t.char() converts; wraps around: 127 + 1 is -128).",
+       "print(tensor([127], dtype=int8) + 1)")
+  HELP("uint8", HELP_BUILTINS, 0,
+       "uint8",
+       "8-bit unsigned integer dtype (t.byte() converts; images' pixels). Indexing with "
+       "a uint8 tensor masks, as with a bool one (deprecated in PyTorch).",
+       "print(tensor([250], dtype=uint8) + 10)")
+  HELP("float16", HELP_BUILTINS, 0,
+       "float16",
+       "16-bit IEEE float dtype (also spelled half; t.half() converts): 11 significant "
+       "bits, largest 65504. Each op computes in float32 and rounds its result to nearest "
+       "even, as PyTorch's CPU kernels; it can require gradients.",
+       "print(tensor([0.1, 70000.0], dtype=float16))")
+  HELP("half", HELP_BUILTINS, 0,
+       "half",
+       "Another name for float16; t.half() converts a tensor to float16.",
+       "print(ones(2).half())")
+  HELP("bfloat16", HELP_BUILTINS, 0,
+       "bfloat16",
+       "Brain float dtype: float32's range with 8 significant bits (t.bfloat16() "
+       "converts). Computed in float32 and rounded, as in PyTorch; NumPy files cannot "
+       "hold it (.pt files can).",
+       "print(tensor([1.0 / 3], dtype=bfloat16))")
+  HELP("double", HELP_BUILTINS, HELP_TENSOR_METHOD,
+       "double (dtype) / t.double()",
+       "Another name for float64; as a method, converts a tensor to float64.",
+       "print(ones(2).double())")
+  HELP("long", HELP_BUILTINS, HELP_TENSOR_METHOD,
+       "long (dtype) / t.long()",
+       "Another name for int64; as a method, converts a tensor to int64 (truncating).",
+       "print(tensor([1.7, -1.7]).long())")
   /* every dtype by its name, and PyTorch's other names for them (torch.int,
    * int32, is the torch module's: Ag's global int is the function) */
-HELP("float32", HELP_BUILTINS, 0,
-     "float32",
-     "The default dtype: 32-bit float. Also spelled float.",
-     "print(zeros(2).dtype == float32)")
-HELP("float64", HELP_BUILTINS, 0,
-     "float64",
-     "64-bit float dtype (also spelled double); gradcheck works in it.",
-     "print(tensor([1, 2], dtype=float64))")
-HELP("int64", HELP_BUILTINS, 0,
-     "int64",
-     "64-bit integer dtype (also spelled long): labels, indices, arange of integers.",
-     "print(arange(3).dtype)")
-HELP("int32", HELP_BUILTINS, 0,
-     "int32",
-     "32-bit integer dtype (PyTorch's torch.int32, torch.int; t.int() converts). "
-     "Arithmetic wraps around on overflow as in PyTorch; sum() and prod() of it give "
-     "int64.",
-     "print(tensor([2147483647], dtype=int32) + 1)")
-HELP("int16", HELP_BUILTINS, 0,
-     "int16",
-     "16-bit integer dtype (also spelled short; t.short() converts). uint8 with int8 "
-     "promotes to it.",
-     "print(tensor([1], dtype=uint8) + tensor([-1], dtype=int8))")
-HELP("short", HELP_BUILTINS, 0,
-     "short",
-     "Another name for int16; t.short() converts a tensor to int16.",
-     "print(tensor([1.7, 300.0]).short())")
-HELP("int8", HELP_BUILTINS, 0,
-     "int8",
-     "8-bit signed integer dtype (t.char() converts; wraps around: 127 + 1 is -128).",
-     "print(tensor([127], dtype=int8) + 1)")
-HELP("uint8", HELP_BUILTINS, 0,
-     "uint8",
-     "8-bit unsigned integer dtype (t.byte() converts; images' pixels). Indexing with "
-     "a uint8 tensor masks, as with a bool one (deprecated in PyTorch).",
-     "print(tensor([250], dtype=uint8) + 10)")
-HELP("float16", HELP_BUILTINS, 0,
-     "float16",
-     "16-bit IEEE float dtype (also spelled half; t.half() converts): 11 significant "
-     "bits, largest 65504. Each op computes in float32 and rounds its result to nearest "
-     "even, as PyTorch's CPU kernels; it can require gradients.",
-     "print(tensor([0.1, 70000.0], dtype=float16))")
-HELP("half", HELP_BUILTINS, 0,
-     "half",
-     "Another name for float16; t.half() converts a tensor to float16.",
-     "print(ones(2).half())")
-HELP("bfloat16", HELP_BUILTINS, 0,
-     "bfloat16",
-     "Brain float dtype: float32's range with 8 significant bits (t.bfloat16() "
-     "converts). Computed in float32 and rounded, as in PyTorch; NumPy files cannot "
-     "hold it (.pt files can).",
-     "print(tensor([1.0 / 3], dtype=bfloat16))")
-HELP("double", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "double (dtype) / t.double()",
-     "Another name for float64; as a method, converts a tensor to float64.",
-     "print(ones(2).double())")
-HELP("long", HELP_BUILTINS, HELP_TENSOR_METHOD,
-     "long (dtype) / t.long()",
-     "Another name for int64; as a method, converts a tensor to int64 (truncating).",
-     "print(tensor([1.7, -1.7]).long())")
 #define DTYPE_GLOBAL(e, name, ...) vm_define_builtin(vm, #name, OBJ_VAL(vm_dtype(vm, DT_##e)));
   AG_DTYPES(DTYPE_GLOBAL)
 #undef DTYPE_GLOBAL
