@@ -9,7 +9,7 @@
  *                                                  (autograd/ops_act.c, autograd.h)
  *   stdlib/    F.NAME: its binding, parameters by name with their defaults,
  *              and inplace= when the row has it      (stdlib/lib_functional.c)
- *   repl/      the :help entry `nn.functional.NAME`  (repl/help_table.c)
+ *   repl/      the :help entry `nn.functional.NAME`  (repl/help_natives.c)
  *   tests/     the gradient check of every row      (tests/unit/test_autograd_ops.c)
  * Adding such an activation is: its row here, its forward act_NAME in
  * autograd/ops_act.c, its derivative formula in autograd/derivatives.c, a

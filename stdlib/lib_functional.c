@@ -43,6 +43,12 @@ static Value native_relu(NATIVE_ARGS) {
   return activate(vm, v[0], v[1], relu_of, NULL);
 }
 
+HELP("dropout", HELP_TENSORS, 0,
+     "dropout(t, p=0.5, training=true)",
+     "Zeroes each element with probability p and scales the rest by 1/(1-p) while "
+     "training; the identity otherwise.",
+     "print(dropout(ones(4), 0.5, false))")
+
 static Value native_dropout(NATIVE_ARGS) { return lib_dropout(vm, "dropout", argc, args, kw, true); }
 
 /* ---- the activations of ops/activations.h: one binding for every row ---- */
