@@ -201,10 +201,9 @@ void ag_format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);
  * allocates nothing, and the formula finds them in the node's own lines). */
 GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs, bool with_params);
 size_t node_footprint(const GradNode *n); /* the node and the aliases it saves */
-void info_set(AgInfo *info, const Tensor *t);
-/* info_set for one of n's infos (n then knows whether freeing it must look at them). */
+/* Records t's shape and dtype in one of n's infos (through here only: n
+ * then knows whether freeing it must look at them). */
 void node_info_set(GradNode *n, AgInfo *info, const Tensor *t);
-void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape);
 void node_set_input(GradNode *n, int i, Tensor *t); /* t may be NULL or not require grad */
 void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output);
 /* Saves t, an output of n, in place of what slot i held (an in-place op's result). */

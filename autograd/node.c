@@ -276,7 +276,7 @@ static void info_set_big(AgInfo *info, DType dt, int ndim, const int64_t *shape)
   if (ndim > 0) memcpy(dst, shape, (size_t)ndim * sizeof(int64_t));
 }
 
-void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
+static void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
   if (info->ndim > 4 || ndim > 4) {
     info_set_big(info, dt, ndim, shape);
     return;
@@ -287,7 +287,7 @@ void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
     info->u.small[d] = shape[d];
 }
 
-void info_set(AgInfo *info, const Tensor *t) { info_set_shape(info, t->dtype, t->ndim, t->shape); }
+static void info_set(AgInfo *info, const Tensor *t) { info_set_shape(info, t->dtype, t->ndim, t->shape); }
 
 void node_info_set(GradNode *n, AgInfo *info, const Tensor *t) {
   info_set(info, t);
