@@ -228,6 +228,7 @@ test-only: $(AG_BIN) $(PTYDRIVER) unit
 	sh tests/run_conformance.sh $(AG_BIN)
 	sh tests/run_tutorial.sh $(AG_BIN) docs/tutorial.md docs/data.md
 	sh tests/check_examples.sh
+	sh tests/check_layout.sh
 	sh tests/check_lazy_blas.sh $(AG_BIN)
 	sh tests/check_npz_hostile.sh $(AG_BIN)
 	sh tests/run_torch_cases.sh $(AG_BIN)
@@ -251,6 +252,7 @@ check-only: $(AG_BIN) unit
 	sh tests/run_python_cases.sh $(AG_BIN)
 	sh tests/run_tutorial.sh $(AG_BIN) docs/tutorial.md docs/data.md
 	sh tests/check_examples.sh
+	sh tests/check_layout.sh
 
 check: deps
 	@$(MAKE) --no-print-directory ag
