@@ -194,7 +194,8 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
   X(Q, DIVIDE, MODULO)                                                                             \
   X(Q, MODULO, ADD) X(Q, MODULO, SUBTRACT) X(Q, MODULO, MULTIPLY) X(Q, MODULO, DIVIDE)             \
   X(Q, MODULO, MODULO)
-#define VM_LOCAL_LOCAL_CONST_ROW(Q, op2, op1) Q(LOCAL_##op2##_LOCAL_CONST_##op1, LOCAL_LOCAL_CONST, op2, op1)
+#define VM_LOCAL_LOCAL_CONST_ROW(Q, op2, op1)                                                      \
+  Q(LOCAL_##op2##_LOCAL_CONST_##op1, LOCAL_LOCAL_CONST, op2, op1)
 
 /* The compare-and-jump superinstructions that a loop's condition becomes:
  * a LOOP back to one of them is the quick opcode LOOP_<head>, which tests
