@@ -168,7 +168,7 @@ void lib_graph_trace(AgVM *vm, Tensor *root) {
   GraphRoot r = graph_root_of_tensor(root);
   bool named = naming_begin(vm, &n, r);
   if (named) r.names = &n.table;
-  graph_print_trace_root(stderr, r);
+  graph_print_trace_root(stderr, r, ++lib_state(vm)->traced_backwards);
   if (named) naming_end(&n);
 }
 

@@ -223,6 +223,7 @@ typedef struct LibState {
   bool warned_kl_div_mean;
   bool warned_legacy_reduction[3]; /* size_average=/reduce= naming "mean", "sum", "none" */
   bool warned_meshgrid_indexing;
+  int traced_backwards; /* --trace-graph's count of backward calls */
 } LibState;
 
 static inline LibState *lib_state(AgVM *vm) { return (LibState *)vm->lib_state; }

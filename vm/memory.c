@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "autograd/autograd.h"
 #include "vm/internal.h"
 #include "vm/vm.h"
 
@@ -26,8 +25,19 @@ static void account(AgVM *vm, size_t old_size, size_t new_size) {
   }
 }
 
-/* The VM whose dispatch loop runs on this thread (for vm_out_of_memory_here). */
-static _Thread_local AgVM *running_vm;
+/* The VM current on this thread (vm_make_current): the one whose context
+ * tensor/ and autograd/ use, and the one vm_out_of_memory_here means. The
+ * VM layer's one thread-local. */
+static _Thread_local AgVM *current_vm;
+
+AgVM *vm_make_current(AgVM *vm) {
+  AgVM *previous = current_vm;
+  if (vm == previous) return previous;
+  current_vm = vm;
+  tensor_state_make_current(vm != NULL ? &vm->context.tensor : NULL);
+  ag_state_make_current(vm != NULL ? &vm->context.autograd : NULL);
+  return previous;
+}
 
 _Noreturn void vm_out_of_memory(AgVM *vm, size_t bytes) {
   if (vm != NULL && vm->oom_guard != NULL) {
@@ -39,9 +49,8 @@ _Noreturn void vm_out_of_memory(AgVM *vm, size_t bytes) {
   exit(1);
 }
 
-_Noreturn void vm_out_of_memory_here(size_t bytes) { vm_out_of_memory(running_vm, bytes); }
-
-void vm_set_running(AgVM *vm) { running_vm = vm; }
+/* Outside a dispatch loop the current VM has no oom_guard: the message and exit. */
+_Noreturn void vm_out_of_memory_here(size_t bytes) { vm_out_of_memory(current_vm, bytes); }
 
 void vm_hold_scratch(AgVM *vm, void *block, size_t accounted) {
   vm->oom_scratch = block;
@@ -89,22 +98,20 @@ void vm_add_external_bytes(AgVM *vm, ptrdiff_t delta) {
   vm->bytes_allocated += (size_t)delta;
 }
 
-/* Freed ObjTensors wait here for reuse: a script on small tensors makes and
- * drops one per operation, millions in all, and malloc + free of each cost
- * more than the rest of the wrapper. Per thread (a VM runs on one thread),
- * bounded, emptied with a VM's objects, and off under AddressSanitizer so
- * that it still sees every use after free. */
+/* Freed ObjTensors wait for reuse in vm->tensor_obj_cache: a script on small
+ * tensors makes and drops one per operation, millions in all, and malloc +
+ * free of each cost more than the rest of the wrapper. Per VM, bounded,
+ * emptied with a VM's objects, and off under AddressSanitizer so that it
+ * still sees every use after free. */
 #if defined(__SANITIZE_ADDRESS__)
 #define TENSOR_OBJ_CACHE_MAX 0
 #else
 #define TENSOR_OBJ_CACHE_MAX 65536
 #endif
-static _Thread_local Obj *tensor_obj_cache; /* linked through Obj.next */
-static _Thread_local int tensor_obj_cached;
 
 static Obj *tensor_obj_take(AgVM *vm) {
   account(vm, 0, sizeof(ObjTensor)); /* may collect, filling the cache */
-  Obj *obj = tensor_obj_cache;
+  Obj *obj = vm->tensor_obj_cache;
   if (obj == NULL) {
     obj = malloc(sizeof(ObjTensor));
     if (obj == NULL) {
@@ -113,20 +120,20 @@ static Obj *tensor_obj_take(AgVM *vm) {
     }
     return obj;
   }
-  tensor_obj_cache = obj->next;
-  tensor_obj_cached--;
+  vm->tensor_obj_cache = obj->next;
+  vm->tensor_obj_cached--;
   return obj;
 }
 
 static void tensor_obj_put(AgVM *vm, Obj *obj) {
   account(vm, sizeof(ObjTensor), 0);
-  if (tensor_obj_cached >= TENSOR_OBJ_CACHE_MAX) {
+  if (vm->tensor_obj_cached >= TENSOR_OBJ_CACHE_MAX) {
     free(obj);
     return;
   }
-  obj->next = tensor_obj_cache;
-  tensor_obj_cache = obj;
-  tensor_obj_cached++;
+  obj->next = vm->tensor_obj_cache;
+  vm->tensor_obj_cache = obj;
+  vm->tensor_obj_cached++;
 }
 
 Obj *vm_allocate_object(AgVM *vm, size_t size, ObjType type) {
@@ -219,12 +226,12 @@ void vm_free_objects(AgVM *vm) {
     obj = next;
   }
   vm->objects = NULL;
-  while (tensor_obj_cache != NULL) {
-    Obj *next = tensor_obj_cache->next;
-    free(tensor_obj_cache);
-    tensor_obj_cache = next;
+  while (vm->tensor_obj_cache != NULL) {
+    Obj *next = vm->tensor_obj_cache->next;
+    free(vm->tensor_obj_cache);
+    vm->tensor_obj_cache = next;
   }
-  tensor_obj_cached = 0;
+  vm->tensor_obj_cached = 0;
   free(vm->gray_stack);
   vm->gray_stack = NULL;
   vm->gray_capacity = 0;

@@ -59,8 +59,6 @@ _Noreturn void vm_out_of_memory_here(size_t bytes);
 void vm_hold_scratch(AgVM *vm, void *block, size_t accounted);
 /* Frees the held block (after a jump). */
 void vm_free_scratch(AgVM *vm);
-/* Makes vm the one vm_out_of_memory_here means (vm.c, entering its loop). */
-void vm_set_running(AgVM *vm);
 
 #define AG_ALLOCATE(vm, type, n) ((type *)vm_reallocate((vm), NULL, 0, sizeof(type) * (size_t)(n)))
 #define AG_FREE(vm, type, ptr) vm_reallocate((vm), (ptr), sizeof(type), 0)

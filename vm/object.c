@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "autograd/autograd.h"
 #include "vm/internal.h"
 #include "vm/memory.h"
 #include "vm/vm.h"

@@ -97,6 +97,7 @@ AgVM *vm_new(void) {
   vm->memory_limit = memory_limit();
   const char *stress = getenv("AG_GC_STRESS");
   vm->gc_stress = stress != NULL && stress[0] != '\0' && strcmp(stress, "0") != 0;
+  vm_make_current(vm);
   init_tables(vm);
   vm->gc_paused++; /* nothing is rooted until the VM is set up */
   init_names(vm);
@@ -108,6 +109,7 @@ AgVM *vm_new(void) {
 
 void vm_free(AgVM *vm) {
   if (vm == NULL) return;
+  AgVM *previous = vm_make_current(vm); /* what its objects hold is freed in its context */
   if (vm->lib_state_free != NULL) vm->lib_state_free(vm, vm->lib_state);
   vm->lib_state = NULL;
   vm->lib_state_mark = NULL;
@@ -130,6 +132,9 @@ void vm_free(AgVM *vm) {
   free(vm->pin_free);
   munmap(vm->frames, VM_FRAMES_MAX * sizeof(CallFrame));
   munmap(vm->stack, VM_STACK_MAX * sizeof(Value));
+  ag_free_caches();
+  tensor_free_caches();
+  vm_make_current(previous != vm ? previous : NULL);
   free(vm);
 }
 

@@ -1254,7 +1254,7 @@ static Value run_guarded(AgVM *vm, int base) {
                       .native_depth = vm->native_depth,
                       .compiling_module = vm->compiling_module};
   vm->oom_guard = &guard;
-  vm_set_running(vm);
+  vm_make_current(vm);
   Value result;
   for (;;) {
     if (sigsetjmp(guard.jump, 0) == 0) {
@@ -1273,7 +1273,6 @@ static Value run_guarded(AgVM *vm, int base) {
     }
   }
   vm->oom_guard = guard.outer;
-  if (guard.outer == NULL) vm_set_running(NULL);
   return result;
 }
 

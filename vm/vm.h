@@ -35,10 +35,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "autograd/state.h"
 #include "memory.h"
 #include "object.h"
 #include "protocol.h"
 #include "table.h"
+#include "tensor/state.h"
 #include "value.h"
 
 /* Returned by natives and C API calls when an exception is pending. Never a
@@ -146,6 +148,16 @@ enum {
 #undef VM_TYPE_ENUM
   VM_TYPE_COUNT
 };
+
+/* The state of the layers below the VM, owned by it (as ggml's ctx, Lua's
+ * L) and current on the thread that runs it (vm_make_current): tensor/'s
+ * last error, caches and memory counters; autograd's modes (grad mode,
+ * anomaly detection, forward AD's level, saved-tensor hooks), running
+ * backward and caches. Two VMs on one thread keep apart. */
+typedef struct {
+  TensorState tensor;
+  AutogradState autograd;
+} VmContext;
 
 struct AgVM {
   /* execution */
@@ -285,6 +297,11 @@ struct AgVM {
   uint32_t pin_count; /* slots in use or free-listed */
   uint32_t pin_free_count;
   uint32_t pin_capacity;
+  /* Freed ObjTensors waiting for reuse (memory.c), linked through Obj.next. */
+  Obj *tensor_obj_cache;
+  int tensor_obj_cached;
+
+  VmContext context;
 };
 
 /* Where vm_out_of_memory jumps to: one per running dispatch loop (vm.c),
@@ -296,8 +313,14 @@ typedef struct VmOomGuard {
   ObjModule *compiling_module;
 } VmOomGuard;
 
+/* A new VM, made current on this thread; vm_free makes none current if it was. */
 AgVM *vm_new(void);
 void vm_free(AgVM *vm);
+/* Makes vm's context current on this thread: tensor/ and autograd/ work in
+ * its state from now on (NULL: their process-wide defaults). Entering the
+ * dispatch loop does it, so a VM may move to another thread between runs.
+ * Returns the VM current before (NULL: none). */
+AgVM *vm_make_current(AgVM *vm);
 
 /* Index of global `name` in the namespace being compiled, creating a slot
  * (UNDEF, or the built-in of that name) on first use. Called by the compiler. */
