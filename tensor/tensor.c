@@ -390,8 +390,7 @@ static void memory_count(size_t nbytes) {
 
 /* A storage made under another state (a tensor that outlived its VM) may be
  * freed under this one: the count stops at zero rather than wrap. */
-static void memory_uncount(size_t nbytes) {
-  TensorState *st = tensor_state();
+static void memory_uncount(TensorState *st, size_t nbytes) {
   st->memory_live -= nbytes < st->memory_live ? nbytes : st->memory_live;
 }
 
@@ -425,12 +424,16 @@ Storage *tensor_storage_new(size_t nbytes, bool zero) {
 }
 
 static void storage_release(Storage *s) {
-  AllocCache *cache = &tensor_state()->cache;
   if (--s->refcount > 0) return;
-  if (!s->is_alias) memory_uncount(s->nbytes);
   if (s->is_alias) {
     storage_release(s->owner);
-  } else if (s->is_inline) {
+    free(s);
+    return;
+  }
+  TensorState *st = tensor_state();
+  memory_uncount(st, s->nbytes);
+  AllocCache *cache = &st->cache;
+  if (s->is_inline) {
     if (TENSOR_USE_CACHES && cache->nstorages < STORAGE_POOL_MAX && !cache->closed) {
       FreeBlock *b = (FreeBlock *)s;
       b->next = cache->storages;
