@@ -2,8 +2,10 @@
  *
  * One AgVM holds everything a running program owns (no globals except the
  * Ctrl-C flag): the value stack, call frames, handler stack, global slots,
- * the heap and the collector's state. Every function takes the VM first, so
- * tests make a fresh VM each.
+ * the heap and the collector's state, and the context of the layers below
+ * (tensor/'s and autograd's state, made current on the thread that runs the
+ * VM: docs/internals.md). Every function takes the VM first, so tests make a
+ * fresh VM each.
  *
  * The interpreter is a bytecode loop (vm.c) dispatched by computed goto under
  * GCC/Clang, a switch elsewhere. Ints and floats are NaN-boxed (value.h), so
