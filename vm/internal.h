@@ -220,7 +220,7 @@ CallStatus vm_call_closure(AgVM *vm, ObjClosure *closure, int argc, int nkw,
 CallStatus vm_call_value(AgVM *vm, Value callee, int argc, int nkw, ObjString *const *kwnames);
 /* A method with the receiver already in the callee slot (is_init: return it). */
 /* func.vmap: whether a batched value is among (or one level inside) the n
- * values (vm->batched_class). */
+ * values (vm->vmap.batched_class). */
 bool vm_has_batched_argument(const AgVM *vm, int n, const Value *args);
 CallStatus vm_call_method(AgVM *vm, Value method, Value receiver, int argc, int nkw,
                           ObjString *const *kwnames, bool is_init);
