@@ -67,10 +67,9 @@ bool ag_fw_exit_level(void) {
 }
 
 Tensor *fw_tangent(const Tensor *t) {
-  AutogradState *st = ag_state();
   if (!t || !t->meta || !fw_active()) return NULL;
   AgMeta *m = meta_of(t);
-  return m->tangent && m->tangent_level == st->fw_open_level ? m->tangent : NULL;
+  return m->tangent && m->tangent_level == ag_state()->fw_open_level ? m->tangent : NULL;
 }
 
 Tensor *ag_fw_tangent(const Tensor *t) {
@@ -131,14 +130,14 @@ static AgForward *stash_of(GradNode *n) {
  * input with a tangent and no gradient edge gets the sentinel edge, so that
  * the node saves what its vjp formula needs (the generic jvp runs it). */
 void fw_note_input(GradNode *n, int i, Tensor *t) {
-  AutogradState *st = ag_state();
   AgForward *f = stash_of(n);
   if (!f || i >= f->nin) return;
   f->in[i] = tensor_retain(t);
   Tensor *tangent = fw_tangent(t);
   if (!tangent) return;
   f->t[i] = tensor_retain(tangent);
-  if (!n->next[i].node && fw_sentinel()) n->next[i].node = grad_node_retain(st->fw_sentinel);
+  GradNode *sentinel = n->next[i].node ? NULL : fw_sentinel();
+  if (sentinel) n->next[i].node = grad_node_retain(sentinel);
 }
 
 static bool has_tangent_input(const AgForward *f) {
@@ -148,10 +147,10 @@ static bool has_tangent_input(const AgForward *f) {
 }
 
 bool fw_only(const GradNode *n) {
-  AutogradState *st = ag_state();
-  if (!ag_is_grad_enabled()) return true;
+  if (!grad_enabled()) return true;
+  const GradNode *sentinel = ag_state()->fw_sentinel;
   for (int i = 0; i < n->nnext; i++)
-    if (n->next[i].node && n->next[i].node != st->fw_sentinel) return false;
+    if (n->next[i].node && n->next[i].node != sentinel) return false;
   return true;
 }
 
