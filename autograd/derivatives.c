@@ -34,7 +34,7 @@ static void scope_open(Scope *s) {
 }
 /* A backward with no graph to record and no tangent to carry may use
  * tensor/'s fused kernels (PyTorch's rounding). */
-static bool plain_backward(void) { return !grad_mode_on() && !fw_active(); }
+static bool plain_backward(void) { return !grad_enabled() && !fw_active(); }
 
 static Tensor *keep(Scope *s, Tensor *t) {
   AG_ASSERT(!t || s->n < SCOPE_CAP); /* SCOPE_CAP is above every formula's temporaries */
@@ -87,7 +87,7 @@ static Tensor *bin(Scope *s, BinaryOp op, Tensor *a, Tensor *b) {
   if (!a || !b) return NULL;
   /* a plain backward records nothing and carries no tangent: straight to
    * the computation */
-  return keep(s, ag_grad_disabled && !fw_active() ? tensor_binary(op, a, b) : ag_binary(op, a, b));
+  return keep(s, !grad_enabled() && !fw_active() ? tensor_binary(op, a, b) : ag_binary(op, a, b));
 }
 static Tensor *add(Scope *s, Tensor *a, Tensor *b) { return bin(s, BIN_ADD, a, b); }
 static Tensor *sub(Scope *s, Tensor *a, Tensor *b) { return bin(s, BIN_SUB, a, b); }

@@ -19,7 +19,7 @@ static bool same_shape(const Tensor *a, const Tensor *b) {
 static bool is_leaf_requiring_grad(const Tensor *t) { return ag_requires_grad(t) && ag_is_leaf(t); }
 
 bool ag_check_inplace(const Tensor *a) {
-  if (!grad_mode_on()) return true;
+  if (!grad_enabled()) return true;
   if (is_leaf_requiring_grad(a)) {
     tensor_set_error("a leaf Variable that requires grad is being used in an in-place operation.");
     return false;
@@ -102,7 +102,7 @@ static bool propagate_to_base(Tensor *v) {
 Tensor *ag_mark_view(Tensor *v, Tensor *a) {
   /* a copy is no view; a view taken with grad off, or of ints or bools
    * (which never have history), never joins a history */
-  if (!v || v == a || v->storage != a->storage || !grad_mode_on() ||
+  if (!v || v == a || v->storage != a->storage || !grad_enabled() ||
       !dtype_is_float(v->dtype))
     return v;
   AgMeta *m = meta_get(v);
