@@ -377,25 +377,76 @@ static Value arg_extreme(AgVM *vm, Value self, ArgFn fn, const char *fname, int 
 Value lt_argmax(LT_ARGS) { return arg_extreme(vm, self, tensor_argmax, "argmax", argc, args, kw); }
 Value lt_argmin(LT_ARGS) { return arg_extreme(vm, self, tensor_argmin, "argmin", argc, args, kw); }
 
-typedef Tensor *(*SpreadFn)(Tensor *, const int *, int, bool, bool);
+typedef Tensor *(*SpreadFn)(Tensor *, const int *, int, double, bool);
 
-/* std/var(dim=nil, unbiased=true, keepdim=false), PyTorch 1.13's order. */
+/* The arguments of std/var/std_mean/var_mean as PyTorch 1.13 takes them:
+ * (dim=nil, unbiased=true, keepdim=false), or (dim=nil, *, correction=1,
+ * keepdim=false), or (unbiased) alone. */
+static bool spread_args(AgVM *vm, const char *fname, int argc, const Value *args, const AgKwargs *kw,
+                        Reduce *r, double *correction) {
+  static const char *const names[] = {"dim", "unbiased", "keepdim", "correction"};
+  Value v[4];
+  if (!lib_bind(vm, fname, argc, args, kw, names, 4, v)) return false;
+  if (argc == 1 && IS_BOOL(v[0])) { /* var(false): the unbiased flag, as PyTorch's overload */
+    v[1] = v[0];
+    v[0] = UNDEF_VAL;
+  }
+  bool unbiased;
+  if (!lib_dims(vm, v[0], r->dims, &r->ndims) || !lib_flag(vm, v[1], true, &unbiased) ||
+      !lib_flag(vm, v[2], false, &r->keepdim))
+    return false;
+  *correction = unbiased ? 1 : 0;
+  if (IS_UNDEF(v[3]) || IS_NIL(v[3])) return true;
+  int64_t c;
+  if (!IS_UNDEF(v[1])) {
+    vm_raise(vm, VM_ERR_TYPE, "%s(): give unbiased or correction, not both", fname);
+    return false;
+  }
+  if (argc > 3 || !IS_INT(v[3])) {
+    vm_raise(vm, VM_ERR_TYPE, "%s(): correction must be an int given by name, not %s", fname,
+             vm_type_name(v[3]));
+    return false;
+  }
+  if (!lib_int(vm, v[3], "correction", &c)) return false;
+  *correction = (double)c;
+  return true;
+}
+
+/* std/var(dim=nil, unbiased=true, keepdim=false, *, correction=1). */
 static Value spread(AgVM *vm, Value self, SpreadFn fn, const char *fname, int argc,
                     const Value *args, const AgKwargs *kw) {
-  static const char *const names[] = {"dim", "unbiased", "keepdim"};
-  Value v[3];
   Reduce r;
-  bool unbiased;
-  if (!lib_bind(vm, fname, argc, args, kw, names, 3, v)) return VM_EXCEPTION;
-  if (!lib_dims(vm, v[0], r.dims, &r.ndims) || !lib_flag(vm, v[1], true, &unbiased) ||
-      !lib_flag(vm, v[2], false, &r.keepdim))
-    return VM_EXCEPTION;
+  double correction;
+  if (!spread_args(vm, fname, argc, args, kw, &r, &correction)) return VM_EXCEPTION;
   lib_sync_line(vm);
-  return lib_wrap(vm, fn(lib_t(self), r.ndims ? r.dims : NULL, r.ndims, unbiased, r.keepdim));
+  return lib_wrap(vm, fn(lib_t(self), r.ndims ? r.dims : NULL, r.ndims, correction, r.keepdim));
 }
 
 Value lt_std(LT_ARGS) { return spread(vm, self, ag_std, "std", argc, args, kw); }
 Value lt_var(LT_ARGS) { return spread(vm, self, ag_var, "var", argc, args, kw); }
+
+/* var_mean/std_mean(input, ...): the tuple (var or std, mean), as std/var's arguments. */
+static Value spread_mean(AgVM *vm, Value self, bool take_sqrt, const char *fname, int argc,
+                         const Value *args, const AgKwargs *kw) {
+  Reduce r;
+  double correction;
+  if (!spread_args(vm, fname, argc, args, kw, &r, &correction)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *mean = NULL;
+  Tensor *spread = ag_var_mean(lib_t(self), r.ndims ? r.dims : NULL, r.ndims, correction, r.keepdim,
+                               take_sqrt, &mean);
+  if (!spread) return lib_throw_tensor_error(vm);
+  Value items[2] = {OBJ_VAL(obj_new_tensor(vm, spread)), NIL_VAL};
+  vm_push_root(vm, items[0]);
+  items[1] = OBJ_VAL(obj_new_tensor(vm, mean));
+  vm_push_root(vm, items[1]);
+  Value pair = OBJ_VAL(obj_new_tuple(vm, items, 2));
+  vm_pop_roots(vm, 2);
+  return pair;
+}
+
+Value lt_var_mean(LT_ARGS) { return spread_mean(vm, self, false, "var_mean", argc, args, kw); }
+Value lt_std_mean(LT_ARGS) { return spread_mean(vm, self, true, "std_mean", argc, args, kw); }
 
 Value lt_norm(LT_ARGS) {
   static const char *const names[] = {"p", "dim", "keepdim"};
