@@ -747,7 +747,10 @@ const HelpEntry help_table[] = {
      "print(..., file=f); the text goes to a temporary file beside path that close() "
      "renames over it, so an interrupted run never leaves half a file (a file left open "
      "is renamed when the program ends without an uncaught error, else dropped). Use "
-     "`with open(path, \"w\") as f { }` to close it on every way out.",
+     "`with open(path, \"w\") as f { }` to close it on every way out. \"rb\", \"wb\" and "
+     "\"ab\" are the same files for bytes: Ag's bytes are strings (which hold any byte), so "
+     "read() gives the file's bytes unchanged and write(s) writes s's; save(value, f) and "
+     "load(f) take such a file as torch.save and torch.load do.",
      "with open(\"/tmp/ag_help_open.txt\", \"w\") as f { f.write(\"a\\nb\\n\") }\n"
      "for line in open(\"/tmp/ag_help_open.txt\") { print(line.strip()) }"},
     {"device", HELP_BUILTINS, 0,
@@ -1198,13 +1201,25 @@ const HelpEntry help_table[] = {
      "The index of the smallest element (flattened, or along dim); int64.",
      "print(tensor([[3.0, 1.0], [0.0, 4.0]]).argmin(dim=1))"},
     {"std", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "std(t, dim=nil, unbiased=true, keepdim=false) / t.std(...)",
-     "Standard deviation (with Bessel's correction unless unbiased=false).",
+     "std(t, dim=nil, unbiased=true, keepdim=false, correction=1) / t.std(...)",
+     "Standard deviation: the square root of var (same arguments).",
      "print(tensor([1.0, 2.0, 3.0, 4.0]).std())"},
     {"var", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "var(t, dim=nil, unbiased=true, keepdim=false) / t.var(...)",
-     "Variance (with Bessel's correction unless unbiased=false).",
-     "print(tensor([1.0, 2.0, 3.0, 4.0]).var())"},
+     "var(t, dim=nil, unbiased=true, keepdim=false, correction=1) / t.var(...)",
+     "Variance: the squared deviations from the mean summed, divided by N - correction "
+     "(Bessel's correction 1 by default; unbiased=false is correction=0; correction, an int, "
+     "is given by name, as PyTorch 1.13's). var(t, false) is var(t, unbiased=false).",
+     "print(tensor([1.0, 2.0, 3.0, 4.0]).var(), tensor([1.0, 2.0]).var(correction=0))"},
+    {"var_mean", HELP_TENSORS, 0,
+     "var_mean(t, dim=nil, unbiased=true, keepdim=false, correction=1)",
+     "The tuple (var, mean) in one pass over t, PyTorch's Welford pass (so its numbers, which "
+     "may differ from var()'s and mean()'s in the last bit); var's arguments; both "
+     "differentiable.",
+     "let [v, m] = var_mean(tensor([[1.0, 2.0], [3.0, 5.0]]), 1)\nprint(v, m)"},
+    {"std_mean", HELP_TENSORS, 0,
+     "std_mean(t, dim=nil, unbiased=true, keepdim=false, correction=1)",
+     "The tuple (std, mean) in one pass over t, as var_mean with the square root taken.",
+     "print(std_mean(tensor([1.0, 2.0, 4.0])))"},
     {"norm", HELP_TENSORS, HELP_TENSOR_METHOD,
      "norm(t, p=2, dim=nil, keepdim=false) / t.norm(...)",
      "The p-norm of all elements, or along dim.",
@@ -1645,30 +1660,37 @@ const HelpEntry help_table[] = {
      "[N, C, H, W] (col2im, PyTorch's F.fold; Col2ImBackward0).",
      "print(fold(ones(1, 4, 4), [3, 3], 2))"},
     {"save", HELP_TENSORS, 0,
-     "save(value, path, compressed=false)",
+     "save(value, path_or_file, compressed=false)",
      "Writes value to path, replacing the file atomically. A path ending in .pt or .pth gets "
      "PyTorch's own format (what torch.save of PyTorch 1.13 writes, and torch.load reads): "
-     "tensors, maps, lists, numbers, strings, bools and nil, nested; tensors keep their "
-     "views (offset, size, stride) over shared storages, requires_grad and nn.Parameter; "
-     "a map (a state dict) loads as a dict. Any other path: a tensor as NumPy .npy, or a map "
-     "of tensors (a state dict) as .npz; compressed=true deflates the .npz members, as "
-     "numpy.savez_compressed does.",
+     "whole modules (torch.save(model): the module's class by name, __main__.NAME for a "
+     "class of the script, torch.nn.NAME for nn's, with its parameters, buffers, submodules "
+     "and other fields), tensors, maps, lists, numbers, strings, bools and nil, nested; "
+     "tensors keep their views (offset, size, stride) over shared storages, requires_grad "
+     "and nn.Parameter; a map (a state dict) loads as a dict. Any other path: a tensor as "
+     "NumPy .npy, a map of tensors (a state dict) as .npz (compressed=true deflates the "
+     "members, as numpy.savez_compressed does), and anything else (a module, a list) in "
+     "PyTorch's format; a file open()ed \"wb\" gets PyTorch's format.",
      "save(arange(3), \"x.npy\")\n"
      "print(load(\"x.npy\"))\n"
      "save({\"step\": 3, \"w\": ones(2)}, \"ckpt.pt\")\n"
      "print(load(\"ckpt.pt\"))"},
     {"load", HELP_TENSORS, 0,
-     "load(path)",
+     "load(path_or_file)",
      "Reads a .npy file as a tensor, a .npz file as a map of tensors (NumPy's formats; "
      ".npz members stored or deflated), or a file torch.save wrote (PyTorch 1.6 and later: "
      "a zip of data.pkl, data/N, version) as the value saved, whatever the file's name: "
      "tensors (float32, float64, int64, bool; PyTorch's int32, int16, int8 and uint8 as "
      "int64) with their views and shared storages, requires_grad and nn.Parameter, maps "
      "(dict and OrderedDict: a state dict loads into load_state_dict), lists, tuples (as "
-     "lists), numbers, strings, bools and None. The pickle in a .pt is read by a restricted "
-     "unpickler: only the opcodes and globals torch.save writes for these values; any "
-     "other global (os.system ...), opcode or storage type is an error naming the file and "
-     "it, and nothing is ever called. A zip may hold at most 4 GiB uncompressed in all, and "
+     "lists), numbers, strings, bools and None, and whole modules: a module's class must be "
+     "one the script defines (a subclass of nn.Module of the same name as __main__.NAME) or "
+     "nn's; the instance is made without running its init() and given the saved parameters, "
+     "buffers, submodules and fields (PyTorch's hooks are dropped). A file open()ed \"rb\" "
+     "reads PyTorch's format from where it stands. The pickle in a .pt is read by a "
+     "restricted unpickler: only the opcodes and globals torch.save writes for these values; "
+     "any other global (os.system ...), opcode or storage type is an error naming the file "
+     "and it, and nothing the file names is ever called. A zip may hold at most 4 GiB uncompressed in all, and "
      "no two of its entries may share member data: beyond that, a clear error before "
      "anything is inflated. Ctrl-C stops a long load with Interrupted.",
      "save({\"w\": ones(2)}, \"state.npz\")\n"
