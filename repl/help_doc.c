@@ -35,6 +35,7 @@ static const struct {
     {"data.ag", "utils.data.", HELP_DATA},
     {"autograd.ag", "autograd.", HELP_AUTOGRAD},
     {"plot.ag", "plot.", HELP_GRAPH},
+    {"torch.ag", "torch.", HELP_TENSORS},
 };
 
 typedef struct {
