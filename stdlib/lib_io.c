@@ -170,13 +170,20 @@ static PtValue *pt_of_module_state(AgVM *vm, PtDoc *doc, ObjMap *m, int depth) {
   return entries;
 }
 
+/* Where PyTorch finds a class of nn's: torch.nn.NAME, but for the one
+ * torch.nn does not export. */
+static const char *torch_module_of(const char *name) {
+  return strcmp(name, "NonDynamicallyQuantizableLinear") == 0 ? "torch.nn.modules.linear" : "torch.nn";
+}
+
 static PtValue *pt_of_module(AgVM *vm, PtDoc *doc, Value v, int depth) {
   ObjClass *k = AS_INSTANCE(v)->klass;
   Value same;
   bool builtin = nn_member(vm, k->name->chars, &same) && IS_CLASS(same) && AS_CLASS(same) == k;
   if (vm->has_exception) return NULL;
+  const char *module = builtin ? torch_module_of(k->name->chars) : "__main__";
   PtValue *n = pt_node(vm, doc, PT_OBJECT);
-  if (!n || !(n->s = strdup(k->name->chars)) || !(n->module = strdup(builtin ? "torch.nn" : "__main__"))) {
+  if (!n || !(n->s = strdup(k->name->chars)) || !(n->module = strdup(module))) {
     if (n) vm_throw_error(vm, "save(): out of memory");
     return NULL;
   }
@@ -205,8 +212,8 @@ static PtValue *pt_of_value(AgVM *vm, PtDoc *doc, Value v, int depth) {
   if (IS_TENSOR(v)) return pt_of_tensor(vm, doc, v);
   if (IS_INSTANCE(v) && is_module_class(vm, AS_INSTANCE(v)->klass)) return pt_of_module(vm, doc, v, depth);
   if (IS_MAP(v)) return pt_of_map(vm, doc, AS_MAP(v), depth);
-  if (IS_LIST(v)) {
-    n = pt_node(vm, doc, PT_LIST);
+  if (is_list_or_tuple(v)) {
+    n = pt_node(vm, doc, IS_TUPLE(v) ? PT_TUPLE : PT_LIST);
     return n && pt_add_items(vm, doc, n, AS_LIST(v)->items, AS_LIST(v)->count, depth) ? n : NULL;
   }
   if (IS_NIL(v)) return pt_node(vm, doc, PT_NONE);
@@ -286,14 +293,20 @@ static Value value_of_pt_container(AgVM *vm, PtLoad *ld, const PtValue *n, int d
     }
     return OBJ_VAL(m);
   }
-  ObjList *l = obj_new_list(vm); /* a tuple too, until Ag has tuples */
-  pt_made(vm, ld, n, OBJ_VAL(l));
+  ObjList *l = obj_new_list(vm);
+  /* a list is known before its items (it may hold itself); a tuple, made of
+   * them, after (its items stay rooted in l meanwhile) */
+  if (n->kind != PT_TUPLE) pt_made(vm, ld, n, OBJ_VAL(l));
+  else vm_push_root(vm, OBJ_VAL(l));
   for (int i = 0; i < n->n; i++) {
     Value item = value_of_pt(vm, ld, n->items[i], depth + 1);
-    if (item == VM_EXCEPTION) return item;
+    if (item == VM_EXCEPTION) break;
     obj_list_append(vm, l, item);
   }
-  return OBJ_VAL(l);
+  if (n->kind != PT_TUPLE) return l->count == n->n ? OBJ_VAL(l) : VM_EXCEPTION;
+  Value tuple = l->count == n->n ? OBJ_VAL(obj_new_tuple(vm, l->items, l->count)) : VM_EXCEPTION;
+  vm_pop_root(vm);
+  return pt_made(vm, ld, n, tuple);
 }
 
 /* The Ag class a module object of the file names: a class of the script
@@ -347,7 +360,7 @@ static Value value_of_pt(AgVM *vm, PtLoad *ld, const PtValue *n, int depth) {
   case PT_TENSOR: return value_of_pt_tensor(vm, ld, n);
   case PT_LIST:
   case PT_TUPLE:
-  case PT_SET: /* a list: Ag has no sets of these values */
+  case PT_SET: /* loaded as a list (PyTorch's only set here, of buffer names, is dropped) */
   case PT_DICT: return value_of_pt_container(vm, ld, n, depth);
   case PT_OBJECT: return value_of_pt_module(vm, ld, n, depth);
   case PT_GLOBAL:
