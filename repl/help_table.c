@@ -734,8 +734,16 @@ const HelpEntry help_table[] = {
      "print(next(it), next(it), next(it, nil))"},
     {"ord", HELP_BUILTINS, 0,
      "ord(c)",
-     "The Unicode code point of a one-character string.",
-     "print(ord(\"a\"), ord(\"é\"))"},
+     "The Unicode code point of a one-character string; of a one-byte string, the byte "
+     "(0 to 255), as Python's ord(b\"\\xff\") (Ag's bytes are strings).",
+     "print(ord(\"a\"), ord(\"é\"), ord(bytes([200])))"},
+    {"bytes", HELP_BUILTINS, 0,
+     "bytes(x=nil)",
+     "Python's bytes as Ag keeps them, a string of those bytes: bytes() empty, bytes(n) n "
+     "zero bytes, bytes(ints) the bytes 0..255 listed, bytes(s) the string s (its UTF-8 "
+     "bytes). Write them to a file open()ed \"wb\"; read() of a \"rb\" file gives such a "
+     "string, ord(b[i]) each byte.",
+     "let b = bytes([80, 75, 3, 4])\nprint(len(b), ord(b[3]), b[:2])"},
     {"chr", HELP_BUILTINS, 0,
      "chr(code)",
      "The one-character string of a Unicode code point (0 to 0x10FFFF).",
@@ -868,6 +876,11 @@ const HelpEntry help_table[] = {
      "s.rstrip()",
      "The string without trailing blanks.",
      "print(\"hi  \".rstrip() + \"!\")"},
+    {"str.encode", HELP_METHODS, 0,
+     "s.encode(encoding=\"utf-8\") / b.decode(encoding=\"utf-8\")",
+     "The string itself: Ag's strings are their UTF-8 bytes, so Python's str.encode and "
+     "bytes.decode change nothing (another encoding is an error).",
+     "print(\"héllo\".encode().decode())"},
     {"str.upper", HELP_METHODS, 0,
      "s.upper()",
      "An upper-case copy (ASCII letters).",

@@ -188,6 +188,19 @@ LIB_NATIVE(string_isdigit) { return all_bytes(AS_STRING(self), isdigit); }
 LIB_NATIVE(string_isalpha) { return all_bytes(AS_STRING(self), isalpha); }
 LIB_NATIVE(string_isspace) { return all_bytes(AS_STRING(self), isspace); }
 
+/* s.encode(encoding="utf-8") / b.decode(...): Ag's strings are the bytes
+ * (UTF-8), so both give the string itself; another encoding is refused. */
+static Value same_bytes(AgVM *vm, Value self, int argc, const Value *args, const char *op) {
+  ObjString *encoding = NULL;
+  if (argc > 0 && !lib_string_arg(vm, op, args, 0, &encoding)) return VM_EXCEPTION;
+  if (encoding != NULL && strcasecmp(encoding->chars, "utf-8") != 0 && strcasecmp(encoding->chars, "utf8") != 0)
+    return vm_raise(vm, VM_ERR_VALUE, "%s(): Ag's strings are UTF-8, not %s", op, encoding->chars);
+  return self;
+}
+
+LIB_NATIVE(string_encode) { return same_bytes(vm, self, argc, args, "encode"); }
+LIB_NATIVE(string_decode) { return same_bytes(vm, self, argc, args, "decode"); }
+
 void lib_install_string_methods(AgVM *vm) {
   Table *t = &vm->string_methods;
   vm_add_method(vm, t, "split", string_split, 0, 1, false);
@@ -207,4 +220,6 @@ void lib_install_string_methods(AgVM *vm) {
   vm_add_method(vm, t, "isdigit", string_isdigit, 0, 0, false);
   vm_add_method(vm, t, "isalpha", string_isalpha, 0, 0, false);
   vm_add_method(vm, t, "isspace", string_isspace, 0, 0, false);
+  vm_add_method(vm, t, "encode", string_encode, 0, 1, false);
+  vm_add_method(vm, t, "decode", string_decode, 0, 1, false);
 }
