@@ -428,6 +428,23 @@ static Value save_pt_to_file(AgVM *vm, Value v, Value f) {
   return result == VM_EXCEPTION ? result : NIL_VAL;
 }
 
+HELP("save", HELP_TENSORS, 0,
+     "save(value, path_or_file, compressed=false)",
+     "Writes value to path, replacing the file atomically. A path ending in .pt or .pth gets "
+     "PyTorch's own format (what torch.save of PyTorch 1.13 writes, and torch.load reads): "
+     "whole modules (torch.save(model): the module's class by name, __main__.NAME for a "
+     "class of the script, torch.nn.NAME for nn's, with its parameters, buffers, submodules "
+     "and other fields), tensors, maps, lists, numbers, strings, bools and nil, nested; "
+     "tensors keep their views (offset, size, stride) over shared storages, requires_grad "
+     "and nn.Parameter; a map (a state dict) loads as a dict. Any other path: a tensor as "
+     "NumPy .npy, a map of tensors (a state dict) as .npz (compressed=true deflates the "
+     "members, as numpy.savez_compressed does), and anything else (a module, a list) in "
+     "PyTorch's format; a file open()ed \"wb\" gets PyTorch's format.",
+     "save(arange(3), \"x.npy\")\n"
+     "print(load(\"x.npy\"))\n"
+     "save({\"step\": 3, \"w\": ones(2)}, \"ckpt.pt\")\n"
+     "print(load(\"ckpt.pt\"))")
+
 /* save(value, path, compressed=false): compressed deflates the members of an
  * .npz, as numpy.savez_compressed does */
 static Value native_save(NATIVE_ARGS) {
@@ -493,6 +510,27 @@ static Value load_pt_from_file(AgVM *vm, Value f) {
   return value_of_doc(vm, &doc, lib_file_name(vm, f));
 }
 
+HELP("load", HELP_TENSORS, 0,
+     "load(path_or_file)",
+     "Reads a .npy file as a tensor, a .npz file as a map of tensors (NumPy's formats; "
+     ".npz members stored or deflated), or a file torch.save wrote (PyTorch 1.6 and later: "
+     "a zip of data.pkl, data/N, version) as the value saved, whatever the file's name: "
+     "tensors (float32, float64, int64, bool; PyTorch's int32, int16, int8 and uint8 as "
+     "int64) with their views and shared storages, requires_grad and nn.Parameter, maps "
+     "(dict and OrderedDict: a state dict loads into load_state_dict), lists, tuples, "
+     "numbers, strings, bools and None, and whole modules: a module's class must be "
+     "one the script defines (a subclass of nn.Module of the same name as __main__.NAME) or "
+     "nn's; the instance is made without running its init() and given the saved parameters, "
+     "buffers, submodules and fields (PyTorch's hooks are dropped). A file open()ed \"rb\" "
+     "reads PyTorch's format from where it stands. The pickle in a .pt is read by a "
+     "restricted unpickler: only the opcodes and globals torch.save writes for these values; "
+     "any other global (os.system ...), opcode or storage type is an error naming the file "
+     "and it, and nothing the file names is ever called. A zip may hold at most 4 GiB uncompressed in all, and "
+     "no two of its entries may share member data: beyond that, a clear error before "
+     "anything is inflated. Ctrl-C stops a long load with Interrupted.",
+     "save({\"w\": ones(2)}, \"state.npz\")\n"
+     "print(load(\"state.npz\"))")
+
 static Value native_load(NATIVE_ARGS) {
   const char *path;
   if (lib_is_file(vm, args[0])) return load_pt_from_file(vm, args[0]);
@@ -510,6 +548,14 @@ static Value native_load(NATIVE_ARGS) {
   }
   return lib_throw_tensor_error(vm);
 }
+
+HELP("load_csv", HELP_TENSORS, 0,
+     "load_csv(path, header=true)",
+     "Reads a CSV file of numbers as a float32 tensor [rows, columns], skipping the "
+     "header line when header is true.",
+     "# given data.csv with a header line:\n"
+     "let data = load_csv(\"data.csv\")\n"
+     "print(data.shape)")
 
 static Value native_load_csv(NATIVE_ARGS) {
   static const char *const names[] = {"path", "header"};
