@@ -9,7 +9,8 @@
  * beside path that close() renames over path, so an interrupted run never
  * leaves half a file: a file still open when the program ends is renamed
  * then if the program ended without an uncaught error, else removed
- * (lib_finish_files). */
+ * (lib_finish_files). "rb", "wb" and "ab" are the same files: Ag's bytes are
+ * strings, which hold any byte, and no mode translates anything. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,6 +1,9 @@
 /* lib_io.c — save/load of tensors (.npy) and maps of tensors (.npz, state
- * dicts), of nested values of tensors in PyTorch's format (.pt, .pth), and
- * load_csv, over tensor/io.h. Paths are relative to the working directory.
+ * dicts), of nested values of tensors and whole modules in PyTorch's format
+ * (.pt, .pth, any other name for other values, or a file open()ed "wb"/"rb"),
+ * and load_csv, over tensor/io.h. Paths are relative to the working
+ * directory. A module goes through nn.Module's _pt_state()/_pt_restore()
+ * (stdlib/nn.ag), which hold what PyTorch's __dict__ of each class has.
  */
 #include <errno.h>
 #include <stdio.h>
