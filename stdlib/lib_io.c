@@ -260,6 +260,7 @@ typedef struct {
   Value *memo;
   ObjList *made;
   const char *path;
+  bool weights_only; /* modules refused, as torch.load(weights_only=True) */
 } PtLoad;
 
 static Value value_of_pt(AgVM *vm, PtLoad *ld, const PtValue *n, int depth);
@@ -334,6 +335,9 @@ static ObjClass *module_class_of(AgVM *vm, PtLoad *ld, const PtValue *n) {
  * class's _pt_restore(state) (nn.Module's): the file's names pick only
  * which of the script's module classes is built. */
 static Value value_of_pt_module(AgVM *vm, PtLoad *ld, const PtValue *n, int depth) {
+  if (ld->weights_only)
+    return vm_throw_error(vm, "cannot read %s with weights_only=true: it holds a module (%s.%s)",
+                          ld->path, n->module, n->s);
   ObjClass *k = module_class_of(vm, ld, n);
   if (!k) return VM_EXCEPTION;
   Value obj = pt_made(vm, ld, n, OBJ_VAL(obj_new_instance(vm, k)));
@@ -374,8 +378,8 @@ static Value value_of_pt(AgVM *vm, PtLoad *ld, const PtValue *n, int depth) {
 }
 
 /* The value of a loaded tree, which it frees. */
-static Value value_of_doc(AgVM *vm, PtDoc *doc, const char *path) {
-  PtLoad ld = {malloc(((size_t)doc->count + 1) * sizeof(Value)), obj_new_list(vm), path};
+static Value value_of_doc(AgVM *vm, PtDoc *doc, const char *path, bool weights_only) {
+  PtLoad ld = {malloc(((size_t)doc->count + 1) * sizeof(Value)), obj_new_list(vm), path, weights_only};
   if (!ld.memo) {
     pt_doc_free(doc);
     return vm_throw_error(vm, "load(): out of memory");
@@ -389,10 +393,10 @@ static Value value_of_doc(AgVM *vm, PtDoc *doc, const char *path) {
   return v;
 }
 
-static Value load_pt(AgVM *vm, const char *path) {
+static Value load_pt(AgVM *vm, const char *path, bool weights_only) {
   PtDoc doc;
   if (!tensor_load_pt(path, &doc)) return lib_throw_tensor_error(vm);
-  return value_of_doc(vm, &doc, path);
+  return value_of_doc(vm, &doc, path, weights_only);
 }
 
 static bool ends_with(const char *path, const char *suffix) {
@@ -503,18 +507,18 @@ static Value load_map(AgVM *vm, const char *path) {
 }
 
 /* torch.load(f) of a file open()ed for reading ("rb"): the rest of its bytes. */
-static Value load_pt_from_file(AgVM *vm, Value f) {
+static Value load_pt_from_file(AgVM *vm, Value f, bool weights_only) {
   const char *data;
   size_t len;
   if (!lib_file_take_bytes(vm, f, "load", &data, &len)) return VM_EXCEPTION;
   PtDoc doc;
   if (!tensor_load_pt_bytes(lib_file_name(vm, f), (const uint8_t *)data, len, &doc))
     return lib_throw_tensor_error(vm);
-  return value_of_doc(vm, &doc, lib_file_name(vm, f));
+  return value_of_doc(vm, &doc, lib_file_name(vm, f), weights_only);
 }
 
 HELP("load", HELP_TENSORS, 0,
-     "load(path_or_file)",
+     "load(path_or_file, map_location=nil, weights_only=false)",
      "Reads a .npy file as a tensor, a .npz file as a map of tensors (NumPy's formats; "
      ".npz members stored or deflated), or a file torch.save wrote (PyTorch 1.6 and later: "
      "a zip of data.pkl, data/N, version) as the value saved, whatever the file's name: "
@@ -525,7 +529,9 @@ HELP("load", HELP_TENSORS, 0,
      "one the script defines (a subclass of nn.Module of the same name as __main__.NAME) or "
      "nn's; the instance is made without running its init() and given the saved parameters, "
      "buffers, submodules and fields (PyTorch's hooks are dropped). A file open()ed \"rb\" "
-     "reads PyTorch's format from where it stands. The pickle in a .pt is read by a "
+     "reads PyTorch's format from where it stands. map_location may only name the CPU "
+     "(\"cpu\", device(\"cpu\")), where everything loads; weights_only=true refuses a "
+     "file that holds a module. The pickle in a .pt is read by a "
      "restricted unpickler: only the opcodes and globals torch.save writes for these values; "
      "any other global (os.system ...), opcode or storage type is an error naming the file "
      "and it, and nothing the file names is ever called. A zip may hold at most 4 GiB uncompressed in all, and "
@@ -534,14 +540,22 @@ HELP("load", HELP_TENSORS, 0,
      "save({\"w\": ones(2)}, \"state.npz\")\n"
      "print(load(\"state.npz\"))")
 
+/* load(path_or_file, map_location=nil, weights_only=false): map_location
+ * may only say the CPU, where everything loads anyway; weights_only refuses
+ * modules (Ag's unpickler builds nothing else that PyTorch's would refuse). */
 static Value native_load(NATIVE_ARGS) {
+  static const char *const names[] = {"f", "map_location", "weights_only"};
+  Value v[3];
   const char *path;
-  if (lib_is_file(vm, args[0])) return load_pt_from_file(vm, args[0]);
-  if (!path_arg(vm, "load", args[0], &path)) return VM_EXCEPTION;
+  bool weights_only;
+  if (!lib_bind(vm, "load", argc, args, kw, names, 3, v)) return VM_EXCEPTION;
+  if (!lib_device(vm, v[1]) || !lib_flag(vm, v[2], false, &weights_only)) return VM_EXCEPTION;
+  if (lib_is_file(vm, v[0])) return load_pt_from_file(vm, v[0], weights_only);
+  if (!path_arg(vm, "load", v[0], &path)) return VM_EXCEPTION;
   switch (tensor_file_kind(path)) {
   case TENSOR_FILE_NPY: return lib_wrap(vm, tensor_load_npy(path));
   case TENSOR_FILE_NPZ: return load_map(vm, path);
-  case TENSOR_FILE_PT: return load_pt(vm, path);
+  case TENSOR_FILE_PT: return load_pt(vm, path, weights_only);
   case TENSOR_FILE_PT_LEGACY:
     return vm_throw_error(vm, "cannot read %s: PyTorch's format before 1.6, which Ag does not "
                               "read (re-save it with torch.save of PyTorch 1.6 or later)", path);
@@ -572,6 +586,6 @@ static Value native_load_csv(NATIVE_ARGS) {
 
 void lib_install_io(AgVM *vm) {
   vm_define_native(vm, "save", native_save, 2, 3, true);
-  vm_define_native(vm, "load", native_load, 1, 1, false);
+  vm_define_native(vm, "load", native_load, 1, 3, true);
   vm_define_native(vm, "load_csv", native_load_csv, 1, 2, true);
 }
