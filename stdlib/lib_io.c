@@ -117,7 +117,7 @@ static PtValue *pt_of_tensor(AgVM *vm, PtDoc *doc, Value v) {
 /* nn.NAME, or false when nn has no member of that name. */
 static bool nn_member(AgVM *vm, const char *name, Value *out) {
   Value nn;
-  if (!table_get(&vm->builtins, OBJ_VAL(obj_string(vm, "nn")), &nn) || !IS_MODULE(nn)) return false;
+  if (!table_get(&vm->globals.builtins, OBJ_VAL(obj_string(vm, "nn")), &nn) || !IS_MODULE(nn)) return false;
   return vm_module_member(vm, AS_MODULE(nn), obj_string(vm, name), out);
 }
 
@@ -183,7 +183,7 @@ static PtValue *pt_of_module(AgVM *vm, PtDoc *doc, Value v, int depth) {
   ObjClass *k = AS_INSTANCE(v)->klass;
   Value same;
   bool builtin = nn_member(vm, k->name->chars, &same) && IS_CLASS(same) && AS_CLASS(same) == k;
-  if (vm->has_exception) return NULL;
+  if (vm->exc.pending) return NULL;
   const char *module = builtin ? torch_module_of(k->name->chars) : "__main__";
   PtValue *n = pt_node(vm, doc, PT_OBJECT);
   if (!n || !(n->s = strdup(k->name->chars)) || !(n->module = strdup(module))) {
@@ -320,7 +320,7 @@ static ObjClass *module_class_of(AgVM *vm, PtLoad *ld, const PtValue *n) {
   bool of_script = strcmp(n->module, "__main__") == 0;
   Value k = NIL_VAL;
   bool found = of_script ? vm_get_global(vm, n->s, &k) : nn_member(vm, n->s, &k);
-  if (vm->has_exception) return NULL;
+  if (vm->exc.pending) return NULL;
   if (found && IS_CLASS(k) && is_module_class(vm, AS_CLASS(k))) return AS_CLASS(k);
   if (of_script)
     vm_throw_error(vm, "cannot read %s: it holds a module of class __main__.%s, which is not a class "
