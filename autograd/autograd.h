@@ -448,8 +448,13 @@ Tensor *ag_einsum(const char *equation, Tensor *const *operands, int n);
 Tensor *ag_amax(Tensor *a, const int *dims, int ndims, bool keepdim);
 Tensor *ag_amin(Tensor *a, const int *dims, int ndims, bool keepdim);
 Tensor *ag_trace(Tensor *a); /* TraceBackward0 */
-Tensor *ag_var(Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
-Tensor *ag_std(Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
+Tensor *ag_var(Tensor *a, const int *dims, int ndims, double correction, bool keepdim);
+Tensor *ag_std(Tensor *a, const int *dims, int ndims, double correction, bool keepdim);
+/* var_mean / std_mean (take_sqrt): the pair PyTorch's one Welford pass
+ * gives (tensor_var_mean), each differentiable: var's (std's) node and
+ * mean's, whose gradients add up as VarMeanBackward0's. */
+Tensor *ag_var_mean(Tensor *a, const int *dims, int ndims, double correction, bool keepdim,
+                    bool take_sqrt, Tensor **mean);
 Tensor *ag_norm(Tensor *a, double p, const int *dims, int ndims, bool keepdim);
 Tensor *ag_logsumexp(Tensor *a, const int *dims, int ndims, bool keepdim);
 /* The un-broadcast helper, differentiable (its backward expands). */

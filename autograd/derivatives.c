@@ -96,6 +96,9 @@ static Tensor *dv(Scope *s, Tensor *a, Tensor *b) { return bin(s, BIN_DIV, a, b)
 static Tensor *muls(Scope *s, Tensor *a, double k) {
   return a ? keep(s, ag_binary_scalar(BIN_MUL, a, k)) : NULL;
 }
+static Tensor *divs(Scope *s, Tensor *a, double k) {
+  return a ? keep(s, ag_binary_scalar(BIN_DIV, a, k)) : NULL;
+}
 static Tensor *adds(Scope *s, Tensor *a, double k) {
   return a ? keep(s, ag_binary_scalar(BIN_ADD, a, k)) : NULL;
 }
@@ -855,7 +858,7 @@ static Tensor *j_sum(JVP_ARGS) {
 static bool d_mean(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
   scope_open(&s);
-  give(out, 0, muls(&s, expand_reduced(&s, n, G), 1.0 / reduced_count(n)));
+  give(out, 0, divs(&s, expand_reduced(&s, n, G), (double)reduced_count(n))); /* PyTorch's grad / n */
   return done(&s, n, out);
 }
 static Tensor *j_mean(JVP_ARGS) {
@@ -945,22 +948,27 @@ static Tensor *centered(Scope *s, GradNode *n, Tensor *x) {
   return x ? sub(s, x, keep(s, ag_mean(x, node_p(n)->dims, node_p(n)->ndims, true))) : NULL;
 }
 
+/* var_backward as PyTorch 1.13 orders it: (2 / (N - correction)) * grad,
+ * then times (x - mean), so its bits. */
+static Tensor *var_grad(Scope *s, GradNode *n, Tensor *grad) {
+  double k = 2.0 / (reduced_count(n) - node_p(n)->s0);
+  return mul(s, muls(s, expand_reduced(s, n, grad), k), centered(s, n, saved(s, n, 0)));
+}
+
 static bool d_var(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
   scope_open(&s);
-  double k = 2.0 / (reduced_count(n) - node_p(n)->s0);
-  give(out, 0, muls(&s, mul(&s, expand_reduced(&s, n, G), centered(&s, n, saved(&s, n, 0))), k));
+  give(out, 0, var_grad(&s, n, G));
   return done(&s, n, out);
 }
 
+/* std_backward: var_backward of grad / (2 std), 0 where std is 0. */
 static bool d_std(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
   scope_open(&s);
   Tensor *r = saved(&s, n, 1);
-  Tensor *scaled = where(&s, cmps(&s, BIN_EQ, r, 0), zero_like(&s, G), dv(&s, G, r));
-  double k = 1.0 / (reduced_count(n) - node_p(n)->s0);
-  give(out, 0,
-       muls(&s, mul(&s, expand_reduced(&s, n, scaled), centered(&s, n, saved(&s, n, 0))), k));
+  Tensor *grad_var = where(&s, cmps(&s, BIN_EQ, r, 0), zero_like(&s, G), dv(&s, G, muls(&s, r, 2)));
+  give(out, 0, var_grad(&s, n, grad_var));
   return done(&s, n, out);
 }
 
@@ -1519,10 +1527,6 @@ static bool d_nll(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
 static Tensor *clamped_log(Scope *s, Tensor *x) {
   Tensor *l = un(s, UN_LOG, x);
   return l ? keep(s, ag_clamp_min(l, -100)) : NULL;
-}
-
-static Tensor *divs(Scope *s, Tensor *a, double k) {
-  return a ? keep(s, ag_binary_scalar(BIN_DIV, a, k)) : NULL;
 }
 
 /* ATen's binary_cross_entropy_backward: g (x - t) / max((1 - x) x, 1e-12),

@@ -431,13 +431,31 @@ static Tensor *moment_record(AgNodeKind kind, Tensor *a, Tensor *out, const int 
   return ag_record_finish(n, out);
 }
 
-Tensor *ag_var(Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim) {
-  Tensor *out = tensor_var(a, dims, ndims, unbiased, keepdim);
-  return moment_record(AG_NODE_VarBackward0, a, out, dims, ndims, keepdim, unbiased ? 1 : 0);
+Tensor *ag_var(Tensor *a, const int *dims, int ndims, double correction, bool keepdim) {
+  Tensor *out = tensor_var(a, dims, ndims, correction, keepdim);
+  return moment_record(AG_NODE_VarBackward0, a, out, dims, ndims, keepdim, correction);
 }
-Tensor *ag_std(Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim) {
-  Tensor *out = tensor_std(a, dims, ndims, unbiased, keepdim);
-  return moment_record(AG_NODE_StdBackward0, a, out, dims, ndims, keepdim, unbiased ? 1 : 0);
+Tensor *ag_std(Tensor *a, const int *dims, int ndims, double correction, bool keepdim) {
+  Tensor *out = tensor_std(a, dims, ndims, correction, keepdim);
+  return moment_record(AG_NODE_StdBackward0, a, out, dims, ndims, keepdim, correction);
+}
+Tensor *ag_var_mean(Tensor *a, const int *dims, int ndims, double correction, bool keepdim,
+                    bool take_sqrt, Tensor **mean) {
+  Tensor *m = NULL;
+  Tensor *out = tensor_var_mean(a, dims, ndims, correction, keepdim, take_sqrt, &m);
+  out = moment_record(take_sqrt ? AG_NODE_StdBackward0 : AG_NODE_VarBackward0, a, out, dims, ndims,
+                      keepdim, correction);
+  if (out && ag_record_wanted(&a, 1, m)) {
+    AgNodeKind kind = dims ? AG_NODE_MeanBackward1 : AG_NODE_MeanBackward0;
+    m = ag_record_finish(reduction_record(kind, a, dims, ndims, keepdim), m);
+  }
+  if (!out || !m) {
+    tensor_release(out);
+    tensor_release(m);
+    return NULL;
+  }
+  *mean = m;
+  return out;
 }
 Tensor *ag_norm(Tensor *a, double p, const int *dims, int ndims, bool keepdim) {
   Tensor *out = tensor_norm(a, p, dims, ndims, keepdim);

@@ -40,6 +40,7 @@ static const struct {
     {"autograd_graph.ag", "autograd.graph.", HELP_AUTOGRAD},
     {"checkpoint.ag", "utils.checkpoint.", HELP_AUTOGRAD},
     {"plot.ag", "plot.", HELP_GRAPH},
+    {"torch.ag", "torch.", HELP_TENSORS},
 };
 
 typedef struct {

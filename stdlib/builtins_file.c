@@ -9,7 +9,8 @@
  * beside path that close() renames over path, so an interrupted run never
  * leaves half a file: a file still open when the program ends is renamed
  * then if the program ended without an uncaught error, else removed
- * (lib_finish_files). */
+ * (lib_finish_files). "rb", "wb" and "ab" are the same files: Ag's bytes are
+ * strings, which hold any byte, and no mode translates anything. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -68,12 +69,18 @@ static ObjString *read_whole(AgVM *vm, const char *path) {
   return obj_take_string(vm, data, (int)got);
 }
 
+/* A reader's contents; NULL after throwing (closed, or open for writing). */
+static ObjString *reader_data(AgVM *vm, Value f, const char *op) {
+  if (is_closed(vm, f)) return closed_error(vm, f, op), NULL;
+  if (is_writer(vm, f)) return vm_raise(vm, VM_ERR_OS, "%s(): '%s' is open for writing", op, path_of(vm, f)), NULL;
+  return AS_STRING(lib_field(vm, f, " data"));
+}
+
 /* The rest from the read position up to and including the next newline
  * (all of it when whole), advancing the position; "" at the end. */
 static Value take(AgVM *vm, Value f, const char *op, bool whole) {
-  if (is_closed(vm, f)) return closed_error(vm, f, op);
-  if (is_writer(vm, f)) return vm_raise(vm, VM_ERR_OS, "%s(): '%s' is open for writing", op, path_of(vm, f));
-  ObjString *data = AS_STRING(lib_field(vm, f, " data"));
+  ObjString *data = reader_data(vm, f, op);
+  if (data == NULL) return VM_EXCEPTION;
   int pos = (int)AS_NUMBER(lib_field(vm, f, " pos")), end = data->length;
   if (!whole) {
     const char *nl = memchr(data->chars + pos, '\n', (size_t)(data->length - pos));
@@ -229,7 +236,10 @@ HELP("open", HELP_BUILTINS, 0,
      "print(..., file=f); the text goes to a temporary file beside path that close() "
      "renames over it, so an interrupted run never leaves half a file (a file left open "
      "is renamed when the program ends without an uncaught error, else dropped). Use "
-     "`with open(path, \"w\") as f { }` to close it on every way out.",
+     "`with open(path, \"w\") as f { }` to close it on every way out. \"rb\", \"wb\" and "
+     "\"ab\" are the same files for bytes: Ag's bytes are strings (which hold any byte), so "
+     "read() gives the file's bytes unchanged and write(s) writes s's; save(value, f) and "
+     "load(f) take such a file as torch.save and torch.load do.",
      "with open(\"/tmp/ag_help_open.txt\", \"w\") as f { f.write(\"a\\nb\\n\") }\n"
      "for line in open(\"/tmp/ag_help_open.txt\") { print(line.strip()) }")
 
@@ -238,9 +248,13 @@ LIB_NATIVE(lib_open) {
   if (!lib_string_arg(vm, "open", args, 0, &path)) return VM_EXCEPTION;
   if (argc > 1 && !lib_string_arg(vm, "open", args, 1, &mode)) return VM_EXCEPTION;
   const char *m = mode ? mode->chars : "r";
-  bool reading = strcmp(m, "r") == 0, writing = strcmp(m, "w") == 0, appending = strcmp(m, "a") == 0;
+  /* "rb" "wb" "ab": the same files, read and written as bytes (strings) */
+  bool binary = mode != NULL && mode->length == 2 && m[1] == 'b';
+  size_t letters = binary ? 1 : strlen(m);
+  bool reading = letters == 1 && m[0] == 'r', writing = letters == 1 && m[0] == 'w';
+  bool appending = letters == 1 && m[0] == 'a';
   if (!reading && !writing && !appending) {
-    return vm_raise(vm, VM_ERR_VALUE, "open() mode must be \"r\", \"w\" or \"a\" (text files), not \"%s\"", m);
+    return vm_raise(vm, VM_ERR_VALUE, "open() mode must be \"r\", \"w\" or \"a\" (text), or \"rb\", \"wb\" or \"ab\" (bytes), not \"%s\"", m);
   }
   ObjInstance *f = obj_new_instance(vm, vm->core.file_class);
   Value fv = OBJ_VAL(f);
@@ -271,6 +285,18 @@ LIB_NATIVE(lib_open) {
 bool lib_is_file(AgVM *vm, Value v) { return IS_INSTANCE(v) && AS_INSTANCE(v)->klass == vm->core.file_class; }
 
 Value lib_file_write(AgVM *vm, Value f, Value s) { return file_write(vm, f, 1, &s, NULL); }
+
+const char *lib_file_name(AgVM *vm, Value f) { return path_of(vm, f); }
+
+bool lib_file_take_bytes(AgVM *vm, Value f, const char *op, const char **data, size_t *len) {
+  ObjString *all = reader_data(vm, f, op);
+  if (all == NULL) return false;
+  int pos = (int)AS_NUMBER(lib_field(vm, f, " pos"));
+  *data = all->chars + pos;
+  *len = (size_t)(all->length - pos);
+  lib_set_field(vm, f, " pos", INT_VAL(vm, all->length));
+  return true;
+}
 
 void lib_install_files(AgVM *vm) {
   ObjClass *k = obj_new_class(vm, obj_string(vm, "file"));

@@ -36,5 +36,10 @@ void lib_install_files(AgVM *vm);
 bool lib_is_file(AgVM *vm, Value v);
 /* f.write(s) on a file that open() made. */
 Value lib_file_write(AgVM *vm, Value f, Value s);
+/* The path a file was opened with. */
+const char *lib_file_name(AgVM *vm, Value f);
+/* The rest of a file open for reading, as f.read() takes it (the bytes stay
+ * the file's: valid while f lives); false after throwing (closed, a writer). */
+bool lib_file_take_bytes(AgVM *vm, Value f, const char *op, const char **data, size_t *len);
 
 #endif

@@ -1,6 +1,7 @@
 /* builtins_seq.c — the iteration built-ins of SPEC §5: list set reversed any
  * all iter next, and ord chr (progress, which wraps an iterator, lives in
  * builtins_progress.c). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "stdlib/builtins_internal.h"
@@ -417,18 +418,61 @@ static int utf8_decode(const unsigned char *s, int n, int *code) {
 
 HELP("ord", HELP_BUILTINS, 0,
      "ord(c)",
-     "The Unicode code point of a one-character string.",
-     "print(ord(\"a\"), ord(\"é\"))")
+     "The Unicode code point of a one-character string; of a one-byte string, the byte "
+     "(0 to 255), as Python's ord(b\"\\xff\") (Ag's bytes are strings).",
+     "print(ord(\"a\"), ord(\"é\"), ord(bytes([200])))")
 
 LIB_NATIVE(lib_ord) {
   ObjString *s;
   if (!lib_string_arg(vm, "ord", args, 0, &s)) return VM_EXCEPTION;
   int code = 0;
   int used = utf8_decode((const unsigned char *)s->chars, s->length, &code);
+  if (s->length == 1) return INT_VAL(vm, (unsigned char)s->chars[0]); /* a byte, as ord(b"\xff") */
   if (used == 0 || used != s->length) {
     return vm_raise(vm, VM_ERR_TYPE, "ord() expected a character, but string of length %d found", s->length);
   }
   return INT_VAL(vm, code);
+}
+
+HELP("bytes", HELP_BUILTINS, 0,
+     "bytes(x=nil)",
+     "Python's bytes as Ag keeps them, a string of those bytes: bytes() empty, bytes(n) n "
+     "zero bytes, bytes(ints) the bytes 0..255 listed, bytes(s) the string s (its UTF-8 "
+     "bytes). Write them to a file open()ed \"wb\"; read() of a \"rb\" file gives such a "
+     "string, ord(b[i]) each byte.",
+     "let b = bytes([80, 75, 3, 4])\nprint(len(b), ord(b[3]), b[:2])")
+/* bytes(), bytes(n) (n zero bytes), bytes(ints) (each 0..255), bytes(s):
+ * Python's bytes as Ag keeps them, a string of those bytes (docs/language.md). */
+LIB_NATIVE(lib_bytes) {
+  if (argc == 0) return OBJ_VAL(obj_copy_string(vm, "", 0));
+  if (IS_STRING(args[0])) return args[0]; /* its UTF-8 bytes already */
+  if (IS_INT(args[0])) {
+    int64_t n = value_as_int(args[0]);
+    if (n < 0) return vm_raise(vm, VM_ERR_VALUE, "bytes(): negative count");
+    if (n > INT32_MAX) return vm_throw_memory_error(vm, (double)n);
+    char *zeros = calloc((size_t)n + 1, 1);
+    if (zeros == NULL) return vm_throw_memory_error(vm, (double)n);
+    return OBJ_VAL(obj_take_string(vm, zeros, (int)n));
+  }
+  Value items = is_list_or_tuple(args[0]) ? args[0] : lib_to_list(vm, args[0]);
+  if (IS_EXCEPTION(items)) return items;
+  vm_push_root(vm, items);
+  ObjList *l = AS_LIST(items);
+  char *buf = malloc((size_t)l->count + 1);
+  for (int i = 0; buf != NULL && i < l->count; i++) {
+    Value v = l->items[i];
+    if (!IS_INT(v) || value_as_int(v) < 0 || value_as_int(v) > 255) {
+      free(buf);
+      vm_pop_root(vm);
+      return vm_raise(vm, VM_ERR_VALUE, "bytes() takes ints in range(0, 256), not %s",
+                      IS_INT(v) ? "a larger or negative int" : vm_type_name(v));
+    }
+    buf[i] = (char)value_as_int(v);
+  }
+  vm_pop_root(vm);
+  if (buf == NULL) return vm_throw_memory_error(vm, (double)l->count);
+  buf[l->count] = '\0';
+  return OBJ_VAL(obj_take_string(vm, buf, l->count));
 }
 
 HELP("chr", HELP_BUILTINS, 0,
@@ -478,5 +522,6 @@ void lib_install_seq_builtins(AgVM *vm) {
   vm_define_native(vm, "dict", lib_dict, 0, 1, true);
   vm_define_native(vm, "ord", lib_ord, 1, 1, false);
   vm_define_native(vm, "chr", lib_chr, 1, 1, false);
+  vm_define_native(vm, "bytes", lib_bytes, 0, 1, false);
   lib_install_progress(vm);
 }

@@ -282,6 +282,30 @@ HELP("str.isspace", HELP_METHODS, 0,
 
 LIB_NATIVE(string_isspace) { return all_bytes(AS_STRING(self), isspace); }
 
+/* s.encode(encoding="utf-8") / b.decode(...): Ag's strings are the bytes
+ * (UTF-8), so both give the string itself; another encoding is refused. */
+static Value same_bytes(AgVM *vm, Value self, int argc, const Value *args, const char *op) {
+  ObjString *encoding = NULL;
+  if (argc > 0 && !lib_string_arg(vm, op, args, 0, &encoding)) return VM_EXCEPTION;
+  if (encoding != NULL && strcasecmp(encoding->chars, "utf-8") != 0 && strcasecmp(encoding->chars, "utf8") != 0)
+    return vm_raise(vm, VM_ERR_VALUE, "%s(): Ag's strings are UTF-8, not %s", op, encoding->chars);
+  return self;
+}
+
+HELP("str.encode", HELP_METHODS, 0,
+     "s.encode(encoding=\"utf-8\")",
+     "The string itself: Ag's strings are their UTF-8 bytes (Python's bytes are strings in "
+     "Ag), so Python's str.encode changes nothing; another encoding is an error.",
+     "print(len(\"héllo\".encode()))")
+LIB_NATIVE(string_encode) { return same_bytes(vm, self, argc, args, "encode"); }
+
+HELP("str.decode", HELP_METHODS, 0,
+     "b.decode(encoding=\"utf-8\")",
+     "The string itself, as str.encode: Python's bytes.decode of UTF-8 bytes changes nothing "
+     "in Ag; another encoding is an error.",
+     "print(bytes([104, 105]).decode())")
+LIB_NATIVE(string_decode) { return same_bytes(vm, self, argc, args, "decode"); }
+
 void lib_install_string_methods(AgVM *vm) {
   Table *t = &vm->core.string_methods;
   vm_add_method(vm, t, "split", string_split, 0, 1, false);
@@ -301,4 +325,6 @@ void lib_install_string_methods(AgVM *vm) {
   vm_add_method(vm, t, "isdigit", string_isdigit, 0, 0, false);
   vm_add_method(vm, t, "isalpha", string_isalpha, 0, 0, false);
   vm_add_method(vm, t, "isspace", string_isspace, 0, 0, false);
+  vm_add_method(vm, t, "encode", string_encode, 0, 1, false);
+  vm_add_method(vm, t, "decode", string_decode, 0, 1, false);
 }

@@ -86,6 +86,8 @@
   X(argmin, 0, 2, LF_MG)                                                       \
   X(std, 0, 3, LF_MG)                                                          \
   X(var, 0, 3, LF_MG)                                                          \
+  X(std_mean, 0, 3, LF_G)                                                      \
+  X(var_mean, 0, 3, LF_G)                                                      \
   X(norm, 0, 3, LF_MG)                                                         \
   X(logsumexp, 0, 2, LF_MG)                                                    \
   X(any, 0, 1, LF_M)                                                           \

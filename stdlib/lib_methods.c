@@ -483,36 +483,100 @@ HELP("argmin", HELP_TENSORS, HELP_TENSOR_METHOD,
 
 Value lt_argmin(LT_ARGS) { return arg_extreme(vm, self, tensor_argmin, "argmin", argc, args, kw); }
 
-typedef Tensor *(*SpreadFn)(Tensor *, const int *, int, bool, bool);
+typedef Tensor *(*SpreadFn)(Tensor *, const int *, int, double, bool);
 
-/* std/var(dim=nil, unbiased=true, keepdim=false), PyTorch 1.13's order. */
+/* The arguments of std/var/std_mean/var_mean as PyTorch 1.13 takes them:
+ * (dim=nil, unbiased=true, keepdim=false), or (dim=nil, *, correction=1,
+ * keepdim=false), or (unbiased) alone. */
+static bool spread_args(AgVM *vm, const char *fname, int argc, const Value *args, const AgKwargs *kw,
+                        Reduce *r, double *correction) {
+  static const char *const names[] = {"dim", "unbiased", "keepdim", "correction"};
+  Value v[4];
+  if (!lib_bind(vm, fname, argc, args, kw, names, 4, v)) return false;
+  if (argc == 1 && IS_BOOL(v[0])) { /* var(false): the unbiased flag, as PyTorch's overload */
+    v[1] = v[0];
+    v[0] = UNDEF_VAL;
+  }
+  bool unbiased;
+  if (!lib_dims(vm, v[0], r->dims, &r->ndims) || !lib_flag(vm, v[1], true, &unbiased) ||
+      !lib_flag(vm, v[2], false, &r->keepdim))
+    return false;
+  *correction = unbiased ? 1 : 0;
+  if (IS_UNDEF(v[3]) || IS_NIL(v[3])) return true;
+  int64_t c;
+  if (!IS_UNDEF(v[1])) {
+    vm_raise(vm, VM_ERR_TYPE, "%s(): give unbiased or correction, not both", fname);
+    return false;
+  }
+  if (argc > 3 || !IS_INT(v[3])) {
+    vm_raise(vm, VM_ERR_TYPE, "%s(): correction must be an int given by name, not %s", fname,
+             vm_type_name(v[3]));
+    return false;
+  }
+  if (!lib_int(vm, v[3], "correction", &c)) return false;
+  *correction = (double)c;
+  return true;
+}
+
+/* std/var(dim=nil, unbiased=true, keepdim=false, *, correction=1). */
 static Value spread(AgVM *vm, Value self, SpreadFn fn, const char *fname, int argc,
                     const Value *args, const AgKwargs *kw) {
-  static const char *const names[] = {"dim", "unbiased", "keepdim"};
-  Value v[3];
   Reduce r;
-  bool unbiased;
-  if (!lib_bind(vm, fname, argc, args, kw, names, 3, v)) return VM_EXCEPTION;
-  if (!lib_dims(vm, v[0], r.dims, &r.ndims) || !lib_flag(vm, v[1], true, &unbiased) ||
-      !lib_flag(vm, v[2], false, &r.keepdim))
-    return VM_EXCEPTION;
+  double correction;
+  if (!spread_args(vm, fname, argc, args, kw, &r, &correction)) return VM_EXCEPTION;
   lib_sync_line(vm);
-  return lib_wrap(vm, fn(lib_t(self), r.ndims ? r.dims : NULL, r.ndims, unbiased, r.keepdim));
+  return lib_wrap(vm, fn(lib_t(self), r.ndims ? r.dims : NULL, r.ndims, correction, r.keepdim));
 }
 
 HELP("std", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "std(t, dim=nil, unbiased=true, keepdim=false) / t.std(...)",
-     "Standard deviation (with Bessel's correction unless unbiased=false).",
+     "std(t, dim=nil, unbiased=true, keepdim=false, correction=1) / t.std(...)",
+     "Standard deviation: the square root of var (same arguments).",
      "print(tensor([1.0, 2.0, 3.0, 4.0]).std())")
 
 Value lt_std(LT_ARGS) { return spread(vm, self, ag_std, "std", argc, args, kw); }
 
 HELP("var", HELP_TENSORS, HELP_TENSOR_METHOD,
-     "var(t, dim=nil, unbiased=true, keepdim=false) / t.var(...)",
-     "Variance (with Bessel's correction unless unbiased=false).",
-     "print(tensor([1.0, 2.0, 3.0, 4.0]).var())")
+     "var(t, dim=nil, unbiased=true, keepdim=false, correction=1) / t.var(...)",
+     "Variance: the squared deviations from the mean summed, divided by N - correction "
+     "(Bessel's correction 1 by default; unbiased=false is correction=0; correction, an int, "
+     "is given by name, as PyTorch 1.13's). var(t, false) is var(t, unbiased=false).",
+     "print(tensor([1.0, 2.0, 3.0, 4.0]).var(), tensor([1.0, 2.0]).var(correction=0))")
 
 Value lt_var(LT_ARGS) { return spread(vm, self, ag_var, "var", argc, args, kw); }
+
+/* var_mean/std_mean(input, ...): the tuple (var or std, mean), as std/var's arguments. */
+static Value spread_mean(AgVM *vm, Value self, bool take_sqrt, const char *fname, int argc,
+                         const Value *args, const AgKwargs *kw) {
+  Reduce r;
+  double correction;
+  if (!spread_args(vm, fname, argc, args, kw, &r, &correction)) return VM_EXCEPTION;
+  lib_sync_line(vm);
+  Tensor *mean = NULL;
+  Tensor *spread = ag_var_mean(lib_t(self), r.ndims ? r.dims : NULL, r.ndims, correction, r.keepdim,
+                               take_sqrt, &mean);
+  if (!spread) return lib_throw_tensor_error(vm);
+  Value items[2] = {OBJ_VAL(obj_new_tensor(vm, spread)), NIL_VAL};
+  vm_push_root(vm, items[0]);
+  items[1] = OBJ_VAL(obj_new_tensor(vm, mean));
+  vm_push_root(vm, items[1]);
+  Value pair = OBJ_VAL(obj_new_tuple(vm, items, 2));
+  vm_pop_roots(vm, 2);
+  return pair;
+}
+
+HELP("var_mean", HELP_TENSORS, 0,
+     "var_mean(t, dim=nil, unbiased=true, keepdim=false, correction=1)",
+     "The tuple (var, mean) in one pass over t, PyTorch's Welford pass (so its numbers, which "
+     "may differ from var()'s and mean()'s in the last bit); var's arguments; both "
+     "differentiable.",
+     "let [v, m] = var_mean(tensor([[1.0, 2.0], [3.0, 5.0]]), 1)\nprint(v, m)")
+Value lt_var_mean(LT_ARGS) { return spread_mean(vm, self, false, "var_mean", argc, args, kw); }
+
+HELP("std_mean", HELP_TENSORS, 0,
+     "std_mean(t, dim=nil, unbiased=true, keepdim=false, correction=1)",
+     "The tuple (std, mean) in one pass over t, as var_mean with the square root taken.",
+     "print(std_mean(tensor([1.0, 2.0, 4.0])))")
+Value lt_std_mean(LT_ARGS) { return spread_mean(vm, self, true, "std_mean", argc, args, kw); }
 
 HELP("norm", HELP_TENSORS, HELP_TENSOR_METHOD,
      "norm(t, p=2, dim=nil, keepdim=false) / t.norm(...)",

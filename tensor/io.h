@@ -52,9 +52,16 @@ TensorFileKind tensor_file_kind(const char *path); /* _ERROR: cannot open (error
  * _rebuild_parameter, torch.FloatStorage ...); anything else is refused with
  * an error naming the file and the opcode or global, never executed.
  * Storages of torch.IntStorage, ShortStorage, CharStorage and ByteStorage
- * load as int64, as .npy integer arrays do. */
+ * load as int64, as .npy integer arrays do.
+ * A whole module (torch.save(model)) is an object: a class named by module
+ * and name (__main__.Net, torch.nn.modules.linear.Linear) and its state, the
+ * module's __dict__; the unpickler only records the names (NEWOBJ of a class
+ * of __main__, torch.nn or torch.nn.modules.*, then BUILD), it never looks
+ * them up: the caller decides which classes it builds. */
 typedef enum {
   PT_NONE, PT_BOOL, PT_INT, PT_FLOAT, PT_STRING, PT_LIST, PT_TUPLE, PT_DICT, PT_TENSOR,
+  PT_SET,    /* builtins.set: items as a list's */
+  PT_OBJECT, /* s: the class's name, module: its module; items[0] (n == 1): its state */
   PT_GLOBAL, PT_STORAGE /* only while unpickling */
 } PtKind;
 
@@ -62,10 +69,11 @@ typedef struct PtValue PtValue;
 struct PtValue {
   PtKind kind;
   int id;                 /* its index in the PtDoc: a node reached twice is one object */
-  int64_t i;              /* BOOL, INT; GLOBAL: which one */
+  int64_t i;              /* BOOL, INT; GLOBAL: which one; DICT: 1 for an OrderedDict */
   double f;               /* FLOAT */
-  char *s;                /* STRING: UTF-8, NUL-terminated, len bytes */
+  char *s;                /* STRING: UTF-8, NUL-terminated, len bytes; OBJECT: class name */
   size_t len;
+  char *module;           /* OBJECT: the module of its class */
   PtValue **items;        /* LIST, TUPLE; DICT: key, value, key, value ... */
   int n, cap;             /* items in use (a DICT: twice its entries) */
   Tensor *t;              /* TENSOR (a view of its storage); STORAGE: the whole storage */
@@ -85,6 +93,8 @@ bool pt_append(PtValue *container, PtValue *item);
 void pt_doc_free(PtDoc *doc);
 bool tensor_save_pt(const char *path, const PtValue *root);
 bool tensor_load_pt(const char *path, PtDoc *doc); /* doc->root set; false: error set, doc freed */
+/* The same from a file's bytes already in memory (an open file); path names it in errors. */
+bool tensor_load_pt_bytes(const char *path, const uint8_t *data, size_t len, PtDoc *doc);
 
 /* A float32 2-D tensor of the numeric cells; header=true skips the first line. */
 Tensor *tensor_load_csv(const char *path, bool header);

@@ -56,6 +56,7 @@ void pt_doc_free(PtDoc *doc) {
   for (int i = 0; i < doc->count; i++) {
     PtValue *v = doc->nodes[i];
     free(v->s);
+    free(v->module);
     free(v->items);
     if (v->t) tensor_release(v->t);
     free(v);
@@ -80,8 +81,10 @@ static const StorageType STORAGE_TYPES[] = {
 };
 enum { N_STORAGE_TYPES = sizeof STORAGE_TYPES / sizeof STORAGE_TYPES[0] };
 
-/* The globals a file may name: PT_GLOBAL's i. */
-enum { G_ORDERED_DICT, G_REBUILD_TENSOR, G_REBUILD_PARAMETER, G_STORAGE /* + type index */ };
+/* The globals a file may name: PT_GLOBAL's i. G_CLASS: a module's class
+ * (its names in s and module), only ever recorded. */
+enum { G_ORDERED_DICT, G_REBUILD_TENSOR, G_REBUILD_PARAMETER, G_SET, G_CLASS,
+       G_STORAGE /* + type index */ };
 
 static const char *storage_type_name(DType dt) {
   for (int i = 0; i < N_STORAGE_TYPES; i++)
@@ -234,6 +237,30 @@ static bool pickle_tensor(Bytes *b, StorageSet *set, const PtValue *v) {
   return true;
 }
 
+static bool pickle_value(Bytes *b, StorageSet *set, const PtValue *v);
+
+/* MARK, the items, then op (APPENDS, SETITEMS); nothing for none. */
+static bool pickle_items(Bytes *b, StorageSet *set, const PtValue *v, uint8_t op) {
+  if (v->n == 0) return true;
+  put_op(b, '(');
+  for (int i = 0; i < v->n; i++)
+    if (!pickle_value(b, set, v->items[i])) return false;
+  put_op(b, op);
+  return true;
+}
+
+/* As pickle writes an instance with protocol 2: copyreg.__newobj__(cls)
+ * (GLOBAL, EMPTY_TUPLE, NEWOBJ), then its __dict__ by BUILD. */
+static bool pickle_object(Bytes *b, StorageSet *set, const PtValue *v) {
+  put_global(b, v->module, v->s);
+  put_op(b, ')');
+  put_op(b, 0x81); /* NEWOBJ */
+  if (v->n == 0) return true;
+  if (!pickle_value(b, set, v->items[0])) return false;
+  put_op(b, 'b'); /* BUILD */
+  return true;
+}
+
 /* The tree's depth is bounded by whoever built it (lib_io.c). */
 static bool pickle_value(Bytes *b, StorageSet *set, const PtValue *v) {
   uint8_t buf[9];
@@ -251,15 +278,19 @@ static bool pickle_value(Bytes *b, StorageSet *set, const PtValue *v) {
   }
   case PT_STRING: put_string(b, v->s, v->len); return true;
   case PT_TENSOR: return pickle_tensor(b, set, v);
-  case PT_LIST:
+  case PT_LIST: put_op(b, ']'); return pickle_items(b, set, v, 'e'); /* APPENDS */
   case PT_DICT:
-    put_op(b, v->kind == PT_LIST ? ']' : '}');
-    if (v->n == 0) return true;
-    put_op(b, '(');
-    for (int i = 0; i < v->n; i++)
-      if (!pickle_value(b, set, v->items[i])) return false;
-    put_op(b, v->kind == PT_LIST ? 'e' : 'u'); /* APPENDS / SETITEMS */
+    if (v->i) put_empty_ordered_dict(b);
+    else put_op(b, '}');
+    return pickle_items(b, set, v, 'u'); /* SETITEMS */
+  case PT_SET: /* set([items]): how pickle's protocol 2 writes a set */
+    put_global(b, "__builtin__", "set");
+    put_op(b, ']');
+    if (!pickle_items(b, set, v, 'e')) return false;
+    put_op(b, 0x85); /* TUPLE1 */
+    put_op(b, 'R');
     return true;
+  case PT_OBJECT: return pickle_object(b, set, v);
   case PT_TUPLE:
     put_op(b, '(');
     for (int i = 0; i < v->n; i++)
@@ -442,6 +473,43 @@ static void printable(char out[101], const char *s, int len) {
   out[n] = 0;
 }
 
+static bool is_identifier(const char *s, int len, bool dotted) {
+  if (len == 0 || len > 200) return false;
+  for (int i = 0; i < len; i++) {
+    char c = s[i];
+    bool ok = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (i > 0 && ((c >= '0' && c <= '9') || (dotted && c == '.' && s[i - 1] != '.')));
+    if (!ok) return false;
+  }
+  return s[len - 1] != '.';
+}
+
+static bool same(const char *s, int len, const char *lit) {
+  return (size_t)len == strlen(lit) && memcmp(s, lit, (size_t)len) == 0;
+}
+
+/* A module's class: one of the script (__main__) or of torch.nn, only named
+ * here (the caller decides what it builds). */
+static bool is_module_class(const char *module, int mlen, const char *name, int nlen) {
+  bool torch_nn = same(module, mlen, "torch.nn") ||
+                  (mlen > 17 && memcmp(module, "torch.nn.modules.", 17) == 0);
+  return (same(module, mlen, "__main__") || torch_nn) && is_identifier(module, mlen, true) &&
+         is_identifier(name, nlen, false);
+}
+
+static PtValue *class_node(Unpickler *u, const char *module, int mlen, const char *name, int nlen) {
+  PtValue *g = new_node(u, PT_GLOBAL);
+  if (!g) return NULL;
+  g->i = G_CLASS;
+  g->module = strndup(module, (size_t)mlen);
+  g->s = strndup(name, (size_t)nlen);
+  if (!g->module || !g->s) {
+    READ_ERROR(u->z->path, "out of memory");
+    return NULL;
+  }
+  return g;
+}
+
 static bool op_global(Unpickler *u) {
   const uint8_t *nl1 = memchr(u->p, '\n', (size_t)(u->end - u->p));
   const uint8_t *nl2 = nl1 ? memchr(nl1 + 1, '\n', (size_t)(u->end - nl1 - 1)) : NULL;
@@ -461,6 +529,11 @@ static bool op_global(Unpickler *u) {
       if ((size_t)nlen == strlen(STORAGE_TYPES[i].name) &&
           memcmp(name, STORAGE_TYPES[i].name, (size_t)nlen) == 0)
         which = G_STORAGE + i;
+  } else if ((same(module, mlen, "__builtin__") || same(module, mlen, "builtins")) &&
+             same(name, nlen, "set")) {
+    which = G_SET;
+  } else if (is_module_class(module, mlen, name, nlen)) {
+    return push(u, class_node(u, module, mlen, name, nlen));
   }
   if (which < 0 && mlen == 5 && memcmp(module, "torch", 5) == 0 && nlen > 7 &&
       memcmp(name + nlen - 7, "Storage", 7) == 0) {
@@ -474,9 +547,10 @@ static bool op_global(Unpickler *u) {
     printable(shown[0], module, mlen);
     printable(shown[1], name, nlen);
     return FAIL(u, "refusing the pickle global '%s.%s': a .pt file may only name "
-                   "collections.OrderedDict, torch._utils._rebuild_tensor_v2, "
-                   "torch._utils._rebuild_parameter and torch's storage types (Float, Double, "
-                   "Half, BFloat16, Long, Int, Short, Char, Byte, BoolStorage)", shown[0], shown[1]);
+                   "collections.OrderedDict, builtins.set, torch._utils._rebuild_tensor_v2, "
+                   "torch._utils._rebuild_parameter, torch's storage types (Float, Double, "
+                   "Half, BFloat16, Long, Int, Short, Char, Byte, BoolStorage) and the classes "
+                   "of modules (__main__.NAME, torch.nn.NAME)", shown[0], shown[1]);
   }
   PtValue *g = new_node(u, PT_GLOBAL);
   if (g) g->i = which;
@@ -614,6 +688,36 @@ static PtValue *rebuild_parameter(Unpickler *u, const PtValue *args) {
   return v;
 }
 
+/* set() or set(list): what pickle writes for a set. */
+static PtValue *new_set(Unpickler *u, const PtValue *args) {
+  if (args->n > 1 || (args->n == 1 && args->items[0]->kind != PT_LIST)) {
+    READ_ERROR(u->z->path, "unsupported arguments to builtins.set (a list)");
+    return NULL;
+  }
+  PtValue *out = new_node(u, PT_SET);
+  for (int i = 0; out && args->n == 1 && i < args->items[0]->n; i++)
+    if (!pt_append(out, args->items[0]->items[i])) {
+      READ_ERROR(u->z->path, "out of memory");
+      return NULL;
+    }
+  return out;
+}
+
+/* NEWOBJ: cls.__new__(cls) of a module's class, with no arguments; an object
+ * with its class's names, its state coming by BUILD. */
+static bool op_newobj(Unpickler *u) {
+  PtValue *args = pop(u, "NEWOBJ"), *cls = args ? pop(u, "NEWOBJ") : NULL;
+  if (!cls) return false;
+  if (cls->kind != PT_GLOBAL || cls->i != G_CLASS || args->kind != PT_TUPLE || args->n != 0)
+    return FAIL(u, "unsupported NEWOBJ: only a module's class, with no arguments");
+  PtValue *obj = new_node(u, PT_OBJECT);
+  if (!obj) return false;
+  obj->module = strdup(cls->module);
+  obj->s = strdup(cls->s);
+  if (!obj->module || !obj->s) return FAIL(u, "out of memory");
+  return push(u, obj);
+}
+
 static bool op_reduce(Unpickler *u) {
   PtValue *args = pop(u, "REDUCE"), *fn = args ? pop(u, "REDUCE") : NULL;
   if (!fn) return false;
@@ -623,6 +727,13 @@ static bool op_reduce(Unpickler *u) {
   if (fn->i == G_ORDERED_DICT) {
     if (args->n != 0) return FAIL(u, "unsupported arguments to collections.OrderedDict");
     out = new_node(u, PT_DICT);
+    if (out) out->i = 1;
+  } else if (fn->i == G_SET) {
+    out = new_set(u, args);
+    if (!out) return false;
+  } else if (fn->i == G_CLASS) {
+    return FAIL(u, "refusing to call %s.%s: a module's class is only instantiated empty (NEWOBJ)",
+                fn->module, fn->s);
   } else if (fn->i == G_REBUILD_TENSOR) {
     out = rebuild_tensor(u, args);
   } else if (fn->i == G_REBUILD_PARAMETER) {
@@ -714,10 +825,17 @@ static bool op_get(Unpickler *u, uint64_t idx) {
 }
 
 /* BUILD on an OrderedDict: the state torch.save adds to a state dict (its
- * _metadata of module versions), which Ag has no use for. */
+ * _metadata of module versions), which Ag has no use for; on an object: its
+ * __dict__, once. */
 static bool op_build(Unpickler *u) {
   PtValue *state = pop(u, "BUILD");
   if (!state) return false;
+  PtValue *target = u->sp > 0 ? u->stack[u->sp - 1] : NULL;
+  if (target && target->kind == PT_OBJECT) {
+    if (state->kind != PT_DICT || target->n != 0)
+      return FAIL(u, "unsupported BUILD: an object's state is one dict");
+    return pt_append(target, state) || FAIL(u, "out of memory");
+  }
   if (u->sp == 0 || u->stack[u->sp - 1]->kind != PT_DICT || state->kind != PT_DICT)
     return FAIL(u, "unsupported BUILD: only a dict's attributes (a state dict's _metadata) may be set");
   return true;
@@ -806,6 +924,7 @@ static bool step(Unpickler *u, bool *done) {
   case 'c': return op_global(u);
   case 'R': return op_reduce(u);
   case 'b': return op_build(u);
+  case 0x81: return op_newobj(u);
   case 'Q': return op_persid(u);
   default: {
     char shown[8] = "";
@@ -901,18 +1020,29 @@ static bool load_from_zip(const ZipArchive *z, PtDoc *doc) {
   return ok;
 }
 
+bool tensor_load_pt_bytes(const char *path, const uint8_t *data, size_t len, PtDoc *doc) {
+  *doc = (PtDoc){0};
+  ZipArchive z = {data, len, path};
+  bool ok = load_from_zip(&z, doc);
+  if (!ok) pt_doc_free(doc);
+  return ok;
+}
+
 bool tensor_load_pt(const char *path, PtDoc *doc) {
   *doc = (PtDoc){0};
   uint8_t *buf;
   size_t len;
   if (!read_whole_file(path, &buf, &len)) return false;
-  ZipArchive z = {buf, len, path};
-  bool ok = load_from_zip(&z, doc);
+  bool ok = tensor_load_pt_bytes(path, buf, len, doc);
   free(buf);
-  if (!ok) pt_doc_free(doc);
   return ok;
 }
 #else
+bool tensor_load_pt_bytes(const char *path, const uint8_t *data, size_t len, PtDoc *doc) {
+  (void)data, (void)len;
+  return tensor_load_pt(path, doc);
+}
+
 bool tensor_load_pt(const char *path, PtDoc *doc) {
   *doc = (PtDoc){0};
   tensor_set_error("cannot read %s: .pt files need zlib, which this build of Ag lacks", path);

@@ -134,9 +134,15 @@ Tensor *tensor_max(const Tensor *a, int dim, bool has_dim, bool keepdim, Tensor 
 Tensor *tensor_min(const Tensor *a, int dim, bool has_dim, bool keepdim, Tensor **indices);
 Tensor *tensor_argmax(const Tensor *a, int dim, bool has_dim, bool keepdim);
 Tensor *tensor_argmin(const Tensor *a, int dim, bool has_dim, bool keepdim);
-/* var/std with Bessel's correction (unbiased) by default, as PyTorch. */
-Tensor *tensor_var(const Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
-Tensor *tensor_std(const Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim);
+/* var/std: the divisor is N - correction (1 Bessel's, PyTorch's default; 0
+ * biased), 0 when that is not positive. */
+Tensor *tensor_var(const Tensor *a, const int *dims, int ndims, double correction, bool keepdim);
+Tensor *tensor_std(const Tensor *a, const int *dims, int ndims, double correction, bool keepdim);
+/* var_mean / std_mean (take_sqrt): PyTorch's one Welford pass in double per
+ * output, the reduced elements in order, so its bits (not var()'s two
+ * passes); *mean the mean it finds on the way. A float a of any width. */
+Tensor *tensor_var_mean(const Tensor *a, const int *dims, int ndims, double correction, bool keepdim,
+                        bool take_sqrt, Tensor **mean);
 Tensor *tensor_norm(const Tensor *a, double p, const int *dims, int ndims, bool keepdim);
 Tensor *tensor_logsumexp(const Tensor *a, const int *dims, int ndims, bool keepdim);
 /* Sums a (broadcast) gradient back down to `shape`: the one un-broadcast helper.

@@ -450,17 +450,17 @@ static Tensor *amax_keepdim(const Tensor *a, const int *dims, int ndims) {
 
 /* ---- composite reductions ---- */
 
-Tensor *tensor_var(const Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim) {
+Tensor *tensor_var(const Tensor *a, const int *dims, int ndims, double correction, bool keepdim) {
   if (!dtype_is_float(a->dtype)) {
     tensor_set_error("std and var only support floating point and complex dtypes");
     return NULL;
   }
-#define VAR_OF(w) tensor_var(w, dims, ndims, unbiased, keepdim)
+#define VAR_OF(w) tensor_var(w, dims, ndims, correction, keepdim)
   REDUCE_WIDENED(a, a->dtype, VAR_OF);
 #undef VAR_OF
   if (a->dtype == DT_FLOAT32) { /* PyTorch accumulates a float var in double, rounds once */
     Tensor *wide = tensor_to_dtype(a, DT_FLOAT64);
-    Tensor *v = wide ? tensor_var(wide, dims, ndims, unbiased, keepdim) : NULL;
+    Tensor *v = wide ? tensor_var(wide, dims, ndims, correction, keepdim) : NULL;
     Tensor *out = v ? tensor_to_dtype(v, DT_FLOAT32) : NULL;
     tensor_release(wide);
     tensor_release(v);
@@ -471,7 +471,7 @@ Tensor *tensor_var(const Tensor *a, const int *dims, int ndims, bool unbiased, b
   Tensor *sq = d ? tensor_binary(BIN_MUL, d, d) : NULL;
   Tensor *s = sq ? tensor_sum(sq, dims, ndims, keepdim) : NULL;
   int64_t n = reduced_count(a, dims, ndims);
-  double denom = (double)(unbiased ? n - 1 : n);
+  double denom = (double)n - correction;
   Tensor *out = s ? tensor_binary_scalar(BIN_DIV, s, denom > 0 ? denom : 0) : NULL;
   tensor_release(m);
   tensor_release(d);
@@ -480,23 +480,83 @@ Tensor *tensor_var(const Tensor *a, const int *dims, int ndims, bool unbiased, b
   return out;
 }
 
-Tensor *tensor_std(const Tensor *a, const int *dims, int ndims, bool unbiased, bool keepdim) {
-#define STD_OF(w) tensor_std(w, dims, ndims, unbiased, keepdim)
+Tensor *tensor_std(const Tensor *a, const int *dims, int ndims, double correction, bool keepdim) {
+#define STD_OF(w) tensor_std(w, dims, ndims, correction, keepdim)
   if (dtype_is_float(a->dtype)) REDUCE_WIDENED(a, a->dtype, STD_OF);
 #undef STD_OF
   if (a->dtype == DT_FLOAT32) { /* the square root too is taken in double, as PyTorch */
     Tensor *wide = tensor_to_dtype(a, DT_FLOAT64);
-    Tensor *sd = wide ? tensor_std(wide, dims, ndims, unbiased, keepdim) : NULL;
+    Tensor *sd = wide ? tensor_std(wide, dims, ndims, correction, keepdim) : NULL;
     Tensor *out = sd ? tensor_to_dtype(sd, DT_FLOAT32) : NULL;
     tensor_release(wide);
     tensor_release(sd);
     return out;
   }
-  Tensor *v = tensor_var(a, dims, ndims, unbiased, keepdim);
+  Tensor *v = tensor_var(a, dims, ndims, correction, keepdim);
   if (!v) return NULL;
   Tensor *out = tensor_unary(UN_SQRT, v);
   tensor_release(v);
   return out;
+}
+
+/* One row of Welford's pass as ATen's WelfordOps (double accumulators,
+ * the count an integer), then its projection: [var or std, mean]. The
+ * update of m2 is one fused multiply-add, as PyTorch's AVX2 kernels compile
+ * it (tests/torch/README.md: where they are built without FMA, the last
+ * bits may differ). */
+static void welford_row(const double *x, int64_t k, double correction, bool take_sqrt, double out[2]) {
+  double mean = 0, m2 = 0;
+  for (int64_t i = 0; i < k; i++) {
+    double nf = (double)(i + 1);
+    double delta = x[i] - mean;
+    mean += delta / nf;
+    m2 = fma(delta, x[i] - mean, m2);
+  }
+  double nf = (double)k;
+  double var = m2 / (nf > correction ? nf - correction : 0);
+  out[0] = take_sqrt ? sqrt(var) : var;
+  out[1] = mean;
+}
+
+Tensor *tensor_var_mean(const Tensor *a, const int *dims, int ndims, double correction, bool keepdim,
+                        bool take_sqrt, Tensor **mean) {
+  *mean = NULL;
+  if (!dtype_is_float(a->dtype)) {
+    tensor_set_error("std and var only support floating point and complex dtypes");
+    return NULL;
+  }
+  RedPlan pl;
+  Tensor *wide = tensor_to_dtype(a, DT_FLOAT64);
+  bool planned = wide && plan_make(wide, dims, ndims, keepdim, &pl);
+  Tensor *mk = planned ? tensor_contiguous(pl.mk) : NULL;
+  Tensor *v = mk ? tensor_empty(DT_FLOAT64, pl.out_ndim, pl.out_shape) : NULL;
+  Tensor *m = v ? tensor_empty(DT_FLOAT64, pl.out_ndim, pl.out_shape) : NULL;
+  if (m) {
+    const double *x = tensor_data(mk);
+    double *vd = tensor_data(v), *md = tensor_data(m);
+    for (int64_t r = 0; r < pl.M && !tensor_interrupt_requested; r++) {
+      double pair[2];
+      if (pl.K == 0) pair[0] = pair[1] = NAN; /* ATen fills an empty reduction with NaN */
+      else welford_row(x + r * pl.K, pl.K, correction, take_sqrt, pair);
+      vd[r] = pair[0];
+      md[r] = pair[1];
+    }
+  }
+  tensor_release(wide);
+  if (planned) tensor_release(pl.mk);
+  tensor_release(mk);
+  bool ok = m && !tensor_interrupt_requested;
+  if (tensor_interrupt_requested) tensor_set_error("Interrupted");
+  Tensor *vo = ok ? tensor_to_dtype(v, a->dtype) : NULL;
+  Tensor *mo = vo ? tensor_to_dtype(m, a->dtype) : NULL;
+  tensor_release(v);
+  tensor_release(m);
+  if (!mo) {
+    tensor_release(vo);
+    return NULL;
+  }
+  *mean = mo;
+  return vo;
 }
 
 /* |x| ** p as ATen's NormOps computes it: std::pow in the element type

@@ -61,6 +61,15 @@ def main():
     struct.pack_into("<II", lying, first + 20, 1 << 30, 1 << 30)
     open(out + "lying.pt", "wb").write(bytes(lying))
     assert i >= first
+    # whole modules: a class the loading script does not define, a module
+    # class called (REDUCE) or given arguments, a class of another module
+    write(out + "undefined_class.pt", PROTO + b"c__main__\nEvil\n)\x81}b.")
+    write(out + "not_a_class.pt", PROTO + b"c__main__\nprint\n)\x81}b.")
+    write(out + "not_nn.pt", PROTO + b"ctorch.nn\nsave\n)\x81}b.")
+    write(out + "called_class.pt", PROTO + b"ctorch.nn\nLinear\nK\x03K\x04\x86R.")
+    write(out + "newobj_args.pt", PROTO + b"ctorch.nn\nLinear\nK\x03\x85\x81.")
+    write(out + "other_module.pt", PROTO + b"ctorch.nn.modules.os\nsystem.x\n)\x81.")
+    write(out + "module_state.pt", PROTO + b"ctorch.nn\nReLU\n)\x81]b.")
     # a list as a dict key
     write(out + "list_key.pt", PROTO + b"}]]s.")
     # torch.save's format before 1.6: a bare pickle, starting with a magic number

@@ -132,7 +132,9 @@ make_seeds() {
     '"archive/data/0"' '"\x80\x02"' '"ctorch._utils\x0a_rebuild_tensor_v2\x0a"' \
     '"ctorch._utils\x0a_rebuild_parameter\x0a"' '"ccollections\x0aOrderedDict\x0a"' \
     '"ctorch\x0aFloatStorage\x0a"' '"ctorch\x0aLongStorage\x0a"' '"X\x07\x00\x00\x00storage"' \
-    '"Q"' '"R"' '"("' '"t"' '"}"' '"]"' '"u"' '"e"' '"q"' '"h"' '"."' '"\x8a\x08"'; } >"$WORK/pt.dict"
+    '"Q"' '"R"' '"("' '"t"' '"}"' '"]"' '"u"' '"e"' '"q"' '"h"' '"."' '"\x8a\x08"' \
+    '"c__main__\x0aNet\x0a"' '"ctorch.nn\x0aLinear\x0a"' '"c__builtin__\x0aset\x0a"' '"\x81"' \
+    '"b"'; } >"$WORK/pt.dict"
   printf '%s\n' '","' '"\x0a"' '"\x0d\x0a"' '"nan"' '"inf"' '"-inf"' '"e+38"' '"e-45"' '"-"' \
     '"."' '" "' '"\x09"' '"0x1p3"' >"$WORK/csv.dict"
 }

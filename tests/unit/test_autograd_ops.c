@@ -387,7 +387,7 @@ START_TEST(clamp_and_where) {
 END_TEST
 
 typedef struct {
-  int kind; /* 0 sum 1 mean 2 var 3 std 4 norm 5 logsumexp */
+  int kind; /* 0 sum 1 mean 2 var 3 std 4 norm 5 logsumexp 6 var_mean 7 std_mean (p: correction) */
   int ndims;
   int dims[2];
   bool keepdim;
@@ -402,12 +402,23 @@ static Tensor *f_reduce(Tensor *const *x, void *ctx) {
     return ag_sum(x[0], dims, c->ndims, c->keepdim);
   case 1:
     return ag_mean(x[0], dims, c->ndims, c->keepdim);
-  case 2:
-    return ag_var(x[0], dims, c->ndims, true, c->keepdim);
+  case 2: /* p: a correction other than the default 1 */
+    return ag_var(x[0], dims, c->ndims, c->p == 0 ? 1 : c->p, c->keepdim);
   case 3:
     return ag_std(x[0], dims, c->ndims, c->p == 0, c->keepdim);
   case 4:
     return ag_norm(x[0], c->p, dims, c->ndims, c->keepdim);
+  case 6:
+  case 7: { /* both results through one output: spread + 3 * mean */
+    Tensor *mean = NULL;
+    Tensor *spread = ag_var_mean(x[0], dims, c->ndims, c->p, c->keepdim, c->kind == 7, &mean);
+    Tensor *m3 = mean ? ag_binary_scalar(BIN_MUL, mean, 3) : NULL;
+    Tensor *out = m3 ? ag_binary(BIN_ADD, spread, m3) : NULL;
+    tensor_release(spread);
+    tensor_release(mean);
+    tensor_release(m3);
+    return out;
+  }
   default:
     return ag_logsumexp(x[0], dims, c->ndims, c->keepdim);
   }
@@ -418,7 +429,9 @@ START_TEST(reductions) {
                      {0, 1, {-1}, false, 0}, {1, 0, {0}, false, 0}, {1, 1, {0}, true, 0},
                      {2, 0, {0}, false, 0},  {2, 1, {1}, false, 0}, {3, 0, {0}, false, 0},
                      {3, 1, {2}, true, 1},   {4, 0, {0}, false, 2}, {4, 1, {1}, false, 1},
-                     {4, 1, {2}, true, 3},   {5, 0, {0}, false, 0}, {5, 1, {1}, true, 0}};
+                     {4, 1, {2}, true, 3},   {5, 0, {0}, false, 0}, {5, 1, {1}, true, 0},
+                     {6, 0, {0}, false, 1},  {6, 1, {1}, true, 0},  {6, 2, {0, 2}, false, 2},
+                     {7, 0, {0}, false, 1},  {7, 1, {2}, false, 0}, {2, 1, {1}, true, 2}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     Tensor *x = leaf(3, (int64_t[]){2, 3, 2}, 0.3);
     char name[64];

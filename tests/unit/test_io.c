@@ -1043,6 +1043,46 @@ START_TEST(pt_round_trip_keeps_views_and_shared_storage) {
 }
 END_TEST
 
+/* a module object (class names, its state dict with an OrderedDict and a
+ * set) round trips: the names only recorded, the state attached by BUILD */
+START_TEST(pt_round_trip_keeps_module_objects) {
+  PtDoc doc = {0};
+  PtValue *obj = pt_new(&doc, PT_OBJECT), *state = pt_new(&doc, PT_DICT);
+  obj->module = strdup("__main__");
+  obj->s = strdup("Net");
+  PtValue *key = pt_new(&doc, PT_STRING), *params = pt_new(&doc, PT_DICT);
+  key->s = strdup("_parameters");
+  key->len = strlen(key->s);
+  params->i = 1; /* an OrderedDict */
+  PtValue *key2 = pt_new(&doc, PT_STRING), *set = pt_new(&doc, PT_SET);
+  key2->s = strdup("names");
+  key2->len = strlen(key2->s);
+  PtValue *item = pt_new(&doc, PT_INT);
+  item->i = 5;
+  pt_append(set, item);
+  pt_append(state, key);
+  pt_append(state, params);
+  pt_append(state, key2);
+  pt_append(state, set);
+  pt_append(obj, state);
+  const char *path = path_in_dir("module.pt");
+  ck_assert_msg(tensor_save_pt(path, obj), "%s", tensor_error());
+  PtDoc back;
+  ck_assert_msg(tensor_load_pt(path, &back), "%s", tensor_error());
+  const PtValue *r = back.root;
+  ck_assert_int_eq(r->kind, PT_OBJECT);
+  ck_assert_str_eq(r->module, "__main__");
+  ck_assert_str_eq(r->s, "Net");
+  ck_assert_int_eq(r->n, 1);
+  const PtValue *st = r->items[0];
+  ck_assert(st->kind == PT_DICT && st->n == 4 && st->i == 0);
+  ck_assert(st->items[1]->kind == PT_DICT && st->items[1]->i == 1 && st->items[1]->n == 0);
+  ck_assert(st->items[3]->kind == PT_SET && st->items[3]->n == 1 && st->items[3]->items[0]->i == 5);
+  pt_doc_free(&back);
+  pt_doc_free(&doc);
+}
+END_TEST
+
 /* a pickle naming anything but torch.save's globals is refused, not run */
 START_TEST(pt_refuses_foreign_globals_and_opcodes) {
 #define PICKLE(bytes) bytes, sizeof(bytes) - 1 /* they hold NULs */
@@ -1056,6 +1096,9 @@ START_TEST(pt_refuses_foreign_globals_and_opcodes) {
       {PICKLE("\x80\x02]q\x00h\x01."), "memo entry 1 is not defined"},
       {PICKLE("\x80\x02N"), "ends without STOP"},
       {PICKLE("\x80\x02NN."), "STOP leaves 2 values"},
+      {PICKLE("\x80\x02" "ctorch.nn\nLinear\nK\x03\x85R."), "refusing to call torch.nn.Linear"},
+      {PICKLE("\x80\x02" "c__main__\nos.system\n)\x81."), "refusing the pickle global '__main__.os.system'"},
+      {PICKLE("\x80\x02" "c__main__\nNet\n)\x81]b."), "unsupported BUILD: an object's state is one dict"},
   };
   for (size_t i = 0; i < sizeof pickles / sizeof pickles[0]; i++) {
     /* the archive: data.pkl and version, written as the .npz writer writes members */
@@ -1108,6 +1151,7 @@ int main(void) {
   tcase_add_test(tc, csv_errors_name_line_and_cell);
   tcase_add_test(tc, pt_round_trip_keeps_views_and_shared_storage);
   tcase_add_test(tc, pt_refuses_foreign_globals_and_opcodes);
+  tcase_add_test(tc, pt_round_trip_keeps_module_objects);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

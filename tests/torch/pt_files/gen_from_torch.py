@@ -34,6 +34,18 @@ def mixed():
     }
 
 
+def whole_module():
+    """A whole module (torch.save(model)): its class is __main__.Net."""
+    torch.manual_seed(0)
+    net = Net()
+    net.heads[1].weight.requires_grad_(False)
+    net.eval()
+    return net
+
+
 if __name__ == "__main__":
+    from module_net import Net  # __main__.Net, as pt_module_load.ag defines it
+    Net.__module__ = "__main__"
+    torch.save(whole_module(), os.path.join(HERE, "module_from_torch.pt"))
     torch.save(mixed(), os.path.join(HERE, "from_torch.pt"))
     torch.save(model().state_dict(), os.path.join(HERE, "state_dict.pt"))
