@@ -16,12 +16,26 @@
  * garbage is still cheap to sweep while it is warm. */
 #define GC_MIN_HEAP (2 * 1024 * 1024)
 
+/* Tensors' memory is collected sooner than the heap's own objects: a
+ * collection costs about the heap's objects, not the bytes a dropped tensor
+ * frees, and each freed big buffer goes back to the tensor allocator's cache
+ * where the next result of its size reuses pages already faulted in. With
+ * only the heap's threshold (twice the live bytes, tensors included), a loop
+ * of `c = a @ b` on 4 MB matrices ran with six result buffers instead of
+ * three, and faulting the others in cost 40 ms of system time over 20
+ * products (docs/performance.md). So a collection also starts once the
+ * tensors wrapped since the last one reach VM_GC_EXTERNAL_STEP or, on a big
+ * heap, GC_EXTERNAL_PER_HEAP times the heap's own bytes, which keeps its
+ * marking cheap next to making those tensors. */
+#define GC_EXTERNAL_PER_HEAP 8
+
 /* Counts a size change and collects when the heap grew past its limit. */
 static void account(AgVM *vm, size_t old_size, size_t new_size) {
   vm->bytes_allocated += new_size;
   vm->bytes_allocated -= old_size;
   if (new_size > old_size && vm->gc_paused == 0 &&
-      (vm->gc_stress || vm->bytes_allocated > vm->next_gc)) {
+      (vm->gc_stress || vm->bytes_allocated > vm->next_gc ||
+       vm->external_since_gc >= vm->external_next_gc)) {
     vm_collect_garbage(vm);
   }
 }
@@ -82,6 +96,13 @@ void *vm_reallocate(AgVM *vm, void *ptr, size_t old_size, size_t new_size) {
 }
 
 void vm_add_external_bytes(AgVM *vm, ptrdiff_t delta) {
+  if (delta >= 0) {
+    vm->external_live += (size_t)delta;
+    vm->external_since_gc += (size_t)delta;
+  } else {
+    size_t drop = (size_t)(-delta);
+    vm->external_live = drop > vm->external_live ? 0 : vm->external_live - drop;
+  }
   if (delta < 0 && (size_t)(-delta) > vm->bytes_allocated) {
     vm->bytes_allocated = 0;
     return;
@@ -446,6 +467,10 @@ void vm_collect_garbage(AgVM *vm) {
   vm->gc_paused--;
   vm->next_gc = vm->bytes_allocated * 2;
   if (vm->next_gc < GC_MIN_HEAP) vm->next_gc = GC_MIN_HEAP;
+  size_t heap = vm->bytes_allocated > vm->external_live ? vm->bytes_allocated - vm->external_live : 0;
+  vm->external_since_gc = 0;
+  vm->external_next_gc = heap * GC_EXTERNAL_PER_HEAP;
+  if (vm->external_next_gc < VM_GC_EXTERNAL_STEP) vm->external_next_gc = VM_GC_EXTERNAL_STEP;
 }
 
 /* ---- temporary roots ---- */

@@ -94,6 +94,7 @@ AgVM *vm_new(void) {
   vm->frames = map_zeroed(VM_FRAMES_MAX, sizeof(CallFrame));
   vm->exception = NIL_VAL;
   vm->next_gc = 1024 * 1024;
+  vm->external_next_gc = VM_GC_EXTERNAL_STEP;
   vm->memory_limit = memory_limit();
   const char *stress = getenv("AG_GC_STRESS");
   vm->gc_stress = stress != NULL && stress[0] != '\0' && strcmp(stress, "0") != 0;
