@@ -107,7 +107,7 @@ ObjClosure *obj_new_closure(AgVM *vm, ObjFunction *function) {
   c->function = function;
   c->upvalues = upvalues;
   c->upvalue_count = function->upvalue_count;
-  if (!function->quickened) vm_quicken(function);
+  if (!function->quickened && vm->quicken) vm_quicken(function);
   return c;
 }
 

@@ -86,6 +86,12 @@ static void init_names(AgVM *vm) {
 void vm_install_core(AgVM *vm); /* errors.c: class Error, Interrupted */
 void vm_install_descriptors(AgVM *vm); /* descriptor.c: property, staticmethod, classmethod */
 
+/* An environment switch: set, and neither empty nor "0". */
+static bool env_flag(const char *name) {
+  const char *s = getenv(name);
+  return s != NULL && s[0] != '\0' && strcmp(s, "0") != 0;
+}
+
 AgVM *vm_new(void) {
   AgVM *vm = xcalloc(1, sizeof(AgVM));
   vm->stack = map_zeroed(VM_STACK_MAX, sizeof(Value));
@@ -96,8 +102,8 @@ AgVM *vm_new(void) {
   vm->next_gc = 1024 * 1024;
   vm->external_next_gc = VM_GC_EXTERNAL_STEP;
   vm->memory_limit = memory_limit();
-  const char *stress = getenv("AG_GC_STRESS");
-  vm->gc_stress = stress != NULL && stress[0] != '\0' && strcmp(stress, "0") != 0;
+  vm->gc_stress = env_flag("AG_GC_STRESS");
+  vm->quicken = !env_flag("AG_NO_QUICKEN");
   init_tables(vm);
   vm->gc_paused++; /* nothing is rooted until the VM is set up */
   init_names(vm);

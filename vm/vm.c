@@ -475,7 +475,7 @@ __attribute__((noinline)) static Value run(AgVM *vm, int base) {
 #ifdef VM_COMPUTED_GOTO
   static void *dispatch_table[] = {
 #define AG_OPCODE_LABEL(name, operands, effect) &&L_##name,
-#define VM_QUICK_LABEL(name) &&Q_##name,
+#define VM_QUICK_LABEL(name, ...) &&Q_##name,
       AG_OPCODES(AG_OPCODE_LABEL) VM_QUICK_OPCODES(VM_QUICK_LABEL)
 #undef AG_OPCODE_LABEL
 #undef VM_QUICK_LABEL

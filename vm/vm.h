@@ -159,6 +159,7 @@ struct AgVM {
   int handler_capacity;
   ObjUpvalue *open_upvalues;
   int native_depth;
+  bool quicken; /* write superinstructions into functions (vm/quicken.c); off under AG_NO_QUICKEN=1 */
 
   /* out of memory (vm_out_of_memory) */
   struct VmOomGuard *oom_guard; /* the innermost dispatch loop's, or NULL */
