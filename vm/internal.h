@@ -99,7 +99,7 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
  * of instructions is overwritten with a fused opcode numbered after OP_COUNT;
  * the other instructions' bytes stay as they were, so a jump into them, or a
  * fused opcode falling back to the plain first instruction, still runs the
- * original code. Not done under AG_NO_QUICKEN=1 (vm->quicken).
+ * original code. Not done under AG_NO_QUICKEN=1 (vm->exec.quicken).
  *
  * The one table of them: each row is Q(NAME, FORM, ARGS...), giving the
  * opcode QOP_NAME, its dispatch label Q_NAME (vm.c) and its case, FORM(NAME,
@@ -238,7 +238,7 @@ CallStatus vm_call_closure(AgVM *vm, ObjClosure *closure, int argc, int nkw,
 CallStatus vm_call_value(AgVM *vm, Value callee, int argc, int nkw, ObjString *const *kwnames);
 /* A method with the receiver already in the callee slot (is_init: return it). */
 /* func.vmap: whether a batched value is among (or one level inside) the n
- * values (vm->batched_class). */
+ * values (vm->vmap.batched_class). */
 bool vm_has_batched_argument(const AgVM *vm, int n, const Value *args);
 CallStatus vm_call_method(AgVM *vm, Value method, Value receiver, int argc, int nkw,
                           ObjString *const *kwnames, bool is_init);
