@@ -15,12 +15,26 @@
  * garbage is still cheap to sweep while it is warm. */
 #define GC_MIN_HEAP (2 * 1024 * 1024)
 
+/* Tensors' memory is collected sooner than the heap's own objects: a
+ * collection costs about the heap's objects, not the bytes a dropped tensor
+ * frees, and each freed big buffer goes back to the tensor allocator's cache
+ * where the next result of its size reuses pages already faulted in. With
+ * only the heap's threshold (twice the live bytes, tensors included), a loop
+ * of `c = a @ b` on 4 MB matrices ran with six result buffers instead of
+ * three, and faulting the others in cost 40 ms of system time over 20
+ * products (docs/performance.md). So a collection also starts once the
+ * tensors wrapped since the last one reach VM_GC_EXTERNAL_STEP or, on a big
+ * heap, GC_EXTERNAL_PER_HEAP times the heap's own bytes, which keeps its
+ * marking cheap next to making those tensors. */
+#define GC_EXTERNAL_PER_HEAP 8
+
 /* Counts a size change and collects when the heap grew past its limit. */
 static void account(AgVM *vm, size_t old_size, size_t new_size) {
   vm->gc.bytes_allocated += new_size;
   vm->gc.bytes_allocated -= old_size;
   if (new_size > old_size && vm->gc.paused == 0 &&
-      (vm->gc.stress || vm->gc.bytes_allocated > vm->gc.next_gc)) {
+      (vm->gc.stress || vm->gc.bytes_allocated > vm->gc.next_gc ||
+       vm->gc.external_since_gc >= vm->gc.external_next_gc)) {
     vm_collect_garbage(vm);
   }
 }
@@ -91,6 +105,13 @@ void *vm_reallocate(AgVM *vm, void *ptr, size_t old_size, size_t new_size) {
 }
 
 void vm_add_external_bytes(AgVM *vm, ptrdiff_t delta) {
+  if (delta >= 0) {
+    vm->gc.external_live += (size_t)delta;
+    vm->gc.external_since_gc += (size_t)delta;
+  } else {
+    size_t drop = (size_t)(-delta);
+    vm->gc.external_live = drop > vm->gc.external_live ? 0 : vm->gc.external_live - drop;
+  }
   if (delta < 0 && (size_t)(-delta) > vm->gc.bytes_allocated) {
     vm->gc.bytes_allocated = 0;
     return;
@@ -453,6 +474,12 @@ void vm_collect_garbage(AgVM *vm) {
   vm->gc.paused--;
   vm->gc.next_gc = vm->gc.bytes_allocated * 2;
   if (vm->gc.next_gc < GC_MIN_HEAP) vm->gc.next_gc = GC_MIN_HEAP;
+  size_t heap = vm->gc.bytes_allocated > vm->gc.external_live
+                    ? vm->gc.bytes_allocated - vm->gc.external_live
+                    : 0;
+  vm->gc.external_since_gc = 0;
+  vm->gc.external_next_gc = heap * GC_EXTERNAL_PER_HEAP;
+  if (vm->gc.external_next_gc < VM_GC_EXTERNAL_STEP) vm->gc.external_next_gc = VM_GC_EXTERNAL_STEP;
 }
 
 /* ---- temporary roots ---- */

@@ -5,7 +5,10 @@
  * (after a collection next_gc = 2 * live bytes, at least 1 MB). Tensor
  * storage is malloc'd by tensor/, not here, but a tensor wrapper adds its
  * storage size as "external bytes" (vm_add_external_bytes) so that big
- * temporaries push the heap toward a collection and are released promptly.
+ * temporaries push the heap toward a collection and are released promptly;
+ * tensor bytes alone also start one after VM_GC_EXTERNAL_STEP of them (or
+ * 8 times the heap's own bytes, if more), so that freed big buffers are
+ * reused before new ones must be faulted in.
  *
  * The collector is a precise, non-moving mark-sweep over the VM's list of
  * all objects (vm->gc.objects), with an explicit gray stack (no recursion on the
@@ -79,6 +82,9 @@ void vm_mark_object(AgVM *vm, Obj *obj);
 
 /* Bytes held outside the heap (tensor storage); negative to release. */
 void vm_add_external_bytes(AgVM *vm, ptrdiff_t delta);
+
+/* The least tensor bytes wrapped between two collections (memory.c). */
+#define VM_GC_EXTERNAL_STEP ((size_t)4 << 20)
 
 /* Temporary roots, strictly nested. */
 void vm_push_root(AgVM *vm, Value v);

@@ -100,6 +100,7 @@ AgVM *vm_new(void) {
   vm->exec.frames = map_zeroed(VM_FRAMES_MAX, sizeof(CallFrame));
   vm->exc.value = NIL_VAL;
   vm->gc.next_gc = 1024 * 1024;
+  vm->gc.external_next_gc = VM_GC_EXTERNAL_STEP;
   vm->oom.limit = memory_limit();
   vm->gc.stress = env_flag("AG_GC_STRESS");
   vm->exec.quicken = !env_flag("AG_NO_QUICKEN");

@@ -308,6 +308,9 @@ typedef struct {
   Table strings; /* intern set (weak) */
   size_t bytes_allocated;
   size_t next_gc;
+  size_t external_live;     /* of bytes_allocated: the tensors' (vm_add_external_bytes) */
+  size_t external_since_gc; /* tensor bytes wrapped since the last collection */
+  size_t external_next_gc;  /* ... that start a collection before next_gc is reached */
   bool stress;
   int paused;
   Obj **gray_stack;

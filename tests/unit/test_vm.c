@@ -457,6 +457,26 @@ START_TEST(external_bytes_count_toward_trigger) {
 }
 END_TEST
 
+/* Tensor bytes alone start a collection, well before the heap's own
+ * threshold: freed big buffers are then reused instead of faulted anew. */
+START_TEST(tensor_bytes_start_a_collection) {
+  AgVM *vm = new_vm();
+  vm_collect_garbage(vm);
+  vm->gc.next_gc = SIZE_MAX; /* only the tensor bytes can start one */
+  size_t step = vm->gc.external_next_gc;
+  ck_assert_uint_ge(step, VM_GC_EXTERNAL_STEP);
+  vm_add_external_bytes(vm, (ptrdiff_t)step - 1);
+  obj_string(vm, "below the step");
+  ck_assert_uint_eq(vm->gc.external_since_gc, step - 1);
+  vm_add_external_bytes(vm, 1);
+  obj_string(vm, "at the step");
+  ck_assert_uint_eq(vm->gc.external_since_gc, 0); /* collected */
+  vm_add_external_bytes(vm, -(ptrdiff_t)step);
+  ck_assert_uint_eq(vm->gc.external_live, 0);
+  vm_free(vm);
+}
+END_TEST
+
 /* ---- calls ---- */
 
 /* fn add(a, b) { return a + b } built by hand */
@@ -797,6 +817,7 @@ static Suite *vm_suite(void) {
   tcase_add_test(gc, tuples_are_collected_and_traced);
   tcase_add_test(gc, gc_stress_runs_programs);
   tcase_add_test(gc, external_bytes_count_toward_trigger);
+  tcase_add_test(gc, tensor_bytes_start_a_collection);
   tcase_set_timeout(gc, 60);
   suite_add_tcase(s, gc);
   TCase *calls = tcase_create("calls");
