@@ -1003,8 +1003,12 @@ IterInner tensor_binary_kernel(BinaryOp op, DType dt) { return binary_kernels[op
  * NaN output passes its gradient. One pass instead of a comparison, a zeros
  * tensor and a where. */
 #define DEFINE_RELU_BACKWARD(T)                                                              \
-  static void relu_backward_##T(const T *g, const T *y, T *out, int64_t n) {                \
-    for (int64_t i = 0; i < n; i++) out[i] = y[i] <= 0 ? 0 : g[i];                           \
+  static void relu_backward_##T(const T *restrict g, const T *restrict y, T *restrict out,    \
+                                int64_t n) {                                                 \
+    for (int64_t i = 0; i < n; i++) { /* g read either way: a select the compiler vectorises */ \
+      T gi = g[i];                                                                           \
+      out[i] = y[i] <= 0 ? 0 : gi;                                                           \
+    }                                                                                        \
   }
 DEFINE_RELU_BACKWARD(float)
 DEFINE_RELU_BACKWARD(double)
