@@ -688,20 +688,43 @@ typedef struct {
   const int64_t *ylo, *yhi, *xlo, *xhi;
   int64_t inner_a, inner_b; /* inner_columns; an empty range when offsets are not exact */
   const TensorWindow *w;
-  atomic_bool failed;
 } PoolJob;
+
+/* 16-byte vectors (SSE2, NEON) of GCC's and Clang's vector extension:
+ * comparisons give lanes of all ones or zeros. */
+typedef float VecFloat __attribute__((vector_size(16)));
+typedef int32_t MaskFloat __attribute__((vector_size(16)));
+typedef double VecDouble __attribute__((vector_size(16)));
+typedef int64_t MaskDouble __attribute__((vector_size(16)));
+
+/* The lanes s[0], s[sx], ...: one load when they are adjacent, else built
+ * from registers (not stored lane by lane and loaded back, which stalls). */
+static inline VecFloat lanes_float(const float *s, int64_t sx) {
+  VecFloat v;
+  if (sx == 1)
+    memcpy(&v, s, sizeof v);
+  else
+    v = (VecFloat){s[0], s[sx], s[2 * sx], s[3 * sx]};
+  return v;
+}
+static inline VecDouble lanes_double(const double *s, int64_t sx) {
+  VecDouble v;
+  if (sx == 1)
+    memcpy(&v, s, sizeof v);
+  else
+    v = (VecDouble){s[0], s[sx]};
+  return v;
+}
 
 /* The first NaN of a window wins, else its first maximum: once best is a
  * NaN nothing replaces it (and the window's first element is taken first,
  * even a -inf). max_window: one output, its window clipped to the input.
- * max_row: the outputs [0, n) of a row whose windows lie inside the input
- * horizontally, src at the first one's first element, each next one sx
- * further, over ny rows ystep apart. It walks the window positions outside
- * and the outputs inside, and keeps each maximum's offset in its window as
- * a T (exact: the caller checks the window's extent), so a value and its
- * offset are chosen with one comparison mask: the loop over the outputs
- * vectorises. Called with the stride a constant where it is 1 or 2. */
-#define MAX_POOL(T)                                                                          \
+ * max_lanes: as many outputs as a vector has lanes, whose windows lie
+ * inside the input horizontally, src at the first one's first element, each
+ * next one sx further, over ny rows ystep apart; the maximum's offset in its
+ * window is kept in the value's type (exact: the caller checks the window's
+ * extent), so one comparison mask picks a value and its offset. */
+#define MAX_POOL(T, V, M)                                                                    \
   static inline void max_window_##T(const PoolJob *j, const T *plane, int64_t oy,           \
                                     int64_t ox, T *out, int64_t *idx) {                      \
     int64_t dy = j->w->dilation[0], dx = j->w->dilation[1], wd = j->wd;                      \
@@ -718,72 +741,54 @@ typedef struct {
     *out = best;                                                                             \
     *idx = at;                                                                               \
   }                                                                                          \
-  static inline __attribute__((always_inline)) void max_row_##T(                             \
-      const T *src, int64_t n, int64_t sx, int64_t ny, int64_t ystep, int64_t kw, int64_t dx, \
-      T *restrict best, T *restrict at) {                                                    \
-    for (int64_t i = 0; i < n; i++) {                                                        \
-      best[i] = src[i * sx];                                                                 \
-      at[i] = 0;                                                                             \
-    }                                                                                        \
+  enum { LANES_##T = sizeof(V) / sizeof(T) };                                                \
+  static inline void max_lanes_##T(const T *src, int64_t sx, int64_t ny, int64_t ystep,      \
+                                   int64_t kw, int64_t dx, T *best, int64_t *idx,            \
+                                   int64_t first) {                                          \
+    V b = lanes_##T(src, sx), k = {0};                                                       \
     for (int64_t ky = 0; ky < ny; ky++)                                                      \
       for (int64_t kx = ky == 0; kx < kw; kx++) {                                            \
-        const T *s = src + ky * ystep + kx * dx;                                             \
-        T k = (T)(ky * ystep + kx * dx);                                                     \
-        for (int64_t i = 0; i < n; i++) {                                                    \
-          T v = s[i * sx], b = best[i];                                                      \
-          bool take = (v > b) | ((v != v) & (b == b));                                       \
-          best[i] = take ? v : b;                                                            \
-          at[i] = take ? k : at[i];                                                          \
-        }                                                                                    \
+        int64_t off = ky * ystep + kx * dx;                                                  \
+        V v = lanes_##T(src + off, sx), here = (V){0} + (T)off;                             \
+        M take = (v > b) | ((v != v) & (b == b));                                            \
+        b = (V)(((M)v & take) | ((M)b & ~take));                                             \
+        k = (V)(((M)here & take) | ((M)k & ~take));                                          \
       }                                                                                      \
+    memcpy(best, &b, sizeof b);                                                              \
+    for (int l = 0; l < LANES_##T; l++) idx[l] = first + l * sx + (int64_t)k[l];             \
   }                                                                                          \
-  static void max_pool_##T(const PoolJob *j, int64_t p0, int64_t p1, T *at) {              \
+  static void max_pool_##T(const PoolJob *j, int64_t p0, int64_t p1) {                     \
     int64_t wd = j->wd, sx = j->w->stride[1], pl = j->w->padding[1];                        \
     int64_t kw = j->w->kernel[1], dx = j->w->dilation[1], dy = j->w->dilation[0];           \
-    int64_t a = j->inner_a, n = j->inner_b - a;                                              \
+    int64_t a = j->inner_a, b = a + (j->inner_b - a) / LANES_##T * LANES_##T;                \
     for (int64_t p = p0; p < p1; p++) {                                                      \
       const T *plane = (const T *)j->x + p * j->h * wd;                                      \
       for (int64_t oy = 0; oy < j->oh; oy++) {                                               \
         T *out = (T *)j->out + (p * j->oh + oy) * j->ow;                                     \
         int64_t *idx = j->idx + (p * j->oh + oy) * j->ow;                                    \
-        for (int64_t ox = 0; ox < a; ox++) max_window_##T(j, plane, oy, ox, out + ox, idx + ox); \
-        for (int64_t ox = a + n; ox < j->ow; ox++)                                           \
-          max_window_##T(j, plane, oy, ox, out + ox, idx + ox);                              \
-        if (n <= 0) continue;                                                                \
         int64_t y0 = j->ylo[oy], ny = (j->yhi[oy] - y0 + dy - 1) / dy;                        \
-        int64_t start = y0 * wd + a * sx - pl; /* output a's window's first element */       \
-        if (ny <= 0) { /* a window on the padding alone: PyTorch's -inf at -1 */             \
-          for (int64_t i = 0; i < n; i++) out[a + i] = -INFINITY, idx[a + i] = -1;           \
-          continue;                                                                          \
+        for (int64_t ox = a; ny > 0 && ox < b; ox += LANES_##T) {                            \
+          int64_t first = y0 * wd + ox * sx - pl; /* the window's first element */           \
+          max_lanes_##T(plane + first, sx, ny, dy * wd, kw, dx, out + ox, idx + ox, first);  \
         }                                                                                    \
-        if (sx == 1)                                                                         \
-          max_row_##T(plane + start, n, 1, ny, dy * wd, kw, dx, out + a, at);                \
-        else if (sx == 2)                                                                    \
-          max_row_##T(plane + start, n, 2, ny, dy * wd, kw, dx, out + a, at);                \
-        else                                                                                 \
-          max_row_##T(plane + start, n, sx, ny, dy * wd, kw, dx, out + a, at);               \
-        for (int64_t i = 0; i < n; i++) idx[a + i] = start + i * sx + (int64_t)at[i];        \
+        for (int64_t ox = 0; ox < j->ow; ox++) {                                             \
+          if (ox == a && ny > 0) ox = b;                                                     \
+          if (ox < j->ow) max_window_##T(j, plane, oy, ox, out + ox, idx + ox);              \
+        }                                                                                    \
       }                                                                                      \
     }                                                                                        \
   }
-MAX_POOL(float)
-MAX_POOL(double)
+MAX_POOL(float, VecFloat, MaskFloat)
+MAX_POOL(double, VecDouble, MaskDouble)
 
 static void max_pool_task(int64_t t, void *ctx) {
-  PoolJob *j = ctx;
+  const PoolJob *j = ctx;
   int64_t p0 = t * PLANES_PER_TASK, p1 = p0 + PLANES_PER_TASK < j->planes ? p0 + PLANES_PER_TASK
                                                                           : j->planes;
-  size_t esize = j->dtype == DT_FLOAT32 ? sizeof(float) : sizeof(double);
-  void *at = malloc((size_t)(j->inner_b - j->inner_a + 1) * esize);
-  if (!at) {
-    atomic_store(&j->failed, true);
-    return;
-  }
   if (j->dtype == DT_FLOAT32)
-    max_pool_float(j, p0, p1, at);
+    max_pool_float(j, p0, p1);
   else
-    max_pool_double(j, p0, p1, at);
-  free(at);
+    max_pool_double(j, p0, p1);
 }
 
 /* Whether every offset in a window, (kh - 1) dy W + (kw - 1) dx at most, is
@@ -817,11 +822,6 @@ Tensor *tensor_max_pool2d(const Tensor *x, const TensorWindow *w, Tensor **indic
       tensor_parallel_for(tasks, max_pool_task, &job);
     else
       for (int64_t t = 0; t < tasks; t++) max_pool_task(t, &job);
-    if (atomic_load(&job.failed)) {
-      tensor_set_error("DefaultCPUAllocator: not enough memory for a pooling's windows");
-      tensor_release(idx);
-      idx = NULL;
-    }
   }
   free(ylo);
   free(xlo);
