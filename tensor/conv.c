@@ -983,6 +983,18 @@ Tensor *tensor_adaptive_avg_pool2d_backward(const Tensor *g, int64_t h, int64_t 
   return out;
 }
 
+/* Each plane's l gradients added at their indices into a zeroed plane (an
+ * index outside it is skipped). */
+#define MAX_UNPOOL(T)                                                                        \
+  static void max_unpool_##T(const T *g, const int64_t *idx, T *out, int64_t planes,        \
+                             int64_t l, int64_t plane) {                                     \
+    for (int64_t p = 0; p < planes; p++, g += l, idx += l, out += plane)                     \
+      for (int64_t j = 0; j < l; j++)                                                        \
+        if (idx[j] >= 0 && idx[j] < plane) out[idx[j]] += g[j];                              \
+  }
+MAX_UNPOOL(float)
+MAX_UNPOOL(double)
+
 /* max_pool2d's backward: g [..., oh, ow] added at the positions in indices
  * (y W + x per plane) of zeros shaped [..., h, w]. */
 Tensor *tensor_max_pool2d_backward(const Tensor *g, const Tensor *indices, int ndim,
@@ -996,19 +1008,11 @@ Tensor *tensor_max_pool2d_backward(const Tensor *g, const Tensor *indices, int n
   }
   Tensor *gc = tensor_contiguous(g), *ic = tensor_contiguous(indices);
   Tensor *out = gc && ic ? tensor_zeros(g->dtype, ndim, shape) : NULL;
-  if (out) {
-    const int64_t *idx = tensor_data(ic);
-    int64_t planes = l ? g->numel / l : 0;
-    for (int64_t p = 0; p < planes; p++)
-      for (int64_t j = 0; j < l; j++) {
-        int64_t at = idx[p * l + j];
-        if (at < 0 || at >= plane) continue;
-        if (g->dtype == DT_FLOAT32)
-          ((float *)tensor_data(out))[p * plane + at] += ((const float *)tensor_data(gc))[p * l + j];
-        else
-          ((double *)tensor_data(out))[p * plane + at] += ((const double *)tensor_data(gc))[p * l + j];
-      }
-  }
+  int64_t planes = l ? g->numel / l : 0;
+  if (out && g->dtype == DT_FLOAT32)
+    max_unpool_float(tensor_data(gc), tensor_data(ic), tensor_data(out), planes, l, plane);
+  else if (out)
+    max_unpool_double(tensor_data(gc), tensor_data(ic), tensor_data(out), planes, l, plane);
   tensor_release(gc);
   tensor_release(ic);
   return out;
