@@ -254,6 +254,22 @@ static bool planes_run(PlanesJob *j) {
 
 #define require_float tensor_require_native_float
 
+/* A new tensor shaped shape from src's planes by im2col (to_cols) or
+ * col2im (which zeroes each plane itself); NULL with the error set. */
+static Tensor *planes_result(bool to_cols, const Tensor *src, int ndim, const int64_t *shape,
+                             int64_t planes, Frame f) {
+  Tensor *sc = tensor_contiguous(src);
+  Tensor *out = sc ? tensor_empty(src->dtype, ndim, shape) : NULL;
+  PlanesJob job = {.to_cols = to_cols, .dtype = src->dtype, .src = sc ? tensor_data(sc) : NULL,
+                   .dst = out ? tensor_data(out) : NULL, .planes = planes, .f = f};
+  if (out && !planes_run(&job)) {
+    tensor_release(out);
+    out = NULL;
+  }
+  tensor_release(sc);
+  return out;
+}
+
 /* x [N, C, H, W] -> [N, C kh kw, L] (F.unfold). */
 Tensor *tensor_im2col(const Tensor *x, const TensorWindow *w) {
   if (!require_float(x, "im2col")) return NULL;
@@ -274,17 +290,7 @@ Tensor *tensor_im2col(const Tensor *x, const TensorWindow *w) {
     return NULL;
   }
   int64_t shape[3] = {n, c * w->kernel[0] * w->kernel[1], oh * ow};
-  Tensor *xc = tensor_contiguous(x);
-  Tensor *out = xc ? tensor_empty(x->dtype, 3, shape) : NULL;
-  PlanesJob job = {.to_cols = true, .dtype = x->dtype, .src = xc ? tensor_data(xc) : NULL,
-                   .dst = out ? tensor_data(out) : NULL, .planes = n * c,
-                   .f = frame_of(w, h, wd, oh, ow)};
-  if (out && !planes_run(&job)) {
-    tensor_release(out);
-    out = NULL;
-  }
-  tensor_release(xc);
-  return out;
+  return planes_result(true, x, 3, shape, n * c, frame_of(w, h, wd, oh, ow));
 }
 
 /* cols [N, C kh kw, L] -> [N, C, H, W], overlapping windows summed (F.fold). */
@@ -301,17 +307,7 @@ Tensor *tensor_col2im(const Tensor *cols, int64_t h, int64_t wd, const TensorWin
   }
   int64_t n = cols->shape[0], c = cols->shape[1] / k;
   int64_t shape[4] = {n, c, h, wd};
-  Tensor *cc = tensor_contiguous(cols);
-  Tensor *out = cc ? tensor_empty(cols->dtype, 4, shape) : NULL; /* col2im zeroes each plane */
-  PlanesJob job = {.to_cols = false, .dtype = cols->dtype, .src = cc ? tensor_data(cc) : NULL,
-                   .dst = out ? tensor_data(out) : NULL, .planes = n * c,
-                   .f = frame_of(w, h, wd, oh, ow)};
-  if (out && !planes_run(&job)) {
-    tensor_release(out);
-    out = NULL;
-  }
-  tensor_release(cc);
-  return out;
+  return planes_result(false, cols, 4, shape, n * c, frame_of(w, h, wd, oh, ow));
 }
 
 /* ---- convolution ---- */
