@@ -605,16 +605,24 @@ static Tensor *j_sigmoid(JVP_ARGS) {
   return jvp_done(&s, mul(&s, mul(&s, T0, rsubs(&s, 1, out)), out), out);
 }
 
+/* PyTorch's threshold_backward(g, result, 0): result <= 0 ? 0 : g (a NaN
+ * result passes its gradient); one fused pass without a graph to record. */
 static bool d_relu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
   scope_open(&s);
-  give(out, 0, where(&s, cmps(&s, BIN_GT, saved(&s, n, 0), 0), G, zero_like(&s, G)));
+  Tensor *r = saved(&s, n, 0);
+  if (r && plain_backward() && G->dtype == r->dtype && dtype_is_native(r->dtype) &&
+      dtype_is_float(r->dtype) && G->ndim == r->ndim &&
+      !memcmp(G->shape, r->shape, (size_t)G->ndim * sizeof(int64_t)))
+    give(out, 0, keep(&s, tensor_relu_backward(G, r)));
+  else
+    give(out, 0, where(&s, cmps(&s, BIN_LE, r, 0), zero_like(&s, G), G));
   return done(&s, n, out);
 }
 static Tensor *j_relu(JVP_ARGS) {
   Scope s;
   scope_open(&s);
-  return jvp_done(&s, where(&s, cmps(&s, BIN_GT, out, 0), T0, zero_like(&s, T0)), out);
+  return jvp_done(&s, where(&s, cmps(&s, BIN_LE, out, 0), zero_like(&s, T0), T0), out);
 }
 
 /* The standard normal density exp(-x^2/2) / sqrt(2 pi). */

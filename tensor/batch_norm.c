@@ -13,6 +13,13 @@
  *   with k = dotp invstd^2 / N, dweight = dotp invstd, dbias = sum.
  *
  * Channels are independent; many channels spread over the worker pool. */
+/* The per-element loops (the output, dx, the backward's lanes) are for the
+ * compiler to vectorise, which -O2's "very cheap" cost model refuses; it
+ * never reorders the sums in double (no -ffast-math), so the bits stay. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
+
 #include "tensor/iter.h"
 #include "tensor/ops.h"
 #include "tensor/parallel.h"
@@ -180,9 +187,15 @@ Tensor *tensor_batch_norm_train(const Tensor *x, const Tensor *weight, const Ten
       s[l] = dy[l];                                                                          \
       d[l] = (x[l] - mean) * dy[l];                                                          \
     }                                                                                        \
-    for (int64_t k = LANES; k < size; k++) {                                                 \
-      s[k % LANES] += dy[k];                                                                 \
-      d[k % LANES] += (x[k] - mean) * dy[k];                                                 \
+    int64_t k = LANES;                                                                       \
+    for (; k + LANES <= size; k += LANES) /* whole vectors: lane l takes k + l */            \
+      for (int l = 0; l < LANES; l++) {                                                      \
+        s[l] += dy[k + l];                                                                   \
+        d[l] += (x[k + l] - mean) * dy[k + l];                                               \
+      }                                                                                      \
+    for (int l = 0; k + l < size; l++) {                                                     \
+      s[l] += dy[k + l];                                                                     \
+      d[l] += (x[k + l] - mean) * dy[k + l];                                                 \
     }                                                                                        \
     int used = size < LANES ? (int)size : LANES;                                             \
     *sum = bn_combine_##T(s, LANES, used);                                                   \

@@ -6,6 +6,13 @@
  * PyTorch's CPU fallback (slow_conv2d) does; its backward is written in
  * autograd/ with im2col, col2im and matmul, so it is differentiable again.
  */
+/* The row loops below are for the compiler to vectorise, which -O2's "very
+ * cheap" cost model refuses (they need a remainder loop); no loop here sums
+ * floats in another order for it. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
+
 #include "tensor/blas.h"
 #include "tensor/iter.h"
 #include "tensor/parallel.h"
@@ -72,78 +79,141 @@ bool tensor_window_sizes(const TensorWindow *w, int64_t h, int64_t wd, int64_t *
   return true;
 }
 
-/* ---- im2col / col2im: x [P, H, W] planes <-> cols [P, kh kw, oh ow] ---- */
+/* ---- im2col / col2im: x [P, H, W] planes <-> cols [P, kh kw, oh ow] ----
+ *
+ * Each row of the columns (one kernel position, one output row) is ow
+ * elements read from one row of the plane as the windows see it, padding
+ * included. So that row is a plain copy with no test per element, a plane
+ * whose windows reach past its left or right side is first copied into
+ * rows padded with zeros on both sides (the "staged" rows, in a scratch
+ * buffer of the caller's), and a row above or below the plane is one row of
+ * zeros. A plane no window reaches past is read in place. */
 
-/* The outputs ox whose input column ox * stride + x0 falls inside [0, wd):
- * [*lo, *hi). */
-static void window_inside(int64_t x0, int64_t stride, int64_t wd, int64_t ow, int64_t *lo,
-                          int64_t *hi) {
-  *lo = x0 >= 0 ? 0 : (-x0 + stride - 1) / stride;
-  *hi = wd - x0 <= 0 ? 0 : (wd - x0 + stride - 1) / stride;
-  if (*hi > ow) *hi = ow;
-  if (*lo > *hi) *lo = *hi;
+typedef struct {
+  int64_t kh, kw, sy, sx, dy, dx, pt, pl; /* the window; pt, pl: top and left padding */
+  int64_t h, wd, oh, ow;
+  int64_t wp;    /* the columns the windows read, side padding included */
+  int64_t rows;  /* the plane's rows that windows read: [0, rows) */
+  bool staged;   /* those rows are read from padded copies */
+} Frame;
+
+static Frame frame_of(const TensorWindow *w, int64_t h, int64_t wd, int64_t oh, int64_t ow) {
+  Frame f = {.kh = w->kernel[0], .kw = w->kernel[1], .sy = w->stride[0], .sx = w->stride[1],
+             .dy = w->dilation[0], .dx = w->dilation[1], .pt = w->padding[0],
+             .pl = w->padding[1], .h = h, .wd = wd, .oh = oh, .ow = ow};
+  int64_t hp = (oh - 1) * f.sy + (f.kh - 1) * f.dy + 1; /* rows read, padding included */
+  f.wp = (ow - 1) * f.sx + (f.kw - 1) * f.dx + 1;
+  if (f.wp < 1) f.wp = 1; /* no windows: the scratch still has its one row */
+  f.rows = hp - f.pt < h ? hp - f.pt : h;
+  if (f.rows < 0) f.rows = 0;
+  f.staged = f.pl > 0 || f.wp - f.pl > wd;
+  return f;
 }
 
-/* The rows are short (an image's width), so they are plain loops, and
- * copies of 8 elements at a time that the compiler inlines as vector moves
- * (the last one overlapping the one before), rather than calls of memcpy
- * and memset. col2im adds
- * each plane's windows in the same order as ever, whatever the loops' form. */
+/* Elements of scratch im2col and col2im need per call: the staged rows and
+ * one more row (zeros for im2col, a row that takes and drops the padding's
+ * sums for col2im). */
+static int64_t frame_scratch(const Frame *f) { return ((f->staged ? f->rows : 0) + 1) * f->wp; }
+
+/* The columns of a plane's row that windows read: [0, keep), at pl in a
+ * staged row. */
+static int64_t frame_keep(const Frame *f) {
+  int64_t keep = f->wd < f->wp - f->pl ? f->wd : f->wp - f->pl;
+  return keep > 0 ? keep : 0;
+}
+
 #define IM2COL(T)                                                                            \
-  static void im2col_##T(const T *x, T *cols, int64_t planes, int64_t h, int64_t wd,        \
-                         const TensorWindow *w, int64_t oh, int64_t ow) {                   \
-    int64_t kh = w->kernel[0], kw = w->kernel[1], l = oh * ow, sx = w->stride[1];            \
+  /* The plane's padded row yp (columns as the windows count them). */                      \
+  static inline T *padded_row_##T(const Frame *f, T *plane, T *staged, T *outside,           \
+                                  int64_t yp) {                                              \
+    int64_t y = yp - f->pt;                                                                  \
+    if (y < 0 || y >= f->rows) return outside;                                               \
+    return f->staged ? staged + y * f->wp : plane + y * f->wd;                               \
+  }                                                                                          \
+  /* n elements of a short row: 8 at a time as inline vector moves (the last 8             \
+   * overlapping the ones before) rather than a call of memcpy per row. */                  \
+  static inline void copy_row_##T(T *restrict dst, const T *restrict src, int64_t n) {      \
+    if (n < 8) {                                                                             \
+      for (int64_t i = 0; i < n; i++) dst[i] = src[i];                                       \
+      return;                                                                                \
+    }                                                                                        \
+    for (int64_t i = 0; i + 8 < n; i += 8) memcpy(dst + i, src + i, 8 * sizeof(T));         \
+    memcpy(dst + n - 8, src + n - 8, 8 * sizeof(T));                                         \
+  }                                                                                          \
+  static void im2col_##T(const T *x, T *cols, int64_t planes, const Frame *frame,            \
+                         T *scratch) {                                                       \
+    const Frame f = *frame; /* a local copy: the stores below cannot change it */            \
+    int64_t l = f.oh * f.ow, keep = frame_keep(&f);                                          \
+    T *staged = scratch, *zeros = scratch + (f.staged ? f.rows * f.wp : 0);                  \
+    memset(scratch, 0, (size_t)frame_scratch(&f) * sizeof(T)); /* the padding, once */      \
     for (int64_t p = 0; p < planes; p++) {                                                   \
-      const T *plane = x + p * h * wd;                                                       \
-      for (int64_t ki = 0; ki < kh; ki++)                                                    \
-        for (int64_t kj = 0; kj < kw; kj++) {                                                \
-          T *row = cols + ((p * kh + ki) * kw + kj) * l;                                     \
-          int64_t x0 = kj * w->dilation[1] - w->padding[1], lo, hi;                          \
-          window_inside(x0, sx, wd, ow, &lo, &hi);                                           \
-          for (int64_t oy = 0; oy < oh; oy++) {                                              \
-            int64_t y = oy * w->stride[0] - w->padding[0] + ki * w->dilation[0];             \
-            T *dst = row + oy * ow;                                                          \
-            bool inside = y >= 0 && y < h;                                                   \
-            const T *src = plane + (inside ? y : 0) * wd;                                    \
-            int64_t a = inside ? lo : ow, b = inside ? hi : ow;                              \
-            int64_t ox = 0;                                                                  \
-            for (; ox < a; ox++) dst[ox] = 0;                                                \
-            if (sx == 1 && b - ox >= 8) { /* the last 8 may overlap the ones before */       \
-              for (; ox + 8 < b; ox += 8) memcpy(dst + ox, src + ox + x0, 8 * sizeof(T));    \
-              memcpy(dst + b - 8, src + b - 8 + x0, 8 * sizeof(T));                          \
-              ox = b;                                                                        \
-            }                                                                                \
-            for (; ox < b; ox++) dst[ox] = src[ox * sx + x0];                                \
-            for (; ox < ow; ox++) dst[ox] = 0;                                               \
+      const T *plane = x + p * f.h * f.wd;                                                   \
+      for (int64_t y = 0; f.staged && keep > 0 && y < f.rows; y++)                           \
+        memcpy(staged + y * f.wp + f.pl, plane + y * f.wd, (size_t)keep * sizeof(T));        \
+      for (int64_t ki = 0; ki < f.kh; ki++)                                                  \
+        for (int64_t kj = 0; kj < f.kw; kj++) {                                              \
+          T *dst = cols + ((p * f.kh + ki) * f.kw + kj) * l;                                 \
+          for (int64_t oy = 0; oy < f.oh; oy++, dst += f.ow) {                               \
+            const T *src =                                                                   \
+                padded_row_##T(&f, (T *)plane, staged, zeros, oy * f.sy + ki * f.dy) +       \
+                kj * f.dx;                                                                   \
+            if (f.sx == 1)                                                                   \
+              copy_row_##T(dst, src, f.ow);                                                  \
+            else                                                                             \
+              for (int64_t ox = 0; ox < f.ow; ox++) dst[ox] = src[ox * f.sx];                \
           }                                                                                  \
         }                                                                                    \
     }                                                                                        \
   }                                                                                          \
-  static void col2im_##T(const T *cols, T *x, int64_t planes, int64_t h, int64_t wd,        \
-                         const TensorWindow *w, int64_t oh, int64_t ow) {                   \
-    int64_t kh = w->kernel[0], kw = w->kernel[1], l = oh * ow, sx = w->stride[1];            \
+  static inline void add_row_##T(T *restrict dst, const T *restrict src, int64_t n,         \
+                                 int64_t step) {                                             \
+    if (step == 1)                                                                           \
+      for (int64_t i = 0; i < n; i++) dst[i] += src[i];                                      \
+    else                                                                                     \
+      for (int64_t i = 0; i < n; i++) dst[i * step] += src[i];                               \
+  }                                                                                          \
+  /* Each plane's windows added in the order (ki, kj, oy, ox) into rows that                \
+   * start at zero: every element's sum in that order, whatever the staging. */             \
+  static void col2im_##T(const T *cols, T *x, int64_t planes, const Frame *frame,            \
+                         T *scratch) {                                                       \
+    const Frame f = *frame;                                                                  \
+    int64_t l = f.oh * f.ow, keep = frame_keep(&f);                                          \
+    T *staged = scratch, *dropped = scratch + (f.staged ? f.rows * f.wp : 0);                \
     for (int64_t p = 0; p < planes; p++) {                                                   \
-      T *plane = x + p * h * wd;                                                             \
-      for (int64_t ki = 0; ki < kh; ki++)                                                    \
-        for (int64_t kj = 0; kj < kw; kj++) {                                                \
-          const T *row = cols + ((p * kh + ki) * kw + kj) * l;                               \
-          int64_t x0 = kj * w->dilation[1] - w->padding[1], lo, hi;                          \
-          window_inside(x0, sx, wd, ow, &lo, &hi);                                           \
-          for (int64_t oy = 0; oy < oh; oy++) {                                              \
-            int64_t y = oy * w->stride[0] - w->padding[0] + ki * w->dilation[0];             \
-            if (y < 0 || y >= h) continue;                                                   \
-            const T *src = row + oy * ow;                                                    \
-            T *dst = plane + y * wd;                                                         \
-            if (sx == 1)                                                                     \
-              for (int64_t ox = lo; ox < hi; ox++) dst[ox + x0] += src[ox];                  \
-            else                                                                             \
-              for (int64_t ox = lo; ox < hi; ox++) dst[ox * sx + x0] += src[ox];             \
-          }                                                                                  \
+      T *plane = x + p * f.h * f.wd;                                                         \
+      if (f.staged) memset(staged, 0, (size_t)(f.rows * f.wp) * sizeof(T));                  \
+      memset(plane, 0, (size_t)(f.h * f.wd) * sizeof(T));                                    \
+      for (int64_t ki = 0; ki < f.kh; ki++)                                                  \
+        for (int64_t kj = 0; kj < f.kw; kj++) {                                              \
+          const T *src = cols + ((p * f.kh + ki) * f.kw + kj) * l;                           \
+          for (int64_t oy = 0; oy < f.oh; oy++, src += f.ow)                                 \
+            add_row_##T(padded_row_##T(&f, plane, staged, dropped, oy * f.sy + ki * f.dy) +  \
+                            kj * f.dx,                                                       \
+                        src, f.ow, f.sx);                                                    \
         }                                                                                    \
+      for (int64_t y = 0; f.staged && keep > 0 && y < f.rows; y++)                           \
+        memcpy(plane + y * f.wd, staged + y * f.wp + f.pl, (size_t)keep * sizeof(T));        \
     }                                                                                        \
   }
 IM2COL(float)
 IM2COL(double)
+
+/* im2col or col2im of planes of one dtype, with scratch of its own. */
+static bool planes_convert(bool to_cols, DType dt, const void *src, void *dst, int64_t planes,
+                           const Frame *f) {
+  void *scratch = malloc((size_t)frame_scratch(f) * dtype_size(dt));
+  if (!scratch) return false;
+  if (dt == DT_FLOAT32 && to_cols)
+    im2col_float(src, dst, planes, f, scratch);
+  else if (to_cols)
+    im2col_double(src, dst, planes, f, scratch);
+  else if (dt == DT_FLOAT32)
+    col2im_float(src, dst, planes, f, scratch);
+  else
+    col2im_double(src, dst, planes, f, scratch);
+  free(scratch);
+  return true;
+}
 
 /* im2col or col2im of a whole batch, its planes spread over the worker pool
  * (each plane's columns are its own: the tasks share nothing) when the
@@ -153,41 +223,55 @@ typedef struct {
   DType dtype;
   const void *src;
   void *dst;
-  int64_t planes, h, wd, oh, ow;
-  const TensorWindow *w;
+  int64_t planes;
+  Frame f;
+  atomic_bool failed;
 } PlanesJob;
 
 #define PLANES_PER_TASK 8
 
 static void planes_task(int64_t t, void *ctx) {
-  const PlanesJob *j = ctx;
+  PlanesJob *j = ctx;
   int64_t p0 = t * PLANES_PER_TASK, np = j->planes - p0 < PLANES_PER_TASK ? j->planes - p0
                                                                          : PLANES_PER_TASK;
-  int64_t image = j->h * j->wd, cols = j->w->kernel[0] * j->w->kernel[1] * j->oh * j->ow;
-  if (j->dtype == DT_FLOAT32 && j->to_cols)
-    im2col_float((const float *)j->src + p0 * image, (float *)j->dst + p0 * cols, np, j->h, j->wd,
-                 j->w, j->oh, j->ow);
-  else if (j->to_cols)
-    im2col_double((const double *)j->src + p0 * image, (double *)j->dst + p0 * cols, np, j->h,
-                  j->wd, j->w, j->oh, j->ow);
-  else if (j->dtype == DT_FLOAT32)
-    col2im_float((const float *)j->src + p0 * cols, (float *)j->dst + p0 * image, np, j->h, j->wd,
-                 j->w, j->oh, j->ow);
-  else
-    col2im_double((const double *)j->src + p0 * cols, (double *)j->dst + p0 * image, np, j->h,
-                  j->wd, j->w, j->oh, j->ow);
+  size_t esize = dtype_size(j->dtype);
+  int64_t image = j->f.h * j->f.wd, cols = j->f.kh * j->f.kw * j->f.oh * j->f.ow;
+  int64_t src_step = j->to_cols ? image : cols, dst_step = j->to_cols ? cols : image;
+  if (!planes_convert(j->to_cols, j->dtype, (const char *)j->src + (size_t)(p0 * src_step) * esize,
+                      (char *)j->dst + (size_t)(p0 * dst_step) * esize, np, &j->f))
+    atomic_store(&j->failed, true);
 }
 
-static void planes_run(const PlanesJob *j) {
+/* false when out of memory (the error set) */
+static bool planes_run(PlanesJob *j) {
   int64_t tasks = (j->planes + PLANES_PER_TASK - 1) / PLANES_PER_TASK;
-  int64_t work = j->planes * j->w->kernel[0] * j->w->kernel[1] * j->oh * j->ow;
+  int64_t work = j->planes * j->f.kh * j->f.kw * j->f.oh * j->f.ow;
   if (work >= ITER_PARALLEL_MIN)
-    tensor_parallel_for(tasks, planes_task, (void *)j);
+    tensor_parallel_for(tasks, planes_task, j);
   else
-    for (int64_t t = 0; t < tasks; t++) planes_task(t, (void *)j);
+    for (int64_t t = 0; t < tasks; t++) planes_task(t, j);
+  if (atomic_load(&j->failed))
+    tensor_set_error("DefaultCPUAllocator: not enough memory for im2col's rows");
+  return !atomic_load(&j->failed);
 }
 
 #define require_float tensor_require_native_float
+
+/* A new tensor shaped shape from src's planes by im2col (to_cols) or
+ * col2im (which zeroes each plane itself); NULL with the error set. */
+static Tensor *planes_result(bool to_cols, const Tensor *src, int ndim, const int64_t *shape,
+                             int64_t planes, Frame f) {
+  Tensor *sc = tensor_contiguous(src);
+  Tensor *out = sc ? tensor_empty(src->dtype, ndim, shape) : NULL;
+  PlanesJob job = {.to_cols = to_cols, .dtype = src->dtype, .src = sc ? tensor_data(sc) : NULL,
+                   .dst = out ? tensor_data(out) : NULL, .planes = planes, .f = f};
+  if (out && !planes_run(&job)) {
+    tensor_release(out);
+    out = NULL;
+  }
+  tensor_release(sc);
+  return out;
+}
 
 /* x [N, C, H, W] -> [N, C kh kw, L] (F.unfold). */
 Tensor *tensor_im2col(const Tensor *x, const TensorWindow *w) {
@@ -209,14 +293,7 @@ Tensor *tensor_im2col(const Tensor *x, const TensorWindow *w) {
     return NULL;
   }
   int64_t shape[3] = {n, c * w->kernel[0] * w->kernel[1], oh * ow};
-  Tensor *xc = tensor_contiguous(x);
-  Tensor *out = xc ? tensor_empty(x->dtype, 3, shape) : NULL;
-  if (out)
-    planes_run(&(PlanesJob){.to_cols = true, .dtype = x->dtype, .src = tensor_data(xc),
-                            .dst = tensor_data(out), .planes = n * c, .h = h, .wd = wd, .oh = oh,
-                            .ow = ow, .w = w});
-  tensor_release(xc);
-  return out;
+  return planes_result(true, x, 3, shape, n * c, frame_of(w, h, wd, oh, ow));
 }
 
 /* cols [N, C kh kw, L] -> [N, C, H, W], overlapping windows summed (F.fold). */
@@ -233,14 +310,7 @@ Tensor *tensor_col2im(const Tensor *cols, int64_t h, int64_t wd, const TensorWin
   }
   int64_t n = cols->shape[0], c = cols->shape[1] / k;
   int64_t shape[4] = {n, c, h, wd};
-  Tensor *cc = tensor_contiguous(cols);
-  Tensor *out = cc ? tensor_zeros(cols->dtype, 4, shape) : NULL;
-  if (out)
-    planes_run(&(PlanesJob){.to_cols = false, .dtype = cols->dtype, .src = tensor_data(cc),
-                            .dst = tensor_data(out), .planes = n * c, .h = h, .wd = wd, .oh = oh,
-                            .ow = ow, .w = w});
-  tensor_release(cc);
-  return out;
+  return planes_result(false, cols, 4, shape, n * c, frame_of(w, h, wd, oh, ow));
 }
 
 /* ---- convolution ---- */
@@ -300,34 +370,41 @@ static void conv_gemm(const BlasApi *blas, const Tensor *wt, const Tensor *bias,
   }
 }
 
+/* A sample's columns [C kh kw, L] followed by its im2col's scratch, in one
+ * buffer; NULL when out of memory. */
+static void *cols_buffer(const Frame *f, int64_t c, size_t esize) {
+  return malloc((size_t)(c * f->kh * f->kw * f->oh * f->ow + frame_scratch(f)) * esize);
+}
+static void *cols_scratch(void *cols, const Frame *f, int64_t c, size_t esize) {
+  return (char *)cols + (size_t)(c * f->kh * f->kw * f->oh * f->ow) * esize;
+}
+
 /* One convolution's samples, for tensor_blas_batch: each sample's columns
  * are made in a buffer of its own and multiplied at once, while in cache. */
 typedef struct {
   const BlasApi *blas;
   const Tensor *x, *wt, *bias, *out;
-  const TensorWindow *w;
-  int64_t oh, ow;
+  Frame f;
   int groups;
   atomic_bool failed;
 } ConvJob;
 
 static void conv_sample(int64_t s, void *ctx) {
   ConvJob *job = ctx;
-  const Tensor *x = job->x;
-  int64_t c = x->shape[1], h = x->shape[2], wd = x->shape[3], l = job->oh * job->ow;
-  int64_t kk = job->w->kernel[0] * job->w->kernel[1], o = job->wt->shape[0];
-  bool f32 = x->dtype == DT_FLOAT32;
+  const Frame *f = &job->f;
+  int64_t c = job->x->shape[1], l = f->oh * f->ow, o = job->wt->shape[0];
+  bool f32 = job->x->dtype == DT_FLOAT32;
   size_t esize = f32 ? sizeof(float) : sizeof(double);
-  void *cols = malloc((size_t)(c * kk * l) * esize);
+  void *cols = cols_buffer(f, c, esize);
   if (!cols) {
     atomic_store(&job->failed, true);
     return;
   }
-  const char *plane = (const char *)tensor_data(x) + (size_t)(s * c * h * wd) * esize;
+  const char *plane = (const char *)tensor_data(job->x) + (size_t)(s * c * f->h * f->wd) * esize;
   if (f32)
-    im2col_float((const float *)plane, cols, c, h, wd, job->w, job->oh, job->ow);
+    im2col_float((const float *)plane, cols, c, f, cols_scratch(cols, f, c, esize));
   else
-    im2col_double((const double *)plane, cols, c, h, wd, job->w, job->oh, job->ow);
+    im2col_double((const double *)plane, cols, c, f, cols_scratch(cols, f, c, esize));
   conv_gemm(job->blas, job->wt, job->bias, cols,
             (char *)tensor_data(job->out) + (size_t)(s * o * l) * esize, l, job->groups);
   free(cols);
@@ -349,8 +426,8 @@ Tensor *tensor_conv2d(const Tensor *x, const Tensor *weight, const Tensor *bias,
   Tensor *bc = bias ? tensor_contiguous(bias) : NULL;
   Tensor *out = xc && wc && (bc || !bias) ? tensor_empty(x->dtype, 4, shape) : NULL;
   if (out && n > 0) {
-    ConvJob job = {.blas = tensor_blas(), .x = xc, .wt = wc, .bias = bc, .out = out, .w = w,
-                   .oh = oh, .ow = ow, .groups = groups};
+    ConvJob job = {.blas = tensor_blas(), .x = xc, .wt = wc, .bias = bc, .out = out,
+                   .f = frame_of(w, x->shape[2], x->shape[3], oh, ow), .groups = groups};
     tensor_blas_batch(n, (double)o * (double)l * (double)(wc->numel / o), conv_sample, &job);
     if (atomic_load(&job.failed)) {
       tensor_set_error("DefaultCPUAllocator: not enough memory for a convolution's columns");
@@ -375,26 +452,25 @@ Tensor *tensor_conv2d(const Tensor *x, const Tensor *weight, const Tensor *bias,
 
 typedef struct {
   const Tensor *x, *wt, *g;
-  const TensorWindow *w;
-  int64_t oh, ow, nchunks;
+  Frame f;
+  int64_t nchunks;
   int groups;
-  void *dx;      /* [N, C, H, W], zeroed, or NULL */
+  void *dx;      /* [N, C, H, W], or NULL */
   void *partial; /* nchunks dweights, or NULL */
   atomic_bool failed;
 } ConvBackJob;
 
 #define CONV_BACK(T, GEMM)                                                                   \
-  static void conv_back_sample_##T(ConvBackJob *j, int64_t s, T *cols, T *dw, bool first) { \
-    const Tensor *x = j->x;                                                                  \
-    int64_t c = x->shape[1], h = x->shape[2], wd = x->shape[3], l = j->oh * j->ow;           \
-    int64_t kk = j->w->kernel[0] * j->w->kernel[1], o = j->wt->shape[0];                     \
-    int64_t og = o / j->groups, ckk = c / j->groups * kk;                                    \
+  static void conv_back_sample_##T(ConvBackJob *j, int64_t s, T *cols, T *scratch, T *dw,   \
+                                   bool first) {                                             \
+    const Frame *f = &j->f;                                                                  \
+    int64_t c = j->x->shape[1], image = c * f->h * f->wd, l = f->oh * f->ow;                 \
+    int64_t o = j->wt->shape[0], og = o / j->groups, ckk = c / j->groups * f->kh * f->kw;    \
     const T *gs = (const T *)tensor_data(j->g) + s * o * l;                                  \
     const T *wt = tensor_data(j->wt);                                                        \
     const BlasApi *blas = tensor_blas();                                                     \
     if (dw) {                                                                                \
-      im2col_##T((const T *)tensor_data(x) + s * c * h * wd, cols, c, h, wd, j->w, j->oh,    \
-                 j->ow);                                                                     \
+      im2col_##T((const T *)tensor_data(j->x) + s * image, cols, c, f, scratch);             \
       for (int gi = 0; gi < j->groups; gi++)                                                 \
         blas->GEMM(CblasRowMajor, CblasNoTrans, CblasTrans, (int)og, (int)ckk, (int)l, 1,    \
                    gs + gi * og * l, (int)l, cols + gi * ckk * l, (int)l, first ? 0 : 1,     \
@@ -405,7 +481,7 @@ typedef struct {
         blas->GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, (int)ckk, (int)l, (int)og, 1,    \
                    wt + gi * og * ckk, (int)ckk, gs + gi * og * l, (int)l, 0,                \
                    cols + gi * ckk * l, (int)l);                                             \
-      col2im_##T(cols, (T *)j->dx + s * c * h * wd, c, h, wd, j->w, j->oh, j->ow);           \
+      col2im_##T(cols, (T *)j->dx + s * image, c, f, scratch);                               \
     }                                                                                        \
   }
 CONV_BACK(float, cblas_sgemm)
@@ -414,21 +490,21 @@ CONV_BACK(double, cblas_dgemm)
 static void conv_back_chunk(int64_t k, void *ctx) {
   ConvBackJob *j = ctx;
   int64_t n = j->x->shape[0], s0 = n * k / j->nchunks, s1 = n * (k + 1) / j->nchunks;
-  int64_t c = j->x->shape[1], kk = j->w->kernel[0] * j->w->kernel[1];
-  int64_t wnumel = j->wt->numel, l = j->oh * j->ow;
+  int64_t c = j->x->shape[1], wnumel = j->wt->numel;
   bool f32 = j->x->dtype == DT_FLOAT32;
   size_t esize = f32 ? sizeof(float) : sizeof(double);
-  void *cols = malloc((size_t)(c * kk * l) * esize);
+  void *cols = cols_buffer(&j->f, c, esize);
   if (!cols) {
     atomic_store(&j->failed, true);
     return;
   }
+  void *scratch = cols_scratch(cols, &j->f, c, esize);
   char *dw = j->partial ? (char *)j->partial + (size_t)(k * wnumel) * esize : NULL;
   for (int64_t s = s0; s < s1; s++) {
     if (f32)
-      conv_back_sample_float(j, s, cols, (float *)dw, s == s0);
+      conv_back_sample_float(j, s, cols, scratch, (float *)dw, s == s0);
     else
-      conv_back_sample_double(j, s, cols, (double *)dw, s == s0);
+      conv_back_sample_double(j, s, cols, scratch, (double *)dw, s == s0);
   }
   if (dw && s1 == s0) memset(dw, 0, (size_t)wnumel * esize);
   free(cols);
@@ -465,14 +541,18 @@ bool tensor_conv2d_backward(const Tensor *x, const Tensor *weight, const Tensor 
     return false;
   }
   ConvBackJob j = {.x = tensor_contiguous(x), .wt = tensor_contiguous(weight),
-                   .g = tensor_contiguous(g), .w = w, .oh = oh, .ow = ow, .groups = groups,
+                   .g = tensor_contiguous(g), .f = frame_of(w, x->shape[2], x->shape[3], oh, ow),
+                   .groups = groups,
                    .nchunks = n < CONV_BACK_CHUNKS ? (n > 0 ? n : 1) : CONV_BACK_CHUNKS};
   size_t esize = x->dtype == DT_FLOAT32 ? sizeof(float) : sizeof(double);
-  Tensor *gx = dx && j.x ? tensor_zeros(x->dtype, x->ndim, x->shape) : NULL;
+  bool run = oh * ow > 0 && n > 0;
+  Tensor *gx = !dx || !j.x ? NULL
+               : run       ? tensor_empty(x->dtype, x->ndim, x->shape) /* col2im zeroes it */
+                           : tensor_zeros(x->dtype, x->ndim, x->shape);
   j.dx = gx ? tensor_data(gx) : NULL;
   j.partial = dweight ? calloc((size_t)(j.nchunks * weight->numel), esize) : NULL;
   bool ok = j.x && j.wt && j.g && (!dx || gx) && (!dweight || j.partial);
-  if (ok && oh * ow > 0 && n > 0) {
+  if (ok && run) {
     double macs = (double)o * (double)(weight->numel / o) * (double)(oh * ow) *
                   (double)(n / j.nchunks + 1) * ((dx ? 1 : 0) + (dweight ? 1 : 0));
     tensor_blas_batch(j.nchunks, macs, conv_back_chunk, &j);
@@ -585,6 +665,17 @@ static bool window_columns(const TensorWindow *w, int d, int64_t in, int64_t out
   return true;
 }
 
+/* The outputs [*a, *b) of a row whose windows' columns all lie inside the
+ * input (no clipping, no padding read). */
+static void inner_columns(const TensorWindow *w, int64_t wd, int64_t ow, int64_t *a, int64_t *b) {
+  int64_t sx = w->stride[1], pl = w->padding[1], span = (w->kernel[1] - 1) * w->dilation[1] + 1;
+  int64_t room = wd - span + pl; /* the last window start that ends inside, padding counted */
+  *b = room < 0 ? 0 : room / sx + 1;
+  if (*b > ow) *b = ow;
+  *a = pl / sx + (pl % sx != 0);
+  if (*a > *b) *a = *b;
+}
+
 typedef struct {
   DType dtype;
   const void *x;
@@ -592,37 +683,100 @@ typedef struct {
   int64_t *idx;
   int64_t planes, h, wd, oh, ow;
   const int64_t *ylo, *yhi, *xlo, *xhi;
+  int64_t inner_a, inner_b; /* inner_columns; an empty range when offsets are not exact */
   const TensorWindow *w;
 } PoolJob;
 
+/* 16-byte vectors (SSE2, NEON) of GCC's and Clang's vector extension:
+ * comparisons give lanes of all ones or zeros. */
+typedef float VecFloat __attribute__((vector_size(16)));
+typedef int32_t MaskFloat __attribute__((vector_size(16)));
+typedef double VecDouble __attribute__((vector_size(16)));
+typedef int64_t MaskDouble __attribute__((vector_size(16)));
+
+/* The lanes s[0], s[sx], ...: one load when they are adjacent, else built
+ * from registers (not stored lane by lane and loaded back, which stalls). */
+static inline VecFloat lanes_float(const float *s, int64_t sx) {
+  VecFloat v;
+  if (sx == 1)
+    memcpy(&v, s, sizeof v);
+  else
+    v = (VecFloat){s[0], s[sx], s[2 * sx], s[3 * sx]};
+  return v;
+}
+static inline VecDouble lanes_double(const double *s, int64_t sx) {
+  VecDouble v;
+  if (sx == 1)
+    memcpy(&v, s, sizeof v);
+  else
+    v = (VecDouble){s[0], s[sx]};
+  return v;
+}
+
 /* The first NaN of a window wins, else its first maximum: once best is a
- * NaN nothing replaces it. */
-#define MAX_POOL(T)                                                                          \
-  static void max_pool_##T(const PoolJob *j, int64_t p0, int64_t p1) {                     \
+ * NaN nothing replaces it (and the window's first element is taken first,
+ * even a -inf). max_window: one output, its window clipped to the input.
+ * max_lanes: as many outputs as a vector has lanes, whose windows lie
+ * inside the input horizontally, src at the first one's first element, each
+ * next one sx further, over ny rows ystep apart; the maximum's offset in its
+ * window is kept in the value's type (exact: the caller checks the window's
+ * extent), so one comparison mask picks a value and its offset. */
+#define MAX_POOL(T, V, M)                                                                    \
+  static inline void max_window_##T(const PoolJob *j, const T *plane, int64_t oy,           \
+                                    int64_t ox, T *out, int64_t *idx) {                      \
     int64_t dy = j->w->dilation[0], dx = j->w->dilation[1], wd = j->wd;                      \
+    T best = -INFINITY;                                                                      \
+    int64_t at = -1;                                                                         \
+    for (int64_t y = j->ylo[oy]; y < j->yhi[oy]; y += dy)                                   \
+      for (int64_t xx = j->xlo[ox]; xx < j->xhi[ox]; xx += dx) {                             \
+        T v = plane[y * wd + xx];                                                            \
+        /* without branches (the comparisons are data: mispredicted) */                      \
+        bool take = (at < 0) | (v > best) | ((v != v) & (best == best));                     \
+        best = take ? v : best;                                                              \
+        at = take ? y * wd + xx : at;                                                        \
+      }                                                                                      \
+    *out = best;                                                                             \
+    *idx = at;                                                                               \
+  }                                                                                          \
+  enum { LANES_##T = sizeof(V) / sizeof(T) };                                                \
+  static inline void max_lanes_##T(const T *src, int64_t sx, int64_t ny, int64_t ystep,      \
+                                   int64_t kw, int64_t dx, T *best, int64_t *idx,            \
+                                   int64_t first) {                                          \
+    V b = lanes_##T(src, sx), k = {0};                                                       \
+    for (int64_t ky = 0; ky < ny; ky++)                                                      \
+      for (int64_t kx = ky == 0; kx < kw; kx++) {                                            \
+        int64_t off = ky * ystep + kx * dx;                                                  \
+        V v = lanes_##T(src + off, sx), here = (V){0} + (T)off;                             \
+        M take = (v > b) | ((v != v) & (b == b));                                            \
+        b = (V)(((M)v & take) | ((M)b & ~take));                                             \
+        k = (V)(((M)here & take) | ((M)k & ~take));                                          \
+      }                                                                                      \
+    memcpy(best, &b, sizeof b);                                                              \
+    for (int l = 0; l < LANES_##T; l++) idx[l] = first + l * sx + (int64_t)k[l];             \
+  }                                                                                          \
+  static void max_pool_##T(const PoolJob *j, int64_t p0, int64_t p1) {                     \
+    int64_t wd = j->wd, sx = j->w->stride[1], pl = j->w->padding[1];                        \
+    int64_t kw = j->w->kernel[1], dx = j->w->dilation[1], dy = j->w->dilation[0];           \
+    int64_t a = j->inner_a, b = a + (j->inner_b - a) / LANES_##T * LANES_##T;                \
     for (int64_t p = p0; p < p1; p++) {                                                      \
       const T *plane = (const T *)j->x + p * j->h * wd;                                      \
-      T *out = (T *)j->out + p * j->oh * j->ow;                                              \
-      int64_t *idx = j->idx + p * j->oh * j->ow;                                             \
-      for (int64_t oy = 0; oy < j->oh; oy++)                                                 \
-        for (int64_t ox = 0; ox < j->ow; ox++) {                                             \
-          T best = -INFINITY;                                                                \
-          int64_t at = -1;                                                                   \
-          for (int64_t y = j->ylo[oy]; y < j->yhi[oy]; y += dy)                             \
-            for (int64_t xx = j->xlo[ox]; xx < j->xhi[ox]; xx += dx) {                       \
-              T v = plane[y * wd + xx];                                                      \
-              /* without branches (the comparisons are data: mispredicted) */                \
-              bool take = (at < 0) | (v > best) | ((v != v) & (best == best));               \
-              best = take ? v : best;                                                        \
-              at = take ? y * wd + xx : at;                                                  \
-            }                                                                                \
-          out[oy * j->ow + ox] = best;                                                       \
-          idx[oy * j->ow + ox] = at;                                                         \
+      for (int64_t oy = 0; oy < j->oh; oy++) {                                               \
+        T *out = (T *)j->out + (p * j->oh + oy) * j->ow;                                     \
+        int64_t *idx = j->idx + (p * j->oh + oy) * j->ow;                                    \
+        int64_t y0 = j->ylo[oy], ny = (j->yhi[oy] - y0 + dy - 1) / dy;                        \
+        for (int64_t ox = a; ny > 0 && ox < b; ox += LANES_##T) {                            \
+          int64_t first = y0 * wd + ox * sx - pl; /* the window's first element */           \
+          max_lanes_##T(plane + first, sx, ny, dy * wd, kw, dx, out + ox, idx + ox, first);  \
         }                                                                                    \
+        for (int64_t ox = 0; ox < j->ow; ox++) {                                             \
+          if (ox == a && ny > 0) ox = b;                                                     \
+          if (ox < j->ow) max_window_##T(j, plane, oy, ox, out + ox, idx + ox);              \
+        }                                                                                    \
+      }                                                                                      \
     }                                                                                        \
   }
-MAX_POOL(float)
-MAX_POOL(double)
+MAX_POOL(float, VecFloat, MaskFloat)
+MAX_POOL(double, VecDouble, MaskDouble)
 
 static void max_pool_task(int64_t t, void *ctx) {
   const PoolJob *j = ctx;
@@ -632,6 +786,14 @@ static void max_pool_task(int64_t t, void *ctx) {
     max_pool_float(j, p0, p1);
   else
     max_pool_double(j, p0, p1);
+}
+
+/* Whether every offset in a window, (kh - 1) dy W + (kw - 1) dx at most, is
+ * a whole number the dtype holds exactly (2^24 for float32, 2^53 float64). */
+static bool window_offsets_exact(const TensorWindow *w, int64_t wd, DType dt) {
+  double extent = (double)(w->kernel[0] - 1) * (double)w->dilation[0] * (double)wd +
+                  (double)(w->kernel[1] - 1) * (double)w->dilation[1];
+  return extent < (dt == DT_FLOAT32 ? 0x1p24 : 0x1p53);
 }
 
 /* max over each window; *indices: the flat position (y W + x) in its plane. */
@@ -650,6 +812,8 @@ Tensor *tensor_max_pool2d(const Tensor *x, const TensorWindow *w, Tensor **indic
     PoolJob job = {.dtype = x->dtype, .x = tensor_data(xc), .out = tensor_data(out), .idx = tensor_data(idx),
                    .planes = planes, .h = h, .wd = wd, .oh = oh, .ow = ow, .ylo = ylo,
                    .yhi = yhi, .xlo = xlo, .xhi = xhi, .w = w};
+    if (window_offsets_exact(w, wd, x->dtype))
+      inner_columns(w, wd, ow, &job.inner_a, &job.inner_b);
     int64_t tasks = (planes + PLANES_PER_TASK - 1) / PLANES_PER_TASK;
     if (x->numel >= ITER_PARALLEL_MIN)
       tensor_parallel_for(tasks, max_pool_task, &job);
@@ -816,6 +980,18 @@ Tensor *tensor_adaptive_avg_pool2d_backward(const Tensor *g, int64_t h, int64_t 
   return out;
 }
 
+/* Each plane's l gradients added at their indices into a zeroed plane (an
+ * index outside it is skipped). */
+#define MAX_UNPOOL(T)                                                                        \
+  static void max_unpool_##T(const T *g, const int64_t *idx, T *out, int64_t planes,        \
+                             int64_t l, int64_t plane) {                                     \
+    for (int64_t p = 0; p < planes; p++, g += l, idx += l, out += plane)                     \
+      for (int64_t j = 0; j < l; j++)                                                        \
+        if (idx[j] >= 0 && idx[j] < plane) out[idx[j]] += g[j];                              \
+  }
+MAX_UNPOOL(float)
+MAX_UNPOOL(double)
+
 /* max_pool2d's backward: g [..., oh, ow] added at the positions in indices
  * (y W + x per plane) of zeros shaped [..., h, w]. */
 Tensor *tensor_max_pool2d_backward(const Tensor *g, const Tensor *indices, int ndim,
@@ -829,19 +1005,11 @@ Tensor *tensor_max_pool2d_backward(const Tensor *g, const Tensor *indices, int n
   }
   Tensor *gc = tensor_contiguous(g), *ic = tensor_contiguous(indices);
   Tensor *out = gc && ic ? tensor_zeros(g->dtype, ndim, shape) : NULL;
-  if (out) {
-    const int64_t *idx = tensor_data(ic);
-    int64_t planes = l ? g->numel / l : 0;
-    for (int64_t p = 0; p < planes; p++)
-      for (int64_t j = 0; j < l; j++) {
-        int64_t at = idx[p * l + j];
-        if (at < 0 || at >= plane) continue;
-        if (g->dtype == DT_FLOAT32)
-          ((float *)tensor_data(out))[p * plane + at] += ((const float *)tensor_data(gc))[p * l + j];
-        else
-          ((double *)tensor_data(out))[p * plane + at] += ((const double *)tensor_data(gc))[p * l + j];
-      }
-  }
+  int64_t planes = l ? g->numel / l : 0;
+  if (out && g->dtype == DT_FLOAT32)
+    max_unpool_float(tensor_data(gc), tensor_data(ic), tensor_data(out), planes, l, plane);
+  else if (out)
+    max_unpool_double(tensor_data(gc), tensor_data(ic), tensor_data(out), planes, l, plane);
   tensor_release(gc);
   tensor_release(ic);
   return out;

@@ -999,3 +999,36 @@ Tensor *tensor_where(const Tensor *cond, const Tensor *a, const Tensor *b) {
 }
 
 IterInner tensor_binary_kernel(BinaryOp op, DType dt) { return binary_kernels[op][dt]; }
+
+/* ---- relu's backward ---- */
+
+/* ReluBackward0 as ATen's threshold_backward(g, y, 0): y <= 0 ? 0 : g, so a
+ * NaN output passes its gradient. One pass instead of a comparison, a zeros
+ * tensor and a where. */
+#define DEFINE_RELU_BACKWARD(T)                                                              \
+  static void relu_backward_##T(const T *restrict g, const T *restrict y, T *restrict out,    \
+                                int64_t n) {                                                 \
+    for (int64_t i = 0; i < n; i++) { /* g read either way: a select the compiler vectorises */ \
+      T gi = g[i];                                                                           \
+      out[i] = y[i] <= 0 ? 0 : gi;                                                           \
+    }                                                                                        \
+  }
+DEFINE_RELU_BACKWARD(float)
+DEFINE_RELU_BACKWARD(double)
+
+Tensor *tensor_relu_backward(const Tensor *g, const Tensor *y) {
+  if (g->dtype != y->dtype || !native_float(y->dtype) || g->ndim != y->ndim ||
+      memcmp(g->shape, y->shape, (size_t)g->ndim * sizeof(int64_t)) != 0) {
+    tensor_set_error("relu backward: gradient and output differ in shape or dtype");
+    return NULL;
+  }
+  Tensor *cg = tensor_contiguous(g), *cy = cg ? tensor_contiguous(y) : NULL;
+  Tensor *out = cy ? tensor_empty(y->dtype, y->ndim, y->shape) : NULL;
+  if (out && y->dtype == DT_FLOAT32)
+    relu_backward_float(tensor_data(cg), tensor_data(cy), tensor_data(out), out->numel);
+  else if (out)
+    relu_backward_double(tensor_data(cg), tensor_data(cy), tensor_data(out), out->numel);
+  tensor_release(cg);
+  tensor_release(cy);
+  return out;
+}

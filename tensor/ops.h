@@ -244,6 +244,9 @@ Tensor *tensor_log_softmax(const Tensor *a, int dim);
 Tensor *tensor_softmax_backward(const Tensor *g, const Tensor *y, int dim, bool log);
 /* g * (1 - y*y) with PyTorch's rounding (g, y: same shape, float). */
 Tensor *tensor_tanh_backward(const Tensor *g, const Tensor *y);
+/* relu's backward y <= 0 ? 0 : g as PyTorch's threshold_backward (g, y: same
+ * shape, float32 or float64). */
+Tensor *tensor_relu_backward(const Tensor *g, const Tensor *y);
 /* g * gelu'(x) (exact gelu) as PyTorch's GeluBackward0 computes it (g, x:
  * same shape, float). */
 Tensor *tensor_gelu_backward(const Tensor *g, const Tensor *x);

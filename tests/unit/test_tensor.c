@@ -1006,6 +1006,77 @@ END_TEST
 /* Small contiguous copies of one dtype take a plain memory copy: shapes that
  * differ only by leading ones, a broadcast scalar, a view into a bigger
  * tensor and a mixed-dtype copy must all land where the iterator puts them. */
+/* relu's backward: y <= 0 ? 0 : g, a NaN output passing its gradient, on a
+ * strided gradient; mismatched operands are an error. */
+START_TEST(test_relu_backward) {
+  int64_t n = 13;
+  for (int d = 0; d < 2; d++) {
+    DType dt = d ? DT_FLOAT64 : DT_FLOAT32;
+    Tensor *y = tensor_empty(dt, 1, &n), *g2 = tensor_empty(dt, 1, (int64_t[]){2 * n});
+    for (int64_t i = 0; i < n; i++) tensor_set_flat(y, i, i % 3 == 0 ? -1.0 : i % 3 == 1 ? 0.5 : 0.0);
+    tensor_set_flat(y, 4, NAN);
+    for (int64_t i = 0; i < 2 * n; i++) tensor_set_flat(g2, i, (double)i);
+    Tensor *g = tensor_slice(g2, 0, 0, 2 * n, 2); /* every other one */
+    Tensor *out = tensor_relu_backward(g, y);
+    ck_assert_ptr_nonnull(out);
+    for (int64_t i = 0; i < n; i++) {
+      double yi = tensor_get_flat(y, i);
+      ck_assert_double_eq(tensor_get_flat(out, i), yi <= 0 ? 0.0 : 2.0 * (double)i);
+    }
+    ck_assert_double_eq(tensor_get_flat(out, 4), 8.0); /* the NaN output's gradient */
+    Tensor *other = tensor_empty(d ? DT_FLOAT32 : DT_FLOAT64, 1, &n);
+    ck_assert_ptr_null(tensor_relu_backward(g, other));
+    tensor_release(other);
+    tensor_release(out);
+    tensor_release(g);
+    tensor_release(g2);
+    tensor_release(y);
+  }
+}
+END_TEST
+
+/* im2col and col2im against the definition, element by element, for windows
+ * with padding on every side (asymmetric too), strides and dilations, so
+ * every path of their staging runs (read in place, padded rows, rows above
+ * and below, windows past the right side). */
+START_TEST(test_im2col_col2im_reference) {
+  const int64_t cases[][9] = {/* h, w, kh, kw, stride, pad top/left, pad end, dilation */
+                              {5, 7, 3, 3, 1, 1, 1, 1, 0}, {4, 6, 2, 3, 2, 0, 0, 1, 0},
+                              {6, 5, 3, 2, 1, 2, 3, 2, 0}, {3, 3, 1, 1, 3, 4, 2, 1, 0},
+                              {7, 9, 3, 3, 2, 1, 1, 1, 0}, {2, 11, 2, 4, 1, 0, 1, 2, 0}};
+  for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+    const int64_t *k = cases[ci];
+    TensorWindow w = {.kernel = {k[2], k[3]}, .stride = {k[4], k[4]}, .padding = {k[5], k[5]},
+                      .padding_end = {k[6], k[6]}, .dilation = {k[7], k[7]}};
+    int64_t shape[4] = {2, 3, k[0], k[1]}, oh, ow;
+    ck_assert(tensor_window_sizes(&w, k[0], k[1], &oh, &ow));
+    Tensor *x = tensor_empty(DT_FLOAT64, 4, shape);
+    for (int64_t i = 0; i < x->numel; i++) tensor_set_flat(x, i, (double)(i + 1));
+    Tensor *cols = tensor_im2col(x, &w);
+    ck_assert_ptr_nonnull(cols);
+    Tensor *back = tensor_col2im(cols, k[0], k[1], &w);
+    ck_assert_ptr_nonnull(back);
+    int64_t kk = k[2] * k[3], l = oh * ow, plane = k[0] * k[1];
+    double *sums = calloc((size_t)x->numel, sizeof(double));
+    for (int64_t p = 0; p < 6; p++)
+      for (int64_t r = 0; r < kk; r++)
+        for (int64_t o = 0; o < l; o++) {
+          int64_t y = o / ow * k[4] - k[5] + r / k[3] * k[7];
+          int64_t xx = o % ow * k[4] - k[5] + r % k[3] * k[7];
+          bool inside = y >= 0 && y < k[0] && xx >= 0 && xx < k[1];
+          double v = inside ? tensor_get_flat(x, p * plane + y * k[1] + xx) : 0.0;
+          ck_assert_double_eq(tensor_get_flat(cols, (p * kk + r) * l + o), v);
+          if (inside) sums[p * plane + y * k[1] + xx] += v;
+        }
+    for (int64_t i = 0; i < x->numel; i++) ck_assert_double_eq(tensor_get_flat(back, i), sums[i]);
+    free(sums);
+    tensor_release(back);
+    tensor_release(cols);
+    tensor_release(x);
+  }
+}
+END_TEST
+
 START_TEST(test_small_copies) {
   Tensor *flat = tt_make(DT_FLOAT32, 1, (int64_t[]){3}, (double[]){1, 2, 3});
   Tensor *row = tensor_zeros(DT_FLOAT32, 2, (int64_t[]){1, 3});
@@ -1064,6 +1135,8 @@ static Suite *tensor_suite(void) {
   tcase_add_test(tc, test_buffer_reuse);
   tcase_add_test(tc, test_single_element_arithmetic);
   tcase_add_test(tc, test_small_copies);
+  tcase_add_test(tc, test_relu_backward);
+  tcase_add_test(tc, test_im2col_col2im_reference);
   tcase_add_test(tc, test_fused_updates);
   suite_add_tcase(s, tc);
   return s;
