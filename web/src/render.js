@@ -1,6 +1,7 @@
 // render.js — what a script shows, drawn into an output pane: text as the
 // terminal prints it, graphs from their DOT by Graphviz compiled for the
-// browser (@viz-js/viz, loaded the first time a graph is drawn), plots from
+// browser (@viz-js/viz as graphviz.js, loaded the first time a graph is
+// drawn), plots from
 // their data by Chart.js with the plot module's line, scatter, hist and image.
 
 /* An output pane: stdout and stderr in order, pictures between them. */
@@ -64,9 +65,21 @@ async function drawBundle(box, bundle) {
   box.append(pre);
 }
 
+/* Graphviz is graphviz.js, the copy the worker renders save_graph's files
+ * with (fetched already when Ag loaded), run here as a classic script. */
 let vizReady = null;
+function loadGraphviz() {
+  return new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = "graphviz.js";
+    script.onload = () => resolve(self.agGraphviz());
+    script.onerror = () => reject(new Error("cannot load graphviz.js"));
+    document.head.append(script);
+  });
+}
+
 async function drawGraph(box, dot) {
-  if (!vizReady) vizReady = import("@viz-js/viz").then((Viz) => Viz.instance());
+  if (!vizReady) vizReady = loadGraphviz();
   const viz = await vizReady;
   const svg = viz.renderSVGElement(dot);
   svg.classList.add("graph");

@@ -8,11 +8,12 @@
 export class Runner {
   /* Fetches and compiles Ag once; resolves to a Runner. */
   static async load() {
-    const [glue, worker, module] = await Promise.all([
-      fetchText("ag_web.js"), fetchText("worker.js"),
+    const [glue, graphviz, worker, module] = await Promise.all([
+      fetchText("ag_web.js"), fetchText("graphviz.js"), fetchText("worker.js"),
       WebAssembly.compileStreaming(fetch("ag_web.wasm")),
     ]);
-    const url = URL.createObjectURL(new Blob([glue, "\n", worker], { type: "text/javascript" }));
+    const parts = [glue, "\n", graphviz, "\n", worker];
+    const url = URL.createObjectURL(new Blob(parts, { type: "text/javascript" }));
     return new Runner(url, module);
   }
 
