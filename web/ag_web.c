@@ -43,7 +43,8 @@ static void web_display(AgVM *vm, int count, const char *const *types, const cha
 
 /* Renders DOT as SVG with the worker's Graphviz (Module.agRenderDot, loaded
  * when the worker started) and keeps the result for web_take_rendered: the
- * SVG, or why there is none (*failed set). Its length in UTF-8 bytes. */
+ * SVG, or the message saying why there is none (*failed set). Its length in
+ * UTF-8 bytes. */
 EM_JS(int, web_render_dot, (const char *dot, int *failed), {
   HEAP32[failed >> 2] = 0;
   try {
@@ -81,7 +82,7 @@ static char *web_render(const char *dot, const char *format, size_t *length) {
   }
   web_take_rendered(text, n + 1);
   if (failed) {
-    tensor_set_error("Graphviz failed: %s", text);
+    tensor_set_error("%s", text);
     free(text);
     return NULL;
   }

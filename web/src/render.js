@@ -1,8 +1,9 @@
 // render.js — what a script shows, drawn into an output pane: text as the
 // terminal prints it, graphs from their DOT by Graphviz compiled for the
-// browser (@viz-js/viz as graphviz.js, loaded the first time a graph is
-// drawn), plots from
-// their data by Chart.js with the plot module's line, scatter, hist and image.
+// browser (@viz-js/viz as graphviz.js, started the first time a graph is
+// drawn), plots from their data by Chart.js with the plot module's line,
+// scatter, hist and image.
+import { fetchText } from "./assets.js";
 
 /* An output pane: stdout and stderr in order, pictures between them. */
 export class OutputPane {
@@ -66,16 +67,20 @@ async function drawBundle(box, bundle) {
 }
 
 /* Graphviz is graphviz.js, the copy the worker renders save_graph's files
- * with (fetched already when Ag loaded), run here as a classic script. */
+ * with (its text fetched already when Ag loaded), run here as a classic
+ * script. */
 let vizReady = null;
-function loadGraphviz() {
-  return new Promise((resolve, reject) => {
+async function loadGraphviz() {
+  const text = await fetchText("graphviz.js");
+  const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+  await new Promise((resolve, reject) => {
     const script = document.createElement("script");
-    script.src = "graphviz.js";
-    script.onload = () => resolve(self.agGraphviz());
-    script.onerror = () => reject(new Error("cannot load graphviz.js"));
+    script.src = url;
+    script.onload = resolve;
+    script.onerror = () => reject(new Error("cannot run graphviz.js"));
     document.head.append(script);
   });
+  return self.agGraphviz();
 }
 
 async function drawGraph(box, dot) {

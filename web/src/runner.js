@@ -4,6 +4,7 @@
 // The files the scripts write live here, between runs and workers.
 // Everything the worker needs is fetched once (Runner.load), so that a new
 // worker needs no network: the page works offline once loaded.
+import { fetchText } from "./assets.js";
 
 export class Runner {
   /* Fetches and compiles Ag once; resolves to a Runner. */
@@ -83,10 +84,4 @@ export class Runner {
     this.files[name] = data;
     this.onFilesChanged(this.files);
   }
-}
-
-async function fetchText(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`cannot load ${url}: ${response.status} ${response.statusText}`);
-  return response.text();
 }

@@ -33,10 +33,15 @@ const graphvizReady = typeof agGraphviz === "function"
     (e) => { graphvizFailure = `Graphviz did not load: ${e && e.message ? e.message : e}`; })
   : Promise.resolve();
 
-/* DOT to SVG text, for ag_web.c's save_graph renderer; throws on failure. */
+/* DOT to SVG text, for ag_web.c's save_graph renderer; throws the message
+ * of its error on failure. */
 function renderDot(dot) {
   if (!graphviz) throw new Error(graphvizFailure);
-  return graphviz.renderString(dot, { format: "svg" });
+  try {
+    return graphviz.renderString(dot, { format: "svg" });
+  } catch (e) {
+    throw new Error(`Graphviz failed: ${e && e.message ? e.message : e}`);
+  }
 }
 
 /* Output goes out in pieces: when a few thousand characters have gathered
