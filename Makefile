@@ -189,6 +189,25 @@ $(EMBED_C): $(AG_EMBED) tools/embed.sh
 $(BUILD)/gen/embedded.o: $(EMBED_C) $(FLAGS_STAMP)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
+# The help entries written beside the C natives (HELP(...) in stdlib/*.c,
+# stdlib/help.h), collected for the REPL: repl/help_natives.c includes them.
+# A section of the reference lists them in the order of these files (the
+# built-ins, the methods of lists ... sets, then the tensors'), any other file
+# after them, and by place within a file.
+HELP_ORDER := builtins.c builtins_seq.c builtins_progress.c builtins_file.c py_modules.c \
+  builtins_list.c builtins_map.c builtins_string.c builtins_set.c lib_torch.c lib_create.c \
+  lib_random.c lib_scatter.c lib_sort.c lib_repeat.c lib_methods.c lib_nnfunc.c \
+  lib_functional.c lib_conv.c lib_io.c lib_tensor.c lib_autograd.c lib.c lib_graph.c lib_display.c
+HELP_SRC := $(wildcard $(addprefix stdlib/,$(HELP_ORDER)))
+HELP_SRC += $(filter-out $(HELP_SRC),$(sort $(wildcard stdlib/*.c)))
+HELP_INC := $(BUILD)/gen/help_natives.inc
+$(HELP_INC): $(HELP_SRC) tools/help-natives.sh
+	@mkdir -p $(dir $@)
+	sh tools/help-natives.sh $(HELP_SRC) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/repl/help_natives.o: $(HELP_INC)
+$(BUILD)/repl/help_natives.o: CPPFLAGS += -I$(BUILD)/gen
+
 $(LIBAG): $(CORE_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^

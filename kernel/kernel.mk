@@ -11,7 +11,8 @@
 
 CXX ?= c++
 KERNEL_BIN := $(BUILD)/ag-kernel
-SESSION_SRC := repl/session.c repl/complete.c repl/help.c repl/help_table.c repl/help_doc.c
+SESSION_SRC := repl/session.c repl/complete.c repl/help.c repl/help_natives.c repl/help_table.c \
+               repl/help_doc.c
 KERNEL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard kernel/*.c) $(SESSION_SRC)) \
               $(BUILD)/kernel/xeus_glue.o
 KERNEL_CXXFLAGS := -std=c++17 -Wall -Wextra -Werror -Wno-unused-parameter $(OPT) -MMD -MP

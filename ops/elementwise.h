@@ -9,7 +9,7 @@
  *              the node-kind list itself                 (autograd/ops.c, autograd.h)
  *   stdlib/    the method and global `name` (and `name_` in place)
  *                                                        (stdlib/lib_internal.h, lib_methods.c)
- *   repl/      the :help entry and docs/reference.md     (repl/help_table.c)
+ *   repl/      the :help entry and docs/reference.md     (repl/help_natives.c)
  *   tests/     the gradient check of every differentiable row
  *                                                        (tests/unit/test_autograd_ops.c)
  * Adding a differentiable elementwise op is: its row here, its derivative
@@ -42,7 +42,7 @@
  *          LF_MG (method and global); OWN: bound by hand (its row in
  *          LIB_TENSOR_FNS and its lt_name: round's decimals=).
  * help     HELP(section, signature, text, example): the :help entry and
- *          docs/reference.md's (repl/help_table.c puts it in its table);
+ *          docs/reference.md's (repl/help_natives.c puts it in its table);
  *          NO_HELP for a row that is not bound.
  */
 #ifndef AG_OPS_ELEMENTWISE_H

@@ -1,7 +1,10 @@
-/* help.h — the help texts of every built-in (SPEC §5-§10), in ONE table:
- * the C built-ins' entries are written in help_table.c (the elementwise
- * ops' in their registry rows), the names the library defines in Ag in doc
- * comments beside their code (`##` lines, read by help_doc.c).
+/* help.h — the help texts of every built-in (SPEC §5-§10), in ONE table,
+ * each entry written beside what it documents: a C native's in a HELP(...)
+ * entry above its function in stdlib/ (stdlib/help.h; collected by
+ * help_natives.c, with the elementwise ops' from their registry rows), a
+ * name the library defines in Ag in a doc comment (`##` lines, read by
+ * help_doc.c), the keywords, the REPL's commands and the topics that are
+ * no single native in help_table.c.
  *
  * Each entry has a name (what `:help NAME` matches: `print`, `Tensor.backward`,
  * `nn.Linear`, `list.append`, `while`), a section, a signature, a paragraph
@@ -11,8 +14,9 @@
  * help, the completion and the reference never disagree.
  *
  * `ag --help-missing` lists every built-in global, module member, keyword,
- * and list/map/string method that has no entry, and every documented tensor
- * member that a tensor does not have (a test requires none of either).
+ * and list/map/string method that has no entry, every documented tensor
+ * member that a tensor does not have, and every name with two entries (a
+ * test requires none of these).
  */
 #ifndef AG_REPL_HELP_H
 #define AG_REPL_HELP_H
@@ -50,8 +54,8 @@ typedef struct {
   const char *example;
 } HelpEntry;
 
-/* The table, in the order the reference prints it: help_table.c's entries,
- * then those of the library's doc comments. */
+/* The table, in the order the reference prints it: the natives' entries
+ * (help_natives.c), help_table.c's, then those of the doc comments. */
 const HelpEntry *help_entries(size_t *count);
 
 /* The entries read from the doc comments of the library's Ag code, and the

@@ -34,6 +34,11 @@ static const struct {
     {"optim.ag", "optim.", HELP_OPTIM},
     {"data.ag", "utils.data.", HELP_DATA},
     {"autograd.ag", "autograd.", HELP_AUTOGRAD},
+    {"forward_ad.ag", "autograd.forward_ad.", HELP_AUTOGRAD},
+    {"func.ag", "func.", HELP_AUTOGRAD},
+    {"autograd_functional.ag", "autograd.functional.", HELP_AUTOGRAD},
+    {"autograd_graph.ag", "autograd.graph.", HELP_AUTOGRAD},
+    {"checkpoint.ag", "utils.checkpoint.", HELP_AUTOGRAD},
     {"plot.ag", "plot.", HELP_GRAPH},
 };
 

@@ -62,6 +62,14 @@ static Value print_values(AgVM *vm, Value file, int argc, const Value *args, Val
   return write_value(vm, out, end) ? NIL_VAL : VM_EXCEPTION;
 }
 
+HELP("print", HELP_BUILTINS, 0,
+     "print(...vs, sep=\" \", end=\"\\n\", file=stdout, flush=false)",
+     "Writes the values, each converted with str(), separated by sep and followed by end. "
+     "file=stderr writes to standard error, file=f to a file from open(); flush=true "
+     "pushes the output out at once (a progress line seen while a loop runs).",
+     "print(\"loss\", 0.25, [1, 2])\n"
+     "print(\"no newline\", end=\"\")")
+
 LIB_NATIVE(lib_print) {
   static const char *const names[] = {"sep", "end", "file", "flush", NULL};
   Value opt[4];
@@ -87,6 +95,12 @@ LIB_NATIVE(lib_print) {
   if (!IS_EXCEPTION(r) && IS_BOOL(opt[3]) && AS_BOOL(opt[3]) && out != NULL) fflush(out);
   return r;
 }
+
+HELP("input", HELP_BUILTINS, 0,
+     "input(prompt=\"\")",
+     "Writes the prompt, reads one line from standard input and returns it without the "
+     "newline; nil at end of input.",
+     "let name = input(\"name? \")")
 
 LIB_NATIVE(lib_input) {
   if (argc > 0) {
@@ -123,10 +137,23 @@ LIB_NATIVE(lib_stream_flush) {
 
 /* ---- sequences ---- */
 
+HELP("len", HELP_BUILTINS, 0,
+     "len(x)",
+     "The number of items of a list, map, string (in bytes) or range, or the size of a "
+     "tensor's first dimension.",
+     "print(len([1, 2, 3]), len(\"abc\"), len({\"a\": 1}))")
+
 LIB_NATIVE(lib_len) {
   int64_t n = vm_length(vm, args[0]);
   return n < 0 ? VM_EXCEPTION : INT_VAL(vm, n);
 }
+
+HELP("range", HELP_BUILTINS, 0,
+     "range(n) / range(start, stop, step=1)",
+     "A lazy sequence of numbers from start (default 0) up to but not including stop, for "
+     "`for` loops, len() and indexing.",
+     "for i in range(3) { print(i) }\n"
+     "print(len(range(0, 10, 2)))")
 
 LIB_NATIVE(lib_range) {
   int64_t a[3] = {0, 0, 1};
@@ -140,6 +167,11 @@ LIB_NATIVE(lib_range) {
   if (a[2] == 0) return vm_raise(vm, VM_ERR_VALUE, "range() step cannot be zero");
   return OBJ_VAL(obj_new_range(vm, a[0], a[1], a[2]));
 }
+
+HELP("divmod", HELP_BUILTINS, 0,
+     "divmod(a, b)",
+     "The tuple (a // b, a % b), as Python's.",
+     "let q, r = divmod(17, 5)\nprint(q, r)")
 
 /* divmod(a, b): (a // b, a % b), Python's. */
 LIB_NATIVE(lib_divmod) {
@@ -177,6 +209,12 @@ static Value sort_list(AgVM *vm, ObjList *list, Value key, Value reverse) {
   return ok ? OBJ_VAL(list) : VM_EXCEPTION;
 }
 
+HELP("sorted", HELP_BUILTINS, 0,
+     "sorted(xs, key=nil, reverse=false)",
+     "A new sorted list of the items; key is a function giving the value to compare, "
+     "reverse sorts descending.",
+     "print(sorted([3, 1, 2]), sorted([\"bb\", \"a\"], key=len, reverse=true))")
+
 LIB_NATIVE(lib_sorted) {
   static const char *const names[] = {"key", "reverse", NULL};
   Value opt[2];
@@ -189,6 +227,13 @@ LIB_NATIVE(lib_sorted) {
   return r;
 }
 
+HELP("list.sort", HELP_METHODS, 0,
+     "xs.sort(key=nil, reverse=false)",
+     "Sorts the list in place (see sorted() for a new list).",
+     "let xs = [3, 1, 2]\n"
+     "xs.sort()\n"
+     "print(xs)")
+
 LIB_NATIVE(lib_list_sort) {
   static const char *const names[] = {"key", "reverse", NULL};
   Value opt[2];
@@ -199,7 +244,23 @@ LIB_NATIVE(lib_list_sort) {
 
 /* ---- conversions ---- */
 
+HELP("str", HELP_BUILTINS, 0,
+     "str(v)",
+     "The value as a string, as print shows it (an instance's str method when it has one, "
+     "else its repr method).",
+     "print(str(0.1) + \"!\", str([1, \"a\"]))")
+
 LIB_NATIVE(lib_str) { return argc == 0 ? OBJ_VAL(obj_string(vm, "")) : vm_to_str(vm, args[0]); }
+
+HELP("format", HELP_BUILTINS, 0,
+     "format(v, spec=\"\")",
+     "v formatted with Python's format spec, [[fill]align][sign][z][#][0][width][,|_]"
+     "[.precision][type], as f\"{v:spec}\" does; CPython's output. The same engine runs "
+     "s.format(...) (fields {}, {0}, {name}, {0[1]}, {p.x}, !r !s, nested {w} in a spec) and "
+     "FORMAT % values (printf-style: %d %s %r %f %e %g %x %o %c %%, flags, width, precision, "
+     "%(name)s with a map). An instance's format(spec) method is called when it has one.",
+     "print(format(1234567, \",\"), format(255, \"#x\"), format(0.256, \".1%\"))\n"
+     "print(\"{:>6.2f}|{}\".format(3.14159, \"a\"), \"%05.1f %s\" % (2.25, \"ok\"))")
 
 /* format(v, spec=""): Python's format (vm/format.c). */
 LIB_NATIVE(lib_format) {
@@ -208,6 +269,12 @@ LIB_NATIVE(lib_format) {
     return vm_raise(vm, VM_ERR_TYPE, "format() argument 2 must be str, not %s", vm_type_name(args[1]));
   return vm_format_value(vm, args[0], AS_CSTRING(args[1]));
 }
+
+HELP("repr", HELP_BUILTINS, 0,
+     "repr(v)",
+     "The value as source-like text: strings are quoted, tensors print as PyTorch does, an "
+     "instance through its repr method (never its str), else <Point instance>.",
+     "print(repr(\"hi\"), repr(1.5))")
 
 LIB_NATIVE(lib_repr) { return vm_to_repr(vm, args[0]); }
 
@@ -253,6 +320,13 @@ static Value tensor_number(AgVM *vm, Value v) { return vm_invoke_cstr(vm, v, "it
 
 static bool is_tensor_value(Value v) { return IS_TENSOR(v) || IS_NODE(v); }
 
+HELP("num", HELP_BUILTINS, 0,
+     "num(s)",
+     "Parses a string as a number: an int when it is written as one (\"7\", \"0x1F\"), "
+     "else a float (\"2.5\", \"1e-3\", \"inf\"); surrounding blanks allowed. A number "
+     "is returned as it is.",
+     "print(num(\"2.5\") + 1, num(\"0x1F\"))")
+
 /* num(x): a number as is; a string parsed to an int or a float. */
 LIB_NATIVE(lib_num) {
   Value v = args[0];
@@ -268,6 +342,14 @@ LIB_NATIVE(lib_num) {
   if (IS_TENSOR(v)) return tensor_number(vm, v);
   return vm_raise(vm, VM_ERR_TYPE, "num() cannot convert %s to a number", vm_type_name(v));
 }
+
+HELP("int", HELP_BUILTINS, 0,
+     "int(x)",
+     "An int (64-bit): truncates a float toward zero, parses a string of an int, takes "
+     "the value of a one-element tensor. inf, nan and floats beyond int64 are errors. "
+     "Where a dtype is expected, int means int64 (ones(2, dtype=int), t.to(int)), as "
+     "Python's int in PyTorch.",
+     "print(int(2.9), int(-2.9), int(\"7\"), int(true), ones(2, dtype=int))")
 
 /* int(x): truncates a number toward zero, parses a string of an int. */
 LIB_NATIVE(lib_int) {
@@ -289,6 +371,13 @@ LIB_NATIVE(lib_int) {
   return vm_raise(vm, VM_ERR_TYPE, "int() cannot convert %s to an int", vm_type_name(v));
 }
 
+HELP("float", HELP_BUILTINS, HELP_TENSOR_METHOD,
+     "float(x) / float (dtype) / t.float()",
+     "Called, x as a float (a number, a string such as \"1e-3\" or \"inf\", a "
+     "one-element tensor). As a value, another name for float32 (as PyTorch's "
+     "torch.float); as a method, converts a tensor to float32.",
+     "print(float(3), float(\"2.5\"), arange(3).float())")
+
 /* float(x): a number as a float, a string parsed ("1e-3", "inf", "nan"). */
 LIB_NATIVE(lib_float) {
   if (argc == 0) return FLOAT_VAL(0.0);
@@ -309,6 +398,13 @@ LIB_NATIVE(lib_float) {
   return vm_raise(vm, VM_ERR_TYPE, "float() cannot convert %s to a float", vm_type_name(v));
 }
 
+HELP("bool", HELP_BUILTINS, HELP_TENSOR_METHOD,
+     "bool(x) / bool (dtype) / t.bool()",
+     "Called, the truthiness of x as true or false (as Python's bool). As a value, the "
+     "boolean dtype; comparisons give bool tensors. As a method, converts a tensor to "
+     "bool.",
+     "print(bool([]), bool(2), tensor([0, 2]).bool())")
+
 /* bool(x): truthiness. */
 LIB_NATIVE(lib_bool) {
   if (argc == 0) return FALSE_VAL;
@@ -316,7 +412,25 @@ LIB_NATIVE(lib_bool) {
   return t < 0 ? VM_EXCEPTION : BOOL_VAL(t);
 }
 
+HELP("type", HELP_BUILTINS, 0,
+     "type(v)",
+     "The type of v: an instance's class; for other values a built-in type (int, str, "
+     "list, dict, set, Tensor, ... ; float and bool equal those dtypes). It prints as "
+     "Ag's name of the kind (\"int\" \"string\" \"map\" \"nil\" \"tensor\", the class name) "
+     "and equals that name too; type(v).__name__ is Python's name; a built-in type "
+     "converts when called (int(\"3\")).",
+     "print(type(1), type(1) == int, type(zeros(2)) == Tensor, type(\"a\"), type(\"a\").__name__)")
+
 LIB_NATIVE(lib_type) { return vm_type_of(vm, args[0]); }
+
+HELP("isinstance", HELP_BUILTINS, 0,
+     "isinstance(v, cls)",
+     "True when v is an instance of class cls or of a subclass of it. cls may also be a "
+     "built-in type, as in Python: int (true for bools too), float, bool, str, list, dict, "
+     "set, tuple, Tensor; or a tuple or list of classes and types (isinstance(x, (int, float))).",
+     "class A {}\n"
+     "class B : A {}\n"
+     "print(isinstance(B(), A), isinstance(1, A))")
 
 /* isinstance(v, cls): v is an instance of cls or of a class derived from it. */
 LIB_NATIVE(lib_isinstance) {
@@ -327,6 +441,12 @@ LIB_NATIVE(lib_isinstance) {
   }
   return FALSE_VAL;
 }
+
+HELP("vars", HELP_BUILTINS, 0,
+     "vars(obj)",
+     "A map of an instance's fields (in the order assigned), or of a module's globals.",
+     "class P { fn init() { self.x = 1; self.y = 2 } }\n"
+     "print(vars(P()))")
 
 /* vars(instance): its fields as a map, in assignment order. */
 LIB_NATIVE(lib_vars) {
@@ -340,6 +460,13 @@ LIB_NATIVE(lib_vars) {
 
 /* ---- errors and control ---- */
 
+HELP("assert", HELP_BUILTINS, 0,
+     "assert cond, message   /   assert(cond, message=\"assertion failed\")",
+     "Throws an AssertionError with the message when cond is falsy. Python's statement "
+     "form evaluates the message only then (and without one the error has none); the "
+     "call form is the built-in function, with the same meaning.",
+     "assert 1 + 1 == 2, \"arithmetic is broken\"\nassert(1 + 1 == 2, \"arithmetic is broken\")")
+
 LIB_NATIVE(lib_assert) {
   int t = vm_truthy(vm, args[0]);
   if (t < 0) return VM_EXCEPTION;
@@ -350,6 +477,13 @@ LIB_NATIVE(lib_assert) {
   return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->error_classes[VM_ERR_ASSERTION], AS_STRING(message))));
 }
 
+HELP("error", HELP_BUILTINS, 0,
+     "error(message)",
+     "Throws an Error (the base class, as Python's raise Exception(message)) with that "
+     "message (catch it with try/catch; e.message reads it). throw ValueError(message) "
+     "throws one of Python's classes.",
+     "try { error(\"bad input\") } catch e { print(e.message) }")
+
 /* error(message): an Error (the base class), as Python's raise Exception(message). */
 LIB_NATIVE(lib_error) {
   Value message = vm_to_str(vm, args[0]);
@@ -357,11 +491,23 @@ LIB_NATIVE(lib_error) {
   return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->error_class, AS_STRING(message))));
 }
 
+HELP("clock", HELP_BUILTINS, 0,
+     "clock()",
+     "Seconds from a monotonic clock, for timing code.",
+     "let t0 = clock()\n"
+     "let dt = clock() - t0\n"
+     "print(dt >= 0)")
+
 LIB_NATIVE(lib_clock) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return FLOAT_VAL((double)ts.tv_sec + (double)ts.tv_nsec * 1e-9);
 }
+
+HELP("exit", HELP_BUILTINS, 0,
+     "exit(code=0)",
+     "Ends the program with that exit status (in the REPL: ends the session).",
+     "if false { exit(3) }")
 
 LIB_NATIVE(lib_exit) {
   int64_t code = 0;
@@ -431,7 +577,26 @@ static Value extreme(AgVM *vm, const char *fname, int argc, const Value *args, c
   return r;
 }
 
+HELP("min", HELP_BUILTINS, HELP_TENSOR_METHOD,
+     "min(...xs) / min(iterable, key=nil, default=...) / min(t, dim=nil, keepdim=false)",
+     "The smallest of several values or of the items of any iterable, compared by key(item) "
+     "when key is given (the first of equal ones); default for an empty one. On a tensor: the smallest element, or "
+     "with dim= torch.return_types.min(values, indices) along that dimension (.values, "
+     ".indices; it unpacks as a pair).",
+     "print(min(3, 1, 2), min([4, 5]))\n"
+     "print(tensor([[1.0, 5.0], [3.0, 2.0]]).min(dim=1))")
+
 LIB_NATIVE(lib_min) { return extreme(vm, "min", argc, args, kw, false); }
+
+HELP("max", HELP_BUILTINS, HELP_TENSOR_METHOD,
+     "max(...xs) / max(iterable, key=nil, default=...) / max(t, dim=nil, keepdim=false)",
+     "The largest of several values or of the items of any iterable, compared by key(item) "
+     "when key is given (the first of equal ones); default for an empty one. On a tensor: the largest element, or "
+     "with dim= torch.return_types.max(values, indices) along that dimension (.values, "
+     ".indices; it unpacks as a pair).",
+     "print(max(3, 1, 2))\n"
+     "print(tensor([[1.0, 5.0], [3.0, 2.0]]).max(dim=0))")
+
 LIB_NATIVE(lib_max) { return extreme(vm, "max", argc, args, kw, true); }
 
 static Value sum_values(AgVM *vm, int argc, const Value *args);
@@ -442,6 +607,15 @@ static bool value_is_iterable(AgVM *vm, Value v) {
   if (IS_INSTANCE(v)) return vm_has_method(vm, v, VM_M_ITER);
   return IS_GENERATOR(v) || IS_RANGE(v) || IS_SET(v) || IS_MAP(v);
 }
+
+HELP("sum", HELP_BUILTINS, HELP_TENSOR_METHOD,
+     "sum(list) / sum(list, start) / sum(...xs) / sum(t, dim=nil, keepdim=false)",
+     "The sum of a list or of several numbers; sum(list, start) adds the items to start, "
+     "as Python's (sum(neurons, bias) of instances with add/radd). On a tensor: the sum of "
+     "all elements, or "
+     "along dim (a number or a list of dims); keepdim keeps reduced dims as size 1.",
+     "print(sum([1, 2, 3]))\n"
+     "print(ones(2, 3).sum(dim=0))")
 
 LIB_NATIVE(lib_sum) {
   if (argc == 1 && is_tensor_value(args[0])) return vm_invoke_cstr(vm, args[0], "sum", 0, NULL);
@@ -518,6 +692,11 @@ MATH_NATIVE(cos, cos)
 MATH_NATIVE(tan, tan)
 MATH_NATIVE(tanh, tanh)
 
+HELP("erf", HELP_BUILTINS, 0,
+     "erf(x)",
+     "The error function of a number (Python's math.erf).",
+     "print(erf(0.5))")
+
 /* erf of a number (Python's math.erf; nn.init.trunc_normal_ needs it) */
 LIB_NATIVE(lib_erf) {
   if (!IS_NUMBER(args[0]) && !IS_BOOL(args[0]))
@@ -584,6 +763,11 @@ void lib_set_args(AgVM *vm, const char *script, int argc, char **argv) {
   ObjList *list = obj_new_list(vm);
   vm->args = list;
   for (int i = 0; i < argc; i++) obj_list_append(vm, list, OBJ_VAL(obj_string(vm, argv[i])));
+  HELP("args", HELP_BUILTINS, 0,
+       "args",
+       "The list of command-line arguments given after the script's name (`ag train.ag 10` "
+       "gives [\"10\"]).",
+       "print(len(args) >= 0)")
   vm_define_builtin(vm, "args", OBJ_VAL(list));
   ObjList *with_script = obj_new_list(vm);
   vm->argv = with_script;
@@ -605,14 +789,34 @@ static void install_streams(AgVM *vm) {
   vm_push_root(vm, OBJ_VAL(file));
   vm_add_method(vm, &file->methods, "write", lib_stream_write, 0, -1, false);
   vm_add_method(vm, &file->methods, "flush", lib_stream_flush, 0, 0, false);
+  HELP("stdout", HELP_BUILTINS, 0,
+       "stdout",
+       "The standard output stream, for print(..., file=stdout).",
+       "print(\"to stdout\", file=stdout)")
+  HELP("stderr", HELP_BUILTINS, 0,
+       "stderr",
+       "The standard error stream: print(..., file=stderr) writes warnings and diagnostics.",
+       "print(\"a warning\", file=stderr)")
   vm->stdout_obj = make_stream(vm, file, "stdout");
   vm->stderr_obj = make_stream(vm, file, "stderr");
   vm_pop_root(vm);
 }
 
 static void install_constants(AgVM *vm) {
+  HELP("pi", HELP_BUILTINS, 0,
+       "pi",
+       "The number pi (3.141592653589793).",
+       "print(pi)")
   vm_define_builtin(vm, "pi", FLOAT_VAL(3.14159265358979323846));
+  HELP("inf", HELP_BUILTINS, 0,
+       "inf",
+       "Positive infinity; -inf is negative infinity.",
+       "print(inf > 1e308, -inf)")
   vm_define_builtin(vm, "inf", FLOAT_VAL(INFINITY));
+  HELP("nan", HELP_BUILTINS, 0,
+       "nan",
+       "Not-a-number (never equal to itself).",
+       "print(nan == nan)")
   vm_define_builtin(vm, "nan", FLOAT_VAL(NAN));
 }
 

@@ -222,6 +222,17 @@ static int copy_old_contents(AgVM *vm, const char *path, bool append, int fd, Ob
   return fd;
 }
 
+HELP("open", HELP_BUILTINS, 0,
+     "open(path, mode=\"r\")",
+     "A text file. \"r\" reads: read(), readline(), readlines(), and `for line in f`; only "
+     "a regular file of at most 64 MiB. \"w\" writes and \"a\" appends: write(s), and "
+     "print(..., file=f); the text goes to a temporary file beside path that close() "
+     "renames over it, so an interrupted run never leaves half a file (a file left open "
+     "is renamed when the program ends without an uncaught error, else dropped). Use "
+     "`with open(path, \"w\") as f { }` to close it on every way out.",
+     "with open(\"/tmp/ag_help_open.txt\", \"w\") as f { f.write(\"a\\nb\\n\") }\n"
+     "for line in open(\"/tmp/ag_help_open.txt\") { print(line.strip()) }")
+
 LIB_NATIVE(lib_open) {
   ObjString *path, *mode = NULL;
   if (!lib_string_arg(vm, "open", args, 0, &path)) return VM_EXCEPTION;

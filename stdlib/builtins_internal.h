@@ -2,6 +2,7 @@
 #ifndef AG_BUILTINS_INTERNAL_H
 #define AG_BUILTINS_INTERNAL_H
 
+#include "stdlib/help.h"
 #include "vm/vm.h"
 
 #define LIB_NATIVE(name) \

@@ -6,6 +6,13 @@
 #include "stdlib/builtins_internal.h"
 #include "vm/internal.h"
 
+HELP("list.append", HELP_METHODS, 0,
+     "xs.append(v)",
+     "Adds v at the end of the list (in place); returns nil.",
+     "let xs = [1]\n"
+     "xs.append(2)\n"
+     "print(xs)")
+
 LIB_NATIVE(list_append) {
   obj_list_append(vm, AS_LIST(self), args[0]);
   return NIL_VAL;
@@ -15,6 +22,12 @@ LIB_NATIVE(list_append) {
 static bool position_arg(AgVM *vm, const char *fname, const Value *args, int i, int64_t *out) {
   return lib_int_arg(vm, fname, args, i, out);
 }
+
+HELP("list.pop", HELP_METHODS, 0,
+     "xs.pop(i=-1)",
+     "Removes and returns the item at index i (the last by default).",
+     "let xs = [1, 2, 3]\n"
+     "print(xs.pop(), xs.pop(0), xs)")
 
 LIB_NATIVE(list_pop) {
   ObjList *l = AS_LIST(self);
@@ -33,6 +46,13 @@ LIB_NATIVE(list_pop) {
   return v;
 }
 
+HELP("list.insert", HELP_METHODS, 0,
+     "xs.insert(i, v)",
+     "Inserts v before index i.",
+     "let xs = [1, 3]\n"
+     "xs.insert(1, 2)\n"
+     "print(xs)")
+
 LIB_NATIVE(list_insert) {
   ObjList *l = AS_LIST(self);
   int64_t i;
@@ -45,6 +65,13 @@ LIB_NATIVE(list_insert) {
   l->items[i] = args[1];
   return NIL_VAL;
 }
+
+HELP("list.extend", HELP_METHODS, 0,
+     "xs.extend(other)",
+     "Appends every item of another list.",
+     "let xs = [1]\n"
+     "xs.extend([2, 3])\n"
+     "print(xs)")
 
 LIB_NATIVE(list_extend) { return vm_extend_list(vm, AS_LIST(self), args[0]) ? NIL_VAL : VM_EXCEPTION; }
 
@@ -64,16 +91,31 @@ static Value not_in_list(AgVM *vm, const char *fname, Value v, Value self) {
   return vm_raise(vm, VM_ERR_VALUE, "%s%s is not in the %s", fname, shown, vm_type_name(self));
 }
 
+HELP("list.index", HELP_METHODS, 0,
+     "xs.index(v)",
+     "The index of the first item equal to v; an error if there is none.",
+     "print([\"a\", \"b\"].index(\"b\"))")
+
 LIB_NATIVE(list_index) {
   int i = find_item(vm, AS_LIST(self), args[0]);
   if (i == -2) return VM_EXCEPTION;
   return i < 0 ? not_in_list(vm, "", args[0], self) : INT_VAL(vm, i);
 }
 
+HELP("list.contains", HELP_METHODS, 0,
+     "xs.contains(v)",
+     "True when an item equals v (the same as `v in xs`).",
+     "print([1, 2].contains(2), 3 in [1, 2])")
+
 LIB_NATIVE(list_contains) {
   int i = find_item(vm, AS_LIST(self), args[0]);
   return i == -2 ? VM_EXCEPTION : BOOL_VAL(i >= 0);
 }
+
+HELP("list.count", HELP_METHODS, 0,
+     "xs.count(v)",
+     "How many items equal v.",
+     "print([1, 2, 1].count(1))")
 
 LIB_NATIVE(list_count) {
   ObjList *l = AS_LIST(self);
@@ -86,6 +128,13 @@ LIB_NATIVE(list_count) {
   return INT_VAL(vm, n);
 }
 
+HELP("list.remove", HELP_METHODS, 0,
+     "xs.remove(v)",
+     "Removes the first item equal to v; an error if there is none.",
+     "let xs = [1, 2, 1]\n"
+     "xs.remove(1)\n"
+     "print(xs)")
+
 /* Removes the first item == v, as Python's list.remove. */
 LIB_NATIVE(list_remove) {
   ObjList *l = AS_LIST(self);
@@ -97,6 +146,14 @@ LIB_NATIVE(list_remove) {
   return NIL_VAL;
 }
 
+HELP("list.copy", HELP_METHODS, 0,
+     "xs.copy()",
+     "A shallow copy of the list.",
+     "let a = [1, 2]\n"
+     "let b = a.copy()\n"
+     "b.append(3)\n"
+     "print(a, b)")
+
 LIB_NATIVE(list_copy) {
   ObjList *l = AS_LIST(self);
   ObjList *out = obj_new_list(vm);
@@ -105,6 +162,13 @@ LIB_NATIVE(list_copy) {
   vm_pop_root(vm);
   return OBJ_VAL(out);
 }
+
+HELP("list.reverse", HELP_METHODS, 0,
+     "xs.reverse()",
+     "Reverses the list in place.",
+     "let xs = [1, 2, 3]\n"
+     "xs.reverse()\n"
+     "print(xs)")
 
 LIB_NATIVE(list_reverse) {
   ObjList *l = AS_LIST(self);

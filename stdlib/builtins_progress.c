@@ -288,6 +288,21 @@ static int64_t known_length(AgVM *vm, Value iterable) {
   return n;
 }
 
+HELP("progress", HELP_BUILTINS, 0,
+     "progress(iterable, desc=nil, total=nil)",
+     "Wraps a list, range, DataLoader or any iterable for a `for` loop and draws a "
+     "progress bar on standard error as the items are taken, as Python's tqdm: desc, "
+     "percent, bar, count/total, elapsed and time left, rate in items a second; "
+     "redrawn at most 10 times a second, the line ended when the items run out. total "
+     "defaults to len(iterable) (none: count and rate only). In a notebook the bar is "
+     "an output of the cell updated in place (an HTML progress bar with the same "
+     "figures), shown stopped when an interrupt or error ends the loop. Elsewhere, when "
+     "standard error is not a terminal (a pipe, a file, a test) it draws nothing and "
+     "returns the iterable itself.",
+     "let total = 0\n"
+     "for x in progress(range(100), desc=\"sum\") { total += x }\n"
+     "print(total)")
+
 LIB_NATIVE(lib_progress) {
   static const char *const names[] = {"desc", "total", NULL};
   Value opt[2];

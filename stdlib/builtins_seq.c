@@ -7,10 +7,24 @@
 #include "vm/buffer.h"
 #include "vm/internal.h"
 
+HELP("list", HELP_BUILTINS, 0,
+     "list(iterable=[])",
+     "A new list of the items of any iterable: a list (copied), string (characters), map "
+     "(keys), set, range, tensor (along dim 0) or an instance with iter().",
+     "print(list(\"ab\"), list(range(3)), list({1, 2}))")
+
 LIB_NATIVE(lib_list) {
   if (argc == 0) return OBJ_VAL(obj_new_list(vm));
   return lib_to_list(vm, args[0]);
 }
+
+HELP("tuple", HELP_BUILTINS, 0,
+     "tuple(iterable=[])",
+     "A tuple of the items of any iterable. Tuples are Python's: (1, 2), (x,) and (); "
+     "immutable, hashable (map keys, set members), indexed, sliced and compared as lists; "
+     "`a, b = t` unpacks one.",
+     "print(tuple([1, 2]), (1,), ())\n"
+     "let counts = {}\ncounts[(1, 2)] = 3\nprint(counts[(1, 2)])")
 
 /* tuple(xs): the items of any iterable, as a tuple. */
 LIB_NATIVE(lib_tuple) {
@@ -19,10 +33,23 @@ LIB_NATIVE(lib_tuple) {
   return vm_list_to_tuple(vm, lib_to_list(vm, args[0]));
 }
 
+HELP("set", HELP_BUILTINS, 0,
+     "set(iterable=[])",
+     "A new set of the items of an iterable (duplicates dropped, first occurrence's order "
+     "kept). Literals: {1, 2}; the empty set is set(), since {} is an empty map. Members "
+     "are strings, numbers, booleans, nil or instances (by identity).",
+     "let s = set([3, 1, 3])\n"
+     "print(s, len(s), 1 in s, {1, 2} - {2})")
+
 LIB_NATIVE(lib_set) {
   if (argc == 0) return OBJ_VAL(obj_new_set(vm));
   return vm_new_set_of(vm, args[0]);
 }
+
+HELP("reversed", HELP_BUILTINS, 0,
+     "reversed(xs)",
+     "A new list of the items of xs in reverse order.",
+     "print(reversed([1, 2, 3]), reversed(\"ab\"))")
 
 /* A new list of the items in reverse order (Python gives an iterator; a
  * list iterates the same and prints more usefully). */
@@ -60,7 +87,20 @@ static Value any_all(AgVM *vm, int argc, const Value *args, const AgKwargs *kw, 
   return BOOL_VAL(decided ? want : !want);
 }
 
+HELP("any", HELP_BUILTINS, HELP_TENSOR_METHOD,
+     "any(xs) / any(t, dim=nil)",
+     "True when some item of xs is truthy (false for an empty xs); it stops at the first "
+     "one. On a tensor: PyTorch's any, a bool tensor (t.any() too).",
+     "print(any([0, \"\", 3]), any([]), any(tensor([0, 1])))")
+
 LIB_NATIVE(lib_any) { return any_all(vm, argc, args, kw, true); }
+
+HELP("all", HELP_BUILTINS, HELP_TENSOR_METHOD,
+     "all(xs) / all(t, dim=nil)",
+     "True when every item of xs is truthy (true for an empty xs); it stops at the first "
+     "falsy one. On a tensor: PyTorch's all, a bool tensor (t.all() too).",
+     "print(all([1, \"a\"]), all([]), all(tensor([0, 1])))")
+
 LIB_NATIVE(lib_all) { return any_all(vm, argc, args, kw, false); }
 
 /* ---- iter() and next() ---- */
@@ -127,7 +167,21 @@ Value lib_make_iterator(AgVM *vm, Value iterable) {
   return OBJ_VAL(it);
 }
 
+HELP("iter", HELP_BUILTINS, 0,
+     "iter(xs)",
+     "An iterator over xs: its next() gives the items one by one, then throws "
+     "StopIteration. An instance's iter() method is called.",
+     "let it = iter([1, 2])\n"
+     "print(next(it), next(it), next(it, \"done\"))")
+
 LIB_NATIVE(lib_iter) { return lib_make_iterator(vm, args[0]); }
+
+HELP("next", HELP_BUILTINS, 0,
+     "next(it, default)",
+     "The next item of an iterator (it.next()); past the end, default when given, else "
+     "StopIteration is thrown.",
+     "let it = iter(\"ab\")\n"
+     "print(next(it), next(it), next(it, nil))")
 
 /* next(it) calls it.next(); next(it, default) gives default at the end. */
 LIB_NATIVE(lib_next) {
@@ -264,14 +318,40 @@ LIB_NATIVE(enumerate_next) {
   return pair;
 }
 
+HELP("enumerate", HELP_BUILTINS, 0,
+     "enumerate(xs, start=0)",
+     "A lazy iterator of tuples (index, item) for each item of any iterable (a list, string, "
+     "map's keys, tensor along dim 0, generator ...), counting from start.",
+     "for i, x in enumerate([\"a\", \"b\"]) { print(i, x) }")
+
 LIB_NATIVE(lib_enumerate) {
   int64_t start = 0;
   if (argc > 1 && !lib_int_arg(vm, "enumerate", args, 1, &start)) return VM_EXCEPTION;
   return make_lazy(vm, vm->enumerate_class, INT_VAL(vm, start), 1, args);
 }
 
+HELP("map", HELP_BUILTINS, 0,
+     "map(f, ...iterables)",
+     "A lazy iterator of f(x) for each item x (of f(x, y, ...) for several iterables, up "
+     "to the shortest).",
+     "print(list(map(lambda x: x * 2, [1, 2])), list(map(max, [1, 5], [4, 2])))")
+
 LIB_NATIVE(lib_map) { return make_lazy(vm, vm->map_class, args[0], argc - 1, args + 1); }
+
+HELP("filter", HELP_BUILTINS, 0,
+     "filter(f, iterable)",
+     "A lazy iterator of the items for which f(item) is truthy; with f nil, of the truthy "
+     "items.",
+     "print(list(filter(lambda x: x > 1, [1, 2, 3])), list(filter(nil, [0, 1, \"\"])))")
+
 LIB_NATIVE(lib_filter) { return make_lazy(vm, vm->filter_class, args[0], 1, args + 1); }
+
+HELP("zip", HELP_BUILTINS, 0,
+     "zip(...iterables)",
+     "A lazy iterator of tuples holding the i-th items of each argument; it stops at the "
+     "shortest.",
+     "print(list(zip([1, 2], [\"a\", \"b\"])))")
+
 LIB_NATIVE(lib_zip) { return make_lazy(vm, vm->zip_class, NIL_VAL, argc, args); }
 
 /* ---- dict(): a map from a map, from [key, value] pairs, and/or from
@@ -307,6 +387,14 @@ static bool put_all(AgVM *vm, ObjMap *m, Value source) {
   return vm_iterate(vm, source, put_next_pair, &sink) == 0;
 }
 
+HELP("dict", HELP_BUILTINS, 0,
+     "dict(map_or_pairs, k=v, ...) / dict",
+     "A new map: a copy of a map, the (key, value) pairs of an iterable, and/or the "
+     "keyword arguments. dict is also the type of maps (Python's dict): type({}) == dict, "
+     "isinstance(m, dict).",
+     "print(dict(zip([\"a\", \"b\"], [1, 2])), dict(x=1))\n"
+     "print(type({\"a\": 1}) == dict, isinstance({}, dict))")
+
 LIB_NATIVE(lib_dict) {
   ObjMap *m = obj_new_map(vm);
   vm_push_root(vm, OBJ_VAL(m));
@@ -327,6 +415,11 @@ static int utf8_decode(const unsigned char *s, int n, int *code) {
   return 0;
 }
 
+HELP("ord", HELP_BUILTINS, 0,
+     "ord(c)",
+     "The Unicode code point of a one-character string.",
+     "print(ord(\"a\"), ord(\"é\"))")
+
 LIB_NATIVE(lib_ord) {
   ObjString *s;
   if (!lib_string_arg(vm, "ord", args, 0, &s)) return VM_EXCEPTION;
@@ -337,6 +430,11 @@ LIB_NATIVE(lib_ord) {
   }
   return INT_VAL(vm, code);
 }
+
+HELP("chr", HELP_BUILTINS, 0,
+     "chr(code)",
+     "The one-character string of a Unicode code point (0 to 0x10FFFF).",
+     "print(chr(97), chr(8364))")
 
 LIB_NATIVE(lib_chr) {
   int64_t code;

@@ -20,6 +20,12 @@ static Value split_whitespace(AgVM *vm, ObjString *s, ObjList *out) {
   return OBJ_VAL(out);
 }
 
+HELP("str.split", HELP_METHODS, 0,
+     "s.split(sep=nil)",
+     "A list of the parts between occurrences of sep; without sep, splits on runs of "
+     "blanks.",
+     "print(\"a,b,c\".split(\",\"), \" x  y \".split())")
+
 LIB_NATIVE(string_split) {
   ObjString *s = AS_STRING(self);
   ObjList *out = obj_new_list(vm);
@@ -50,8 +56,21 @@ LIB_NATIVE(string_split) {
   return result;
 }
 
+HELP("str.format", HELP_METHODS, 0,
+     "s.format(...args, **kwargs)",
+     "Python's str.format: each {} / {0} / {name} field is replaced by an argument, "
+     "formatted with its spec after ':' (see format) and converted first with !r or !s; "
+     "{0[1]} and {p.x} index and read fields, {{ and }} are braces, and a spec may hold "
+     "fields of its own ({:{w}.2f}).",
+     "print(\"{} items, {:.1%} done, {name:>6}|\".format(3, 0.5, name=\"ada\"))")
+
 /* s.format(*args, **kwargs): Python's str.format (vm/format.c). */
 LIB_NATIVE(string_format) { return vm_format_method(vm, AS_STRING(self), argc, args, kw); }
+
+HELP("str.join", HELP_METHODS, 0,
+     "sep.join(list)",
+     "The strings of the list joined with sep between them.",
+     "print(\", \".join([\"a\", \"b\"]))")
 
 /* sep.join(xs) of any iterable of strings (a list, a generator ...). */
 LIB_NATIVE(string_join) {
@@ -87,8 +106,25 @@ static Value strip(AgVM *vm, Value self, int argc, const Value *args, const char
   return OBJ_VAL(obj_copy_string(vm, s->chars + start, end - start));
 }
 
+HELP("str.strip", HELP_METHODS, 0,
+     "s.strip()",
+     "The string without leading and trailing blanks.",
+     "print(\"[\" + \"  hi \".strip() + \"]\")")
+
 LIB_NATIVE(string_strip) { return strip(vm, self, argc, args, "strip", true, true); }
+
+HELP("str.lstrip", HELP_METHODS, 0,
+     "s.lstrip()",
+     "The string without leading blanks.",
+     "print(\"  hi\".lstrip())")
+
 LIB_NATIVE(string_lstrip) { return strip(vm, self, argc, args, "lstrip", true, false); }
+
+HELP("str.rstrip", HELP_METHODS, 0,
+     "s.rstrip()",
+     "The string without trailing blanks.",
+     "print(\"hi  \".rstrip() + \"!\")")
+
 LIB_NATIVE(string_rstrip) { return strip(vm, self, argc, args, "rstrip", false, true); }
 
 static Value map_case(AgVM *vm, Value self, int (*fn)(int)) {
@@ -99,8 +135,24 @@ static Value map_case(AgVM *vm, Value self, int (*fn)(int)) {
   return OBJ_VAL(obj_take_string(vm, chars, s->length));
 }
 
+HELP("str.upper", HELP_METHODS, 0,
+     "s.upper()",
+     "An upper-case copy (ASCII letters).",
+     "print(\"relu\".upper())")
+
 LIB_NATIVE(string_upper) { return map_case(vm, self, toupper); }
+
+HELP("str.lower", HELP_METHODS, 0,
+     "s.lower()",
+     "A lower-case copy (ASCII letters).",
+     "print(\"ReLU\".lower())")
+
 LIB_NATIVE(string_lower) { return map_case(vm, self, tolower); }
+
+HELP("str.replace", HELP_METHODS, 0,
+     "s.replace(old, new)",
+     "A copy with every occurrence of old replaced by new.",
+     "print(\"a-b-c\".replace(\"-\", \"+\"))")
 
 LIB_NATIVE(string_replace) {
   ObjString *s = AS_STRING(self), *old, *new_text;
@@ -120,6 +172,11 @@ LIB_NATIVE(string_replace) {
   return OBJ_VAL(vm_buf_to_string(vm, &b));
 }
 
+HELP("str.find", HELP_METHODS, 0,
+     "s.find(sub)",
+     "The byte index of the first occurrence of sub, or -1.0",
+     "print(\"hello\".find(\"ll\"))")
+
 LIB_NATIVE(string_find) {
   ObjString *s = AS_STRING(self), *sub;
   if (!lib_string_arg(vm, "find", args, 0, &sub)) return VM_EXCEPTION;
@@ -127,11 +184,21 @@ LIB_NATIVE(string_find) {
   return INT_VAL(vm, hit ? (double)(hit - s->chars) : -1);
 }
 
+HELP("str.startswith", HELP_METHODS, 0,
+     "s.startswith(prefix)",
+     "True when the string begins with prefix.",
+     "print(\"model.pt\".startswith(\"model\"))")
+
 LIB_NATIVE(string_startswith) {
   ObjString *s = AS_STRING(self), *p;
   if (!lib_string_arg(vm, "startswith", args, 0, &p)) return VM_EXCEPTION;
   return BOOL_VAL(p->length <= s->length && memcmp(s->chars, p->chars, (size_t)p->length) == 0);
 }
+
+HELP("str.endswith", HELP_METHODS, 0,
+     "s.endswith(suffix)",
+     "True when the string ends with suffix.",
+     "print(\"w.npy\".endswith(\".npy\"))")
 
 LIB_NATIVE(string_endswith) {
   ObjString *s = AS_STRING(self), *p;
@@ -139,6 +206,11 @@ LIB_NATIVE(string_endswith) {
   return BOOL_VAL(p->length <= s->length &&
                   memcmp(s->chars + s->length - p->length, p->chars, (size_t)p->length) == 0);
 }
+
+HELP("str.splitlines", HELP_METHODS, 0,
+     "s.splitlines()",
+     "The lines of s without their line ends (\\n, \\r\\n or \\r).",
+     "print(\"a\\nb\\r\\nc\".splitlines())")
 
 /* Lines without their ends: \n, \r\n or \r, as Python's splitlines(). */
 LIB_NATIVE(string_splitlines) {
@@ -160,6 +232,11 @@ LIB_NATIVE(string_splitlines) {
   vm_pop_root(vm);
   return OBJ_VAL(out);
 }
+
+HELP("str.count", HELP_METHODS, 0,
+     "s.count(sub)",
+     "How many non-overlapping times sub occurs in s.",
+     "print(\"banana\".count(\"an\"))")
 
 /* Non-overlapping occurrences of sub; "" occurs length + 1 times, as in Python. */
 LIB_NATIVE(string_count) {
@@ -184,8 +261,25 @@ static Value all_bytes(ObjString *s, int (*test)(int)) {
   return TRUE_VAL;
 }
 
+HELP("str.isdigit", HELP_METHODS, 0,
+     "s.isdigit()",
+     "True when s is not empty and all its characters are ASCII digits.",
+     "print(\"42\".isdigit(), \"4a\".isdigit())")
+
 LIB_NATIVE(string_isdigit) { return all_bytes(AS_STRING(self), isdigit); }
+
+HELP("str.isalpha", HELP_METHODS, 0,
+     "s.isalpha()",
+     "True when s is not empty and all its characters are ASCII letters.",
+     "print(\"abc\".isalpha(), \"a1\".isalpha())")
+
 LIB_NATIVE(string_isalpha) { return all_bytes(AS_STRING(self), isalpha); }
+
+HELP("str.isspace", HELP_METHODS, 0,
+     "s.isspace()",
+     "True when s is not empty and all its characters are blanks.",
+     "print(\" \\t\".isspace(), \"\".isspace())")
+
 LIB_NATIVE(string_isspace) { return all_bytes(AS_STRING(self), isspace); }
 
 void lib_install_string_methods(AgVM *vm) {

@@ -245,6 +245,13 @@ static void install_utils(AgVM *vm) {
   lib_module_define(vm, utils, "data", OBJ_VAL(data));
   ObjModule *checkpoint = install_module(vm, "utils.checkpoint", NULL, NULL);
   lib_module_define(vm, utils, "checkpoint", OBJ_VAL(checkpoint));
+  HELP("utils", HELP_BUILTINS, 0,
+       "utils",
+       "PyTorch's torch.utils: the module that holds utils.data (datasets and batch "
+       "loading) and utils.checkpoint (activation checkpointing). PyTorch's `from torch.utils.data import DataLoader` is "
+       "`utils.data.DataLoader` here, or `let data = utils.data` then `data.DataLoader`.",
+       "let data = utils.data\n"
+       "print(len(data.TensorDataset(zeros(5, 2))))")
   vm_define_builtin(vm, "utils", OBJ_VAL(utils));
   vm_pop_root(vm);
 }
@@ -364,6 +371,11 @@ static Value source_of_class(AgVM *vm, ObjClass *k) {
   return vm_throw_error(vm, "source(): the source of class %s is not available", name);
 }
 
+HELP("source", HELP_GRAPH, 0,
+     "source(f)",
+     "The Ag source text of a function or class, such as the library's own nn.Linear.",
+     "print(source(nn.ReLU))")
+
 static Value native_source(NATIVE_ARGS) {
   Value v = args[0];
   if (IS_BOUND_METHOD(v)) v = AS_BOUND_METHOD(v)->method;
@@ -404,6 +416,14 @@ static Value native_isinstance(NATIVE_ARGS) {
   }
   return FALSE_VAL;
 }
+
+HELP("id", HELP_BUILTINS, 0,
+     "id(x)",
+     "An int naming the identity of x: two values have the same id when they are the "
+     "same object (two variables holding one tensor), as Python's id.",
+     "let t = tensor([1.0])\n"
+     "let u = t\n"
+     "print(id(t) == id(u), id(t) == id(tensor([1.0])))")
 
 /* id(x): an int naming x's identity, as Python's (two tensor values that wrap
  * the same tensor have the same id; optim uses it to find a parameter given
@@ -447,6 +467,13 @@ void lib_user_warning(AgVM *vm, const char *msg) {
   fprintf(stderr, "%s:%d: UserWarning: %s\n", file, line, msg);
 }
 
+HELP("warn", HELP_BUILTINS, 0,
+     "warn(message)",
+     "Writes \"FILE:LINE: UserWarning: message\" to standard error, as Python's "
+     "warnings.warn; called inside the library (nn, optim), LINE is the script's line "
+     "that called it.",
+     "warn(\"this learning rate looks large\")")
+
 static Value native_warn(NATIVE_ARGS) {
   if (!IS_STRING(args[0]))
     return vm_raise(vm, VM_ERR_TYPE, "warn(): the message must be a string, not %s", vm_type_name(args[0]));
@@ -461,6 +488,13 @@ static bool attr_name(AgVM *vm, const char *fname, Value name) {
   return false;
 }
 
+HELP("getattr", HELP_GRAPH, 0,
+     "getattr(obj, name, default)",
+     "obj.name for a name in a string, on instances, classes, modules and tensors; with a "
+     "default, a missing attribute gives it instead of an error (Python's getattr).",
+     "class P { fn init() { self.x = 1 } }\n"
+     "print(getattr(P(), \"x\"), getattr(P(), \"z\", 0), getattr(nn, \"Linear\"))")
+
 /* getattr(obj, name[, default]): obj.name, or default when obj has no such
  * attribute (the lookup's error is dropped). */
 static Value native_getattr(NATIVE_ARGS) {
@@ -471,6 +505,12 @@ static Value native_getattr(NATIVE_ARGS) {
   return args[2];
 }
 
+HELP("hasattr", HELP_GRAPH, 0,
+     "hasattr(obj, name)",
+     "Whether obj.name can be read (a field, a method, a module's global ...).",
+     "class P { fn init() { self.x = 1 } }\n"
+     "print(hasattr(P(), \"x\"), hasattr(P(), \"y\"))")
+
 static Value native_hasattr(NATIVE_ARGS) {
   if (!attr_name(vm, "hasattr", args[1])) return VM_EXCEPTION;
   Value v = vm_get_attr(vm, args[0], AS_STRING(args[1]));
@@ -479,11 +519,27 @@ static Value native_hasattr(NATIVE_ARGS) {
   return FALSE_VAL;
 }
 
+HELP("setattr", HELP_GRAPH, 0,
+     "setattr(obj, name, value)",
+     "obj.name = value for a name in a string (a property's setter runs).",
+     "class P {}\n"
+     "let p = P()\n"
+     "setattr(p, \"w\", 3)\n"
+     "print(p.w)")
+
 static Value native_setattr(NATIVE_ARGS) {
   if (!attr_name(vm, "setattr", args[1])) return VM_EXCEPTION;
   Value r = vm_set_attr(vm, args[0], AS_STRING(args[1]), args[2]);
   return IS_EXCEPTION(r) ? r : NIL_VAL;
 }
+
+HELP("delattr", HELP_GRAPH, 0,
+     "delattr(obj, name)",
+     "Removes an instance's field; a missing one is an error.",
+     "class P { fn init() { self.x = 1 } }\n"
+     "let p = P()\n"
+     "delattr(p, \"x\")\n"
+     "print(hasattr(p, \"x\"))")
 
 /* delattr(obj, name): removes an instance's field. */
 static Value native_delattr(NATIVE_ARGS) {
@@ -494,6 +550,12 @@ static Value native_delattr(NATIVE_ARGS) {
     return vm_raise(vm, VM_ERR_ATTRIBUTE, "'%s' object has no attribute '%s'", vm_type_name(args[0]), AS_CSTRING(args[1]));
   return NIL_VAL;
 }
+
+HELP("callable", HELP_BUILTINS, 0,
+     "callable(v)",
+     "True when v can be called: a function, a class, a bound method, an instance "
+     "whose class has call.",
+     "print(callable(print), callable(3))")
 
 static Value native_callable(NATIVE_ARGS) {
   Value v = args[0];
@@ -573,6 +635,12 @@ void lib_install(AgVM *vm) {
   vm_pop_root(vm);
   install_utils(vm);
   /* func (torch.func), also named functorch as PyTorch 1.13's package */
+  HELP("functorch", HELP_AUTOGRAD, 0,
+       "functorch",
+       "The module func under the name of PyTorch 1.13's package: `import functorch` then "
+       "functorch.vmap, functorch.grad ...",
+       "import functorch\n"
+       "print(functorch.vmap(fn(r) { return r.sum() })(ones(2, 3)))")
   vm_define_builtin(vm, "functorch", OBJ_VAL(install_module(vm, "func", NULL, NULL)));
   /* PyTorch's own namespace, and the Python modules that lessons import */
   static const char *const more[] = {"cuda", "backends", "torch", "random", "math", "time",
@@ -581,5 +649,9 @@ void lib_install(AgVM *vm) {
   for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) install_module(vm, more[i], NULL, NULL);
   Value numpy;
   table_get(&vm->builtins, OBJ_VAL(obj_string(vm, "numpy")), &numpy);
+  HELP("np", HELP_BUILTINS, 0,
+       "np",
+       "The numpy module under NumPy's usual name (:help numpy).",
+       "print(np.pi)")
   vm_define_builtin(vm, "np", numpy); /* NumPy's usual name, as lessons write it */
 }

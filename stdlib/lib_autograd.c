@@ -79,6 +79,28 @@ Value lib_set_grad(AgVM *vm, Value self, Value v) {
 /* ---- graph nodes ---- */
 
 typedef enum { NODE_NAME, NODE_NEXT_FUNCTIONS, NODE_VARIABLE, NODE_LINE, NODE_ATTR_COUNT } NodeAttr;
+
+HELP("Node.name", HELP_AUTOGRAD, 0,
+     "node.name()",
+     "The node's name, PyTorch's: \"MulBackward0\", \"AccumulateGrad\", ...",
+     "let x = ones(2, requires_grad=true)\n"
+     "print((x * 2).grad_fn.name())")
+HELP("Node.next_functions", HELP_AUTOGRAD, 0,
+     "node.next_functions",
+     "The node's inputs: a list of [node or nil, index] pairs, in operand order.",
+     "let x = ones(2, requires_grad=true)\n"
+     "print((x * 3).grad_fn.next_functions)")
+HELP("Node.variable", HELP_AUTOGRAD, 0,
+     "node.variable",
+     "On an AccumulateGrad node: the leaf tensor it accumulates into.",
+     "let x = ones(2, requires_grad=true)\n"
+     "print((x * 3).grad_fn.next_functions[0][0].variable)")
+HELP("Node.line", HELP_AUTOGRAD, 0,
+     "node.line",
+     "The script line of the forward operation that created the node.",
+     "let x = ones(2, requires_grad=true)\n"
+     "print((x * 3).grad_fn.line)")
+
 static const char *const node_attr_names[NODE_ATTR_COUNT] = {"name", "next_functions", "variable",
                                                              "line"};
 
@@ -219,6 +241,20 @@ static Value native_handle_remove(NATIVE_ARGS) {
   return NIL_VAL;
 }
 
+HELP("Tensor.register_hook", HELP_TENSOR, 0,
+     "t.register_hook(fn)",
+     "fn(grad) runs when t's gradient is computed; a non-nil return replaces the "
+     "gradient. On a leaf, hooks run before accumulation.",
+     "let x = ones(2, requires_grad=true)\n"
+     "x.register_hook(fn(g) { return g * 10 })\n"
+     "x.sum().backward()\n"
+     "print(x.grad)")
+HELP("|", HELP_KEYWORDS, 0,
+     "a | b   a |= b",
+     "Set union, or of booleans and of bool tensors (masks), bitwise or of ints; an "
+     "instance's or()/ror()/ior(). |= changes a set or a bool tensor in place.",
+     "print({1, 2} | {3}, true | false, 6 | 1)")
+
 Value lt_register_hook(NATIVE_ARGS) {
   LibState *st = lib_state(vm);
   Value fn = args[0];
@@ -295,6 +331,16 @@ static void trace_backward(AgVM *vm, Tensor *root) {
   lib_graph_trace(vm, root);
   fflush(stderr);
 }
+
+HELP("Tensor.backward", HELP_TENSOR, 0,
+     "t.backward(gradient=nil, retain_graph=false, create_graph=false, inputs=nil)",
+     "Computes the gradient of t with respect to the leaves of its graph and adds it to "
+     "their .grad. A non-scalar t needs gradient. Without retain_graph the graph's saved "
+     "tensors are freed; create_graph records the backward pass for higher derivatives.",
+     "let x = tensor([1.0, 2.0], requires_grad=true)\n"
+     "let y = (x ** 2).sum()\n"
+     "y.backward()\n"
+     "print(x.grad)")
 
 Value lt_backward(NATIVE_ARGS) {
   static const char *const names[] = {"gradient", "retain_graph", "create_graph", "inputs"};
@@ -376,6 +422,14 @@ static Value results_list(AgVM *vm, Tensor **results, int n) {
   return OBJ_VAL(list);
 }
 
+HELP("autograd.grad", HELP_AUTOGRAD, 0,
+     "autograd.grad(outputs, inputs, grad_outputs=nil, retain_graph=nil, create_graph=false, allow_unused=false)",
+     "The gradients of outputs with respect to inputs, as a list; .grad is left "
+     "untouched. With create_graph=true the result can be differentiated again.",
+     "let x = tensor(2.0, requires_grad=true)\n"
+     "let [g] = autograd.grad(x ** 3, [x], create_graph=true)\n"
+     "print(g, autograd.grad(g, [x])[0])")
+
 /* autograd.grad(outputs, inputs, grad_outputs=nil, retain_graph=nil,
  * create_graph=false, allow_unused=false): a list, one entry per input. */
 static Value native_grad(NATIVE_ARGS) {
@@ -410,6 +464,13 @@ static Value native_grad(NATIVE_ARGS) {
   }
   return results_list(vm, results, n);
 }
+
+HELP("autograd.backward", HELP_AUTOGRAD, 0,
+     "autograd.backward(tensors, grad_tensors=nil, retain_graph=false, create_graph=false, inputs=nil)",
+     "Runs backward from several tensors at once, accumulating into the leaves' .grad.",
+     "let x = ones(2, requires_grad=true)\n"
+     "autograd.backward([x.sum(), (x * 2).sum()])\n"
+     "print(x.grad)")
 
 /* autograd.backward(tensors, grad_tensors=nil, retain_graph=nil, create_graph=false, inputs=nil) */
 static Value native_autograd_backward(NATIVE_ARGS) {
@@ -494,10 +555,40 @@ static Value native_grad_mode_call(NATIVE_ARGS) {
   return r;
 }
 
+HELP("no_grad", HELP_AUTOGRAD, 0,
+     "no_grad()",
+     "A context for `with`: no operation inside records a graph (for evaluation and "
+     "parameter updates).",
+     "let w = ones(2, requires_grad=true)\n"
+     "with no_grad() { print((w * 2).requires_grad) }")
+HELP("autograd.no_grad", HELP_AUTOGRAD, 0,
+     "autograd.no_grad()",
+     "The same as no_grad().",
+     "with autograd.no_grad() { print(is_grad_enabled()) }")
+
 static Value native_no_grad(NATIVE_ARGS) { return new_context(vm, CTX_NO_GRAD, FALSE_VAL, NIL_VAL); }
+
+HELP("enable_grad", HELP_AUTOGRAD, 0,
+     "enable_grad()",
+     "A context that turns grad mode back on inside a no_grad block.",
+     "with no_grad() { with enable_grad() { print(is_grad_enabled()) } }")
+HELP("autograd.enable_grad", HELP_AUTOGRAD, 0,
+     "autograd.enable_grad()",
+     "The same as enable_grad().",
+     "with autograd.enable_grad() { print(is_grad_enabled()) }")
+
 static Value native_enable_grad(NATIVE_ARGS) {
   return new_context(vm, CTX_ENABLE_GRAD, TRUE_VAL, NIL_VAL);
 }
+
+HELP("set_grad_enabled", HELP_AUTOGRAD, 0,
+     "set_grad_enabled(flag)",
+     "A context that turns grad mode on or off, as flag says.",
+     "with set_grad_enabled(false) { print(is_grad_enabled()) }")
+HELP("autograd.set_grad_enabled", HELP_AUTOGRAD, 0,
+     "autograd.set_grad_enabled(flag)",
+     "The same as set_grad_enabled(flag).",
+     "with autograd.set_grad_enabled(false) { print(is_grad_enabled()) }")
 
 /* set_grad_enabled(flag) takes effect at once (as a plain call too); as a
  * context its exit() restores the mode from before the call. */
@@ -510,8 +601,31 @@ static Value native_set_grad_enabled(NATIVE_ARGS) {
 
 static Value native_nothing(NATIVE_ARGS) { return NIL_VAL; }
 
+HELP("is_grad_enabled", HELP_AUTOGRAD, 0,
+     "is_grad_enabled()",
+     "True when operations are being recorded.",
+     "print(is_grad_enabled())")
+
 static Value native_is_grad_enabled(NATIVE_ARGS) { return BOOL_VAL(ag_is_grad_enabled()); }
+
+HELP("is_anomaly_enabled", HELP_AUTOGRAD, 0,
+     "is_anomaly_enabled()",
+     "True inside `with autograd.detect_anomaly() { }`, where a NaN made by a backward "
+     "function is an error naming the forward operation and its line.",
+     "print(is_anomaly_enabled())")
+HELP("autograd.is_anomaly_enabled", HELP_AUTOGRAD, 0,
+     "autograd.is_anomaly_enabled()",
+     "The same as the global is_anomaly_enabled().",
+     "with autograd.detect_anomaly() { print(autograd.is_anomaly_enabled()) }")
+
 static Value native_is_anomaly_enabled(NATIVE_ARGS) { return BOOL_VAL(ag_anomaly_enabled()); }
+
+HELP("autograd.detect_anomaly", HELP_AUTOGRAD, 0,
+     "autograd.detect_anomaly()",
+     "A context in which a NaN produced by backward is an error naming the forward "
+     "operation and its script line.",
+     "let x = tensor(-1.0, requires_grad=true)\n"
+     "try { with autograd.detect_anomaly() { x.sqrt().backward() } } catch e { print(\"caught\") }")
 
 static Value native_detect_anomaly(NATIVE_ARGS) {
   static const char *const names[] = {"check_forward"};
@@ -1114,6 +1228,20 @@ void lib_install_autograd(AgVM *vm) {
     vm_pop_root(vm);
   }
   install_classes(vm);
+  HELP("Function", HELP_AUTOGRAD, 0,
+       "class MyFn : Function { fn forward(ctx, ...) fn backward(ctx, ...grads) }",
+       "The base class of custom autograd functions: forward computes the result, backward "
+       "returns one gradient per input (or a list); ctx.save_for_backward(...), "
+       "ctx.saved_tensors and ctx.needs_input_grad carry state. Call with MyFn.apply(...); "
+       "its node prints as <MyFnBackward>. For forward_ad, fn jvp(ctx, ...tangents) returns "
+       "the outputs' tangents (forward() then sees the primals).",
+       "class Double : Function {\n"
+       "  fn forward(ctx, x) { return x * 2 }\n"
+       "  fn backward(ctx, g) { return g * 2 }\n"
+       "}\n"
+       "let x = ones(2, requires_grad=true)\n"
+       "Double.apply(x).sum().backward()\n"
+       "print(x.grad)")
   vm_define_builtin(vm, "Function", OBJ_VAL(st->function_class));
   vm_define_native(vm, "no_grad", native_no_grad, 0, 0, false);
   vm_define_native(vm, "enable_grad", native_enable_grad, 0, 0, false);

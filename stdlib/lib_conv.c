@@ -190,7 +190,22 @@ static Value conv(AgVM *vm, const char *fname, int dims, int argc, const Value *
   return unbatched(vm, out, added);
 }
 
+HELP("conv1d", HELP_TENSORS, 0,
+     "conv1d(input, weight, bias=nil, stride=1, padding=0, dilation=1, groups=1)",
+     "1-D convolution of input [N, C, L] or [C, L] with weight [O, C/groups, k]; options as "
+     "conv2d.",
+     "print(conv1d(ones(1, 2, 5), ones(3, 2, 2)).shape)")
+
 static Value native_conv1d(NATIVE_ARGS) { return conv(vm, "conv1d", 1, argc, args, kw); }
+
+HELP("conv2d", HELP_TENSORS, 0,
+     "conv2d(input, weight, bias=nil, stride=1, padding=0, dilation=1, groups=1)",
+     "2-D convolution (cross-correlation, as PyTorch) of input [N, C, H, W] or [C, H, W] with "
+     "weight [O, C/groups, kh, kw]: im2col and one BLAS product per sample and group. "
+     "stride, padding and dilation are numbers or [h, w]; padding=\"same\" keeps the size "
+     "(stride 1), \"valid\" is 0. Recorded as ConvolutionBackward0, twice differentiable.",
+     "print(conv2d(ones(1, 1, 4, 4), ones(2, 1, 3, 3), padding=1).shape)")
+
 static Value native_conv2d(NATIVE_ARGS) { return conv(vm, "conv2d", 2, argc, args, kw); }
 
 /* ---- pooling ---- */
@@ -270,7 +285,22 @@ static Value max_pool(AgVM *vm, const char *fname, int dims, int argc, const Val
   return pair;
 }
 
+HELP("max_pool1d", HELP_TENSORS, 0,
+     "max_pool1d(input, kernel_size, stride=kernel_size, padding=0, dilation=1, ceil_mode=false, "
+     "return_indices=false)",
+     "max_pool2d over input [C, L] or [N, C, L], as PyTorch runs it (on a height of 1).",
+     "print(max_pool1d(tensor([[1.0, 3.0, 2.0, 0.0]]), 2))")
+
 static Value native_max_pool1d(NATIVE_ARGS) { return max_pool(vm, "max_pool1d", 1, argc, args, kw); }
+
+HELP("max_pool2d", HELP_TENSORS, 0,
+     "max_pool2d(input, kernel_size, stride=kernel_size, padding=0, dilation=1, ceil_mode=false, "
+     "return_indices=false)",
+     "The maximum of each window of input [C, H, W] or [N, C, H, W] (a NaN wins); with "
+     "return_indices, [values, indices] where indices are positions y * W + x in each plane. "
+     "Recorded as MaxPool2DWithIndicesBackward0.",
+     "print(max_pool2d(arange(16).float().reshape(1, 4, 4), 2))")
+
 static Value native_max_pool2d(NATIVE_ARGS) { return max_pool(vm, "max_pool2d", 2, argc, args, kw); }
 
 static Value avg_pool(AgVM *vm, const char *fname, int dims, int argc, const Value *args,
@@ -297,7 +327,21 @@ static Value avg_pool(AgVM *vm, const char *fname, int dims, int argc, const Val
   return pool_result(vm, out, dims);
 }
 
+HELP("avg_pool1d", HELP_TENSORS, 0,
+     "avg_pool1d(input, kernel_size, stride=kernel_size, padding=0, ceil_mode=false, "
+     "count_include_pad=true)",
+     "avg_pool2d over input [C, L] or [N, C, L].",
+     "print(avg_pool1d(tensor([[1.0, 3.0, 2.0, 0.0]]), 2))")
+
 static Value native_avg_pool1d(NATIVE_ARGS) { return avg_pool(vm, "avg_pool1d", 1, argc, args, kw); }
+
+HELP("avg_pool2d", HELP_TENSORS, 0,
+     "avg_pool2d(input, kernel_size, stride=kernel_size, padding=0, ceil_mode=false, "
+     "count_include_pad=true, divisor_override=nil)",
+     "The mean of each window of input [C, H, W] or [N, C, H, W]; padded zeros count unless "
+     "count_include_pad=false. Recorded as AvgPool2DBackward0.",
+     "print(avg_pool2d(arange(16).float().reshape(1, 4, 4), 2))")
+
 static Value native_avg_pool2d(NATIVE_ARGS) { return avg_pool(vm, "avg_pool2d", 2, argc, args, kw); }
 
 /* ---- unfold / fold ---- */
@@ -317,6 +361,12 @@ static bool unfold_window(AgVM *vm, const char *fname, const Value *v, TensorWin
     }
   return true;
 }
+
+HELP("unfold", HELP_TENSORS, 0,
+     "unfold(input, kernel_size, dilation=1, padding=0, stride=1)",
+     "The sliding blocks of input [N, C, H, W] as columns [N, C * kh * kw, L] (im2col, "
+     "PyTorch's F.unfold; Im2ColBackward0).",
+     "print(unfold(ones(1, 2, 3, 3), 2).shape)")
 
 /* unfold(input, kernel_size, dilation=1, padding=0, stride=1) */
 static Value native_unfold(NATIVE_ARGS) {
@@ -340,6 +390,12 @@ static Value native_unfold(NATIVE_ARGS) {
   tensor_release(xb);
   return unbatched(vm, out, added);
 }
+
+HELP("fold", HELP_TENSORS, 0,
+     "fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1)",
+     "The inverse layout of unfold: columns [N, C * kh * kw, L] summed back into "
+     "[N, C, H, W] (col2im, PyTorch's F.fold; Col2ImBackward0).",
+     "print(fold(ones(1, 4, 4), [3, 3], 2))")
 
 /* fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1) */
 static Value native_fold(NATIVE_ARGS) {
@@ -365,6 +421,13 @@ static Value native_fold(NATIVE_ARGS) {
   tensor_release(xb);
   return unbatched(vm, out, added);
 }
+
+HELP("adaptive_avg_pool2d", HELP_TENSORS, 0,
+     "adaptive_avg_pool2d(input, output_size)",
+     "Averages input [C, H, W] or [N, C, H, W] over output_size cells ([oh, ow] or one "
+     "number; nil keeps that size): cell i covers rows floor(i H / oh) to ceil((i + 1) H / oh). "
+     "Recorded as AdaptiveAvgPool2DBackward0 (a mean for output_size 1, as PyTorch).",
+     "print(adaptive_avg_pool2d(arange(16).float().reshape(1, 4, 4), 2))")
 
 /* adaptive_avg_pool2d(input, output_size): a size of nil keeps the input's. */
 static Value native_adaptive_avg_pool2d(NATIVE_ARGS) {
@@ -406,6 +469,15 @@ static bool eps_arg(AgVM *vm, Value v, double *eps) {
   return IS_UNDEF(v) || lib_number(vm, v, "eps", eps);
 }
 
+HELP("batch_norm", HELP_TENSORS, 0,
+     "batch_norm(input, running_mean, running_var, weight=nil, bias=nil, training=false, "
+     "momentum=0.1, eps=1e-5)",
+     "Normalises each channel of input [N, C, ...]: with training by the batch's mean and "
+     "(biased) variance, updating running_mean/running_var in place as (1 - momentum) running + "
+     "momentum batch (unbiased variance); without, by the running statistics. Then "
+     "* weight + bias per channel. Recorded as NativeBatchNormBackward0.",
+     "print(batch_norm(tensor([[1.0, 2.0], [3.0, 6.0]]), nil, nil, training=true))")
+
 /* batch_norm(input, running_mean, running_var, weight=nil, bias=nil,
  * training=false, momentum=0.1, eps=1e-5), as F.batch_norm */
 static Value native_batch_norm(NATIVE_ARGS) {
@@ -425,6 +497,12 @@ static Value native_batch_norm(NATIVE_ARGS) {
   lib_sync_line(vm);
   return lib_wrap(vm, ag_batch_norm(lib_t(v[0]), t[1], t[2], t[3], t[4], training, momentum, eps));
 }
+
+HELP("layer_norm", HELP_TENSORS, 0,
+     "layer_norm(input, normalized_shape, weight=nil, bias=nil, eps=1e-5)",
+     "Normalises each sample over its last dims (normalized_shape, a number or a list), then "
+     "* weight + bias (of that shape). Recorded as NativeLayerNormBackward0.",
+     "print(layer_norm(tensor([[1.0, 2.0, 3.0]]), 3))")
 
 /* layer_norm(input, normalized_shape, weight=nil, bias=nil, eps=1e-5) */
 static Value native_layer_norm(NATIVE_ARGS) {
@@ -450,6 +528,12 @@ static Value native_layer_norm(NATIVE_ARGS) {
   lib_sync_line(vm);
   return lib_wrap(vm, ag_layer_norm(lib_t(v[0]), nnorm, shape, weight, bias, eps));
 }
+
+HELP("group_norm", HELP_TENSORS, 0,
+     "group_norm(input, num_groups, weight=nil, bias=nil, eps=1e-5)",
+     "Normalises each sample of input [N, C, ...] over groups of C / num_groups channels, then "
+     "* weight + bias per channel. Recorded as NativeGroupNormBackward0.",
+     "print(group_norm(arange(8).float().reshape(1, 4, 2), 2))")
 
 /* group_norm(input, num_groups, weight=nil, bias=nil, eps=1e-5) */
 static Value native_group_norm(NATIVE_ARGS) {

@@ -84,6 +84,13 @@ static bool options_shape(AgVM *vm, const char *fname, const Options *o, int arg
   return creation_shape(vm, 1, &o->size, ndim, shape);
 }
 
+HELP("tensor", HELP_TENSORS, 0,
+     "tensor(data, dtype=nil, requires_grad=false, device=\"cpu\")",
+     "A new tensor from a number, nested lists or another tensor (copied). Numbers give "
+     "float32 and booleans bool unless dtype= says otherwise.",
+     "print(tensor([[1, 2], [3, 4]]))\n"
+     "print(tensor(3.5, requires_grad=true))")
+
 static Value native_tensor(NATIVE_ARGS) {
   static const char *const names[] = {"data", "dtype", "requires_grad", "device"};
   Value v[4];
@@ -110,11 +117,37 @@ static Value filled(AgVM *vm, const char *fname, int argc, const Value *args, co
   return finish(vm, tensor_full(o.dtype, ndim, shape, value), &o);
 }
 
+HELP("zeros", HELP_TENSORS, 0,
+     "zeros(...shape, dtype=float32, requires_grad=false)",
+     "A tensor of zeros; the shape is given as numbers or as one list, or as size= "
+     "(zeros, ones, empty, rand, randn and randint take it). Everywhere a function takes "
+     "dim= or keepdim=, axis= and keepdims= are accepted too, as PyTorch's NumPy "
+     "spellings.",
+     "print(zeros(2, 3).shape, zeros([2]))")
+
 static Value native_zeros(NATIVE_ARGS) { return filled(vm, "zeros", argc, args, kw, 0); }
+
+HELP("ones", HELP_TENSORS, 0,
+     "ones(...shape, dtype=float32, requires_grad=false)",
+     "A tensor of ones; the shape is given as numbers or as one list.",
+     "print(ones(2, 2))")
+
 static Value native_ones(NATIVE_ARGS) { return filled(vm, "ones", argc, args, kw, 1); }
+
+HELP("empty", HELP_TENSORS, 0,
+     "empty(...shape, dtype=float32, requires_grad=false)",
+     "A tensor to be filled, e.g. by uniform_ or normal_ (torch.empty). PyTorch leaves its "
+     "elements uninitialised; Ag's are zeros.",
+     "print(empty([], dtype=float64).uniform_(-1, 1).shape, empty(2, 3).shape)")
+
 /* PyTorch leaves empty's elements uninitialised; Ag's are zeros, so a
  * program that reads them before writing still behaves the same every run. */
 static Value native_empty(NATIVE_ARGS) { return filled(vm, "empty", argc, args, kw, 0); }
+
+HELP("full", HELP_TENSORS, 0,
+     "full(shape, value, dtype=nil, requires_grad=false)",
+     "A tensor of the given shape filled with value.",
+     "print(full([2, 2], 7))")
 
 static Value native_full(NATIVE_ARGS) {
   double value;
@@ -146,9 +179,31 @@ static Value filled_like(AgVM *vm, const char *fname, Value t, const AgKwargs *k
   return finish(vm, tensor_full(o.dtype, lib_t(t)->ndim, lib_t(t)->shape, value), &o);
 }
 
+HELP("zeros_like", HELP_TENSORS, 0,
+     "zeros_like(t, dtype=nil, requires_grad=false)",
+     "Zeros with the shape and dtype of t.",
+     "print(zeros_like(ones(2, 3)).shape)")
+
 static Value native_zeros_like(NATIVE_ARGS) { return filled_like(vm, "zeros_like", args[0], kw, 0); }
+
+HELP("ones_like", HELP_TENSORS, 0,
+     "ones_like(t, dtype=nil, requires_grad=false)",
+     "Ones with the shape and dtype of t.",
+     "print(ones_like(zeros(2)))")
+
 static Value native_ones_like(NATIVE_ARGS) { return filled_like(vm, "ones_like", args[0], kw, 1); }
+
+HELP("empty_like", HELP_TENSORS, 0,
+     "empty_like(t, dtype=nil, requires_grad=false)",
+     "empty with the shape and dtype of t (its elements zeros, see empty).",
+     "print(empty_like(ones(2, 3)).shape)")
+
 static Value native_empty_like(NATIVE_ARGS) { return filled_like(vm, "empty_like", args[0], kw, 0); }
+
+HELP("full_like", HELP_TENSORS, 0,
+     "full_like(t, value, dtype=nil, requires_grad=false)",
+     "A tensor shaped like t filled with value.",
+     "print(full_like(zeros(2), 5))")
 
 static Value native_full_like(NATIVE_ARGS) {
   double value;
@@ -169,9 +224,33 @@ static Value new_filled(AgVM *vm, const char *fname, Value self, int argc, const
   return finish(vm, tensor_full(o.dtype, ndim, shape, value), &o);
 }
 
+HELP("Tensor.new_zeros", HELP_TENSOR, 0,
+     "t.new_zeros(...shape, dtype=nil, requires_grad=false)",
+     "A new tensor with t's dtype unless dtype= says otherwise (new_tensor copies data, "
+     "a tensor detached).",
+     "let w = zeros(2, dtype=float64)\n"
+     "print(w.new_zeros(2, 3).dtype, w.new_full([2], 7), w.new_tensor([1, 2]))")
+
 Value lt_new_zeros(NATIVE_ARGS) { return new_filled(vm, "new_zeros", self, argc, args, kw, 0); }
+
+HELP("Tensor.new_ones", HELP_TENSOR, 0,
+     "t.new_ones(...shape, dtype=nil, requires_grad=false)",
+     "Ones with t's dtype unless dtype= says otherwise.",
+     "print(zeros(1, dtype=int64).new_ones(2))")
+
 Value lt_new_ones(NATIVE_ARGS) { return new_filled(vm, "new_ones", self, argc, args, kw, 1); }
+
+HELP("Tensor.new_empty", HELP_TENSOR, 0,
+     "t.new_empty(...shape, dtype=nil, requires_grad=false)",
+     "A tensor to fill with t's dtype (its elements zeros, see empty).",
+     "print(zeros(1).new_empty(2, 2).shape)")
+
 Value lt_new_empty(NATIVE_ARGS) { return new_filled(vm, "new_empty", self, argc, args, kw, 0); }
+
+HELP("Tensor.new_full", HELP_TENSOR, 0,
+     "t.new_full(shape, value, dtype=nil, requires_grad=false)",
+     "A tensor filled with value, in t's dtype unless dtype= says otherwise.",
+     "print(zeros(1, dtype=int64).new_full([2], 7.9))")
 
 /* x.new_full(size, fill_value): the fill value converted to x's dtype */
 Value lt_new_full(NATIVE_ARGS) {
@@ -179,6 +258,11 @@ Value lt_new_full(NATIVE_ARGS) {
   if (!lib_number(vm, args[1], "fill_value", &value)) return VM_EXCEPTION;
   return new_filled(vm, "new_full", self, 1, args, kw, value);
 }
+
+HELP("Tensor.new_tensor", HELP_TENSOR, 0,
+     "t.new_tensor(data, dtype=nil, requires_grad=false)",
+     "tensor(data) in t's dtype unless dtype= says otherwise (a tensor is copied, detached).",
+     "print(zeros(1, dtype=float64).new_tensor([1, 2]))")
 
 /* x.new_tensor(data): a new tensor (a copy, detached, of a tensor) */
 Value lt_new_tensor(NATIVE_ARGS) {
@@ -214,8 +298,28 @@ static Value legacy_tensor(AgVM *vm, const char *fname, DType dt, int argc, cons
   return finish(vm, tensor_full(dt, ndim, shape, 0), &o);
 }
 
+HELP("LongTensor", HELP_TENSORS, 0,
+     "LongTensor(data) / LongTensor(...shape) / FloatTensor(...) / DoubleTensor(...)",
+     "PyTorch's legacy constructors: a list converts to int64 (floats truncated), float32 "
+     "or float64; numbers give a tensor of that shape (zeros: Ag leaves nothing "
+     "uninitialised); no argument an empty one; a tensor of the same dtype comes back "
+     "as it is.",
+     "print(LongTensor([1.7, 2.2]), FloatTensor(2, 3).shape, DoubleTensor().shape)")
+
 static Value native_long_tensor(NATIVE_ARGS) { return legacy_tensor(vm, "LongTensor", DT_INT64, argc, args, kw); }
+
+HELP("FloatTensor", HELP_TENSORS, 0,
+     "FloatTensor(data) / FloatTensor(...shape)",
+     "LongTensor's float32 twin.",
+     "print(FloatTensor([1, 2]), FloatTensor(2).shape)")
+
 static Value native_float_tensor(NATIVE_ARGS) { return legacy_tensor(vm, "FloatTensor", DT_FLOAT32, argc, args, kw); }
+
+HELP("DoubleTensor", HELP_TENSORS, 0,
+     "DoubleTensor(data) / DoubleTensor(...shape)",
+     "LongTensor's float64 twin.",
+     "print(DoubleTensor([[1, 2]]))")
+
 static Value native_double_tensor(NATIVE_ARGS) { return legacy_tensor(vm, "DoubleTensor", DT_FLOAT64, argc, args, kw); }
 
 /* ---- random ---- */
@@ -250,7 +354,21 @@ static Value random_tensor(AgVM *vm, const char *fname, RandomFn fn, int argc, c
   return finish(vm, fn(rng, o.dtype, ndim, shape), &o);
 }
 
+HELP("rand", HELP_TENSORS, 0,
+     "rand(...shape, dtype=float32, requires_grad=false, generator=nil)",
+     "Uniform random numbers in [0, 1): PyTorch's values for the same seed.",
+     "manual_seed(0)\n"
+     "print(rand(2).shape)")
+
 static Value native_rand(NATIVE_ARGS) { return random_tensor(vm, "rand", tensor_rand, argc, args, kw); }
+
+HELP("randn", HELP_TENSORS, 0,
+     "randn(...shape, dtype=float32, requires_grad=false, generator=nil)",
+     "Standard normal random numbers (PyTorch's values for the same seed).",
+     "manual_seed(0)\n"
+     "let w = randn(3, 2, requires_grad=true)\n"
+     "print(w.shape)")
+
 static Value native_randn(NATIVE_ARGS) { return random_tensor(vm, "randn", tensor_randn, argc, args, kw); }
 
 /* rand_like and randn_like draw from the default generator (PyTorch's take no generator=). */
@@ -262,8 +380,24 @@ static Value random_like(AgVM *vm, const char *fname, RandomFn fn, Value t, cons
   return finish(vm, fn(rng, o.dtype, lib_t(t)->ndim, lib_t(t)->shape), &o);
 }
 
+HELP("rand_like", HELP_TENSORS, 0,
+     "rand_like(t, dtype=nil, requires_grad=false)",
+     "Uniform random numbers shaped like t.",
+     "print(rand_like(zeros(2, 2)).shape)")
+
 static Value native_rand_like(NATIVE_ARGS) { return random_like(vm, "rand_like", tensor_rand, args[0], kw); }
+
+HELP("randn_like", HELP_TENSORS, 0,
+     "randn_like(t, dtype=nil, requires_grad=false)",
+     "Standard normal random numbers shaped like t.",
+     "print(randn_like(zeros(3)).shape)")
+
 static Value native_randn_like(NATIVE_ARGS) { return random_like(vm, "randn_like", tensor_randn, args[0], kw); }
+
+HELP("randint", HELP_TENSORS, 0,
+     "randint(low, high, shape, dtype=int64, generator=nil)",
+     "Random integers in [low, high) of the given shape (a list).",
+     "print(randint(0, 10, [4]).dtype)")
 
 /* randint(low, high, shape) or randint(high, shape); the shape may be size=. */
 static Value native_randint(NATIVE_ARGS) {
@@ -284,6 +418,11 @@ static Value native_randint(NATIVE_ARGS) {
   return finish(vm, tensor_randint(rng, low, high, dt, ndim, shape), &o);
 }
 
+HELP("randperm", HELP_TENSORS, 0,
+     "randperm(n, dtype=int64, generator=nil)",
+     "A random permutation of 0 .. n-1 (for shuffling a dataset).",
+     "print(sorted(randperm(4).tolist()))")
+
 static Value native_randperm(NATIVE_ARGS) {
   int64_t n;
   Options o;
@@ -293,10 +432,24 @@ static Value native_randperm(NATIVE_ARGS) {
   return finish(vm, tensor_randperm(rng, n, o.has_dtype ? o.dtype : DT_INT64), &o);
 }
 
+HELP("device", HELP_BUILTINS, 0,
+     "device(name)",
+     "PyTorch's torch.device: Ag computes on the CPU only, so \"cpu\" is the one device "
+     "(returned as is); any other is an error. Tensor functions take device=\"cpu\", and "
+     "t.to(\"cpu\"), t.cpu(), module.to(\"cpu\") are the tensor or module itself.",
+     "let dev = device(\"cpu\")\n"
+     "print(zeros(2, device=dev).device)")
+
 /* device("cpu"): the one device, as PyTorch's torch.device("cpu"). */
 static Value native_device(NATIVE_ARGS) { return lib_device(vm, args[0]) ? args[0] : VM_EXCEPTION; }
 
 /* ---- ranges ---- */
+
+HELP("arange", HELP_TENSORS, 0,
+     "arange(end) / arange(start, end, step=1, dtype=nil)",
+     "Evenly spaced values in [start, end); int64 when all arguments are integral, like "
+     "PyTorch.",
+     "print(arange(4), arange(0, 1, 0.25))")
 
 static Value native_arange(NATIVE_ARGS) {
   double a[3] = {0, 0, 1};
@@ -316,6 +469,11 @@ static Value native_arange(NATIVE_ARGS) {
   return finish(vm, tensor_arange(start, end, step, o.dtype), &o);
 }
 
+HELP("linspace", HELP_TENSORS, 0,
+     "linspace(start, end, steps)",
+     "steps evenly spaced values from start to end, both included.",
+     "print(linspace(0, 1, 5))")
+
 static Value native_linspace(NATIVE_ARGS) {
   double start, end;
   int64_t steps;
@@ -326,6 +484,11 @@ static Value native_linspace(NATIVE_ARGS) {
   if (steps < 0) return vm_throw_error(vm, "number of steps must be non-negative");
   return finish(vm, tensor_linspace(start, end, steps, o.dtype), &o);
 }
+
+HELP("eye", HELP_TENSORS, 0,
+     "eye(n, m=n, dtype=float32)",
+     "The identity matrix (ones on the diagonal).",
+     "print(eye(2))")
 
 static Value native_eye(NATIVE_ARGS) {
   int64_t n, m;
@@ -384,7 +547,18 @@ static Value join(AgVM *vm, const char *fname, bool stack, int argc, const Value
   return lib_wrap(vm, r);
 }
 
+HELP("cat", HELP_TENSORS, 0,
+     "cat(tensors, dim=0)",
+     "Joins a list of tensors along an existing dimension (CatBackward0).",
+     "print(cat([ones(2), zeros(1)]))")
+
 static Value native_cat(NATIVE_ARGS) { return join(vm, "cat", false, argc, args, kw); }
+
+HELP("stack", HELP_TENSORS, 0,
+     "stack(tensors, dim=0)",
+     "Stacks a list of same-shaped tensors along a new dimension (StackBackward0).",
+     "print(stack([ones(2), zeros(2)]).shape)")
+
 static Value native_stack(NATIVE_ARGS) { return join(vm, "stack", true, argc, args, kw); }
 
 /* Appends one sublist's labels (ints in [0, 52): A-Z then a-z) to eq. */
@@ -447,6 +621,18 @@ static Value einsum_sublists(AgVM *vm, int argc, const Value *args) {
   return result;
 }
 
+HELP("einsum", HELP_TENSORS, 0,
+     "einsum(equation, a, b, ...) / einsum(equation, [a, b, ...]) / einsum(a, [0, 1], b, [1, 2], [0, 2])",
+     "Einstein summation: \"ij,jk->ik\" names each operand's dims with letters (a-z, "
+     "A-Z); letters missing after -> are summed over. Without -> the output is the letters "
+     "used once, in alphabetical order. A letter repeated in one operand takes a diagonal "
+     "(\"ii->i\"); \"...\" stands for dims that broadcast (\"...ij,...jk\"). Computed, "
+     "as in PyTorch 1.13, by permute, diagonal, sum, mul and bmm, so the gradient and the "
+     "graph's nodes are theirs. The sublist form gives each operand's subscripts as ints "
+     "(0-25 for A-Z, 26-51 for a-z), the output's last.",
+     "let a = tensor([[1.0, 2.0], [3.0, 4.0]])\n"
+     "print(einsum(\"ij,jk->ik\", a, a), einsum(\"ii\", a), einsum(\"ij->j\", a))")
+
 /* einsum(equation, *operands), einsum(equation, [operands]) or the sublist form */
 static Value native_einsum(NATIVE_ARGS) {
   if (IS_TENSOR(args[0]) && argc >= 2) return einsum_sublists(vm, argc, args);
@@ -478,6 +664,12 @@ static Value native_einsum(NATIVE_ARGS) {
   free(ts);
   return lib_wrap(vm, r);
 }
+
+HELP("where", HELP_TENSORS, 0,
+     "where(cond, a, b)",
+     "Elementwise a where cond is true, else b, broadcasting all three (WhereBackward0).",
+     "let x = tensor([-1.0, 2.0])\n"
+     "print(where(x > 0, x, zeros_like(x)))")
 
 static Value native_where(NATIVE_ARGS) {
   if (!IS_TENSOR(args[0])) return lib_type_error(vm, "where", "condition", args[0]);
@@ -528,6 +720,66 @@ void lib_install_create(AgVM *vm) {
   vm_define_native(vm, "LongTensor", native_long_tensor, 0, -1, true);
   vm_define_native(vm, "FloatTensor", native_float_tensor, 0, -1, true);
   vm_define_native(vm, "DoubleTensor", native_double_tensor, 0, -1, true);
+  HELP("float32", HELP_BUILTINS, 0,
+       "float32",
+       "The default dtype: 32-bit float. Also spelled float.",
+       "print(zeros(2).dtype == float32)")
+  HELP("float64", HELP_BUILTINS, 0,
+       "float64",
+       "64-bit float dtype (also spelled double); gradcheck works in it.",
+       "print(tensor([1, 2], dtype=float64))")
+  HELP("int64", HELP_BUILTINS, 0,
+       "int64",
+       "64-bit integer dtype (also spelled long): labels, indices, arange of integers.",
+       "print(arange(3).dtype)")
+  HELP("int32", HELP_BUILTINS, 0,
+       "int32",
+       "32-bit integer dtype (PyTorch's torch.int32, torch.int; t.int() converts). "
+       "Arithmetic wraps around on overflow as in PyTorch; sum() and prod() of it give "
+       "int64.",
+       "print(tensor([2147483647], dtype=int32) + 1)")
+  HELP("int16", HELP_BUILTINS, 0,
+       "int16",
+       "16-bit integer dtype (also spelled short; t.short() converts). uint8 with int8 "
+       "promotes to it.",
+       "print(tensor([1], dtype=uint8) + tensor([-1], dtype=int8))")
+  HELP("short", HELP_BUILTINS, 0,
+       "short",
+       "Another name for int16; t.short() converts a tensor to int16.",
+       "print(tensor([1.7, 300.0]).short())")
+  HELP("int8", HELP_BUILTINS, 0,
+       "int8",
+       "8-bit signed integer dtype (t.char() converts; wraps around: 127 + 1 is -128).",
+       "print(tensor([127], dtype=int8) + 1)")
+  HELP("uint8", HELP_BUILTINS, 0,
+       "uint8",
+       "8-bit unsigned integer dtype (t.byte() converts; images' pixels). Indexing with "
+       "a uint8 tensor masks, as with a bool one (deprecated in PyTorch).",
+       "print(tensor([250], dtype=uint8) + 10)")
+  HELP("float16", HELP_BUILTINS, 0,
+       "float16",
+       "16-bit IEEE float dtype (also spelled half; t.half() converts): 11 significant "
+       "bits, largest 65504. Each op computes in float32 and rounds its result to nearest "
+       "even, as PyTorch's CPU kernels; it can require gradients.",
+       "print(tensor([0.1, 70000.0], dtype=float16))")
+  HELP("half", HELP_BUILTINS, 0,
+       "half",
+       "Another name for float16; t.half() converts a tensor to float16.",
+       "print(ones(2).half())")
+  HELP("bfloat16", HELP_BUILTINS, 0,
+       "bfloat16",
+       "Brain float dtype: float32's range with 8 significant bits (t.bfloat16() "
+       "converts). Computed in float32 and rounded, as in PyTorch; NumPy files cannot "
+       "hold it (.pt files can).",
+       "print(tensor([1.0 / 3], dtype=bfloat16))")
+  HELP("double", HELP_BUILTINS, HELP_TENSOR_METHOD,
+       "double (dtype) / t.double()",
+       "Another name for float64; as a method, converts a tensor to float64.",
+       "print(ones(2).double())")
+  HELP("long", HELP_BUILTINS, HELP_TENSOR_METHOD,
+       "long (dtype) / t.long()",
+       "Another name for int64; as a method, converts a tensor to int64 (truncating).",
+       "print(tensor([1.7, -1.7]).long())")
   /* every dtype by its name, and PyTorch's other names for them (torch.int,
    * int32, is the torch module's: Ag's global int is the function) */
 #define DTYPE_GLOBAL(e, name, ...) vm_define_builtin(vm, #name, OBJ_VAL(vm_dtype(vm, DT_##e)));

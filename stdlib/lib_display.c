@@ -85,6 +85,14 @@ static Value display_one(AgVM *vm, Value v) {
   return NIL_VAL;
 }
 
+HELP("display", HELP_GRAPH, 0,
+     "display(...vs)",
+     "Shows each value: in a notebook as output of the cell (its repr, and a picture for "
+     "values that have one, such as plot figures: a class draws one with _repr_svg_() "
+     "returning SVG text and _repr_png_() returning PNG bytes), on a terminal its repr on "
+     "a line.",
+     "display(tensor([1.5, 2.5]), \"text\")")
+
 static Value native_display(NATIVE_ARGS) {
   for (int i = 0; i < argc; i++) {
     if (IS_EXCEPTION(display_one(vm, args[i]))) return VM_EXCEPTION;

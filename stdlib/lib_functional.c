@@ -72,6 +72,12 @@ static Value native_elu(NATIVE_ARGS) {
   return activate(vm, v[0], v[2], (Activation){ag_elu, alpha});
 }
 
+HELP("dropout", HELP_TENSORS, 0,
+     "dropout(t, p=0.5, training=true)",
+     "Zeroes each element with probability p and scales the rest by 1/(1-p) while "
+     "training; the identity otherwise.",
+     "print(dropout(ones(4), 0.5, false))")
+
 static Value native_dropout(NATIVE_ARGS) { return lib_dropout(vm, "dropout", argc, args, kw, true); }
 
 /* F.hardtanh(input, min_val=-1, max_val=1, inplace=false) */

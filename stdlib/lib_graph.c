@@ -176,6 +176,18 @@ static Value throw_graph_error(AgVM *vm, const char *fname) {
   return vm_throw_error(vm, "%s: %s", fname, tensor_error());
 }
 
+HELP("print_graph", HELP_GRAPH, 0,
+     "print_graph(t, show_saved=false)",
+     "Prints the graph behind a tensor (or a node) as an indented tree: one node a line, "
+     "with shapes and the script line of each node (in a notebook the cell and its line, "
+     "In[7]:5). The REPL's `:graph EXPR` does the same. show_saved=true ends each node's "
+     "line with the tensors it keeps for backward (`saved: self [2] 8 B, ...`; `(packed)` "
+     "for what a saved_tensors_hooks pack hook holds) and adds a last line with the "
+     "graph's total, each storage counted once (autograd.graph.saved_bytes).",
+     "let x = ones(2, requires_grad=true)\n"
+     "print_graph((x * 2).sum())\n"
+     "print_graph((x * x).sum(), show_saved=true)")
+
 static Value native_print_graph(AgVM *vm, Value self, int argc, const Value *args,
                                 const AgKwargs *kw) {
   static const char *const names[] = {"t", "show_saved"};
@@ -194,6 +206,13 @@ static Value native_print_graph(AgVM *vm, Value self, int argc, const Value *arg
   if (!ok) return throw_graph_error(vm, "print_graph");
   return NIL_VAL;
 }
+
+HELP("to_dot", HELP_GRAPH, 0,
+     "to_dot(t, show_saved=false)",
+     "The graph behind t as Graphviz DOT text (torchviz's layout); show_saved adds the "
+     "saved tensors.",
+     "let x = ones(2, requires_grad=true)\n"
+     "print(to_dot(x * 2).startswith(\"digraph\"))")
 
 static Value native_to_dot(AgVM *vm, Value self, int argc, const Value *args,
                            const AgKwargs *kw) {
@@ -216,6 +235,14 @@ static Value native_to_dot(AgVM *vm, Value self, int argc, const Value *args,
   free(text);
   return OBJ_VAL(s);
 }
+
+HELP("save_graph", HELP_GRAPH, 0,
+     "save_graph(t, path, show_saved=false)",
+     "Writes the graph to a .dot file, or renders .svg / .png through Graphviz's `dot` (a "
+     "clear error when it is not installed). In the web page .svg is drawn by the page's "
+     "Graphviz and .png is refused.",
+     "let x = ones(2, requires_grad=true)\n"
+     "save_graph(x * 2, \"graph.dot\")")
 
 static Value native_save_graph(AgVM *vm, Value self, int argc, const Value *args,
                                const AgKwargs *kw) {
@@ -295,6 +322,14 @@ static bool show_inline(AgVM *vm, GraphRoot root, bool show_saved) {
   return ok;
 }
 
+HELP("show_graph", HELP_GRAPH, 0,
+     "show_graph(t, show_saved=false)",
+     "Shows the graph behind a tensor (or a node) as a picture: in a notebook inline, SVG "
+     "and PNG drawn by Graphviz (graphs of more than 2000 nodes are refused: print_graph or "
+     "save_graph them), on a terminal the tree of print_graph.",
+     "let x = ones(2, requires_grad=true)\n"
+     "show_graph((x * 2).sum())")
+
 static Value native_show_graph(AgVM *vm, Value self, int argc, const Value *args,
                                const AgKwargs *kw) {
   static const char *const names[] = {"t", "show_saved"};
@@ -322,6 +357,13 @@ static Value native_show_graph(AgVM *vm, Value self, int argc, const Value *args
   if (!ok) return throw_graph_error(vm, "show_graph");
   return NIL_VAL;
 }
+
+HELP("graph_diff", HELP_GRAPH, 0,
+     "graph_diff(a, b)",
+     "Prints the graphs of two tensors side by side as a diff (\"- \" only in a, \"+ \" only "
+     "in b) and a summary line: how control flow changed the graph.",
+     "let x = ones(2, requires_grad=true)\n"
+     "graph_diff(x * 2, (x * 2).sin())")
 
 static Value native_graph_diff(AgVM *vm, Value self, int argc, const Value *args,
                                const AgKwargs *kw) {

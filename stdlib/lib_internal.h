@@ -13,6 +13,7 @@
 #define AG_LIB_INTERNAL_H
 
 #include "autograd/autograd.h"
+#include "stdlib/help.h"
 #include "tensor/ops.h"
 #include "tensor/random.h"
 #include "vm/memory.h"

@@ -249,6 +249,20 @@ static bool is_pt_path(const char *path) {
   return (n >= 3 && strcmp(path + n - 3, ".pt") == 0) || (n >= 4 && strcmp(path + n - 4, ".pth") == 0);
 }
 
+HELP("save", HELP_TENSORS, 0,
+     "save(value, path, compressed=false)",
+     "Writes value to path, replacing the file atomically. A path ending in .pt or .pth gets "
+     "PyTorch's own format (what torch.save of PyTorch 1.13 writes, and torch.load reads): "
+     "tensors, maps, lists, numbers, strings, bools and nil, nested; tensors keep their "
+     "views (offset, size, stride) over shared storages, requires_grad and nn.Parameter; "
+     "a map (a state dict) loads as a dict. Any other path: a tensor as NumPy .npy, or a map "
+     "of tensors (a state dict) as .npz; compressed=true deflates the .npz members, as "
+     "numpy.savez_compressed does.",
+     "save(arange(3), \"x.npy\")\n"
+     "print(load(\"x.npy\"))\n"
+     "save({\"step\": 3, \"w\": ones(2)}, \"ckpt.pt\")\n"
+     "print(load(\"ckpt.pt\"))")
+
 /* save(value, path, compressed=false): compressed deflates the members of an
  * .npz, as numpy.savez_compressed does */
 static Value native_save(NATIVE_ARGS) {
@@ -296,6 +310,23 @@ static Value load_map(AgVM *vm, const char *path) {
   return OBJ_VAL(m);
 }
 
+HELP("load", HELP_TENSORS, 0,
+     "load(path)",
+     "Reads a .npy file as a tensor, a .npz file as a map of tensors (NumPy's formats; "
+     ".npz members stored or deflated), or a file torch.save wrote (PyTorch 1.6 and later: "
+     "a zip of data.pkl, data/N, version) as the value saved, whatever the file's name: "
+     "tensors (float32, float64, int64, bool; PyTorch's int32, int16, int8 and uint8 as "
+     "int64) with their views and shared storages, requires_grad and nn.Parameter, maps "
+     "(dict and OrderedDict: a state dict loads into load_state_dict), lists, tuples (as "
+     "lists), numbers, strings, bools and None. The pickle in a .pt is read by a restricted "
+     "unpickler: only the opcodes and globals torch.save writes for these values; any "
+     "other global (os.system ...), opcode or storage type is an error naming the file and "
+     "it, and nothing is ever called. A zip may hold at most 4 GiB uncompressed in all, and "
+     "no two of its entries may share member data: beyond that, a clear error before "
+     "anything is inflated. Ctrl-C stops a long load with Interrupted.",
+     "save({\"w\": ones(2)}, \"state.npz\")\n"
+     "print(load(\"state.npz\"))")
+
 static Value native_load(NATIVE_ARGS) {
   const char *path;
   if (!path_arg(vm, "load", args[0], &path)) return VM_EXCEPTION;
@@ -312,6 +343,14 @@ static Value native_load(NATIVE_ARGS) {
   }
   return lib_throw_tensor_error(vm);
 }
+
+HELP("load_csv", HELP_TENSORS, 0,
+     "load_csv(path, header=true)",
+     "Reads a CSV file of numbers as a float32 tensor [rows, columns], skipping the "
+     "header line when header is true.",
+     "# given data.csv with a header line:\n"
+     "let data = load_csv(\"data.csv\")\n"
+     "print(data.shape)")
 
 static Value native_load_csv(NATIVE_ARGS) {
   static const char *const names[] = {"path", "header"};

@@ -99,7 +99,21 @@ static bool optional_tensor(AgVM *vm, const char *fname, const char *what, Value
   return true;
 }
 
+HELP("mse_loss", HELP_TENSORS, 0,
+     "mse_loss(input, target, reduction=\"mean\")",
+     "Mean squared error; reduction \"mean\", \"sum\" or \"none\". Every loss but "
+     "huber_loss (functions and nn modules) also takes PyTorch's legacy size_average= and "
+     "reduce=: either given sets the reduction (\"mean\" when both are true, \"sum\" when "
+     "only reduce is, else \"none\") and warns, as PyTorch 1.13, that they are deprecated.",
+     "print(mse_loss(tensor([1.0, 2.0]), tensor([1.0, 4.0])))")
+
 static Value native_mse_loss(NATIVE_ARGS) { return loss(vm, "mse_loss", ag_mse_loss, argc, args, kw); }
+
+HELP("l1_loss", HELP_TENSORS, 0,
+     "l1_loss(input, target, reduction=\"mean\")",
+     "Mean absolute error; reduction \"mean\", \"sum\" or \"none\".",
+     "print(l1_loss(tensor([1.0, 2.0]), tensor([1.0, 4.0])))")
+
 static Value native_l1_loss(NATIVE_ARGS) { return loss(vm, "l1_loss", ag_l1_loss, argc, args, kw); }
 /* An optional integer argument (absent: fallback). */
 static bool optional_int(AgVM *vm, Value v, const char *what, int64_t fallback, int64_t *out) {
@@ -114,6 +128,16 @@ static bool optional_int(AgVM *vm, Value v, const char *what, int64_t fallback, 
   *out = (int64_t)d;
   return true;
 }
+
+HELP("cross_entropy", HELP_TENSORS, 0,
+     "cross_entropy(logits, target, weight=nil, ignore_index=-100, reduction=\"mean\", "
+     "label_smoothing=0.0)",
+     "Softmax cross-entropy: log_softmax over the class dim (1, or 0 for a [C] input) then "
+     "nll_loss, with int64 class indices as target ([N], [N, d...] or 0-d), or against class "
+     "probabilities of the logits' shape. weight (one per class), ignore_index (targets "
+     "that count for nothing; the mean divides by the kept targets' weights, nan when all "
+     "are ignored) and label_smoothing apply as in PyTorch 1.13, its numbers to the bit.",
+     "print(cross_entropy(tensor([[2.0, 0.0], [0.0, 2.0]]), tensor([0, -100])))")
 
 /* cross_entropy(input, target, weight=nil, ignore_index=-100, reduction="mean",
  * label_smoothing=0.0), PyTorch's order of the arguments (size_average and
@@ -141,6 +165,14 @@ static Value native_cross_entropy(NATIVE_ARGS) {
   return lib_wrap(vm, ag_cross_entropy_with(lib_t(v[0]), lib_t(v[1]), w, ignore_index, ls, r));
 }
 
+HELP("nll_loss", HELP_TENSORS, 0,
+     "nll_loss(log_probs, target, weight=nil, ignore_index=-100, reduction=\"mean\")",
+     "Negative log-likelihood of log-probabilities ([C], [N, C] or [N, C, d...]) against "
+     "int64 class indices: -log_probs[target] * weight[target], 0 where target == "
+     "ignore_index; the mean divides by the summed weights of the kept targets "
+     "(NllLossBackward0, NllLoss2DBackward0 for a 4-D input, as PyTorch).",
+     "print(nll_loss(log_softmax(zeros(2, 2), 1), tensor([0, 1]), weight=tensor([1.0, 3.0])))")
+
 /* nll_loss(input, target, weight=nil, ignore_index=-100, reduction="mean") */
 static Value native_nll_loss(NATIVE_ARGS) {
   static const char *const names[] = {"input", "target", "weight", "ignore_index", "reduction",
@@ -159,6 +191,14 @@ static Value native_nll_loss(NATIVE_ARGS) {
   lib_sync_line(vm);
   return lib_wrap(vm, ag_nll_loss_weighted(lib_t(v[0]), lib_t(v[1]), w, ignore_index, r));
 }
+
+HELP("binary_cross_entropy", HELP_TENSORS, 0,
+     "binary_cross_entropy(probs, target, weight=nil, reduction=\"mean\")",
+     "Binary cross-entropy of probabilities in [0, 1] against targets of the same shape, "
+     "each log clamped at -100; weight (broadcast to the input) multiplies each element's "
+     "loss before the reduction.",
+     "print(binary_cross_entropy(tensor([0.5, 0.9]), tensor([1.0, 1.0]), weight=tensor([1.0, 2.0])))")
+
 /* binary_cross_entropy(input, target, weight=nil, reduction="mean") */
 static Value native_binary_cross_entropy(NATIVE_ARGS) {
   static const char *const fname = "binary_cross_entropy";
@@ -174,6 +214,14 @@ static Value native_binary_cross_entropy(NATIVE_ARGS) {
   lib_sync_line(vm);
   return lib_wrap(vm, ag_binary_cross_entropy(lib_t(v[0]), lib_t(v[1]), w, r));
 }
+
+HELP("binary_cross_entropy_with_logits", HELP_TENSORS, 0,
+     "binary_cross_entropy_with_logits(logits, target, weight=nil, reduction=\"mean\", "
+     "pos_weight=nil)",
+     "Binary cross-entropy of sigmoid(logits), computed stably from the logits; weight scales "
+     "each element, pos_weight the positive term of each class (both broadcast; no gradient). "
+     "BinaryCrossEntropyWithLogitsBackward0.",
+     "print(binary_cross_entropy_with_logits(tensor([0.0, 2.0]), tensor([1.0, 0.0])))")
 
 /* binary_cross_entropy_with_logits(input, target, weight=nil, reduction="mean", pos_weight=nil) */
 static Value native_bce_with_logits(NATIVE_ARGS) {
@@ -213,12 +261,34 @@ static Value robust_loss(AgVM *vm, const char *fname, const char *kname, RobustF
   return lib_wrap(vm, fn(lib_t(v[0]), lib_t(v[1]), k, r));
 }
 
+HELP("smooth_l1_loss", HELP_TENSORS, 0,
+     "smooth_l1_loss(input, target, reduction=\"mean\", beta=1.0)",
+     "0.5 d^2 / beta where |d| < beta, |d| - 0.5 beta elsewhere (d = input - target); "
+     "beta 0 is the L1 loss. SmoothL1LossBackward0.",
+     "print(smooth_l1_loss(tensor([0.5, 3.0]), zeros(2)))")
+
 static Value native_smooth_l1_loss(NATIVE_ARGS) {
   return robust_loss(vm, "smooth_l1_loss", "beta", ag_smooth_l1_loss, argc, args, kw, true);
 }
+
+HELP("huber_loss", HELP_TENSORS, 0,
+     "huber_loss(input, target, reduction=\"mean\", delta=1.0)",
+     "0.5 d^2 where |d| < delta, delta (|d| - 0.5 delta) elsewhere (d = input - target). "
+     "HuberLossBackward0.",
+     "print(huber_loss(tensor([0.5, 3.0]), zeros(2), delta=2.0))")
+
 static Value native_huber_loss(NATIVE_ARGS) {
   return robust_loss(vm, "huber_loss", "delta", ag_huber_loss, argc, args, kw, false);
 }
+
+HELP("kl_div", HELP_TENSORS, 0,
+     "kl_div(log_probs, target, reduction=\"mean\", log_target=false)",
+     "Kullback-Leibler divergence: target * (log(target) - input) (0 where target is 0), or "
+     "with log_target exp(target) * (target - input). reduction \"batchmean\" divides the "
+     "sum by the batch size (KL's definition); \"mean\" divides by the element count and "
+     "warns, as PyTorch 1.13 does.",
+     "print(kl_div(log_softmax(tensor([[1.0, 2.0]]), 1), tensor([[0.5, 0.5]]), "
+     "reduction=\"batchmean\"))")
 
 /* kl_div(input, target, reduction="mean", log_target=false); reduction may
  * also be "batchmean" (the sum divided by the batch size). "mean" warns
@@ -291,6 +361,11 @@ Value lib_dropout(AgVM *vm, const char *fname, int argc, const Value *args, cons
 
 static Value native_dropout(NATIVE_ARGS) { return lib_dropout(vm, "dropout", argc, args, kw, false); }
 
+HELP("linear", HELP_TENSORS, 0,
+     "linear(x, weight, bias=nil)",
+     "x @ weight.T + bias, the function behind nn.Linear.",
+     "print(linear(ones(1, 2), ones(3, 2), zeros(3)))")
+
 /* linear(x, w, b=nil) = x @ w.T + b, recorded as F.linear in PyTorch 1.13
  * (AddmmBackward0 for a 2-D x with a bias; see ag_linear). */
 static Value native_linear(NATIVE_ARGS) {
@@ -304,6 +379,12 @@ static Value native_linear(NATIVE_ARGS) {
   lib_sync_line(vm);
   return lib_wrap(vm, ag_linear(lib_t(v[0]), lib_t(v[1]), has_bias ? lib_t(v[2]) : NULL));
 }
+
+HELP("embedding", HELP_TENSORS, 0,
+     "embedding(weight, indices)",
+     "Rows of weight picked by the int64 tensor indices: the function behind nn.Embedding. "
+     "Its backward adds each gradient row into the row it came from (EmbeddingBackward0).",
+     "print(embedding(eye(3), tensor([2, 0], dtype=int64)))")
 
 /* embedding(weight, indices): rows of weight (torch.embedding's order). */
 static Value native_embedding(NATIVE_ARGS) {

@@ -193,6 +193,14 @@ static Value native_generator_repr(NATIVE_ARGS) { return OBJ_VAL(obj_string(vm, 
 
 static Value default_generator(AgVM *vm) { return OBJ_VAL(lib_state(vm)->default_generator); }
 
+HELP("manual_seed", HELP_TENSORS, 0,
+     "manual_seed(seed)",
+     "Seeds the default generator (and returns it): every random function then draws "
+     "what PyTorch 1.13 draws after torch.manual_seed(seed). A negative seed is taken as "
+     "its 64-bit two's complement, a fractional one truncated, as PyTorch does.",
+     "manual_seed(0)\n"
+     "print(randn(3))")
+
 static Value native_manual_seed(NATIVE_ARGS) {
   uint64_t seed;
   TensorRng *rng = generator_rng(vm, default_generator(vm));
@@ -201,15 +209,41 @@ static Value native_manual_seed(NATIVE_ARGS) {
   return default_generator(vm);
 }
 
+HELP("seed", HELP_TENSORS, 0,
+     "seed()",
+     "Seeds the default generator from /dev/urandom and returns the seed.",
+     "print(seed() >= 0)")
+
 static Value native_seed(NATIVE_ARGS) { return native_generator_seed(vm, default_generator(vm), argc, args, kw); }
+
+HELP("initial_seed", HELP_TENSORS, 0,
+     "initial_seed()",
+     "The seed the default generator was last seeded with (67280421310721 when the "
+     "script set none).",
+     "manual_seed(7)\n"
+     "print(initial_seed())")
 
 static Value native_initial_seed(NATIVE_ARGS) {
   return native_generator_initial_seed(vm, default_generator(vm), argc, args, kw);
 }
 
+HELP("get_rng_state", HELP_TENSORS, 0,
+     "get_rng_state()",
+     "The default generator's state: PyTorch's 5056 state bytes, as an int64 tensor "
+     "(Ag has no uint8 dtype).",
+     "let s = get_rng_state()\n"
+     "let a = rand(2)\n"
+     "set_rng_state(s)\n"
+     "print(rand(2) == a)")
+
 static Value native_get_rng_state(NATIVE_ARGS) {
   return native_generator_get_state(vm, default_generator(vm), argc, args, kw);
 }
+
+HELP("set_rng_state", HELP_TENSORS, 0,
+     "set_rng_state(state)",
+     "Restores the default generator from get_rng_state()'s bytes (or PyTorch's).",
+     "set_rng_state(get_rng_state())")
 
 static Value native_set_rng_state(NATIVE_ARGS) {
   Value r = native_generator_set_state(vm, default_generator(vm), argc, args, kw);
@@ -239,6 +273,11 @@ static bool check_untracked(AgVM *vm, Tensor *t, const char *fname) {
   return false;
 }
 
+HELP("Tensor.bernoulli_", HELP_TENSOR, 0,
+     "t.bernoulli_(p=0.5, generator=nil)",
+     "Fills t in place with 1 (probability p) or 0.",
+     "print(zeros(3).bernoulli_(1.0))")
+
 /* x.bernoulli_(p=0.5, generator=nil) */
 Value lt_bernoulli_(NATIVE_ARGS) {
   static const char *const names[] = {"p", "generator"};
@@ -250,6 +289,13 @@ Value lt_bernoulli_(NATIVE_ARGS) {
   if (!check_untracked(vm, lib_t(self), "bernoulli_")) return VM_EXCEPTION;
   return in_place_done(vm, tensor_bernoulli_(rng, lib_t(self), p), self);
 }
+
+HELP("bernoulli", HELP_TENSORS, 0,
+     "bernoulli(p, generator=nil) / bernoulli(t, p=0.5)",
+     "1 with probability p (each element of the tensor p, or the number p), else 0; "
+     "p's dtype and shape.",
+     "manual_seed(0)\n"
+     "print(bernoulli(full([4], 0.5)))")
 
 /* bernoulli(input, p=nil, generator=nil): 1 with probability input (or p) */
 Value lt_bernoulli(NATIVE_ARGS) {
@@ -270,6 +316,13 @@ Value lt_bernoulli(NATIVE_ARGS) {
   }
   return lib_wrap(vm, out);
 }
+
+HELP("multinomial", HELP_TENSORS, 0,
+     "multinomial(weights, num_samples, replacement=false, generator=nil)",
+     "Indices drawn with probability proportional to weights (1-D, or one row per "
+     "distribution in 2-D): without replacement each index at most once. int64.",
+     "manual_seed(0)\n"
+     "print(multinomial(tensor([0.1, 0.7, 0.2]), 5, replacement=true))")
 
 /* multinomial(input, num_samples, replacement=false, generator=nil) */
 Value lt_multinomial(NATIVE_ARGS) {
@@ -332,6 +385,15 @@ static Tensor *normal_of_tensors(AgVM *vm, TensorRng *rng, Value mean, Value std
   return out;
 }
 
+HELP("normal", HELP_TENSORS, 0,
+     "normal(mean, std, size) / normal(mean_t, std=1.0) / normal(mean, std_t) / normal(mean_t, std_t); generator=nil",
+     "Normal random numbers, PyTorch's values for the same seed. With numbers mean and std, "
+     "a tensor of the given size (dtype=, requires_grad= as zeros); with a tensor mean "
+     "and/or std, one sample per element of their (broadcast) shape, in its dtype (the "
+     "result records no history).",
+     "manual_seed(0)\n"
+     "print(normal(0.0, 1.0, [2]), normal(tensor([0.0, 10.0]), 0.1))")
+
 /* normal(mean, std, size, generator=nil, dtype=float32, requires_grad=false):
  * PyTorch's overloads: number mean and std with a size; a tensor mean and/or
  * std (the other a tensor or a number, std 1 by default), no size. */
@@ -369,6 +431,11 @@ static Value native_normal(NATIVE_ARGS) {
   return lib_wrap(vm, out);
 }
 
+HELP("Tensor.exponential_", HELP_TENSOR, 0,
+     "t.exponential_(lambd=1, generator=nil)",
+     "Fills t in place with exponentially distributed numbers of rate lambd.",
+     "print(zeros(3).exponential_().shape)")
+
 /* x.exponential_(lambd=1, generator=nil) */
 Value lt_exponential_(NATIVE_ARGS) {
   static const char *const names[] = {"lambd", "generator"};
@@ -380,6 +447,15 @@ Value lt_exponential_(NATIVE_ARGS) {
   if (!check_untracked(vm, lib_t(self), "exponential_")) return VM_EXCEPTION;
   return in_place_done(vm, tensor_exponential_(rng, lib_t(self), lambda), self);
 }
+
+HELP("Tensor.random_", HELP_TENSOR, 0,
+     "t.random_(generator=nil) / t.random_(to) / t.random_(from, to)",
+     "Fills t in place with integers drawn uniformly from [from, to) (from defaults to "
+     "0), or with no bounds from every integer the dtype holds exactly ([0, 2^63) for "
+     "int64, [0, 2^24] for float32, [0, 2^53] for float64), drawn as PyTorch draws "
+     "them.",
+     "manual_seed(0)\n"
+     "print(zeros(4, dtype=int64).random_(10))")
 
 /* x.random_(), x.random_(to), x.random_(from, to), each with generator=:
  * integers as ATen draws them (tensor_random_) */
@@ -402,12 +478,25 @@ Value lt_random_(NATIVE_ARGS) {
   return in_place_done(vm, tensor_random_(rng, lib_t(self), bounded, from, to), self);
 }
 
+HELP("Tensor.erfinv_", HELP_TENSOR, 0,
+     "t.erfinv_()",
+     "The inverse error function of each element, in place (PyTorch's algorithm; "
+     "records no graph).",
+     "print(tensor([0.5]).erfinv_())")
+
 /* x.erfinv_(): the inverse error function in place (no graph is recorded) */
 Value lt_erfinv_(NATIVE_ARGS) {
   if (kw != NULL && kw->count > 0) return vm_raise(vm, VM_ERR_TYPE, "erfinv_() takes no keyword arguments");
   if (!check_untracked(vm, lib_t(self), "erfinv_")) return VM_EXCEPTION;
   return in_place_done(vm, tensor_erfinv_(lib_t(self)), self);
 }
+
+HELP("qr", HELP_TENSORS, 0,
+     "qr(a)",
+     "[Q, R], the reduced QR factorisation of a 2-D float matrix with rows >= columns "
+     "(LAPACK's, so torch.linalg.qr's values); no derivative is recorded.",
+     "let [q, r] = qr(tensor([[3.0, 1.0], [4.0, 2.0]]))\n"
+     "print(r)")
 
 /* qr(a): [Q, R], the reduced QR factorisation (torch.linalg.qr's values);
  * behind nn.init.orthogonal_. No derivative is recorded. */
@@ -449,9 +538,21 @@ void lib_install_random(AgVM *vm) {
   vm_add_method(vm, &k->methods, "get_state", native_generator_get_state, 0, 0, false);
   vm_add_method(vm, &k->methods, "set_state", native_generator_set_state, 1, 1, false);
   vm_add_method(vm, &k->methods, "repr", native_generator_repr, 0, 0, false); /* str() too */
+  HELP("Generator", HELP_TENSORS, 0,
+       "Generator(device=\"cpu\")",
+       "A random generator of its own (seed 67280421310721), passed as generator= to rand, "
+       "randn, randint, randperm, normal_, uniform_, bernoulli, multinomial, exponential_. "
+       "Methods manual_seed(s) (returns it), seed(), initial_seed(), get_state(), "
+       "set_state(t).",
+       "let g = Generator().manual_seed(2147483647)\n"
+       "print(randint(0, 27, [3], generator=g))")
   vm_define_builtin(vm, "Generator", OBJ_VAL(k));
   st->default_generator = obj_new_instance(vm, k);
   if (!attach_state(vm, st->default_generator, TENSOR_RNG_DEFAULT_SEED)) abort();
+  HELP("default_generator", HELP_TENSORS, 0,
+       "default_generator",
+       "The Generator that manual_seed seeds and the random functions use by default.",
+       "print(default_generator.initial_seed() == initial_seed())")
   vm_define_builtin(vm, "default_generator", OBJ_VAL(st->default_generator));
   vm_define_native(vm, "manual_seed", native_manual_seed, 1, 1, false);
   vm_define_native(vm, "normal", native_normal, 0, 3, true);

@@ -24,6 +24,13 @@ static bool int_list(AgVM *vm, Value v, const char *what, int64_t *out, int *n) 
   return true;
 }
 
+HELP("diag", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "diag(t, diagonal=0) / t.diag(diagonal=0)",
+     "For a vector: the square matrix with it on diagonal `diagonal` (above the main one "
+     "when positive, below when negative). For a matrix: that diagonal as a vector "
+     "(DiagBackward0). Other ranks: \"matrix or a vector expected\".",
+     "print(diag(tensor([1, 2])), diag(tensor([[1, 2], [3, 4]]), 1))")
+
 /* diag(diagonal=0) */
 Value lt_diag(LT_ARGS) {
   static const char *const names[] = {"diagonal"};
@@ -34,6 +41,13 @@ Value lt_diag(LT_ARGS) {
   lib_sync_line(vm);
   return lib_wrap(vm, ag_diag(lib_t(self), k));
 }
+
+HELP("roll", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "roll(t, shifts, dims=nil) / t.roll(shifts, dims=nil)",
+     "A copy with the elements shifted along dims, those pushed past the end coming back "
+     "at the start (RollBackward0). shifts and dims are numbers or lists of the same "
+     "length; without dims the flattened tensor is rolled and keeps its shape.",
+     "print(tensor([[1, 2, 3], [4, 5, 6]]).roll(1, 1))")
 
 /* roll(shifts, dims=nil): each an int or a list. */
 Value lt_roll(LT_ARGS) {
@@ -55,6 +69,12 @@ Value lt_roll(LT_ARGS) {
   return lib_wrap(vm, ag_roll(lib_t(self), shifts, nshifts, dims, ndims));
 }
 
+HELP("Tensor.repeat", HELP_TENSOR, 0,
+     "t.repeat(...sizes)",
+     "A copy of t tiled sizes[d] times along each dim (RepeatBackward0); more sizes than "
+     "t has dims add leading dims. Sizes may be given as numbers or one list.",
+     "print(tensor([1, 2]).repeat(2, 2))")
+
 /* repeat(*sizes): numbers or one list. */
 Value lt_repeat(LT_ARGS) {
   int64_t sizes[TENSOR_MAX_DIMS];
@@ -65,6 +85,14 @@ Value lt_repeat(LT_ARGS) {
   lib_sync_line(vm);
   return lib_wrap(vm, ag_repeat(lib_t(self), sizes, n));
 }
+
+HELP("repeat_interleave", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "repeat_interleave(t, repeats, dim=nil, output_size=nil) / t.repeat_interleave(...)",
+     "Each element (each slice along dim; without dim, of the flattened tensor) repeated "
+     "`repeats` times in place: repeats is a number or an int64 tensor with one count per "
+     "slice. Made of index_select, as in PyTorch (IndexSelectBackward0). "
+     "repeat_interleave(counts) alone gives each index i counts[i] times.",
+     "print(tensor([1, 2]).repeat_interleave(2), repeat_interleave(tensor([1, 0, 2])))")
 
 /* repeat_interleave(repeats, dim=nil, output_size=nil): repeats an int or
  * an int64 tensor; without repeats (torch.repeat_interleave(counts)) the
@@ -96,6 +124,13 @@ Value lt_repeat_interleave(LT_ARGS) {
   tensor_release(repeats);
   return lib_wrap(vm, out);
 }
+
+HELP("kron", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "kron(a, b) / a.kron(b)",
+     "The Kronecker product: block (i, j, ...) is a[i, j, ...] * b, the ranks padded to "
+     "the larger; recorded as PyTorch computes it, a product of two views "
+     "(UnsafeViewBackward0 of MulBackward0).",
+     "print(kron(eye(2), tensor([[1, 2], [3, 4]])))")
 
 /* kron(other) */
 Value lt_kron(LT_ARGS) {

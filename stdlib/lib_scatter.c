@@ -89,9 +89,40 @@ static Value scatter_fn(AgVM *vm, Value self, const char *fname, bool add, int a
   return in_place_result(vm, ag_apply_inplace(lib_t(self), s.src, op, &s), self);
 }
 
+HELP("scatter", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "scatter(t, dim, index, src or value, reduce=nil) / t.scatter(dim, index, src)",
+     "A copy of t with src's elements (or the number value) written along dim at the "
+     "positions of an int64 index tensor (index's shape; out-of-range indices are an "
+     "error). reduce=\"add\" or \"multiply\" combines instead of writing (PyTorch has no "
+     "derivative for that form). Records ScatterBackward0 (src) or ScatterBackward1 "
+     "(value).",
+     "let t = zeros(2, 3)\n"
+     "print(t.scatter(1, tensor([[2], [0]]), tensor([[5.0], [6.0]])))")
+
 Value lt_scatter(LT_ARGS) { return scatter_fn(vm, self, "scatter", false, argc, args, kw); }
+
+HELP("Tensor.scatter_", HELP_TENSOR, 0,
+     "t.scatter_(dim, index, src or value, reduce=nil)",
+     "scatter in place: writes (or with reduce= adds or multiplies) into t itself.",
+     "let t = zeros(3)\n"
+     "print(t.scatter_(0, tensor([2, 0]), tensor([5.0, 6.0])))")
+
 Value lt_scatter_(LT_ARGS) { return scatter_fn(vm, self, "scatter_", false, argc, args, kw); }
+
+HELP("scatter_add", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "scatter_add(t, dim, index, src) / t.scatter_add(dim, index, src)",
+     "A copy of t with src's elements added at index along dim; repeated indices "
+     "accumulate (ScatterAddBackward0).",
+     "print(zeros(3).scatter_add(0, tensor([0, 2, 0]), tensor([1.0, 2.0, 3.0])))")
+
 Value lt_scatter_add(LT_ARGS) { return scatter_fn(vm, self, "scatter_add", true, argc, args, kw); }
+
+HELP("Tensor.scatter_add_", HELP_TENSOR, 0,
+     "t.scatter_add_(dim, index, src)",
+     "scatter_add in place: repeated indices accumulate into t.",
+     "let t = zeros(3)\n"
+     "print(t.scatter_add_(0, tensor([1, 1]), tensor([5.0, 6.0])))")
+
 Value lt_scatter_add_(LT_ARGS) { return scatter_fn(vm, self, "scatter_add_", true, argc, args, kw); }
 
 /* ---- index_add(dim, index, source, alpha=1) ---- */
@@ -129,12 +160,24 @@ static Tensor *index_add_of(Tensor *t, void *ctx) {
   return ag_index_add(t, a->dim, a->index, a->source, a->alpha);
 }
 
+HELP("index_add", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "index_add(t, dim, index, source, alpha=1) / t.index_add(dim, index, source, alpha=1)",
+     "A copy of t with alpha times slice i of source added to slice index[i] along dim "
+     "(IndexAddBackward0).",
+     "print(zeros(3, 2).index_add(0, tensor([2, 0, 2]), ones(3, 2), alpha=2))")
+
 Value lt_index_add(LT_ARGS) {
   IndexAddArgs a;
   if (!index_add_args(vm, "index_add", argc, args, kw, &a)) return VM_EXCEPTION;
   lib_sync_line(vm);
   return lib_wrap(vm, index_add_of(lib_t(self), &a));
 }
+
+HELP("Tensor.index_add_", HELP_TENSOR, 0,
+     "t.index_add_(dim, index, source, alpha=1)",
+     "index_add in place.",
+     "let t = zeros(2, 2)\n"
+     "print(t.index_add_(0, tensor([1, 1]), ones(2, 2)))")
 
 Value lt_index_add_(LT_ARGS) {
   IndexAddArgs a;
@@ -155,6 +198,12 @@ static Tensor *masked_fill_of(Tensor *t, void *ctx) {
   const MaskedFillArgs *m = ctx;
   return ag_masked_fill(t, m->mask, m->value, m->value_is_tensor);
 }
+
+HELP("Tensor.masked_fill_", HELP_TENSOR, 0,
+     "t.masked_fill_(mask, value)",
+     "masked_fill in place (a version bump; MaskedFillBackward0 becomes t's history).",
+     "let t = tensor([1.0, 2.0, 3.0])\n"
+     "print(t.masked_fill_(t > 1, 0), t._version)")
 
 Value lt_masked_fill_(LT_ARGS) {
   static const char *const names[] = {"mask", "value"};
@@ -200,6 +249,13 @@ static Value nonzero_columns(AgVM *vm, Tensor *t) {
   return lib_tensor_list(vm, cols, ndim);
 }
 
+HELP("nonzero", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "nonzero(t, as_tuple=false) / t.nonzero(as_tuple=false)",
+     "The coordinates of the nonzero elements as an [n, ndim] int64 tensor in row-major "
+     "order; as_tuple=true gives a list of one index tensor per dimension (usable as "
+     "t[...] indices).",
+     "print(tensor([[1, 0], [0, 3]]).nonzero())")
+
 Value lt_nonzero(LT_ARGS) {
   static const char *const names[] = {"as_tuple"};
   Value v;
@@ -210,6 +266,15 @@ Value lt_nonzero(LT_ARGS) {
 }
 
 /* ---- unique(sorted=true, return_inverse=false, return_counts=false, dim=nil) ---- */
+
+HELP("unique", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "unique(t, sorted=true, return_inverse=false, return_counts=false, dim=nil)",
+     "The distinct elements of t in ascending order (flattened), or with dim its distinct "
+     "slices along dim. With return_inverse / return_counts a list [values, inverse, "
+     "counts]: where each element went, how often each value occurs. sorted=false gives "
+     "the sorted order too (PyTorch leaves it unspecified). Not differentiable "
+     "(Unique2Backward0 fails, as PyTorch's).",
+     "print(unique(tensor([3, 1, 3, 2]), return_counts=true))")
 
 Value lt_unique(LT_ARGS) {
   static const char *const names[] = {"sorted", "return_inverse", "return_counts", "dim"};
@@ -242,6 +307,13 @@ Value lt_unique(LT_ARGS) {
 }
 
 /* ---- bincount(weights=nil, minlength=0) ---- */
+
+HELP("bincount", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "bincount(t, weights=nil, minlength=0) / t.bincount(...)",
+     "How often each value 0..max occurs in a 1-D non-negative int64 tensor (at least "
+     "minlength counts); with weights the sum of the weights of each value (float32 "
+     "weights give float32, others float64).",
+     "print(bincount(tensor([1, 1, 3]), minlength=5))")
 
 Value lt_bincount(LT_ARGS) {
   static const char *const names[] = {"weights", "minlength"};
@@ -277,10 +349,21 @@ static Tensor *close_of(AgVM *vm, const char *fname, Value self, int argc, const
   return close;
 }
 
+HELP("isclose", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false) / a.isclose(b, ...)",
+     "Elementwise |a - b| <= atol + rtol * |b| as a bool tensor (a and b of one dtype, "
+     "broadcast); equal infinities are close, NaNs only with equal_nan.",
+     "print(isclose(tensor([1.0, 2.0]), tensor([1.000001, 2.1])))")
+
 Value lt_isclose(LT_ARGS) {
   Tensor *close = close_of(vm, "isclose", self, argc, args, kw);
   return close ? lib_wrap(vm, close) : VM_EXCEPTION;
 }
+
+HELP("allclose", HELP_TENSORS, HELP_TENSOR_METHOD,
+     "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false) / a.allclose(b, ...)",
+     "true when isclose holds for every element (a boolean, not a tensor).",
+     "print(allclose(tensor([1.0, 2.0]), tensor([1.0, 2.000001])))")
 
 Value lt_allclose(LT_ARGS) {
   Tensor *close = close_of(vm, "allclose", self, argc, args, kw);
@@ -330,6 +413,15 @@ static int meshgrid_inputs(AgVM *vm, int argc, const Value *args, const Value **
   }
   return argc;
 }
+
+HELP("meshgrid", HELP_TENSORS, 0,
+     "meshgrid(*tensors, indexing=\"ij\")",
+     "Grids from 0-D or 1-D tensors (given one by one or as one list): grid i holds "
+     "tensor i along dimension i, expanded over the others; indexing=\"xy\" swaps the "
+     "first two dimensions (Cartesian, as NumPy). Without indexing= it warns once, as "
+     "PyTorch 1.13, and uses \"ij\".",
+     "let g = meshgrid(tensor([1, 2]), tensor([3, 4, 5]), indexing=\"ij\")\n"
+     "print(g[0].shape, g[1][0])")
 
 /* "ij": grid i is input i viewed along dim i and expanded to every input's
  * length; "xy" swaps the first two inputs first and the first two grids

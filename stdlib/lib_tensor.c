@@ -15,6 +15,72 @@
 #include "vm/internal.h"
 #include "vm/opcodes.h"
 
+HELP("Tensor.shape", HELP_TENSOR, 0,
+     "t.shape",
+     "The size of each dimension, as a list ([] for a scalar).",
+     "print(zeros(2, 3).shape)")
+HELP("Tensor.ndim", HELP_TENSOR, 0,
+     "t.ndim",
+     "The number of dimensions.",
+     "print(zeros(2, 3).ndim)")
+HELP("Tensor.dtype", HELP_TENSOR, 0,
+     "t.dtype",
+     "The element type: float32, float64, int64 or bool.",
+     "print(arange(3).dtype, zeros(1).dtype == float32)")
+HELP("Tensor.requires_grad", HELP_TENSOR, 0,
+     "t.requires_grad",
+     "True when operations on t are recorded for autograd; settable on leaves (float "
+     "tensors only).",
+     "let w = zeros(2)\n"
+     "w.requires_grad = true\n"
+     "print(w.requires_grad)")
+HELP("Tensor.grad", HELP_TENSOR, 0,
+     "t.grad",
+     "The gradient accumulated by backward() (leaves only, unless retain_grad() was "
+     "called); nil before. May be assigned a tensor of the same shape or nil.",
+     "let x = tensor(3.0, requires_grad=true)\n"
+     "(x * x).backward()\n"
+     "print(x.grad)")
+HELP("Tensor.grad_fn", HELP_TENSOR, 0,
+     "t.grad_fn",
+     "The graph node that produced t (nil for leaves and tensors without history).",
+     "let x = ones(2, requires_grad=true)\n"
+     "print((x * 2).grad_fn)")
+HELP("Tensor.is_leaf", HELP_TENSOR, 0,
+     "t.is_leaf",
+     "True for tensors created by the user rather than by a recorded operation.",
+     "let x = ones(2, requires_grad=true)\n"
+     "print(x.is_leaf, (x + 1).is_leaf)")
+HELP("Tensor.T", HELP_TENSOR, 0,
+     "t.T",
+     "The tensor with its dimensions reversed (the transpose of a matrix), a view.",
+     "print(tensor([[1, 2]]).T)")
+HELP("Tensor.data", HELP_TENSOR, 0,
+     "t.data",
+     "A detached alias of t: the same elements, no history and a version counter of its "
+     "own, so changing it in place bypasses autograd's checks (detach() shares t's "
+     "counter). t.data = other gives t other's elements (and shape and dtype), keeping "
+     "t's requires_grad, as PyTorch's.",
+     "let w = ones(2, requires_grad=true)\n"
+     "w.data.mul_(2)\n"
+     "w.data += 1\n"
+     "print(w)")
+HELP("Tensor._version", HELP_TENSOR, 0,
+     "t._version",
+     "The version counter, bumped by every in-place change; autograd uses it to detect "
+     "modified saved tensors.",
+     "let a = zeros(2)\n"
+     "a.add_(1)\n"
+     "print(a._version)")
+HELP("Tensor.device", HELP_TENSOR, 0,
+     "t.device",
+     "The string \"cpu\", the one device Ag computes on.",
+     "print(ones(2).device)")
+HELP("Tensor.is_cuda", HELP_TENSOR, 0,
+     "t.is_cuda",
+     "false: Ag computes on the CPU only.",
+     "print(ones(2).is_cuda)")
+
 /* Attribute ids; method ids follow as LIB_ATTR_COUNT + LibTensorFn. */
 #define LIB_TENSOR_ATTRS(X)                                                    \
   X(SHAPE, "shape")                                                            \

@@ -15,6 +15,14 @@ static Value builtin(AgVM *vm, const char *name) {
   return v;
 }
 
+HELP("Tensor", HELP_TENSORS, 0,
+     "Tensor(data) / Tensor(...sizes)",
+     "PyTorch's torch.Tensor: the type of every tensor, for isinstance(x, Tensor), and "
+     "the legacy constructor: Tensor([1, 2]) is tensor([1, 2], dtype=float32), "
+     "Tensor(2, 3) a float32 tensor of zeros of that shape (PyTorch leaves it "
+     "uninitialised).",
+     "print(isinstance(zeros(2), Tensor), Tensor([1, 2]))")
+
 /* Tensor(data) is tensor(data, dtype=float32); Tensor(2, 3) or Tensor([2, 3]
  * as sizes) a float32 tensor of zeros of that shape (PyTorch leaves it
  * uninitialised); Tensor() an empty one. */
@@ -37,6 +45,11 @@ static Value native_Tensor(NATIVE_ARGS) {
   return r;
 }
 
+HELP("is_tensor", HELP_TENSORS, 0,
+     "is_tensor(x)",
+     "Whether x is a tensor (PyTorch's torch.is_tensor).",
+     "print(is_tensor(zeros(1)), is_tensor([1]))")
+
 static Value native_is_tensor(NATIVE_ARGS) { return BOOL_VAL(IS_TENSOR(args[0])); }
 
 /* A NumPy array cannot hold a graph: PyTorch's error for one that would. */
@@ -46,6 +59,15 @@ static Value numpy_view(AgVM *vm, Value t) {
                               "Use tensor.detach().numpy() instead.");
   return t;
 }
+
+HELP("from_numpy", HELP_TENSORS, 0,
+     "from_numpy(a)",
+     "PyTorch's torch.from_numpy: the tensor that shares a's storage. NumPy's arrays are "
+     "Ag's tensors (see numpy), so it is a itself; a tensor that requires grad is "
+     "PyTorch's error (an array holds no graph).",
+     "let a = np.zeros(2)\n"
+     "from_numpy(a)[0] = 1\n"
+     "print(a)")
 
 static Value native_from_numpy(NATIVE_ARGS) {
   if (!IS_TENSOR(args[0]))
@@ -80,6 +102,18 @@ static bool apply_profile(AgVM *vm, Value profile, TensorPrintOptions *o) {
   return true;
 }
 
+HELP("set_printoptions", HELP_TENSORS, 0,
+     "set_printoptions(precision=nil, threshold=nil, edgeitems=nil, linewidth=nil, profile=nil, sci_mode=nil)",
+     "PyTorch's torch.set_printoptions for every tensor printed after it: digits after "
+     "the point (default 4, at most 30), the element count above which a tensor is "
+     "summarised with ... (1000; inf for never), the items kept at each end (3), the "
+     "line width (80), profile=\"default\", \"short\" or \"full\" (applied first), sci_mode "
+     "true/false to force or forbid scientific notation (nil or not given: chosen per "
+     "tensor; PyTorch resets it on every call). Another option not given keeps its value.",
+     "set_printoptions(precision=2)\n"
+     "print(tensor([1.23456]))\n"
+     "set_printoptions(profile=\"default\")")
+
 /* set_printoptions(precision=, threshold=, edgeitems=, linewidth=, profile=,
  * sci_mode=): PyTorch's; an option not given keeps its value, but sci_mode,
  * which PyTorch resets to automatic. */
@@ -101,6 +135,27 @@ static Value native_set_printoptions(NATIVE_ARGS) {
   tensor_set_print_options(&o);
   return NIL_VAL;
 }
+
+HELP("numpy", HELP_BUILTINS, 0,
+     "numpy / np",
+     "The part of NumPy that PyTorch lessons use (also the global np and import numpy as "
+     "np). Its arrays are Ag tensors with NumPy's default dtypes: float64 for floats, "
+     "int64 for ints. array(x, dtype=nil) asarray float32 float64 int64 bool_ pi e inf "
+     "nan; exp log log2 log10 log1p expm1 sqrt sin cos tan tanh arctan floor ceil abs "
+     "sign square (a number for a number); maximum minimum clip dot matmul reshape "
+     "transpose concatenate stack; sum mean max min argmax argmin (axis=); zeros ones "
+     "empty full eye zeros_like ones_like arange linspace; save(file, a) load(file) (.npy); np.random (NumPy's legacy "
+     "RandomState: seed rand randn random random_sample normal uniform, NumPy's numbers "
+     "for a seed). from_numpy(a) and t.numpy() share the storage.",
+     "np.random.seed(0)\n"
+     "print(np.array([1.5, 2]), np.exp(1.0), np.random.rand())")
+HELP("Tensor.numpy", HELP_TENSOR, 0,
+     "t.numpy()",
+     "The NumPy array of t: the tensor itself, since NumPy's arrays are Ag's tensors "
+     "(PyTorch's t.numpy() shares the memory too). A tensor that requires grad is "
+     "PyTorch's error: call t.detach().numpy().",
+     "let t = arange(3)\n"
+     "print(t.numpy())")
 
 Value lt_numpy(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
   return numpy_view(vm, self);

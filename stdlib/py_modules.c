@@ -32,6 +32,15 @@ static double seconds(clockid_t clock) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+HELP("time", HELP_BUILTINS, 0,
+     "time",
+     "Python's time module: time() (seconds since the epoch, a float), time_ns(), "
+     "perf_counter() and monotonic() (a monotonic clock, as clock()), process_time(), "
+     "sleep(secs) (Ctrl-C interrupts it).",
+     "let t0 = time.perf_counter()\n"
+     "time.sleep(0.01)\n"
+     "print(time.perf_counter() - t0 >= 0.01)")
+
 static Value native_time(NATIVE_ARGS) { return FLOAT_VAL(seconds(CLOCK_REALTIME)); }
 static Value native_perf_counter(NATIVE_ARGS) { return FLOAT_VAL(seconds(CLOCK_MONOTONIC)); }
 static Value native_process_time(NATIVE_ARGS) { return FLOAT_VAL(seconds(CLOCK_PROCESS_CPUTIME_ID)); }

@@ -90,6 +90,19 @@ else
   printf '%s\n' "$out" | head -40 | sed 's/^/    /'
 fi
 
+# tools/help-natives.sh (the build's collector of the HELP(...) entries of
+# stdlib/) refuses an entry without its closing ) and names where it starts.
+unfinished=$(mktemp)
+printf 'HELP("x", HELP_BUILTINS, 0,\n     "x",\n' > "$unfinished"
+if ! out=$(sh "$ROOT/tools/help-natives.sh" "$unfinished" /dev/null 2>&1 >/dev/null) &&
+   [ "$out" = "$unfinished:1: a HELP(...) entry without its closing )" ]; then
+  pass
+else
+  fail "tools/help-natives.sh accepts an unfinished HELP(...) entry"
+  printf '    %s\n' "$out"
+fi
+rm -f "$unfinished"
+
 # The bindings keep their tensor method table to themselves
 # (stdlib/lib_internal.h, LIB_TENSOR_FNS): every method there has help (and so
 # completes after `t.`). Fewer than 50 names found means the table moved.
