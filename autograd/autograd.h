@@ -38,6 +38,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ops/activations.h"
 #include "tensor/ops.h"
 #include "tensor/random.h"
 #include "tensor/tensor.h"
@@ -52,6 +53,12 @@ typedef struct GradNode GradNode;
 #define AG_NODE_IF_GRAD(X, node, formula, jvp) X(node, formula, jvp)
 #define AG_NODE_IF_NO_GRAD(X, node, formula, jvp)
 #define AG_NODE_IF_NOT_IMPLEMENTED(X, node, formula, jvp)
+/* ... and of each row of ops/activations.h (two for an in-place node of its own) */
+#define AG_ACTIVATION_NODE(X, NAME, name, node, formula, inplace, inode, iformula, ...)            \
+  X(node, formula, jvp_diagonal) AG_ACT_INPLACE_NODE_##inplace(X, inode, iformula)
+#define AG_ACT_INPLACE_NODE_INPLACE_OWN_NODE(X, inode, iformula) X(inode, iformula, jvp_diagonal)
+#define AG_ACT_INPLACE_NODE_INPLACE(X, inode, iformula)
+#define AG_ACT_INPLACE_NODE_NO_INPLACE(X, inode, iformula)
 
 /* ---- node kinds: X(name, derivative, jvp) ----
  * name: PyTorch 1.13's exact node name; derivative: its formula in
@@ -79,11 +86,7 @@ typedef struct GradNode GradNode;
   X(PowBackward2, d_pow_base, jvp_diagonal)                                                        \
   X(RemainderBackward0, d_remainder, jvp_transposed)                                               \
   X(ErfBackward0, d_normal_cdf, jvp_diagonal)                                                      \
-  X(HardtanhBackward0, d_hardtanh, jvp_diagonal)                                                   \
-  X(LeakyReluBackward0, d_leaky_relu, jvp_diagonal)                                                \
-  X(EluBackward0, d_elu, jvp_diagonal)                                                             \
-  X(SiluBackward0, d_silu, jvp_diagonal)                                                           \
-  X(SoftplusBackward0, d_softplus, jvp_diagonal)                                                   \
+  AG_ACTIVATION_REGISTRY(AG_ACTIVATION_NODE, X)  /* ops/activations.h */                          \
   X(ClampBackward0, d_clamp_tensor, jvp_transposed)                                                \
   X(ClampBackward1, d_clamp, jvp_diagonal)                                                         \
   X(ClampMinBackward0, d_clamp, jvp_diagonal)                                                      \
@@ -550,13 +553,20 @@ Tensor *ag_mode_pad(Tensor *a, int npads, const int64_t *pads, bool reflect);
 /* F.pad, circular mode (pads checked by the caller): CopySlices, as PyTorch 1.13. */
 Tensor *ag_circular_pad(Tensor *a, int npads, const int64_t *pads);
 
-/* Activations with parameters (ops_act.c). */
-Tensor *ag_leaky_relu(Tensor *x, double negative_slope);
-/* clamp(x, min_val, max_val) with HardtanhBackward0 (no gradient at the bounds). */
-Tensor *ag_hardtanh(Tensor *x, double min_val, double max_val);
-Tensor *ag_elu(Tensor *x, double alpha);
-Tensor *ag_silu(Tensor *x);
-Tensor *ag_softplus(Tensor *x, double beta, double threshold);
+/* The activations with number parameters, one per row of ops/activations.h. */
+typedef enum {
+#define AG_ACTIVATION_ENUM(C, NAME, ...) AG_ACT_##NAME,
+  AG_ACTIVATION_REGISTRY(AG_ACTIVATION_ENUM, 0)
+#undef AG_ACTIVATION_ENUM
+  AG_ACT_COUNT
+} AgActivation;
+
+/* The activation on x with its parameters p (the row's count of them),
+ * recorded as the row's node (ops_act.c). */
+Tensor *ag_activation(AgActivation a, Tensor *x, const double *p);
+/* The same written into x (a row with an in-place form), as PyTorch's
+ * leaky_relu_: x's history then ends in the row's in-place node. */
+bool ag_activation_(AgActivation a, Tensor *x, const double *p);
 
 Tensor *ag_softmax(Tensor *a, int dim);
 Tensor *ag_log_softmax(Tensor *a, int dim);

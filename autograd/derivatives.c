@@ -659,6 +659,24 @@ static bool d_leaky_relu(GradNode *n, Tensor *const *g, Tensor **out, const bool
   return done(&s, n, out);
 }
 
+/* In place (LeakyReluBackward1) from the result: it has the input's sign
+ * only for a slope >= 0, which PyTorch requires here. */
+static bool d_leaky_relu_result(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  if (node_p(n)->s0 < 0) {
+    tensor_set_error("In-place leakyReLu backward calculation is triggered with a negative slope "
+                     "which is not supported. This is caused by calling in-place forward function "
+                     "with a negative slope, please call out-of-place version instead. File an "
+                     "issue at https://github.com/pytorch/pytorch if you do require supporting "
+                     "in-place leakRelu backward calculation with negative slope");
+    return false;
+  }
+  Scope s;
+  scope_open(&s);
+  Tensor *r = saved(&s, n, 0);
+  give(out, 0, where(&s, cmps(&s, BIN_GT, r, 0), G, muls(&s, G, node_p(n)->s0)));
+  return done(&s, n, out);
+}
+
 /* PyTorch's hardtanh_backward: 0 where x <= min_val or x >= max_val, else g (a nan x passes g) */
 static bool d_hardtanh(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
@@ -677,6 +695,23 @@ static bool d_elu(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs
   Tensor *x = saved(&s, n, 0);
   Tensor *neg = mul(&s, G, muls(&s, un(&s, UN_EXP, x), node_p(n)->s0));
   give(out, 0, where(&s, cmps(&s, BIN_GT, x, 0), G, neg));
+  return done(&s, n, out);
+}
+
+/* In place (EluBackward1) from the result r: r > 0 ? g : g (r + alpha), as
+ * alpha exp(x) = r + alpha there; PyTorch requires alpha >= 0. */
+static bool d_elu_result(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  if (node_p(n)->s0 < 0) {
+    tensor_set_error("In-place elu backward calculation is triggered with a negative slope which "
+                     "is not supported. This is caused by calling in-place forward function with "
+                     "a negative slope, please call out-of-place version instead.");
+    return false;
+  }
+  Scope s;
+  scope_open(&s);
+  Tensor *r = saved(&s, n, 0);
+  Tensor *neg = mul(&s, G, adds(&s, r, node_p(n)->s0));
+  give(out, 0, where(&s, cmps(&s, BIN_GT, r, 0), G, neg));
   return done(&s, n, out);
 }
 

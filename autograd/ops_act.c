@@ -1,23 +1,28 @@
-/* ops_act.c — activations with a number parameter (F.leaky_relu, F.elu,
- * F.silu, F.softplus, F.hardtanh), each one node named as PyTorch's
- * (LeakyReluBackward0, EluBackward0, SiluBackward0, SoftplusBackward0,
- * HardtanhBackward0).
+/* ops_act.c — the forwards of the activations with number parameters, one
+ * per row of ops/activations.h (F.leaky_relu, F.elu, F.silu, F.softplus,
+ * F.hardtanh), and their recording as the row's node.
  *
- * The forward is a few tensor/ ops; the node saves its input ("self") and the
- * parameters (s0, s1); the formulas are in derivatives.c.
+ * A forward act_NAME(x, p) computes the values from a few tensor/ ops,
+ * without recording; ag_activation records the row's node, which saves the
+ * input ("self") and the parameters (s0, s1); the formulas are in
+ * derivatives.c.
  */
 #include <math.h>
 
 #include "autograd/internal.h"
 
-/* out (computed without recording) becomes the output of a `kind` node. */
-static Tensor *record_activation(AgNodeKind kind, Tensor *x, Tensor *out, double p0, double p1) {
+/* out (computed without recording) becomes the output of a `kind` node,
+ * which saves the input ("self") or, for an in-place node that reads the
+ * result, out ("result"), and the parameters. */
+static Tensor *record_activation(AgNodeKind kind, bool saves_result, Tensor *x, Tensor *out,
+                                 const double *p, int nparams) {
   if (!ag_record_wanted(&x, 1, out)) return out;
   GradNode *n = ag_record_node_params(kind, &x, 1, 1, 1);
   if (n) {
-    node_save(n, 0, "self", x, false);
-    node_params(n)->s0 = p0;
-    node_params(n)->s1 = p1;
+    if (saves_result) node_save(n, 0, "result", out, true);
+    else node_save(n, 0, "self", x, false);
+    node_params(n)->s0 = nparams > 0 ? p[0] : 0;
+    node_params(n)->s1 = nparams > 1 ? p[1] : 0;
   }
   return ag_record_finish(n, out);
 }
@@ -37,40 +42,42 @@ static Tensor *positive_or(const Tensor *x, Tensor *other) {
   return out;
 }
 
-Tensor *ag_leaky_relu(Tensor *x, double slope) {
+/* p: negative_slope */
+static Tensor *act_leaky_relu(Tensor *x, const double *p) {
   if (!require_float(x, "leaky_relu_cpu")) return NULL;
-  Tensor *out = positive_or(x, tensor_binary_scalar(BIN_MUL, x, slope));
-  return record_activation(AG_NODE_LeakyReluBackward0, x, out, slope, 0);
+  return positive_or(x, tensor_binary_scalar(BIN_MUL, x, p[0]));
 }
 
-/* PyTorch's hardtanh is clamp (so an integer tensor stays one), with a node
- * of its own: its gradient is zero at the bounds, where clamp's is not. */
-Tensor *ag_hardtanh(Tensor *x, double min_val, double max_val) {
+/* p: min_val, max_val. PyTorch's hardtanh is clamp (so an integer tensor
+ * stays one), with a node of its own: its gradient is zero at the bounds,
+ * where clamp's is not. */
+static Tensor *act_hardtanh(Tensor *x, const double *p) {
   if (x->dtype == DT_BOOL) {
     tensor_set_error("Bool inputs not supported for hardtanh");
     return NULL;
   }
-  Tensor *out = tensor_clamp(x, min_val, max_val);
-  return record_activation(AG_NODE_HardtanhBackward0, x, out, min_val, max_val);
+  return tensor_clamp(x, p[0], p[1]);
 }
 
-/* x > 0 ? x : alpha (exp(x) - 1) */
-Tensor *ag_elu(Tensor *x, double alpha) {
+/* x > 0 ? x : alpha (exp(x) - 1); p: alpha */
+static Tensor *act_elu(Tensor *x, const double *p) {
   if (!require_float(x, "elu_cpu")) return NULL;
   Tensor *e = tensor_unary(UN_EXP, x);
   Tensor *em1 = e ? tensor_binary_scalar(BIN_SUB, e, 1) : NULL;
-  Tensor *neg = em1 ? tensor_binary_scalar(BIN_MUL, em1, alpha) : NULL;
+  Tensor *neg = em1 ? tensor_binary_scalar(BIN_MUL, em1, p[0]) : NULL;
   tensor_release(e);
   tensor_release(em1);
-  return record_activation(AG_NODE_EluBackward0, x, positive_or(x, neg), alpha, 0);
+  return positive_or(x, neg);
 }
 
-Tensor *ag_silu(Tensor *x) {
+/* x sigmoid(x); no parameters */
+static Tensor *act_silu(Tensor *x, const double *p) {
+  (void)p;
   if (!require_float(x, "silu")) return NULL;
   Tensor *s = tensor_unary(UN_SIGMOID, x);
   Tensor *out = s ? tensor_binary(BIN_MUL, x, s) : NULL;
   tensor_release(s);
-  return record_activation(AG_NODE_SiluBackward0, x, out, 0, 0);
+  return out;
 }
 
 /* beta x > threshold ? x : log1p(exp(beta x)) / beta, as PyTorch's kernel */
@@ -99,8 +106,50 @@ static Tensor *softplus_values(const Tensor *x, double beta, double threshold) {
   return out;
 }
 
-Tensor *ag_softplus(Tensor *x, double beta, double threshold) {
+/* p: beta, threshold */
+static Tensor *act_softplus(Tensor *x, const double *p) {
   if (!require_float(x, "softplus")) return NULL;
-  return record_activation(AG_NODE_SoftplusBackward0, x, softplus_values(x, beta, threshold), beta,
-                           threshold);
+  return softplus_values(x, p[0], p[1]);
+}
+
+/* Each row's forward, node kinds (out of place, in place) and count of parameters. */
+#define INPLACE_KIND_INPLACE_OWN_NODE(node, inode) AG_NODE_##inode
+#define INPLACE_KIND_INPLACE(node, inode) AG_NODE_##node
+#define INPLACE_KIND_NO_INPLACE(node, inode) AG_NODE_COUNT /* none */
+static const struct {
+  Tensor *(*forward)(Tensor *x, const double *p);
+  AgNodeKind kind, inplace_kind;
+  bool inplace_saves_result;
+  int nparams;
+} activations[AG_ACT_COUNT] = {
+#define ACTIVATION_ROW(C, NAME, name, node, formula, inplace, inode, iformula, params, ...)        \
+  [AG_ACT_##NAME] = {act_##name, AG_NODE_##node, INPLACE_KIND_##inplace(node, inode),              \
+                     AG_NODE_##node != INPLACE_KIND_##inplace(node, inode), AG_ACT_NPARAMS(params)},
+    AG_ACTIVATION_REGISTRY(ACTIVATION_ROW, 0)
+#undef ACTIVATION_ROW
+};
+
+Tensor *ag_activation(AgActivation a, Tensor *x, const double *p) {
+  Tensor *out = activations[a].forward(x, p);
+  return record_activation(activations[a].kind, false, x, out, p, activations[a].nparams);
+}
+
+typedef struct {
+  AgActivation a;
+  const double *p;
+} ActivationCall;
+
+/* The values for x (a copy of the tensor written into), recorded as the
+ * row's in-place node. */
+static Tensor *inplace_values(Tensor *x, void *ctx) {
+  const ActivationCall *c = ctx;
+  Tensor *out = activations[c->a].forward(x, c->p);
+  return record_activation(activations[c->a].inplace_kind, activations[c->a].inplace_saves_result,
+                           x, out, c->p, activations[c->a].nparams);
+}
+
+bool ag_activation_(AgActivation a, Tensor *x, const double *p) {
+  AG_ASSERT(activations[a].inplace_kind != AG_NODE_COUNT);
+  ActivationCall call = {a, p};
+  return ag_apply_inplace(x, NULL, inplace_values, &call);
 }

@@ -343,8 +343,7 @@ const HelpEntry help_table[] = {
     {"nn.functional", HELP_NN, 0,
      "nn.functional (let F = nn.functional)",
      "The functional form of the layers, as torch.nn.functional: F.relu tanh sigmoid gelu "
-     "leaky_relu(x, negative_slope=0.01) elu(x, alpha=1) silu softplus(x, beta=1, "
-     "threshold=20) hardtanh(x, min_val=-1, max_val=1, inplace=false) softmax log_softmax "
+     "leaky_relu elu silu softplus hardtanh softmax log_softmax "
      "dropout linear embedding(input, weight) conv1d conv2d "
      "max_pool1d max_pool2d avg_pool1d avg_pool2d adaptive_avg_pool2d batch_norm layer_norm "
      "group_norm unfold fold pad(x, pad, mode=\"constant\", value=0) (modes also \"reflect\", "

@@ -533,6 +533,27 @@ static Value native_setattr(NATIVE_ARGS) {
   return IS_EXCEPTION(r) ? r : NIL_VAL;
 }
 
+HELP("getfield", HELP_GRAPH, 0,
+     "getfield(obj, name, default)",
+     "Ag's earlier name of getattr, kept so that scripts written with it still run: the "
+     "same function (getfield is getattr).",
+     "print(getfield(nn, \"Linear\") is getattr(nn, \"Linear\"))")
+
+HELP("setfield", HELP_GRAPH, 0,
+     "setfield(obj, name, value)",
+     "Ag's earlier name of setattr, kept so that scripts written with it still run: the "
+     "same function.",
+     "class P {}\n"
+     "let p = P()\n"
+     "setfield(p, \"w\", 3)\n"
+     "print(p.w)")
+
+/* name: the built-in `current` under the earlier name scripts may use. */
+static void define_older_name(AgVM *vm, const char *name, const char *current) {
+  Value v;
+  if (table_get(&vm->builtins, OBJ_VAL(obj_string(vm, current)), &v)) vm_define_builtin(vm, name, v);
+}
+
 HELP("delattr", HELP_GRAPH, 0,
      "delattr(obj, name)",
      "Removes an instance's field; a missing one is an error.",
@@ -605,6 +626,8 @@ void lib_install(AgVM *vm) {
   vm_define_native(vm, "hasattr", native_hasattr, 2, 2, false);
   vm_define_native(vm, "setattr", native_setattr, 3, 3, false);
   vm_define_native(vm, "delattr", native_delattr, 2, 2, false);
+  define_older_name(vm, "getfield", "getattr");
+  define_older_name(vm, "setfield", "setattr");
   vm_define_native(vm, "callable", native_callable, 1, 1, false);
   lib_graph_install(vm);
   lib_install_display(vm);

@@ -1,6 +1,7 @@
 /* lib_functional.c — the nn.functional module (functional.ag) and the
- * natives that exist only there: F.leaky_relu, F.elu, F.silu, F.softplus,
- * F.hardtanh, F.pad. The built-ins that already have torch.nn.functional's signature
+ * natives that exist only there: F.relu(inplace=), F.dropout, F.pad and the
+ * activations of ops/activations.h (F.leaky_relu, F.elu, ...), bound from
+ * their rows. The built-ins that already have torch.nn.functional's signature
  * (conv2d, max_pool2d, batch_norm, cross_entropy, ...) are put into the
  * module under their own names.
  */
@@ -23,53 +24,23 @@ static Value activation(AgVM *vm, const char *fname, int argc, const Value *args
   return NIL_VAL;
 }
 
-/* An activation with one number parameter, out of place or (inplace=true)
- * written into its input, whose history then ends in the activation's own
- * node, as PyTorch's relu_, leaky_relu_ and elu_ do. */
-typedef struct {
-  Tensor *(*fn)(Tensor *x, double param);
-  double param;
-} Activation;
-
-static Tensor *activation_of(Tensor *x, void *ctx) {
-  const Activation *a = ctx;
-  return a->fn(x, a->param);
-}
-
-static Value activate(AgVM *vm, Value x, Value inplace, Activation a) {
+/* out of place, or (inplace=true) through fn written into x, whose history
+ * then ends in fn's node, as PyTorch's relu_, leaky_relu_ and elu_ do. */
+static Value activate(AgVM *vm, Value x, Value inplace, Tensor *(*fn)(Tensor *x, void *ctx),
+                      void *ctx) {
   bool in_place;
   if (!lib_flag(vm, inplace, false, &in_place)) return VM_EXCEPTION;
-  if (!in_place) return lib_wrap(vm, a.fn(lib_t(x), a.param));
-  return ag_apply_inplace(lib_t(x), NULL, activation_of, &a) ? x : lib_throw_tensor_error(vm);
+  if (!in_place) return lib_wrap(vm, fn(lib_t(x), ctx));
+  return ag_apply_inplace(lib_t(x), NULL, fn, ctx) ? x : lib_throw_tensor_error(vm);
 }
 
-static Tensor *relu_of(Tensor *x, double unused) { return ag_unary(UN_RELU, x); }
+static Tensor *relu_of(Tensor *x, void *unused) { return ag_unary(UN_RELU, x); }
 
 static Value native_relu(NATIVE_ARGS) {
   static const char *const names[] = {"input", "inplace"};
   Value v[2];
   if (IS_EXCEPTION(activation(vm, "relu", argc, args, kw, names, 2, v))) return VM_EXCEPTION;
-  return activate(vm, v[0], v[1], (Activation){relu_of, 0});
-}
-
-static Value native_leaky_relu(NATIVE_ARGS) {
-  static const char *const names[] = {"input", "negative_slope", "inplace"};
-  Value v[3];
-  double slope;
-  if (IS_EXCEPTION(activation(vm, "leaky_relu", argc, args, kw, names, 3, v)) ||
-      !number_or(vm, v[1], "negative_slope", 0.01, &slope))
-    return VM_EXCEPTION;
-  return activate(vm, v[0], v[2], (Activation){ag_leaky_relu, slope});
-}
-
-static Value native_elu(NATIVE_ARGS) {
-  static const char *const names[] = {"input", "alpha", "inplace"};
-  Value v[3];
-  double alpha;
-  if (IS_EXCEPTION(activation(vm, "elu", argc, args, kw, names, 3, v)) ||
-      !number_or(vm, v[1], "alpha", 1.0, &alpha))
-    return VM_EXCEPTION;
-  return activate(vm, v[0], v[2], (Activation){ag_elu, alpha});
+  return activate(vm, v[0], v[1], relu_of, NULL);
 }
 
 HELP("dropout", HELP_TENSORS, 0,
@@ -80,46 +51,69 @@ HELP("dropout", HELP_TENSORS, 0,
 
 static Value native_dropout(NATIVE_ARGS) { return lib_dropout(vm, "dropout", argc, args, kw, true); }
 
-/* F.hardtanh(input, min_val=-1, max_val=1, inplace=false) */
+/* ---- the activations of ops/activations.h: one binding for every row ---- */
+
+/* F.NAME's parameters by name, with their defaults, and whether it takes inplace=. */
 typedef struct {
-  double min_val, max_val;
-} HardtanhBounds;
-
-static Tensor *hardtanh_of(Tensor *x, void *ctx) {
-  const HardtanhBounds *b = ctx;
-  return ag_hardtanh(x, b->min_val, b->max_val);
-}
-
-static Value native_hardtanh(NATIVE_ARGS) {
-  static const char *const names[] = {"input", "min_val", "max_val", "inplace"};
-  Value v[4];
-  HardtanhBounds b;
+  const char *name;
+  int nparams;
+  const char *param[AG_ACT_MAX_PARAMS];
+  double dflt[AG_ACT_MAX_PARAMS];
   bool inplace;
-  if (IS_EXCEPTION(activation(vm, "hardtanh", argc, args, kw, names, 4, v)) ||
-      !number_or(vm, v[1], "min_val", -1.0, &b.min_val) ||
-      !number_or(vm, v[2], "max_val", 1.0, &b.max_val) || !lib_flag(vm, v[3], false, &inplace))
-    return VM_EXCEPTION;
-  if (!inplace) return lib_wrap(vm, ag_hardtanh(lib_t(v[0]), b.min_val, b.max_val));
-  if (!ag_apply_inplace(lib_t(v[0]), NULL, hardtanh_of, &b)) return lib_throw_tensor_error(vm);
-  return v[0];
+} ActivationBinding;
+
+#define BIND_PARAMS0() 0, {NULL}, {0}
+#define BIND_PARAMS1(n, d) 1, {#n}, {d}
+#define BIND_PARAMS2(n1, d1, n2, d2) 2, {#n1, #n2}, {d1, d2}
+#define BIND_INPLACE true
+#define BIND_INPLACE_OWN_NODE true
+#define BIND_NO_INPLACE false
+static const ActivationBinding activation_bindings[AG_ACT_COUNT] = {
+#define ACTIVATION_BINDING(C, NAME, name, node, formula, inplace, inode, iformula, params, ...)     \
+  [AG_ACT_##NAME] = {#name, BIND_##params, BIND_##inplace},
+    AG_ACTIVATION_REGISTRY(ACTIVATION_BINDING, 0)
+#undef ACTIVATION_BINDING
+};
+
+/* F.NAME(input, parameters..., inplace=false): out of place, or written
+ * into its input, whose history then ends in the activation's node, as
+ * PyTorch's leaky_relu_ and elu_ do. */
+static Value bind_activation(AgVM *vm, AgActivation a, int argc, const Value *args,
+                             const AgKwargs *kw) {
+  const ActivationBinding *b = &activation_bindings[a];
+  const char *names[2 + AG_ACT_MAX_PARAMS];
+  Value v[2 + AG_ACT_MAX_PARAMS];
+  int n = 0;
+  names[n++] = "input";
+  for (int i = 0; i < b->nparams; i++) names[n++] = b->param[i];
+  if (b->inplace) names[n++] = "inplace";
+  if (IS_EXCEPTION(activation(vm, b->name, argc, args, kw, names, n, v))) return VM_EXCEPTION;
+  double p[AG_ACT_MAX_PARAMS] = {0};
+  for (int i = 0; i < b->nparams; i++)
+    if (!number_or(vm, v[1 + i], b->param[i], b->dflt[i], &p[i])) return VM_EXCEPTION;
+  bool inplace = false;
+  if (b->inplace && !lib_flag(vm, v[1 + b->nparams], false, &inplace)) return VM_EXCEPTION;
+  if (!inplace) return lib_wrap(vm, ag_activation(a, lib_t(v[0]), p));
+  return ag_activation_(a, lib_t(v[0]), p) ? v[0] : lib_throw_tensor_error(vm);
 }
 
-static Value native_silu(NATIVE_ARGS) {
-  static const char *const names[] = {"input"};
-  Value v[1];
-  if (IS_EXCEPTION(activation(vm, "silu", argc, args, kw, names, 1, v))) return VM_EXCEPTION;
-  return lib_wrap(vm, ag_silu(lib_t(v[0])));
-}
+#define ACTIVATION_NATIVE(C, NAME, name, ...)                                                     \
+  static Value native_##name(NATIVE_ARGS) { return bind_activation(vm, AG_ACT_##NAME, argc, args, kw); }
+AG_ACTIVATION_REGISTRY(ACTIVATION_NATIVE, 0)
+#undef ACTIVATION_NATIVE
 
-static Value native_softplus(NATIVE_ARGS) {
-  static const char *const names[] = {"input", "beta", "threshold"};
-  Value v[3];
-  double beta, threshold;
-  if (IS_EXCEPTION(activation(vm, "softplus", argc, args, kw, names, 3, v)) ||
-      !number_or(vm, v[1], "beta", 1.0, &beta) ||
-      !number_or(vm, v[2], "threshold", 20.0, &threshold))
-    return VM_EXCEPTION;
-  return lib_wrap(vm, ag_softplus(lib_t(v[0]), beta, threshold));
+static const AgNativeFn activation_natives[AG_ACT_COUNT] = {
+#define ACTIVATION_FN(C, NAME, name, ...) [AG_ACT_##NAME] = native_##name,
+    AG_ACTIVATION_REGISTRY(ACTIVATION_FN, 0)
+#undef ACTIVATION_FN
+};
+
+static void define_native(AgVM *vm, ObjModule *module, const char *name, AgNativeFn fn, int min,
+                          int max) {
+  ObjNative *n = obj_new_native(vm, name, fn, min, max, true);
+  vm_push_root(vm, OBJ_VAL(n));
+  lib_module_define(vm, module, name, OBJ_VAL(n));
+  vm_pop_root(vm);
 }
 
 /* PyTorch's check of a reflect pad: each amount less than its dim's size.
@@ -232,22 +226,11 @@ void lib_functional_define(AgVM *vm, ObjModule *module) {
   Value emb; /* F.embedding (functional.ag) swaps its arguments */
   ObjString *emb_name = obj_string(vm, "embedding");
   if (table_get(&vm->builtins, OBJ_VAL(emb_name), &emb)) lib_module_define(vm, module, "_embedding", emb);
-  static const struct {
-    const char *name;
-    AgNativeFn fn;
-    int min, max;
-  } natives[] = {
-      {"relu", native_relu, 1, 2},             {"dropout", native_dropout, 1, 4},
-      {"leaky_relu", native_leaky_relu, 1, 3}, {"elu", native_elu, 1, 3},
-      {"silu", native_silu, 1, 1},             {"softplus", native_softplus, 1, 3},
-      {"hardtanh", native_hardtanh, 1, 4},
-      {"pad", native_pad, 2, 4},
-  };
-  for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++) {
-    ObjNative *n = obj_new_native(vm, natives[i].name, natives[i].fn, natives[i].min,
-                                  natives[i].max, true);
-    vm_push_root(vm, OBJ_VAL(n));
-    lib_module_define(vm, module, natives[i].name, OBJ_VAL(n));
-    vm_pop_root(vm);
+  define_native(vm, module, "relu", native_relu, 1, 2);
+  define_native(vm, module, "dropout", native_dropout, 1, 4);
+  define_native(vm, module, "pad", native_pad, 2, 4);
+  for (int a = 0; a < AG_ACT_COUNT; a++) {
+    const ActivationBinding *b = &activation_bindings[a];
+    define_native(vm, module, b->name, activation_natives[a], 1, 1 + b->nparams + b->inplace);
   }
 }

@@ -1221,12 +1221,8 @@ static Tensor *f_more(Tensor *const *x, void *ctx) {
   Tensor *a = x[0], *b = x[1], *t = NULL, *u = NULL, *out = NULL;
   const int64_t s23[] = {2, 3};
   switch (*(int *)ctx) {
-  case 0: return ag_leaky_relu(a, 0.1);
-  case 1: return ag_elu(a, 1.0);
-  case 2: return ag_silu(a);
-  case 3: return ag_softplus(a, 2.0, 20.0);
-  case 4: return ag_clamp_tensor(a, b, NULL); /* ClampBackward0 */
-  case 5: { /* MaskedFillBackward0: a number; MaskedFillBackward1: a 0-d tensor with history */
+  case 0: return ag_clamp_tensor(a, b, NULL); /* ClampBackward0 */
+  case 1: { /* MaskedFillBackward0: a number; MaskedFillBackward1: a 0-d tensor with history */
     Tensor *mask = tensor_binary_scalar(BIN_GT, a, 0.0);
     Tensor *v = ag_sum(b, NULL, 0, false);
     t = tensor_scalar(DT_FLOAT64, 0.7);
@@ -1238,126 +1234,125 @@ static Tensor *f_more(Tensor *const *x, void *ctx) {
     tensor_release(mask);
     return out;
   }
-  case 6: return ag_constant_pad(a, 2, (int64_t[]){1, 2}, 0.5);
-  case 7: return ag_mode_pad(a, 2, (int64_t[]){1, 1}, true);  /* ReflectionPad1D */
-  case 8: return ag_mode_pad(a, 2, (int64_t[]){1, 2}, false); /* ReplicationPad1D */
-  case 9:
-  case 10: { /* ReflectionPad2D / ReplicationPad2D over [1, 2, 3] */
+  case 2: return ag_constant_pad(a, 2, (int64_t[]){1, 2}, 0.5);
+  case 3: return ag_mode_pad(a, 2, (int64_t[]){1, 1}, true);  /* ReflectionPad1D */
+  case 4: return ag_mode_pad(a, 2, (int64_t[]){1, 2}, false); /* ReplicationPad1D */
+  case 5:
+  case 6: { /* ReflectionPad2D / ReplicationPad2D over [1, 2, 3] */
     t = ag_reshape(a, 3, (int64_t[]){1, 2, 3});
-    out = ag_mode_pad(t, 4, (int64_t[]){1, 1, 1, 1}, *(int *)ctx == 9);
+    out = ag_mode_pad(t, 4, (int64_t[]){1, 1, 1, 1}, *(int *)ctx == 5);
     tensor_release(t);
     return out;
   }
-  case 11:
-  case 12: { /* ReflectionPad3D / ReplicationPad3D over [1, 1, 2, 3] */
+  case 7:
+  case 8: { /* ReflectionPad3D / ReplicationPad3D over [1, 1, 2, 3] */
     t = plane(a);
-    out = ag_mode_pad(t, 6, (int64_t[]){1, 1, 1, 1, 0, 0}, *(int *)ctx == 11);
+    out = ag_mode_pad(t, 6, (int64_t[]){1, 1, 1, 1, 0, 0}, *(int *)ctx == 7);
     tensor_release(t);
     return out;
   }
-  case 13: return ag_fused(FUSED_ADDCMUL, a, b, a, 0.5);
-  case 14: return ag_fused(FUSED_ADDCDIV, a, a, b, 0.5);
-  case 15: return ag_fused(FUSED_LERP, a, b, NULL, 0.3);
-  case 16: return ag_fused(FUSED_LERP_TENSOR, a, b, b, 0);
-  case 17: { /* ScatterAddBackward0 */
+  case 9: return ag_fused(FUSED_ADDCMUL, a, b, a, 0.5);
+  case 10: return ag_fused(FUSED_ADDCDIV, a, a, b, 0.5);
+  case 11: return ag_fused(FUSED_LERP, a, b, NULL, 0.3);
+  case 12: return ag_fused(FUSED_LERP_TENSOR, a, b, b, 0);
+  case 13: { /* ScatterAddBackward0 */
     Tensor *idx = int_tensor(2, s23, (double[]){1, 0, 1, 0, 0, 1});
     out = ag_scatter_add(a, 0, idx, b);
     tensor_release(idx);
     return out;
   }
-  case 18:
-  case 19: { /* ScatterBackward0 (src), ScatterBackward1 (a value) */
+  case 14:
+  case 15: { /* ScatterBackward0 (src), ScatterBackward1 (a value) */
     Tensor *idx = int_tensor(2, s23, (double[]){1, 0, 1, 0, 1, 0});
-    bool src = *(int *)ctx == 18;
+    bool src = *(int *)ctx == 14;
     out = ag_scatter(a, 0, idx, src ? b : NULL, 0.5, SCATTER_SET, false);
     tensor_release(idx);
     return out;
   }
-  case 20: { /* IndexAddBackward0 */
+  case 16: { /* IndexAddBackward0 */
     Tensor *idx = int_tensor(1, (int64_t[]){3}, (double[]){2, 0, 1});
     out = ag_index_add(a, 1, idx, b, 2.0);
     tensor_release(idx);
     return out;
   }
-  case 21: { /* EmbeddingBackward0 */
+  case 17: { /* EmbeddingBackward0 */
     Tensor *idx = int_tensor(1, (int64_t[]){3}, (double[]){1, 0, 1});
     out = ag_embedding(a, idx);
     tensor_release(idx);
     return out;
   }
-  case 22: { /* ConvolutionBackward0: weight [2, 1, 1, 3] */
+  case 18: { /* ConvolutionBackward0: weight [2, 1, 1, 3] */
     t = plane(a);
     u = ag_reshape(b, 4, (int64_t[]){2, 1, 1, 3});
     TensorWindow w = {.kernel = {1, 3}, .stride = {1, 1}, .padding = {0, 0}, .dilation = {1, 1}};
     out = ag_convolution(t, u, NULL, &w, 1);
     break;
   }
-  case 23: t = plane(a); out = ag_max_pool2d(t, &window_1x2, NULL); break;
-  case 24: t = plane(a); out = ag_avg_pool2d(t, &window_1x2, true, 0); break;
-  case 25: t = plane(a); out = ag_adaptive_avg_pool2d(t, 1, 2); break;
-  case 26: return ag_batch_norm(a, NULL, NULL, NULL, NULL, true, 0.1, 1e-5);
-  case 27: return ag_layer_norm(a, 1, (int64_t[]){3}, NULL, NULL, 1e-5);
-  case 28: return ag_group_norm(a, 1, NULL, NULL, 1e-5);
-  case 29: return ag_smooth_l1_loss(a, b, 1.0, RED_MEAN);
-  case 30: return ag_huber_loss(a, b, 0.5, RED_SUM);
-  case 31: { /* BinaryCrossEntropyWithLogitsBackward0 */
+  case 19: t = plane(a); out = ag_max_pool2d(t, &window_1x2, NULL); break;
+  case 20: t = plane(a); out = ag_avg_pool2d(t, &window_1x2, true, 0); break;
+  case 21: t = plane(a); out = ag_adaptive_avg_pool2d(t, 1, 2); break;
+  case 22: return ag_batch_norm(a, NULL, NULL, NULL, NULL, true, 0.1, 1e-5);
+  case 23: return ag_layer_norm(a, 1, (int64_t[]){3}, NULL, NULL, 1e-5);
+  case 24: return ag_group_norm(a, 1, NULL, NULL, 1e-5);
+  case 25: return ag_smooth_l1_loss(a, b, 1.0, RED_MEAN);
+  case 26: return ag_huber_loss(a, b, 0.5, RED_SUM);
+  case 27: { /* BinaryCrossEntropyWithLogitsBackward0 */
     Tensor *target = make(2, s23, (double[]){0, 1, 0.25, 1, 0, 0.5});
     out = ag_binary_cross_entropy_with_logits(a, target, NULL, NULL, RED_MEAN);
     tensor_release(target);
     return out;
   }
-  case 32: { /* Im2ColBackward0 and Col2ImBackward0 */
+  case 28: { /* Im2ColBackward0 and Col2ImBackward0 */
     t = plane(a);
     u = ag_im2col(t, &window_1x2);
     out = ag_col2im(u, 2, 3, &window_1x2);
     break;
   }
-  case 33: { /* NllLoss2DBackward0: [N, C, H, W] log-probabilities */
+  case 29: { /* NllLoss2DBackward0: [N, C, H, W] log-probabilities */
     Tensor *target = int_tensor(3, (int64_t[]){1, 1, 3}, (double[]){0, 1, 1});
     t = ag_reshape(a, 4, (int64_t[]){1, 2, 1, 3});
     out = ag_nll_loss(t, target, RED_MEAN);
     tensor_release(target);
     break;
   }
-  case 34: { /* MulBackward1 and DivBackward1: cross_entropy with probabilities, smoothed */
+  case 30: { /* MulBackward1 and DivBackward1: cross_entropy with probabilities, smoothed */
     Tensor *target = make(2, s23, (double[]){0.2, 0.3, 0.5, 0.6, 0.3, 0.1});
     out = ag_cross_entropy_with(a, target, NULL, -100, 0.1, RED_MEAN);
     tensor_release(target);
     return out;
   }
-  case 35: { /* CopyBackwards: copy_ of b into a's copy */
+  case 31: { /* CopyBackwards: copy_ of b into a's copy */
     t = ag_binary_scalar(BIN_MUL, a, 1.0);
     ck_assert(ag_copy_(t, b));
     return t;
   }
-  case 36: { /* MulBackward1: cross_entropy with class indices, smoothed */
+  case 32: { /* MulBackward1: cross_entropy with class indices, smoothed */
     Tensor *target = int_tensor(1, (int64_t[]){2}, (double[]){2, 0});
     out = ag_cross_entropy_with(a, target, NULL, -100, 0.1, RED_MEAN);
     tensor_release(target);
     return out;
   }
-  case 37: { /* AliasBackward0: a[...] */
+  case 33: { /* AliasBackward0: a[...] */
     IndexItem all = {.kind = IDX_ELLIPSIS};
     t = ag_index(a, &all, 1);
     out = ag_binary(BIN_MUL, t, b);
     break;
   }
-  case 38:
-  case 39:
-  case 40:
-  case 41: { /* Fill/Zero/Uniform/NormalBackward0: the old values' gradient is zero */
+  case 34:
+  case 35:
+  case 36:
+  case 37: { /* Fill/Zero/Uniform/NormalBackward0: the old values' gradient is zero */
     TensorRng rng;
     rng_seed(&rng, 3); /* the same values on every call */
     t = ag_binary_scalar(BIN_MUL, a, 1.0);
     int k = *(int *)ctx;
-    ck_assert(k == 38   ? ag_fill_(t, 0.5)
-              : k == 39 ? ag_zero_(t)
-              : k == 40 ? ag_uniform_(&rng, t, -1, 1)
+    ck_assert(k == 34   ? ag_fill_(t, 0.5)
+              : k == 35 ? ag_zero_(t)
+              : k == 36 ? ag_uniform_(&rng, t, -1, 1)
                         : ag_normal_(&rng, t, 0, 1));
     out = ag_binary(BIN_MUL, t, b);
     break;
   }
-  case 42: return ag_hardtanh(a, -0.5, 0.8); /* HardtanhBackward0: bounds between the values */
   default: return NULL;
   }
   tensor_release(t);
@@ -1365,9 +1360,60 @@ static Tensor *f_more(Tensor *const *x, void *ctx) {
   return out;
 }
 
+/* Every row of ops/activations.h, with its row's test parameters, and
+ * whether it has an in-place form. */
+static const struct {
+  AgActivation a;
+  double p[AG_ACT_MAX_PARAMS];
+  bool inplace;
+} registry_activations[] = {
+#define ACTIVATION_TEST(C, NAME, name, node, formula, inplace, inode, iformula, params, test, ...) \
+  {AG_ACT_##NAME, ACTIVATION_TEST_##test, ACTIVATION_INPLACE_##inplace},
+#define ACTIVATION_TEST_TEST(p0, p1) {p0, p1}
+#define ACTIVATION_INPLACE_INPLACE true
+#define ACTIVATION_INPLACE_INPLACE_OWN_NODE true
+#define ACTIVATION_INPLACE_NO_INPLACE false
+    AG_ACTIVATION_REGISTRY(ACTIVATION_TEST, 0)
+#undef ACTIVATION_TEST
+};
+
+static Tensor *f_activation(Tensor *const *x, void *ctx) {
+  size_t row = *(size_t *)ctx;
+  return ag_activation(registry_activations[row].a, x[0], registry_activations[row].p);
+}
+
+/* The in-place form, on a copy of x (a leaf cannot be written in place). */
+static Tensor *f_activation_(Tensor *const *x, void *ctx) {
+  size_t row = *(size_t *)ctx;
+  Tensor *y = ag_binary_scalar(BIN_MUL, x[0], 1.0);
+  if (y && !ag_activation_(registry_activations[row].a, y, registry_activations[row].p)) {
+    tensor_release(y);
+    return NULL;
+  }
+  return y;
+}
+
+/* values of both signs, none at a kink or a bound of the row's parameters */
+START_TEST(registry_activation_ops) {
+  for (size_t row = 0; row < sizeof registry_activations / sizeof registry_activations[0]; row++) {
+    Tensor *x = leaf(2, (int64_t[]){2, 3}, -0.27);
+    char name[48];
+    snprintf(name, sizeof name, "activation row %zu", row);
+    gradcheck(name, f_activation, &x, 1, &row);
+    gradgradcheck(name, f_activation, &x, 1, &row);
+    if (registry_activations[row].inplace) {
+      snprintf(name, sizeof name, "activation row %zu in place", row);
+      gradcheck(name, f_activation_, &x, 1, &row);
+      gradgradcheck(name, f_activation_, &x, 1, &row);
+    }
+    tensor_release(x);
+  }
+}
+END_TEST
+
 START_TEST(more_node_kinds) {
   const char *only = getenv("AG_NODE_CASE"); /* one case, when debugging */
-  for (int k = 0; k <= 42; k++) {
+  for (int k = 0; k <= 37; k++) {
     if (only && atoi(only) != k) continue;
     /* values of both signs, none at a kink (0) and a and b nowhere equal */
     Tensor *x[2] = {leaf(2, (int64_t[]){2, 3}, -0.27), leaf(2, (int64_t[]){2, 3}, 0.2)};
@@ -1513,6 +1559,7 @@ int main(void) {
   tcase_add_test(tc, in_place_chain);
   tcase_add_test(tc, join_of_many_inputs);
   tcase_add_test(tc, more_node_kinds);
+  tcase_add_test(tc, registry_activation_ops);
   tcase_add_test(tc, dual_views);
   tcase_add_test(tc, gradcheck_catches_a_wrong_gradient);
   suite_add_tcase(s, tc);
