@@ -242,10 +242,12 @@ demo: deps
 # Everything the suite runs, in the current MODE.
 test-only: $(AG_BIN) $(PTYDRIVER) unit
 	sh tests/run_scripts.sh $(AG_BIN)
+	AG_NO_QUICKEN=1 sh tests/run_scripts.sh $(AG_BIN)
 	AG_GC_STRESS=1 sh tests/run_scripts.sh $(AG_BIN) tests/scripts/lang
 	sh tests/run_conformance.sh $(AG_BIN)
 	sh tests/run_tutorial.sh $(AG_BIN) docs/tutorial.md docs/data.md
 	sh tests/check_examples.sh
+	sh tests/check_layout.sh
 	sh tests/check_lazy_blas.sh $(AG_BIN)
 	sh tests/check_npz_hostile.sh $(AG_BIN)
 	sh tests/run_torch_cases.sh $(AG_BIN)
@@ -258,14 +260,18 @@ test-only: $(AG_BIN) $(PTYDRIVER) unit
 
 # The fast suite, for every change (at most 5 minutes on a 2-core machine):
 # what checks the language and PyTorch's numbers, without the fuzzers, the
-# collector stress run, the REPL and the kernel that make test adds.
+# collector stress run, the REPL and the kernel that make test adds. The
+# language's scripts run once more without superinstructions (AG_NO_QUICKEN=1:
+# the base opcodes alone must give the same output); make test runs them all.
 check-only: $(AG_BIN) unit
 	sh tests/run_scripts.sh $(AG_BIN)
+	AG_NO_QUICKEN=1 sh tests/run_scripts.sh $(AG_BIN) tests/scripts/lang
 	sh tests/run_conformance.sh $(AG_BIN)
 	sh tests/run_torch_cases.sh $(AG_BIN)
 	sh tests/run_python_cases.sh $(AG_BIN)
 	sh tests/run_tutorial.sh $(AG_BIN) docs/tutorial.md docs/data.md
 	sh tests/check_examples.sh
+	sh tests/check_layout.sh
 
 check: deps
 	@$(MAKE) --no-print-directory ag

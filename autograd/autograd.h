@@ -42,6 +42,7 @@
 #include "tensor/ops.h"
 #include "tensor/random.h"
 #include "tensor/tensor.h"
+#include "autograd/state.h"
 
 typedef struct GradNode GradNode;
 
@@ -236,9 +237,6 @@ bool ag_requires_grad(const Tensor *t);
 bool ag_set_requires_grad(Tensor *t, bool requires_grad);
 bool ag_is_leaf(const Tensor *t);              /* true unless the tensor has a grad_fn */
 GradNode *ag_grad_fn(const Tensor *t);          /* borrowed; NULL for leaves */
-/* tensor_footprint plus the autograd state the tensor keeps alive: its meta
- * and the node that made it (what a garbage collector should count). */
-size_t ag_tensor_footprint(const Tensor *t);
 int ag_output_nr(const Tensor *t);
 Tensor *ag_get_grad(const Tensor *t);            /* borrowed; NULL when unset */
 /* Assigns .grad (NULL clears); the shape and dtype must match the tensor's. */
@@ -295,10 +293,6 @@ size_t ag_graph_saved_bytes(GradNode *node, int *count);
 /* The bytes of node's own saved tensors, each storage once. */
 size_t grad_node_saved_bytes(const GradNode *node);
 
-/* Frees the thread's free lists of nodes (for leak checkers at exit). */
-void ag_free_caches(void);
-/* While disabled (VM teardown), freed nodes and metas are not cached. */
-void ag_set_caches_enabled(bool enabled);
 
 /* ---- graph nodes ---- */
 GradNode *grad_node_retain(GradNode *node);

@@ -87,7 +87,7 @@ static Tensor *bin(Scope *s, BinaryOp op, Tensor *a, Tensor *b) {
   if (!a || !b) return NULL;
   /* a plain backward records nothing and carries no tangent: straight to
    * the computation */
-  return keep(s, ag_grad_disabled && !fw_active() ? tensor_binary(op, a, b) : ag_binary(op, a, b));
+  return keep(s, !grad_enabled() && !fw_active() ? tensor_binary(op, a, b) : ag_binary(op, a, b));
 }
 static Tensor *add(Scope *s, Tensor *a, Tensor *b) { return bin(s, BIN_ADD, a, b); }
 static Tensor *sub(Scope *s, Tensor *a, Tensor *b) { return bin(s, BIN_SUB, a, b); }

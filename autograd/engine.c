@@ -42,7 +42,7 @@ typedef struct {
   Tensor *accumulate_into;
 } Capture;
 
-typedef struct {
+typedef struct AgGraph {
   Task *tasks;
   int ntasks, cap;
   uint64_t id; /* this run's number, stamped on its nodes (GradNode.run_id) */
@@ -61,8 +61,6 @@ typedef struct {
  * finding a node's task is one compare. A nested run (a hook or a custom
  * backward calling backward) stamps the nodes it shares with ours with its
  * own id; a lookup that meets a foreign stamp restamps all our nodes once. */
-
-static _Thread_local uint64_t run_counter;
 
 static void restamp(Graph *g) {
   for (int i = 0; i < g->ntasks; i++) {
@@ -618,25 +616,28 @@ static bool mark_inputs(Graph *g, Tensor *const *inputs, int n) {
   return true;
 }
 
-/* The run whose nodes are executing now (innermost, for nested runs). */
-static _Thread_local const Graph *current_run;
-
-bool ag_checkpoint_valid(void) { return current_run == NULL || current_run->all_useful; }
-bool ag_engine_running(void) { return current_run != NULL; }
+/* The state's current_run: the run whose nodes are executing now (innermost,
+ * for nested runs). */
+bool ag_checkpoint_valid(void) {
+  const Graph *run = ag_state()->current_run;
+  return run == NULL || run->all_useful;
+}
+bool ag_engine_running(void) { return ag_state()->current_run != NULL; }
 
 static bool engine_run(Graph *g, Tensor *const *roots, Tensor *const *grads, int n,
                        Tensor *const *inputs, int ninputs) {
-  g->id = ++run_counter;
+  AutogradState *st = ag_state();
+  g->id = ++st->run_counter;
   GradNode **root_nodes = calloc((size_t)(n ? n : 1), sizeof *root_nodes);
   if (!root_nodes) return oom();
   bool ok = seed_roots(g, roots, grads, n, root_nodes);
   g->all_useful = inputs == NULL;
   if (ok && inputs) ok = mark_inputs(g, inputs, ninputs) && graph_mark_useful(g);
   bool was_enabled = ag_set_grad_enabled(g->create_graph);
-  const Graph *outer = current_run;
-  current_run = g;
+  const Graph *outer = st->current_run;
+  st->current_run = g;
   if (ok) ok = graph_run(g);
-  current_run = outer;
+  st->current_run = outer;
   ag_set_grad_enabled(was_enabled);
   for (int i = 0; i < n; i++)
     grad_node_release(root_nodes[i]);

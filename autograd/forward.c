@@ -18,7 +18,7 @@
  * a dual tensor's graph computes the tangent of the gradient: a
  * Hessian-vector product (forward-over-reverse).
  *
- * Plain code pays one thread-local test per op (fw_active) and nothing per
+ * Plain code pays one state test per op (fw_active, inline) and nothing per
  * tensor: a tensor without autograd state has no meta to look into.
  */
 #include <stdio.h>
@@ -33,73 +33,73 @@ struct AgForward {
   Tensor **t;  /* their tangents (retained; NULL: zero) */
 };
 
-static _Thread_local uint64_t open_level; /* the open level's id (0: none) */
-static _Thread_local uint64_t level_ids;  /* ids handed out: a closed level's tangents go stale */
-static _Thread_local int suspended;
-static _Thread_local GradNode *sentinel;
-static _Thread_local bool plain_saved; /* jvp_transposed under no_grad: saved values without history */
-
-bool fw_active(void) { return open_level != 0 && suspended == 0; }
-
-bool fw_plain_saved(void) { return plain_saved; }
+/* The level, the suspension count, the sentinel and plain_saved live in the
+ * current AutogradState (state.h, fw_ fields). */
 
 int fw_suspend(int delta) {
-  int prev = suspended;
-  suspended += delta;
+  AutogradState *st = ag_state();
+  int prev = st->fw_suspended;
+  st->fw_suspended += delta;
   return prev;
 }
 
-int ag_fw_level(void) { return open_level ? 0 : -1; }
+int ag_fw_level(void) { return ag_state()->fw_open_level ? 0 : -1; }
 
 int ag_fw_enter_level(void) {
-  if (open_level) {
+  AutogradState *st = ag_state();
+  if (st->fw_open_level) {
     tensor_set_error("Nested forward mode AD is not supported at the moment");
     return -1;
   }
-  open_level = ++level_ids;
+  st->fw_open_level = ++st->fw_level_ids;
   return 0;
 }
 
 bool ag_fw_exit_level(void) {
-  if (!open_level) {
+  AutogradState *st = ag_state();
+  if (!st->fw_open_level) {
     tensor_set_error("Trying to exit a forward AD level that was not the last one that was "
                      "created. This is not supported.");
     return false;
   }
-  open_level = 0; /* every tangent of the level is now stale (fw_tangent ignores it) */
+  st->fw_open_level = 0; /* every tangent of the level is now stale (fw_tangent ignores it) */
   return true;
 }
 
 Tensor *fw_tangent(const Tensor *t) {
   if (!t || !t->meta || !fw_active()) return NULL;
   AgMeta *m = meta_of(t);
-  return m->tangent && m->tangent_level == open_level ? m->tangent : NULL;
+  return m->tangent && m->tangent_level == ag_state()->fw_open_level ? m->tangent : NULL;
 }
 
 Tensor *ag_fw_tangent(const Tensor *t) {
-  if (!t || !t->meta || !open_level) return NULL;
+  AutogradState *st = ag_state();
+  if (!t || !t->meta || !st->fw_open_level) return NULL;
   AgMeta *m = meta_of(t);
-  return m->tangent && m->tangent_level == open_level ? m->tangent : NULL;
+  return m->tangent && m->tangent_level == st->fw_open_level ? m->tangent : NULL;
 }
 
 bool ag_fw_set_tangent(Tensor *t, Tensor *tangent) {
+  AutogradState *st = ag_state();
   AgMeta *m = meta_get(t);
   if (!m) return false;
   Tensor *old = m->tangent;
   m->tangent = tangent ? tensor_retain(tangent) : NULL;
-  m->tangent_level = open_level;
+  m->tangent_level = st->fw_open_level;
   tensor_release(old);
   return true;
 }
 
 GradNode *fw_sentinel(void) {
-  if (!sentinel) sentinel = node_new(AG_NODE_AccumulateGrad, 0, 0, 0, false);
-  return sentinel;
+  AutogradState *st = ag_state();
+  if (!st->fw_sentinel) st->fw_sentinel = node_new(AG_NODE_AccumulateGrad, 0, 0, 0, false);
+  return st->fw_sentinel;
 }
 
 void ag_fw_free_caches(void) {
-  grad_node_release(sentinel);
-  sentinel = NULL;
+  AutogradState *st = ag_state();
+  grad_node_release(st->fw_sentinel);
+  st->fw_sentinel = NULL;
 }
 
 void fw_free(AgForward *f) {
@@ -136,7 +136,8 @@ void fw_note_input(GradNode *n, int i, Tensor *t) {
   Tensor *tangent = fw_tangent(t);
   if (!tangent) return;
   f->t[i] = tensor_retain(tangent);
-  if (!n->next[i].node && fw_sentinel()) n->next[i].node = grad_node_retain(sentinel);
+  GradNode *sentinel = n->next[i].node ? NULL : fw_sentinel();
+  if (sentinel) n->next[i].node = grad_node_retain(sentinel);
 }
 
 static bool has_tangent_input(const AgForward *f) {
@@ -146,7 +147,8 @@ static bool has_tangent_input(const AgForward *f) {
 }
 
 bool fw_only(const GradNode *n) {
-  if (!ag_is_grad_enabled()) return true;
+  if (!grad_enabled()) return true;
+  const GradNode *sentinel = ag_state()->fw_sentinel;
   for (int i = 0; i < n->nnext; i++)
     if (n->next[i].node && n->next[i].node != sentinel) return false;
   return true;
@@ -154,9 +156,10 @@ bool fw_only(const GradNode *n) {
 
 /* A node that stays in the graph loses its sentinel edges (nothing flows there). */
 static void drop_sentinels(GradNode *n) {
+  AutogradState *st = ag_state();
   for (int i = 0; i < n->nnext; i++)
-    if (n->next[i].node && n->next[i].node == sentinel) {
-      grad_node_release(sentinel);
+    if (n->next[i].node && n->next[i].node == st->fw_sentinel) {
+      grad_node_release(st->fw_sentinel);
       n->next[i].node = NULL;
       n->next[i].input_nr = 0;
     }
@@ -234,8 +237,9 @@ bool wants_history(const GradNode *n, Tensor *const *in, Tensor *const *t) {
 }
 
 bool fw_set_plain_saved(bool plain) {
-  bool was = plain_saved;
-  plain_saved = plain;
+  AutogradState *st = ag_state();
+  bool was = st->fw_plain_saved;
+  st->fw_plain_saved = plain;
   return was;
 }
 
@@ -312,8 +316,9 @@ static Tensor *plain_view(Tensor *t, bool identity) {
 }
 
 bool ag_fw_set_enabled(bool enabled) {
-  bool was = suspended == 0;
-  if (enabled != was) suspended += enabled ? -1 : 1;
+  AutogradState *st = ag_state();
+  bool was = st->fw_suspended == 0;
+  if (enabled != was) st->fw_suspended += enabled ? -1 : 1;
   return was;
 }
 
@@ -322,7 +327,8 @@ bool ag_fw_attach(Tensor *t, Tensor *tangent) {
 }
 
 Tensor *ag_make_dual(Tensor *primal, Tensor *tangent) {
-  if (!open_level) {
+  AutogradState *st = ag_state();
+  if (!st->fw_open_level) {
     tensor_set_error("Trying to create a dual Tensor for forward AD but no level exists, make "
                      "sure to enter_dual_level() first.");
     return NULL;

@@ -1,7 +1,8 @@
 /* internal.h — the structures shared by the files of autograd/ (not public).
  *
  * AgMeta is the per-tensor state behind Tensor.meta; GradNode is one node of
- * the recorded graph. Both come from thread-local free lists (node.c) since a
+ * the recorded graph. Both come from the free lists of the current
+ * AutogradState (state.h; node.c, meta.c) since a
  * training loop creates and frees millions of them. A node keeps the shape
  * and dtype of each input and output (AgInfo) because most derivative
  * formulas need them after the tensors themselves are gone.
@@ -12,6 +13,7 @@
 #include <stddef.h>
 
 #include "autograd/autograd.h"
+#include "autograd/state.h"
 
 /* Shape and dtype of a tensor, small shapes inline. */
 typedef struct {
@@ -62,7 +64,7 @@ typedef struct AgHook {
 } AgHook;
 
 /* Op parameters a formula needs (which fields mean what is per kind). */
-typedef struct {
+typedef struct AgParams {
   double s0, s1;
   int64_t i0, i1, i2;
   int ndims;
@@ -141,7 +143,7 @@ static inline const AgParams *node_p(const GradNode *n) { return n->p ? n->p : &
 /* The parameters of n for writing, allocated (zeroed) on first use. */
 AgParams *node_params(GradNode *n);
 
-typedef struct {
+typedef struct AgMeta {
   TensorMeta base;
   bool requires_grad;
   bool retains_grad;
@@ -160,7 +162,7 @@ typedef struct {
 
 /* ---- meta.c ---- */
 /* Grad mode, read inline on every op (ag_is_grad_enabled is its public face). */
-extern _Thread_local bool ag_grad_disabled;
+static inline bool grad_enabled(void) { return !ag_state()->grad_disabled; }
 static inline AgMeta *meta_of(const Tensor *t) { return (AgMeta *)t->meta; }
 /* ag_requires_grad without a call unless t is a view (whose history may be stale). */
 static inline bool requires_grad_of(const Tensor *t) {
@@ -168,8 +170,7 @@ static inline bool requires_grad_of(const Tensor *t) {
   return meta_of(t)->view_base ? ag_requires_grad(t) : meta_of(t)->requires_grad;
 }
 AgMeta *meta_get(Tensor *t); /* creates on demand; NULL when out of memory */
-void ag_free_meta_cache(void);
-void ag_meta_cache_enable(bool enabled);
+void ag_free_meta_cache(AutogradState *st);
 /* Its gradient edge (grad_fn, AccumulateGrad or none), the node a new reference. */
 AgEdge tensor_edge(Tensor *t);
 void hooks_free(AgHook *h);
@@ -263,8 +264,11 @@ Tensor *jvp_diagonal(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, T
 Tensor *jvp_none(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tensor *out);
 
 /* ---- forward.c: forward AD (dual levels, tangents) ---- */
-/* A dual level is open and forward AD is not suspended (cheap: one thread-local test). */
-bool fw_active(void);
+/* A dual level is open and forward AD is not suspended (inline: every op asks). */
+static inline bool fw_active(void) {
+  const AutogradState *st = ag_state();
+  return st->fw_open_level != 0 && st->fw_suspended == 0;
+}
 /* t's tangent at the open level (borrowed), or NULL. */
 Tensor *fw_tangent(const Tensor *t);
 /* Hooks of node.c: an input of n is set; out becomes output i; the builder is done. */
@@ -279,7 +283,7 @@ GradNode *fw_sentinel(void);
 /* forward AD suspended (the jvp rules run so); returns the previous count. */
 int fw_suspend(int delta);
 /* Saved values unpacked without history while a jvp rule runs (forward.c). */
-bool fw_plain_saved(void);
+static inline bool fw_plain_saved(void) { return ag_state()->fw_plain_saved; }
 bool fw_set_plain_saved(bool plain); /* returns the previous setting */
 /* Whether a jvp rule's tangent is to be differentiable (forward.c). */
 bool wants_history(const GradNode *n, Tensor *const *in, Tensor *const *t);

@@ -6,55 +6,57 @@
 
 #include "autograd/internal.h"
 
-/* ---- modes (thread-local, as PyTorch's) ---- */
+/* ---- the state (state.h) ---- */
 
-_Thread_local bool ag_grad_disabled; /* zero-initialised: grad mode on */
-static _Thread_local bool anomaly_on, anomaly_forward;
-static _Thread_local int current_line;
-static _Thread_local int hook_counter;
+static AutogradState default_state;
+_Thread_local AutogradState *ag_state_current = &default_state;
 
-bool ag_is_grad_enabled(void) { return !ag_grad_disabled; }
+AutogradState *ag_state_make_current(AutogradState *s) {
+  AutogradState *previous = ag_state_current;
+  ag_state_current = s ? s : &default_state;
+  return previous;
+}
+
+/* ---- modes (per state, as PyTorch's are per thread) ---- */
+
+bool ag_is_grad_enabled(void) { return grad_enabled(); }
 
 bool ag_set_grad_enabled(bool enabled) {
-  bool previous = !ag_grad_disabled;
-  ag_grad_disabled = !enabled;
+  AutogradState *st = ag_state();
+  bool previous = !st->grad_disabled;
+  st->grad_disabled = !enabled;
   return previous;
 }
 
 void ag_set_anomaly(bool enabled, bool check_forward) {
-  anomaly_on = enabled;
-  anomaly_forward = enabled && check_forward;
+  ag_state()->anomaly_on = enabled;
+  ag_state()->anomaly_forward = enabled && check_forward;
 }
 
-bool ag_anomaly_enabled(void) { return anomaly_on; }
-bool ag_anomaly_check_forward(void) { return anomaly_forward; }
-void ag_set_current_line(int line) { current_line = line; }
-int ag_current_line(void) { return current_line; }
-int next_hook_handle(void) { return ++hook_counter; }
+bool ag_anomaly_enabled(void) { return ag_state()->anomaly_on; }
+bool ag_anomaly_check_forward(void) { return ag_state()->anomaly_forward; }
+void ag_set_current_line(int line) { ag_state()->current_line = line; }
+int ag_current_line(void) { return ag_state()->current_line; }
+int next_hook_handle(void) { return ++ag_state()->hook_counter; }
 
 /* ---- where in-place writes happened ----
  * The version counter lives in tensor/'s Storage, which has no room for a
  * line; a small ring of the latest writes (storage, new version, line) lets
  * the version error name the line that modified a saved tensor. */
-#define WRITE_RING 256
-typedef struct {
-  const Storage *storage;
-  int64_t version;
-  int line;
-} WriteNote;
-static _Thread_local WriteNote write_ring[WRITE_RING];
-static _Thread_local unsigned write_pos;
+#define WRITE_RING AG_WRITE_RING
 
 void ag_note_inplace_write(Tensor *t) {
-  WriteNote *w = &write_ring[write_pos++ % WRITE_RING];
+  AutogradState *st = ag_state();
+  AgWriteNote *w = &st->write_ring[st->write_pos++ % WRITE_RING];
   w->storage = t->storage;
   w->version = tensor_version(t);
-  w->line = current_line;
+  w->line = st->current_line;
 }
 
 int ag_inplace_write_line(const Storage *s, int64_t version) {
+  const AutogradState *st = ag_state();
   for (unsigned k = 0; k < WRITE_RING; k++) {
-    const WriteNote *w = &write_ring[(write_pos - 1 - k) % WRITE_RING];
+    const AgWriteNote *w = &st->write_ring[(st->write_pos - 1 - k) % WRITE_RING];
     if (w->storage == s && w->version == version) return w->line;
   }
   return 0;
@@ -85,41 +87,38 @@ void hooks_free(AgHook *h) {
   }
 }
 
-/* A thread-local free list: every recorded op's output gets a meta. */
+/* The state's free list: every recorded op's output gets a meta. */
 #define META_POOL_MAX 65536
-static _Thread_local AgMeta *meta_pool;
-static _Thread_local int meta_pool_size;
-static _Thread_local int meta_pool_max = META_POOL_MAX; /* 0 while caches are disabled */
-
-void ag_meta_cache_enable(bool enabled) { meta_pool_max = enabled ? META_POOL_MAX : 0; }
 
 static AgMeta *meta_alloc(void) {
-  AgMeta *m = meta_pool;
+  AutogradState *st = ag_state();
+  AgMeta *m = st->meta_pool;
   if (!m) return calloc(1, sizeof *m);
-  meta_pool = (AgMeta *)m->grad; /* the free list is threaded through .grad */
-  meta_pool_size--;
-  if (meta_pool) __builtin_prefetch(meta_pool, 1); /* cold: fetch it before it is needed */
+  st->meta_pool = (AgMeta *)m->grad; /* the free list is threaded through .grad */
+  st->meta_pool_size--;
+  if (st->meta_pool) __builtin_prefetch(st->meta_pool, 1); /* cold: fetch it before it is needed */
   memset(m, 0, sizeof *m);
   return m;
 }
 
 static void meta_free(AgMeta *m) {
-  if (meta_pool_size >= meta_pool_max) {
+  AutogradState *st = ag_state();
+  if (st->caches_disabled || st->meta_pool_size >= META_POOL_MAX) {
     free(m);
     return;
   }
-  m->grad = (Tensor *)meta_pool;
-  meta_pool = m;
-  meta_pool_size++;
+  m->grad = (Tensor *)st->meta_pool;
+  st->meta_pool = m;
+  st->meta_pool_size++;
 }
 
-void ag_free_meta_cache(void) {
-  while (meta_pool) {
-    AgMeta *m = meta_pool;
-    meta_pool = (AgMeta *)m->grad;
+void ag_free_meta_cache(AutogradState *st) {
+  while (st->meta_pool) {
+    AgMeta *m = st->meta_pool;
+    st->meta_pool = (AgMeta *)m->grad;
     free(m);
   }
-  meta_pool_size = 0;
+  st->meta_pool_size = 0;
 }
 
 static void meta_destroy(TensorMeta *base) {
@@ -304,9 +303,8 @@ int ag_register_hook(Tensor *t, AgHookFns fns, void *ctx) {
 }
 
 /* Hooks may remove hooks (themselves included) while hooks run: removal then
- * only marks them, and the list is swept once no hook is running. */
-static _Thread_local int hooks_running;
-
+ * only marks them, and the list is swept once no hook is running (the
+ * state's hooks_running counts them). */
 static void hook_list_sweep(AgHook **list) {
   while (*list) {
     AgHook *h = *list;
@@ -324,7 +322,7 @@ static bool hook_list_remove(AgHook **list, int handle) {
   for (AgHook *h = *list; h; h = h->next) {
     if (h->handle != handle || h->removed) continue;
     h->removed = true;
-    if (hooks_running == 0) hook_list_sweep(list);
+    if (ag_state()->hooks_running == 0) hook_list_sweep(list);
     return true;
   }
   return false;
@@ -339,9 +337,9 @@ bool ag_remove_hook(Tensor *t, int handle) {
 
 static bool hook_call(AgHook *h, Tensor **grad) {
   bool failed = false;
-  hooks_running++;
+  ag_state()->hooks_running++;
   Tensor *replaced = h->fns.call(h->ctx, *grad, &failed);
-  hooks_running--;
+  ag_state()->hooks_running--;
   if (failed) {
     tensor_release(replaced);
     return false;
@@ -354,7 +352,7 @@ static bool hook_call(AgHook *h, Tensor **grad) {
 }
 
 bool hooks_run(AgHook **list, int output_nr, Tensor **grad) {
-  if (hooks_running == 0) hook_list_sweep(list);
+  if (ag_state()->hooks_running == 0) hook_list_sweep(list);
   for (AgHook *h = *list; h; h = h->next) {
     if (h->removed || (output_nr >= 0 && h->output_nr != output_nr)) continue;
     if (!hook_call(h, grad)) return false;

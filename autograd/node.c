@@ -18,25 +18,16 @@ const char *ag_node_kind_name(AgNodeKind kind) {
 }
 
 /* ---- allocation ----
- * Nodes come from thread-local free lists, one per size class (32-byte
+ * Nodes come from the current state's free lists, one per size class (32-byte
  * steps): a training loop creates and frees millions of them. Releases are
  * deferred into a list and drained in a loop, so freeing a long chain never
  * recurses. */
 
 #define NODE_CLASS_STEP 32
-#define NODE_CLASSES 24 /* pooled up to 768 bytes; bigger nodes are malloc'd alone */
+#define NODE_CLASSES AG_NODE_CLASSES /* pooled up to 768 bytes; bigger nodes are malloc'd alone */
 #define NODE_UNPOOLED 0xff
 #define NODE_POOL_MAX_BYTES ((size_t)64 << 20)
 #define PARAMS_POOL_MAX 16384
-
-static _Thread_local GradNode *node_pool[NODE_CLASSES];
-static _Thread_local size_t node_pool_bytes;
-static _Thread_local bool pools_enabled = true; /* off while caches are disabled */
-static _Thread_local AgParams *params_pool; /* linked through ->items */
-static _Thread_local int params_pool_size;
-static _Thread_local uint64_t node_counter;
-static _Thread_local GradNode *dying;
-static _Thread_local bool draining;
 
 const AgParams ag_no_params;
 
@@ -53,12 +44,13 @@ static AgParams *tail_params(const GradNode *n) {
 
 static GradNode *node_alloc(size_t bytes) {
   size_t cls = (bytes + NODE_CLASS_STEP - 1) / NODE_CLASS_STEP;
-  if (cls < NODE_CLASSES && node_pool[cls]) {
-    GradNode *n = node_pool[cls];
-    node_pool[cls] = n->free_next;
-    node_pool_bytes -= cls * NODE_CLASS_STEP;
+  AutogradState *st = ag_state();
+  if (cls < NODE_CLASSES && st->node_pool[cls]) {
+    GradNode *n = st->node_pool[cls];
+    st->node_pool[cls] = n->free_next;
+    st->node_pool_bytes -= cls * NODE_CLASS_STEP;
     /* freed long ago, the next one is cold: fetch its link while the op runs */
-    if (node_pool[cls]) __builtin_prefetch(node_pool[cls], 1);
+    if (st->node_pool[cls]) __builtin_prefetch(st->node_pool[cls], 1);
     return n;
   }
   bool pooled = cls < NODE_CLASSES;
@@ -71,14 +63,15 @@ static GradNode *node_alloc(size_t bytes) {
 
 static void node_free(GradNode *n) {
   size_t size = (size_t)n->size_class * NODE_CLASS_STEP;
-  if (n->size_class == NODE_UNPOOLED || !pools_enabled ||
-      node_pool_bytes + size > NODE_POOL_MAX_BYTES) {
+  AutogradState *st = ag_state();
+  if (n->size_class == NODE_UNPOOLED || st->caches_disabled ||
+      st->node_pool_bytes + size > NODE_POOL_MAX_BYTES) {
     free(n);
     return;
   }
-  n->free_next = node_pool[n->size_class];
-  node_pool[n->size_class] = n;
-  node_pool_bytes += size;
+  n->free_next = st->node_pool[n->size_class];
+  st->node_pool[n->size_class] = n;
+  st->node_pool_bytes += size;
 }
 
 GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs, bool with_params) {
@@ -93,8 +86,9 @@ GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs, bool wi
   n->size_class = size_class;
   n->refcount = 1;
   n->kind = kind;
-  n->id = ++node_counter;
-  n->line = ag_current_line();
+  AutogradState *st = ag_state();
+  n->id = ++st->node_counter;
+  n->line = st->current_line;
   n->nnext = nnext;
   n->nsaved = nsaved;
   n->noutputs = noutputs;
@@ -108,11 +102,12 @@ GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs, bool wi
 
 AgParams *node_params(GradNode *n) {
   if (n->p) return n->p;
-  AgParams *p = params_pool;
+  AutogradState *st = ag_state();
+  AgParams *p = st->params_pool;
   if (p) {
-    params_pool = (AgParams *)p->items;
-    params_pool_size--;
-    if (params_pool) __builtin_prefetch(params_pool, 1);
+    st->params_pool = (AgParams *)p->items;
+    st->params_pool_size--;
+    if (st->params_pool) __builtin_prefetch(st->params_pool, 1);
   } else if (!(p = malloc(sizeof *p))) {
     /* as the VM does for its own small allocations: nothing sensible is left */
     fprintf(stderr, "ag: out of memory (allocating %zu bytes)\n", sizeof *p);
@@ -131,13 +126,14 @@ static void params_free(GradNode *n) {
   free(p->geom);
   n->p = NULL;
   if (p == tail_params(n)) return;
-  if (!pools_enabled || params_pool_size >= PARAMS_POOL_MAX) {
+  AutogradState *st = ag_state();
+  if (st->caches_disabled || st->params_pool_size >= PARAMS_POOL_MAX) {
     free(p);
     return;
   }
-  p->items = (IndexItem *)params_pool;
-  params_pool = p;
-  params_pool_size++;
+  p->items = (IndexItem *)st->params_pool;
+  st->params_pool = p;
+  st->params_pool_size++;
 }
 
 size_t node_footprint(const GradNode *n) {
@@ -189,28 +185,26 @@ static void node_destroy(GradNode *n) {
   node_free(n);
 }
 
-void ag_set_caches_enabled(bool enabled) {
-  pools_enabled = enabled;
-  ag_meta_cache_enable(enabled);
-}
+void ag_set_caches_enabled(bool enabled) { ag_state()->caches_disabled = !enabled; }
 
 void ag_free_caches(void) {
+  AutogradState *st = ag_state();
   ag_fw_free_caches();
-  ag_free_meta_cache();
+  ag_free_meta_cache(st);
   for (int c = 0; c < NODE_CLASSES; c++) {
-    while (node_pool[c]) {
-      GradNode *n = node_pool[c];
-      node_pool[c] = n->free_next;
+    while (st->node_pool[c]) {
+      GradNode *n = st->node_pool[c];
+      st->node_pool[c] = n->free_next;
       free(n);
     }
   }
-  node_pool_bytes = 0;
-  while (params_pool) {
-    AgParams *p = params_pool;
-    params_pool = (AgParams *)p->items;
+  st->node_pool_bytes = 0;
+  while (st->params_pool) {
+    AgParams *p = st->params_pool;
+    st->params_pool = (AgParams *)p->items;
     free(p);
   }
-  params_pool_size = 0;
+  st->params_pool_size = 0;
 }
 
 GradNode *grad_node_retain(GradNode *node) {
@@ -221,16 +215,17 @@ GradNode *grad_node_retain(GradNode *node) {
 void grad_node_release(GradNode *node) {
   AG_ASSERT(!node || node->refcount > 0); /* released once more than retained */
   if (!node || --node->refcount > 0) return;
-  node->free_next = dying;
-  dying = node;
-  if (draining) return;
-  draining = true;
-  while (dying) {
-    GradNode *n = dying;
-    dying = n->free_next;
+  AutogradState *st = ag_state();
+  node->free_next = st->dying;
+  st->dying = node;
+  if (st->draining) return;
+  st->draining = true;
+  while (st->dying) {
+    GradNode *n = st->dying;
+    st->dying = n->free_next;
     node_destroy(n);
   }
-  draining = false;
+  st->draining = false;
 }
 
 AgNodeExtra *node_extra(GradNode *n) {
@@ -244,7 +239,7 @@ AgNodeExtra *node_extra(GradNode *n) {
 /* ---- recording ---- */
 
 bool ag_should_record(Tensor *const *ts, int n) {
-  if (!ag_grad_disabled)
+  if (grad_enabled())
     for (int i = 0; i < n; i++)
       if (requires_grad_of(ts[i])) return true;
   if (!fw_active()) return false; /* all plain code pays for forward AD */
@@ -308,41 +303,41 @@ static Tensor *saved_alias(Tensor *t) {
 
 /* ---- saved-tensor hooks ---- */
 
-typedef struct SavedHooks {
+/* The state's saved_hooks: the innermost pair, or NULL. */
+typedef struct AgSavedHooks {
   const AgSavedHookFns *fns;
   void *ctx;
-  struct SavedHooks *outer;
+  struct AgSavedHooks *outer;
 } SavedHooks;
 
-static _Thread_local SavedHooks *saved_hooks; /* the innermost pair, or NULL */
-static _Thread_local bool packing;            /* a pack hook is running */
-static _Thread_local bool pack_failed;        /* ... and raised: the op must fail */
-
 bool ag_saved_hooks_push(const AgSavedHookFns *fns, void *ctx) {
+  AutogradState *st = ag_state();
   SavedHooks *h = malloc(sizeof *h);
   if (!h) return false;
-  *h = (SavedHooks){fns, ctx, saved_hooks};
-  saved_hooks = h;
+  *h = (SavedHooks){fns, ctx, st->saved_hooks};
+  st->saved_hooks = h;
   return true;
 }
 
 void *ag_saved_hooks_pop(void) {
-  SavedHooks *h = saved_hooks;
+  AutogradState *st = ag_state();
+  SavedHooks *h = st->saved_hooks;
   if (!h) return NULL;
   void *ctx = h->ctx;
-  pack_failed = false; /* a failure inside the block was raised there */
-  saved_hooks = h->outer;
+  st->pack_failed = false; /* a failure inside the block was raised there */
+  st->saved_hooks = h->outer;
   free(h);
   return ctx;
 }
 
 void *ag_saved_hooks_pack(Tensor *t, const AgSavedHookFns **fns, bool *failed) {
+  AutogradState *st = ag_state();
   *fns = NULL;
-  if (!saved_hooks || packing) return NULL;
-  SavedHooks *h = saved_hooks;
-  packing = true;
+  if (!st->saved_hooks || st->packing) return NULL;
+  SavedHooks *h = st->saved_hooks;
+  st->packing = true;
   void *packed = h->fns->pack(h->ctx, t, failed);
-  packing = false;
+  st->packing = false;
   if (!*failed) *fns = h->fns;
   return packed;
 }
@@ -352,7 +347,7 @@ static bool saved_pack(AgSaved *s, Tensor *t) {
   const AgSavedHookFns *fns;
   bool failed = false;
   void *packed = ag_saved_hooks_pack(t, &fns, &failed);
-  if (failed) pack_failed = true;
+  if (failed) ag_state()->pack_failed = true;
   if (!fns) return false;
   s->packed = packed;
   s->packer = fns;
@@ -361,8 +356,9 @@ static bool saved_pack(AgSaved *s, Tensor *t) {
 
 /* False (once) after a pack hook raised while the op recorded its node. */
 static bool pack_succeeded(void) {
-  if (!pack_failed) return true;
-  pack_failed = false;
+  AutogradState *st = ag_state();
+  if (!st->pack_failed) return true;
+  st->pack_failed = false;
   tensor_set_error("a saved_tensors_hooks pack hook failed");
   return false;
 }
@@ -561,7 +557,7 @@ const char *grad_node_name(const GradNode *node) {
 }
 
 uint64_t grad_node_id(const GradNode *node) { return node->id; }
-uint64_t grad_node_last_id(void) { return node_counter; }
+uint64_t grad_node_last_id(void) { return ag_state()->node_counter; }
 int grad_node_line(const GradNode *node) { return node->line; }
 int grad_node_num_next(const GradNode *node) { return node->nnext; }
 

@@ -256,16 +256,16 @@ static void send_bundle(AgKernel *k, bool result, int count, const char *const *
   for (int i = 0; i < count; i++) free(encoded[i]);
 }
 
-/* A MIME bundle from the cell (vm->display): display_data. */
+/* A MIME bundle from the cell (vm->host.display): display_data. */
 static void show_bundle(AgVM *vm, int count, const char *const *types, const char *const *data,
                         const size_t *lengths) {
-  send_bundle(vm->host, false, count, types, data, lengths);
+  send_bundle(vm->host.data, false, count, types, data, lengths);
 }
 
 static void send_result(AgVM *vm, void *ctx, int count, const char *const *types,
                         const char *const *data, const size_t *lengths) {
   (void)ctx;
-  send_bundle(vm->host, true, count, types, data, lengths);
+  send_bundle(vm->host.data, true, count, types, data, lengths);
 }
 
 static InPlace **find_in_place(AgKernel *k, const char *id) {
@@ -305,10 +305,10 @@ static bool remember_in_place(AgKernel *k, const char *id, bool final, int count
   return update;
 }
 
-/* vm->display_in_place: progress() in a notebook. */
+/* vm->host.display_in_place: progress() in a notebook. */
 static void show_in_place(AgVM *vm, const char *id, bool final, int count, const char *const *types,
                           const char *const *data, const size_t *lengths) {
-  AgKernel *k = vm->host;
+  AgKernel *k = vm->host.data;
   fflush(stdout); /* before the lock: the streams' writes take it */
   fflush(stderr);
   pthread_mutex_lock(&k->lock);
@@ -342,11 +342,11 @@ static void stop_in_place(AgKernel *k, bool failed) {
   }
 }
 
-/* vm->repl_print: the cell's last expression (show_last compiles only that
+/* vm->host.repl_print: the cell's last expression (show_last compiles only that
  * one to show) as the cell's result: its repr, and its pictures when it
  * draws (a plot figure). */
 static void show_result(AgVM *vm, Value v, ObjString *repr) {
-  AgKernel *k = vm->host;
+  AgKernel *k = vm->host.data;
   if (k->silent) return;
   if (IS_EXCEPTION(lib_rich_bundle(vm, v, repr, send_result, NULL))) {
     vm_report_exception(vm, stderr, false);
@@ -412,11 +412,11 @@ AgKernel *agk_new(const AgKernelOutput *out) {
   lib_install(k->vm);
   lib_set_args(k->vm, NULL, 0, NULL);
   const char *no_color = getenv("NO_COLOR");
-  k->vm->color = no_color == NULL || no_color[0] == '\0'; /* Jupyter renders ANSI colour */
-  k->vm->host = k;
-  k->vm->repl_print = show_result;
-  k->vm->display = show_bundle;
-  k->vm->display_in_place = show_in_place;
+  k->vm->host.color = no_color == NULL || no_color[0] == '\0'; /* Jupyter renders ANSI colour */
+  k->vm->host.data = k;
+  k->vm->host.repl_print = show_result;
+  k->vm->host.display = show_bundle;
+  k->vm->host.display_in_place = show_in_place;
   the_kernel = k;
   graph_set_source_namer(cell_of_node);
   if (!install_streams(k) || pthread_create(&k->flusher, NULL, flusher_main, k) != 0 ||
@@ -521,11 +521,11 @@ static char *with_source_line(AgKernel *k, char *report) {
   VmBuf out;
   vm_buf_init(&out);
   vm_buf_add(&out, report, first);
-  vm_buf_printf(&out, "\n    %s\n    %s", text, k->vm->color ? "\033[1;31m" : "");
+  vm_buf_printf(&out, "\n    %s\n    %s", text, k->vm->host.color ? "\033[1;31m" : "");
   for (const char *c = text; *c; c++) {
     if (((unsigned char)*c & 0xC0) != 0x80) vm_buf_add(&out, "^", 1);
   }
-  vm_buf_printf(&out, "%s%s", k->vm->color ? "\033[0m" : "", report[first] ? "" : "\n");
+  vm_buf_printf(&out, "%s%s", k->vm->host.color ? "\033[0m" : "", report[first] ? "" : "\n");
   vm_buf_add(&out, report + first, strlen(report + first) + 1);
   free(text);
   free(report);
@@ -543,7 +543,7 @@ static void run_cell(AgKernel *k, ObjFunction *fn, AgCell *cell) {
   }
   if (r == VM_EXIT) {
     fprintf(stderr, "exit(%d): a notebook's session goes on; restart the kernel to end it\n",
-            k->vm->exit_code);
+            k->vm->exc.exit_code);
   }
   cell->ok = true;
 }

@@ -1054,7 +1054,7 @@ static void assert_statement(Parser *p) {
   int fail_jump = emit_jump(p, OP_JUMP_IF_FALSE);
   int end_jump = emit_jump(p, OP_JUMP);
   emit_patch_jump(p, fail_jump);
-  emit_constant(p, OBJ_VAL(p->vm->error_classes[VM_ERR_ASSERTION]));
+  emit_constant(p, OBJ_VAL(p->vm->core.error_classes[VM_ERR_ASSERTION]));
   bool has_message = parse_match(p, TOK_COMMA);
   if (has_message) parse_expression(p);
   p->at_line = keyword.line, p->at_col = keyword.col;
@@ -1748,14 +1748,14 @@ CompileResult compile_source(AgVM *vm, const char *source, const CompileOptions 
   p.source = source;
   p.lexer = &lexer;
   p.last_show = -1;
-  vm->gc_paused++; /* nothing made here is reachable from the VM's roots yet */
+  vm->gc.paused++; /* nothing made here is reachable from the VM's roots yet */
   p.file_string = parse_intern(&p, p.file, (int)strlen(p.file));
   FnCompiler top;
   init_fn_compiler(&p, &top, FN_SCRIPT, NULL);
   parse_start_tokens(&p);
   module_body(&p);
   ObjFunction *fn = end_fn_compiler(&p);
-  vm->gc_paused--;
+  vm->gc.paused--;
   CompileResult result = {p.error_count ? NULL : fn, p.error_count, p.error_count > 0 && p.incomplete,
                           p.interrupted};
   return result;

@@ -56,11 +56,11 @@ const char *complete_word(const Candidates *c, size_t i) { return c->items[i] + 
 
 /* Entry i of a namespace is defined there, not just a built-in it uses. */
 static bool own_global(AgVM *vm, const Table *names, int i) {
-  Value v = vm->globals[(int)AS_NUMBER(names->entries[i].value)];
+  Value v = vm->globals.values[(int)AS_NUMBER(names->entries[i].value)];
   Value builtin;
   if (IS_UNDEF(v)) return false;
-  return names == &vm->main_module->names ||
-         !table_get(&vm->builtins, names->entries[i].key, &builtin) || builtin != v;
+  return names == &vm->globals.main_module->names ||
+         !table_get(&vm->globals.builtins, names->entries[i].key, &builtin) || builtin != v;
 }
 
 /* Adds the string keys of a table; for a namespace (slots), only the names
@@ -77,19 +77,19 @@ static void add_table_keys(Candidates *c, AgVM *vm, const Table *t, bool slots, 
 /* ---- resolving a dotted prefix without running anything ---- */
 
 static ObjString *find_name(AgVM *vm, const char *name, size_t len) {
-  return table_find_string(&vm->strings, name, (int)len, obj_hash_bytes(name, (int)len));
+  return table_find_string(&vm->gc.strings, name, (int)len, obj_hash_bytes(name, (int)len));
 }
 
 static bool slot_value(AgVM *vm, const Table *names, ObjString *name, Value *out) {
   Value slot;
   if (!table_get(names, OBJ_VAL(name), &slot)) return false;
-  *out = vm->globals[(int)AS_NUMBER(slot)];
+  *out = vm->globals.values[(int)AS_NUMBER(slot)];
   return !IS_UNDEF(*out);
 }
 
 static bool global_value(AgVM *vm, ObjString *name, Value *out) {
-  return slot_value(vm, &vm->main_module->names, name, out) ||
-         table_get(&vm->builtins, OBJ_VAL(name), out);
+  return slot_value(vm, &vm->globals.main_module->names, name, out) ||
+         table_get(&vm->globals.builtins, OBJ_VAL(name), out);
 }
 
 /* Tensor attributes that are plain reads (no warning, no copy). */
@@ -106,7 +106,7 @@ static bool attribute_value(AgVM *vm, Value obj, ObjString *name, Value *out) {
   if (IS_CLASS(obj)) return table_get(&AS_CLASS(obj)->methods, OBJ_VAL(name), out);
   if (IS_MODULE(obj)) { /* torch.X: a built-in too */
     if (vm_module_member(vm, AS_MODULE(obj), name, out)) return true;
-    if (vm->has_exception) vm_take_exception(vm);
+    if (vm->exc.pending) vm_take_exception(vm);
     return false;
   }
   if (IS_TENSOR(obj) && pure_tensor_attribute(name->chars)) {
@@ -156,15 +156,15 @@ static void add_member_names(Candidates *c, AgVM *vm, Value v) {
   } else if (IS_MODULE(v)) {
     if (!vm_load_module(vm, AS_MODULE(v))) vm_take_exception(vm);
     add_table_keys(c, vm, &AS_MODULE(v)->names, true, 1);
-    if (AS_MODULE(v)->builtin_members) add_table_keys(c, vm, &vm->builtins, false, 1);
+    if (AS_MODULE(v)->builtin_members) add_table_keys(c, vm, &vm->globals.builtins, false, 1);
   } else if (IS_LIST(v)) {
-    add_table_keys(c, vm, &vm->list_methods, false, 1);
+    add_table_keys(c, vm, &vm->core.list_methods, false, 1);
   } else if (IS_MAP(v)) {
-    add_table_keys(c, vm, &vm->map_methods, false, 1);
+    add_table_keys(c, vm, &vm->core.map_methods, false, 1);
   } else if (IS_SET(v)) {
-    add_table_keys(c, vm, &vm->set_methods, false, 1);
+    add_table_keys(c, vm, &vm->core.set_methods, false, 1);
   } else if (IS_STRING(v)) {
-    add_table_keys(c, vm, &vm->string_methods, false, 1);
+    add_table_keys(c, vm, &vm->core.string_methods, false, 1);
   } else if (IS_TENSOR(v)) {
     help_for_each_member("Tensor", candidate_add_member, c);
   } else if (IS_NODE(v)) {
@@ -185,8 +185,8 @@ static void collect_words(Candidates *c, AgVM *vm, const char *text) {
   const char *dot = strrchr(text, '.');
   if (dot == NULL) {
     add_keywords(c);
-    add_table_keys(c, vm, &vm->main_module->names, true, 1);
-    add_table_keys(c, vm, &vm->builtins, false, 1);
+    add_table_keys(c, vm, &vm->globals.main_module->names, true, 1);
+    add_table_keys(c, vm, &vm->globals.builtins, false, 1);
     return;
   }
   size_t len = (size_t)(dot - text);

@@ -213,9 +213,9 @@ static bool has_entry(const char *prefix, const char *name) {
 /* A module's global that is only a built-in it uses (nn's `len`). */
 static bool borrowed_builtin(AgVM *vm, const Table *module_names, int i) {
   if (module_names == NULL) return false;
-  Value mine = vm->globals[(int)AS_NUMBER(module_names->entries[i].value)];
+  Value mine = vm->globals.values[(int)AS_NUMBER(module_names->entries[i].value)];
   Value builtin;
-  return IS_UNDEF(mine) || (table_get(&vm->builtins, module_names->entries[i].key, &builtin) &&
+  return IS_UNDEF(mine) || (table_get(&vm->globals.builtins, module_names->entries[i].key, &builtin) &&
                             builtin == mine);
 }
 
@@ -329,11 +329,11 @@ static int check_duplicates(FILE *out) {
 }
 
 int help_print_missing(AgVM *vm, FILE *out) {
-  int missing = check_table(vm, out, &vm->builtins, false, "");
-  missing += check_table(vm, out, &vm->list_methods, false, "list.");
-  missing += check_table(vm, out, &vm->map_methods, false, "map.");
-  missing += check_table(vm, out, &vm->string_methods, false, "str.");
-  missing += check_table(vm, out, &vm->set_methods, false, "set.");
+  int missing = check_table(vm, out, &vm->globals.builtins, false, "");
+  missing += check_table(vm, out, &vm->core.list_methods, false, "list.");
+  missing += check_table(vm, out, &vm->core.map_methods, false, "map.");
+  missing += check_table(vm, out, &vm->core.string_methods, false, "str.");
+  missing += check_table(vm, out, &vm->core.set_methods, false, "set.");
   missing += check_module(vm, out, "nn");
   missing += check_module(vm, out, "optim");
   missing += check_module(vm, out, "autograd");

@@ -151,10 +151,10 @@ static int compile_only(AgVM *vm, const Options *o) {
     if (err == EINTR) tensor_interrupt_requested = 0;
     return err == EINTR ? 130 : 2;
   }
-  CompileOptions opts = {o->file, false, stderr, vm->color, false};
-  vm->gc_paused++;
+  CompileOptions opts = {o->file, false, stderr, vm->host.color, false};
+  vm->gc.paused++;
   CompileResult r = compile_source(vm, source, &opts);
-  vm->gc_paused--;
+  vm->gc.paused--;
   free(source);
   if (r.interrupted) {
     tensor_interrupt_requested = 0;
@@ -197,8 +197,8 @@ int main(int argc, char **argv) {
   umask(022); /* emscripten starts with 0777, which leaves the files Ag writes unreadable */
 #endif
   AgVM *vm = vm_new();
-  vm->color = wants_color();
-  vm->trace_graph = o.trace_graph;
+  vm->host.color = wants_color();
+  vm->host.trace_graph = o.trace_graph;
   lib_install_builtins(vm);
   lib_install(vm);
   lib_set_args(vm, o.file, o.script_argc, o.script_argv);

@@ -117,7 +117,7 @@ static void end_run(void) {
 static void report_error(Repl *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void report_error(Repl *r, const char *fmt, ...) {
-  bool color = r->vm->color;
+  bool color = r->vm->host.color;
   fprintf(stderr, "%serror:%s ", color ? COLOR_ERROR : "", color ? COLOR_RESET : "");
   va_list ap;
   va_start(ap, fmt);
@@ -126,7 +126,7 @@ static void report_error(Repl *r, const char *fmt, ...) {
   fputc('\n', stderr);
 }
 
-/* vm->repl_print: shown tensors and graph nodes in colour. */
+/* vm->host.repl_print: shown tensors and graph nodes in colour. */
 static void print_shown_in_color(AgVM *vm, Value v, ObjString *repr) {
   (void)vm;
   bool tint = IS_TENSOR(v) || IS_NODE(v);
@@ -321,7 +321,7 @@ static void run_function(Repl *r, ObjFunction *function) {
   begin_run();
   VmResult result = session_run(r->vm, function, NULL);
   end_run();
-  if (result == VM_EXIT) r->status = r->vm->exit_code;
+  if (result == VM_EXIT) r->status = r->vm->exc.exit_code;
 }
 
 /* Compiles and runs the pending statement once the compiler says it is
@@ -387,7 +387,7 @@ static void cmd_load(Repl *r, const char *arg) {
   VmResult result = vm_run_source(r->vm, source, arg);
   end_run();
   free(source);
-  if (result == VM_EXIT) r->status = r->vm->exit_code;
+  if (result == VM_EXIT) r->status = r->vm->exc.exit_code;
 }
 
 static void cmd_quit(Repl *r, const char *arg) {
@@ -507,7 +507,7 @@ static void setup_readline(Repl *r) {
   complete_install(r->vm);
 #endif
   set_handler(SIGINT, on_prompt_sigint, false);
-  if (r->color) r->vm->repl_print = print_shown_in_color;
+  if (r->color) r->vm->host.repl_print = print_shown_in_color;
 }
 
 static bool stdout_wants_color(void) {
@@ -541,6 +541,6 @@ int repl_run(AgVM *vm) {
 #ifndef AG_NO_READLINE
   candidates_free(&current);
 #endif
-  vm->repl_print = NULL;
+  vm->host.repl_print = NULL;
   return r.status < 0 ? 0 : r.status;
 }

@@ -13,11 +13,11 @@ CompileResult session_compile(AgVM *vm, const char *source, const char *file, bo
   size_t len = 0;
   *errors = NULL;
   FILE *err = open_memstream(errors, &len);
-  CompileOptions opts = {file, true, err ? err : stderr, vm->color, show_last};
-  vm->compiling_module = vm->main_module;
-  vm->gc_paused++;
+  CompileOptions opts = {file, true, err ? err : stderr, vm->host.color, show_last};
+  vm->globals.compiling_module = vm->globals.main_module;
+  vm->gc.paused++;
   CompileResult result = compile_source(vm, source, &opts);
-  vm->gc_paused--;
+  vm->gc.paused--;
   if (err != NULL) fclose(err);
   if (*errors != NULL && (*errors)[0] == '\0') {
     free(*errors);
@@ -28,10 +28,10 @@ CompileResult session_compile(AgVM *vm, const char *source, const char *file, bo
 
 InputState session_input_state(AgVM *vm, const char *source) {
   char *errors = NULL;
-  bool color = vm->color;
-  vm->color = false;
+  bool color = vm->host.color;
+  vm->host.color = false;
   CompileResult r = session_compile(vm, source, "<input>", false, &errors);
-  vm->color = color;
+  vm->host.color = color;
   free(errors);
   if (r.incomplete) return INPUT_INCOMPLETE;
   return r.error_count > 0 ? INPUT_INVALID : INPUT_COMPLETE;
@@ -45,7 +45,7 @@ static void clear_interrupt(void) {
  * (TypeError, IndexError ...; "Error" for a plain error()), its message and
  * Ag's report. */
 static void describe_error(AgVM *vm, SessionError *err) {
-  Value exc = vm->exception;
+  Value exc = vm->exc.value;
   vm_push_root(vm, exc);
   err->name = strdup(vm_exception_class_name(vm, exc));
   err->message = strdup(vm_exception_message(vm, exc));
@@ -53,7 +53,7 @@ static void describe_error(AgVM *vm, SessionError *err) {
   err->report = NULL;
   FILE *out = open_memstream(&err->report, &len);
   if (out != NULL) {
-    vm_report_exception(vm, out, vm->color);
+    vm_report_exception(vm, out, vm->host.color);
     fclose(out);
   } else {
     vm_take_exception(vm);
@@ -65,15 +65,15 @@ static void describe_error(AgVM *vm, SessionError *err) {
 static VmResult finish_run(AgVM *vm, Value result, SessionError *err) {
   clear_interrupt();
   if (!IS_EXCEPTION(result)) return VM_OK;
-  if (vm->exiting) {
+  if (vm->exc.exiting) {
     vm_take_exception(vm);
-    vm->exiting = false;
+    vm->exc.exiting = false;
     return VM_EXIT;
   }
-  Value exc = vm->exception;
-  vm->uncaught_interrupt = IS_INSTANCE(exc) && AS_INSTANCE(exc)->klass == vm->interrupted_class;
+  Value exc = vm->exc.value;
+  vm->exc.uncaught_interrupt = IS_INSTANCE(exc) && AS_INSTANCE(exc)->klass == vm->core.interrupted_class;
   if (err != NULL) describe_error(vm, err);
-  else vm_report_exception(vm, stderr, vm->color);
+  else vm_report_exception(vm, stderr, vm->host.color);
   return VM_RUNTIME_ERROR;
 }
 
@@ -96,11 +96,11 @@ bool session_evaluate(AgVM *vm, const char *expr, Value *out, int *exit_code) {
   char *errors = NULL;
   size_t len = 0;
   FILE *err = open_memstream(&errors, &len);
-  CompileOptions opts = {"<stdin>", false, err ? err : stderr, vm->color, false};
-  vm->compiling_module = vm->main_module;
-  vm->gc_paused++;
+  CompileOptions opts = {"<stdin>", false, err ? err : stderr, vm->host.color, false};
+  vm->globals.compiling_module = vm->globals.main_module;
+  vm->gc.paused++;
   CompileResult result = compile_source(vm, source.data, &opts);
-  vm->gc_paused--;
+  vm->gc.paused--;
   if (err != NULL) fclose(err);
   vm_buf_free(&source);
   if (result.error_count > 0 || result.function == NULL) {
@@ -114,7 +114,7 @@ bool session_evaluate(AgVM *vm, const char *expr, Value *out, int *exit_code) {
     clear_interrupt();
     return true;
   }
-  if (finish_run(vm, *out, NULL) == VM_EXIT) *exit_code = vm->exit_code;
+  if (finish_run(vm, *out, NULL) == VM_EXIT) *exit_code = vm->exc.exit_code;
   return false;
 }
 

@@ -3,7 +3,7 @@
  *
  * Input is compiled in the main namespace with CompileOptions.repl, so
  * globals persist from one input to the next and an expression statement
- * shows its value (OP_REPL_SHOW, through vm->repl_print). The compiler's
+ * shows its value (OP_REPL_SHOW, through vm->host.repl_print). The compiler's
  * continuation rule (CompileResult.incomplete) says whether an input needs
  * more lines. A run ends with the interrupt flag cleared, so a Ctrl-C (or
  * a notebook's interrupt) stops only the run it arrived in; the caller
@@ -29,7 +29,7 @@ typedef struct {
   char *name;    /* the error's class: "Error", "Interrupted" ... */
   char *message; /* Error.message or str(v) */
   char *report;  /* what the REPL prints: "FILE:LINE: error: ...", the traceback
-                  * (coloured when vm->color) */
+                  * (coloured when vm->host.color) */
 } SessionError;
 
 /* Compiles `source` as input named `file` ("<stdin>", "In[3]"); syntax
@@ -43,7 +43,7 @@ InputState session_input_state(AgVM *vm, const char *source);
 
 /* Runs compiled input. An uncaught error is described in *err when err is
  * not NULL, else printed to stderr. exit(code) returns VM_EXIT with the
- * code in vm->exit_code. */
+ * code in vm->exc.exit_code. */
 VmResult session_run(AgVM *vm, ObjFunction *function, SessionError *err);
 
 /* The value of the expression `expr` in the session; false after

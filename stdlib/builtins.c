@@ -28,8 +28,8 @@ static bool write_value(AgVM *vm, FILE *out, Value v) {
 }
 
 static FILE *stream_of(AgVM *vm, Value file) {
-  if (IS_UNDEF(file) || IS_NIL(file) || (IS_INSTANCE(file) && AS_INSTANCE(file) == vm->stdout_obj)) return stdout;
-  if (IS_INSTANCE(file) && AS_INSTANCE(file) == vm->stderr_obj) return stderr;
+  if (IS_UNDEF(file) || IS_NIL(file) || (IS_INSTANCE(file) && AS_INSTANCE(file) == vm->core.stdout_obj)) return stdout;
+  if (IS_INSTANCE(file) && AS_INSTANCE(file) == vm->core.stderr_obj) return stderr;
   return NULL;
 }
 
@@ -474,7 +474,7 @@ LIB_NATIVE(lib_assert) {
   if (argc < 2) return vm_raise(vm, VM_ERR_ASSERTION, "assertion failed");
   Value message = vm_to_str(vm, args[1]);
   if (IS_EXCEPTION(message)) return message;
-  return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->error_classes[VM_ERR_ASSERTION], AS_STRING(message))));
+  return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->core.error_classes[VM_ERR_ASSERTION], AS_STRING(message))));
 }
 
 HELP("error", HELP_BUILTINS, 0,
@@ -488,7 +488,7 @@ HELP("error", HELP_BUILTINS, 0,
 LIB_NATIVE(lib_error) {
   Value message = vm_to_str(vm, args[0]);
   if (IS_EXCEPTION(message)) return message;
-  return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->error_class, AS_STRING(message))));
+  return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->core.error_class, AS_STRING(message))));
 }
 
 HELP("clock", HELP_BUILTINS, 0,
@@ -512,10 +512,10 @@ HELP("exit", HELP_BUILTINS, 0,
 LIB_NATIVE(lib_exit) {
   int64_t code = 0;
   if (argc > 0 && !lib_int_arg(vm, "exit", args, 0, &code)) return VM_EXCEPTION;
-  vm->exit_code = (int)code;
-  vm->exiting = true;
-  vm->has_exception = true;
-  vm->exception = NIL_VAL;
+  vm->exc.exit_code = (int)code;
+  vm->exc.exiting = true;
+  vm->exc.pending = true;
+  vm->exc.value = NIL_VAL;
   return VM_EXCEPTION;
 }
 
@@ -761,7 +761,7 @@ static ObjFunction *compile_hook(AgVM *vm, const char *source, const char *file)
 
 void lib_set_args(AgVM *vm, const char *script, int argc, char **argv) {
   ObjList *list = obj_new_list(vm);
-  vm->args = list;
+  vm->host.args = list;
   for (int i = 0; i < argc; i++) obj_list_append(vm, list, OBJ_VAL(obj_string(vm, argv[i])));
   HELP("args", HELP_BUILTINS, 0,
        "args",
@@ -770,7 +770,7 @@ void lib_set_args(AgVM *vm, const char *script, int argc, char **argv) {
        "print(len(args) >= 0)")
   vm_define_builtin(vm, "args", OBJ_VAL(list));
   ObjList *with_script = obj_new_list(vm);
-  vm->argv = with_script;
+  vm->host.argv = with_script;
   obj_list_append(vm, with_script, OBJ_VAL(obj_string(vm, script != NULL ? script : "")));
   for (int i = 0; i < argc; i++) obj_list_append(vm, with_script, list->items[i]);
 }
@@ -797,8 +797,8 @@ static void install_streams(AgVM *vm) {
        "stderr",
        "The standard error stream: print(..., file=stderr) writes warnings and diagnostics.",
        "print(\"a warning\", file=stderr)")
-  vm->stdout_obj = make_stream(vm, file, "stdout");
-  vm->stderr_obj = make_stream(vm, file, "stderr");
+  vm->core.stdout_obj = make_stream(vm, file, "stdout");
+  vm->core.stderr_obj = make_stream(vm, file, "stderr");
   vm_pop_root(vm);
 }
 
@@ -834,10 +834,10 @@ static void install_functions(AgVM *vm) {
   /* float and bool are dtypes too (SPEC §11): calling those dtypes converts.
    * int stays a function, which a dtype argument takes as int64 (lib_dtype),
    * as PyTorch takes Python's int. */
-  vm->dtype_call[DT_INT64] = OBJ_VAL(vm_define_native(vm, "int", lib_int, 0, 1, false));
-  vm->dtype_call[DT_FLOAT32] = vm->dtype_call[DT_FLOAT64] =
+  vm->core.dtype_call[DT_INT64] = OBJ_VAL(vm_define_native(vm, "int", lib_int, 0, 1, false));
+  vm->core.dtype_call[DT_FLOAT32] = vm->core.dtype_call[DT_FLOAT64] =
       OBJ_VAL(obj_new_native(vm, "float", lib_float, 0, 1, false));
-  vm->dtype_call[DT_BOOL] = OBJ_VAL(obj_new_native(vm, "bool", lib_bool, 0, 1, false));
+  vm->core.dtype_call[DT_BOOL] = OBJ_VAL(obj_new_native(vm, "bool", lib_bool, 0, 1, false));
   vm_define_native(vm, "type", lib_type, 1, 1, false);
   vm_define_native(vm, "isinstance", lib_isinstance, 2, 2, false);
   vm_define_native(vm, "vars", lib_vars, 1, 1, false);
@@ -863,18 +863,18 @@ static void install_functions(AgVM *vm) {
 }
 
 void lib_install_builtins(AgVM *vm) {
-  vm->gc_paused++; /* nothing made here is rooted until it is bound */
-  vm->compile_hook = compile_hook;
+  vm->gc.paused++; /* nothing made here is rooted until it is bound */
+  vm->plugins.compile = compile_hook;
   install_functions(vm);
   install_constants(vm);
   install_streams(vm);
   lib_install_list_methods(vm);
-  vm_add_method(vm, &vm->list_methods, "sort", lib_list_sort, 0, 0, true);
+  vm_add_method(vm, &vm->core.list_methods, "sort", lib_list_sort, 0, 0, true);
   lib_install_map_methods(vm);
   lib_install_string_methods(vm);
   lib_install_set_methods(vm);
   lib_install_seq_builtins(vm);
   lib_install_files(vm);
-  if (vm->args == NULL) lib_set_args(vm, NULL, 0, NULL);
-  vm->gc_paused--;
+  if (vm->host.args == NULL) lib_set_args(vm, NULL, 0, NULL);
+  vm->gc.paused--;
 }

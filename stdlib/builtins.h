@@ -17,7 +17,7 @@
 #include "vm/vm.h"
 
 void lib_install_builtins(AgVM *vm);
-/* Sets vm->args to the list of the script's arguments. */
+/* Sets vm->host.args to the list of the script's arguments. */
 void lib_set_args(AgVM *vm, const char *script, int argc, char **argv);
 /* At the end of a run: files still open for writing are renamed into place
  * (commit) or their temporary files removed. */

@@ -105,7 +105,7 @@ LIB_NATIVE(file_iter) { return self; }
 LIB_NATIVE(file_next) {
   Value line = take(vm, self, "next", false);
   if (IS_EXCEPTION(line) || AS_STRING(line)->length > 0) return line;
-  return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->stop_iteration_class, obj_string(vm, "end of file"))));
+  return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->core.stop_iteration_class, obj_string(vm, "end of file"))));
 }
 
 /* ---- writing ---- */
@@ -145,7 +145,7 @@ static bool finish(AgVM *vm, Value f, bool commit) {
     }
   }
   lib_set_field(vm, f, "closed", TRUE_VAL);
-  ObjList *open_files = vm->open_files;
+  ObjList *open_files = vm->core.open_files;
   for (int i = 0; open_files != NULL && i < open_files->count; i++) {
     if (open_files->items[i] == f) {
       open_files->items[i] = open_files->items[--open_files->count];
@@ -165,8 +165,8 @@ LIB_NATIVE(file_close) {
 LIB_NATIVE(file_enter) { return self; }
 
 void lib_finish_files(AgVM *vm, bool commit) {
-  while (vm->open_files != NULL && vm->open_files->count > 0) {
-    finish(vm, vm->open_files->items[vm->open_files->count - 1], commit);
+  while (vm->core.open_files != NULL && vm->core.open_files->count > 0) {
+    finish(vm, vm->core.open_files->items[vm->core.open_files->count - 1], commit);
   }
 }
 
@@ -242,7 +242,7 @@ LIB_NATIVE(lib_open) {
   if (!reading && !writing && !appending) {
     return vm_raise(vm, VM_ERR_VALUE, "open() mode must be \"r\", \"w\" or \"a\" (text files), not \"%s\"", m);
   }
-  ObjInstance *f = obj_new_instance(vm, vm->file_class);
+  ObjInstance *f = obj_new_instance(vm, vm->core.file_class);
   Value fv = OBJ_VAL(f);
   vm_push_root(vm, fv);
   lib_set_field(vm, fv, "name", OBJ_VAL(path));
@@ -261,21 +261,21 @@ LIB_NATIVE(lib_open) {
     } else {
       lib_set_field(vm, fv, " tmp", OBJ_VAL(tmp));
       lib_set_field(vm, fv, " fd", INT_VAL(vm, fd));
-      obj_list_append(vm, vm->open_files, fv);
+      obj_list_append(vm, vm->core.open_files, fv);
     }
   }
   vm_pop_root(vm);
   return result;
 }
 
-bool lib_is_file(AgVM *vm, Value v) { return IS_INSTANCE(v) && AS_INSTANCE(v)->klass == vm->file_class; }
+bool lib_is_file(AgVM *vm, Value v) { return IS_INSTANCE(v) && AS_INSTANCE(v)->klass == vm->core.file_class; }
 
 Value lib_file_write(AgVM *vm, Value f, Value s) { return file_write(vm, f, 1, &s, NULL); }
 
 void lib_install_files(AgVM *vm) {
   ObjClass *k = obj_new_class(vm, obj_string(vm, "file"));
-  vm->file_class = k;
-  vm->open_files = obj_new_list(vm);
+  vm->core.file_class = k;
+  vm->core.open_files = obj_new_list(vm);
   vm_add_method(vm, &k->methods, "read", file_read, 0, 0, false);
   vm_add_method(vm, &k->methods, "readline", file_readline, 0, 0, false);
   vm_add_method(vm, &k->methods, "readlines", file_readlines, 0, 0, false);

@@ -181,7 +181,7 @@ LIB_NATIVE(list_reverse) {
 }
 
 void lib_install_list_methods(AgVM *vm) {
-  Table *t = &vm->list_methods;
+  Table *t = &vm->core.list_methods;
   vm_add_method(vm, t, "append", list_append, 1, 1, false);
   vm_add_method(vm, t, "pop", list_pop, 0, 1, false);
   vm_add_method(vm, t, "insert", list_insert, 2, 2, false);
@@ -192,7 +192,7 @@ void lib_install_list_methods(AgVM *vm) {
   vm_add_method(vm, t, "remove", list_remove, 1, 1, false);
   vm_add_method(vm, t, "copy", list_copy, 0, 0, false);
   vm_add_method(vm, t, "reverse", list_reverse, 0, 0, false);
-  t = &vm->tuple_methods;
+  t = &vm->core.tuple_methods;
   vm_add_method(vm, t, "index", list_index, 1, 1, false);
   vm_add_method(vm, t, "contains", list_contains, 1, 1, false);
   vm_add_method(vm, t, "count", list_count, 1, 1, false);

@@ -123,7 +123,7 @@ LIB_NATIVE(map_copy) {
 }
 
 void lib_install_map_methods(AgVM *vm) {
-  Table *t = &vm->map_methods;
+  Table *t = &vm->core.map_methods;
   vm_add_method(vm, t, "keys", map_keys, 0, 0, false);
   vm_add_method(vm, t, "values", map_values, 0, 0, false);
   vm_add_method(vm, t, "items", map_items, 0, 0, false);

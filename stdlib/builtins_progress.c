@@ -11,7 +11,7 @@
  *
  * Only a terminal gets a bar: when standard error is a pipe or a file,
  * progress() returns the iterable itself, so a script's logs and tests see
- * nothing but the script's own output. In a notebook (vm->display_in_place)
+ * nothing but the script's own output. In a notebook (vm->host.display_in_place)
  * the bar is an output of the cell, replaced in place at each redraw as
  * tqdm's notebook bar is: text/html (an HTML <progress> with the same
  * figures) and text/plain (the terminal's line).
@@ -213,7 +213,7 @@ static void draw_in_notebook(AgVM *vm, Value inst, const char *desc, const char 
   const char *data[2] = {html.data, line};
   size_t lengths[2] = {html.length, strlen(line)};
   fflush(stdout); /* the script's own output first */
-  vm->display_in_place(vm, AS_CSTRING(id), final, 2, types, data, lengths);
+  vm->host.display_in_place(vm, AS_CSTRING(id), final, 2, types, data, lengths);
   vm_buf_free(&html);
 }
 
@@ -224,7 +224,7 @@ static void draw(AgVM *vm, Value inst, Bar *b, double now, bool final) {
   char line[1024];
   format_line(line, sizeof line, IS_STRING(desc) ? AS_CSTRING(desc) : NULL, b, now);
   b->drawn_at = now;
-  if (vm->display_in_place != NULL) {
+  if (vm->host.display_in_place != NULL) {
     draw_in_notebook(vm, inst, IS_STRING(desc) ? AS_CSTRING(desc) : NULL, line, b, now, final);
     return;
   }
@@ -233,7 +233,7 @@ static void draw(AgVM *vm, Value inst, Bar *b, double now, bool final) {
   fflush(stdout); /* the script's own output first */
   fprintf(stderr, "\r%s%*s", line, (int)blank, "");
   fflush(stderr);
-  vm->progress_line_open = true;
+  vm->host.progress_line_open = true;
   b->width = width;
 }
 
@@ -250,7 +250,7 @@ LIB_NATIVE(progress_len) {
 static Value stop_iteration(AgVM *vm) {
   ObjString *message = obj_string(vm, "the iterator is exhausted");
   vm_push_root(vm, OBJ_VAL(message));
-  Value e = OBJ_VAL(vm_new_error(vm, vm->stop_iteration_class, message));
+  Value e = OBJ_VAL(vm_new_error(vm, vm->core.stop_iteration_class, message));
   vm_pop_root(vm);
   return vm_throw(vm, e);
 }
@@ -314,7 +314,7 @@ LIB_NATIVE(lib_progress) {
     return vm_raise(vm, VM_ERR_TYPE, "progress(): total must be an int, not %s", vm_type_name(total));
   if (!IS_NIL(total) && AS_INT(total) < 0)
     return vm_raise(vm, VM_ERR_VALUE, "progress(): total must not be negative, got %lld", (long long)AS_INT(total));
-  bool notebook = vm->display_in_place != NULL;
+  bool notebook = vm->host.display_in_place != NULL;
   if (!notebook && !isatty(STDERR_FILENO)) return args[0]; /* no terminal: the items alone */
   Value iterator = lib_make_iterator(vm, args[0]);
   if (IS_EXCEPTION(iterator)) return iterator;
@@ -324,7 +324,7 @@ LIB_NATIVE(lib_progress) {
     if (n >= 0) total = INT_VAL(vm, n);
   }
   vm_push_root(vm, total);
-  Value inst = OBJ_VAL(obj_new_instance(vm, vm->progress_class));
+  Value inst = OBJ_VAL(obj_new_instance(vm, vm->core.progress_class));
   vm_push_root(vm, inst);
   lib_set_field(vm, inst, FIELD_ITERATOR, iterator);
   lib_set_field(vm, inst, FIELD_DESC, desc);
@@ -344,7 +344,7 @@ LIB_NATIVE(lib_progress) {
 
 void lib_install_progress(AgVM *vm) {
   ObjClass *klass = obj_new_class(vm, obj_string(vm, "progress"));
-  vm->progress_class = klass;
+  vm->core.progress_class = klass;
   vm_add_method(vm, &klass->methods, "iter", progress_iter, 0, 0, false);
   vm_add_method(vm, &klass->methods, "next", progress_next, 0, 0, false);
   vm_add_method(vm, &klass->methods, "len", progress_len, 0, 0, false);

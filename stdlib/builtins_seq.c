@@ -130,7 +130,7 @@ LIB_NATIVE(iterator_next) {
   int status = vm_iter_next(vm, seq, &p, &item);
   if (status < 0) return VM_EXCEPTION;
   if (status == 0) {
-    return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->stop_iteration_class,
+    return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->core.stop_iteration_class,
                                              obj_string(vm, "the iterator is exhausted"))));
   }
   vm_push_root(vm, item);
@@ -143,7 +143,7 @@ LIB_NATIVE(iterator_iter) { return self; }
 
 static void install_iterator_class(AgVM *vm) {
   ObjClass *klass = obj_new_class(vm, obj_string(vm, "iterator"));
-  vm->iterator_class = klass;
+  vm->core.iterator_class = klass;
   vm_add_method(vm, &klass->methods, "next", iterator_next, 0, 0, false);
   vm_add_method(vm, &klass->methods, "iter", iterator_iter, 0, 0, false);
 }
@@ -159,7 +159,7 @@ Value lib_make_iterator(AgVM *vm, Value iterable) {
   Value seq = vm_iter_prepare(vm, iterable);
   if (IS_EXCEPTION(seq)) return seq;
   vm_push_root(vm, seq);
-  ObjInstance *it = obj_new_instance(vm, vm->iterator_class);
+  ObjInstance *it = obj_new_instance(vm, vm->core.iterator_class);
   vm_push_root(vm, OBJ_VAL(it));
   table_set(vm, &it->fields, OBJ_VAL(obj_string(vm, " seq")), seq);
   table_set(vm, &it->fields, OBJ_VAL(obj_string(vm, " pos")), FLOAT_VAL(0));
@@ -205,9 +205,9 @@ LIB_NATIVE(generator_next) { return vm_generator_send(vm, AS_GENERATOR(self), NI
 LIB_NATIVE(generator_send) { return vm_generator_send(vm, AS_GENERATOR(self), args[0]); }
 
 static void install_generator_methods(AgVM *vm) {
-  vm_add_method(vm, &vm->generator_methods, "next", generator_next, 0, 0, false);
-  vm_add_method(vm, &vm->generator_methods, "send", generator_send, 1, 1, false);
-  vm_add_method(vm, &vm->generator_methods, "iter", iterator_iter, 0, 0, false);
+  vm_add_method(vm, &vm->core.generator_methods, "next", generator_next, 0, 0, false);
+  vm_add_method(vm, &vm->core.generator_methods, "send", generator_send, 1, 1, false);
+  vm_add_method(vm, &vm->core.generator_methods, "iter", iterator_iter, 0, 0, false);
 }
 
 /* ---- map, filter, zip: lazy iterators ----
@@ -246,7 +246,7 @@ static Value make_lazy(AgVM *vm, ObjClass *klass, Value f, int n, const Value *a
 }
 
 static Value exhausted(AgVM *vm) {
-  return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->stop_iteration_class, obj_string(vm, "the iterator is exhausted"))));
+  return vm_throw(vm, OBJ_VAL(vm_new_error(vm, vm->core.stop_iteration_class, obj_string(vm, "the iterator is exhausted"))));
 }
 
 /* One item of each iterator into a new list: the list, or VM_EXCEPTION
@@ -327,7 +327,7 @@ HELP("enumerate", HELP_BUILTINS, 0,
 LIB_NATIVE(lib_enumerate) {
   int64_t start = 0;
   if (argc > 1 && !lib_int_arg(vm, "enumerate", args, 1, &start)) return VM_EXCEPTION;
-  return make_lazy(vm, vm->enumerate_class, INT_VAL(vm, start), 1, args);
+  return make_lazy(vm, vm->core.enumerate_class, INT_VAL(vm, start), 1, args);
 }
 
 HELP("map", HELP_BUILTINS, 0,
@@ -336,7 +336,7 @@ HELP("map", HELP_BUILTINS, 0,
      "to the shortest).",
      "print(list(map(lambda x: x * 2, [1, 2])), list(map(max, [1, 5], [4, 2])))")
 
-LIB_NATIVE(lib_map) { return make_lazy(vm, vm->map_class, args[0], argc - 1, args + 1); }
+LIB_NATIVE(lib_map) { return make_lazy(vm, vm->core.map_class, args[0], argc - 1, args + 1); }
 
 HELP("filter", HELP_BUILTINS, 0,
      "filter(f, iterable)",
@@ -344,7 +344,7 @@ HELP("filter", HELP_BUILTINS, 0,
      "items.",
      "print(list(filter(lambda x: x > 1, [1, 2, 3])), list(filter(nil, [0, 1, \"\"])))")
 
-LIB_NATIVE(lib_filter) { return make_lazy(vm, vm->filter_class, args[0], 1, args + 1); }
+LIB_NATIVE(lib_filter) { return make_lazy(vm, vm->core.filter_class, args[0], 1, args + 1); }
 
 HELP("zip", HELP_BUILTINS, 0,
      "zip(...iterables)",
@@ -352,7 +352,7 @@ HELP("zip", HELP_BUILTINS, 0,
      "shortest.",
      "print(list(zip([1, 2], [\"a\", \"b\"])))")
 
-LIB_NATIVE(lib_zip) { return make_lazy(vm, vm->zip_class, NIL_VAL, argc, args); }
+LIB_NATIVE(lib_zip) { return make_lazy(vm, vm->core.zip_class, NIL_VAL, argc, args); }
 
 /* ---- dict(): a map from a map, from [key, value] pairs, and/or from
  * keyword arguments ---- */
@@ -467,10 +467,10 @@ void lib_install_seq_builtins(AgVM *vm) {
   vm_define_native(vm, "all", lib_all, 1, 2, true);
   vm_define_native(vm, "iter", lib_iter, 1, 1, false);
   vm_define_native(vm, "next", lib_next, 1, 2, false);
-  vm->map_class = lazy_class(vm, "map", map_next);
-  vm->filter_class = lazy_class(vm, "filter", filter_next);
-  vm->zip_class = lazy_class(vm, "zip", zip_next);
-  vm->enumerate_class = lazy_class(vm, "enumerate", enumerate_next);
+  vm->core.map_class = lazy_class(vm, "map", map_next);
+  vm->core.filter_class = lazy_class(vm, "filter", filter_next);
+  vm->core.zip_class = lazy_class(vm, "zip", zip_next);
+  vm->core.enumerate_class = lazy_class(vm, "enumerate", enumerate_next);
   vm_define_native(vm, "enumerate", lib_enumerate, 1, 2, false);
   vm_define_native(vm, "map", lib_map, 2, -1, false);
   vm_define_native(vm, "filter", lib_filter, 2, 2, false);

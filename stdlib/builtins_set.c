@@ -92,7 +92,7 @@ LIB_NATIVE(set_clear) {
 }
 
 void lib_install_set_methods(AgVM *vm) {
-  Table *t = &vm->set_methods;
+  Table *t = &vm->core.set_methods;
   vm_add_method(vm, t, "add", set_add, 1, 1, false);
   vm_add_method(vm, t, "remove", set_remove, 1, 1, false);
   vm_add_method(vm, t, "discard", set_discard, 1, 1, false);

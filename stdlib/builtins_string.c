@@ -283,7 +283,7 @@ HELP("str.isspace", HELP_METHODS, 0,
 LIB_NATIVE(string_isspace) { return all_bytes(AS_STRING(self), isspace); }
 
 void lib_install_string_methods(AgVM *vm) {
-  Table *t = &vm->string_methods;
+  Table *t = &vm->core.string_methods;
   vm_add_method(vm, t, "split", string_split, 0, 1, false);
   vm_add_method(vm, t, "format", string_format, 0, -1, true);
   vm_add_method(vm, t, "join", string_join, 1, 1, false);

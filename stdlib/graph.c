@@ -894,8 +894,6 @@ bool graph_print_diff(FILE *out, GraphRoot a, GraphRoot b) {
 
 /* ---- the trace ---- */
 
-static _Thread_local int trace_count; /* backward calls traced on this thread */
-
 static char *trace_header(const NodeSet *set, int number) {
   Str s = {0};
   OpCount *ops = calloc((size_t)set->count + 1, sizeof *ops);
@@ -914,12 +912,11 @@ static char *trace_header(const NodeSet *set, int number) {
   return str_finish(&s);
 }
 
-void graph_print_trace(FILE *out, Tensor *root) {
-  graph_print_trace_root(out, graph_root_of_tensor(root));
+void graph_print_trace(FILE *out, Tensor *root, int number) {
+  graph_print_trace_root(out, graph_root_of_tensor(root), number);
 }
 
-void graph_print_trace_root(FILE *out, GraphRoot r) {
-  int number = ++trace_count;
+void graph_print_trace_root(FILE *out, GraphRoot r, int number) {
   fflush(stdout); /* the report lands after what the script printed before it */
   NodeSet set = {0};
   char *header = set_collect(&set, r.node, NULL) ? trace_header(&set, number) : NULL;

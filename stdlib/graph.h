@@ -157,8 +157,9 @@ char *graph_render(GraphRoot root, bool show_saved, const char *format, size_t *
 int graph_node_count(GraphRoot root);
 
 /* The --trace-graph report of one backward through root (header line, tree,
- * empty line). The backward number counts calls on this thread. */
-void graph_print_trace(FILE *out, Tensor *root);
-void graph_print_trace_root(FILE *out, GraphRoot root); /* with the root's names */
+ * empty line), the number-th traced (the caller counts: lib_graph_trace
+ * per VM). */
+void graph_print_trace(FILE *out, Tensor *root, int number);
+void graph_print_trace_root(FILE *out, GraphRoot root, int number); /* with the root's names */
 
 #endif

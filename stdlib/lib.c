@@ -50,7 +50,7 @@ static void state_mark(AgVM *vm, void *state) {
  * tensor the script still holds drops its .grad, so such cycles are freed
  * with everything else instead of outliving the VM. */
 static void drop_grads_of_live_tensors(AgVM *vm) {
-  for (Obj *o = vm->objects; o != NULL; o = o->next) {
+  for (Obj *o = vm->gc.objects; o != NULL; o = o->next) {
     if (o->type != OBJ_TENSOR) continue;
     Tensor *t = ((ObjTensor *)o)->tensor;
     if (t != NULL && ag_get_grad(t) != NULL) ag_set_grad(t, NULL);
@@ -78,22 +78,22 @@ static void state_new(AgVM *vm) {
   table_init(&st->node_names);
   ag_set_caches_enabled(true); /* after an earlier VM's teardown */
   tensor_set_caches_enabled(true);
-  vm->lib_state = st;
-  vm->lib_state_free = state_free;
-  vm->lib_state_mark = state_mark;
+  vm->plugins.lib_state = st;
+  vm->plugins.lib_state_free = state_free;
+  vm->plugins.lib_state_mark = state_mark;
 }
 
 /* ---- built-in modules ---- */
 
 void lib_module_define(AgVM *vm, ObjModule *module, const char *name, Value value) {
   vm_push_root(vm, value);
-  ObjModule *saved = vm->compiling_module;
-  vm->compiling_module = module;
+  ObjModule *saved = vm->globals.compiling_module;
+  vm->globals.compiling_module = module;
   ObjString *s = obj_string(vm, name);
   vm_push_root(vm, OBJ_VAL(s));
   int slot = vm_global_slot(vm, s);
-  vm->globals[slot] = value;
-  vm->compiling_module = saved;
+  vm->globals.values[slot] = value;
+  vm->globals.compiling_module = saved;
   vm_pop_roots(vm, 2);
 }
 
@@ -124,16 +124,16 @@ static bool run_module(AgVM *vm, ObjModule *module) {
   char file[64];
   module_file(module->name->chars, file, sizeof file);
   const char *text = embedded_text(file);
-  if (text == NULL || vm->compile_hook == NULL) {
+  if (text == NULL || vm->plugins.compile == NULL) {
     vm_raise(vm, VM_ERR_IMPORT, "module %s: no embedded %s", module->name->chars, file);
     return false;
   }
-  ObjModule *saved = vm->compiling_module;
-  vm->compiling_module = module;
-  vm->gc_paused++;
-  ObjFunction *fn = vm->compile_hook(vm, text, file);
-  vm->gc_paused--;
-  vm->compiling_module = saved;
+  ObjModule *saved = vm->globals.compiling_module;
+  vm->globals.compiling_module = module;
+  vm->gc.paused++;
+  ObjFunction *fn = vm->plugins.compile(vm, text, file);
+  vm->gc.paused--;
+  vm->globals.compiling_module = saved;
   if (fn == NULL) { /* only if the embedded library itself is broken (or Ctrl-C) */
     vm_raise(vm, VM_ERR_IMPORT, "module %s: %s does not compile", module->name->chars, file);
     return false;
@@ -157,22 +157,22 @@ static ObjModule *new_module(AgVM *vm, const char *name) {
 
 /* func._set_batching(cls, dispatch, passthrough, random): func.ag's
  * BatchedTensor class, the function that applies batching rules, the natives
- * that are no tensor operations and the random ones (see vm->batched_class). */
+ * that are no tensor operations and the random ones (see vm->vmap.batched_class). */
 static Value native_set_batching(NATIVE_ARGS) {
   if (!IS_CLASS(args[0]) || !IS_CLOSURE(args[1]) || !IS_LIST(args[2]) || !IS_LIST(args[3]))
     return vm_raise(vm, VM_ERR_TYPE,
                     "_set_batching(cls, dispatch, passthrough, random): a class, a function and two lists expected");
-  vm->batched_class = AS_CLASS(args[0]);
-  vm->batched_dispatch = args[1];
-  vm->batched_passthrough = AS_LIST(args[2]);
-  vm->batched_random = AS_LIST(args[3]);
+  vm->vmap.batched_class = AS_CLASS(args[0]);
+  vm->vmap.dispatch = args[1];
+  vm->vmap.passthrough = AS_LIST(args[2]);
+  vm->vmap.random = AS_LIST(args[3]);
   return NIL_VAL;
 }
 
-/* func._set_vmap_depth(n): how many vmaps are running (vm->vmap_depth). */
+/* func._set_vmap_depth(n): how many vmaps are running (vm->vmap.depth). */
 static Value native_set_vmap_depth(NATIVE_ARGS) {
   if (!IS_INT(args[0])) return vm_raise(vm, VM_ERR_TYPE, "_set_vmap_depth(n): an int expected");
-  vm->vmap_depth = (int)AS_INT(args[0]);
+  vm->vmap.depth = (int)AS_INT(args[0]);
   return NIL_VAL;
 }
 
@@ -442,11 +442,11 @@ static Value native_id(NATIVE_ARGS) {
 /* The innermost frame outside the embedded library (nn.ag, optim.ag, ...):
  * where a warning raised inside a library layer is reported. */
 static const CallFrame *user_frame(AgVM *vm) {
-  for (int i = vm->frame_count - 1; i >= 0; i--) {
-    const ObjFunction *f = vm->frames[i].closure->function;
-    if (f->file == NULL || embedded_text(f->file->chars) == NULL) return &vm->frames[i];
+  for (int i = vm->exec.frame_count - 1; i >= 0; i--) {
+    const ObjFunction *f = vm->exec.frames[i].closure->function;
+    if (f->file == NULL || embedded_text(f->file->chars) == NULL) return &vm->exec.frames[i];
   }
-  return vm->frame_count > 0 ? &vm->frames[0] : NULL;
+  return vm->exec.frame_count > 0 ? &vm->exec.frames[0] : NULL;
 }
 
 /* "FILE:LINE: UserWarning: message" on stderr, at the user's line when
@@ -551,7 +551,7 @@ HELP("setfield", HELP_GRAPH, 0,
 /* name: the built-in `current` under the earlier name scripts may use. */
 static void define_older_name(AgVM *vm, const char *name, const char *current) {
   Value v;
-  if (table_get(&vm->builtins, OBJ_VAL(obj_string(vm, current)), &v)) vm_define_builtin(vm, name, v);
+  if (table_get(&vm->globals.builtins, OBJ_VAL(obj_string(vm, current)), &v)) vm_define_builtin(vm, name, v);
 }
 
 HELP("delattr", HELP_GRAPH, 0,
@@ -583,7 +583,7 @@ static Value native_callable(NATIVE_ARGS) {
   if (IS_CLOSURE(v) || IS_NATIVE(v) || IS_BOUND_METHOD(v) || IS_CLASS(v) || IS_DTYPE(v)) return TRUE_VAL;
   if (!IS_INSTANCE(v)) return FALSE_VAL;
   Value call;
-  return BOOL_VAL(table_get(&AS_INSTANCE(v)->klass->methods, OBJ_VAL(vm->call_string), &call));
+  return BOOL_VAL(table_get(&AS_INSTANCE(v)->klass->methods, OBJ_VAL(vm->core.call_string), &call));
 }
 
 /* ---- installation ---- */
@@ -608,7 +608,7 @@ static void tune_malloc(void) {
 void lib_install(AgVM *vm) {
   tune_malloc();
   state_new(vm);
-  tensor_set_allocation_limit(vm->memory_limit); /* AG_MEMORY_LIMIT bounds a tensor too */
+  tensor_set_allocation_limit(vm->oom.limit); /* AG_MEMORY_LIMIT bounds a tensor too */
   lib_install_tensor(vm);
   lib_install_random(vm);
   lib_install_create(vm);
@@ -637,7 +637,7 @@ void lib_install(AgVM *vm) {
    * at their first use (creating a VM stays cheap: a fuzzer makes one per
    * input). A submodule is defined in its parent before the parent's code
    * runs, so that code may use it. */
-  vm->module_loader = run_module;
+  vm->plugins.module_loader = run_module;
   install_autograd(vm);
   ObjModule *init = install_module(vm, "nn.init", NULL, NULL);
   vm_push_root(vm, OBJ_VAL(init));
@@ -671,7 +671,7 @@ void lib_install(AgVM *vm) {
                                      "numpy", "unicodedata"};
   for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) install_module(vm, more[i], NULL, NULL);
   Value numpy;
-  table_get(&vm->builtins, OBJ_VAL(obj_string(vm, "numpy")), &numpy);
+  table_get(&vm->globals.builtins, OBJ_VAL(obj_string(vm, "numpy")), &numpy);
   HELP("np", HELP_BUILTINS, 0,
        "np",
        "The numpy module under NumPy's usual name (:help numpy).",

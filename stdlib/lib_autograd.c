@@ -19,7 +19,7 @@
 
 /* After an engine call failed: the script's own exception, or tensor_error(). */
 static Value engine_failure(AgVM *vm) {
-  if (vm->has_exception) return VM_EXCEPTION;
+  if (vm->exc.pending) return VM_EXCEPTION;
   return lib_throw_tensor_error(vm);
 }
 
@@ -327,7 +327,7 @@ static bool check_roots(AgVM *vm, Tensor *const *roots, Tensor *const *grads, in
 
 /* --trace-graph: the graph about to be walked (leaves named), to stderr. */
 static void trace_backward(AgVM *vm, Tensor *root) {
-  if (!vm->trace_graph) return;
+  if (!vm->host.trace_graph) return;
   lib_graph_trace(vm, root);
   fflush(stderr);
 }
@@ -452,7 +452,7 @@ static Value native_grad(NATIVE_ARGS) {
   bool ok = results != NULL;
   if (ok) {
     lib_sync_line(vm);
-    if (vm->trace_graph) trace_backward(vm, g.outputs[0]);
+    if (vm->host.trace_graph) trace_backward(vm, g.outputs[0]);
     ok = ag_grad(g.outputs, g.grad_outputs, g.noutputs, g.inputs, g.ninputs, retain, create,
                  allow_unused, results);
   }
@@ -918,7 +918,7 @@ static bool custom_unpack_saved(AgVM *vm, Value ctx) {
     obj_list_append(vm, saved, r);
     vm_pop_root(vm);
   }
-  bool ok = !vm->has_exception;
+  bool ok = !vm->exc.pending;
   if (ok) set_field(vm, ctx, st->s_saved_tensors, OBJ_VAL(saved));
   vm_pop_root(vm);
   return ok;

@@ -1,7 +1,7 @@
 /* lib_display.c — rich output: display(v), and gnuplot for the plot module
  * (stdlib/plot.ag).
  *
- * In a notebook (vm->display set by the kernel) display() sends a MIME
+ * In a notebook (vm->host.display set by the kernel) display() sends a MIME
  * bundle: the value's repr as text/plain, and image/svg+xml and image/png
  * when the value is an instance whose class has `_repr_svg_` and
  * `_repr_png_` (IPython's names; plot figures have both: a notebook that is
@@ -27,9 +27,9 @@
 
 bool lib_display_bundle(AgVM *vm, int count, const char *const *types, const char *const *data,
                         const size_t *lengths) {
-  if (vm->display == NULL) return false;
+  if (vm->host.display == NULL) return false;
   fflush(stdout);
-  vm->display(vm, count, types, data, lengths);
+  vm->host.display(vm, count, types, data, lengths);
   return true;
 }
 
@@ -79,7 +79,7 @@ static void send_to_display(AgVM *vm, void *ctx, int count, const char *const *t
 static Value display_one(AgVM *vm, Value v) {
   Value repr = vm_to_repr(vm, v);
   if (IS_EXCEPTION(repr)) return repr;
-  if (vm->display != NULL) return lib_rich_bundle(vm, v, AS_STRING(repr), send_to_display, NULL);
+  if (vm->host.display != NULL) return lib_rich_bundle(vm, v, AS_STRING(repr), send_to_display, NULL);
   fwrite(AS_CSTRING(repr), 1, (size_t)AS_STRING(repr)->length, stdout);
   fputc('\n', stdout);
   return NIL_VAL;
@@ -138,7 +138,7 @@ static Value gnuplot_failed(AgVM *vm, int status, FILE *err) {
  * binary for PNG); an error when it writes nothing. */
 static Value native_gnuplot(NATIVE_ARGS) {
   if (!IS_STRING(args[0])) return vm_raise(vm, VM_ERR_TYPE, "_gnuplot(): the script must be a string");
-  if (vm->display_draws_sources) /* the web page: no process can be started there */
+  if (vm->host.draws_sources) /* the web page: no process can be started there */
     return vm_throw_error(vm, "plot: SVG and PNG files of a plot (plot.save, fig.svg(), fig.png()) "
                               "are not available in the browser (no gnuplot there); plot.show() "
                               "draws the plot in the page");
@@ -221,7 +221,7 @@ static Value native_temp_path(NATIVE_ARGS) {
 
 /* _notebook(): whether pictures can be shown inline (a notebook). */
 static Value native_notebook(NATIVE_ARGS) {
-  return BOOL_VAL(vm->display != NULL);
+  return BOOL_VAL(vm->host.display != NULL);
 }
 
 /* _display_image(svg, png): shows the picture in the notebook; false on a
@@ -240,7 +240,7 @@ static Value native_display_image(NATIVE_ARGS) {
 static Value native_display_figure(NATIVE_ARGS) {
   if (!IS_STRING(args[0]) || !IS_STRING(args[1]))
     return vm_raise(vm, VM_ERR_TYPE, "_display_figure(): the figure's data and text must be strings");
-  if (!vm->display_draws_sources) return FALSE_VAL;
+  if (!vm->host.draws_sources) return FALSE_VAL;
   const char *types[2] = {"application/vnd.ag.plot+json", "text/plain"};
   const char *data[2] = {AS_CSTRING(args[0]), AS_CSTRING(args[1])};
   size_t lengths[2] = {(size_t)AS_STRING(args[0])->length, (size_t)AS_STRING(args[1])->length};

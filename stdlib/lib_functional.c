@@ -221,11 +221,11 @@ void lib_functional_define(AgVM *vm, ObjModule *module) {
   for (size_t i = 0; i < sizeof shared_builtins / sizeof shared_builtins[0]; i++) {
     Value v;
     ObjString *name = obj_string(vm, shared_builtins[i]);
-    if (table_get(&vm->builtins, OBJ_VAL(name), &v)) lib_module_define(vm, module, shared_builtins[i], v);
+    if (table_get(&vm->globals.builtins, OBJ_VAL(name), &v)) lib_module_define(vm, module, shared_builtins[i], v);
   }
   Value emb; /* F.embedding (functional.ag) swaps its arguments */
   ObjString *emb_name = obj_string(vm, "embedding");
-  if (table_get(&vm->builtins, OBJ_VAL(emb_name), &emb)) lib_module_define(vm, module, "_embedding", emb);
+  if (table_get(&vm->globals.builtins, OBJ_VAL(emb_name), &emb)) lib_module_define(vm, module, "_embedding", emb);
   define_native(vm, module, "relu", native_relu, 1, 2);
   define_native(vm, module, "dropout", native_dropout, 1, 4);
   define_native(vm, module, "pad", native_pad, 2, 4);

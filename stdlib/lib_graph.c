@@ -126,11 +126,11 @@ static bool naming_begin(AgVM *vm, Naming *n, GraphRoot root) {
     tensor_set_error("out of memory");
     return false;
   }
-  const Table *names = &vm->main_module->names;
+  const Table *names = &vm->globals.main_module->names;
   for (int i = 0; i < names->used; i++) {
     const TableEntry *e = &names->entries[i];
     if (IS_UNDEF(e->key) || !IS_STRING(e->key) || !IS_NUMBER(e->value)) continue;
-    Value v = vm->globals[(int)AS_NUMBER(e->value)];
+    Value v = vm->globals.values[(int)AS_NUMBER(e->value)];
     name_in_value(n, v, AS_CSTRING(e->key), 0);
   }
   n->table = (GraphNames){n->nodes, n->outputs, (const char *const *)n->names, n->count};
@@ -168,7 +168,7 @@ void lib_graph_trace(AgVM *vm, Tensor *root) {
   GraphRoot r = graph_root_of_tensor(root);
   bool named = naming_begin(vm, &n, r);
   if (named) r.names = &n.table;
-  graph_print_trace_root(stderr, r);
+  graph_print_trace_root(stderr, r, ++lib_state(vm)->traced_backwards);
   if (named) naming_end(&n);
 }
 
@@ -304,7 +304,7 @@ static bool show_source(AgVM *vm, GraphRoot root, bool show_saved) {
 /* The notebook's picture of root: SVG and PNG from Graphviz (a notebook
  * that is not trusted hides SVG), with the tree as text. */
 static bool show_inline(AgVM *vm, GraphRoot root, bool show_saved) {
-  if (vm->display_draws_sources) return show_source(vm, root, show_saved);
+  if (vm->host.draws_sources) return show_source(vm, root, show_saved);
   size_t svg_length = 0, png_length = 0, tree_length = 0;
   char *svg = graph_render(root, show_saved, "svg", &svg_length);
   char *png = svg ? graph_render(root, show_saved, "png", &png_length) : NULL;
@@ -339,7 +339,7 @@ static Value native_show_graph(AgVM *vm, Value self, int argc, const Value *args
   if (!lib_bind(vm, "show_graph", argc, args, kw, names, 2, a) ||
       !root_arg(vm, "show_graph", "t", a[0], &root) || !lib_flag(vm, a[1], false, &show_saved))
     return VM_EXCEPTION;
-  int count = vm->display ? graph_node_count(root) : 0;
+  int count = vm->host.display ? graph_node_count(root) : 0;
   if (count < 0) return throw_graph_error(vm, "show_graph");
   if (count > GRAPH_INLINE_MAX)
     return vm_throw_error(vm,
@@ -351,7 +351,7 @@ static Value native_show_graph(AgVM *vm, Value self, int argc, const Value *args
   bool ok = naming_begin(vm, &n, root);
   if (ok) {
     root.names = &n.table;
-    ok = vm->display ? show_inline(vm, root, show_saved) : graph_print_tree(stdout, root);
+    ok = vm->host.display ? show_inline(vm, root, show_saved) : graph_print_tree(stdout, root);
     naming_end(&n);
   }
   if (!ok) return throw_graph_error(vm, "show_graph");

@@ -93,7 +93,7 @@ static bool index_item(AgVM *vm, Value v, Index *ix, IndexItem *it) {
     it->kind = IDX_NEWAXIS;
     return true;
   }
-  if (v == vm->ellipsis) {
+  if (v == vm->core.ellipsis) {
     it->kind = IDX_ELLIPSIS;
     return true;
   }

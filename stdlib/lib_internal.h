@@ -200,7 +200,7 @@ typedef enum {
 LIB_TENSOR_FNS(LIB_FN_DECL)
 #undef LIB_FN_DECL
 
-/* Per-VM state (vm->lib_state). */
+/* Per-VM state (vm->plugins.lib_state). */
 typedef struct LibState {
   ObjClass *generator_class;     /* Generator */
   ObjInstance *default_generator; /* what manual_seed seeds */
@@ -224,14 +224,15 @@ typedef struct LibState {
   bool warned_kl_div_mean;
   bool warned_legacy_reduction[3]; /* size_average=/reduce= naming "mean", "sum", "none" */
   bool warned_meshgrid_indexing;
+  int traced_backwards; /* --trace-graph's count of backward calls */
 } LibState;
 
-static inline LibState *lib_state(AgVM *vm) { return (LibState *)vm->lib_state; }
+static inline LibState *lib_state(AgVM *vm) { return (LibState *)vm->plugins.lib_state; }
 
 /* The script line running now (the innermost frame's), for new graph nodes. */
 static inline int lib_current_line(AgVM *vm) {
-  if (vm->frame_count == 0) return 0;
-  const CallFrame *frame = &vm->frames[vm->frame_count - 1];
+  if (vm->exec.frame_count == 0) return 0;
+  const CallFrame *frame = &vm->exec.frames[vm->exec.frame_count - 1];
   const Chunk *chunk = &frame->closure->function->chunk;
   if (chunk->count == 0) return 0;
   long offset = (long)(frame->ip - chunk->code) - 1;
@@ -242,8 +243,8 @@ static inline int lib_current_line(AgVM *vm) {
 static inline void lib_sync_line(AgVM *vm) { ag_set_current_line(lib_current_line(vm)); }
 /* The script file of the running function, for warnings' "FILE:LINE:". */
 static inline const char *lib_current_file(AgVM *vm) {
-  if (vm->frame_count > 0) {
-    ObjFunction *f = vm->frames[vm->frame_count - 1].closure->function;
+  if (vm->exec.frame_count > 0) {
+    ObjFunction *f = vm->exec.frames[vm->exec.frame_count - 1].closure->function;
     if (f->file != NULL) return f->file->chars;
   }
   return "<input>";
@@ -312,7 +313,7 @@ void lib_install_autograd(AgVM *vm);
 void lib_install_display(AgVM *vm);
 /* lib_torch.c: Tensor, is_tensor, from_numpy, set_printoptions */
 void lib_install_torch(AgVM *vm);
-/* Shows a MIME bundle through vm->display (the notebook); false when there
+/* Shows a MIME bundle through vm->host.display (the notebook); false when there
  * is no rich display (a terminal). */
 bool lib_display_bundle(AgVM *vm, int count, const char *const *types, const char *const *data,
                         const size_t *lengths);

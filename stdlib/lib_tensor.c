@@ -131,7 +131,7 @@ static const LibFnDef fn_defs[LT_COUNT] = {
  * delivered once; other failures raise the class of their kind. */
 Value lib_throw_tensor_error(AgVM *vm) {
   /* a script callback the op ran (a saved_tensors_hooks pack hook) raised */
-  if (vm->has_exception) return VM_EXCEPTION;
+  if (vm->exc.pending) return VM_EXCEPTION;
   if (tensor_interrupt_requested) {
     vm_raise_interrupted(vm);
     return VM_EXCEPTION;
@@ -273,7 +273,7 @@ bool lib_flag(AgVM *vm, Value v, bool dflt, bool *out) {
 
 /* A dtype value, or the type int, which names int64 where a dtype is
  * expected (ones(2, dtype=int), t.to(int)) as Python's int does in PyTorch. */
-bool lib_is_dtype(AgVM *vm, Value v) { return IS_DTYPE(v) || v == vm->type_objects[VM_TYPE_INT]; }
+bool lib_is_dtype(AgVM *vm, Value v) { return IS_DTYPE(v) || v == vm->core.type_objects[VM_TYPE_INT]; }
 
 bool lib_dtype(AgVM *vm, Value v, DType *out) {
   if (IS_UNDEF(v) || IS_NIL(v)) return true;
@@ -356,14 +356,14 @@ Value lib_named_pair(AgVM *vm, const char *name, Tensor *values, Tensor *indices
   args[0] = OBJ_VAL(obj_string(vm, name));
   vm_push_root(vm, args[0]);
   Value torch = NIL_VAL, make = NIL_VAL;
-  table_get(&vm->builtins, OBJ_VAL(obj_string(vm, "torch")), &torch);
+  table_get(&vm->globals.builtins, OBJ_VAL(obj_string(vm, "torch")), &torch);
   ObjString *member = obj_string(vm, "_named_result");
   vm_push_root(vm, OBJ_VAL(member)); /* loading torch.ag may collect */
   Value r;
   if (IS_MODULE(torch) && vm_module_member(vm, AS_MODULE(torch), member, &make))
     r = vm_call(vm, make, 3, args);
   else
-    r = vm->has_exception ? VM_EXCEPTION : vm_throw_error(vm, "internal error: torch._named_result is missing");
+    r = vm->exc.pending ? VM_EXCEPTION : vm_throw_error(vm, "internal error: torch._named_result is missing");
   vm_pop_roots(vm, 4);
   return r;
 }
@@ -998,7 +998,7 @@ static void install_global(AgVM *vm, int id) {
   LibState *st = lib_state(vm);
   const LibFnDef *def = &fn_defs[id];
   Value existing;
-  if ((def->flags & LF_W) && table_get(&vm->builtins, OBJ_VAL(obj_string(vm, def->name)), &existing) &&
+  if ((def->flags & LF_W) && table_get(&vm->globals.builtins, OBJ_VAL(obj_string(vm, def->name)), &existing) &&
       IS_NATIVE(existing) && AS_NATIVE(existing)->fn != fn_natives[id]) {
     st->wrapped[id] = AS_NATIVE(existing);
   }
@@ -1019,5 +1019,5 @@ void lib_install_tensor(AgVM *vm) {
     }
     if (def->flags & LF_G) install_global(vm, id);
   }
-  vm->tensor_hooks = &tensor_hooks;
+  vm->plugins.tensor = &tensor_hooks;
 }

@@ -11,7 +11,7 @@
 
 static Value builtin(AgVM *vm, const char *name) {
   Value v = NIL_VAL;
-  table_get(&vm->builtins, OBJ_VAL(obj_string(vm, name)), &v);
+  table_get(&vm->globals.builtins, OBJ_VAL(obj_string(vm, name)), &v);
   return v;
 }
 

@@ -129,17 +129,17 @@ static Value native_sys_exit(NATIVE_ARGS) {
     fprintf(stderr, "%s\n", AS_CSTRING(s));
     status = 1;
   }
-  vm->exit_code = status;
-  vm->exiting = true;
-  vm->has_exception = true;
-  vm->exception = NIL_VAL;
+  vm->exc.exit_code = status;
+  vm->exc.exiting = true;
+  vm->exc.pending = true;
+  vm->exc.value = NIL_VAL;
   return VM_EXCEPTION;
 }
 
 /* sys.argv, read when sys.ag runs (at its first use, after main set the args) */
 static Value native_argv(NATIVE_ARGS) {
-  if (vm->argv == NULL) lib_set_args(vm, NULL, 0, NULL);
-  return OBJ_VAL(vm->argv);
+  if (vm->host.argv == NULL) lib_set_args(vm, NULL, 0, NULL);
+  return OBJ_VAL(vm->host.argv);
 }
 
 static const PyNative time_natives[] = {
@@ -156,7 +156,7 @@ static const PyNative os_natives[] = {
 
 static long count_objects(const AgVM *vm) {
   long n = 0;
-  for (const Obj *o = vm->objects; o != NULL; o = o->next) n++;
+  for (const Obj *o = vm->gc.objects; o != NULL; o = o->next) n++;
   return n;
 }
 

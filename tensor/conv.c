@@ -18,12 +18,15 @@
 #include <stdio.h>
 #include <string.h>
 
-/* "[2, 3]" of t, in one of two rotating buffers (two may appear in a message). */
-static const char *tensor_shape_str(const Tensor *t) {
-  static _Thread_local char buf[2][96];
-  static _Thread_local int next;
-  char *b = buf[next++ & 1];
-  tensor_format_shape(b, 96, t->ndim, t->shape);
+/* "[2, 3]" of t, returned by value: shape_str(t).s lives until the end of
+ * the full expression, so a message may hold several. */
+typedef struct {
+  char s[96];
+} ShapeStr;
+
+static ShapeStr shape_str(const Tensor *t) {
+  ShapeStr b;
+  tensor_format_shape(b.s, sizeof b.s, t->ndim, t->shape);
   return b;
 }
 
@@ -191,7 +194,7 @@ Tensor *tensor_im2col(const Tensor *x, const TensorWindow *w) {
   if (!require_float(x, "im2col")) return NULL;
   if (x->ndim != 4) {
     tensor_set_error("Expected 4D (batched) input to im2col, but got input of size: %s",
-                     tensor_shape_str(x));
+                     shape_str(x).s);
     return NULL;
   }
   int64_t n = x->shape[0], c = x->shape[1], h = x->shape[2], wd = x->shape[3], oh, ow;
@@ -225,7 +228,7 @@ Tensor *tensor_col2im(const Tensor *cols, int64_t h, int64_t wd, const TensorWin
     tensor_set_error("Expected size of input's dimension 1 to be divisible by the product of "
                      "kernel_size and its dimension 2 to match the calculated number of sliding "
                      "blocks %lld * %lld = %lld, but got input of size %s.",
-                     (long long)oh, (long long)ow, (long long)(oh * ow), tensor_shape_str(cols));
+                     (long long)oh, (long long)ow, (long long)(oh * ow), shape_str(cols).s);
     return NULL;
   }
   int64_t n = cols->shape[0], c = cols->shape[1] / k;
@@ -243,30 +246,28 @@ Tensor *tensor_col2im(const Tensor *cols, int64_t h, int64_t wd, const TensorWin
 /* ---- convolution ---- */
 
 static bool conv_check(const Tensor *x, const Tensor *wt, const Tensor *bias, int groups) {
-  char ws[96], xs[96];
   if (x->dtype != wt->dtype || (bias && bias->dtype != x->dtype)) {
     tensor_set_error("expected scalar type %s but found %s", tensor_dtype_torch_name(x->dtype),
                      tensor_dtype_torch_name(x->dtype == wt->dtype ? bias->dtype : wt->dtype));
     return false;
   }
   if (!require_float(x, "slow_conv2d_cpu")) return false;
-  snprintf(ws, sizeof ws, "%s", tensor_shape_str(wt));
-  snprintf(xs, sizeof xs, "%s", tensor_shape_str(x));
+  ShapeStr ws = shape_str(wt), xs = shape_str(x);
   if (groups < 1 || wt->shape[0] % groups != 0) {
     tensor_set_error("Given groups=%d, expected weight to be divisible by %d at dimension 0, but "
-                     "got weight of size %s instead", groups, groups, ws);
+                     "got weight of size %s instead", groups, groups, ws.s);
     return false;
   }
   if (x->shape[1] != wt->shape[1] * groups) {
     tensor_set_error("Given groups=%d, weight of size %s, expected input%s to have %lld channels, "
-                     "but got %lld channels instead", groups, ws, xs,
+                     "but got %lld channels instead", groups, ws.s, xs.s,
                      (long long)(wt->shape[1] * groups), (long long)x->shape[1]);
     return false;
   }
   if (bias && (bias->ndim != 1 || bias->shape[0] != wt->shape[0])) {
     tensor_set_error("Given weight of size %s, expected bias to be 1-dimensional with %lld "
-                     "elements, but got bias of size %s instead", ws, (long long)wt->shape[0],
-                     tensor_shape_str(bias));
+                     "elements, but got bias of size %s instead", ws.s, (long long)wt->shape[0],
+                     shape_str(bias).s);
     return false;
   }
   return true;

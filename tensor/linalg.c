@@ -81,12 +81,10 @@ static bool gemv_float(const BlasApi *blas, const Tensor *a, const Tensor *b, ch
   return true;
 }
 
-/* Set while tensor_mv runs: PyTorch computes mv with gemv but every mm (one
- * row or one column included) with gemm, and the two round differently. */
-static _Thread_local bool mv_call;
-
-/* C (m x n, contiguous, at c) = A (m x k) @ B (k x n), floats through BLAS. */
-static bool gemm_float(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_off) {
+/* C (m x n, contiguous, at c) = A (m x k) @ B (k x n), floats through BLAS.
+ * mv: the product is tensor_mv's; PyTorch computes mv with gemv but every mm
+ * (one row or one column included) with gemm, and the two round differently. */
+static bool gemm_float(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_off, bool mv) {
   int64_t m = a->shape[0], k = a->shape[1], n = b->shape[1];
   char *cd = (char *)c->storage->data + (size_t)c_off * dtype_size(c->dtype);
   if (m == 0 || n == 0) return true;
@@ -99,7 +97,7 @@ static bool gemm_float(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_of
     return false;
   }
   const BlasApi *blas = tensor_blas();
-  if (mv_call && n == 1 && gemv_float(blas, a, b, cd)) return true;
+  if (mv && n == 1 && gemv_float(blas, a, b, cd)) return true;
   BlasOperand oa, ob;
   if (!blas_operand(a, &oa)) return false;
   if (!blas_operand(b, &ob)) {
@@ -147,12 +145,12 @@ static void gemm_int(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_off)
     }
 }
 
-static bool gemm_into(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_off) {
+static bool gemm_into(const Tensor *a, const Tensor *b, Tensor *c, int64_t c_off, bool mv) {
   if (c->dtype == DT_INT64) {
     gemm_int(a, b, c, c_off);
     return !tensor_check_interrupt();
   }
-  return gemm_float(a, b, c, c_off);
+  return gemm_float(a, b, c, c_off, mv);
 }
 
 /* ---- checks ---- */
@@ -178,7 +176,7 @@ static bool check_ndim(const char *what, const Tensor *t, int want) {
 
 /* ---- public ops ---- */
 
-Tensor *tensor_mm(const Tensor *a, const Tensor *b) {
+static Tensor *mm(const Tensor *a, const Tensor *b, bool mv) {
   if (!check_ndim("self", a, 2) || !check_ndim("mat2", b, 2) || !check_dtypes(a, b)) return NULL;
   if (a->shape[1] != b->shape[0]) {
     tensor_set_error("mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
@@ -188,12 +186,14 @@ Tensor *tensor_mm(const Tensor *a, const Tensor *b) {
   }
   int64_t shape[2] = {a->shape[0], b->shape[1]};
   Tensor *c = tensor_empty(a->dtype, 2, shape);
-  if (c && !gemm_into(a, b, c, 0)) {
+  if (c && !gemm_into(a, b, c, 0, mv)) {
     tensor_release(c);
     return NULL;
   }
   return c;
 }
+
+Tensor *tensor_mm(const Tensor *a, const Tensor *b) { return mm(a, b, false); }
 
 /* A stack view of batch item i (flattened over the leading dims) of t, which
  * is (batch..., rows, cols). */
@@ -228,7 +228,7 @@ static void batch_item(int64_t i, void *ctx) {
   Tensor ma, mb;
   batch_matrix(job->a, job->nb, i, &ma);
   batch_matrix(job->b, job->nb, i, &mb);
-  if (!gemm_into(&ma, &mb, job->c, i * job->per)) atomic_store(&job->failed, true);
+  if (!gemm_into(&ma, &mb, job->c, i * job->per, false)) atomic_store(&job->failed, true);
 }
 
 /* Whether every matrix of t (batch..., rows, cols) goes to BLAS as it is
@@ -263,7 +263,7 @@ static bool folded_mm(const Tensor *a, const Tensor *b, int nb, Tensor *c) {
   ma.numel = a->numel;
   ma.meta = NULL;
   batch_matrix(b, nb, 0, &mb);
-  return gemm_into(&ma, &mb, c, 0);
+  return gemm_into(&ma, &mb, c, 0, false);
 }
 
 /* Batched products with k == 1 (outer products: func.vmap's per-sample
@@ -396,9 +396,7 @@ Tensor *tensor_mv(const Tensor *a, const Tensor *v) {
     return NULL;
   }
   Tensor *col = tensor_unsqueeze(v, 1);
-  mv_call = true;
-  Tensor *c = col ? tensor_mm(a, col) : NULL;
-  mv_call = false;
+  Tensor *c = col ? mm(a, col, true) : NULL;
   Tensor *out = c ? tensor_squeeze(c, 1, true) : NULL;
   tensor_release(col);
   tensor_release(c);

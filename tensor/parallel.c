@@ -1,5 +1,6 @@
 /* parallel.c — a sleeping worker pool for big tensor loops (see parallel.h). */
 #include "tensor/parallel.h"
+#include "tensor/state.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -37,6 +38,11 @@ static void run_chunks(ParallelBody body, void *ctx, int64_t n) {
 
 static void *worker_main(void *arg) {
   (void)arg;
+  /* Chunks may allocate (a BLAS operand made contiguous) or fail: each
+   * worker has its own TensorState (on its stack: a worker never returns),
+   * never the default the caller may be using. */
+  TensorState own = {0};
+  tensor_state_make_current(&own);
   uint64_t seen = 0;
   pthread_mutex_lock(&pool.lock);
   for (;;) {

@@ -33,6 +33,7 @@
 typedef struct {
   uint64_t *key, *key_tmp;
   int64_t *idx, *idx_tmp;
+  int64_t (*count)[256]; /* the radix sort's histogram of each key byte */
 } SortBuffers;
 
 static bool buffers_alloc(SortBuffers *b, int64_t n) {
@@ -41,7 +42,8 @@ static bool buffers_alloc(SortBuffers *b, int64_t n) {
   b->key_tmp = malloc(count * sizeof(uint64_t));
   b->idx = malloc(count * sizeof(int64_t));
   b->idx_tmp = malloc(count * sizeof(int64_t));
-  if (b->key && b->key_tmp && b->idx && b->idx_tmp) return true;
+  b->count = malloc(8 * sizeof *b->count);
+  if (b->key && b->key_tmp && b->idx && b->idx_tmp && b->count) return true;
   tensor_set_error("out of memory");
   return false;
 }
@@ -51,6 +53,7 @@ static void buffers_free(SortBuffers *b) {
   free(b->key_tmp);
   free(b->idx);
   free(b->idx_tmp);
+  free(b->count);
 }
 
 /* ---- keys ---- */
@@ -122,8 +125,8 @@ static void radix_sort(SortBuffers *b, int64_t n) {
     insertion_sort(b->key, b->idx, n);
     return;
   }
-  static _Thread_local int64_t count[8][256];
-  memset(count, 0, sizeof count);
+  int64_t (*count)[256] = b->count;
+  memset(count, 0, 8 * sizeof *count);
   for (int64_t i = 0; i < n; i++) {
     uint64_t k = b->key[i];
     for (int byte = 0; byte < 8; byte++) count[byte][(k >> (8 * byte)) & 0xFF]++;

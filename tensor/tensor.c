@@ -12,6 +12,7 @@
  */
 #include "tensor/ag_assert.h"
 #include "tensor/tensor.h"
+#include "tensor/state.h"
 #include "tensor/tensor_internal.h"
 
 #include <math.h>
@@ -25,15 +26,24 @@ volatile sig_atomic_t tensor_interrupt_requested = 0;
 
 /* ---- errors ---- */
 
-static _Thread_local char error_message[1024];
-static _Thread_local TensorErrorKind error_kind;
+/* ---- the state (state.h) ---- */
 
-const char *tensor_error(void) { return error_message; }
-TensorErrorKind tensor_error_kind(void) { return error_kind; }
+static TensorState default_state;
+_Thread_local TensorState *tensor_state_current = &default_state;
+
+TensorState *tensor_state_make_current(TensorState *s) {
+  TensorState *previous = tensor_state_current;
+  tensor_state_current = s ? s : &default_state;
+  return previous;
+}
+
+const char *tensor_error(void) { return tensor_state()->error_message; }
+TensorErrorKind tensor_error_kind(void) { return (TensorErrorKind)tensor_state()->error_kind; }
 
 static void set_error(TensorErrorKind kind, const char *fmt, va_list ap) {
-  vsnprintf(error_message, sizeof error_message, fmt, ap);
-  error_kind = kind;
+  TensorState *st = tensor_state();
+  vsnprintf(st->error_message, sizeof st->error_message, fmt, ap);
+  st->error_kind = kind;
 }
 
 void tensor_set_error(const char *fmt, ...) {
@@ -192,7 +202,7 @@ uint16_t float_to_bf16(float f) {
 #endif
 
 enum { TENSOR_POOL_MAX = 65536, STORAGE_POOL_MAX = 65536 };
-#define BIG_CACHE_SLOTS 16
+#define BIG_CACHE_SLOTS TENSOR_BIG_CACHE_SLOTS
 #define BIG_CACHE_MIN_BYTES ((size_t)1 << 20)
 #define BIG_CACHE_MAX_TOTAL ((size_t)768 << 20)
 /* Larger requests fail without asking malloc (AddressSanitizer's own limit),
@@ -209,42 +219,29 @@ void tensor_set_allocation_limit(size_t bytes) {
   allocation_limit = bytes == 0 || bytes > TENSOR_MAX_BYTES ? TENSOR_MAX_BYTES : bytes;
 }
 
-/* Free lists are linked through the first word of each freed block. */
-typedef struct FreeBlock {
-  struct FreeBlock *next;
-} FreeBlock;
-
-typedef struct {
-  FreeBlock *tensors;
-  int ntensors;
-  FreeBlock *storages;
-  int nstorages;
-  void *big[BIG_CACHE_SLOTS];
-  size_t big_size[BIG_CACHE_SLOTS];
-  size_t big_total;
-  bool closed; /* freed blocks go back to the allocator (at VM teardown) */
-} AllocCache;
-
-static _Thread_local AllocCache cache;
+typedef TensorFreeBlock FreeBlock;
+typedef TensorAllocCache AllocCache;
 
 static Tensor *tensor_struct_alloc(void) {
-  if (TENSOR_USE_CACHES && cache.tensors) {
-    FreeBlock *b = cache.tensors;
-    cache.tensors = b->next;
-    cache.ntensors--;
+  AllocCache *cache = &tensor_state()->cache;
+  if (TENSOR_USE_CACHES && cache->tensors) {
+    FreeBlock *b = cache->tensors;
+    cache->tensors = b->next;
+    cache->ntensors--;
     /* the next pop reads that block's link: fetch it while the VM works */
-    if (cache.tensors) __builtin_prefetch(cache.tensors, 1);
+    if (cache->tensors) __builtin_prefetch(cache->tensors, 1);
     return (Tensor *)b;
   }
   return malloc(sizeof(Tensor));
 }
 
 static void tensor_struct_free(Tensor *t) {
-  if (TENSOR_USE_CACHES && cache.ntensors < TENSOR_POOL_MAX && !cache.closed) {
+  AllocCache *cache = &tensor_state()->cache;
+  if (TENSOR_USE_CACHES && cache->ntensors < TENSOR_POOL_MAX && !cache->closed) {
     FreeBlock *b = (FreeBlock *)t;
-    b->next = cache.tensors;
-    cache.tensors = b;
-    cache.ntensors++;
+    b->next = cache->tensors;
+    cache->tensors = b;
+    cache->ntensors++;
     return;
   }
   free(t);
@@ -252,82 +249,88 @@ static void tensor_struct_free(Tensor *t) {
 
 /* Takes a cached big buffer of exactly `nbytes`-ish size (within 1/8 above). */
 static void *big_cache_take(size_t nbytes, size_t *capacity) {
+  AllocCache *cache = &tensor_state()->cache;
   int best = -1;
   for (int i = 0; i < BIG_CACHE_SLOTS; i++) {
-    size_t sz = cache.big_size[i];
-    if (cache.big[i] && sz >= nbytes && sz - nbytes <= nbytes / 8 &&
-        (best < 0 || sz < cache.big_size[best]))
+    size_t sz = cache->big_size[i];
+    if (cache->big[i] && sz >= nbytes && sz - nbytes <= nbytes / 8 &&
+        (best < 0 || sz < cache->big_size[best]))
       best = i;
   }
   if (best < 0) return NULL;
-  void *p = cache.big[best];
-  *capacity = cache.big_size[best];
-  cache.big[best] = NULL;
-  cache.big_total -= *capacity;
+  void *p = cache->big[best];
+  *capacity = cache->big_size[best];
+  cache->big[best] = NULL;
+  cache->big_total -= *capacity;
   return p;
 }
 
 /* Keeps a freed big buffer for reuse; evicts older ones to stay in budget. */
 static void big_cache_put(void *p, size_t capacity) {
-  if (!TENSOR_USE_CACHES || cache.closed || capacity < BIG_CACHE_MIN_BYTES ||
+  AllocCache *cache = &tensor_state()->cache;
+  if (!TENSOR_USE_CACHES || cache->closed || capacity < BIG_CACHE_MIN_BYTES ||
       capacity > BIG_CACHE_MAX_TOTAL) {
     free(p);
     return;
   }
-  for (int i = 0; i < BIG_CACHE_SLOTS && cache.big_total + capacity > BIG_CACHE_MAX_TOTAL; i++) {
-    if (cache.big[i]) {
-      free(cache.big[i]);
-      cache.big_total -= cache.big_size[i];
-      cache.big[i] = NULL;
+  for (int i = 0; i < BIG_CACHE_SLOTS && cache->big_total + capacity > BIG_CACHE_MAX_TOTAL; i++) {
+    if (cache->big[i]) {
+      free(cache->big[i]);
+      cache->big_total -= cache->big_size[i];
+      cache->big[i] = NULL;
     }
   }
   for (int i = 0; i < BIG_CACHE_SLOTS; i++) {
-    if (!cache.big[i]) {
-      cache.big[i] = p;
-      cache.big_size[i] = capacity;
-      cache.big_total += capacity;
+    if (!cache->big[i]) {
+      cache->big[i] = p;
+      cache->big_size[i] = capacity;
+      cache->big_total += capacity;
       return;
     }
   }
-  free(cache.big[0]);
-  cache.big_total -= cache.big_size[0];
-  cache.big[0] = p;
-  cache.big_size[0] = capacity;
-  cache.big_total += capacity;
+  free(cache->big[0]);
+  cache->big_total -= cache->big_size[0];
+  cache->big[0] = p;
+  cache->big_size[0] = capacity;
+  cache->big_total += capacity;
 }
 
-void tensor_set_caches_enabled(bool enabled) { cache.closed = !enabled; }
+void tensor_set_caches_enabled(bool enabled) { tensor_state()->cache.closed = !enabled; }
 
-void tensor_free_caches(void) {
-  while (cache.tensors) {
-    FreeBlock *b = cache.tensors;
-    cache.tensors = b->next;
+void tensor_free_caches(void) { tensor_state_free_caches(tensor_state()); }
+
+void tensor_state_free_caches(TensorState *s) {
+  AllocCache *cache = &s->cache;
+  while (cache->tensors) {
+    FreeBlock *b = cache->tensors;
+    cache->tensors = b->next;
     free(b);
   }
-  cache.ntensors = 0;
-  while (cache.storages) {
-    FreeBlock *b = cache.storages;
-    cache.storages = b->next;
+  cache->ntensors = 0;
+  while (cache->storages) {
+    FreeBlock *b = cache->storages;
+    cache->storages = b->next;
     free(b);
   }
-  cache.nstorages = 0;
+  cache->nstorages = 0;
   for (int i = 0; i < BIG_CACHE_SLOTS; i++) {
-    free(cache.big[i]);
-    cache.big[i] = NULL;
+    free(cache->big[i]);
+    cache->big[i] = NULL;
   }
-  cache.big_total = 0;
+  cache->big_total = 0;
 }
 
 /* The inline block: header padded to 16 bytes, then the data. */
 #define STORAGE_HEADER ((sizeof(Storage) + 15) & ~(size_t)15)
 
 static Storage *storage_alloc_inline(bool zero) {
+  AllocCache *cache = &tensor_state()->cache;
   Storage *s;
-  if (TENSOR_USE_CACHES && cache.storages) {
-    FreeBlock *b = cache.storages;
-    cache.storages = b->next;
-    cache.nstorages--;
-    if (cache.storages) __builtin_prefetch(cache.storages, 1);
+  if (TENSOR_USE_CACHES && cache->storages) {
+    FreeBlock *b = cache->storages;
+    cache->storages = b->next;
+    cache->nstorages--;
+    if (cache->storages) __builtin_prefetch(cache->storages, 1);
     s = (Storage *)b;
   } else {
     s = malloc(STORAGE_HEADER + TENSOR_INLINE_BYTES);
@@ -342,6 +345,7 @@ static Storage *storage_alloc_inline(bool zero) {
 }
 
 static void *data_alloc(size_t nbytes, bool zero, size_t *capacity) {
+  AllocCache *cache = &tensor_state()->cache;
   void *p = TENSOR_USE_CACHES && nbytes >= BIG_CACHE_MIN_BYTES ? big_cache_take(nbytes, capacity)
                                                               : NULL;
   if (p) {
@@ -352,10 +356,10 @@ static void *data_alloc(size_t nbytes, bool zero, size_t *capacity) {
   p = zero ? calloc(1, nbytes) : malloc(nbytes);
   if (!p && nbytes >= BIG_CACHE_MIN_BYTES) { /* retry once without the cache's memory */
     for (int i = 0; i < BIG_CACHE_SLOTS; i++) {
-      free(cache.big[i]);
-      cache.big[i] = NULL;
+      free(cache->big[i]);
+      cache->big[i] = NULL;
     }
-    cache.big_total = 0;
+    cache->big_total = 0;
     p = zero ? calloc(1, nbytes) : malloc(nbytes);
   }
   return p;
@@ -368,20 +372,26 @@ static void set_allocation_error(unsigned long long nbytes) {
                    nbytes);
 }
 
-/* The bytes of the live storages of this thread, and their high-water mark
- * since the last reset (tensor_memory_stats). */
-static _Thread_local size_t memory_live, memory_peak;
-
+/* The bytes of the live storages of the current state, and their
+ * high-water mark since the last reset (tensor_memory_stats). */
 void tensor_memory_stats(size_t *live, size_t *peak) {
-  if (live) *live = memory_live;
-  if (peak) *peak = memory_peak;
+  const TensorState *st = tensor_state();
+  if (live) *live = st->memory_live;
+  if (peak) *peak = st->memory_peak;
 }
 
-void tensor_memory_reset_peak(void) { memory_peak = memory_live; }
+void tensor_memory_reset_peak(void) { tensor_state()->memory_peak = tensor_state()->memory_live; }
 
 static void memory_count(size_t nbytes) {
-  memory_live += nbytes;
-  if (memory_live > memory_peak) memory_peak = memory_live;
+  TensorState *st = tensor_state();
+  st->memory_live += nbytes;
+  if (st->memory_live > st->memory_peak) st->memory_peak = st->memory_live;
+}
+
+/* A storage made under another state (a tensor that outlived its VM) may be
+ * freed under this one: the count stops at zero rather than wrap. */
+static void memory_uncount(TensorState *st, size_t nbytes) {
+  st->memory_live -= nbytes < st->memory_live ? nbytes : st->memory_live;
 }
 
 Storage *tensor_storage_new(size_t nbytes, bool zero) {
@@ -415,15 +425,20 @@ Storage *tensor_storage_new(size_t nbytes, bool zero) {
 
 static void storage_release(Storage *s) {
   if (--s->refcount > 0) return;
-  if (!s->is_alias) memory_live -= s->nbytes;
   if (s->is_alias) {
     storage_release(s->owner);
-  } else if (s->is_inline) {
-    if (TENSOR_USE_CACHES && cache.nstorages < STORAGE_POOL_MAX && !cache.closed) {
+    free(s);
+    return;
+  }
+  TensorState *st = tensor_state();
+  memory_uncount(st, s->nbytes);
+  AllocCache *cache = &st->cache;
+  if (s->is_inline) {
+    if (TENSOR_USE_CACHES && cache->nstorages < STORAGE_POOL_MAX && !cache->closed) {
       FreeBlock *b = (FreeBlock *)s;
-      b->next = cache.storages;
-      cache.storages = b;
-      cache.nstorages++;
+      b->next = cache->storages;
+      cache->storages = b;
+      cache->nstorages++;
       return;
     }
   } else {
@@ -522,7 +537,8 @@ static Tensor *tensor_new_struct(DType dt, int ndim, const int64_t *shape, int64
  * only the fields a cached block lacks written. NULL when it does not apply. */
 #define SMALL_MAX_DIMS 4
 static Tensor *tensor_alloc_small(DType dt, int ndim, const int64_t *shape, bool zero) {
-  if (!TENSOR_USE_CACHES || !cache.tensors || !cache.storages || ndim > SMALL_MAX_DIMS)
+  AllocCache *cache = &tensor_state()->cache;
+  if (!TENSOR_USE_CACHES || !cache->tensors || !cache->storages || ndim > SMALL_MAX_DIMS)
     return NULL;
   int64_t numel = 1;
   for (int i = 0; i < ndim; i++) {
@@ -531,14 +547,14 @@ static Tensor *tensor_alloc_small(DType dt, int ndim, const int64_t *shape, bool
   }
   size_t nbytes = (size_t)numel * dtype_size(dt);
   if (nbytes > TENSOR_INLINE_BYTES) return NULL;
-  Storage *s = (Storage *)cache.storages; /* a cached inline block: data, capacity, flags set */
-  cache.storages = cache.storages->next;
-  cache.nstorages--;
-  Tensor *t = (Tensor *)cache.tensors;
-  cache.tensors = cache.tensors->next;
-  cache.ntensors--;
-  if (cache.tensors) __builtin_prefetch(cache.tensors, 1);
-  if (cache.storages) __builtin_prefetch(cache.storages, 1);
+  Storage *s = (Storage *)cache->storages; /* a cached inline block: data, capacity, flags set */
+  cache->storages = cache->storages->next;
+  cache->nstorages--;
+  Tensor *t = (Tensor *)cache->tensors;
+  cache->tensors = cache->tensors->next;
+  cache->ntensors--;
+  if (cache->tensors) __builtin_prefetch(cache->tensors, 1);
+  if (cache->storages) __builtin_prefetch(cache->storages, 1);
   s->refcount = 1;
   s->nbytes = nbytes;
   s->version = 0;

@@ -17,8 +17,9 @@
  *
  * Allocation: Tensor structs, small storages (data inline, up to
  * TENSOR_INLINE_BYTES) and recently freed large buffers are recycled through
- * per-thread caches (bounded; off under AddressSanitizer), so millions of 0-d
- * ops never reach malloc and big temporaries don't page-fault every time.
+ * the caches of the current TensorState (state.h; bounded, off under
+ * AddressSanitizer), so millions of 0-d ops never reach malloc and big
+ * temporaries don't page-fault every time.
  * A request above 1 TiB fails with PyTorch's allocator message, never a crash.
  *
  * Threads: loops over large tensors (>= 256K elements) are cut into chunks
@@ -28,8 +29,8 @@
  * every tensor allocation, stays on the caller.
  *
  * Errors: a failing function returns NULL (or false / -1) and records a message
- * in a thread-local buffer, like errno. Messages use PyTorch's wording where
- * PyTorch has one.
+ * in the current TensorState (state.h), like errno. Messages use PyTorch's
+ * wording where PyTorch has one.
  */
 #ifndef AG_TENSOR_H
 #define AG_TENSOR_H
@@ -185,9 +186,9 @@ uint16_t float_to_bf16(float f);
  * with PyTorch's "can't allocate memory" error. Process-wide. */
 void tensor_set_allocation_limit(size_t bytes);
 
-/* Memory accounting of this thread: the bytes of the storages alive now
- * (views and aliases count nothing more) and the most alive at once since
- * the last reset_peak (which starts the mark again from what is alive). */
+/* Memory accounting of the current TensorState: the bytes of the storages
+ * alive now (views and aliases count nothing more) and the most alive at once
+ * since the last reset_peak (which starts the mark again from what is alive). */
 void tensor_memory_stats(size_t *live, size_t *peak);
 void tensor_memory_reset_peak(void);
 
@@ -205,7 +206,7 @@ static inline void tensor_release(Tensor *t) {
 /* Bytes this tensor holds: its struct, its storage's header and the part of
  * the storage it spans (a view does not count its base's other elements). */
 size_t tensor_footprint(const Tensor *t);
-/* Frees this thread's caches of tensor structs and buffers (at exit; optional). */
+/* Frees the current state's caches of tensor structs and buffers (at exit; optional). */
 void tensor_free_caches(void);
 /* While disabled (e.g. during VM teardown), freed tensors and buffers are not cached. */
 void tensor_set_caches_enabled(bool enabled);

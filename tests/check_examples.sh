@@ -2,9 +2,10 @@
 # check_examples.sh — every example program is also a golden test and, where
 # PyTorch can produce its output, a differential case:
 #   * examples/NAME.ag (all but demo.ag) must have tests/scripts/examples/NAME.ag,
-#     the same program plus `# expect` lines (and the "# expected output"
-#     heading): the two must be identical once those lines are removed, as must
-#     blank lines at the end;
+#     the same program plus its expectations (`# expect` lines, the "# expected
+#     output" heading, and `  # expect: ...` at the end of the lines that
+#     print): the two must be identical once those are removed, as must blank
+#     lines at the end;
 #   * tests/torch/example_NAME.ag, when present, must equal examples/NAME.ag
 #     exactly.
 # usage: sh tests/check_examples.sh        Last line: "N passed, M failed"; exit 1 on a difference.
@@ -12,9 +13,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 2
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ag-examples.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
-# strip: drop the expectation lines, then trailing blank lines
+# strip: drop the expectations (lines and line ends), then trailing blank lines
 strip() {
-  grep -v '^# expect' "$1" | awk '{ lines[NR] = $0 } END { n = NR; while (n > 0 && lines[n] == "") n--; for (i = 1; i <= n; i++) print lines[i] }'
+  sed -e '/^[[:space:]]*# expect/d' -e 's/  # expect:.*$//' "$1" | awk '{ lines[NR] = $0 } END { n = NR; while (n > 0 && lines[n] == "") n--; for (i = 1; i <= n; i++) print lines[i] }'
 }
 passed=0
 failed=0

@@ -8,7 +8,7 @@
 
 #include "vm/internal.h"
 
-static inline void push(AgVM *vm, Value v) { *vm->stack_top++ = v; }
+static inline void push(AgVM *vm, Value v) { *vm->exec.stack_top++ = v; }
 
 static const char *function_name(const ObjFunction *f) { return f->name ? f->name->chars : "<script>"; }
 
@@ -111,7 +111,7 @@ static bool collect_unknown_keywords(AgVM *vm, ObjFunction *f, ObjMap *kwargs, i
  * slots: positionals, keywords by name, UNDEF for the rest (their defaults
  * run in the callee), then the rest list and the keyword map. */
 static bool bind_arguments(AgVM *vm, ObjFunction *f, int argc, int nkw, ObjString *const *kwnames) {
-  Value *args = vm->stack_top - nkw - argc;
+  Value *args = vm->exec.stack_top - nkw - argc;
   const char *name = function_name(f);
   int positional = f->arity - f->kwonly;
   if (argc > positional && !f->has_rest) {
@@ -131,7 +131,7 @@ static bool bind_arguments(AgVM *vm, ObjFunction *f, int argc, int nkw, ObjStrin
   Value kwvals[VM_KW_MAX];
   for (int i = 0; i < nkw; i++) kwvals[i] = args[argc + i];
   int given = argc < positional ? argc : positional;
-  vm->stack_top = args + given;
+  vm->exec.stack_top = args + given;
   for (int i = given; i < f->arity; i++) push(vm, UNDEF_VAL);
   if (rest) push(vm, OBJ_VAL(rest));
   if (kwargs) push(vm, OBJ_VAL(kwargs));
@@ -174,14 +174,14 @@ CallStatus vm_call_closure(AgVM *vm, ObjClosure *closure, int argc, int nkw, Obj
   if (nkw != 0 || argc != f->arity || f->binds_extra) {
     if (!bind_arguments(vm, f, argc, nkw, kwnames)) return CALL_ERROR;
   }
-  if (vm->frame_count == VM_FRAMES_MAX || vm->stack_top + f->max_slots + 16 > vm->stack_limit) {
+  if (vm->exec.frame_count == VM_FRAMES_MAX || vm->exec.stack_top + f->max_slots + 16 > vm->exec.stack_limit) {
     return stack_overflow(vm);
   }
   if (tensor_interrupt_requested) return vm_raise_interrupted(vm);
-  CallFrame *frame = &vm->frames[vm->frame_count++];
+  CallFrame *frame = &vm->exec.frames[vm->exec.frame_count++];
   frame->closure = closure;
   frame->ip = f->chunk.code;
-  frame->slots = vm->stack_top - obj_param_count(f) - 1;
+  frame->slots = vm->exec.stack_top - obj_param_count(f) - 1;
   frame->module_init = NULL;
   frame->is_init = is_init;
   return CALL_FRAME;
@@ -189,16 +189,16 @@ CallStatus vm_call_closure(AgVM *vm, ObjClosure *closure, int argc, int nkw, Obj
 
 /* Puts v before the n arguments (positionals and keyword values) on the stack. */
 static bool insert_argument(AgVM *vm, int n, Value v) {
-  if (vm->stack_top + 1 >= vm->stack_limit) return false;
-  Value *first = vm->stack_top - n;
+  if (vm->exec.stack_top + 1 >= vm->exec.stack_limit) return false;
+  Value *first = vm->exec.stack_top - n;
   memmove(first + 1, first, sizeof(Value) * (size_t)n);
   *first = v;
-  vm->stack_top++;
+  vm->exec.stack_top++;
   return true;
 }
 
 static bool is_batched(const AgVM *vm, Value v) {
-  return IS_INSTANCE(v) && AS_INSTANCE(v)->klass == vm->batched_class;
+  return IS_INSTANCE(v) && AS_INSTANCE(v)->klass == vm->vmap.batched_class;
 }
 
 /* A batched value among the arguments, or one level inside a list or tuple
@@ -229,19 +229,19 @@ static bool native_in(const ObjList *l, const ObjNative *native) {
 
 /* Inside func.vmap: whether this call of a native goes to batched_dispatch. */
 static bool goes_batched(AgVM *vm, ObjNative *native, int n, const Value *args) {
-  if (native_in(vm->batched_random, native)) return true;
-  return vm_has_batched_argument(vm, n, args) && !native_in(vm->batched_passthrough, native);
+  if (native_in(vm->vmap.random, native)) return true;
+  return vm_has_batched_argument(vm, n, args) && !native_in(vm->vmap.passthrough, native);
 }
 
 static CallStatus call_native_batched(AgVM *vm, ObjNative *native, int argc, int nkw, ObjString *const *kwnames) {
   if (!insert_argument(vm, argc + nkw, OBJ_VAL(native))) return stack_overflow(vm);
-  vm->stack_top[-argc - nkw - 2] = vm->batched_dispatch;
-  return vm_call_closure(vm, AS_CLOSURE(vm->batched_dispatch), argc + 1, nkw, kwnames, false);
+  vm->exec.stack_top[-argc - nkw - 2] = vm->vmap.dispatch;
+  return vm_call_closure(vm, AS_CLOSURE(vm->vmap.dispatch), argc + 1, nkw, kwnames, false);
 }
 
 static CallStatus call_native(AgVM *vm, ObjNative *native, Value self, int argc, int nkw,
                               ObjString *const *kwnames) {
-  if (vm->vmap_depth > 0 && IS_NIL(self) && goes_batched(vm, native, argc + nkw, vm->stack_top - nkw - argc)) {
+  if (vm->vmap.depth > 0 && IS_NIL(self) && goes_batched(vm, native, argc + nkw, vm->exec.stack_top - nkw - argc)) {
     return call_native_batched(vm, native, argc, nkw, kwnames);
   }
   if (argc < native->min_args || (native->max_args >= 0 && argc > native->max_args)) {
@@ -251,11 +251,11 @@ static CallStatus call_native(AgVM *vm, ObjNative *native, Value self, int argc,
     vm_raise(vm, VM_ERR_TYPE, "unexpected keyword argument '%s' in call to %s()", kwnames[0]->chars, native->name->chars);
     return CALL_ERROR;
   }
-  Value *args = vm->stack_top - nkw - argc;
+  Value *args = vm->exec.stack_top - nkw - argc;
   AgKwargs kw = {nkw, kwnames, args + argc};
   Value result = native->fn(vm, self, argc, args, &kw);
   if (IS_EXCEPTION(result)) return CALL_ERROR;
-  vm->stack_top = args - 1;
+  vm->exec.stack_top = args - 1;
   push(vm, result);
   return CALL_DONE;
 }
@@ -265,7 +265,7 @@ static CallStatus call_native(AgVM *vm, ObjNative *native, Value self, int argc,
 static __attribute__((noinline)) CallStatus call_function_as_method(AgVM *vm, ObjClosure *fn, Value receiver, int argc, int nkw,
                                           ObjString *const *kwnames) {
   if (!insert_argument(vm, argc + nkw, receiver)) return stack_overflow(vm);
-  vm->stack_top[-argc - nkw - 2] = OBJ_VAL(fn);
+  vm->exec.stack_top[-argc - nkw - 2] = OBJ_VAL(fn);
   return vm_call_closure(vm, fn, argc + 1, nkw, kwnames, false);
 }
 
@@ -276,10 +276,10 @@ static CallStatus call_unbound_method(AgVM *vm, ObjClosure *m, int argc, int nkw
     vm_raise(vm, VM_ERR_TYPE, "%s() missing 1 required positional argument: 'self'", function_name(m->function));
     return CALL_ERROR;
   }
-  Value *first = vm->stack_top - nkw - argc;
+  Value *first = vm->exec.stack_top - nkw - argc;
   first[-1] = first[0];
   memmove(first, first + 1, sizeof(Value) * (size_t)(argc - 1 + nkw));
-  vm->stack_top--;
+  vm->exec.stack_top--;
   return vm_call_closure(vm, m, argc - 1, nkw, kwnames, false);
 }
 
@@ -295,14 +295,14 @@ CallStatus vm_call_method(AgVM *vm, Value method, Value receiver, int argc, int 
   }
   if (IS_NATIVE(method)) {
     CallStatus s = call_native(vm, AS_NATIVE(method), receiver, argc, nkw, kwnames);
-    if (s == CALL_DONE && is_init) vm->stack_top[-1] = receiver;
+    if (s == CALL_DONE && is_init) vm->exec.stack_top[-1] = receiver;
     return s;
   }
   return vm_call_descriptor(vm, method, receiver, argc, nkw, kwnames);
 }
 
 static CallStatus construct(AgVM *vm, ObjClass *klass, int argc, int nkw, ObjString *const *kwnames) {
-  Value *slot = vm->stack_top - nkw - argc - 1;
+  Value *slot = vm->exec.stack_top - nkw - argc - 1;
   if (!IS_NIL(klass->convert)) return call_native(vm, AS_NATIVE(klass->convert), NIL_VAL, argc, nkw, kwnames);
   if (klass->parent == NULL && vm_is_builtin_type(vm, klass)) {
     vm_raise(vm, VM_ERR_TYPE, "cannot create '%s' instances", klass->name->chars);
@@ -316,7 +316,7 @@ static CallStatus construct(AgVM *vm, ObjClass *klass, int argc, int nkw, ObjStr
                      argc + nkw);
       return CALL_ERROR;
     }
-    vm->stack_top = slot + 1;
+    vm->exec.stack_top = slot + 1;
     return CALL_DONE;
   }
   return vm_call_method(vm, klass->init, *slot, argc, nkw, kwnames, true);
@@ -331,18 +331,18 @@ CallStatus vm_call_value(AgVM *vm, Value callee, int argc, int nkw, ObjString *c
     case OBJ_NATIVE: return call_native(vm, AS_NATIVE(callee), NIL_VAL, argc, nkw, kwnames);
     case OBJ_BOUND_METHOD: {
       ObjBoundMethod *b = AS_BOUND_METHOD(callee);
-      vm->stack_top[-argc - nkw - 1] = b->receiver;
+      vm->exec.stack_top[-argc - nkw - 1] = b->receiver;
       return vm_call_method(vm, b->method, b->receiver, argc, nkw, kwnames, false);
     }
     case OBJ_CLASS: return construct(vm, AS_CLASS(callee), argc, nkw, kwnames);
     case OBJ_DTYPE: { /* float(x), bool(x): a dtype is also its conversion */
-      Value convert = vm->dtype_call[AS_DTYPE(callee)->dtype];
+      Value convert = vm->core.dtype_call[AS_DTYPE(callee)->dtype];
       if (IS_NATIVE(convert)) return call_native(vm, AS_NATIVE(convert), NIL_VAL, argc, nkw, kwnames);
       break;
     }
     case OBJ_INSTANCE: {
       Value method;
-      if (table_get(&AS_INSTANCE(callee)->klass->methods, OBJ_VAL(vm->call_string), &method)) {
+      if (table_get(&AS_INSTANCE(callee)->klass->methods, OBJ_VAL(vm->core.call_string), &method)) {
         return vm_call_method(vm, method, callee, argc, nkw, kwnames, false);
       }
       vm_raise(vm, VM_ERR_TYPE, "%s instance is not callable (its class has no call method)", vm_type_name(callee));
@@ -357,7 +357,7 @@ CallStatus vm_call_value(AgVM *vm, Value callee, int argc, int nkw, ObjString *c
 
 /* recv.name(args) with recv in the callee slot; no bound method is made. */
 CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjString *const *kwnames) {
-  Value *slot = vm->stack_top - nkw - argc - 1;
+  Value *slot = vm->exec.stack_top - nkw - argc - 1;
   Value receiver = *slot;
   Value method;
   if (IS_INSTANCE(receiver)) {
@@ -373,12 +373,12 @@ CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjStrin
     return CALL_ERROR;
   }
   Table *methods = NULL;
-  if (IS_LIST(receiver)) methods = &vm->list_methods;
-  else if (IS_TUPLE(receiver)) methods = &vm->tuple_methods;
-  else if (IS_STRING(receiver)) methods = &vm->string_methods;
-  else if (IS_MAP(receiver)) methods = &vm->map_methods;
-  else if (IS_SET(receiver)) methods = &vm->set_methods;
-  else if (IS_GENERATOR(receiver)) methods = &vm->generator_methods;
+  if (IS_LIST(receiver)) methods = &vm->core.list_methods;
+  else if (IS_TUPLE(receiver)) methods = &vm->core.tuple_methods;
+  else if (IS_STRING(receiver)) methods = &vm->core.string_methods;
+  else if (IS_MAP(receiver)) methods = &vm->core.map_methods;
+  else if (IS_SET(receiver)) methods = &vm->core.set_methods;
+  else if (IS_GENERATOR(receiver)) methods = &vm->core.generator_methods;
   else if (IS_CLASS(receiver)) methods = &AS_CLASS(receiver)->methods;
   if (methods != NULL && table_get(methods, OBJ_VAL(name), &method)) {
     if (IS_CLASS(receiver) && IS_CLOSURE(method) && !AS_CLOSURE(method)->function->is_method) {
@@ -387,19 +387,19 @@ CallStatus vm_invoke_slot(AgVM *vm, ObjString *name, int argc, int nkw, ObjStrin
     }
     return vm_call_method(vm, method, receiver, argc, nkw, kwnames, false);
   }
-  if (IS_TENSOR(receiver) && vm->vmap_depth > 0 && vm_has_batched_argument(vm, argc + nkw, slot + 1)) {
+  if (IS_TENSOR(receiver) && vm->vmap.depth > 0 && vm_has_batched_argument(vm, argc + nkw, slot + 1)) {
     /* t.mul(batched): batched_dispatch("mul", t, ...args) */
     if (!insert_argument(vm, argc + nkw + 1, OBJ_VAL(name)) ||
-        !insert_argument(vm, argc + nkw + 2, vm->batched_dispatch))
+        !insert_argument(vm, argc + nkw + 2, vm->vmap.dispatch))
       return stack_overflow(vm);
-    return vm_call_closure(vm, AS_CLOSURE(vm->batched_dispatch), argc + 2, nkw, kwnames, false);
+    return vm_call_closure(vm, AS_CLOSURE(vm->vmap.dispatch), argc + 2, nkw, kwnames, false);
   }
-  if ((IS_TENSOR(receiver) || IS_NODE(receiver)) && vm->tensor_hooks != NULL) {
+  if ((IS_TENSOR(receiver) || IS_NODE(receiver)) && vm->plugins.tensor != NULL) {
     Value *args = slot + 1;
     AgKwargs kw = {nkw, kwnames, args + argc};
-    Value result = vm->tensor_hooks->invoke(vm, receiver, name, argc, args, &kw);
+    Value result = vm->plugins.tensor->invoke(vm, receiver, name, argc, args, &kw);
     if (IS_EXCEPTION(result)) return CALL_ERROR;
-    vm->stack_top = slot;
+    vm->exec.stack_top = slot;
     push(vm, result);
     return CALL_DONE;
   }

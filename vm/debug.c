@@ -72,8 +72,8 @@ static void constant_operand(FILE *out, const Chunk *c, int k) {
 
 static void global_operand(FILE *out, AgVM *vm, int slot) {
   fprintf(out, "%5d", slot);
-  if (vm != NULL && slot < vm->global_count && vm->global_names[slot] != NULL)
-    fprintf(out, "  %s", vm->global_names[slot]->chars);
+  if (vm != NULL && slot < vm->globals.count && vm->globals.names[slot] != NULL)
+    fprintf(out, "  %s", vm->globals.names[slot]->chars);
 }
 
 static void jump_operand(FILE *out, int offset, int distance, int sign) {

@@ -26,7 +26,7 @@ static void set_field_of(AgVM *vm, Value obj, const char *name, Value v) {
 
 static bool is_kind(Value v, ObjClass *k) { return IS_INSTANCE(v) && AS_INSTANCE(v)->klass == k; }
 
-bool vm_is_property(AgVM *vm, Value member) { return is_kind(member, vm->property_class); }
+bool vm_is_property(AgVM *vm, Value member) { return is_kind(member, vm->core.property_class); }
 
 /* staticmethod(f), classmethod(f) */
 static Value wrapper_init(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
@@ -43,7 +43,7 @@ static Value property_init(AgVM *vm, Value self, int argc, const Value *args, co
 
 /* p.setter(f), p.getter(f): a new property with that function replaced. */
 static Value property_with(AgVM *vm, Value self, const char *which, Value fn) {
-  ObjInstance *p = obj_new_instance(vm, vm->property_class);
+  ObjInstance *p = obj_new_instance(vm, vm->core.property_class);
   vm_push_root(vm, OBJ_VAL(p));
   table_add_all(vm, &AS_INSTANCE(self)->fields, &p->fields);
   set_field_of(vm, OBJ_VAL(p), which, fn);
@@ -63,7 +63,7 @@ static ObjClass *builtin_class(AgVM *vm, const char *name, AgNativeFn init, int 
   ObjClass *k = obj_new_class(vm, obj_string(vm, name));
   vm_define_builtin(vm, name, OBJ_VAL(k));
   ObjNative *n = obj_new_native(vm, "init", init, 1, max_args, false);
-  table_set(vm, &k->methods, OBJ_VAL(vm->init_string), OBJ_VAL(n));
+  table_set(vm, &k->methods, OBJ_VAL(vm->core.init_string), OBJ_VAL(n));
   k->init = OBJ_VAL(n);
   return k;
 }
@@ -76,11 +76,11 @@ static void add_method(AgVM *vm, ObjClass *k, const char *name, AgNativeFn fn) {
 }
 
 void vm_install_descriptors(AgVM *vm) {
-  vm->property_class = builtin_class(vm, "property", property_init, 2);
-  add_method(vm, vm->property_class, "setter", property_setter);
-  add_method(vm, vm->property_class, "getter", property_getter);
-  vm->staticmethod_class = builtin_class(vm, "staticmethod", wrapper_init, 1);
-  vm->classmethod_class = builtin_class(vm, "classmethod", wrapper_init, 1);
+  vm->core.property_class = builtin_class(vm, "property", property_init, 2);
+  add_method(vm, vm->core.property_class, "setter", property_setter);
+  add_method(vm, vm->core.property_class, "getter", property_getter);
+  vm->core.staticmethod_class = builtin_class(vm, "staticmethod", wrapper_init, 1);
+  vm->core.classmethod_class = builtin_class(vm, "classmethod", wrapper_init, 1);
 }
 
 static Value bind(AgVM *vm, Value receiver, Value method) {
@@ -98,7 +98,7 @@ Value vm_member_value(AgVM *vm, Value receiver, Value member) {
   if (plain_function && IS_CLASS(receiver)) return member; /* C.f is f, unbound */
   if (!IS_INSTANCE(member)) return bind(vm, receiver, member);
   ObjClass *kind = AS_INSTANCE(member)->klass;
-  if (kind == vm->property_class) {
+  if (kind == vm->core.property_class) {
     if (!IS_INSTANCE(receiver)) return member; /* C.area is the property itself */
     Value getter = bind(vm, receiver, field_of(vm, member, "fget"));
     vm_push_root(vm, getter);
@@ -106,8 +106,8 @@ Value vm_member_value(AgVM *vm, Value receiver, Value member) {
     vm_pop_root(vm);
     return v;
   }
-  if (kind == vm->staticmethod_class) return field_of(vm, member, "__func__");
-  if (kind == vm->classmethod_class) return bind(vm, class_of(receiver), field_of(vm, member, "__func__"));
+  if (kind == vm->core.staticmethod_class) return field_of(vm, member, "__func__");
+  if (kind == vm->core.classmethod_class) return bind(vm, class_of(receiver), field_of(vm, member, "__func__"));
   return bind(vm, receiver, member); /* any other callable: bound, as a function */
 }
 
@@ -115,24 +115,24 @@ Value vm_member_value(AgVM *vm, Value receiver, Value member) {
  * that name; the receiver is in the callee slot. */
 CallStatus vm_call_descriptor(AgVM *vm, Value member, Value receiver, int argc, int nkw,
                               ObjString *const *kwnames) {
-  Value *slot = vm->stack_top - argc - nkw - 1;
+  Value *slot = vm->exec.stack_top - argc - nkw - 1;
   ObjClass *kind = IS_INSTANCE(member) ? AS_INSTANCE(member)->klass : NULL;
-  if (kind == vm->staticmethod_class) {
+  if (kind == vm->core.staticmethod_class) {
     *slot = field_of(vm, member, "__func__");
-  } else if (kind == vm->classmethod_class) {
+  } else if (kind == vm->core.classmethod_class) {
     *slot = bind(vm, class_of(receiver), field_of(vm, member, "__func__"));
-  } else if (kind == vm->property_class) {
+  } else if (kind == vm->core.property_class) {
     *slot = vm_member_value(vm, receiver, member);
     if (IS_EXCEPTION(*slot)) return CALL_ERROR;
   } else { /* any other callable (a decorator's result): the receiver comes first */
-    if (vm->stack_top + 1 >= vm->stack_limit) {
+    if (vm->exec.stack_top + 1 >= vm->exec.stack_limit) {
       vm_raise(vm, VM_ERR_RECURSION, "stack overflow");
       return CALL_ERROR;
     }
     Value *first = slot + 1;
     memmove(first + 1, first, sizeof(Value) * (size_t)(argc + nkw));
     *first = receiver;
-    vm->stack_top++;
+    vm->exec.stack_top++;
     *slot = member;
     argc++;
   }

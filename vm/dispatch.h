@@ -3,7 +3,7 @@
  * inside run(), whose locals these macros name:
  *
  *   frame, ip, slots, constants  the running frame (LOAD_FRAME)
- *   sp                           the stack top, kept in a register: vm->stack_top
+ *   sp                           the stack top, kept in a register: vm->exec.stack_top
  *                                is only current after SYNC(), which every path
  *                                that may allocate, call or throw runs first;
  *                                LOAD_SP() takes it back after such a call.
@@ -14,14 +14,14 @@
 
 #define LOAD_FRAME()                                                                               \
   do {                                                                                             \
-    frame = &vm->frames[vm->frame_count - 1];                                                      \
+    frame = &vm->exec.frames[vm->exec.frame_count - 1];                                                      \
     ip = frame->ip;                                                                                \
     slots = frame->slots;                                                                          \
     constants = frame->closure->function->chunk.constants;                                         \
-    sp = vm->stack_top;                                                                            \
+    sp = vm->exec.stack_top;                                                                            \
   } while (0)
-#define SYNC() (frame->ip = ip, vm->stack_top = sp)
-#define LOAD_SP() (sp = vm->stack_top)
+#define SYNC() (frame->ip = ip, vm->exec.stack_top = sp)
+#define LOAD_SP() (sp = vm->exec.stack_top)
 #define PUSH(v) (*sp++ = (v))
 #define POP() (*--sp)
 #define PEEK(n) (sp[-1 - (n)])

@@ -4,7 +4,7 @@
  * with fields `message` (a string) and `traceback` (a list of
  * [function, file, line] lists, outermost call first), captured when the
  * error is made or first thrown. Thrown non-Error values keep their
- * traceback on the VM (vm->exception_trace) while they are in flight.
+ * traceback on the VM (vm->exc.trace) while they are in flight.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,14 +41,14 @@ static Value trace_entry(AgVM *vm, const CallFrame *frame) {
 static ObjList *capture_trace(AgVM *vm) {
   ObjList *trace = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(trace));
-  int n = vm->frame_count;
+  int n = vm->exec.frame_count;
   for (int i = 0; i < n; i++) {
     if (n > 2 * TRACE_KEEP && i == TRACE_KEEP) {
       obj_list_append(vm, trace, INT_VAL(vm, n - 2 * TRACE_KEEP)); /* "... N more" */
       i = n - TRACE_KEEP - 1;
       continue;
     }
-    obj_list_append(vm, trace, trace_entry(vm, &vm->frames[i]));
+    obj_list_append(vm, trace, trace_entry(vm, &vm->exec.frames[i]));
   }
   vm_pop_root(vm);
   return trace;
@@ -57,7 +57,7 @@ static ObjList *capture_trace(AgVM *vm) {
 static bool is_error_instance(AgVM *vm, Value v) {
   if (!IS_INSTANCE(v)) return false;
   for (ObjClass *k = AS_INSTANCE(v)->klass; k != NULL; k = k->parent) {
-    if (k == vm->error_class) return true;
+    if (k == vm->core.error_class) return true;
   }
   return false;
 }
@@ -66,40 +66,40 @@ ObjInstance *vm_new_error(AgVM *vm, ObjClass *klass, ObjString *message) {
   vm_push_root(vm, OBJ_VAL(message));
   ObjInstance *err = obj_new_instance(vm, klass);
   vm_push_root(vm, OBJ_VAL(err));
-  table_set(vm, &err->fields, OBJ_VAL(vm->message_string), OBJ_VAL(message));
+  table_set(vm, &err->fields, OBJ_VAL(vm->core.message_string), OBJ_VAL(message));
   ObjList *trace = capture_trace(vm);
-  table_set(vm, &err->fields, OBJ_VAL(vm->traceback_string), OBJ_VAL(trace));
+  table_set(vm, &err->fields, OBJ_VAL(vm->core.traceback_string), OBJ_VAL(trace));
   vm_pop_roots(vm, 2);
   return err;
 }
 
 Value vm_throw(AgVM *vm, Value thrown) {
-  vm->exception = thrown;
-  vm->has_exception = true;
-  vm->exception_trace = NULL;
+  vm->exc.value = thrown;
+  vm->exc.pending = true;
+  vm->exc.trace = NULL;
   if (is_error_instance(vm, thrown)) {
     Value trace;
     ObjInstance *err = AS_INSTANCE(thrown);
-    if (!table_get(&err->fields, OBJ_VAL(vm->traceback_string), &trace) || IS_NIL(trace)) {
+    if (!table_get(&err->fields, OBJ_VAL(vm->core.traceback_string), &trace) || IS_NIL(trace)) {
       ObjList *t = capture_trace(vm);
-      table_set(vm, &err->fields, OBJ_VAL(vm->traceback_string), OBJ_VAL(t));
+      table_set(vm, &err->fields, OBJ_VAL(vm->core.traceback_string), OBJ_VAL(t));
     }
   } else {
-    vm->exception_trace = capture_trace(vm);
+    vm->exc.trace = capture_trace(vm);
   }
   return VM_EXCEPTION;
 }
 
 Value vm_throw_interrupted(AgVM *vm) {
   tensor_interrupt_requested = 0;
-  ObjInstance *err = vm_new_error(vm, vm->interrupted_class, obj_string(vm, "Interrupted"));
+  ObjInstance *err = vm_new_error(vm, vm->core.interrupted_class, obj_string(vm, "Interrupted"));
   return vm_throw(vm, OBJ_VAL(err));
 }
 
 Value vm_throw_memory_error(AgVM *vm, double bytes) {
   char buf[96];
   snprintf(buf, sizeof buf, bytes < 1e15 ? "out of memory (allocating %.0f bytes)" : "out of memory (allocating %.3g bytes)", bytes);
-  ObjInstance *err = vm_new_error(vm, vm->memory_error_class, obj_string(vm, buf));
+  ObjInstance *err = vm_new_error(vm, vm->core.memory_error_class, obj_string(vm, buf));
   return vm_throw(vm, OBJ_VAL(err));
 }
 
@@ -108,7 +108,7 @@ static Value raise_v(AgVM *vm, VmErrorKind kind, const char *fmt, va_list ap) {
   char buf[1024];
   vsnprintf(buf, sizeof buf, fmt, ap);
   ObjString *message = obj_string(vm, buf);
-  ObjInstance *err = vm_new_error(vm, vm->error_classes[kind], message);
+  ObjInstance *err = vm_new_error(vm, vm->core.error_classes[kind], message);
   return vm_throw(vm, OBJ_VAL(err));
 }
 
@@ -129,15 +129,15 @@ Value vm_throw_error(AgVM *vm, const char *fmt, ...) {
 }
 
 Value vm_take_exception(AgVM *vm) {
-  Value v = vm->exception;
-  vm->exception = NIL_VAL;
-  vm->has_exception = false;
+  Value v = vm->exc.value;
+  vm->exc.value = NIL_VAL;
+  vm->exc.pending = false;
   return v;
 }
 
 const char *vm_exception_message(AgVM *vm, Value exc) {
   Value message;
-  if (IS_INSTANCE(exc) && table_get(&AS_INSTANCE(exc)->fields, OBJ_VAL(vm->message_string), &message) &&
+  if (IS_INSTANCE(exc) && table_get(&AS_INSTANCE(exc)->fields, OBJ_VAL(vm->core.message_string), &message) &&
       IS_STRING(message)) {
     return AS_CSTRING(message);
   }
@@ -159,11 +159,11 @@ const char *vm_exception_class_name(AgVM *vm, Value exc) {
 
 static ObjList *trace_of(AgVM *vm, Value exc) {
   Value trace;
-  if (IS_INSTANCE(exc) && table_get(&AS_INSTANCE(exc)->fields, OBJ_VAL(vm->traceback_string), &trace) &&
+  if (IS_INSTANCE(exc) && table_get(&AS_INSTANCE(exc)->fields, OBJ_VAL(vm->core.traceback_string), &trace) &&
       IS_LIST(trace)) {
     return AS_LIST(trace);
   }
-  return vm->exception_trace;
+  return vm->exc.trace;
 }
 
 static bool trace_entry_ok(Value e) {
@@ -186,14 +186,14 @@ static void print_trace(FILE *out, ObjList *trace) {
 }
 
 void vm_add_library_file(AgVM *vm, const char *file) {
-  if (vm->library_file_count < (int)(sizeof vm->library_files / sizeof vm->library_files[0]))
-    vm->library_files[vm->library_file_count++] = obj_string(vm, file);
+  if (vm->globals.library_file_count < (int)(sizeof vm->globals.library_files / sizeof vm->globals.library_files[0]))
+    vm->globals.library_files[vm->globals.library_file_count++] = obj_string(vm, file);
 }
 
 static bool in_library(AgVM *vm, Value entry) {
   ObjString *file = AS_STRING(AS_LIST(entry)->items[1]);
-  for (int i = 0; i < vm->library_file_count; i++)
-    if (strcmp(vm->library_files[i]->chars, file->chars) == 0) return true;
+  for (int i = 0; i < vm->globals.library_file_count; i++)
+    if (strcmp(vm->globals.library_files[i]->chars, file->chars) == 0) return true;
   return false;
 }
 
@@ -211,16 +211,16 @@ static Value report_entry(AgVM *vm, ObjList *trace) {
 }
 
 void vm_end_progress_line(AgVM *vm) {
-  if (!vm->progress_line_open) return;
-  vm->progress_line_open = false;
+  if (!vm->host.progress_line_open) return;
+  vm->host.progress_line_open = false;
   fputc('\n', stderr);
   fflush(stderr);
 }
 
 void vm_report_exception(AgVM *vm, FILE *out, bool color) {
-  if (!vm->has_exception) return;
+  if (!vm->exc.pending) return;
   vm_end_progress_line(vm);
-  Value exc = vm->exception;
+  Value exc = vm->exc.value;
   vm_push_root(vm, exc);
   ObjList *trace = trace_of(vm, exc);
   vm_push_root(vm, trace ? OBJ_VAL(trace) : NIL_VAL);
@@ -234,7 +234,7 @@ void vm_report_exception(AgVM *vm, FILE *out, bool color) {
   if (trace && trace->count > 0) print_trace(out, trace);
   vm_pop_roots(vm, 2);
   vm_take_exception(vm);
-  vm->exception_trace = NULL;
+  vm->exc.trace = NULL;
 }
 
 /* ---- class Error ---- */
@@ -250,9 +250,9 @@ static Value error_init(AgVM *vm, Value self, int argc, const Value *args, const
   if (!IS_EXCEPTION(message) && IS_INSTANCE(self)) {
     ObjInstance *err = AS_INSTANCE(self);
     vm_push_root(vm, message);
-    table_set(vm, &err->fields, OBJ_VAL(vm->message_string), message);
+    table_set(vm, &err->fields, OBJ_VAL(vm->core.message_string), message);
     table_set(vm, &err->fields, OBJ_VAL(obj_string(vm, "args")), arg_tuple);
-    table_set(vm, &err->fields, OBJ_VAL(vm->traceback_string), NIL_VAL);
+    table_set(vm, &err->fields, OBJ_VAL(vm->core.traceback_string), NIL_VAL);
     vm_pop_root(vm);
   }
   vm_pop_root(vm);
@@ -286,7 +286,7 @@ static Value error_repr(AgVM *vm, Value self, int argc, const Value *args, const
 }
 
 static Value singleton_str(AgVM *vm, Value self, int argc, const Value *args, const AgKwargs *kw) {
-  return OBJ_VAL(obj_string(vm, self == vm->ellipsis ? "Ellipsis" : "NotImplemented"));
+  return OBJ_VAL(obj_string(vm, self == vm->core.ellipsis ? "Ellipsis" : "NotImplemented"));
 }
 
 /* The one instance of a class of its own, printed as its name. */
@@ -294,7 +294,7 @@ static Value singleton(AgVM *vm, const char *class_name) {
   ObjClass *k = obj_new_class(vm, obj_string(vm, class_name));
   vm_push_root(vm, OBJ_VAL(k));
   ObjNative *repr = obj_new_native(vm, "repr", singleton_str, 0, 0, false); /* str() too */
-  table_set(vm, &k->methods, OBJ_VAL(vm->repr_string), OBJ_VAL(repr));
+  table_set(vm, &k->methods, OBJ_VAL(vm->core.repr_string), OBJ_VAL(repr));
   Value v = OBJ_VAL(obj_new_instance(vm, k));
   vm_pop_root(vm);
   return v;
@@ -303,10 +303,10 @@ static Value singleton(AgVM *vm, const char *class_name) {
 /* NotImplemented, which an operator method returns to let the other
  * operand try (SPEC §4), and Ellipsis, the value of `...` in an index. */
 static void install_singletons(AgVM *vm) {
-  vm->not_implemented = singleton(vm, "NotImplementedType");
-  vm_define_builtin(vm, "NotImplemented", vm->not_implemented);
-  vm->ellipsis = singleton(vm, "ellipsis");
-  vm_define_builtin(vm, "Ellipsis", vm->ellipsis);
+  vm->core.not_implemented = singleton(vm, "NotImplementedType");
+  vm_define_builtin(vm, "NotImplemented", vm->core.not_implemented);
+  vm->core.ellipsis = singleton(vm, "ellipsis");
+  vm_define_builtin(vm, "Ellipsis", vm->core.ellipsis);
 }
 
 static ObjClass *define_class(AgVM *vm, const char *name, ObjClass *parent) {
@@ -321,15 +321,15 @@ static ObjClass *define_class(AgVM *vm, const char *name, ObjClass *parent) {
 }
 
 static void install_error_base(AgVM *vm) {
-  vm->error_class = define_class(vm, "Error", NULL);
-  vm->error_classes[VM_ERR_ERROR] = vm->error_class;
+  vm->core.error_class = define_class(vm, "Error", NULL);
+  vm->core.error_classes[VM_ERR_ERROR] = vm->core.error_class;
   ObjNative *init = obj_new_native(vm, "init", error_init, 0, -1, false);
-  table_set(vm, &vm->error_class->methods, OBJ_VAL(vm->init_string), OBJ_VAL(init));
-  vm->error_class->init = OBJ_VAL(init);
+  table_set(vm, &vm->core.error_class->methods, OBJ_VAL(vm->core.init_string), OBJ_VAL(init));
+  vm->core.error_class->init = OBJ_VAL(init);
   ObjNative *str = obj_new_native(vm, "str", error_str, 0, 0, false);
-  table_set(vm, &vm->error_class->methods, OBJ_VAL(vm->str_string), OBJ_VAL(str));
+  table_set(vm, &vm->core.error_class->methods, OBJ_VAL(vm->core.str_string), OBJ_VAL(str));
   ObjNative *repr = obj_new_native(vm, "repr", error_repr, 0, 0, false);
-  table_set(vm, &vm->error_class->methods, OBJ_VAL(vm->repr_string), OBJ_VAL(repr));
+  table_set(vm, &vm->core.error_class->methods, OBJ_VAL(vm->core.repr_string), OBJ_VAL(repr));
 }
 
 /* Error and the classes of VM_ERROR_CLASSES, parents before children. */
@@ -337,19 +337,19 @@ static void install_error_classes(AgVM *vm) {
   install_error_base(vm);
 #define VM_ERROR_DEFINE(kind, name, parent)                                                 \
   if (VM_ERR_##kind != VM_ERR_ERROR)                                                      \
-    vm->error_classes[VM_ERR_##kind] = define_class(vm, name, vm->error_classes[VM_ERR_##parent]);
+    vm->core.error_classes[VM_ERR_##kind] = define_class(vm, name, vm->core.error_classes[VM_ERR_##parent]);
   VM_ERROR_CLASSES(VM_ERROR_DEFINE)
 #undef VM_ERROR_DEFINE
   /* Python's name for Ctrl-C, so that `catch KeyboardInterrupt` works */
-  vm_define_builtin(vm, "KeyboardInterrupt", OBJ_VAL(vm->error_classes[VM_ERR_INTERRUPTED]));
-  vm->interrupted_class = vm->error_classes[VM_ERR_INTERRUPTED];
-  vm->memory_error_class = vm->error_classes[VM_ERR_MEMORY];
-  vm->stop_iteration_class = vm->error_classes[VM_ERR_STOP_ITERATION];
-  vm->zero_division_class = vm->error_classes[VM_ERR_ZERO_DIVISION];
+  vm_define_builtin(vm, "KeyboardInterrupt", OBJ_VAL(vm->core.error_classes[VM_ERR_INTERRUPTED]));
+  vm->core.interrupted_class = vm->core.error_classes[VM_ERR_INTERRUPTED];
+  vm->core.memory_error_class = vm->core.error_classes[VM_ERR_MEMORY];
+  vm->core.stop_iteration_class = vm->core.error_classes[VM_ERR_STOP_ITERATION];
+  vm->core.zero_division_class = vm->core.error_classes[VM_ERR_ZERO_DIVISION];
 }
 
 void vm_install_core(AgVM *vm) {
   install_error_classes(vm);
-  vm->spare_memory_error = vm_new_error(vm, vm->memory_error_class, obj_string(vm, "out of memory"));
+  vm->oom.spare_error = vm_new_error(vm, vm->core.memory_error_class, obj_string(vm, "out of memory"));
   install_singletons(vm);
 }

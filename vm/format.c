@@ -428,12 +428,12 @@ static bool is_numeric_spec(const FormatSpec *f) {
  * Tensor.__format__ uses item()); 0 when the spec is not numeric. */
 static int format_tensor_item(AgVM *vm, Value v, const FormatSpec *f, Value *item) {
   if (!is_numeric_spec(f)) return 0;
-  if (vm->tensor_hooks == NULL) {
+  if (vm->plugins.tensor == NULL) {
     vm_tensors_unavailable(vm);
     return -1;
   }
   double d; /* throws the message for a tensor of several elements */
-  if (!vm->tensor_hooks->to_number(vm, v, &d)) return -1;
+  if (!vm->plugins.tensor->to_number(vm, v, &d)) return -1;
   *item = vm_invoke_cstr(vm, v, "item", 0, NULL); /* an int, a float or a bool */
   return IS_EXCEPTION(*item) ? -1 : 1;
 }

@@ -36,10 +36,10 @@ static void save_values(AgVM *vm, ObjGenerator *g, const Value *from, int n) {
 }
 
 Value vm_generator_start(AgVM *vm) {
-  CallFrame *frame = &vm->frames[vm->frame_count - 1];
+  CallFrame *frame = &vm->exec.frames[vm->exec.frame_count - 1];
   ObjGenerator *g = obj_new_generator(vm, frame->closure);
   vm_push_root(vm, OBJ_VAL(g));
-  save_values(vm, g, frame->slots, (int)(vm->stack_top - frame->slots));
+  save_values(vm, g, frame->slots, (int)(vm->exec.stack_top - frame->slots));
   vm_pop_root(vm);
   g->ip = frame->ip;
   return OBJ_VAL(g);
@@ -49,15 +49,15 @@ Value vm_generator_start(AgVM *vm) {
  * the frame's slots); they are the innermost ones. */
 static void save_handlers(AgVM *vm, ObjGenerator *g, int index, const Value *slots) {
   int n = 0;
-  while (n < vm->handler_count && vm->handlers[vm->handler_count - 1 - n].frame_index == index) n++;
+  while (n < vm->exec.handler_count && vm->exec.handlers[vm->exec.handler_count - 1 - n].frame_index == index) n++;
   g->handlers = AG_GROW_ARRAY(vm, GenHandler, g->handlers, g->handler_count, n);
   g->handler_count = n;
-  int base_height = (int)(slots - vm->stack);
+  int base_height = (int)(slots - vm->exec.stack);
   for (int i = 0; i < n; i++) {
-    const Handler *h = &vm->handlers[vm->handler_count - n + i];
+    const Handler *h = &vm->exec.handlers[vm->exec.handler_count - n + i];
     g->handlers[i] = (GenHandler){h->stack_height - base_height, h->catch_ip};
   }
-  vm->handler_count -= n;
+  vm->exec.handler_count -= n;
 }
 
 /* The open upvalues of the frame's slots close (closures read and write
@@ -65,29 +65,29 @@ static void save_handlers(AgVM *vm, ObjGenerator *g, int index, const Value *slo
  * their slots, highest first, as the VM's list holds them. */
 static void park_upvalues(AgVM *vm, ObjGenerator *g, Value *slots) {
   int n = 0;
-  for (ObjUpvalue *u = vm->open_upvalues; u != NULL && u->location >= slots; u = u->next) n++;
+  for (ObjUpvalue *u = vm->exec.open_upvalues; u != NULL && u->location >= slots; u = u->next) n++;
   g->upvalues = AG_GROW_ARRAY(vm, ObjUpvalue *, g->upvalues, g->upvalue_count, n);
   g->upvalue_slots = AG_GROW_ARRAY(vm, int, g->upvalue_slots, g->upvalue_count, n);
   g->upvalue_count = n;
   for (int i = 0; i < n; i++) {
-    ObjUpvalue *u = vm->open_upvalues;
+    ObjUpvalue *u = vm->exec.open_upvalues;
     g->upvalues[i] = u;
     g->upvalue_slots[i] = (int)(u->location - slots);
     u->closed = *u->location;
     u->location = &u->closed;
-    vm->open_upvalues = u->next;
+    vm->exec.open_upvalues = u->next;
   }
 }
 
 bool vm_generator_suspend(AgVM *vm, int base) {
-  ObjGenerator *g = vm->running_generator;
-  if (g == NULL || g->state != GEN_RUNNING || vm->frame_count - 1 != base) {
+  ObjGenerator *g = vm->exec.running_generator;
+  if (g == NULL || g->state != GEN_RUNNING || vm->exec.frame_count - 1 != base) {
     vm_throw_error(vm, "'yield' outside a generator");
     return false;
   }
-  CallFrame *frame = &vm->frames[base];
+  CallFrame *frame = &vm->exec.frames[base];
   /* the yielded value stays on the stack, rooted, while the saving allocates */
-  save_values(vm, g, frame->slots, (int)(vm->stack_top - 1 - frame->slots));
+  save_values(vm, g, frame->slots, (int)(vm->exec.stack_top - 1 - frame->slots));
   g->ip = frame->ip;
   save_handlers(vm, g, base, frame->slots);
   park_upvalues(vm, g, frame->slots);
@@ -100,9 +100,9 @@ bool vm_generator_suspend(AgVM *vm, int base) {
 static void restore_frame_state(AgVM *vm, ObjGenerator *g, int index, Value *slots) {
   for (int i = 0; i < g->handler_count; i++) {
     vm_push_handler(vm, g->handlers[i].catch_ip);
-    Handler *h = &vm->handlers[vm->handler_count - 1];
+    Handler *h = &vm->exec.handlers[vm->exec.handler_count - 1];
     h->frame_index = index;
-    h->stack_height = (int)(slots - vm->stack) + g->handlers[i].stack_height;
+    h->stack_height = (int)(slots - vm->exec.stack) + g->handlers[i].stack_height;
   }
   /* lowest slot first, each in front: the list stays highest first */
   for (int i = g->upvalue_count - 1; i >= 0; i--) {
@@ -110,8 +110,8 @@ static void restore_frame_state(AgVM *vm, ObjGenerator *g, int index, Value *slo
     Value *slot = slots + g->upvalue_slots[i];
     *slot = u->closed;
     u->location = slot;
-    u->next = vm->open_upvalues;
-    vm->open_upvalues = u;
+    u->next = vm->exec.open_upvalues;
+    vm->exec.open_upvalues = u;
   }
   AG_FREE_ARRAY(vm, GenHandler, g->handlers, g->handler_count);
   AG_FREE_ARRAY(vm, ObjUpvalue *, g->upvalues, g->upvalue_count);
@@ -129,7 +129,7 @@ static void finish(AgVM *vm, ObjGenerator *g) {
 
 static bool is_stop_iteration(AgVM *vm, Value exc) {
   for (ObjClass *k = IS_INSTANCE(exc) ? AS_INSTANCE(exc)->klass : NULL; k != NULL; k = k->parent) {
-    if (k == vm->stop_iteration_class) return true;
+    if (k == vm->core.stop_iteration_class) return true;
   }
   return false;
 }
@@ -140,11 +140,11 @@ static bool is_stop_iteration(AgVM *vm, Value exc) {
 static Value stop_iteration_leaked(AgVM *vm) {
   Value leaked = vm_take_exception(vm);
   vm_push_root(vm, leaked);
-  ObjInstance *err = vm_new_error(vm, vm->error_class, obj_string(vm, "generator raised StopIteration"));
+  ObjInstance *err = vm_new_error(vm, vm->core.error_class, obj_string(vm, "generator raised StopIteration"));
   vm_push_root(vm, OBJ_VAL(err));
   Value trace;
-  if (table_get(&AS_INSTANCE(leaked)->fields, OBJ_VAL(vm->traceback_string), &trace)) {
-    table_set(vm, &err->fields, OBJ_VAL(vm->traceback_string), trace);
+  if (table_get(&AS_INSTANCE(leaked)->fields, OBJ_VAL(vm->core.traceback_string), &trace)) {
+    table_set(vm, &err->fields, OBJ_VAL(vm->core.traceback_string), trace);
   }
   vm_pop_roots(vm, 2);
   return vm_throw(vm, OBJ_VAL(err));
@@ -163,29 +163,29 @@ static Value resume(AgVM *vm, ObjGenerator *g, Value sent, bool *finished) {
     return vm_throw_error(vm, "can't send a non-nil value to a just-started generator");
   }
   ObjFunction *f = g->closure->function;
-  if (vm->native_depth >= VM_NATIVE_DEPTH_MAX || vm->frame_count == VM_FRAMES_MAX ||
-      vm->stack_top + g->value_count + f->max_slots + 16 > vm->stack_limit) {
+  if (vm->exec.native_depth >= VM_NATIVE_DEPTH_MAX || vm->exec.frame_count == VM_FRAMES_MAX ||
+      vm->exec.stack_top + g->value_count + f->max_slots + 16 > vm->exec.stack_limit) {
     return vm_throw_error(vm, "stack overflow");
   }
   if (tensor_interrupt_requested) return vm_throw_interrupted(vm);
-  Value *slots = vm->stack_top;
+  Value *slots = vm->exec.stack_top;
   memcpy(slots, g->values, sizeof(Value) * (size_t)g->value_count);
-  vm->stack_top += g->value_count;
-  if (g->state == GEN_SUSPENDED) *vm->stack_top++ = sent; /* the value of the `yield` */
-  int index = vm->frame_count++;
-  vm->frames[index] = (CallFrame){g->closure, g->ip, slots, NULL, false};
+  vm->exec.stack_top += g->value_count;
+  if (g->state == GEN_SUSPENDED) *vm->exec.stack_top++ = sent; /* the value of the `yield` */
+  int index = vm->exec.frame_count++;
+  vm->exec.frames[index] = (CallFrame){g->closure, g->ip, slots, NULL, false};
   restore_frame_state(vm, g, index, slots);
   g->state = GEN_RUNNING;
-  g->resumer = vm->running_generator;
-  vm->running_generator = g;
+  g->resumer = vm->exec.running_generator;
+  vm->exec.running_generator = g;
   Value r = vm_run_pushed_frame(vm);
-  vm->running_generator = g->resumer;
+  vm->exec.running_generator = g->resumer;
   g->resumer = NULL;
-  vm->stack_top = slots;
+  vm->exec.stack_top = slots;
   if (g->state == GEN_SUSPENDED) return r;
   finish(vm, g);
   if (IS_EXCEPTION(r)) {
-    if (is_stop_iteration(vm, vm->exception)) return stop_iteration_leaked(vm);
+    if (is_stop_iteration(vm, vm->exc.value)) return stop_iteration_leaked(vm);
     return r;
   }
   *finished = true;
@@ -202,7 +202,7 @@ int vm_generator_next(AgVM *vm, ObjGenerator *g, Value *item) {
 /* StopIteration for a generator that ended; `value` is what it returned. */
 static Value stop_iteration(AgVM *vm, Value value) {
   vm_push_root(vm, value);
-  ObjInstance *e = vm_new_error(vm, vm->stop_iteration_class, obj_string(vm, "the generator is exhausted"));
+  ObjInstance *e = vm_new_error(vm, vm->core.stop_iteration_class, obj_string(vm, "the generator is exhausted"));
   vm_push_root(vm, OBJ_VAL(e));
   table_set(vm, &e->fields, OBJ_VAL(obj_string(vm, "value")), value);
   vm_pop_roots(vm, 2);

@@ -32,12 +32,12 @@ static ObjString *module_name(AgVM *vm, const char *path) {
 }
 
 static ObjFunction *compile_module(AgVM *vm, ObjModule *module, const char *source, const char *display) {
-  ObjModule *saved = vm->compiling_module;
-  vm->compiling_module = module;
-  vm->gc_paused++;
-  ObjFunction *f = vm->compile_hook(vm, source, display);
-  vm->gc_paused--;
-  vm->compiling_module = saved;
+  ObjModule *saved = vm->globals.compiling_module;
+  vm->globals.compiling_module = module;
+  vm->gc.paused++;
+  ObjFunction *f = vm->plugins.compile(vm, source, display);
+  vm->gc.paused--;
+  vm->globals.compiling_module = saved;
   return f;
 }
 
@@ -62,11 +62,11 @@ static CallStatus start_module(AgVM *vm, ObjString *abs, const char *display) {
   ObjModule *module = obj_new_module(vm, name, abs);
   vm_pop_root(vm);
   vm_push_root(vm, OBJ_VAL(module));
-  table_set(vm, &vm->modules, OBJ_VAL(abs), OBJ_VAL(module));
+  table_set(vm, &vm->globals.modules, OBJ_VAL(abs), OBJ_VAL(module));
   ObjFunction *f = compile_module(vm, module, source, display);
   free(source);
   if (f == NULL) {
-    table_remove(&vm->modules, OBJ_VAL(abs));
+    table_remove(&vm->globals.modules, OBJ_VAL(abs));
     vm_pop_root(vm);
     vm_raise(vm, VM_ERR_IMPORT, "cannot import \"%s\": it has syntax errors", display);
     return CALL_ERROR;
@@ -74,19 +74,19 @@ static CallStatus start_module(AgVM *vm, ObjString *abs, const char *display) {
   vm_push_root(vm, OBJ_VAL(f));
   ObjClosure *closure = obj_new_closure(vm, f);
   vm_pop_roots(vm, 2);
-  *vm->stack_top++ = OBJ_VAL(closure);
+  *vm->exec.stack_top++ = OBJ_VAL(closure);
   CallStatus s = vm_call_closure(vm, closure, 0, 0, NULL, false);
-  if (s == CALL_FRAME) vm->frames[vm->frame_count - 1].module_init = module;
-  else table_remove(&vm->modules, OBJ_VAL(abs));
+  if (s == CALL_FRAME) vm->exec.frames[vm->exec.frame_count - 1].module_init = module;
+  else table_remove(&vm->globals.modules, OBJ_VAL(abs));
   return s;
 }
 
 CallStatus vm_import(AgVM *vm, ObjString *path) {
-  if (vm->compile_hook == NULL) {
+  if (vm->plugins.compile == NULL) {
     vm_raise(vm, VM_ERR_IMPORT, "import is not available (no compiler installed)");
     return CALL_ERROR;
   }
-  ObjFunction *importer = vm->frames[vm->frame_count - 1].closure->function;
+  ObjFunction *importer = vm->exec.frames[vm->exec.frame_count - 1].closure->function;
   char joined[PATH_MAX];
   join_path(importer->file ? importer->file->chars : NULL, path->chars, joined, sizeof joined);
   char resolved[PATH_MAX];
@@ -96,13 +96,13 @@ CallStatus vm_import(AgVM *vm, ObjString *path) {
   }
   ObjString *abs = obj_string(vm, resolved);
   Value existing;
-  if (table_get(&vm->modules, OBJ_VAL(abs), &existing)) {
+  if (table_get(&vm->globals.modules, OBJ_VAL(abs), &existing)) {
     ObjModule *m = AS_MODULE(existing);
     if (m->state == MODULE_LOADING) {
       vm_raise(vm, VM_ERR_IMPORT, "import cycle: \"%s\" is imported while it is still being run", joined);
       return CALL_ERROR;
     }
-    *vm->stack_top++ = existing;
+    *vm->exec.stack_top++ = existing;
     return CALL_DONE;
   }
   vm_push_root(vm, OBJ_VAL(abs));
@@ -150,7 +150,7 @@ static bool member_of(AgVM *vm, Value v, ObjString *name, bool last, bool member
     return !IS_EXCEPTION(*next);
   }
   if (vm_module_member(vm, AS_MODULE(v), name, next)) return true;
-  if (vm->has_exception) return false;
+  if (vm->exc.pending) return false;
   char first[64];
   first_name(dotted, first, sizeof first);
   if (member && last)
@@ -166,7 +166,7 @@ Value vm_import_name(AgVM *vm, ObjString *path, bool member) {
   Value v;
   size_t n = strcspn(dotted, ".");
   ObjString *name = obj_copy_string(vm, dotted, (int)n);
-  if (!table_get(&vm->builtins, OBJ_VAL(name), &v) || !IS_MODULE(v)) return no_module(vm, dotted, first);
+  if (!table_get(&vm->globals.builtins, OBJ_VAL(name), &v) || !IS_MODULE(v)) return no_module(vm, dotted, first);
   while (dotted[n] != '\0') {
     size_t start = n + 1;
     n = start + strcspn(dotted + start, ".");

@@ -99,69 +99,86 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
  * of instructions is overwritten with a fused opcode numbered after OP_COUNT;
  * the other instructions' bytes stay as they were, so a jump into them, or a
  * fused opcode falling back to the plain first instruction, still runs the
- * original code. Their cases are in quick_cases.h. */
+ * original code. Not done under AG_NO_QUICKEN=1 (vm->exec.quicken).
+ *
+ * The one table of them: each row is Q(NAME, FORM, ARGS...), giving the
+ * opcode QOP_NAME, its dispatch label Q_NAME (vm.c) and its case, FORM(NAME,
+ * ARGS...), one of the case forms of quick_cases.h (WRITTEN_OUT: a case
+ * written there by hand). quicken.c computes some opcodes from others, so
+ * the order within each group is the order of the base opcodes ADD ..
+ * MODULO and LESS .. NOT_EQUAL (checked there). */
 #define VM_QUICK_OPCODES(Q)                                                                        \
-  Q(SET_LOCAL_POP)     /* SET_LOCAL x; POP */                                                      \
-  Q(CONST_ADD)         /* CONSTANT number; ADD (and the other arithmetic / comparisons) */         \
-  Q(CONST_SUBTRACT)                                                                                \
-  Q(CONST_MULTIPLY)                                                                                \
-  Q(CONST_DIVIDE)                                                                                  \
-  Q(CONST_MODULO)                                                                                  \
-  Q(CONST_LESS)                                                                                    \
-  Q(CONST_LESS_EQUAL)                                                                              \
-  Q(CONST_GREATER)                                                                                 \
-  Q(CONST_GREATER_EQUAL)                                                                           \
-  Q(CONST_EQUAL)                                                                                   \
-  Q(CONST_NOT_EQUAL)                                                                               \
-  Q(LESS_JUMP)         /* LESS; JUMP_IF_FALSE (and the other comparisons) */                       \
-  Q(LESS_EQUAL_JUMP)                                                                               \
-  Q(GREATER_JUMP)                                                                                  \
-  Q(GREATER_EQUAL_JUMP)                                                                            \
-  Q(EQUAL_JUMP)                                                                                    \
-  Q(NOT_EQUAL_JUMP)                                                                                \
-  Q(CONST_LESS_JUMP)   /* CONSTANT number; LESS; JUMP_IF_FALSE (and the other comparisons) */      \
-  Q(CONST_LESS_EQUAL_JUMP)                                                                         \
-  Q(CONST_GREATER_JUMP)                                                                            \
-  Q(CONST_GREATER_EQUAL_JUMP)                                                                      \
-  Q(CONST_EQUAL_JUMP)                                                                              \
-  Q(CONST_NOT_EQUAL_JUMP)                                                                          \
-  Q(GET_LOCAL2)        /* GET_LOCAL a; GET_LOCAL b */                                              \
-  Q(LOCAL_FIELD)       /* GET_LOCAL a; GET_FIELD name */                                           \
-  Q(LOCAL_CONST_ADD)   /* GET_LOCAL a; CONSTANT number; ADD (and the rest as CONST_) */             \
-  Q(LOCAL_CONST_SUBTRACT)                                                                          \
-  Q(LOCAL_CONST_MULTIPLY)                                                                          \
-  Q(LOCAL_CONST_DIVIDE)                                                                            \
-  Q(LOCAL_CONST_MODULO)                                                                            \
-  Q(LOCAL_CONST_LESS)                                                                              \
-  Q(LOCAL_CONST_LESS_EQUAL)                                                                        \
-  Q(LOCAL_CONST_GREATER)                                                                           \
-  Q(LOCAL_CONST_GREATER_EQUAL)                                                                     \
-  Q(LOCAL_CONST_EQUAL)                                                                             \
-  Q(LOCAL_CONST_NOT_EQUAL)                                                                         \
-  Q(LOCALS_LESS_JUMP)  /* GET_LOCAL a; GET_LOCAL b; LESS; JUMP_IF_FALSE (and the other comparisons) */ \
-  Q(LOCALS_LESS_EQUAL_JUMP)                                                                        \
-  Q(LOCALS_GREATER_JUMP)                                                                           \
-  Q(LOCALS_GREATER_EQUAL_JUMP)                                                                     \
-  Q(LOCALS_EQUAL_JUMP)                                                                             \
-  Q(LOCALS_NOT_EQUAL_JUMP)                                                                         \
-  Q(LOCAL_CONST_LESS_JUMP) /* GET_LOCAL a; CONSTANT number; LESS; JUMP_IF_FALSE (and the others) */ \
-  Q(LOCAL_CONST_LESS_EQUAL_JUMP)                                                                   \
-  Q(LOCAL_CONST_GREATER_JUMP)                                                                      \
-  Q(LOCAL_CONST_GREATER_EQUAL_JUMP)                                                                \
-  Q(LOCAL_CONST_EQUAL_JUMP)                                                                        \
-  Q(LOCAL_CONST_NOT_EQUAL_JUMP)                                                                    \
-  Q(LOCALS_ADD)        /* GET_LOCAL a; GET_LOCAL b; ADD (and the other arithmetic) */              \
-  Q(LOCALS_SUBTRACT)                                                                               \
-  Q(LOCALS_MULTIPLY)                                                                               \
-  Q(LOCALS_DIVIDE)                                                                                 \
-  Q(LOCALS_MODULO)                                                                                 \
-  VM_LOCAL_LOCAL_CONST_FORMS(VM_LOCAL_LOCAL_CONST_NAME, Q)                                         \
-  /* GET_LOCAL a; CONSTANT k; MODULO; CONSTANT c; EQUAL; JUMP_IF_FALSE (`if n % 2 == 0`) */        \
-  Q(LOCAL_CONST_MODULO_CONST_EQUAL_JUMP)                                                           \
-  Q(LOCAL_CONST_MODULO_CONST_NOT_EQUAL_JUMP)                                                       \
-  VM_LOOP_HEADS(VM_LOOP_NAME, Q)                                                                   \
-  Q(LOOP_ITER_NEXT)    /* LOOP back to an ITER_NEXT */                                            \
-  Q(LOOP_ITER_NEXT_LOCAL) /* LOOP back to an ITER_NEXT_LOCAL */
+  /* SET_LOCAL x; POP */                                                                           \
+  Q(SET_LOCAL_POP, WRITTEN_OUT, _)                                                                 \
+  /* CONSTANT number; op */                                                                        \
+  Q(CONST_ADD, CONST_ARITH, ADD)                                                                   \
+  Q(CONST_SUBTRACT, CONST_ARITH, SUBTRACT)                                                         \
+  Q(CONST_MULTIPLY, CONST_ARITH, MULTIPLY)                                                         \
+  Q(CONST_DIVIDE, CONST_ARITH, DIVIDE)                                                             \
+  Q(CONST_MODULO, CONST_ARITH, MODULO)                                                             \
+  Q(CONST_LESS, CONST_COMPARE, LESS)                                                               \
+  Q(CONST_LESS_EQUAL, CONST_COMPARE, LESS_EQUAL)                                                   \
+  Q(CONST_GREATER, CONST_COMPARE, GREATER)                                                         \
+  Q(CONST_GREATER_EQUAL, CONST_COMPARE, GREATER_EQUAL)                                             \
+  Q(CONST_EQUAL, CONST_COMPARE, EQUAL)                                                             \
+  Q(CONST_NOT_EQUAL, CONST_COMPARE, NOT_EQUAL)                                                     \
+  /* compare; JUMP_IF_FALSE */                                                                     \
+  Q(LESS_JUMP, COMPARE_JUMP, LESS)                                                                 \
+  Q(LESS_EQUAL_JUMP, COMPARE_JUMP, LESS_EQUAL)                                                     \
+  Q(GREATER_JUMP, COMPARE_JUMP, GREATER)                                                           \
+  Q(GREATER_EQUAL_JUMP, COMPARE_JUMP, GREATER_EQUAL)                                               \
+  Q(EQUAL_JUMP, COMPARE_JUMP, EQUAL)                                                               \
+  Q(NOT_EQUAL_JUMP, COMPARE_JUMP, NOT_EQUAL)                                                       \
+  /* CONSTANT number; compare; JUMP_IF_FALSE */                                                    \
+  Q(CONST_LESS_JUMP, CONST_COMPARE_JUMP, LESS)                                                     \
+  Q(CONST_LESS_EQUAL_JUMP, CONST_COMPARE_JUMP, LESS_EQUAL)                                         \
+  Q(CONST_GREATER_JUMP, CONST_COMPARE_JUMP, GREATER)                                               \
+  Q(CONST_GREATER_EQUAL_JUMP, CONST_COMPARE_JUMP, GREATER_EQUAL)                                   \
+  Q(CONST_EQUAL_JUMP, CONST_COMPARE_JUMP, EQUAL)                                                   \
+  Q(CONST_NOT_EQUAL_JUMP, CONST_COMPARE_JUMP, NOT_EQUAL)                                           \
+  /* GET_LOCAL a; GET_LOCAL b | GET_FIELD name */                                                  \
+  Q(GET_LOCAL2, WRITTEN_OUT, _)                                                                    \
+  Q(LOCAL_FIELD, WRITTEN_OUT, _)                                                                   \
+  /* GET_LOCAL a; CONSTANT number; op */                                                           \
+  Q(LOCAL_CONST_ADD, LOCAL_CONST_ARITH, ADD)                                                       \
+  Q(LOCAL_CONST_SUBTRACT, LOCAL_CONST_ARITH, SUBTRACT)                                             \
+  Q(LOCAL_CONST_MULTIPLY, LOCAL_CONST_ARITH, MULTIPLY)                                             \
+  Q(LOCAL_CONST_DIVIDE, LOCAL_CONST_ARITH, DIVIDE)                                                 \
+  Q(LOCAL_CONST_MODULO, LOCAL_CONST_ARITH, MODULO)                                                 \
+  Q(LOCAL_CONST_LESS, LOCAL_CONST_COMPARE, LESS)                                                   \
+  Q(LOCAL_CONST_LESS_EQUAL, LOCAL_CONST_COMPARE, LESS_EQUAL)                                       \
+  Q(LOCAL_CONST_GREATER, LOCAL_CONST_COMPARE, GREATER)                                             \
+  Q(LOCAL_CONST_GREATER_EQUAL, LOCAL_CONST_COMPARE, GREATER_EQUAL)                                 \
+  Q(LOCAL_CONST_EQUAL, LOCAL_CONST_COMPARE, EQUAL)                                                 \
+  Q(LOCAL_CONST_NOT_EQUAL, LOCAL_CONST_COMPARE, NOT_EQUAL)                                         \
+  /* GET_LOCAL a; GET_LOCAL b; compare; JUMP_IF_FALSE */                                           \
+  Q(LOCALS_LESS_JUMP, LOCALS_COMPARE_JUMP, LESS)                                                   \
+  Q(LOCALS_LESS_EQUAL_JUMP, LOCALS_COMPARE_JUMP, LESS_EQUAL)                                       \
+  Q(LOCALS_GREATER_JUMP, LOCALS_COMPARE_JUMP, GREATER)                                             \
+  Q(LOCALS_GREATER_EQUAL_JUMP, LOCALS_COMPARE_JUMP, GREATER_EQUAL)                                 \
+  Q(LOCALS_EQUAL_JUMP, LOCALS_COMPARE_JUMP, EQUAL)                                                 \
+  Q(LOCALS_NOT_EQUAL_JUMP, LOCALS_COMPARE_JUMP, NOT_EQUAL)                                         \
+  /* GET_LOCAL a; CONSTANT number; compare; JUMP_IF_FALSE */                                       \
+  Q(LOCAL_CONST_LESS_JUMP, LOCAL_CONST_COMPARE_JUMP, LESS)                                         \
+  Q(LOCAL_CONST_LESS_EQUAL_JUMP, LOCAL_CONST_COMPARE_JUMP, LESS_EQUAL)                             \
+  Q(LOCAL_CONST_GREATER_JUMP, LOCAL_CONST_COMPARE_JUMP, GREATER)                                   \
+  Q(LOCAL_CONST_GREATER_EQUAL_JUMP, LOCAL_CONST_COMPARE_JUMP, GREATER_EQUAL)                       \
+  Q(LOCAL_CONST_EQUAL_JUMP, LOCAL_CONST_COMPARE_JUMP, EQUAL)                                       \
+  Q(LOCAL_CONST_NOT_EQUAL_JUMP, LOCAL_CONST_COMPARE_JUMP, NOT_EQUAL)                               \
+  /* GET_LOCAL a; GET_LOCAL b; op */                                                               \
+  Q(LOCALS_ADD, LOCALS_ARITH, ADD)                                                                 \
+  Q(LOCALS_SUBTRACT, LOCALS_ARITH, SUBTRACT)                                                       \
+  Q(LOCALS_MULTIPLY, LOCALS_ARITH, MULTIPLY)                                                       \
+  Q(LOCALS_DIVIDE, LOCALS_ARITH, DIVIDE)                                                           \
+  Q(LOCALS_MODULO, LOCALS_ARITH, MODULO)                                                           \
+  VM_LOCAL_LOCAL_CONST_FORMS(VM_LOCAL_LOCAL_CONST_ROW, Q)                                          \
+  /* GET_LOCAL a; CONSTANT k; MODULO; CONSTANT c; compare; JUMP_IF_FALSE (`if n % 2 == 0`) */      \
+  Q(LOCAL_CONST_MODULO_CONST_EQUAL_JUMP, LOCAL_MODULO_COMPARE_JUMP, EQUAL)                         \
+  Q(LOCAL_CONST_MODULO_CONST_NOT_EQUAL_JUMP, LOCAL_MODULO_COMPARE_JUMP, NOT_EQUAL)                 \
+  VM_LOOP_HEADS(VM_LOOP_ROW, Q)                                                                    \
+  /* LOOP back to an ITER_NEXT or ITER_NEXT_LOCAL */                                               \
+  Q(LOOP_ITER_NEXT, LOOP_TO, L_ITER_NEXT)                                                          \
+  Q(LOOP_ITER_NEXT_LOCAL, LOOP_TO, L_ITER_NEXT_LOCAL)
 
 /* GET_LOCAL a; GET_LOCAL b; CONSTANT number; OP1; OP2, that is
  * `a OP2 (b OP1 k)` (`i + j * 3`), for every two arithmetic ops: the quick
@@ -177,7 +194,8 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
   X(Q, DIVIDE, MODULO)                                                                             \
   X(Q, MODULO, ADD) X(Q, MODULO, SUBTRACT) X(Q, MODULO, MULTIPLY) X(Q, MODULO, DIVIDE)             \
   X(Q, MODULO, MODULO)
-#define VM_LOCAL_LOCAL_CONST_NAME(Q, op2, op1) Q(LOCAL_##op2##_LOCAL_CONST_##op1)
+#define VM_LOCAL_LOCAL_CONST_ROW(Q, op2, op1)                                                      \
+  Q(LOCAL_##op2##_LOCAL_CONST_##op1, LOCAL_LOCAL_CONST, op2, op1)
 
 /* The compare-and-jump superinstructions that a loop's condition becomes:
  * a LOOP back to one of them is the quick opcode LOOP_<head>, which tests
@@ -189,11 +207,11 @@ void vm_short_repr(AgVM *vm, Value v, char *buf, size_t size);
   X(Q, LOCAL_CONST_LESS_JUMP) X(Q, LOCAL_CONST_LESS_EQUAL_JUMP) X(Q, LOCAL_CONST_GREATER_JUMP)     \
   X(Q, LOCAL_CONST_GREATER_EQUAL_JUMP) X(Q, LOCAL_CONST_EQUAL_JUMP)                                \
   X(Q, LOCAL_CONST_NOT_EQUAL_JUMP)
-#define VM_LOOP_NAME(Q, head) Q(LOOP_##head)
+#define VM_LOOP_ROW(Q, head) Q(LOOP_##head, LOOP_TO, Q_##head)
 
 typedef enum {
   QOP_BEFORE_FIRST = OP_COUNT - 1,
-#define VM_QUICK_ENUM(name) QOP_##name,
+#define VM_QUICK_ENUM(name, ...) QOP_##name,
   VM_QUICK_OPCODES(VM_QUICK_ENUM)
 #undef VM_QUICK_ENUM
       QOP_END
@@ -220,7 +238,7 @@ CallStatus vm_call_closure(AgVM *vm, ObjClosure *closure, int argc, int nkw,
 CallStatus vm_call_value(AgVM *vm, Value callee, int argc, int nkw, ObjString *const *kwnames);
 /* A method with the receiver already in the callee slot (is_init: return it). */
 /* func.vmap: whether a batched value is among (or one level inside) the n
- * values (vm->batched_class). */
+ * values (vm->vmap.batched_class). */
 bool vm_has_batched_argument(const AgVM *vm, int n, const Value *args);
 CallStatus vm_call_method(AgVM *vm, Value method, Value receiver, int argc, int nkw,
                           ObjString *const *kwnames, bool is_init);

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "autograd/autograd.h"
 #include "vm/internal.h"
 #include "vm/vm.h"
 
@@ -18,53 +17,63 @@
 
 /* Counts a size change and collects when the heap grew past its limit. */
 static void account(AgVM *vm, size_t old_size, size_t new_size) {
-  vm->bytes_allocated += new_size;
-  vm->bytes_allocated -= old_size;
-  if (new_size > old_size && vm->gc_paused == 0 &&
-      (vm->gc_stress || vm->bytes_allocated > vm->next_gc)) {
+  vm->gc.bytes_allocated += new_size;
+  vm->gc.bytes_allocated -= old_size;
+  if (new_size > old_size && vm->gc.paused == 0 &&
+      (vm->gc.stress || vm->gc.bytes_allocated > vm->gc.next_gc)) {
     vm_collect_garbage(vm);
   }
 }
 
-/* The VM whose dispatch loop runs on this thread (for vm_out_of_memory_here). */
-static _Thread_local AgVM *running_vm;
+/* The VM current on this thread (vm_make_current): the one whose context
+ * tensor/ and autograd/ use, and the one vm_out_of_memory_here means. The
+ * VM layer's one thread-local. */
+static _Thread_local AgVM *current_vm;
+
+AgVM *vm_make_current(AgVM *vm) {
+  AgVM *previous = current_vm;
+  if (vm == previous) return previous;
+  current_vm = vm;
+  tensor_state_make_current(vm != NULL ? &vm->context.tensor : NULL);
+  ag_state_make_current(vm != NULL ? &vm->context.autograd : NULL);
+  return previous;
+}
 
 _Noreturn void vm_out_of_memory(AgVM *vm, size_t bytes) {
-  if (vm != NULL && vm->oom_guard != NULL) {
-    vm->oom_bytes = bytes;
-    siglongjmp(vm->oom_guard->jump, 1);
+  if (vm != NULL && vm->oom.guard != NULL) {
+    vm->oom.bytes = bytes;
+    siglongjmp(vm->oom.guard->jump, 1);
   }
   fflush(stdout);
   fprintf(stderr, "ag: out of memory (allocating %zu bytes)\n", bytes);
   exit(1);
 }
 
-_Noreturn void vm_out_of_memory_here(size_t bytes) { vm_out_of_memory(running_vm, bytes); }
-
-void vm_set_running(AgVM *vm) { running_vm = vm; }
+/* Outside a dispatch loop the current VM has no oom_guard: the message and exit. */
+_Noreturn void vm_out_of_memory_here(size_t bytes) { vm_out_of_memory(current_vm, bytes); }
 
 void vm_hold_scratch(AgVM *vm, void *block, size_t accounted) {
-  vm->oom_scratch = block;
-  vm->oom_scratch_accounted = block ? accounted : 0;
+  vm->oom.scratch = block;
+  vm->oom.scratch_accounted = block ? accounted : 0;
 }
 
 void vm_free_scratch(AgVM *vm) {
-  if (vm->oom_scratch == NULL) return;
-  free(vm->oom_scratch);
-  vm->bytes_allocated -= vm->oom_scratch_accounted;
+  if (vm->oom.scratch == NULL) return;
+  free(vm->oom.scratch);
+  vm->gc.bytes_allocated -= vm->oom.scratch_accounted;
   vm_hold_scratch(vm, NULL, 0);
 }
 
 /* After growing by `grow` bytes: is the heap past its limit, even after a
  * collection? */
 static bool over_limit(AgVM *vm, size_t grow) {
-  if (vm->memory_limit == 0 || vm->oom_recovering || vm->bytes_allocated <= vm->memory_limit) return false;
-  if (vm->gc_paused == 0) {
-    vm->bytes_allocated -= grow; /* the block is not there yet */
+  if (vm->oom.limit == 0 || vm->oom.recovering || vm->gc.bytes_allocated <= vm->oom.limit) return false;
+  if (vm->gc.paused == 0) {
+    vm->gc.bytes_allocated -= grow; /* the block is not there yet */
     vm_collect_garbage(vm);
-    vm->bytes_allocated += grow;
+    vm->gc.bytes_allocated += grow;
   }
-  return vm->bytes_allocated > vm->memory_limit;
+  return vm->gc.bytes_allocated > vm->oom.limit;
 }
 
 void *vm_reallocate(AgVM *vm, void *ptr, size_t old_size, size_t new_size) {
@@ -75,36 +84,34 @@ void *vm_reallocate(AgVM *vm, void *ptr, size_t old_size, size_t new_size) {
   }
   void *result = new_size > old_size && over_limit(vm, new_size - old_size) ? NULL : realloc(ptr, new_size);
   if (result == NULL) {
-    vm->bytes_allocated = vm->bytes_allocated - new_size + old_size; /* ptr is as it was */
+    vm->gc.bytes_allocated = vm->gc.bytes_allocated - new_size + old_size; /* ptr is as it was */
     vm_out_of_memory(vm, new_size);
   }
   return result;
 }
 
 void vm_add_external_bytes(AgVM *vm, ptrdiff_t delta) {
-  if (delta < 0 && (size_t)(-delta) > vm->bytes_allocated) {
-    vm->bytes_allocated = 0;
+  if (delta < 0 && (size_t)(-delta) > vm->gc.bytes_allocated) {
+    vm->gc.bytes_allocated = 0;
     return;
   }
-  vm->bytes_allocated += (size_t)delta;
+  vm->gc.bytes_allocated += (size_t)delta;
 }
 
-/* Freed ObjTensors wait here for reuse: a script on small tensors makes and
- * drops one per operation, millions in all, and malloc + free of each cost
- * more than the rest of the wrapper. Per thread (a VM runs on one thread),
- * bounded, emptied with a VM's objects, and off under AddressSanitizer so
- * that it still sees every use after free. */
+/* Freed ObjTensors wait for reuse in vm->gc.tensor_obj_cache: a script on small
+ * tensors makes and drops one per operation, millions in all, and malloc +
+ * free of each cost more than the rest of the wrapper. Per VM, bounded,
+ * emptied with a VM's objects, and off under AddressSanitizer so that it
+ * still sees every use after free. */
 #if defined(__SANITIZE_ADDRESS__)
 #define TENSOR_OBJ_CACHE_MAX 0
 #else
 #define TENSOR_OBJ_CACHE_MAX 65536
 #endif
-static _Thread_local Obj *tensor_obj_cache; /* linked through Obj.next */
-static _Thread_local int tensor_obj_cached;
 
 static Obj *tensor_obj_take(AgVM *vm) {
   account(vm, 0, sizeof(ObjTensor)); /* may collect, filling the cache */
-  Obj *obj = tensor_obj_cache;
+  Obj *obj = vm->gc.tensor_obj_cache;
   if (obj == NULL) {
     obj = malloc(sizeof(ObjTensor));
     if (obj == NULL) {
@@ -113,20 +120,20 @@ static Obj *tensor_obj_take(AgVM *vm) {
     }
     return obj;
   }
-  tensor_obj_cache = obj->next;
-  tensor_obj_cached--;
+  vm->gc.tensor_obj_cache = obj->next;
+  vm->gc.tensor_obj_cached--;
   return obj;
 }
 
 static void tensor_obj_put(AgVM *vm, Obj *obj) {
   account(vm, sizeof(ObjTensor), 0);
-  if (tensor_obj_cached >= TENSOR_OBJ_CACHE_MAX) {
+  if (vm->gc.tensor_obj_cached >= TENSOR_OBJ_CACHE_MAX) {
     free(obj);
     return;
   }
-  obj->next = tensor_obj_cache;
-  tensor_obj_cache = obj;
-  tensor_obj_cached++;
+  obj->next = vm->gc.tensor_obj_cache;
+  vm->gc.tensor_obj_cache = obj;
+  vm->gc.tensor_obj_cached++;
 }
 
 Obj *vm_allocate_object(AgVM *vm, size_t size, ObjType type) {
@@ -135,8 +142,8 @@ Obj *vm_allocate_object(AgVM *vm, size_t size, ObjType type) {
                  : (Obj *)vm_reallocate(vm, NULL, 0, size);
   obj->type = type;
   obj->marked = false;
-  obj->next = vm->objects;
-  vm->objects = obj;
+  obj->next = vm->gc.objects;
+  vm->gc.objects = obj;
   return obj;
 }
 
@@ -212,22 +219,22 @@ void vm_free_object(AgVM *vm, Obj *obj) {
 }
 
 void vm_free_objects(AgVM *vm) {
-  Obj *obj = vm->objects;
+  Obj *obj = vm->gc.objects;
   while (obj != NULL) {
     Obj *next = obj->next;
     vm_free_object(vm, obj);
     obj = next;
   }
-  vm->objects = NULL;
-  while (tensor_obj_cache != NULL) {
-    Obj *next = tensor_obj_cache->next;
-    free(tensor_obj_cache);
-    tensor_obj_cache = next;
+  vm->gc.objects = NULL;
+  while (vm->gc.tensor_obj_cache != NULL) {
+    Obj *next = vm->gc.tensor_obj_cache->next;
+    free(vm->gc.tensor_obj_cache);
+    vm->gc.tensor_obj_cache = next;
   }
-  tensor_obj_cached = 0;
-  free(vm->gray_stack);
-  vm->gray_stack = NULL;
-  vm->gray_capacity = 0;
+  vm->gc.tensor_obj_cached = 0;
+  free(vm->gc.gray_stack);
+  vm->gc.gray_stack = NULL;
+  vm->gc.gray_capacity = 0;
 }
 
 /* ---- marking ---- */
@@ -235,17 +242,17 @@ void vm_free_objects(AgVM *vm) {
 void vm_mark_object(AgVM *vm, Obj *obj) {
   if (obj == NULL || obj->marked) return;
   obj->marked = true;
-  if (vm->gray_count == vm->gray_capacity) {
-    vm->gray_capacity = AG_GROW_CAPACITY(vm->gray_capacity);
+  if (vm->gc.gray_count == vm->gc.gray_capacity) {
+    vm->gc.gray_capacity = AG_GROW_CAPACITY(vm->gc.gray_capacity);
     /* The gray stack is the collector's own: plain realloc, not counted. */
-    Obj **grown = realloc(vm->gray_stack, sizeof(Obj *) * (size_t)vm->gray_capacity);
+    Obj **grown = realloc(vm->gc.gray_stack, sizeof(Obj *) * (size_t)vm->gc.gray_capacity);
     if (grown == NULL) { /* no jump out of a collection: its marks would stay half set */
       fprintf(stderr, "ag: out of memory in the garbage collector\n");
       exit(1);
     }
-    vm->gray_stack = grown;
+    vm->gc.gray_stack = grown;
   }
-  vm->gray_stack[vm->gray_count++] = obj;
+  vm->gc.gray_stack[vm->gc.gray_count++] = obj;
 }
 
 void vm_mark_value(AgVM *vm, Value v) {
@@ -342,71 +349,71 @@ static void blacken(AgVM *vm, Obj *obj) {
 }
 
 static void mark_roots(AgVM *vm) {
-  for (Value *v = vm->stack; v < vm->stack_top; v++) vm_mark_value(vm, *v);
-  for (int i = 0; i < vm->frame_count; i++) {
-    vm_mark_object(vm, (Obj *)vm->frames[i].closure);
-    vm_mark_object(vm, (Obj *)vm->frames[i].module_init);
+  for (Value *v = vm->exec.stack; v < vm->exec.stack_top; v++) vm_mark_value(vm, *v);
+  for (int i = 0; i < vm->exec.frame_count; i++) {
+    vm_mark_object(vm, (Obj *)vm->exec.frames[i].closure);
+    vm_mark_object(vm, (Obj *)vm->exec.frames[i].module_init);
   }
-  for (ObjUpvalue *u = vm->open_upvalues; u != NULL; u = u->next) vm_mark_object(vm, (Obj *)u);
-  mark_values(vm, vm->globals, vm->global_count);
-  for (int i = 0; i < vm->global_count; i++) vm_mark_object(vm, (Obj *)vm->global_names[i]);
-  mark_table(vm, &vm->builtins);
-  mark_table(vm, &vm->modules);
-  mark_table(vm, &vm->list_methods);
-  mark_table(vm, &vm->tuple_methods);
-  mark_table(vm, &vm->map_methods);
-  mark_table(vm, &vm->set_methods);
-  mark_table(vm, &vm->string_methods);
-  mark_table(vm, &vm->generator_methods);
-  vm_mark_object(vm, (Obj *)vm->running_generator);
-  vm_mark_object(vm, (Obj *)vm->main_module);
-  vm_mark_object(vm, (Obj *)vm->compiling_module);
-  vm_mark_object(vm, (Obj *)vm->error_class);
-  for (int i = 0; i < VM_ERROR_COUNT; i++) vm_mark_object(vm, (Obj *)vm->error_classes[i]);
-  for (int i = 0; i < vm->library_file_count; i++) vm_mark_object(vm, (Obj *)vm->library_files[i]);
-  vm_mark_object(vm, (Obj *)vm->interrupted_class);
-  vm_mark_object(vm, (Obj *)vm->memory_error_class);
-  vm_mark_object(vm, (Obj *)vm->spare_memory_error);
-  vm_mark_object(vm, (Obj *)vm->zero_division_class);
-  vm_mark_object(vm, (Obj *)vm->stdout_obj);
-  vm_mark_object(vm, (Obj *)vm->stderr_obj);
-  for (int i = 0; i < DT_COUNT; i++) vm_mark_object(vm, (Obj *)vm->dtypes[i]);
-  for (int i = 0; i < DT_COUNT; i++) vm_mark_value(vm, vm->dtype_call[i]);
-  ObjString *names[] = {vm->init_string,    vm->call_string,      vm->str_string,
-                        vm->message_string, vm->traceback_string, vm->enter_string,
-                        vm->exit_string, vm->repr_string};
+  for (ObjUpvalue *u = vm->exec.open_upvalues; u != NULL; u = u->next) vm_mark_object(vm, (Obj *)u);
+  mark_values(vm, vm->globals.values, vm->globals.count);
+  for (int i = 0; i < vm->globals.count; i++) vm_mark_object(vm, (Obj *)vm->globals.names[i]);
+  mark_table(vm, &vm->globals.builtins);
+  mark_table(vm, &vm->globals.modules);
+  mark_table(vm, &vm->core.list_methods);
+  mark_table(vm, &vm->core.tuple_methods);
+  mark_table(vm, &vm->core.map_methods);
+  mark_table(vm, &vm->core.set_methods);
+  mark_table(vm, &vm->core.string_methods);
+  mark_table(vm, &vm->core.generator_methods);
+  vm_mark_object(vm, (Obj *)vm->exec.running_generator);
+  vm_mark_object(vm, (Obj *)vm->globals.main_module);
+  vm_mark_object(vm, (Obj *)vm->globals.compiling_module);
+  vm_mark_object(vm, (Obj *)vm->core.error_class);
+  for (int i = 0; i < VM_ERROR_COUNT; i++) vm_mark_object(vm, (Obj *)vm->core.error_classes[i]);
+  for (int i = 0; i < vm->globals.library_file_count; i++) vm_mark_object(vm, (Obj *)vm->globals.library_files[i]);
+  vm_mark_object(vm, (Obj *)vm->core.interrupted_class);
+  vm_mark_object(vm, (Obj *)vm->core.memory_error_class);
+  vm_mark_object(vm, (Obj *)vm->oom.spare_error);
+  vm_mark_object(vm, (Obj *)vm->core.zero_division_class);
+  vm_mark_object(vm, (Obj *)vm->core.stdout_obj);
+  vm_mark_object(vm, (Obj *)vm->core.stderr_obj);
+  for (int i = 0; i < DT_COUNT; i++) vm_mark_object(vm, (Obj *)vm->core.dtypes[i]);
+  for (int i = 0; i < DT_COUNT; i++) vm_mark_value(vm, vm->core.dtype_call[i]);
+  ObjString *names[] = {vm->core.init_string,    vm->core.call_string,      vm->core.str_string,
+                        vm->core.message_string, vm->core.traceback_string, vm->core.enter_string,
+                        vm->core.exit_string, vm->core.repr_string};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) vm_mark_object(vm, (Obj *)names[i]);
-  for (int i = 0; i < VM_METHOD_COUNT; i++) vm_mark_object(vm, (Obj *)vm->method_names[i]);
-  vm_mark_value(vm, vm->not_implemented);
-  vm_mark_value(vm, vm->ellipsis);
-  vm_mark_object(vm, (Obj *)vm->stop_iteration_class);
-  vm_mark_object(vm, (Obj *)vm->iterator_class);
-  vm_mark_object(vm, (Obj *)vm->map_class);
-  vm_mark_object(vm, (Obj *)vm->filter_class);
-  vm_mark_object(vm, (Obj *)vm->zip_class);
-  vm_mark_object(vm, (Obj *)vm->enumerate_class);
-  vm_mark_object(vm, (Obj *)vm->progress_class);
-  vm_mark_object(vm, (Obj *)vm->file_class);
-  vm_mark_object(vm, (Obj *)vm->open_files);
-  vm_mark_object(vm, (Obj *)vm->property_class);
-  vm_mark_object(vm, (Obj *)vm->staticmethod_class);
-  vm_mark_object(vm, (Obj *)vm->classmethod_class);
-  vm_mark_object(vm, (Obj *)vm->batched_class);
-  vm_mark_value(vm, vm->batched_dispatch);
-  vm_mark_object(vm, (Obj *)vm->batched_passthrough);
-  vm_mark_object(vm, (Obj *)vm->batched_random);
-  for (int i = 0; i < VM_TYPE_COUNT; i++) vm_mark_value(vm, vm->type_objects[i]);
-  if (vm->has_exception) vm_mark_value(vm, vm->exception);
-  vm_mark_object(vm, (Obj *)vm->exception_trace);
-  vm_mark_object(vm, (Obj *)vm->args);
-  vm_mark_object(vm, (Obj *)vm->argv);
-  mark_values(vm, vm->temp_roots, vm->temp_root_count);
-  mark_values(vm, vm->pins, (int)vm->pin_count);
-  if (vm->lib_state_mark != NULL) vm->lib_state_mark(vm, vm->lib_state);
+  for (int i = 0; i < VM_METHOD_COUNT; i++) vm_mark_object(vm, (Obj *)vm->core.method_names[i]);
+  vm_mark_value(vm, vm->core.not_implemented);
+  vm_mark_value(vm, vm->core.ellipsis);
+  vm_mark_object(vm, (Obj *)vm->core.stop_iteration_class);
+  vm_mark_object(vm, (Obj *)vm->core.iterator_class);
+  vm_mark_object(vm, (Obj *)vm->core.map_class);
+  vm_mark_object(vm, (Obj *)vm->core.filter_class);
+  vm_mark_object(vm, (Obj *)vm->core.zip_class);
+  vm_mark_object(vm, (Obj *)vm->core.enumerate_class);
+  vm_mark_object(vm, (Obj *)vm->core.progress_class);
+  vm_mark_object(vm, (Obj *)vm->core.file_class);
+  vm_mark_object(vm, (Obj *)vm->core.open_files);
+  vm_mark_object(vm, (Obj *)vm->core.property_class);
+  vm_mark_object(vm, (Obj *)vm->core.staticmethod_class);
+  vm_mark_object(vm, (Obj *)vm->core.classmethod_class);
+  vm_mark_object(vm, (Obj *)vm->vmap.batched_class);
+  vm_mark_value(vm, vm->vmap.dispatch);
+  vm_mark_object(vm, (Obj *)vm->vmap.passthrough);
+  vm_mark_object(vm, (Obj *)vm->vmap.random);
+  for (int i = 0; i < VM_TYPE_COUNT; i++) vm_mark_value(vm, vm->core.type_objects[i]);
+  if (vm->exc.pending) vm_mark_value(vm, vm->exc.value);
+  vm_mark_object(vm, (Obj *)vm->exc.trace);
+  vm_mark_object(vm, (Obj *)vm->host.args);
+  vm_mark_object(vm, (Obj *)vm->host.argv);
+  mark_values(vm, vm->gc.temp_roots, vm->gc.temp_root_count);
+  mark_values(vm, vm->gc.pins, (int)vm->gc.pin_count);
+  if (vm->plugins.lib_state_mark != NULL) vm->plugins.lib_state_mark(vm, vm->plugins.lib_state);
 }
 
 static void trace_references(AgVM *vm) {
-  while (vm->gray_count > 0) blacken(vm, vm->gray_stack[--vm->gray_count]);
+  while (vm->gc.gray_count > 0) blacken(vm, vm->gc.gray_stack[--vm->gc.gray_count]);
 }
 
 /* The intern set holds strings weakly. Its size then follows the live
@@ -415,7 +422,7 @@ static void trace_references(AgVM *vm) {
  * (`for i in range(n) { let s = str(i) }`), it would raise that threshold,
  * which lets the next burst grow it further, without bound. */
 static void remove_white_strings(AgVM *vm) {
-  Table *t = &vm->strings;
+  Table *t = &vm->gc.strings;
   for (int i = 0; i < t->used; i++) {
     Value key = t->entries[i].key;
     if (IS_OBJ(key) && !AS_OBJ(key)->marked) table_remove(t, key);
@@ -424,7 +431,7 @@ static void remove_white_strings(AgVM *vm) {
 }
 
 static void sweep(AgVM *vm) {
-  Obj **link = &vm->objects;
+  Obj **link = &vm->gc.objects;
   while (*link != NULL) {
     Obj *obj = *link;
     if (obj->marked) {
@@ -438,66 +445,66 @@ static void sweep(AgVM *vm) {
 }
 
 void vm_collect_garbage(AgVM *vm) {
-  vm->gc_paused++; /* freeing must not start a nested collection */
+  vm->gc.paused++; /* freeing must not start a nested collection */
   mark_roots(vm);
   trace_references(vm);
   remove_white_strings(vm);
   sweep(vm);
-  vm->gc_paused--;
-  vm->next_gc = vm->bytes_allocated * 2;
-  if (vm->next_gc < GC_MIN_HEAP) vm->next_gc = GC_MIN_HEAP;
+  vm->gc.paused--;
+  vm->gc.next_gc = vm->gc.bytes_allocated * 2;
+  if (vm->gc.next_gc < GC_MIN_HEAP) vm->gc.next_gc = GC_MIN_HEAP;
 }
 
 /* ---- temporary roots ---- */
 
 void vm_push_root(AgVM *vm, Value v) {
-  if (vm->temp_root_count == vm->temp_root_capacity) {
-    int cap = AG_GROW_CAPACITY(vm->temp_root_capacity);
-    Value *grown = realloc(vm->temp_roots, sizeof(Value) * (size_t)cap);
+  if (vm->gc.temp_root_count == vm->gc.temp_root_capacity) {
+    int cap = AG_GROW_CAPACITY(vm->gc.temp_root_capacity);
+    Value *grown = realloc(vm->gc.temp_roots, sizeof(Value) * (size_t)cap);
     if (grown == NULL) vm_out_of_memory(vm, sizeof(Value) * (size_t)cap);
-    vm->temp_roots = grown;
-    vm->temp_root_capacity = cap;
+    vm->gc.temp_roots = grown;
+    vm->gc.temp_root_capacity = cap;
   }
-  vm->temp_roots[vm->temp_root_count++] = v;
+  vm->gc.temp_roots[vm->gc.temp_root_count++] = v;
 }
 
 void vm_pop_root(AgVM *vm) {
-  AG_ASSERT(vm->temp_root_count > 0); /* each pop has its push */
-  vm->temp_root_count--;
+  AG_ASSERT(vm->gc.temp_root_count > 0); /* each pop has its push */
+  vm->gc.temp_root_count--;
 }
 
 void vm_pop_roots(AgVM *vm, int n) {
-  AG_ASSERT(n >= 0 && vm->temp_root_count >= n);
-  vm->temp_root_count -= n;
+  AG_ASSERT(n >= 0 && vm->gc.temp_root_count >= n);
+  vm->gc.temp_root_count -= n;
 }
 
 /* ---- pins ---- */
 
 uint32_t vm_pin(AgVM *vm, Value v) {
-  if (vm->pin_free_count > 0) {
-    uint32_t h = vm->pin_free[--vm->pin_free_count];
-    vm->pins[h] = v;
+  if (vm->gc.pin_free_count > 0) {
+    uint32_t h = vm->gc.pin_free[--vm->gc.pin_free_count];
+    vm->gc.pins[h] = v;
     return h;
   }
-  if (vm->pin_count == vm->pin_capacity) {
-    uint32_t cap = vm->pin_capacity < 8 ? 8 : vm->pin_capacity * 2;
-    Value *pins = realloc(vm->pins, sizeof(Value) * cap);
-    uint32_t *free_list = realloc(vm->pin_free, sizeof(uint32_t) * cap);
-    if (pins != NULL) vm->pins = pins; /* each may have moved, even if the other failed */
-    if (free_list != NULL) vm->pin_free = free_list;
+  if (vm->gc.pin_count == vm->gc.pin_capacity) {
+    uint32_t cap = vm->gc.pin_capacity < 8 ? 8 : vm->gc.pin_capacity * 2;
+    Value *pins = realloc(vm->gc.pins, sizeof(Value) * cap);
+    uint32_t *free_list = realloc(vm->gc.pin_free, sizeof(uint32_t) * cap);
+    if (pins != NULL) vm->gc.pins = pins; /* each may have moved, even if the other failed */
+    if (free_list != NULL) vm->gc.pin_free = free_list;
     if (pins == NULL || free_list == NULL) vm_out_of_memory(vm, (sizeof(Value) + sizeof(uint32_t)) * cap);
-    vm->pin_capacity = cap;
+    vm->gc.pin_capacity = cap;
   }
-  vm->pins[vm->pin_count] = v;
-  return vm->pin_count++;
+  vm->gc.pins[vm->gc.pin_count] = v;
+  return vm->gc.pin_count++;
 }
 
 Value vm_pinned(AgVM *vm, uint32_t handle) {
-  return handle < vm->pin_count ? vm->pins[handle] : NIL_VAL;
+  return handle < vm->gc.pin_count ? vm->gc.pins[handle] : NIL_VAL;
 }
 
 void vm_unpin(AgVM *vm, uint32_t handle) {
-  if (handle >= vm->pin_count) return;
-  vm->pins[handle] = NIL_VAL;
-  vm->pin_free[vm->pin_free_count++] = handle;
+  if (handle >= vm->gc.pin_count) return;
+  vm->gc.pins[handle] = NIL_VAL;
+  vm->gc.pin_free[vm->gc.pin_free_count++] = handle;
 }

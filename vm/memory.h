@@ -1,14 +1,14 @@
 /* memory.h — allocation and the garbage collector.
  *
  * Design. Every byte the VM owns goes through vm_reallocate(), which keeps
- * vm->bytes_allocated and starts a collection when it passes vm->next_gc
+ * vm->gc.bytes_allocated and starts a collection when it passes vm->gc.next_gc
  * (after a collection next_gc = 2 * live bytes, at least 1 MB). Tensor
  * storage is malloc'd by tensor/, not here, but a tensor wrapper adds its
  * storage size as "external bytes" (vm_add_external_bytes) so that big
  * temporaries push the heap toward a collection and are released promptly.
  *
  * The collector is a precise, non-moving mark-sweep over the VM's list of
- * all objects (vm->objects), with an explicit gray stack (no recursion on the
+ * all objects (vm->gc.objects), with an explicit gray stack (no recursion on the
  * C stack, so long lists of lists cannot overflow it). Roots: the value stack,
  * the call frames' closures, open upvalues, the global slots and namespaces,
  * the built-in method tables, the pending exception, temporary roots and
@@ -22,9 +22,9 @@
  * structures outside the heap (an autograd hook holding an Ag closure). A pin
  * is a slot in a VM-owned array; its handle stays valid until unpinned.
  *
- * Stress mode (env AG_GC_STRESS=1 at vm_new, or vm->gc_stress) collects at
+ * Stress mode (env AG_GC_STRESS=1 at vm_new, or vm->gc.stress) collects at
  * every allocation, so a missing root shows up at once under the test suite.
- * vm->gc_paused > 0 suspends collection (used while compiling).
+ * vm->gc.paused > 0 suspends collection (used while compiling).
  */
 #ifndef AG_MEMORY_H
 #define AG_MEMORY_H
@@ -35,13 +35,13 @@
 #include "object.h"
 
 /* The one allocation function: new_size 0 frees. Out of memory (malloc
- * fails, or the heap would pass vm->memory_limit after a collection) does not
+ * fails, or the heap would pass vm->oom.limit after a collection) does not
  * return: see vm_out_of_memory. */
 void *vm_reallocate(AgVM *vm, void *ptr, size_t old_size, size_t new_size);
 
 /* Out of memory while allocating `bytes`, anywhere in the VM or in C code
  * that a native runs: jumps back to the dispatch loop that runs the current
- * code (vm->oom_guard, set by every entry into the loop), which throws a
+ * code (vm->oom.guard, set by every entry into the loop), which throws a
  * MemoryError there as if the instruction had thrown it, so a script can
  * catch it and the REPL goes on. The C frames in between are abandoned: what
  * they malloc'd is lost (temporary buffers, at worst), while the VM's own
@@ -59,8 +59,6 @@ _Noreturn void vm_out_of_memory_here(size_t bytes);
 void vm_hold_scratch(AgVM *vm, void *block, size_t accounted);
 /* Frees the held block (after a jump). */
 void vm_free_scratch(AgVM *vm);
-/* Makes vm the one vm_out_of_memory_here means (vm.c, entering its loop). */
-void vm_set_running(AgVM *vm);
 
 #define AG_ALLOCATE(vm, type, n) ((type *)vm_reallocate((vm), NULL, 0, sizeof(type) * (size_t)(n)))
 #define AG_FREE(vm, type, ptr) vm_reallocate((vm), (ptr), sizeof(type), 0)
@@ -70,7 +68,7 @@ void vm_set_running(AgVM *vm);
                          sizeof(type) * (size_t)(new_n)))
 #define AG_FREE_ARRAY(vm, type, ptr, n) vm_reallocate((vm), (ptr), sizeof(type) * (size_t)(n), 0)
 
-/* Allocates an object of `size` bytes, links it into vm->objects. */
+/* Allocates an object of `size` bytes, links it into vm->gc.objects. */
 Obj *vm_allocate_object(AgVM *vm, size_t size, ObjType type);
 void vm_free_object(AgVM *vm, Obj *obj);
 void vm_free_objects(AgVM *vm);

@@ -16,7 +16,7 @@ static Value overflow(AgVM *vm) { return vm_raise(vm, VM_ERR_OVERFLOW, "integer 
 static Value zero_division(AgVM *vm, const char *message) {
   ObjString *s = obj_string(vm, message);
   vm_push_root(vm, OBJ_VAL(s));
-  ObjInstance *err = vm_new_error(vm, vm->zero_division_class, s);
+  ObjInstance *err = vm_new_error(vm, vm->core.zero_division_class, s);
   vm_pop_root(vm);
   return vm_throw(vm, OBJ_VAL(err));
 }

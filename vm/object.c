@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "autograd/autograd.h"
 #include "vm/internal.h"
 #include "vm/memory.h"
 #include "vm/vm.h"
@@ -31,14 +30,14 @@ static ObjString *allocate_string(AgVM *vm, const char *chars, int length, uint3
   memcpy(s->chars, chars, (size_t)length);
   s->chars[length] = '\0';
   vm_push_root(vm, OBJ_VAL(s));
-  table_set(vm, &vm->strings, OBJ_VAL(s), NIL_VAL);
+  table_set(vm, &vm->gc.strings, OBJ_VAL(s), NIL_VAL);
   vm_pop_root(vm);
   return s;
 }
 
 ObjString *obj_copy_string(AgVM *vm, const char *chars, int length) {
   uint32_t hash = obj_hash_bytes(chars, length);
-  ObjString *interned = table_find_string(&vm->strings, chars, length, hash);
+  ObjString *interned = table_find_string(&vm->gc.strings, chars, length, hash);
   if (interned != NULL) return interned;
   return allocate_string(vm, chars, length, hash);
 }
@@ -101,13 +100,13 @@ ObjClosure *obj_new_closure(AgVM *vm, ObjFunction *function) {
   }
   /* The upvalue array is not yet reachable: allocate the closure with GC
    * paused so a collection cannot run in between and leak or free it. */
-  vm->gc_paused++;
+  vm->gc.paused++;
   ObjClosure *c = ALLOCATE_OBJ(vm, ObjClosure, OBJ_CLOSURE);
-  vm->gc_paused--;
+  vm->gc.paused--;
   c->function = function;
   c->upvalues = upvalues;
   c->upvalue_count = function->upvalue_count;
-  if (!function->quickened) vm_quicken(function);
+  if (!function->quickened && vm->exec.quicken) vm_quicken(function);
   return c;
 }
 

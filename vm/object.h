@@ -187,7 +187,7 @@ typedef enum { MODULE_LOADING, MODULE_LOADED, MODULE_UNLOADED } ModuleState;
 
 /* A namespace of globals: an imported file, the main script (or REPL
  * session), or a built-in module (nn, optim, autograd). `names` maps each
- * global's name to its slot in vm->globals, so `util.f` reads the live value. */
+ * global's name to its slot in vm->globals.values, so `util.f` reads the live value. */
 typedef struct ObjModule {
   Obj obj;
   ObjString *name;

@@ -195,8 +195,8 @@ Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
   }
   if (is_tensorish(a) || is_tensorish(b)) {
     if (op == OP_IN && !is_tensorish(b)) return contains(vm, a, b);
-    if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
-    return vm->tensor_hooks->binary(vm, op, a, b);
+    if (vm->plugins.tensor == NULL) return vm_tensors_unavailable(vm);
+    return vm->plugins.tensor->binary(vm, op, a, b);
   }
   if (op == OP_EQUAL) return BOOL_VAL(vm_values_equal(a, b));
   if (op == OP_NOT_EQUAL) return BOOL_VAL(!vm_values_equal(a, b));
@@ -228,8 +228,8 @@ Value vm_binary_op(AgVM *vm, int op, Value a, Value b) {
 static Value invert(AgVM *vm, Value a) {
   if (IS_INT(a) || IS_BOOL(a)) return INT_VAL(vm, ~(IS_BOOL(a) ? (int64_t)AS_BOOL(a) : AS_INT(a)));
   if (is_tensorish(a)) {
-    if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
-    return vm->tensor_hooks->unary(vm, OP_INVERT, a);
+    if (vm->plugins.tensor == NULL) return vm_tensors_unavailable(vm);
+    return vm->plugins.tensor->unary(vm, OP_INVERT, a);
   }
   return vm_raise(vm, VM_ERR_TYPE, "bad operand type for unary ~: '%s'", vm_type_name(a));
 }
@@ -248,8 +248,8 @@ Value vm_unary_op(AgVM *vm, int op, Value a) {
   }
   if (IS_NUMBER(a) || IS_BOOL(a)) return vm_negate_number(vm, a);
   if (is_tensorish(a)) {
-    if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
-    return vm->tensor_hooks->unary(vm, op, a);
+    if (vm->plugins.tensor == NULL) return vm_tensors_unavailable(vm);
+    return vm->plugins.tensor->unary(vm, op, a);
   }
   return vm_raise(vm, VM_ERR_TYPE, "unsupported operand type for %s: '%s'", vm_op_symbol(op), vm_type_name(a));
 }
@@ -270,12 +270,12 @@ static Value builtin_method(AgVM *vm, Table *methods, Value receiver, ObjString 
 
 bool vm_load_module(AgVM *vm, ObjModule *m) {
   if (m->state != MODULE_UNLOADED) return true;
-  if (vm->module_loader == NULL) {
+  if (vm->plugins.module_loader == NULL) {
     vm_raise(vm, VM_ERR_IMPORT, "module %s cannot be loaded (no loader installed)", m->name->chars);
     return false;
   }
   m->state = MODULE_LOADING;
-  bool ok = vm->module_loader(vm, m);
+  bool ok = vm->plugins.module_loader(vm, m);
   m->state = ok ? MODULE_LOADED : MODULE_UNLOADED;
   return ok;
 }
@@ -284,16 +284,16 @@ bool vm_module_member(AgVM *vm, ObjModule *m, ObjString *name, Value *out) {
   if (!vm_load_module(vm, m)) return false;
   Value slot;
   if (table_get(&m->names, OBJ_VAL(name), &slot)) {
-    *out = vm->globals[(int)AS_NUMBER(slot)];
+    *out = vm->globals.values[(int)AS_NUMBER(slot)];
     if (!IS_UNDEF(*out)) return true;
   }
-  return m->builtin_members && table_get(&vm->builtins, OBJ_VAL(name), out);
+  return m->builtin_members && table_get(&vm->globals.builtins, OBJ_VAL(name), out);
 }
 
 static Value module_attr(AgVM *vm, ObjModule *m, ObjString *name) {
   Value v;
   if (vm_module_member(vm, m, name, &v)) return v;
-  if (vm->has_exception) return VM_EXCEPTION;
+  if (vm->exc.pending) return VM_EXCEPTION;
   char hint[128];
   return vm_raise(vm, VM_ERR_ATTRIBUTE, "module %s has no global '%s'%s", m->name->chars, name->chars,
                   vm_attribute_hint(vm, OBJ_VAL(m), name->chars, hint, sizeof hint));
@@ -345,16 +345,16 @@ Value vm_get_attr(AgVM *vm, Value obj, ObjString *name) {
     return vm_raise(vm, VM_ERR_ATTRIBUTE, "class %s has no method '%s'%s", AS_CLASS(obj)->name->chars, name->chars,
                     vm_attribute_hint(vm, obj, name->chars, hint, sizeof hint));
   case OBJ_MODULE: return module_attr(vm, AS_MODULE(obj), name);
-  case OBJ_LIST: return builtin_method(vm, &vm->list_methods, obj, name);
-  case OBJ_TUPLE: return builtin_method(vm, &vm->tuple_methods, obj, name);
-  case OBJ_MAP: return builtin_method(vm, &vm->map_methods, obj, name);
-  case OBJ_SET: return builtin_method(vm, &vm->set_methods, obj, name);
-  case OBJ_STRING: return builtin_method(vm, &vm->string_methods, obj, name);
-  case OBJ_GENERATOR: return builtin_method(vm, &vm->generator_methods, obj, name);
+  case OBJ_LIST: return builtin_method(vm, &vm->core.list_methods, obj, name);
+  case OBJ_TUPLE: return builtin_method(vm, &vm->core.tuple_methods, obj, name);
+  case OBJ_MAP: return builtin_method(vm, &vm->core.map_methods, obj, name);
+  case OBJ_SET: return builtin_method(vm, &vm->core.set_methods, obj, name);
+  case OBJ_STRING: return builtin_method(vm, &vm->core.string_methods, obj, name);
+  case OBJ_GENERATOR: return builtin_method(vm, &vm->core.generator_methods, obj, name);
   case OBJ_TENSOR:
   case OBJ_NODE:
-    if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
-    return vm->tensor_hooks->get_attr(vm, obj, name);
+    if (vm->plugins.tensor == NULL) return vm_tensors_unavailable(vm);
+    return vm->plugins.tensor->get_attr(vm, obj, name);
   default: break;
   }
 no_attr:
@@ -364,8 +364,8 @@ no_attr:
 Value vm_set_attr(AgVM *vm, Value obj, ObjString *name, Value v) {
   if (IS_INSTANCE(obj)) return vm_set_instance_field(vm, obj, name, v);
   if (is_tensorish(obj)) {
-    if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
-    return vm->tensor_hooks->set_attr(vm, obj, name, v);
+    if (vm->plugins.tensor == NULL) return vm_tensors_unavailable(vm);
+    return vm->plugins.tensor->set_attr(vm, obj, name, v);
   }
   return vm_raise(vm, VM_ERR_ATTRIBUTE, "cannot set attribute '%s' on %s", name->chars, vm_type_name(obj));
 }
@@ -549,24 +549,24 @@ static Value batched_get_index(AgVM *vm, Value obj, int n, const Value *index) {
   ObjList *items = obj_new_list(vm);
   vm_push_root(vm, OBJ_VAL(items));
   for (int i = 0; i < n; i++) obj_list_append(vm, items, index[i]);
-  Value args[3] = {OBJ_VAL(vm->method_names[VM_M_GETITEM]), obj, n == 1 ? index[0] : OBJ_VAL(items)};
-  Value r = vm_call(vm, vm->batched_dispatch, 3, args);
+  Value args[3] = {OBJ_VAL(vm->core.method_names[VM_M_GETITEM]), obj, n == 1 ? index[0] : OBJ_VAL(items)};
+  Value r = vm_call(vm, vm->vmap.dispatch, 3, args);
   vm_pop_root(vm);
   return r;
 }
 
 Value vm_get_index_n(AgVM *vm, Value obj, int n, const Value *index) {
   if (IS_INSTANCE(obj)) return instance_index(vm, obj, n, index, NULL);
-  if (vm->vmap_depth > 0 && IS_TENSOR(obj)) {
+  if (vm->vmap.depth > 0 && IS_TENSOR(obj)) {
     int items = n;
     const Value *spread = index;
     spread_tuple_index(&items, &spread);
     if (vm_has_batched_argument(vm, items, spread)) return batched_get_index(vm, obj, items, spread);
   }
   if (is_tensorish(obj)) {
-    if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
+    if (vm->plugins.tensor == NULL) return vm_tensors_unavailable(vm);
     spread_tuple_index(&n, &index);
-    return vm->tensor_hooks->get_index(vm, obj, n, index);
+    return vm->plugins.tensor->get_index(vm, obj, n, index);
   }
   if (!IS_OBJ(obj)) return vm_raise(vm, VM_ERR_TYPE, "cannot index %s", vm_type_name(obj));
   if (n != 1) return vm_raise(vm, VM_ERR_TYPE, "%s takes one index, not %d", vm_type_name(obj), n);
@@ -576,9 +576,9 @@ Value vm_get_index_n(AgVM *vm, Value obj, int n, const Value *index) {
 Value vm_set_index_n(AgVM *vm, Value obj, int n, const Value *index, Value v) {
   if (IS_INSTANCE(obj)) return instance_index(vm, obj, n, index, &v);
   if (is_tensorish(obj)) {
-    if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
+    if (vm->plugins.tensor == NULL) return vm_tensors_unavailable(vm);
     spread_tuple_index(&n, &index);
-    return vm->tensor_hooks->set_index(vm, obj, n, index, v);
+    return vm->plugins.tensor->set_index(vm, obj, n, index, v);
   }
   if (n != 1 && (IS_LIST(obj) || IS_MAP(obj))) {
     return vm_raise(vm, VM_ERR_TYPE, "%s takes one index, not %d", vm_type_name(obj), n);
@@ -618,11 +618,11 @@ int64_t vm_length(AgVM *vm, Value v) {
     case OBJ_INSTANCE: return vm_instance_length(vm, v);
     case OBJ_RANGE: return obj_range_length(AS_RANGE(v));
     case OBJ_TENSOR:
-      if (vm->tensor_hooks == NULL) {
+      if (vm->plugins.tensor == NULL) {
         vm_tensors_unavailable(vm);
         return -1;
       }
-      return vm->tensor_hooks->length(vm, v);
+      return vm->plugins.tensor->length(vm, v);
     default: break;
     }
   }
@@ -650,8 +650,8 @@ Value vm_iter_prepare(AgVM *vm, Value iterable) {
     case OBJ_STRING:
     case OBJ_RANGE: return iterable;
     case OBJ_TENSOR:
-      if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
-      return vm->tensor_hooks->iter ? vm->tensor_hooks->iter(vm, iterable) : iterable;
+      if (vm->plugins.tensor == NULL) return vm_tensors_unavailable(vm);
+      return vm->plugins.tensor->iter ? vm->plugins.tensor->iter(vm, iterable) : iterable;
     case OBJ_MAP:
     case OBJ_SET: return map_keys(vm, AS_MAP(iterable));
     case OBJ_INSTANCE: return instance_iter(vm, iterable);
@@ -709,8 +709,8 @@ int vm_iterator_next(AgVM *vm, Value it, Value *item) {
   if (IS_GENERATOR(it)) return vm_generator_next(vm, AS_GENERATOR(it), item);
   *item = vm_call_method_named(vm, it, VM_M_NEXT, 0, NULL);
   if (!IS_EXCEPTION(*item)) return 1;
-  Value exc = vm->exception;
-  if (!IS_INSTANCE(exc) || !is_subclass(AS_INSTANCE(exc)->klass, vm->stop_iteration_class)) return -1;
+  Value exc = vm->exc.value;
+  if (!IS_INSTANCE(exc) || !is_subclass(AS_INSTANCE(exc)->klass, vm->core.stop_iteration_class)) return -1;
   vm_take_exception(vm);
   return 0;
 }
@@ -741,11 +741,11 @@ int vm_iter_next(AgVM *vm, Value seq, double *pos, Value *item) {
   case OBJ_INSTANCE: return vm_iterator_next(vm, seq, item);
   case OBJ_GENERATOR: return vm_generator_next(vm, AS_GENERATOR(seq), item);
   case OBJ_TENSOR: {
-    int64_t n = vm->tensor_hooks->length(vm, seq);
+    int64_t n = vm->plugins.tensor->length(vm, seq);
     if (n < 0) return -1;
     if (i >= n) return 0;
     Value index = INT_VAL(vm, i);
-    *item = vm->tensor_hooks->get_index(vm, seq, 1, &index);
+    *item = vm->plugins.tensor->get_index(vm, seq, 1, &index);
     if (IS_EXCEPTION(*item)) return -1;
     break;
   }

@@ -11,7 +11,7 @@
 
 /* The class's method `m`, when v is an instance whose class defines it. */
 static bool find_method(AgVM *vm, Value v, VmMethod m, Value *method) {
-  return IS_INSTANCE(v) && table_get(&AS_INSTANCE(v)->klass->methods, OBJ_VAL(vm->method_names[m]), method);
+  return IS_INSTANCE(v) && table_get(&AS_INSTANCE(v)->klass->methods, OBJ_VAL(vm->core.method_names[m]), method);
 }
 
 bool vm_has_method(AgVM *vm, Value v, VmMethod m) {
@@ -20,7 +20,7 @@ bool vm_has_method(AgVM *vm, Value v, VmMethod m) {
 }
 
 Value vm_call_method_named(AgVM *vm, Value receiver, VmMethod m, int argc, const Value *args) {
-  return vm_invoke(vm, receiver, vm->method_names[m], argc, args, NULL);
+  return vm_invoke(vm, receiver, vm->core.method_names[m], argc, args, NULL);
 }
 
 /* recv.m(arg) when recv's class defines m, else UNDEF_VAL (no such method). */
@@ -68,13 +68,13 @@ static Value binary_methods(AgVM *vm, int op, Value a, Value b) {
   OpMethods m = op_methods(op);
   if (m.forward < 0) return UNDEF_VAL;
   Value r = try_method(vm, a, (VmMethod)m.forward, b);
-  if (IS_EXCEPTION(r) || (!IS_UNDEF(r) && r != vm->not_implemented)) return r;
+  if (IS_EXCEPTION(r) || (!IS_UNDEF(r) && r != vm->core.not_implemented)) return r;
   /* Python tries the reflected arithmetic of a different type only;
    * comparisons reflect always (a > b is b.lt(a)). */
   bool comparison = m.inplace < 0;
   if (comparison || !same_class(a, b)) {
     Value rr = try_method(vm, b, (VmMethod)m.reflected, a);
-    if (!IS_UNDEF(rr) && rr != vm->not_implemented) return rr;
+    if (!IS_UNDEF(rr) && rr != vm->core.not_implemented) return rr;
   }
   return UNDEF_VAL;
 }
@@ -107,7 +107,7 @@ Value vm_unary_method(AgVM *vm, VmMethod m, Value a) {
 static Value checked_result(AgVM *vm, Value self, VmMethod m, Value r, bool ok, const char *want) {
   if (IS_EXCEPTION(r) || ok) return r;
   return vm_raise(vm, VM_ERR_TYPE, "%s.%s() should return %s, not %s", AS_INSTANCE(self)->klass->name->chars,
-                        vm->method_names[m]->chars, want, vm_type_name(r));
+                        vm->core.method_names[m]->chars, want, vm_type_name(r));
 }
 
 static bool is_count(Value v) { return IS_INT(v); }
@@ -165,7 +165,7 @@ static Value tensor_bitwise_inplace(AgVM *vm, int op, Value a, Value b) {
   Value r = vm_binary_op(vm, op, a, b);
   if (IS_EXCEPTION(r)) return r;
   vm_push_root(vm, r);
-  Value done = vm->tensor_hooks->invoke(vm, a, obj_string(vm, "copy_"), 1, &r, NULL);
+  Value done = vm->plugins.tensor->invoke(vm, a, obj_string(vm, "copy_"), 1, &r, NULL);
   vm_pop_root(vm);
   return done;
 }
@@ -174,9 +174,9 @@ static Value tensor_inplace(AgVM *vm, int op, Value a, Value b) {
   if (vm_is_bitwise_op(op) && !IS_INSTANCE(b)) return tensor_bitwise_inplace(vm, op, a, b);
   const char *name = tensor_inplace_name(op);
   if (name == NULL || IS_INSTANCE(b)) return vm_binary_op(vm, op, a, b);
-  if (vm->tensor_hooks == NULL) return vm_tensors_unavailable(vm);
+  if (vm->plugins.tensor == NULL) return vm_tensors_unavailable(vm);
   ObjString *s = obj_string(vm, name);
-  return vm->tensor_hooks->invoke(vm, a, s, 1, &b, NULL);
+  return vm->plugins.tensor->invoke(vm, a, s, 1, &b, NULL);
 }
 
 /* xs *= n repeats xs in place. */
@@ -199,7 +199,7 @@ Value vm_inplace_op(AgVM *vm, int op, Value a, Value b) {
   OpMethods m = op_methods(op);
   if (m.inplace >= 0) {
     Value r = try_method(vm, a, (VmMethod)m.inplace, b);
-    if (IS_EXCEPTION(r) || (!IS_UNDEF(r) && r != vm->not_implemented)) return r;
+    if (IS_EXCEPTION(r) || (!IS_UNDEF(r) && r != vm->core.not_implemented)) return r;
   }
   return vm_binary_op(vm, op, a, b);
 }

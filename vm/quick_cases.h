@@ -1,21 +1,22 @@
-/* quick_cases.h — the cases of the superinstructions (quicken.c,
- * VM_QUICK_OPCODES in internal.h), included inside run() (vm.c) after the
- * base opcodes; the macros are those of dispatch.h. ip is past the fused
- * opcode byte. Each takes its fast path on fast numbers (arith.h), else it
- * runs the first instruction of the sequence it replaced and goes on with
- * the rest (their bytes are unchanged), so every slow case and every error
- * is the base opcodes'.
+/* quick_cases.h — the cases of the superinstructions (quicken.c), included
+ * inside run() (vm.c) after the base opcodes: the forms below, one per kind
+ * of sequence, instantiated from the rows of VM_QUICK_OPCODES (internal.h),
+ * then the few cases written out. The macros are those of dispatch.h. ip is
+ * past the fused opcode byte. Each takes its fast path on fast numbers
+ * (arith.h), else it runs the first instruction of the sequence it replaced
+ * and goes on with the rest (their bytes are unchanged), so every slow case
+ * and every error is the base opcodes'.
  */
 
-/* The arithmetic and the comparisons that have fused forms, in opcode order. */
-#define QUICK_ARITH(X) X(ADD) X(SUBTRACT) X(MULTIPLY) X(DIVIDE) X(MODULO)
-#define QUICK_COMPARISONS(X) X(LESS) X(LESS_EQUAL) X(GREATER) X(GREATER_EQUAL) X(EQUAL) X(NOT_EQUAL)
+/* Each form makes the case of the quick opcode `name` from the base
+ * operation(s) it fuses: op is ADD .. MODULO (arith_op) or LESS ..
+ * NOT_EQUAL (compare_op). */
 
 /* CONSTANT k; op */
-#define CONST_ARITH(name)                                                                          \
-  VM_QUICK_CASE(CONST_##name) {                                                                    \
+#define CONST_ARITH(name, op)                                                                      \
+  VM_QUICK_CASE(name) {                                                                            \
     Value r_;                                                                                      \
-    if (arith_##name(sp[-1], CONSTANT_AT(0), &r_)) {                                               \
+    if (arith_##op(sp[-1], CONSTANT_AT(0), &r_)) {                                                 \
       sp--;                                                                                        \
       ip += 3;                                                                                     \
       PUSH_OR_STORE(r_);                                                                           \
@@ -25,9 +26,9 @@
     }                                                                                              \
     VM_DISPATCH();                                                                                 \
   }
-#define CONST_COMPARE(name)                                                                        \
-  VM_QUICK_CASE(CONST_##name) {                                                                    \
-    int c_ = compare_##name(sp[-1], CONSTANT_AT(0));                                               \
+#define CONST_COMPARE(name, op)                                                                    \
+  VM_QUICK_CASE(name) {                                                                            \
+    int c_ = compare_##op(sp[-1], CONSTANT_AT(0));                                                 \
     if (c_ >= 0) {                                                                                 \
       sp--;                                                                                        \
       ip += 3;                                                                                     \
@@ -39,10 +40,10 @@
     VM_DISPATCH();                                                                                 \
   }
 /* GET_LOCAL a; CONSTANT k; op */
-#define LOCAL_CONST_ARITH(name)                                                                    \
-  VM_QUICK_CASE(LOCAL_CONST_##name) {                                                              \
+#define LOCAL_CONST_ARITH(name, op)                                                                \
+  VM_QUICK_CASE(name) {                                                                            \
     Value r_;                                                                                      \
-    if (arith_##name(slots[ip[0]], CONSTANT_AT(2), &r_)) {                                         \
+    if (arith_##op(slots[ip[0]], CONSTANT_AT(2), &r_)) {                                           \
       ip += 5;                                                                                     \
       PUSH_OR_STORE(r_);                                                                           \
     } else {                                                                                       \
@@ -51,9 +52,9 @@
     }                                                                                              \
     VM_DISPATCH();                                                                                 \
   }
-#define LOCAL_CONST_COMPARE(name)                                                                  \
-  VM_QUICK_CASE(LOCAL_CONST_##name) {                                                              \
-    int c_ = compare_##name(slots[ip[0]], CONSTANT_AT(2));                                         \
+#define LOCAL_CONST_COMPARE(name, op)                                                              \
+  VM_QUICK_CASE(name) {                                                                            \
+    int c_ = compare_##op(slots[ip[0]], CONSTANT_AT(2));                                           \
     if (c_ >= 0) {                                                                                 \
       ip += 5;                                                                                     \
       PUSH_OR_STORE(BOOL_VAL(c_));                                                                 \
@@ -77,18 +78,18 @@
     ip += (len) + ag_read_u16(ip + (off));                                                         \
     VM_DISPATCH();                                                                                 \
   } while (0)
-#define COMPARE_JUMP(name)                                                                         \
-  VM_QUICK_CASE(name##_JUMP) {                                                                     \
-    int c_ = compare_##name(sp[-2], sp[-1]);                                                       \
-    if (c_ < 0) goto L_##name;                                                                     \
+#define COMPARE_JUMP(name, op)                                                                     \
+  VM_QUICK_CASE(name) {                                                                            \
+    int c_ = compare_##op(sp[-2], sp[-1]);                                                         \
+    if (c_ < 0) goto L_##op;                                                                       \
     sp -= 2;                                                                                       \
     JUMP_UNLESS(c_, 1, 3);                                                                         \
     VM_DISPATCH();                                                                                 \
   }
 /* CONSTANT k; compare; JUMP_IF_FALSE */
-#define CONST_COMPARE_JUMP(name)                                                                   \
-  VM_QUICK_CASE(CONST_##name##_JUMP) {                                                             \
-    int c_ = compare_##name(sp[-1], CONSTANT_AT(0));                                               \
+#define CONST_COMPARE_JUMP(name, op)                                                               \
+  VM_QUICK_CASE(name) {                                                                            \
+    int c_ = compare_##op(sp[-1], CONSTANT_AT(0));                                                 \
     if (c_ < 0) {                                                                                  \
       PUSH(CONSTANT_AT(0));                                                                        \
       ip += 2;                                                                                     \
@@ -99,17 +100,17 @@
     VM_DISPATCH();                                                                                 \
   }
 /* GET_LOCAL a; GET_LOCAL b; compare; JUMP_IF_FALSE */
-#define LOCALS_COMPARE_JUMP(name)                                                                  \
-  VM_QUICK_CASE(LOCALS_##name##_JUMP) {                                                            \
-    int c_ = compare_##name(slots[ip[0]], slots[ip[2]]);                                           \
+#define LOCALS_COMPARE_JUMP(name, op)                                                              \
+  VM_QUICK_CASE(name) {                                                                            \
+    int c_ = compare_##op(slots[ip[0]], slots[ip[2]]);                                             \
     if (c_ < 0) goto Q_GET_LOCAL2;                                                                 \
     JUMP_UNLESS(c_, 5, 7);                                                                         \
     VM_DISPATCH();                                                                                 \
   }
 /* GET_LOCAL a; CONSTANT k; compare; JUMP_IF_FALSE */
-#define LOCAL_CONST_COMPARE_JUMP(name)                                                             \
-  VM_QUICK_CASE(LOCAL_CONST_##name##_JUMP) {                                                       \
-    int c_ = compare_##name(slots[ip[0]], CONSTANT_AT(2));                                         \
+#define LOCAL_CONST_COMPARE_JUMP(name, op)                                                         \
+  VM_QUICK_CASE(name) {                                                                            \
+    int c_ = compare_##op(slots[ip[0]], CONSTANT_AT(2));                                           \
     if (c_ < 0) {                                                                                  \
       PUSH(slots[ip[0]]);                                                                          \
       ip += 1;                                                                                     \
@@ -119,19 +120,19 @@
     VM_DISPATCH();                                                                                 \
   }
 /* GET_LOCAL a; GET_LOCAL b; op */
-#define LOCALS_ARITH(name)                                                                         \
-  VM_QUICK_CASE(LOCALS_##name) {                                                                   \
+#define LOCALS_ARITH(name, op)                                                                     \
+  VM_QUICK_CASE(name) {                                                                            \
     Value r_;                                                                                      \
-    if (!arith_##name(slots[ip[0]], slots[ip[2]], &r_)) goto Q_GET_LOCAL2;                         \
+    if (!arith_##op(slots[ip[0]], slots[ip[2]], &r_)) goto Q_GET_LOCAL2;                           \
     ip += 4;                                                                                       \
     PUSH_OR_STORE(r_);                                                                             \
     VM_DISPATCH();                                                                                 \
   }
 /* GET_LOCAL a; GET_LOCAL b; CONSTANT k; op1; op2: a op2 (b op1 k) */
-#define LOCAL_LOCAL_CONST(ctx, op2, op1)                                                           \
-  VM_QUICK_CASE(LOCAL_##op2##_LOCAL_CONST_##op1) {                                                 \
+#define LOCAL_LOCAL_CONST(name, op2, op1)                                                          \
+  VM_QUICK_CASE(name) {                                                                            \
     Value t_, r_;                                                                                  \
-    if (!arith_##op1(slots[ip[2]], CONSTANT_AT(4), &t_) || !arith_##op2(slots[ip[0]], t_, &r_)) { \
+    if (!arith_##op1(slots[ip[2]], CONSTANT_AT(4), &t_) || !arith_##op2(slots[ip[0]], t_, &r_)) {  \
       goto Q_GET_LOCAL2;                                                                           \
     }                                                                                              \
     ip += 8;                                                                                       \
@@ -141,22 +142,24 @@
 /* GET_LOCAL a; CONSTANT k; MODULO; CONSTANT c; compare; JUMP_IF_FALSE: the
  * parity and divisibility tests (`if n % 2 == 0`) in one dispatch; else
  * the sequence from its LOCAL_CONST_MODULO. */
-#define LOCAL_MODULO_COMPARE_JUMP(name)                                                            \
-  VM_QUICK_CASE(LOCAL_CONST_MODULO_CONST_##name##_JUMP) {                                          \
+#define LOCAL_MODULO_COMPARE_JUMP(name, op)                                                        \
+  VM_QUICK_CASE(name) {                                                                            \
     Value r_;                                                                                      \
     int c_ = -1;                                                                                   \
-    if (arith_MODULO(slots[ip[0]], CONSTANT_AT(2), &r_)) c_ = compare_##name(r_, CONSTANT_AT(6));  \
+    if (arith_MODULO(slots[ip[0]], CONSTANT_AT(2), &r_)) c_ = compare_##op(r_, CONSTANT_AT(6));    \
     if (c_ < 0) goto Q_LOCAL_CONST_MODULO;                                                         \
     JUMP_UNLESS(c_, 10, 12);                                                                       \
   }
-/* LOOP back to a loop condition that is a compare-and-jump: test it here. */
-#define LOOP_HEAD(ctx, head)                                                                       \
-  VM_QUICK_CASE(LOOP_##head) {                                                                     \
+/* LOOP back to a loop's first instruction (a compare-and-jump, an
+ * ITER_NEXT), run here without dispatching to it: it is at label. */
+#define LOOP_TO(name, label)                                                                       \
+  VM_QUICK_CASE(name) {                                                                            \
     LOOP_BACK();                                                                                   \
     ip++;                                                                                          \
-    goto Q_##head;                                                                                 \
+    goto label;                                                                                    \
   }
 
+/* The cases written out (WRITTEN_OUT in the table), then every other row's. */
 VM_QUICK_CASE(SET_LOCAL_POP) {
   slots[ip[0]] = POP();
   ip += 2;
@@ -180,32 +183,10 @@ VM_QUICK_CASE(LOCAL_FIELD) {
   }
   VM_DISPATCH();
 }
-QUICK_ARITH(CONST_ARITH)
-QUICK_COMPARISONS(CONST_COMPARE)
-QUICK_COMPARISONS(COMPARE_JUMP)
-QUICK_COMPARISONS(CONST_COMPARE_JUMP)
-QUICK_ARITH(LOCAL_CONST_ARITH)
-QUICK_COMPARISONS(LOCAL_CONST_COMPARE)
-QUICK_COMPARISONS(LOCALS_COMPARE_JUMP)
-QUICK_COMPARISONS(LOCAL_CONST_COMPARE_JUMP)
-QUICK_ARITH(LOCALS_ARITH)
-VM_LOCAL_LOCAL_CONST_FORMS(LOCAL_LOCAL_CONST, _)
-LOCAL_MODULO_COMPARE_JUMP(EQUAL)
-LOCAL_MODULO_COMPARE_JUMP(NOT_EQUAL)
-VM_LOOP_HEADS(LOOP_HEAD, _)
-VM_QUICK_CASE(LOOP_ITER_NEXT) {
-  LOOP_BACK();
-  ip++;
-  goto L_ITER_NEXT;
-}
-VM_QUICK_CASE(LOOP_ITER_NEXT_LOCAL) {
-  LOOP_BACK();
-  ip++;
-  goto L_ITER_NEXT_LOCAL;
-}
+#define WRITTEN_OUT(name, _)
+#define QUICK_CASE_OF(name, form, ...) form(name, __VA_ARGS__)
+VM_QUICK_OPCODES(QUICK_CASE_OF)
 
-#undef QUICK_ARITH
-#undef QUICK_COMPARISONS
 #undef CONST_ARITH
 #undef CONST_COMPARE
 #undef LOCAL_CONST_ARITH
@@ -218,4 +199,6 @@ VM_QUICK_CASE(LOOP_ITER_NEXT_LOCAL) {
 #undef LOCALS_ARITH
 #undef LOCAL_LOCAL_CONST
 #undef LOCAL_MODULO_COMPARE_JUMP
-#undef LOOP_HEAD
+#undef LOOP_TO
+#undef WRITTEN_OUT
+#undef QUICK_CASE_OF

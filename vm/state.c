@@ -42,119 +42,130 @@ static size_t memory_limit(void) {
 }
 
 static void init_tables(AgVM *vm) {
-  table_init(&vm->builtins);
-  table_init(&vm->modules);
-  table_init(&vm->list_methods);
-  table_init(&vm->tuple_methods);
-  table_init(&vm->generator_methods);
-  table_init(&vm->map_methods);
-  table_init(&vm->set_methods);
-  table_init(&vm->string_methods);
-  table_init(&vm->strings);
+  table_init(&vm->globals.builtins);
+  table_init(&vm->globals.modules);
+  table_init(&vm->core.list_methods);
+  table_init(&vm->core.tuple_methods);
+  table_init(&vm->core.generator_methods);
+  table_init(&vm->core.map_methods);
+  table_init(&vm->core.set_methods);
+  table_init(&vm->core.string_methods);
+  table_init(&vm->gc.strings);
 }
 
 static void init_names(AgVM *vm) {
-  vm->init_string = obj_string(vm, "init");
-  vm->call_string = obj_string(vm, "call");
-  vm->str_string = obj_string(vm, "str");
-  vm->message_string = obj_string(vm, "message");
-  vm->traceback_string = obj_string(vm, "traceback");
-  vm->enter_string = obj_string(vm, "enter");
-  vm->exit_string = obj_string(vm, "exit");
-  vm->repr_string = obj_string(vm, "repr");
+  vm->core.init_string = obj_string(vm, "init");
+  vm->core.call_string = obj_string(vm, "call");
+  vm->core.str_string = obj_string(vm, "str");
+  vm->core.message_string = obj_string(vm, "message");
+  vm->core.traceback_string = obj_string(vm, "traceback");
+  vm->core.enter_string = obj_string(vm, "enter");
+  vm->core.exit_string = obj_string(vm, "exit");
+  vm->core.repr_string = obj_string(vm, "repr");
   static const char *const method_names[] = {
 #define VM_METHOD_STRING(e, name) name,
       VM_METHOD_NAMES(VM_METHOD_STRING)
 #undef VM_METHOD_STRING
   };
-  for (int i = 0; i < VM_METHOD_COUNT; i++) vm->method_names[i] = obj_string(vm, method_names[i]);
-  vm->not_implemented = NIL_VAL;
-  vm->ellipsis = NIL_VAL;
-  vm->batched_class = NULL;
-  vm->batched_dispatch = NIL_VAL;
-  vm->batched_passthrough = NULL;
-  vm->batched_random = NULL;
-  vm->vmap_depth = 0;
-  for (int i = 0; i < DT_COUNT; i++) vm->dtype_call[i] = NIL_VAL;
-  for (int i = 0; i < VM_TYPE_COUNT; i++) vm->type_objects[i] = NIL_VAL;
-  for (int i = 0; i < DT_COUNT; i++) vm->dtypes[i] = obj_new_dtype(vm, (DType)i);
-  vm->main_module = obj_new_module(vm, obj_string(vm, "<script>"), NULL);
-  vm->main_module->state = MODULE_LOADED;
-  vm->compiling_module = vm->main_module;
+  for (int i = 0; i < VM_METHOD_COUNT; i++) vm->core.method_names[i] = obj_string(vm, method_names[i]);
+  vm->core.not_implemented = NIL_VAL;
+  vm->core.ellipsis = NIL_VAL;
+  vm->vmap.batched_class = NULL;
+  vm->vmap.dispatch = NIL_VAL;
+  vm->vmap.passthrough = NULL;
+  vm->vmap.random = NULL;
+  vm->vmap.depth = 0;
+  for (int i = 0; i < DT_COUNT; i++) vm->core.dtype_call[i] = NIL_VAL;
+  for (int i = 0; i < VM_TYPE_COUNT; i++) vm->core.type_objects[i] = NIL_VAL;
+  for (int i = 0; i < DT_COUNT; i++) vm->core.dtypes[i] = obj_new_dtype(vm, (DType)i);
+  vm->globals.main_module = obj_new_module(vm, obj_string(vm, "<script>"), NULL);
+  vm->globals.main_module->state = MODULE_LOADED;
+  vm->globals.compiling_module = vm->globals.main_module;
 }
 
 void vm_install_core(AgVM *vm); /* errors.c: class Error, Interrupted */
 void vm_install_descriptors(AgVM *vm); /* descriptor.c: property, staticmethod, classmethod */
 
+/* An environment switch: set, and neither empty nor "0". */
+static bool env_flag(const char *name) {
+  const char *s = getenv(name);
+  return s != NULL && s[0] != '\0' && strcmp(s, "0") != 0;
+}
+
 AgVM *vm_new(void) {
   AgVM *vm = xcalloc(1, sizeof(AgVM));
-  vm->stack = map_zeroed(VM_STACK_MAX, sizeof(Value));
-  vm->stack_top = vm->stack;
-  vm->stack_limit = vm->stack + VM_STACK_MAX;
-  vm->frames = map_zeroed(VM_FRAMES_MAX, sizeof(CallFrame));
-  vm->exception = NIL_VAL;
-  vm->next_gc = 1024 * 1024;
-  vm->memory_limit = memory_limit();
-  const char *stress = getenv("AG_GC_STRESS");
-  vm->gc_stress = stress != NULL && stress[0] != '\0' && strcmp(stress, "0") != 0;
+  vm->exec.stack = map_zeroed(VM_STACK_MAX, sizeof(Value));
+  vm->exec.stack_top = vm->exec.stack;
+  vm->exec.stack_limit = vm->exec.stack + VM_STACK_MAX;
+  vm->exec.frames = map_zeroed(VM_FRAMES_MAX, sizeof(CallFrame));
+  vm->exc.value = NIL_VAL;
+  vm->gc.next_gc = 1024 * 1024;
+  vm->oom.limit = memory_limit();
+  vm->gc.stress = env_flag("AG_GC_STRESS");
+  vm->exec.quicken = !env_flag("AG_NO_QUICKEN");
+  vm_make_current(vm);
   init_tables(vm);
-  vm->gc_paused++; /* nothing is rooted until the VM is set up */
+  vm->gc.paused++; /* nothing is rooted until the VM is set up */
   init_names(vm);
   vm_install_core(vm);
   vm_install_descriptors(vm);
-  vm->gc_paused--;
+  vm->gc.paused--;
   return vm;
 }
 
 void vm_free(AgVM *vm) {
   if (vm == NULL) return;
-  if (vm->lib_state_free != NULL) vm->lib_state_free(vm, vm->lib_state);
-  vm->lib_state = NULL;
-  vm->lib_state_mark = NULL;
-  vm->stack_top = vm->stack;
-  table_free(vm, &vm->builtins);
-  table_free(vm, &vm->modules);
-  table_free(vm, &vm->list_methods);
-  table_free(vm, &vm->tuple_methods);
-  table_free(vm, &vm->generator_methods);
-  table_free(vm, &vm->map_methods);
-  table_free(vm, &vm->set_methods);
-  table_free(vm, &vm->string_methods);
-  table_free(vm, &vm->strings);
+  AgVM *previous = vm_make_current(vm); /* what its objects hold is freed in its context */
+  if (vm->plugins.lib_state_free != NULL) vm->plugins.lib_state_free(vm, vm->plugins.lib_state);
+  vm->plugins.lib_state = NULL;
+  vm->plugins.lib_state_mark = NULL;
+  vm->exec.stack_top = vm->exec.stack;
+  table_free(vm, &vm->globals.builtins);
+  table_free(vm, &vm->globals.modules);
+  table_free(vm, &vm->core.list_methods);
+  table_free(vm, &vm->core.tuple_methods);
+  table_free(vm, &vm->core.generator_methods);
+  table_free(vm, &vm->core.map_methods);
+  table_free(vm, &vm->core.set_methods);
+  table_free(vm, &vm->core.string_methods);
+  table_free(vm, &vm->gc.strings);
   vm_free_objects(vm);
-  free(vm->globals);
-  free(vm->global_names);
-  free(vm->handlers);
-  free(vm->temp_roots);
-  free(vm->pins);
-  free(vm->pin_free);
-  munmap(vm->frames, VM_FRAMES_MAX * sizeof(CallFrame));
-  munmap(vm->stack, VM_STACK_MAX * sizeof(Value));
+  free(vm->globals.values);
+  free(vm->globals.names);
+  free(vm->exec.handlers);
+  free(vm->gc.temp_roots);
+  free(vm->gc.pins);
+  free(vm->gc.pin_free);
+  munmap(vm->exec.frames, VM_FRAMES_MAX * sizeof(CallFrame));
+  munmap(vm->exec.stack, VM_STACK_MAX * sizeof(Value));
+  ag_free_caches();
+  tensor_free_caches();
+  vm_make_current(previous != vm ? previous : NULL);
   free(vm);
 }
 
 /* ---- globals ---- */
 
 static int new_global_slot(AgVM *vm, ObjString *name, Value initial) {
-  if (vm->global_count == vm->global_capacity) {
-    int cap = vm->global_capacity < 64 ? 64 : vm->global_capacity * 2;
-    Value *globals = realloc(vm->globals, sizeof(Value) * (size_t)cap);
-    ObjString **names = realloc(vm->global_names, sizeof(ObjString *) * (size_t)cap);
-    if (globals != NULL) vm->globals = globals; /* each may have moved, even if the other failed */
-    if (names != NULL) vm->global_names = names;
+  if (vm->globals.count == vm->globals.capacity) {
+    int cap = vm->globals.capacity < 64 ? 64 : vm->globals.capacity * 2;
+    Value *globals = realloc(vm->globals.values, sizeof(Value) * (size_t)cap);
+    ObjString **names = realloc(vm->globals.names, sizeof(ObjString *) * (size_t)cap);
+    if (globals != NULL) vm->globals.values = globals; /* each may have moved, even if the other failed */
+    if (names != NULL) vm->globals.names = names;
     if (globals == NULL || names == NULL) vm_out_of_memory(vm, (sizeof(Value) + sizeof(ObjString *)) * (size_t)cap);
-    vm->global_capacity = cap;
+    vm->globals.capacity = cap;
   }
-  vm->globals[vm->global_count] = initial;
-  vm->global_names[vm->global_count] = name;
-  return vm->global_count++;
+  vm->globals.values[vm->globals.count] = initial;
+  vm->globals.names[vm->globals.count] = name;
+  return vm->globals.count++;
 }
 
 static int module_slot(AgVM *vm, ObjModule *module, ObjString *name) {
   Value slot;
   if (table_get(&module->names, OBJ_VAL(name), &slot)) return (int)AS_NUMBER(slot);
   Value initial = UNDEF_VAL;
-  table_get(&vm->builtins, OBJ_VAL(name), &initial);
+  table_get(&vm->globals.builtins, OBJ_VAL(name), &initial);
   int index = new_global_slot(vm, name, initial);
   vm_push_root(vm, OBJ_VAL(name));
   table_set(vm, &module->names, OBJ_VAL(name), INT_VAL(vm, index));
@@ -163,18 +174,18 @@ static int module_slot(AgVM *vm, ObjModule *module, ObjString *name) {
 }
 
 int vm_global_slot(AgVM *vm, ObjString *name) {
-  return module_slot(vm, vm->compiling_module, name);
+  return module_slot(vm, vm->globals.compiling_module, name);
 }
 
 void vm_define_builtin(AgVM *vm, const char *name, Value value) {
   vm_push_root(vm, value);
   ObjString *s = obj_string(vm, name);
   vm_push_root(vm, OBJ_VAL(s));
-  table_set(vm, &vm->builtins, OBJ_VAL(s), value);
+  table_set(vm, &vm->globals.builtins, OBJ_VAL(s), value);
   /* Namespaces that already use the name see the built-in unless they set it. */
   Value slot;
-  if (table_get(&vm->main_module->names, OBJ_VAL(s), &slot) && IS_UNDEF(vm->globals[(int)AS_NUMBER(slot)])) {
-    vm->globals[(int)AS_NUMBER(slot)] = value;
+  if (table_get(&vm->globals.main_module->names, OBJ_VAL(s), &slot) && IS_UNDEF(vm->globals.values[(int)AS_NUMBER(slot)])) {
+    vm->globals.values[(int)AS_NUMBER(slot)] = value;
   }
   vm_pop_roots(vm, 2);
 }
@@ -190,18 +201,18 @@ void vm_set_global(AgVM *vm, const char *name, Value value) {
   vm_push_root(vm, value);
   ObjString *s = obj_string(vm, name);
   vm_push_root(vm, OBJ_VAL(s));
-  int slot = module_slot(vm, vm->main_module, s);
-  vm->globals[slot] = value;
+  int slot = module_slot(vm, vm->globals.main_module, s);
+  vm->globals.values[slot] = value;
   vm_pop_roots(vm, 2);
 }
 
 bool vm_get_global(AgVM *vm, const char *name, Value *out) {
   ObjString *s = obj_string(vm, name);
   Value slot;
-  if (!table_get(&vm->main_module->names, OBJ_VAL(s), &slot)) {
-    return table_get(&vm->builtins, OBJ_VAL(s), out);
+  if (!table_get(&vm->globals.main_module->names, OBJ_VAL(s), &slot)) {
+    return table_get(&vm->globals.builtins, OBJ_VAL(s), out);
   }
-  Value v = vm->globals[(int)AS_NUMBER(slot)];
+  Value v = vm->globals.values[(int)AS_NUMBER(slot)];
   if (IS_UNDEF(v)) return false;
   *out = v;
   return true;
@@ -215,7 +226,7 @@ void vm_add_method(AgVM *vm, Table *methods, const char *name, AgNativeFn fn, in
   vm_pop_root(vm);
 }
 
-ObjDType *vm_dtype(AgVM *vm, DType dt) { return vm->dtypes[dt]; }
+ObjDType *vm_dtype(AgVM *vm, DType dt) { return vm->core.dtypes[dt]; }
 
 bool vm_parse_kwargs(AgVM *vm, const char *fname, const AgKwargs *kw, const char *const *names, Value *out) {
   int n = 0;

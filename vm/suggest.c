@@ -92,9 +92,9 @@ const char *vm_name_hint(AgVM *vm, const char *name, bool assigning, char *buf, 
   }
   VmSuggest s;
   vm_suggest_begin(&s, name);
-  vm_suggest_add_table(&s, &vm->builtins);
-  for (int i = 0; i < vm->global_count; i++)
-    if (!IS_UNDEF(vm->globals[i])) vm_suggest_add(&s, vm->global_names[i]->chars);
+  vm_suggest_add_table(&s, &vm->globals.builtins);
+  for (int i = 0; i < vm->globals.count; i++)
+    if (!IS_UNDEF(vm->globals.values[i])) vm_suggest_add(&s, vm->globals.names[i]->chars);
   return vm_suggest_hint(&s, buf, size);
 }
 
@@ -110,11 +110,11 @@ const char *vm_attribute_hint(AgVM *vm, Value obj, const char *name, char *buf, 
     Table *names = &AS_MODULE(obj)->names;
     for (int i = 0; i < names->used; i++) {
       TableEntry *e = &names->entries[i];
-      if (IS_STRING(e->key) && !IS_UNDEF(vm->globals[(int)AS_NUMBER(e->value)])) vm_suggest_add(&s, AS_CSTRING(e->key));
+      if (IS_STRING(e->key) && !IS_UNDEF(vm->globals.values[(int)AS_NUMBER(e->value)])) vm_suggest_add(&s, AS_CSTRING(e->key));
     }
   } else {
-    Table *methods = IS_LIST(obj) ? &vm->list_methods : IS_MAP(obj) ? &vm->map_methods
-                     : IS_SET(obj) ? &vm->set_methods : IS_STRING(obj) ? &vm->string_methods : NULL;
+    Table *methods = IS_LIST(obj) ? &vm->core.list_methods : IS_MAP(obj) ? &vm->core.map_methods
+                     : IS_SET(obj) ? &vm->core.set_methods : IS_STRING(obj) ? &vm->core.string_methods : NULL;
     if (methods) vm_suggest_add_table(&s, methods);
   }
   return vm_suggest_hint(&s, buf, size);

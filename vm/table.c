@@ -126,7 +126,7 @@ static void rebuild(AgVM *vm, Table *t, int capacity) {
   /* No collection while the arrays are swapped: one would shrink this very
    * table when it is the intern set (remove_white_strings), freeing the
    * entries being indexed below. */
-  vm->gc_paused++;
+  vm->gc.paused++;
   TableEntry *entries = AG_ALLOCATE(vm, TableEntry, capacity);
   int n = 0;
   for (int i = 0; i < t->used; i++) {
@@ -148,7 +148,7 @@ static void rebuild(AgVM *vm, Table *t, int capacity) {
     t->index_mask = size - 1;
     for (int i = 0; i < n; i++) index_insert(t, entries[i].key, i);
   }
-  vm->gc_paused--;
+  vm->gc.paused--;
 }
 
 bool table_set(AgVM *vm, Table *t, Value key, Value value) {

@@ -26,12 +26,12 @@ static void install_type(AgVM *vm, int kind) {
   ObjString *name = obj_string(vm, types[kind].name);
   vm_push_root(vm, OBJ_VAL(name)); /* while the class is allocated */
   ObjClass *k = obj_new_class(vm, name);
-  vm->type_objects[kind] = OBJ_VAL(k);
+  vm->core.type_objects[kind] = OBJ_VAL(k);
   vm_pop_root(vm);
   k->shown_name = obj_string(vm, types[kind].shown);
   k->dtype_alias = kind == VM_TYPE_FLOAT ? DT_FLOAT32 : kind == VM_TYPE_BOOL ? DT_BOOL : -1;
   Value existing;
-  bool bound = table_get(&vm->builtins, OBJ_VAL(k->name), &existing);
+  bool bound = table_get(&vm->globals.builtins, OBJ_VAL(k->name), &existing);
   if (bound && IS_NATIVE(existing)) k->convert = existing;
   if (types[kind].global && (!bound || IS_NATIVE(existing))) vm_define_builtin(vm, types[kind].name, OBJ_VAL(k));
 }
@@ -43,7 +43,7 @@ void vm_install_types(AgVM *vm) {
 bool vm_is_builtin_type(AgVM *vm, const ObjClass *k) { return k->shown_name != NULL; }
 
 static Value builtin_type(AgVM *vm, int kind) {
-  return IS_NIL(vm->type_objects[kind]) ? NIL_VAL : vm->type_objects[kind];
+  return IS_NIL(vm->core.type_objects[kind]) ? NIL_VAL : vm->core.type_objects[kind];
 }
 
 Value vm_type_of(AgVM *vm, Value v) {
@@ -80,6 +80,6 @@ int vm_is_instance(AgVM *vm, Value v, Value t) {
       if (k == AS_CLASS(t)) return 1;
     return 0;
   }
-  if (IS_BOOL(v) && t == vm->type_objects[VM_TYPE_INT]) return 1;
+  if (IS_BOOL(v) && t == vm->core.type_objects[VM_TYPE_INT]) return 1;
   return vm_type_of(vm, v) == t;
 }

@@ -62,11 +62,11 @@ int vm_truthy(AgVM *vm, Value v) {
   case OBJ_INSTANCE: return vm_instance_truthy(vm, v);
   case OBJ_RANGE: return obj_range_length(AS_RANGE(v)) != 0;
   case OBJ_TENSOR:
-    if (vm->tensor_hooks == NULL) {
+    if (vm->plugins.tensor == NULL) {
       vm_throw_error(vm, "tensor operations are not available");
       return -1;
     }
-    return vm->tensor_hooks->truthy(vm, v);
+    return vm->plugins.tensor->truthy(vm, v);
   default: return 1;
   }
 }
@@ -304,8 +304,8 @@ static void append_number(VmBuf *b, Value v) {
 static bool append_instance(AgVM *vm, VmBuf *b, Value v, bool quote) {
   ObjInstance *inst = AS_INSTANCE(v);
   Value method;
-  ObjString *name = !quote && table_get(&inst->klass->methods, OBJ_VAL(vm->str_string), &method) ? vm->str_string
-                    : table_get(&inst->klass->methods, OBJ_VAL(vm->repr_string), &method)    ? vm->repr_string
+  ObjString *name = !quote && table_get(&inst->klass->methods, OBJ_VAL(vm->core.str_string), &method) ? vm->core.str_string
+                    : table_get(&inst->klass->methods, OBJ_VAL(vm->core.repr_string), &method)    ? vm->core.repr_string
                                                                                               : NULL;
   if (name == NULL) {
     vm_buf_printf(b, "<%s instance>", inst->klass->name->chars);
@@ -323,11 +323,11 @@ static bool append_instance(AgVM *vm, VmBuf *b, Value v, bool quote) {
 }
 
 static bool append_tensor(AgVM *vm, VmBuf *b, Value v) {
-  if (vm->tensor_hooks == NULL) {
+  if (vm->plugins.tensor == NULL) {
     vm_buf_adds(b, IS_TENSOR(v) ? "<tensor>" : "<node>");
     return true;
   }
-  Value s = vm->tensor_hooks->repr(vm, v);
+  Value s = vm->plugins.tensor->repr(vm, v);
   if (IS_EXCEPTION(s)) return false;
   if (IS_STRING(s)) vm_buf_add(b, AS_CSTRING(s), (size_t)AS_STRING(s)->length);
   return true;

@@ -30,15 +30,15 @@
 #define VM_UNREACHABLE() ((void)0)
 #endif
 
-static inline void push(AgVM *vm, Value v) { *vm->stack_top++ = v; }
-static inline Value pop(AgVM *vm) { return *--vm->stack_top; }
-static inline Value peek(AgVM *vm, int distance) { return vm->stack_top[-1 - distance]; }
+static inline void push(AgVM *vm, Value v) { *vm->exec.stack_top++ = v; }
+static inline Value pop(AgVM *vm) { return *--vm->exec.stack_top; }
+static inline Value peek(AgVM *vm, int distance) { return vm->exec.stack_top[-1 - distance]; }
 
 /* ---- upvalues ---- */
 
 static ObjUpvalue *capture_upvalue(AgVM *vm, Value *local) {
   ObjUpvalue *prev = NULL;
-  ObjUpvalue *u = vm->open_upvalues;
+  ObjUpvalue *u = vm->exec.open_upvalues;
   while (u != NULL && u->location > local) {
     prev = u;
     u = u->next;
@@ -46,71 +46,71 @@ static ObjUpvalue *capture_upvalue(AgVM *vm, Value *local) {
   if (u != NULL && u->location == local) return u;
   ObjUpvalue *created = obj_new_upvalue(vm, local);
   created->next = u;
-  if (prev == NULL) vm->open_upvalues = created;
+  if (prev == NULL) vm->exec.open_upvalues = created;
   else prev->next = created;
   return created;
 }
 
 static void close_upvalues(AgVM *vm, Value *last) {
-  while (vm->open_upvalues != NULL && vm->open_upvalues->location >= last) {
-    ObjUpvalue *u = vm->open_upvalues;
+  while (vm->exec.open_upvalues != NULL && vm->exec.open_upvalues->location >= last) {
+    ObjUpvalue *u = vm->exec.open_upvalues;
     u->closed = *u->location;
     u->location = &u->closed;
-    vm->open_upvalues = u->next;
+    vm->exec.open_upvalues = u->next;
   }
 }
 
 /* ---- exceptions ---- */
 
 static void forget_unfinished_modules(AgVM *vm, int from_frame) {
-  for (int i = from_frame; i < vm->frame_count; i++) {
-    ObjModule *m = vm->frames[i].module_init;
-    if (m != NULL && m->path != NULL) table_remove(&vm->modules, OBJ_VAL(m->path));
+  for (int i = from_frame; i < vm->exec.frame_count; i++) {
+    ObjModule *m = vm->exec.frames[i].module_init;
+    if (m != NULL && m->path != NULL) table_remove(&vm->globals.modules, OBJ_VAL(m->path));
   }
 }
 
 /* Unwinds to the innermost handler at or above frame `base`; false when
  * there is none (the frames down to base are popped). */
 static bool unwind(AgVM *vm, int base) {
-  if (!vm->exiting && vm->handler_count > 0) {
-    Handler *h = &vm->handlers[vm->handler_count - 1];
+  if (!vm->exc.exiting && vm->exec.handler_count > 0) {
+    Handler *h = &vm->exec.handlers[vm->exec.handler_count - 1];
     if (h->frame_index >= base) {
-      vm->handler_count--;
+      vm->exec.handler_count--;
       forget_unfinished_modules(vm, h->frame_index + 1);
-      vm->frame_count = h->frame_index + 1;
-      close_upvalues(vm, vm->stack + h->stack_height);
-      vm->stack_top = vm->stack + h->stack_height;
+      vm->exec.frame_count = h->frame_index + 1;
+      close_upvalues(vm, vm->exec.stack + h->stack_height);
+      vm->exec.stack_top = vm->exec.stack + h->stack_height;
       push(vm, vm_take_exception(vm));
-      vm->exception_trace = NULL;
-      vm->frames[vm->frame_count - 1].ip = h->catch_ip;
+      vm->exc.trace = NULL;
+      vm->exec.frames[vm->exec.frame_count - 1].ip = h->catch_ip;
       return true;
     }
   }
   forget_unfinished_modules(vm, base);
-  close_upvalues(vm, vm->frames[base].slots);
-  vm->stack_top = vm->frames[base].slots;
-  vm->frame_count = base;
-  while (vm->handler_count > 0 && vm->handlers[vm->handler_count - 1].frame_index >= base) vm->handler_count--;
+  close_upvalues(vm, vm->exec.frames[base].slots);
+  vm->exec.stack_top = vm->exec.frames[base].slots;
+  vm->exec.frame_count = base;
+  while (vm->exec.handler_count > 0 && vm->exec.handlers[vm->exec.handler_count - 1].frame_index >= base) vm->exec.handler_count--;
   return false;
 }
 
 void vm_push_handler(AgVM *vm, uint8_t *catch_ip) {
-  if (vm->handler_count == vm->handler_capacity) {
-    int cap = AG_GROW_CAPACITY(vm->handler_capacity);
-    Handler *grown = realloc(vm->handlers, sizeof(Handler) * (size_t)cap);
+  if (vm->exec.handler_count == vm->exec.handler_capacity) {
+    int cap = AG_GROW_CAPACITY(vm->exec.handler_capacity);
+    Handler *grown = realloc(vm->exec.handlers, sizeof(Handler) * (size_t)cap);
     if (grown == NULL) vm_out_of_memory(vm, sizeof(Handler) * (size_t)cap);
-    vm->handlers = grown;
-    vm->handler_capacity = cap;
+    vm->exec.handlers = grown;
+    vm->exec.handler_capacity = cap;
   }
-  Handler *h = &vm->handlers[vm->handler_count++];
-  h->frame_index = vm->frame_count - 1;
-  h->stack_height = (int)(vm->stack_top - vm->stack);
+  Handler *h = &vm->exec.handlers[vm->exec.handler_count++];
+  h->frame_index = vm->exec.frame_count - 1;
+  h->stack_height = (int)(vm->exec.stack_top - vm->exec.stack);
   h->catch_ip = catch_ip;
 }
 
 /* ---- helpers of single opcodes ---- */
 
-static Value make_tuple(AgVM *vm, int n) { return OBJ_VAL(obj_new_tuple(vm, vm->stack_top - n, n)); }
+static Value make_tuple(AgVM *vm, int n) { return OBJ_VAL(obj_new_tuple(vm, vm->exec.stack_top - n, n)); }
 
 static Value make_list(AgVM *vm, int n) {
   ObjList *list = obj_new_list(vm);
@@ -119,7 +119,7 @@ static Value make_list(AgVM *vm, int n) {
     list->items = AG_ALLOCATE(vm, Value, n);
     vm_pop_root(vm);
     list->capacity = n;
-    memcpy(list->items, vm->stack_top - n, sizeof(Value) * (size_t)n);
+    memcpy(list->items, vm->exec.stack_top - n, sizeof(Value) * (size_t)n);
     list->count = n;
   }
   return OBJ_VAL(list);
@@ -128,7 +128,7 @@ static Value make_list(AgVM *vm, int n) {
 static Value make_map(AgVM *vm, int pairs) {
   ObjMap *map = obj_new_map(vm);
   vm_push_root(vm, OBJ_VAL(map));
-  Value *kv = vm->stack_top - 2 * pairs;
+  Value *kv = vm->exec.stack_top - 2 * pairs;
   for (int i = 0; i < pairs; i++) {
     if (!vm_map_put(vm, map, kv[2 * i], kv[2 * i + 1])) {
       vm_pop_root(vm);
@@ -230,7 +230,7 @@ static Value build_string(AgVM *vm, int n) {
 
 /* NameError for global `slot`, with a hint: "did you mean `print`?". */
 static void undefined_variable(AgVM *vm, int slot, bool assigning) {
-  const char *name = vm->global_names[slot]->chars;
+  const char *name = vm->globals.names[slot]->chars;
   char hint[128];
   vm_raise(vm, VM_ERR_NAME, "undefined variable '%s'%s", name, vm_name_hint(vm, name, assigning, hint, sizeof hint));
 }
@@ -270,7 +270,7 @@ static void define_method(AgVM *vm, ObjString *name) {
   ObjClass *klass = AS_CLASS(peek(vm, 1));
   table_set(vm, &klass->methods, OBJ_VAL(name), method);
   define_operator_alias(vm, klass, name, method);
-  if (name == vm->init_string) klass->init = method;
+  if (name == vm->core.init_string) klass->init = method;
   if (vm_is_property(vm, method)) klass->has_properties = true;
   pop(vm);
 }
@@ -279,8 +279,8 @@ static void repl_show(AgVM *vm, Value v) {
   if (IS_NIL(v)) return;
   Value r = vm_to_repr(vm, v);
   if (IS_EXCEPTION(r)) return;
-  if (vm->repl_print != NULL) {
-    vm->repl_print(vm, v, AS_STRING(r));
+  if (vm->host.repl_print != NULL) {
+    vm->host.repl_print(vm, v, AS_STRING(r));
   } else {
     fwrite(AS_CSTRING(r), 1, (size_t)AS_STRING(r)->length, stdout);
     fputc('\n', stdout);
@@ -296,18 +296,18 @@ static void kw_names_of(Value list, ObjString **out) {
 /* Pushes the list's items as positional arguments (CALL_SPREAD). */
 static bool spread_arguments(AgVM *vm, int nkw, int *argc) {
   Value kwvals[VM_KW_MAX];
-  for (int i = 0; i < nkw; i++) kwvals[i] = vm->stack_top[-nkw + i];
-  Value list = vm->stack_top[-nkw - 1];
+  for (int i = 0; i < nkw; i++) kwvals[i] = vm->exec.stack_top[-nkw + i];
+  Value list = vm->exec.stack_top[-nkw - 1];
   if (!IS_LIST(list)) {
     vm_raise(vm, VM_ERR_TYPE, "spread arguments must be a list, not %s", vm_type_name(list));
     return false;
   }
   ObjList *l = AS_LIST(list);
-  if (vm->stack_top + l->count + nkw + 16 > vm->stack_limit - VM_STACK_MAX / 2) {
+  if (vm->exec.stack_top + l->count + nkw + 16 > vm->exec.stack_limit - VM_STACK_MAX / 2) {
     vm_throw_error(vm, "too many arguments in a spread call (%d)", l->count);
     return false;
   }
-  vm->stack_top -= nkw + 1;
+  vm->exec.stack_top -= nkw + 1;
   /* The list stays alive through its items being on the stack; the list
    * object itself is not needed after copying. */
   for (int i = 0; i < l->count; i++) push(vm, l->items[i]);
@@ -342,14 +342,14 @@ static bool merge_keywords(AgVM *vm, ObjMap *into, Value m) {
 /* CALL_EX: callee, list, map -> callee, items..., values... with the keys'
  * names in kwnames; false after throwing. */
 static bool expand_call(AgVM *vm, ObjString **kwnames, int *argc, int *nkw) {
-  ObjMap *map = AS_MAP(vm->stack_top[-1]);
+  ObjMap *map = AS_MAP(vm->exec.stack_top[-1]);
   if (map->table.count > VM_KW_MAX) {
     vm_throw_error(vm, "too many keyword arguments (%d; the limit is %d)", map->table.count, VM_KW_MAX);
     return false;
   }
-  vm->stack_top--; /* the map stays rooted by the caller: its keys are the names */
+  vm->exec.stack_top--; /* the map stays rooted by the caller: its keys are the names */
   if (!spread_arguments(vm, 0, argc)) return false;
-  if (vm->stack_top + map->table.count + 16 > vm->stack_limit - VM_STACK_MAX / 2) {
+  if (vm->exec.stack_top + map->table.count + 16 > vm->exec.stack_limit - VM_STACK_MAX / 2) {
     vm_throw_error(vm, "too many arguments in a call");
     return false;
   }
@@ -419,20 +419,20 @@ static inline int iter_step(AgVM *vm, Value *state, Value *item) {
 }
 
 /* CALL of a closure with exactly its parameters and room on the stacks:
- * pushes its frame (vm->stack_top current) and returns true; else false,
+ * pushes its frame (vm->exec.stack_top current) and returns true; else false,
  * for vm_call_value (rest parameters, keyword binding, errors ...). */
 static inline bool enter_closure(AgVM *vm, Value callee, int argc) {
   if (!IS_CLOSURE(callee)) return false;
   ObjClosure *closure = AS_CLOSURE(callee);
   ObjFunction *f = closure->function;
-  if (argc != f->arity || f->plain_call_slow || vm->frame_count >= VM_FRAMES_MAX ||
-      vm->stack_top + f->max_slots + 16 > vm->stack_limit || tensor_interrupt_requested) {
+  if (argc != f->arity || f->plain_call_slow || vm->exec.frame_count >= VM_FRAMES_MAX ||
+      vm->exec.stack_top + f->max_slots + 16 > vm->exec.stack_limit || tensor_interrupt_requested) {
     return false;
   }
-  CallFrame *frame = &vm->frames[vm->frame_count++];
+  CallFrame *frame = &vm->exec.frames[vm->exec.frame_count++];
   frame->closure = closure;
   frame->ip = f->chunk.code;
-  frame->slots = vm->stack_top - argc - 1;
+  frame->slots = vm->exec.stack_top - argc - 1;
   frame->module_init = NULL;
   frame->is_init = false;
   return true;
@@ -442,16 +442,16 @@ static inline bool enter_closure(AgVM *vm, Value callee, int argc) {
  * pops it; returns what the call gives (the instance for a constructor,
  * the module for a module's top level). */
 static inline Value leave_frame(AgVM *vm, Value result) {
-  CallFrame *frame = &vm->frames[vm->frame_count - 1];
+  CallFrame *frame = &vm->exec.frames[vm->exec.frame_count - 1];
   close_upvalues(vm, frame->slots);
-  int index = vm->frame_count - 1;
-  while (vm->handler_count > 0 && vm->handlers[vm->handler_count - 1].frame_index >= index) vm->handler_count--;
+  int index = vm->exec.frame_count - 1;
+  while (vm->exec.handler_count > 0 && vm->exec.handlers[vm->exec.handler_count - 1].frame_index >= index) vm->exec.handler_count--;
   if (frame->is_init) result = frame->slots[0];
   if (frame->module_init != NULL) {
     frame->module_init->state = MODULE_LOADED;
     result = OBJ_VAL(frame->module_init);
   }
-  vm->frame_count--;
+  vm->exec.frame_count--;
   return result;
 }
 
@@ -475,7 +475,7 @@ __attribute__((noinline)) static Value run(AgVM *vm, int base) {
 #ifdef VM_COMPUTED_GOTO
   static void *dispatch_table[] = {
 #define AG_OPCODE_LABEL(name, operands, effect) &&L_##name,
-#define VM_QUICK_LABEL(name) &&Q_##name,
+#define VM_QUICK_LABEL(name, ...) &&Q_##name,
       AG_OPCODES(AG_OPCODE_LABEL) VM_QUICK_OPCODES(VM_QUICK_LABEL)
 #undef AG_OPCODE_LABEL
 #undef VM_QUICK_LABEL
@@ -507,7 +507,7 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(ELLIPSIS) {
-    PUSH(vm->ellipsis);
+    PUSH(vm->core.ellipsis);
     VM_DISPATCH();
   }
   VM_CASE(POP) {
@@ -555,7 +555,7 @@ dispatch:
   }
   VM_CASE(GET_GLOBAL) {
     uint16_t slot = READ_SHORT();
-    Value v = vm->globals[slot];
+    Value v = vm->globals.values[slot];
     if (IS_UNDEF(v)) {
       SYNC();
       undefined_variable(vm, slot, false);
@@ -565,17 +565,17 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(DEFINE_GLOBAL) {
-    vm->globals[READ_SHORT()] = POP();
+    vm->globals.values[READ_SHORT()] = POP();
     VM_DISPATCH();
   }
   VM_CASE(SET_GLOBAL) {
     uint16_t slot = READ_SHORT();
-    if (IS_UNDEF(vm->globals[slot])) {
+    if (IS_UNDEF(vm->globals.values[slot])) {
       SYNC();
       undefined_variable(vm, slot, true);
       THROW();
     }
-    vm->globals[slot] = PEEK(0);
+    vm->globals.values[slot] = PEEK(0);
     VM_DISPATCH();
   }
   VM_CASE(GET_FIELD) {
@@ -956,9 +956,9 @@ dispatch:
   VM_CASE(GENERATOR) {
     SYNC();
     Value generator = leave_frame(vm, vm_generator_start(vm));
-    vm->stack_top = slots;
-    if (vm->frame_count == base) return generator;
-    *vm->stack_top++ = generator;
+    vm->exec.stack_top = slots;
+    if (vm->exec.frame_count == base) return generator;
+    *vm->exec.stack_top++ = generator;
     LOAD_FRAME();
     VM_DISPATCH();
   }
@@ -966,16 +966,16 @@ dispatch:
     SYNC();
     if (!vm_generator_suspend(vm, base)) THROW();
     Value yielded = leave_frame(vm, POP());
-    vm->stack_top = slots;
+    vm->exec.stack_top = slots;
     return yielded;
   }
   VM_CASE(RETURN) {
     Value result = leave_frame(vm, POP());
-    if (vm->frame_count == base) {
-      vm->stack_top = slots;
+    if (vm->exec.frame_count == base) {
+      vm->exec.stack_top = slots;
       return result;
     }
-    /* The caller's frame is the one below; vm->stack_top need not be
+    /* The caller's frame is the one below; vm->exec.stack_top need not be
      * current inside the loop (see SYNC). */
     sp = slots;
     PUSH(result);
@@ -1152,7 +1152,7 @@ dispatch:
     VM_DISPATCH();
   }
   VM_CASE(END_TRY) {
-    vm->handler_count--;
+    vm->exec.handler_count--;
     VM_DISPATCH();
   }
   VM_CASE(THROW) {
@@ -1186,7 +1186,7 @@ dispatch:
   VM_CASE(REPL_SHOW) {
     SYNC();
     repl_show(vm, PEEK(0));
-    if (vm->has_exception) THROW();
+    if (vm->exc.pending) THROW();
     sp--;
     VM_DISPATCH();
   }
@@ -1216,55 +1216,55 @@ exception:
  * or NULL after throwing when the stack or the C call depth would overflow. */
 static Value *push_c_call(AgVM *vm, Value first, int argc, const Value *args, const AgKwargs *kw) {
   int nkw = kw ? kw->count : 0;
-  if (vm->native_depth >= VM_NATIVE_DEPTH_MAX || vm->stack_top + argc + nkw + 16 > vm->stack_limit ||
+  if (vm->exec.native_depth >= VM_NATIVE_DEPTH_MAX || vm->exec.stack_top + argc + nkw + 16 > vm->exec.stack_limit ||
       nkw > VM_KW_MAX) {
     vm_raise(vm, VM_ERR_RECURSION, "stack overflow");
     return NULL;
   }
-  Value *base_slot = vm->stack_top;
+  Value *base_slot = vm->exec.stack_top;
   push(vm, first);
   for (int i = 0; i < argc; i++) push(vm, args[i]);
   for (int i = 0; i < nkw; i++) push(vm, kw->values[i]);
   return base_slot;
 }
 
-/* Throws MemoryError for vm->oom_bytes. Making it allocates (a message, the
+/* Throws MemoryError for vm->oom.bytes. Making it allocates (a message, the
  * instance, its traceback), which the limit does not refuse; if even that
  * fails, the jump comes back here and the spare made with the VM is thrown. */
 static void throw_out_of_memory(AgVM *vm) {
-  if (vm->oom_recovering) {
-    vm->oom_recovering = false;
-    vm->exception = OBJ_VAL(vm->spare_memory_error);
-    vm->has_exception = true;
-    vm->exception_trace = NULL;
+  if (vm->oom.recovering) {
+    vm->oom.recovering = false;
+    vm->exc.value = OBJ_VAL(vm->oom.spare_error);
+    vm->exc.pending = true;
+    vm->exc.trace = NULL;
     return;
   }
-  vm->oom_recovering = true;
-  vm_throw_memory_error(vm, (double)vm->oom_bytes);
-  vm->oom_recovering = false;
+  vm->oom.recovering = true;
+  vm_throw_memory_error(vm, (double)vm->oom.bytes);
+  vm->oom.recovering = false;
 }
 
 /* run() with a landing place for vm_out_of_memory: the state the loop began
  * with is put back, MemoryError is thrown where the code was, and the loop
  * goes on at its handler (or returns VM_EXCEPTION when none is within). */
 static Value run_guarded(AgVM *vm, int base) {
-  VmOomGuard guard = {.outer = vm->oom_guard,
-                      .temp_root_count = vm->temp_root_count,
-                      .gc_paused = vm->gc_paused,
-                      .native_depth = vm->native_depth,
-                      .compiling_module = vm->compiling_module};
-  vm->oom_guard = &guard;
-  vm_set_running(vm);
+  VmOomGuard guard = {.outer = vm->oom.guard,
+                      .temp_root_count = vm->gc.temp_root_count,
+                      .gc_paused = vm->gc.paused,
+                      .native_depth = vm->exec.native_depth,
+                      .compiling_module = vm->globals.compiling_module};
+  vm->oom.guard = &guard;
+  vm_make_current(vm);
   Value result;
   for (;;) {
     if (sigsetjmp(guard.jump, 0) == 0) {
       result = run(vm, base);
       break;
     }
-    vm->temp_root_count = guard.temp_root_count;
-    vm->gc_paused = guard.gc_paused;
-    vm->native_depth = guard.native_depth;
-    vm->compiling_module = guard.compiling_module;
+    vm->gc.temp_root_count = guard.temp_root_count;
+    vm->gc.paused = guard.gc_paused;
+    vm->exec.native_depth = guard.native_depth;
+    vm->globals.compiling_module = guard.compiling_module;
     vm_free_scratch(vm);
     throw_out_of_memory(vm);
     if (!unwind(vm, base)) {
@@ -1272,8 +1272,7 @@ static Value run_guarded(AgVM *vm, int base) {
       break;
     }
   }
-  vm->oom_guard = guard.outer;
-  if (guard.outer == NULL) vm_set_running(NULL);
+  vm->oom.guard = guard.outer;
   return result;
 }
 
@@ -1282,18 +1281,18 @@ static Value run_guarded(AgVM *vm, int base) {
 static Value finish_c_call(AgVM *vm, CallStatus status, Value *base_slot) {
   Value result = VM_EXCEPTION;
   if (status == CALL_DONE) {
-    result = vm->stack_top[-1];
+    result = vm->exec.stack_top[-1];
   } else if (status == CALL_FRAME) {
     result = vm_run_pushed_frame(vm);
   }
-  vm->stack_top = base_slot;
+  vm->exec.stack_top = base_slot;
   return result;
 }
 
 Value vm_run_pushed_frame(AgVM *vm) {
-  vm->native_depth++;
-  Value result = run_guarded(vm, vm->frame_count - 1);
-  vm->native_depth--;
+  vm->exec.native_depth++;
+  Value result = run_guarded(vm, vm->exec.frame_count - 1);
+  vm->exec.native_depth--;
   return result;
 }
 
@@ -1324,13 +1323,13 @@ Value vm_invoke_cstr(AgVM *vm, Value receiver, const char *name, int argc, const
 
 static VmResult finish(AgVM *vm, Value result) {
   if (!IS_EXCEPTION(result)) return VM_OK;
-  if (vm->exiting) {
+  if (vm->exc.exiting) {
     vm_take_exception(vm);
     return VM_EXIT;
   }
-  Value exc = vm->exception;
-  vm->uncaught_interrupt = IS_INSTANCE(exc) && AS_INSTANCE(exc)->klass == vm->interrupted_class;
-  vm_report_exception(vm, stderr, vm->color);
+  Value exc = vm->exc.value;
+  vm->exc.uncaught_interrupt = IS_INSTANCE(exc) && AS_INSTANCE(exc)->klass == vm->core.interrupted_class;
+  vm_report_exception(vm, stderr, vm->host.color);
   return VM_RUNTIME_ERROR;
 }
 
@@ -1342,17 +1341,17 @@ VmResult vm_run_function(AgVM *vm, ObjFunction *function) {
 }
 
 VmResult vm_run_source(AgVM *vm, const char *source, const char *file) {
-  if (vm->compile_hook == NULL) {
+  if (vm->plugins.compile == NULL) {
     fprintf(stderr, "ag: no compiler installed\n");
     return VM_COMPILE_ERROR;
   }
-  vm->compiling_module = vm->main_module;
-  vm->gc_paused++;
-  ObjFunction *f = vm->compile_hook(vm, source, file);
-  vm->gc_paused--;
+  vm->globals.compiling_module = vm->globals.main_module;
+  vm->gc.paused++;
+  ObjFunction *f = vm->plugins.compile(vm, source, file);
+  vm->gc.paused--;
   if (f == NULL && tensor_interrupt_requested) { /* Ctrl-C stopped the compiler, which said so */
     tensor_interrupt_requested = 0;
-    vm->uncaught_interrupt = true;
+    vm->exc.uncaught_interrupt = true;
     return VM_RUNTIME_ERROR;
   }
   if (f == NULL) return VM_COMPILE_ERROR;
@@ -1418,7 +1417,7 @@ VmResult vm_run_file(AgVM *vm, const char *path) {
   char *source = vm_read_file(path, NULL);
   if (source == NULL && errno == EINTR) {
     tensor_interrupt_requested = 0;
-    vm->uncaught_interrupt = true;
+    vm->exc.uncaught_interrupt = true;
     fprintf(stderr, "ag: reading %s: Interrupted\n", path);
     return VM_RUNTIME_ERROR;
   }
@@ -1435,8 +1434,8 @@ int vm_exit_status(AgVM *vm, VmResult r) {
   switch (r) {
   case VM_OK: return 0;
   case VM_COMPILE_ERROR: return 2;
-  case VM_EXIT: return vm->exit_code;
-  case VM_RUNTIME_ERROR: return vm->uncaught_interrupt ? 130 : 1;
+  case VM_EXIT: return vm->exc.exit_code;
+  case VM_RUNTIME_ERROR: return vm->exc.uncaught_interrupt ? 130 : 1;
   }
   return 1;
 }

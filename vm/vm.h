@@ -2,8 +2,10 @@
  *
  * One AgVM holds everything a running program owns (no globals except the
  * Ctrl-C flag): the value stack, call frames, handler stack, global slots,
- * the heap and the collector's state. Every function takes the VM first, so
- * tests make a fresh VM each.
+ * the heap and the collector's state, and the context of the layers below
+ * (tensor/'s and autograd's state, made current on the thread that runs the
+ * VM: docs/internals.md). Every function takes the VM first, so tests make a
+ * fresh VM each.
  *
  * The interpreter is a bytecode loop (vm.c) dispatched by computed goto under
  * GCC/Clang, a switch elsewhere. Ints and floats are NaN-boxed (value.h), so
@@ -35,10 +37,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "autograd/state.h"
 #include "memory.h"
 #include "object.h"
 #include "protocol.h"
 #include "table.h"
+#include "tensor/state.h"
 #include "value.h"
 
 /* Returned by natives and C API calls when an exception is pending. Never a
@@ -98,7 +102,7 @@ typedef struct {
   uint8_t *catch_ip;
 } Handler;
 
-/* Compiles `source` in the VM's current namespace (vm->compiling_module);
+/* Compiles `source` in the VM's current namespace (vm->globals.compiling_module);
  * prints syntax errors to stderr itself; NULL on error. Set by stdlib. */
 typedef ObjFunction *(*VmCompileHook)(AgVM *vm, const char *source, const char *file);
 
@@ -147,8 +151,21 @@ enum {
   VM_TYPE_COUNT
 };
 
-struct AgVM {
-  /* execution */
+/* The state of the layers below the VM, owned by it (as ggml's ctx, Lua's
+ * L) and current on the thread that runs it (vm_make_current): tensor/'s
+ * last error, caches and memory counters; autograd's modes (grad mode,
+ * anomaly detection, forward AD's level, saved-tensor hooks), running
+ * backward and caches. Two VMs on one thread keep apart. */
+typedef struct {
+  TensorState tensor;
+  AutogradState autograd;
+} VmContext;
+
+/* AgVM's fields, in named groups (vm->exec.stack_top, vm->gc.paused ...):
+ * each group is what one part of the VM owns. docs/internals.md lists them. */
+
+/* Execution: the value stack, frames and handlers (hot: first). */
+typedef struct {
   Value *stack;
   Value *stack_top;
   Value *stack_limit;
@@ -159,45 +176,55 @@ struct AgVM {
   int handler_capacity;
   ObjUpvalue *open_upvalues;
   int native_depth;
+  bool quicken; /* write superinstructions into functions (vm/quicken.c); off under AG_NO_QUICKEN=1 */
+  ObjGenerator *running_generator; /* the innermost generator being resumed, or NULL */
+} VmExec;
 
-  /* out of memory (vm_out_of_memory) */
-  struct VmOomGuard *oom_guard; /* the innermost dispatch loop's, or NULL */
-  size_t oom_bytes;             /* the allocation that failed */
-  bool oom_recovering;          /* making the MemoryError: no limit, and a second failure throws the spare */
-  size_t memory_limit;          /* AG_MEMORY_LIMIT, default the physical memory; 0: none */
-  ObjInstance *spare_memory_error; /* made in advance, for when not even an error can be made */
-  void *oom_scratch;               /* vm_hold_scratch's block, freed by the jump */
-  size_t oom_scratch_accounted;
-
-  /* exceptions */
-  Value exception;        /* the value being thrown, when one is pending */
-  bool has_exception;
-  ObjList *exception_trace; /* traceback of a thrown non-Error value */
-  int exit_code;          /* exit(code) unwinds with VM_EXIT */
+/* The pending exception and how the program ends. */
+typedef struct {
+  Value value;        /* the value being thrown, when one is pending */
+  bool pending;
+  ObjList *trace;     /* traceback of a thrown non-Error value */
+  int exit_code;      /* exit(code) unwinds with VM_EXIT */
   bool exiting;
+  bool uncaught_interrupt; /* the last uncaught error was Interrupted (exit 130) */
+} VmExceptionState;
 
-  /* globals: one array of slots, named per namespace */
-  Value *globals;
-  ObjString **global_names;
-  int global_count;
-  int global_capacity;
+/* Out of memory and the memory limit (vm_out_of_memory). */
+typedef struct {
+  struct VmOomGuard *guard; /* the innermost dispatch loop's, or NULL */
+  size_t bytes;             /* the allocation that failed */
+  bool recovering;          /* making the MemoryError: no limit, and a second failure throws the spare */
+  size_t limit;             /* AG_MEMORY_LIMIT, default the physical memory; 0: none */
+  ObjInstance *spare_error; /* made in advance, for when not even an error can be made */
+  void *scratch;            /* vm_hold_scratch's block, freed by the jump */
+  size_t scratch_accounted;
+} VmOom;
+
+/* Globals: one array of slots, named per namespace; the modules. */
+typedef struct {
+  Value *values;
+  ObjString **names;
+  int count;
+  int capacity;
   Table builtins;              /* name -> value: seeds new slots */
   ObjModule *main_module;      /* the script / REPL session namespace */
   ObjModule *compiling_module; /* namespace vm_global_slot() resolves in */
   Table modules;               /* absolute path -> ObjModule */
-
-  /* built-in classes and method tables */
-  ObjClass *error_class;                   /* Error, the base of every error class */
-  ObjClass *error_classes[VM_ERROR_COUNT]; /* TypeError ... (VM_ERROR_CLASSES) */
   /* Files of the library written in Ag (nn.ag, ...): an uncaught error is
    * reported at the innermost line outside them, the user's call. */
   ObjString *library_files[32]; /* the embedded .ag modules (about 20) */
   int library_file_count;
+} VmGlobals;
+
+/* Built-in classes, method tables and interned names. */
+typedef struct {
+  ObjClass *error_class;                   /* Error, the base of every error class */
+  ObjClass *error_classes[VM_ERROR_COUNT]; /* TypeError ... (VM_ERROR_CLASSES) */
   ObjClass *interrupted_class;
   ObjClass *memory_error_class;
   ObjClass *zero_division_class; /* ZeroDivisionError */
   Table list_methods, tuple_methods, map_methods, string_methods, set_methods, generator_methods;
-  ObjGenerator *running_generator; /* the innermost generator being resumed, or NULL */
   ObjInstance *stdout_obj, *stderr_obj;
   ObjDType *dtypes[DT_COUNT];
   Value dtype_call[DT_COUNT]; /* what calling a dtype does (float(3)), or nil */
@@ -210,34 +237,47 @@ struct AgVM {
   ObjClass *iterator_class; /* what iter() of a built-in sequence makes */
   ObjClass *map_class, *filter_class, *zip_class, *enumerate_class; /* the lazy iterators map() ... make */
   ObjClass *progress_class; /* what progress() makes on a terminal */
-  /* progress() has drawn its bar on stderr and not ended the line: the next
-   * print or error report ends it first (vm_end_progress_line) */
-  bool progress_line_open;
   ObjClass *file_class;     /* what open() makes (stdlib/builtins_file.c) */
   ObjList *open_files;      /* files open for writing, renamed into place when closed */
   ObjClass *property_class, *staticmethod_class, *classmethod_class; /* vm/descriptor.c */
   Value type_objects[VM_TYPE_COUNT]; /* vm/types.c: type(3) is int ... */
+} VmCore;
 
-  /* plug-ins */
-  VmCompileHook compile_hook;
+/* Pieces written above the VM, plugged in. */
+typedef struct {
+  VmCompileHook compile;
   /* Runs the code of a MODULE_UNLOADED module: false after throwing. */
   bool (*module_loader)(AgVM *vm, ObjModule *module);
-  const AgTensorHooks *tensor_hooks;
-  /* func.vmap's batched values (stdlib/func.ag): a native called with an
-   * instance of batched_class among its arguments (or inside a list or tuple
-   * argument) is called through batched_dispatch(native, ...args, **kwargs),
-   * which applies the op's batching rule, unless the native is one of
-   * batched_passthrough (type, len, print ...: not tensor operations).
-   * The natives of batched_random (randn, rand ...) go there whatever their
-   * arguments while a vmap runs: its randomness= decides what they draw.
-   * NULL / nil until func is loaded. */
+  const AgTensorHooks *tensor;
+  /* State of the libraries bound above the VM (stdlib/lib.h: the RNG, the
+   * pinned classes of the tensor bindings ...): created and freed by them. */
+  void *lib_state;
+  void (*lib_state_free)(AgVM *vm, void *state);
+  void (*lib_state_mark)(AgVM *vm, void *state); /* marks its Values for the GC */
+} VmPlugins;
+
+/* func.vmap's batched values (stdlib/func.ag): a native called with an
+ * instance of batched_class among its arguments (or inside a list or tuple
+ * argument) is called through dispatch(native, ...args, **kwargs), which
+ * applies the op's batching rule, unless the native is one of passthrough
+ * (type, len, print ...: not tensor operations). The natives of random
+ * (randn, rand ...) go there whatever their arguments while a vmap runs:
+ * its randomness= decides what they draw. NULL / nil until func is loaded. */
+typedef struct {
   ObjClass *batched_class;
-  Value batched_dispatch;
-  ObjList *batched_passthrough;
-  ObjList *batched_random;
-  int vmap_depth; /* vmaps running: only then are arguments looked at */
+  Value dispatch;
+  ObjList *passthrough;
+  ObjList *random;
+  int depth; /* vmaps running: only then are arguments looked at */
+} VmVmap;
+
+/* What the program embedding the VM sets: output, display, arguments. */
+typedef struct {
   bool trace_graph; /* ag --trace-graph (read by autograd bindings) */
   bool color;       /* colour error reports (main sets it: terminal, no NO_COLOR) */
+  /* progress() has drawn its bar on stderr and not ended the line: the next
+   * print or error report ends it first (vm_end_progress_line) */
+  bool progress_line_open;
   /* The REPL's printer for OP_REPL_SHOW (repr is v's repr), to colour it;
    * NULL: plain text on stdout. */
   void (*repl_print)(AgVM *vm, Value v, ObjString *repr);
@@ -256,24 +296,20 @@ struct AgVM {
    * has no Graphviz or gnuplot process): show_graph sends DOT
    * (text/vnd.graphviz) and plot.show() the figure's data
    * (application/vnd.ag.plot+json) instead of SVG. */
-  bool display_draws_sources;
-  void *host; /* the program embedding the VM (the kernel), for its hooks */
-  bool uncaught_interrupt; /* the last uncaught error was Interrupted (exit 130) */
-  ObjList *args;    /* the script's `args` */
-  ObjList *argv;    /* sys.argv: the script's path ("" without one), then args */
-  /* State of the libraries bound above the VM (stdlib/lib.h: the RNG, the
-   * pinned classes of the tensor bindings ...): created and freed by them. */
-  void *lib_state;
-  void (*lib_state_free)(AgVM *vm, void *state);
-  void (*lib_state_mark)(AgVM *vm, void *state); /* marks its Values for the GC */
+  bool draws_sources;
+  void *data;    /* the program embedding the VM (the kernel), for its hooks */
+  ObjList *args; /* the script's `args` */
+  ObjList *argv; /* sys.argv: the script's path ("" without one), then args */
+} VmHost;
 
-  /* heap */
+/* The heap and the collector. */
+typedef struct {
   Obj *objects;
   Table strings; /* intern set (weak) */
   size_t bytes_allocated;
   size_t next_gc;
-  bool gc_stress;
-  int gc_paused;
+  bool stress;
+  int paused;
   Obj **gray_stack;
   int gray_count;
   int gray_capacity;
@@ -285,6 +321,22 @@ struct AgVM {
   uint32_t pin_count; /* slots in use or free-listed */
   uint32_t pin_free_count;
   uint32_t pin_capacity;
+  /* Freed ObjTensors waiting for reuse (memory.c), linked through Obj.next. */
+  Obj *tensor_obj_cache;
+  int tensor_obj_cached;
+} VmHeap;
+
+struct AgVM {
+  VmExec exec;
+  VmExceptionState exc;
+  VmOom oom;
+  VmGlobals globals;
+  VmCore core;
+  VmPlugins plugins;
+  VmVmap vmap;
+  VmHost host;
+  VmHeap gc;
+  VmContext context; /* tensor/'s and autograd's state */
 };
 
 /* Where vm_out_of_memory jumps to: one per running dispatch loop (vm.c),
@@ -296,8 +348,14 @@ typedef struct VmOomGuard {
   ObjModule *compiling_module;
 } VmOomGuard;
 
+/* A new VM, made current on this thread; vm_free makes none current if it was. */
 AgVM *vm_new(void);
 void vm_free(AgVM *vm);
+/* Makes vm's context current on this thread: tensor/ and autograd/ work in
+ * its state from now on (NULL: their process-wide defaults). Entering the
+ * dispatch loop does it, so a VM may move to another thread between runs.
+ * Returns the VM current before (NULL: none). */
+AgVM *vm_make_current(AgVM *vm);
 
 /* Index of global `name` in the namespace being compiled, creating a slot
  * (UNDEF, or the built-in of that name) on first use. Called by the compiler. */
@@ -345,7 +403,7 @@ Value vm_invoke_cstr(AgVM *vm, Value receiver, const char *name, int argc, const
  * after throwing, the module then stays unloaded and the next use tries again. */
 bool vm_load_module(AgVM *vm, ObjModule *module);
 /* The member `name` of module m (loading it first) into *out; false if it has
- * none, or after throwing (vm->has_exception) when loading failed. */
+ * none, or after throwing (vm->exc.pending) when loading failed. */
 bool vm_module_member(AgVM *vm, ObjModule *m, ObjString *name, Value *out);
 /* receiver.name (fields, methods bound, built-in attributes). */
 Value vm_get_attr(AgVM *vm, Value receiver, ObjString *name);

@@ -97,9 +97,9 @@ int main(int argc, char **argv) {
   }
   umask(022); /* emscripten starts with 0777, which leaves the files Ag writes unreadable */
   AgVM *vm = vm_new();
-  vm->color = false;
-  vm->display = web_display;
-  vm->display_draws_sources = true;
+  vm->host.color = false;
+  vm->host.display = web_display;
+  vm->host.draws_sources = true;
   graph_set_renderer(web_render);
   lib_install_builtins(vm);
   lib_install(vm);

@@ -18,10 +18,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_arm(1000);
   for (int repl = 0; repl < 2; repl++) {
     CompileOptions opts = {repl ? "<stdin>" : "fuzz.ag", repl, sink, false, false};
-    vm->gc_paused++;
+    vm->gc.paused++;
     CompileResult r = compile_source(vm, source, &opts);
     if (r.function != NULL) dis_function_vm(sink, vm, r.function);
-    vm->gc_paused--;
+    vm->gc.paused--;
   }
   fuzz_disarm();
   vm_free(vm);

@@ -19,14 +19,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (sink == NULL) sink = fopen("/dev/null", "w");
   char *source = fuzz_string(data, size);
   AgVM *vm = vm_new();
-  vm->memory_limit = (size_t)256 << 20;
+  vm->oom.limit = (size_t)256 << 20;
   lib_install_builtins(vm);
   lib_install(vm);
   fuzz_arm(200);
   CompileOptions opts = {"fuzz.ag", false, sink, false, false};
-  vm->gc_paused++;
+  vm->gc.paused++;
   CompileResult r = compile_source(vm, source, &opts);
-  vm->gc_paused--;
+  vm->gc.paused--;
   if (r.function != NULL) {
     Value fn = OBJ_VAL(r.function);
     vm_push_root(vm, fn);
@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     vm_pop_root(vm);
     Value result = vm_call(vm, OBJ_VAL(closure), 0, NULL);
     if (IS_EXCEPTION(result)) {
-      if (vm->exiting) vm_take_exception(vm);
+      if (vm->exc.exiting) vm_take_exception(vm);
       else vm_report_exception(vm, sink, false);
     }
   }

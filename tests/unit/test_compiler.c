@@ -622,11 +622,11 @@ static ObjFunction *quiet_compile_hook(AgVM *hook_vm, const char *source, const 
 
 /* The same Ctrl-C through the VM: a runtime error with the interrupt flagged (exit 130). */
 START_TEST(interrupted_compilation_is_an_uncaught_interrupt) {
-  vm->compile_hook = quiet_compile_hook;
+  vm->plugins.compile = quiet_compile_hook;
   tensor_interrupt_requested = 1;
   VmResult r = vm_run_source(vm, "let a = 1\n", "t.ag");
   ck_assert_int_eq(r, VM_RUNTIME_ERROR);
-  ck_assert(vm->uncaught_interrupt);
+  ck_assert(vm->exc.uncaught_interrupt);
   ck_assert_int_eq(tensor_interrupt_requested, 0);
 }
 END_TEST
@@ -652,7 +652,7 @@ START_TEST(closures_capture_each_iteration) {
 END_TEST
 
 START_TEST(closures_under_stress_gc) {
-  vm->gc_stress = true;
+  vm->gc.stress = true;
   expect_true("fn counter() {\n let n = 0\n return fn() { n += 1\n return n }\n}\n"
               "let c = counter()\nc()\nc()\nlet ok = c() == 3");
 }

@@ -25,7 +25,7 @@ static void check_format(AgVM *vm, Value v, const char *spec, const char *want) 
 
 /* The class name of the error the last call threw, taken. */
 static const char *thrown_class(AgVM *vm) {
-  ck_assert(vm->has_exception);
+  ck_assert(vm->exc.pending);
   return vm_exception_class_name(vm, vm_take_exception(vm));
 }
 
@@ -143,12 +143,12 @@ END_TEST
 START_TEST(raising_by_kind_names_the_class) {
   AgVM *vm = new_vm();
   vm_raise(vm, VM_ERR_KEY, "key %d", 3);
-  Value e = vm->exception;
+  Value e = vm->exc.value;
   ck_assert_str_eq(thrown_class(vm), "KeyError");
   ck_assert_str_eq(vm_exception_message(vm, e), "key 3");
-  ck_assert_int_eq(vm_catches(vm, e, OBJ_VAL(vm->error_classes[VM_ERR_LOOKUP])), 1);
-  ck_assert_int_eq(vm_catches(vm, e, OBJ_VAL(vm->error_classes[VM_ERR_INDEX])), 0);
-  ck_assert_int_eq(vm_catches(vm, e, OBJ_VAL(vm->error_class)), 1);
+  ck_assert_int_eq(vm_catches(vm, e, OBJ_VAL(vm->core.error_classes[VM_ERR_LOOKUP])), 1);
+  ck_assert_int_eq(vm_catches(vm, e, OBJ_VAL(vm->core.error_classes[VM_ERR_INDEX])), 0);
+  ck_assert_int_eq(vm_catches(vm, e, OBJ_VAL(vm->core.error_class)), 1);
   ck_assert_int_eq(vm_catches(vm, e, INT_VAL(vm, 3)), -1);
   ck_assert_str_eq(thrown_class(vm), "TypeError");
   vm_throw(vm, OBJ_VAL(obj_string(vm, "plain")));

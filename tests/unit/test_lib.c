@@ -57,7 +57,7 @@ START_TEST(torch_members_are_the_builtins) {
   Value optim;
   ck_assert(vm_get_global(vm, "optim", &optim) && IS_MODULE(optim));
   ck_assert(!vm_module_member(vm, AS_MODULE(optim), obj_string(vm, "randn"), &member));
-  ck_assert(!vm->has_exception);
+  ck_assert(!vm->exc.pending);
   vm_free(vm);
 }
 END_TEST
@@ -77,7 +77,7 @@ END_TEST
 
 START_TEST(methods_survive_collections) {
   AgVM *vm = new_vm();
-  vm->gc_stress = true;
+  vm->gc.stress = true;
   double s = run_number(vm,
                         "let x = tensor([1.0, 2.0], requires_grad=true)\n"
                         "let f = x.sum\n"
@@ -153,13 +153,13 @@ START_TEST(batched_arguments_reach_func_dispatch) {
                        "  return exp(v).sum() })(zeros(3, 2))\n"
                        "let total = r.sum().item() + seen * 100",
                        "total") == 106.0);
-  ck_assert(vm->batched_class != NULL);
-  ck_assert_int_eq(vm->vmap_depth, 0);
+  ck_assert(vm->vmap.batched_class != NULL);
+  ck_assert_int_eq(vm->vmap.depth, 0);
   ck_assert(run_number(vm, "let same = 1 if functorch == func and torch.func == func else 0", "same") == 1.0);
   /* an error inside the mapped function leaves no vmap running */
   ck_assert_int_eq(vm_run_source(vm, "func.vmap(fn(v) { return v.item() })(ones(2))", "<test>"), VM_RUNTIME_ERROR);
   vm_take_exception(vm);
-  ck_assert_int_eq(vm->vmap_depth, 0);
+  ck_assert_int_eq(vm->vmap.depth, 0);
   vm_free(vm);
 }
 END_TEST
@@ -174,7 +174,7 @@ START_TEST(library_modules_load_at_first_use) {
   tensor_interrupt_requested = 1;
   ck_assert(!vm_load_module(vm, AS_MODULE(nn)));
   Value exc = vm_take_exception(vm);
-  ck_assert(IS_INSTANCE(exc) && AS_INSTANCE(exc)->klass == vm->interrupted_class);
+  ck_assert(IS_INSTANCE(exc) && AS_INSTANCE(exc)->klass == vm->core.interrupted_class);
   ck_assert_int_eq(AS_MODULE(nn)->state, MODULE_UNLOADED);
   double n = run_number(vm, "let n = nn.Linear(2, 3).weight.shape[0]", "n");
   ck_assert(n == 3.0);

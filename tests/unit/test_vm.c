@@ -207,7 +207,7 @@ END_TEST
 
 START_TEST(tuples_are_collected_and_traced) {
   AgVM *vm = new_vm();
-  vm->gc_stress = true;
+  vm->gc.stress = true;
   Value item = OBJ_VAL(obj_string(vm, "held by a tuple"));
   vm_push_root(vm, item);
   ObjList *t = obj_new_tuple(vm, &item, 1);
@@ -216,10 +216,10 @@ START_TEST(tuples_are_collected_and_traced) {
   for (int i = 0; i < 100; i++) obj_printf_string(vm, "garbage %d", i);
   vm_collect_garbage(vm);
   ck_assert_str_eq(AS_CSTRING(t->items[0]), "held by a tuple");
-  size_t held = vm->bytes_allocated;
+  size_t held = vm->gc.bytes_allocated;
   vm_pop_root(vm);
   vm_collect_garbage(vm);
-  ck_assert(vm->bytes_allocated < held);
+  ck_assert(vm->gc.bytes_allocated < held);
   ck_assert_int_eq(run_source(vm, "let m = {}\nfor i in range(50) { m[(i % 5, \"k\")] = (i, [i]) }\n"
                                   "let a, [b] = m[(4, \"k\")]\n"),
                    VM_OK);
@@ -325,12 +325,12 @@ START_TEST(table_shrinks_to_its_live_entries) {
   ck_assert_int_eq(m->table.capacity, full);
   for (int i = 0; i < 1000; i++)
     if (i % 50 != 7) ck_assert(table_remove(&m->table, SMALLINT_VAL(i)));
-  size_t before = vm->bytes_allocated;
+  size_t before = vm->gc.bytes_allocated;
   table_shrink(vm, &m->table);
   ck_assert_int_eq(m->table.count, 20);
   ck_assert_int_eq(m->table.used, 20); /* the tombstones are gone */
   ck_assert_int_le(m->table.capacity, TABLE_SHRINK_MIN);
-  ck_assert_uint_lt(vm->bytes_allocated, before);
+  ck_assert_uint_lt(vm->gc.bytes_allocated, before);
   for (int i = 0; i < m->table.used; i++) /* in insertion order, each found again */
     ck_assert(AS_SMALLINT(m->table.entries[i].key) == 50 * i + 7);
   Value v;
@@ -349,16 +349,16 @@ END_TEST
 START_TEST(gc_shrinks_the_intern_set) {
   AgVM *vm = new_vm();
   vm_collect_garbage(vm);
-  int base = vm->strings.capacity;
+  int base = vm->gc.strings.capacity;
   char buf[32];
   for (int i = 0; i < 20000; i++) {
     snprintf(buf, sizeof buf, "s%d", i);
     obj_string(vm, buf);
   }
-  ck_assert_int_gt(vm->strings.count, 20000);
+  ck_assert_int_gt(vm->gc.strings.count, 20000);
   vm_collect_garbage(vm);
-  ck_assert_int_le(vm->strings.capacity, base < 2 * TABLE_SHRINK_MIN ? 4 * TABLE_SHRINK_MIN : 2 * base);
-  ck_assert_ptr_null(table_find_string(&vm->strings, "s19999", 6, obj_hash_bytes("s19999", 6)));
+  ck_assert_int_le(vm->gc.strings.capacity, base < 2 * TABLE_SHRINK_MIN ? 4 * TABLE_SHRINK_MIN : 2 * base);
+  ck_assert_ptr_null(table_find_string(&vm->gc.strings, "s19999", 6, obj_hash_bytes("s19999", 6)));
   vm_free(vm);
 }
 END_TEST
@@ -369,21 +369,21 @@ END_TEST
 START_TEST(gc_while_the_intern_set_grows) {
   AgVM *vm = new_vm();
   char buf[32];
-  vm->gc_paused++; /* dead strings fill the set up to its last slot ... */
-  for (int i = 0; i < 50000 || vm->strings.used < vm->strings.capacity - 1; i++) {
+  vm->gc.paused++; /* dead strings fill the set up to its last slot ... */
+  for (int i = 0; i < 50000 || vm->gc.strings.used < vm->gc.strings.capacity - 1; i++) {
     snprintf(buf, sizeof buf, "dead %d", i);
     obj_string(vm, buf);
   }
   ObjString *s = obj_string(vm, "the string that grows it"); /* ... this one takes it */
   vm_push_root(vm, OBJ_VAL(s));
-  table_remove(&vm->strings, OBJ_VAL(s));
-  vm->gc_paused--;
-  vm->gc_stress = true; /* so each allocation of the rebuild collects */
-  table_set(vm, &vm->strings, OBJ_VAL(s), NIL_VAL);
-  ck_assert_ptr_eq(table_find_string(&vm->strings, s->chars, s->length, s->hash), s);
+  table_remove(&vm->gc.strings, OBJ_VAL(s));
+  vm->gc.paused--;
+  vm->gc.stress = true; /* so each allocation of the rebuild collects */
+  table_set(vm, &vm->gc.strings, OBJ_VAL(s), NIL_VAL);
+  ck_assert_ptr_eq(table_find_string(&vm->gc.strings, s->chars, s->length, s->hash), s);
   vm_collect_garbage(vm);
-  ck_assert_ptr_eq(table_find_string(&vm->strings, s->chars, s->length, s->hash), s);
-  ck_assert_ptr_null(table_find_string(&vm->strings, "dead 7", 6, obj_hash_bytes("dead 7", 6)));
+  ck_assert_ptr_eq(table_find_string(&vm->gc.strings, s->chars, s->length, s->hash), s);
+  ck_assert_ptr_null(table_find_string(&vm->gc.strings, "dead 7", 6, obj_hash_bytes("dead 7", 6)));
   vm_pop_root(vm);
   vm_free(vm);
 }
@@ -400,19 +400,19 @@ START_TEST(gc_frees_garbage_and_keeps_roots) {
     obj_printf_string(vm, "garbage %d", i);
   }
   vm_collect_garbage(vm);
-  size_t after = vm->bytes_allocated;
-  ck_assert(table_find_string(&vm->strings, "garbage 5", 9, obj_hash_bytes("garbage 5", 9)) == NULL);
+  size_t after = vm->gc.bytes_allocated;
+  ck_assert(table_find_string(&vm->gc.strings, "garbage 5", 9, obj_hash_bytes("garbage 5", 9)) == NULL);
   ck_assert_str_eq(AS_CSTRING(kept->items[999]), "kept 999");
   vm_pop_root(vm);
   vm_collect_garbage(vm);
-  ck_assert(vm->bytes_allocated < after);
+  ck_assert(vm->gc.bytes_allocated < after);
   vm_free(vm);
 }
 END_TEST
 
 START_TEST(gc_pins_survive) {
   AgVM *vm = new_vm();
-  vm->gc_stress = true;
+  vm->gc.stress = true;
   uint32_t h = vm_pin(vm, OBJ_VAL(obj_string(vm, "pinned value")));
   uint32_t h2 = vm_pin(vm, OBJ_VAL(obj_new_list(vm)));
   for (int i = 0; i < 50; i++) obj_printf_string(vm, "churn %d", i);
@@ -429,7 +429,7 @@ END_TEST
 
 START_TEST(gc_stress_runs_programs) {
   AgVM *vm = new_vm();
-  vm->gc_stress = true;
+  vm->gc.stress = true;
   ck_assert_int_eq(run_source(vm, "class Node { fn init(v, next) { self.v = v; self.next = next } }\n"
                                   "let head = nil\n"
                                   "for i in range(200) { head = Node(f\"n{i}\", head) }\n"
@@ -448,11 +448,11 @@ END_TEST
 
 START_TEST(external_bytes_count_toward_trigger) {
   AgVM *vm = new_vm();
-  size_t before = vm->bytes_allocated;
+  size_t before = vm->gc.bytes_allocated;
   vm_add_external_bytes(vm, 1 << 20);
-  ck_assert_uint_eq(vm->bytes_allocated, before + (1 << 20));
+  ck_assert_uint_eq(vm->gc.bytes_allocated, before + (1 << 20));
   vm_add_external_bytes(vm, -(1 << 20));
-  ck_assert_uint_eq(vm->bytes_allocated, before);
+  ck_assert_uint_eq(vm->gc.bytes_allocated, before);
   vm_free(vm);
 }
 END_TEST
@@ -499,8 +499,8 @@ START_TEST(call_hand_built_function) {
   r = vm_call_kw(vm, OBJ_VAL(c), 2, args, &kw);
   ck_assert(IS_EXCEPTION(r));
   ck_assert_str_eq(vm_exception_message(vm, vm_take_exception(vm)), "add() got an unexpected keyword argument 'c'");
-  ck_assert_int_eq(vm->frame_count, 0);
-  ck_assert_ptr_eq(vm->stack_top, vm->stack);
+  ck_assert_int_eq(vm->exec.frame_count, 0);
+  ck_assert_ptr_eq(vm->exec.stack_top, vm->exec.stack);
   vm_pop_roots(vm, 2);
   vm_free(vm);
 }
@@ -549,12 +549,12 @@ START_TEST(globals_are_slots) {
   ObjString *name = obj_string(vm, "answer");
   int slot = vm_global_slot(vm, name);
   ck_assert_int_eq(vm_global_slot(vm, name), slot);
-  ck_assert(IS_UNDEF(vm->globals[slot]));
+  ck_assert(IS_UNDEF(vm->globals.values[slot]));
   /* a slot for a built-in starts as the built-in */
   int print_slot = vm_global_slot(vm, obj_string(vm, "print"));
-  ck_assert(IS_NATIVE(vm->globals[print_slot]));
+  ck_assert(IS_NATIVE(vm->globals.values[print_slot]));
   ck_assert_int_eq(run_source(vm, "let answer = 6 * 7\n"), VM_OK);
-  ck_assert(AS_NUMBER(vm->globals[slot]) == 42);
+  ck_assert(AS_NUMBER(vm->globals.values[slot]) == 42);
   vm_free(vm);
 }
 END_TEST
@@ -658,7 +658,7 @@ START_TEST(runtime_errors_are_catchable) {
   ck_assert_str_eq(AS_CSTRING(msgs->items[4]), "cannot call int");
   ck_assert_str_eq(AS_CSTRING(msgs->items[5]), "stack overflow");
   ck_assert(AS_NUMBER(msgs->items[6]) == 42);
-  ck_assert_int_eq(vm->handler_count, 0);
+  ck_assert_int_eq(vm->exec.handler_count, 0);
   vm_free(vm);
 }
 END_TEST
@@ -679,7 +679,7 @@ START_TEST(uncaught_error_reports_traceback) {
                          "  in outer at test.ag:4\n"
                          "  in inner at test.ag:2\n");
   free(text);
-  ck_assert(!vm->has_exception);
+  ck_assert(!vm->exc.pending);
   vm_free(vm);
 }
 END_TEST
@@ -689,7 +689,7 @@ START_TEST(interrupt_flag_raises_interrupted) {
   tensor_interrupt_requested = 1;
   VmResult r = run_source(vm, "let i = 0\nwhile true { i += 1 }\n");
   ck_assert_int_eq(r, VM_RUNTIME_ERROR);
-  ck_assert(vm->uncaught_interrupt);
+  ck_assert(vm->exc.uncaught_interrupt);
   ck_assert_int_eq(tensor_interrupt_requested, 0);
   vm_free(vm);
 }
@@ -702,11 +702,11 @@ START_TEST(pending_interrupt_turns_an_error_into_interrupted_once) {
   tensor_interrupt_requested = 1;
   vm_throw_error(vm, "Interrupted");
   Value first = vm_take_exception(vm);
-  ck_assert(IS_INSTANCE(first) && AS_INSTANCE(first)->klass == vm->interrupted_class);
+  ck_assert(IS_INSTANCE(first) && AS_INSTANCE(first)->klass == vm->core.interrupted_class);
   ck_assert_int_eq(tensor_interrupt_requested, 0);
   vm_throw_error(vm, "boom");
   Value second = vm_take_exception(vm);
-  ck_assert(IS_INSTANCE(second) && AS_INSTANCE(second)->klass == vm->error_classes[VM_ERR_RUNTIME]);
+  ck_assert(IS_INSTANCE(second) && AS_INSTANCE(second)->klass == vm->core.error_classes[VM_ERR_RUNTIME]);
   vm_free(vm);
 }
 END_TEST
@@ -715,7 +715,7 @@ START_TEST(exit_unwinds_past_handlers) {
   AgVM *vm = new_vm();
   VmResult r = run_source(vm, "try { exit(4) } catch e { print(\"not reached\") }\n");
   ck_assert_int_eq(r, VM_EXIT);
-  ck_assert_int_eq(vm->exit_code, 4);
+  ck_assert_int_eq(vm->exc.exit_code, 4);
   vm_free(vm);
 }
 END_TEST
@@ -738,9 +738,9 @@ START_TEST(generators_resume_from_c) {
   ck_assert_int_eq(vm_generator_next(vm, AS_GENERATOR(g), &item), 0); /* done stays done */
   ck_assert(IS_EXCEPTION(vm_generator_send(vm, AS_GENERATOR(g), NIL_VAL)));
   Value exc = vm_take_exception(vm);
-  ck_assert(IS_INSTANCE(exc) && AS_INSTANCE(exc)->klass == vm->stop_iteration_class);
-  ck_assert_int_eq(vm->frame_count, 0);
-  ck_assert_int_eq(vm->handler_count, 0);
+  ck_assert(IS_INSTANCE(exc) && AS_INSTANCE(exc)->klass == vm->core.stop_iteration_class);
+  ck_assert_int_eq(vm->exec.frame_count, 0);
+  ck_assert_int_eq(vm->exec.handler_count, 0);
   vm_free(vm);
 }
 END_TEST
@@ -749,7 +749,7 @@ END_TEST
  * find its values, and a closure over its locals must outlive it. */
 START_TEST(generators_survive_gc_stress) {
   AgVM *vm = new_vm();
-  vm->gc_stress = true;
+  vm->gc.stress = true;
   ck_assert_int_eq(run_source(vm, "let keep = nil\n"
                                   "fn make(n) {\n"
                                   "  let acc = []\n"
