@@ -1138,11 +1138,24 @@ static bool write_all(int fd, const char *data, size_t n, const char *path) {
   return true;
 }
 
-static bool save_text(const char *path, const char *text) {
+static bool save_bytes(const char *path, const char *data, size_t n) {
   char *tmp_path;
   int fd = temp_next_to(path, &tmp_path);
   if (fd < 0) return false;
-  return commit_temp(fd, tmp_path, path, write_all(fd, text, strlen(text), path));
+  return commit_temp(fd, tmp_path, path, write_all(fd, data, n, path));
+}
+
+static GraphRenderer host_renderer;
+
+void graph_set_renderer(GraphRenderer renderer) { host_renderer = renderer; }
+
+/* DOT text rendered by the host's renderer into path. */
+static bool save_rendered(const char *text, const char *format, const char *path) {
+  size_t length = 0;
+  char *image = host_renderer(text, format, &length);
+  bool ok = image && save_bytes(path, image, length);
+  free(image);
+  return ok;
 }
 
 /* The first line of what `dot` wrote to stderr, for the error message. */
@@ -1186,6 +1199,7 @@ static void dot_failure(int status, FILE *err) {
 /* DOT text on dot's stdin (an anonymous file, so no pipe can fill up), the
  * image into a temporary file next to path. */
 static bool render(const char *text, const char *format, const char *path) {
+  if (host_renderer) return save_rendered(text, format, path);
   char *dot_path = program_find("dot");
   if (!dot_path) {
     tensor_set_error("Graphviz 'dot' was not found; install graphviz or save as .dot");
@@ -1211,7 +1225,16 @@ static bool render(const char *text, const char *format, const char *path) {
   return ok;
 }
 
+/* DOT text rendered by the host's renderer (graph_render's path without `dot`). */
+static char *render_by_host(GraphRoot root, bool show_saved, const char *format, size_t *length) {
+  char *text = graph_to_dot(root, show_saved);
+  char *image = text ? host_renderer(text, format, length) : NULL;
+  free(text);
+  return image;
+}
+
 char *graph_render(GraphRoot root, bool show_saved, const char *format, size_t *length) {
+  if (host_renderer) return render_by_host(root, show_saved, format, length);
   char *dot_path = program_find("dot");
   if (!dot_path) {
     tensor_set_error("Graphviz 'dot' was not found; install graphviz to draw graphs");
@@ -1250,7 +1273,7 @@ bool graph_save(GraphRoot root, const char *path, bool show_saved) {
   }
   char *text = graph_to_dot(root, show_saved);
   if (!text) return false;
-  bool ok = format == FORMAT_DOT ? save_text(path, text)
+  bool ok = format == FORMAT_DOT ? save_bytes(path, text, strlen(text))
                                  : render(text, format == FORMAT_SVG ? "svg" : "png", path);
   free(text);
   return ok;

@@ -130,9 +130,10 @@ bool graph_print_diff(FILE *out, GraphRoot a, GraphRoot b);
 char *graph_to_dot(GraphRoot root, bool show_saved);
 
 /* Writes PATH (.dot, or .svg/.png rendered by Graphviz's `dot` found on
- * PATH) through a temporary file in the same folder renamed into place.
- * Errors (set in tensor_error()): unknown extension, `dot` not found, `dot`
- * failing, files that cannot be written. */
+ * PATH, or by the host's renderer) through a temporary file in the same
+ * folder renamed into place. Errors (set in tensor_error()): unknown
+ * extension, `dot` not found, `dot` or the renderer failing, files that
+ * cannot be written. */
 bool graph_save(GraphRoot root, const char *path, bool show_saved);
 
 /* Where nodes were made, for the host to name (the notebook kernel: the
@@ -140,6 +141,14 @@ bool graph_save(GraphRoot root, const char *path, bool show_saved);
  * a namer, labels say "In[7]:5" where they say "line 5" without one. */
 typedef const char *(*GraphSourceNamer)(uint64_t id);
 void graph_set_source_namer(GraphSourceNamer namer);
+
+/* A host that cannot start `dot` but has Graphviz of its own (the web page:
+ * Graphviz compiled to WebAssembly) renders DOT text as FORMAT ("svg",
+ * "png"): the image malloc'd, *length bytes, or NULL with tensor_error()
+ * set (a format it cannot make included). With a renderer set, save_graph
+ * and graph_render use it and never look for `dot`. */
+typedef char *(*GraphRenderer)(const char *dot, const char *format, size_t *length);
+void graph_set_renderer(GraphRenderer renderer);
 
 /* The graph rendered by Graphviz's `dot -TFORMAT` ("svg", "png"): malloc'd,
  * *length bytes, or NULL with tensor_error() set. */

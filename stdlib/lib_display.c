@@ -138,6 +138,10 @@ static Value gnuplot_failed(AgVM *vm, int status, FILE *err) {
  * binary for PNG); an error when it writes nothing. */
 static Value native_gnuplot(NATIVE_ARGS) {
   if (!IS_STRING(args[0])) return vm_raise(vm, VM_ERR_TYPE, "_gnuplot(): the script must be a string");
+  if (vm->host.draws_sources) /* the web page: no process can be started there */
+    return vm_throw_error(vm, "plot: SVG and PNG files of a plot (plot.save, fig.svg(), fig.png()) "
+                              "are not available in the browser (no gnuplot there); plot.show() "
+                              "draws the plot in the page");
   char *exe = program_find("gnuplot");
   if (exe == NULL)
     return vm_throw_error(vm, "plot: gnuplot was not found; install gnuplot (Debian: gnuplot-nox) to draw plots");

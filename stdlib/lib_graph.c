@@ -239,7 +239,8 @@ static Value native_to_dot(AgVM *vm, Value self, int argc, const Value *args,
 HELP("save_graph", HELP_GRAPH, 0,
      "save_graph(t, path, show_saved=false)",
      "Writes the graph to a .dot file, or renders .svg / .png through Graphviz's `dot` (a "
-     "clear error when it is not installed).",
+     "clear error when it is not installed). In the web page .svg is drawn by the page's "
+     "Graphviz and .png is refused.",
      "let x = ones(2, requires_grad=true)\n"
      "save_graph(x * 2, \"graph.dot\")")
 

@@ -1,7 +1,8 @@
 // build.mjs WASM_DIR OUT_DIR — assembles the static site of `make web`:
-// the page's scripts bundled by esbuild (CodeMirror, Graphviz for the browser
-// and Chart.js inside; the last two split off and loaded when first used),
-// the worker and Ag's WebAssembly from WASM_DIR, index.html, tutorial.html
+// the page's scripts bundled by esbuild (CodeMirror, and Chart.js split off
+// and loaded when first used), Graphviz for the browser as one classic script
+// (graphviz.js: the worker's save_graph, the page's show_graph), the worker
+// and Ag's WebAssembly from WASM_DIR, index.html, tutorial.html
 // generated from docs/tutorial.md, and examples.json from examples/.
 // Everything is relative, so any static host (or a folder) serves it.
 import { build } from "esbuild";
@@ -30,6 +31,18 @@ await build({
   target: "es2020",
   outdir: outDir,
   chunkNames: "chunks/[name]-[hash]",
+  logLevel: "warning",
+});
+
+/* Graphviz for the worker (save_graph) and the page (show_graph): a classic
+ * script, as the worker is one; one copy to download. */
+await build({
+  entryPoints: [join(WEB, "src/graphviz-worker.js")],
+  bundle: true,
+  format: "iife",
+  minify: true,
+  target: "es2020",
+  outfile: join(outDir, "graphviz.js"),
   logLevel: "warning",
 });
 

@@ -902,6 +902,51 @@ START_TEST(save_dot_failure) {
 }
 END_TEST
 
+/* A host's renderer (the web page's Graphviz): what it returns is the file,
+ * its refusal the error, and `dot` is never looked for. */
+static char *fake_renderer(const char *dot, const char *format, size_t *length) {
+  if (strcmp(format, "svg") != 0) {
+    tensor_set_error("%s is not available here", format);
+    return NULL;
+  }
+  char *image = NULL;
+  ck_assert_int_ge(asprintf(&image, "<svg>%zu bytes of DOT</svg>", strlen(dot)), 0);
+  *length = strlen(image);
+  return image;
+}
+
+START_TEST(save_with_host_renderer) {
+  Tensor *out;
+  Tensor *loss = network_graph(&out);
+  GraphRoot root = graph_root_of_tensor(loss);
+  char *saved_path = strdup(getenv("PATH"));
+  setenv("PATH", scratch, 1); /* no `dot` on PATH */
+  graph_set_renderer(fake_renderer);
+  char *dot = graph_to_dot(root, false);
+  char expected[64];
+  snprintf(expected, sizeof expected, "<svg>%zu bytes of DOT</svg>", strlen(dot));
+  ck_assert_msg(graph_save(root, scratch_path("g.svg"), false), "%s", tensor_error());
+  size_t len;
+  char *text = read_whole(scratch_path("g.svg"), &len);
+  ck_assert_str_eq(text, expected);
+  free(text);
+  size_t rendered_length = 0;
+  char *rendered = graph_render(root, false, "svg", &rendered_length);
+  ck_assert_str_eq(rendered, expected);
+  ck_assert_uint_eq(rendered_length, strlen(expected));
+  free(rendered);
+  expect_save_error(root, scratch_path("g.png"), "png is not available here");
+  ck_assert_ptr_null(graph_render(root, false, "png", &rendered_length));
+  graph_set_renderer(NULL);
+  setenv("PATH", saved_path, 1);
+  free(saved_path);
+  free(dot);
+  ck_assert_int_eq(files_in_scratch(), 1);
+  tensor_release(out);
+  tensor_release(loss);
+}
+END_TEST
+
 /* ---- the trace ---- */
 
 START_TEST(trace_report) {
@@ -1053,6 +1098,7 @@ int main(void) {
   tcase_add_test(save, save_dot_svg_png);
   tcase_add_test(save, save_errors);
   tcase_add_test(save, save_dot_failure);
+  tcase_add_test(save, save_with_host_renderer);
   tcase_set_timeout(save, 30);
   suite_add_tcase(s, save);
   TCase *trace = tcase_create("trace");

@@ -1,7 +1,9 @@
 // render.js — what a script shows, drawn into an output pane: text as the
 // terminal prints it, graphs from their DOT by Graphviz compiled for the
-// browser (@viz-js/viz, loaded the first time a graph is drawn), plots from
-// their data by Chart.js with the plot module's line, scatter, hist and image.
+// browser (@viz-js/viz as graphviz.js, started the first time a graph is
+// drawn), plots from their data by Chart.js with the plot module's line,
+// scatter, hist and image.
+import { fetchText } from "./assets.js";
 
 /* An output pane: stdout and stderr in order, pictures between them. */
 export class OutputPane {
@@ -64,9 +66,25 @@ async function drawBundle(box, bundle) {
   box.append(pre);
 }
 
+/* Graphviz is graphviz.js, the copy the worker renders save_graph's files
+ * with (its text fetched already when Ag loaded), run here as a classic
+ * script. */
 let vizReady = null;
+async function loadGraphviz() {
+  const text = await fetchText("graphviz.js");
+  const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+  await new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = url;
+    script.onload = resolve;
+    script.onerror = () => reject(new Error("cannot run graphviz.js"));
+    document.head.append(script);
+  });
+  return self.agGraphviz();
+}
+
 async function drawGraph(box, dot) {
-  if (!vizReady) vizReady = import("@viz-js/viz").then((Viz) => Viz.instance());
+  if (!vizReady) vizReady = loadGraphviz();
   const viz = await vizReady;
   const svg = viz.renderSVGElement(dot);
   svg.classList.add("graph");

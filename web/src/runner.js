@@ -4,15 +4,17 @@
 // The files the scripts write live here, between runs and workers.
 // Everything the worker needs is fetched once (Runner.load), so that a new
 // worker needs no network: the page works offline once loaded.
+import { fetchText } from "./assets.js";
 
 export class Runner {
   /* Fetches and compiles Ag once; resolves to a Runner. */
   static async load() {
-    const [glue, worker, module] = await Promise.all([
-      fetchText("ag_web.js"), fetchText("worker.js"),
+    const [glue, graphviz, worker, module] = await Promise.all([
+      fetchText("ag_web.js"), fetchText("graphviz.js"), fetchText("worker.js"),
       WebAssembly.compileStreaming(fetch("ag_web.wasm")),
     ]);
-    const url = URL.createObjectURL(new Blob([glue, "\n", worker], { type: "text/javascript" }));
+    const parts = [glue, "\n", graphviz, "\n", worker];
+    const url = URL.createObjectURL(new Blob(parts, { type: "text/javascript" }));
     return new Runner(url, module);
   }
 
@@ -82,10 +84,4 @@ export class Runner {
     this.files[name] = data;
     this.onFilesChanged(this.files);
   }
-}
-
-async function fetchText(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`cannot load ${url}: ${response.status} ${response.statusText}`);
-  return response.text();
 }

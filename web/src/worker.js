@@ -8,6 +8,11 @@
 // and this file, and sends it the compiled WebAssembly module, so that a new
 // worker needs no network: the page works offline once loaded.
 //
+// save_graph(t, "g.svg") renders with Graphviz compiled to WebAssembly
+// (graphviz.js, put in front of this file by the page: agGraphviz), loaded
+// once when the worker starts; the C code calls it synchronously, so runs
+// wait until it is loaded.
+//
 // Messages in:  {type: "init", module: WebAssembly.Module},
 //               {type: "run", code, files: {name: Uint8Array}}
 // Messages out: {type: "stdout" | "stderr", text},
@@ -19,6 +24,25 @@ const WORK = "/work";
 const MEMORY_LIMIT = "1G";
 
 let compiled = null; /* the WebAssembly.Module, from the page */
+
+/* Graphviz, or why it could not be loaded (save_graph then says so). */
+let graphviz = null;
+let graphvizFailure = "Graphviz is not part of this page";
+const graphvizReady = typeof agGraphviz === "function"
+  ? agGraphviz().then((viz) => { graphviz = viz; },
+    (e) => { graphvizFailure = `Graphviz did not load: ${e && e.message ? e.message : e}`; })
+  : Promise.resolve();
+
+/* DOT to SVG text, for ag_web.c's save_graph renderer; throws the message
+ * of its error on failure. */
+function renderDot(dot) {
+  if (!graphviz) throw new Error(graphvizFailure);
+  try {
+    return graphviz.renderString(dot, { format: "svg" });
+  } catch (e) {
+    throw new Error(`Graphviz failed: ${e && e.message ? e.message : e}`);
+  }
+}
 
 /* Output goes out in pieces: when a few thousand characters have gathered
  * or 50 ms have passed, so an endless print loop cannot flood the page. No
@@ -81,6 +105,7 @@ async function run(code, files, quiet = false) {
       flush();
       postMessage({ type: "display", bundle });
     },
+    agRenderDot: renderDot,
     onExit: (code) => { status = code; },
     preRun: [(m) => { m.ENV.AG_MEMORY_LIMIT = MEMORY_LIMIT; m.ENV.NO_COLOR = "1"; }],
   });
@@ -110,7 +135,7 @@ onmessage = (event) => {
     compiled = msg.module;
     if (msg.warmUp) queue = queue.then(() => run(WARM_UP, {}, true)).catch(() => {});
   } else if (msg.type === "run") {
-    queue = queue.then(() => run(msg.code, msg.files)).catch((e) => {
+    queue = queue.then(() => graphvizReady).then(() => run(msg.code, msg.files)).catch((e) => {
       flush();
       postMessage({ type: "stderr", text: `error: ${e && e.message ? e.message : e}\n` });
       postMessage({ type: "exit", status: 1, files: msg.files || {} });

@@ -1,7 +1,8 @@
 // test-web.mjs SITE_DIR — the page of `make web` in headless Chromium, served
 // by a static server of its own on 127.0.0.1: a script run from a #code= link,
 // a malformed link, Stop on an endless loop and a run after it, a graph and a
-// plot drawn, files kept between runs, a script that allocates without bound,
+// plot drawn, save_graph's SVG file (and its PNG and plot.save refused),
+// files kept between runs, a script that allocates without bound,
 // and every snippet of the tutorial page against its expected output.
 // Chromium: CHROMIUM=path, else /usr/bin/chromium. Last line: "N passed, M failed".
 import { chromium } from "playwright-core";
@@ -120,6 +121,41 @@ await check("plot.show() draws the figure", async () => {
   });
   if (drawn < 100) throw new Error(`only ${drawn} coloured pixels`);
   if (!(await outputText(page)).includes("shown")) throw new Error("no output after the plot");
+});
+
+/* The text of a file in the page's file list, through its download link. */
+async function downloadedText(page, name) {
+  return page.evaluate(async (name) => {
+    const link = [...document.querySelectorAll("#files a")].find((a) => a.download === name);
+    return link ? (await fetch(link.href)).text() : null;
+  }, name);
+}
+
+await check("save_graph writes an SVG file with Graphviz in the worker", async () => {
+  await openWithCode(page, base, 'let x = tensor(2.0, requires_grad=true)\nlet y = (x ** 2) * 3\n' +
+    'save_graph(y, "g.svg")\nsave_graph(y, "g.dot")\nprint(open("g.svg").read().count("<svg"))\n');
+  expectEqual(await outputText(page), "1\n", "output");
+  const svg = await downloadedText(page, "g.svg");
+  if (svg === null) throw new Error("no g.svg in the file list");
+  if (!/^(<\?xml[^>]*>\s*)?(<!DOCTYPE[^>]*>\s*)?(<!--[^]*?-->\s*)*<svg[\s>]/.test(svg) || !svg.trimEnd().endsWith("</svg>"))
+    throw new Error(`not an SVG file:\n${svg.slice(0, 300)}`);
+  if (!svg.includes("MulBackward0") || !svg.includes("PowBackward0")) throw new Error(`no node labels in:\n${svg}`);
+  const dot = await downloadedText(page, "g.dot");
+  if (dot === null || !dot.startsWith("digraph")) throw new Error(`g.dot: ${dot}`);
+});
+
+await check("save_graph to .png and plot.save say they are not available in the browser", async () => {
+  await openWithCode(page, base, 'let x = tensor(2.0, requires_grad=true)\nsave_graph(x * 3, "g.png")\n');
+  const png = await outputText(page);
+  if (!png.startsWith("main.ag:2: error: save_graph: PNG is not available in the browser " +
+    "(Graphviz there writes SVG only); save the graph as .svg or .dot\n")) throw new Error(`output: ${png}`);
+  await page.evaluate((code) => { location.hash = `code=${code}`; }, b64url('plot.line([1, 2, 3])\nplot.save("p.svg")\n'));
+  await page.waitForSelector('body[data-runs="2"]');
+  const text = await outputText(page);
+  if (!text.startsWith("main.ag:2: error: plot: SVG and PNG files of a plot (plot.save, fig.svg(), fig.png()) are not available in the browser"))
+    throw new Error(`output: ${text}`);
+  const names = await page.$$eval("#files a", (as) => as.map((a) => a.download));
+  if (names.some((n) => n.includes("g.png") || n.includes("p.svg"))) throw new Error(`files: ${names.join(" ")}`);
 });
 
 await check("files written by one run are read by the next and can be downloaded", async () => {
