@@ -347,9 +347,10 @@ CROSS_CC ?= aarch64-linux-gnu-gcc
 CROSS_SYSROOT ?= /usr/aarch64-linux-gnu
 CROSS_SKIP := tests/scripts/robustness/matmul_blocks.ag
 # The AArch64 build has no zlib (no arm64 libraries here): its scripts that
-# save or load .npz are left out too (the error it gives instead is checked).
+# save or load .npz or .pt are left out too (the error it gives instead is checked).
 AARCH64_SKIP := $(CROSS_SKIP) tests/scripts/nn/training.ag tests/scripts/robustness/save_special_files.ag \
-  tests/scripts/tensor/io.ag tests/scripts/tensor/io_compressed.ag tests/scripts/tensor/io_pt.ag
+  tests/scripts/tensor/io.ag tests/scripts/tensor/io_compressed.ag tests/scripts/tensor/io_pt.ag \
+  tests/scripts/tensor/io_pt_module.ag
 # OpenBLAS is told its core type (NEHALEM, its kernel for Westmere): under
 # qemu on some hosts its own CPU detection picks Haswell's AVX2 kernels, which
 # the emulated Westmere rejects (SIGILL in sgemm_beta_HASWELL).
