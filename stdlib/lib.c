@@ -128,12 +128,7 @@ static bool run_module(AgVM *vm, ObjModule *module) {
     vm_raise(vm, VM_ERR_IMPORT, "module %s: no embedded %s", module->name->chars, file);
     return false;
   }
-  ObjModule *saved = vm->globals.compiling_module;
-  vm->globals.compiling_module = module;
-  vm->gc.paused++;
-  ObjFunction *fn = vm->plugins.compile(vm, text, file);
-  vm->gc.paused--;
-  vm->globals.compiling_module = saved;
+  ObjFunction *fn = vm_compile_module(vm, module, text, file);
   if (fn == NULL) { /* only if the embedded library itself is broken (or Ctrl-C) */
     vm_raise(vm, VM_ERR_IMPORT, "module %s: %s does not compile", module->name->chars, file);
     return false;

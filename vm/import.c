@@ -31,7 +31,7 @@ static ObjString *module_name(AgVM *vm, const char *path) {
   return obj_copy_string(vm, base, (int)n);
 }
 
-static ObjFunction *compile_module(AgVM *vm, ObjModule *module, const char *source, const char *display) {
+ObjFunction *vm_compile_module(AgVM *vm, ObjModule *module, const char *source, const char *display) {
   ObjModule *saved = vm->globals.compiling_module;
   vm->globals.compiling_module = module;
   vm->gc.paused++;
@@ -63,7 +63,7 @@ static CallStatus start_module(AgVM *vm, ObjString *abs, const char *display) {
   vm_pop_root(vm);
   vm_push_root(vm, OBJ_VAL(module));
   table_set(vm, &vm->globals.modules, OBJ_VAL(abs), OBJ_VAL(module));
-  ObjFunction *f = compile_module(vm, module, source, display);
+  ObjFunction *f = vm_compile_module(vm, module, source, display);
   free(source);
   if (f == NULL) {
     table_remove(&vm->globals.modules, OBJ_VAL(abs));

@@ -363,6 +363,10 @@ AgVM *vm_make_current(AgVM *vm);
 /* Index of global `name` in the namespace being compiled, creating a slot
  * (UNDEF, or the built-in of that name) on first use. Called by the compiler. */
 int vm_global_slot(AgVM *vm, ObjString *name);
+/* Compiles source as the top level of `module` (its globals resolve in that
+ * namespace), with the collector paused; NULL after a syntax error. Used by
+ * `import` of a file and by the loader of the embedded modules. */
+ObjFunction *vm_compile_module(AgVM *vm, ObjModule *module, const char *source, const char *display);
 /* Defines a built-in global (visible in every namespace unless shadowed). */
 void vm_define_builtin(AgVM *vm, const char *name, Value value);
 /* vm/types.c: binds the type objects (after the natives they wrap), type(v),
