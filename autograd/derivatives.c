@@ -1199,8 +1199,9 @@ static AgNodeKind index_backward_kind(AgNodeKind k) {
 static bool d_index(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   Scope s;
   scope_open(&s);
-  give(out, 0,
-       keep(&s, ag_index_backward(G, IN, node_p(n)->items, node_p(n)->nitems, index_backward_kind(n->kind))));
+  /* straight into out: no temporaries (a backward over `for v in x` runs it per element) */
+  give_new(&s, out, 0,
+           ag_index_backward(G, IN, node_p(n)->items, node_p(n)->nitems, index_backward_kind(n->kind)));
   return done(&s, n, out);
 }
 

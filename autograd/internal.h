@@ -176,10 +176,16 @@ typedef struct AgMeta {
 /* Grad mode, read inline on every op (ag_is_grad_enabled is its public face). */
 static inline bool grad_enabled(void) { return !ag_state()->grad_disabled; }
 static inline AgMeta *meta_of(const Tensor *t) { return (AgMeta *)t->meta; }
-/* ag_requires_grad without a call unless t is a view (whose history may be stale). */
+/* Whether t (with a meta) is a view whose storage was written since its
+ * grad_fn was set, so that ag_view_refresh has work to do: inline, as every
+ * op asks it of its view inputs (every element of `for v in x` is a view). */
+static inline bool view_is_stale(const Tensor *t) {
+  return meta_of(t)->view_base && meta_of(t)->view_version != tensor_version(t);
+}
+/* ag_requires_grad without a call unless t is a stale view. */
 static inline bool requires_grad_of(const Tensor *t) {
   if (!t || !t->meta) return false;
-  return meta_of(t)->view_base ? ag_requires_grad(t) : meta_of(t)->requires_grad;
+  return view_is_stale(t) ? ag_requires_grad(t) : meta_of(t)->requires_grad;
 }
 AgMeta *meta_get(Tensor *t); /* creates on demand; NULL when out of memory */
 void ag_free_meta_cache(AutogradState *st);

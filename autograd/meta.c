@@ -151,13 +151,13 @@ AgMeta *meta_get(Tensor *t) {
  * joined the base's new history (ag_view_refresh). */
 bool ag_requires_grad(const Tensor *t) {
   if (!t || !t->meta) return false;
-  if (meta_of(t)->view_base) ag_view_refresh((Tensor *)t); /* on failure the old history is kept */
+  if (view_is_stale(t)) ag_view_refresh((Tensor *)t); /* on failure the old history is kept */
   return meta_of(t)->requires_grad;
 }
 bool ag_is_leaf(const Tensor *t) { return !t->meta || !meta_of(t)->grad_fn; }
 GradNode *ag_grad_fn(const Tensor *t) {
   if (!t->meta) return NULL;
-  if (meta_of(t)->view_base) ag_view_refresh((Tensor *)t); /* a stale view's history */
+  if (view_is_stale(t)) ag_view_refresh((Tensor *)t); /* a stale view's history */
   return meta_of(t)->grad_fn;
 }
 size_t ag_tensor_footprint(const Tensor *t) {

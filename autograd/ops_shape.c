@@ -187,15 +187,19 @@ static IndexItem full_slice(void) {
 }
 
 /* Records kind with params items = [:, ..., :, last] (last at dim). */
-static Tensor *dim_item_record(AgNodeKind kind, Tensor *a, Tensor *out, int dim, IndexItem last,
-                               const Tensor *saved_index) {
+static Tensor *dim_item_record(AgNodeKind kind, Tensor *a, Tensor *out, int dim,
+                               const IndexItem *last, const Tensor *saved_index) {
   if (!ag_record_wanted(&a, 1, out)) return ag_mark_view(out, a);
   GradNode *n = ag_record_node_params(kind, &a, 1, saved_index ? 1 : 0, 1);
   IndexItem items[TENSOR_MAX_DIMS + 1];
-  for (int d = 0; d < dim; d++)
-    items[d] = full_slice();
-  items[dim] = last;
-  n = node_with_items(n, items, dim + 1);
+  const IndexItem *all = last; /* at dim 0, last is all there is (no copy) */
+  if (dim > 0) {
+    for (int d = 0; d < dim; d++)
+      items[d] = full_slice();
+    items[dim] = *last;
+    all = items;
+  }
+  n = node_with_items(n, all, dim + 1);
   if (n) {
     node_params(n)->i0 = dim;
     if (saved_index) node_save(n, 0, "index", (Tensor *)saved_index, false);
@@ -206,10 +210,8 @@ static Tensor *dim_item_record(AgNodeKind kind, Tensor *a, Tensor *out, int dim,
 Tensor *ag_select(Tensor *a, int dim, int64_t i) {
   Tensor *out = tensor_select(a, dim, i);
   if (!out) return NULL;
-  IndexItem it = {0};
-  it.kind = IDX_INT;
-  it.i = i;
-  return dim_item_record(AG_NODE_SelectBackward0, a, out, wrap(dim, a->ndim), it, NULL);
+  IndexItem it = {.kind = IDX_INT, .i = i};
+  return dim_item_record(AG_NODE_SelectBackward0, a, out, wrap(dim, a->ndim), &it, NULL);
 }
 
 Tensor *ag_slice(Tensor *a, int dim, int64_t start, int64_t stop, int64_t step) {
@@ -220,16 +222,14 @@ Tensor *ag_slice(Tensor *a, int dim, int64_t start, int64_t stop, int64_t step) 
   it.stop = stop;
   it.step = step;
   it.has_start = it.has_stop = true;
-  return dim_item_record(AG_NODE_SliceBackward0, a, out, wrap(dim, a->ndim), it, NULL);
+  return dim_item_record(AG_NODE_SliceBackward0, a, out, wrap(dim, a->ndim), &it, NULL);
 }
 
 Tensor *ag_index_select(Tensor *a, int dim, const Tensor *index) {
   Tensor *out = tensor_index_select(a, dim, index);
   if (!out) return NULL;
-  IndexItem it = {0};
-  it.kind = IDX_TENSOR;
-  it.tensor = index;
-  return dim_item_record(AG_NODE_IndexSelectBackward0, a, out, wrap(dim, a->ndim), it, index);
+  IndexItem it = {.kind = IDX_TENSOR, .tensor = index};
+  return dim_item_record(AG_NODE_IndexSelectBackward0, a, out, wrap(dim, a->ndim), &it, index);
 }
 
 Tensor *ag_gather(Tensor *a, int dim, const Tensor *index) {
@@ -453,27 +453,27 @@ Tensor *ag_index(Tensor *a, const IndexItem *items, int n) {
   return index_basic(a, items, n);
 }
 
-/* The region of t that items = [:, ..., :, last] pick when last is an int
- * or a bounded slice (what ag_select and ag_slice record): a view made
- * directly, without the general indexing plan. NULL for other items. */
-static Tensor *dim_item_view(Tensor *t, const IndexItem *items, int n) {
+/* items' last item when they are [:, ..., :, last] over t's leading
+ * dimensions (what ag_select and ag_slice record); NULL otherwise. */
+static const IndexItem *dim_item_last(const Tensor *t, const IndexItem *items, int n) {
   if (n < 1 || n > t->ndim) return NULL;
   for (int d = 0; d < n - 1; d++)
     if (items[d].kind != IDX_SLICE || items[d].has_start || items[d].has_stop || items[d].step != 1)
       return NULL;
-  const IndexItem *last = &items[n - 1];
-  if (last->kind == IDX_INT) return tensor_select(t, n - 1, last->i);
-  if (last->kind == IDX_SLICE && last->has_start && last->has_stop)
-    return tensor_slice(t, n - 1, last->start, last->stop, last->step);
-  return NULL;
+  return &items[n - 1];
 }
 
-/* zeros with g added at items; a select's or slice's region is one copy
- * into a view (a backward pass over `for v in x` runs this per element). */
+/* zeros with g added at items. out is zeros, so a copy into the region is
+ * the sum: a select's region is filled directly, a bounded slice's through
+ * a view, without the general indexing plan (a backward pass over
+ * `for v in x` runs this per element). */
 static bool index_backward_fill(Tensor *out, const IndexItem *items, int n, Tensor *g) {
-  Tensor *region = dim_item_view(out, items, n);
+  const IndexItem *last = dim_item_last(out, items, n);
+  if (last && last->kind == IDX_INT) return tensor_select_copy_(out, n - 1, last->i, g);
+  bool bounded_slice = last && last->kind == IDX_SLICE && last->has_start && last->has_stop;
+  Tensor *region = bounded_slice ? tensor_slice(out, n - 1, last->start, last->stop, last->step) : NULL;
   if (!region) return tensor_index_add_(out, items, n, g);
-  bool ok = tensor_copy_(region, g); /* out is zeros: a copy is the sum */
+  bool ok = tensor_copy_(region, g);
   tensor_release(region);
   return ok;
 }

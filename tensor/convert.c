@@ -245,3 +245,40 @@ bool tensor_copy_(Tensor *dst, const Tensor *src) {
   return ok;
 }
 
+/* The start (in elements of the storage) of the block dst.select(dim, i)
+ * when that block is one contiguous run of a contiguous dst (no dimension of
+ * size > 1 before dim) and src, contiguous, of dst's dtype and of no other
+ * storage, has exactly the block's shape; -1 otherwise. */
+static int64_t select_block_start(const Tensor *dst, int dim, int64_t i, const Tensor *src) {
+  if (dim < 0 || dim >= dst->ndim || src->ndim != dst->ndim - 1 || src->dtype != dst->dtype ||
+      src->storage == dst->storage || src->numel > ITER_CHUNK)
+    return -1;
+  int64_t size = dst->shape[dim];
+  if (i < -size || i >= size || !tensor_is_contiguous(dst) || !tensor_is_contiguous(src)) return -1;
+  for (int d = 0; d < dim; d++)
+    if (dst->shape[d] != 1) return -1;
+  for (int d = dim + 1; d < dst->ndim; d++)
+    if (src->shape[d - 1] != dst->shape[d]) return -1;
+  return dst->offset + (i < 0 ? i + size : i) * dst->stride[dim];
+}
+
+/* A select's backward fills its slot of a zeros tensor this way, once per
+ * element in a backward over `for v in x`: a contiguous block is one memcpy
+ * and the version bump copy_ makes, without building the view; anything
+ * else is select + copy_ (and their errors). */
+bool tensor_select_copy_(Tensor *dst, int dim, int64_t i, const Tensor *src) {
+  int64_t start = select_block_start(dst, dim, i, src);
+  if (start >= 0) {
+    size_t esize = dtype_size(dst->dtype);
+    tensor_bump_version(dst);
+    if (src->numel > 0)
+      memcpy((char *)dst->storage->data + (size_t)start * esize, tensor_data(src),
+             (size_t)src->numel * esize);
+    return true;
+  }
+  Tensor *block = tensor_select(dst, dim, i);
+  bool ok = block && tensor_copy_(block, src);
+  tensor_release(block);
+  return ok;
+}
+

@@ -113,6 +113,7 @@ bool tensor_binary_scalar_(BinaryOp op, Tensor *a, double s);
 bool tensor_unary_(UnaryOp op, Tensor *a);
 bool tensor_fill_(Tensor *a, double v);
 bool tensor_copy_(Tensor *dst, const Tensor *src); /* broadcasts src, converts dtype */
+bool tensor_select_copy_(Tensor *dst, int dim, int64_t i, const Tensor *src); /* dst.select(dim, i).copy_(src) */
 /* The fused in-place updates of the optimizers (tensor/fused.c), rounding as
  * ATen's kernels: add_(b, alpha=s) is a = fma(s, b, a), addcmul_ a = fma(s b, c, a),
  * addcdiv_ a = a + (s b) / c, lerp_(b, weight) a = a + weight (b - a) in ATen's two forms

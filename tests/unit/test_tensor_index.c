@@ -224,6 +224,34 @@ START_TEST(test_select_gather_scatter) {
 }
 END_TEST
 
+/* dst.select(dim, i).copy_(src): a contiguous block directly, anything else
+ * (a column, a transposed src, another dtype) through select + copy_ */
+START_TEST(test_select_copy) {
+  Tensor *z = tensor_zeros(DT_FLOAT32, 2, TT_SHAPE(3, 2));
+  Tensor *row = tt_make(DT_FLOAT32, 1, TT_SHAPE(2), TT_VALS(7, 8));
+  int64_t v0 = tensor_version(z);
+  ck_assert(tensor_select_copy_(z, 0, -1, row));
+  ck_assert_int_eq(tensor_version(z), v0 + 1);
+  tt_check_values(z, TT_VALS(0, 0, 0, 0, 7, 8), 0);
+  Tensor *col = tt_make(DT_FLOAT64, 1, TT_SHAPE(3), TT_VALS(1, 2, 3));
+  ck_assert(tensor_select_copy_(z, 1, 0, col));
+  tt_check_values(z, TT_VALS(1, 0, 2, 0, 3, 8), 0);
+  Tensor *c = tensor_zeros(DT_FLOAT32, 3, TT_SHAPE(2, 2, 2));
+  Tensor *sq = tt_iota(DT_FLOAT32, 2, (int64_t)2, (int64_t)2);
+  Tensor *sqt = tensor_transpose(sq, 0, 1);
+  ck_assert(tensor_select_copy_(c, 0, 1, sqt));
+  tt_check_values(c, TT_VALS(0, 0, 0, 0, 0, 2, 1, 3), 0);
+  Tensor *one = tensor_zeros(DT_FLOAT32, 2, TT_SHAPE(1, 3));
+  Tensor *s = tensor_scalar(DT_FLOAT32, 5);
+  ck_assert(tensor_select_copy_(one, 1, 2, s));
+  tt_check_values(one, TT_VALS(0, 0, 5), 0);
+  ck_assert(!tensor_select_copy_(z, 0, 3, row));
+  ck_assert_str_eq(tensor_error(), "index 3 is out of bounds for dimension 0 with size 3");
+  Tensor *rel[] = {z, row, col, c, sq, sqt, one, s};
+  for (int k = 0; k < 8; k++) tensor_release(rel[k]);
+}
+END_TEST
+
 START_TEST(test_scatter_modes) {
   Tensor *a = tensor_full(DT_FLOAT32, 2, TT_SHAPE(2, 3), 1);
   Tensor *idx = tt_make(DT_INT64, 2, TT_SHAPE(1, 3), TT_VALS(1, 0, 1));
@@ -327,6 +355,7 @@ static Suite *index_suite(void) {
   tcase_add_test(tc, test_select_gather_scatter);
   tcase_add_test(tc, test_scatter_modes);
   tcase_add_test(tc, test_index_add);
+  tcase_add_test(tc, test_select_copy);
   tcase_add_test(tc, test_nonzero_unique_bincount);
   tcase_add_test(tc, test_isclose);
   suite_add_tcase(s, tc);
