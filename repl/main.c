@@ -32,12 +32,7 @@
  * LeakSanitizer still checks every lifetime. */
 #if defined(__SANITIZE_ADDRESS__)
 #define FREE_VM_AT_EXIT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FREE_VM_AT_EXIT 1
-#endif
-#endif
-#ifndef FREE_VM_AT_EXIT
+#else
 #define FREE_VM_AT_EXIT 0
 #endif
 
