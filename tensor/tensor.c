@@ -235,13 +235,17 @@ static Tensor *tensor_struct_alloc(void) {
   return malloc(sizeof(Tensor));
 }
 
+static void free_list_push(FreeBlock **list, int *count, void *block) {
+  FreeBlock *b = block;
+  b->next = *list;
+  *list = b;
+  (*count)++;
+}
+
 static void tensor_struct_free(Tensor *t) {
   AllocCache *cache = &tensor_state()->cache;
   if (TENSOR_USE_CACHES && cache->ntensors < TENSOR_POOL_MAX && !cache->closed) {
-    FreeBlock *b = (FreeBlock *)t;
-    b->next = cache->tensors;
-    cache->tensors = b;
-    cache->ntensors++;
+    free_list_push(&cache->tensors, &cache->ntensors, t);
     return;
   }
   free(t);
@@ -447,10 +451,7 @@ static void storage_release(Storage *s) {
   AllocCache *cache = &st->cache;
   if (TENSOR_USE_CACHES && s->is_inline && cache->nstorages < STORAGE_POOL_MAX && !cache->closed) {
     memory_uncount(st, s->nbytes);
-    FreeBlock *b = (FreeBlock *)s;
-    b->next = cache->storages;
-    cache->storages = b;
-    cache->nstorages++;
+    free_list_push(&cache->storages, &cache->nstorages, s);
     return;
   }
   storage_free(s);
