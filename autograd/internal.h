@@ -134,7 +134,7 @@ struct GradNode {
   bool released;  /* saved values freed by a backward without retain_graph */
   bool has_saved; /* PyTorch saves variables here: a second backward fails */
   bool big_info;  /* an info holds a shape block of its own (more than 4 dims) */
-  uint8_t size_class; /* its free list (node.c); NODE_UNPOOLED when malloc'd alone */
+  uint8_t size_class; /* its free list (node.c); NODE_UNPOOLED when malloc'd alone, NODE_IN_SLAB flag */
   AgEdge *next;     /* per edge */
   AgInfo *in_info;  /* per edge: shape/dtype of that input */
   AgSaved *saved;

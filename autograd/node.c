@@ -25,9 +25,27 @@ const char *ag_node_kind_name(AgNodeKind kind) {
 
 #define NODE_CLASS_STEP 32
 #define NODE_CLASSES AG_NODE_CLASSES /* pooled up to 768 bytes; bigger nodes are malloc'd alone */
-#define NODE_UNPOOLED 0xff
+#define NODE_UNPOOLED 0x7f /* size_class of a node malloc'd alone */
+#define NODE_IN_SLAB 0x80  /* size_class flag: cut from a slab, never freed alone */
 #define NODE_POOL_MAX_BYTES ((size_t)64 << 20)
 #define PARAMS_POOL_MAX 16384
+
+/* Slabs: when a class's free list is empty, a block of 16 KB is cut into
+ * nodes of that class at once. A graph recorded for the first time (or
+ * while the previous one is still alive) would otherwise call malloc for
+ * every op, and malloc from the top of the heap costs as much as the rest of
+ * the node's recording. A slab node is never freed alone: it goes back to
+ * its free list whatever the cap, and the blocks are freed with the caches
+ * once none of their nodes is alive (ag_free_caches). So slabs stop growing
+ * at NODE_POOL_MAX_BYTES; past that, nodes are malloc'd one by one. None
+ * under AddressSanitizer, which must see each node's use after free. */
+#if defined(__SANITIZE_ADDRESS__)
+#define NODE_SLAB_BYTES 0
+#else
+#define NODE_SLAB_BYTES ((size_t)16 << 10)
+#endif
+/* The slab's link, padded so that its nodes keep malloc's alignment. */
+#define NODE_SLAB_HEADER NODE_CLASS_STEP
 
 const AgParams ag_no_params;
 
@@ -42,35 +60,69 @@ static AgParams *tail_params(const GradNode *n) {
   return (AgParams *)(n->out_info + n->noutputs);
 }
 
+static void pool_push(AutogradState *st, GradNode *n, size_t cls) {
+  n->free_next = st->node_pool[cls];
+  st->node_pool[cls] = n;
+}
+
+/* Cuts a new slab into nodes of class cls: returns one, the others go to
+ * the free list (in address order, as they will be taken). NULL when slabs
+ * are off, full or out of memory. */
+static GradNode *slab_cut(AutogradState *st, size_t cls) {
+  if (NODE_SLAB_BYTES == 0 || st->caches_disabled ||
+      st->node_slab_bytes + NODE_SLAB_BYTES > NODE_POOL_MAX_BYTES)
+    return NULL;
+  void **slab = malloc(NODE_SLAB_BYTES);
+  if (!slab) return NULL;
+  *slab = st->node_slabs;
+  st->node_slabs = slab;
+  st->node_slab_bytes += NODE_SLAB_BYTES;
+  size_t size = cls * NODE_CLASS_STEP;
+  size_t count = (NODE_SLAB_BYTES - NODE_SLAB_HEADER) / size;
+  st->node_slab_nodes += count;
+  char *first = (char *)slab + NODE_SLAB_HEADER;
+  for (size_t i = count; i-- > 0;) {
+    GradNode *n = (GradNode *)(first + i * size);
+    n->size_class = (uint8_t)(cls | NODE_IN_SLAB);
+    if (i > 0) pool_push(st, n, cls);
+  }
+  return (GradNode *)first;
+}
+
 static GradNode *node_alloc(size_t bytes) {
   size_t cls = (bytes + NODE_CLASS_STEP - 1) / NODE_CLASS_STEP;
   AutogradState *st = ag_state();
   if (cls < NODE_CLASSES && st->node_pool[cls]) {
     GradNode *n = st->node_pool[cls];
     st->node_pool[cls] = n->free_next;
-    st->node_pool_bytes -= cls * NODE_CLASS_STEP;
+    if (!(n->size_class & NODE_IN_SLAB)) st->node_pool_bytes -= cls * NODE_CLASS_STEP;
     /* freed long ago, the next one is cold: fetch its link while the op runs */
     if (st->node_pool[cls]) __builtin_prefetch(st->node_pool[cls], 1);
     return n;
   }
   bool pooled = cls < NODE_CLASSES;
-  size_t size = pooled ? cls * NODE_CLASS_STEP : bytes;
-  GradNode *n = malloc(size);
+  GradNode *n = pooled ? slab_cut(st, cls) : NULL;
+  if (n) return n;
+  n = malloc(pooled ? cls * NODE_CLASS_STEP : bytes);
   if (!n) return NULL;
   n->size_class = pooled ? (uint8_t)cls : NODE_UNPOOLED;
   return n;
 }
 
 static void node_free(GradNode *n) {
-  size_t size = (size_t)n->size_class * NODE_CLASS_STEP;
   AutogradState *st = ag_state();
-  if (n->size_class == NODE_UNPOOLED || st->caches_disabled ||
+  size_t cls = n->size_class & ~NODE_IN_SLAB;
+  if (n->size_class & NODE_IN_SLAB) {
+    pool_push(st, n, cls);
+    return;
+  }
+  size_t size = cls * NODE_CLASS_STEP;
+  if (cls == NODE_UNPOOLED || st->caches_disabled ||
       st->node_pool_bytes + size > NODE_POOL_MAX_BYTES) {
     free(n);
     return;
   }
-  n->free_next = st->node_pool[n->size_class];
-  st->node_pool[n->size_class] = n;
+  pool_push(st, n, cls);
   st->node_pool_bytes += size;
 }
 
@@ -192,18 +244,42 @@ static void node_destroy(GradNode *n) {
 
 void ag_set_caches_enabled(bool enabled) { ag_state()->caches_disabled = !enabled; }
 
+/* Frees the nodes malloc'd alone on the free lists, and the slabs if none of
+ * their nodes is alive; else their free nodes stay listed, for a later call
+ * (a VM's teardown frees the caches before the graphs, then again after). */
+static void free_node_pools(AutogradState *st) {
+  size_t slab_nodes_free = 0;
+  for (int c = 0; c < NODE_CLASSES; c++) {
+    GradNode *n = st->node_pool[c];
+    st->node_pool[c] = NULL;
+    while (n) {
+      GradNode *next = n->free_next;
+      if (n->size_class & NODE_IN_SLAB) {
+        pool_push(st, n, (size_t)c);
+        slab_nodes_free++;
+      } else {
+        free(n);
+      }
+      n = next;
+    }
+  }
+  st->node_pool_bytes = 0;
+  if (slab_nodes_free < st->node_slab_nodes) return;
+  for (int c = 0; c < NODE_CLASSES; c++) st->node_pool[c] = NULL;
+  while (st->node_slabs) {
+    void **slab = st->node_slabs;
+    st->node_slabs = *slab;
+    free(slab);
+  }
+  st->node_slab_bytes = 0;
+  st->node_slab_nodes = 0;
+}
+
 void ag_free_caches(void) {
   AutogradState *st = ag_state();
   ag_fw_free_caches();
   ag_free_meta_cache(st);
-  for (int c = 0; c < NODE_CLASSES; c++) {
-    while (st->node_pool[c]) {
-      GradNode *n = st->node_pool[c];
-      st->node_pool[c] = n->free_next;
-      free(n);
-    }
-  }
-  st->node_pool_bytes = 0;
+  free_node_pools(st);
   while (st->params_pool) {
     AgParams *p = st->params_pool;
     st->params_pool = (AgParams *)p->items;

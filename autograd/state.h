@@ -69,7 +69,10 @@ typedef struct AutogradState {
   /* caches (node.c, meta.c): free lists, bounded; disabled at VM teardown */
   bool caches_disabled;
   struct GradNode *node_pool[AG_NODE_CLASSES];
-  size_t node_pool_bytes;
+  size_t node_pool_bytes;        /* of the nodes malloc'd alone on them */
+  void *node_slabs;              /* blocks cut into nodes, linked through their first word */
+  size_t node_slab_bytes;
+  size_t node_slab_nodes;        /* nodes cut from them */
   struct AgParams *params_pool; /* linked through ->items */
   int params_pool_size;
   struct AgMeta *meta_pool;     /* linked through ->grad */

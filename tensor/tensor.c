@@ -235,13 +235,17 @@ static Tensor *tensor_struct_alloc(void) {
   return malloc(sizeof(Tensor));
 }
 
+static void free_list_push(FreeBlock **list, int *count, void *block) {
+  FreeBlock *b = block;
+  b->next = *list;
+  *list = b;
+  (*count)++;
+}
+
 static void tensor_struct_free(Tensor *t) {
   AllocCache *cache = &tensor_state()->cache;
   if (TENSOR_USE_CACHES && cache->ntensors < TENSOR_POOL_MAX && !cache->closed) {
-    FreeBlock *b = (FreeBlock *)t;
-    b->next = cache->tensors;
-    cache->tensors = b;
-    cache->ntensors++;
+    free_list_push(&cache->tensors, &cache->ntensors, t);
     return;
   }
   free(t);
@@ -423,28 +427,34 @@ Storage *tensor_storage_new(size_t nbytes, bool zero) {
   return s;
 }
 
-static void storage_release(Storage *s) {
-  if (--s->refcount > 0) return;
+static void storage_release(Storage *s);
+
+/* Frees a storage whose last reference went, but for the common case that
+ * storage_release handles itself. */
+static __attribute__((noinline)) void storage_free(Storage *s) {
   if (s->is_alias) {
     storage_release(s->owner);
     free(s);
     return;
   }
-  TensorState *st = tensor_state();
-  memory_uncount(st, s->nbytes);
-  AllocCache *cache = &st->cache;
-  if (s->is_inline) {
-    if (TENSOR_USE_CACHES && cache->nstorages < STORAGE_POOL_MAX && !cache->closed) {
-      FreeBlock *b = (FreeBlock *)s;
-      b->next = cache->storages;
-      cache->storages = b;
-      cache->nstorages++;
-      return;
-    }
-  } else {
-    big_cache_put(s->data, s->capacity);
-  }
+  memory_uncount(tensor_state(), s->nbytes);
+  if (!s->is_inline) big_cache_put(s->data, s->capacity);
   free(s);
+}
+
+static void storage_release(Storage *s) {
+  if (--s->refcount > 0) return;
+  /* Most storages freed are a scalar op's inline block: back to the cache
+   * here, the other cases out of line, so that this path (a collection runs
+   * it for nearly every tensor) saves no registers. */
+  TensorState *st = tensor_state();
+  AllocCache *cache = &st->cache;
+  if (TENSOR_USE_CACHES && s->is_inline && cache->nstorages < STORAGE_POOL_MAX && !cache->closed) {
+    memory_uncount(st, s->nbytes);
+    free_list_push(&cache->storages, &cache->nstorages, s);
+    return;
+  }
+  storage_free(s);
 }
 
 /* ---- lifetime ---- */

@@ -1003,6 +1003,33 @@ START_TEST(nodes_of_every_size) {
 }
 END_TEST
 
+/* Freeing the caches while a graph is alive (a VM's teardown does, before
+ * it frees the graphs) must keep the blocks its nodes were cut from: the
+ * graph still runs backward, and a later call frees them once it is gone. */
+START_TEST(caches_freed_under_a_live_graph) {
+  Tensor *w = scalar(0.5, true);
+  Tensor *y = tensor_retain(w);
+  for (int i = 0; i < 2000; i++) { /* more nodes than one block holds */
+    Tensor *next = ag_binary_scalar(BIN_MUL, y, 1.0);
+    tensor_release(y);
+    y = next;
+  }
+  ag_free_caches();
+  Tensor *again = ag_binary_scalar(BIN_MUL, y, 2.0); /* allocates after the free */
+  ag_free_caches();
+  ck_assert(backward(again));
+  ck_assert_double_eq(grad_at(w, 0), 2);
+  tensor_release(again);
+  tensor_release(y);
+  ag_free_caches();
+  Tensor *z = ag_binary_scalar(BIN_MUL, w, 3.0); /* from a fresh block */
+  ck_assert(backward(z));
+  ck_assert_double_eq(grad_at(w, 0), 5);
+  tensor_release(z);
+  tensor_release(w);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("autograd_engine");
   TCase *tc = tcase_create("engine");
@@ -1042,6 +1069,7 @@ int main(void) {
   tcase_add_test(tc, bad_inputs_are_errors);
   tcase_add_test(tc, loop_frees_every_graph);
   tcase_add_test(tc, nodes_of_every_size);
+  tcase_add_test(tc, caches_freed_under_a_live_graph);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
