@@ -162,6 +162,13 @@ static bool rebase(Tensor *a, GradNode *n) {
   return true;
 }
 
+/* n (recorded before the write, with edges to a's old history) becomes a's grad_fn. */
+static bool rebase_finish(Tensor *a, GradNode *n) {
+  bool ok = rebase(a, n);
+  node_finish(n);
+  return ok;
+}
+
 /* A copy of a that carries a's history (the op reads it instead of a). */
 static Tensor *history_copy(Tensor *a) {
   if (!ag_view_refresh(a)) return NULL;
@@ -206,6 +213,32 @@ static Tensor *source_for(Tensor *a, bool reads_old_value) {
   return reads_old_value ? history_copy(a) : tensor_retain(a);
 }
 
+/* Whether recorded a op= b may write straight into a: its node saves nothing
+ * (a += b, a -= b), so it can be recorded on a's old history before the
+ * write, and with operands of one dtype, b no larger than a, the in-place
+ * kernel gives the out-of-place result's bits (*kind: the node). Anomaly
+ * mode (a NaN result must leave a unwritten) and forward AD take the
+ * general path. */
+static bool writes_directly(BinaryOp op, const Tensor *a, const Tensor *b, AgNodeKind *kind) {
+  return ag_binary_saves_nothing(op, kind) && b->dtype == a->dtype &&
+         (b->numel == 1 ? b->ndim <= a->ndim : same_shape(a, b)) && !fw_active() &&
+         !ag_anomaly_check_forward();
+}
+
+/* The same node, values and version as recording a op b and adopting the
+ * result, without making, copying and freeing a result tensor (a loop's
+ * `total += x`). */
+static bool binary_direct_(AgNodeKind kind, BinaryOp op, Tensor *a, Tensor *b) {
+  GradNode *n = ag_record_node(kind, (Tensor *[2]){a, b}, 2, 0, 1);
+  if (!n) return false;
+  if (!tensor_binary_(op, a, b)) {
+    node_finish(n);
+    return false;
+  }
+  ag_note_inplace_write(a);
+  return rebase_finish(a, n);
+}
+
 bool ag_binary_(BinaryOp op, Tensor *a, Tensor *b) {
   bool record;
   if (!ag_check_inplace(a) || !should_record_inplace(a, b, &record)) return false;
@@ -214,6 +247,8 @@ bool ag_binary_(BinaryOp op, Tensor *a, Tensor *b) {
     if (ok) ag_note_inplace_write(a);
     return ok;
   }
+  AgNodeKind kind;
+  if (writes_directly(op, a, b, &kind)) return inplace_done(a, record, binary_direct_(kind, op, a, b));
   Tensor *src = source_for(a, op != BIN_ADD && op != BIN_SUB);
   Tensor *r = src ? ag_binary(op, src, b) : NULL;
   tensor_release(src);
@@ -311,13 +346,6 @@ bool ag_normal_(TensorRng *rng, Tensor *a, double mean, double std) {
   bool record;
   if (!ag_check_inplace(a) || !should_record_inplace(a, NULL, &record)) return false;
   return tensor_normal_(rng, a, mean, std) && overwrite_record(a, AG_NODE_NormalBackward0, record);
-}
-
-/* n (recorded before the write, with edges to a's old history) becomes a's grad_fn. */
-static bool rebase_finish(Tensor *a, GradNode *n) {
-  bool ok = rebase(a, n);
-  node_finish(n);
-  return ok;
 }
 
 bool ag_copy_(Tensor *dst, Tensor *src) {

@@ -132,6 +132,12 @@ static const BinaryRule binary_rules[BIN_COUNT] = {AG_BINARY_REGISTRY(BINARY_RUL
 #undef SAVED_IF
 
 bool ag_unary_saves_result(UnaryOp op) { return unary_rules[op].saves == SAVES_RESULT; }
+
+bool ag_binary_saves_nothing(BinaryOp op, AgNodeKind *kind) {
+  const BinaryRule *r = &binary_rules[op];
+  *kind = r->kind;
+  return r->kind != AG_NODE_NONE && r->kind != AG_NODE_NotImplemented && r->nsaved == 0;
+}
 bool ag_unary_saves_input(UnaryOp op) { return unary_rules[op].saves == SAVES_SELF; }
 
 Tensor *ag_unary(UnaryOp op, Tensor *a) {
