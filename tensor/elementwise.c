@@ -393,24 +393,31 @@ static Tensor *binary_flat(BinaryOp op, const Tensor *a, const Tensor *b) {
   ((op) == BIN_ADD ? (x) + (y) : (op) == BIN_SUB ? (x) - (y) : (op) == BIN_MUL ? (x) * (y) : (x) / (y))
 
 /* One element each, of one float dtype, under + - * /: every op of a scalar
- * autograd graph and of its backward. The arithmetic inline, without the
- * kernel table, strides or contiguity checks (a single element has none).
- * NULL when the shortcut does not apply. */
-static Tensor *binary_single(BinaryOp op, const Tensor *a, const Tensor *b) {
-  DType dt = a->dtype;
-  if (a->numel != 1 || b->numel != 1 || b->dtype != dt || !native_float(dt) ||
-      (op != BIN_ADD && op != BIN_SUB && op != BIN_MUL && op != BIN_DIV))
-    return NULL;
-  const Tensor *like = a->ndim >= b->ndim ? a : b;
-  Tensor *out = tensor_empty(dt, like->ndim, like->shape);
-  if (!out) return NULL;
-  if (dt == DT_FLOAT32) {
+ * autograd graph and of its backward, and a scalar accumulator's +=. The
+ * arithmetic inline, without the kernel table, strides or contiguity checks
+ * (a single element has none). */
+static bool single_applies(BinaryOp op, const Tensor *a, const Tensor *b) {
+  return a->numel == 1 && b->numel == 1 && b->dtype == a->dtype && native_float(a->dtype) &&
+         (op == BIN_ADD || op == BIN_SUB || op == BIN_MUL || op == BIN_DIV);
+}
+
+/* out's element = a's op b's (out may be a); inline: a call costs as much as the op. */
+static inline __attribute__((always_inline)) void single_run(BinaryOp op, Tensor *out, const Tensor *a, const Tensor *b) {
+  if (a->dtype == DT_FLOAT32) {
     float x = *(const float *)tensor_data(a), y = *(const float *)tensor_data(b);
     *(float *)tensor_data(out) = SINGLE_ARITH(op, x, y);
   } else {
     double x = *(const double *)tensor_data(a), y = *(const double *)tensor_data(b);
     *(double *)tensor_data(out) = SINGLE_ARITH(op, x, y);
   }
+}
+
+/* a op b by the shortcut above; NULL when it does not apply. */
+static Tensor *binary_single(BinaryOp op, const Tensor *a, const Tensor *b) {
+  if (!single_applies(op, a, b)) return NULL;
+  const Tensor *like = a->ndim >= b->ndim ? a : b;
+  Tensor *out = tensor_empty(a->dtype, like->ndim, like->shape);
+  if (out) single_run(op, out, a, b);
   return out;
 }
 
@@ -550,6 +557,11 @@ static bool store_result_(Tensor *a, Tensor *result) {
 }
 
 bool tensor_binary_(BinaryOp op, Tensor *a, const Tensor *b) {
+  if (single_applies(op, a, b) && b->ndim <= a->ndim) { /* nothing to check: b fits a */
+    tensor_bump_version(a);
+    single_run(op, a, a, b);
+    return true;
+  }
   DType ct;
   DType promoted = tensor_result_type(a, b);
   if (!tensor_check_broadcasts_to(b, a) || !tensor_check_writable(a)) return false;
