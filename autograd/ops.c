@@ -178,6 +178,10 @@ Tensor *ag_binary(BinaryOp op, Tensor *a, Tensor *b) {
   return ag_record_finish(n, out);
 }
 
+/* inline: every `t * 2` of a scalar graph passes here */
+static inline __attribute__((always_inline)) GradNode *record_number_form(const BinaryRule *r,
+                                                                          Tensor *a, double s);
+
 /* a op s, recorded as the rule's number form says. */
 Tensor *ag_binary_scalar(BinaryOp op, Tensor *a, double s) {
   const BinaryRule *r = &binary_rules[op];
@@ -190,6 +194,15 @@ Tensor *ag_binary_scalar(BinaryOp op, Tensor *a, double s) {
   Tensor *out = tensor_binary_scalar(op, a, s);
   if (r->number_kind == AG_NODE_NONE || !ag_record_wanted(&a, 1, out)) return out;
   if (r->number_kind == AG_NODE_NotImplemented) return record_not_implemented(op, &a, 1, out);
+  return ag_record_finish(record_number_form(r, a, s), out);
+}
+
+GradNode *ag_record_binary_scalar(BinaryOp op, Tensor *a, double s) {
+  return record_number_form(&binary_rules[op], a, s);
+}
+
+/* The node of a op s as rule r's number form records it, its output not yet set. */
+static inline GradNode *record_number_form(const BinaryRule *r, Tensor *a, double s) {
   Tensor *ins[2] = {a, NULL};
   GradNode *n = ag_record_node_params(r->number_kind, ins, r->number_form == WRAPPED ? 2 : 1, 1, 1);
   if (n) {
@@ -198,7 +211,13 @@ Tensor *ag_binary_scalar(BinaryOp op, Tensor *a, double s) {
     if (r->number_saves == SAVES_SELF) node_save(n, 0, "self", a, false);
     n->has_saved = r->number_saves != SAVES_NOTHING;
   }
-  return ag_record_finish(n, out);
+  return n;
+}
+
+bool ag_binary_scalar_keeps_no_tensor(BinaryOp op) {
+  const BinaryRule *r = &binary_rules[op];
+  return r->number_form != TENSOR && r->number_kind != AG_NODE_NONE &&
+         r->number_kind != AG_NODE_NotImplemented && r->number_saves != SAVES_SELF;
 }
 
 /* s op a, named as PyTorch's reflected operators name them. */

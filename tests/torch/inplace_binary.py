@@ -68,6 +68,29 @@ f64 = torch.tensor([1.5, 2.5], dtype=torch.float64, requires_grad=True) * 1
 f64 -= torch.tensor([0.1, 0.2])
 P(f64, f64.dtype)
 
+n32 = torch.tensor([0.3, -1.7, 2.9], requires_grad=True)
+u = n32 * 1.1
+u += 0.7
+u -= 1.3
+u *= 3.3
+u /= 0.7
+u %= 1.9
+P(u, u.grad_fn, u._version, u[0].item(), u[2].item())
+u.sum().backward()
+P(n32.grad)
+n64 = torch.tensor([0.3, -1.7, 2.9], dtype=torch.float64, requires_grad=True)
+v64 = n64 / 3
+v64 *= 0.1
+v64 += 1e-3
+P(v64, v64.grad_fn, v64[1].item())
+v64.sum().backward()
+P(n64.grad)
+sv = torch.tensor([1.0, 2.0], requires_grad=True) * 1
+sv *= 2
+first = sv.grad_fn
+sv *= 5
+P(sv, first, sv.grad_fn.next_functions[0][0] == first)
+
 leaf = torch.tensor([1.0], requires_grad=True)
 
 
