@@ -178,10 +178,6 @@ Tensor *ag_binary(BinaryOp op, Tensor *a, Tensor *b) {
   return ag_record_finish(n, out);
 }
 
-/* inline: every `t * 2` of a scalar graph passes here */
-static inline __attribute__((always_inline)) GradNode *record_number_form(const BinaryRule *r,
-                                                                          Tensor *a, double s);
-
 /* a op s, recorded as the rule's number form says. */
 Tensor *ag_binary_scalar(BinaryOp op, Tensor *a, double s) {
   const BinaryRule *r = &binary_rules[op];
@@ -194,15 +190,11 @@ Tensor *ag_binary_scalar(BinaryOp op, Tensor *a, double s) {
   Tensor *out = tensor_binary_scalar(op, a, s);
   if (r->number_kind == AG_NODE_NONE || !ag_record_wanted(&a, 1, out)) return out;
   if (r->number_kind == AG_NODE_NotImplemented) return record_not_implemented(op, &a, 1, out);
-  return ag_record_finish(record_number_form(r, a, s), out);
+  return ag_record_finish(ag_record_binary_scalar(op, a, s), out);
 }
 
 GradNode *ag_record_binary_scalar(BinaryOp op, Tensor *a, double s) {
-  return record_number_form(&binary_rules[op], a, s);
-}
-
-/* The node of a op s as rule r's number form records it, its output not yet set. */
-static inline GradNode *record_number_form(const BinaryRule *r, Tensor *a, double s) {
+  const BinaryRule *r = &binary_rules[op];
   Tensor *ins[2] = {a, NULL};
   GradNode *n = ag_record_node_params(r->number_kind, ins, r->number_form == WRAPPED ? 2 : 1, 1, 1);
   if (n) {

@@ -392,32 +392,39 @@ static Tensor *binary_flat(BinaryOp op, const Tensor *a, const Tensor *b) {
 #define SINGLE_ARITH(op, x, y)                                                               \
   ((op) == BIN_ADD ? (x) + (y) : (op) == BIN_SUB ? (x) - (y) : (op) == BIN_MUL ? (x) * (y) : (x) / (y))
 
-/* One element each, of one float dtype, under + - * /: every op of a scalar
- * autograd graph and of its backward, and a scalar accumulator's +=. The
- * arithmetic inline, without the kernel table, strides or contiguity checks
- * (a single element has none). */
-static bool single_applies(BinaryOp op, const Tensor *a, const Tensor *b) {
-  return a->numel == 1 && b->numel == 1 && b->dtype == a->dtype && native_float(a->dtype) &&
+/* One element of a float dtype, under + - * /, with one element of the same
+ * dtype or a number: every op of a scalar autograd graph and of its
+ * backward, and a scalar accumulator's += and *= 2. The arithmetic inline,
+ * without the kernel table, strides or contiguity checks (a single element
+ * has none). */
+static bool single_applies(BinaryOp op, const Tensor *a) {
+  return a->numel == 1 && native_float(a->dtype) &&
          (op == BIN_ADD || op == BIN_SUB || op == BIN_MUL || op == BIN_DIV);
 }
 
-/* out's element = a's op b's (out may be a); inline: a call costs as much as the op. */
-static inline __attribute__((always_inline)) void single_run(BinaryOp op, Tensor *out, const Tensor *a, const Tensor *b) {
+static bool single_applies2(BinaryOp op, const Tensor *a, const Tensor *b) {
+  return single_applies(op, a) && b->numel == 1 && b->dtype == a->dtype;
+}
+
+/* out's element = a's op *y, *y in a's dtype (out may be a); inline: a call
+ * costs as much as the op. */
+static inline __attribute__((always_inline)) void single_run(BinaryOp op, Tensor *out,
+                                                             const Tensor *a, const void *y) {
   if (a->dtype == DT_FLOAT32) {
-    float x = *(const float *)tensor_data(a), y = *(const float *)tensor_data(b);
-    *(float *)tensor_data(out) = SINGLE_ARITH(op, x, y);
+    float x = *(const float *)tensor_data(a), yv = *(const float *)y;
+    *(float *)tensor_data(out) = SINGLE_ARITH(op, x, yv);
   } else {
-    double x = *(const double *)tensor_data(a), y = *(const double *)tensor_data(b);
-    *(double *)tensor_data(out) = SINGLE_ARITH(op, x, y);
+    double x = *(const double *)tensor_data(a), yv = *(const double *)y;
+    *(double *)tensor_data(out) = SINGLE_ARITH(op, x, yv);
   }
 }
 
 /* a op b by the shortcut above; NULL when it does not apply. */
 static Tensor *binary_single(BinaryOp op, const Tensor *a, const Tensor *b) {
-  if (!single_applies(op, a, b)) return NULL;
+  if (!single_applies2(op, a, b)) return NULL;
   const Tensor *like = a->ndim >= b->ndim ? a : b;
   Tensor *out = tensor_empty(a->dtype, like->ndim, like->shape);
-  if (out) single_run(op, out, a, b);
+  if (out) single_run(op, out, a, tensor_data(b));
   return out;
 }
 
@@ -557,9 +564,9 @@ static bool store_result_(Tensor *a, Tensor *result) {
 }
 
 bool tensor_binary_(BinaryOp op, Tensor *a, const Tensor *b) {
-  if (single_applies(op, a, b) && b->ndim <= a->ndim) { /* nothing to check: b fits a */
+  if (single_applies2(op, a, b) && b->ndim <= a->ndim) { /* nothing to check: b fits a */
     tensor_bump_version(a);
-    single_run(op, a, a, b);
+    single_run(op, a, a, tensor_data(b));
     return true;
   }
   DType ct;
@@ -580,6 +587,12 @@ bool tensor_binary_(BinaryOp op, Tensor *a, const Tensor *b) {
 }
 
 bool tensor_binary_scalar_(BinaryOp op, Tensor *a, double s) {
+  if (single_applies(op, a)) { /* a float a keeps its dtype: s is rounded to it */
+    float sf = (float)s;
+    tensor_bump_version(a);
+    single_run(op, a, a, a->dtype == DT_FLOAT32 ? (const void *)&sf : &s);
+    return true;
+  }
   DType promoted = tensor_scalar_result_type(a->dtype, s);
   Tensor *st = tensor_scalar(promoted, s);
   if (!st) return false;
