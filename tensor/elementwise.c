@@ -398,11 +398,11 @@ static Tensor *binary_flat(BinaryOp op, const Tensor *a, const Tensor *b) {
  * without the kernel table, strides or contiguity checks (a single element
  * has none). */
 static bool single_applies(BinaryOp op, const Tensor *a) {
-  return a->numel == 1 && native_float(a->dtype) &&
-         (op == BIN_ADD || op == BIN_SUB || op == BIN_MUL || op == BIN_DIV);
+  return (op == BIN_ADD || op == BIN_SUB || op == BIN_MUL || op == BIN_DIV) && a->numel == 1 &&
+         native_float(a->dtype);
 }
 
-static bool single_applies2(BinaryOp op, const Tensor *a, const Tensor *b) {
+static bool single_pair(BinaryOp op, const Tensor *a, const Tensor *b) {
   return single_applies(op, a) && b->numel == 1 && b->dtype == a->dtype;
 }
 
@@ -419,9 +419,15 @@ static inline __attribute__((always_inline)) void single_run(BinaryOp op, Tensor
   }
 }
 
+/* The number s as an element of float dtype dt (in *sf for float32). */
+static const void *native_scalar(DType dt, const double *s, float *sf) {
+  *sf = (float)*s;
+  return dt == DT_FLOAT32 ? (const void *)sf : (const void *)s;
+}
+
 /* a op b by the shortcut above; NULL when it does not apply. */
 static Tensor *binary_single(BinaryOp op, const Tensor *a, const Tensor *b) {
-  if (!single_applies2(op, a, b)) return NULL;
+  if (!single_pair(op, a, b)) return NULL;
   const Tensor *like = a->ndim >= b->ndim ? a : b;
   Tensor *out = tensor_empty(a->dtype, like->ndim, like->shape);
   if (out) single_run(op, out, a, tensor_data(b));
@@ -501,8 +507,12 @@ static Tensor *binary_scalar_flat(BinaryOp op, const Tensor *a, double s, bool s
   if (!native_float(a->dtype) || a->numel > ITER_CHUNK || !tensor_is_contiguous(a)) return NULL;
   Tensor *out = tensor_empty(tensor_binary_gives_bool(op) ? DT_BOOL : a->dtype, a->ndim, a->shape);
   if (!out) return NULL;
-  float sf = (float)s;
-  char *sp = a->dtype == DT_FLOAT32 ? (char *)&sf : (char *)&s;
+  float sf;
+  char *sp = (char *)native_scalar(a->dtype, &s, &sf);
+  if (!scalar_first && single_applies(op, a)) {
+    single_run(op, out, a, sp);
+    return out;
+  }
   int64_t esize = (int64_t)dtype_size(a->dtype);
   char *ptr[3] = {tensor_data(out), scalar_first ? sp : tensor_data(a),
                   scalar_first ? tensor_data(a) : sp};
@@ -564,7 +574,7 @@ static bool store_result_(Tensor *a, Tensor *result) {
 }
 
 bool tensor_binary_(BinaryOp op, Tensor *a, const Tensor *b) {
-  if (single_applies2(op, a, b) && b->ndim <= a->ndim) { /* nothing to check: b fits a */
+  if (single_pair(op, a, b) && b->ndim <= a->ndim) { /* nothing to check: b fits a */
     tensor_bump_version(a);
     single_run(op, a, a, tensor_data(b));
     return true;
@@ -588,9 +598,9 @@ bool tensor_binary_(BinaryOp op, Tensor *a, const Tensor *b) {
 
 bool tensor_binary_scalar_(BinaryOp op, Tensor *a, double s) {
   if (single_applies(op, a)) { /* a float a keeps its dtype: s is rounded to it */
-    float sf = (float)s;
+    float sf;
     tensor_bump_version(a);
-    single_run(op, a, a, a->dtype == DT_FLOAT32 ? (const void *)&sf : &s);
+    single_run(op, a, a, native_scalar(a->dtype, &s, &sf));
     return true;
   }
   DType promoted = tensor_scalar_result_type(a->dtype, s);
