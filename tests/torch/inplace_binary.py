@@ -1,14 +1,6 @@
-# recorded a += b and a -= b on non-leaves: values, nodes, versions, gradients and errors
+# recorded a += b, a -= b and a OP= number on non-leaves: values, nodes, versions, gradients and errors
 import torch
-from agfmt import P
-
-
-def msg(f):
-    try:
-        f()
-        return "no error"
-    except Exception as e:  # noqa: BLE001
-        return str(e).split("\n")[0]
+from agfmt import P, msg
 
 
 w = torch.tensor([0.5, -1.25, 2.0], requires_grad=True)
