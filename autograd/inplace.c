@@ -214,8 +214,9 @@ static Tensor *source_for(Tensor *a, bool reads_old_value) {
 }
 
 /* After an in-place write (ok: it was done): n, recorded on a's old history
- * before the write (NULL when nothing is recorded), becomes a's grad_fn. */
-static bool finish_write(Tensor *a, GradNode *n, bool ok) {
+ * before the write (NULL when nothing is recorded), becomes a's grad_fn.
+ * Inline: the tail of every `+=`. */
+static inline bool finish_write(Tensor *a, GradNode *n, bool ok) {
   if (!ok) {
     if (n) node_finish(n);
     return false;
