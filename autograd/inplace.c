@@ -162,6 +162,13 @@ static bool rebase(Tensor *a, GradNode *n) {
   return true;
 }
 
+/* n (recorded before the write, with edges to a's old history) becomes a's grad_fn. */
+static bool rebase_finish(Tensor *a, GradNode *n) {
+  bool ok = rebase(a, n);
+  node_finish(n);
+  return ok;
+}
+
 /* A copy of a that carries a's history (the op reads it instead of a). */
 static Tensor *history_copy(Tensor *a) {
   if (!ag_view_refresh(a)) return NULL;
@@ -206,13 +213,41 @@ static Tensor *source_for(Tensor *a, bool reads_old_value) {
   return reads_old_value ? history_copy(a) : tensor_retain(a);
 }
 
+/* After an in-place write (ok: it was done): n, recorded on a's old history
+ * before the write (NULL when nothing is recorded), becomes a's grad_fn.
+ * Inline: the tail of every `+=`. */
+static inline bool finish_write(Tensor *a, GradNode *n, bool ok) {
+  if (!ok) {
+    if (n) node_finish(n);
+    return false;
+  }
+  ag_note_inplace_write(a);
+  return !n || inplace_done(a, true, rebase_finish(a, n));
+}
+
+/* Whether a recorded a op= b may write straight into a. Its node keeps
+ * nothing of a, so it can be recorded on a's old history before the write:
+ * the same node, values and version as recording the out-of-place op and
+ * adopting its result, without making, copying and freeing a result tensor
+ * (a loop's `total += x`). Anomaly mode (a NaN result leaves a unwritten) and
+ * forward AD take the general path. */
+static bool writes_directly(void) { return !fw_active() && !ag_anomaly_check_forward(); }
+
+/* ... when b has a's dtype and fits a: the in-place kernel then gives the
+ * out-of-place result's bits (*kind: the node, AddBackward0 or SubBackward0). */
+static bool tensor_writes_directly(BinaryOp op, const Tensor *a, const Tensor *b, AgNodeKind *kind) {
+  return ag_binary_saves_nothing(op, kind) && b->dtype == a->dtype &&
+         (b->numel == 1 ? b->ndim <= a->ndim : same_shape(a, b)) && writes_directly();
+}
+
 bool ag_binary_(BinaryOp op, Tensor *a, Tensor *b) {
   bool record;
   if (!ag_check_inplace(a) || !should_record_inplace(a, b, &record)) return false;
-  if (!record) {
-    bool ok = tensor_binary_(op, a, b);
-    if (ok) ag_note_inplace_write(a);
-    return ok;
+  if (!record) return finish_write(a, NULL, tensor_binary_(op, a, b));
+  AgNodeKind kind;
+  if (tensor_writes_directly(op, a, b, &kind)) {
+    GradNode *n = ag_record_node(kind, (Tensor *[2]){a, b}, 2, 0, 1);
+    return n && finish_write(a, n, tensor_binary_(op, a, b));
   }
   Tensor *src = source_for(a, op != BIN_ADD && op != BIN_SUB);
   Tensor *r = src ? ag_binary(op, src, b) : NULL;
@@ -223,10 +258,11 @@ bool ag_binary_(BinaryOp op, Tensor *a, Tensor *b) {
 bool ag_binary_scalar_(BinaryOp op, Tensor *a, double s) {
   bool record;
   if (!ag_check_inplace(a) || !should_record_inplace(a, NULL, &record)) return false;
-  if (!record) {
-    bool ok = tensor_binary_scalar_(op, a, s);
-    if (ok) ag_note_inplace_write(a);
-    return ok;
+  if (!record) return finish_write(a, NULL, tensor_binary_scalar_(op, a, s));
+  /* float32 and float64 (float16's number rounds otherwise out of place) */
+  if (ag_binary_scalar_keeps_no_tensor(op) && dtype_is_native(a->dtype) && writes_directly()) {
+    GradNode *n = ag_record_binary_scalar(op, a, s);
+    return n && finish_write(a, n, tensor_binary_scalar_(op, a, s));
   }
   bool reads = op == BIN_POW || op == BIN_MAXIMUM || op == BIN_MINIMUM;
   Tensor *src = source_for(a, reads);
@@ -238,11 +274,7 @@ bool ag_binary_scalar_(BinaryOp op, Tensor *a, double s) {
 bool ag_unary_(UnaryOp op, Tensor *a) {
   bool record;
   if (!ag_check_inplace(a) || !should_record_inplace(a, NULL, &record)) return false;
-  if (!record) {
-    bool ok = tensor_unary_(op, a);
-    if (ok) ag_note_inplace_write(a);
-    return ok;
-  }
+  if (!record) return finish_write(a, NULL, tensor_unary_(op, a));
   /* the old values are kept (a copy) only when the formula reads them */
   Tensor *src = source_for(a, ag_unary_saves_input(op));
   Tensor *r = src ? ag_unary(op, src) : NULL;
@@ -257,11 +289,7 @@ bool ag_unary_(UnaryOp op, Tensor *a) {
 bool ag_clamp_(Tensor *a, double lo, double hi) {
   bool record;
   if (!ag_check_inplace(a) || !should_record_inplace(a, NULL, &record)) return false;
-  if (!record) {
-    bool ok = tensor_clamp_(a, lo, hi);
-    if (ok) ag_note_inplace_write(a);
-    return ok;
-  }
+  if (!record) return finish_write(a, NULL, tensor_clamp_(a, lo, hi));
   Tensor *src = source_for(a, true);
   Tensor *r = src ? ag_clamp(src, lo, hi) : NULL;
   tensor_release(src);
@@ -313,13 +341,6 @@ bool ag_normal_(TensorRng *rng, Tensor *a, double mean, double std) {
   return tensor_normal_(rng, a, mean, std) && overwrite_record(a, AG_NODE_NormalBackward0, record);
 }
 
-/* n (recorded before the write, with edges to a's old history) becomes a's grad_fn. */
-static bool rebase_finish(Tensor *a, GradNode *n) {
-  bool ok = rebase(a, n);
-  node_finish(n);
-  return ok;
-}
-
 bool ag_copy_(Tensor *dst, Tensor *src) {
   bool record = false; /* into int64 or bool, a copy converts and records nothing */
   if (!ag_check_inplace(dst) ||
@@ -328,12 +349,7 @@ bool ag_copy_(Tensor *dst, Tensor *src) {
   GradNode *n =
       record ? ag_record_node(AG_NODE_CopyBackwards, (Tensor *[2]){dst, src}, 2, 0, 1) : NULL;
   if (record && !n) return false;
-  if (!tensor_copy_(dst, src)) {
-    if (n) node_finish(n);
-    return false;
-  }
-  ag_note_inplace_write(dst);
-  return !record || inplace_done(dst, record, rebase_finish(dst, n));
+  return finish_write(dst, n, tensor_copy_(dst, src));
 }
 
 bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v) {
@@ -348,12 +364,7 @@ bool ag_index_put_(Tensor *a, const IndexItem *items, int n, Tensor *v) {
     if (!node) return false;
     node->has_saved = kind == AG_NODE_IndexPutBackward0; /* PyTorch saves the indices */
   }
-  if (!tensor_index_put_(a, items, n, v)) {
-    if (node) node_finish(node);
-    return false;
-  }
-  ag_note_inplace_write(a);
-  return !record || inplace_done(a, record, rebase_finish(a, node));
+  return finish_write(a, node, tensor_index_put_(a, items, n, v));
 }
 
 /* a.add_(b, alpha=s), a.addcmul_(b, c, value=s), a.addcdiv_(b, c, value=s),
@@ -365,11 +376,7 @@ bool ag_fused_(FusedOp op, Tensor *a, Tensor *b, Tensor *c, double s) {
   bool record, record_c = false;
   if (!ag_check_inplace(a) || !should_record_inplace(a, b, &record)) return false;
   if (c && !should_record_inplace(a, c, &record_c)) return false;
-  if (!record && !record_c) {
-    bool ok = tensor_fused_(op, a, b, c, s);
-    if (ok) ag_note_inplace_write(a);
-    return ok;
-  }
+  if (!record && !record_c) return finish_write(a, NULL, tensor_fused_(op, a, b, c, s));
   /* LerpBackward1 saves self: the value before the write */
   Tensor *src = source_for(a, op == FUSED_LERP_TENSOR);
   Tensor *r = src ? ag_fused(op, src, b, c, s) : NULL;

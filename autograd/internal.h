@@ -216,6 +216,14 @@ void node_resave_output(GradNode *n, int i, Tensor *t);
 /* Whether the node of a unary op saves its result, its input (ops/elementwise.h's saves column). */
 bool ag_unary_saves_result(UnaryOp op);
 bool ag_unary_saves_input(UnaryOp op);
+/* Whether a op b records a gradient node that saves nothing (AddBackward0,
+ * SubBackward0); *kind is the node's kind. */
+bool ag_binary_saves_nothing(BinaryOp op, AgNodeKind *kind);
+/* Whether a op s (a number) records a gradient node that keeps nothing of a
+ * (+ - * / %: at most the number). */
+bool ag_binary_scalar_keeps_no_tensor(BinaryOp op);
+/* The node a op s records (the rule's number form), its output not yet set. */
+GradNode *ag_record_binary_scalar(BinaryOp op, Tensor *a, double s);
 /* Makes `out` an output of n (grad_fn, requires_grad). false when out of memory. */
 bool node_set_output(GradNode *n, int i, Tensor *out);
 /* Drops the builder's reference after the outputs were set. */

@@ -132,6 +132,12 @@ static const BinaryRule binary_rules[BIN_COUNT] = {AG_BINARY_REGISTRY(BINARY_RUL
 #undef SAVED_IF
 
 bool ag_unary_saves_result(UnaryOp op) { return unary_rules[op].saves == SAVES_RESULT; }
+
+bool ag_binary_saves_nothing(BinaryOp op, AgNodeKind *kind) {
+  const BinaryRule *r = &binary_rules[op];
+  *kind = r->kind;
+  return r->kind != AG_NODE_NONE && r->kind != AG_NODE_NotImplemented && r->nsaved == 0;
+}
 bool ag_unary_saves_input(UnaryOp op) { return unary_rules[op].saves == SAVES_SELF; }
 
 Tensor *ag_unary(UnaryOp op, Tensor *a) {
@@ -184,6 +190,11 @@ Tensor *ag_binary_scalar(BinaryOp op, Tensor *a, double s) {
   Tensor *out = tensor_binary_scalar(op, a, s);
   if (r->number_kind == AG_NODE_NONE || !ag_record_wanted(&a, 1, out)) return out;
   if (r->number_kind == AG_NODE_NotImplemented) return record_not_implemented(op, &a, 1, out);
+  return ag_record_finish(ag_record_binary_scalar(op, a, s), out);
+}
+
+GradNode *ag_record_binary_scalar(BinaryOp op, Tensor *a, double s) {
+  const BinaryRule *r = &binary_rules[op];
   Tensor *ins[2] = {a, NULL};
   GradNode *n = ag_record_node_params(r->number_kind, ins, r->number_form == WRAPPED ? 2 : 1, 1, 1);
   if (n) {
@@ -192,7 +203,13 @@ Tensor *ag_binary_scalar(BinaryOp op, Tensor *a, double s) {
     if (r->number_saves == SAVES_SELF) node_save(n, 0, "self", a, false);
     n->has_saved = r->number_saves != SAVES_NOTHING;
   }
-  return ag_record_finish(n, out);
+  return n;
+}
+
+bool ag_binary_scalar_keeps_no_tensor(BinaryOp op) {
+  const BinaryRule *r = &binary_rules[op];
+  return r->number_form != TENSOR && r->number_kind != AG_NODE_NONE &&
+         r->number_kind != AG_NODE_NotImplemented && r->number_saves != SAVES_SELF;
 }
 
 /* s op a, named as PyTorch's reflected operators name them. */

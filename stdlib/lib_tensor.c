@@ -845,6 +845,27 @@ static Value hook_invoke(AgVM *vm, Value obj, ObjString *name, int argc, const V
   return r;
 }
 
+/* The method a OP= b calls on a tensor a (PyTorch's __iadd__ ... call add_ ...),
+ * or NULL when op has none. */
+static LibTensorImpl inplace_method(int op) {
+  switch (op) {
+  case OP_ADD: return lt_add_;
+  case OP_SUBTRACT: return lt_sub_;
+  case OP_MULTIPLY: return lt_mul_;
+  case OP_DIVIDE: return lt_div_;
+  case OP_MODULO: return lt_remainder_;
+  case OP_POWER: return lt_pow_;
+  case OP_FLOOR_DIVIDE: return lt_floor_divide_;
+  default: return NULL;
+  }
+}
+
+/* Calls the method directly: no name to intern and look up on every `+=`. */
+static Value hook_inplace(AgVM *vm, int op, Value a, Value b) {
+  LibTensorImpl method = inplace_method(op);
+  return method ? method(vm, a, 1, &b, NULL) : UNDEF_VAL;
+}
+
 /* `for row in x`: PyTorch iterates x.unbind(0), so a tensor that requires
  * grad gives rows sharing one UnbindBackward0 node. Any other tensor is
  * iterated in place, row by row (no list of views up front). */
@@ -869,6 +890,7 @@ static const AgTensorHooks tensor_hooks = {
     .get_attr = hook_get_attr,
     .set_attr = hook_set_attr,
     .invoke = hook_invoke,
+    .inplace = hook_inplace,
     .length = hook_length,
     .iter = hook_iter,
     .repr = hook_repr,

@@ -392,25 +392,45 @@ static Tensor *binary_flat(BinaryOp op, const Tensor *a, const Tensor *b) {
 #define SINGLE_ARITH(op, x, y)                                                               \
   ((op) == BIN_ADD ? (x) + (y) : (op) == BIN_SUB ? (x) - (y) : (op) == BIN_MUL ? (x) * (y) : (x) / (y))
 
-/* One element each, of one float dtype, under + - * /: every op of a scalar
- * autograd graph and of its backward. The arithmetic inline, without the
- * kernel table, strides or contiguity checks (a single element has none).
- * NULL when the shortcut does not apply. */
-static Tensor *binary_single(BinaryOp op, const Tensor *a, const Tensor *b) {
-  DType dt = a->dtype;
-  if (a->numel != 1 || b->numel != 1 || b->dtype != dt || !native_float(dt) ||
-      (op != BIN_ADD && op != BIN_SUB && op != BIN_MUL && op != BIN_DIV))
-    return NULL;
-  const Tensor *like = a->ndim >= b->ndim ? a : b;
-  Tensor *out = tensor_empty(dt, like->ndim, like->shape);
-  if (!out) return NULL;
-  if (dt == DT_FLOAT32) {
-    float x = *(const float *)tensor_data(a), y = *(const float *)tensor_data(b);
-    *(float *)tensor_data(out) = SINGLE_ARITH(op, x, y);
+/* One element of a float dtype, under + - * /, with one element of the same
+ * dtype or a number: every op of a scalar autograd graph and of its
+ * backward, and a scalar accumulator's += and *= 2. The arithmetic inline,
+ * without the kernel table, strides or contiguity checks (a single element
+ * has none). */
+static bool single_applies(BinaryOp op, const Tensor *a) {
+  return (op == BIN_ADD || op == BIN_SUB || op == BIN_MUL || op == BIN_DIV) && a->numel == 1 &&
+         native_float(a->dtype);
+}
+
+static bool single_pair(BinaryOp op, const Tensor *a, const Tensor *b) {
+  return single_applies(op, a) && b->numel == 1 && b->dtype == a->dtype;
+}
+
+/* out's element = a's op *y, *y in a's dtype (out may be a); inline: a call
+ * costs as much as the op. */
+static inline __attribute__((always_inline)) void single_run(BinaryOp op, Tensor *out,
+                                                             const Tensor *a, const void *y) {
+  if (a->dtype == DT_FLOAT32) {
+    float x = *(const float *)tensor_data(a), yv = *(const float *)y;
+    *(float *)tensor_data(out) = SINGLE_ARITH(op, x, yv);
   } else {
-    double x = *(const double *)tensor_data(a), y = *(const double *)tensor_data(b);
-    *(double *)tensor_data(out) = SINGLE_ARITH(op, x, y);
+    double x = *(const double *)tensor_data(a), yv = *(const double *)y;
+    *(double *)tensor_data(out) = SINGLE_ARITH(op, x, yv);
   }
+}
+
+/* The number s as an element of float dtype dt (in *sf for float32). */
+static const void *native_scalar(DType dt, const double *s, float *sf) {
+  *sf = (float)*s;
+  return dt == DT_FLOAT32 ? (const void *)sf : (const void *)s;
+}
+
+/* a op b by the shortcut above; NULL when it does not apply. */
+static Tensor *binary_single(BinaryOp op, const Tensor *a, const Tensor *b) {
+  if (!single_pair(op, a, b)) return NULL;
+  const Tensor *like = a->ndim >= b->ndim ? a : b;
+  Tensor *out = tensor_empty(a->dtype, like->ndim, like->shape);
+  if (out) single_run(op, out, a, tensor_data(b));
   return out;
 }
 
@@ -487,8 +507,12 @@ static Tensor *binary_scalar_flat(BinaryOp op, const Tensor *a, double s, bool s
   if (!native_float(a->dtype) || a->numel > ITER_CHUNK || !tensor_is_contiguous(a)) return NULL;
   Tensor *out = tensor_empty(tensor_binary_gives_bool(op) ? DT_BOOL : a->dtype, a->ndim, a->shape);
   if (!out) return NULL;
-  float sf = (float)s;
-  char *sp = a->dtype == DT_FLOAT32 ? (char *)&sf : (char *)&s;
+  float sf;
+  char *sp = (char *)native_scalar(a->dtype, &s, &sf);
+  if (!scalar_first && single_applies(op, a)) {
+    single_run(op, out, a, sp);
+    return out;
+  }
   int64_t esize = (int64_t)dtype_size(a->dtype);
   char *ptr[3] = {tensor_data(out), scalar_first ? sp : tensor_data(a),
                   scalar_first ? tensor_data(a) : sp};
@@ -506,13 +530,13 @@ static DType scalar_dtype(BinaryOp op, DType promoted) {
 }
 
 Tensor *tensor_binary_scalar(BinaryOp op, const Tensor *a, double s) {
-  DType promoted = tensor_scalar_result_type(a->dtype, s);
   if (op == BIN_POW && dtype_is_float(a->dtype)) {
     if (s == 2 || s == 0.5 || s == -1 || s == 3 || s == -0.5 || s == -2) return pow_special(a, s);
     if (a->dtype == DT_FLOAT32 || a->dtype == DT_FLOAT64) return pow_float_scalar(a, s);
   }
   Tensor *flat = binary_scalar_flat(op, a, s, false);
   if (flat) return flat;
+  DType promoted = tensor_scalar_result_type(a->dtype, s);
   if (op == BIN_POW && s < 0 && !dtype_is_float(promoted)) {
     tensor_set_error("Integers to negative integer powers are not allowed.");
     return NULL;
@@ -550,6 +574,11 @@ static bool store_result_(Tensor *a, Tensor *result) {
 }
 
 bool tensor_binary_(BinaryOp op, Tensor *a, const Tensor *b) {
+  if (single_pair(op, a, b) && b->ndim <= a->ndim) { /* nothing to check: b fits a */
+    tensor_bump_version(a);
+    single_run(op, a, a, tensor_data(b));
+    return true;
+  }
   DType ct;
   DType promoted = tensor_result_type(a, b);
   if (!tensor_check_broadcasts_to(b, a) || !tensor_check_writable(a)) return false;
@@ -568,6 +597,12 @@ bool tensor_binary_(BinaryOp op, Tensor *a, const Tensor *b) {
 }
 
 bool tensor_binary_scalar_(BinaryOp op, Tensor *a, double s) {
+  if (single_applies(op, a)) { /* a float a keeps its dtype: s is rounded to it */
+    float sf;
+    tensor_bump_version(a);
+    single_run(op, a, a, native_scalar(a->dtype, &s, &sf));
+    return true;
+  }
   DType promoted = tensor_scalar_result_type(a->dtype, s);
   Tensor *st = tensor_scalar(promoted, s);
   if (!st) return false;

@@ -146,19 +146,6 @@ int vm_equal(AgVM *vm, Value a, Value b) {
 
 /* ---- augmented assignment ---- */
 
-static const char *tensor_inplace_name(int op) {
-  switch (op) {
-  case OP_ADD: return "add_";
-  case OP_SUBTRACT: return "sub_";
-  case OP_MULTIPLY: return "mul_";
-  case OP_DIVIDE: return "div_";
-  case OP_MODULO: return "remainder_";
-  case OP_POWER: return "pow_";
-  case OP_FLOOR_DIVIDE: return "floor_divide_";
-  default: return NULL; /* @= is a = a @ b, as in PyTorch */
-  }
-}
-
 /* t |= m, t &= m, t ^= m (bool tensors, no autograd): t.copy_(t op m), in
  * place as PyTorch's bitwise_or_ ... */
 static Value tensor_bitwise_inplace(AgVM *vm, int op, Value a, Value b) {
@@ -170,13 +157,13 @@ static Value tensor_bitwise_inplace(AgVM *vm, int op, Value a, Value b) {
   return done;
 }
 
+/* An instance b may define the reflected operator (a = a OP b asks it). */
 static Value tensor_inplace(AgVM *vm, int op, Value a, Value b) {
   if (vm_is_bitwise_op(op) && !IS_INSTANCE(b)) return tensor_bitwise_inplace(vm, op, a, b);
-  const char *name = tensor_inplace_name(op);
-  if (name == NULL || IS_INSTANCE(b)) return vm_binary_op(vm, op, a, b);
+  if (IS_INSTANCE(b)) return vm_binary_op(vm, op, a, b);
   if (vm->plugins.tensor == NULL) return vm_tensors_unavailable(vm);
-  ObjString *s = obj_string(vm, name);
-  return vm->plugins.tensor->invoke(vm, a, s, 1, &b, NULL);
+  Value r = vm->plugins.tensor->inplace(vm, op, a, b);
+  return IS_UNDEF(r) ? vm_binary_op(vm, op, a, b) : r;
 }
 
 /* xs *= n repeats xs in place. */

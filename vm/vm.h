@@ -122,6 +122,9 @@ typedef struct AgTensorHooks {
   /* obj.name(args) without making a bound method */
   Value (*invoke)(AgVM *vm, Value obj, ObjString *name, int argc, const Value *args,
                   const AgKwargs *kw);
+  /* a OP= b for a tensor a (b no instance): its in-place method (a += b is
+   * a.add_(b)), or UNDEF when op has none (a @= b is a = a @ b) */
+  Value (*inplace)(AgVM *vm, int op, Value a, Value b);
   int64_t (*length)(AgVM *vm, Value obj); /* len() and iteration; -1 after throwing */
   /* What `for` iterates for a tensor: obj itself (items by get_index) or a list
    * (e.g. a tensor that requires grad is unbound once, as PyTorch does). May be NULL. */

@@ -424,6 +424,32 @@ START_TEST(inplace_makes_plain_tensor_require_grad) {
 }
 END_TEST
 
+START_TEST(inplace_accumulator_chains_nodes) {
+  /* acc += x, acc -= x, acc *= 3: each node has an edge to the one before,
+   * and acc's version counts the writes */
+  Tensor *x = scalar(2.0, true);
+  Tensor *acc = ag_binary_scalar(BIN_MUL, x, 1);
+  GradNode *first = ag_grad_fn(acc);
+  int64_t v0 = tensor_version(acc);
+  ck_assert(ag_binary_(BIN_ADD, acc, x));
+  ck_assert_str_eq(grad_node_name(ag_grad_fn(acc)), "AddBackward0");
+  int nr;
+  ck_assert(grad_node_next(ag_grad_fn(acc), 0, &nr) == first);
+  GradNode *second = ag_grad_fn(acc);
+  ck_assert(ag_binary_(BIN_SUB, acc, x) && ag_binary_scalar_(BIN_MUL, acc, 3));
+  ck_assert_str_eq(grad_node_name(ag_grad_fn(acc)), "MulBackward0");
+  GradNode *sub = grad_node_next(ag_grad_fn(acc), 0, &nr);
+  ck_assert_str_eq(grad_node_name(sub), "SubBackward0");
+  ck_assert(grad_node_next(sub, 0, &nr) == second);
+  ck_assert_int_eq(tensor_version(acc), v0 + 3);
+  ck_assert_double_eq(tensor_get_flat(acc, 0), 6); /* (2 + 2 - 2) * 3 */
+  ck_assert(backward(acc));
+  ck_assert_double_eq(grad_at(x, 0), 3); /* d/dx 3 * (x + x - x) */
+  tensor_release(acc);
+  tensor_release(x);
+}
+END_TEST
+
 START_TEST(copy_fill_and_index_assignment) {
   Tensor *w = vec(3, (double[]){1, 2, 3}, true);
   Tensor *y = ag_binary_scalar(BIN_MUL, w, 2);
@@ -1051,6 +1077,7 @@ int main(void) {
   tcase_add_test(tc, create_graph_backward_keeps_history_in_grad);
   tcase_add_test(tc, inplace_on_leaf_and_non_leaf);
   tcase_add_test(tc, inplace_makes_plain_tensor_require_grad);
+  tcase_add_test(tc, inplace_accumulator_chains_nodes);
   tcase_add_test(tc, copy_fill_and_index_assignment);
   tcase_add_test(tc, view_of_leaf_inplace_error);
   tcase_add_test(tc, stale_views_are_regenerated);

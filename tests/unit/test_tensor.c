@@ -538,6 +538,38 @@ START_TEST(test_inplace) {
 }
 END_TEST
 
+/* One float element in place (an accumulator's +=): the out-of-place bits,
+ * a number rounded to the tensor's dtype, one version bump; a b of more
+ * dims than a is still an error. */
+START_TEST(test_inplace_single_element) {
+  const BinaryOp ops[] = {BIN_ADD, BIN_SUB, BIN_MUL, BIN_DIV};
+  const double xs[] = {0.1, -3.7, 1e-30, 7.0};
+  for (int d = 0; d < 2; d++) {
+    DType dt = d ? DT_FLOAT64 : DT_FLOAT32;
+    for (int o = 0; o < 4; o++) {
+      for (int k = 0; k < 4; k++) {
+        Tensor *a = tensor_scalar(dt, 1.3), *c = tensor_scalar(dt, 1.3), *b = tensor_scalar(dt, xs[k]);
+        Tensor *want = tensor_binary(ops[o], a, b), *want_s = tensor_binary_scalar(ops[o], a, xs[k]);
+        int64_t v0 = tensor_version(a);
+        ck_assert(tensor_binary_(ops[o], a, b) && tensor_binary_scalar_(ops[o], c, xs[k]));
+        ck_assert(tensor_get_flat(a, 0) == tensor_get_flat(want, 0));
+        ck_assert(tensor_get_flat(c, 0) == tensor_get_flat(want_s, 0));
+        ck_assert_int_eq(tensor_version(a), v0 + 1);
+        Tensor *rel[] = {a, c, b, want, want_s};
+        for (int r = 0; r < 5; r++) tensor_release(rel[r]);
+      }
+    }
+  }
+  Tensor *s = tensor_scalar(DT_FLOAT32, 1), *one = tt_make(DT_FLOAT32, 1, TT_SHAPE(1), TT_VALS(2));
+  ck_assert(tensor_binary_(BIN_ADD, one, s));
+  tt_check_values(one, TT_VALS(3), 0);
+  ck_assert(!tensor_binary_(BIN_ADD, s, one));
+  ck_assert(strstr(tensor_error(), "output with shape [] doesn't match the broadcast shape [1]"));
+  tensor_release(s);
+  tensor_release(one);
+}
+END_TEST
+
 /* In-place ops through strided views write the base's memory, element by element. */
 START_TEST(test_inplace_strided_views) {
   Tensor *a = tt_iota(DT_FLOAT32, 2, (int64_t)4, (int64_t)5);
@@ -1119,6 +1151,7 @@ static Suite *tensor_suite(void) {
   tcase_add_test(tc, test_random_strided_binary);
   tcase_add_test(tc, test_clamp_where);
   tcase_add_test(tc, test_inplace);
+  tcase_add_test(tc, test_inplace_single_element);
   tcase_add_test(tc, test_inplace_strided_views);
   tcase_add_test(tc, test_views_share_storage);
   tcase_add_test(tc, test_squeeze_expand);
