@@ -254,8 +254,9 @@ bool ag_should_record(Tensor *const *ts, int n) {
 }
 
 /* The general case: the old or the new shape has more than 4 dimensions
- * (such a shape is kept in a block of its own). */
-static void info_set_big(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
+ * (such a shape is kept in a block of its own). Out of line, so that the
+ * common case below inlines into every recording without spilling. */
+__attribute__((noinline)) static void info_set_big(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
   if (info->ndim > 4) free(info->u.big);
   info->dtype = dt;
   info->ndim = ndim;
@@ -271,7 +272,7 @@ static void info_set_big(AgInfo *info, DType dt, int ndim, const int64_t *shape)
   if (ndim > 0) memcpy(dst, shape, (size_t)ndim * sizeof(int64_t));
 }
 
-static void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
+static inline void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
   if (info->ndim > 4 || ndim > 4) {
     info_set_big(info, dt, ndim, shape);
     return;
@@ -282,16 +283,16 @@ static void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shap
     info->u.small[d] = shape[d];
 }
 
-static void info_set(AgInfo *info, const Tensor *t) { info_set_shape(info, t->dtype, t->ndim, t->shape); }
-
-void node_info_set(GradNode *n, AgInfo *info, const Tensor *t) {
-  info_set(info, t);
+static inline void info_set_node(GradNode *n, AgInfo *info, const Tensor *t) {
+  info_set_shape(info, t->dtype, t->ndim, t->shape);
   if (t->ndim > 4) n->big_info = true;
 }
 
+void node_info_set(GradNode *n, AgInfo *info, const Tensor *t) { info_set_node(n, info, t); }
+
 void node_set_input(GradNode *n, int i, Tensor *t) {
   if (!t) return;
-  node_info_set(n, &n->in_info[i], t);
+  info_set_node(n, &n->in_info[i], t);
   AgEdge e = tensor_edge(t);
   n->next[i] = e;
   if (fw_active()) fw_note_input(n, i, t);
@@ -354,6 +355,7 @@ void *ag_saved_hooks_pack(Tensor *t, const AgSavedHookFns **fns, bool *failed) {
 
 /* Hands t to the innermost pack hook; false when there is none (or it raised). */
 static bool saved_pack(AgSaved *s, Tensor *t) {
+  if (!ag_state()->saved_hooks) return false; /* the common case, without a call */
   const AgSavedHookFns *fns;
   bool failed = false;
   void *packed = ag_saved_hooks_pack(t, &fns, &failed);
@@ -392,7 +394,8 @@ void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output) 
     s->output_nr = e.input_nr;
   }
   if (is_output) s->output_nr = ag_output_nr(t);
-  Tensor *tangent = is_output ? NULL : fw_tangent(t); /* an output's comes with it (forward.c) */
+  /* an output's tangent comes with it (forward.c) */
+  Tensor *tangent = is_output || !fw_active() ? NULL : fw_tangent(t);
   if (tangent) s->tangent = tensor_retain(tangent);
 }
 
@@ -430,7 +433,7 @@ static bool attach_output(GradNode *n, int i, Tensor *out) {
   m->grad_fn = grad_node_retain(n);
   m->output_nr = i;
   m->requires_grad = true;
-  node_info_set(n, &n->out_info[i], out);
+  info_set_node(n, &n->out_info[i], out);
   return true;
 }
 

@@ -414,11 +414,17 @@ static Tensor *binary_single(BinaryOp op, const Tensor *a, const Tensor *b) {
   return out;
 }
 
+/* Everything binary_single does not take. Out of line, so that the
+ * one-element path (a scalar graph's every op) saves no registers. */
+__attribute__((noinline)) static Tensor *binary_general(BinaryOp op, const Tensor *a,
+                                                       const Tensor *b) {
+  Tensor *out = binary_flat(op, a, b);
+  return out ? out : binary_compute(op, a, b, tensor_result_type(a, b), false);
+}
+
 Tensor *tensor_binary(BinaryOp op, const Tensor *a, const Tensor *b) {
   Tensor *out = binary_single(op, a, b);
-  if (out) return out;
-  out = binary_flat(op, a, b);
-  return out ? out : binary_compute(op, a, b, tensor_result_type(a, b), false);
+  return out ? out : binary_general(op, a, b);
 }
 
 /* The elements of t's innermost dims that lie one after another in memory:

@@ -570,9 +570,10 @@ static Tensor *tensor_alloc_small(DType dt, int ndim, const int64_t *shape, bool
   return t;
 }
 
-static Tensor *tensor_alloc(DType dt, int ndim, const int64_t *shape, bool zero) {
-  Tensor *small = tensor_alloc_small(dt, ndim, shape, zero);
-  if (small) return small;
+/* Everything else: checked shape and size, a storage of any size. Out of
+ * line, so that tensor_alloc's fast path saves no registers. */
+__attribute__((noinline)) static Tensor *tensor_alloc_general(DType dt, int ndim,
+                                                             const int64_t *shape, bool zero) {
   int64_t numel;
   if (!tensor_check_shape(ndim, shape, &numel)) return NULL;
   /* In 64 bits, as PyTorch counts: a size_t of 32 bits (WebAssembly) would wrap. */
@@ -597,6 +598,11 @@ static Tensor *tensor_alloc(DType dt, int ndim, const int64_t *shape, bool zero)
   t->storage = s;
   tensor_contiguous_strides(ndim, shape, t->stride);
   return t;
+}
+
+static inline Tensor *tensor_alloc(DType dt, int ndim, const int64_t *shape, bool zero) {
+  Tensor *small = tensor_alloc_small(dt, ndim, shape, zero);
+  return small ? small : tensor_alloc_general(dt, ndim, shape, zero);
 }
 
 Tensor *tensor_empty(DType dt, int ndim, const int64_t *shape) {
