@@ -134,7 +134,7 @@ typedef struct {
 } NodeStack;
 
 static bool stack_push(NodeStack *s, GradNode *n) {
-  if (s->top == s->cap) {
+  if (__builtin_expect(s->top == s->cap, 0)) {
     int cap = s->cap ? s->cap * 2 : 64;
     GradNode **items = realloc(s->items, (size_t)cap * sizeof *items);
     if (!items) return false;
@@ -146,8 +146,9 @@ static bool stack_push(NodeStack *s, GradNode *n) {
 }
 
 /* Adds n's task (counting one more incoming edge unless it is a root) and
- * queues n for a visit the first time it is seen. */
-static bool discover_one(Graph *g, NodeStack *s, GradNode *n, bool is_root) {
+ * queues n for a visit the first time it is seen. Inline: it runs once per
+ * edge of the graph. */
+static inline bool discover_one(Graph *g, NodeStack *s, GradNode *n, bool is_root) {
   bool added;
   int k = task_add(g, n, &added);
   if (k < 0) return false;
@@ -280,11 +281,8 @@ static bool buffer_add_in_place(Tensor *acc, const Tensor *g) {
   return true;
 }
 
-static bool buffer_add(Tensor **slot, Tensor *grad) {
-  if (!*slot) {
-    *slot = grad;
-    return true;
-  }
+/* *slot += grad when *slot holds a gradient already (takes grad's reference). */
+static bool buffer_accumulate(Tensor **slot, Tensor *grad) {
   if (buffer_add_in_place(*slot, grad)) {
     tensor_release(grad);
     return true;
@@ -295,6 +293,15 @@ static bool buffer_add(Tensor **slot, Tensor *grad) {
   tensor_release(*slot);
   *slot = sum;
   return true;
+}
+
+/* The first gradient into a slot (most of them) is stored without a call. */
+static inline bool buffer_add(Tensor **slot, Tensor *grad) {
+  if (!*slot) {
+    *slot = grad;
+    return true;
+  }
+  return buffer_accumulate(slot, grad);
 }
 
 /* The first .grad under create_graph: PyTorch copies the gradient into a new
@@ -448,7 +455,7 @@ static bool call_node(Graph *g, Task *t, Tensor **buf, Tensor **out) {
     GradNode *child = n->next[i].node;
     needs[i] = child && (g->all_useful || g->tasks[task_find(g, child)].useful);
   }
-  bool ok = node_check_saved(n) && fill_missing(n, buf);
+  bool ok = (!n->released || node_check_saved(n)) && fill_missing(n, buf);
   if (ok && n->kind == AG_NODE_CustomBackward)
     ok = custom_apply(n, buf, out, needs);
   else if (ok)
@@ -462,7 +469,7 @@ static bool call_node(Graph *g, Task *t, Tensor **buf, Tensor **out) {
       ok = false;
     }
   }
-  if (ok && ag_anomaly_enabled()) ok = anomaly_check(n, out);
+  if (ok && ag_state()->anomaly_on) ok = anomaly_check(n, out); /* ag_anomaly_enabled, inline */
   if (needs != needs_inline) free(needs);
   return ok;
 }

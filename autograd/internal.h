@@ -184,7 +184,17 @@ static inline bool requires_grad_of(const Tensor *t) {
 AgMeta *meta_get(Tensor *t); /* creates on demand; NULL when out of memory */
 void ag_free_meta_cache(AutogradState *st);
 /* Its gradient edge (grad_fn, AccumulateGrad or none), the node a new reference. */
-AgEdge tensor_edge(Tensor *t);
+AgEdge tensor_edge_general(Tensor *t);
+/* The same, inline for what every recorded op asks of its inputs: a tensor
+ * (no view) whose node exists already. */
+static inline AgEdge tensor_edge(Tensor *t) {
+  const AgMeta *m = t ? meta_of(t) : NULL;
+  if (!m || (!m->view_base && !m->requires_grad)) return (AgEdge){NULL, 0};
+  GradNode *node = m->view_base ? NULL : m->grad_fn ? m->grad_fn : m->accumulator;
+  if (!node) return tensor_edge_general(t);
+  node->refcount++;
+  return (AgEdge){node, m->grad_fn ? m->output_nr : 0};
+}
 void hooks_free(AgHook *h);
 /* Runs hooks (for output_nr, or all when output_nr < 0) on *grad; false when one failed. */
 bool hooks_run(AgHook **list, int output_nr, Tensor **grad);
