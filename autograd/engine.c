@@ -106,9 +106,13 @@ static Tensor **task_buf(Task *t) {
 
 static void task_clear_buf(Task *t) {
   if (!t->buf) return;
-  for (int i = 0; i < t->node->noutputs; i++)
-    tensor_release(t->buf[i]);
-  if (t->buf != &t->buf_inline) free(t->buf);
+  if (t->buf == &t->buf_inline) { /* a node of one output: no walk of the node */
+    tensor_release(t->buf_inline);
+  } else {
+    for (int i = 0; i < t->node->noutputs; i++)
+      tensor_release(t->buf[i]);
+    free(t->buf);
+  }
   t->buf = NULL;
   t->buf_inline = NULL;
 }
@@ -211,13 +215,15 @@ static bool graph_mark_useful(Graph *g) {
   return true;
 }
 
-/* ---- the ready heap: largest node id first ---- */
+/* ---- the ready heap: largest node id first ----
+ * Room for every task, made when the run starts: a task becomes ready once. */
 
-static bool heap_push(Graph *g, int k) {
-  if (!g->heap) {
-    g->heap = malloc((size_t)(g->ntasks ? g->ntasks : 1) * sizeof *g->heap);
-    if (!g->heap) return oom();
-  }
+static bool heap_alloc(Graph *g) {
+  g->heap = malloc((size_t)(g->ntasks ? g->ntasks : 1) * sizeof *g->heap);
+  return g->heap || oom();
+}
+
+static inline void heap_push(Graph *g, int k) {
   int i = g->nheap++;
   while (i > 0) {
     int parent = (i - 1) / 2;
@@ -226,7 +232,6 @@ static bool heap_push(Graph *g, int k) {
     i = parent;
   }
   g->heap[i] = k;
-  return true;
 }
 
 static int heap_pop(Graph *g) {
@@ -487,7 +492,7 @@ static bool propagate(Graph *g, GradNode *n, Tensor **out) {
       out[i] = NULL;
       if (!buffer_add(&buf[n->next[i].input_nr], grad)) return false;
     }
-    if (--ct->deps == 0 && (g->all_useful || ct->useful) && !heap_push(g, k)) return false;
+    if (--ct->deps == 0 && (g->all_useful || ct->useful)) heap_push(g, k);
   }
   return true;
 }
@@ -497,7 +502,7 @@ static bool release_deps(Graph *g, GradNode *n) {
     if (!n->next[i].node) continue;
     int k = task_find(g, n->next[i].node);
     Task *ct = &g->tasks[k];
-    if (--ct->deps == 0 && (g->all_useful || ct->useful) && !heap_push(g, k)) return false;
+    if (--ct->deps == 0 && (g->all_useful || ct->useful)) heap_push(g, k);
   }
   return true;
 }
@@ -549,15 +554,16 @@ static bool run_task(Graph *g, int k) {
   task_clear_buf(&g->tasks[k]);
   if (ok && !g->retain_graph) node_release_saved(n);
   ok = ok && propagate(g, n, out);
-  for (int i = 0; i < n->nnext; i++)
+  for (int i = 0; !ok && i < n->nnext; i++) /* propagate hands on every gradient it gets to */
     tensor_release(out[i]);
   if (out != out_inline) free(out);
   return ok;
 }
 
 static bool graph_run(Graph *g) {
+  if (!heap_alloc(g)) return false;
   for (int k = 0; k < g->ntasks; k++)
-    if (g->tasks[k].deps == 0 && !heap_push(g, k)) return false;
+    if (g->tasks[k].deps == 0) heap_push(g, k);
   while (g->nheap > 0) {
     if (tensor_interrupt_requested) {
       tensor_set_error("Interrupted");
