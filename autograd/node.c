@@ -534,7 +534,7 @@ static Tensor *saved_data(GradNode *n, AgSaved *s, int i) {
 
 /* The saved tensor, with its history when grad mode is on (create_graph)
  * and, in a dual level, with the tangent it had (forward-over-reverse). */
-Tensor *node_unpack(GradNode *n, int i) {
+Tensor *node_unpack_general(GradNode *n, int i) {
   AgSaved *s = &n->saved[i];
   if (!node_check_saved(n)) return NULL;
   Tensor *data = saved_data(n, s, i);

@@ -37,7 +37,7 @@ GradNode *ag_record_node_params(AgNodeKind kind, Tensor *const *inputs, int nin,
 }
 
 static bool forward_nan_check(GradNode *n, const Tensor *out) {
-  if (!ag_anomaly_check_forward() || !ag_any_nan(out)) return true;
+  if (!ag_state()->anomaly_forward || !ag_any_nan(out)) return true; /* read inline: every op asks */
   tensor_set_error("Function '%s' produced nan values in its forward output (line %d).",
                    grad_node_name(n), n->line);
   return false;
