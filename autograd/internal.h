@@ -240,8 +240,10 @@ void node_release_saved(GradNode *n);
 AgNodeExtra *node_extra(GradNode *n);
 /* n with a copy of the index items in its params; NULL (n dropped) when out of memory. */
 GradNode *node_with_items(GradNode *n, const IndexItem *items, int nitems);
-/* Any input requires grad and grad mode is on. */
-bool ag_should_record(Tensor *const *ts, int n);
+/* An input has a tangent at the open dual level (forward AD records a node for it). */
+bool ag_should_record_tangent(Tensor *const *ts, int n);
+/* ag_should_record (any input requires grad and grad mode is on, or forward
+ * AD wants a node) is inline below fw_active. */
 
 /* ---- ops.c: recording helpers ---- */
 /* out is a float tensor, grad mode is on and an input requires grad. */
@@ -300,6 +302,15 @@ Tensor *jvp_none(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tenso
 static inline bool fw_active(void) {
   const AutogradState *st = ag_state();
   return st->fw_open_level != 0 && st->fw_suspended == 0;
+}
+
+/* Any input requires grad and grad mode is on (or forward AD wants a node).
+ * Inline: every op asks, most of them with grad mode on and forward AD off. */
+static inline bool ag_should_record(Tensor *const *ts, int n) {
+  if (grad_enabled())
+    for (int i = 0; i < n; i++)
+      if (requires_grad_of(ts[i])) return true;
+  return fw_active() && ag_should_record_tangent(ts, n);
 }
 /* t's tangent at the open level (borrowed), or NULL. */
 Tensor *fw_tangent(const Tensor *t);

@@ -243,11 +243,7 @@ AgNodeExtra *node_extra(GradNode *n) {
 
 /* ---- recording ---- */
 
-bool ag_should_record(Tensor *const *ts, int n) {
-  if (grad_enabled())
-    for (int i = 0; i < n; i++)
-      if (requires_grad_of(ts[i])) return true;
-  if (!fw_active()) return false; /* all plain code pays for forward AD */
+bool ag_should_record_tangent(Tensor *const *ts, int n) {
   for (int i = 0; i < n; i++)
     if (fw_tangent(ts[i])) return true;
   return false;
