@@ -176,21 +176,27 @@ typedef struct AgMeta {
 /* Grad mode, read inline on every op (ag_is_grad_enabled is its public face). */
 static inline bool grad_enabled(void) { return !ag_state()->grad_disabled; }
 static inline AgMeta *meta_of(const Tensor *t) { return (AgMeta *)t->meta; }
-/* ag_requires_grad without a call unless t is a view (whose history may be stale). */
+/* A view whose storage was written since its history was set: that history
+ * may be stale (ag_view_refresh renews it). */
+static inline bool view_is_stale(const AgMeta *m, const Tensor *t) {
+  return m->view_base && m->view_version != tensor_version(t);
+}
+/* ag_requires_grad without a call unless t is a stale view. */
 static inline bool requires_grad_of(const Tensor *t) {
   if (!t || !t->meta) return false;
-  return meta_of(t)->view_base ? ag_requires_grad(t) : meta_of(t)->requires_grad;
+  return view_is_stale(meta_of(t), t) ? ag_requires_grad(t) : meta_of(t)->requires_grad;
 }
 AgMeta *meta_get(Tensor *t); /* creates on demand; NULL when out of memory */
 void ag_free_meta_cache(AutogradState *st);
 /* Its gradient edge (grad_fn, AccumulateGrad or none), the node a new reference. */
 AgEdge tensor_edge_general(Tensor *t);
 /* The same, inline for what every recorded op asks of its inputs: a tensor
- * (no view) whose node exists already. */
+ * (no stale view) whose node exists already. */
 static inline AgEdge tensor_edge(Tensor *t) {
   const AgMeta *m = t ? meta_of(t) : NULL;
-  if (!m || (!m->view_base && !m->requires_grad)) return (AgEdge){NULL, 0};
-  GradNode *node = m->view_base ? NULL : m->grad_fn ? m->grad_fn : m->accumulator;
+  if (m && view_is_stale(m, t)) return tensor_edge_general(t);
+  if (!m || !m->requires_grad) return (AgEdge){NULL, 0};
+  GradNode *node = m->grad_fn ? m->grad_fn : m->accumulator;
   if (!node) return tensor_edge_general(t);
   node->refcount++;
   return (AgEdge){node, m->grad_fn ? m->output_nr : 0};
