@@ -512,13 +512,13 @@ static DType scalar_dtype(BinaryOp op, DType promoted) {
 }
 
 Tensor *tensor_binary_scalar(BinaryOp op, const Tensor *a, double s) {
-  DType promoted = tensor_scalar_result_type(a->dtype, s);
   if (op == BIN_POW && dtype_is_float(a->dtype)) {
     if (s == 2 || s == 0.5 || s == -1 || s == 3 || s == -0.5 || s == -2) return pow_special(a, s);
     if (a->dtype == DT_FLOAT32 || a->dtype == DT_FLOAT64) return pow_float_scalar(a, s);
   }
   Tensor *flat = binary_scalar_flat(op, a, s, false);
   if (flat) return flat;
+  DType promoted = tensor_scalar_result_type(a->dtype, s);
   if (op == BIN_POW && s < 0 && !dtype_is_float(promoted)) {
     tensor_set_error("Integers to negative integer powers are not allowed.");
     return NULL;
