@@ -137,14 +137,17 @@ typedef struct {
   int top, cap;
 } NodeStack;
 
-static bool stack_push(NodeStack *s, GradNode *n) {
-  if (__builtin_expect(s->top == s->cap, 0)) {
-    int cap = s->cap ? s->cap * 2 : 64;
-    GradNode **items = realloc(s->items, (size_t)cap * sizeof *items);
-    if (!items) return false;
-    s->items = items;
-    s->cap = cap;
-  }
+static bool stack_grow(NodeStack *s) {
+  int cap = s->cap ? s->cap * 2 : 64;
+  GradNode **items = realloc(s->items, (size_t)cap * sizeof *items);
+  if (!items) return false;
+  s->items = items;
+  s->cap = cap;
+  return true;
+}
+
+static inline bool stack_push(NodeStack *s, GradNode *n) {
+  if (s->top == s->cap && !stack_grow(s)) return false;
   s->items[s->top++] = n;
   return true;
 }
@@ -509,6 +512,7 @@ static bool release_deps(Graph *g, GradNode *n) {
 
 static bool buf_empty(const Task *t) {
   if (!t->buf) return true;
+  if (t->buf == &t->buf_inline) return !t->buf_inline;
   for (int i = 0; i < t->node->noutputs; i++)
     if (t->buf[i]) return false;
   return true;

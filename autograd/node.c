@@ -141,17 +141,20 @@ size_t node_footprint(const GradNode *n) {
          (size_t)n->nsaved * sizeof(Tensor);
 }
 
-static void saved_clear(AgSaved *s) {
+static void saved_release_packed(AgSaved *s) {
+  s->packed->fns->release(s->packed->value);
+  free(s->packed);
+  s->packed = NULL;
+}
+
+/* Inline: a backward clears every saved value of every node it runs. */
+static inline void saved_clear(AgSaved *s) {
   tensor_release(s->data);
   s->data = NULL;
   s->storage = NULL;
   tensor_release(s->tangent);
   s->tangent = NULL;
-  if (s->packed) {
-    s->packed->fns->release(s->packed->value);
-    free(s->packed);
-    s->packed = NULL;
-  }
+  if (s->packed) saved_release_packed(s);
   if (s->grad_fn) grad_node_release(s->grad_fn); /* most saved values have none: no call */
   s->grad_fn = NULL;
 }
