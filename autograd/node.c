@@ -425,7 +425,7 @@ static bool fw_set_output(GradNode *n, int i, Tensor *out) {
   return fw_finish_output(n, i, out);
 }
 
-static bool attach_output(GradNode *n, int i, Tensor *out) {
+static inline bool attach_output(GradNode *n, int i, Tensor *out) {
   AgMeta *m = meta_get(out);
   if (!m) return false;
   if (m->grad_fn) grad_node_release(m->grad_fn);
