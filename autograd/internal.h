@@ -252,8 +252,6 @@ bool ag_should_record_tangent(Tensor *const *ts, int n);
  * AD wants a node) is inline below fw_active. */
 
 /* ---- ops.c: recording helpers ---- */
-/* out is a float tensor, grad mode is on and an input requires grad. */
-bool ag_record_wanted(Tensor *const *inputs, int n, const Tensor *out);
 /* A node with an edge to each input (NULL entries: no edge, [nil, 0]). */
 GradNode *ag_record_node(AgNodeKind kind, Tensor *const *inputs, int nin, int nsaved, int nout);
 /* The same for an op that always sets parameters: they live in the node. */
@@ -317,6 +315,11 @@ static inline bool ag_should_record(Tensor *const *ts, int n) {
     for (int i = 0; i < n; i++)
       if (requires_grad_of(ts[i])) return true;
   return fw_active() && ag_should_record_tangent(ts, n);
+}
+/* out is a float tensor, grad mode is on and an input requires grad (inline
+ * as ag_should_record). */
+static inline bool ag_record_wanted(Tensor *const *inputs, int n, const Tensor *out) {
+  return out && dtype_is_float(out->dtype) && ag_should_record(inputs, n);
 }
 /* t's tangent at the open level (borrowed), or NULL. */
 Tensor *fw_tangent(const Tensor *t);

@@ -13,10 +13,6 @@
 
 /* ---- recording helpers (shared with ops_shape.c and inplace.c) ---- */
 
-bool ag_record_wanted(Tensor *const *inputs, int n, const Tensor *out) {
-  return out && dtype_is_float(out->dtype) && ag_should_record(inputs, n);
-}
-
 /* A node with an edge to each input (NULL entries give no edge). */
 static GradNode *record_node(AgNodeKind kind, Tensor *const *inputs, int nin, int nsaved,
                              int nout, bool with_params) {
