@@ -393,11 +393,14 @@ static bool expandable_to(const Tensor *g, const AgInfo *in) {
   return true;
 }
 
-/* The common case, checked without a call: the gradient already has its
- * input's shape and dtype. */
+/* The common case, checked without a call (a loop, not memcmp: shapes are
+ * short): the gradient already has its input's shape and dtype. */
 static inline bool grad_fits(const Tensor *g, const AgInfo *in) {
-  return g->dtype == in->dtype && g->ndim == in->ndim &&
-         (in->ndim == 0 || !memcmp(g->shape, info_shape(in), (size_t)in->ndim * 8));
+  if (g->dtype != in->dtype || g->ndim != in->ndim) return false;
+  const int64_t *shape = info_shape(in);
+  for (int d = 0; d < in->ndim; d++)
+    if (g->shape[d] != shape[d]) return false;
+  return true;
 }
 
 /* Makes a formula's gradient fit its input: dtype cast, broadcast reduced. */
