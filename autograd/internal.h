@@ -220,6 +220,8 @@ size_t node_footprint(const GradNode *n); /* the node and the aliases it saves *
  * then knows whether freeing it must look at them). */
 void node_info_set(GradNode *n, AgInfo *info, const Tensor *t);
 void node_set_input(GradNode *n, int i, Tensor *t); /* t may be NULL or not require grad */
+/* node_set_input for inputs[0..nin) in one call (every recorded op's edges). */
+void node_set_inputs(GradNode *n, Tensor *const *inputs, int nin);
 void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output);
 /* Saves t, an output of n, in place of what slot i held (an in-place op's result). */
 void node_resave_output(GradNode *n, int i, Tensor *t);

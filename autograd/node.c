@@ -289,12 +289,19 @@ static inline void info_set_node(GradNode *n, AgInfo *info, const Tensor *t) {
 
 void node_info_set(GradNode *n, AgInfo *info, const Tensor *t) { info_set_node(n, info, t); }
 
-void node_set_input(GradNode *n, int i, Tensor *t) {
+static inline void set_input(GradNode *n, int i, Tensor *t) {
   if (!t) return;
   info_set_node(n, &n->in_info[i], t);
   AgEdge e = tensor_edge(t);
   n->next[i] = e;
   if (fw_active()) fw_note_input(n, i, t);
+}
+
+void node_set_input(GradNode *n, int i, Tensor *t) { set_input(n, i, t); }
+
+void node_set_inputs(GradNode *n, Tensor *const *inputs, int nin) {
+  for (int i = 0; i < nin; i++)
+    set_input(n, i, inputs[i]);
 }
 
 /* The data-only alias a node saves of t (a new reference). A tensor saved by

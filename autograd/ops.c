@@ -18,8 +18,7 @@ static GradNode *record_node(AgNodeKind kind, Tensor *const *inputs, int nin, in
                              int nout, bool with_params) {
   GradNode *n = node_new(kind, nin, nsaved, nout, with_params);
   if (!n) return NULL;
-  for (int i = 0; i < nin; i++)
-    node_set_input(n, i, inputs[i]);
+  node_set_inputs(n, inputs, nin);
   return n;
 }
 
