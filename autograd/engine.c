@@ -503,14 +503,13 @@ static bool propagate(Graph *g, GradNode *n, Tensor **out) {
   return true;
 }
 
-static bool release_deps(Graph *g, GradNode *n) {
+static void release_deps(Graph *g, GradNode *n) {
   for (int i = 0; i < n->nnext; i++) {
     if (!n->next[i].node) continue;
     int k = task_find(g, n->next[i].node);
     Task *ct = &g->tasks[k];
     if (--ct->deps == 0 && (g->all_useful || ct->useful)) heap_push(g, k);
   }
-  return true;
 }
 
 static bool buf_empty(const Task *t) {
@@ -540,7 +539,10 @@ static void prefetch_node_reads(const GradNode *n) {
 static bool run_task(Graph *g, int k) {
   Task *t = &g->tasks[k];
   GradNode *n = t->node;
-  if (buf_empty(t)) return release_deps(g, n); /* no gradient flowed here */
+  if (buf_empty(t)) { /* no gradient flowed here */
+    release_deps(g, n);
+    return true;
+  }
   Tensor **buf = t->buf;
   if (!run_pre_hooks(g, n, buf) || !run_captures(g, n, buf)) return false;
   bool runs = g->all_useful || t->runs;
