@@ -534,9 +534,12 @@ static Tensor *tensor_new_struct(DType dt, int ndim, const int64_t *shape, int64
 /* The hot path of scalar graphs: a contiguous tensor of a few dimensions
  * whose data fits inline, its struct and storage popped from the caches with
  * nothing to check (no dimension of at most 64 elements can overflow) and
- * only the fields a cached block lacks written. NULL when it does not apply. */
+ * only the fields a cached block lacks written. NULL when it does not apply.
+ * Always inline: tensor_empty is then this path alone, without a frame. */
 #define SMALL_MAX_DIMS 4
-static Tensor *tensor_alloc_small(DType dt, int ndim, const int64_t *shape, bool zero) {
+static inline __attribute__((always_inline)) Tensor *tensor_alloc_small(DType dt, int ndim,
+                                                                       const int64_t *shape,
+                                                                       bool zero) {
   AllocCache *cache = &tensor_state()->cache;
   if (!TENSOR_USE_CACHES || !cache->tensors || !cache->storages || ndim > SMALL_MAX_DIMS)
     return NULL;
