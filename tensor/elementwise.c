@@ -395,8 +395,10 @@ static Tensor *binary_flat(BinaryOp op, const Tensor *a, const Tensor *b) {
 /* One element each, of one float dtype, under + - * /: every op of a scalar
  * autograd graph and of its backward. The arithmetic inline, without the
  * kernel table, strides or contiguity checks (a single element has none).
- * NULL when the shortcut does not apply. */
-static Tensor *binary_single(BinaryOp op, const Tensor *a, const Tensor *b) {
+ * NULL when the shortcut does not apply. Always inline: tensor_binary is
+ * then this path and a tail call. */
+static inline __attribute__((always_inline)) Tensor *binary_single(BinaryOp op, const Tensor *a,
+                                                                   const Tensor *b) {
   DType dt = a->dtype;
   if (a->numel != 1 || b->numel != 1 || b->dtype != dt || !native_float(dt) ||
       (op != BIN_ADD && op != BIN_SUB && op != BIN_MUL && op != BIN_DIV))
