@@ -220,9 +220,9 @@ GradNode *grad_node_retain(GradNode *node) {
   return node;
 }
 
-void grad_node_release(GradNode *node) {
-  AG_ASSERT(!node || node->refcount > 0); /* released once more than retained */
-  if (!node || --node->refcount > 0) return;
+/* The last reference went: node and whatever it alone kept alive are freed.
+ * Out of line, so that grad_node_release inlines in this file. */
+__attribute__((noinline)) static void node_release_last(GradNode *node) {
   AutogradState *st = ag_state();
   node->free_next = st->dying;
   st->dying = node;
@@ -234,6 +234,11 @@ void grad_node_release(GradNode *node) {
     node_destroy(n);
   }
   st->draining = false;
+}
+
+void grad_node_release(GradNode *node) {
+  AG_ASSERT(!node || node->refcount > 0); /* released once more than retained */
+  if (node && --node->refcount == 0) node_release_last(node);
 }
 
 AgNodeExtra *node_extra(GradNode *n) {
