@@ -36,7 +36,7 @@ static void scope_open(Scope *s) {
  * tensor/'s fused kernels (PyTorch's rounding). */
 static bool plain_backward(void) { return !grad_enabled() && !fw_active(); }
 
-static Tensor *keep(Scope *s, Tensor *t) {
+static inline Tensor *keep(Scope *s, Tensor *t) {
   AG_ASSERT(!t || s->n < SCOPE_CAP); /* SCOPE_CAP is above every formula's temporaries */
   if (!t || s->n == SCOPE_CAP) {
     if (t) {
@@ -55,7 +55,7 @@ static void scope_end(Scope *s) {
 }
 
 /* Hands the result to out[i] (a new reference) and closes the scope. */
-static void give(Tensor **out, int i, Tensor *t) {
+static inline void give(Tensor **out, int i, Tensor *t) {
   tensor_release(out[i]);
   out[i] = tensor_retain(t);
 }

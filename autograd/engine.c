@@ -106,9 +106,13 @@ static Tensor **task_buf(Task *t) {
 
 static void task_clear_buf(Task *t) {
   if (!t->buf) return;
-  for (int i = 0; i < t->node->noutputs; i++)
-    tensor_release(t->buf[i]);
-  if (t->buf != &t->buf_inline) free(t->buf);
+  if (t->buf == &t->buf_inline) { /* a node of one output: no walk of the node */
+    tensor_release(t->buf_inline);
+  } else {
+    for (int i = 0; i < t->node->noutputs; i++)
+      tensor_release(t->buf[i]);
+    free(t->buf);
+  }
   t->buf = NULL;
   t->buf_inline = NULL;
 }
@@ -133,21 +137,25 @@ typedef struct {
   int top, cap;
 } NodeStack;
 
-static bool stack_push(NodeStack *s, GradNode *n) {
-  if (s->top == s->cap) {
-    int cap = s->cap ? s->cap * 2 : 64;
-    GradNode **items = realloc(s->items, (size_t)cap * sizeof *items);
-    if (!items) return false;
-    s->items = items;
-    s->cap = cap;
-  }
+static bool stack_grow(NodeStack *s) {
+  int cap = s->cap ? s->cap * 2 : 64;
+  GradNode **items = realloc(s->items, (size_t)cap * sizeof *items);
+  if (!items) return false;
+  s->items = items;
+  s->cap = cap;
+  return true;
+}
+
+static inline bool stack_push(NodeStack *s, GradNode *n) {
+  if (s->top == s->cap && !stack_grow(s)) return false;
   s->items[s->top++] = n;
   return true;
 }
 
 /* Adds n's task (counting one more incoming edge unless it is a root) and
- * queues n for a visit the first time it is seen. */
-static bool discover_one(Graph *g, NodeStack *s, GradNode *n, bool is_root) {
+ * queues n for a visit the first time it is seen. Inline: it runs once per
+ * edge of the graph. */
+static inline bool discover_one(Graph *g, NodeStack *s, GradNode *n, bool is_root) {
   bool added;
   int k = task_add(g, n, &added);
   if (k < 0) return false;
@@ -210,13 +218,15 @@ static bool graph_mark_useful(Graph *g) {
   return true;
 }
 
-/* ---- the ready heap: largest node id first ---- */
+/* ---- the ready heap: largest node id first ----
+ * Room for every task, made when the run starts: a task becomes ready once. */
 
-static bool heap_push(Graph *g, int k) {
-  if (!g->heap) {
-    g->heap = malloc((size_t)(g->ntasks ? g->ntasks : 1) * sizeof *g->heap);
-    if (!g->heap) return oom();
-  }
+static bool heap_alloc(Graph *g) {
+  g->heap = malloc((size_t)(g->ntasks ? g->ntasks : 1) * sizeof *g->heap);
+  return g->heap || oom();
+}
+
+static inline void heap_push(Graph *g, int k) {
   int i = g->nheap++;
   while (i > 0) {
     int parent = (i - 1) / 2;
@@ -225,7 +235,6 @@ static bool heap_push(Graph *g, int k) {
     i = parent;
   }
   g->heap[i] = k;
-  return true;
 }
 
 static int heap_pop(Graph *g) {
@@ -280,11 +289,8 @@ static bool buffer_add_in_place(Tensor *acc, const Tensor *g) {
   return true;
 }
 
-static bool buffer_add(Tensor **slot, Tensor *grad) {
-  if (!*slot) {
-    *slot = grad;
-    return true;
-  }
+/* *slot += grad when *slot holds a gradient already (takes grad's reference). */
+static bool buffer_accumulate(Tensor **slot, Tensor *grad) {
   if (buffer_add_in_place(*slot, grad)) {
     tensor_release(grad);
     return true;
@@ -295,6 +301,15 @@ static bool buffer_add(Tensor **slot, Tensor *grad) {
   tensor_release(*slot);
   *slot = sum;
   return true;
+}
+
+/* The first gradient into a slot (most of them) is stored without a call. */
+static inline bool buffer_add(Tensor **slot, Tensor *grad) {
+  if (!*slot) {
+    *slot = grad;
+    return true;
+  }
+  return buffer_accumulate(slot, grad);
 }
 
 /* The first .grad under create_graph: PyTorch copies the gradient into a new
@@ -378,11 +393,14 @@ static bool expandable_to(const Tensor *g, const AgInfo *in) {
   return true;
 }
 
-/* The common case, checked without a call: the gradient already has its
- * input's shape and dtype. */
+/* The common case, checked without a call (a loop, not memcmp: shapes are
+ * short): the gradient already has its input's shape and dtype. */
 static inline bool grad_fits(const Tensor *g, const AgInfo *in) {
-  return g->dtype == in->dtype && g->ndim == in->ndim &&
-         (in->ndim == 0 || !memcmp(g->shape, info_shape(in), (size_t)in->ndim * 8));
+  if (g->dtype != in->dtype || g->ndim != in->ndim) return false;
+  const int64_t *shape = info_shape(in);
+  for (int d = 0; d < in->ndim; d++)
+    if (g->shape[d] != shape[d]) return false;
+  return true;
 }
 
 /* Makes a formula's gradient fit its input: dtype cast, broadcast reduced. */
@@ -448,7 +466,7 @@ static bool call_node(Graph *g, Task *t, Tensor **buf, Tensor **out) {
     GradNode *child = n->next[i].node;
     needs[i] = child && (g->all_useful || g->tasks[task_find(g, child)].useful);
   }
-  bool ok = node_check_saved(n) && fill_missing(n, buf);
+  bool ok = (!n->released || node_check_saved(n)) && fill_missing(n, buf);
   if (ok && n->kind == AG_NODE_CustomBackward)
     ok = custom_apply(n, buf, out, needs);
   else if (ok)
@@ -462,7 +480,7 @@ static bool call_node(Graph *g, Task *t, Tensor **buf, Tensor **out) {
       ok = false;
     }
   }
-  if (ok && ag_anomaly_enabled()) ok = anomaly_check(n, out);
+  if (ok && ag_state()->anomaly_on) ok = anomaly_check(n, out); /* ag_anomaly_enabled, inline */
   if (needs != needs_inline) free(needs);
   return ok;
 }
@@ -480,23 +498,23 @@ static bool propagate(Graph *g, GradNode *n, Tensor **out) {
       out[i] = NULL;
       if (!buffer_add(&buf[n->next[i].input_nr], grad)) return false;
     }
-    if (--ct->deps == 0 && (g->all_useful || ct->useful) && !heap_push(g, k)) return false;
+    if (--ct->deps == 0 && (g->all_useful || ct->useful)) heap_push(g, k);
   }
   return true;
 }
 
-static bool release_deps(Graph *g, GradNode *n) {
+static void release_deps(Graph *g, GradNode *n) {
   for (int i = 0; i < n->nnext; i++) {
     if (!n->next[i].node) continue;
     int k = task_find(g, n->next[i].node);
     Task *ct = &g->tasks[k];
-    if (--ct->deps == 0 && (g->all_useful || ct->useful) && !heap_push(g, k)) return false;
+    if (--ct->deps == 0 && (g->all_useful || ct->useful)) heap_push(g, k);
   }
-  return true;
 }
 
 static bool buf_empty(const Task *t) {
   if (!t->buf) return true;
+  if (t->buf == &t->buf_inline) return !t->buf_inline;
   for (int i = 0; i < t->node->noutputs; i++)
     if (t->buf[i]) return false;
   return true;
@@ -521,7 +539,10 @@ static void prefetch_node_reads(const GradNode *n) {
 static bool run_task(Graph *g, int k) {
   Task *t = &g->tasks[k];
   GradNode *n = t->node;
-  if (buf_empty(t)) return release_deps(g, n); /* no gradient flowed here */
+  if (buf_empty(t)) { /* no gradient flowed here */
+    release_deps(g, n);
+    return true;
+  }
   Tensor **buf = t->buf;
   if (!run_pre_hooks(g, n, buf) || !run_captures(g, n, buf)) return false;
   bool runs = g->all_useful || t->runs;
@@ -542,15 +563,16 @@ static bool run_task(Graph *g, int k) {
   task_clear_buf(&g->tasks[k]);
   if (ok && !g->retain_graph) node_release_saved(n);
   ok = ok && propagate(g, n, out);
-  for (int i = 0; i < n->nnext; i++)
+  for (int i = 0; !ok && i < n->nnext; i++) /* propagate hands on every gradient it gets to */
     tensor_release(out[i]);
   if (out != out_inline) free(out);
   return ok;
 }
 
 static bool graph_run(Graph *g) {
+  if (!heap_alloc(g)) return false;
   for (int k = 0; k < g->ntasks; k++)
-    if (g->tasks[k].deps == 0 && !heap_push(g, k)) return false;
+    if (g->tasks[k].deps == 0) heap_push(g, k);
   while (g->nheap > 0) {
     if (tensor_interrupt_requested) {
       tensor_set_error("Interrupted");

@@ -190,7 +190,18 @@ static inline bool requires_grad_of(const Tensor *t) {
 AgMeta *meta_get(Tensor *t); /* creates on demand; NULL when out of memory */
 void ag_free_meta_cache(AutogradState *st);
 /* Its gradient edge (grad_fn, AccumulateGrad or none), the node a new reference. */
-AgEdge tensor_edge(Tensor *t);
+AgEdge tensor_edge_general(Tensor *t);
+/* The same, inline for what every recorded op asks of its inputs: a tensor
+ * (no stale view) whose node exists already. */
+static inline AgEdge tensor_edge(Tensor *t) {
+  const AgMeta *m = t ? meta_of(t) : NULL;
+  if (m && view_is_stale(t)) return tensor_edge_general(t);
+  if (!m || !m->requires_grad) return (AgEdge){NULL, 0};
+  GradNode *node = m->grad_fn ? m->grad_fn : m->accumulator;
+  if (!node) return tensor_edge_general(t);
+  node->refcount++;
+  return (AgEdge){node, m->grad_fn ? m->output_nr : 0};
+}
 void hooks_free(AgHook *h);
 /* Runs hooks (for output_nr, or all when output_nr < 0) on *grad; false when one failed. */
 bool hooks_run(AgHook **list, int output_nr, Tensor **grad);
@@ -210,6 +221,8 @@ size_t node_footprint(const GradNode *n); /* the node and the aliases it saves *
  * then knows whether freeing it must look at them). */
 void node_info_set(GradNode *n, AgInfo *info, const Tensor *t);
 void node_set_input(GradNode *n, int i, Tensor *t); /* t may be NULL or not require grad */
+/* node_set_input for inputs[0..nin) in one call (every recorded op's edges). */
+void node_set_inputs(GradNode *n, Tensor *const *inputs, int nin);
 void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output);
 /* Saves t, an output of n, in place of what slot i held (an in-place op's result). */
 void node_resave_output(GradNode *n, int i, Tensor *t);
@@ -228,19 +241,28 @@ GradNode *ag_record_binary_scalar(BinaryOp op, Tensor *a, double s);
 bool node_set_output(GradNode *n, int i, Tensor *out);
 /* Drops the builder's reference after the outputs were set. */
 void node_finish(GradNode *n);
-Tensor *node_unpack(GradNode *n, int i); /* new ref, version-checked; NULL + error */
+Tensor *node_unpack_general(GradNode *n, int i); /* new ref, version-checked; NULL + error */
+/* The same, inline for a plain backward's read: an unpacked, unmodified
+ * value that needs neither history nor a tangent is the saved alias itself. */
+static inline Tensor *node_unpack(GradNode *n, int i) {
+  const AgSaved *s = &n->saved[i];
+  if (n->released || s->packed || !s->data || s->storage->version != s->version || s->tangent ||
+      (s->requires_grad && grad_enabled()))
+    return node_unpack_general(n, i);
+  return tensor_retain(s->data);
+}
 /* False (PyTorch's "backward through the graph a second time") once freed. */
 bool node_check_saved(const GradNode *n);
 void node_release_saved(GradNode *n);
 AgNodeExtra *node_extra(GradNode *n);
 /* n with a copy of the index items in its params; NULL (n dropped) when out of memory. */
 GradNode *node_with_items(GradNode *n, const IndexItem *items, int nitems);
-/* Any input requires grad and grad mode is on. */
-bool ag_should_record(Tensor *const *ts, int n);
+/* An input has a tangent at the open dual level (forward AD records a node for it). */
+bool ag_should_record_tangent(Tensor *const *ts, int n);
+/* ag_should_record (any input requires grad and grad mode is on, or forward
+ * AD wants a node) is inline below fw_active. */
 
 /* ---- ops.c: recording helpers ---- */
-/* out is a float tensor, grad mode is on and an input requires grad. */
-bool ag_record_wanted(Tensor *const *inputs, int n, const Tensor *out);
 /* A node with an edge to each input (NULL entries: no edge, [nil, 0]). */
 GradNode *ag_record_node(AgNodeKind kind, Tensor *const *inputs, int nin, int nsaved, int nout);
 /* The same for an op that always sets parameters: they live in the node. */
@@ -295,6 +317,20 @@ Tensor *jvp_none(GradNode *n, int oi, Tensor *const *in, Tensor *const *t, Tenso
 static inline bool fw_active(void) {
   const AutogradState *st = ag_state();
   return st->fw_open_level != 0 && st->fw_suspended == 0;
+}
+
+/* Any input requires grad and grad mode is on (or forward AD wants a node).
+ * Inline: every op asks, most of them with grad mode on and forward AD off. */
+static inline bool ag_should_record(Tensor *const *ts, int n) {
+  if (grad_enabled())
+    for (int i = 0; i < n; i++)
+      if (requires_grad_of(ts[i])) return true;
+  return fw_active() && ag_should_record_tangent(ts, n);
+}
+/* out is a float tensor, grad mode is on and an input requires grad (inline
+ * as ag_should_record). */
+static inline bool ag_record_wanted(Tensor *const *inputs, int n, const Tensor *out) {
+  return out && dtype_is_float(out->dtype) && ag_should_record(inputs, n);
 }
 /* t's tangent at the open level (borrowed), or NULL. */
 Tensor *fw_tangent(const Tensor *t);

@@ -244,7 +244,7 @@ void ag_set_name(Tensor *t, const char *name) {
   m->name = name ? strdup(name) : NULL;
 }
 
-AgEdge tensor_edge(Tensor *t) {
+AgEdge tensor_edge_general(Tensor *t) {
   AgEdge e = {NULL, 0};
   if (!requires_grad_of(t)) return e;
   AgMeta *m = meta_of(t); /* ag_requires_grad refreshed a stale view's history */

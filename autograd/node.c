@@ -193,17 +193,20 @@ size_t node_footprint(const GradNode *n) {
          (size_t)n->nsaved * sizeof(Tensor);
 }
 
-static void saved_clear(AgSaved *s) {
+static void saved_release_packed(AgSaved *s) {
+  s->packed->fns->release(s->packed->value);
+  free(s->packed);
+  s->packed = NULL;
+}
+
+/* Inline: a backward clears every saved value of every node it runs. */
+static inline void saved_clear(AgSaved *s) {
   tensor_release(s->data);
   s->data = NULL;
   s->storage = NULL;
   tensor_release(s->tangent);
   s->tangent = NULL;
-  if (s->packed) {
-    s->packed->fns->release(s->packed->value);
-    free(s->packed);
-    s->packed = NULL;
-  }
+  if (s->packed) saved_release_packed(s);
   if (s->grad_fn) grad_node_release(s->grad_fn); /* most saved values have none: no call */
   s->grad_fn = NULL;
 }
@@ -293,9 +296,9 @@ GradNode *grad_node_retain(GradNode *node) {
   return node;
 }
 
-void grad_node_release(GradNode *node) {
-  AG_ASSERT(!node || node->refcount > 0); /* released once more than retained */
-  if (!node || --node->refcount > 0) return;
+/* The last reference went: node and whatever it alone kept alive are freed.
+ * Out of line, so that grad_node_release inlines in this file. */
+__attribute__((noinline)) static void node_release_last(GradNode *node) {
   AutogradState *st = ag_state();
   node->free_next = st->dying;
   st->dying = node;
@@ -309,6 +312,11 @@ void grad_node_release(GradNode *node) {
   st->draining = false;
 }
 
+void grad_node_release(GradNode *node) {
+  AG_ASSERT(!node || node->refcount > 0); /* released once more than retained */
+  if (node && --node->refcount == 0) node_release_last(node);
+}
+
 AgNodeExtra *node_extra(GradNode *n) {
   if (!n->extra) {
     n->extra = calloc(1, sizeof *n->extra);
@@ -319,19 +327,16 @@ AgNodeExtra *node_extra(GradNode *n) {
 
 /* ---- recording ---- */
 
-bool ag_should_record(Tensor *const *ts, int n) {
-  if (grad_enabled())
-    for (int i = 0; i < n; i++)
-      if (requires_grad_of(ts[i])) return true;
-  if (!fw_active()) return false; /* all plain code pays for forward AD */
+bool ag_should_record_tangent(Tensor *const *ts, int n) {
   for (int i = 0; i < n; i++)
     if (fw_tangent(ts[i])) return true;
   return false;
 }
 
 /* The general case: the old or the new shape has more than 4 dimensions
- * (such a shape is kept in a block of its own). */
-static void info_set_big(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
+ * (such a shape is kept in a block of its own). Out of line, so that the
+ * common case below inlines into every recording without spilling. */
+__attribute__((noinline)) static void info_set_big(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
   if (info->ndim > 4) free(info->u.big);
   info->dtype = dt;
   info->ndim = ndim;
@@ -347,7 +352,7 @@ static void info_set_big(AgInfo *info, DType dt, int ndim, const int64_t *shape)
   if (ndim > 0) memcpy(dst, shape, (size_t)ndim * sizeof(int64_t));
 }
 
-static void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
+static inline void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shape) {
   if (info->ndim > 4 || ndim > 4) {
     info_set_big(info, dt, ndim, shape);
     return;
@@ -358,19 +363,26 @@ static void info_set_shape(AgInfo *info, DType dt, int ndim, const int64_t *shap
     info->u.small[d] = shape[d];
 }
 
-static void info_set(AgInfo *info, const Tensor *t) { info_set_shape(info, t->dtype, t->ndim, t->shape); }
-
-void node_info_set(GradNode *n, AgInfo *info, const Tensor *t) {
-  info_set(info, t);
+static inline void info_set_node(GradNode *n, AgInfo *info, const Tensor *t) {
+  info_set_shape(info, t->dtype, t->ndim, t->shape);
   if (t->ndim > 4) n->big_info = true;
 }
 
-void node_set_input(GradNode *n, int i, Tensor *t) {
+void node_info_set(GradNode *n, AgInfo *info, const Tensor *t) { info_set_node(n, info, t); }
+
+static inline void set_input(GradNode *n, int i, Tensor *t) {
   if (!t) return;
-  node_info_set(n, &n->in_info[i], t);
+  info_set_node(n, &n->in_info[i], t);
   AgEdge e = tensor_edge(t);
   n->next[i] = e;
   if (fw_active()) fw_note_input(n, i, t);
+}
+
+void node_set_input(GradNode *n, int i, Tensor *t) { set_input(n, i, t); }
+
+void node_set_inputs(GradNode *n, Tensor *const *inputs, int nin) {
+  for (int i = 0; i < nin; i++)
+    set_input(n, i, inputs[i]);
 }
 
 /* The data-only alias a node saves of t (a new reference). A tensor saved by
@@ -430,6 +442,7 @@ void *ag_saved_hooks_pack(Tensor *t, const AgSavedHookFns **fns, bool *failed) {
 
 /* Hands t to the innermost pack hook; false when there is none (or it raised). */
 static bool saved_pack(AgSaved *s, Tensor *t) {
+  if (!ag_state()->saved_hooks) return false; /* the common case, without a call */
   const AgSavedHookFns *fns;
   bool failed = false;
   void *packed = ag_saved_hooks_pack(t, &fns, &failed);
@@ -468,7 +481,8 @@ void node_save(GradNode *n, int i, const char *name, Tensor *t, bool is_output) 
     s->output_nr = e.input_nr;
   }
   if (is_output) s->output_nr = ag_output_nr(t);
-  Tensor *tangent = is_output ? NULL : fw_tangent(t); /* an output's comes with it (forward.c) */
+  /* an output's tangent comes with it (forward.c) */
+  Tensor *tangent = is_output || !fw_active() ? NULL : fw_tangent(t);
   if (tangent) s->tangent = tensor_retain(tangent);
 }
 
@@ -499,14 +513,14 @@ static bool fw_set_output(GradNode *n, int i, Tensor *out) {
   return fw_finish_output(n, i, out);
 }
 
-static bool attach_output(GradNode *n, int i, Tensor *out) {
+static inline bool attach_output(GradNode *n, int i, Tensor *out) {
   AgMeta *m = meta_get(out);
   if (!m) return false;
   if (m->grad_fn) grad_node_release(m->grad_fn);
   m->grad_fn = grad_node_retain(n);
   m->output_nr = i;
   m->requires_grad = true;
-  node_info_set(n, &n->out_info[i], out);
+  info_set_node(n, &n->out_info[i], out);
   return true;
 }
 
@@ -607,7 +621,7 @@ static Tensor *saved_data(GradNode *n, AgSaved *s, int i) {
 
 /* The saved tensor, with its history when grad mode is on (create_graph)
  * and, in a dual level, with the tangent it had (forward-over-reverse). */
-Tensor *node_unpack(GradNode *n, int i) {
+Tensor *node_unpack_general(GradNode *n, int i) {
   AgSaved *s = &n->saved[i];
   if (!node_check_saved(n)) return NULL;
   Tensor *data = saved_data(n, s, i);

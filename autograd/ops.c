@@ -13,17 +13,12 @@
 
 /* ---- recording helpers (shared with ops_shape.c and inplace.c) ---- */
 
-bool ag_record_wanted(Tensor *const *inputs, int n, const Tensor *out) {
-  return out && dtype_is_float(out->dtype) && ag_should_record(inputs, n);
-}
-
 /* A node with an edge to each input (NULL entries give no edge). */
 static GradNode *record_node(AgNodeKind kind, Tensor *const *inputs, int nin, int nsaved,
                              int nout, bool with_params) {
   GradNode *n = node_new(kind, nin, nsaved, nout, with_params);
   if (!n) return NULL;
-  for (int i = 0; i < nin; i++)
-    node_set_input(n, i, inputs[i]);
+  node_set_inputs(n, inputs, nin);
   return n;
 }
 
@@ -37,7 +32,7 @@ GradNode *ag_record_node_params(AgNodeKind kind, Tensor *const *inputs, int nin,
 }
 
 static bool forward_nan_check(GradNode *n, const Tensor *out) {
-  if (!ag_anomaly_check_forward() || !ag_any_nan(out)) return true;
+  if (!ag_state()->anomaly_forward || !ag_any_nan(out)) return true; /* read inline: every op asks */
   tensor_set_error("Function '%s' produced nan values in its forward output (line %d).",
                    grad_node_name(n), n->line);
   return false;

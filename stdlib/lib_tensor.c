@@ -516,10 +516,13 @@ Tensor *lib_as_tensor(AgVM *vm, Value v, DType like, const char *what) {
 
 /* ---- operators ---- */
 
-/* The operator table comes from tensor/ops.h's symbols, matched once per VM. */
+/* The operator table comes from tensor/ops.h's symbols, matched once per VM.
+ * It maps the elementwise operators only: bitwise ops, `in` and `@` have
+ * their own paths in hook_binary. */
 static void map_operators(LibState *st) {
   for (int op = 0; op < OP_COUNT; op++) {
     st->binary_of_opcode[op] = -1;
+    if (vm_is_bitwise_op(op) || op == OP_IN || op == OP_MATMUL) continue;
     for (int b = 0; b < BIN_COUNT; b++)
       if (tensor_binary_symbols[b] && strcmp(tensor_binary_symbols[b], vm_op_symbol(op)) == 0)
         st->binary_of_opcode[op] = (int8_t)b;
@@ -584,6 +587,11 @@ static Value tensor_bitwise(AgVM *vm, int op, Value a, Value b) {
 }
 
 static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
+  int bop = op >= 0 && op < OP_COUNT ? lib_state(vm)->binary_of_opcode[op] : -1;
+  if (bop >= 0 && IS_TENSOR(a) && IS_TENSOR(b)) { /* the common case, first */
+    lib_sync_line(vm);
+    return lib_wrap(vm, ag_binary((BinaryOp)bop, lib_t(a), lib_t(b)));
+  }
   if (IS_NODE(a) || IS_NODE(b)) return lib_node_binary(vm, op, a, b);
   if (vm_is_bitwise_op(op)) return tensor_bitwise(vm, op, a, b);
   if (op == OP_IN) return tensor_contains(vm, a, b);
@@ -592,7 +600,6 @@ static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
   if (op == OP_MATMUL) {
     if (ta && tb) return lib_wrap(vm, ag_matmul(lib_t(a), lib_t(b)));
   } else {
-    int bop = op >= 0 && op < OP_COUNT ? lib_state(vm)->binary_of_opcode[op] : -1;
     /* true/false is a bool-typed number to PyTorch: bool_t + true stays bool,
      * t - true is an error */
     if (bop >= 0 && ((ta && IS_BOOL(b)) || (tb && IS_BOOL(a))) &&
@@ -603,7 +610,6 @@ static Value hook_binary(AgVM *vm, int op, Value a, Value b) {
       tensor_release(bt);
       return lib_wrap(vm, r);
     }
-    if (bop >= 0 && ta && tb) return lib_wrap(vm, ag_binary((BinaryOp)bop, lib_t(a), lib_t(b)));
     if (bop >= 0 && (ta ? is_scalar_operand(b) : tb && is_scalar_operand(a))) {
       Value scalar = ta ? b : a;
       Tensor *t = promoted_for(bop, lib_t(ta ? a : b), scalar);

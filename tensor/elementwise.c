@@ -425,8 +425,9 @@ static const void *native_scalar(DType dt, const double *s, float *sf) {
   return dt == DT_FLOAT32 ? (const void *)sf : (const void *)s;
 }
 
-/* a op b by the shortcut above; NULL when it does not apply. */
-static Tensor *binary_single(BinaryOp op, const Tensor *a, const Tensor *b) {
+/* a op b by the shortcut above; NULL when it does not apply. Always inline:
+ * tensor_binary is then this path and a tail call. */
+static inline __attribute__((always_inline)) Tensor *binary_single(BinaryOp op, const Tensor *a, const Tensor *b) {
   if (!single_pair(op, a, b)) return NULL;
   const Tensor *like = a->ndim >= b->ndim ? a : b;
   Tensor *out = tensor_empty(a->dtype, like->ndim, like->shape);
@@ -434,11 +435,17 @@ static Tensor *binary_single(BinaryOp op, const Tensor *a, const Tensor *b) {
   return out;
 }
 
+/* Everything binary_single does not take. Out of line, so that the
+ * one-element path (a scalar graph's every op) saves no registers. */
+__attribute__((noinline)) static Tensor *binary_general(BinaryOp op, const Tensor *a,
+                                                       const Tensor *b) {
+  Tensor *out = binary_flat(op, a, b);
+  return out ? out : binary_compute(op, a, b, tensor_result_type(a, b), false);
+}
+
 Tensor *tensor_binary(BinaryOp op, const Tensor *a, const Tensor *b) {
   Tensor *out = binary_single(op, a, b);
-  if (out) return out;
-  out = binary_flat(op, a, b);
-  return out ? out : binary_compute(op, a, b, tensor_result_type(a, b), false);
+  return out ? out : binary_general(op, a, b);
 }
 
 /* The elements of t's innermost dims that lie one after another in memory:

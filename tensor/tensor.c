@@ -544,9 +544,12 @@ static Tensor *tensor_new_struct(DType dt, int ndim, const int64_t *shape, int64
 /* The hot path of scalar graphs: a contiguous tensor of a few dimensions
  * whose data fits inline, its struct and storage popped from the caches with
  * nothing to check (no dimension of at most 64 elements can overflow) and
- * only the fields a cached block lacks written. NULL when it does not apply. */
+ * only the fields a cached block lacks written. NULL when it does not apply.
+ * Always inline: tensor_empty is then this path alone, without a frame. */
 #define SMALL_MAX_DIMS 4
-static Tensor *tensor_alloc_small(DType dt, int ndim, const int64_t *shape, bool zero) {
+static inline __attribute__((always_inline)) Tensor *tensor_alloc_small(DType dt, int ndim,
+                                                                       const int64_t *shape,
+                                                                       bool zero) {
   AllocCache *cache = &tensor_state()->cache;
   if (!TENSOR_USE_CACHES || !cache->tensors || !cache->storages || ndim > SMALL_MAX_DIMS)
     return NULL;
@@ -580,9 +583,10 @@ static Tensor *tensor_alloc_small(DType dt, int ndim, const int64_t *shape, bool
   return t;
 }
 
-static Tensor *tensor_alloc(DType dt, int ndim, const int64_t *shape, bool zero) {
-  Tensor *small = tensor_alloc_small(dt, ndim, shape, zero);
-  if (small) return small;
+/* Everything else: checked shape and size, a storage of any size. Out of
+ * line, so that tensor_alloc's fast path saves no registers. */
+__attribute__((noinline)) static Tensor *tensor_alloc_general(DType dt, int ndim,
+                                                             const int64_t *shape, bool zero) {
   int64_t numel;
   if (!tensor_check_shape(ndim, shape, &numel)) return NULL;
   /* In 64 bits, as PyTorch counts: a size_t of 32 bits (WebAssembly) would wrap. */
@@ -607,6 +611,11 @@ static Tensor *tensor_alloc(DType dt, int ndim, const int64_t *shape, bool zero)
   t->storage = s;
   tensor_contiguous_strides(ndim, shape, t->stride);
   return t;
+}
+
+static inline Tensor *tensor_alloc(DType dt, int ndim, const int64_t *shape, bool zero) {
+  Tensor *small = tensor_alloc_small(dt, ndim, shape, zero);
+  return small ? small : tensor_alloc_general(dt, ndim, shape, zero);
 }
 
 Tensor *tensor_empty(DType dt, int ndim, const int64_t *shape) {
