@@ -72,14 +72,18 @@ static void give_new(Scope *s, Tensor **out, int i, Tensor *t) {
   out[i] = t;
 }
 
-static bool done(Scope *s, GradNode *n, Tensor **out) {
-  scope_end(s);
-  if (!s->failed) return true;
+/* A failed formula hands out nothing. */
+static bool drop_outs(GradNode *n, Tensor **out) {
   for (int i = 0; i < n->nnext; i++) {
     tensor_release(out[i]);
     out[i] = NULL;
   }
   return false;
+}
+
+static bool done(Scope *s, GradNode *n, Tensor **out) {
+  scope_end(s);
+  return s->failed ? drop_outs(n, out) : true;
 }
 
 /* ---- NULL-passing wrappers ---- */
@@ -250,7 +254,24 @@ static bool d_rsub(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   return done(&s, n, out);
 }
 
+/* A plain backward's g * (saved i) straight into *slot: the tensor_binary
+ * that bin() runs, without a scope's references (a scalar graph spends a
+ * tenth of its instructions in MulBackward0). */
+static bool plain_mul_saved(GradNode *n, Tensor *g, int i, Tensor **slot) {
+  Tensor *x = node_peek(n, i), *owned = NULL;
+  if (!x && !(x = owned = node_unpack_general(n, i))) return false;
+  tensor_release(*slot);
+  *slot = tensor_binary(BIN_MUL, g, x);
+  tensor_release(owned);
+  return *slot != NULL;
+}
+
 static bool d_mul(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  if (G && !node_p(n)->flag && plain_backward()) {
+    bool ok = (!needs[0] || plain_mul_saved(n, G, SAVED_OTHER, &out[0])) &&
+              (n->nnext < 2 || !needs[1] || plain_mul_saved(n, G, SAVED_SELF, &out[1]));
+    return ok || drop_outs(n, out);
+  }
   Scope s;
   scope_open(&s);
   if (needs[0]) give(out, 0, node_p(n)->flag ? muls(&s, G, node_p(n)->s0) : mul(&s, G, saved(&s, n, SAVED_OTHER)));

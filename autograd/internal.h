@@ -242,14 +242,21 @@ bool node_set_output(GradNode *n, int i, Tensor *out);
 /* Drops the builder's reference after the outputs were set. */
 void node_finish(GradNode *n);
 Tensor *node_unpack_general(GradNode *n, int i); /* new ref, version-checked; NULL + error */
-/* The same, inline for a plain backward's read: an unpacked, unmodified
- * value that needs neither history nor a tangent is the saved alias itself. */
-static inline Tensor *node_unpack(GradNode *n, int i) {
+/* A plain backward's read: an unpacked, unmodified value that needs neither
+ * history nor a tangent is the saved alias itself, returned borrowed (valid
+ * until the node's saved values are released); NULL when node_unpack_general
+ * must run. */
+static inline Tensor *node_peek(GradNode *n, int i) {
   const AgSaved *s = &n->saved[i];
   if (n->released || s->packed || !s->data || s->storage->version != s->version || s->tangent ||
       (s->requires_grad && grad_enabled()))
-    return node_unpack_general(n, i);
-  return tensor_retain(s->data);
+    return NULL;
+  return s->data;
+}
+/* node_unpack_general, inline for the common case node_peek takes. */
+static inline Tensor *node_unpack(GradNode *n, int i) {
+  Tensor *t = node_peek(n, i);
+  return t ? tensor_retain(t) : node_unpack_general(n, i);
 }
 /* False (PyTorch's "backward through the graph a second time") once freed. */
 bool node_check_saved(const GradNode *n);
