@@ -60,16 +60,19 @@ static inline void give(Tensor **out, int i, Tensor *t) {
   out[i] = tensor_retain(t);
 }
 
+/* A new reference (or NULL: failed) straight into out[i], for a path
+ * without a scope: false when it failed. */
+static inline bool put_new(Tensor **out, int i, Tensor *t) {
+  tensor_release(out[i]);
+  out[i] = t;
+  return t != NULL;
+}
+
 /* Hands a new reference straight to out[i], outside the scope: a formula
  * that makes one result per input (cat, stack, ...) then needs no scope room
  * per input, so it works for any number of inputs. */
 static void give_new(Scope *s, Tensor **out, int i, Tensor *t) {
-  if (!t) {
-    s->failed = true;
-    return;
-  }
-  tensor_release(out[i]);
-  out[i] = t;
+  if (!put_new(out, i, t)) s->failed = true;
 }
 
 /* A failed formula hands out nothing. */
@@ -179,10 +182,15 @@ static Tensor *jvp_done(Scope *s, Tensor *r, const Tensor *out) {
 
 /* other's gradient is grad * alpha when add_(other, alpha=) recorded one (i2, alpha in s1) */
 static bool d_add(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  if (needs[0]) give(out, 0, G);
+  if (n->nnext < 2 || !needs[1]) return true;
+  if (!node_p(n)->i2) { /* grad itself: no temporaries, no scope */
+    give(out, 1, G);
+    return true;
+  }
   Scope s;
   scope_open(&s);
-  if (needs[0]) give(out, 0, G);
-  if (n->nnext > 1 && needs[1]) give(out, 1, node_p(n)->i2 ? muls(&s, G, node_p(n)->s1) : G);
+  give(out, 1, muls(&s, G, node_p(n)->s1));
   return done(&s, n, out);
 }
 static Tensor *j_add(JVP_ARGS) {
@@ -254,22 +262,21 @@ static bool d_rsub(GradNode *n, Tensor *const *g, Tensor **out, const bool *need
   return done(&s, n, out);
 }
 
-/* A plain backward's g * (saved i) straight into *slot: the tensor_binary
+/* A plain backward's g * (saved i) straight into out[k]: the tensor_binary
  * that bin() runs, without a scope's references (a scalar graph spends a
  * tenth of its instructions in MulBackward0). */
-static bool plain_mul_saved(GradNode *n, Tensor *g, int i, Tensor **slot) {
+static bool plain_mul_saved(GradNode *n, Tensor *g, int i, Tensor **out, int k) {
   Tensor *x = node_peek(n, i), *owned = NULL;
   if (!x && !(x = owned = node_unpack_general(n, i))) return false;
-  tensor_release(*slot);
-  *slot = tensor_binary(BIN_MUL, g, x);
+  bool ok = put_new(out, k, tensor_binary(BIN_MUL, g, x));
   tensor_release(owned);
-  return *slot != NULL;
+  return ok;
 }
 
 static bool d_mul(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
   if (G && !node_p(n)->flag && plain_backward()) {
-    bool ok = (!needs[0] || plain_mul_saved(n, G, SAVED_OTHER, &out[0])) &&
-              (n->nnext < 2 || !needs[1] || plain_mul_saved(n, G, SAVED_SELF, &out[1]));
+    bool ok = (!needs[0] || plain_mul_saved(n, G, SAVED_OTHER, out, 0)) &&
+              (n->nnext < 2 || !needs[1] || plain_mul_saved(n, G, SAVED_SELF, out, 1));
     return ok || drop_outs(n, out);
   }
   Scope s;
@@ -595,12 +602,21 @@ static Tensor *j_tan(JVP_ARGS) {
   return jvp_done(&s, mul(&s, T0, adds(&s, mul(&s, out, out), 1)), out);
 }
 
+/* tanh_backward's fused kernel (PyTorch's rounding) takes g and the result
+ * when a plain backward has them of one dtype and shape. */
+static bool fused_tanh_backward_applies(const Tensor *g, const Tensor *r) {
+  return plain_backward() && g->dtype == r->dtype && g->ndim == r->ndim &&
+         !memcmp(g->shape, r->shape, (size_t)g->ndim * sizeof(int64_t));
+}
+
 static bool d_tanh(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  Tensor *peeked = G ? node_peek(n, 0) : NULL; /* borrowed: no scope needed */
+  if (peeked && fused_tanh_backward_applies(G, peeked))
+    return put_new(out, 0, tensor_tanh_backward(G, peeked)) || drop_outs(n, out);
   Scope s;
   scope_open(&s);
   Tensor *r = saved(&s, n, 0);
-  if (r && plain_backward() && G->dtype == r->dtype && G->ndim == r->ndim &&
-      !memcmp(G->shape, r->shape, (size_t)G->ndim * sizeof(int64_t))) /* PyTorch's rounding */
+  if (r && fused_tanh_backward_applies(G, r))
     give(out, 0, keep(&s, tensor_tanh_backward(G, r)));
   else
     give(out, 0, mul(&s, G, rsubs(&s, 1, mul(&s, r, r))));
