@@ -273,17 +273,21 @@ static bool plain_mul_saved(GradNode *n, Tensor *g, int i, Tensor **out, int k) 
   return ok;
 }
 
-static bool d_mul(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  if (G && !node_p(n)->flag && plain_backward()) {
-    bool ok = (!needs[0] || plain_mul_saved(n, G, SAVED_OTHER, out, 0)) &&
-              (n->nnext < 2 || !needs[1] || plain_mul_saved(n, G, SAVED_SELF, out, 1));
-    return ok || drop_outs(n, out);
-  }
+/* Out of line: its scope's frame would slow the plain path down. */
+__attribute__((noinline)) static bool d_mul_scoped(GradNode *n, Tensor *const *g, Tensor **out,
+                                                  const bool *needs) {
   Scope s;
   scope_open(&s);
   if (needs[0]) give(out, 0, node_p(n)->flag ? muls(&s, G, node_p(n)->s0) : mul(&s, G, saved(&s, n, SAVED_OTHER)));
   if (n->nnext > 1 && needs[1]) give(out, 1, mul(&s, G, saved(&s, n, SAVED_SELF)));
   return done(&s, n, out);
+}
+
+static bool d_mul(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
+  if (!G || node_p(n)->flag || !plain_backward()) return d_mul_scoped(n, g, out, needs);
+  bool ok = (!needs[0] || plain_mul_saved(n, G, SAVED_OTHER, out, 0)) &&
+            (n->nnext < 2 || !needs[1] || plain_mul_saved(n, G, SAVED_SELF, out, 1));
+  return ok || drop_outs(n, out);
 }
 static Tensor *j_mul(JVP_ARGS) {
   Scope s;
@@ -1234,12 +1238,9 @@ static AgNodeKind index_backward_kind(AgNodeKind k) {
 }
 
 static bool d_index(GradNode *n, Tensor *const *g, Tensor **out, const bool *needs) {
-  Scope s;
-  scope_open(&s);
-  /* straight into out: no temporaries (a backward over `for v in x` runs it per element) */
-  give_new(&s, out, 0,
-           ag_index_backward(G, IN, node_p(n)->items, node_p(n)->nitems, index_backward_kind(n->kind)));
-  return done(&s, n, out);
+  /* straight into out: no temporaries, no scope (a backward over `for v in x` runs it per element) */
+  Tensor *r = ag_index_backward(G, IN, node_p(n)->items, node_p(n)->nitems, index_backward_kind(n->kind));
+  return put_new(out, 0, r) || drop_outs(n, out);
 }
 
 /* The backward of indexing's backward: index again. */
