@@ -138,7 +138,12 @@ static Tensor *zero_like(Scope *s, const Tensor *g) {
 static Tensor *zeros_of(Scope *s, const AgInfo *in, DType dt) {
   return keep(s, tensor_zeros(dt, in->ndim, info_shape(in)));
 }
-static Tensor *saved(Scope *s, GradNode *n, int i) { return keep(s, node_unpack(n, i)); }
+/* Saved value i, borrowed when node_peek has it (the engine releases saved
+ * values only after the formula), else unpacked into the scope. */
+static Tensor *saved(Scope *s, GradNode *n, int i) {
+  Tensor *t = node_peek(n, i);
+  return t ? t : keep(s, node_unpack_general(n, i));
+}
 static Tensor *expand_to(Scope *s, Tensor *a, const AgInfo *in) {
   return a ? keep(s, ag_expand(a, in->ndim, info_shape(in))) : NULL;
 }

@@ -522,7 +522,7 @@ static bool buf_empty(const Task *t) {
 
 /* A graph of small ops is walked cold: its nodes, saved tensors and their
  * storages were made long ago and are scattered. The formula reads each
- * saved tensor and its storage (node_unpack checks the version, the op
+ * saved tensor and its storage (node_peek checks the version, the op
  * reads the elements), and propagate reads each child's task stamp. Asked
  * for all at once, their cache misses overlap instead of following one
  * another. */

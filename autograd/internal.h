@@ -253,11 +253,6 @@ static inline Tensor *node_peek(GradNode *n, int i) {
     return NULL;
   return s->data;
 }
-/* node_unpack_general, inline for the common case node_peek takes. */
-static inline Tensor *node_unpack(GradNode *n, int i) {
-  Tensor *t = node_peek(n, i);
-  return t ? tensor_retain(t) : node_unpack_general(n, i);
-}
 /* False (PyTorch's "backward through the graph a second time") once freed. */
 bool node_check_saved(const GradNode *n);
 void node_release_saved(GradNode *n);
