@@ -40,15 +40,19 @@ static size_t own_bytes(const AgVM *vm) {
                                                        : 0;
 }
 
+/* After growing: collect if the heap or the tensors passed their threshold. */
+static inline void collect_if_due(AgVM *vm) {
+  if (vm->gc.paused == 0 && (vm->gc.stress || own_bytes(vm) > vm->gc.next_gc ||
+                             vm->gc.external_since_gc >= vm->gc.external_next_gc)) {
+    vm_collect_garbage(vm);
+  }
+}
+
 /* Counts a size change and collects when the heap grew past its limit. */
 static void account(AgVM *vm, size_t old_size, size_t new_size) {
   vm->gc.bytes_allocated += new_size;
   vm->gc.bytes_allocated -= old_size;
-  if (new_size > old_size && vm->gc.paused == 0 &&
-      (vm->gc.stress || own_bytes(vm) > vm->gc.next_gc ||
-       vm->gc.external_since_gc >= vm->gc.external_next_gc)) {
-    vm_collect_garbage(vm);
-  }
+  if (new_size > old_size) collect_if_due(vm);
 }
 
 /* The VM current on this thread (vm_make_current): the one whose context
@@ -142,24 +146,43 @@ void vm_add_external_bytes(AgVM *vm, ptrdiff_t delta) {
 #define TENSOR_OBJ_CACHE_MAX 65536
 #endif
 
-static Obj *tensor_obj_take(AgVM *vm) {
-  account(vm, 0, sizeof(ObjTensor)); /* may collect, filling the cache */
+/* Links a new object into the list of all objects. */
+static Obj *link_object(AgVM *vm, Obj *obj, ObjType type) {
+  obj->type = type;
+  obj->marked = false;
+  obj->next = vm->gc.objects;
+  vm->gc.objects = obj;
+  return obj;
+}
+
+Obj *vm_allocate_tensor_object(AgVM *vm, size_t external_bytes) {
+  /* the wrapper and what it keeps alive, counted in one go before the
+   * allocation: this very allocation may start the collection that frees
+   * earlier big temporaries (and fills the cache) */
+  vm->gc.external_live += external_bytes;
+  vm->gc.external_since_gc += external_bytes;
+  vm->gc.bytes_allocated += external_bytes + sizeof(ObjTensor);
+  collect_if_due(vm);
   Obj *obj = vm->gc.tensor_obj_cache;
   if (obj == NULL) {
     obj = malloc(sizeof(ObjTensor));
     if (obj == NULL) {
+      vm_add_external_bytes(vm, -(ptrdiff_t)external_bytes);
       account(vm, sizeof(ObjTensor), 0);
       vm_out_of_memory(vm, sizeof(ObjTensor));
     }
-    return obj;
+  } else {
+    vm->gc.tensor_obj_cache = obj->next;
+    vm->gc.tensor_obj_cached--;
   }
-  vm->gc.tensor_obj_cache = obj->next;
-  vm->gc.tensor_obj_cached--;
-  return obj;
+  return link_object(vm, obj, OBJ_TENSOR);
 }
 
-static void tensor_obj_put(AgVM *vm, Obj *obj) {
-  account(vm, sizeof(ObjTensor), 0);
+/* A swept tensor wrapper: its bytes uncounted, the block kept for reuse. */
+static void tensor_obj_put(AgVM *vm, ObjTensor *t) {
+  vm_add_external_bytes(vm, -(ptrdiff_t)t->external_bytes);
+  vm->gc.bytes_allocated -= sizeof(ObjTensor);
+  Obj *obj = (Obj *)t;
   if (vm->gc.tensor_obj_cached >= TENSOR_OBJ_CACHE_MAX) {
     free(obj);
     return;
@@ -170,14 +193,7 @@ static void tensor_obj_put(AgVM *vm, Obj *obj) {
 }
 
 Obj *vm_allocate_object(AgVM *vm, size_t size, ObjType type) {
-  Obj *obj = type == OBJ_TENSOR && size == sizeof(ObjTensor)
-                 ? tensor_obj_take(vm)
-                 : (Obj *)vm_reallocate(vm, NULL, 0, size);
-  obj->type = type;
-  obj->marked = false;
-  obj->next = vm->gc.objects;
-  vm->gc.objects = obj;
-  return obj;
+  return link_object(vm, vm_reallocate(vm, NULL, 0, size), type);
 }
 
 /* ---- freeing ---- */
@@ -236,8 +252,7 @@ void vm_free_object(AgVM *vm, Obj *obj) {
   case OBJ_TENSOR: {
     ObjTensor *t = (ObjTensor *)obj;
     tensor_release(t->tensor);
-    vm_add_external_bytes(vm, -(ptrdiff_t)t->external_bytes);
-    tensor_obj_put(vm, obj);
+    tensor_obj_put(vm, t);
     break;
   }
   case OBJ_NODE:
