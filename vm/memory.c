@@ -178,10 +178,13 @@ Obj *vm_allocate_tensor_object(AgVM *vm, size_t external_bytes) {
   return link_object(vm, obj, OBJ_TENSOR);
 }
 
-/* A swept tensor wrapper: its bytes uncounted, the block kept for reuse. */
+/* A swept tensor wrapper: its bytes uncounted (those vm_allocate_tensor_object
+ * counted, so nothing can go below zero), the block kept for reuse. */
 static void tensor_obj_put(AgVM *vm, ObjTensor *t) {
-  vm_add_external_bytes(vm, -(ptrdiff_t)t->external_bytes);
-  vm->gc.bytes_allocated -= sizeof(ObjTensor);
+  AG_ASSERT(vm->gc.external_live >= t->external_bytes &&
+            vm->gc.bytes_allocated >= t->external_bytes + sizeof(ObjTensor));
+  vm->gc.external_live -= t->external_bytes;
+  vm->gc.bytes_allocated -= t->external_bytes + sizeof(ObjTensor);
   Obj *obj = (Obj *)t;
   if (vm->gc.tensor_obj_cached >= TENSOR_OBJ_CACHE_MAX) {
     free(obj);
