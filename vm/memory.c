@@ -15,34 +15,22 @@
  * garbage is still cheap to sweep while it is warm. */
 #define GC_MIN_HEAP (2 * 1024 * 1024)
 
-/* Tensors' memory has a threshold of its own. A collection costs about the
- * heap's own objects (marking them, passing over them), while what it frees
- * is mostly tensors: so the heap's own bytes start a collection at twice
- * their live size (at least GC_MIN_HEAP), and the tensors wrapped since the
- * last one start it once they reach as many bytes as were live (heap and
- * tensors), at most GC_EXTERNAL_PER_HEAP times the heap's own bytes and at
- * least VM_GC_EXTERNAL_STEP. The cap keeps big tensors on a small heap
- * collected promptly: each freed big buffer goes back to the tensor
- * allocator's cache where the next result of its size reuses pages already
- * faulted in. With only a threshold of twice the live bytes, tensors
- * included, a loop of `c = a @ b` on 4 MB matrices ran with six result
- * buffers instead of three, and faulting the others in cost 40 ms of system
- * time over 20 products (docs/performance.md). The floor keeps small tensors
- * (about 1 KB each with their graph nodes) from collecting every 1,500
- * operations when the heap's own floor was reached first: a script on
- * scalars marked its whole heap for each 2 MB of them. Both thresholds
- * follow the live bytes, so memory stays bounded. */
+/* Tensors' memory is collected sooner than the heap's own objects: a
+ * collection costs about the heap's objects, not the bytes a dropped tensor
+ * frees, and each freed big buffer goes back to the tensor allocator's cache
+ * where the next result of its size reuses pages already faulted in. With
+ * only the heap's threshold (twice the live bytes, tensors included), a loop
+ * of `c = a @ b` on 4 MB matrices ran with six result buffers instead of
+ * three, and faulting the others in cost 40 ms of system time over 20
+ * products (docs/performance.md). So a collection also starts once the
+ * tensors wrapped since the last one reach VM_GC_EXTERNAL_STEP or, on a big
+ * heap, GC_EXTERNAL_PER_HEAP times the heap's own bytes, which keeps its
+ * marking cheap next to making those tensors. */
 #define GC_EXTERNAL_PER_HEAP 8
-
-/* The heap's own bytes: all that is counted but the tensors'. */
-static size_t own_bytes(const AgVM *vm) {
-  return vm->gc.bytes_allocated > vm->gc.external_live ? vm->gc.bytes_allocated - vm->gc.external_live
-                                                       : 0;
-}
 
 /* After growing: collect if the heap or the tensors passed their threshold. */
 static inline void collect_if_due(AgVM *vm) {
-  if (vm->gc.paused == 0 && (vm->gc.stress || own_bytes(vm) > vm->gc.next_gc ||
+  if (vm->gc.paused == 0 && (vm->gc.stress || vm->gc.bytes_allocated > vm->gc.next_gc ||
                              vm->gc.external_since_gc >= vm->gc.external_next_gc)) {
     vm_collect_garbage(vm);
   }
@@ -519,13 +507,14 @@ void vm_collect_garbage(AgVM *vm) {
   remove_white_strings(vm);
   sweep(vm);
   vm->gc.paused--;
-  size_t heap = own_bytes(vm);
-  vm->gc.next_gc = heap * 2 > GC_MIN_HEAP ? heap * 2 : GC_MIN_HEAP;
-  size_t tensor_step = vm->gc.bytes_allocated;
-  if (tensor_step > heap * GC_EXTERNAL_PER_HEAP) tensor_step = heap * GC_EXTERNAL_PER_HEAP;
-  if (tensor_step < VM_GC_EXTERNAL_STEP) tensor_step = VM_GC_EXTERNAL_STEP;
+  vm->gc.next_gc = vm->gc.bytes_allocated * 2;
+  if (vm->gc.next_gc < GC_MIN_HEAP) vm->gc.next_gc = GC_MIN_HEAP;
+  size_t heap = vm->gc.bytes_allocated > vm->gc.external_live
+                    ? vm->gc.bytes_allocated - vm->gc.external_live
+                    : 0;
   vm->gc.external_since_gc = 0;
-  vm->gc.external_next_gc = tensor_step;
+  vm->gc.external_next_gc = heap * GC_EXTERNAL_PER_HEAP;
+  if (vm->gc.external_next_gc < VM_GC_EXTERNAL_STEP) vm->gc.external_next_gc = VM_GC_EXTERNAL_STEP;
 }
 
 /* ---- temporary roots ---- */

@@ -1,15 +1,14 @@
 /* memory.h — allocation and the garbage collector.
  *
  * Design. Every byte the VM owns goes through vm_reallocate(), which keeps
- * vm->gc.bytes_allocated and starts a collection when the heap's own bytes
- * (all but the tensors') pass vm->gc.next_gc (after a collection twice
- * their live size, at least 2 MB). Tensor storage is malloc'd by tensor/,
- * not here, but a tensor wrapper adds what it keeps alive as "external
- * bytes" (vm_add_external_bytes), and those wrapped since the last
- * collection start one of their own once they reach the live bytes (at
- * least VM_GC_EXTERNAL_STEP, at most 8 times the heap's own bytes), so that
- * big temporaries are released promptly and freed big buffers are reused
- * before new ones must be faulted in (memory.c says why).
+ * vm->gc.bytes_allocated and starts a collection when it passes vm->gc.next_gc
+ * (after a collection next_gc = 2 * live bytes, at least 1 MB). Tensor
+ * storage is malloc'd by tensor/, not here, but a tensor wrapper adds its
+ * storage size as "external bytes" (vm_add_external_bytes) so that big
+ * temporaries push the heap toward a collection and are released promptly;
+ * tensor bytes alone also start one after VM_GC_EXTERNAL_STEP of them (or
+ * 8 times the heap's own bytes, if more), so that freed big buffers are
+ * reused before new ones must be faulted in.
  *
  * The collector is a precise, non-moving mark-sweep over the VM's list of
  * all objects (vm->gc.objects), with an explicit gray stack (no recursion on the

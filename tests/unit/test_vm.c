@@ -477,21 +477,6 @@ START_TEST(tensor_bytes_start_a_collection) {
 }
 END_TEST
 
-/* Small tensors count toward their own threshold, not the heap's: a few MB
- * of them on a small heap do not make the collector mark it again. */
-START_TEST(tensor_bytes_do_not_reach_the_heap_threshold) {
-  AgVM *vm = new_vm();
-  vm_collect_garbage(vm);
-  size_t below_step = vm->gc.external_next_gc - 1;
-  ck_assert_uint_gt(below_step, vm->gc.next_gc); /* past the heap's own threshold */
-  vm_add_external_bytes(vm, (ptrdiff_t)below_step);
-  obj_string(vm, "no collection yet");
-  ck_assert_uint_eq(vm->gc.external_since_gc, below_step);
-  vm_add_external_bytes(vm, -(ptrdiff_t)below_step);
-  vm_free(vm);
-}
-END_TEST
-
 /* ---- calls ---- */
 
 /* fn add(a, b) { return a + b } built by hand */
@@ -833,7 +818,6 @@ static Suite *vm_suite(void) {
   tcase_add_test(gc, gc_stress_runs_programs);
   tcase_add_test(gc, external_bytes_count_toward_trigger);
   tcase_add_test(gc, tensor_bytes_start_a_collection);
-  tcase_add_test(gc, tensor_bytes_do_not_reach_the_heap_threshold);
   tcase_set_timeout(gc, 60);
   suite_add_tcase(s, gc);
   TCase *calls = tcase_create("calls");
