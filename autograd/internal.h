@@ -216,7 +216,18 @@ void ag_format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);
 /* with_params: room for op parameters in the node itself (node_params then
  * allocates nothing, and the formula finds them in the node's own lines). */
 GradNode *node_new(AgNodeKind kind, int nnext, int nsaved, int noutputs, bool with_params);
-size_t node_footprint(const GradNode *n); /* the node and the aliases it saves */
+/* A node's block: the struct, then its edges and their infos, saved
+ * values, output infos and (with_params) its parameters. */
+static inline size_t node_bytes(int nnext, int nsaved, int noutputs, bool with_params) {
+  return sizeof(GradNode) + (size_t)nnext * (sizeof(AgEdge) + sizeof(AgInfo)) +
+         (size_t)nsaved * sizeof(AgSaved) + (size_t)noutputs * sizeof(AgInfo) +
+         (with_params ? sizeof(AgParams) : 0);
+}
+/* The node and the aliases it saves (inline: every wrapped result asks). */
+static inline size_t node_footprint(const GradNode *n) {
+  return node_bytes(n->nnext, n->nsaved, n->noutputs, n->p != NULL) +
+         (size_t)n->nsaved * sizeof(Tensor);
+}
 /* Records t's shape and dtype in one of n's infos (through here only: n
  * then knows whether freeing it must look at them). */
 void node_info_set(GradNode *n, AgInfo *info, const Tensor *t);

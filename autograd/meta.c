@@ -127,8 +127,8 @@ static void meta_destroy(TensorMeta *base) {
     m->grad_fn->extra->retain[m->output_nr] = NULL; /* the node only pointed to us weakly */
   tensor_release(m->grad);
   grad_node_release(m->grad_fn);
-  hooks_free(m->hooks);
-  free(m->name);
+  if (m->hooks) hooks_free(m->hooks); /* rare: no call for the others */
+  if (m->name) free(m->name);
   tensor_release(m->view_base);
   tensor_release(m->saved_alias);
   tensor_release(m->tangent);

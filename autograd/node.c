@@ -49,12 +49,6 @@ const char *ag_node_kind_name(AgNodeKind kind) {
 
 const AgParams ag_no_params;
 
-static size_t node_bytes(int nnext, int nsaved, int noutputs, bool with_params) {
-  return sizeof(GradNode) + (size_t)nnext * (sizeof(AgEdge) + sizeof(AgInfo)) +
-         (size_t)nsaved * sizeof(AgSaved) + (size_t)noutputs * sizeof(AgInfo) +
-         (with_params ? sizeof(AgParams) : 0);
-}
-
 /* Where a node made with_params keeps them: at the end of its arrays. */
 static AgParams *tail_params(const GradNode *n) {
   return (AgParams *)(n->out_info + n->noutputs);
@@ -186,11 +180,6 @@ static void params_free(GradNode *n) {
   p->items = (IndexItem *)st->params_pool;
   st->params_pool = p;
   st->params_pool_size++;
-}
-
-size_t node_footprint(const GradNode *n) {
-  return node_bytes(n->nnext, n->nsaved, n->noutputs, n->p != NULL) +
-         (size_t)n->nsaved * sizeof(Tensor);
 }
 
 static void saved_release_packed(AgSaved *s) {

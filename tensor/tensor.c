@@ -459,13 +459,6 @@ static void storage_release(Storage *s) {
 
 /* ---- lifetime ---- */
 
-size_t tensor_footprint(const Tensor *t) {
-  size_t bytes = sizeof(Tensor);
-  if (!t->storage) return bytes;
-  size_t own = (size_t)t->numel * dtype_size(t->dtype);
-  return bytes + sizeof(Storage) + (own < t->storage->nbytes ? own : t->storage->nbytes);
-}
-
 void tensor_free(Tensor *t) {
   if (t->meta) t->meta->destroy(t->meta);
   storage_release(t->storage);

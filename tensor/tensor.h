@@ -205,7 +205,12 @@ static inline void tensor_release(Tensor *t) {
 }
 /* Bytes this tensor holds: its struct, its storage's header and the part of
  * the storage it spans (a view does not count its base's other elements). */
-size_t tensor_footprint(const Tensor *t);
+static inline size_t tensor_footprint(const Tensor *t) {
+  size_t bytes = sizeof(Tensor);
+  if (!t->storage) return bytes;
+  size_t own = (size_t)t->numel * dtype_size(t->dtype);
+  return bytes + sizeof(Storage) + (own < t->storage->nbytes ? own : t->storage->nbytes);
+}
 /* Frees the current state's caches of tensor structs and buffers (at exit; optional). */
 void tensor_free_caches(void);
 /* While disabled (e.g. during VM teardown), freed tensors and buffers are not cached. */

@@ -28,15 +28,19 @@
  * marking cheap next to making those tensors. */
 #define GC_EXTERNAL_PER_HEAP 8
 
+/* After growing: collect if the heap or the tensors passed their threshold. */
+static inline void collect_if_due(AgVM *vm) {
+  if (vm->gc.paused == 0 && (vm->gc.stress || vm->gc.bytes_allocated > vm->gc.next_gc ||
+                             vm->gc.external_since_gc >= vm->gc.external_next_gc)) {
+    vm_collect_garbage(vm);
+  }
+}
+
 /* Counts a size change and collects when the heap grew past its limit. */
 static void account(AgVM *vm, size_t old_size, size_t new_size) {
   vm->gc.bytes_allocated += new_size;
   vm->gc.bytes_allocated -= old_size;
-  if (new_size > old_size && vm->gc.paused == 0 &&
-      (vm->gc.stress || vm->gc.bytes_allocated > vm->gc.next_gc ||
-       vm->gc.external_since_gc >= vm->gc.external_next_gc)) {
-    vm_collect_garbage(vm);
-  }
+  if (new_size > old_size) collect_if_due(vm);
 }
 
 /* The VM current on this thread (vm_make_current): the one whose context
@@ -130,24 +134,46 @@ void vm_add_external_bytes(AgVM *vm, ptrdiff_t delta) {
 #define TENSOR_OBJ_CACHE_MAX 65536
 #endif
 
-static Obj *tensor_obj_take(AgVM *vm) {
-  account(vm, 0, sizeof(ObjTensor)); /* may collect, filling the cache */
+/* Links a new object into the list of all objects. */
+static Obj *link_object(AgVM *vm, Obj *obj, ObjType type) {
+  obj->type = type;
+  obj->marked = false;
+  obj->next = vm->gc.objects;
+  vm->gc.objects = obj;
+  return obj;
+}
+
+Obj *vm_allocate_tensor_object(AgVM *vm, size_t external_bytes) {
+  /* the wrapper and what it keeps alive, counted in one go before the
+   * allocation: this very allocation may start the collection that frees
+   * earlier big temporaries (and fills the cache) */
+  vm->gc.external_live += external_bytes;
+  vm->gc.external_since_gc += external_bytes;
+  vm->gc.bytes_allocated += external_bytes + sizeof(ObjTensor);
+  collect_if_due(vm);
   Obj *obj = vm->gc.tensor_obj_cache;
   if (obj == NULL) {
     obj = malloc(sizeof(ObjTensor));
     if (obj == NULL) {
+      vm_add_external_bytes(vm, -(ptrdiff_t)external_bytes);
       account(vm, sizeof(ObjTensor), 0);
       vm_out_of_memory(vm, sizeof(ObjTensor));
     }
-    return obj;
+  } else {
+    vm->gc.tensor_obj_cache = obj->next;
+    vm->gc.tensor_obj_cached--;
   }
-  vm->gc.tensor_obj_cache = obj->next;
-  vm->gc.tensor_obj_cached--;
-  return obj;
+  return link_object(vm, obj, OBJ_TENSOR);
 }
 
-static void tensor_obj_put(AgVM *vm, Obj *obj) {
-  account(vm, sizeof(ObjTensor), 0);
+/* A swept tensor wrapper: its bytes uncounted (those vm_allocate_tensor_object
+ * counted, so nothing can go below zero), the block kept for reuse. */
+static void tensor_obj_put(AgVM *vm, ObjTensor *t) {
+  AG_ASSERT(vm->gc.external_live >= t->external_bytes &&
+            vm->gc.bytes_allocated >= t->external_bytes + sizeof(ObjTensor));
+  vm->gc.external_live -= t->external_bytes;
+  vm->gc.bytes_allocated -= t->external_bytes + sizeof(ObjTensor);
+  Obj *obj = (Obj *)t;
   if (vm->gc.tensor_obj_cached >= TENSOR_OBJ_CACHE_MAX) {
     free(obj);
     return;
@@ -157,15 +183,14 @@ static void tensor_obj_put(AgVM *vm, Obj *obj) {
   vm->gc.tensor_obj_cached++;
 }
 
+/* Inline: nearly every object a collection frees on small tensors is one. */
+static inline void free_tensor_object(AgVM *vm, ObjTensor *t) {
+  tensor_release(t->tensor);
+  tensor_obj_put(vm, t);
+}
+
 Obj *vm_allocate_object(AgVM *vm, size_t size, ObjType type) {
-  Obj *obj = type == OBJ_TENSOR && size == sizeof(ObjTensor)
-                 ? tensor_obj_take(vm)
-                 : (Obj *)vm_reallocate(vm, NULL, 0, size);
-  obj->type = type;
-  obj->marked = false;
-  obj->next = vm->gc.objects;
-  vm->gc.objects = obj;
-  return obj;
+  return link_object(vm, vm_reallocate(vm, NULL, 0, size), type);
 }
 
 /* ---- freeing ---- */
@@ -221,13 +246,7 @@ void vm_free_object(AgVM *vm, Obj *obj) {
     table_free(vm, &((ObjModule *)obj)->names);
     AG_FREE(vm, ObjModule, obj);
     break;
-  case OBJ_TENSOR: {
-    ObjTensor *t = (ObjTensor *)obj;
-    tensor_release(t->tensor);
-    vm_add_external_bytes(vm, -(ptrdiff_t)t->external_bytes);
-    tensor_obj_put(vm, obj);
-    break;
-  }
+  case OBJ_TENSOR: free_tensor_object(vm, (ObjTensor *)obj); break;
   case OBJ_NODE:
     grad_node_release(((ObjNode *)obj)->node);
     AG_FREE(vm, ObjNode, obj);
@@ -473,7 +492,10 @@ static void sweep(AgVM *vm) {
       link = &obj->next;
     } else {
       *link = obj->next;
-      vm_free_object(vm, obj);
+      if (obj->type == OBJ_TENSOR) /* most garbage: without the switch's call */
+        free_tensor_object(vm, (ObjTensor *)obj);
+      else
+        vm_free_object(vm, obj);
     }
   }
 }

@@ -73,6 +73,9 @@ void vm_free_scratch(AgVM *vm);
 
 /* Allocates an object of `size` bytes, links it into vm->gc.objects. */
 Obj *vm_allocate_object(AgVM *vm, size_t size, ObjType type);
+/* The same for an ObjTensor (from a cache of freed ones) whose tensor keeps
+ * `external_bytes` alive (counted as vm_add_external_bytes would). */
+Obj *vm_allocate_tensor_object(AgVM *vm, size_t external_bytes);
 void vm_free_object(AgVM *vm, Obj *obj);
 void vm_free_objects(AgVM *vm);
 

@@ -273,8 +273,7 @@ ObjTensor *obj_new_tensor(AgVM *vm, Tensor *tensor) {
    * the allocation, so that this very allocation may trigger the collection
    * that frees earlier big temporaries. */
   size_t bytes = ag_tensor_footprint(tensor);
-  vm_add_external_bytes(vm, (ptrdiff_t)bytes);
-  ObjTensor *t = ALLOCATE_OBJ(vm, ObjTensor, OBJ_TENSOR);
+  ObjTensor *t = (ObjTensor *)vm_allocate_tensor_object(vm, bytes);
   t->tensor = tensor;
   t->external_bytes = bytes;
   t->is_parameter = false;
