@@ -104,15 +104,19 @@ static Tensor **task_buf(Task *t) {
   return t->buf;
 }
 
-static void task_clear_buf(Task *t) {
+static void task_clear_bufs(Task *t) {
+  for (int i = 0; i < t->node->noutputs; i++)
+    tensor_release(t->buf[i]);
+  free(t->buf);
+}
+
+/* Inline: once per node. A node of one output needs no walk of the node. */
+static inline void task_clear_buf(Task *t) {
   if (!t->buf) return;
-  if (t->buf == &t->buf_inline) { /* a node of one output: no walk of the node */
+  if (t->buf == &t->buf_inline)
     tensor_release(t->buf_inline);
-  } else {
-    for (int i = 0; i < t->node->noutputs; i++)
-      tensor_release(t->buf[i]);
-    free(t->buf);
-  }
+  else
+    task_clear_bufs(t);
   t->buf = NULL;
   t->buf_inline = NULL;
 }
@@ -170,11 +174,13 @@ static bool graph_discover(Graph *g, GradNode *const *roots, int nroots) {
     ok = discover_one(g, &s, roots[i], true);
   while (ok && s.top > 0) {
     GradNode *n = s.items[--s.top];
+    const AgEdge *next = n->next;
+    int nnext = n->nnext; /* in a local: the stores below could alias it */
     /* the children are cold: let their misses overlap (see prefetch_node_reads) */
-    for (int i = 0; i < n->nnext; i++)
-      if (n->next[i].node) __builtin_prefetch(&n->next[i].node->run_id, 1);
-    for (int i = 0; ok && i < n->nnext; i++)
-      if (n->next[i].node) ok = discover_one(g, &s, n->next[i].node, false);
+    for (int i = 0; i < nnext; i++)
+      if (next[i].node) __builtin_prefetch(&next[i].node->run_id, 1);
+    for (int i = 0; ok && i < nnext; i++)
+      if (next[i].node) ok = discover_one(g, &s, next[i].node, false);
   }
   free(s.items);
   return ok || oom();
@@ -259,7 +265,7 @@ static int heap_pop(Graph *g) {
 
 /* *slot += grad (takes the reference to grad). */
 /* A gradient we may keep as .grad without copying: nobody else sees it. */
-static bool can_steal(const Tensor *g) {
+static inline bool can_steal(const Tensor *g) {
   return g->refcount == 1 && !g->meta && g->storage->refcount == 1 && tensor_is_contiguous(g);
 }
 
@@ -447,7 +453,8 @@ static bool anomaly_check(GradNode *n, Tensor *const *out) {
 
 /* Gradients never flowed into some outputs of a multi-output node: zeros. */
 static bool fill_missing(GradNode *n, Tensor **buf) {
-  for (int o = 0; o < n->noutputs; o++) {
+  int noutputs = n->noutputs;
+  for (int o = 0; o < noutputs; o++) {
     if (buf[o]) continue;
     const AgInfo *info = &n->out_info[o];
     buf[o] = tensor_zeros(info->dtype, info->ndim, info_shape(info));
@@ -456,38 +463,57 @@ static bool fill_missing(GradNode *n, Tensor **buf) {
   return true;
 }
 
-/* Calls the node's formula; out[nnext] receives new references. */
-static bool call_node(Graph *g, Task *t, Tensor **buf, Tensor **out) {
-  GradNode *n = t->node;
-  bool needs_inline[8];
-  bool *needs = n->nnext <= 8 ? needs_inline : calloc((size_t)n->nnext, sizeof *needs);
-  if (!needs) return oom();
-  for (int i = 0; i < n->nnext; i++) {
-    GradNode *child = n->next[i].node;
-    needs[i] = child && (g->all_useful || g->tasks[task_find(g, child)].useful);
+/* needs[i]: some wanted gradient flows through edge i (the formula skips the others). */
+static void find_needs(Graph *g, const GradNode *n, bool *needs) {
+  const AgEdge *next = n->next;
+  int nnext = n->nnext;
+  if (g->all_useful) {
+    for (int i = 0; i < nnext; i++)
+      needs[i] = next[i].node != NULL;
+    return;
   }
-  bool ok = (!n->released || node_check_saved(n)) && fill_missing(n, buf);
-  if (ok && n->kind == AG_NODE_CustomBackward)
-    ok = custom_apply(n, buf, out, needs);
-  else if (ok)
-    ok = ag_derivatives[n->kind](n, buf, out, needs);
-  for (int i = 0; i < n->nnext && ok; i++) {
-    if (!needs[i]) {
-      tensor_release(out[i]);
-      out[i] = NULL;
-    } else if (out[i] && !grad_fits(out[i], &n->in_info[i]) &&
-               !(out[i] = validate_grad(n, i, out[i]))) {
-      ok = false;
-    }
+  for (int i = 0; i < nnext; i++) {
+    GradNode *child = next[i].node;
+    needs[i] = child && g->tasks[task_find(g, child)].useful;
   }
-  if (ok && ag_state()->anomaly_on) ok = anomaly_check(n, out); /* ag_anomaly_enabled, inline */
-  if (needs != needs_inline) free(needs);
-  return ok;
 }
 
-static bool propagate(Graph *g, GradNode *n, Tensor **out) {
-  for (int i = 0; i < n->nnext; i++) {
-    GradNode *child = n->next[i].node;
+/* Calls the node's formula; out[nnext] receives new references. */
+static bool call_formula(GradNode *n, Tensor **buf, Tensor **out, const bool *needs) {
+  if ((n->released && !node_check_saved(n)) || !fill_missing(n, buf)) return false;
+  if (n->kind == AG_NODE_CustomBackward) return custom_apply(n, buf, out, needs);
+  return ag_derivatives[n->kind](n, buf, out, needs);
+}
+
+/* out[i] made ready for its edge: dropped when not needed, else cast and
+ * reduced to its input's dtype and shape. False on an invalid gradient. */
+static inline bool settle_output(GradNode *n, int i, const bool *needs, Tensor **out) {
+  Tensor *grad = out[i];
+  if (!grad) return true;
+  if (!needs[i]) {
+    tensor_release(grad);
+    out[i] = NULL;
+    return true;
+  }
+  return grad_fits(grad, &n->in_info[i]) || (out[i] = validate_grad(n, i, grad)) != NULL;
+}
+
+static bool settle_outputs(GradNode *n, const bool *needs, Tensor **out) {
+  for (int i = 0; i < n->nnext; i++)
+    if (!settle_output(n, i, needs, out)) return false;
+  return true;
+}
+
+/* The one pass over n's edges after its formula: each gradient is settled
+ * and added into the buffer of the node it flows to, whose task is ready
+ * once its last incoming edge is done. Moved gradients leave out[]. */
+static bool propagate(Graph *g, GradNode *n, const bool *needs, Tensor **out) {
+  const AgEdge *next = n->next;
+  int nnext = n->nnext;
+  bool all_useful = g->all_useful;
+  for (int i = 0; i < nnext; i++) {
+    if (!settle_output(n, i, needs, out)) return false;
+    GradNode *child = next[i].node;
     if (!child) continue;
     int k = task_find(g, child);
     Task *ct = &g->tasks[k];
@@ -496,11 +522,32 @@ static bool propagate(Graph *g, GradNode *n, Tensor **out) {
       if (!buf) return oom();
       Tensor *grad = out[i];
       out[i] = NULL;
-      if (!buffer_add(&buf[n->next[i].input_nr], grad)) return false;
+      if (!buffer_add(&buf[next[i].input_nr], grad)) return false;
     }
-    if (--ct->deps == 0 && (g->all_useful || ct->useful)) heap_push(g, k);
+    if (--ct->deps == 0 && (all_useful || ct->useful)) heap_push(g, k);
   }
   return true;
+}
+
+/* Runs the node's formula and hands its gradients on. Under create_graph
+ * settling and adding record nodes: all outputs are settled first, as the
+ * recorded nodes' order decides a later backward's order. Anomaly mode
+ * checks every output before any moves on. */
+static bool call_node(Graph *g, Task *t, Tensor **out) {
+  GradNode *n = t->node;
+  bool needs_inline[8];
+  bool *needs = n->nnext <= 8 ? needs_inline : calloc((size_t)n->nnext, sizeof *needs);
+  if (!needs) return oom();
+  find_needs(g, n, needs);
+  bool ok = call_formula(n, t->buf, out, needs);
+  task_clear_buf(t);
+  bool anomaly = ag_state()->anomaly_on; /* ag_anomaly_enabled, inline */
+  if (ok && (g->create_graph || anomaly))
+    ok = settle_outputs(n, needs, out) && (!anomaly || anomaly_check(n, out));
+  ok = ok && propagate(g, n, needs, out);
+  if (ok && !g->retain_graph) node_release_saved(n);
+  if (needs != needs_inline) free(needs);
+  return ok;
 }
 
 static void release_deps(Graph *g, GradNode *n) {
@@ -559,10 +606,7 @@ static bool run_task(Graph *g, int k) {
   Tensor *out_inline[4] = {NULL};
   Tensor **out = n->nnext <= 4 ? out_inline : calloc((size_t)n->nnext, sizeof *out);
   if (!out) return oom();
-  bool ok = call_node(g, t, buf, out);
-  task_clear_buf(&g->tasks[k]);
-  if (ok && !g->retain_graph) node_release_saved(n);
-  ok = ok && propagate(g, n, out);
+  bool ok = call_node(g, t, out);
   for (int i = 0; !ok && i < n->nnext; i++) /* propagate hands on every gradient it gets to */
     tensor_release(out[i]);
   if (out != out_inline) free(out);
