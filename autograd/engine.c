@@ -62,7 +62,7 @@ typedef struct AgGraph {
  * backward calling backward) stamps the nodes it shares with ours with its
  * own id; a lookup that meets a foreign stamp restamps all our nodes once. */
 
-static void restamp(Graph *g) {
+__attribute__((noinline)) static void restamp(Graph *g) {
   for (int i = 0; i < g->ntasks; i++) {
     g->tasks[i].node->run_id = g->id;
     g->tasks[i].node->task = i;
@@ -104,7 +104,7 @@ static Tensor **task_buf(Task *t) {
   return t->buf;
 }
 
-static void task_clear_bufs(Task *t) {
+__attribute__((noinline)) static void task_clear_bufs(Task *t) {
   for (int i = 0; i < t->node->noutputs; i++)
     tensor_release(t->buf[i]);
   free(t->buf);
@@ -353,17 +353,17 @@ static bool accumulate_into(Tensor *var, Tensor *grad, bool create_graph) {
   return true;
 }
 
-static bool run_accumulate(Graph *g, GradNode *n, Tensor **buf) {
+__attribute__((noinline)) static bool run_accumulate(Graph *g, GradNode *n, Tensor **buf) {
   AgMeta *m = meta_of(n->variable);
   if (!m || !m->requires_grad) return true; /* requires_grad was switched off since */
   if (!hooks_run(&m->hooks, -1, &buf[0])) return false;
   return accumulate_into(n->variable, buf[0], g->create_graph);
 }
 
-/* Tensor hooks and retain_grad of a non-leaf's outputs, before its node runs. */
-static bool run_pre_hooks(Graph *g, GradNode *n, Tensor **buf) {
+/* Tensor hooks and retain_grad of a non-leaf's outputs, before its node runs (a node
+ * with extra). Out of line with the other rare paths (see fill_missing). */
+__attribute__((noinline)) static bool run_pre_hooks(Graph *g, GradNode *n, Tensor **buf) {
   AgNodeExtra *x = n->extra;
-  if (!x) return true;
   for (int o = 0; o < n->noutputs; o++) {
     if (!buf[o]) continue;
     if (x->hooks && !hooks_run(&x->hooks, o, &buf[o])) return false;
@@ -374,7 +374,7 @@ static bool run_pre_hooks(Graph *g, GradNode *n, Tensor **buf) {
   return true;
 }
 
-static bool run_captures(Graph *g, GradNode *n, Tensor **buf) {
+__attribute__((noinline)) static bool run_captures(Graph *g, GradNode *n, Tensor **buf) {
   for (int c = 0; c < g->ncaps; c++) {
     Capture *cap = &g->caps[c];
     Tensor *grad = cap->node == n ? buf[cap->output_nr] : NULL;
@@ -410,7 +410,7 @@ static inline bool grad_fits(const Tensor *g, const AgInfo *in) {
 }
 
 /* Makes a formula's gradient fit its input: dtype cast, broadcast reduced. */
-static Tensor *validate_grad(GradNode *n, int i, Tensor *grad) {
+__attribute__((noinline)) static Tensor *validate_grad(GradNode *n, int i, Tensor *grad) {
   const AgInfo *in = &n->in_info[i];
   bool same = grad->ndim == in->ndim &&
               (in->ndim == 0 || !memcmp(grad->shape, info_shape(in), (size_t)in->ndim * 8));
@@ -438,7 +438,7 @@ static Tensor *validate_grad(GradNode *n, int i, Tensor *grad) {
   return grad;
 }
 
-static bool anomaly_check(GradNode *n, Tensor *const *out) {
+__attribute__((noinline)) static bool anomaly_check(GradNode *n, Tensor *const *out) {
   for (int i = 0; i < n->nnext; i++) {
     if (!out[i] || !ag_any_nan(out[i])) continue;
     char where[96] = "";
@@ -451,8 +451,10 @@ static bool anomaly_check(GradNode *n, Tensor *const *out) {
   return true;
 }
 
-/* Gradients never flowed into some outputs of a multi-output node: zeros. */
-static bool fill_missing(GradNode *n, Tensor **buf) {
+/* Gradients never flowed into some outputs of a multi-output node: zeros.
+ * Out of line, as the other rare paths of the per-node loop: inlined, they
+ * crowd its registers. */
+__attribute__((noinline)) static bool fill_missing(GradNode *n, Tensor **buf) {
   int noutputs = n->noutputs;
   for (int o = 0; o < noutputs; o++) {
     if (buf[o]) continue;
@@ -480,7 +482,9 @@ static void find_needs(Graph *g, const GradNode *n, bool *needs) {
 
 /* Calls the node's formula; out[nnext] receives new references. */
 static bool call_formula(GradNode *n, Tensor **buf, Tensor **out, const bool *needs) {
-  if ((n->released && !node_check_saved(n)) || !fill_missing(n, buf)) return false;
+  /* buf is not empty: a node of one output has its gradient */
+  if ((n->released && !node_check_saved(n)) || (n->noutputs > 1 && !fill_missing(n, buf)))
+    return false;
   if (n->kind == AG_NODE_CustomBackward) return custom_apply(n, buf, out, needs);
   return ag_derivatives[n->kind](n, buf, out, needs);
 }
@@ -550,7 +554,7 @@ static bool call_node(Graph *g, Task *t, Tensor **out) {
   return ok;
 }
 
-static void release_deps(Graph *g, GradNode *n) {
+__attribute__((noinline)) static void release_deps(Graph *g, GradNode *n) {
   for (int i = 0; i < n->nnext; i++) {
     if (!n->next[i].node) continue;
     int k = task_find(g, n->next[i].node);
@@ -591,7 +595,8 @@ static bool run_task(Graph *g, int k) {
     return true;
   }
   Tensor **buf = t->buf;
-  if (!run_pre_hooks(g, n, buf) || !run_captures(g, n, buf)) return false;
+  if ((n->extra && !run_pre_hooks(g, n, buf)) || (g->ncaps && !run_captures(g, n, buf)))
+    return false;
   bool runs = g->all_useful || t->runs;
   if (n->kind == AG_NODE_AccumulateGrad) {
     bool ok = !runs || !g->accumulate || run_accumulate(g, n, buf);
