@@ -263,10 +263,40 @@ static int heap_pop(Graph *g) {
 
 /* ---- gradients ---- */
 
-/* *slot += grad (takes the reference to grad). */
 /* A gradient we may keep as .grad without copying: nobody else sees it. */
 static inline bool can_steal(const Tensor *g) {
   return g->refcount == 1 && !g->meta && g->storage->refcount == 1 && tensor_is_contiguous(g);
+}
+
+/* a[k] += b[k] for k < n in float32 or float64; b NULL: a[k] += 0 (what
+ * adding zeros does: -0.0 becomes +0.0). */
+static inline void add_run(DType dt, void *a, const void *b, int64_t n) {
+  if (dt == DT_FLOAT32) {
+    float *fa = a;
+    const float *fb = b;
+    if (fb)
+      for (int64_t k = 0; k < n; k++) fa[k] += fb[k];
+    else
+      for (int64_t k = 0; k < n; k++) fa[k] += 0.0f;
+  } else {
+    double *da = a;
+    const double *db = b;
+    if (db)
+      for (int64_t k = 0; k < n; k++) da[k] += db[k];
+    else
+      for (int64_t k = 0; k < n; k++) da[k] += 0.0;
+  }
+}
+
+/* acc is a buffer's gradient we may write into: a plain float tensor of
+ * dtype dt and the given shape that nobody else holds. */
+static inline bool buffer_writable(const Tensor *acc, DType dt, int ndim, const int64_t *shape) {
+  if (acc->dtype != dt || (dt != DT_FLOAT32 && dt != DT_FLOAT64) || acc->ndim != ndim ||
+      !can_steal(acc))
+    return false;
+  for (int d = 0; d < ndim; d++)
+    if (acc->shape[d] != shape[d]) return false;
+  return true;
 }
 
 /* acc += g in place when acc is the buffer's own plain float tensor of g's
@@ -275,23 +305,10 @@ static inline bool can_steal(const Tensor *g) {
  * gradient. Elementwise addition rounds the same either way. A g with
  * history (create_graph) must be added by a recorded op, or it is lost. */
 static bool buffer_add_in_place(Tensor *acc, const Tensor *g) {
-  if (acc->dtype != g->dtype || acc->ndim != g->ndim || !can_steal(acc) ||
-      !tensor_is_contiguous(g) || (g->meta && (ag_requires_grad(g) || fw_tangent(g))))
+  if (!tensor_is_contiguous(g) || (g->meta && (ag_requires_grad(g) || fw_tangent(g))) ||
+      !buffer_writable(acc, g->dtype, g->ndim, g->shape))
     return false;
-  for (int d = 0; d < acc->ndim; d++)
-    if (acc->shape[d] != g->shape[d]) return false;
-  int64_t n = acc->numel;
-  if (acc->dtype == DT_FLOAT32) {
-    float *a = tensor_data(acc);
-    const float *b = tensor_data(g);
-    for (int64_t i = 0; i < n; i++) a[i] += b[i];
-  } else if (acc->dtype == DT_FLOAT64) {
-    double *a = tensor_data(acc);
-    const double *b = tensor_data(g);
-    for (int64_t i = 0; i < n; i++) a[i] += b[i];
-  } else {
-    return false;
-  }
+  add_run(acc->dtype, tensor_data(acc), tensor_data(g), acc->numel);
   return true;
 }
 
@@ -480,11 +497,54 @@ static void find_needs(Graph *g, const GradNode *n, bool *needs) {
   }
 }
 
+/* A select's gradient added straight into the buffer of the node it flows
+ * to, without the zeros tensor of its formula (a backward over `for v in x`
+ * runs one per element), when that buffer holds a gradient we may write
+ * (buffer_writable). Every element gets what adding the formula's result
+ * would add: the gradient in the selected block, +0.0 elsewhere (-0.0 + 0.0
+ * is +0.0). n is a SelectBackward0. Not under create_graph (the formula's node is recorded) nor in
+ * anomaly mode (it checks the formula's result). False: nothing was done. */
+__attribute__((noinline)) static bool select_into_buffer(Graph *g, GradNode *n,
+                                                         const Tensor *grad, const bool *needs) {
+  if (!needs[0] || g->create_graph ||
+      ag_state()->anomaly_on || !tensor_is_contiguous(grad))
+    return false;
+  const AgInfo *in = &n->in_info[0];
+  const AgParams *p = node_p(n);
+  const IndexItem *last = ag_dim_item_last(in->ndim, p->items, p->nitems);
+  Task *ct = &g->tasks[task_find(g, n->next[0].node)];
+  Tensor *acc = ct->buf ? ct->buf[n->next[0].input_nr] : NULL;
+  if (!last || last->kind != IDX_INT || !acc ||
+      !buffer_writable(acc, in->dtype, in->ndim, info_shape(in)) || grad->dtype != in->dtype)
+    return false;
+  int dim = p->nitems - 1;
+  const int64_t *shape = info_shape(in);
+  int64_t size = shape[dim], i = last->i < 0 ? last->i + size : last->i;
+  if (i < 0 || i >= size || grad->ndim != in->ndim - 1) return false;
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < in->ndim; d++) {
+    if (d != dim && grad->shape[d < dim ? d : d - 1] != shape[d]) return false;
+    if (d < dim) outer *= shape[d];
+    if (d > dim) inner *= shape[d];
+  }
+  size_t esize = dtype_size(in->dtype);
+  char *a = tensor_data(acc);
+  const char *b = tensor_data(grad);
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t j = 0; j < size; j++) {
+      const void *src = j == i ? b + (size_t)(o * inner) * esize : NULL;
+      add_run(in->dtype, a + (size_t)((o * size + j) * inner) * esize, src, inner);
+    }
+  return true;
+}
+
 /* Calls the node's formula; out[nnext] receives new references. */
-static bool call_formula(GradNode *n, Tensor **buf, Tensor **out, const bool *needs) {
+static bool call_formula(Graph *g, GradNode *n, Tensor **buf, Tensor **out, const bool *needs) {
   /* buf is not empty: a node of one output has its gradient */
   if ((n->released && !node_check_saved(n)) || (n->noutputs > 1 && !fill_missing(n, buf)))
     return false;
+  if (n->kind == AG_NODE_SelectBackward0 && select_into_buffer(g, n, buf[0], needs))
+    return true; /* no gradient left to hand on */
   if (n->kind == AG_NODE_CustomBackward) return custom_apply(n, buf, out, needs);
   return ag_derivatives[n->kind](n, buf, out, needs);
 }
@@ -543,7 +603,7 @@ static bool call_node(Graph *g, Task *t, Tensor **out) {
   bool *needs = n->nnext <= 8 ? needs_inline : calloc((size_t)n->nnext, sizeof *needs);
   if (!needs) return oom();
   find_needs(g, n, needs);
-  bool ok = call_formula(n, t->buf, out, needs);
+  bool ok = call_formula(g, n, t->buf, out, needs);
   task_clear_buf(t);
   bool anomaly = ag_state()->anomaly_on; /* ag_anomaly_enabled, inline */
   if (ok && (g->create_graph || anomaly))
