@@ -527,14 +527,17 @@ __attribute__((noinline)) static bool select_into_buffer(Graph *g, GradNode *n,
     if (d < dim) outer *= shape[d];
     if (d > dim) inner *= shape[d];
   }
+  /* per index of the dimensions before dim: zeros, the block, zeros */
   size_t esize = dtype_size(in->dtype);
   char *a = tensor_data(acc);
   const char *b = tensor_data(grad);
-  for (int64_t o = 0; o < outer; o++)
-    for (int64_t j = 0; j < size; j++) {
-      const void *src = j == i ? b + (size_t)(o * inner) * esize : NULL;
-      add_run(in->dtype, a + (size_t)((o * size + j) * inner) * esize, src, inner);
-    }
+  for (int64_t o = 0; o < outer; o++) {
+    add_run(in->dtype, a, NULL, i * inner);
+    add_run(in->dtype, a + (size_t)(i * inner) * esize, b, inner);
+    add_run(in->dtype, a + (size_t)((i + 1) * inner) * esize, NULL, (size - i - 1) * inner);
+    a += (size_t)(size * inner) * esize;
+    b += (size_t)inner * esize;
+  }
   return true;
 }
 
