@@ -176,11 +176,12 @@ static bool graph_discover(Graph *g, GradNode *const *roots, int nroots) {
     GradNode *n = s.items[--s.top];
     const AgEdge *next = n->next;
     int nnext = n->nnext; /* in a local: the stores below could alias it */
-    /* the children are cold: let their misses overlap (see prefetch_node_reads) */
-    for (int i = 0; i < nnext; i++)
-      if (next[i].node) __builtin_prefetch(&next[i].node->run_id, 1);
-    for (int i = 0; ok && i < nnext; i++)
+    /* the children are cold: the next one's miss overlaps this one's visit
+     * (see prefetch_node_reads) */
+    for (int i = 0; ok && i < nnext; i++) {
+      if (i + 1 < nnext && next[i + 1].node) __builtin_prefetch(&next[i + 1].node->run_id, 1);
       if (next[i].node) ok = discover_one(g, &s, next[i].node, false);
+    }
   }
   free(s.items);
   return ok || oom();
