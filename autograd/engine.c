@@ -54,6 +54,7 @@ typedef struct AgGraph {
   bool all_useful; /* backward() without inputs: everything runs */
   bool accumulate; /* backward() (vs grad(): .grad untouched) */
   bool retain_graph, create_graph;
+  bool buffers_clear; /* every task ran and cleared its buffers */
 } Graph;
 
 /* ---- the task table ----
@@ -122,7 +123,7 @@ static inline void task_clear_buf(Task *t) {
 }
 
 static void graph_free(Graph *g) {
-  for (int i = 0; i < g->ntasks; i++)
+  for (int i = 0; !g->buffers_clear && i < g->ntasks; i++)
     task_clear_buf(&g->tasks[i]);
   free(g->tasks);
   free(g->heap);
@@ -693,6 +694,7 @@ static bool graph_run(Graph *g) {
     }
     if (!run_task(g, heap_pop(g))) return false;
   }
+  g->buffers_clear = g->all_useful; /* else the tasks nobody wanted kept theirs */
   return true;
 }
 
