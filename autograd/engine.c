@@ -45,6 +45,7 @@ typedef struct {
 typedef struct AgGraph {
   Task *tasks;
   int ntasks, cap;
+  int nroot_tasks; /* the roots' tasks come first: tasks[0 .. nroot_tasks) */
   uint64_t id; /* this run's number, stamped on its nodes (GradNode.run_id) */
   int *heap;
   int nheap;
@@ -173,6 +174,7 @@ static bool graph_discover(Graph *g, GradNode *const *roots, int nroots) {
   bool ok = true;
   for (int i = 0; ok && i < nroots; i++)
     ok = discover_one(g, &s, roots[i], true);
+  g->nroot_tasks = g->ntasks;
   while (ok && s.top > 0) {
     GradNode *n = s.items[--s.top];
     const AgEdge *next = n->next;
@@ -685,7 +687,7 @@ static bool run_task(Graph *g, int k) {
 
 static bool graph_run(Graph *g) {
   if (!heap_alloc(g)) return false;
-  for (int k = 0; k < g->ntasks; k++)
+  for (int k = 0; k < g->nroot_tasks; k++) /* only a root can have no incoming edge */
     if (g->tasks[k].deps == 0) heap_push(g, k);
   while (g->nheap > 0) {
     if (tensor_interrupt_requested) {
