@@ -77,25 +77,21 @@ static int task_find(Graph *g, GradNode *n) {
   return n->run_id == g->id ? n->task : -1;
 }
 
-/* The task of n, added when new (*added says so); -1 when out of memory.
- * Only discovery adds tasks, and no other run can start meanwhile, so a
- * foreign stamp means a new node here. */
-static int task_add(Graph *g, GradNode *n, bool *added) {
-  *added = n->run_id != g->id;
-  if (!*added) return n->task;
+/* A new task for n with deps incoming edges; false when out of memory. Only
+ * discovery adds tasks, and no other run can start meanwhile, so a foreign
+ * stamp means a new node here. */
+static inline bool task_add(Graph *g, GradNode *n, int deps) {
   if (g->ntasks == g->cap) {
     int cap = g->cap ? g->cap * 2 : 64;
     Task *tasks = realloc(g->tasks, (size_t)cap * sizeof *tasks);
-    if (!tasks) return -1;
+    if (!tasks) return false;
     g->tasks = tasks;
     g->cap = cap;
   }
-  Task *t = &g->tasks[g->ntasks];
-  memset(t, 0, sizeof *t);
-  t->node = n;
+  g->tasks[g->ntasks] = (Task){.node = n, .deps = deps};
   n->run_id = g->id;
   n->task = g->ntasks++;
-  return n->task;
+  return true;
 }
 
 static Tensor **task_buf(Task *t) {
@@ -158,15 +154,15 @@ static inline bool stack_push(NodeStack *s, GradNode *n) {
   return true;
 }
 
-/* Adds n's task (counting one more incoming edge unless it is a root) and
- * queues n for a visit the first time it is seen. Inline: it runs once per
+/* Counts one more incoming edge of n (none for a root), adding its task and
+ * queueing n for a visit the first time it is seen. Inline: it runs once per
  * edge of the graph. */
 static inline bool discover_one(Graph *g, NodeStack *s, GradNode *n, bool is_root) {
-  bool added;
-  int k = task_add(g, n, &added);
-  if (k < 0) return false;
-  if (!is_root) g->tasks[k].deps++;
-  return !added || stack_push(s, n);
+  if (n->run_id == g->id) {
+    g->tasks[n->task].deps += !is_root;
+    return true;
+  }
+  return task_add(g, n, !is_root) && stack_push(s, n);
 }
 
 static bool graph_discover(Graph *g, GradNode *const *roots, int nroots) {
