@@ -497,17 +497,17 @@ static void find_needs(Graph *g, const GradNode *n, bool *needs) {
   }
 }
 
-/* A select's gradient added straight into the buffer of the node it flows
- * to, without the zeros tensor of its formula (a backward over `for v in x`
- * runs one per element), when that buffer holds a gradient we may write
- * (buffer_writable). Every element gets what adding the formula's result
- * would add: the gradient in the selected block, +0.0 elsewhere (-0.0 + 0.0
- * is +0.0). n is a SelectBackward0. Not under create_graph (the formula's node is recorded) nor in
- * anomaly mode (it checks the formula's result). False: nothing was done. */
+/* A SelectBackward0's gradient added straight into the buffer of the node
+ * it flows to, without the zeros tensor of its formula (a backward over
+ * `for v in x` runs one per element), when that buffer holds a gradient we
+ * may write (buffer_writable). Every element gets what adding the formula's
+ * result would add: the gradient in the selected block, +0.0 elsewhere
+ * (-0.0 + 0.0 is +0.0). Not under create_graph (the formula's node is
+ * recorded) nor in anomaly mode (it checks the formula's result). False:
+ * nothing was done. */
 __attribute__((noinline)) static bool select_into_buffer(Graph *g, GradNode *n,
                                                          const Tensor *grad, const bool *needs) {
-  if (!needs[0] || g->create_graph ||
-      ag_state()->anomaly_on || !tensor_is_contiguous(grad))
+  if (!needs[0] || g->create_graph || ag_state()->anomaly_on || !tensor_is_contiguous(grad))
     return false;
   const AgInfo *in = &n->in_info[0];
   const AgParams *p = node_p(n);
@@ -599,7 +599,8 @@ static bool propagate(Graph *g, GradNode *n, const bool *needs, Tensor **out) {
 /* Runs the node's formula and hands its gradients on. Under create_graph
  * settling and adding record nodes: all outputs are settled first, as the
  * recorded nodes' order decides a later backward's order. Anomaly mode
- * checks every output before any moves on. */
+ * checks every output before any moves on. The saved values go once every
+ * gradient has (an error keeps them). */
 static bool call_node(Graph *g, Task *t, Tensor **out) {
   GradNode *n = t->node;
   bool needs_inline[8];
