@@ -45,6 +45,7 @@ typedef struct {
 typedef struct AgGraph {
   Task *tasks;
   int ntasks, cap;
+  int nroot_tasks; /* the roots' tasks come first: tasks[0 .. nroot_tasks) */
   uint64_t id; /* this run's number, stamped on its nodes (GradNode.run_id) */
   int *heap;
   int nheap;
@@ -54,6 +55,7 @@ typedef struct AgGraph {
   bool all_useful; /* backward() without inputs: everything runs */
   bool accumulate; /* backward() (vs grad(): .grad untouched) */
   bool retain_graph, create_graph;
+  bool buffers_clear; /* every task ran and cleared its buffers */
 } Graph;
 
 /* ---- the task table ----
@@ -62,7 +64,7 @@ typedef struct AgGraph {
  * backward calling backward) stamps the nodes it shares with ours with its
  * own id; a lookup that meets a foreign stamp restamps all our nodes once. */
 
-static void restamp(Graph *g) {
+__attribute__((noinline)) static void restamp(Graph *g) {
   for (int i = 0; i < g->ntasks; i++) {
     g->tasks[i].node->run_id = g->id;
     g->tasks[i].node->task = i;
@@ -75,25 +77,21 @@ static int task_find(Graph *g, GradNode *n) {
   return n->run_id == g->id ? n->task : -1;
 }
 
-/* The task of n, added when new (*added says so); -1 when out of memory.
- * Only discovery adds tasks, and no other run can start meanwhile, so a
- * foreign stamp means a new node here. */
-static int task_add(Graph *g, GradNode *n, bool *added) {
-  *added = n->run_id != g->id;
-  if (!*added) return n->task;
+/* A new task for n with deps incoming edges; false when out of memory. Only
+ * discovery adds tasks, and no other run can start meanwhile, so a foreign
+ * stamp means a new node here. */
+static inline bool task_add(Graph *g, GradNode *n, int deps) {
   if (g->ntasks == g->cap) {
     int cap = g->cap ? g->cap * 2 : 64;
     Task *tasks = realloc(g->tasks, (size_t)cap * sizeof *tasks);
-    if (!tasks) return -1;
+    if (!tasks) return false;
     g->tasks = tasks;
     g->cap = cap;
   }
-  Task *t = &g->tasks[g->ntasks];
-  memset(t, 0, sizeof *t);
-  t->node = n;
+  g->tasks[g->ntasks] = (Task){.node = n, .deps = deps};
   n->run_id = g->id;
   n->task = g->ntasks++;
-  return n->task;
+  return true;
 }
 
 static Tensor **task_buf(Task *t) {
@@ -104,21 +102,25 @@ static Tensor **task_buf(Task *t) {
   return t->buf;
 }
 
-static void task_clear_buf(Task *t) {
+__attribute__((noinline)) static void task_clear_bufs(Task *t) {
+  for (int i = 0; i < t->node->noutputs; i++)
+    tensor_release(t->buf[i]);
+  free(t->buf);
+}
+
+/* Inline: once per node. A node of one output needs no walk of the node. */
+static inline void task_clear_buf(Task *t) {
   if (!t->buf) return;
-  if (t->buf == &t->buf_inline) { /* a node of one output: no walk of the node */
+  if (t->buf == &t->buf_inline)
     tensor_release(t->buf_inline);
-  } else {
-    for (int i = 0; i < t->node->noutputs; i++)
-      tensor_release(t->buf[i]);
-    free(t->buf);
-  }
+  else
+    task_clear_bufs(t);
   t->buf = NULL;
   t->buf_inline = NULL;
 }
 
 static void graph_free(Graph *g) {
-  for (int i = 0; i < g->ntasks; i++)
+  for (int i = 0; !g->buffers_clear && i < g->ntasks; i++)
     task_clear_buf(&g->tasks[i]);
   free(g->tasks);
   free(g->heap);
@@ -152,15 +154,15 @@ static inline bool stack_push(NodeStack *s, GradNode *n) {
   return true;
 }
 
-/* Adds n's task (counting one more incoming edge unless it is a root) and
- * queues n for a visit the first time it is seen. Inline: it runs once per
+/* Counts one more incoming edge of n (none for a root), adding its task and
+ * queueing n for a visit the first time it is seen. Inline: it runs once per
  * edge of the graph. */
 static inline bool discover_one(Graph *g, NodeStack *s, GradNode *n, bool is_root) {
-  bool added;
-  int k = task_add(g, n, &added);
-  if (k < 0) return false;
-  if (!is_root) g->tasks[k].deps++;
-  return !added || stack_push(s, n);
+  if (n->run_id == g->id) {
+    g->tasks[n->task].deps += !is_root;
+    return true;
+  }
+  return task_add(g, n, !is_root) && stack_push(s, n);
 }
 
 static bool graph_discover(Graph *g, GradNode *const *roots, int nroots) {
@@ -168,13 +170,17 @@ static bool graph_discover(Graph *g, GradNode *const *roots, int nroots) {
   bool ok = true;
   for (int i = 0; ok && i < nroots; i++)
     ok = discover_one(g, &s, roots[i], true);
+  g->nroot_tasks = g->ntasks;
   while (ok && s.top > 0) {
     GradNode *n = s.items[--s.top];
-    /* the children are cold: let their misses overlap (see prefetch_node_reads) */
-    for (int i = 0; i < n->nnext; i++)
-      if (n->next[i].node) __builtin_prefetch(&n->next[i].node->run_id, 1);
-    for (int i = 0; ok && i < n->nnext; i++)
-      if (n->next[i].node) ok = discover_one(g, &s, n->next[i].node, false);
+    const AgEdge *next = n->next;
+    int nnext = n->nnext; /* in a local: the stores below could alias it */
+    /* the children are cold: the next one's miss overlaps this one's visit
+     * (see prefetch_node_reads) */
+    for (int i = 0; ok && i < nnext; i++) {
+      if (i + 1 < nnext && next[i + 1].node) __builtin_prefetch(&next[i + 1].node->run_id, 1);
+      if (next[i].node) ok = discover_one(g, &s, next[i].node, false);
+    }
   }
   free(s.items);
   return ok || oom();
@@ -257,10 +263,40 @@ static int heap_pop(Graph *g) {
 
 /* ---- gradients ---- */
 
-/* *slot += grad (takes the reference to grad). */
 /* A gradient we may keep as .grad without copying: nobody else sees it. */
-static bool can_steal(const Tensor *g) {
+static inline bool can_steal(const Tensor *g) {
   return g->refcount == 1 && !g->meta && g->storage->refcount == 1 && tensor_is_contiguous(g);
+}
+
+/* a[k] += b[k] for k < n in float32 or float64; b NULL: a[k] += 0 (what
+ * adding zeros does: -0.0 becomes +0.0). */
+static inline void add_run(DType dt, void *a, const void *b, int64_t n) {
+  if (dt == DT_FLOAT32) {
+    float *fa = a;
+    const float *fb = b;
+    if (fb)
+      for (int64_t k = 0; k < n; k++) fa[k] += fb[k];
+    else
+      for (int64_t k = 0; k < n; k++) fa[k] += 0.0f;
+  } else {
+    double *da = a;
+    const double *db = b;
+    if (db)
+      for (int64_t k = 0; k < n; k++) da[k] += db[k];
+    else
+      for (int64_t k = 0; k < n; k++) da[k] += 0.0;
+  }
+}
+
+/* acc is a buffer's gradient we may write into: a plain float tensor of
+ * dtype dt and the given shape that nobody else holds. */
+static inline bool buffer_writable(const Tensor *acc, DType dt, int ndim, const int64_t *shape) {
+  if (acc->dtype != dt || (dt != DT_FLOAT32 && dt != DT_FLOAT64) || acc->ndim != ndim ||
+      !can_steal(acc))
+    return false;
+  for (int d = 0; d < ndim; d++)
+    if (acc->shape[d] != shape[d]) return false;
+  return true;
 }
 
 /* acc += g in place when acc is the buffer's own plain float tensor of g's
@@ -269,23 +305,10 @@ static bool can_steal(const Tensor *g) {
  * gradient. Elementwise addition rounds the same either way. A g with
  * history (create_graph) must be added by a recorded op, or it is lost. */
 static bool buffer_add_in_place(Tensor *acc, const Tensor *g) {
-  if (acc->dtype != g->dtype || acc->ndim != g->ndim || !can_steal(acc) ||
-      !tensor_is_contiguous(g) || (g->meta && (ag_requires_grad(g) || fw_tangent(g))))
+  if (!tensor_is_contiguous(g) || (g->meta && (ag_requires_grad(g) || fw_tangent(g))) ||
+      !buffer_writable(acc, g->dtype, g->ndim, g->shape))
     return false;
-  for (int d = 0; d < acc->ndim; d++)
-    if (acc->shape[d] != g->shape[d]) return false;
-  int64_t n = acc->numel;
-  if (acc->dtype == DT_FLOAT32) {
-    float *a = tensor_data(acc);
-    const float *b = tensor_data(g);
-    for (int64_t i = 0; i < n; i++) a[i] += b[i];
-  } else if (acc->dtype == DT_FLOAT64) {
-    double *a = tensor_data(acc);
-    const double *b = tensor_data(g);
-    for (int64_t i = 0; i < n; i++) a[i] += b[i];
-  } else {
-    return false;
-  }
+  add_run(acc->dtype, tensor_data(acc), tensor_data(g), acc->numel);
   return true;
 }
 
@@ -347,17 +370,17 @@ static bool accumulate_into(Tensor *var, Tensor *grad, bool create_graph) {
   return true;
 }
 
-static bool run_accumulate(Graph *g, GradNode *n, Tensor **buf) {
+__attribute__((noinline)) static bool run_accumulate(Graph *g, GradNode *n, Tensor **buf) {
   AgMeta *m = meta_of(n->variable);
   if (!m || !m->requires_grad) return true; /* requires_grad was switched off since */
   if (!hooks_run(&m->hooks, -1, &buf[0])) return false;
   return accumulate_into(n->variable, buf[0], g->create_graph);
 }
 
-/* Tensor hooks and retain_grad of a non-leaf's outputs, before its node runs. */
-static bool run_pre_hooks(Graph *g, GradNode *n, Tensor **buf) {
+/* Tensor hooks and retain_grad of a non-leaf's outputs, before its node runs (a node
+ * with extra). Out of line with the other rare paths (see fill_missing). */
+__attribute__((noinline)) static bool run_pre_hooks(Graph *g, GradNode *n, Tensor **buf) {
   AgNodeExtra *x = n->extra;
-  if (!x) return true;
   for (int o = 0; o < n->noutputs; o++) {
     if (!buf[o]) continue;
     if (x->hooks && !hooks_run(&x->hooks, o, &buf[o])) return false;
@@ -368,7 +391,7 @@ static bool run_pre_hooks(Graph *g, GradNode *n, Tensor **buf) {
   return true;
 }
 
-static bool run_captures(Graph *g, GradNode *n, Tensor **buf) {
+__attribute__((noinline)) static bool run_captures(Graph *g, GradNode *n, Tensor **buf) {
   for (int c = 0; c < g->ncaps; c++) {
     Capture *cap = &g->caps[c];
     Tensor *grad = cap->node == n ? buf[cap->output_nr] : NULL;
@@ -404,7 +427,7 @@ static inline bool grad_fits(const Tensor *g, const AgInfo *in) {
 }
 
 /* Makes a formula's gradient fit its input: dtype cast, broadcast reduced. */
-static Tensor *validate_grad(GradNode *n, int i, Tensor *grad) {
+__attribute__((noinline)) static Tensor *validate_grad(GradNode *n, int i, Tensor *grad) {
   const AgInfo *in = &n->in_info[i];
   bool same = grad->ndim == in->ndim &&
               (in->ndim == 0 || !memcmp(grad->shape, info_shape(in), (size_t)in->ndim * 8));
@@ -432,7 +455,7 @@ static Tensor *validate_grad(GradNode *n, int i, Tensor *grad) {
   return grad;
 }
 
-static bool anomaly_check(GradNode *n, Tensor *const *out) {
+__attribute__((noinline)) static bool anomaly_check(GradNode *n, Tensor *const *out) {
   for (int i = 0; i < n->nnext; i++) {
     if (!out[i] || !ag_any_nan(out[i])) continue;
     char where[96] = "";
@@ -445,9 +468,12 @@ static bool anomaly_check(GradNode *n, Tensor *const *out) {
   return true;
 }
 
-/* Gradients never flowed into some outputs of a multi-output node: zeros. */
-static bool fill_missing(GradNode *n, Tensor **buf) {
-  for (int o = 0; o < n->noutputs; o++) {
+/* Gradients never flowed into some outputs of a multi-output node: zeros.
+ * Out of line, as the other rare paths of the per-node loop: inlined, they
+ * crowd its registers. */
+__attribute__((noinline)) static bool fill_missing(GradNode *n, Tensor **buf) {
+  int noutputs = n->noutputs;
+  for (int o = 0; o < noutputs; o++) {
     if (buf[o]) continue;
     const AgInfo *info = &n->out_info[o];
     buf[o] = tensor_zeros(info->dtype, info->ndim, info_shape(info));
@@ -456,38 +482,105 @@ static bool fill_missing(GradNode *n, Tensor **buf) {
   return true;
 }
 
-/* Calls the node's formula; out[nnext] receives new references. */
-static bool call_node(Graph *g, Task *t, Tensor **buf, Tensor **out) {
-  GradNode *n = t->node;
-  bool needs_inline[8];
-  bool *needs = n->nnext <= 8 ? needs_inline : calloc((size_t)n->nnext, sizeof *needs);
-  if (!needs) return oom();
-  for (int i = 0; i < n->nnext; i++) {
-    GradNode *child = n->next[i].node;
-    needs[i] = child && (g->all_useful || g->tasks[task_find(g, child)].useful);
+/* needs[i]: some wanted gradient flows through edge i (the formula skips the others). */
+static void find_needs(Graph *g, const GradNode *n, bool *needs) {
+  const AgEdge *next = n->next;
+  int nnext = n->nnext;
+  if (g->all_useful) {
+    for (int i = 0; i < nnext; i++)
+      needs[i] = next[i].node != NULL;
+    return;
   }
-  bool ok = (!n->released || node_check_saved(n)) && fill_missing(n, buf);
-  if (ok && n->kind == AG_NODE_CustomBackward)
-    ok = custom_apply(n, buf, out, needs);
-  else if (ok)
-    ok = ag_derivatives[n->kind](n, buf, out, needs);
-  for (int i = 0; i < n->nnext && ok; i++) {
-    if (!needs[i]) {
-      tensor_release(out[i]);
-      out[i] = NULL;
-    } else if (out[i] && !grad_fits(out[i], &n->in_info[i]) &&
-               !(out[i] = validate_grad(n, i, out[i]))) {
-      ok = false;
-    }
+  for (int i = 0; i < nnext; i++) {
+    GradNode *child = next[i].node;
+    needs[i] = child && g->tasks[task_find(g, child)].useful;
   }
-  if (ok && ag_state()->anomaly_on) ok = anomaly_check(n, out); /* ag_anomaly_enabled, inline */
-  if (needs != needs_inline) free(needs);
-  return ok;
 }
 
-static bool propagate(Graph *g, GradNode *n, Tensor **out) {
-  for (int i = 0; i < n->nnext; i++) {
-    GradNode *child = n->next[i].node;
+/* A SelectBackward0's gradient added straight into the buffer of the node
+ * it flows to, without the zeros tensor of its formula (a backward over
+ * `for v in x` runs one per element), when that buffer holds a gradient we
+ * may write (buffer_writable). Every element gets what adding the formula's
+ * result would add: the gradient in the selected block, +0.0 elsewhere
+ * (-0.0 + 0.0 is +0.0). Not under create_graph (the formula's node is
+ * recorded) nor in anomaly mode (it checks the formula's result). False:
+ * nothing was done. */
+__attribute__((noinline)) static bool select_into_buffer(Graph *g, GradNode *n,
+                                                         const Tensor *grad, const bool *needs) {
+  if (!needs[0] || g->create_graph || ag_state()->anomaly_on || !tensor_is_contiguous(grad))
+    return false;
+  const AgInfo *in = &n->in_info[0];
+  const AgParams *p = node_p(n);
+  const IndexItem *last = ag_dim_item_last(in->ndim, p->items, p->nitems);
+  Task *ct = &g->tasks[task_find(g, n->next[0].node)];
+  Tensor *acc = ct->buf ? ct->buf[n->next[0].input_nr] : NULL;
+  if (!last || last->kind != IDX_INT || !acc ||
+      !buffer_writable(acc, in->dtype, in->ndim, info_shape(in)) || grad->dtype != in->dtype)
+    return false;
+  int dim = p->nitems - 1;
+  const int64_t *shape = info_shape(in);
+  int64_t size = shape[dim], i = last->i < 0 ? last->i + size : last->i;
+  if (i < 0 || i >= size || grad->ndim != in->ndim - 1) return false;
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < in->ndim; d++) {
+    if (d != dim && grad->shape[d < dim ? d : d - 1] != shape[d]) return false;
+    if (d < dim) outer *= shape[d];
+    if (d > dim) inner *= shape[d];
+  }
+  /* per index of the dimensions before dim: zeros, the block, zeros */
+  size_t esize = dtype_size(in->dtype);
+  char *a = tensor_data(acc);
+  const char *b = tensor_data(grad);
+  for (int64_t o = 0; o < outer; o++) {
+    add_run(in->dtype, a, NULL, i * inner);
+    add_run(in->dtype, a + (size_t)(i * inner) * esize, b, inner);
+    add_run(in->dtype, a + (size_t)((i + 1) * inner) * esize, NULL, (size - i - 1) * inner);
+    a += (size_t)(size * inner) * esize;
+    b += (size_t)inner * esize;
+  }
+  return true;
+}
+
+/* Calls the node's formula; out[nnext] receives new references. */
+static bool call_formula(Graph *g, GradNode *n, Tensor **buf, Tensor **out, const bool *needs) {
+  /* buf is not empty: a node of one output has its gradient */
+  if ((n->released && !node_check_saved(n)) || (n->noutputs > 1 && !fill_missing(n, buf)))
+    return false;
+  if (n->kind == AG_NODE_SelectBackward0 && select_into_buffer(g, n, buf[0], needs))
+    return true; /* no gradient left to hand on */
+  if (n->kind == AG_NODE_CustomBackward) return custom_apply(n, buf, out, needs);
+  return ag_derivatives[n->kind](n, buf, out, needs);
+}
+
+/* out[i] made ready for its edge: dropped when not needed, else cast and
+ * reduced to its input's dtype and shape. False on an invalid gradient. */
+static inline bool settle_output(GradNode *n, int i, const bool *needs, Tensor **out) {
+  Tensor *grad = out[i];
+  if (!grad) return true;
+  if (!needs[i]) {
+    tensor_release(grad);
+    out[i] = NULL;
+    return true;
+  }
+  return grad_fits(grad, &n->in_info[i]) || (out[i] = validate_grad(n, i, grad)) != NULL;
+}
+
+static bool settle_outputs(GradNode *n, const bool *needs, Tensor **out) {
+  for (int i = 0; i < n->nnext; i++)
+    if (!settle_output(n, i, needs, out)) return false;
+  return true;
+}
+
+/* The one pass over n's edges after its formula: each gradient is settled
+ * and added into the buffer of the node it flows to, whose task is ready
+ * once its last incoming edge is done. Moved gradients leave out[]. */
+static bool propagate(Graph *g, GradNode *n, const bool *needs, Tensor **out) {
+  const AgEdge *next = n->next;
+  int nnext = n->nnext;
+  bool all_useful = g->all_useful;
+  for (int i = 0; i < nnext; i++) {
+    if (!settle_output(n, i, needs, out)) return false;
+    GradNode *child = next[i].node;
     if (!child) continue;
     int k = task_find(g, child);
     Task *ct = &g->tasks[k];
@@ -496,14 +589,36 @@ static bool propagate(Graph *g, GradNode *n, Tensor **out) {
       if (!buf) return oom();
       Tensor *grad = out[i];
       out[i] = NULL;
-      if (!buffer_add(&buf[n->next[i].input_nr], grad)) return false;
+      if (!buffer_add(&buf[next[i].input_nr], grad)) return false;
     }
-    if (--ct->deps == 0 && (g->all_useful || ct->useful)) heap_push(g, k);
+    if (--ct->deps == 0 && (all_useful || ct->useful)) heap_push(g, k);
   }
   return true;
 }
 
-static void release_deps(Graph *g, GradNode *n) {
+/* Runs the node's formula and hands its gradients on. Under create_graph
+ * settling and adding record nodes: all outputs are settled first, as the
+ * recorded nodes' order decides a later backward's order. Anomaly mode
+ * checks every output before any moves on. The saved values go once every
+ * gradient has (an error keeps them). */
+static bool call_node(Graph *g, Task *t, Tensor **out) {
+  GradNode *n = t->node;
+  bool needs_inline[8];
+  bool *needs = n->nnext <= 8 ? needs_inline : calloc((size_t)n->nnext, sizeof *needs);
+  if (!needs) return oom();
+  find_needs(g, n, needs);
+  bool ok = call_formula(g, n, t->buf, out, needs);
+  task_clear_buf(t);
+  bool anomaly = ag_state()->anomaly_on; /* ag_anomaly_enabled, inline */
+  if (ok && (g->create_graph || anomaly))
+    ok = settle_outputs(n, needs, out) && (!anomaly || anomaly_check(n, out));
+  ok = ok && propagate(g, n, needs, out);
+  if (ok && !g->retain_graph) node_release_saved(n);
+  if (needs != needs_inline) free(needs);
+  return ok;
+}
+
+__attribute__((noinline)) static void release_deps(Graph *g, GradNode *n) {
   for (int i = 0; i < n->nnext; i++) {
     if (!n->next[i].node) continue;
     int k = task_find(g, n->next[i].node);
@@ -544,7 +659,8 @@ static bool run_task(Graph *g, int k) {
     return true;
   }
   Tensor **buf = t->buf;
-  if (!run_pre_hooks(g, n, buf) || !run_captures(g, n, buf)) return false;
+  if ((n->extra && !run_pre_hooks(g, n, buf)) || (g->ncaps && !run_captures(g, n, buf)))
+    return false;
   bool runs = g->all_useful || t->runs;
   if (n->kind == AG_NODE_AccumulateGrad) {
     bool ok = !runs || !g->accumulate || run_accumulate(g, n, buf);
@@ -559,10 +675,7 @@ static bool run_task(Graph *g, int k) {
   Tensor *out_inline[4] = {NULL};
   Tensor **out = n->nnext <= 4 ? out_inline : calloc((size_t)n->nnext, sizeof *out);
   if (!out) return oom();
-  bool ok = call_node(g, t, buf, out);
-  task_clear_buf(&g->tasks[k]);
-  if (ok && !g->retain_graph) node_release_saved(n);
-  ok = ok && propagate(g, n, out);
+  bool ok = call_node(g, t, out);
   for (int i = 0; !ok && i < n->nnext; i++) /* propagate hands on every gradient it gets to */
     tensor_release(out[i]);
   if (out != out_inline) free(out);
@@ -571,7 +684,7 @@ static bool run_task(Graph *g, int k) {
 
 static bool graph_run(Graph *g) {
   if (!heap_alloc(g)) return false;
-  for (int k = 0; k < g->ntasks; k++)
+  for (int k = 0; k < g->nroot_tasks; k++) /* only a root can have no incoming edge */
     if (g->tasks[k].deps == 0) heap_push(g, k);
   while (g->nheap > 0) {
     if (tensor_interrupt_requested) {
@@ -580,6 +693,7 @@ static bool graph_run(Graph *g) {
     }
     if (!run_task(g, heap_pop(g))) return false;
   }
+  g->buffers_clear = g->all_useful; /* else the tasks nobody wanted kept theirs */
   return true;
 }
 

@@ -402,6 +402,10 @@ bool custom_apply(GradNode *n, Tensor *const *grads, Tensor **out, const bool *n
 /* A reflect / replicate pad's gradient (ops_shape.c), differentiable. */
 Tensor *ag_mode_pad_backward(Tensor *g, const int64_t *in_shape, int npads, const int64_t *pads,
                              bool reflect);
+/* items' last item when they are [:, ..., :, last] over the leading dimensions
+ * of a tensor of ndim dimensions (what ag_select and ag_slice record); NULL
+ * otherwise. */
+const IndexItem *ag_dim_item_last(int ndim, const IndexItem *items, int n);
 /* zeros of the input's shape with g written (accumulated) at items: the
  * backward of indexing, itself differentiable. */
 Tensor *ag_index_backward(Tensor *g, const AgInfo *in, const IndexItem *items, int n,

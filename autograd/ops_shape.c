@@ -453,10 +453,8 @@ Tensor *ag_index(Tensor *a, const IndexItem *items, int n) {
   return index_basic(a, items, n);
 }
 
-/* items' last item when they are [:, ..., :, last] over t's leading
- * dimensions (what ag_select and ag_slice record); NULL otherwise. */
-static const IndexItem *dim_item_last(const Tensor *t, const IndexItem *items, int n) {
-  if (n < 1 || n > t->ndim) return NULL;
+const IndexItem *ag_dim_item_last(int ndim, const IndexItem *items, int n) {
+  if (n < 1 || n > ndim) return NULL;
   for (int d = 0; d < n - 1; d++)
     if (items[d].kind != IDX_SLICE || items[d].has_start || items[d].has_stop || items[d].step != 1)
       return NULL;
@@ -468,7 +466,7 @@ static const IndexItem *dim_item_last(const Tensor *t, const IndexItem *items, i
  * a view, without the general indexing plan (a backward pass over
  * `for v in x` runs this per element). */
 static bool index_backward_fill(Tensor *out, const IndexItem *items, int n, Tensor *g) {
-  const IndexItem *last = dim_item_last(out, items, n);
+  const IndexItem *last = ag_dim_item_last(out->ndim, items, n);
   if (last && last->kind == IDX_INT) return tensor_select_copy_(out, n - 1, last->i, g);
   bool bounded_slice = last && last->kind == IDX_SLICE && last->has_start && last->has_stop;
   Tensor *region = bounded_slice ? tensor_slice(out, n - 1, last->start, last->stop, last->step) : NULL;

@@ -1029,6 +1029,52 @@ START_TEST(nodes_of_every_size) {
 }
 END_TEST
 
+/* Selects add their gradient straight into the buffer of the tensor they
+ * pick from (engine.c, select_into_buffer): the bits must be those of the
+ * formula's zeros-with-a-block added in, which anomaly mode still uses.
+ * x * -0.0 fills the buffer with -0.0 first; every select then adds +0.0
+ * outside its block (turning -0.0 into +0.0) and its gradient inside. */
+static Tensor *grad_through_selects(bool anomaly) {
+  const double vals[12] = {1, -2, 3, 0.5, -1.5, 2.5, 4, -3, 0.25, 7, -6, 1};
+  Tensor *flat = vec(12, vals, false);
+  Tensor *x = tensor_reshape(flat, 2, (int64_t[]){3, 4});
+  ck_assert(ag_set_requires_grad(x, true));
+  Tensor *picks[3] = {ag_select(x, 1, 2), ag_select(x, 0, -1), ag_select(x, 1, 0)};
+  const double scales[3] = {-0.0, 1.5, -2.25};
+  Tensor *zeroed = ag_binary_scalar(BIN_MUL, x, -0.0);
+  Tensor *loss = ag_sum(zeroed, NULL, 0, false);
+  for (int k = 0; k < 3; k++) {
+    Tensor *scaled = ag_binary_scalar(BIN_MUL, picks[k], scales[k]);
+    Tensor *part = ag_sum(scaled, NULL, 0, false);
+    Tensor *sum = ag_binary(BIN_ADD, loss, part);
+    tensor_release(scaled);
+    tensor_release(part);
+    tensor_release(loss);
+    tensor_release(picks[k]);
+    loss = sum;
+  }
+  ag_set_anomaly(anomaly, false);
+  ck_assert(backward(loss));
+  ag_set_anomaly(false, false);
+  Tensor *grad = tensor_retain(ag_get_grad(x));
+  tensor_release(loss);
+  tensor_release(zeroed);
+  tensor_release(x);
+  tensor_release(flat);
+  return grad;
+}
+
+START_TEST(selects_add_into_the_buffer_bit_for_bit) {
+  Tensor *fast = grad_through_selects(false);
+  Tensor *formula = grad_through_selects(true);
+  ck_assert_int_eq(memcmp(tensor_data(fast), tensor_data(formula), 12 * sizeof(float)), 0);
+  ck_assert(!signbit(tensor_get_flat(fast, 1)));  /* -0.0 + 0.0 at (0, 1) */
+  ck_assert_double_eq(tensor_get_flat(fast, 8), -0.75); /* (2, 0): 1.5 - 2.25 */
+  tensor_release(fast);
+  tensor_release(formula);
+}
+END_TEST
+
 /* Freeing the caches while a graph is alive (a VM's teardown does, before
  * it frees the graphs) must keep the blocks its nodes were cut from: the
  * graph still runs backward, and a later call frees them once it is gone. */
@@ -1097,6 +1143,7 @@ int main(void) {
   tcase_add_test(tc, loop_frees_every_graph);
   tcase_add_test(tc, nodes_of_every_size);
   tcase_add_test(tc, caches_freed_under_a_live_graph);
+  tcase_add_test(tc, selects_add_into_the_buffer_bit_for_bit);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
